@@ -1,0 +1,37 @@
+"""Typed errors shared by every layer.
+
+Why one module: the core (sans-I/O) raises these, the FastAPI adapter turns them into vLLM's
+error shape ``{"error": {"message", "type", "param", "code"}}``. Nothing here imports HTTP code.
+"""
+
+from __future__ import annotations
+
+
+class TitoError(Exception):
+    """Base error: carries the HTTP status and OpenAI error ``type`` it maps to."""
+
+    status: int = 400
+    type: str = "BadRequestError"
+
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.param = param
+
+
+class BadRequest(TitoError):
+    """The request (body, state or engine payload) is invalid: 400."""
+
+
+class NotFound(TitoError):
+    """An unknown model or resource: 404."""
+
+    status = 404
+    type = "NotFoundError"
+
+
+class NotImplementedFeature(TitoError):
+    """A valid request tito does not support: 501."""
+
+    status = 501
+    type = "NotImplementedError"
