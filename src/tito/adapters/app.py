@@ -1,0 +1,196 @@
+"""The FastAPI app: routes translate I/O, error handlers give vLLM's error shape.
+
+Why a factory with endpoint names: each Lambda function serves one endpoint and should build only
+its own routes (smaller app, faster cold start), while ``tito serve`` builds them all. Every error,
+whatever raised it, leaves as ``{"error": {"message", "type", "param", "code"}}``:
+
+- ``tito.errors.TitoError`` -> its status (400/404/501);
+- body validation (pydantic) -> 400 ``"Bad Request"`` with ``param`` naming the field, as vLLM;
+- a non-JSON content type or a body that is not a JSON object -> 400;
+- anything unexpected -> 500 in the same shape, logged with its traceback and reported to the
+  ``on_unhandled`` hooks (the Lambda handlers count it as a metric; Mangum would otherwise hide it).
+
+Example::
+
+    app = create_app(endpoints=["chat_derender"])
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from tito import __version__
+from tito.errors import TitoError
+
+logger = logging.getLogger("tito")
+
+#: endpoint name -> (module, router attribute). Modules are imported lazily so a function that
+#: serves one endpoint never imports the others' code.
+ENDPOINTS: dict[str, tuple[str, str]] = {
+    "chat_derender": ("tito.adapters.routes_derender", "chat_router"),
+    "completions_derender": ("tito.adapters.routes_derender", "completions_router"),
+    "chat_render": ("tito.adapters.routes_render", "router"),
+    "completions_render": ("tito.adapters.routes_render", "router"),
+}
+
+#: Called with the exception for every unexpected error (500). The Lambda handlers add a metric.
+on_unhandled: list[Callable[[BaseException], None]] = []
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+_MAX_ERRORS = 10
+
+
+def error_body(message: str, *, type_: str, code: int, param: str | None = None) -> dict[str, Any]:
+    """vLLM's ``ErrorResponse`` body (object addresses stripped from the message)."""
+    return {
+        "error": {
+            "message": _ADDRESS.sub(">", message),
+            "type": type_,
+            "param": param,
+            "code": code,
+        }
+    }
+
+
+def error_response(message: str, *, type_: str, code: int, param: str | None = None) -> JSONResponse:
+    """An error body as a JSON response with ``code`` as its status."""
+    return JSONResponse(error_body(message, type_=type_, code=code, param=param), status_code=code)
+
+
+def _loc_to_param(loc: Iterable[Any]) -> str | None:
+    """Dotted location without pydantic's union/tag segments (``body.generate_response.choices.0``)."""
+    parts: list[str] = []
+    for seg in loc:
+        s = str(seg)
+        if isinstance(seg, str) and (
+            seg.startswith(("function-", "tagged-union[", "union["))
+            or seg in {"DerenderChatRequest", "DerenderChatStreamRequest",
+                       "DerenderCompletionRequest", "DerenderCompletionStreamRequest"}
+            or "[" in s and s.endswith("]")
+        ):
+            continue
+        parts.append(s)
+    return ".".join(parts) or None
+
+
+def _validation_message(errors: list[dict[str, Any]]) -> str:
+    shown = errors[:_MAX_ERRORS]
+    lines = []
+    for err in shown:
+        loc = _loc_to_param(err.get("loc", ())) or ""
+        text = f"{loc}: {err.get('msg', '')}"
+        if "input" in err and err.get("type") != "missing":
+            text += f" (input: {repr(err['input'])[:200]})"
+        lines.append("  " + text[:1000])
+    n = len(errors)
+    head = f"{n} validation error{'s' if n != 1 else ''}:"
+    return "\n".join([head, *lines])
+
+
+def _param_of(errors: list[dict[str, Any]]) -> str | None:
+    if not errors:
+        return None
+    ctx = errors[0].get("ctx") or {}
+    err = ctx.get("error")
+    if isinstance(err, TitoError) and err.param:
+        return err.param
+    return _loc_to_param(errors[0].get("loc", ()))
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(TitoError)
+    async def _tito(_: Request, exc: TitoError) -> JSONResponse:
+        return error_response(exc.message, type_=exc.type, code=exc.status, param=exc.param)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = list(exc.errors())
+        return error_response(
+            _validation_message(errors), type_="Bad Request", code=400, param=_param_of(errors)
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        types = {404: "NotFoundError", 405: "MethodNotAllowed", 400: "BadRequestError"}
+        return error_response(
+            str(exc.detail), type_=types.get(exc.status_code, "Error"), code=exc.status_code
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unhandled error: %s", type(exc).__name__)
+        for hook in on_unhandled:
+            try:
+                hook(exc)
+            except Exception:  # a broken hook must not turn a 500 into a crash
+                logger.exception("on_unhandled hook failed")
+        return error_response(
+            "Internal server error.", type_="InternalServerError", code=500
+        )
+
+
+def _install_json_guard(app: FastAPI) -> None:
+    """Reject non-JSON content types and non-object JSON bodies before routing, as vLLM does."""
+
+    @app.middleware("http")
+    async def _json_only(request: Request, call_next: Callable[[Request], Any]) -> Any:
+        if request.method == "POST":
+            ctype = request.headers.get("content-type", "")
+            mime = ctype.split(";", 1)[0].strip().lower()
+            if mime != "application/json":
+                return error_response(
+                    "Unsupported Media Type: Only 'application/json' is allowed",
+                    type_="Bad Request",
+                    code=400,
+                )
+            body = await request.body()
+            if not body.lstrip().startswith(b"{"):
+                return error_response(
+                    "The request body must be a JSON object.", type_="Bad Request", code=400
+                )
+        return await call_next(request)
+
+
+def common_router() -> APIRouter:
+    """``GET /health`` and ``GET /v1/models``: served by every function."""
+    router = APIRouter()
+
+    @router.get("/health")
+    def health() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    @router.get("/v1/models")
+    def models() -> dict[str, Any]:
+        from tito.models import get_registry
+
+        return get_registry().list_models()
+
+    return router
+
+
+def create_app(*, endpoints: Iterable[str] | None = None) -> FastAPI:
+    """Build the app serving ``endpoints`` (names of :data:`ENDPOINTS`; None: all of them)."""
+    names = list(ENDPOINTS) if endpoints is None else list(endpoints)
+    unknown = [n for n in names if n not in ENDPOINTS]
+    if unknown:
+        raise ValueError(f"unknown endpoints {unknown}; known: {sorted(ENDPOINTS)}")
+    app = FastAPI(
+        title="tito",
+        version=__version__,
+        description="Token in, token out: stateless render and derender (vLLM scale-out wire).",
+    )
+    _install_error_handlers(app)
+    _install_json_guard(app)
+    app.include_router(common_router())
+    for module_name, attr in dict.fromkeys(ENDPOINTS[n] for n in names):
+        app.include_router(getattr(importlib.import_module(module_name), attr))
+    return app

@@ -1,0 +1,41 @@
+"""Derender routes: translate HTTP to the derender service and back, nothing more.
+
+Each body is vLLM's union resolved by ``stream`` (batch when absent or false, one streamed chunk
+when true). Responses are plain JSON, never SSE: streaming is one call per engine chunk.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from tito.models import get_registry
+from tito.protocol import (
+    DerenderChatBody,
+    DerenderChatStreamRequest,
+    DerenderCompletionBody,
+    DerenderCompletionStreamRequest,
+)
+from tito.service import derender
+
+chat_router = APIRouter()
+completions_router = APIRouter()
+
+
+@chat_router.post("/v1/chat/completions/derender")
+def chat_derender(body: DerenderChatBody) -> dict[str, Any]:
+    """Chat derender: a whole generate response (batch) or one engine chunk (stream)."""
+    model = get_registry().get(body.model)
+    if isinstance(body, DerenderChatStreamRequest):
+        return derender.derender_chat_stream(model, body)
+    return derender.derender_chat(model, body).model_dump()
+
+
+@completions_router.post("/v1/completions/derender")
+def completions_derender(body: DerenderCompletionBody) -> dict[str, Any]:
+    """Completions derender: generate responses, one per prompt (batch) or one chunk (stream)."""
+    model = get_registry().get(body.model)
+    if isinstance(body, DerenderCompletionStreamRequest):
+        return derender.derender_completion_stream(model, body)
+    return derender.derender_completion(model, body).model_dump()

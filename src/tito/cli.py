@@ -1,0 +1,42 @@
+"""The ``tito`` command: serve the endpoints locally, invoke a Lambda handler, and friends.
+
+Each subcommand lives in its own adapter module and is imported only when used, so ``tito --help``
+stays fast and a missing optional dependency only affects its own subcommand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: subcommand -> (module with ``main(argv) -> int``, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("tito.adapters.serve", "serve every endpoint locally (uvicorn) on the shipped models"),
+    "invoke": ("tito.adapters.invoke", "run a Lambda handler in-process with an event JSON file"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``tito`` console script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(
+        prog="tito",
+        description="tito: token in, token out. Stateless render/derender for disaggregated "
+        "LLM serving.",
+    )
+    parser.add_argument("command", choices=sorted(SUBCOMMANDS), help="what to do")
+    if not args or args[0] in ("-h", "--help"):
+        parser.print_help()
+        print("\ncommands:")
+        for name, (_, text) in sorted(SUBCOMMANDS.items()):
+            print(f"  {name:12s} {text}")
+        return 0 if args else 2
+    if args[0] not in SUBCOMMANDS:
+        parser.parse_args(args[:1])  # prints the usage error and exits 2
+    module = importlib.import_module(SUBCOMMANDS[args[0]][0])
+    return int(module.main(args[1:]) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

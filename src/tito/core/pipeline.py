@@ -1,0 +1,251 @@
+"""One choice's derender state machine: engine token ids in, OpenAI deltas out.
+
+Theory of operation
+-------------------
+A *choice* is one generated sequence. Its engine output arrives as chunks of token ids (a batch
+response is a single chunk that carries every id and the finish reason). For every chunk,
+:func:`step_choice` runs the same stages in the same order, over explicit state:
+
+1. **stop token**: when the chunk finishes with ``finish_reason == "stop"``, the last id is kept out
+   of the text if it is an EOS or a request stop token (``tito.core.stops.stop_token_check``);
+2. **detokenize**: one text piece per id (held-back bytes of an unfinished character stay in the
+   window); at finish the window's held-back text is flushed;
+3. **stop strings**: earliest-ending match cuts the text; a proper prefix of a stop string is held
+   back; once fired, the choice emits nothing more and reports ``finish_reason: "stop"``;
+4. **reasoning parser**: text splits into reasoning and content;
+5. **tool parser**: content splits into content and tool-call deltas;
+6. **logprobs**: the chunk's engine logprobs get OpenAI ``token``/``bytes`` with a 4-id context.
+
+Rules that make stream == batch by construction:
+
+- every stage is a pure function of (its state, its input) whose output does not depend on how the
+  input was split, so any chunking of the same ids yields the same concatenated output;
+- a choice finishes exactly once: on the chunk whose engine ``finish_reason`` is not null, or on the
+  chunk where a stop string fires, whichever comes first; after that every step is a no-op;
+- the state (:class:`ChoiceState`) is small and bounded: the detokenizer window, the stop hold-back
+  and the parsers' compact states; never the history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tito.core import detokenizer, logprobs
+from tito.core.detokenizer import DetokState
+from tito.core.vocab import Vocab
+
+ToolChoiceMode = Literal["none", "auto", "required", "named"]
+
+
+class ChoiceConfig(BaseModel):
+    """Request-derived settings of one stream; fixed for its whole life and carried in the state."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    skip_special_tokens: bool = True
+    spaces_between_special_tokens: bool = True
+    stop: Any | None = None  #: ``tito.core.stops.StopConfig`` (None: no stop handling)
+    reasoning_parser: str | None = None
+    include_reasoning: bool = True
+    tool_parser: str | None = None
+    tool_choice: ToolChoiceMode = "none"
+    named_tool: str | None = None
+    parallel_tool_calls: bool = True
+    completion: bool = False  #: completions (text + flat logprobs) instead of chat
+
+
+class ChoiceState(BaseModel):
+    """Everything one choice needs between chunks (JSON-serializable, bounded)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    detok: DetokState = Field(default_factory=DetokState)
+    stop: Any | None = None
+    reasoning: Any | None = None
+    tools: Any | None = None
+    role_sent: bool = False
+    lp_context: list[int] = Field(default_factory=list, max_length=4)
+    text_offset: int = Field(default=0, ge=0)
+    tokens: int = Field(default=0, ge=0)  #: output tokens seen (bounds, min_tokens)
+    tool_calls: int = Field(default=0, ge=0)  #: tool calls started (their ids are derived)
+    finished: bool = False
+
+
+class ToolCallOut(BaseModel):
+    """One tool-call delta as the OpenAI wire wants it (``id``/``name`` only on a call's first delta)."""
+
+    index: int
+    id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+
+
+class ChoiceOutput(BaseModel):
+    """What one chunk of one choice produced."""
+
+    text: str = ""  #: content (chat) or text (completions)
+    reasoning: str = ""
+    tool_calls: list[ToolCallOut] = Field(default_factory=list)
+    logprobs: list[dict[str, Any]] | None = None  #: chat-shaped logprob entries, when given
+    finish_reason: str | None = None
+    stop_reason: int | str | None = None
+    role: str | None = None
+
+
+def tool_call_id(response_id: str, choice_index: int, call_index: int) -> str:
+    """A deterministic tool-call id: a retried or replayed chunk gets the same id."""
+    digest = hashlib.sha256(f"{response_id}\x00{choice_index}\x00{call_index}".encode()).hexdigest()
+    return f"chatcmpl-tool-{digest[:24]}"
+
+
+def start_choice(
+    vocab: Vocab, cfg: ChoiceConfig, prompt_ids: Sequence[int] | None
+) -> ChoiceState:
+    """The state before the first token: detokenizer seeded from the prompt tail, parsers primed."""
+    state = ChoiceState(
+        detok=detokenizer.seed(vocab, prompt_ids, skip_special_tokens=cfg.skip_special_tokens)
+    )
+    state.stop = _stop_initial(cfg)
+    state.reasoning, state.tools = _parsers_initial(vocab, cfg, prompt_ids)
+    return state
+
+
+def step_choice(
+    vocab: Vocab,
+    cfg: ChoiceConfig,
+    state: ChoiceState,
+    ids: Sequence[int],
+    *,
+    finish_reason: str | None,
+    engine_logprobs: list[dict[str, Any]] | None = None,
+    response_id: str = "",
+    choice_index: int = 0,
+) -> tuple[ChoiceState, ChoiceOutput]:
+    """Advance one choice by one engine chunk; see the module header for the stages."""
+    out = ChoiceOutput()
+    if state.finished:
+        return state, out
+    state = state.model_copy(deep=True)
+    if not cfg.completion and not state.role_sent:
+        out.role = "assistant"
+        state.role_sent = True
+    final = finish_reason is not None
+
+    # 1. stop token
+    decode_ids = list(ids)
+    token_stop_reason: int | str | None = None
+    if final and decode_ids:
+        drop, token_stop_reason = _stop_token_check(vocab, cfg, decode_ids[-1], finish_reason)
+        if drop:
+            decode_ids.pop()
+
+    # 2. detokenize, one piece per id
+    state.detok, pieces = detokenizer.step(
+        vocab,
+        state.detok,
+        decode_ids,
+        skip_special_tokens=cfg.skip_special_tokens,
+        spaces_between_special_tokens=cfg.spaces_between_special_tokens,
+    )
+    flushed = ""
+    if final:
+        state.detok, flushed = detokenizer.flush(
+            vocab, state.detok, skip_special_tokens=cfg.skip_special_tokens
+        )
+
+    # 3. stop strings
+    state.stop, text, fired_at, string_stop_reason = _stop_step(
+        cfg, state.stop, state.tokens, pieces, flushed, final=final
+    )
+    state.tokens += len(ids)
+    kept_ids = len(ids) if fired_at is None else fired_at + 1
+    fired = fired_at is not None
+
+    # 4-5. parsers
+    ids_for_parsers = decode_ids[:kept_ids]
+    state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
+        cfg, state.reasoning, state.tools, text, ids_for_parsers, final=final or fired
+    )
+    if cfg.include_reasoning:
+        out.reasoning = reasoning
+    out.text = content
+    for call in calls:
+        first = call.name is not None
+        if first:
+            state.tool_calls += 1
+        out.tool_calls.append(
+            ToolCallOut(
+                index=call.index,
+                id=tool_call_id(response_id, choice_index, call.index) if first else None,
+                name=call.name,
+                arguments=call.arguments,
+            )
+        )
+
+    # 6. logprobs (only for the tokens that produced output)
+    if engine_logprobs is not None:
+        entries = engine_logprobs[:kept_ids]
+        resolved, state.lp_context = logprobs.resolve(vocab, entries, state.lp_context)
+        out.logprobs = resolved
+
+    # finish
+    if fired:
+        out.finish_reason = "stop"
+        out.stop_reason = string_stop_reason
+        state.finished = True
+    elif final:
+        out.finish_reason = finish_reason
+        out.stop_reason = token_stop_reason
+        state.finished = True
+    if out.finish_reason == "stop" and state.tool_calls and cfg.tool_choice in ("auto", "required"):
+        out.finish_reason = "tool_calls"
+    return state, out
+
+
+# -- stage adapters (stops and parsers) --------------------------------------------------------
+
+
+def _stop_initial(cfg: ChoiceConfig) -> Any:
+    return None
+
+
+def _stop_token_check(
+    vocab: Vocab, cfg: ChoiceConfig, last_id: int, finish_reason: str | None
+) -> tuple[bool, int | str | None]:
+    return False, None
+
+
+def _stop_step(
+    cfg: ChoiceConfig,
+    state: Any,
+    tokens_before: int,
+    pieces: list[str],
+    flushed: str,
+    *,
+    final: bool,
+) -> tuple[Any, str, int | None, str | None]:
+    """Returns (state, text to emit, index of the piece where a stop string fired, the string)."""
+    return state, "".join(pieces) + flushed, None, None
+
+
+def _parsers_initial(
+    vocab: Vocab, cfg: ChoiceConfig, prompt_ids: Sequence[int] | None
+) -> tuple[Any, Any]:
+    return None, None
+
+
+def _parsers_step(
+    cfg: ChoiceConfig,
+    reasoning_state: Any,
+    tool_state: Any,
+    text: str,
+    ids: Sequence[int],
+    *,
+    final: bool,
+) -> tuple[Any, Any, str, str, list[Any]]:
+    """Returns (reasoning state, tool state, reasoning delta, content delta, tool-call deltas)."""
+    return reasoning_state, tool_state, "", text, []

@@ -1,0 +1,404 @@
+"""Stop tokens and stop strings for one choice, as a pure state machine over text pieces.
+
+Why this module exists: on vLLM's scale-out token path the derender decodes every id, so stop text
+leaks into the output and ``include_stop_str_in_output`` is ignored (vllm#57052). tito applies the
+coupled server's rules itself, chunk by chunk, with every bit of state carried by the client.
+
+Theory of operation
+===================
+
+Two independent checks, applied by ``tito.core.pipeline`` in this order for every engine chunk:
+
+1. **Stop token** (:func:`stop_token_check`, spec 3.7 rule 1). Only when the chunk ends the
+   choice with ``finish_reason == "stop"``: the engine stopped *because of* its last id when that
+   id is the primary EOS (``stop_reason`` None), a request ``stop_token_ids`` member
+   (``stop_reason`` = the id) or a generation-config extra EOS (``stop_reason`` = the id). The
+   coupled engine never detokenizes that id, so the pipeline drops it before the detokenizer,
+   unless ``include_stop_str_in_output``. EOS ids do not count with ``ignore_eos`` (the engine
+   does not stop on them then). Precedence follows vLLM's ``check_stop``: the primary EOS is
+   tested first, so an id that is both EOS and a ``stop_token_ids`` member reports
+   ``stop_reason`` None (unless ``ignore_eos``, where only the ``stop_token_ids`` rule applies).
+   ``finish_reason`` "length" (or anything but "stop") never drops a token.
+
+2. **Stop strings** (:func:`step`, spec 3.7 rules 2-4). Input: the detokenizer's per-token text
+   pieces for the chunk's (remaining) ids, one per id (``""`` when the detokenizer held bytes
+   back), plus at finish the detokenizer's ``flush_text``, which counts as text of the last token
+   seen, never as a token of its own.
+
+The text of the whole choice is ``T = piece_1 + piece_2 + ... + flush_text``. Let ``B`` be the
+length of the text of the first ``min_tokens`` pieces. An occurrence of stop string ``s`` at
+``T[i:i+len(s)]`` is *eligible* when it ends after ``B`` (``i + len(s) > B``): it contains at least
+one character produced once more than ``min_tokens`` tokens existed. This is exactly what vLLM's
+detokenizer searches (new text plus ``len(s)-1`` characters of overlap, only once the count
+exceeds ``min_tokens``; spec 5.3), made independent of how tokens are grouped into engine steps.
+
+The **result** is fixed by ``T`` alone: take the eligible occurrence with the smallest end,
+ties broken by the order of ``cfg.stop``; the output is ``T`` cut before it (after it with
+``include_stop_str_in_output``), ``fired`` is true and ``stop_reason`` is that string. With no
+eligible occurrence the output is ``T`` and nothing fires.
+
+**Streaming** must produce the same concatenated output for any split of the pieces into calls.
+The state carries only the longest suffix ``P`` of the text so far that is a proper prefix of some
+stop string (any future occurrence must start inside ``P``; everything before it can never be
+part of a match), split by who has seen it:
+
+* ``held``: without ``include_stop_str_in_output``, ``P`` is withheld (it may be cut away).
+  This is the minimal hold-back: vLLM withholds a blanket ``max(len(stop)) - 1`` characters,
+  tito withholds only text that could still start a stop string, and releases it as soon as
+  the next text disambiguates it, or at ``final``.
+* ``tail``: with ``include_stop_str_in_output`` every character before a match's end is output
+  anyway, so nothing is withheld; ``P`` was already emitted and is kept only as search context
+  for a stop string straddling two calls.
+
+One call searches ``tail + held + new`` for the earliest-ending eligible occurrence. Occurrences
+ending inside ``tail + held`` were already searched by an earlier call (found ineligible, or it
+would have fired), so the search starts at ``len(s) - 1`` characters before the new text (or
+before ``B`` when ``B`` falls in this call). After a stop fires, every later call emits nothing.
+
+Bounds: ``len(tail) + len(held) <= max(len(s) for s in stop) - 1 <= MAX_STOP_STRING_CHARS - 1``,
+with at most one of the two non-empty. Per call the work is ``O((len(new) + MAX_STOP_STRING_CHARS)
+* len(stop))`` character comparisons, never proportional to the history.
+
+Example::
+
+    cfg = StopConfig(stop=["three"])
+    s0 = StopState()
+    s1, out1, fired1 = step(cfg, s0, ["one", " two", " th"])        # "one two ", held "th"
+    s2, out2, fired2 = step(cfg, s1, ["ree", " four"], final=True)  # "", fired: "three"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from tito.core.vocab import Vocab
+from tito.errors import BadRequest
+
+#: At most this many stop strings per request. vLLM's OpenAI layer defaults to 4
+#: (``VLLM_MAX_STOP_STRINGS``); tito accepts a superset but stays bounded, because the stop
+#: strings travel in the client-carried stream state and every call scans for each of them.
+MAX_STOP_STRINGS = 16
+#: At most this many characters per stop string. Bounds the carried hold-back (``held`` /
+#: ``tail`` never exceed ``MAX_STOP_STRING_CHARS - 1`` characters) and the per-call work.
+MAX_STOP_STRING_CHARS = 256
+#: At most this many ``stop_token_ids`` (they, too, are carried in the stream state).
+MAX_STOP_TOKEN_IDS = 128
+#: Upper bound of ``len(StopState.held) + len(StopState.tail)`` for any valid config.
+MAX_HELD_CHARS = MAX_STOP_STRING_CHARS - 1
+
+_STOP_FIELDS = ("stop", "stop_token_ids", "include_stop_str_in_output", "min_tokens", "ignore_eos")
+
+
+# -- configuration ----------------------------------------------------------------------------
+
+
+class StopConfig(BaseModel):
+    """The request's stop settings (vLLM ``SamplingParams`` names), validated and bounded.
+
+    Limit violations raise :class:`tito.errors.BadRequest` naming the limit and the field;
+    wrong types raise pydantic's ``ValidationError`` (:meth:`from_request` turns those into
+    ``BadRequest`` too).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    stop: list[str] = Field(default_factory=list)
+    stop_token_ids: list[int] = Field(default_factory=list)
+    include_stop_str_in_output: bool = False
+    min_tokens: int = 0
+    ignore_eos: bool = False
+
+    @field_validator("stop", mode="before")
+    @classmethod
+    def _stop_as_list(cls, value: Any) -> Any:
+        """OpenAI allows ``stop`` as one string, a list, or null."""
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [value]
+        return value
+
+    @field_validator("stop")
+    @classmethod
+    def _check_stop(cls, value: list[str]) -> list[str]:
+        if len(value) > MAX_STOP_STRINGS:
+            raise BadRequest(
+                f"stop: at most {MAX_STOP_STRINGS} stop strings are supported "
+                f"(MAX_STOP_STRINGS), got {len(value)}",
+                param="stop",
+            )
+        for s in value:
+            if not s:
+                raise BadRequest("stop: stop strings must not be empty", param="stop")
+            if len(s) > MAX_STOP_STRING_CHARS:
+                raise BadRequest(
+                    f"stop: each stop string must be at most {MAX_STOP_STRING_CHARS} characters "
+                    f"(MAX_STOP_STRING_CHARS), got {len(s)}",
+                    param="stop",
+                )
+        return value
+
+    @field_validator("stop_token_ids", mode="before")
+    @classmethod
+    def _ids_as_list(cls, value: Any) -> Any:
+        return [] if value is None else value
+
+    @field_validator("stop_token_ids")
+    @classmethod
+    def _check_ids(cls, value: list[int]) -> list[int]:
+        if len(value) > MAX_STOP_TOKEN_IDS:
+            raise BadRequest(
+                f"stop_token_ids: at most {MAX_STOP_TOKEN_IDS} ids are supported "
+                f"(MAX_STOP_TOKEN_IDS), got {len(value)}",
+                param="stop_token_ids",
+            )
+        return value
+
+    @field_validator("min_tokens")
+    @classmethod
+    def _check_min_tokens(cls, value: int) -> int:
+        if value < 0:
+            raise BadRequest(f"min_tokens must be >= 0, got {value}", param="min_tokens")
+        return value
+
+    @property
+    def max_stop_len(self) -> int:
+        """Length of the longest stop string (0 without stop strings)."""
+        return max((len(s) for s in self.stop), default=0)
+
+    @classmethod
+    def from_request(cls, request: Mapping[str, Any] | Any) -> StopConfig:
+        """Read the stop fields of an OpenAI/vLLM request (a dict or any model with attributes).
+
+        Missing or null fields take vLLM's defaults. Every invalid value becomes ``BadRequest``
+        with ``param`` set to the offending field, so the app answers 400, never 500.
+        """
+        data: dict[str, Any] = {}
+        for name in _STOP_FIELDS:
+            if isinstance(request, Mapping):
+                value = request.get(name)
+            else:
+                value = getattr(request, name, None)
+            if value is not None:
+                data[name] = value
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = err.get("loc") or ("stop",)
+            param = str(loc[0])
+            raise BadRequest(f"{param}: {err.get('msg', 'invalid value')}", param=param) from None
+
+
+# -- stop tokens ------------------------------------------------------------------------------
+
+
+class TokenStop(NamedTuple):
+    """Outcome of :func:`stop_token_check`."""
+
+    drop: bool
+    """Leave the last id out of detokenization (the coupled engine never decodes it)."""
+    stop_reason: int | None
+    """``stop_reason`` a token stop reports: the id, or None for the primary EOS / no match."""
+    matched: bool
+    """The last id is what stopped the engine (a stop token or an EOS)."""
+
+
+_NO_TOKEN_STOP = TokenStop(drop=False, stop_reason=None, matched=False)
+
+
+def stop_token_check(
+    vocab: Vocab, cfg: StopConfig, last_id: int | None, finish_reason: str | None
+) -> TokenStop:
+    """Decide whether the chunk's last id is the token the engine stopped on (spec 3.7 rule 1).
+
+    Why only on ``finish_reason == "stop"``: any other finish (``length``, ``abort``) means the
+    last id is ordinary output, and with ``"stop"`` alone a last id that is no stop token (an
+    engine-side stop string, say) is ordinary output too. Precedence mirrors vLLM's engine
+    ``check_stop``: primary EOS (unless ``ignore_eos``) -> ``stop_reason`` None; then
+    ``stop_token_ids`` -> the id; then generation-config extra EOS (unless ``ignore_eos``,
+    as vLLM only merges them into ``stop_token_ids`` without it) -> the id.
+    """
+    if finish_reason != "stop" or last_id is None:
+        return _NO_TOKEN_STOP
+    if not cfg.ignore_eos and vocab.eos_token_id is not None and last_id == vocab.eos_token_id:
+        reason: int | None = None
+    elif last_id in cfg.stop_token_ids:
+        reason = last_id
+    elif not cfg.ignore_eos and last_id in vocab.extra_eos_token_ids:
+        reason = last_id
+    else:
+        return _NO_TOKEN_STOP
+    return TokenStop(drop=not cfg.include_stop_str_in_output, stop_reason=reason, matched=True)
+
+
+def resolve_stop_reason(token: TokenStop, state: StopState) -> str | int | None:
+    """The choice's ``stop_reason``: a fired stop string wins over the token stop.
+
+    Why: the coupled engine scans the text left after dropping the stop token, and a string
+    found there ends the output earlier, so vLLM reports the string (spec 3.7 rule 2).
+    """
+    if state.fired:
+        return state.stop_reason
+    return token.stop_reason if token.matched else None
+
+
+# -- stop strings -----------------------------------------------------------------------------
+
+
+class StopState(BaseModel):
+    """Carried stop-string state of one choice (small: at most ``MAX_HELD_CHARS`` of text).
+
+    ``held`` and ``tail`` together are the longest suffix of the text so far that is a proper
+    prefix of some stop string; ``held`` was withheld from the output, ``tail`` was already
+    emitted (only with ``include_stop_str_in_output``). See the module docstring.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    held: str = Field(default="", max_length=MAX_HELD_CHARS)
+    tail: str = Field(default="", max_length=MAX_HELD_CHARS)
+    fired: bool = False
+    stop_reason: str | None = Field(default=None, max_length=MAX_STOP_STRING_CHARS)
+    tokens: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> StopState:
+        if self.held and self.tail:
+            raise ValueError("held and tail cannot both be non-empty")
+        if self.fired != (self.stop_reason is not None):
+            raise ValueError("fired and stop_reason must be set together")
+        if self.fired and (self.held or self.tail):
+            raise ValueError("a fired stop state holds no text")
+        return self
+
+
+class StopStep(NamedTuple):
+    """Outcome of :func:`step`."""
+
+    state: StopState
+    text: str
+    """Text to emit now (may be empty)."""
+    fired: bool
+    """A stop string fired in this call (``state.fired`` stays true afterwards)."""
+
+
+def _check_state(cfg: StopConfig, state: StopState) -> None:
+    """Reject carried state that this config could never have produced (forged or stale)."""
+    pending = state.tail or state.held
+    if not pending:
+        return
+    wrong_side = state.tail if not cfg.include_stop_str_in_output else state.held
+    if wrong_side or not any(len(pending) < len(s) and s.startswith(pending) for s in cfg.stop):
+        raise BadRequest(
+            "stream_state: stop hold-back is not a proper prefix of a stop string",
+            param="stream_state",
+        )
+
+
+def _earliest_match(stops: Sequence[str], buf: str, boundary: int) -> tuple[str, int] | None:
+    """The occurrence ending after ``boundary`` with the smallest end; ties by list order.
+
+    For one string the first occurrence at or after ``boundary - len(s) + 1`` is its
+    earliest-ending eligible one (all occurrences of ``s`` have the same length).
+    """
+    best: tuple[str, int] | None = None
+    best_end = len(buf) + 1
+    for s in stops:
+        i = buf.find(s, max(0, boundary - len(s) + 1))
+        if i != -1 and i + len(s) < best_end:
+            best, best_end = (s, i), i + len(s)
+    return best
+
+
+def _prefix_suffix_len(stops: Sequence[str], buf: str) -> int:
+    """Length of the longest suffix of ``buf`` that is a proper prefix of some stop string.
+
+    Only the last ``max(len(s)) - 1`` characters are looked at, and only positions where a
+    stop string's first character occurs, so the cost is bounded by the limits, not by ``buf``.
+    """
+    n = len(buf)
+    best = 0
+    for s in stops:
+        first = s[0]
+        p = buf.find(first, max(0, n - len(s) + 1), n - best)
+        while p != -1:
+            if s.startswith(buf[p:]):
+                best = n - p
+                break
+            p = buf.find(first, p + 1, n - best)
+    return best
+
+
+def step(
+    cfg: StopConfig,
+    state: StopState,
+    pieces: Sequence[str],
+    *,
+    final: bool = False,
+    flush_text: str = "",
+) -> StopStep:
+    """Feed one chunk's per-token text pieces; return the new state and the text to emit now.
+
+    ``pieces`` holds one string per token (``""`` where the detokenizer held bytes back); they
+    count towards ``min_tokens``. ``flush_text`` is extra text of the last token seen (the
+    detokenizer's end-of-stream flush) and counts as no token. With ``final`` everything still
+    held is released unless a stop fires. The result does not depend on how pieces are split
+    into calls (see the module docstring); the input state is never mutated.
+    """
+    n = len(pieces)
+    tokens = state.tokens + n
+    if state.fired:
+        return StopStep(state.model_copy(update={"tokens": tokens}), "", False)
+    _check_state(cfg, state)
+    new_text = "".join(pieces) + flush_text
+    if not cfg.stop:
+        return StopStep(StopState(tokens=tokens), new_text, False)
+
+    prefix = state.tail + state.held
+    buf = prefix + new_text
+    emit_from = len(state.tail)  # the tail was emitted by an earlier call
+
+    # Matches must end after `boundary`: not inside already-searched text, and not inside the
+    # text of the first `min_tokens` tokens. `flush_text` belongs to the last token.
+    ineligible = cfg.min_tokens - state.tokens  # leading pieces of this call still <= min_tokens
+    if ineligible <= 0:
+        boundary = len(prefix)
+    elif ineligible >= n:
+        boundary = len(buf)
+    else:
+        boundary = len(prefix) + sum(len(p) for p in pieces[:ineligible])
+
+    match = _earliest_match(cfg.stop, buf, boundary)
+    if match is not None:
+        s, start = match
+        cut = start + len(s) if cfg.include_stop_str_in_output else start
+        done = StopState(fired=True, stop_reason=s, tokens=tokens)
+        return StopStep(done, buf[emit_from:cut], True)
+
+    if final:
+        return StopStep(StopState(tokens=tokens), buf[emit_from:], False)
+
+    keep = _prefix_suffix_len(cfg.stop, buf)
+    suffix = buf[len(buf) - keep :]
+    if cfg.include_stop_str_in_output:
+        return StopStep(StopState(tail=suffix, tokens=tokens), buf[emit_from:], False)
+    return StopStep(StopState(held=suffix, tokens=tokens), buf[: len(buf) - keep], False)
+
+
+__all__ = [
+    "MAX_HELD_CHARS",
+    "MAX_STOP_STRINGS",
+    "MAX_STOP_STRING_CHARS",
+    "MAX_STOP_TOKEN_IDS",
+    "StopConfig",
+    "StopState",
+    "StopStep",
+    "TokenStop",
+    "resolve_stop_reason",
+    "step",
+    "stop_token_check",
+]

@@ -1,0 +1,461 @@
+"""OpenAI chat completions shapes: the request render consumes, the responses derender fills.
+
+Why these exact names and defaults: users move between a vLLM server and tito, so every field keeps
+vLLM's name, default and validation message (same 400s for the same bodies). Responses are dumped
+with plain ``model_dump()`` (nulls kept, as vLLM does), except ``tool_calls``, which is omitted when
+empty, and ``FunctionDefinition.strict``/``defer_loading``, omitted when null.
+"""
+
+from typing import Any, Literal
+
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+
+from tito.protocol.common import (
+    INT64_MAX,
+    INT64_MIN,
+    Logprob,
+    NonNegativeInt,
+    OpenAIBaseModel,
+    PerRequestMetrics,
+    StreamOptions,
+    StructuredOutputsParams,
+    TokenId,
+    UsageInfo,
+    check_cache_salt,
+    random_uuid,
+    unix_now,
+)
+
+__all__ = [
+    "ChatCompletionLogProb",
+    "ChatCompletionLogProbs",
+    "ChatCompletionLogProbsContent",
+    "ChatCompletionNamedFunction",
+    "ChatCompletionNamedToolChoiceParam",
+    "ChatCompletionRequest",
+    "ChatCompletionResponse",
+    "ChatCompletionResponseChoice",
+    "ChatCompletionResponseStreamChoice",
+    "ChatCompletionStreamResponse",
+    "ChatCompletionToolsParam",
+    "ChatMessage",
+    "DeltaFunctionCall",
+    "DeltaMessage",
+    "DeltaToolCall",
+    "FunctionCall",
+    "FunctionDefinition",
+    "ReasoningEffort",
+    "ToolCall",
+    "ToolChoice",
+    "check_stream_options",
+    "check_top_logprobs",
+    "normalize_messages",
+]
+
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
+
+
+# --------------------------------------------------------------------------------------------
+# Tools
+# --------------------------------------------------------------------------------------------
+
+
+class FunctionDefinition(OpenAIBaseModel):
+    """A callable tool's schema, as the chat template and tool parsers see it."""
+
+    name: str
+    description: str | None = None
+    parameters: dict[str, Any] | None = None
+    strict: bool | None = None
+    defer_loading: bool | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_null_flags(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Templates test ``strict is defined``; a null would flip that test, so vLLM omits it."""
+        data = handler(self)
+        for key in ("strict", "defer_loading"):
+            if key in data and data[key] is None:
+                del data[key]
+        return data
+
+
+class ChatCompletionToolsParam(OpenAIBaseModel):
+    """One entry of ``tools``."""
+
+    type: Literal["function"] = "function"
+    function: FunctionDefinition
+
+
+class ChatCompletionNamedFunction(OpenAIBaseModel):
+    """The function a named ``tool_choice`` forces."""
+
+    name: str
+
+
+class ChatCompletionNamedToolChoiceParam(OpenAIBaseModel):
+    """``tool_choice: {"type": "function", "function": {"name": ...}}``."""
+
+    type: Literal["function"] = "function"
+    function: ChatCompletionNamedFunction
+
+
+ToolChoice = Literal["none", "auto", "required"] | ChatCompletionNamedToolChoiceParam
+
+
+# --------------------------------------------------------------------------------------------
+# Shared request validation (also used by CompletionRequest)
+# --------------------------------------------------------------------------------------------
+
+
+def check_stream_options(data: dict[str, Any]) -> None:
+    """``stream_options`` without ``stream`` is a client mistake vLLM reports rather than ignores."""
+    if data.get("stream_options") is not None and not data.get("stream"):
+        raise ValueError("Stream options can only be defined when `stream=True`.")
+
+
+def check_top_logprobs(top_logprobs: int | None, logprobs: bool | None) -> None:
+    """Top logprobs are a refinement of logprobs, so they need ``logprobs`` on; -1 means all."""
+    if top_logprobs is None:
+        return
+    if top_logprobs < 0 and top_logprobs != -1:
+        raise ValueError("`top_logprobs` must be a non-negative value or -1.")
+    if top_logprobs != 0 and not logprobs:
+        raise ValueError("when using `top_logprobs`, `logprobs` must be set to true.")
+
+
+def normalize_messages(messages: Any) -> Any:
+    """Check the structure of ``messages`` and rename the deprecated ``reasoning_content``.
+
+    Messages stay plain dicts (the chat template consumes dicts and templates use arbitrary keys),
+    but their skeleton is checked here so a malformed body is a clear 400, not a template crash.
+    The input is never mutated: renamed messages are copies.
+    """
+    if not isinstance(messages, list):
+        return messages  # let the field type report it
+    out: list[Any] = []
+    for i, msg in enumerate(messages):
+        if not isinstance(msg, dict):
+            raise ValueError(f"messages[{i}] must be an object.")
+        role = msg.get("role")
+        if not isinstance(role, str) or not role:
+            raise ValueError(f"messages[{i}].role must be a non-empty string.")
+        content = msg.get("content")
+        if content is not None and not isinstance(content, str):
+            if not isinstance(content, list):
+                raise ValueError(f"messages[{i}].content must be a string, a list of parts or null.")
+            for j, part in enumerate(content):
+                if not isinstance(part, (dict, str)):
+                    raise ValueError(f"messages[{i}].content[{j}] must be an object.")
+                if isinstance(part, dict) and "type" in part and not isinstance(part["type"], str):
+                    raise ValueError(f"messages[{i}].content[{j}].type must be a string.")
+        tool_calls = msg.get("tool_calls")
+        if tool_calls is not None:
+            if not isinstance(tool_calls, list) or not all(isinstance(t, dict) for t in tool_calls):
+                raise ValueError(f"messages[{i}].tool_calls must be a list of objects.")
+        for key in ("tool_call_id", "name"):
+            if msg.get(key) is not None and not isinstance(msg[key], str):
+                raise ValueError(f"messages[{i}].{key} must be a string.")
+        if "reasoning_content" in msg:
+            msg = dict(msg)
+            legacy = msg.pop("reasoning_content")
+            if msg.get("reasoning") is None:
+                msg["reasoning"] = legacy
+        out.append(msg)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Request
+# --------------------------------------------------------------------------------------------
+
+
+class ChatCompletionRequest(OpenAIBaseModel):
+    """The OpenAI chat request plus vLLM's extras, with vLLM's defaults and checks.
+
+    Defaults that are ``None`` mean "use the server/generation-config default" (the sampling
+    mapping resolves them); defaults that are concrete values are vLLM's own.
+    """
+
+    # OpenAI fields
+    messages: list[dict[str, Any]]
+    model: str | None = None
+    frequency_penalty: float | None = 0.0
+    logit_bias: dict[str, float] | None = None
+    logprobs: bool | None = False
+    top_logprobs: int | None = 0
+    max_tokens: int | None = None  # deprecated by OpenAI in favour of max_completion_tokens
+    max_completion_tokens: int | None = None
+    n: int | None = 1
+    presence_penalty: float | None = 0.0
+    response_format: dict[str, Any] | None = None
+    seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
+    stop: str | list[str] | None = Field(default_factory=list)
+    stream: bool | None = False
+    stream_options: StreamOptions | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    tools: list[ChatCompletionToolsParam] | None = None
+    tool_choice: ToolChoice | None = "none"
+    reasoning_effort: ReasoningEffort | None = None
+    include_reasoning: bool = True
+    parallel_tool_calls: bool | None = True
+    user: str | None = None
+
+    # vLLM sampling extras
+    use_beam_search: bool = False
+    top_k: int | None = None
+    min_p: float | None = None
+    repetition_penalty: float | None = None
+    length_penalty: float = 1.0
+    stop_token_ids: list[TokenId] | None = Field(default_factory=list)
+    include_stop_str_in_output: bool = False
+    ignore_eos: bool = False
+    min_tokens: NonNegativeInt = 0
+    skip_special_tokens: bool = True
+    spaces_between_special_tokens: bool = True
+    truncate_prompt_tokens: int | None = Field(default=None, ge=-1)
+    truncation_side: Literal["left", "right"] | None = None
+    prompt_logprobs: int | None = None
+    logprob_token_ids: list[TokenId] | None = None
+    allowed_token_ids: list[TokenId] | None = None
+    bad_words: list[str] = Field(default_factory=list)
+
+    # vLLM chat extras
+    echo: bool = False
+    add_generation_prompt: bool = True
+    continue_final_message: bool = False
+    add_special_tokens: bool = False
+    documents: list[dict[str, str]] | None = None
+    chat_template: str | None = None
+    chat_template_kwargs: dict[str, Any] | None = None
+    media_io_kwargs: dict[str, dict[str, Any]] | None = None
+    mm_processor_kwargs: dict[str, Any] | None = None
+    structured_outputs: StructuredOutputsParams | None = None
+    priority: int = Field(default=0, ge=INT64_MIN, le=INT64_MAX)
+    request_id: str = Field(default_factory=random_uuid)
+    session_id: str | None = None
+    return_tokens_as_token_ids: bool | None = None
+    return_token_ids: bool | None = None
+    return_token_offsets: bool = False
+    return_prompt_text: bool | None = None
+    return_mm_kwargs: bool = True
+    cache_salt: str | None = None
+    kv_transfer_params: dict[str, Any] | None = None
+    ec_transfer_params: dict[str, Any] | None = None
+    vllm_xargs: dict[str, Any] | None = None
+    repetition_detection: dict[str, Any] | None = None
+    stream_interval: int | None = None
+    thinking_token_budget: int | None = None
+
+    @field_validator("messages", mode="before")
+    @classmethod
+    def _messages(cls, value: Any) -> Any:
+        """Structural check plus the ``reasoning_content`` rename; see :func:`normalize_messages`."""
+        return normalize_messages(value)
+
+    @field_validator("cache_salt")
+    @classmethod
+    def _cache_salt(cls, value: str | None) -> str | None:
+        """The salt partitions the prefix cache; see :func:`check_cache_salt`."""
+        return check_cache_salt(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tool_defaults_and_raw_checks(cls, data: Any) -> Any:
+        """Checks that need to know which keys the client actually sent.
+
+        ``tool_choice`` defaults to "auto" only when tools are given and the client said nothing,
+        which is invisible after defaults are applied, so it happens on the raw dict.
+        """
+        if not isinstance(data, dict):
+            return data
+        tools = data.get("tools")
+        if isinstance(tools, list) and len(tools) == 0:
+            raise ValueError("`tools` must contain at least one tool when given (got an empty list).")
+        if "tool_choice" not in data and tools:
+            data = {**data, "tool_choice": "auto"}
+        check_stream_options(data)
+        return data
+
+    @model_validator(mode="after")
+    def _cross_field_checks(self) -> "ChatCompletionRequest":
+        """Reject combinations vLLM rejects, with its messages, before any work is done."""
+        check_top_logprobs(self.top_logprobs, self.logprobs)
+        if self.add_generation_prompt and self.continue_final_message:
+            raise ValueError(
+                "Cannot set both `continue_final_message` and `add_generation_prompt` to True."
+            )
+        choice = self.tool_choice
+        if choice is not None and choice != "none":
+            if not self.tools:
+                raise ValueError("When using `tool_choice`, `tools` must be set.")
+            if isinstance(choice, ChatCompletionNamedToolChoiceParam):
+                names = [t.function.name for t in self.tools]
+                if choice.function.name not in names:
+                    raise ValueError(
+                        f"Tool '{choice.function.name}' has not been passed in `tools` "
+                        f"(available: {names})."
+                    )
+                if self.structured_outputs is not None:
+                    raise ValueError(
+                        "`structured_outputs` cannot be combined with a named `tool_choice`."
+                    )
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# Responses
+# --------------------------------------------------------------------------------------------
+
+
+class FunctionCall(OpenAIBaseModel):
+    """A complete function call inside a tool call; ``id`` is internal and never serialized."""
+
+    id: str | None = Field(default=None, exclude=True)
+    name: str
+    arguments: str
+
+
+class ToolCall(OpenAIBaseModel):
+    """A complete tool call of a non-streaming message; ``arguments`` is JSON text."""
+
+    id: str = Field(default_factory=lambda: f"chatcmpl-tool-{random_uuid()}")
+    type: Literal["function"] = "function"
+    function: FunctionCall
+
+
+class DeltaFunctionCall(OpenAIBaseModel):
+    """A piece of a function call: the name once, then argument text fragments."""
+
+    name: str | None = None
+    arguments: str | None = None
+
+
+class DeltaToolCall(OpenAIBaseModel):
+    """A streamed tool-call fragment; ``index`` ties fragments of one call together."""
+
+    id: str | None = None
+    type: Literal["function"] | None = None
+    index: int
+    function: DeltaFunctionCall | None = None
+
+
+def _omit_empty_tool_calls(data: dict[str, Any]) -> dict[str, Any]:
+    if "tool_calls" in data and not data["tool_calls"]:
+        del data["tool_calls"]
+    return data
+
+
+class ChatMessage(OpenAIBaseModel):
+    """The assistant message of a non-streaming choice."""
+
+    role: str
+    content: str | None = None
+    refusal: str | None = None
+    annotations: list[dict[str, Any]] | None = None
+    audio: dict[str, Any] | None = None
+    function_call: FunctionCall | None = None
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    reasoning: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """OpenAI clients treat ``tool_calls: []`` as "a tool call happened"; vLLM omits it."""
+        return _omit_empty_tool_calls(handler(self))
+
+
+class DeltaMessage(OpenAIBaseModel):
+    """The delta of a streamed choice."""
+
+    role: str | None = None
+    content: str | None = None
+    reasoning: str | None = None
+    tool_calls: list[DeltaToolCall] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Same rule as :class:`ChatMessage`: an empty list is omitted, not sent."""
+        return _omit_empty_tool_calls(handler(self))
+
+
+class ChatCompletionLogProb(OpenAIBaseModel):
+    """One token's logprob; -9999.0 stands for -inf/NaN (JSON has no infinity)."""
+
+    token: str
+    logprob: float = -9999.0
+    bytes: list[int] | None = None
+
+
+class ChatCompletionLogProbsContent(ChatCompletionLogProb):
+    """A sampled token's logprob with its top alternatives."""
+
+    top_logprobs: list[ChatCompletionLogProb] = Field(default_factory=list)
+
+
+class ChatCompletionLogProbs(OpenAIBaseModel):
+    """Chat logprobs; also the legacy engine shape, where ``token`` is ``"token_id:<N>"``."""
+
+    content: list[ChatCompletionLogProbsContent] | None = None
+
+
+class ChatCompletionResponseChoice(OpenAIBaseModel):
+    """One choice of a non-streaming chat response."""
+
+    index: int
+    message: ChatMessage
+    logprobs: ChatCompletionLogProbs | None = None
+    finish_reason: str | None = "stop"
+    stop_reason: int | str | None = None
+    token_ids: list[int] | None = None
+    routed_experts: str | None = None
+
+
+class ChatCompletionResponse(OpenAIBaseModel):
+    """A non-streaming chat response (batch derender output)."""
+
+    id: str = Field(default_factory=lambda: f"chatcmpl-{random_uuid()}")
+    object: Literal["chat.completion"] = "chat.completion"
+    created: int = Field(default_factory=unix_now)
+    model: str
+    choices: list[ChatCompletionResponseChoice]
+    service_tier: str | None = None
+    system_fingerprint: str | None = None
+    usage: UsageInfo
+    prompt_logprobs: list[dict[int, Logprob] | None] | None = None
+    prompt_token_ids: list[int] | None = None
+    prompt_text: str | None = None
+    kv_transfer_params: dict[str, Any] | None = None
+    ec_transfer_params: dict[str, Any] | None = None
+    metrics: PerRequestMetrics | None = None
+
+
+class ChatCompletionResponseStreamChoice(OpenAIBaseModel):
+    """One choice of a chat stream chunk."""
+
+    index: int
+    delta: DeltaMessage
+    logprobs: ChatCompletionLogProbs | None = None
+    finish_reason: str | None = None
+    stop_reason: int | str | None = None
+    token_ids: list[int] | None = None
+
+
+class ChatCompletionStreamResponse(OpenAIBaseModel):
+    """A chat stream chunk (streaming derender output)."""
+
+    id: str = Field(default_factory=lambda: f"chatcmpl-{random_uuid()}")
+    object: Literal["chat.completion.chunk"] = "chat.completion.chunk"
+    created: int = Field(default_factory=unix_now)
+    model: str
+    choices: list[ChatCompletionResponseStreamChoice]
+    usage: UsageInfo | None = None
+    system_fingerprint: str | None = None
+    prompt_token_ids: list[int] | None = None
+    prompt_text: str | None = None
+    metrics: PerRequestMetrics | None = None

@@ -1,0 +1,210 @@
+"""Shapes shared by every wire model: the OpenAI base, errors, usage, stream options, metrics.
+
+Why a separate module: the engine, chat, completion and derender models all reuse these, and keeping
+them here lets those modules import one another without cycles. Names mirror vLLM's so a field seen
+on a vLLM server maps one to one onto tito.
+"""
+
+import time
+import uuid
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
+
+__all__ = [
+    "INT64_MAX",
+    "INT64_MIN",
+    "CompletionTokenUsageInfo",
+    "ErrorInfo",
+    "ErrorResponse",
+    "Logprob",
+    "NonNegativeInt",
+    "OpenAIBaseModel",
+    "PerRequestMetrics",
+    "PromptTokenUsageInfo",
+    "SpeculativeDecodingMetrics",
+    "StreamOptions",
+    "StructuredOutputsParams",
+    "TokenId",
+    "UsageInfo",
+    "WeightVersion",
+    "check_cache_salt",
+    "random_uuid",
+    "unix_now",
+]
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+NonNegativeInt = Annotated[int, Field(ge=0)]
+"""An integer that may not be negative (counts, offsets)."""
+
+TokenId = Annotated[int, Field(ge=0)]
+"""A vocabulary id: a negative id can only be a client bug, so it is refused at the edge."""
+
+
+def random_uuid() -> str:
+    """A random hex id, as vLLM uses for request ids and response ids."""
+    return uuid.uuid4().hex
+
+
+def unix_now() -> int:
+    """The current time in whole seconds (OpenAI's ``created``)."""
+    return int(time.time())
+
+
+def check_cache_salt(value: str | None) -> str | None:
+    """Apply vLLM's cache_salt rules (shared by the OpenAI requests and GenerateRequest).
+
+    The salt partitions the prefix cache, so it must be short and must not contain the characters
+    vLLM uses as separators in cache keys or paths.
+    """
+    if value is None:
+        return None
+    if not value:
+        raise ValueError("`cache_salt` must not be an empty string.")
+    if len(value) > 128:
+        raise ValueError(f"`cache_salt` must be at most 128 characters (got {len(value)}).")
+    for bad in ("@", "/", "\\", "\x00"):
+        if bad in value:
+            raise ValueError(f"`cache_salt` must not contain {bad!r}.")
+    return value
+
+
+class OpenAIBaseModel(BaseModel):
+    """Base of every OpenAI-shaped model.
+
+    ``extra="allow"``, as vLLM: OpenAI adds fields faster than servers follow, and a client sending
+    one must not get a 400. Unknown fields are kept (and re-emitted on dump) but never acted upon.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorInfo(OpenAIBaseModel):
+    """The inside of an error body; ``code`` is the HTTP status as an int (vLLM, not OpenAI)."""
+
+    message: str
+    type: str
+    param: str | None = None
+    code: int
+
+
+class ErrorResponse(OpenAIBaseModel):
+    """Every error body of every endpoint: ``{"error": {...}}``."""
+
+    error: ErrorInfo
+
+
+class PromptTokenUsageInfo(OpenAIBaseModel):
+    """Prompt-side usage detail: how many prompt tokens hit the prefix cache."""
+
+    cached_tokens: int | None = None
+
+
+class CompletionTokenUsageInfo(OpenAIBaseModel):
+    """Completion-side usage detail; tito fills ``reasoning_tokens`` when a reasoning parser runs."""
+
+    reasoning_tokens: int | None = None
+
+
+class UsageInfo(OpenAIBaseModel):
+    """Token accounting of a response or of a usage-only stream chunk."""
+
+    prompt_tokens: int = 0
+    total_tokens: int = 0
+    completion_tokens: int | None = 0
+    prompt_tokens_details: PromptTokenUsageInfo | None = None
+    completion_tokens_details: CompletionTokenUsageInfo | None = None
+
+
+class StreamOptions(OpenAIBaseModel):
+    """Streaming usage switches; ``continuous_usage_stats`` only counts with ``include_usage``."""
+
+    include_usage: bool | None = False
+    continuous_usage_stats: bool | None = False
+
+
+class SpeculativeDecodingMetrics(OpenAIBaseModel):
+    """Engine speculative decoding counters, passed through untouched."""
+
+    mean_acceptance_length: float | None = None
+    draft_acceptance_rate: float | None = None
+    acceptance_histogram: list[int] | None = None
+    num_spec_steps: int | None = None
+    num_accepted_draft_tokens: int | None = None
+    num_draft_tokens: int | None = None
+    num_spec_tokens: int | None = None
+    per_step_accepted: list[int] | None = None
+    per_step_drafted: list[int] | None = None
+
+
+class PerRequestMetrics(OpenAIBaseModel):
+    """Engine timing metrics (only for n == 1), passed through from generate to the client."""
+
+    time_to_first_token_ms: float | None = None
+    generation_time_ms: float | None = None
+    queue_time_ms: float | None = None
+    mean_itl_ms: float | None = None
+    tokens_per_second: float | None = None
+    speculative_decoding: SpeculativeDecodingMetrics | None = None
+
+
+class Logprob(OpenAIBaseModel):
+    """One prompt-logprob entry (values keyed by token id in ``prompt_logprobs``)."""
+
+    logprob: float
+    rank: int | None = None
+    decoded_token: str | None = None
+
+
+class WeightVersion(BaseModel):
+    """Which model weights produced a half-open range of output token indexes (RL setups)."""
+
+    version: str
+    start: int
+    end: int
+
+
+_STRUCTURED_KINDS = ("json", "regex", "choice", "grammar", "json_object", "structural_tag")
+
+
+class StructuredOutputsParams(OpenAIBaseModel):
+    """A structured-output constraint; shared by the OpenAI requests and ``SamplingParams``.
+
+    Only the constraint kinds are typed; backend switches (``disable_fallback``, ...) pass through
+    as extras so a newer engine option never makes tito reject a request.
+    """
+
+    json_: str | dict[str, Any] | None = Field(default=None, alias="json")
+    regex: str | None = None
+    choice: list[str] | None = None
+    grammar: str | None = None
+    json_object: bool | None = None
+    structural_tag: str | dict[str, Any] | None = None
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    @model_serializer(mode="wrap")
+    def _wire_name(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Emit ``json`` (the wire name) even without ``by_alias``: the attribute is only renamed
+        because ``BaseModel.json`` is taken."""
+        return {("json" if k == "json_" else k): v for k, v in handler(self).items()}
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "StructuredOutputsParams":
+        """Two constraints cannot both hold on the same output, so vLLM refuses more than one."""
+        given = [k for k in _STRUCTURED_KINDS if getattr(self, "json_" if k == "json" else k) is not None]
+        if len(given) > 1:
+            raise ValueError(
+                "You can only use one kind of structured outputs constraint but multiple are "
+                f"specified: {given}."
+            )
+        return self

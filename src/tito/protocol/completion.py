@@ -1,0 +1,201 @@
+"""OpenAI (legacy) completions shapes: the request render consumes, the responses derender fills.
+
+Why separate from chat: completions have their own prompt union, their own logprob layout
+(parallel lists with ``text_offset``) and different defaults (``max_tokens`` 16,
+``add_special_tokens`` true). Names and defaults are vLLM's.
+"""
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from tito.protocol.chat import check_stream_options
+from tito.protocol.common import (
+    INT64_MAX,
+    INT64_MIN,
+    Logprob,
+    NonNegativeInt,
+    OpenAIBaseModel,
+    PerRequestMetrics,
+    StreamOptions,
+    StructuredOutputsParams,
+    TokenId,
+    UsageInfo,
+    check_cache_salt,
+    random_uuid,
+    unix_now,
+)
+
+__all__ = [
+    "CompletionLogProbs",
+    "CompletionPrompt",
+    "CompletionRequest",
+    "CompletionResponse",
+    "CompletionResponseChoice",
+    "CompletionResponseStreamChoice",
+    "CompletionStreamResponse",
+]
+
+CompletionPrompt = str | list[str] | list[TokenId] | list[list[TokenId]]
+"""One text, several texts, one token-id prompt, or several token-id prompts."""
+
+
+class CompletionRequest(OpenAIBaseModel):
+    """The OpenAI completions request plus vLLM's extras, with vLLM's defaults and checks."""
+
+    # OpenAI fields
+    model: str | None = None
+    prompt: CompletionPrompt | None = None
+    echo: bool | None = False
+    frequency_penalty: float | None = 0.0
+    logit_bias: dict[str, float] | None = None
+    logprobs: int | None = None
+    max_tokens: int | None = 16
+    n: int = 1
+    presence_penalty: float | None = 0.0
+    seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
+    stop: str | list[str] | None = Field(default_factory=list)
+    stream: bool | None = False
+    stream_options: StreamOptions | None = None
+    suffix: str | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    user: str | None = None
+
+    # vLLM sampling extras
+    use_beam_search: bool = False
+    top_k: int | None = None
+    min_p: float | None = None
+    repetition_penalty: float | None = None
+    length_penalty: float = 1.0
+    stop_token_ids: list[TokenId] | None = Field(default_factory=list)
+    include_stop_str_in_output: bool = False
+    ignore_eos: bool = False
+    min_tokens: NonNegativeInt = 0
+    skip_special_tokens: bool = True
+    spaces_between_special_tokens: bool = True
+    truncate_prompt_tokens: int | None = Field(default=None, ge=-1)
+    truncation_side: Literal["left", "right"] | None = None
+    prompt_logprobs: int | None = None
+    logprob_token_ids: list[TokenId] | None = None
+    allowed_token_ids: list[TokenId] | None = None
+    bad_words: list[str] = Field(default_factory=list)
+
+    # vLLM completion extras
+    add_special_tokens: bool = True
+    prompt_embeds: bytes | list[bytes] | None = None
+    response_format: dict[str, Any] | None = None
+    structured_outputs: StructuredOutputsParams | None = None
+    priority: int = Field(default=0, ge=INT64_MIN, le=INT64_MAX)
+    request_id: str = Field(default_factory=random_uuid)
+    return_tokens_as_token_ids: bool | None = None
+    return_token_ids: bool | None = None
+    return_token_offsets: bool = False
+    cache_salt: str | None = None
+    kv_transfer_params: dict[str, Any] | None = None
+    ec_transfer_params: dict[str, Any] | None = None
+    vllm_xargs: dict[str, Any] | None = None
+    repetition_detection: dict[str, Any] | None = None
+    stream_interval: int | None = None
+    thinking_token_budget: int | None = None
+    mm_processor_kwargs: dict[str, Any] | None = None
+
+    @field_validator("max_tokens", mode="before")
+    @classmethod
+    def _max_tokens(cls, value: Any) -> Any:
+        """OpenAI documents null as "the default"; for completions that default is 16."""
+        return 16 if value is None else value
+
+    @field_validator("logprobs")
+    @classmethod
+    def _logprobs(cls, value: int | None) -> int | None:
+        """A count of top logprobs per token; -1 asks for all of them."""
+        if value is not None and value < 0 and value != -1:
+            raise ValueError("`logprobs` must be a non-negative value or -1.")
+        return value
+
+    @field_validator("cache_salt")
+    @classmethod
+    def _cache_salt(cls, value: str | None) -> str | None:
+        """The salt partitions the prefix cache; see :func:`check_cache_salt`."""
+        return check_cache_salt(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _raw_checks(cls, data: Any) -> Any:
+        """``stream_options`` must come with ``stream`` (same rule as chat)."""
+        if isinstance(data, dict):
+            check_stream_options(data)
+        return data
+
+    @model_validator(mode="after")
+    def _prompt_given(self) -> "CompletionRequest":
+        """Without a prompt there is nothing to render; vLLM answers 400, not an empty list."""
+        empty = self.prompt is None or (isinstance(self.prompt, (str, list)) and len(self.prompt) == 0)
+        if empty and not self.prompt_embeds:
+            raise ValueError("Either prompt or prompt_embeds must be provided and non-empty.")
+        return self
+
+
+class CompletionLogProbs(OpenAIBaseModel):
+    """Completions logprobs: parallel lists, one entry per token, with absolute text offsets."""
+
+    text_offset: list[int] = Field(default_factory=list)
+    token_logprobs: list[float | None] = Field(default_factory=list)
+    tokens: list[str] = Field(default_factory=list)
+    top_logprobs: list[dict[str, float] | None] = Field(default_factory=list)
+
+
+class CompletionResponseChoice(OpenAIBaseModel):
+    """One choice of a non-streaming completions response."""
+
+    index: int
+    text: str
+    logprobs: CompletionLogProbs | None = None
+    finish_reason: str | None = None
+    stop_reason: int | str | None = None
+    token_ids: list[int] | None = None
+    prompt_logprobs: list[dict[int, Logprob] | None] | None = None
+    prompt_token_ids: list[int] | None = None
+    routed_experts: str | None = None
+
+
+class CompletionResponse(OpenAIBaseModel):
+    """A non-streaming completions response (batch derender output)."""
+
+    id: str = Field(default_factory=lambda: f"cmpl-{random_uuid()}")
+    object: Literal["text_completion"] = "text_completion"
+    created: int = Field(default_factory=unix_now)
+    model: str
+    choices: list[CompletionResponseChoice]
+    service_tier: str | None = None
+    system_fingerprint: str | None = None
+    usage: UsageInfo
+    kv_transfer_params: dict[str, Any] | None = None
+    ec_transfer_params: dict[str, Any] | None = None
+    metrics: PerRequestMetrics | None = None
+
+
+class CompletionResponseStreamChoice(OpenAIBaseModel):
+    """One choice of a completions stream chunk."""
+
+    index: int
+    text: str
+    logprobs: CompletionLogProbs | None = None
+    finish_reason: str | None = None
+    stop_reason: int | str | None = None
+    prompt_token_ids: list[int] | None = None
+    token_ids: list[int] | None = None
+
+
+class CompletionStreamResponse(OpenAIBaseModel):
+    """A completions stream chunk (streaming derender output)."""
+
+    id: str = Field(default_factory=lambda: f"cmpl-{random_uuid()}")
+    object: Literal["text_completion"] = "text_completion"
+    created: int = Field(default_factory=unix_now)
+    model: str
+    choices: list[CompletionResponseStreamChoice]
+    usage: UsageInfo | None = None
+    system_fingerprint: str | None = None
+    metrics: PerRequestMetrics | None = None

@@ -1,0 +1,299 @@
+"""Derender shapes: the batch and streaming request bodies, the stream response and the state.
+
+Why client-carried state: tito is stateless (Lambda), so everything the next streaming call needs
+travels in ``DerenderStreamState``. It carries vLLM's fields (so a vLLM client's state round-trips
+unchanged) plus one ``tito`` object holding tito's own versioned state, which the service validates
+and signs. The route body is a union resolved by ``stream``, as in vLLM; :data:`DerenderChatBody` and
+:data:`DerenderCompletionBody` are ready-made FastAPI body types for it.
+
+tito extensions (off unless used): ``generate_chunks`` lets one call derender several engine events,
+and the response then carries ``chunks`` instead of ``chunk``.
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    Discriminator,
+    Field,
+    SerializerFunctionWrapHandler,
+    Tag,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+
+from tito.protocol.chat import ChatCompletionRequest, ChatCompletionStreamResponse
+from tito.protocol.completion import CompletionRequest, CompletionStreamResponse
+from tito.protocol.common import NonNegativeInt, TokenId
+from tito.protocol.engine import GenerateTokensResponse, GenerateTokensStreamResponse
+
+__all__ = [
+    "MAX_LOGPROB_CONTEXT_TOKEN_IDS",
+    "MAX_PREV_TOKENS",
+    "DerenderChatBody",
+    "DerenderChatRequest",
+    "DerenderChatStreamRequest",
+    "DerenderChatStreamResponse",
+    "DerenderCompletionBody",
+    "DerenderCompletionRequest",
+    "DerenderCompletionStreamRequest",
+    "DerenderCompletionStreamResponse",
+    "DerenderStreamState",
+]
+
+MAX_PREV_TOKENS = 1024
+MAX_LOGPROB_CONTEXT_TOKEN_IDS = 4
+
+
+def _tokens_only(value: Any) -> Any:
+    """Derender needs token ids to decode; a text-mode response has already lost them as text."""
+    if isinstance(value, dict) and value.get("output_mode") not in (None, "tokens"):
+        raise ValueError(
+            f"derender only accepts output_mode 'tokens' generate output "
+            f"(got {value.get('output_mode')!r})."
+        )
+    return value
+
+
+class DerenderStreamState(BaseModel):
+    """State carried by the client between streaming derender calls, echoed back unchanged.
+
+    Every field defaults, so states from older vLLM versions (without the newer fields) and from
+    v0.27 (with ``last_content``/``last_reasoning``, accepted and dropped) all parse. Bounds are
+    the static ones; size limits tied to ``max_model_len`` are the service's job.
+    """
+
+    prev_tokens: list[str] = Field(default_factory=list, max_length=MAX_PREV_TOKENS)
+    prefix_offset: NonNegativeInt = 0
+    read_offset: NonNegativeInt = 0
+    role_sent: bool = False
+    logprob_context_token_ids: list[TokenId] = Field(
+        default_factory=list, max_length=MAX_LOGPROB_CONTEXT_TOKEN_IDS
+    )
+    logprob_text_offset: NonNegativeInt = 0
+    output_token_ids: list[TokenId] = Field(default_factory=list)
+    output_chunk_lens: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list)
+    tools_streamed: bool = False
+    last_tool_call_ids: list[str] = Field(default_factory=list)
+    held_text: str = ""
+    stop_fired: bool = False
+    # v0.27 only; removed upstream as unnecessary. Accepted, never used, never emitted.
+    last_content: str | None = Field(default=None, exclude=True)
+    last_reasoning: str | None = Field(default=None, exclude=True)
+    tito: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _chunk_lens_cover_ids(self) -> "DerenderStreamState":
+        """The replay buffer is split at the original chunk boundaries; they must tile it."""
+        total = sum(self.output_chunk_lens)
+        if total != len(self.output_token_ids):
+            raise ValueError(
+                f"stream_state.output_chunk_lens sums to {total} but output_token_ids has "
+                f"{len(self.output_token_ids)} ids."
+            )
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# Non-streaming requests
+# --------------------------------------------------------------------------------------------
+
+
+def _null_stream_is_false(data: Any) -> Any:
+    """``"stream": null`` means "not streaming" to OpenAI clients; treat it like an absent key."""
+    if isinstance(data, dict) and "stream" in data and data["stream"] is None:
+        data = {k: v for k, v in data.items() if k != "stream"}
+    return data
+
+
+class DerenderChatRequest(BaseModel):
+    """Body of a batch ``/v1/chat/completions/derender``: a whole generate response at once."""
+
+    stream: Literal[False] = False
+    model: str | None = None
+    generate_response: GenerateTokensResponse
+    prompt_tokens: NonNegativeInt | None = None
+    prompt_token_ids: list[TokenId] | None = None
+    chat_request: ChatCompletionRequest | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_stream(cls, data: Any) -> Any:
+        """See :func:`_null_stream_is_false`."""
+        return _null_stream_is_false(data)
+
+    @field_validator("generate_response", mode="before")
+    @classmethod
+    def _mode(cls, value: Any) -> Any:
+        """Refuse text-mode output with a clear message (see :func:`_tokens_only`)."""
+        return _tokens_only(value)
+
+
+class DerenderCompletionRequest(BaseModel):
+    """Body of a batch ``/v1/completions/derender``: one generate response per prompt."""
+
+    stream: Literal[False] = False
+    model: str | None = None
+    generate_responses: list[GenerateTokensResponse] = Field(min_length=1)
+    prompt_tokens: list[NonNegativeInt] | None = None
+    prompt_token_ids: list[list[TokenId] | None] | None = None
+    completion_request: CompletionRequest | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_stream(cls, data: Any) -> Any:
+        """See :func:`_null_stream_is_false`."""
+        return _null_stream_is_false(data)
+
+    @field_validator("generate_responses", mode="before")
+    @classmethod
+    def _mode(cls, value: Any) -> Any:
+        """Refuse text-mode output with a clear message (see :func:`_tokens_only`)."""
+        if isinstance(value, list):
+            for item in value:
+                _tokens_only(item)
+        return value
+
+    @model_validator(mode="after")
+    def _per_prompt_lengths(self) -> "DerenderCompletionRequest":
+        """The per-prompt lists are matched by position, so their lengths must agree."""
+        n = len(self.generate_responses)
+        for name in ("prompt_tokens", "prompt_token_ids"):
+            value = getattr(self, name)
+            if value is not None and len(value) != n:
+                raise ValueError(
+                    f"`{name}` has {len(value)} entries but there are {n} generate_responses."
+                )
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# Streaming requests
+# --------------------------------------------------------------------------------------------
+
+
+class _DerenderStreamRequestBase(BaseModel):
+    """Fields shared by the chat and completion streaming bodies."""
+
+    stream: Literal[True]
+    model: str | None = None
+    generate_chunk: GenerateTokensStreamResponse | None = None
+    generate_chunks: list[GenerateTokensStreamResponse] | None = Field(default=None, min_length=1)
+    stream_state: DerenderStreamState | None = None
+    prompt_tokens: NonNegativeInt | None = None
+    prompt_token_ids: list[TokenId] | None = None
+
+    @field_validator("generate_chunk", mode="before")
+    @classmethod
+    def _mode(cls, value: Any) -> Any:
+        """Refuse text-mode output with a clear message (see :func:`_tokens_only`)."""
+        return _tokens_only(value)
+
+    @field_validator("generate_chunks", mode="before")
+    @classmethod
+    def _modes(cls, value: Any) -> Any:
+        """Refuse text-mode output with a clear message (see :func:`_tokens_only`)."""
+        if isinstance(value, list):
+            for item in value:
+                _tokens_only(item)
+        return value
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "_DerenderStreamRequestBase":
+        """One call derenders either one event (vLLM) or a batch of events (tito), never both."""
+        if (self.generate_chunk is None) == (self.generate_chunks is None):
+            raise ValueError("exactly one of `generate_chunk` and `generate_chunks` is required.")
+        return self
+
+    def engine_chunks(self) -> list[GenerateTokensStreamResponse]:
+        """The engine events of this call, in order, whichever field carried them."""
+        if self.generate_chunks is not None:
+            return list(self.generate_chunks)
+        assert self.generate_chunk is not None  # guaranteed by _one_source
+        return [self.generate_chunk]
+
+
+class DerenderChatStreamRequest(_DerenderStreamRequestBase):
+    """Body of one streaming ``/v1/chat/completions/derender`` call."""
+
+    chat_request: ChatCompletionRequest | None = None
+
+
+class DerenderCompletionStreamRequest(_DerenderStreamRequestBase):
+    """Body of one streaming ``/v1/completions/derender`` call."""
+
+    completion_request: CompletionRequest | None = None
+
+
+# --------------------------------------------------------------------------------------------
+# Streaming responses
+# --------------------------------------------------------------------------------------------
+
+
+def _omit_null_chunks(data: dict[str, Any]) -> dict[str, Any]:
+    if "chunks" in data and data["chunks"] is None:
+        del data["chunks"]
+    return data
+
+
+class DerenderChatStreamResponse(BaseModel):
+    """``{chunk, stream_state}``; with ``generate_chunks`` input, ``chunks`` and a null ``chunk``.
+
+    ``chunks`` is omitted when unused so a vLLM client sees exactly vLLM's two keys.
+    """
+
+    chunk: ChatCompletionStreamResponse | None = None
+    chunks: list[ChatCompletionStreamResponse] | None = None
+    stream_state: DerenderStreamState
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Omit the tito-only ``chunks`` key when null."""
+        return _omit_null_chunks(handler(self))
+
+
+class DerenderCompletionStreamResponse(BaseModel):
+    """``{chunk, stream_state}`` for completions; same ``chunks`` extension as chat."""
+
+    chunk: CompletionStreamResponse | None = None
+    chunks: list[CompletionStreamResponse] | None = None
+    stream_state: DerenderStreamState
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Omit the tito-only ``chunks`` key when null."""
+        return _omit_null_chunks(handler(self))
+
+
+# --------------------------------------------------------------------------------------------
+# Route body unions
+# --------------------------------------------------------------------------------------------
+
+
+def _stream_member(batch: str, stream: str) -> Any:
+    """A discriminator callable: ``stream`` true picks the streaming model, absent/false/null the
+    batch one; any other value goes to the streaming model so its ``Literal[True]`` reports it."""
+
+    def pick(value: Any) -> str:
+        flag = value.get("stream") if isinstance(value, dict) else getattr(value, "stream", None)
+        if flag is None or flag is False:
+            return batch
+        return stream
+
+    return pick
+
+
+DerenderChatBody = Annotated[
+    Annotated[DerenderChatRequest, Tag("DerenderChatRequest")]
+    | Annotated[DerenderChatStreamRequest, Tag("DerenderChatStreamRequest")],
+    Discriminator(_stream_member("DerenderChatRequest", "DerenderChatStreamRequest")),
+]
+"""Body of ``/v1/chat/completions/derender``: batch unless ``stream`` is true."""
+
+DerenderCompletionBody = Annotated[
+    Annotated[DerenderCompletionRequest, Tag("DerenderCompletionRequest")]
+    | Annotated[DerenderCompletionStreamRequest, Tag("DerenderCompletionStreamRequest")],
+    Discriminator(_stream_member("DerenderCompletionRequest", "DerenderCompletionStreamRequest")),
+]
+"""Body of ``/v1/completions/derender``: batch unless ``stream`` is true."""

@@ -1,0 +1,62 @@
+"""From a request's OpenAI fields to the pipeline's per-stream settings.
+
+Why one module: batch and stream, chat and completions all derive their
+:class:`~tito.core.pipeline.ChoiceConfig` here, so the same request always decodes the same way.
+Decode flags follow vLLM (spec 3.0-A): when a parser will run, special tokens are kept in the text
+so the parser sees its markers; otherwise the request's ``skip_special_tokens`` holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tito.core.pipeline import ChoiceConfig
+from tito.models import ServedModel
+from tito.protocol import ChatCompletionRequest, CompletionRequest
+
+
+def _tool_mode(model: ServedModel, req: ChatCompletionRequest | None) -> tuple[str, str | None]:
+    """(mode, named function) for a chat request: none, auto, required or named."""
+    if req is None or not req.tools:
+        return "none", None
+    choice: Any = req.tool_choice
+    if choice is None or choice == "auto":
+        return ("auto", None) if model.config.tool_parser else ("none", None)
+    if choice in ("none", "required"):
+        return choice, None
+    name = choice.function.name if hasattr(choice, "function") else choice["function"]["name"]
+    return "named", name
+
+
+def _stop_config(req: ChatCompletionRequest | CompletionRequest | None) -> Any:
+    from tito.core.stops import StopConfig
+
+    return StopConfig.from_request(req)
+
+
+def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> ChoiceConfig:
+    """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
+    mode, named = _tool_mode(model, req)
+    reasoning = model.config.reasoning_parser
+    parsing = reasoning is not None or mode != "none"
+    return ChoiceConfig(
+        skip_special_tokens=False if parsing else (req.skip_special_tokens if req else True),
+        spaces_between_special_tokens=req.spaces_between_special_tokens if req else True,
+        stop=_stop_config(req),
+        reasoning_parser=reasoning,
+        include_reasoning=req.include_reasoning if req else True,
+        tool_parser=model.config.tool_parser if mode == "auto" else None,
+        tool_choice=mode,  # type: ignore[arg-type]
+        named_tool=named,
+        parallel_tool_calls=(req.parallel_tool_calls is not False) if req else True,
+    )
+
+
+def completion_config(model: ServedModel, req: CompletionRequest | None) -> ChoiceConfig:
+    """Settings for a completions choice: no parsers ever run on completions."""
+    return ChoiceConfig(
+        skip_special_tokens=req.skip_special_tokens if req else True,
+        spaces_between_special_tokens=req.spaces_between_special_tokens if req else True,
+        stop=_stop_config(req),
+        completion=True,
+    )

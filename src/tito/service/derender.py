@@ -1,0 +1,480 @@
+"""Derender operations: one request in, one OpenAI response (or one stream chunk) out.
+
+Why this layer: it is where a request meets the core. It resolves the model, checks the bounds of
+spec 3.1 (each a 400 naming the limit, checked before any decoding), turns the request's fields into
+the pipeline's :class:`~tito.core.pipeline.ChoiceConfig`, runs the per-choice state machine and
+shapes the result with the protocol models. A batch derender is the stream of one chunk plus
+finish, through the very same :func:`~tito.core.pipeline.step_choice`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
+from tito.errors import BadRequest
+from tito.models import ServedModel
+from tito.protocol import (
+    ChatCompletionLogProbs,
+    ChatCompletionRequest,
+    ChatCompletionResponse,
+    ChatCompletionResponseChoice,
+    ChatCompletionResponseStreamChoice,
+    ChatCompletionStreamResponse,
+    ChatMessage,
+    CompletionLogProbs,
+    CompletionRequest,
+    CompletionResponse,
+    CompletionResponseChoice,
+    CompletionResponseStreamChoice,
+    CompletionStreamResponse,
+    DeltaFunctionCall,
+    DeltaMessage,
+    DeltaToolCall,
+    DerenderChatRequest,
+    DerenderChatStreamRequest,
+    DerenderCompletionRequest,
+    DerenderCompletionStreamRequest,
+    FunctionCall,
+    GenerateTokensStreamResponse,
+    ToolCall,
+    UsageInfo,
+)
+from tito.protocol.common import CompletionTokenUsageInfo
+from tito.service import stream_state
+from tito.service.config import chat_config, completion_config
+
+#: vLLM's ``VLLM_MAX_N_SEQUENCES``: choices per response and responses per request.
+MAX_N_SEQUENCES = 16384
+
+
+# -- bounds ------------------------------------------------------------------------------------
+
+
+def _check_ids(model: ServedModel, ids: Sequence[int] | None, param: str) -> None:
+    if not ids:
+        return
+    limit = model.config.max_model_len
+    if len(ids) > limit:
+        raise BadRequest(
+            f"{param} has {len(ids)} token ids, more than max_model_len ({limit})", param=param
+        )
+    size = model.vocab.size
+    bad = next((i for i in ids if i >= size), None)
+    if bad is not None:
+        raise BadRequest(
+            f"{param} contains token id {bad}, outside the vocabulary of model "
+            f"{model.name!r} (size {size})",
+            param=param,
+        )
+
+
+def _check_logprobs(model: ServedModel, logprobs: Any, param: str) -> None:
+    if logprobs is None or logprobs.content is None:
+        return
+    limit = model.config.max_model_len
+    if len(logprobs.content) > limit:
+        raise BadRequest(
+            f"{param}.content length {len(logprobs.content)} exceeds max_model_len ({limit})",
+            param=f"{param}.content",
+        )
+    max_lp = model.config.max_logprobs
+    if max_lp < 0:
+        return
+    for entry in logprobs.content:
+        n = len(entry.top_logprobs or [])
+        if n > max_lp:
+            raise BadRequest(
+                f"{param}.content top_logprobs count {n} exceeds max_logprobs ({max_lp})",
+                param=f"{param}.content",
+            )
+
+
+def _check_choice_count(n: int, what: str, param: str) -> None:
+    if n > MAX_N_SEQUENCES:
+        raise BadRequest(
+            f"{what} count {n} exceeds the limit of {MAX_N_SEQUENCES}", param=param
+        )
+
+
+def _check_response(model: ServedModel, resp: Any, param: str) -> None:
+    if getattr(resp, "output_mode", "tokens") != "tokens":
+        raise BadRequest(
+            "derender accepts only output_mode 'tokens' generate responses", param=param
+        )
+    _check_choice_count(len(resp.choices), "choices", f"{param}.choices")
+    for i, choice in enumerate(resp.choices):
+        _check_ids(model, choice.token_ids, f"{param}.choices.{i}.token_ids")
+        _check_logprobs(model, choice.logprobs, f"{param}.choices.{i}.logprobs")
+    limit = model.config.max_model_len
+    if resp.prompt_logprobs is not None and len(resp.prompt_logprobs) > limit:
+        raise BadRequest(
+            f"prompt_logprobs length {len(resp.prompt_logprobs)} exceeds max_model_len ({limit})",
+            param=f"{param}.prompt_logprobs",
+        )
+    _check_ids(model, getattr(resp, "prompt_token_ids", None), f"{param}.prompt_token_ids")
+
+
+# -- shaping -----------------------------------------------------------------------------------
+
+
+def _engine_logprobs(choice: Any) -> list[dict[str, Any]] | None:
+    """The choice's logprob entries as plain dicts (integer-id or legacy shape), or None."""
+    if choice.logprobs is None or choice.logprobs.content is None:
+        return None
+    return [e.model_dump() for e in choice.logprobs.content]
+
+
+def _has_logprobs(choice: Any) -> bool:
+    return choice.logprobs is not None
+
+
+def _usage(prompt_tokens: int, completion_tokens: int, reasoning: int | None) -> UsageInfo:
+    return UsageInfo(
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        total_tokens=prompt_tokens + completion_tokens,
+        completion_tokens_details=(
+            CompletionTokenUsageInfo(reasoning_tokens=reasoning) if reasoning is not None else None
+        ),
+    )
+
+
+def _reasoning_tokens(cfg: ChoiceConfig, state: ChoiceState) -> int | None:
+    if cfg.reasoning_parser is None:
+        return None
+    return int((state.reasoning or {}).get("reasoning_tokens", 0))
+
+
+def _merge_calls(outputs: list[ChoiceOutput]) -> list[ToolCall]:
+    """Collapse streamed tool-call deltas into complete calls (batch shape)."""
+    calls: dict[int, dict[str, str]] = {}
+    for out in outputs:
+        for d in out.tool_calls:
+            c = calls.setdefault(d.index, {"id": "", "name": "", "arguments": ""})
+            c["id"] = d.id or c["id"]
+            c["name"] = d.name or c["name"]
+            c["arguments"] += d.arguments
+    return [
+        ToolCall(id=c["id"], function=FunctionCall(name=c["name"], arguments=c["arguments"]))
+        for _, c in sorted(calls.items())
+    ]
+
+
+def _delta(out: ChoiceOutput) -> DeltaMessage:
+    return DeltaMessage(
+        role=out.role,
+        content=out.text or None,
+        reasoning=out.reasoning or None,
+        tool_calls=[
+            DeltaToolCall(
+                index=c.index,
+                id=c.id,
+                type="function" if c.id else None,
+                function=DeltaFunctionCall(name=c.name, arguments=c.arguments),
+            )
+            for c in out.tool_calls
+        ],
+    )
+
+
+# -- chat --------------------------------------------------------------------------------------
+
+
+def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletionResponse:
+    """Batch chat derender: every choice through the pipeline as one chunk plus finish."""
+    resp = req.generate_response
+    _check_response(model, resp, "generate_response")
+    _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
+    cfg = chat_config(model, req.chat_request)
+    seed = req.prompt_token_ids if req.prompt_token_ids is not None else resp.prompt_token_ids
+    choices = []
+    completion_tokens = 0
+    reasoning_total: int | None = None
+    for choice in resp.choices:
+        ids = list(choice.token_ids or [])
+        completion_tokens += len(ids)
+        state = start_choice(model.vocab, cfg, seed)
+        state, out = step_choice(
+            model.vocab,
+            cfg,
+            state,
+            ids,
+            finish_reason=choice.finish_reason or "stop",
+            engine_logprobs=_engine_logprobs(choice),
+            response_id=resp.request_id,
+            choice_index=choice.index,
+        )
+        r = _reasoning_tokens(cfg, state)
+        if r is not None:
+            reasoning_total = (reasoning_total or 0) + r
+        tool_calls = _merge_calls([out])
+        content: str | None = out.text
+        if tool_calls and not content:
+            content = "" if cfg.tool_choice in ("required", "named") else None
+        choices.append(
+            ChatCompletionResponseChoice(
+                index=choice.index,
+                message=ChatMessage(
+                    role="assistant",
+                    content=content,
+                    reasoning=out.reasoning or None,
+                    tool_calls=tool_calls,
+                ),
+                logprobs=(
+                    ChatCompletionLogProbs(content=out.logprobs) if _has_logprobs(choice) else None
+                ),
+                finish_reason=out.finish_reason,
+                stop_reason=out.stop_reason,
+            )
+        )
+    return ChatCompletionResponse(
+        id=resp.request_id,
+        created=int(time.time()),
+        model=req.model or model.name,
+        choices=choices,
+        usage=_usage(req.prompt_tokens or 0, completion_tokens, reasoning_total),
+        prompt_logprobs=resp.prompt_logprobs,
+        kv_transfer_params=resp.kv_transfer_params,
+    )
+
+
+def _stream_chunks(req: Any) -> list[GenerateTokensStreamResponse]:
+    chunks = req.generate_chunks if req.generate_chunks is not None else [req.generate_chunk]
+    return [c for c in chunks if c is not None]
+
+
+class _Stream:
+    """The per-call context of a streaming derender: state in, chunks out, state back."""
+
+    def __init__(
+        self,
+        model: ServedModel,
+        req: Any,
+        request_obj: ChatCompletionRequest | CompletionRequest | None,
+        *,
+        completion: bool,
+    ) -> None:
+        self.model = model
+        self.req = req
+        self.completion = completion
+        chunks = _stream_chunks(req)
+        if not chunks:
+            raise BadRequest("a streaming derender needs generate_chunk or generate_chunks",
+                             param="generate_chunk")
+        for k, chunk in enumerate(chunks):
+            param = "generate_chunk" if req.generate_chunks is None else f"generate_chunks.{k}"
+            if getattr(chunk, "output_mode", "tokens") != "tokens":
+                raise BadRequest("derender accepts only output_mode 'tokens' chunks", param=param)
+            if len(chunk.choices) > 1:
+                kind = "completion" if completion else "chat"
+                raise BadRequest(
+                    f"derender_{kind}_stream expects at most one choice per chunk "
+                    f"(got {len(chunk.choices)}).",
+                    param=f"{param}.choices",
+                )
+            for choice in chunk.choices:
+                _check_ids(self.model, choice.token_ids, f"{param}.choices.0.token_ids")
+                _check_logprobs(self.model, choice.logprobs, f"{param}.choices.0.logprobs")
+        self.chunks = chunks
+        _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
+        self._load_state(request_obj)
+
+    def _load_state(self, request_obj: Any) -> None:
+        model, req = self.model, self.req
+        vocab = model.vocab
+        first = self.chunks[0]
+        raw = None
+        if req.stream_state is not None:
+            raw = req.stream_state.model_dump(mode="json")
+            loaded = stream_state.decode(vocab, raw, model=model.name)
+            if loaded is not None:
+                self.meta, self.cfg, self.state = loaded
+                return
+        # First call, or a client that kept only vLLM's fields: settings from the request.
+        self.cfg = (completion_config if self.completion else chat_config)(model, request_obj)
+        index = next((c.choices[0].index for c in self.chunks if c.choices), 0)
+        self.meta = stream_state.StreamMeta(
+            model=model.name, id=first.request_id, created=int(time.time()), index=index
+        )
+        if raw is None:
+            seed = req.prompt_token_ids
+            if seed is None:
+                seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
+            self.state = start_choice(vocab, self.cfg, seed)
+        else:
+            if self.cfg.reasoning_parser or self.cfg.tool_parser:
+                raise BadRequest(
+                    "stream_state.tito is missing: with a reasoning or tool parser the parser "
+                    "state rides in stream_state.tito; send back the state exactly as returned",
+                    param="stream_state.tito",
+                )
+            self.state = stream_state.plain_state(vocab, self.cfg, raw)
+
+    def run(self) -> list[Any]:
+        out = []
+        for chunk in self.chunks:
+            out.append(self._one(chunk))
+        return out
+
+    def _usage(self, chunk: GenerateTokensStreamResponse) -> UsageInfo | None:
+        if chunk.usage is None:
+            return None
+        prompt = self.req.prompt_tokens
+        if prompt is None:
+            prompt = chunk.usage.prompt_tokens or 0
+        completion = chunk.usage.completion_tokens or 0
+        return _usage(prompt, completion, _reasoning_tokens(self.cfg, self.state))
+
+    def _one(self, chunk: GenerateTokensStreamResponse) -> Any:
+        choices = []
+        for choice in chunk.choices:
+            ids = list(choice.token_ids or [])
+            limit = self.model.config.max_model_len
+            if self.state.tokens + len(ids) > limit:
+                raise BadRequest(
+                    f"the stream's output would exceed max_model_len ({limit}) tokens",
+                    param="generate_chunk.choices.0.token_ids",
+                )
+            self.state, out = step_choice(
+                self.model.vocab,
+                self.cfg,
+                self.state,
+                ids,
+                finish_reason=choice.finish_reason,
+                engine_logprobs=_engine_logprobs(choice),
+                response_id=self.meta.id,
+                choice_index=choice.index,
+            )
+            choices.append(self._choice(choice, out))
+        cls = CompletionStreamResponse if self.completion else ChatCompletionStreamResponse
+        return cls(
+            id=self.meta.id,
+            created=self.meta.created,
+            model=self.req.model or self.model.name,
+            choices=choices,
+            usage=self._usage(chunk),
+            metrics=chunk.metrics,
+        )
+
+    def _choice(self, choice: Any, out: ChoiceOutput) -> Any:
+        if self.completion:
+            logprobs = None
+            if _has_logprobs(choice):
+                from tito.core import logprobs as lp
+
+                logprobs_dict, self.state.text_offset = lp.to_completion(
+                    out.logprobs or [], self.state.text_offset
+                )
+                logprobs = CompletionLogProbs(**logprobs_dict)
+            return CompletionResponseStreamChoice(
+                index=choice.index,
+                text=out.text,
+                logprobs=logprobs,
+                finish_reason=out.finish_reason,
+                stop_reason=out.stop_reason,
+            )
+        return ChatCompletionResponseStreamChoice(
+            index=choice.index,
+            delta=_delta(out),
+            logprobs=ChatCompletionLogProbs(content=out.logprobs) if _has_logprobs(choice) else None,
+            finish_reason=out.finish_reason,
+            stop_reason=out.stop_reason,
+        )
+
+    def response(self, results: list[Any]) -> dict[str, Any]:
+        state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state)
+        if self.req.generate_chunks is not None:
+            return {"chunk": None, "chunks": [r.model_dump() for r in results],
+                    "stream_state": state}
+        return {"chunk": results[0].model_dump(), "stream_state": state}
+
+
+def derender_chat_stream(model: ServedModel, req: DerenderChatStreamRequest) -> dict[str, Any]:
+    """One streaming call: the engine chunk(s) and the carried state in, chunk(s) and state out."""
+    stream = _Stream(model, req, req.chat_request, completion=False)
+    return stream.response(stream.run())
+
+
+# -- completions -------------------------------------------------------------------------------
+
+
+def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> CompletionResponse:
+    """Batch completions derender: every choice of every response, indices counted across them."""
+    from tito.core import logprobs as lp
+
+    responses = req.generate_responses
+    if not responses:
+        raise BadRequest("generate_responses must not be empty", param="generate_responses")
+    _check_choice_count(len(responses), "generate_responses", "generate_responses")
+    n = len(responses)
+    if req.prompt_tokens is not None and len(req.prompt_tokens) != n:
+        raise BadRequest(
+            f"prompt_tokens has {len(req.prompt_tokens)} entries for {n} generate_responses",
+            param="prompt_tokens",
+        )
+    if req.prompt_token_ids is not None and len(req.prompt_token_ids) != n:
+        raise BadRequest(
+            f"prompt_token_ids has {len(req.prompt_token_ids)} entries for {n} generate_responses",
+            param="prompt_token_ids",
+        )
+    for r, resp in enumerate(responses):
+        _check_response(model, resp, f"generate_responses.{r}")
+        if req.prompt_token_ids is not None:
+            _check_ids(model, req.prompt_token_ids[r], f"prompt_token_ids.{r}")
+    cfg = completion_config(model, req.completion_request)
+    choices = []
+    k = 0
+    prompt_tokens = completion_tokens = 0
+    for r, resp in enumerate(responses):
+        seed = req.prompt_token_ids[r] if req.prompt_token_ids is not None else None
+        if seed is None:
+            seed = resp.prompt_token_ids
+        for choice in resp.choices:
+            ids = list(choice.token_ids or [])
+            completion_tokens += len(ids)
+            state = start_choice(model.vocab, cfg, seed)
+            state, out = step_choice(
+                model.vocab,
+                cfg,
+                state,
+                ids,
+                finish_reason=choice.finish_reason or "stop",
+                engine_logprobs=_engine_logprobs(choice),
+                response_id=resp.request_id,
+                choice_index=k,
+            )
+            logprobs = None
+            if _has_logprobs(choice):
+                logprobs_dict, _ = lp.to_completion(out.logprobs or [], 0)
+                logprobs = CompletionLogProbs(**logprobs_dict)
+            choices.append(
+                CompletionResponseChoice(
+                    index=k,
+                    text=out.text,
+                    logprobs=logprobs,
+                    finish_reason=out.finish_reason,
+                    stop_reason=out.stop_reason,
+                )
+            )
+            k += 1
+        prompt_tokens += req.prompt_tokens[r] if req.prompt_tokens is not None else 0
+    kv = [resp.kv_transfer_params for resp in responses]
+    return CompletionResponse(
+        id=responses[0].request_id,
+        created=int(time.time()),
+        model=req.model or model.name,
+        choices=choices,
+        usage=_usage(prompt_tokens, completion_tokens, None),
+        kv_transfer_params=kv[0] if all(x == kv[0] for x in kv) else None,
+    )
+
+
+def derender_completion_stream(
+    model: ServedModel, req: DerenderCompletionStreamRequest
+) -> dict[str, Any]:
+    """One streaming completions call (same state machine as chat, text-shaped output)."""
+    stream = _Stream(model, req, req.completion_request, completion=True)
+    return stream.response(stream.run())

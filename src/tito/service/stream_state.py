@@ -1,0 +1,245 @@
+"""The client-carried ``stream_state``: encode, decode, validate and sign one choice's state.
+
+Format
+------
+The wire object is vLLM's ``DerenderStreamState`` (every vLLM field accepted and kept meaningful)
+plus one object of tito's own under ``"tito"``::
+
+    {"prev_tokens": [...], "prefix_offset": 0, "read_offset": 3,    # detokenizer window
+     "role_sent": true,                                               # chat role sent
+     "logprob_context_token_ids": [...], "logprob_text_offset": 12,  # logprob repair context
+     "held_text": "", "stop_fired": false,                           # stop-string hold-back
+     "output_token_ids": [], "output_chunk_lens": [],                # always empty: no replay
+     "tools_streamed": false, "last_tool_call_ids": [],
+     "tito": {"v": 1, "model": "qwen3", "id": "...", "created": 1790000000, "index": 0,
+              "cfg": {...}, "st": {...}, "sig": "hex or absent"}}
+
+Rules
+-----
+- Where vLLM has a field for a piece of state, that field is the only copy (so a client that keeps
+  vLLM's fields only still carries the window, the role flag and the logprob context); ``tito``
+  holds the rest: the settings captured from the first call's request, token count, stop and
+  parser states. Nothing in it grows with the generation: the state stays O(1).
+- ``tito.v`` must equal :data:`STATE_VERSION`; ``tito.model`` must be the request's model.
+- With ``TITO_STATE_SECRET`` set, ``tito.sig`` is an HMAC-SHA256 over the canonical JSON of the
+  whole state without ``sig``; a missing or wrong signature is a 400. Without the secret the state
+  is unsigned (and a ``sig`` present is ignored).
+- Every violation is a :class:`tito.errors.BadRequest` naming the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tito.core.detokenizer import DetokState
+from tito.core.pipeline import ChoiceConfig, ChoiceState
+from tito.core.vocab import Vocab
+from tito.errors import BadRequest
+
+STATE_VERSION = 1
+#: Lists carried in vLLM's fields (vLLM bounds ``prev_tokens`` at 1024).
+MAX_WINDOW = 1024
+
+
+class StreamMeta(BaseModel):
+    """The envelope every chunk of one stream shares."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    id: str = Field(max_length=256)
+    created: int = Field(ge=0)
+    index: int = Field(default=0, ge=0)
+
+
+class TitoState(BaseModel):
+    """tito's own part of the state (``stream_state.tito``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    v: int
+    model: str = Field(max_length=256)
+    id: str = Field(max_length=256)
+    created: int = Field(ge=0)
+    index: int = Field(default=0, ge=0)
+    cfg: ChoiceConfig
+    st: dict[str, Any] = Field(default_factory=dict)
+    sig: str | None = Field(default=None, max_length=128)
+
+
+def _secret() -> bytes | None:
+    key = os.environ.get("TITO_STATE_SECRET")
+    return key.encode() if key else None
+
+
+def _canonical(obj: dict[str, Any]) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def _sign(obj: dict[str, Any], key: bytes) -> str:
+    return hmac.new(key, _canonical(obj), hashlib.sha256).hexdigest()
+
+
+def _window_to_tokens(vocab: Vocab, window: list[int]) -> list[str]:
+    return [vocab.token(i) or "" for i in window]
+
+
+def _tokens_to_window(vocab: Vocab, tokens: list[str]) -> list[int]:
+    out = []
+    for t in tokens:
+        i = vocab.token_id(t) if t else None
+        out.append(-1 if i is None else i)  # -1: decodes to "" like vLLM's "" entries
+    return out
+
+
+def encode(vocab: Vocab, meta: StreamMeta, cfg: ChoiceConfig, state: ChoiceState) -> dict[str, Any]:
+    """The wire ``stream_state`` for one choice (signed when a secret is configured)."""
+    st = state.model_dump(
+        mode="json",
+        exclude={"detok", "role_sent", "lp_context", "text_offset"},
+        exclude_defaults=True,
+    )
+    held, fired = "", state.finished
+    stop = st.get("stop")
+    if isinstance(stop, dict):
+        held = stop.pop("held", "") or ""
+        fired = bool(stop.pop("fired", False)) or fired
+    wire: dict[str, Any] = {
+        "prev_tokens": _window_to_tokens(vocab, state.detok.window),
+        "prefix_offset": state.detok.prefix_offset,
+        "read_offset": state.detok.read_offset,
+        "role_sent": state.role_sent,
+        "logprob_context_token_ids": list(state.lp_context),
+        "logprob_text_offset": state.text_offset,
+        "output_token_ids": [],
+        "output_chunk_lens": [],
+        "tools_streamed": state.tool_calls > 0,
+        "last_tool_call_ids": [],
+        "held_text": held,
+        "stop_fired": fired,
+        "tito": {
+            "v": STATE_VERSION,
+            **meta.model_dump(),
+            "cfg": cfg.model_dump(mode="json", exclude_defaults=True),
+            "st": st,
+        },
+    }
+    key = _secret()
+    if key is not None:
+        wire["tito"]["sig"] = _sign(wire, key)
+    return wire
+
+
+def decode(
+    vocab: Vocab, raw: dict[str, Any], *, model: str
+) -> tuple[StreamMeta, ChoiceConfig, ChoiceState] | None:
+    """Validate a wire state produced by :func:`encode` (returns None when ``tito`` is absent).
+
+    ``raw`` is the state as the client sent it (vLLM fields already type-checked by the
+    protocol model). Raises :class:`BadRequest` for a tampered, foreign or malformed state.
+    """
+    tito_raw = raw.get("tito")
+    if tito_raw is None:
+        if _secret() is not None:
+            raise BadRequest(
+                "stream_state is not signed (stream_state.tito.sig missing) but this server "
+                "requires signed states", param="stream_state.tito"
+            )
+        return None
+    if not isinstance(tito_raw, dict):
+        raise BadRequest("stream_state.tito must be an object", param="stream_state.tito")
+    if tito_raw.get("v") != STATE_VERSION:
+        raise BadRequest(
+            f"unsupported stream_state version {tito_raw.get('v')!r} (expected {STATE_VERSION})",
+            param="stream_state.tito.v",
+        )
+    key = _secret()
+    if key is not None:
+        sig = tito_raw.get("sig")
+        unsigned = {**raw, "tito": {k: v for k, v in tito_raw.items() if k != "sig"}}
+        if not isinstance(sig, str) or not hmac.compare_digest(sig, _sign(unsigned, key)):
+            raise BadRequest(
+                "stream_state signature mismatch: the state was modified or issued by another "
+                "server", param="stream_state.tito.sig"
+            )
+    try:
+        tito = TitoState.model_validate(tito_raw)
+    except ValidationError as exc:
+        raise BadRequest(f"invalid stream_state.tito: {_first_error(exc)}",
+                         param="stream_state.tito") from None
+    if tito.model != model:
+        raise BadRequest(
+            f"stream_state belongs to model {tito.model!r}, not {model!r}",
+            param="stream_state.tito.model",
+        )
+    st = dict(tito.st)
+    stop = st.get("stop")
+    if isinstance(stop, dict):
+        stop = {**stop, "held": raw.get("held_text") or "", "fired": bool(raw.get("stop_fired"))}
+        st["stop"] = stop
+    try:
+        state = ChoiceState.model_validate(
+            {
+                **st,
+                "detok": window_state(vocab, raw),
+                "role_sent": bool(raw.get("role_sent")),
+                "lp_context": list(raw.get("logprob_context_token_ids") or []),
+                "text_offset": int(raw.get("logprob_text_offset") or 0),
+            }
+        )
+    except ValidationError as exc:
+        raise BadRequest(f"invalid stream_state: {_first_error(exc)}",
+                         param="stream_state") from None
+    meta = StreamMeta(model=tito.model, id=tito.id, created=tito.created, index=tito.index)
+    return meta, tito.cfg, state
+
+
+def window_state(vocab: Vocab, raw: dict[str, Any]) -> DetokState:
+    """The detokenizer window from vLLM's ``prev_tokens``/offsets (validated, bounded)."""
+    tokens = list(raw.get("prev_tokens") or [])
+    if len(tokens) > MAX_WINDOW:
+        raise BadRequest(
+            f"stream_state.prev_tokens has {len(tokens)} entries (at most {MAX_WINDOW})",
+            param="stream_state.prev_tokens",
+        )
+    try:
+        return DetokState(
+            window=_tokens_to_window(vocab, tokens),
+            prefix_offset=int(raw.get("prefix_offset") or 0),
+            read_offset=int(raw.get("read_offset") or 0),
+        )
+    except (ValidationError, ValueError) as exc:
+        detail = _first_error(exc) if isinstance(exc, ValidationError) else str(exc)
+        raise BadRequest(f"invalid stream_state window: {detail}",
+                         param="stream_state.prev_tokens") from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err.get("loc", ()))
+    return f"{loc}: {err.get('msg')}" if loc else str(err.get("msg"))
+
+
+def plain_state(vocab: Vocab, cfg: ChoiceConfig, raw: dict[str, Any]) -> ChoiceState:
+    """A state rebuilt from vLLM's fields alone (a client that dropped ``tito``).
+
+    Only the plain path can continue this way: the window, role flag, logprob context and the
+    stop hold-back live in vLLM's fields; the settings come from the request resent on every call.
+    """
+    from tito.core.pipeline import start_choice
+
+    state = start_choice(vocab, cfg, None)
+    state.detok = window_state(vocab, raw)
+    state.role_sent = bool(raw.get("role_sent"))
+    state.lp_context = list(raw.get("logprob_context_token_ids") or [])
+    state.text_offset = int(raw.get("logprob_text_offset") or 0)
+    state.finished = bool(raw.get("stop_fired"))
+    if isinstance(state.stop, dict):
+        state.stop = {**state.stop, "held": raw.get("held_text") or ""}
+    return state
