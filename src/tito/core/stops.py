@@ -26,8 +26,9 @@ Two independent checks, applied by ``tito.core.pipeline`` in this order for ever
    seen, never as a token of its own.
 
 The text of the whole choice is ``T = piece_1 + piece_2 + ... + flush_text``. Let ``B`` be the
-length of the text of the first ``min_tokens`` pieces. An occurrence of stop string ``s`` at
-``T[i:i+len(s)]`` is *eligible* when it ends after ``B`` (``i + len(s) > B``): it contains at least
+length of the text of the first ``min_tokens`` pieces (``B = len(T)`` when there are no more
+than ``min_tokens > 0`` pieces: the flush text belongs to the last token). An occurrence of stop
+string ``s`` at ``T[i:i+len(s)]`` is *eligible* when it ends after ``B`` (``i + len(s) > B``): it contains at least
 one character produced once more than ``min_tokens`` tokens existed. This is exactly what vLLM's
 detokenizer searches (new text plus ``len(s)-1`` characters of overlap, only once the count
 exceeds ``min_tokens``; spec 5.3), made independent of how tokens are grouped into engine steps.
@@ -35,7 +36,8 @@ exceeds ``min_tokens``; spec 5.3), made independent of how tokens are grouped in
 The **result** is fixed by ``T`` alone: take the eligible occurrence with the smallest end,
 ties broken by the order of ``cfg.stop``; the output is ``T`` cut before it (after it with
 ``include_stop_str_in_output``), ``fired`` is true and ``stop_reason`` is that string. With no
-eligible occurrence the output is ``T`` and nothing fires.
+eligible occurrence the output is ``T`` and nothing fires. ``fired_at`` names the token whose
+text completed the occurrence: the last token the coupled engine would have generated.
 
 **Streaming** must produce the same concatenated output for any split of the pieces into calls.
 The state carries only the longest suffix ``P`` of the text so far that is a proper prefix of some
@@ -63,8 +65,9 @@ Example::
 
     cfg = StopConfig(stop=["three"])
     s0 = StopState()
-    s1, out1, fired1 = step(cfg, s0, ["one", " two", " th"])        # "one two ", held "th"
-    s2, out2, fired2 = step(cfg, s1, ["ree", " four"], final=True)  # "", fired: "three"
+    s1, out1, fired1, _ = step(cfg, s0, ["one", " two", " th"])  # "one two ", held "th"
+    s2, out2, fired2, at = step(cfg, s1, ["ree", " four"], final=True)
+    # out2 == "", fired2, s2.stop_reason == "three", at == 0 (the token "ree")
 """
 
 from __future__ import annotations
@@ -284,6 +287,11 @@ class StopStep(NamedTuple):
     """Text to emit now (may be empty)."""
     fired: bool
     """A stop string fired in this call (``state.fired`` stays true afterwards)."""
+    fired_at: int | None = None
+    """When ``fired``: index in ``pieces`` of the token whose text completed the stop string,
+    i.e. the last token the coupled engine would have generated (ids and logprobs after it are
+    dropped). ``len(pieces) - 1`` when the match ends in ``flush_text``, so ``-1`` when this
+    call has no pieces (the token came in an earlier call). None when nothing fired."""
 
 
 def _check_state(cfg: StopConfig, state: StopState) -> None:
@@ -333,6 +341,16 @@ def _prefix_suffix_len(stops: Sequence[str], buf: str) -> int:
     return best
 
 
+def _piece_at(pieces: Sequence[str], offset: int) -> int:
+    """Index of the piece holding character ``offset`` of their concatenation (last if past)."""
+    pos = 0
+    for j, piece in enumerate(pieces):
+        pos += len(piece)
+        if offset < pos:
+            return j
+    return len(pieces) - 1
+
+
 def step(
     cfg: StopConfig,
     state: StopState,
@@ -363,13 +381,13 @@ def step(
     emit_from = len(state.tail)  # the tail was emitted by an earlier call
 
     # Matches must end after `boundary`: not inside already-searched text, and not inside the
-    # text of the first `min_tokens` tokens. `flush_text` belongs to the last token.
+    # text of the first `min_tokens` tokens. `flush_text` belongs to the last token seen.
     ineligible = cfg.min_tokens - state.tokens  # leading pieces of this call still <= min_tokens
-    if ineligible <= 0:
+    if cfg.min_tokens and tokens <= cfg.min_tokens:
+        boundary = len(buf)  # every piece and the flush belong to tokens <= min_tokens
+    elif ineligible <= 0:
         boundary = len(prefix)
-    elif ineligible >= n:
-        boundary = len(buf)
-    else:
+    else:  # 0 < ineligible < n
         boundary = len(prefix) + sum(len(p) for p in pieces[:ineligible])
 
     match = _earliest_match(cfg.stop, buf, boundary)
@@ -377,7 +395,8 @@ def step(
         s, start = match
         cut = start + len(s) if cfg.include_stop_str_in_output else start
         done = StopState(fired=True, stop_reason=s, tokens=tokens)
-        return StopStep(done, buf[emit_from:cut], True)
+        at = _piece_at(pieces, start + len(s) - 1 - len(prefix))
+        return StopStep(done, buf[emit_from:cut], True, at)
 
     if final:
         return StopStep(StopState(tokens=tokens), buf[emit_from:], False)

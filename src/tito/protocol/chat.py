@@ -114,7 +114,7 @@ ToolChoice = Literal["none", "auto", "required"] | ChatCompletionNamedToolChoice
 
 
 def check_stream_options(data: dict[str, Any]) -> None:
-    """``stream_options`` without ``stream`` is a client mistake vLLM reports rather than ignores."""
+    """``stream_options`` without ``stream`` is a client mistake vLLM reports, not ignores."""
     if data.get("stream_options") is not None and not data.get("stream"):
         raise ValueError("Stream options can only be defined when `stream=True`.")
 
@@ -148,7 +148,9 @@ def normalize_messages(messages: Any) -> Any:
         content = msg.get("content")
         if content is not None and not isinstance(content, str):
             if not isinstance(content, list):
-                raise ValueError(f"messages[{i}].content must be a string, a list of parts or null.")
+                raise ValueError(
+                    f"messages[{i}].content must be a string, a list of parts or null."
+                )
             for j, part in enumerate(content):
                 if not isinstance(part, (dict, str)):
                     raise ValueError(f"messages[{i}].content[{j}] must be an object.")
@@ -256,7 +258,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
     @field_validator("messages", mode="before")
     @classmethod
     def _messages(cls, value: Any) -> Any:
-        """Structural check plus the ``reasoning_content`` rename; see :func:`normalize_messages`."""
+        """Structural check and ``reasoning_content`` rename; see :func:`normalize_messages`."""
         return normalize_messages(value)
 
     @field_validator("cache_salt")
@@ -277,7 +279,9 @@ class ChatCompletionRequest(OpenAIBaseModel):
             return data
         tools = data.get("tools")
         if isinstance(tools, list) and len(tools) == 0:
-            raise ValueError("`tools` must contain at least one tool when given (got an empty list).")
+            raise ValueError(
+                "`tools` must contain at least one tool when given (got an empty list)."
+            )
         if "tool_choice" not in data and tools:
             data = {**data, "tool_choice": "auto"}
         check_stream_options(data)

@@ -110,7 +110,7 @@ class PromptTokenUsageInfo(OpenAIBaseModel):
 
 
 class CompletionTokenUsageInfo(OpenAIBaseModel):
-    """Completion-side usage detail; tito fills ``reasoning_tokens`` when a reasoning parser runs."""
+    """Completion-side usage detail; tito fills ``reasoning_tokens`` from its reasoning parser."""
 
     reasoning_tokens: int | None = None
 
@@ -201,7 +201,8 @@ class StructuredOutputsParams(OpenAIBaseModel):
     @model_validator(mode="after")
     def _one_kind(self) -> "StructuredOutputsParams":
         """Two constraints cannot both hold on the same output, so vLLM refuses more than one."""
-        given = [k for k in _STRUCTURED_KINDS if getattr(self, "json_" if k == "json" else k) is not None]
+        values = {k: getattr(self, "json_" if k == "json" else k) for k in _STRUCTURED_KINDS}
+        given = [k for k, v in values.items() if v is not None]
         if len(given) > 1:
             raise ValueError(
                 "You can only use one kind of structured outputs constraint but multiple are "

@@ -131,7 +131,7 @@ class CompletionRequest(OpenAIBaseModel):
     @model_validator(mode="after")
     def _prompt_given(self) -> "CompletionRequest":
         """Without a prompt there is nothing to render; vLLM answers 400, not an empty list."""
-        empty = self.prompt is None or (isinstance(self.prompt, (str, list)) and len(self.prompt) == 0)
+        empty = self.prompt is None or len(self.prompt) == 0
         if empty and not self.prompt_embeds:
             raise ValueError("Either prompt or prompt_embeds must be provided and non-empty.")
         return self

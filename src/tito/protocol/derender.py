@@ -3,8 +3,8 @@
 Why client-carried state: tito is stateless (Lambda), so everything the next streaming call needs
 travels in ``DerenderStreamState``. It carries vLLM's fields (so a vLLM client's state round-trips
 unchanged) plus one ``tito`` object holding tito's own versioned state, which the service validates
-and signs. The route body is a union resolved by ``stream``, as in vLLM; :data:`DerenderChatBody` and
-:data:`DerenderCompletionBody` are ready-made FastAPI body types for it.
+and signs. The route body is a union resolved by ``stream``, as in vLLM; :data:`DerenderChatBody`
+and :data:`DerenderCompletionBody` are ready-made FastAPI body types for it.
 
 tito extensions (off unless used): ``generate_chunks`` lets one call derender several engine events,
 and the response then carries ``chunks`` instead of ``chunk``.
@@ -78,10 +78,16 @@ class DerenderStreamState(BaseModel):
     last_tool_call_ids: list[str] = Field(default_factory=list)
     held_text: str = ""
     stop_fired: bool = False
-    # v0.27 only; removed upstream as unnecessary. Accepted, never used, never emitted.
-    last_content: str | None = Field(default=None, exclude=True)
-    last_reasoning: str | None = Field(default=None, exclude=True)
     tito: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_v027_fields(cls, data: Any) -> Any:
+        """v0.27's ``last_content``/``last_reasoning`` were removed upstream as unnecessary: accept
+        them (whatever their type) and drop them, so they are never kept, compared or re-emitted."""
+        if isinstance(data, dict) and ("last_content" in data or "last_reasoning" in data):
+            data = {k: v for k, v in data.items() if k not in ("last_content", "last_reasoning")}
+        return data
 
     @model_validator(mode="after")
     def _chunk_lens_cover_ids(self) -> "DerenderStreamState":

@@ -228,7 +228,9 @@ class MultiModalFeatures(BaseModel):
                     f"multimodal features: item counts differ for modality {modality!r}: {lengths}."
                 )
         ranges = sorted(
-            (r.offset, r.offset + r.length) for items in self.mm_placeholders.values() for r in items
+            (r.offset, r.offset + r.length)
+            for items in self.mm_placeholders.values()
+            for r in items
         )
         for (_, end), (start, _) in zip(ranges, ranges[1:]):
             if start < end:
@@ -361,7 +363,9 @@ class GenerateLogProbs(BaseModel):
 def _logprobs_shape(value: Any) -> str:
     """Pick the logprob shape by the first entry: ``token_id`` is [main], ``token`` is legacy."""
     if isinstance(value, BaseModel):
-        return type(value).__name__ if isinstance(value, ChatCompletionLogProbs) else "GenerateLogProbs"
+        if isinstance(value, ChatCompletionLogProbs):
+            return "ChatCompletionLogProbs"
+        return "GenerateLogProbs"
     content = value.get("content") if isinstance(value, dict) else None
     if isinstance(content, list) and content and isinstance(content[0], dict):
         if "token" in content[0] and "token_id" not in content[0]:

@@ -1,0 +1,411 @@
+"""Incremental detokenization over a bounded window of token ids, with vLLM's semantics.
+
+Why this module exists: a streaming derender must turn each chunk of engine ids into exactly the
+text the coupled vLLM server would have streamed, while every bit of state travels with the client
+between calls. vLLM's derender carries token *strings* (``prev_tokens``); tito carries token *ids*,
+which is lossless for every vocabulary (strings are not for tiktoken-style or byte-level
+vocabularies, see the review of vllm#53223), and maps to and from vLLM's strings only at the wire
+(:func:`window_tokens`, :func:`state_from_tokens`).
+
+Theory of operation
+===================
+
+**The window.** :class:`DetokState` holds ``window`` (a few recent ids) and two offsets into it::
+
+    window:  [ c c c | h h h ]
+               ^       ^      ^
+               prefix  read   len(window)
+
+``window[prefix:read]`` is *context*: ids whose text was already emitted, kept so that decoders
+whose output depends on neighbours (SentencePiece/Metaspace strip a leading space at the start of a
+decode; byte-fallback and byte-level pieces only form a character together) decode the next id as
+they would inside the whole sequence. ``window[read:]`` is *held*: ids whose text was not emitted
+yet. Nothing before ``prefix`` is ever read, so it is dropped after every id (``prefix == 0``
+whenever :func:`step` or :func:`flush` return; :func:`seed` keeps vLLM's shape of 7 ids with
+``prefix = read - 5``).
+
+**The rule (spec 3.0-C, vLLM ``detokenize_incrementally`` / HF ``DecodeStream``).** For each id:
+
+1. Ids that decode to nothing are not added: out-of-vocabulary ids (vLLM maps them to ``""``) and,
+   with ``skip_special_tokens``, special ids (vLLM's ``convert_ids_to_tokens`` drops them). The
+   tokenizer's own decode drops them too, so leaving them out changes no text, and it keeps a
+   stream of 10,000 such ids from growing the window. Their piece is ``""``.
+2. Append the id. ``prefix_text = decode(window[prefix:read])``, ``full = decode(window[prefix:])``.
+3. If ``full`` is longer than ``prefix_text`` and does not end with U+FFFD, emit
+   ``full[len(prefix_text):]`` and move both offsets (``prefix = read``, ``read = len(window)``).
+   Otherwise emit ``""`` and hold: a trailing U+FFFD is an unfinished UTF-8 sequence (byte-fallback
+   ``<0xNN>`` pieces, byte-level pieces that split a character). A U+FFFD in the middle is real
+   output and is emitted.
+
+So each id yields exactly one piece (``""`` when held), which is what stop strings and per-token
+bookkeeping downstream need.
+
+**Non-monotonic decodes.** Slicing by ``len(prefix_text)`` assumes ``full`` starts with
+``prefix_text``. One decoder breaks that: ``ByteFallback`` (Mistral, Llama) turns a whole run of
+``<0xNN>`` pieces into one U+FFFD per byte when the run is not valid UTF-8 as a whole, so
+``decode(<0xE4><0xB8><0xAD>) == "中"`` but ``decode(<0xE4><0xB8><0xAD><0xE4>) == "����"``.
+``DecodeStream`` raises "Invalid prefix encountered" there and vLLM restarts it without context
+(vllm#17448), losing text. tito instead emits ``decode(window[read:])``, the held ids decoded on
+their own: ``"中"`` then ``"�"`` for a stray byte, the lossy reading of the bytes. The same fallback
+applies in :func:`flush`.
+
+**The bound.** ``len(window) <= MAX_CONTEXT + MAX_HELD`` (64) after every id, whatever the input:
+
+* context is cut to the last ``MAX_CONTEXT`` ids (32; in practice it is the 1-4 ids of the last
+  emitted piece, vLLM's and ``DecodeStream``'s window);
+* held ids are capped at ``MAX_HELD`` (32). A real character needs at most 3 held ids (4 UTF-8
+  bytes, one id each at worst), so only pathological input (say 10,000 ``<0x80>`` ids) gets there.
+  Then the held region is *cut*: everything but the last ``KEEP_ON_CUT = 3`` ids is emitted as it
+  decodes (with its U+FFFD), and the last 3 stay held because they may still be the start of a
+  character. The emitted U+FFFDs are the ones the tokenizer's full decode shows as well: a held
+  run that long contains a byte that can never become valid, and any repairable tail is at most 3
+  bytes. The one divergence: under ``ByteFallback``'s all-or-nothing rule, a run whose invalid
+  start falls out of the window may decode validly later on, where the full decode would show
+  U+FFFD for it (the stream is then the better reading of the bytes).
+
+Each id costs two decodes of at most ``MAX_CONTEXT + MAX_HELD + 1`` ids: ``O(window)``, never
+``O(history)``. The wire bound is vLLM's ``prev_tokens`` limit, ``MAX_WINDOW = 1024``; a state
+read from the wire with a larger context or held region is brought under the bound on its next id.
+
+**Seeding (spec 3.0-B, vLLM ``convert_prompt_ids_to_tokens``).** The last 7 prompt ids minus those
+that decode to nothing (rule 1: vLLM drops skipped specials and maps unknown ids to ``""``, both
+of which add no text), ``read = len(window)``, ``prefix = max(read - 5, 0)``. Without prompt ids the
+window is empty, and a Metaspace tokenizer loses the first output token's leading space exactly
+as vLLM's unseeded derender (and ``tokenizer.decode(output_ids)``) do.
+
+One improvement: when the prompt ends inside a character (a truncated multi-byte character, as in
+a token-in/token-out loop whose previous turn stopped on ``max_tokens``), vLLM's context ends in
+U+FFFD and the first pieces come out shifted (``DecodeStream`` leaks the whole prompt instead,
+vllm#48853). :func:`seed` probes with UTF-8 continuation bytes whether the trailing U+FFFD can still
+complete; if so it moves ``read`` back before the at most 3 incomplete ids, and the completed
+character is emitted as the first output text. A genuine U+FFFD at the end of the prompt cannot
+complete and is left in the context, as in vLLM.
+
+**Flush (tito only).** vLLM never emits the held tail at the end of a sequence, so its streamed,
+batch and ``tokenizer.decode`` texts disagree when generation stops inside a character
+(``max_tokens``). :func:`flush` emits what is still held, so that
+``"".join(pieces) + flush == vocab.decode(ids)`` (the tokenizer's own full decode, with its
+trailing U+FFFD) for any chunking: stream, batch and full decode say the same thing.
+
+**spaces_between_special_tokens.** Accepted for parity, and it has no effect, exactly as in vLLM for
+fast (``tokenizer.json``) tokenizers, which all of tito's models are:
+
+* vLLM's derender (``detokenize_incrementally``) takes the ``convert_tokens_to_string`` branch for
+  fast tokenizers and never reads the flag; only slow tokenizers with an added vocabulary join
+  added-token pieces with spaces.
+* The engine's ``FastIncrementalDetokenizer`` uses ``skip_special_tokens or
+  spaces_between_special_tokens``; when that is false it replaces the ``DecodeStream`` piece of an
+  added token that directly follows another added token with the token's raw content. With
+  ``ByteLevel`` and ``Replace/ByteFallback/Fuse/Strip`` decoders (every shipped model) that piece
+  already is the raw content, so the override changes nothing. The tests check this for every
+  added token of every shipped tokenizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tito.core.vocab import Vocab
+from tito.errors import BadRequest
+
+__all__ = [
+    "FFFD",
+    "KEEP_ON_CUT",
+    "MAX_CONTEXT",
+    "MAX_HELD",
+    "MAX_WINDOW",
+    "SEED_CONTEXT",
+    "SEED_IDS",
+    "DetokState",
+    "flush",
+    "seed",
+    "state_from_tokens",
+    "step",
+    "window_tokens",
+]
+
+FFFD = "\ufffd"
+#: vLLM's INITIAL_INCREMENTAL_DETOKENIZATION_OFFSET: context ids before ``read`` after seeding.
+SEED_CONTEXT = 5
+#: Prompt ids the seed looks at (vLLM: offset + 2, a margin for special tokens).
+SEED_IDS = SEED_CONTEXT + 2
+#: Context ids kept before ``read`` (normally the 1-4 ids of the last emitted piece).
+MAX_CONTEXT = 32
+#: Held ids before the held region is cut; a real character needs at most 3.
+MAX_HELD = 32
+#: Ids kept held by a cut: an incomplete UTF-8 character is at most 3 bytes, so at most 3 ids.
+KEEP_ON_CUT = 3
+#: Wire bound on the window, vLLM's ``DerenderStreamState.prev_tokens`` limit.
+MAX_WINDOW = 1024
+
+
+class DetokState(BaseModel):
+    """The detokenizer's whole state: a window of ids and two offsets into it.
+
+    ``window[prefix_offset:read_offset]`` is context (already emitted), ``window[read_offset:]`` is
+    held (not emitted yet). Ids may be out of vocabulary (they decode to ``""``), so a window
+    rebuilt from vLLM's ``prev_tokens`` with placeholders for ``""`` entries stays valid.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    window: list[int] = Field(default_factory=list, max_length=MAX_WINDOW)
+    prefix_offset: int = Field(default=0, ge=0)
+    read_offset: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _offsets_in_window(self) -> DetokState:
+        if not self.prefix_offset <= self.read_offset <= len(self.window):
+            raise ValueError(
+                f"need prefix_offset <= read_offset <= len(window), got {self.prefix_offset}, "
+                f"{self.read_offset}, {len(self.window)}"
+            )
+        return self
+
+
+# -- the three operations ----------------------------------------------------------------------
+
+
+def seed(
+    vocab: Vocab, prompt_ids: Sequence[int] | None, *, skip_special_tokens: bool
+) -> DetokState:
+    """The state before the first output id: the prompt's last ids as context (spec 3.0-B).
+
+    Seeding matters for Metaspace tokenizers, which strip the leading space of the first token of
+    a decode: with the prompt tail as context, the first output token keeps its space, as in the
+    coupled server. See the module header for skipped/unknown ids and prompts that end inside a
+    character.
+    """
+    if not prompt_ids:
+        return DetokState()
+    window = [i for i in prompt_ids[-SEED_IDS:] if _adds_text(vocab, i, skip_special_tokens)]
+    read = len(window) - _incomplete_tail(vocab, window, skip_special_tokens)
+    return DetokState(window=window, prefix_offset=max(read - SEED_CONTEXT, 0), read_offset=read)
+
+
+def step(
+    vocab: Vocab,
+    state: DetokState,
+    ids: Sequence[int],
+    *,
+    skip_special_tokens: bool,
+    spaces_between_special_tokens: bool = True,
+) -> tuple[DetokState, list[str]]:
+    """Detokenize ``ids`` after ``state``: one text piece per id (``""`` while bytes are held).
+
+    ``spaces_between_special_tokens`` has no effect on fast tokenizers, as in vLLM (module
+    header). Out-of-vocabulary ids yield ``""`` and never raise. Pure: ``state`` is not modified.
+    """
+    del spaces_between_special_tokens  # no effect on fast tokenizers (module header)
+    window = list(state.window)
+    prefix, read = _trim_context(state.prefix_offset, state.read_offset)
+    prefix_text: str | None = None  # decode(window[prefix:read]), cached while offsets hold
+    pieces: list[str] = []
+    for token_id in ids:
+        if not _adds_text(vocab, token_id, skip_special_tokens):
+            pieces.append("")
+            continue
+        window.append(token_id)
+        if prefix_text is None:
+            prefix_text = _decode(vocab, window[prefix:read], skip_special_tokens)
+        full = _decode(vocab, window[prefix:], skip_special_tokens)
+        if len(full) > len(prefix_text) and not full.endswith(FFFD):
+            end = len(window)
+        elif len(window) - read > MAX_HELD:
+            end = len(window) - KEEP_ON_CUT  # cut a pathological held region (module header)
+            full = _decode(vocab, window[prefix:end], skip_special_tokens)
+        else:
+            pieces.append("")
+            continue
+        pieces.append(_new_text(vocab, window, read, end, prefix_text, full, skip_special_tokens))
+        # Emitted up to ``end``: the old held region becomes context, drop what precedes it.
+        window = window[read:]
+        prefix, read = _trim_context(0, end - read)
+        window, prefix, read = window[prefix:], 0, read - prefix
+        prefix_text = None
+    window, prefix, read = window[prefix:], 0, read - prefix
+    return DetokState(window=window, prefix_offset=prefix, read_offset=read), pieces
+
+
+def flush(
+    vocab: Vocab, state: DetokState, *, skip_special_tokens: bool
+) -> tuple[DetokState, str]:
+    """At the end of a sequence: the text still held back, so that stream == batch == decode.
+
+    vLLM never emits it (a character cut by ``max_tokens`` silently disappears from the stream
+    but shows as U+FFFD in ``tokenizer.decode``); tito emits it, so the concatenation of every
+    piece plus this text equals ``vocab.decode(all ids)``. The returned state holds nothing, so a
+    second flush returns ``""``.
+    """
+    window = list(state.window)
+    prefix, read = _trim_context(state.prefix_offset, state.read_offset)
+    text = ""
+    if read < len(window):
+        prefix_text = _decode(vocab, window[prefix:read], skip_special_tokens)
+        full = _decode(vocab, window[prefix:], skip_special_tokens)
+        text = _new_text(vocab, window, read, len(window), prefix_text, full, skip_special_tokens)
+        window = window[read:]
+        prefix, read = _trim_context(0, len(window))
+    window, prefix, read = window[prefix:], 0, read - prefix
+    return DetokState(window=window, prefix_offset=prefix, read_offset=read), text
+
+
+# -- vLLM's token strings ----------------------------------------------------------------------
+
+
+def window_tokens(vocab: Vocab, state: DetokState) -> list[str]:
+    """The window as vLLM's ``prev_tokens``: vocabulary strings, ``""`` for unknown ids."""
+    return [vocab.token(i) or "" for i in state.window]
+
+
+def state_from_tokens(
+    vocab: Vocab, tokens: Sequence[str], prefix_offset: int, read_offset: int
+) -> DetokState:
+    """A state from vLLM's ``prev_tokens`` and offsets, validated against this vocabulary.
+
+    ``""`` entries (vLLM's placeholder for skipped or unknown ids) add no text, so they are
+    dropped and the offsets moved accordingly. A string that is not a token of this model is a
+    bad request: the window would decode to something else than what the client saw.
+    """
+    param = "stream_state.prev_tokens"
+    if len(tokens) > MAX_WINDOW:
+        raise BadRequest(
+            f"stream_state.prev_tokens has {len(tokens)} entries (at most {MAX_WINDOW})",
+            param=param,
+        )
+    if not 0 <= prefix_offset <= read_offset <= len(tokens):
+        raise BadRequest(
+            "stream_state needs 0 <= prefix_offset <= read_offset <= len(prev_tokens), got "
+            f"{prefix_offset}, {read_offset}, {len(tokens)}",
+            param="stream_state.read_offset",
+        )
+    window: list[int] = []
+    prefix, read = prefix_offset, read_offset
+    for k, token in enumerate(tokens):
+        if not isinstance(token, str):
+            raise BadRequest(f"stream_state.prev_tokens[{k}] is not a string", param=param)
+        if token == "":
+            prefix -= k < prefix_offset
+            read -= k < read_offset
+            continue
+        token_id = vocab.token_id(token)
+        if token_id is None:
+            raise BadRequest(
+                f"stream_state.prev_tokens[{k}] is not a token of this model", param=param
+            )
+        window.append(token_id)
+    return DetokState(window=window, prefix_offset=prefix, read_offset=read)
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _adds_text(vocab: Vocab, token_id: int, skip_special_tokens: bool) -> bool:
+    """False for ids the tokenizer's decode drops: unknown ids, and skipped special ids."""
+    if skip_special_tokens and token_id in vocab.special_ids:
+        return False
+    return vocab.in_vocab(token_id)
+
+
+def _decode(vocab: Vocab, ids: Sequence[int], skip_special_tokens: bool) -> str:
+    return vocab.decode(ids, skip_special_tokens=skip_special_tokens) if ids else ""
+
+
+def _trim_context(prefix: int, read: int) -> tuple[int, int]:
+    """Offsets with at most ``MAX_CONTEXT`` context ids (the caller slices the window)."""
+    return max(prefix, read - MAX_CONTEXT), read
+
+
+def _new_text(
+    vocab: Vocab,
+    window: Sequence[int],
+    read: int,
+    end: int,
+    prefix_text: str,
+    full: str,
+    skip_special_tokens: bool,
+) -> str:
+    """The text of ``window[read:end]``: ``full`` minus the context's text.
+
+    ``full`` is ``decode(window[prefix:end])``. When it does not start with the context's text the
+    decoder is not monotonic (``ByteFallback`` runs, module header) and the held ids are decoded
+    on their own instead of slicing at a meaningless position.
+    """
+    if full.startswith(prefix_text):
+        return full[len(prefix_text):]
+    return _decode(vocab, window[read:end], skip_special_tokens)
+
+
+def _incomplete_tail(vocab: Vocab, window: Sequence[int], skip_special_tokens: bool) -> int:
+    """How many trailing ids (0-3) hold the start of a character that later ids can complete.
+
+    A trailing U+FFFD is either an unfinished UTF-8 sequence or a real U+FFFD (or a byte that can
+    never be valid). Only the first kind completes when continuation bytes follow, so probe with
+    them: ``0x80`` continues any lead byte but E0/F0 (which need ``0xA0``/``0x90`` and up),
+    ``0xA0`` continues any lead byte but ED/F4 (which need at most ``0x9F``/``0x8F``).
+    """
+    if not window or not _decode(vocab, window, skip_special_tokens).endswith(FFFD):
+        return 0
+    probe = _continuation_ids(vocab)
+    if probe is None:
+        return 0
+    c80, ca0 = probe
+    probes = [[c80] * k for k in (1, 2, 3)] + [[ca0] + [c80] * (k - 1) for k in (1, 2, 3)]
+    if all(
+        _decode(vocab, [*window, *extra], skip_special_tokens).endswith(FFFD) for extra in probes
+    ):
+        return 0
+    for n in range(1, min(KEEP_ON_CUT, len(window)) + 1):
+        if not _decode(vocab, window[:-n], skip_special_tokens).endswith(FFFD):
+            return n
+    return 0
+
+
+_CONTINUATION_CACHE: dict[int, tuple[Vocab, tuple[int, int] | None]] = {}
+
+
+def _continuation_ids(vocab: Vocab) -> tuple[int, int] | None:
+    """Ids of the single bytes 0x80 and 0xA0, for byte-fallback or byte-level vocabularies.
+
+    None when the vocabulary has no such tokens (then seeding behaves exactly like vLLM's).
+    """
+    cached = _CONTINUATION_CACHE.get(id(vocab))
+    if cached is not None and cached[0] is vocab:
+        return cached[1]
+    found: list[int] = []
+    for byte in (0x80, 0xA0):
+        candidates = (f"<0x{byte:02X}>", _BYTE_LEVEL_CHARS[byte])
+        ids = [vocab.token_id(c) for c in candidates]
+        # A lone continuation byte decodes to U+FFFD: that is how we know it is one.
+        good = [
+            i for i in ids
+            if i is not None and vocab.decode([i], skip_special_tokens=False) == FFFD
+        ]
+        if not good:
+            found = []
+            break
+        found.append(good[0])
+    result = (found[0], found[1]) if found else None
+    _CONTINUATION_CACHE[id(vocab)] = (vocab, result)
+    return result
+
+
+def _byte_level_chars() -> list[str]:
+    """GPT-2's byte-to-character table (the alphabet of every ``ByteLevel`` vocabulary)."""
+    printable = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
+    table: dict[int, str] = {b: chr(b) for b in printable}
+    extra = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return [table[b] for b in range(256)]
+
+
+_BYTE_LEVEL_CHARS = _byte_level_chars()

@@ -1,0 +1,49 @@
+"""Text helpers shared by the parser state machines: marker search and minimal hold-back.
+
+Markers (``<think>``, ``<tool_call>``, ``[TOOL_CALLS]`` ...) reach the parsers as text, split
+anywhere by the chunking. A parser emits everything it can decide now and holds back only the
+longest suffix that is a *proper* prefix of a marker it is looking for: any later occurrence of
+the marker must start inside that suffix, so nothing before it can ever become part of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: ASCII whitespace: the only characters parsers skip between structural tokens.
+ASCII_WS = " \t\r\n"
+
+
+def held_suffix(text: str, markers: Sequence[str]) -> int:
+    """Length of the longest suffix of ``text`` that is a proper prefix of some marker.
+
+    >>> held_suffix("abc <tool_", ["<tool_call>"])
+    6
+    """
+    best = 0
+    for marker in markers:
+        for k in range(min(len(marker) - 1, len(text)), best, -1):
+            if text.endswith(marker[:k]):
+                best = k
+                break
+    return best
+
+
+def find_first(text: str, markers: Sequence[str], start: int = 0) -> tuple[int, str | None]:
+    """The earliest occurrence of any marker at or after ``start``: (position, marker) or (-1, None).
+
+    Ties (one marker a prefix of another at the same position) go to the longest marker.
+    """
+    best_pos, best = -1, None
+    for marker in markers:
+        pos = text.find(marker, start)
+        if pos == -1:
+            continue
+        if best_pos == -1 or pos < best_pos or (pos == best_pos and len(marker) > len(best or "")):
+            best_pos, best = pos, marker
+    return best_pos, best
+
+
+def is_proper_prefix(text: str, markers: Sequence[str]) -> bool:
+    """True when ``text`` is a non-empty proper prefix of some marker (more text may complete it)."""
+    return bool(text) and any(len(text) < len(m) and m.startswith(text) for m in markers)

@@ -1,0 +1,219 @@
+"""Shared Lambda plumbing: one FastAPI app per function behind Mangum and Powertools.
+
+Why it looks like this (``/work/shared/reference/aws_serverless.md`` sections 2, 3 and 7):
+
+* **Init phase does the expensive work, once.** :func:`make_handler` runs when Lambda imports the
+  handler module. It imports only this function's route modules, builds its app, wraps it in
+  Mangum and loads the model registry (tokenizers: 0.2-0.7 s each). Lambda caps init at 10 s and
+  bills it; SnapStart would snapshot it; every later invocation reuses it. Sharing is safe because
+  render and derender are stateless (the client carries the stream state).
+* **``Mangum(app, lifespan="off")``**: with ``auto``/``on`` Mangum runs startup *and shutdown* on
+  every invocation. Nothing here needs a lifespan.
+* **Unexpected errors are counted, not lost.** Mangum turns every exception into a 500 and the
+  invocation still "succeeds", so Lambda's own ``Errors`` metric never moves. The app reports each
+  500 to the ``on_unhandled`` hooks of :mod:`tito.adapters.app`; the hook here adds an
+  ``UnhandledError`` metric (alarm on it) and logs the error type with the correlation id.
+* **Powertools, outermost:** ``Logger.inject_lambda_context`` (JSON logs carrying the API Gateway
+  request id as ``correlation_id``, keys reset every invocation) around ``Metrics.log_metrics``
+  (one EMF blob per invocation on stdout, plus a ``ColdStart`` blob on the first one). No Tracer:
+  it needs the ``[tracer]`` extra, which pulls botocore (30 MB) into every function zip.
+* **Cheap per-invocation metrics:** ``Requests`` (and ``ClientErrors`` for 4xx) with one
+  ``endpoint`` dimension taken from the path through a fixed table, so the number of metric
+  series (CloudWatch bills per series) stays bounded whatever paths clients send.
+* **Logs from the rest of tito go through the same JSON formatter**: the stdlib ``tito`` logger
+  (``tito.adapters.app``, ``tito.models``...) and ``mangum`` get the Powertools handler, so they
+  carry the correlation id too. Mangum's per-request INFO access line is silenced (WARNING and up,
+  unless the level is DEBUG) and its second copy of a traceback the app already logged is dropped.
+
+Environment read here (at init): ``POWERTOOLS_SERVICE_NAME`` (default ``tito``),
+``POWERTOOLS_METRICS_NAMESPACE`` (default ``Tito``), ``POWERTOOLS_LOG_LEVEL``, and
+``TITO_API_BASE_PATH`` (default ``/``): a path prefix to strip, for a named HTTP API stage
+(``/dev``) or a custom-domain mapping; the ``$default`` stage needs none.
+
+Example (one module per endpoint, as Lambda's ``Handler`` setting names it)::
+
+    # tito/handlers/chat_derender.py
+    from tito.handlers._lambda import make_handler
+
+    handler = make_handler(["chat_derender"])
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
+from aws_lambda_powertools.metrics import MetricUnit
+from mangum import Mangum
+
+from tito.adapters import app as app_module
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+    from fastapi import FastAPI
+
+__all__ = ["LambdaHandler", "endpoint_of", "logger", "make_handler", "metrics"]
+
+SERVICE = os.getenv("POWERTOOLS_SERVICE_NAME") or "tito"
+NAMESPACE = os.getenv("POWERTOOLS_METRICS_NAMESPACE") or "Tito"
+
+#: Module-level so every handler in a process (tests, ``tito serve``) shares one configuration;
+#: Powertools keeps the metric set process-wide anyway.
+logger = Logger(service=SERVICE)
+metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
+
+#: API path -> value of the ``endpoint`` metric dimension. Anything else is ``other``: a fixed set
+#: keeps the number of CloudWatch metric series (each one billed) bounded.
+ROUTE_ENDPOINTS: dict[str, str] = {
+    "/v1/chat/completions/derender": "chat_derender",
+    "/v1/completions/derender": "completions_derender",
+    "/v1/chat/completions/render": "chat_render",
+    "/v1/completions/render": "completions_render",
+    "/health": "health",
+    "/v1/models": "models",
+}
+OTHER_ENDPOINT = "other"
+
+#: The exception the app has just reported (see :class:`_DropReportedTraceback`).
+_last_reported: BaseException | None = None
+
+#: True while a Lambda invocation runs: the hook then reports. Other apps in the same process
+#: (``tito serve``, tests with ``TestClient``) share ``on_unhandled`` but are not invocations, and
+#: must not leave metrics behind for the next invocation to flush.
+_in_invocation: ContextVar[bool] = ContextVar("tito_in_invocation", default=False)
+
+
+class LambdaHandler(Protocol):
+    """A Lambda handler that also exposes the app it serves (for tests and ``tito invoke``)."""
+
+    app: FastAPI
+    endpoints: tuple[str, ...]
+
+    def __call__(self, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]: ...
+
+
+def endpoint_of(event: Any, base_path: str = "/") -> str:
+    """The ``endpoint`` dimension for an event: a name from :data:`ROUTE_ENDPOINTS` or ``other``.
+
+    Reads ``rawPath`` (HTTP API v2, Function URL) or ``path`` (REST v1), after stripping the
+    configured base path, the way Mangum routes it. Never raises: a metric must not fail a request.
+    """
+    if not isinstance(event, dict):
+        return OTHER_ENDPOINT
+    path = event.get("rawPath") or event.get("path") or ""
+    if not isinstance(path, str):
+        return OTHER_ENDPOINT
+    prefix = base_path.rstrip("/")
+    if prefix and path.startswith(prefix + "/"):
+        path = path[len(prefix):]
+    return ROUTE_ENDPOINTS.get(path.rstrip("/") or "/", OTHER_ENDPOINT)
+
+
+def _report_unhandled(exc: BaseException) -> None:
+    """``on_unhandled`` hook: count the 500 and log its type with the correlation id.
+
+    The traceback is logged once, by the app's own handler (its ``tito`` logger shares the
+    Powertools formatter, hence the correlation id); this record adds a queryable ``error_type``
+    without repeating the message, which may echo request content.
+    """
+    global _last_reported
+    if not _in_invocation.get():
+        return
+    _last_reported = exc
+    metrics.add_metric(name="UnhandledError", unit=MetricUnit.Count, value=1)
+    logger.error(
+        "unhandled error answered with 500",
+        extra={"error_type": f"{type(exc).__module__}.{type(exc).__qualname__}"},
+    )
+
+
+class _DropReportedTraceback(logging.Filter):
+    """Drop Mangum's "An error occurred running the application." for an already-reported error.
+
+    Starlette re-raises an exception after the app's 500 handler ran (so servers can log it), and
+    Mangum then logs the same traceback a second time. An error the app did *not* report (one
+    raised outside the app's middleware stack) still gets logged by Mangum.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        global _last_reported
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None and exc is _last_reported:
+            _last_reported = None
+            return False
+        return True
+
+
+def _configure_logging() -> None:
+    """Route the stdlib ``tito`` and ``mangum`` loggers through the Powertools JSON handler."""
+    logging.getLogger("mangum")  # register the parent so the include filter below finds it
+    copy_config_to_registered_loggers(source_logger=logger, include={"tito", "mangum"})
+    # Mangum logs one INFO access line per request; derender runs once per streamed chunk, so
+    # that would be a paid log line per token chunk. Lambda's REPORT line already covers it.
+    logging.getLogger("mangum").setLevel(
+        logging.DEBUG if logger.log_level <= logging.DEBUG else logging.WARNING
+    )
+    mangum_http = logging.getLogger("mangum.http")
+    if not any(isinstance(f, _DropReportedTraceback) for f in mangum_http.filters):
+        mangum_http.addFilter(_DropReportedTraceback())
+    if _report_unhandled not in app_module.on_unhandled:
+        app_module.on_unhandled.append(_report_unhandled)
+
+
+def _load_models() -> None:
+    """Load the model registry now (init phase), so no request pays for it.
+
+    A broken model folder or S3 source fails the init, on purpose: Lambda then reports an init
+    error and API Gateway answers 5xx for that sandbox, instead of every request failing later
+    with a confusing 500. The error is logged first, with the folder and file in the message.
+    """
+    from tito.models import get_registry  # imported here: tokenizers + registry are init work
+
+    try:
+        get_registry()
+    except Exception:
+        logger.exception("model registry failed to load; this function cannot serve requests")
+        raise
+
+
+def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> LambdaHandler:
+    """Build the Lambda handler serving ``endpoints`` (names of ``tito.adapters.app.ENDPOINTS``).
+
+    Call it at module scope of the handler module. ``load_models=False`` skips loading the model
+    registry at init (it then loads on the first request that needs it); tests use it.
+    """
+    names = tuple(endpoints)
+    _configure_logging()
+    app = app_module.create_app(endpoints=names)
+    base_path = os.getenv("TITO_API_BASE_PATH") or "/"
+    asgi = Mangum(app, lifespan="off", api_gateway_base_path=base_path)
+    if load_models:
+        _load_models()
+
+    @logger.inject_lambda_context(
+        correlation_id_path=correlation_paths.API_GATEWAY_HTTP, clear_state=True
+    )
+    @metrics.log_metrics(capture_cold_start_metric=True)
+    def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        metrics.add_dimension(name="endpoint", value=endpoint_of(event, base_path))
+        metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
+        token = _in_invocation.set(True)
+        try:
+            response = cast(dict[str, Any], asgi(event, context))
+        finally:
+            _in_invocation.reset(token)
+        status = response.get("statusCode")
+        if isinstance(status, int) and 400 <= status < 500:
+            metrics.add_metric(name="ClientErrors", unit=MetricUnit.Count, value=1)
+        return response
+
+    out = cast(Any, handler)
+    out.app = app
+    out.endpoints = names
+    return cast(LambdaHandler, out)

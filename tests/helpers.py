@@ -1,0 +1,88 @@
+"""Test helpers: engine-shaped payloads (exactly vLLM's wire) and a derender client."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+#: Texts that stress detokenization: ZWJ emoji, flags, CJK, accents, combining marks, code, spaces.
+SAMPLE_TEXTS = [
+    "Hello, world!",
+    "héllo wörld café naïve — ½ ≠ ∞",
+    "Family: 👩‍👩‍👧‍👦 flags: 🇫🇷🇯🇵 skin: 👋🏽 done",
+    "中文测试，日本語のテキスト、한국어 텍스트",
+    "e\u0301 a\u0308 combining marks",
+    "def f(x):\n    return {'a': [1, 2, 3]}  # code\n\n\tindent",
+    "many     spaces\n\n\n   and\ttabs   ",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math 𝟙𝟚𝟛 and rare 㐀㐁 chars",
+]
+
+
+def generate_response(
+    ids: list[int],
+    *,
+    request_id: str = "generate-tokens-chatcmpl-test",
+    finish_reason: str | None = "stop",
+    logprobs: dict[str, Any] | None = None,
+    n: int = 1,
+) -> dict[str, Any]:
+    """A non-streaming ``GenerateTokensResponse`` as vLLM's engine emits it."""
+    return {
+        "request_id": request_id,
+        "output_mode": "tokens",
+        "choices": [
+            {
+                "index": i,
+                "token_ids": ids,
+                "finish_reason": finish_reason,
+                "logprobs": logprobs,
+                "routed_experts": None,
+            }
+            for i in range(n)
+        ],
+    }
+
+
+def stream_chunk(
+    ids: list[int] | None,
+    *,
+    index: int = 0,
+    request_id: str = "generate-tokens-chatcmpl-test",
+    finish_reason: str | None = None,
+    usage: dict[str, Any] | None = None,
+    logprobs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One generate SSE ``data:`` object (``ids=None``: a usage-only chunk with no choices)."""
+    choices = []
+    if ids is not None:
+        choices.append(
+            {
+                "index": index,
+                "finish_reason": finish_reason,
+                "token_ids": ids,
+                "routed_experts": None,
+                "sampling_mask": None,
+                "weight_versions": None,
+                "logprobs": logprobs,
+            }
+        )
+    return {"request_id": request_id, "output_mode": "tokens", "usage": usage, "choices": choices}
+
+
+def post(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST and return the JSON body, asserting 200."""
+    resp = client.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
+    assert resp.status_code == 200, resp.text
+    return resp.json()
+
+
+def split(ids: list[int], sizes: list[int]) -> list[list[int]]:
+    """Split ids into consecutive chunks of the given sizes (the last takes the rest)."""
+    out, i = [], 0
+    for s in sizes:
+        out.append(ids[i : i + s])
+        i += s
+    out.append(ids[i:])
+    return out
