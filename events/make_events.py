@@ -30,7 +30,8 @@ Events:
   (``stream: true``, ``stream_state: null``, the first engine chunk only).
 * ``completions_derender.json``: batch completion derender with integer-id logprobs (top-1), ending
   in Qwen's extra EOS ``<|endoftext|>`` 151643.
-* ``chat_render.json`` / ``completions_render.json``: OpenAI requests for the render endpoints.
+* ``chat_render.json`` / ``completions_render.json``: OpenAI requests for the render endpoints, with
+  the same messages / prompt as the derender events (so render must give their prompt ids).
 * ``health.json`` / ``models.json``: the two GET routes.
 """
 
@@ -276,13 +277,14 @@ def completions_derender_body(q: Qwen3) -> dict[str, Any]:
 
 
 def chat_render_body() -> dict[str, Any]:
-    """A streaming chat request as a gateway would forward it to render."""
+    """A streaming chat request as a gateway would forward it to render.
+
+    Same messages as the derender events, so render must return exactly their
+    ``prompt_token_ids`` (tests check it).
+    """
     return {
         "model": MODEL,
-        "messages": [
-            {"role": "system", "content": "You are a concise assistant."},
-            *CHAT_MESSAGES,
-        ],
+        "messages": CHAT_MESSAGES,
         "max_completion_tokens": 256,
         "temperature": 0.6,
         "top_p": 0.95,

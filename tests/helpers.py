@@ -86,3 +86,20 @@ def split(ids: list[int], sizes: list[int]) -> list[list[int]]:
         i += s
     out.append(ids[i:])
     return out
+
+
+def validate_completion_chunk(chunk: dict[str, Any]) -> None:
+    """Validate a streamed completions chunk against the openai SDK's ``Completion``.
+
+    OpenAI's own stream sends ``finish_reason: null`` before the last chunk, but the SDK's
+    ``Completion.finish_reason`` type has no None (the SDK builds stream chunks without
+    validation). Everything else is validated strictly; a null finish reason is checked apart.
+    """
+    import openai.types as oa
+
+    choices = []
+    for ch in chunk["choices"]:
+        assert ch["finish_reason"] in (None, "stop", "length", "content_filter", "abort",
+                                       "repetition"), ch["finish_reason"]
+        choices.append({**ch, "finish_reason": ch["finish_reason"] or "stop"})
+    oa.Completion.model_validate({**chunk, "choices": choices})

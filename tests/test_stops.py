@@ -76,12 +76,25 @@ def run_stream(cfg: StopConfig, pieces: Sequence[str], cuts: Sequence[int], flus
 
 
 def oracle(text: str, stops: Sequence[str], include: bool, searchable_from: int = 0):
-    """``text`` cut at the earliest-ending stop occurrence ending after ``searchable_from``."""
+    """``text`` cut at the earliest-ending stop occurrence ending after ``searchable_from``.
+
+    Returns (output text, stop string or None, end of the occurrence or None).
+    """
     for end in range(searchable_from + 1, len(text) + 1):
         for s in stops:
             if text[:end].endswith(s):
-                return (text[:end] if include else text[: end - len(s)]), s
-    return text, None
+                return (text[:end] if include else text[: end - len(s)]), s, end
+    return text, None, None
+
+
+def piece_index(pieces: Sequence[str], end: int) -> int:
+    """Index of the piece holding character ``end - 1`` of the text (the last if in the flush)."""
+    pos = 0
+    for j, p in enumerate(pieces):
+        pos += len(p)
+        if end - 1 < pos:
+            return j
+    return len(pieces) - 1
 
 
 def longest_prefix_suffix(text: str, stops: Sequence[str]) -> str:
@@ -269,8 +282,8 @@ def test_hold_back_released_when_disambiguated():
 
 def test_after_stop_suppression():
     cfg = StopConfig(stop=["END"])
-    s1, out1, f1, _ = step(cfg, StopState(), ["a", "E", "ND", "b"])
-    assert (out1, f1) == ("a", True)
+    s1, out1, f1, at = step(cfg, StopState(), ["a", "E", "ND", "b"])
+    assert (out1, f1, at) == ("a", True, 2)
     s2, out2, f2, _ = step(cfg, s1, ["more", "text"])
     assert (out2, f2, s2.fired, s2.stop_reason, s2.tokens) == ("", False, True, "END", 6)
     s3, out3, f3, _ = step(cfg, roundtrip(s2), ["x"], final=True, flush_text="y")
@@ -335,8 +348,8 @@ def test_overlapping_stop_strings_self_overlap():
     assert (got, state.stop_reason) == ("a", "aaab")
     assert outs == ["", "", "", "a", ""]
     cfg = StopConfig(stop=["abab", "bac"])
-    assert run_stream(cfg, list("ababac"), [1, 2, 3, 4, 5])[0] == oracle("ababac", cfg.stop, False)[0]
-    assert oracle("ababac", cfg.stop, False)[0] == ""
+    assert oracle("ababac", cfg.stop, False)[:2] == ("", "abab")
+    assert run_stream(cfg, list("ababac"), [1, 2, 3, 4, 5])[0] == ""
 
 
 def test_include_flag_streams_without_hold_back():
@@ -499,22 +512,28 @@ def check_scenario(stops, pieces, flush, calls, include, min_tokens):
         searchable_from = len(full)  # the flush belongs to the last token, not past min_tokens
     else:
         searchable_from = len("".join(pieces[:min_tokens]))
-    want_text, want_reason = oracle(full, stops, include, searchable_from)
+    want_text, want_reason, want_end = oracle(full, stops, include, searchable_from)
+    want_at = None if want_end is None else piece_index(pieces, want_end)
 
-    b_text, b_state, b_fired = batch(cfg, pieces, flush)
+    b_state, b_text, b_fired, b_at = step(cfg, StopState(), pieces, final=True, flush_text=flush)
     assert (b_text, b_fired, b_state.stop_reason) == (want_text, want_reason is not None, want_reason)
+    assert b_at == want_at
 
     # Streamed, with the state carried as JSON and the hold-back checked after every call.
-    state, emitted, seen, fired_calls = StopState(), "", "", 0
+    state, emitted, seen, fired_calls, got_at = StopState(), "", "", 0, None
     bounds = [0, *calls, len(pieces)]
     for k in range(len(bounds) - 1):
         last = k == len(bounds) - 2
         chunk = pieces[bounds[k] : bounds[k + 1]]
-        state, out, fired, _ = step(cfg, roundtrip(state), chunk, final=last,
-                                 flush_text=flush if last else "")
+        state, out, fired, at = step(cfg, roundtrip(state), chunk, final=last,
+                                     flush_text=flush if last else "")
         emitted += out
         seen += "".join(chunk) + (flush if last else "")
         fired_calls += fired
+        if fired:
+            got_at = bounds[k] + at  # per-call index -> index in the whole piece list
+        else:
+            assert at is None
         assert len(state.held) <= max(len(s) for s in stops) - 1
         assert len(state.tail) <= max(len(s) for s in stops) - 1
         if not state.fired and not last:
@@ -524,6 +543,7 @@ def check_scenario(stops, pieces, flush, calls, include, min_tokens):
             assert emitted == (seen if include else seen[: len(seen) - len(pending)])
     assert (emitted, state.fired, state.stop_reason) == (want_text, b_fired, want_reason)
     assert fired_calls == int(b_fired)
+    assert got_at == want_at
     assert state.tokens == len(pieces)
 
 
@@ -554,3 +574,35 @@ def test_property_real_tokenizer_pieces(vocabs, text, data):
     include = data.draw(st.booleans())
     min_tokens = data.draw(st.integers(0, len(pieces)))
     check_scenario(stops, pieces, flush, calls, include, min_tokens)
+
+
+def test_with_real_detokenizer(vocabs):
+    """Composition as in the pipeline: stop-token check, detokenizer pieces, stop strings.
+    ``fired_at`` names the token the coupled engine would have stopped after."""
+    detok = pytest.importorskip("tito.core.detokenizer")
+    vocab = vocabs["qwen3"]
+    prompt = vocab.encode("<|im_start|>assistant\n")
+    ids = [*vocab.encode("Step 1: 中文 🎉 done. STOP here, then more"), QWEN_EOS]
+    for include in (False, True):
+        cfg = StopConfig(stop=["STOP", "🎉 x"], include_stop_str_in_output=include)
+        for size in (1, 2, 3, len(ids)):
+            dstate, sstate, text, kept = detok.seed(vocab, prompt, skip_special_tokens=True), StopState(), "", None
+            chunks = [ids[i : i + size] for i in range(0, len(ids), size)]
+            for k, chunk in enumerate(chunks):
+                final = k == len(chunks) - 1
+                res = stop_token_check(vocab, cfg, chunk[-1], "stop" if final else None)
+                decode_ids = chunk[:-1] if res.drop else chunk
+                dstate, pieces = detok.step(vocab, dstate, decode_ids, skip_special_tokens=True)
+                flushed = ""
+                if final:
+                    dstate, flushed = detok.flush(vocab, dstate, skip_special_tokens=True)
+                sstate, out, fired, at = step(cfg, roundtrip(sstate), pieces, final=final,
+                                              flush_text=flushed)
+                text += out
+                if fired:
+                    kept = k * size + at + 1
+            want = "Step 1: 中文 🎉 done. STOP" if include else "Step 1: 中文 🎉 done. "
+            assert (text, sstate.stop_reason) == (want, "STOP")
+            # The coupled engine would have generated exactly the ids through the stop string.
+            assert vocab.decode(ids[:kept]).endswith("STOP")
+            assert "STOP" not in vocab.decode(ids[: kept - 1])

@@ -35,3 +35,12 @@ class NotImplementedFeature(TitoError):
 
     status = 501
     type = "NotImplementedError"
+
+
+class InvalidField(ValueError):
+    """Raised inside a pydantic validator to name the offending field (vLLM's
+    ``VLLMValidationError``): the app reports ``param`` instead of the validator's location."""
+
+    def __init__(self, message: str, *, param: str) -> None:
+        super().__init__(message)
+        self.param = param

@@ -100,9 +100,9 @@ def _param_of(errors: list[dict[str, Any]]) -> str | None:
     if not errors:
         return None
     ctx = errors[0].get("ctx") or {}
-    err = ctx.get("error")
-    if isinstance(err, TitoError) and err.param:
-        return err.param
+    param = getattr(ctx.get("error"), "param", None)
+    if isinstance(param, str) and param:
+        return param
     return _loc_to_param(errors[0].get("loc", ()))
 
 

@@ -34,8 +34,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tito.core import detokenizer, logprobs
+from tito.core import detokenizer, logprobs, stops
 from tito.core.detokenizer import DetokState
+from tito.core.stops import StopConfig, StopState
 from tito.core.vocab import Vocab
 
 ToolChoiceMode = Literal["none", "auto", "required", "named"]
@@ -48,7 +49,7 @@ class ChoiceConfig(BaseModel):
 
     skip_special_tokens: bool = True
     spaces_between_special_tokens: bool = True
-    stop: Any | None = None  #: ``tito.core.stops.StopConfig`` (None: no stop handling)
+    stop: StopConfig = Field(default_factory=StopConfig)
     reasoning_parser: str | None = None
     include_reasoning: bool = True
     tool_parser: str | None = None
@@ -64,7 +65,7 @@ class ChoiceState(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     detok: DetokState = Field(default_factory=DetokState)
-    stop: Any | None = None
+    stop: StopState = Field(default_factory=StopState)
     reasoning: Any | None = None
     tools: Any | None = None
     role_sent: bool = False
@@ -109,7 +110,6 @@ def start_choice(
     state = ChoiceState(
         detok=detokenizer.seed(vocab, prompt_ids, skip_special_tokens=cfg.skip_special_tokens)
     )
-    state.stop = _stop_initial(cfg)
     state.reasoning, state.tools = _parsers_initial(vocab, cfg, prompt_ids)
     return state
 
@@ -137,11 +137,11 @@ def step_choice(
 
     # 1. stop token
     decode_ids = list(ids)
-    token_stop_reason: int | str | None = None
-    if final and decode_ids:
-        drop, token_stop_reason = _stop_token_check(vocab, cfg, decode_ids[-1], finish_reason)
-        if drop:
-            decode_ids.pop()
+    token_stop = stops.stop_token_check(
+        vocab, cfg.stop, decode_ids[-1] if decode_ids else None, finish_reason
+    )
+    if token_stop.drop:
+        decode_ids.pop()
 
     # 2. detokenize, one piece per id
     state.detok, pieces = detokenizer.step(
@@ -158,12 +158,10 @@ def step_choice(
         )
 
     # 3. stop strings
-    state.stop, text, fired_at, string_stop_reason = _stop_step(
-        cfg, state.stop, state.tokens, pieces, flushed, final=final
-    )
+    stopped = stops.step(cfg.stop, state.stop, pieces, final=final, flush_text=flushed)
+    state.stop, text, fired = stopped.state, stopped.text, stopped.fired
     state.tokens += len(ids)
-    kept_ids = len(ids) if fired_at is None else fired_at + 1
-    fired = fired_at is not None
+    kept_ids = len(ids) if stopped.fired_at is None else stopped.fired_at + 1
 
     # 4-5. parsers
     ids_for_parsers = decode_ids[:kept_ids]
@@ -193,13 +191,9 @@ def step_choice(
         out.logprobs = resolved
 
     # finish
-    if fired:
-        out.finish_reason = "stop"
-        out.stop_reason = string_stop_reason
-        state.finished = True
-    elif final:
-        out.finish_reason = finish_reason
-        out.stop_reason = token_stop_reason
+    if fired or final:
+        out.finish_reason = "stop" if fired else finish_reason
+        out.stop_reason = stops.resolve_stop_reason(token_stop, state.stop)
         state.finished = True
     if out.finish_reason == "stop" and state.tool_calls and cfg.tool_choice in ("auto", "required"):
         out.finish_reason = "tool_calls"
@@ -207,29 +201,6 @@ def step_choice(
 
 
 # -- stage adapters (stops and parsers) --------------------------------------------------------
-
-
-def _stop_initial(cfg: ChoiceConfig) -> Any:
-    return None
-
-
-def _stop_token_check(
-    vocab: Vocab, cfg: ChoiceConfig, last_id: int, finish_reason: str | None
-) -> tuple[bool, int | str | None]:
-    return False, None
-
-
-def _stop_step(
-    cfg: ChoiceConfig,
-    state: Any,
-    tokens_before: int,
-    pieces: list[str],
-    flushed: str,
-    *,
-    final: bool,
-) -> tuple[Any, str, int | None, str | None]:
-    """Returns (state, text to emit, index of the piece where a stop string fired, the string)."""
-    return state, "".join(pieces) + flushed, None, None
 
 
 def _parsers_initial(

@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from tito.errors import InvalidField
 from tito.protocol.chat import ChatCompletionRequest, ChatCompletionStreamResponse
 from tito.protocol.completion import CompletionRequest, CompletionStreamResponse
 from tito.protocol.common import NonNegativeInt, TokenId
@@ -168,8 +169,9 @@ class DerenderCompletionRequest(BaseModel):
         for name in ("prompt_tokens", "prompt_token_ids"):
             value = getattr(self, name)
             if value is not None and len(value) != n:
-                raise ValueError(
-                    f"`{name}` has {len(value)} entries but there are {n} generate_responses."
+                raise InvalidField(
+                    f"`{name}` has {len(value)} entries but there are {n} generate_responses.",
+                    param=name,
                 )
         return self
 

@@ -297,7 +297,8 @@ class _Stream:
         self.cfg = (completion_config if self.completion else chat_config)(model, request_obj)
         index = next((c.choices[0].index for c in self.chunks if c.choices), 0)
         self.meta = stream_state.StreamMeta(
-            model=model.name, id=first.request_id, created=int(time.time()), index=index
+            model=model.name, id=first.request_id, created=int(time.time()), index=index,
+            prompt_tokens=req.prompt_tokens,
         )
         if raw is None:
             seed = req.prompt_token_ids
@@ -323,6 +324,8 @@ class _Stream:
         if chunk.usage is None:
             return None
         prompt = self.req.prompt_tokens
+        if prompt is None:
+            prompt = self.meta.prompt_tokens
         if prompt is None:
             prompt = chunk.usage.prompt_tokens or 0
         completion = chunk.usage.completion_tokens or 0

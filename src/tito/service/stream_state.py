@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tito.core.detokenizer import DetokState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
+from tito.core.stops import StopState
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
@@ -56,6 +57,8 @@ class StreamMeta(BaseModel):
     id: str = Field(max_length=256)
     created: int = Field(ge=0)
     index: int = Field(default=0, ge=0)
+    #: the first call's ``prompt_tokens`` (usage override for later calls that omit it)
+    prompt_tokens: int | None = Field(default=None, ge=0)
 
 
 class TitoState(BaseModel):
@@ -68,6 +71,7 @@ class TitoState(BaseModel):
     id: str = Field(max_length=256)
     created: int = Field(ge=0)
     index: int = Field(default=0, ge=0)
+    prompt_tokens: int | None = Field(default=None, ge=0)
     cfg: ChoiceConfig
     st: dict[str, Any] = Field(default_factory=dict)
     sig: str | None = Field(default=None, max_length=128)
@@ -105,11 +109,9 @@ def encode(vocab: Vocab, meta: StreamMeta, cfg: ChoiceConfig, state: ChoiceState
         exclude={"detok", "role_sent", "lp_context", "text_offset"},
         exclude_defaults=True,
     )
-    held, fired = "", state.finished
-    stop = st.get("stop")
-    if isinstance(stop, dict):
-        held = stop.pop("held", "") or ""
-        fired = bool(stop.pop("fired", False)) or fired
+    held = state.stop.held
+    if isinstance(st.get("stop"), dict):
+        st["stop"].pop("held", None)
     wire: dict[str, Any] = {
         "prev_tokens": _window_to_tokens(vocab, state.detok.window),
         "prefix_offset": state.detok.prefix_offset,
@@ -122,10 +124,10 @@ def encode(vocab: Vocab, meta: StreamMeta, cfg: ChoiceConfig, state: ChoiceState
         "tools_streamed": state.tool_calls > 0,
         "last_tool_call_ids": [],
         "held_text": held,
-        "stop_fired": fired,
+        "stop_fired": state.finished,
         "tito": {
             "v": STATE_VERSION,
-            **meta.model_dump(),
+            **meta.model_dump(exclude_none=True),
             "cfg": cfg.model_dump(mode="json", exclude_defaults=True),
             "st": st,
         },
@@ -180,9 +182,7 @@ def decode(
         )
     st = dict(tito.st)
     stop = st.get("stop")
-    if isinstance(stop, dict):
-        stop = {**stop, "held": raw.get("held_text") or "", "fired": bool(raw.get("stop_fired"))}
-        st["stop"] = stop
+    st["stop"] = {**(stop if isinstance(stop, dict) else {}), "held": raw.get("held_text") or ""}
     try:
         state = ChoiceState.model_validate(
             {
@@ -196,7 +196,8 @@ def decode(
     except ValidationError as exc:
         raise BadRequest(f"invalid stream_state: {_first_error(exc)}",
                          param="stream_state") from None
-    meta = StreamMeta(model=tito.model, id=tito.id, created=tito.created, index=tito.index)
+    meta = StreamMeta(model=tito.model, id=tito.id, created=tito.created, index=tito.index,
+                      prompt_tokens=tito.prompt_tokens)
     return meta, tito.cfg, state
 
 
@@ -240,6 +241,9 @@ def plain_state(vocab: Vocab, cfg: ChoiceConfig, raw: dict[str, Any]) -> ChoiceS
     state.lp_context = list(raw.get("logprob_context_token_ids") or [])
     state.text_offset = int(raw.get("logprob_text_offset") or 0)
     state.finished = bool(raw.get("stop_fired"))
-    if isinstance(state.stop, dict):
-        state.stop = {**state.stop, "held": raw.get("held_text") or ""}
+    try:
+        state.stop = StopState(held=raw.get("held_text") or "")
+    except ValidationError as exc:
+        raise BadRequest(f"invalid stream_state.held_text: {_first_error(exc)}",
+                         param="stream_state.held_text") from None
     return state

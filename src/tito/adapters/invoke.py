@@ -1,0 +1,349 @@
+"""``tito invoke``: run a Lambda handler in-process with an event file, like ``sam local invoke``.
+
+Why: ``sam local invoke`` needs Docker. Calling the handler directly exercises exactly what runs in
+Lambda minus the runtime client: the init phase (module import, app build, model loading), Mangum's
+event translation, the FastAPI app, Powertools logging and metrics. It prints the Lambda response
+(``statusCode``, ``headers``, ``body``, ``isBase64Encoded``) as JSON on stdout; what the function
+writes (JSON logs, EMF metric blobs) goes to stderr, as ``sam local invoke`` keeps them apart.
+
+Usage::
+
+    tito invoke ChatDerenderFunction events/chat_derender.json     # a logical id of template.yaml
+    tito invoke tito.handlers.chat_render.handler events/chat_render.json
+    tito invoke ChatRenderFunction chat_render --body              # events/chat_render.json; body only
+    cat event.json | tito invoke CompletionsRenderFunction -
+
+A logical id resolves through ``template.yaml`` (found upward from the current directory, or
+``--template``) to its ``Handler`` and ``CodeUri`` (put first on ``sys.path``, as ``/var/task``
+is in Lambda) and its ``Timeout`` (the context's remaining time). Anything with a dot is a handler
+path ``package.module.function``. ``--env KEY=VALUE`` sets environment variables before the
+import, since handlers read their settings at init.
+
+Exit status: 0 when the handler returned (whatever the HTTP status), 1 when the init or the
+handler raised (a Lambda-style ``{"errorMessage", "errorType", "stackTrace"}`` is printed), 2 on a
+usage error (unknown logical id, unreadable event).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import dataclasses
+import importlib
+import json
+import os
+import re
+import sys
+import time
+import traceback
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LocalLambdaContext", "ResolvedHandler", "UsageError", "main", "resolve"]
+
+TEMPLATE_NAME = "template.yaml"
+DEFAULT_TIMEOUT_S = 29
+_FUNCTION_TYPES = ("AWS::Serverless::Function", "AWS::Lambda::Function")
+
+
+class UsageError(Exception):
+    """Bad arguments: an unknown logical id, a missing template or event file (exit 2)."""
+
+
+@dataclasses.dataclass
+class LocalLambdaContext:
+    """The Lambda context attributes that Powertools, Mangum and handlers read.
+
+    ``get_remaining_time_in_millis`` counts down from the function's ``Timeout``, as in Lambda.
+    """
+
+    function_name: str
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    memory_limit_in_mb: int = 1024
+    function_version: str = "$LATEST"
+    aws_request_id: str = dataclasses.field(default_factory=lambda: str(uuid.uuid4()))
+    invoked_function_arn: str = ""
+    log_group_name: str = ""
+    log_stream_name: str = "local/[$LATEST]tito-invoke"
+    identity: Any = None
+    client_context: Any = None
+    _deadline: float = dataclasses.field(default=0.0, repr=False)
+
+    def __post_init__(self) -> None:
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
+        if not self.invoked_function_arn:
+            self.invoked_function_arn = (
+                f"arn:aws:lambda:{region}:123456789012:function:{self.function_name}"
+            )
+        if not self.log_group_name:
+            self.log_group_name = f"/aws/lambda/{self.function_name}"
+        self._deadline = time.monotonic() + self.timeout_s
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+@dataclasses.dataclass(frozen=True)
+class ResolvedHandler:
+    """Where a handler lives: ``module.attr``, the code root to import from, its timeout."""
+
+    name: str
+    module: str
+    attr: str
+    code_root: Path | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
+
+    def load(self) -> Callable[[Any, Any], Any]:
+        """Import the module (the Lambda init phase) and return the handler."""
+        if self.code_root is not None and str(self.code_root) not in sys.path:
+            sys.path.insert(0, str(self.code_root))
+        module = importlib.import_module(self.module)
+        try:
+            func = getattr(module, self.attr)
+        except AttributeError:
+            raise UsageError(f"module {self.module} has no attribute {self.attr!r}") from None
+        if not callable(func):
+            raise UsageError(f"{self.module}.{self.attr} is not callable")
+        return func  # type: ignore[no-any-return]
+
+
+# -- template.yaml --------------------------------------------------------------------------------
+
+
+def find_template(start: Path | None = None) -> Path:
+    """``template.yaml`` in ``start`` (default: cwd) or a parent, else in this source checkout."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / TEMPLATE_NAME
+        if candidate.is_file():
+            return candidate
+    checkout = Path(__file__).resolve().parents[3] / TEMPLATE_NAME
+    if checkout.is_file():
+        return checkout
+    raise UsageError(f"no {TEMPLATE_NAME} in {here} or its parents; pass --template")
+
+
+def load_template(path: Path) -> dict[str, Any]:
+    """Parse a SAM/CloudFormation template, keeping short-form tags (``!Ref``) as opaque values.
+
+    Uses PyYAML when installed (it is in the dev extras); otherwise :func:`_scan_template` reads
+    the few keys ``invoke`` needs from the block layout.
+    """
+    text = path.read_text(encoding="utf-8")
+    try:
+        import yaml
+    except ImportError:
+        return _scan_template(text)
+
+    class _Loader(yaml.SafeLoader):
+        """SafeLoader that turns any ``!Tag value`` into ``{"!Tag": value}``."""
+
+    def _tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
+        value: Any
+        if isinstance(node, yaml.ScalarNode):
+            value = loader.construct_scalar(node)
+        elif isinstance(node, yaml.SequenceNode):
+            value = loader.construct_sequence(node, deep=True)
+        else:
+            value = loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+        return {"!" + suffix: value}
+
+    _Loader.add_multi_constructor("!", _tagged)
+    data = yaml.load(text, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+    if not isinstance(data, dict):
+        raise UsageError(f"{path} is not a template (top level is not a mapping)")
+    return data
+
+
+_KEY = re.compile(r"^(?P<indent> *)(?P<key>[A-Za-z0-9_]+):\s*(?P<value>.*?)\s*(#.*)?$")
+
+
+def _scan_template(text: str) -> dict[str, Any]:
+    """Without PyYAML: ``Globals.Function`` and each resource's ``Type`` and plain scalar
+    ``Properties`` (``Handler``, ``CodeUri``, ``Timeout``), from a block-style template."""
+    out: dict[str, Any] = {"Resources": {}, "Globals": {"Function": {}}}
+    path: list[tuple[int, str]] = []
+    for line in text.splitlines():
+        match = _KEY.match(line)
+        if not match or not line.strip():
+            continue
+        indent, key, value = len(match["indent"]), match["key"], match["value"]
+        while path and path[-1][0] >= indent:
+            path.pop()
+        keys = [k for _, k in path]
+        value = value.strip("'\"")
+        if keys == ["Resources"]:
+            out["Resources"].setdefault(key, {"Properties": {}})
+        elif len(keys) == 2 and keys[0] == "Resources" and key == "Type" and value:
+            out["Resources"][keys[1]]["Type"] = value
+        elif len(keys) == 3 and keys[0] == "Resources" and keys[2] == "Properties" and value:
+            out["Resources"][keys[1]]["Properties"][key] = value
+        elif keys == ["Globals", "Function"] and value:
+            out["Globals"]["Function"][key] = value
+        path.append((indent, key))
+    return out
+
+
+def resolve(target: str, template: Path | None = None) -> ResolvedHandler:
+    """A logical id of the template, or a dotted handler path, to a :class:`ResolvedHandler`."""
+    if "." in target or ":" in target:
+        module, sep, attr = target.replace(":", ".").rpartition(".")
+        if not sep or not module or not attr:
+            raise UsageError(f"not a handler path: {target!r} (expected package.module.function)")
+        return ResolvedHandler(name=module.rpartition(".")[2] or module, module=module, attr=attr)
+
+    path = template or find_template()
+    data = load_template(path)
+    resources = data.get("Resources") or {}
+    functions = sorted(
+        name for name, res in resources.items()
+        if isinstance(res, dict) and res.get("Type") in _FUNCTION_TYPES
+    )
+    if target not in functions:
+        raise UsageError(
+            f"{target!r} is not a function of {path}; functions: {', '.join(functions) or 'none'}"
+        )
+    props = resources[target].get("Properties") or {}
+    glob = (data.get("Globals") or {}).get("Function") or {}
+    handler = props.get("Handler", glob.get("Handler"))
+    if not isinstance(handler, str) or "." not in handler:
+        raise UsageError(f"{target} has no plain Handler string in {path}")
+    code_uri = props.get("CodeUri", glob.get("CodeUri"))
+    code_root = None
+    if isinstance(code_uri, str) and not code_uri.startswith("s3://"):
+        candidate = (path.parent / code_uri).resolve()
+        if candidate.is_dir():
+            code_root = candidate
+    timeout = props.get("Timeout", glob.get("Timeout", DEFAULT_TIMEOUT_S))
+    try:
+        timeout_s = float(timeout)
+    except (TypeError, ValueError):
+        timeout_s = DEFAULT_TIMEOUT_S
+    module, _, attr = handler.rpartition(".")
+    return ResolvedHandler(
+        name=target, module=module, attr=attr, code_root=code_root, timeout_s=timeout_s
+    )
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+def _read_event(spec: str, template: Path | None) -> Any:
+    """The event JSON from a file, ``-`` (stdin), or a bare name found in ``events/``."""
+    if spec == "-":
+        text = sys.stdin.read()
+    else:
+        path = Path(spec)
+        if not path.is_file():
+            roots = [Path.cwd()]
+            with contextlib.suppress(UsageError):
+                roots.append((template or find_template()).parent)
+            names = [spec] if spec.endswith(".json") else [spec, spec + ".json"]
+            found = [r / "events" / n for r in roots for n in names if (r / "events" / n).is_file()]
+            if not found:
+                raise UsageError(f"no event file {spec!r} (nor events/{names[-1]})")
+            path = found[0]
+        text = path.read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"event {spec!r} is not JSON: {exc}") from None
+
+
+def _set_env(pairs: list[str]) -> None:
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--env expects KEY=VALUE, got {pair!r}")
+        os.environ[key] = value
+
+
+def _error_payload(exc: BaseException, request_id: str) -> dict[str, Any]:
+    """What Lambda returns for a function error."""
+    return {
+        "errorMessage": str(exc),
+        "errorType": type(exc).__name__,
+        "requestId": request_id,
+        "stackTrace": traceback.format_tb(exc.__traceback__),
+    }
+
+
+def _body_text(response: Any) -> str:
+    """The response body, base64-decoded when flagged and pretty-printed when it is JSON."""
+    if not isinstance(response, dict):
+        return json.dumps(response, indent=2)
+    body = response.get("body") or ""
+    if response.get("isBase64Encoded"):
+        body = base64.b64decode(body).decode("utf-8", errors="replace")
+    try:
+        return json.dumps(json.loads(body), indent=2, ensure_ascii=False)
+    except ValueError:
+        return str(body)
+
+
+def main(argv: list[str]) -> int:
+    """Run ``tito invoke``; see the module docstring. Returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="tito invoke",
+        description="Run a Lambda handler in-process with an event file (sam local invoke "
+        "without Docker). Logs and metrics go to stderr, the response JSON to stdout.",
+    )
+    parser.add_argument(
+        "target",
+        help="a function logical id of template.yaml (ChatDerenderFunction) or a handler path "
+        "(tito.handlers.chat_derender.handler)",
+    )
+    parser.add_argument("event", help="event JSON file, a name in events/, or - for stdin")
+    parser.add_argument("-t", "--template", type=Path, help="SAM template (default: ./template.yaml "
+                        "or the nearest one above)")
+    parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="set an environment variable before the handler is imported")
+    parser.add_argument("--body", action="store_true",
+                        help="print only the response body (decoded, pretty JSON)")
+    args = parser.parse_args(argv)
+
+    try:
+        resolved = resolve(args.target, args.template)
+        event = _read_event(args.event, args.template)
+        _set_env(args.env)
+    except UsageError as exc:
+        print(f"tito invoke: {exc}", file=sys.stderr)
+        return 2
+
+    request_id = None
+    if isinstance(event, dict):
+        request_id = (event.get("requestContext") or {}).get("requestId")
+    context = LocalLambdaContext(
+        function_name=resolved.name,
+        timeout_s=resolved.timeout_s,
+        aws_request_id=str(uuid.uuid4()) if not request_id else _request_uuid(request_id),
+    )
+    stdout = sys.stdout
+    try:
+        # The function's own output (Powertools logs, EMF blobs) must not mix with the response.
+        with contextlib.redirect_stdout(sys.stderr):
+            handler = resolved.load()
+            response = handler(event, context)
+    except UsageError as exc:
+        print(f"tito invoke: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # init or handler error: report it the way Lambda does
+        print(json.dumps(_error_payload(exc, context.aws_request_id), indent=2), file=stdout)
+        return 1
+    if args.body:
+        print(_body_text(response), file=stdout)
+    else:
+        print(json.dumps(response, indent=2, ensure_ascii=False), file=stdout)
+    return 0
+
+
+def _request_uuid(api_request_id: str) -> str:
+    """A stable Lambda request id (UUID) derived from the event's API Gateway request id."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"tito-invoke:{api_request_id}"))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main(sys.argv[1:]))

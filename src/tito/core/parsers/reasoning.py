@@ -1,0 +1,246 @@
+"""Reasoning parsers: split a choice's text into reasoning and content, one chunk at a time.
+
+Format
+======
+
+``<think>`` REASONING ``</think>`` CONTENT. The markers reach us as text (the pipeline decodes
+with ``skip_special_tokens=False`` whenever a parser is configured); they may be split across
+chunks anywhere. For Qwen3 they are added, non-special tokens (151667 / 151668).
+
+Theory of operation
+===================
+
+The state is one :class:`ReasoningState`; its text ``phase`` is one of:
+
+``pre``
+    Outside any think block, but one may still open: text is **content**, and the first
+    ``<think>`` switches to ``think``. Only ``qwen3`` starts here (when the prompt did not open a
+    block): like vLLM's qwen3 parser, reasoning exists only when ``<think>`` appears.
+``think``
+    Inside the think block: text is **reasoning** until the first ``</think>``, which switches to
+    ``done``. ``deepseek_r1`` always starts here when the prompt did not close the block (vLLM:
+    "everything before ``</think>`` is reasoning, even without ``<think>``"); both parsers start
+    here when the prompt tail opened the block (DeepSeek-R1 / Qwen3-thinking templates end the
+    prompt with ``<think>\\n``).
+``done``
+    The block closed (in the output, or already in the prompt: Qwen3 with ``enable_thinking=false``
+    ends the prompt with ``<think>\\n\\n</think>\\n\\n``), or reasoning parsing is disabled: all text
+    is **content**, markers included (nothing is parsed any more).
+
+Rules, identical for every chunking (so batch == stream by construction):
+
+1. Markers are consumed, never emitted. Only **one** ``<think>`` is consumed per output (the first
+   one seen in ``pre``/``think``); a second one inside the block is reasoning text.
+2. Hold-back is minimal: only the longest suffix that is a proper prefix of a marker the current
+   phase is looking for is kept in ``held`` (at most ``len("</think>") - 1 = 7`` characters); the
+   next chunk either completes the marker or releases the text.
+3. ``final``: ``held`` is released to the current phase's side. A block that never closes is all
+   reasoning (vLLM: truncated thinking stays reasoning); ``content`` is then empty.
+4. Text before a ``<think>`` in ``pre`` stays content (vLLM's batch path drops it; we never lose text).
+
+Reasoning tokens (``usage.completion_tokens_details.reasoning_tokens``) are counted on the **ids**,
+independently of the text: an id counts when it lies inside the block, markers excluded (the
+``<think>`` id opens the block in ``pre``, the ``</think>`` id closes it). Counting per id does not
+depend on chunking either.
+
+Prompt tail (:func:`initial`): scanning the prompt ids backwards from the end, the first ``<think>``
+id means "open", the first ``</think>`` id means "closed"; the scan stops at the first *special* id
+(``<|im_start|>``, ``<｜Assistant｜>``...), the start of the current turn, so a closed block from an
+earlier assistant turn never disables reasoning for this one (vLLM scans the whole prompt; its newer
+``reasoning_ended_in_prompt`` exists to fix exactly that).
+
+Differences from vLLM main (documented choices): vLLM main's ``qwen3`` parser targets Qwen3.5
+templates and treats output before ``</think>`` as reasoning even without ``<think>`` unless
+``enable_thinking`` is false; with the original Qwen3 template (model emits ``<think>`` itself) both
+behave the same. vLLM also detects markers by token id in streaming but by text in batch; tito uses
+text in both (so a marker spelled with ordinary tokens counts too) and ids only for counting.
+
+Bounds: ``held`` <= 7 characters; the state JSON is < 200 bytes whatever the output length.
+
+Example::
+
+    parser = REASONING_PARSERS["qwen3"]
+    state = initial(parser, vocab, prompt_ids[-16:])
+    state, reasoning, content = step(parser, state, "<think>hm</thi", ids, final=False)
+    # reasoning == "hm", content == "", state.held == "</thi"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tito.core.parsers._text import held_suffix
+from tito.core.vocab import Vocab
+from tito.errors import BadRequest
+
+Phase = Literal["pre", "think", "done"]
+
+#: How many prompt ids :func:`initial` needs at most to see the current turn's markers
+#: (``<|im_start|>assistant\n<think>\n\n</think>\n\n`` is 7 ids for Qwen3).
+PROMPT_TAIL_IDS = 32
+
+
+class ReasoningState(BaseModel):
+    """Everything a reasoning parser carries between chunks (small, JSON round trip)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    phase: Phase = "pre"  #: text phase (see module header)
+    held: str = Field(default="", max_length=16)  #: possible marker prefix, not yet emitted
+    opened: bool = False  #: an output ``<think>`` was consumed (only one ever is)
+    id_phase: Phase = "pre"  #: the same phases, tracked on ids for counting
+    start_id: int | None = None  #: ``<think>`` id in this vocabulary (None: not a token)
+    end_id: int | None = None  #: ``</think>`` id
+    reasoning_tokens: int = Field(default=0, ge=0)  #: ids inside the block so far
+
+
+@dataclass(frozen=True)
+class ReasoningParser:
+    """A reasoning format: its markers and where an output starts when the prompt says nothing."""
+
+    name: str
+    start: str = "<think>"
+    end: str = "</think>"
+    #: True: output is reasoning until ``</think>`` even without ``<think>`` (deepseek_r1).
+    implicit_open: bool = False
+    #: True: ``chat_template_kwargs.enable_thinking == False`` disables parsing (qwen3).
+    honours_enable_thinking: bool = False
+
+    def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
+        """The ``enabled`` flag for :func:`initial` from the request's template kwargs.
+
+        vLLM's qwen3 parser honours ``enable_thinking`` (default true); deepseek_r1 ignores it.
+        """
+        if not self.honours_enable_thinking or not chat_template_kwargs:
+            return True
+        return chat_template_kwargs.get("enable_thinking", True) is not False
+
+
+REASONING_PARSERS: dict[str, ReasoningParser] = {
+    "qwen3": ReasoningParser("qwen3", honours_enable_thinking=True),
+    "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True),
+}
+
+
+def get_reasoning_parser(name: str) -> ReasoningParser:
+    """The registered parser called ``name`` (400 when unknown)."""
+    try:
+        return REASONING_PARSERS[name]
+    except KeyError:
+        raise BadRequest(
+            f"unknown reasoning parser {name!r}; known: {sorted(REASONING_PARSERS)}",
+            param="reasoning_parser",
+        ) from None
+
+
+def initial(
+    parser: ReasoningParser,
+    vocab: Vocab,
+    prompt_tail_ids: Sequence[int],
+    *,
+    enabled: bool = True,
+) -> ReasoningState:
+    """The state before the first output token, decided from the prompt's last ids.
+
+    ``prompt_tail_ids``: the last prompt ids (:data:`PROMPT_TAIL_IDS` are plenty; more is fine,
+    the scan stops at the current turn's start). ``enabled=False`` (e.g. from
+    :meth:`ReasoningParser.enabled_from_kwargs`) makes every output character content.
+    """
+    start_id = vocab.token_id(parser.start)
+    end_id = vocab.token_id(parser.end)
+    phase: Phase = "think" if parser.implicit_open else "pre"
+    for tid in reversed(prompt_tail_ids):
+        if start_id is not None and tid == start_id:
+            phase = "think"
+            break
+        if end_id is not None and tid == end_id:
+            phase = "done"
+            break
+        if tid in vocab.special_ids:
+            break
+    if not enabled:
+        phase = "done"
+    return ReasoningState(
+        phase=phase, id_phase=phase, start_id=start_id, end_id=end_id
+    )
+
+
+def step(
+    parser: ReasoningParser,
+    state: ReasoningState,
+    text: str,
+    ids: Sequence[int],
+    *,
+    final: bool,
+) -> tuple[ReasoningState, str, str]:
+    """Advance by one chunk: ``(new_state, reasoning_delta, content_delta)``.
+
+    ``text`` is the chunk's text (after stop strings), ``ids`` the chunk's ids (for counting only),
+    ``final`` true on the choice's last call (releases the held-back marker prefix).
+    """
+    st = state.model_copy()
+    st.id_phase, st.reasoning_tokens = _count(st, ids)
+
+    reasoning: list[str] = []
+    content: list[str] = []
+    s = st.held + text
+    st.held = ""
+    pos = 0
+    while True:
+        if st.phase == "done":
+            content.append(s[pos:])
+            break
+        if st.phase == "pre":
+            looking = (parser.start,)
+        elif st.opened:
+            looking = (parser.end,)
+        else:
+            looking = (parser.start, parser.end)
+        hit, marker = _first(s, looking, pos)
+        side = content if st.phase == "pre" else reasoning
+        if hit == -1:
+            keep = 0 if final else held_suffix(s[pos:], looking)
+            side.append(s[pos : len(s) - keep])
+            st.held = s[len(s) - keep :]
+            break
+        side.append(s[pos:hit])
+        pos = hit + len(marker or "")
+        if marker == parser.start:
+            st.opened = True
+            st.phase = "think"
+        else:
+            st.phase = "done"
+    return st, "".join(reasoning), "".join(content)
+
+
+def _first(s: str, markers: Sequence[str], pos: int) -> tuple[int, str | None]:
+    best, which = -1, None
+    for m in markers:
+        i = s.find(m, pos)
+        if i != -1 and (best == -1 or i < best):
+            best, which = i, m
+    return best, which
+
+
+def _count(st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
+    phase, count = st.id_phase, st.reasoning_tokens
+    if phase == "done" or not ids:
+        return phase, count
+    start_id, end_id = st.start_id, st.end_id
+    if phase == "think" and end_id not in ids and start_id not in ids:
+        return phase, count + len(ids)  # the common case, no per-id loop
+    for tid in ids:
+        if phase == "pre":
+            if tid == start_id:
+                phase = "think"
+        elif phase == "think":
+            if tid == end_id:
+                phase = "done"
+                break
+            if tid != start_id:
+                count += 1
+    return phase, count

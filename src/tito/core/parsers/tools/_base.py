@@ -1,0 +1,211 @@
+"""Common ground of every tool-call parser: the state, the deltas, the step loop, the gap rule.
+
+Theory of operation
+===================
+
+A tool parser reads a choice's *content* text (after the reasoning parser) one chunk at a time and
+splits it into content and tool-call deltas. Each format is one subclass of :class:`ToolParser`
+whose module owns its phases; they all share one :class:`ToolState` and these rules:
+
+**Unprocessed text.** ``state.buf`` holds text received but not decided yet: a possible marker
+prefix, or the *header* of a call (everything before its name is known and its arguments start).
+Every call prepends ``buf`` to the new text and runs the phase handlers over it from position 0;
+a handler either consumes text (emitting content or arguments) or asks to *hold* the rest, which
+becomes the new ``buf``. A header is re-parsed from its start on every call; it may not exceed
+:data:`HEADER_LIMIT` characters: a header still undecided at that length is not a call (its text
+is content). With ``final`` nothing is held: every handler decides with what it has.
+
+**Calls.** A call starts once its name is complete: the first delta carries the complete name
+(``ToolCallDelta.name``) and every later delta only appends to ``arguments``. Arguments stream as
+the model's own text of the arguments JSON (JSON formats: the raw substring, whitespace kept, so
+the concatenated deltas equal the batch arguments byte for byte); only an O(1) scanner state
+(``depth``, ``in_str``, ``esc``) is kept, never the arguments. Indexes count calls from 0 in order.
+
+**Content.** Text outside calls is content, verbatim, with one exception, the *gap rule*: a run of
+ASCII whitespace standing between the start of the output or the end of a call and the start of a
+call (or the end of the output, when any call was made) is dropped. Such runs are held in
+``state.ws`` (at most :data:`WS_LIMIT` characters; a longer run is released as content). So a
+model's ``\\n`` between ``</tool_call>`` and ``<tool_call>`` does not become content, while an
+output without calls is always returned unchanged.
+
+**Malformed input** never raises and never loses text: a call whose header does not parse is
+content (marker included) and parsing resumes right after the offending character; a call whose
+arguments break after they started streaming ends there (reported as far as it got).
+**Truncation**: at ``final`` a call still open stays a call with the arguments received so far and
+``state.truncated`` is set; a header still undecided at ``final`` is content.
+
+Because the state machine is a pure function of the text (the chunking only changes *when*
+things are emitted), any split of the same text gives the same concatenated content and the same
+calls; batch is one call with the whole text and ``final=True``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tito.core.parsers._text import ASCII_WS
+
+#: Longest call header (marker excluded) kept while waiting for a call's name (characters).
+HEADER_LIMIT = 256
+#: Longest whitespace run held by the gap rule (characters).
+WS_LIMIT = 64
+
+
+class ToolState(BaseModel):
+    """Everything a tool parser carries between chunks (one class for every format).
+
+    Bounded whatever the output: ``buf`` <= :data:`HEADER_LIMIT` + the longest marker,
+    ``ws`` <= :data:`WS_LIMIT` ASCII characters, the pythonic fields <= a few hundred characters.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    phase: str = "text"  #: the format's phase (its module header lists them)
+    buf: str = Field(default="", max_length=1024)  #: unprocessed text (marker prefix / header)
+    ws: str = Field(default="", max_length=WS_LIMIT)  #: gap whitespace held (see gap rule)
+    gap: bool = True  #: at the start of the output or right after a call
+    calls: int = Field(default=0, ge=0)  #: calls started so far (= next call index)
+    name_sent: bool = False  #: the current call's name went out
+    args_sent: int = Field(default=0, ge=0)  #: characters of the current call's arguments sent
+    depth: int = 0  #: JSON scanner: open brackets
+    in_str: bool = False  #: JSON scanner: inside a string
+    esc: bool = False  #: JSON scanner: after a backslash inside a string
+    truncated: bool = False  #: set at final: the last call was cut before it closed
+    # pythonic transcoder (tito.core.parsers.tools.pythonic); empty for other formats
+    stack: str = Field(default="", max_length=64)
+    expect: str = ""
+    tok: str = Field(default="", max_length=HEADER_LIMIT)
+    key: str = Field(default="", max_length=2 * HEADER_LIMIT)
+    quote: str = Field(default="", max_length=3)
+    pend: str = Field(default="", max_length=HEADER_LIMIT)
+    comma: bool = False
+
+
+class ToolCallDelta(BaseModel):
+    """One call's part of one chunk: ``name`` only on the call's first delta (complete)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    index: int
+    name: str | None = None
+    arguments: str = ""
+
+
+@dataclass
+class Out:
+    """What one step produced (content pieces and per-call deltas in call order)."""
+
+    content: list[str] = field(default_factory=list)
+    calls: list[ToolCallDelta] = field(default_factory=list)
+
+    def args(self, st: ToolState, text: str) -> None:
+        if not text:
+            return
+        st.args_sent += len(text)
+        index = st.calls - 1
+        if self.calls and self.calls[-1].index == index:
+            self.calls[-1].arguments += text
+        else:
+            self.calls.append(ToolCallDelta(index=index, arguments=text))
+
+
+@dataclass(frozen=True)
+class ToolParser:
+    """Base of every format. Subclasses set :attr:`name`, :attr:`first_phase` and handlers."""
+
+    name: ClassVar[str] = ""
+    first_phase: ClassVar[str] = "text"
+    #: keep only the call with index 0 in the output (``parallel_tool_calls=false``)
+    single_call: bool = False
+
+    # -- public ------------------------------------------------------------------------------
+
+    def initial(self) -> ToolState:
+        """The state before the first chunk."""
+        return ToolState(phase=self.first_phase)
+
+    def step(self, state: ToolState, text: str, *, final: bool) -> tuple[ToolState, str, list[ToolCallDelta]]:
+        """Advance by one chunk of content text: ``(new_state, content_delta, call_deltas)``."""
+        st = state.model_copy()
+        s = st.buf + text
+        st.buf = ""
+        out = Out()
+        pos = 0
+        while True:
+            phase = st.phase
+            handler = getattr(self, "_on_" + phase)
+            new_pos, hold = handler(st, s, pos, out, final)
+            if new_pos == pos and st.phase == phase and not hold and pos < len(s):
+                raise RuntimeError(f"{self.name}: no progress in phase {phase!r}")  # a bug
+            if hold:
+                st.buf = s[new_pos:]
+                break
+            if new_pos >= len(s):
+                break
+            pos = new_pos
+        if final:
+            self._finish(st, out)
+        calls = out.calls
+        if self.single_call:
+            calls = [c for c in calls if c.index == 0]
+        return st, "".join(out.content), calls
+
+    # -- helpers for subclasses -------------------------------------------------------------
+
+    def _finish(self, st: ToolState, out: Out) -> None:
+        """End of output: resolve the gap rule and the truncation flag."""
+        if st.ws:
+            if st.calls == 0:
+                out.content.append(st.ws)
+            st.ws = ""
+        st.truncated = self._is_open(st)
+
+    def _is_open(self, st: ToolState) -> bool:
+        """Whether a call is open in this phase (arguments not closed)."""
+        return False
+
+    @staticmethod
+    def _content(st: ToolState, out: Out, text: str) -> None:
+        """Emit content through the gap rule."""
+        if not text:
+            return
+        if st.gap:
+            body = text.lstrip(ASCII_WS)
+            st.ws += text[: len(text) - len(body)]
+            if len(st.ws) > WS_LIMIT:
+                out.content.append(st.ws)
+                st.ws = ""
+                st.gap = False
+            if not body:
+                return
+            if st.ws:
+                out.content.append(st.ws)
+                st.ws = ""
+            st.gap = False
+            text = body
+        out.content.append(text)
+
+    @staticmethod
+    def _start_call(st: ToolState, out: Out, name: str) -> None:
+        """A call begins (its name is complete): drop held gap whitespace, emit the name."""
+        st.ws = ""
+        st.gap = False
+        st.name_sent = True
+        st.args_sent = 0
+        st.depth = 0
+        st.in_str = False
+        st.esc = False
+        out.calls.append(ToolCallDelta(index=st.calls, name=name))
+        st.calls += 1
+
+    @staticmethod
+    def _end_call(st: ToolState) -> None:
+        """The current call is over; what follows is in a gap."""
+        st.gap = True
+        st.name_sent = False
+        st.depth = 0
+        st.in_str = False
+        st.esc = False

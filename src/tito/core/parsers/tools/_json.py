@@ -1,0 +1,271 @@
+"""JSON pieces for the tool parsers: an O(1)-state incremental scanner and a call-header parser.
+
+Scanner
+=======
+
+:func:`scan` walks JSON text and tracks only ``depth`` (open ``{``/``[``), ``in_str`` and
+``esc`` (after a backslash in a string), stored in :class:`ToolState`. It finds where a value
+that starts at depth 0 closes again, in time linear in the new text (``re`` jumps over string
+bodies and plain characters), and stops early at "interrupt" characters outside strings so a
+parser can look for its end marker (``</tool_call>`` inside unbalanced JSON). It does not
+validate: mismatched brackets count alike, garbage outside strings passes through. That is the
+price of streaming the arguments as raw text without buffering them.
+
+Call headers
+============
+
+:func:`parse_object_header` decides, from the text of a call object's beginning, whether it is a
+call and where its arguments start::
+
+    [lead tokens] {"name": "NAME", ["other": value, ...] "arguments": {   <- COMMIT here
+
+Rules: keys may come in any order as long as ``"name"`` (a non-empty JSON string) precedes
+``"arguments"``/``"parameters"``; the arguments value must be an object (streamed from its
+``{``) or ``null``/absent (then the arguments are ``{}``, unless the format requires them); other
+members are parsed and ignored. The answer is NEED (valid so far, more text needed), INVALID at a
+position (the first character that cannot belong to a call header), COMMIT (name known, arguments
+object starts at a position) or CLOSED (the object ended without arguments). The parse is
+left-to-right and stops at its first decision, so the same text gives the same decision however
+it was chunked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from tito.core.parsers._text import ASCII_WS, is_proper_prefix
+from tito.core.parsers.tools._base import ToolState
+
+ARGS_KEYS = ("arguments", "parameters")
+
+_IN_STRING = re.compile(r'["\\]')
+
+
+@lru_cache(maxsize=16)
+def _outside(interrupts: str) -> re.Pattern[str]:
+    return re.compile("[" + re.escape('"{}[]' + interrupts) + "]")
+
+
+ScanResult = Literal["done", "more", "interrupt"]
+
+
+def scan(st: ToolState, s: str, pos: int, interrupts: str = "") -> tuple[ScanResult, int]:
+    """Advance the scanner in ``st`` over ``s[pos:]``.
+
+    Returns ``("done", i)`` when depth returns to 0 with ``s[i - 1]`` (the value closed),
+    ``("interrupt", j)`` at an ``interrupts`` character ``s[j]`` outside strings (not consumed),
+    or ``("more", len(s))`` when the text ran out first.
+    """
+    n = len(s)
+    outside = _outside(interrupts)
+    i = pos
+    while i < n:
+        if st.in_str:
+            if st.esc:
+                st.esc = False
+                i += 1
+                continue
+            m = _IN_STRING.search(s, i)
+            if m is None:
+                return "more", n
+            j = m.start()
+            if s[j] == "\\":
+                st.esc = True
+            else:
+                st.in_str = False
+            i = j + 1
+            continue
+        m = outside.search(s, i)
+        if m is None:
+            return "more", n
+        j = m.start()
+        c = s[j]
+        if c == '"':
+            st.in_str = True
+        elif c in "{[":
+            st.depth += 1
+        elif c in "}]":
+            st.depth -= 1
+            if st.depth <= 0:
+                st.depth = 0
+                return "done", j + 1
+        else:
+            return "interrupt", j
+        i = j + 1
+    return "more", n
+
+
+def skip_ws(s: str, i: int) -> int:
+    """Index of the first non-ASCII-whitespace character at or after ``i``."""
+    n = len(s)
+    while i < n and s[i] in ASCII_WS:
+        i += 1
+    return i
+
+
+def string_end(s: str, i: int) -> int:
+    """``s[i]`` opens a JSON string: index after its closing quote, or -1 if not there yet."""
+    j = i + 1
+    while True:
+        m = _IN_STRING.search(s, j)
+        if m is None:
+            return -1
+        k = m.start()
+        if s[k] == "\\":
+            if k + 1 >= len(s):
+                return -1
+            j = k + 2
+        else:
+            return k + 1
+
+
+_SCALAR = re.compile(r"[-+0-9A-Za-z.]*")
+_NEED = -1
+_BAD = -2
+
+
+def value_end(s: str, i: int) -> int:
+    """A JSON value starts at ``s[i]``: its end index, ``-1`` (incomplete) or ``-2`` (invalid)."""
+    c = s[i]
+    if c == '"':
+        e = string_end(s, i)
+    elif c in "{[":
+        probe = ToolState()
+        kind, e = scan(probe, s, i)
+        if kind != "done":
+            return _NEED
+    else:
+        m = _SCALAR.match(s, i)
+        assert m is not None
+        e = m.end()
+        if e == len(s):
+            return _NEED
+        if e == i:
+            return _BAD
+    if e == -1:
+        return _NEED
+    try:
+        json.loads(s[i:e])
+    except ValueError:
+        return _BAD
+    return e
+
+
+@dataclass(frozen=True)
+class Header:
+    """The decision about a call header (positions relative to the parsed text)."""
+
+    kind: Literal["need", "invalid", "commit", "closed"]
+    pos: int = 0  #: invalid: offending char; commit: the arguments ``{``; closed: after the ``}``
+    name: str = ""
+
+
+NEED = Header("need")
+
+
+def match_lead(s: str, i: int, token: str) -> int:
+    """``token`` expected at ``s[i]``: index after it, -1 (need more) or -2 (not there)."""
+    if s.startswith(token, i):
+        return i + len(token)
+    if i >= len(s) or is_proper_prefix(s[i:], [token]):
+        return _NEED
+    return _BAD
+
+
+def parse_object_header(
+    s: str,
+    lead: Sequence[str] = (),
+    *,
+    optional_lead: str = "",
+    args_required: bool = False,
+) -> Header:
+    """Parse a call object's header from ``s`` (see the module header for the grammar).
+
+    ``lead``: tokens that must come first (each may be preceded by whitespace), e.g. ``","``
+    between list elements; ``optional_lead``: a token that may come first (``<|python_tag|>``);
+    leading whitespace is always allowed. ``args_required``: an object without arguments is
+    not a call (llama3_json: plain JSON with a ``"name"`` key must stay content).
+    """
+    n = len(s)
+    i = skip_ws(s, 0)
+    if optional_lead:
+        if s.startswith(optional_lead, i):
+            i = skip_ws(s, i + len(optional_lead))
+        elif is_proper_prefix(s[i:], [optional_lead]):
+            return NEED
+    for token in lead:
+        j = match_lead(s, i, token)
+        if j == _NEED:
+            return NEED
+        if j == _BAD:
+            return Header("invalid", i)
+        i = skip_ws(s, j)
+    if i == n:
+        return NEED
+    if s[i] != "{":
+        return Header("invalid", i)
+    i += 1
+    name: str | None = None
+    expect = "key_or_close"
+    while True:
+        i = skip_ws(s, i)
+        if i == n:
+            return NEED
+        c = s[i]
+        if c == "}" and expect != "key":
+            if name is None or args_required:
+                return Header("invalid", i)
+            return Header("closed", i + 1, name)
+        if expect == "sep":
+            if c != ",":
+                return Header("invalid", i)
+            i += 1
+            expect = "key"
+            continue
+        if c != '"':
+            return Header("invalid", i)
+        e = string_end(s, i)
+        if e == -1:
+            return NEED
+        try:
+            key = json.loads(s[i:e])
+        except ValueError:
+            return Header("invalid", i)
+        i = skip_ws(s, e)
+        if i == n:
+            return NEED
+        if s[i] != ":":
+            return Header("invalid", i)
+        i = skip_ws(s, i + 1)
+        if i == n:
+            return NEED
+        if key in ARGS_KEYS:
+            if name is None:
+                return Header("invalid", i)  # the name must come before the arguments
+            if s[i] == "{":
+                return Header("commit", i, name)
+            e = value_end(s, i)
+            if e == _NEED:
+                return NEED
+            if e == _BAD or s[i:e] != "null":
+                return Header("invalid", i)
+            if args_required:
+                return Header("invalid", i)
+        else:
+            e = value_end(s, i)
+            if e == _NEED:
+                return NEED
+            if e == _BAD:
+                return Header("invalid", i)
+            if key == "name":
+                value = json.loads(s[i:e])
+                if name is not None or not isinstance(value, str) or not value:
+                    return Header("invalid", i)
+                name = value
+        i = e
+        expect = "sep"

@@ -1,0 +1,76 @@
+"""``hermes``: Hermes / Qwen2.5 / Qwen3 tool calls.
+
+Format (Qwen3's template, any number of calls, text allowed around them)::
+
+    TEXT <tool_call>\\n{"name": "NAME", "arguments": {ARGS}}\\n</tool_call> TEXT <tool_call>...
+
+Phases (this module's transitions; ``head``/``args``/``tail`` are in :mod:`._objects`):
+
+``text``
+    Content. The first ``<tool_call>`` switches to ``head`` (the marker is the header's lead, so
+    an unparsable call gives back the marker as content). A trailing proper prefix of
+    ``<tool_call>`` is held back.
+``head`` -> ``args`` -> ``tail`` -> ``after``
+    The call object (name first, then arguments, see :mod:`._json`); arguments stream raw.
+    Inside unbalanced arguments, ``</tool_call>`` outside strings ends the call (consumed) and
+    ``<tool_call>`` ends it and starts the next one.
+``after``
+    Whitespace (gap rule), then ``</tool_call>`` is consumed if it comes; anything else is text.
+
+Rules: text before, between and after calls is content (vLLM drops text after the first call:
+vllm#56263); whitespace-only gaps around calls are dropped (gap rule, :mod:`._base`); a missing
+or ``null`` ``"arguments"`` gives ``{}`` (vllm#28806); arguments are the model's raw JSON text
+(vLLM's batch path re-serializes them with ``json.dumps``: identical for Qwen3's own spacing);
+unknown tool names are passed through as vLLM's hermes parser does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tito.core.parsers._text import ASCII_WS, held_suffix, is_proper_prefix
+from tito.core.parsers.tools._base import Out, ToolState
+from tito.core.parsers.tools._objects import ObjectCallParser
+
+START = "<tool_call>"
+END = "</tool_call>"
+
+
+@dataclass(frozen=True)
+class HermesParser(ObjectCallParser):
+    name: ClassVar[str] = "hermes"
+    first_phase: ClassVar[str] = "text"
+    resume_phase: ClassVar[str] = "text"
+    after_phase: ClassVar[str] = "after"
+    stop_markers: ClassVar[tuple[str, ...]] = (END, START)
+    end_marker: ClassVar[str] = END
+
+    def _lead(self, st: ToolState) -> Sequence[str]:
+        return (START,)
+
+    def _on_text(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        hit = s.find(START, pos)
+        if hit != -1:
+            self._content(st, out, s[pos:hit])
+            st.phase = "head"
+            return hit, False
+        keep = 0 if final else held_suffix(s[pos:], (START,))
+        self._content(st, out, s[pos : len(s) - keep])
+        return len(s) - keep, keep > 0
+
+    def _on_after(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos
+        while i < len(s) and s[i] in ASCII_WS:
+            i += 1
+        self._content(st, out, s[pos:i])
+        if s.startswith(END, i):
+            st.phase = "text"
+            return i + len(END), False
+        if i == len(s):
+            return i, False
+        if not final and is_proper_prefix(s[i:], (END,)):
+            return i, True
+        st.phase = "text"
+        return i, False

@@ -1,0 +1,87 @@
+"""``llama3_json``: Llama 3.x JSON tool calls (vLLM's ``llama3_json`` / ``llama4_json``).
+
+Format (only at the very start of the output, like vLLM's streaming path)::
+
+    [<|python_tag|>] {"name": "NAME", "parameters": {ARGS}} [; {"name": ..., "parameters": ...}]* TEXT
+
+``"arguments"`` is accepted as well as ``"parameters"``; other members (``"type": "function"``)
+are skipped. Leading whitespace is allowed.
+
+Phases (``head``/``args``/``tail`` are in :mod:`._objects`):
+
+``start``
+    Leading whitespace is held (gap rule); then ``<|python_tag|>`` (or a proper prefix of it, held)
+    or ``{`` goes to ``head``; anything else goes to ``rest``: the output is plain content.
+``head``
+    The first call object (optional ``<|python_tag|>`` lead). The arguments member is required:
+    a JSON object without it (``{"name": "Bob", "age": 3}``) is content, not a call.
+``sep``
+    After a call: whitespace (gap rule); ``;`` goes to ``next``, anything else to ``rest``.
+``next``
+    A further call object after ``;``.
+``rest``
+    Content until the end (calls are only recognised at the start of the output).
+
+Rules: a malformed first object makes the whole output content (plain JSON answers stay
+content); a malformed later object ends the calls there. Arguments are raw JSON text (vLLM's
+batch path re-serializes them; semantically equal). Unknown tool names pass through (as vLLM).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tito.core.parsers._text import ASCII_WS, is_proper_prefix
+from tito.core.parsers.tools._base import Out, ToolState
+from tito.core.parsers.tools._objects import ObjectCallParser
+
+PYTHON_TAG = "<|python_tag|>"
+
+
+@dataclass(frozen=True)
+class Llama3JsonParser(ObjectCallParser):
+    name: ClassVar[str] = "llama3_json"
+    first_phase: ClassVar[str] = "start"
+    resume_phase: ClassVar[str] = "rest"
+    after_phase: ClassVar[str] = "sep"
+    args_required: ClassVar[bool] = True
+
+    def _lead(self, st: ToolState) -> Sequence[str]:
+        return (";",) if st.phase == "next" else ()
+
+    def _optional_lead(self, st: ToolState) -> str:
+        return PYTHON_TAG
+
+    def _on_start(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos
+        while i < len(s) and s[i] in ASCII_WS:
+            i += 1
+        self._content(st, out, s[pos:i])
+        if i == len(s):
+            return i, False
+        if s[i] == "{" or s.startswith(PYTHON_TAG, i):
+            st.phase = "head"
+        elif not final and is_proper_prefix(s[i:], (PYTHON_TAG,)):
+            return i, True
+        else:
+            st.phase = "rest"
+        return i, False
+
+    def _on_next(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        return self._on_head(st, s, pos, out, final)
+
+    def _on_sep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos
+        while i < len(s) and s[i] in ASCII_WS:
+            i += 1
+        self._content(st, out, s[pos:i])
+        if i == len(s):
+            return i, False
+        st.phase = "next" if s[i] == ";" else "rest"
+        return i, False
+
+    def _on_rest(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        self._content(st, out, s[pos:])
+        return len(s), False
