@@ -203,6 +203,18 @@ def test_arbitrary_ids_any_chunking_is_bounded_and_identical(vocabs, name, data,
     assert pieces == once
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["qwen3", "gpt2"]), data=st.data(), skip=st.booleans())
+def test_byte_level_stream_equals_full_decode_for_any_ids(vocabs, name, data, skip):
+    """ByteLevel decoders are lossy UTF-8 over all bytes, so even garbage streams exactly."""
+    vocab = vocabs[name]
+    single_bytes = [vocab.token_id(c) for c in d._BYTE_LEVEL_CHARS]
+    ids = data.draw(st.lists(st.one_of(st.sampled_from(single_bytes[0x80:]),
+                                       st.integers(0, vocab.size + 3)), max_size=120))
+    pieces, tail, _ = pieces_and_flush(vocab, DetokState(), ids, skip=skip)
+    assert "".join(pieces) + tail == vocab.decode(ids, skip_special_tokens=skip)
+
+
 # -- byte fallback, truncation, unknown ids ---------------------------------------------------------
 
 

@@ -56,7 +56,7 @@ def _reset_powertools() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def bare_handler() -> Any:
-    """``make_handler([])`` plus test-only routes: an echo and one that raises."""
+    """``make_handler([])`` plus test-only routes: an echo, one that logs, one that raises."""
     from fastapi import APIRouter
 
     from tito.handlers._lambda import make_handler
@@ -67,6 +67,11 @@ def bare_handler() -> Any:
     @router.post("/test/echo")
     def echo(body: dict[str, Any]) -> dict[str, Any]:
         return {"echo": body}
+
+    @router.post("/test/log")
+    def log(body: dict[str, Any]) -> dict[str, Any]:
+        logging.getLogger("tito.test").info("hello from a route")
+        return {}
 
     @router.post("/test/boom")
     def boom(body: dict[str, Any]) -> dict[str, Any]:
@@ -327,22 +332,20 @@ def test_cold_start_metric_on_first_call_only(bare_handler: Any, load_event: Any
 def test_logs_carry_the_api_gateway_request_id(bare_handler: Any, load_event: Any,
                                                 lambda_context: Any,
                                                 log_stream: io.StringIO) -> None:
-    from tito.handlers._lambda import logger
-
-    event = load_event("health.json")
-    logger.info("before")  # outside an invocation: no correlation id
-    bare_handler(event, lambda_context)
-    logger.info("after")
+    """Records of the stdlib ``tito.*`` loggers (the app, the registry...) go through the
+    Powertools formatter and carry the request id of the invocation that emitted them."""
+    ids = []
+    for name in ("health.json", "models.json"):
+        event = _post(load_event, "/test/log", '{"x": 1}')
+        event["requestContext"]["requestId"] = load_event(name)["requestContext"]["requestId"]
+        ids.append(event["requestContext"]["requestId"])
+        assert bare_handler(event, lambda_context)["statusCode"] == 200
     records = [json.loads(line) for line in log_stream.getvalue().splitlines()]
-    assert records[0].get("correlation_id") is None
-    # clear_state=True: the next invocation starts without the previous keys; within one
-    # invocation every record carries the request id of the event.
-    event2 = load_event("models.json")
-    bare_handler(event2, lambda_context)
-    logger.info("in between")
-    assert json.loads(log_stream.getvalue().splitlines()[-1])["correlation_id"] == (
-        event2["requestContext"]["requestId"]
-    )
+    logged = [r for r in records if r["message"] == "hello from a route"]
+    assert [r["correlation_id"] for r in logged] == ids
+    assert all(r["service"] == "tito" and r["location"].startswith("log:") for r in logged)
+    assert [r["cold_start"] for r in logged] == [True, False]
+    assert all(r["function_request_id"] == lambda_context.aws_request_id for r in logged)
 
 
 def test_unhandled_error_is_a_500_metric_and_one_traceback(
@@ -366,7 +369,7 @@ def test_unhandled_error_is_a_500_metric_and_one_traceback(
     assert len(hook) == 1 and "user text" not in json.dumps(hook[0])
     tracebacks = [r for r in errors if "exception" in r]
     assert len(tracebacks) == 1, "Mangum's duplicate traceback should be dropped"
-    assert tracebacks[0]["name"].startswith("tito")
+    assert tracebacks[0]["location"].startswith("_unexpected:")  # the app's own handler
 
 
 def test_hook_is_inert_outside_an_invocation(bare_handler: Any) -> None:

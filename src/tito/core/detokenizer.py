@@ -3,8 +3,8 @@
 Why this module exists: a streaming derender must turn each chunk of engine ids into exactly the
 text the coupled vLLM server would have streamed, while every bit of state travels with the client
 between calls. vLLM's derender carries token *strings* (``prev_tokens``); tito carries token *ids*,
-which is lossless for every vocabulary (strings are not for tiktoken-style or byte-level
-vocabularies, see the review of vllm#53223), and maps to and from vLLM's strings only at the wire
+which is lossless for every vocabulary (strings are not where tokens are raw bytes, as in
+tiktoken vocabularies; review of vllm#53223), and maps to and from vLLM's strings only at the wire
 (:func:`window_tokens`, :func:`state_from_tokens`).
 
 Theory of operation
@@ -49,6 +49,15 @@ bookkeeping downstream need.
 their own: ``"中"`` then ``"�"`` for a stray byte, the lossy reading of the bytes. The same fallback
 applies in :func:`flush`.
 
+**What equals what.** ``"".join(pieces) + flush == vocab.decode(ids)`` for any chunking whenever
+the decode is monotonic over the ids: for every valid text on every shipped tokenizer, and for
+*any* ids on ``ByteLevel`` tokenizers (Qwen3, GPT-2: lossy UTF-8 over all bytes; property-tested
+with random byte garbage). With a ``ByteFallback`` run that contains invalid bytes the full decode
+depends on the whole run, which no streaming decoder can reproduce once part of it was emitted;
+the stream then stays deterministic and bounded but may differ from the full decode. With a
+prompt seed, the pieces equal ``DecodeStream(ids=prompt_ids)`` stepping the same ids, except where
+``DecodeStream`` raises or leaks the prompt (below).
+
 **The bound.** ``len(window) <= MAX_CONTEXT + MAX_HELD`` (64) after every id, whatever the input:
 
 * context is cut to the last ``MAX_CONTEXT`` ids (32; in practice it is the 1-4 ids of the last
@@ -56,12 +65,11 @@ applies in :func:`flush`.
 * held ids are capped at ``MAX_HELD`` (32). A real character needs at most 3 held ids (4 UTF-8
   bytes, one id each at worst), so only pathological input (say 10,000 ``<0x80>`` ids) gets there.
   Then the held region is *cut*: everything but the last ``KEEP_ON_CUT = 3`` ids is emitted as it
-  decodes (with its U+FFFD), and the last 3 stay held because they may still be the start of a
-  character. The emitted U+FFFDs are the ones the tokenizer's full decode shows as well: a held
-  run that long contains a byte that can never become valid, and any repairable tail is at most 3
-  bytes. The one divergence: under ``ByteFallback``'s all-or-nothing rule, a run whose invalid
-  start falls out of the window may decode validly later on, where the full decode would show
-  U+FFFD for it (the stream is then the better reading of the bytes).
+  decodes (with its U+FFFDs), and the last 3 stay held because they may still be the start of a
+  character (an incomplete character is at most 3 bytes). A held region that long contains a
+  byte that can never become valid, so the emitted U+FFFDs are final: for ``ByteLevel`` decoders
+  the output still equals the full decode exactly, and 10,000 stray ``<0x80>`` give 10,000 U+FFFD
+  on every shipped tokenizer, as the full decode does.
 
 Each id costs two decodes of at most ``MAX_CONTEXT + MAX_HELD + 1`` ids: ``O(window)``, never
 ``O(history)``. The wire bound is vLLM's ``prev_tokens`` limit, ``MAX_WINDOW = 1024``; a state
@@ -85,7 +93,8 @@ complete and is left in the context, as in vLLM.
 batch and ``tokenizer.decode`` texts disagree when generation stops inside a character
 (``max_tokens``). :func:`flush` emits what is still held, so that
 ``"".join(pieces) + flush == vocab.decode(ids)`` (the tokenizer's own full decode, with its
-trailing U+FFFD) for any chunking: stream, batch and full decode say the same thing.
+trailing U+FFFD) for any chunking, within the limits of "What equals what" above: stream, batch
+and full decode say the same thing.
 
 **spaces_between_special_tokens.** Accepted for parity, and it has no effect, exactly as in vLLM for
 fast (``tokenizer.json``) tokenizers, which all of tito's models are:
@@ -98,7 +107,7 @@ fast (``tokenizer.json``) tokenizers, which all of tito's models are:
   added token that directly follows another added token with the token's raw content. With
   ``ByteLevel`` and ``Replace/ByteFallback/Fuse/Strip`` decoders (every shipped model) that piece
   already is the raw content, so the override changes nothing. The tests check this for every
-  added token of every shipped tokenizer.
+  added token (after an added token) of every shipped tokenizer.
 """
 
 from __future__ import annotations

@@ -279,6 +279,7 @@ class _Stream:
                 _check_ids(self.model, choice.token_ids, f"{param}.choices.0.token_ids")
                 _check_logprobs(self.model, choice.logprobs, f"{param}.choices.0.logprobs")
         self.chunks = chunks
+        self.echo_prefix = ""
         _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
         self._load_state(request_obj)
 
@@ -305,6 +306,9 @@ class _Stream:
             if seed is None:
                 seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
             self.state = start_choice(vocab, self.cfg, seed)
+            if self.completion and _echo_requested(request_obj):
+                self.echo_prefix = _echo(model, self.cfg, seed, None)[0]
+                self.state.text_offset = len(self.echo_prefix)
         else:
             if self.cfg.reasoning_parser or self.cfg.tool_parser:
                 raise BadRequest(
@@ -372,9 +376,10 @@ class _Stream:
                     out.logprobs or [], self.state.text_offset
                 )
                 logprobs = CompletionLogProbs(**logprobs_dict)
+            prefix, self.echo_prefix = self.echo_prefix, ""
             return CompletionResponseStreamChoice(
                 index=choice.index,
-                text=out.text,
+                text=prefix + out.text,
                 logprobs=logprobs,
                 finish_reason=out.finish_reason,
                 stop_reason=out.stop_reason,
@@ -404,6 +409,57 @@ def derender_chat_stream(model: ServedModel, req: DerenderChatStreamRequest) -> 
 # -- completions -------------------------------------------------------------------------------
 
 
+def _echo_requested(req: CompletionRequest | None) -> bool:
+    """``echo`` prepends the prompt; ``suffix`` is refused (as vLLM's render does)."""
+    if req is None:
+        return False
+    if req.suffix is not None:
+        raise BadRequest("suffix is not currently supported", param="suffix")
+    return bool(req.echo)
+
+
+def _echo(
+    model: ServedModel,
+    cfg: ChoiceConfig,
+    prompt_ids: Sequence[int] | None,
+    prompt_logprobs: list[Any] | None,
+) -> tuple[str, dict[str, Any] | None, int]:
+    """The echoed prompt: its text, its completion-shaped logprobs (when the engine sent
+    ``prompt_logprobs``) and the text offset where the output's logprobs continue."""
+    from tito.core import logprobs as lp
+
+    if prompt_ids is None:
+        raise BadRequest("echo needs the prompt: send prompt_token_ids", param="prompt_token_ids")
+    text = model.vocab.decode(prompt_ids, skip_special_tokens=cfg.skip_special_tokens)
+    if prompt_logprobs is None:
+        return text, None, len(text)
+    entries: list[dict[str, Any]] = []
+    for pos, token_id in enumerate(prompt_ids):
+        at = prompt_logprobs[pos] if pos < len(prompt_logprobs) else None
+        if not at:
+            entries.append({"token_id": token_id, "logprob": 0.0, "top_logprobs": []})
+            continue
+        mine = at.get(token_id)
+        entries.append({
+            "token_id": token_id,
+            "logprob": mine.logprob if mine is not None else -9999.0,
+            "top_logprobs": [{"token_id": t, "logprob": v.logprob} for t, v in at.items()],
+        })
+    resolved, _ = lp.resolve(model.vocab, entries, [])
+    shaped, offset = lp.to_completion(resolved, 0)
+    for pos in range(len(prompt_ids)):  # positions the engine could not score (the first)
+        if pos >= len(prompt_logprobs) or not prompt_logprobs[pos]:
+            shaped["token_logprobs"][pos] = None
+            shaped["top_logprobs"][pos] = None
+    return text, shaped, offset
+
+
+def _join_lp(first: dict[str, Any] | None, second: dict[str, Any]) -> dict[str, Any]:
+    if first is None:
+        return second
+    return {key: first[key] + second[key] for key in second}
+
+
 def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> CompletionResponse:
     """Batch completions derender: every choice of every response, indices counted across them."""
     from tito.core import logprobs as lp
@@ -428,6 +484,7 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
         if req.prompt_token_ids is not None:
             _check_ids(model, req.prompt_token_ids[r], f"prompt_token_ids.{r}")
     cfg = completion_config(model, req.completion_request)
+    echo = _echo_requested(req.completion_request)
     choices = []
     k = 0
     prompt_tokens = completion_tokens = 0
@@ -449,14 +506,17 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
                 response_id=resp.request_id,
                 choice_index=k,
             )
+            prefix, prefix_lp, offset = (
+                _echo(model, cfg, seed, resp.prompt_logprobs) if echo else ("", None, 0)
+            )
             logprobs = None
-            if _has_logprobs(choice):
-                logprobs_dict, _ = lp.to_completion(out.logprobs or [], 0)
-                logprobs = CompletionLogProbs(**logprobs_dict)
+            if _has_logprobs(choice) or prefix_lp is not None:
+                logprobs_dict, _ = lp.to_completion(out.logprobs or [], offset)
+                logprobs = CompletionLogProbs(**_join_lp(prefix_lp, logprobs_dict))
             choices.append(
                 CompletionResponseChoice(
                     index=k,
-                    text=out.text,
+                    text=prefix + out.text,
                     logprobs=logprobs,
                     finish_reason=out.finish_reason,
                     stop_reason=out.stop_reason,

@@ -1,0 +1,48 @@
+"""Render routes: ``POST /v1/chat/completions/render`` and ``POST /v1/completions/render``.
+
+Why so thin: the routes only translate I/O (validated body in, JSON out) and leave every
+decision to :mod:`tito.service.render`; errors are ``tito.errors`` exceptions that the app turns
+into vLLM's error shape. Handlers are plain ``def``: rendering is CPU work, so FastAPI runs it in
+its thread pool instead of blocking the event loop.
+
+``router`` serves both paths; ``chat_router`` and ``completions_router`` serve one each (for a
+Lambda function that handles a single endpoint).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Header
+from fastapi.responses import JSONResponse
+
+from tito.protocol import ChatCompletionRequest, CompletionRequest
+from tito.service.render import render_chat_request, render_completion_request
+
+__all__ = ["chat_router", "completions_router", "router"]
+
+chat_router = APIRouter(tags=["render"])
+completions_router = APIRouter(tags=["render"])
+
+
+@chat_router.post("/v1/chat/completions/render", response_model=None)
+def chat_completions_render(
+    request: ChatCompletionRequest,
+    x_request_id: str | None = Header(default=None),
+) -> JSONResponse:
+    """Render an OpenAI chat request into one ``GenerateRequest`` for ``/inference/v1/generate``."""
+    generate = render_chat_request(request, header_request_id=x_request_id)
+    return JSONResponse(generate.model_dump(mode="json"))
+
+
+@completions_router.post("/v1/completions/render", response_model=None)
+def completions_render(
+    request: CompletionRequest,
+    x_request_id: str | None = Header(default=None),
+) -> JSONResponse:
+    """Render an OpenAI completions request into one ``GenerateRequest`` per prompt."""
+    generates = render_completion_request(request, header_request_id=x_request_id)
+    return JSONResponse([g.model_dump(mode="json") for g in generates])
+
+
+router = APIRouter()
+router.include_router(chat_router)
+router.include_router(completions_router)

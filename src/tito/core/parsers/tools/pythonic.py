@@ -1,0 +1,494 @@
+"""``pythonic``: Python-call-list tool calls (Llama 3.2 / Llama 4 / ToolACE style).
+
+Format (only at the very start of the output, like vLLM's ``pythonic`` parser)::
+
+    [get_weather(city="Paris", days=3), get_time(), search(q='x', opts={"k": [1, 2.5, None]})] TEXT
+
+Arguments are keyword arguments whose values are Python literals: strings (``'...'``, ``"..."``,
+triple-quoted, with escapes), numbers (``-1``, ``1_000``, ``0x1F``, ``2.5e-3``), ``True`` /
+``False`` / ``None`` (and ``true`` / ``false`` / ``null``), lists and dicts with literal keys,
+nested up to 63 levels. They are streamed as **JSON**, exactly as vLLM renders them
+(``json.dumps(arguments, ensure_ascii=False)``: ``", "`` and ``": "`` separators, non-ASCII kept),
+by an incremental transcoder: Python text in, JSON text out, O(1) state (the container stack,
+a token or dict key of at most :data:`HEADER_LIMIT` characters, an unfinished escape).
+
+Phases:
+
+``start``
+    Leading whitespace is held (gap rule); ``[`` goes to ``head``, anything else to ``rest``.
+``head`` / ``next``
+    ``[`` (``head``) or ``,`` (``next``), then ``NAME(``, then ``)`` (a call without arguments:
+    ``{}``) or the first ``KEYWORD=``: the call starts (name sent, arguments ``{"KEYWORD": ``)
+    and the transcoder takes over (``pargs``). A header that does not parse (``[1, 2]``,
+    ``[see the docs]``, ``[f(x)]`` with a positional argument) is content, and so is the rest of
+    the output.
+``pargs``
+    The transcoder. State fields: ``stack`` (``(`` the call, ``[`` list, ``{`` dict), ``expect``
+    (``val`` a value or a closer, ``val!`` a value, ``sep`` ``,`` or a closer, ``key`` a dict key
+    or ``}``, ``colon``, ``kw`` a keyword or ``)``, ``eq``), ``tok`` (an unfinished bare token),
+    ``key`` (a keyword / dict key, already JSON), ``quote`` (inside a string: its quote),
+    ``pend`` (an unfinished escape, or 1-2 quote characters that may close a triple-quoted
+    string), ``comma`` (a ``,`` whose JSON separator is not written yet). The call's ``)`` writes
+    ``}`` and goes to ``psep``.
+``psep``
+    Whitespace (gap rule); ``,`` goes to ``next``; ``]`` ends the list (``rest``).
+``rest``
+    Content until the end.
+
+Rules: anything that is not a literal (a name, a call, an operator, a tuple or parenthesised
+value, a set, a comment) ends the call where it stands (arguments as far as they got) and the
+text from there on is content; vLLM instead returns the whole output as content when any part
+fails, and also when text follows the list (we keep the calls and that text as content).
+Duplicate keys are kept as written. Lone surrogates from ``\\ud800``-style escapes are written
+as JSON ``\\uXXXX`` escapes (valid JSON, and UTF-8-encodable output).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from tito.core.parsers._text import ASCII_WS
+from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, ToolState
+from tito.core.parsers.tools._json import match_lead, skip_ws
+
+MAX_DEPTH = 63
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9_.]+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
+_AFTER_COMMA = {"(": "kw", "[": "val", "{": "key"}
+_NAMED_CONSTANTS = {"True": "true", "False": "false", "None": "null",
+                    "true": "true", "false": "false", "null": "null"}
+_KEY_CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None}
+_OCTAL = "01234567"
+
+
+def json_body(text: str) -> str:
+    """``text`` as the inside of a JSON string, as ``json.dumps(..., ensure_ascii=False)`` writes it."""
+    body = json.dumps(text, ensure_ascii=False)[1:-1]
+    if _SURROGATE.search(body):
+        body = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", body)
+    return body
+
+
+@dataclass(frozen=True)
+class _PyHeader:
+    kind: str  # need | invalid | commit | closed
+    pos: int = 0
+    name: str = ""
+    kw: str = ""
+
+
+def parse_header(s: str, lead: str) -> _PyHeader:
+    """``lead NAME ( [KEYWORD =|)]`` with whitespace anywhere between tokens."""
+    n = len(s)
+    i = skip_ws(s, 0)
+    j = match_lead(s, i, lead)
+    if j == -1:
+        return _PyHeader("need")
+    if j == -2:
+        return _PyHeader("invalid", i)
+    i = skip_ws(s, j)
+    m = _IDENT.match(s, i)
+    if m is None:
+        return _PyHeader("need") if i == n else _PyHeader("invalid", i)
+    if m.end() == n:
+        return _PyHeader("need")
+    name = m.group()
+    i = skip_ws(s, m.end())
+    if i == n:
+        return _PyHeader("need")
+    if s[i] != "(":
+        return _PyHeader("invalid", i)
+    i = skip_ws(s, i + 1)
+    if i == n:
+        return _PyHeader("need")
+    if s[i] == ")":
+        return _PyHeader("closed", i + 1, name)
+    m = _IDENT.match(s, i)
+    if m is None:
+        return _PyHeader("invalid", i)
+    if m.end() == n:
+        return _PyHeader("need")
+    kw = m.group()
+    i = skip_ws(s, m.end())
+    if i == n:
+        return _PyHeader("need")
+    if s[i] != "=" or s.startswith("==", i):
+        if s[i] == "=" and i + 1 == n:
+            return _PyHeader("need")
+        return _PyHeader("invalid", i)
+    if i + 1 == n:
+        return _PyHeader("need")  # "=" or "=="? decide with the next character
+    return _PyHeader("commit", i + 1, name, kw)
+
+
+class _Malformed(Exception):
+    """Raised inside the transcoder; ends the call at the offending position."""
+
+    def __init__(self, pos: int) -> None:
+        super().__init__(pos)
+        self.pos = pos
+
+
+@lru_cache(maxsize=8)
+def _string_specials(quote: str) -> re.Pattern[str]:
+    """Characters that need attention inside a string opened with ``quote``."""
+    q = quote[0]
+    return re.compile(r"[\\" + re.escape(q) + ("" if len(quote) == 3 else r"\n") + "]")
+
+
+@dataclass(frozen=True)
+class PythonicParser(ToolParser):
+    name: ClassVar[str] = "pythonic"
+    first_phase: ClassVar[str] = "start"
+
+    # -- outer phases --------------------------------------------------------------------------
+
+    def _on_start(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos
+        while i < len(s) and s[i] in ASCII_WS:
+            i += 1
+        self._content(st, out, s[pos:i])
+        if i == len(s):
+            return i, False
+        st.phase = "head" if s[i] == "[" else "rest"
+        return i, False
+
+    def _on_next(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        return self._on_head(st, s, pos, out, final)
+
+    def _on_head(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        lead = "[" if st.phase == "head" else ","
+        limit = HEADER_LIMIT + 1
+        h = parse_header(s[pos : pos + limit], lead)
+        if h.kind == "need":
+            rest = len(s) - pos
+            if not final and rest <= limit:
+                return pos, True
+            h = _PyHeader("invalid", min(rest, limit))
+        if h.kind == "invalid":
+            self._content(st, out, s[pos : pos + h.pos])
+            st.phase = "rest"
+            return pos + h.pos, False
+        self._start_call(st, out, h.name)
+        if h.kind == "closed":
+            out.args(st, "{}")
+            self._end_call(st)
+            st.phase = "psep"
+            return pos + h.pos, False
+        out.args(st, "{" + json.dumps(h.kw, ensure_ascii=False) + ": ")
+        st.stack, st.expect, st.comma = "(", "val!", False
+        st.tok = st.key = st.quote = st.pend = ""
+        st.phase = "pargs"
+        return pos + h.pos, False
+
+    def _on_psep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos
+        while i < len(s) and s[i] in ASCII_WS:
+            i += 1
+        self._content(st, out, s[pos:i])
+        if i == len(s):
+            return i, False
+        if s[i] == ",":
+            st.phase = "next"
+            return i, False
+        st.phase = "rest"
+        return (i + 1 if s[i] == "]" else i), False
+
+    def _on_rest(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        self._content(st, out, s[pos:])
+        return len(s), False
+
+    def _is_open(self, st: ToolState) -> bool:
+        return st.phase == "pargs"
+
+    # -- the transcoder ------------------------------------------------------------------------
+
+    def _on_pargs(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos
+        try:
+            while True:
+                if st.quote:
+                    i = self._string(st, s, i, out, final)
+                elif st.tok:
+                    i = self._token(st, s, i, out, final)
+                else:
+                    i = self._structure(st, s, i, out, final)
+                if st.phase != "pargs":
+                    return i, False
+                if i < 0:  # hold: wait for more text (lookahead at a quote)
+                    return -i - 1, True
+                if i >= len(s) and not (final and (st.quote or st.tok)):
+                    return len(s), False
+                if i >= len(s):
+                    self._flush_final(st, out)
+                    return len(s), False
+        except _Malformed as bad:
+            at = bad.pos
+            if st.tok:
+                self._content(st, out, st.tok)
+            self._end_call(st)
+            st.stack = st.expect = st.tok = st.key = st.quote = st.pend = ""
+            st.comma = False
+            st.phase = "rest"
+            return at, False
+
+    def _flush_final(self, st: ToolState, out: Out) -> None:
+        """``final`` inside a string or token: write what can be written (the call stays open)."""
+        if st.tok:
+            try:
+                self._finish_token(st, out, 0)
+            except _Malformed:
+                st.tok = ""
+        if st.quote and st.pend and not st.pend.startswith("\\"):
+            try:
+                self._string_text(st, out, st.pend, 0)
+            except _Malformed:
+                pass
+        st.pend = ""
+
+    def _emit(self, st: ToolState, out: Out, text: str) -> None:
+        out.args(st, text)
+
+    def _item(self, st: ToolState, out: Out) -> None:
+        """A value starts at a list position: write the pending separator."""
+        if st.comma:
+            self._emit(st, out, ", ")
+            st.comma = False
+
+    def _structure(self, st: ToolState, s: str, i: int, out: Out, final: bool) -> int:
+        n = len(s)
+        i = skip_ws(s, i)
+        if i >= n:
+            return n
+        c = s[i]
+        exp = st.expect
+        top = st.stack[-1]
+        if c in ")]}":
+            if c != _CLOSER[top] or exp not in {"(": ("sep", "kw"), "[": ("sep", "val"),
+                                                 "{": ("sep", "key")}[top]:
+                raise _Malformed(i)
+            st.stack = st.stack[:-1]
+            st.comma = False
+            self._emit(st, out, "]" if top == "[" else "}")
+            if not st.stack:
+                self._end_call(st)
+                st.expect = ""
+                st.phase = "psep"
+            else:
+                st.expect = "sep"
+            return i + 1
+        if exp == "sep":
+            if c != ",":
+                raise _Malformed(i)
+            st.comma = True
+            st.expect = _AFTER_COMMA[top]
+            return i + 1
+        if exp == "colon" or exp == "eq":
+            if c != (":" if exp == "colon" else "=") or s.startswith("==", i):
+                raise _Malformed(i)
+            if exp == "eq" and i + 1 == n and not final:
+                return -i - 1  # "=" or "=="?
+            self._emit(st, out, (", " if st.comma else "") + st.key + ": ")
+            st.comma = False
+            st.key = ""
+            st.expect = "val!"
+            return i + 1
+        # a value, a dict key or a keyword starts here
+        if c in "'\"":
+            look = s[i : i + 3]
+            if len(look) < 3 and look == c * len(look) and not final:
+                return -i - 1
+            if exp == "kw":
+                raise _Malformed(i)
+            if look == c * 3:
+                st.quote, start = c * 3, i + 3
+            else:  # a one-quote string (maybe empty: then _string closes it at once)
+                st.quote, start = c, i + 1
+            if exp != "key":
+                self._item(st, out)
+                self._emit(st, out, '"')
+            return start
+        if c == "[" or c == "{":
+            if exp not in ("val", "val!"):
+                raise _Malformed(i)
+            if len(st.stack) >= MAX_DEPTH:
+                raise _Malformed(i)
+            self._item(st, out)
+            self._emit(st, out, c)
+            st.stack += c
+            st.expect = "val" if c == "[" else "key"
+            return i + 1
+        if (c.isascii() and c.isalnum()) or c in "_.+-":
+            if exp == "kw" and not (c.isalpha() or c == "_"):
+                raise _Malformed(i)
+            st.tok = c
+            return i + 1
+        raise _Malformed(i)
+
+    def _token(self, st: ToolState, s: str, i: int, out: Out, final: bool) -> int:
+        n = len(s)
+        while i < n:
+            m = _TOKEN_CHARS.match(s, i)
+            if m is not None:
+                st.tok += m.group()
+                i = m.end()
+            elif s[i] in "+-" and st.tok[-1] in "eE" and _is_decimal(st.tok):
+                st.tok += s[i]
+                i += 1
+            else:
+                break
+            if len(st.tok) > HEADER_LIMIT:
+                raise _Malformed(i)
+        if i >= n and not final:
+            return n
+        self._finish_token(st, out, i)
+        return i
+
+    def _finish_token(self, st: ToolState, out: Out, at: int) -> None:
+        """The bare token in ``st.tok`` ended (before ``s[at]``): write or store it."""
+        tok, exp = st.tok, st.expect
+        if exp == "kw":
+            if not tok.isidentifier():
+                raise _Malformed(at)
+            st.tok = ""
+            st.key = json.dumps(tok, ensure_ascii=False)
+            st.expect = "eq"
+            return
+        if exp == "key":
+            value = _KEY_CONSTANTS[tok] if tok in _KEY_CONSTANTS else _number(tok, at)
+            st.tok = ""
+            st.key = json.dumps({value: 0}, ensure_ascii=False)[1:-4]
+            st.expect = "colon"
+            return
+        if tok in _NAMED_CONSTANTS:
+            text = _NAMED_CONSTANTS[tok]
+        else:
+            text = json.dumps(_number(tok, at))
+        st.tok = ""
+        self._item(st, out)
+        self._emit(st, out, text)
+        st.expect = "sep"
+
+    def _string_text(self, st: ToolState, out: Out, text: str, at: int) -> None:
+        if not text:
+            return
+        body = json_body(text)
+        if st.expect == "key":
+            st.key += body
+            if len(st.key) > 2 * HEADER_LIMIT - 2:
+                raise _Malformed(at)
+        else:
+            self._emit(st, out, body)
+
+    def _close_string(self, st: ToolState, out: Out) -> None:
+        st.quote = ""
+        if st.expect == "key":
+            st.key = '"' + st.key + '"'
+            st.expect = "colon"
+        else:
+            self._emit(st, out, '"')
+            st.expect = "sep"
+
+    def _string(self, st: ToolState, s: str, i: int, out: Out, final: bool) -> int:
+        n = len(s)
+        q = st.quote[0]
+        triple = len(st.quote) == 3
+        while i < n:
+            if st.pend.startswith("\\"):
+                i = self._escape(st, s, i, out, final)
+                continue
+            if st.pend:  # 1-2 quote characters of a possible triple-quote end
+                run = len(st.pend)
+                while i < n and s[i] == q and run < 3:
+                    run += 1
+                    i += 1
+                if run == 3:
+                    st.pend = ""
+                    self._close_string(st, out)
+                    return i
+                if i == n:
+                    st.pend = q * run
+                    return n
+                st.pend = ""
+                self._string_text(st, out, q * run, i)
+                continue
+            m = _string_specials(st.quote).search(s, i)
+            j = m.start() if m else n
+            self._string_text(st, out, s[i:j], j)
+            i = j
+            if i == n:
+                return n
+            c = s[i]
+            if c == "\\":
+                st.pend = "\\"
+                i += 1
+            elif c == "\n":
+                raise _Malformed(i)
+            elif not triple:
+                self._close_string(st, out)
+                return i + 1
+            else:
+                st.pend = q
+                i += 1
+        return n
+
+    def _escape(self, st: ToolState, s: str, i: int, out: Out, final: bool) -> int:
+        n = len(s)
+        while i < n and not _escape_complete(st.pend, s[i]):
+            st.pend += s[i]
+            i += 1
+            if len(st.pend) > 64:
+                raise _Malformed(i)
+        if i >= n and not final:
+            return n
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "\q": invalid escape, kept as written
+                decoded = ast.literal_eval('"' + st.pend + '"')
+        except (SyntaxError, ValueError):
+            raise _Malformed(i) from None
+        st.pend = ""
+        self._string_text(st, out, decoded, i)
+        return i
+
+
+def _escape_complete(pend: str, nxt: str) -> bool:
+    """Whether escape ``pend`` is complete before character ``nxt`` (which is not part of it)."""
+    if len(pend) < 2:
+        return False
+    kind = pend[1]
+    size = {"x": 4, "u": 6, "U": 10}.get(kind)
+    if size is not None:
+        return len(pend) >= size
+    if kind == "N":
+        return pend.endswith("}")
+    if kind in _OCTAL:
+        return len(pend) >= 4 or nxt not in _OCTAL
+    return True
+
+
+def _is_decimal(tok: str) -> bool:
+    body = tok.lstrip("+-")
+    return bool(body) and (body[0].isdigit() or body[0] == ".") and not body[:2].lower() in (
+        "0x", "0o", "0b")
+
+
+def _number(tok: str, at: int) -> int | float:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = ast.literal_eval(tok)
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        raise _Malformed(at) from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Malformed(at)
+    return value

@@ -1,0 +1,466 @@
+"""Prompt building: OpenAI messages -> template variables -> prompt text -> token ids.
+
+Why a module of its own: the chat template (``tito.core.template``) only turns variables into
+text. Everything around it decides whether the ids equal what the model was trained on, and it is
+where vLLM and Hugging Face made choices a client can observe:
+
+* **Messages** (:func:`normalize_messages`). Content is a string or a list of parts. Templates
+  that loop over ``message.content`` get the OpenAI list (text parts as ``{"type": "text",
+  "text"}``, media as ``{"type": "image"|"audio"|"video"}`` placeholders); the others get one
+  string, the text parts joined with ``"\\n"`` (vLLM's two content formats). ``content: null``
+  becomes ``""`` (or ``[]``). Media parts (``image_url``, ``input_audio``, ``audio_url``,
+  ``video_url``, ``*_embeds``, ...) are never fetched: they are returned untouched, in order, for
+  the engine (``GenerateRequest.content_parts``). Tool calls' JSON-string ``arguments`` become
+  objects (``""``/null -> ``{}``; invalid JSON is a 400), as chat templates expect. ``reasoning``
+  (or the deprecated ``reasoning_content``) is given to the template under both names (and
+  ``thinking``), as ``transformers`` does. ``developer`` becomes ``system`` unless the template
+  itself mentions ``developer``. Keys whose value is null are dropped (templates test
+  ``is defined``).
+* **Rendering** (:func:`render_chat`): template variables are the tokenizer's special-token
+  strings, then the effective ``chat_template_kwargs``, then ``messages``, ``tools``,
+  ``documents``, ``add_generation_prompt`` and ``continue_final_message`` (which kwargs cannot
+  override). ``continue_final_message`` follows ``transformers``: the final message is rendered
+  with a marker appended and the prompt is cut right before it, so the template's end-of-turn
+  text disappears whatever the template.
+* **Tokenization** (:func:`tokenize_prompt`): chat prompts without special tokens (the template
+  wrote them), completions prompts with them; character offsets per token; truncation keeping the
+  last (``left``, the default) or first (``right``) N tokens; the assistant mask from the
+  template's ``{% generation %}`` spans (a token counts when its characters overlap a span).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tito.core.template import (
+    DEFAULT_LIMITS,
+    ChatTemplate,
+    ContentFormat,
+    RenderedTemplate,
+    TemplateLimits,
+    TemplateRenderError,
+)
+from tito.core.vocab import Vocab
+from tito.errors import BadRequest
+
+__all__ = [
+    "MEDIA_PART_TYPES",
+    "RESERVED_TEMPLATE_VARIABLES",
+    "ChatPrompt",
+    "NormalizedMessages",
+    "TokenizedPrompt",
+    "assistant_mask",
+    "normalize_completion_prompts",
+    "normalize_messages",
+    "prompt_reasoning_ended",
+    "render_chat",
+    "tokenize_prompt",
+    "truncate",
+]
+
+#: Media part type -> the key holding its payload, and the placeholder type templates see.
+MEDIA_PART_TYPES: dict[str, tuple[str, str]] = {
+    "image_url": ("image_url", "image"),
+    "input_image": ("image_url", "image"),
+    "image_embeds": ("image_embeds", "image"),
+    "image_pil": ("image_pil", "image"),
+    "input_audio": ("input_audio", "audio"),
+    "audio_url": ("audio_url", "audio"),
+    "audio_embeds": ("audio_embeds", "audio"),
+    "video_url": ("video_url", "video"),
+    "video_embeds": ("video_embeds", "video"),
+    "file": ("file", "file"),
+}
+
+#: Text-bearing part types (``refusal`` and the Responses-style names are text for a template).
+_TEXT_PART_KEYS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal"}
+
+#: Template variables that come from the request's own fields and that kwargs cannot replace.
+RESERVED_TEMPLATE_VARIABLES = frozenset(
+    {"messages", "tools", "documents", "add_generation_prompt", "continue_final_message",
+     "chat_template", "tokenize"}
+)
+
+_CONTINUE_TAG = "CONTINUE_FINAL_MESSAGE_TAG "
+
+
+@dataclass(frozen=True)
+class NormalizedMessages:
+    """Messages as the template receives them, and the media parts set aside for the engine."""
+
+    messages: list[dict[str, Any]]
+    media_parts: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ChatPrompt:
+    """A rendered chat prompt: its text, ``{% generation %}`` spans and the media parts."""
+
+    text: str
+    generation_spans: tuple[tuple[int, int], ...]
+    media_parts: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class TokenizedPrompt:
+    """Prompt ids plus, when asked for, offsets into the prompt text and the assistant mask."""
+
+    token_ids: list[int]
+    token_offsets: list[tuple[int, int]] | None = None
+    assistant_mask: list[int] | None = None
+    truncated: int = 0
+    """How many tokens truncation removed."""
+
+
+# ------------------------------------------------------------------------------------------
+# Messages
+# ------------------------------------------------------------------------------------------
+
+
+def _part_type(part: Mapping[str, Any], where: str) -> str:
+    """A part's type; vLLM infers it from the payload key when ``type`` is missing."""
+    kind = part.get("type")
+    if kind is not None:
+        if not isinstance(kind, str):
+            raise BadRequest(f"{where}.type must be a string.", param=where)
+        return kind
+    for key in ("text", *MEDIA_PART_TYPES):
+        if key in part:
+            return key
+    raise BadRequest(f"{where} has no `type` and no recognised content key.", param=where)
+
+
+def _content_parts(
+    content: list[Any], where: str, media: list[dict[str, Any]]
+) -> list[tuple[str, str | None]]:
+    """(kind, text) per part; media parts are appended to ``media`` untouched."""
+    out: list[tuple[str, str | None]] = []
+    for j, part in enumerate(content):
+        pw = f"{where}[{j}]"
+        if isinstance(part, str):
+            out.append(("text", part))
+            continue
+        if not isinstance(part, Mapping):
+            raise BadRequest(f"{pw} must be an object or a string.", param=pw)
+        kind = _part_type(part, pw)
+        if kind in _TEXT_PART_KEYS:
+            text = part.get(_TEXT_PART_KEYS[kind])
+            if not isinstance(text, str):
+                raise BadRequest(
+                    f"{pw}.{_TEXT_PART_KEYS[kind]} must be a string for a '{kind}' part.", param=pw
+                )
+            out.append(("text", text))
+        elif kind in MEDIA_PART_TYPES:
+            key, placeholder = MEDIA_PART_TYPES[kind]
+            if part.get(key) is None:
+                raise BadRequest(f"{pw} of type '{kind}' must carry `{key}`.", param=pw)
+            media.append(dict(part))
+            out.append((placeholder, None))
+        else:
+            raise BadRequest(f"{pw}: unknown content part type '{kind}'.", param=pw)
+    return out
+
+
+def _content_for_template(
+    content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]]
+) -> str | list[dict[str, Any]]:
+    if content is None:
+        return "" if fmt == "string" else []
+    if isinstance(content, str):
+        return content if fmt == "string" else [{"type": "text", "text": content}]
+    if not isinstance(content, list):
+        raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
+    parts = _content_parts(content, where, media)
+    if fmt == "string":
+        return "\n".join(text for kind, text in parts if kind == "text" and text is not None)
+    return [{"type": "text", "text": text} if kind == "text" else {"type": kind}
+            for kind, text in parts]
+
+
+def _tool_calls_for_template(tool_calls: Any, where: str) -> list[dict[str, Any]]:
+    if not isinstance(tool_calls, list):
+        raise BadRequest(f"{where} must be a list.", param=where)
+    out: list[dict[str, Any]] = []
+    for j, call in enumerate(tool_calls):
+        cw = f"{where}[{j}]"
+        if not isinstance(call, Mapping):
+            raise BadRequest(f"{cw} must be an object.", param=cw)
+        function = call.get("function")
+        if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
+            raise BadRequest(f"{cw}.function.name must be a string.", param=f"{cw}.function.name")
+        args = function.get("arguments")
+        if args is None or args == "":
+            parsed: Any = {}
+        elif isinstance(args, str):
+            try:
+                parsed = json.loads(args)
+            except ValueError as exc:
+                raise BadRequest(
+                    f"{cw}.function.arguments is not valid JSON: {exc}",
+                    param=f"{cw}.function.arguments",
+                ) from None
+        elif isinstance(args, (dict, list)):
+            parsed = args
+        else:
+            raise BadRequest(
+                f"{cw}.function.arguments must be a JSON string.", param=f"{cw}.function.arguments"
+            )
+        new_call = {k: v for k, v in call.items() if v is not None}
+        new_call["function"] = {**{k: v for k, v in function.items() if v is not None},
+                                "arguments": parsed}
+        out.append(new_call)
+    return out
+
+
+def normalize_messages(
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    content_format: ContentFormat = "string",
+    keep_developer_role: bool = False,
+) -> NormalizedMessages:
+    """OpenAI chat messages -> the dicts a chat template reads (rules in the module docstring).
+
+    Never mutates its input. Raises ``BadRequest`` naming ``messages[i]...`` for malformed input.
+    """
+    if not messages:
+        raise BadRequest("`messages` must contain at least one message.", param="messages")
+    media: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
+    for i, message in enumerate(messages):
+        where = f"messages[{i}]"
+        if not isinstance(message, Mapping):
+            raise BadRequest(f"{where} must be an object.", param=where)
+        role = message.get("role")
+        if not isinstance(role, str) or not role:
+            raise BadRequest(f"{where}.role must be a non-empty string.", param=f"{where}.role")
+        msg: dict[str, Any] = {k: v for k, v in message.items() if v is not None}
+        if role == "developer" and not keep_developer_role:
+            role = "system"
+        msg["role"] = role
+        msg["content"] = _content_for_template(
+            message.get("content"), f"{where}.content", content_format, media
+        )
+        if "tool_calls" in msg:
+            msg["tool_calls"] = _tool_calls_for_template(msg["tool_calls"], f"{where}.tool_calls")
+        reasoning = msg.pop("reasoning", None)
+        legacy = msg.pop("reasoning_content", None)
+        if reasoning is None:
+            reasoning = legacy
+        if reasoning is not None:
+            if not isinstance(reasoning, str):
+                raise BadRequest(f"{where}.reasoning must be a string.", param=f"{where}.reasoning")
+            msg.setdefault("thinking", reasoning)
+            msg["reasoning"] = reasoning
+            msg["reasoning_content"] = reasoning
+        for key in ("name", "tool_call_id"):
+            if key in msg and not isinstance(msg[key], str):
+                raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
+        out.append(msg)
+    return NormalizedMessages(out, media)
+
+
+# ------------------------------------------------------------------------------------------
+# Rendering
+# ------------------------------------------------------------------------------------------
+
+
+def _mark_final_message(messages: list[dict[str, Any]]) -> str:
+    """Append the continuation marker to the final message's text; return that text."""
+    last = dict(messages[-1])
+    content = last.get("content")
+    if isinstance(content, str):
+        last["content"] = content + _CONTINUE_TAG
+        final = content
+    elif isinstance(content, list):
+        parts = list(content)
+        for k in range(len(parts) - 1, -1, -1):
+            part = parts[k]
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                final = part["text"]
+                parts[k] = {**part, "text": final + _CONTINUE_TAG}
+                break
+        else:
+            raise BadRequest(
+                "continue_final_message is set but the final message has no text to continue.",
+                param="continue_final_message",
+            )
+        last["content"] = parts
+    else:
+        raise BadRequest(
+            "continue_final_message is set but the final message has no content to continue.",
+            param="continue_final_message",
+        )
+    messages[-1] = last
+    return final
+
+
+def render_chat(
+    template: ChatTemplate,
+    messages: NormalizedMessages,
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    documents: list[dict[str, Any]] | None = None,
+    add_generation_prompt: bool = True,
+    continue_final_message: bool = False,
+    template_kwargs: Mapping[str, Any] | None = None,
+    special_tokens: Mapping[str, str] | None = None,
+    limits: TemplateLimits = DEFAULT_LIMITS,
+) -> ChatPrompt:
+    """Render the prompt text; template failures become ``BadRequest`` with their message."""
+    msgs = list(messages.messages)
+    final = _mark_final_message(msgs) if continue_final_message else None
+    context: dict[str, Any] = dict(special_tokens or {})
+    for key, value in (template_kwargs or {}).items():
+        if key not in RESERVED_TEMPLATE_VARIABLES:
+            context[key] = value
+    context.update(
+        messages=msgs,
+        tools=tools,
+        documents=documents,
+        add_generation_prompt=add_generation_prompt,
+        continue_final_message=continue_final_message,
+    )
+    try:
+        rendered: RenderedTemplate = template.render(context, limits=limits)
+    except TemplateRenderError as exc:
+        raise BadRequest(str(exc), param="messages") from None
+    text, spans = rendered.text, rendered.generation_spans
+    if final is not None:
+        tag = _CONTINUE_TAG.strip()
+        if final.strip() not in text or tag not in text:
+            raise BadRequest(
+                "continue_final_message is set but the final message does not appear in the "
+                "prompt the chat template rendered (the template rewrites or drops it).",
+                param="continue_final_message",
+            )
+        cut = text.rindex(tag)
+        text = text[:cut] if text[cut : cut + len(_CONTINUE_TAG)] == _CONTINUE_TAG else text[:cut].rstrip()
+        spans = tuple((s, min(e, len(text))) for s, e in spans if s < len(text))
+    return ChatPrompt(text, spans, messages.media_parts)
+
+
+# ------------------------------------------------------------------------------------------
+# Tokenization
+# ------------------------------------------------------------------------------------------
+
+
+def assistant_mask(
+    offsets: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]]
+) -> list[int]:
+    """1 for every token whose characters overlap a span, else 0 (spans are [start, end))."""
+    ordered = sorted((s, e) for s, e in spans if e > s)
+    mask = [0] * len(offsets)
+    if not ordered:
+        return mask
+    k = 0
+    for i, (start, end) in enumerate(offsets):
+        while k < len(ordered) and ordered[k][1] <= start:
+            k += 1
+        if k == len(ordered):
+            break
+        s, e = ordered[k]
+        if start < e and (end > s or (end == start and s <= start)):
+            mask[i] = 1
+    return mask
+
+
+def truncate(n_tokens: int, keep: int | None, side: Literal["left", "right"] = "left") -> slice:
+    """The slice of ``n_tokens`` ids that truncating to ``keep`` tokens leaves.
+
+    ``left`` (vLLM's default) drops from the start and keeps the end of the prompt, which holds
+    the most recent turns and the generation prompt.
+    """
+    if keep is None or keep >= n_tokens:
+        return slice(0, n_tokens)
+    if keep <= 0:
+        return slice(0, 0)
+    return slice(n_tokens - keep, n_tokens) if side == "left" else slice(0, keep)
+
+
+def tokenize_prompt(
+    vocab: Vocab,
+    text: str,
+    *,
+    add_special_tokens: bool,
+    truncate_to: int | None = None,
+    truncation_side: Literal["left", "right"] = "left",
+    with_offsets: bool = False,
+    generation_spans: Sequence[tuple[int, int]] | None = None,
+) -> TokenizedPrompt:
+    """Encode prompt text; offsets and the assistant mask follow the same truncation as the ids."""
+    encoding = vocab.tokenizer.encode(text, add_special_tokens=add_special_tokens)
+    ids = list(encoding.ids)
+    need_offsets = with_offsets or generation_spans is not None
+    offsets = [tuple(o) for o in encoding.offsets] if need_offsets else None
+    window = truncate(len(ids), truncate_to, truncation_side)
+    mask = assistant_mask(offsets, generation_spans) if generation_spans is not None and offsets is not None else None
+    return TokenizedPrompt(
+        token_ids=ids[window],
+        token_offsets=[(int(s), int(e)) for s, e in offsets[window]] if with_offsets and offsets is not None else None,
+        assistant_mask=mask[window] if mask is not None else None,
+        truncated=len(ids) - (window.stop - window.start),
+    )
+
+
+def normalize_completion_prompts(prompt: Any) -> list[str | list[int]]:
+    """A completions ``prompt`` as a list of prompts: texts and/or token-id lists.
+
+    ``"text"`` -> 1 text; ``["a", "b"]`` -> 2 texts; ``[1, 2]`` -> 1 id prompt; ``[[1], [2]]`` ->
+    2 id prompts. Anything else (mixed lists, booleans, empty lists) is a 400.
+    """
+    if isinstance(prompt, str):
+        return [prompt]
+    if not isinstance(prompt, list) or not prompt:
+        raise BadRequest("`prompt` must be a string, a list of strings or a list of token ids.",
+                         param="prompt")
+
+    def is_id(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if all(isinstance(p, str) for p in prompt):
+        return list(prompt)
+    if all(is_id(p) for p in prompt):
+        return [list(prompt)]
+    if all(isinstance(p, list) for p in prompt):
+        out: list[str | list[int]] = []
+        for i, ids in enumerate(prompt):
+            if not ids or not all(is_id(t) for t in ids):
+                raise BadRequest(f"prompt[{i}] must be a non-empty list of token ids.",
+                                 param=f"prompt.{i}")
+            out.append(list(ids))
+        return out
+    raise BadRequest("`prompt` mixes texts, token ids and lists; use one kind.", param="prompt")
+
+
+# ------------------------------------------------------------------------------------------
+# Reasoning state of the prompt
+# ------------------------------------------------------------------------------------------
+
+
+def prompt_reasoning_ended(
+    token_ids: Sequence[int], vocab: Vocab, start_marker: str, end_marker: str
+) -> bool:
+    """Whether the prompt already closed the reasoning block the model would otherwise open.
+
+    Scans back from the end of the prompt: the end marker first means reasoning is over (e.g.
+    Qwen3 with ``enable_thinking=false`` ends with ``<think>\\n\\n</think>\\n\\n``), the start
+    marker first means the prompt opened reasoning. The scan stops at the last special token (the
+    turn boundary the generation prompt starts with) and then answers False: markers of earlier
+    assistant turns (a tool-call loop) say nothing about the turn being generated. vLLM scans the
+    whole prompt and reports True in that case, which makes structured outputs and reasoning
+    parsing start in the wrong place.
+    """
+    start_id = vocab.token_id(start_marker)
+    end_id = vocab.token_id(end_marker)
+    specials = vocab.special_ids
+    for token in reversed(token_ids):
+        if token == end_id:
+            return True
+        if token == start_id:
+            return False
+        if token in specials:
+            return False
+    return False

@@ -1,0 +1,364 @@
+"""OpenAI request fields -> vLLM ``SamplingParams`` fields (spec 1.6), on plain data.
+
+Why a module of its own: the mapping decides what the engine does (temperature, limits, stop
+ids, structured outputs) and it must equal vLLM's ``to_sampling_params`` so a request behaves the
+same on tito + engine as on a coupled vLLM server. Inputs are read by attribute or key, so the
+functions work on the pydantic requests and on plain dicts alike.
+
+Rules, in the order they apply:
+
+* **Precedence** for ``repetition_penalty, presence_penalty, frequency_penalty, temperature,
+  top_p, top_k, min_p``: the request's value, else the server default (``default_sampling``,
+  a model's generation config), else OpenAI's default. Only values that differ from vLLM's
+  dataclass defaults reach the wire (``SamplingParams.to_wire``).
+* **Stops**: ``stop`` strings are NOT sent to the engine (a tokens-only engine rejects them);
+  they travel to derender. ``stop_token_ids`` are sent, merged with server-default ids (order
+  kept, no duplicates).
+* **Logprobs**: chat sends ``top_logprobs`` when ``logprobs`` is true (and no
+  ``logprob_token_ids``); completions sends ``logprobs``. ``prompt_logprobs`` falls back to those
+  when ``echo``. Counts above the model's ``max_logprobs`` are a 400.
+* **max_tokens** (:func:`resolve_max_tokens`): the requested value (chat:
+  ``max_completion_tokens`` else ``max_tokens``; completions: ``max_tokens``, 16 by default),
+  else all the room left in ``max_model_len``. A prompt leaving no room, or a request asking for
+  more than the room left, is a 400 naming both lengths.
+* **Structured outputs** (:func:`structured_outputs_for`): ``response_format`` ``json_schema`` ->
+  ``json``, ``json_object`` -> ``json_object``, ``structural_tag`` -> ``structural_tag``;
+  ``tool_choice`` ``"required"`` -> a JSON schema for a non-empty array of ``{name, parameters}``
+  (at most one item when ``parallel_tool_calls`` is false), a named tool -> that tool's
+  parameters schema (replacing any other constraint, as vLLM's tool parsers do).
+* **Passthrough**: ``output_kind`` DELTA when streaming else FINAL_ONLY; ``skip_clone`` true;
+  ``vllm_xargs`` plus ``kv_transfer_params``/``ec_transfer_params`` into ``extra_args``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from tito.errors import BadRequest
+
+__all__ = [
+    "OPENAI_SAMPLING_DEFAULTS",
+    "OUTPUT_KIND_DELTA",
+    "OUTPUT_KIND_FINAL_ONLY",
+    "check_output_budget",
+    "resolve_max_tokens",
+    "sampling_fields",
+    "structured_outputs_for",
+]
+
+#: OpenAI's defaults for the fields a server default may override (vLLM's ``_DEFAULT_SAMPLING_PARAMS``).
+OPENAI_SAMPLING_DEFAULTS: dict[str, float | int] = {
+    "repetition_penalty": 1.0,
+    "presence_penalty": 0.0,
+    "frequency_penalty": 0.0,
+    "temperature": 1.0,
+    "top_p": 1.0,
+    "top_k": 0,
+    "min_p": 0.0,
+}
+
+OUTPUT_KIND_DELTA = 1
+OUTPUT_KIND_FINAL_ONLY = 2
+
+_MISSING = object()
+
+
+def _get(source: Any, name: str, default: Any = None) -> Any:
+    """A field of a pydantic request, any object, or a mapping (missing -> ``default``)."""
+    if isinstance(source, Mapping):
+        return source.get(name, default)
+    value = getattr(source, name, _MISSING)
+    if value is _MISSING:
+        extra = getattr(source, "model_extra", None) or {}
+        return extra.get(name, default)
+    return value
+
+
+# ------------------------------------------------------------------------------------------
+# Lengths
+# ------------------------------------------------------------------------------------------
+
+
+def check_output_budget(max_model_len: int, requested: int | None, param: str) -> int:
+    """Validate a requested output length before tokenizing; return the prompt token budget.
+
+    Why before: a request that can never fit is refused without rendering anything, and the
+    budget bounds truncation (``truncate_prompt_tokens=-1`` keeps exactly that many tokens).
+    """
+    if requested is None:
+        return max_model_len
+    if requested < 1:
+        raise BadRequest(f"{param} must be at least 1, got {requested}.", param=param)
+    if requested > max_model_len:
+        raise BadRequest(
+            f"{param}={requested} cannot be greater than max_model_len={max_model_len}. "
+            "Please request fewer output tokens.",
+            param=param,
+        )
+    return max_model_len - requested
+
+
+def resolve_max_tokens(
+    *,
+    max_model_len: int,
+    prompt_tokens: int,
+    requested: int | None,
+    param: str = "max_tokens",
+    prompt_param: str = "messages",
+) -> int:
+    """The ``max_tokens`` to send: the request's, else all the room the prompt leaves.
+
+    Raises ``BadRequest`` naming the prompt length and ``max_model_len`` when the prompt leaves
+    no room or the request asks for more than the room left.
+    """
+    room = max_model_len - prompt_tokens
+    if room <= 0:
+        raise BadRequest(
+            f"The prompt is {prompt_tokens} tokens long, which leaves no room to generate within "
+            f"the model's context length of {max_model_len} tokens (max_model_len). "
+            "Please reduce the length of the input prompt.",
+            param=prompt_param,
+        )
+    if requested is None:
+        return room
+    if requested > room:
+        raise BadRequest(
+            f"You passed {prompt_tokens} input tokens and requested {requested} output tokens. "
+            f"However, the model's context length is only {max_model_len} tokens (max_model_len), "
+            f"resulting in a maximum input length of {max_model_len - requested} tokens. "
+            "Please reduce the length of the input prompt or the requested output tokens.",
+            param=param,
+        )
+    return requested
+
+
+# ------------------------------------------------------------------------------------------
+# Structured outputs
+# ------------------------------------------------------------------------------------------
+
+_KINDS = ("json", "regex", "choice", "grammar", "json_object", "structural_tag")
+
+
+def _from_response_format(response_format: Mapping[str, Any]) -> dict[str, Any]:
+    kind = response_format.get("type")
+    if kind == "text" or kind is None:
+        return {}
+    if kind == "json_object":
+        return {"json_object": True}
+    if kind == "json_schema":
+        spec = response_format.get("json_schema")
+        if not isinstance(spec, Mapping):
+            raise BadRequest(
+                "When response_format type is 'json_schema', the 'json_schema' field must be "
+                "provided.",
+                param="response_format",
+            )
+        schema = spec.get("schema", spec.get("json_schema"))
+        if schema is None:
+            raise BadRequest(
+                "response_format.json_schema must carry a `schema`.", param="response_format"
+            )
+        return {"json": schema}
+    if kind == "structural_tag":
+        return {"structural_tag": json.dumps(dict(response_format))}
+    raise BadRequest(
+        f"Unsupported response_format type {kind!r}; expected 'text', 'json_object', "
+        "'json_schema' or 'structural_tag'.",
+        param="response_format",
+    )
+
+
+def _tool_schema(tool: Mapping[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    function = tool.get("function") or {}
+    return function.get("name"), function.get("parameters")
+
+
+def structured_outputs_for(
+    *,
+    response_format: Mapping[str, Any] | None = None,
+    structured_outputs: Mapping[str, Any] | None = None,
+    tool_choice: Any = None,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    parallel_tool_calls: bool | None = True,
+) -> dict[str, Any] | None:
+    """The ``structured_outputs`` constraint for the engine, or None (rules in the module doc)."""
+    result: dict[str, Any] = {
+        k: v for k, v in (structured_outputs or {}).items() if v is not None
+    }
+    if response_format is not None:
+        result.update(_from_response_format(response_format))
+    kinds = [k for k in _KINDS if result.get(k) is not None]
+    if len(kinds) > 1:
+        raise BadRequest(
+            "You can only use one kind of structured outputs constraint but multiple are "
+            f"specified: {kinds}.",
+            param="response_format",
+        )
+    if tools:
+        if tool_choice == "required":
+            anyof = []
+            defs: dict[str, Any] = {}
+            for tool in tools:
+                name, params = _tool_schema(tool)
+                params = dict(params) if params else {"type": "object", "properties": {}}
+                for def_name, def_schema in (params.pop("$defs", None) or {}).items():
+                    if def_name in defs and defs[def_name] != def_schema:
+                        raise BadRequest(
+                            f"Tool definition '{def_name}' has multiple schemas, which is not "
+                            "supported.",
+                            param="tools",
+                        )
+                    defs[def_name] = def_schema
+                anyof.append({
+                    "properties": {"name": {"type": "string", "enum": [name]}, "parameters": params},
+                    "required": ["name", "parameters"],
+                })
+            schema: dict[str, Any] = {
+                "type": "array",
+                "minItems": 1,
+                "items": {"type": "object", "anyOf": anyof},
+            }
+            if parallel_tool_calls is False:
+                schema["maxItems"] = 1
+            if defs:
+                schema["$defs"] = defs
+            return {"json": schema}
+        if isinstance(tool_choice, Mapping):
+            wanted = (tool_choice.get("function") or {}).get("name")
+            for tool in tools:
+                name, params = _tool_schema(tool)
+                if name == wanted:
+                    return {"json": params} if params is not None else (result or None)
+    return result or None
+
+
+# ------------------------------------------------------------------------------------------
+# Sampling params
+# ------------------------------------------------------------------------------------------
+
+
+def _check_ids(ids: Sequence[int], vocab_size: int | None, param: str) -> None:
+    if vocab_size is None:
+        return
+    bad = [i for i in ids if not 0 <= i < vocab_size]
+    if bad:
+        raise BadRequest(
+            f"{param} contains token ids outside the vocabulary (size {vocab_size}): {bad[:10]}.",
+            param=param,
+        )
+
+
+def _check_logprobs(count: int | None, max_logprobs: int | None, param: str) -> None:
+    if count is None or max_logprobs is None or max_logprobs == -1:
+        return
+    if count == -1 or count > max_logprobs:
+        shown = "all (-1)" if count == -1 else count
+        raise BadRequest(
+            f"Requested {param} of {shown}, which is greater than max allowed: {max_logprobs}.",
+            param=param,
+        )
+
+
+def sampling_fields(
+    request: Any,
+    *,
+    kind: Literal["chat", "completion"],
+    max_tokens: int,
+    default_sampling: Mapping[str, Any] | None = None,
+    structured_outputs: Mapping[str, Any] | None = None,
+    skip_special_tokens: bool | None = None,
+    vocab_size: int | None = None,
+    max_logprobs: int | None = None,
+) -> dict[str, Any]:
+    """Keyword arguments for ``SamplingParams`` from an OpenAI chat or completions request.
+
+    ``structured_outputs`` is the already-resolved constraint (:func:`structured_outputs_for`);
+    ``skip_special_tokens`` overrides the request's flag when a tool parser needs the special
+    tokens kept. ``stop`` strings are deliberately absent (see the module docstring).
+    """
+    defaults = default_sampling or {}
+    fields: dict[str, Any] = {}
+    for name, openai_default in OPENAI_SAMPLING_DEFAULTS.items():
+        value = _get(request, name)
+        fields[name] = value if value is not None else defaults.get(name, openai_default)
+
+    n = _get(request, "n")
+    fields["n"] = 1 if n is None else n
+    fields["seed"] = _get(request, "seed")
+
+    stop_ids = list(_get(request, "stop_token_ids") or [])
+    default_stop = list(defaults.get("stop_token_ids") or [])
+    if default_stop:
+        stop_ids = list(dict.fromkeys([*stop_ids, *default_stop]))
+    _check_ids(stop_ids, vocab_size, "stop_token_ids")
+    fields["stop_token_ids"] = stop_ids
+
+    logprob_token_ids = _get(request, "logprob_token_ids")
+    echo = bool(_get(request, "echo"))
+    if kind == "chat":
+        top = _get(request, "top_logprobs")
+        logprobs = top if _get(request, "logprobs") and not logprob_token_ids else None
+        _check_logprobs(logprobs, max_logprobs, "top_logprobs")
+    else:
+        logprobs = None if logprob_token_ids else _get(request, "logprobs")
+        _check_logprobs(logprobs, max_logprobs, "logprobs")
+    fields["logprobs"] = logprobs
+    prompt_logprobs = _get(request, "prompt_logprobs")
+    if prompt_logprobs is None and echo:
+        prompt_logprobs = _get(request, "top_logprobs") if kind == "chat" else _get(request, "logprobs")
+    _check_logprobs(prompt_logprobs, max_logprobs, "prompt_logprobs")
+    fields["prompt_logprobs"] = prompt_logprobs
+    if logprob_token_ids:
+        _check_ids(logprob_token_ids, vocab_size, "logprob_token_ids")
+        fields["logprob_token_ids"] = list(logprob_token_ids)
+
+    fields["max_tokens"] = max_tokens
+    fields["min_tokens"] = _get(request, "min_tokens") or 0
+    fields["ignore_eos"] = bool(_get(request, "ignore_eos"))
+    fields["include_stop_str_in_output"] = bool(_get(request, "include_stop_str_in_output"))
+    skip = _get(request, "skip_special_tokens", True) if skip_special_tokens is None else skip_special_tokens
+    fields["skip_special_tokens"] = bool(skip)
+    fields["spaces_between_special_tokens"] = bool(_get(request, "spaces_between_special_tokens", True))
+    fields["output_kind"] = OUTPUT_KIND_DELTA if _get(request, "stream") else OUTPUT_KIND_FINAL_ONLY
+
+    logit_bias = _get(request, "logit_bias")
+    if logit_bias:
+        converted: dict[int, float] = {}
+        for key, bias in logit_bias.items():
+            try:
+                token = int(key)
+            except (TypeError, ValueError):
+                raise BadRequest(
+                    f"logit_bias keys must be token ids, got {key!r}.", param="logit_bias"
+                ) from None
+            converted[token] = bias
+        _check_ids(list(converted), vocab_size, "logit_bias")
+        fields["logit_bias"] = converted
+    allowed = _get(request, "allowed_token_ids")
+    if allowed is not None:
+        if not allowed:
+            raise BadRequest("allowed_token_ids must not be empty.", param="allowed_token_ids")
+        _check_ids(allowed, vocab_size, "allowed_token_ids")
+        fields["allowed_token_ids"] = list(allowed)
+    bad_words = _get(request, "bad_words")
+    if bad_words:
+        fields["bad_words"] = list(bad_words)
+    if structured_outputs:
+        fields["structured_outputs"] = dict(structured_outputs)
+
+    extra_args: dict[str, Any] = dict(_get(request, "vllm_xargs") or {})
+    for name in ("kv_transfer_params", "ec_transfer_params"):
+        value = _get(request, name)
+        if value:
+            extra_args[name] = value
+    if extra_args:
+        fields["extra_args"] = extra_args
+    fields["skip_clone"] = True
+    for name in ("thinking_token_budget", "repetition_detection", "stream_interval",
+                 "routed_experts_prompt_start"):
+        value = _get(request, name)
+        if value is not None:
+            fields[name] = value
+    return fields

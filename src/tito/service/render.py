@@ -1,0 +1,615 @@
+"""One render request: OpenAI chat/completions request -> ``GenerateRequest`` (or a list of them).
+
+Why a service layer: the core knows templates, tokenizers and sampling on plain data; this
+module adds what a single request needs around it, in vLLM's order (spec 4): model lookup (404),
+request checks (400s with vLLM's messages), template choice and trust, parser-driven
+adjustments (structured outputs for required/named tool choice, keeping special tokens for tool
+parsers that need them), lengths, and the ``derender_context``.
+
+``derender_context`` (tito's extra field on ``GenerateRequest``; vLLM's engine ignores it) holds
+what derender needs to turn the engine's tokens into the OpenAI response without the original
+request. Keys (absent when they hold the default shown):
+
+============================  ==============================================================
+``v``                          format version, ``1``
+``kind``                       ``"chat"`` or ``"completion"``
+``model``                      served model name
+``request_id``                 the ``GenerateRequest.request_id``
+``prompt_tokens``              prompt length (usage)
+``prompt_tail``                last prompt ids (seeds the incremental detokenizer)
+``skip_special_tokens``        decode flag (default true)
+``spaces_between_special_tokens``  decode flag (default true)
+``stop``                       stop strings, matched by derender (default ``[]``)
+``stop_token_ids``             request stop ids (default ``[]``)
+``include_stop_str_in_output`` default false
+``min_tokens``                 no stop before this many tokens (default 0)
+``ignore_eos``                 default false
+``logprobs``                   chat: bool; completions: top count or null (default null/false)
+``top_logprobs``               chat only, when logprobs is true
+``return_tokens_as_token_ids`` default null
+``stream_options``             ``{"include_usage", "continuous_usage_stats"}`` when streaming
+``tools``                      chat: tool names offered (default none)
+``tool_choice``                chat: ``"none"|"auto"|"required"|{"type", "function": {"name"}}``
+``parallel_tool_calls``        chat, default true
+``include_reasoning``          chat, default true
+``chat_template_kwargs``       chat: effective template kwargs (without ``documents``)
+``reasoning_ended``            chat: whether the prompt already closed reasoning (null: no
+                               reasoning parser)
+============================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from tito.core import render as core_render
+from tito.core import sampling as core_sampling
+from tito.core.template import TemplateLimits, TemplateRenderError, compile_template
+from tito.errors import BadRequest, NotImplementedFeature
+from tito.protocol import (
+    ChatCompletionNamedToolChoiceParam,
+    ChatCompletionRequest,
+    CompletionRequest,
+    GenerateRequest,
+    ReasoningParserKwargs,
+    SamplingParams,
+)
+
+if TYPE_CHECKING:
+    from tito.models import ServedModel
+
+__all__ = [
+    "DERENDER_CONTEXT_VERSION",
+    "REASONING_MARKERS",
+    "RenderSettings",
+    "effective_chat_template_kwargs",
+    "render_chat_request",
+    "render_completion_request",
+]
+
+DERENDER_CONTEXT_VERSION = 1
+PROMPT_TAIL_IDS = 8
+
+#: Reasoning parser name -> (start marker, end marker) used to decide ``reasoning_ended``.
+REASONING_MARKERS: dict[str, tuple[str, str]] = {
+    "qwen3": ("<think>", "</think>"),
+    "deepseek_r1": ("<think>", "</think>"),
+    "deepseek_v3": ("<think>", "</think>"),
+    "glm45": ("<think>", "</think>"),
+}
+
+#: Tool parsers whose markers are special tokens, so decoding must keep special tokens when tools
+#: may be called (vLLM's ``adjust_request`` for these parsers does the same).
+_KEEP_SPECIAL_TOKENS_TOOL_PARSERS = frozenset({"mistral", "hermes", "internlm"})
+
+_UNTRUSTED_TEMPLATE = (
+    "Chat template is passed with request, but --trust-request-chat-template is not set. "
+    "Refused request with untrusted chat template."
+)
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    """Process settings for render (from the environment, see :meth:`from_env`)."""
+
+    trust_request_chat_template: bool = False
+    template_limits: TemplateLimits = TemplateLimits()
+    max_completion_prompts: int = 1024
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> RenderSettings:
+        """``TITO_TRUST_REQUEST_CHAT_TEMPLATE=1`` allows per-request templates;
+        ``TITO_TEMPLATE_MAX_CHARS``, ``TITO_TEMPLATE_MAX_STEPS``, ``TITO_TEMPLATE_MAX_SECONDS``
+        bound every template render; ``TITO_MAX_COMPLETION_PROMPTS`` bounds a completions list."""
+        env = os.environ if environ is None else environ
+        base = TemplateLimits()
+
+        def number(name: str, default: float, kind: type) -> Any:
+            raw = env.get(name)
+            if not raw:
+                return default
+            try:
+                value = kind(raw)
+            except ValueError:
+                raise ValueError(f"{name}={raw!r} is not a number") from None
+            if value <= 0:
+                raise ValueError(f"{name} must be positive (got {raw!r})")
+            return value
+
+        return cls(
+            trust_request_chat_template=env.get("TITO_TRUST_REQUEST_CHAT_TEMPLATE", "").lower()
+            in ("1", "true", "yes", "on"),
+            template_limits=TemplateLimits(
+                max_output_chars=number("TITO_TEMPLATE_MAX_CHARS", base.max_output_chars, int),
+                max_steps=number("TITO_TEMPLATE_MAX_STEPS", base.max_steps, int),
+                max_seconds=number("TITO_TEMPLATE_MAX_SECONDS", base.max_seconds, float),
+            ),
+            max_completion_prompts=number("TITO_MAX_COMPLETION_PROMPTS", 1024, int),
+        )
+
+
+# ------------------------------------------------------------------------------------------
+# Helpers shared by both endpoints
+# ------------------------------------------------------------------------------------------
+
+
+def _lookup(name: str | None) -> ServedModel:
+    from tito.models import get_registry
+
+    return get_registry().get(name)
+
+
+def _merge_kwargs(defaults: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """vLLM's ``merge_kwargs``: overrides win, except their null and ``"auto"`` values."""
+    out = dict(defaults or {})
+    out.update({k: v for k, v in (overrides or {}).items() if v is not None and v != "auto"})
+    return out
+
+
+def effective_chat_template_kwargs(
+    request: ChatCompletionRequest, server_defaults: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The kwargs the template is rendered with (spec 4.1 step 6, 3.1-e).
+
+    Request ``chat_template_kwargs`` < the request's own fields (``add_generation_prompt``,
+    ``continue_final_message``, ``documents``, ``reasoning_effort`` and the derived
+    ``enable_thinking = reasoning_effort != "none"`` unless the client set it) ; server defaults
+    (``default_chat_template_kwargs``) fill in what the request left out.
+    """
+    user = dict(request.chat_template_kwargs or {})
+    extra: dict[str, Any] = {
+        "add_generation_prompt": request.add_generation_prompt,
+        "continue_final_message": request.continue_final_message,
+        "documents": request.documents,
+        "reasoning_effort": request.reasoning_effort,
+    }
+    if request.reasoning_effort is not None and "enable_thinking" not in user:
+        extra["enable_thinking"] = request.reasoning_effort != "none"
+    return _merge_kwargs(server_defaults, _merge_kwargs(user, extra))
+
+
+def _sampling_params(fields: dict[str, Any]) -> SamplingParams:
+    try:
+        return SamplingParams(**fields)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err.get("loc", ()))
+        raise BadRequest(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")), param=loc or None) from None
+
+
+def _truncate_to(requested: int | None, budget: int) -> int | None:
+    """``truncate_prompt_tokens``: -1 means the whole prompt budget; more than it is a 400."""
+    if requested is None:
+        return None
+    if requested == -1:
+        return budget
+    if requested > budget:
+        raise BadRequest(
+            f"truncate_prompt_tokens={requested} cannot be greater than max_model_len - "
+            f"max output tokens = {budget}. Please request a smaller truncation size.",
+            param="truncate_prompt_tokens",
+        )
+    return requested
+
+
+def _check_prompt_ids(ids: list[int], vocab_size: int, param: str) -> None:
+    bad = [i for i in ids if not 0 <= i < vocab_size]
+    if bad:
+        raise BadRequest(
+            f"{param} contains token ids outside the vocabulary (size {vocab_size}): {bad[:10]}.",
+            param=param,
+        )
+
+
+def _stream_options(request: Any) -> dict[str, Any] | None:
+    if not request.stream or request.stream_options is None:
+        return None
+    opts = request.stream_options
+    include = bool(opts.include_usage)
+    return {"include_usage": include, "continuous_usage_stats": include and bool(opts.continuous_usage_stats)}
+
+
+def _common_context(
+    *, kind: str, model: ServedModel, request: Any, request_id: str, token_ids: list[int],
+    skip_special_tokens: bool,
+) -> dict[str, Any]:
+    """The ``derender_context`` keys both endpoints share (defaults left out)."""
+    ctx: dict[str, Any] = {
+        "v": DERENDER_CONTEXT_VERSION,
+        "kind": kind,
+        "model": model.name,
+        "request_id": request_id,
+        "prompt_tokens": len(token_ids),
+        "prompt_tail": token_ids[-PROMPT_TAIL_IDS:],
+    }
+    stop = request.stop
+    stop = [stop] if isinstance(stop, str) else list(stop or [])
+    optional = {
+        "skip_special_tokens": (skip_special_tokens, True),
+        "spaces_between_special_tokens": (request.spaces_between_special_tokens, True),
+        "stop": (stop, []),
+        "stop_token_ids": (list(request.stop_token_ids or []), []),
+        "include_stop_str_in_output": (request.include_stop_str_in_output, False),
+        "min_tokens": (request.min_tokens, 0),
+        "ignore_eos": (request.ignore_eos, False),
+        "return_tokens_as_token_ids": (request.return_tokens_as_token_ids, None),
+        "stream_options": (_stream_options(request), None),
+    }
+    for key, (value, default) in optional.items():
+        if value != default:
+            ctx[key] = value
+    return ctx
+
+
+def _request_id(prefix: str, request_id: str, header_id: str | None) -> str:
+    return f"{prefix}-{header_id or request_id}"
+
+
+# ------------------------------------------------------------------------------------------
+# Chat
+# ------------------------------------------------------------------------------------------
+
+
+def _check_tool_choice(request: ChatCompletionRequest, model: ServedModel) -> None:
+    """vLLM without a tool parser refuses tool choices it could not honour (spec 4.1 step 3)."""
+    choice = request.tool_choice
+    if model.tool_parser is not None or choice in (None, "none"):
+        return
+    if choice == "auto":
+        raise BadRequest(
+            f'"auto" tool choice requires a tool parser, and model `{model.name}` has none '
+            "(vLLM: --enable-auto-tool-choice and --tool-call-parser).",
+            param="tool_choice",
+        )
+    desc = (
+        f'function "{choice.function.name}"'
+        if isinstance(choice, ChatCompletionNamedToolChoiceParam)
+        else f'"{choice}"'
+    )
+    raise BadRequest(
+        f"tool_choice={desc} requires a tool parser, and model `{model.name}` has none "
+        "(vLLM: --tool-call-parser).",
+        param="tool_choice",
+    )
+
+
+def _template_source(
+    request: ChatCompletionRequest, model: ServedModel, settings: RenderSettings
+) -> str:
+    kwargs_template = (request.chat_template_kwargs or {}).get("chat_template")
+    requested = request.chat_template if request.chat_template is not None else kwargs_template
+    if requested is not None:
+        if not settings.trust_request_chat_template:
+            raise BadRequest(_UNTRUSTED_TEMPLATE, param="chat_template")
+        if not isinstance(requested, str) or not requested:
+            raise BadRequest("chat_template must be a non-empty string.", param="chat_template")
+        return requested
+    if model.chat_template is None:
+        raise BadRequest(
+            f"Model `{model.name}` has no chat template, so chat requests cannot be rendered "
+            "(send a chat_template with TITO_TRUST_REQUEST_CHAT_TEMPLATE=1, or use completions).",
+            param="chat_template",
+        )
+    return model.chat_template
+
+
+def _reasoning_ended(
+    request: ChatCompletionRequest, model: ServedModel, token_ids: list[int]
+) -> bool | None:
+    """Spec 4.1 step 11: include_reasoning=false -> true; a reasoning parser -> scan the prompt."""
+    if not request.include_reasoning:
+        return True
+    parser = model.reasoning_parser
+    if parser is None:
+        return None
+    markers = REASONING_MARKERS.get(parser)
+    if markers is None:
+        return None
+    return core_render.prompt_reasoning_ended(token_ids, model.vocab, *markers)
+
+
+def render_chat_request(
+    request: ChatCompletionRequest,
+    *,
+    settings: RenderSettings | None = None,
+    model: ServedModel | None = None,
+    header_request_id: str | None = None,
+) -> GenerateRequest:
+    """Render one chat request into the engine request (spec 4.1).
+
+    ``model`` defaults to the registry's model for ``request.model`` (404 when unknown);
+    ``header_request_id`` is the ``X-Request-Id`` header, which wins over ``request.request_id``.
+    """
+    settings = settings or RenderSettings.from_env()
+    model = model or _lookup(request.model)
+    vocab = model.vocab
+
+    if request.use_beam_search:
+        raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
+    if request.add_generation_prompt and request.continue_final_message:
+        raise BadRequest(
+            "Cannot set both `continue_final_message` and `add_generation_prompt` to True.",
+            param="continue_final_message",
+        )
+    want_mask = getattr(request, "return_assistant_tokens_mask", None) or False
+    if not isinstance(want_mask, bool):
+        raise BadRequest("return_assistant_tokens_mask must be a boolean.",
+                         param="return_assistant_tokens_mask")
+    _check_tool_choice(request, model)
+
+    tools: list[dict[str, Any]] | None = None
+    exclude_when_none = bool((model.config.model_extra or {}).get("exclude_tools_when_tool_choice_none"))
+    if request.tools is not None and not (request.tool_choice == "none" and exclude_when_none):
+        tools = [tool.model_dump() for tool in request.tools]
+
+    source = _template_source(request, model, settings)
+    try:
+        template = compile_template(source)
+    except TemplateRenderError as exc:
+        raise BadRequest(str(exc), param="chat_template") from None
+    if want_mask and not template.has_generation_blocks:
+        raise BadRequest(
+            "return_assistant_tokens_mask needs a chat template with {% generation %} blocks; "
+            f"the template of model `{model.name}` has none.",
+            param="return_assistant_tokens_mask",
+        )
+
+    kwargs = effective_chat_template_kwargs(request, model.default_chat_template_kwargs)
+    requested_max = (
+        request.max_completion_tokens if request.max_completion_tokens is not None else request.max_tokens
+    )
+    max_param = "max_completion_tokens" if request.max_completion_tokens is not None else "max_tokens"
+    budget = core_sampling.check_output_budget(model.max_model_len, requested_max, max_param)
+    truncate_to = _truncate_to(request.truncate_prompt_tokens, budget)
+    side = request.truncation_side or "left"
+
+    kv_params = dict(request.kv_transfer_params) if request.kv_transfer_params else None
+    reused = kv_params.pop("prompt_token_ids", None) if kv_params else None
+    normalized = core_render.normalize_messages(
+        request.messages,
+        content_format=template.content_format,
+        keep_developer_role=template.mentions_developer_role,
+    )
+    if reused is not None and not normalized.media_parts:
+        if not isinstance(reused, list) or not all(isinstance(i, int) for i in reused):
+            raise BadRequest("kv_transfer_params.prompt_token_ids must be a list of token ids.",
+                             param="kv_transfer_params")
+        _check_prompt_ids(reused, vocab.size, "kv_transfer_params.prompt_token_ids")
+        window = core_render.truncate(len(reused), truncate_to, side)
+        tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
+        media: list[dict[str, Any]] = []
+    else:
+        prompt = core_render.render_chat(
+            template,
+            normalized,
+            tools=tools,
+            documents=request.documents,
+            add_generation_prompt=request.add_generation_prompt,
+            continue_final_message=request.continue_final_message,
+            template_kwargs=kwargs,
+            special_tokens=model.special_token_strings,
+            limits=settings.template_limits,
+        )
+        tokenized = core_render.tokenize_prompt(
+            vocab,
+            prompt.text,
+            add_special_tokens=request.add_special_tokens,
+            truncate_to=truncate_to,
+            truncation_side=side,
+            with_offsets=bool(request.return_token_offsets) and not prompt.media_parts,
+            generation_spans=prompt.generation_spans if want_mask else None,
+        )
+        media = prompt.media_parts
+    token_ids = tokenized.token_ids
+    if not token_ids:
+        raise BadRequest("No token_ids rendered", param="messages")
+    max_tokens = core_sampling.resolve_max_tokens(
+        max_model_len=model.max_model_len,
+        prompt_tokens=len(token_ids),
+        requested=requested_max,
+        param=max_param,
+        prompt_param="messages",
+    )
+
+    tool_choice = request.tool_choice
+    tool_choice_json: Any = (
+        tool_choice.model_dump() if isinstance(tool_choice, ChatCompletionNamedToolChoiceParam) else tool_choice
+    )
+    structured = core_sampling.structured_outputs_for(
+        response_format=request.response_format,
+        structured_outputs=(
+            request.structured_outputs.model_dump(by_alias=True, exclude_none=True)
+            if request.structured_outputs is not None else None
+        ),
+        tool_choice=tool_choice_json if model.tool_parser is not None else None,
+        tools=tools,
+        parallel_tool_calls=request.parallel_tool_calls,
+    )
+    skip_special = request.skip_special_tokens
+    if (
+        model.tool_parser in _KEEP_SPECIAL_TOKENS_TOOL_PARSERS
+        and request.tools
+        and tool_choice not in (None, "none")
+    ):
+        skip_special = False
+    fields = core_sampling.sampling_fields(
+        request,
+        kind="chat",
+        max_tokens=max_tokens,
+        default_sampling=(model.config.model_extra or {}).get("default_sampling_params"),
+        structured_outputs=structured,
+        skip_special_tokens=skip_special,
+        vocab_size=vocab.size,
+        max_logprobs=model.max_logprobs,
+    )
+    sampling = _sampling_params(fields)
+
+    request_id = _request_id("chatcmpl", request.request_id, header_request_id)
+    reasoning_ended = _reasoning_ended(request, model, token_ids)
+    context = _common_context(
+        kind="chat", model=model, request=request, request_id=request_id, token_ids=token_ids,
+        skip_special_tokens=skip_special,
+    )
+    if request.logprobs:
+        context["logprobs"] = True
+        context["top_logprobs"] = request.top_logprobs or 0
+    if request.tools:
+        context["tools"] = [t.function.name for t in request.tools]
+    if tool_choice not in (None, "none"):
+        context["tool_choice"] = tool_choice_json
+    if request.parallel_tool_calls is False:
+        context["parallel_tool_calls"] = False
+    if not request.include_reasoning:
+        context["include_reasoning"] = False
+    template_kwargs = {k: v for k, v in kwargs.items() if k != "documents"}
+    if template_kwargs:
+        context["chat_template_kwargs"] = template_kwargs
+    if reasoning_ended is not None:
+        context["reasoning_ended"] = reasoning_ended
+
+    try:
+        return GenerateRequest(
+            request_id=request_id,
+            token_ids=token_ids,
+            assistant_tokens_mask=tokenized.assistant_mask,
+            token_offsets=tokenized.token_offsets,
+            content_parts=media or None,
+            sampling_params=sampling,
+            model=request.model,
+            reasoning_ended=reasoning_ended,
+            reasoning_parser_kwargs=(
+                ReasoningParserKwargs(chat_template_kwargs=kwargs) if model.reasoning_parser else None
+            ),
+            return_token_ids=request.return_token_ids,
+            stream=bool(request.stream),
+            stream_options=request.stream_options if request.stream else None,
+            cache_salt=request.cache_salt,
+            priority=request.priority,
+            kv_transfer_params=kv_params,
+            ec_transfer_params=request.ec_transfer_params,
+            derender_context=context,
+        )
+    except ValidationError as exc:
+        raise BadRequest(str(exc.errors()[0].get("msg")), param="messages") from None
+
+
+# ------------------------------------------------------------------------------------------
+# Completions
+# ------------------------------------------------------------------------------------------
+
+
+def render_completion_request(
+    request: CompletionRequest,
+    *,
+    settings: RenderSettings | None = None,
+    model: ServedModel | None = None,
+    header_request_id: str | None = None,
+) -> list[GenerateRequest]:
+    """Render a completions request into one engine request per prompt, in prompt order (spec 4.2)."""
+    settings = settings or RenderSettings.from_env()
+    model = model or _lookup(request.model)
+    vocab = model.vocab
+
+    if request.suffix is not None:
+        raise BadRequest("suffix is not currently supported", param="suffix")
+    if request.prompt_embeds is not None:
+        if request.echo:
+            raise BadRequest("Echo is unsupported with prompt embeds.", param="echo")
+        if request.prompt_logprobs is not None:
+            raise BadRequest("prompt_logprobs is not compatible with prompt embeds.",
+                             param="prompt_logprobs")
+        raise NotImplementedFeature("prompt_embeds are not supported by tito's render.",
+                                    param="prompt_embeds")
+    if request.use_beam_search:
+        raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
+
+    prompts = core_render.normalize_completion_prompts(request.prompt)
+    if len(prompts) > settings.max_completion_prompts:
+        raise BadRequest(
+            f"Too many prompts: {len(prompts)} (at most {settings.max_completion_prompts}).",
+            param="prompt",
+        )
+    requested = request.max_tokens
+    if request.echo and requested == 0:
+        requested = 1
+    budget = core_sampling.check_output_budget(model.max_model_len, requested, "max_tokens")
+    truncate_to = _truncate_to(request.truncate_prompt_tokens, budget)
+    side = request.truncation_side or "left"
+    structured = core_sampling.structured_outputs_for(
+        response_format=request.response_format,
+        structured_outputs=(
+            request.structured_outputs.model_dump(by_alias=True, exclude_none=True)
+            if request.structured_outputs is not None else None
+        ),
+    )
+    base_id = header_request_id or request.request_id
+    kv_params = dict(request.kv_transfer_params) if request.kv_transfer_params else None
+    if kv_params:
+        kv_params.pop("prompt_token_ids", None)
+
+    out: list[GenerateRequest] = []
+    for i, prompt in enumerate(prompts):
+        param = "prompt" if len(prompts) == 1 else f"prompt.{i}"
+        if isinstance(prompt, str):
+            tokenized = core_render.tokenize_prompt(
+                vocab,
+                prompt,
+                add_special_tokens=request.add_special_tokens,
+                truncate_to=truncate_to,
+                truncation_side=side,
+                with_offsets=bool(request.return_token_offsets),
+            )
+        else:
+            _check_prompt_ids(prompt, vocab.size, param)
+            window = core_render.truncate(len(prompt), truncate_to, side)
+            tokenized = core_render.TokenizedPrompt(token_ids=prompt[window])
+        token_ids = tokenized.token_ids
+        if not token_ids:
+            raise BadRequest(f"No token_ids rendered for {param}", param=param)
+        max_tokens = core_sampling.resolve_max_tokens(
+            max_model_len=model.max_model_len,
+            prompt_tokens=len(token_ids),
+            requested=requested,
+            param="max_tokens",
+            prompt_param=param,
+        )
+        fields = core_sampling.sampling_fields(
+            request,
+            kind="completion",
+            max_tokens=max_tokens,
+            default_sampling=(model.config.model_extra or {}).get("default_sampling_params"),
+            structured_outputs=structured,
+            vocab_size=vocab.size,
+            max_logprobs=model.max_logprobs,
+        )
+        sampling = _sampling_params(fields)
+        request_id = f"cmpl-{base_id}" if len(prompts) == 1 else f"cmpl-{base_id}-{i}"
+        context = _common_context(
+            kind="completion", model=model, request=request, request_id=request_id,
+            token_ids=token_ids, skip_special_tokens=request.skip_special_tokens,
+        )
+        if request.logprobs is not None:
+            context["logprobs"] = request.logprobs
+        out.append(
+            GenerateRequest(
+                request_id=request_id,
+                token_ids=token_ids,
+                token_offsets=tokenized.token_offsets,
+                sampling_params=sampling,
+                model=request.model,
+                return_token_ids=request.return_token_ids,
+                stream=bool(request.stream),
+                stream_options=request.stream_options if request.stream else None,
+                cache_salt=request.cache_salt,
+                priority=request.priority,
+                kv_transfer_params=kv_params,
+                ec_transfer_params=request.ec_transfer_params,
+                derender_context=context,
+            )
+        )
+    return out

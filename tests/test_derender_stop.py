@@ -1,0 +1,244 @@
+"""Stop strings, stop tokens, echo and n>1 through the derender endpoints (real tokenizers)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+from helpers import generate_response, post, split, stream_chunk
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tito.adapters.app import create_app
+
+CHAT = "/v1/chat/completions/derender"
+COMPLETIONS = "/v1/completions/derender"
+IM_END, ENDOFTEXT = 151645, 151643  # qwen3: primary EOS, generation-config extra EOS
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(endpoints=["chat_derender", "completions_derender"]),
+                      raise_server_exceptions=False)
+
+
+def completion(client, ids, request, finish="stop", model="gpt2", prompt=None):
+    body = {"model": model, "completion_request": {"model": model, "prompt": "x", **request},
+            "generate_responses": [generate_response(ids, finish_reason=finish)]}
+    if prompt is not None:
+        body["prompt_token_ids"] = [prompt]
+    return post(client, COMPLETIONS, body)["choices"][0]
+
+
+def chat(client, ids, request, finish="stop", model="qwen3"):
+    body = {"model": model, "chat_request": {"model": model, "messages": [{"role": "user", "content": "hi"}],
+                                             **request},
+            "generate_response": generate_response(ids, finish_reason=finish)}
+    return post(client, CHAT, body)["choices"][0]
+
+
+def test_stop_string_keeps_preceding_space(client, vocabs):
+    ids = vocabs["gpt2"].encode("one two three four")
+    c = completion(client, ids, {"stop": ["three"]}, finish="length")
+    assert (c["text"], c["finish_reason"], c["stop_reason"]) == ("one two ", "stop", "three")
+
+
+def test_include_stop_str_in_output(client, vocabs):
+    ids = vocabs["gpt2"].encode("one two three four")
+    c = completion(client, ids, {"stop": ["three"], "include_stop_str_in_output": True})
+    assert (c["text"], c["stop_reason"]) == ("one two three", "three")
+
+
+def test_finish_stop_alone_keeps_last_token(client, vocabs):
+    ids = vocabs["gpt2"].encode("one two")
+    c = completion(client, ids, {}, finish="stop")
+    assert c["text"] == "one two" and c["stop_reason"] is None
+
+
+def test_client_stop_token(client, vocabs):
+    ids = vocabs["gpt2"].encode("one two")
+    c = completion(client, ids, {"stop_token_ids": [ids[-1]]}, finish="stop")
+    assert c["text"] == "one" and c["stop_reason"] == ids[-1]
+
+
+def test_primary_eos_dropped(client, vocabs):
+    ids = vocabs["qwen3"].encode("Hello there") + [IM_END]
+    c = chat(client, ids, {})
+    assert c["message"]["content"] == "Hello there"
+    assert c["finish_reason"] == "stop" and c["stop_reason"] is None
+
+
+def test_generation_config_eos_dropped(client, vocabs):
+    ids = vocabs["qwen3"].encode("Hello there") + [ENDOFTEXT]
+    c = chat(client, ids, {})
+    assert c["message"]["content"] == "Hello there" and c["stop_reason"] == ENDOFTEXT
+
+
+def test_include_flag_keeps_stop_token(client, vocabs):
+    ids = vocabs["qwen3"].encode("Hello") + [IM_END]
+    c = chat(client, ids, {"include_stop_str_in_output": True})
+    assert c["message"]["content"] == "Hello<|im_end|>" and c["stop_reason"] is None
+
+
+def test_length_keeps_last_token(client, vocabs):
+    ids = vocabs["qwen3"].encode("Hello") + [IM_END]
+    c = chat(client, ids, {}, finish="length")
+    assert c["message"]["content"] == "Hello<|im_end|>" and c["finish_reason"] == "length"
+
+
+def test_token_stop_before_string_scan(client, vocabs):
+    """The stop token is dropped first; a stop string is then searched in what remains."""
+    ids = vocabs["qwen3"].encode("alpha beta") + [IM_END]
+    c = chat(client, ids, {"stop": ["<|im_end|>"]})
+    assert c["message"]["content"] == "alpha beta" and c["stop_reason"] is None
+    c = chat(client, ids, {"stop": ["beta"]})
+    assert c["message"]["content"] == "alpha " and c["stop_reason"] == "beta"
+
+
+def test_chat_stop_string(client, vocabs):
+    ids = vocabs["qwen3"].encode("First line.\nSecond line.") + [IM_END]
+    c = chat(client, ids, {"stop": "\n"})
+    assert c["message"]["content"] == "First line." and c["stop_reason"] == "\n"
+
+
+def test_min_tokens(client, vocabs):
+    vocab = vocabs["gpt2"]
+    ids = vocab.encode("a b a b a b")
+    c = completion(client, ids, {"stop": ["b"], "min_tokens": 3}, finish="length")
+    # tokens: "a"," b"," a"," b",...: the first "b" ends inside token 2 (<= min_tokens)
+    assert c["text"] == "a b a " and c["stop_reason"] == "b"
+
+
+def _stream(client, model, chunks, first_extra, path=COMPLETIONS, finish="length"):
+    state, outs, states = None, [], []
+    for k, ids in enumerate(chunks):
+        body = {"stream": True, "model": model, "stream_state": state,
+                "generate_chunk": stream_chunk(ids, finish_reason=finish if k == len(chunks) - 1 else None)}
+        if state is None:
+            body.update(first_extra)
+        res = post(client, path, body)
+        outs.append(res["chunk"])
+        state = json.loads(json.dumps(res["stream_state"]))
+        states.append(state)
+    return outs, states
+
+
+def test_stream_stop_split_across_chunks_and_suppression(client, vocabs):
+    vocab = vocabs["gpt2"]
+    chunks = [vocab.encode("one two th"), vocab.encode("ree four"), vocab.encode(" five")]
+    req = {"completion_request": {"model": "gpt2", "prompt": "x", "stop": ["three"]}}
+    outs, states = _stream(client, "gpt2", chunks, req)
+    texts = [o["choices"][0]["text"] for o in outs]
+    assert texts == ["one two ", "", ""]
+    assert states[0]["held_text"] == "th" and not states[0]["stop_fired"]
+    assert outs[1]["choices"][0]["finish_reason"] == "stop"
+    assert outs[1]["choices"][0]["stop_reason"] == "three"
+    assert states[1]["stop_fired"] is True  # the caller may abort the engine request now
+    assert outs[2]["choices"][0]["finish_reason"] is None  # finished once, nothing after
+
+
+def test_stream_hold_back_released(client, vocabs):
+    vocab = vocabs["gpt2"]
+    chunks = [vocab.encode("one th"), vocab.encode("is"), vocab.encode(" end")]
+    req = {"completion_request": {"model": "gpt2", "prompt": "x", "stop": ["three"]}}
+    outs, states = _stream(client, "gpt2", chunks, req)
+    assert [o["choices"][0]["text"] for o in outs] == ["one ", "this", " end"]
+    assert outs[-1]["choices"][0]["finish_reason"] == "length"
+
+
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_property_stream_equals_batch_equals_cut(client, vocabs, data):
+    vocab = vocabs["gpt2"]
+    text = data.draw(st.text(alphabet=st.sampled_from(list("ab c\n😀é中")), min_size=1, max_size=40))
+    ids = vocab.encode(text)
+    assert vocab.decode(ids) == text
+    n_stops = data.draw(st.integers(1, 3))
+    stops = []
+    for _ in range(n_stops):
+        i = data.draw(st.integers(0, len(text) - 1))
+        j = data.draw(st.integers(i + 1, min(len(text), i + 6)))
+        stops.append(text[i:j])
+    if data.draw(st.booleans()):
+        stops.append("zzz")  # never present
+    include = data.draw(st.booleans())
+    request = {"stop": stops, "include_stop_str_in_output": include}
+    # expected: cut at the earliest-ending occurrence (ties by list order)
+    best = None
+    for s in stops:
+        k = text.find(s)
+        if k != -1 and (best is None or k + len(s) < best[1] + len(best[0])):
+            best = (s, k)
+    expected = text if best is None else text[: best[1] + (len(best[0]) if include else 0)]
+    batch = completion(client, ids, request, finish="length")
+    assert batch["text"] == expected
+    assert batch["stop_reason"] == (best[0] if best else None)
+    sizes = data.draw(st.lists(st.integers(0, 4), max_size=len(ids)))
+    chunks = split(ids, sizes)
+    outs, states = _stream(client, "gpt2", chunks, {"completion_request": {"model": "gpt2", "prompt": "x", **request}})
+    assert "".join(o["choices"][0]["text"] for o in outs) == expected
+    longest = max(len(s) for s in stops)
+    assert all(len(s_["held_text"]) <= longest - 1 for s_ in states)
+    reasons = [o["choices"][0]["stop_reason"] for o in outs if o["choices"][0]["finish_reason"]]
+    assert reasons == [best[0] if best else None]
+
+
+def test_stop_limits_are_400(client, vocabs):
+    ids = vocabs["gpt2"].encode("x")
+    for request in ({"stop": ["s"] * 17}, {"stop": ["x" * 257]}):
+        body = {"model": "gpt2", "completion_request": {"model": "gpt2", "prompt": "x", **request},
+                "generate_responses": [generate_response(ids)]}
+        resp = client.post(COMPLETIONS, content=json.dumps(body), headers={"content-type": "application/json"})
+        assert resp.status_code == 400, resp.text
+        assert resp.json()["error"]["param"] == "stop"
+
+
+def test_echo_prepends_prompt(client, vocabs):
+    vocab = vocabs["gpt2"]
+    prompt = vocab.encode("Say:")
+    ids = vocab.encode(" hello")
+    c = completion(client, ids, {"echo": True}, prompt=prompt, finish="length")
+    assert c["text"] == "Say: hello"
+    outs, _ = _stream(client, "gpt2", [ids[:1], ids[1:]],
+                      {"prompt_token_ids": prompt, "completion_request": {"model": "gpt2", "prompt": "x", "echo": True}})
+    assert "".join(o["choices"][0]["text"] for o in outs) == "Say: hello"
+
+
+def test_echo_with_prompt_logprobs(client, vocabs):
+    vocab = vocabs["gpt2"]
+    prompt = vocab.encode("Say it")
+    ids = vocab.encode(" now")
+    resp = generate_response(ids, finish_reason="length", logprobs={"content": [
+        {"token_id": i, "logprob": -0.5, "top_logprobs": [{"token_id": i, "logprob": -0.5}]} for i in ids]})
+    resp["prompt_logprobs"] = [None] + [{str(t): {"logprob": -1.0, "rank": 1, "decoded_token": None}}
+                                        for t in prompt[1:]]
+    body = {"model": "gpt2", "prompt_token_ids": [prompt],
+            "completion_request": {"model": "gpt2", "prompt": "x", "echo": True, "logprobs": 1},
+            "generate_responses": [resp]}
+    c = post(client, COMPLETIONS, body)["choices"][0]
+    lp = c["logprobs"]
+    assert lp["tokens"] == ["Say", " it", " now"]
+    assert lp["token_logprobs"] == [None, -1.0, -0.5]
+    assert lp["text_offset"] == [0, 3, 6]
+    assert c["text"] == "Say it now"
+
+
+def test_suffix_is_400(client, vocabs):
+    body = {"model": "gpt2", "completion_request": {"model": "gpt2", "prompt": "x", "suffix": "y"},
+            "generate_responses": [generate_response([1])]}
+    resp = client.post(COMPLETIONS, content=json.dumps(body), headers={"content-type": "application/json"})
+    assert resp.status_code == 400 and resp.json()["error"]["param"] == "suffix"
+
+
+def test_n2_batch_same_seed(client, vocabs):
+    vocab = vocabs["mistral-v3"]
+    prompt = vocab.encode("[INST] hi [/INST]", add_special_tokens=True)
+    a, b = vocab.encode("Hello"), vocab.encode("World")
+    resp = {"request_id": "r", "choices": [
+        {"index": 0, "token_ids": a, "finish_reason": "length"},
+        {"index": 1, "token_ids": b, "finish_reason": "length"}]}
+    out = post(client, CHAT, {"model": "mistral-v3", "prompt_token_ids": prompt, "generate_response": resp})
+    contents = [c["message"]["content"] for c in out["choices"]]
+    # both seeded from the same prompt: each keeps the leading space DecodeStream gives
+    assert contents == [" Hello", " World"]
