@@ -129,7 +129,7 @@ def step_choice(
     out = ChoiceOutput()
     if state.finished:
         return state, out
-    state = state.model_copy(deep=True)
+    state = state.model_copy()  # shallow: every stage returns new sub-states, never mutates
     if not cfg.completion and not state.role_sent:
         out.role = "assistant"
         state.role_sent = True

@@ -492,16 +492,38 @@ def _is_content_access(node: nodes.Node) -> bool:
 def _detect_content_format(ast: nodes.Template) -> ContentFormat:
     """``openai`` when the template loops over a message's content (directly or via a variable
     assigned from it), else ``string``: the same question vLLM asks to decide how to pass parts."""
+    def loop_names(root: nodes.Node) -> set[str]:
+        names: set[str] = set()
+        for loop in root.find_all(nodes.For):
+            it = loop.iter
+            while isinstance(it, nodes.Filter) and it.node is not None:
+                it = it.node
+            if _is_content_access(it):
+                names.add("\0content")
+            elif isinstance(it, nodes.Name):
+                names.add(it.name)
+        return names
+
     content_vars: set[str] = set()
     for assign in ast.find_all(nodes.Assign):
         if isinstance(assign.target, nodes.Name) and _is_content_access(assign.node):
             content_vars.add(assign.target.name)
-    for loop in ast.find_all(nodes.For):
-        it = loop.iter
-        while isinstance(it, nodes.Filter) and it.node is not None:
-            it = it.node
-        if _is_content_access(it) or (isinstance(it, nodes.Name) and it.name in content_vars):
-            return "openai"
+    looped = loop_names(ast)
+    if "\0content" in looped or looped & content_vars:
+        return "openai"
+    # A macro that loops over one of its parameters, called with a message's content.
+    for macro in ast.find_all(nodes.Macro):
+        iterated = loop_names(macro)
+        positions = [i for i, arg in enumerate(macro.args) if arg.name in iterated]
+        if not positions:
+            continue
+        for call in ast.find_all(nodes.Call):
+            if isinstance(call.node, nodes.Name) and call.node.name == macro.name:
+                args = [call.args[i] for i in positions if i < len(call.args)]
+                args += [kw.value for kw in call.kwargs if kw.key in iterated]
+                if any(_is_content_access(a) or (isinstance(a, nodes.Name) and a.name in content_vars)
+                       for a in args):
+                    return "openai"
     return "string"
 
 

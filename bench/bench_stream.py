@@ -1,0 +1,113 @@
+"""Streaming derender cost: flat per call over the stream, and per token vs DecodeStream.
+
+Run: ``python bench/bench_stream.py`` (about a minute on 2 cores). Everything is measured in the
+same run, so the ratios hold on any machine:
+
+- per-call time at token position ~100 vs ~100,000 (one token per call, full call: request
+  validation, state decode, pipeline, state encode, response JSON);
+- the stream state's JSON size at both positions;
+- tito's per-token cost (full call, and the core pipeline alone) as a ratio to
+  ``tokenizers.decoders.DecodeStream.step`` stepping the same ids.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from tokenizers.decoders import DecodeStream  # noqa: E402
+
+from tito.core.pipeline import ChoiceConfig, start_choice, step_choice  # noqa: E402
+from tito.models import get_registry  # noqa: E402
+from tito.protocol import DerenderChatStreamRequest, DerenderCompletionStreamRequest  # noqa: E402
+from tito.service.derender import derender_chat_stream, derender_completion_stream  # noqa: E402
+
+TEXT = " The quick brown fox 😀 jumps over the lazy dog; 中文字符 and café. " * 4
+CALLS = 300
+
+
+def chunk(ids: list[int], finish: str | None = None) -> dict:
+    return {"request_id": "generate-tokens-bench", "output_mode": "tokens",
+            "choices": [{"index": 0, "token_ids": ids, "finish_reason": finish}]}
+
+
+def call(fn, cls, model, body: dict) -> dict:
+    """One derender call as the handler runs it: parse, derender, serialize."""
+    req = cls.model_validate(body)
+    res = fn(model, req)
+    json.dumps(res, ensure_ascii=False)
+    return res
+
+
+def per_call_times(fn, cls, model, name: str, ids: list[int], start_pos: int) -> tuple[float, int]:
+    """Median seconds per one-token call after advancing the stream to ``start_pos`` tokens."""
+    state = None
+    pos = 0
+    while pos < start_pos:  # advance quickly with big chunks
+        n = min(1000, start_pos - pos)
+        part = [ids[(pos + k) % len(ids)] for k in range(n)]
+        state = call(fn, cls, model, {"stream": True, "model": name, "stream_state": state,
+                                      "generate_chunk": chunk(part)})["stream_state"]
+        pos += n
+    times = []
+    size = 0
+    for k in range(CALLS):
+        body = {"stream": True, "model": name, "stream_state": state,
+                "generate_chunk": chunk([ids[(pos + k) % len(ids)]])}
+        t0 = time.perf_counter()
+        res = call(fn, cls, model, body)
+        times.append(time.perf_counter() - t0)
+        state = res["stream_state"]
+        size = max(size, len(json.dumps(state, ensure_ascii=False).encode()))
+    return statistics.median(times), size
+
+
+def decode_stream_per_token(vocab, ids: list[int]) -> float:
+    ds = DecodeStream(skip_special_tokens=True)
+    t0 = time.perf_counter()
+    for i in ids:
+        ds.step(vocab.tokenizer, i)
+    return (time.perf_counter() - t0) / len(ids)
+
+
+def pipeline_per_token(vocab, ids: list[int]) -> float:
+    cfg = ChoiceConfig()
+    state = start_choice(vocab, cfg, None)
+    t0 = time.perf_counter()
+    for i in ids:
+        state, _ = step_choice(vocab, cfg, state, [i], finish_reason=None)
+    return (time.perf_counter() - t0) / len(ids)
+
+
+def main() -> int:
+    registry = get_registry()
+    rows = []
+    for name, cls, fn in [("gpt2", DerenderCompletionStreamRequest, derender_completion_stream),
+                          ("qwen3", DerenderChatStreamRequest, derender_chat_stream)]:
+        base = registry.get(name)
+        model = dataclasses.replace(base, config=base.config.model_copy(update={"max_model_len": 10**6}))
+        ids = model.vocab.encode(TEXT)
+        early, size_early = per_call_times(fn, cls, model, name, ids, 100)
+        late, size_late = per_call_times(fn, cls, model, name, ids, 100_000)
+        stream_ids = (ids * (3000 // len(ids) + 1))[:3000]
+        ds = decode_stream_per_token(model.vocab, stream_ids)
+        core = pipeline_per_token(model.vocab, stream_ids)
+        rows.append((name, early, late, size_early, size_late, ds, core))
+    print(f"{'model':8s} {'call@100':>10s} {'call@100k':>10s} {'late/early':>10s} "
+          f"{'state@100':>9s} {'state@100k':>10s} {'DecodeStream/tok':>16s} "
+          f"{'core/tok':>9s} {'core/DS':>8s} {'call/DS':>8s}")
+    for name, early, late, s1, s2, ds, core in rows:
+        print(f"{name:8s} {early*1e6:8.0f}us {late*1e6:8.0f}us {late/early:10.2f} "
+              f"{s1:8d}B {s2:9d}B {ds*1e6:14.1f}us {core*1e6:7.1f}us {core/ds:8.1f} "
+              f"{late/ds:8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""Tool-call parsers: content text in, content and tool-call deltas out, one chunk at a time.
+
+Public surface::
+
+    parser = make_tool_parser("hermes", "auto", parallel_tool_calls=True)
+    state = initial(parser)
+    state, content, calls = step(parser, state, text_delta, final=False)   # per chunk
+    state, content, calls = step(parser, state, "", final=True)            # at the end
+
+``calls`` is a list of :class:`ToolCallDelta` ``(index, name, arguments)``: ``name`` (complete)
+only on a call's first delta, ``arguments`` only ever appended. Batch is one ``step`` with the
+whole text and ``final=True``; any chunking gives the same concatenated content and calls.
+Each format's module header states its grammar and rules; :mod:`._base` states the shared ones
+(state, gap rule, header limit, malformed and truncated calls).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, ToolCallDelta, ToolParser, ToolState
+from tito.core.parsers.tools.choice import NamedParser, PassthroughParser
+from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
+from tito.core.parsers.tools.hermes import HermesParser
+from tito.core.parsers.tools.json_list import MistralParser, RequiredParser
+from tito.core.parsers.tools.llama3_json import Llama3JsonParser
+from tito.core.parsers.tools.pythonic import PythonicParser
+from tito.errors import BadRequest
+
+ToolChoiceMode = Literal["none", "auto", "required", "named"]
+
+#: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name.
+TOOL_PARSERS: dict[str, ToolParser] = {
+    "hermes": HermesParser(),
+    "mistral": MistralParser(),
+    "llama3_json": Llama3JsonParser(),
+    "llama4_json": Llama3JsonParser(),
+    "pythonic": PythonicParser(),
+    "deepseek_v3": DeepSeekV3Parser(),
+}
+
+__all__ = [
+    "HEADER_LIMIT",
+    "TOOL_PARSERS",
+    "WS_LIMIT",
+    "ToolCallDelta",
+    "ToolChoiceMode",
+    "ToolParser",
+    "ToolState",
+    "initial",
+    "make_tool_parser",
+    "parse_tool_choice",
+    "step",
+]
+
+
+def make_tool_parser(
+    name: str | None,
+    mode: ToolChoiceMode = "auto",
+    *,
+    named_tool: str | None = None,
+    parallel_tool_calls: bool = True,
+) -> ToolParser:
+    """The parser for one request.
+
+    ``name``: the model's tool format (a :data:`TOOL_PARSERS` key; None: no tool parser, all text
+    is content). ``mode``: ``none`` (no parsing), ``auto`` (the model's format), ``required``
+    (the forced JSON list, whatever the format), ``named`` (the output is ``named_tool``'s
+    arguments). ``parallel_tool_calls=False`` keeps only call 0 in the output (later calls are
+    parsed and dropped, their text is not content), as vLLM does.
+    """
+    single = not parallel_tool_calls
+    if mode == "none":
+        return PassthroughParser()
+    if mode == "named":
+        if not named_tool:
+            raise BadRequest("tool_choice names no function", param="tool_choice")
+        return NamedParser(function=named_tool, single_call=single)
+    if mode == "required":
+        return RequiredParser(single_call=single)
+    if mode != "auto":
+        raise BadRequest(f"unknown tool_choice mode {mode!r}", param="tool_choice")
+    if name is None:
+        return PassthroughParser()
+    try:
+        parser = TOOL_PARSERS[name]
+    except KeyError:
+        raise BadRequest(
+            f"unknown tool parser {name!r}; known: {sorted(TOOL_PARSERS)}", param="tool_parser"
+        ) from None
+    return dataclasses.replace(parser, single_call=single)
+
+
+def parse_tool_choice(tool_choice: Any, *, has_tools: bool = True) -> tuple[ToolChoiceMode, str | None]:
+    """OpenAI ``tool_choice`` (string, dict or model) -> ``(mode, named function or None)``.
+
+    No tools in the request means ``none`` whatever ``tool_choice`` says (vLLM parses calls only
+    when the request has tools). ``None`` means ``auto``.
+    """
+    if not has_tools or tool_choice == "none":
+        return "none", None
+    if tool_choice is None or tool_choice == "auto":
+        return "auto", None
+    if tool_choice == "required":
+        return "required", None
+    fn = tool_choice.get("function") if isinstance(tool_choice, dict) else getattr(tool_choice, "function", None)
+    name = fn.get("name") if isinstance(fn, dict) else getattr(fn, "name", None)
+    if name is None:
+        name = tool_choice.get("name") if isinstance(tool_choice, dict) else getattr(tool_choice, "name", None)
+    if not isinstance(name, str) or not name:
+        raise BadRequest(f"unsupported tool_choice {tool_choice!r}", param="tool_choice")
+    return "named", name
+
+
+def initial(parser: ToolParser) -> ToolState:
+    """The state before the first chunk."""
+    return parser.initial()
+
+
+def step(
+    parser: ToolParser, state: ToolState, text: str, *, final: bool
+) -> tuple[ToolState, str, list[ToolCallDelta]]:
+    """Advance by one chunk of content text: ``(new_state, content_delta, call_deltas)``."""
+    return parser.step(state, text, final=final)
