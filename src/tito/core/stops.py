@@ -28,8 +28,8 @@ Two independent checks, applied by ``tito.core.pipeline`` in this order for ever
 The text of the whole choice is ``T = piece_1 + piece_2 + ... + flush_text``. Let ``B`` be the
 length of the text of the first ``min_tokens`` pieces (``B = len(T)`` when there are no more
 than ``min_tokens > 0`` pieces: the flush text belongs to the last token). An occurrence of stop
-string ``s`` at ``T[i:i+len(s)]`` is *eligible* when it ends after ``B`` (``i + len(s) > B``): it contains at least
-one character produced once more than ``min_tokens`` tokens existed. This is exactly what vLLM's
+string ``s`` at ``T[i:i+len(s)]`` is *eligible* when it ends after ``B`` (``i + len(s) > B``):
+it contains at least one character produced once more than ``min_tokens`` tokens existed. This is exactly what vLLM's
 detokenizer searches (new text plus ``len(s)-1`` characters of overlap, only once the count
 exceeds ``min_tokens``; spec 5.3), made independent of how tokens are grouped into engine steps.
 
@@ -266,7 +266,7 @@ class StopState(BaseModel):
     tail: str = Field(default="", max_length=MAX_HELD_CHARS)
     fired: bool = False
     stop_reason: str | None = Field(default=None, max_length=MAX_STOP_STRING_CHARS)
-    tokens: int = Field(default=0, ge=0)
+    tokens: int = Field(default=0, ge=0, le=2**53)
 
     @model_validator(mode="after")
     def _consistent(self) -> StopState:

@@ -23,10 +23,11 @@ the concatenated deltas equal the batch arguments byte for byte); only an O(1) s
 
 **Content.** Text outside calls is content, verbatim, with one exception, the *gap rule*: a run of
 ASCII whitespace standing between the start of the output or the end of a call and the start of a
-call (or the end of the output, when any call was made) is dropped. Such runs are held in
-``state.ws`` (at most :data:`WS_LIMIT` characters; a longer run is released as content). So a
-model's ``\\n`` between ``</tool_call>`` and ``<tool_call>`` does not become content, while an
-output without calls is always returned unchanged.
+call, a structural token of the format (``</tool_call>``, ``,``, ``]``, ``;``...) or the end of the
+output (when any call was made) is dropped. Such runs are held (in ``state.ws``, or in ``buf`` at a
+structural position) up to :data:`WS_LIMIT` characters; a longer run is content. So the model's
+``\\n`` around ``</tool_call>`` does not become content, while an output without calls is always
+returned unchanged, and whitespace before text that follows a call is kept with that text.
 
 **Malformed input** never raises and never loses text: a call whose header does not parse is
 content (marker included) and parsing resumes right after the offending character; a call whose
@@ -187,6 +188,28 @@ class ToolParser:
             st.gap = False
             text = body
         out.content.append(text)
+
+    def _structural_ws(
+        self, st: ToolState, s: str, pos: int, out: Out, final: bool
+    ) -> tuple[int, str, bool]:
+        """Whitespace right after a call, before the format's next structural token.
+
+        Returns ``(i, run, hold)``: ``s[pos:i]`` is the whitespace run; ``run`` is the part the
+        caller must still decide on (drop it when a structural token such as ``,`` or an end
+        marker follows, else pass it to :meth:`_content`); ``hold``: the run reaches the end of
+        the text, keep it (from ``pos``) until more text decides. A run longer than
+        :data:`WS_LIMIT` is content at once (gap rule), so the decision never depends on chunking.
+        """
+        i = pos
+        n = len(s)
+        while i < n and s[i] in ASCII_WS:
+            i += 1
+        if not st.gap or i - pos > WS_LIMIT:
+            self._content(st, out, s[pos:i])
+            return i, "", False
+        if i == n and i > pos and not final:
+            return pos, "", True
+        return i, s[pos:i], False
 
     @staticmethod
     def _start_call(st: ToolState, out: Out, name: str) -> None:

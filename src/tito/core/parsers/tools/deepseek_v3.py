@@ -24,7 +24,7 @@ Phases (``args`` is in :mod:`._objects`):
     After the arguments: optional whitespace and closing fence, then ``<｜tool▁call▁end｜>``
     (consumed). Anything else ends the call and is text.
 ``sep``
-    Between calls: whitespace (gap rule); ``<｜tool▁call▁begin｜>`` starts the next call (``next``),
+    Between calls: whitespace (dropped before a marker); ``<｜tool▁call▁begin｜>`` starts the next call (``next``),
     ``<｜tool▁calls▁end｜>`` is consumed and closes the section (``text``); anything else is text.
 
 Rules: arguments are the raw text between the fence and the closing fence (as vLLM's
@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import ASCII_WS, held_suffix, is_proper_prefix
+from tito.core.parsers._text import held_suffix, is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolState
 from tito.core.parsers.tools._json import Header, match_lead, skip_ws
 from tito.core.parsers.tools._objects import ObjectCallParser
@@ -151,19 +151,18 @@ class DeepSeekV3Parser(ObjectCallParser):
         return i, False
 
     def _on_sep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos
-        while i < len(s) and s[i] in ASCII_WS:
-            i += 1
-        self._content(st, out, s[pos:i])
+        i, run, hold = self._structural_ws(st, s, pos, out, final)
+        if hold:
+            return pos, True
         if s.startswith(CALL_BEGIN, i):
             st.phase = "next"
             return i, False
         if s.startswith(CALLS_END, i):
             st.phase = "text"
             return i + len(CALLS_END), False
-        if i == len(s):
-            return i, False
         if not final and is_proper_prefix(s[i:], (CALL_BEGIN, CALLS_END)):
-            return i, True
-        st.phase = "text"
+            return pos, True
+        self._content(st, out, run)
+        if i < len(s):
+            st.phase = "text"
         return i, False

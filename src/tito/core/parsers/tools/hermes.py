@@ -15,7 +15,7 @@ Phases (this module's transitions; ``head``/``args``/``tail`` are in :mod:`._obj
     Inside unbalanced arguments, ``</tool_call>`` outside strings ends the call (consumed) and
     ``<tool_call>`` ends it and starts the next one.
 ``after``
-    Whitespace (gap rule), then ``</tool_call>`` is consumed if it comes; anything else is text.
+    Whitespace, then ``</tool_call>`` (both dropped); anything else is text (gap rule).
 
 Rules: text before, between and after calls is content (vLLM drops text after the first call:
 vllm#56263); whitespace-only gaps around calls are dropped (gap rule, :mod:`._base`); a missing
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import ASCII_WS, held_suffix, is_proper_prefix
+from tito.core.parsers._text import held_suffix, is_proper_prefix
 from tito.core.parsers.tools._base import Out, ToolState
 from tito.core.parsers.tools._objects import ObjectCallParser
 
@@ -61,16 +61,14 @@ class HermesParser(ObjectCallParser):
         return len(s) - keep, keep > 0
 
     def _on_after(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos
-        while i < len(s) and s[i] in ASCII_WS:
-            i += 1
-        self._content(st, out, s[pos:i])
+        i, run, hold = self._structural_ws(st, s, pos, out, final)
+        if hold:
+            return pos, True
         if s.startswith(END, i):
             st.phase = "text"
             return i + len(END), False
-        if i == len(s):
-            return i, False
         if not final and is_proper_prefix(s[i:], (END,)):
-            return i, True
+            return pos, True
+        self._content(st, out, run)
         st.phase = "text"
         return i, False

@@ -19,7 +19,7 @@ Phases (``head``/``args``/``tail`` are in :mod:`._objects`):
     First element: lead ``[TOOL_CALLS]``, ``[`` (mistral) or ``[`` (required, leading whitespace
     allowed).
 ``sep``
-    After an element: whitespace (gap rule), then ``,`` goes to ``next``, ``]`` closes the list
+    After an element: whitespace (dropped before ``,`` / ``]``), then ``,`` goes to ``next``, ``]`` closes the list
     (then ``text`` for mistral, ``rest`` for required); anything else ends the list there.
 ``next``
     A further element: lead ``,``.
@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import ASCII_WS, held_suffix
+from tito.core.parsers._text import held_suffix
 from tito.core.parsers.tools._base import Out, ToolState
 from tito.core.parsers.tools._objects import ObjectCallParser
 
@@ -64,11 +64,11 @@ class JsonListParser(ObjectCallParser):
         return self._on_head(st, s, pos, out, final)
 
     def _on_sep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos
-        while i < len(s) and s[i] in ASCII_WS:
-            i += 1
-        self._content(st, out, s[pos:i])
+        i, run, hold = self._structural_ws(st, s, pos, out, final)
+        if hold:
+            return pos, True
         if i == len(s):
+            self._content(st, out, run)
             return i, False
         if s[i] == ",":
             st.phase = "next"
@@ -76,6 +76,7 @@ class JsonListParser(ObjectCallParser):
         st.phase = self.resume_phase
         if s[i] == "]":
             return i + 1, False
+        self._content(st, out, run)
         return i, False
 
     def _on_rest(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:

@@ -73,13 +73,15 @@ class Llama3JsonParser(ObjectCallParser):
         return self._on_head(st, s, pos, out, final)
 
     def _on_sep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos
-        while i < len(s) and s[i] in ASCII_WS:
-            i += 1
-        self._content(st, out, s[pos:i])
-        if i == len(s):
+        i, run, hold = self._structural_ws(st, s, pos, out, final)
+        if hold:
+            return pos, True
+        if i < len(s) and s[i] == ";":
+            st.phase = "next"
             return i, False
-        st.phase = "next" if s[i] == ";" else "rest"
+        self._content(st, out, run)
+        if i < len(s):
+            st.phase = "rest"
         return i, False
 
     def _on_rest(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:

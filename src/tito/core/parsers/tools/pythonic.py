@@ -17,7 +17,7 @@ Phases:
 ``start``
     Leading whitespace is held (gap rule); ``[`` goes to ``head``, anything else to ``rest``.
 ``head`` / ``next``
-    ``[`` (``head``) or ``,`` (``next``), then ``NAME(``, then ``)`` (a call without arguments:
+    ``[`` (``head``) or ``,`` (``next``; ``, ]`` ends the list), then ``NAME(``, then ``)`` (a call without arguments:
     ``{}``) or the first ``KEYWORD=``: the call starts (name sent, arguments ``{"KEYWORD": ``)
     and the transcoder takes over (``pargs``). A header that does not parse (``[1, 2]``,
     ``[see the docs]``, ``[f(x)]`` with a positional argument) is content, and so is the rest of
@@ -31,7 +31,8 @@ Phases:
     string), ``comma`` (a ``,`` whose JSON separator is not written yet). The call's ``)`` writes
     ``}`` and goes to ``psep``.
 ``psep``
-    Whitespace (gap rule); ``,`` goes to ``next``; ``]`` ends the list (``rest``).
+    Whitespace (dropped before ``,`` / ``]``); ``,`` goes to ``next``; ``]`` ends the list
+    (``rest``); anything else is text (``rest``).
 ``rest``
     Content until the end.
 
@@ -39,7 +40,8 @@ Rules: anything that is not a literal (a name, a call, an operator, a tuple or p
 value, a set, a comment) ends the call where it stands (arguments as far as they got) and the
 text from there on is content; vLLM instead returns the whole output as content when any part
 fails, and also when text follows the list (we keep the calls and that text as content).
-Duplicate keys are kept as written. Lone surrogates from ``\\ud800``-style escapes are written
+Duplicate keys are kept as written; implicit concatenation of adjacent string literals
+(``'a' 'b'``) is not supported (it ends the call, like any non-literal). Lone surrogates from ``\\ud800``-style escapes are written
 as JSON ``\\uXXXX`` escapes (valid JSON, and UTF-8-encodable output).
 """
 
@@ -80,7 +82,7 @@ def json_body(text: str) -> str:
 
 @dataclass(frozen=True)
 class _PyHeader:
-    kind: str  # need | invalid | commit | closed
+    kind: str  # need | invalid | commit | closed | end
     pos: int = 0
     name: str = ""
     kw: str = ""
@@ -96,6 +98,8 @@ def parse_header(s: str, lead: str) -> _PyHeader:
     if j == -2:
         return _PyHeader("invalid", i)
     i = skip_ws(s, j)
+    if lead == "," and s.startswith("]", i):
+        return _PyHeader("end", i + 1)  # a trailing comma: "[f(), ]"
     m = _IDENT.match(s, i)
     if m is None:
         return _PyHeader("need") if i == n else _PyHeader("invalid", i)
@@ -178,6 +182,9 @@ class PythonicParser(ToolParser):
             self._content(st, out, s[pos : pos + h.pos])
             st.phase = "rest"
             return pos + h.pos, False
+        if h.kind == "end":
+            st.phase = "rest"
+            return pos + h.pos, False
         self._start_call(st, out, h.name)
         if h.kind == "closed":
             out.args(st, "{}")
@@ -191,17 +198,19 @@ class PythonicParser(ToolParser):
         return pos + h.pos, False
 
     def _on_psep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos
-        while i < len(s) and s[i] in ASCII_WS:
-            i += 1
-        self._content(st, out, s[pos:i])
-        if i == len(s):
-            return i, False
-        if s[i] == ",":
+        i, run, hold = self._structural_ws(st, s, pos, out, final)
+        if hold:
+            return pos, True
+        if i < len(s) and s[i] == ",":
             st.phase = "next"
             return i, False
-        st.phase = "rest"
-        return (i + 1 if s[i] == "]" else i), False
+        if i < len(s) and s[i] == "]":
+            st.phase = "rest"
+            return i + 1, False
+        self._content(st, out, run)
+        if i < len(s):
+            st.phase = "rest"
+        return i, False
 
     def _on_rest(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         self._content(st, out, s[pos:])

@@ -1,0 +1,229 @@
+"""``tito gateway``: an OpenAI-compatible server in front of a disaggregated deployment.
+
+Why: users have OpenAI SDKs, not render/generate/derender loops. The gateway serves OpenAI's
+``POST /v1/chat/completions``, ``POST /v1/completions`` (SSE ending in ``data: [DONE]`` when
+``stream`` is true, JSON otherwise) and ``GET /v1/models`` by running each request through
+:class:`tito.client.TitoClient`: render (a URL, or tito in-process when ``--render-url`` is
+omitted), the engine (``--generate-url``: vLLM ``--tokens-only``, ``tito fake-engine``...) and
+derender (a URL, or in-process). So any OpenAI client works unchanged against tito on Lambda.
+
+Errors: whatever stage fails, the answer is OpenAI's error shape ``{"error": {message, type,
+param, code}}`` with that stage's status (a stage that cannot be reached is a 502). A stream fails
+with a status as long as nothing was sent; once chunks went out, an error becomes one
+``data: {"error": ...}`` event followed by ``data: [DONE]`` (what vLLM does, and what the OpenAI
+SDK raises on).
+
+``--capture-dir D`` records every engine stream the gateway forwards as a replayable capture
+(:mod:`tito.adapters.replay`): ``D/<engine request id>.jsonl`` (a header line with the derender
+context, then each engine event) and ``D/<engine request id>.sse`` (the bytes the user got).
+
+Example::
+
+    tito fake-engine --port 8100 &
+    tito gateway --generate-url http://127.0.0.1:8100 --port 8080 &
+    python -c "import openai; print(openai.OpenAI(base_url='http://127.0.0.1:8080/v1',
+        api_key='-').chat.completions.create(model='qwen3', messages=[{'role': 'user',
+        'content': 'Hi'}]).choices[0].message)"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from tito import __version__
+from tito.client import (
+    DEFAULT_CHUNKS_PER_CALL,
+    SSE_DONE,
+    Target,
+    TitoClient,
+    TitoClientError,
+    error_body,
+    sse_event,
+)
+
+__all__ = ["create_gateway_app", "main"]
+
+logger = logging.getLogger("tito.gateway")
+
+
+def create_gateway_app(
+    *,
+    generate_url: Target,
+    render_url: Target | None = None,
+    derender_url: Target | None = None,
+    capture_dir: str | Path | None = None,
+    chunks_per_call: int = DEFAULT_CHUNKS_PER_CALL,
+    engine_stop_strings: bool = False,
+    vllm_compatible: bool = False,
+    client: TitoClient | None = None,
+    **client_kwargs: Any,
+) -> FastAPI:
+    """The gateway app. Stages are URLs, ASGI apps or ``httpx.AsyncClient`` (see ``TitoClient``).
+
+    ``app.state.client`` is the :class:`TitoClient` it uses (pass ``client`` to supply your own).
+    """
+    capture = None
+    if capture_dir is not None:
+        from tito.adapters.replay import CaptureDir
+
+        capture = CaptureDir(capture_dir)
+    if client is None:
+        client = TitoClient(engine=generate_url, render=render_url, derender=derender_url,
+                            chunks_per_call=chunks_per_call,
+                            engine_stop_strings=engine_stop_strings,
+                            vllm_compatible=vllm_compatible, capture=capture, **client_kwargs)
+    elif capture is not None:
+        client.capture = capture
+    app = FastAPI(title="tito gateway", version=__version__,
+                  description="OpenAI-compatible API over tito render/derender and an engine.")
+    app.state.client = client
+    _install_errors(app)
+
+    @app.get("/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    @app.get("/v1/models")
+    async def models() -> Response:
+        return await _answer(client.models)
+
+    @app.post("/v1/chat/completions")
+    async def chat(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        if body.get("stream"):
+            return await _stream(client.chat_stream(body))
+        return await _answer(lambda: client.chat(body))
+
+    @app.post("/v1/completions")
+    async def completions(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        if body.get("stream"):
+            return await _stream(client.completions_stream(body))
+        return await _answer(lambda: client.completions(body))
+
+    return app
+
+
+def _error(message: str, code: int, type_: str = "BadRequestError") -> JSONResponse:
+    return JSONResponse(error_body(message, type_=type_, code=code), status_code=code)
+
+
+async def _body(request: Request) -> dict[str, Any] | Response:
+    """The JSON object of the request, or the 400 to answer."""
+    raw = await request.body()
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return _error("The request body is not valid JSON.", 400)
+    if not isinstance(body, dict):
+        return _error("The request body must be a JSON object.", 400)
+    return body
+
+
+async def _answer(call: Callable[[], Awaitable[dict[str, Any]]]) -> Response:
+    try:
+        return JSONResponse(await call())
+    except TitoClientError as exc:
+        return JSONResponse(exc.body, status_code=exc.status)
+
+
+async def _stream(chunks: AsyncIterator[dict[str, Any]]) -> Response:
+    """SSE for the user; the first chunk is awaited first so an early error keeps its status."""
+    try:
+        first: dict[str, Any] | None = await chunks.__anext__()
+    except StopAsyncIteration:
+        first = None
+    except TitoClientError as exc:
+        return JSONResponse(exc.body, status_code=exc.status)
+
+    async def events() -> AsyncIterator[bytes]:
+        try:
+            if first is not None:
+                yield sse_event(first)
+                async for chunk in chunks:
+                    yield sse_event(chunk)
+        except TitoClientError as exc:
+            yield sse_event(exc.body)
+        except Exception:  # a bug: still end the stream the way clients understand
+            logger.exception("gateway stream failed")
+            yield sse_event(error_body("Internal server error.", type_="InternalServerError",
+                                       code=500))
+        finally:
+            await chunks.aclose()  # type: ignore[attr-defined]
+        yield SSE_DONE
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"cache-control": "no-cache"})
+
+
+def _install_errors(app: FastAPI) -> None:
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        types = {404: "NotFoundError", 405: "MethodNotAllowed"}
+        return _error(str(exc.detail), exc.status_code, types.get(exc.status_code, "Error"))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        logger.exception("gateway error: %s", type(exc).__name__)
+        return _error("Internal server error.", 500, "InternalServerError")
+
+
+def main(argv: list[str]) -> int:
+    """Parse the options and serve the gateway with uvicorn until interrupted."""
+    parser = argparse.ArgumentParser(
+        prog="tito gateway",
+        description="An OpenAI-compatible server (/v1/chat/completions, /v1/completions, "
+        "/v1/models) that runs each request through tito render, an engine's "
+        "/inference/v1/generate and tito derender, so any OpenAI SDK works unchanged against a "
+        "disaggregated deployment.",
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--generate-url", required=True,
+                        help="base URL of the engine (serves /inference/v1/generate)")
+    parser.add_argument("--render-url", help="base URL of tito render (API Gateway or tito "
+                        "serve); omitted: render runs in-process")
+    parser.add_argument("--derender-url", help="base URL of tito derender; omitted: derender "
+                        "runs in-process")
+    parser.add_argument("--capture-dir", type=Path,
+                        help="record every engine stream as a replayable capture in this folder")
+    parser.add_argument("--chunks-per-call", type=int, default=DEFAULT_CHUNKS_PER_CALL,
+                        help="most engine events derendered in one call (default "
+                        f"{DEFAULT_CHUNKS_PER_CALL}); only events already waiting are batched")
+    parser.add_argument("--engine-stop-strings", action="store_true",
+                        help="send stop strings to the engine too (default: derender enforces "
+                        "them and the request is aborted; a --tokens-only vLLM rejects them)")
+    parser.add_argument("--vllm-compatible", action="store_true",
+                        help="derender one event per call with the full context each time, as a "
+                        "vLLM derender server needs")
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args(argv)
+    if args.chunks_per_call < 1:
+        parser.error("--chunks-per-call must be at least 1")
+    import uvicorn
+
+    logging.basicConfig(level=args.log_level.upper())
+    app = create_gateway_app(generate_url=args.generate_url, render_url=args.render_url,
+                             derender_url=args.derender_url, capture_dir=args.capture_dir,
+                             chunks_per_call=args.chunks_per_call,
+                             engine_stop_strings=args.engine_stop_strings,
+                             vllm_compatible=args.vllm_compatible)
+    if args.render_url is None or args.derender_url is None:
+        from tito.models import get_registry
+
+        get_registry()  # in-process stages: load the tokenizers before accepting traffic
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
