@@ -103,14 +103,17 @@ def to_hf(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def median_seconds(fn: Any, repeat: int) -> float:
-    fn()  # warm-up (template compilation, caches)
-    times = []
+def interleaved_medians(fns: list[Any], repeat: int) -> list[float]:
+    """Median seconds of each function, measured alternately so machine drift hits all alike."""
+    for fn in fns:
+        fn()  # warm-up (template compilation, caches)
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for k, fn in enumerate(fns):
+            start = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
 
 
 def main() -> None:
@@ -155,8 +158,7 @@ def main() -> None:
     if expected != got:
         raise SystemExit("tito and transformers disagree on the prompt ids")
 
-    t_hf = median_seconds(run_transformers, args.repeat)
-    t_tito = median_seconds(run_tito, args.repeat)
+    t_hf, t_tito = interleaved_medians([run_transformers, run_tito], args.repeat)
     print(json.dumps({
         "prompt_tokens": len(got),
         "messages": len(messages),

@@ -71,6 +71,9 @@ __all__ = [
     "Target",
     "TitoClient",
     "TitoClientError",
+    "derender_batch",
+    "derender_batch_sync",
+    "engine_error_body",
     "error_body",
     "sse_event",
 ]
@@ -161,7 +164,7 @@ class StreamContext:
     prompt_token_ids: list[int] | None = None
     prompt_tokens: int | None = None
     request: dict[str, Any] | None = None  #: the chat_request / completion_request
-    extra: dict[str, Any] = field(default_factory=dict)  #: other ``derender_context`` keys
+    derender_context: dict[str, Any] | None = None  #: render's ``derender_context``, passed on
     n: int = 1
     created: int | None = None
     id: str | None = None
@@ -173,12 +176,13 @@ class StreamContext:
 
     def derender_fields(self) -> dict[str, Any]:
         """The request-derived fields of a derender body (first call per choice)."""
-        out: dict[str, Any] = dict(self.extra)
-        out["model"] = self.model
+        out: dict[str, Any] = {"model": self.model}
         if self.prompt_token_ids is not None:
             out["prompt_token_ids"] = self.prompt_token_ids
         if self.request is not None:
             out[self.request_field] = self.request
+        if self.derender_context is not None:
+            out["derender_context"] = self.derender_context
         return out
 
     def to_header(self) -> dict[str, Any]:
@@ -192,8 +196,8 @@ class StreamContext:
         header["prompt_tokens"] = self.prompt_tokens
         header["prompt_token_ids"] = self.prompt_token_ids
         header[self.request_field] = self.request
-        if self.extra:
-            header["extra"] = self.extra
+        if self.derender_context is not None:
+            header["derender_context"] = self.derender_context
         return header
 
     @classmethod
@@ -209,9 +213,9 @@ class StreamContext:
         request = header.get(request_field)
         if request is not None and not isinstance(request, dict):
             raise ValueError(f"{request_field} must be an object")
-        extra = header.get("extra") or {}
-        if not isinstance(extra, dict):
-            raise ValueError("extra must be an object")
+        context = header.get("derender_context")
+        if context is not None and not isinstance(context, dict):
+            raise ValueError("derender_context must be an object")
         n = header.get("n", 1)
         created = header.get("created")
         if not isinstance(n, int) or n < 1:
@@ -219,7 +223,8 @@ class StreamContext:
         if created is not None and not isinstance(created, int):
             raise ValueError("created must be an integer")
         return cls(endpoint=endpoint, model=header.get("model"), prompt_token_ids=ids,
-                   prompt_tokens=header.get("prompt_tokens"), request=request, extra=extra, n=n,
+                   prompt_tokens=header.get("prompt_tokens"), request=request,
+                   derender_context=context, n=n,
                    created=created, id=header.get("id"),
                    index_offset=int(header.get("index_offset") or 0))
 
@@ -426,6 +431,7 @@ class TitoClient:
     own app in-process. ``engine``: the generate server (a vLLM ``--tokens-only`` server, the fake
     engine...), same kinds. ``capture``: called with each stream's :class:`StreamContext`, returns
     a :class:`StreamObserver` (or None) that sees that stream (the gateway's ``--capture-dir``).
+    ``clock`` stamps each stream's ``created`` (inject a fixed one for reproducible output).
     """
 
     def __init__(
@@ -439,6 +445,7 @@ class TitoClient:
         vllm_compatible: bool = False,
         timeout: float = 600.0,
         capture: Callable[[StreamContext], StreamObserver | None] | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         if chunks_per_call < 1:
             raise ValueError("chunks_per_call must be at least 1")
@@ -455,6 +462,7 @@ class TitoClient:
         self.engine_stop_strings = engine_stop_strings
         self.vllm_compatible = vllm_compatible
         self.capture = capture
+        self.clock = clock
 
     def _http(self, target: Any) -> httpx.AsyncClient:
         if isinstance(target, httpx.AsyncClient):
@@ -568,18 +576,13 @@ class TitoClient:
 
     def _context(self, endpoint: Endpoint, request: Mapping[str, Any],
                  gen: Mapping[str, Any]) -> StreamContext:
-        extra = dict(gen.get("derender_context") or {})
-        field_name = "chat_request" if endpoint == "chat" else "completion_request"
-        req = extra.pop(field_name, None) or dict(request)
         ids = list(gen.get("token_ids") or [])
         sp = gen.get("sampling_params") or {}
-        for key in ("prompt_token_ids", "prompt_tokens", "model", "stream", "stream_state",
-                    "generate_chunk", "generate_chunks", "generate_response",
-                    "generate_responses"):
-            extra.pop(key, None)
+        context = gen.get("derender_context")
         return StreamContext(endpoint=endpoint, model=request.get("model") or gen.get("model"),
-                             prompt_token_ids=ids, prompt_tokens=len(ids), request=req,
-                             extra=extra, n=int(sp.get("n") or 1))
+                             prompt_token_ids=ids, prompt_tokens=len(ids), request=dict(request),
+                             derender_context=dict(context) if isinstance(context, dict) else None,
+                             n=int(sp.get("n") or 1))
 
     # -- streaming -----------------------------------------------------------------------------
 
@@ -594,7 +597,7 @@ class TitoClient:
     async def _stream(self, endpoint: Endpoint,
                       request: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
         gens = await self.render(endpoint, request)
-        created = int(time.time())
+        created = int(self.clock())
         contexts = [self._context(endpoint, request, g) for g in gens]
         for k, ctx in enumerate(contexts):
             ctx.created = created
@@ -657,7 +660,7 @@ class TitoClient:
                         if observer is not None:
                             observer.engine_event(item)
                         if "error" in item and "choices" not in item:
-                            raise TitoClientError("generate", 500, _engine_error(item))
+                            raise TitoClientError("generate", 500, engine_error_body(item))
                         response_id = str(item.get("request_id") or response_id)
                         batch.append(item)
                         if len(batch) >= self.chunks_per_call or queue.empty():
@@ -732,7 +735,8 @@ async def _cancel(task: asyncio.Task[Any]) -> None:
         await task
 
 
-def _engine_error(event: Mapping[str, Any]) -> dict[str, Any]:
+def engine_error_body(event: Mapping[str, Any]) -> dict[str, Any]:
+    """The OpenAI error body for an engine ``{"error": ...}`` stream event."""
     err = event.get("error")
     if isinstance(err, dict):
         return {"error": {"message": str(err.get("message", "engine error")),

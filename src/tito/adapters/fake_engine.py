@@ -10,9 +10,11 @@ Theory of operation
 -------------------
 - **Replies.** Each choice of each request takes the next reply of a :class:`ReplyScript` (one
   fixed text, or the lines of a JSONL file used in order and cycled). A reply is a text, encoded
-  with the requested model's tokenizer and followed by the model's EOS id, or explicit token ids.
-  ``sampling_params.extra_args.fake_reply`` (OpenAI ``vllm_xargs``) overrides the script for one
-  request, so a test can pin what a given request gets whatever the request order.
+  with the requested model's tokenizer and followed by the model's EOS id, or explicit token ids
+  (the exact output, cut at ``max_tokens``: a way to script byte-level edge cases).
+  ``sampling_params.extra_args.fake_reply`` (OpenAI ``vllm_xargs``: a reply, or a list of them
+  for the choices in turn) overrides the script for one request, so a test can pin what a given
+  request gets whatever the request order.
 - **Stopping**, as vLLM's ``check_stop``: nothing stops before ``min_tokens``; then EOS (unless
   ``ignore_eos``), a ``stop_token_ids`` member or a generation-config EOS ends the choice with
   ``finish_reason "stop"`` (the id is part of the output); ``max_tokens`` ends it with
@@ -102,7 +104,7 @@ MAX_RECORDS = 2048
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted reply: a text (encoded, then EOS appended) or explicit token ids.
+    """One scripted reply: a text (encoded, then EOS appended) or explicit token ids (as is).
 
     ``error`` makes the engine fail: a streamed choice sends its tokens, then an error event; a
     non-streaming request answers 500. It lets a test check how errors cross the gateway.
@@ -287,15 +289,23 @@ class FakeEngine:
         if not sp.ignore_eos:
             stops |= _gen_config_eos(model)
         override = (sp.extra_args or {}).get("fake_reply")
+        if override is not None and not isinstance(override, list):
+            override = [override]
         plans = []
-        for _ in range(sp.n):
-            reply = Reply.parse(override, "fake_reply") if override is not None else self.script.take()
-            if reply.token_ids is not None:
-                base = list(reply.token_ids)
+        for i in range(sp.n):
+            if override:
+                reply = Reply.parse(override[i % len(override)], "fake_reply")
             else:
-                base = vocab.encode(reply.text or "")
-                if eos is not None:
-                    base.append(eos)
+                reply = self.script.take()
+            if reply.token_ids is not None:  # exact output: no EOS added, no stop rules
+                ids = list(reply.token_ids)
+                plans.append(_ChoicePlan(token_ids=ids[:max_tokens], error=reply.error,
+                                         finish_reason="length" if len(ids) > max_tokens
+                                         else "stop"))
+                continue
+            base = vocab.encode(reply.text or "")
+            if eos is not None:
+                base.append(eos)
             if not base:
                 base = [eos if eos is not None else 0]
             plans.append(self._one_choice(base, max_tokens, sp.min_tokens, eos, stops,

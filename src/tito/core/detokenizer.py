@@ -86,8 +86,9 @@ a token-in/token-out loop whose previous turn stopped on ``max_tokens``), vLLM's
 U+FFFD and the first pieces come out shifted (``DecodeStream`` leaks the whole prompt instead,
 vllm#48853). :func:`seed` probes with UTF-8 continuation bytes whether the trailing U+FFFD can still
 complete; if so it moves ``read`` back before the at most 3 incomplete ids, and the completed
-character is emitted as the first output text. A genuine U+FFFD at the end of the prompt cannot
-complete and is left in the context, as in vLLM.
+character is emitted as the first output text (should the output not complete it after all, its
+U+FFFDs come out in front of the first output text: the lossy reading of the bytes from there).
+A genuine U+FFFD at the end of the prompt cannot complete and is left in the context, as in vLLM.
 
 **Flush (tito only).** vLLM never emits the held tail at the end of a sequence, so its streamed,
 batch and ``tokenizer.decode`` texts disagree when generation stops inside a character

@@ -31,8 +31,10 @@ where vLLM and Hugging Face made choices a client can observe:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from tito.core.template import (
@@ -380,6 +382,60 @@ def truncate(n_tokens: int, keep: int | None, side: Literal["left", "right"] = "
     return slice(n_tokens - keep, n_tokens) if side == "left" else slice(0, keep)
 
 
+#: Prompts at least this long are encoded in chunks, in parallel (see :func:`_encode`).
+PARALLEL_ENCODE_MIN_CHARS = 8192
+_CHUNK_CHARS = 4096
+
+
+@lru_cache(maxsize=16)
+def _split_pattern(vocab: Vocab) -> re.Pattern[str] | None:
+    """Special added tokens that are matched verbatim (no strip/single-word/normalisation rules):
+    a chunk may safely start at any of them."""
+    contents = [
+        token.content
+        for token in vocab.tokenizer.get_added_tokens_decoder().values()
+        if token.special and not (token.lstrip or token.rstrip or token.single_word or token.normalized)
+        and token.content
+    ]
+    if not contents:
+        return None
+    contents.sort(key=len, reverse=True)
+    return re.compile("|".join(re.escape(c) for c in contents))
+
+
+def _encode(vocab: Vocab, text: str, add_special_tokens: bool) -> tuple[list[int], list[tuple[int, int]]]:
+    """Ids and character offsets of ``text``.
+
+    Why chunks: ``tokenizers`` first splits the input on added tokens and encodes the pieces
+    between them independently, so cutting the text right before a special token and encoding
+    the chunks with ``encode_batch`` (which runs on all cores) gives the same ids; offsets are
+    shifted back by each chunk's start. Every chunk but the first starts with a special token,
+    so position-dependent rules (Metaspace's "prepend to the first piece") see what they would
+    have seen in the whole text. Only without added special tokens (a BOS/EOS post-processor
+    would apply to each chunk) and only for long prompts (short ones gain nothing).
+    """
+    tokenizer = vocab.tokenizer
+    pattern = _split_pattern(vocab) if not add_special_tokens and len(text) >= PARALLEL_ENCODE_MIN_CHARS else None
+    if pattern is None:
+        encoding = tokenizer.encode(text, add_special_tokens=add_special_tokens)
+        return encoding.ids, encoding.offsets
+    starts = [0]
+    for match in pattern.finditer(text):
+        if match.start() - starts[-1] >= _CHUNK_CHARS:
+            starts.append(match.start())
+    if len(starts) == 1:
+        encoding = tokenizer.encode(text, add_special_tokens=False)
+        return encoding.ids, encoding.offsets
+    bounds = list(zip(starts, [*starts[1:], len(text)]))
+    encodings = tokenizer.encode_batch([text[a:b] for a, b in bounds], add_special_tokens=False)
+    ids: list[int] = []
+    offsets: list[tuple[int, int]] = []
+    for (start, _), encoding in zip(bounds, encodings):
+        ids.extend(encoding.ids)
+        offsets.extend((s + start, e + start) for s, e in encoding.offsets)
+    return ids, offsets
+
+
 def tokenize_prompt(
     vocab: Vocab,
     text: str,
@@ -391,15 +447,15 @@ def tokenize_prompt(
     generation_spans: Sequence[tuple[int, int]] | None = None,
 ) -> TokenizedPrompt:
     """Encode prompt text; offsets and the assistant mask follow the same truncation as the ids."""
-    encoding = vocab.tokenizer.encode(text, add_special_tokens=add_special_tokens)
-    ids = list(encoding.ids)
-    need_offsets = with_offsets or generation_spans is not None
-    offsets = [tuple(o) for o in encoding.offsets] if need_offsets else None
+    ids, raw_offsets = _encode(vocab, text, add_special_tokens)
     window = truncate(len(ids), truncate_to, truncation_side)
+    offsets = None
+    if with_offsets or generation_spans is not None:
+        offsets = [(int(s), int(e)) for s, e in raw_offsets]
     mask = assistant_mask(offsets, generation_spans) if generation_spans is not None and offsets is not None else None
     return TokenizedPrompt(
-        token_ids=ids[window],
-        token_offsets=[(int(s), int(e)) for s, e in offsets[window]] if with_offsets and offsets is not None else None,
+        token_ids=list(ids[window]),
+        token_offsets=offsets[window] if with_offsets and offsets is not None else None,
         assistant_mask=mask[window] if mask is not None else None,
         truncated=len(ids) - (window.stop - window.start),
     )

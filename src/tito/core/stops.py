@@ -29,9 +29,10 @@ The text of the whole choice is ``T = piece_1 + piece_2 + ... + flush_text``. Le
 length of the text of the first ``min_tokens`` pieces (``B = len(T)`` when there are no more
 than ``min_tokens > 0`` pieces: the flush text belongs to the last token). An occurrence of stop
 string ``s`` at ``T[i:i+len(s)]`` is *eligible* when it ends after ``B`` (``i + len(s) > B``):
-it contains at least one character produced once more than ``min_tokens`` tokens existed. This is exactly what vLLM's
-detokenizer searches (new text plus ``len(s)-1`` characters of overlap, only once the count
-exceeds ``min_tokens``; spec 5.3), made independent of how tokens are grouped into engine steps.
+it contains at least one character produced once more than ``min_tokens`` tokens existed. This
+is exactly what vLLM's detokenizer searches (new text plus ``len(s)-1`` characters of overlap,
+only once the count exceeds ``min_tokens``; spec 5.3), made independent of how tokens are grouped
+into engine steps.
 
 The **result** is fixed by ``T`` alone: take the eligible occurrence with the smallest end,
 ties broken by the order of ``cfg.stop``; the output is ``T`` cut before it (after it with

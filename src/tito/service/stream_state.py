@@ -37,6 +37,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tito.core import detokenizer
 from tito.core.detokenizer import DetokState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
 from tito.core.stops import StopState
@@ -44,8 +45,6 @@ from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
 STATE_VERSION = 1
-#: Lists carried in vLLM's fields (vLLM bounds ``prev_tokens`` at 1024).
-MAX_WINDOW = 1024
 
 
 class StreamMeta(BaseModel):
@@ -90,18 +89,6 @@ def _sign(obj: dict[str, Any], key: bytes) -> str:
     return hmac.new(key, _canonical(obj), hashlib.sha256).hexdigest()
 
 
-def _window_to_tokens(vocab: Vocab, window: list[int]) -> list[str]:
-    return [vocab.token(i) or "" for i in window]
-
-
-def _tokens_to_window(vocab: Vocab, tokens: list[str]) -> list[int]:
-    out = []
-    for t in tokens:
-        i = vocab.token_id(t) if t else None
-        out.append(-1 if i is None else i)  # -1: decodes to "" like vLLM's "" entries
-    return out
-
-
 def encode(vocab: Vocab, meta: StreamMeta, cfg: ChoiceConfig, state: ChoiceState) -> dict[str, Any]:
     """The wire ``stream_state`` for one choice (signed when a secret is configured)."""
     st = state.model_dump(
@@ -113,7 +100,7 @@ def encode(vocab: Vocab, meta: StreamMeta, cfg: ChoiceConfig, state: ChoiceState
     if isinstance(st.get("stop"), dict):
         st["stop"].pop("held", None)
     wire: dict[str, Any] = {
-        "prev_tokens": _window_to_tokens(vocab, state.detok.window),
+        "prev_tokens": detokenizer.window_tokens(vocab, state.detok),
         "prefix_offset": state.detok.prefix_offset,
         "read_offset": state.detok.read_offset,
         "role_sent": state.role_sent,
@@ -203,22 +190,12 @@ def decode(
 
 def window_state(vocab: Vocab, raw: dict[str, Any]) -> DetokState:
     """The detokenizer window from vLLM's ``prev_tokens``/offsets (validated, bounded)."""
-    tokens = list(raw.get("prev_tokens") or [])
-    if len(tokens) > MAX_WINDOW:
-        raise BadRequest(
-            f"stream_state.prev_tokens has {len(tokens)} entries (at most {MAX_WINDOW})",
-            param="stream_state.prev_tokens",
-        )
-    try:
-        return DetokState(
-            window=_tokens_to_window(vocab, tokens),
-            prefix_offset=int(raw.get("prefix_offset") or 0),
-            read_offset=int(raw.get("read_offset") or 0),
-        )
-    except (ValidationError, ValueError) as exc:
-        detail = _first_error(exc) if isinstance(exc, ValidationError) else str(exc)
-        raise BadRequest(f"invalid stream_state window: {detail}",
-                         param="stream_state.prev_tokens") from None
+    return detokenizer.state_from_tokens(
+        vocab,
+        list(raw.get("prev_tokens") or []),
+        int(raw.get("prefix_offset") or 0),
+        int(raw.get("read_offset") or 0),
+    )
 
 
 def _first_error(exc: ValidationError) -> str:

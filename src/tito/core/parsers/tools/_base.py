@@ -85,6 +85,42 @@ class ToolState(BaseModel):
     comma: bool = False
 
 
+@dataclass(slots=True)
+class Work:
+    """The mutable working copy of a :class:`ToolState` inside one step (plain attributes: the
+    handlers touch them per token, and pydantic attribute assignment costs microseconds)."""
+
+    phase: str = "text"
+    buf: str = ""
+    ws: str = ""
+    gap: bool = True
+    calls: int = 0
+    name_sent: bool = False
+    args_sent: int = 0
+    depth: int = 0
+    in_str: bool = False
+    esc: bool = False
+    truncated: bool = False
+    stack: str = ""
+    expect: str = ""
+    tok: str = ""
+    key: str = ""
+    quote: str = ""
+    pend: str = ""
+    comma: bool = False
+
+    @classmethod
+    def of(cls, state: ToolState) -> Work:
+        return cls(**state.__dict__)
+
+    def state(self, like: ToolState) -> ToolState:
+        """Back to a :class:`ToolState` (no re-validation: the handlers keep the bounds)."""
+        return like.model_copy(update={name: getattr(self, name) for name in _FIELDS})
+
+
+_FIELDS = tuple(ToolState.model_fields)
+
+
 class ToolCallDelta(BaseModel):
     """One call's part of one chunk: ``name`` only on the call's first delta (complete)."""
 
@@ -97,20 +133,29 @@ class ToolCallDelta(BaseModel):
 
 @dataclass
 class Out:
-    """What one step produced (content pieces and per-call deltas in call order)."""
+    """What one step produced: content pieces and, per call in order, its name and argument pieces."""
 
     content: list[str] = field(default_factory=list)
-    calls: list[ToolCallDelta] = field(default_factory=list)
+    _calls: list[tuple[int, str | None, list[str]]] = field(default_factory=list)
 
-    def args(self, st: ToolState, text: str) -> None:
+    def start(self, index: int, name: str) -> None:
+        self._calls.append((index, name, []))
+
+    def args(self, st: Work, text: str) -> None:
         if not text:
             return
         st.args_sent += len(text)
         index = st.calls - 1
-        if self.calls and self.calls[-1].index == index:
-            self.calls[-1].arguments += text
-        else:
-            self.calls.append(ToolCallDelta(index=index, arguments=text))
+        if not self._calls or self._calls[-1][0] != index:
+            self._calls.append((index, None, []))
+        self._calls[-1][2].append(text)
+
+    @property
+    def calls(self) -> list[ToolCallDelta]:
+        return [
+            ToolCallDelta(index=i, name=name, arguments="".join(parts))
+            for i, name, parts in self._calls
+        ]
 
 
 @dataclass(frozen=True)
@@ -130,7 +175,7 @@ class ToolParser:
 
     def step(self, state: ToolState, text: str, *, final: bool) -> tuple[ToolState, str, list[ToolCallDelta]]:
         """Advance by one chunk of content text: ``(new_state, content_delta, call_deltas)``."""
-        st = state.model_copy()
+        st = Work.of(state)
         s = st.buf + text
         st.buf = ""
         out = Out()
@@ -152,11 +197,11 @@ class ToolParser:
         calls = out.calls
         if self.single_call:
             calls = [c for c in calls if c.index == 0]
-        return st, "".join(out.content), calls
+        return st.state(state), "".join(out.content), calls
 
     # -- helpers for subclasses -------------------------------------------------------------
 
-    def _finish(self, st: ToolState, out: Out) -> None:
+    def _finish(self, st: Work, out: Out) -> None:
         """End of output: resolve the gap rule and the truncation flag."""
         if st.ws:
             if st.calls == 0:
@@ -164,12 +209,12 @@ class ToolParser:
             st.ws = ""
         st.truncated = self._is_open(st)
 
-    def _is_open(self, st: ToolState) -> bool:
+    def _is_open(self, st: Work) -> bool:
         """Whether a call is open in this phase (arguments not closed)."""
         return False
 
     @staticmethod
-    def _content(st: ToolState, out: Out, text: str) -> None:
+    def _content(st: Work, out: Out, text: str) -> None:
         """Emit content through the gap rule."""
         if not text:
             return
@@ -190,7 +235,7 @@ class ToolParser:
         out.content.append(text)
 
     def _structural_ws(
-        self, st: ToolState, s: str, pos: int, out: Out, final: bool
+        self, st: Work, s: str, pos: int, out: Out, final: bool
     ) -> tuple[int, str, bool]:
         """Whitespace right after a call, before the format's next structural token.
 
@@ -212,7 +257,7 @@ class ToolParser:
         return i, s[pos:i], False
 
     @staticmethod
-    def _start_call(st: ToolState, out: Out, name: str) -> None:
+    def _start_call(st: Work, out: Out, name: str) -> None:
         """A call begins (its name is complete): drop held gap whitespace, emit the name."""
         st.ws = ""
         st.gap = False
@@ -221,11 +266,11 @@ class ToolParser:
         st.depth = 0
         st.in_str = False
         st.esc = False
-        out.calls.append(ToolCallDelta(index=st.calls, name=name))
+        out.start(st.calls, name)
         st.calls += 1
 
     @staticmethod
-    def _end_call(st: ToolState) -> None:
+    def _end_call(st: Work) -> None:
         """The current call is over; what follows is in a gap."""
         st.gap = True
         st.name_sent = False

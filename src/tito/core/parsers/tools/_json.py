@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Literal
 
 from tito.core.parsers._text import ASCII_WS, is_proper_prefix
-from tito.core.parsers.tools._base import ToolState
+from tito.core.parsers.tools._base import Work
 
 ARGS_KEYS = ("arguments", "parameters")
 
@@ -54,7 +54,7 @@ def _outside(interrupts: str) -> re.Pattern[str]:
 ScanResult = Literal["done", "more", "interrupt"]
 
 
-def scan(st: ToolState, s: str, pos: int, interrupts: str = "") -> tuple[ScanResult, int]:
+def scan(st: Work, s: str, pos: int, interrupts: str = "") -> tuple[ScanResult, int]:
     """Advance the scanner in ``st`` over ``s[pos:]``.
 
     Returns ``("done", i)`` when depth returns to 0 with ``s[i - 1]`` (the value closed),
@@ -135,7 +135,7 @@ def value_end(s: str, i: int) -> int:
     if c == '"':
         e = string_end(s, i)
     elif c in "{[":
-        probe = ToolState()
+        probe = Work()
         kind, e = scan(probe, s, i)
         if kind != "done":
             return _NEED

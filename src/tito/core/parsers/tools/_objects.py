@@ -25,11 +25,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from tito.core.parsers._text import is_proper_prefix
-from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, ToolState
+from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
 from tito.core.parsers.tools._json import parse_object_header, scan
+
+
+@lru_cache(maxsize=32)
+def _interrupt_chars(markers: tuple[str, ...]) -> str:
+    return "".join(sorted({m[0] for m in markers}))
 
 
 @dataclass(frozen=True)
@@ -51,15 +57,15 @@ class ObjectCallParser(ToolParser):
 
     # -- what the subclass tells about the header now being parsed -----------------------------
 
-    def _lead(self, st: ToolState) -> Sequence[str]:
+    def _lead(self, st: Work) -> Sequence[str]:
         return ()
 
-    def _optional_lead(self, st: ToolState) -> str:
+    def _optional_lead(self, st: Work) -> str:
         return ""
 
     # -- phases ----------------------------------------------------------------------------------
 
-    def _on_head(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         lead = self._lead(st)
         opt = self._optional_lead(st)
         limit = HEADER_LIMIT + sum(len(t) for t in lead) + len(opt)
@@ -84,7 +90,7 @@ class ObjectCallParser(ToolParser):
         st.phase = self.after_phase
         return pos + h.pos, False
 
-    def _on_args(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         kind, i = scan(st, s, pos, self._interrupts())
         out.args(st, s[pos:i])
         if kind == "done":
@@ -95,7 +101,7 @@ class ObjectCallParser(ToolParser):
             return i, False
         return self._interrupt(st, s, i, out, final, emit=True)
 
-    def _on_tail(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         kind, i = scan(st, s, pos, self._interrupts())
         if kind == "done":
             self._end_call(st)
@@ -108,10 +114,10 @@ class ObjectCallParser(ToolParser):
     # -- helpers --------------------------------------------------------------------------------
 
     def _interrupts(self) -> str:
-        return "".join(sorted({m[0] for m in self.stop_markers}))
+        return _interrupt_chars(self.stop_markers)
 
     def _interrupt(
-        self, st: ToolState, s: str, i: int, out: Out, final: bool, *, emit: bool
+        self, st: Work, s: str, i: int, out: Out, final: bool, *, emit: bool
     ) -> tuple[int, bool]:
         """An interrupt character at ``s[i]`` outside strings: a stop marker, its prefix, or text."""
         for marker in self.stop_markers:
@@ -125,5 +131,5 @@ class ObjectCallParser(ToolParser):
             out.args(st, s[i])
         return i + 1, False
 
-    def _is_open(self, st: ToolState) -> bool:
+    def _is_open(self, st: Work) -> bool:
         return st.phase == "args"

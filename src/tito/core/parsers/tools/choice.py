@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import ASCII_WS
-from tito.core.parsers.tools._base import WS_LIMIT, Out, ToolParser, ToolState
+from tito.core.parsers.tools._base import Out, ToolParser, WS_LIMIT, Work
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,12 @@ class PassthroughParser(ToolParser):
     name: ClassVar[str] = "none"
     first_phase: ClassVar[str] = "none"
 
-    def _on_none(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_none(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         if pos < len(s):
             out.content.append(s[pos:])
         return len(s), False
 
-    def _finish(self, st: ToolState, out: Out) -> None:
+    def _finish(self, st: Work, out: Out) -> None:
         pass
 
 
@@ -46,7 +46,7 @@ class NamedParser(ToolParser):
     first_phase: ClassVar[str] = "named"
     function: str = ""
 
-    def _on_named(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_named(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         if pos >= len(s):
             return pos, False
         if st.name_sent:
@@ -61,6 +61,6 @@ class NamedParser(ToolParser):
         out.args(st, held + body)
         return len(s), False
 
-    def _finish(self, st: ToolState, out: Out) -> None:
+    def _finish(self, st: Work, out: Out) -> None:
         st.ws = ""
         st.truncated = False

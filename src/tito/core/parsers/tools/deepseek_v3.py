@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import held_suffix, is_proper_prefix
-from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolState
+from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import Header, match_lead, skip_ws
 from tito.core.parsers.tools._objects import ObjectCallParser
 
@@ -101,7 +101,7 @@ class DeepSeekV3Parser(ObjectCallParser):
     stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, CALLS_END)
     end_marker: ClassVar[str] = CALL_END
 
-    def _on_text(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         hit = s.find(CALLS_BEGIN, pos)
         if hit != -1:
             self._content(st, out, s[pos:hit])
@@ -111,10 +111,10 @@ class DeepSeekV3Parser(ObjectCallParser):
         self._content(st, out, s[pos : len(s) - keep])
         return len(s) - keep, keep > 0
 
-    def _on_next(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._on_head(st, s, pos, out, final)
 
-    def _on_head(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         lead = (CALLS_BEGIN,) if st.phase == "head" else ()
         limit = HEADER_LIMIT + len(CALLS_BEGIN) + len(CALL_BEGIN) + len(SEP) + len(FENCE_OPEN)
         h = parse_header(s[pos : pos + limit], lead)
@@ -131,7 +131,7 @@ class DeepSeekV3Parser(ObjectCallParser):
         st.phase = "args"
         return pos + h.pos, False
 
-    def _on_tail(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = skip_ws(s, pos)
         if s.startswith(FENCE_CLOSE, i):
             i = skip_ws(s, i + len(FENCE_CLOSE))
@@ -150,7 +150,7 @@ class DeepSeekV3Parser(ObjectCallParser):
         st.phase = "sep" if s.startswith(CALLS_END, i) else "text"
         return i, False
 
-    def _on_sep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, run, hold = self._structural_ws(st, s, pos, out, final)
         if hold:
             return pos, True

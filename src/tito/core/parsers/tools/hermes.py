@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import held_suffix, is_proper_prefix
-from tito.core.parsers.tools._base import Out, ToolState
+from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 START = "<tool_call>"
@@ -47,10 +47,10 @@ class HermesParser(ObjectCallParser):
     stop_markers: ClassVar[tuple[str, ...]] = (END, START)
     end_marker: ClassVar[str] = END
 
-    def _lead(self, st: ToolState) -> Sequence[str]:
+    def _lead(self, st: Work) -> Sequence[str]:
         return (START,)
 
-    def _on_text(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         hit = s.find(START, pos)
         if hit != -1:
             self._content(st, out, s[pos:hit])
@@ -60,7 +60,7 @@ class HermesParser(ObjectCallParser):
         self._content(st, out, s[pos : len(s) - keep])
         return len(s) - keep, keep > 0
 
-    def _on_after(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_after(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, run, hold = self._structural_ws(st, s, pos, out, final)
         if hold:
             return pos, True

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import held_suffix
-from tito.core.parsers.tools._base import Out, ToolState
+from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 MISTRAL_MARKER = "[TOOL_CALLS]"
@@ -55,15 +55,15 @@ class JsonListParser(ObjectCallParser):
     marker: ClassVar[str] = ""
     after_phase: ClassVar[str] = "sep"
 
-    def _lead(self, st: ToolState) -> Sequence[str]:
+    def _lead(self, st: Work) -> Sequence[str]:
         if st.phase == "next":
             return (",",)
         return (self.marker, "[") if self.marker else ("[",)
 
-    def _on_next(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._on_head(st, s, pos, out, final)
 
-    def _on_sep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, run, hold = self._structural_ws(st, s, pos, out, final)
         if hold:
             return pos, True
@@ -79,7 +79,7 @@ class JsonListParser(ObjectCallParser):
         self._content(st, out, run)
         return i, False
 
-    def _on_rest(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         self._content(st, out, s[pos:])
         return len(s), False
 
@@ -91,7 +91,7 @@ class MistralParser(JsonListParser):
     marker: ClassVar[str] = MISTRAL_MARKER
     resume_phase: ClassVar[str] = "text"
 
-    def _on_text(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         hit = s.find(self.marker, pos)
         if hit != -1:
             self._content(st, out, s[pos:hit])

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import ASCII_WS, is_proper_prefix
-from tito.core.parsers.tools._base import Out, ToolState
+from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 PYTHON_TAG = "<|python_tag|>"
@@ -48,13 +48,13 @@ class Llama3JsonParser(ObjectCallParser):
     after_phase: ClassVar[str] = "sep"
     args_required: ClassVar[bool] = True
 
-    def _lead(self, st: ToolState) -> Sequence[str]:
+    def _lead(self, st: Work) -> Sequence[str]:
         return (";",) if st.phase == "next" else ()
 
-    def _optional_lead(self, st: ToolState) -> str:
+    def _optional_lead(self, st: Work) -> str:
         return PYTHON_TAG
 
-    def _on_start(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_start(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos
         while i < len(s) and s[i] in ASCII_WS:
             i += 1
@@ -69,10 +69,10 @@ class Llama3JsonParser(ObjectCallParser):
             st.phase = "rest"
         return i, False
 
-    def _on_next(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._on_head(st, s, pos, out, final)
 
-    def _on_sep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, run, hold = self._structural_ws(st, s, pos, out, final)
         if hold:
             return pos, True
@@ -84,6 +84,6 @@ class Llama3JsonParser(ObjectCallParser):
             st.phase = "rest"
         return i, False
 
-    def _on_rest(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         self._content(st, out, s[pos:])
         return len(s), False

@@ -56,7 +56,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from tito.core.parsers._text import ASCII_WS
-from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, ToolState
+from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
 from tito.core.parsers.tools._json import match_lead, skip_ws
 
 MAX_DEPTH = 63
@@ -156,7 +156,7 @@ class PythonicParser(ToolParser):
 
     # -- outer phases --------------------------------------------------------------------------
 
-    def _on_start(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_start(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos
         while i < len(s) and s[i] in ASCII_WS:
             i += 1
@@ -166,10 +166,10 @@ class PythonicParser(ToolParser):
         st.phase = "head" if s[i] == "[" else "rest"
         return i, False
 
-    def _on_next(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._on_head(st, s, pos, out, final)
 
-    def _on_head(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         lead = "[" if st.phase == "head" else ","
         limit = HEADER_LIMIT + 1
         h = parse_header(s[pos : pos + limit], lead)
@@ -197,7 +197,7 @@ class PythonicParser(ToolParser):
         st.phase = "pargs"
         return pos + h.pos, False
 
-    def _on_psep(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_psep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, run, hold = self._structural_ws(st, s, pos, out, final)
         if hold:
             return pos, True
@@ -212,16 +212,16 @@ class PythonicParser(ToolParser):
             st.phase = "rest"
         return i, False
 
-    def _on_rest(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         self._content(st, out, s[pos:])
         return len(s), False
 
-    def _is_open(self, st: ToolState) -> bool:
+    def _is_open(self, st: Work) -> bool:
         return st.phase == "pargs"
 
     # -- the transcoder ------------------------------------------------------------------------
 
-    def _on_pargs(self, st: ToolState, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+    def _on_pargs(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos
         try:
             while True:
@@ -250,7 +250,7 @@ class PythonicParser(ToolParser):
             st.phase = "rest"
             return at, False
 
-    def _flush_final(self, st: ToolState, out: Out) -> None:
+    def _flush_final(self, st: Work, out: Out) -> None:
         """``final`` inside a string or token: write what can be written (the call stays open)."""
         if st.tok:
             try:
@@ -264,16 +264,16 @@ class PythonicParser(ToolParser):
                 pass
         st.pend = ""
 
-    def _emit(self, st: ToolState, out: Out, text: str) -> None:
+    def _emit(self, st: Work, out: Out, text: str) -> None:
         out.args(st, text)
 
-    def _item(self, st: ToolState, out: Out) -> None:
+    def _item(self, st: Work, out: Out) -> None:
         """A value starts at a list position: write the pending separator."""
         if st.comma:
             self._emit(st, out, ", ")
             st.comma = False
 
-    def _structure(self, st: ToolState, s: str, i: int, out: Out, final: bool) -> int:
+    def _structure(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
         i = skip_ws(s, i)
         if i >= n:
@@ -343,7 +343,7 @@ class PythonicParser(ToolParser):
             return i + 1
         raise _Malformed(i)
 
-    def _token(self, st: ToolState, s: str, i: int, out: Out, final: bool) -> int:
+    def _token(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
         while i < n:
             m = _TOKEN_CHARS.match(s, i)
@@ -362,7 +362,7 @@ class PythonicParser(ToolParser):
         self._finish_token(st, out, i)
         return i
 
-    def _finish_token(self, st: ToolState, out: Out, at: int) -> None:
+    def _finish_token(self, st: Work, out: Out, at: int) -> None:
         """The bare token in ``st.tok`` ended (before ``s[at]``): write or store it."""
         tok, exp = st.tok, st.expect
         if exp == "kw":
@@ -387,7 +387,7 @@ class PythonicParser(ToolParser):
         self._emit(st, out, text)
         st.expect = "sep"
 
-    def _string_text(self, st: ToolState, out: Out, text: str, at: int) -> None:
+    def _string_text(self, st: Work, out: Out, text: str, at: int) -> None:
         if not text:
             return
         body = json_body(text)
@@ -398,7 +398,7 @@ class PythonicParser(ToolParser):
         else:
             self._emit(st, out, body)
 
-    def _close_string(self, st: ToolState, out: Out) -> None:
+    def _close_string(self, st: Work, out: Out) -> None:
         st.quote = ""
         if st.expect == "key":
             st.key = '"' + st.key + '"'
@@ -407,7 +407,7 @@ class PythonicParser(ToolParser):
             self._emit(st, out, '"')
             st.expect = "sep"
 
-    def _string(self, st: ToolState, s: str, i: int, out: Out, final: bool) -> int:
+    def _string(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
         q = st.quote[0]
         triple = len(st.quote) == 3
@@ -450,7 +450,7 @@ class PythonicParser(ToolParser):
                 i += 1
         return n
 
-    def _escape(self, st: ToolState, s: str, i: int, out: Out, final: bool) -> int:
+    def _escape(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
         while i < n and not _escape_complete(st.pend, s[i]):
             st.pend += s[i]
@@ -491,7 +491,15 @@ def _is_decimal(tok: str) -> bool:
         "0x", "0o", "0b")
 
 
+_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]+")
+
+
 def _number(tok: str, at: int) -> int | float:
+    if _INT.fullmatch(tok) and len(tok) < 20:
+        return int(tok)
+    if _FLOAT.fullmatch(tok) and len(tok) < 20:
+        return float(tok)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

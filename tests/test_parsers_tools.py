@@ -1,0 +1,607 @@
+"""Tool-call parsers (``tito.core.parsers.tools``): real Qwen3 (hermes) and Mistral v0.3 ids,
+text-level llama3_json / pythonic / deepseek_v3, tool_choice modes, peers' and vLLM's bug classes as
+named cases, bounds, and the master property: any chunking (JSON round trip of the state between
+calls) gives the batch result; names go out once, complete; arguments only append.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tito.core.parsers import reasoning as R
+from tito.core.parsers import tools as T
+from tito.core.parsers.tools import (
+    HEADER_LIMIT,
+    TOOL_PARSERS,
+    ToolState,
+    make_tool_parser,
+    parse_tool_choice,
+)
+from tito.errors import BadRequest
+
+TOOL_CALL, END_TOOL_CALL = 151657, 151658  # Qwen3: added, not special
+TOOL_CALLS_ID = 5  # Mistral v0.3 [TOOL_CALLS]: special
+
+DS_BEGIN, DS_CALL, DS_SEP, DS_CALL_END, DS_END = (
+    "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>",
+)
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+class Run:
+    """The concatenated result of driving a parser over chunks, with the invariants checked."""
+
+    def __init__(self, parser, chunks: Sequence[str], state: ToolState | None = None) -> None:
+        state = state or T.initial(parser)
+        self.content_deltas: list[str] = []
+        self.names: dict[int, str] = {}
+        self.args: dict[int, str] = {}
+        self.order: list[int] = []
+        for k, text in enumerate(chunks):
+            state = ToolState.model_validate(json.loads(json.dumps(state.model_dump(mode="json"))))
+            state, content, calls = T.step(parser, state, text, final=k == len(chunks) - 1)
+            self.content_deltas.append(content)
+            for d in calls:
+                if d.name is not None:
+                    assert d.index not in self.names, f"name of call {d.index} sent twice"
+                    assert d.index == len(self.names), "calls start in index order"
+                    self.names[d.index] = d.name
+                    self.args[d.index] = ""
+                else:
+                    assert d.index in self.names, "arguments before the name"
+                assert d.index == max(self.names), "a finished call got more arguments"
+                self.args[d.index] += d.arguments
+        self.state = state
+        self.content = "".join(self.content_deltas)
+        self.calls = [(self.names[i], self.args[i]) for i in sorted(self.names)]
+
+    @property
+    def result(self):
+        return self.content, self.calls
+
+
+def chunkings(text: str) -> list[list[str]]:
+    """One chunk, one character per chunk (then a final empty chunk), pairs, a 7-char split."""
+    return [
+        [text],
+        [*list(text), ""],
+        [text[i : i + 2] for i in range(0, len(text), 2)] or [""],
+        [text[i : i + 7] for i in range(0, len(text), 7)] or [""],
+    ]
+
+
+def assert_chunking_invariant(parser, text: str) -> Run:
+    batch = Run(parser, [text])
+    for chunks in chunkings(text):
+        assert Run(parser, chunks).result == batch.result, chunks
+    return batch
+
+
+def token_deltas(vocab, ids: Sequence[int]) -> list[str]:
+    """Per-token text deltas (skip_special_tokens=False), "" while a character is unfinished."""
+    out, emitted = [], ""
+    for i in range(len(ids)):
+        text = vocab.decode(ids[: i + 1], skip_special_tokens=False)
+        if text.endswith("\ufffd") or not text.startswith(emitted):
+            out.append("")
+            continue
+        out.append(text[len(emitted) :])
+        emitted = text
+    out[-1] += vocab.decode(ids, skip_special_tokens=False)[len(emitted) :]
+    return out
+
+
+def pipeline(vocab, rparser, tparser, ids: Sequence[int], sizes: Sequence[int]):
+    """Reasoning then tools over real ids grouped into chunks of the given sizes (cycled)."""
+    deltas = token_deltas(vocab, ids)
+    rstate = R.initial(rparser, vocab, []) if rparser else None
+    tstate = T.initial(tparser)
+    reasoning, content, names, args, per_chunk = [], [], {}, {}, []
+    i = k = 0
+    while i < len(ids):
+        n = sizes[k % len(sizes)]
+        k += 1
+        text, chunk_ids = "".join(deltas[i : i + n]), ids[i : i + n]
+        i += n
+        final = i >= len(ids)
+        if rstate is not None:
+            rstate, r, text = R.step(rparser, rstate, text, chunk_ids, final=final)
+            reasoning.append(r)
+        tstate = ToolState.model_validate_json(tstate.model_dump_json())
+        tstate, c, calls = T.step(tparser, tstate, text, final=final)
+        content.append(c)
+        per_chunk.append((reasoning[-1] if reasoning else "", c, calls))
+        for d in calls:
+            if d.name is not None:
+                names[d.index] = d.name
+            args[d.index] = args.get(d.index, "") + d.arguments
+    calls = [(names[i], args[i]) for i in sorted(names)]
+    return "".join(reasoning), "".join(content), calls, rstate, tstate, per_chunk
+
+
+@pytest.fixture(scope="module")
+def qwen(vocabs):
+    return vocabs["qwen3"]
+
+
+HERMES = make_tool_parser("hermes")
+
+QWEN_OUTPUT = (
+    "<think>\nThe user wants the weather in Paris and Tōkyō; two calls.\n</think>\n\n"
+    "<tool_call>\n"
+    '{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius", "days": 3}}\n'
+    "</tool_call>\n"
+    "<tool_call>\n"
+    '{"name": "get_weather", "arguments": {"city": "東京", "note": "a </tool_call> in a string", '
+    '"nested": {"list": [1, 2.5, true, null, {"k": "v}"}]}}}\n'
+    "</tool_call>"
+)
+QWEN_CALLS = [
+    ("get_weather", '{"city": "Paris", "unit": "celsius", "days": 3}'),
+    ("get_weather", '{"city": "東京", "note": "a </tool_call> in a string", '
+                    '"nested": {"list": [1, 2.5, true, null, {"k": "v}"}]}}'),
+]
+
+
+# -- hermes with real Qwen3 ids ----------------------------------------------------------------
+
+
+def test_qwen3_reasoning_then_parallel_calls_real_ids(qwen):
+    ids = qwen.encode(QWEN_OUTPUT)
+    assert TOOL_CALL in ids and END_TOOL_CALL in ids
+    want_r = "\nThe user wants the weather in Paris and Tōkyō; two calls.\n"
+    for sizes in ([len(ids)], [1], [2, 3], [5, 1, 7]):
+        r, c, calls, rstate, tstate, _ = pipeline(qwen, R.REASONING_PARSERS["qwen3"], HERMES, ids, sizes)
+        assert (r, c, calls) == (want_r, "", QWEN_CALLS), sizes
+        assert rstate.reasoning_tokens == ids.index(151668) - 1
+        assert not tstate.truncated
+    # the arguments are exactly what json.dumps gives for Qwen3's own (template) spacing
+    assert json.loads(QWEN_CALLS[1][1])["nested"]["list"][4] == {"k": "v}"}
+
+
+def test_markup_never_leaks_at_one_token_per_chunk(qwen):
+    ids = qwen.encode(QWEN_OUTPUT)
+    *_, per_chunk = pipeline(qwen, R.REASONING_PARSERS["qwen3"], HERMES, ids, [1])
+    for r, c, calls in per_chunk:
+        for piece in [r, c, *(d.arguments for d in calls), *(d.name or "" for d in calls)]:
+            assert "<tool_call>" not in piece.replace("a </tool_call> in a string", "")
+            assert "think>" not in piece
+
+
+def test_parallel_calls_indexes_and_ids_are_stable(qwen):
+    ids = qwen.encode(QWEN_OUTPUT.split("</think>\n\n")[1])
+    *_, per_chunk = pipeline(qwen, None, HERMES, ids, [1])
+    firsts = [(d.index, d.name) for _, _, calls in per_chunk for d in calls if d.name]
+    assert firsts == [(0, "get_weather"), (1, "get_weather")]
+
+
+def test_text_before_between_and_after_calls_is_content(qwen):
+    text = ("Let me check.\n<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n</tool_call>\n"
+            "Between.\n<tool_call>\n{\"name\": \"b\", \"arguments\": {\"x\": 1}}\n</tool_call>\n"
+            "Done, 中文 after the call.")
+    ids = qwen.encode(text)
+    for sizes in ([len(ids)], [1], [3]):
+        _, c, calls, *_ = pipeline(qwen, None, HERMES, ids, sizes)
+        # whitespace next to text is text; only whitespace-only gaps between calls are dropped
+        assert c == "Let me check.\n\nBetween.\n\nDone, 中文 after the call."
+        assert calls == [("a", "{}"), ("b", '{"x": 1}')]
+
+
+def test_whitespace_only_gaps_around_calls_are_dropped():
+    text = "\n\n<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n</tool_call>\n\n<tool_call>" \
+           "{\"name\": \"b\", \"arguments\": {}}</tool_call>\n"
+    run = assert_chunking_invariant(HERMES, text)
+    assert run.result == ("", [("a", "{}"), ("b", "{}")])
+    assert assert_chunking_invariant(HERMES, "  \n ").result == ("  \n ", [])
+
+
+def test_empty_and_missing_arguments_give_empty_object():
+    """vllm#28806: Hermes dropped {} arguments for parameterless tools while streaming."""
+    for body in ('{"name": "f", "arguments": {}}', '{"name": "f"}', '{"name": "f", "arguments": null}'):
+        run = assert_chunking_invariant(HERMES, f"<tool_call>\n{body}\n</tool_call>")
+        assert run.result == ("", [("f", "{}")]), body
+
+
+def test_non_string_first_argument_and_numbers_are_not_cut():
+    """vllm#18220 / #10395: a non-string first argument got cut."""
+    body = '{"name": "f", "arguments": {"n": 12345, "b": false, "f": -1.5e3, "z": [], "o": {}}}'
+    run = assert_chunking_invariant(HERMES, f"<tool_call>{body}</tool_call>")
+    assert run.calls == [("f", '{"n": 12345, "b": false, "f": -1.5e3, "z": [], "o": {}}')]
+
+
+def test_arguments_are_raw_text_whitespace_preserved():
+    body = '{"name":"f","arguments":{ "a" :1,\n  "b":"x" }}'
+    run = assert_chunking_invariant(HERMES, f"<tool_call>{body}</tool_call>")
+    assert run.calls == [("f", '{ "a" :1,\n  "b":"x" }')]
+
+
+def test_tool_markers_inside_json_strings_are_data():
+    body = '{"name": "f", "arguments": {"s": "<tool_call>{\\"name\\": \\"x\\"}</tool_call>", "t": "\\\\"}}'
+    run = assert_chunking_invariant(HERMES, f"<tool_call>{body}</tool_call>after")
+    assert run.result == ("after", [("f", json.dumps(json.loads(body)["arguments"]))])
+
+
+def test_malformed_calls_become_content_verbatim():
+    for text in (
+        "<tool_call>not json</tool_call> then text",
+        "<tool_call>{\"arguments\": {}, \"name\": \"f\"}</tool_call>",  # name must come first
+        "<tool_call>{\"name\": 3, \"arguments\": {}}</tool_call>",
+        "<tool_call>{\"name\": \"f\", \"arguments\": \"str\"}</tool_call>",
+        "<tool_call>\n\n",
+        "<tool_call",
+    ):
+        assert assert_chunking_invariant(HERMES, text).result == (text, []), text
+
+
+def test_plain_json_and_code_in_content_are_not_calls():
+    """llama.cpp#18183 / vllm#19024: plain JSON or code in content parsed as a call."""
+    text = 'Here: {"name": "f", "arguments": {}} and `a < b` and <b>html</b> <tool_ call>'
+    for name in ("hermes", "mistral", "deepseek_v3"):
+        assert assert_chunking_invariant(make_tool_parser(name), text).result == (text, [])
+    for name in ("llama3_json", "pythonic"):
+        assert assert_chunking_invariant(make_tool_parser(name), "Sure. " + text).result == (
+            "Sure. " + text, [])
+
+
+def test_broken_arguments_end_at_the_end_marker():
+    text = '<tool_call>{"name": "f", "arguments": {"a": 1</tool_call>text <tool_call>{"name": "g"}</tool_call>'
+    run = assert_chunking_invariant(HERMES, text)
+    assert run.result == ("text ", [("f", '{"a": 1'), ("g", "{}")])
+
+
+def test_next_call_without_closing_marker():
+    text = '<tool_call>{"name": "f", "arguments": {"a": 1}}<tool_call>{"name": "g", "arguments": {}}'
+    assert assert_chunking_invariant(HERMES, text).result == ("", [("f", '{"a": 1}'), ("g", "{}")])
+
+
+def test_truncated_call_at_finish_is_reported_as_far_as_it_got(qwen):
+    """vllm#47903 / #47137: a call cut by max_tokens diverged between stream and batch."""
+    full = qwen.encode('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Par')
+    for sizes in ([len(full)], [1], [4]):
+        _, c, calls, _, tstate, _ = pipeline(qwen, None, HERMES, full, sizes)
+        assert (c, calls) == ("", [("get_weather", '{"city": "Par')])
+        assert tstate.truncated
+    # cut inside the header: no call, the text is content
+    head = '<tool_call>\n{"name": "get_wea'
+    run = assert_chunking_invariant(HERMES, head)
+    assert run.result == (head, []) and not run.state.truncated
+
+
+def test_unknown_tool_names_pass_through_like_vllm():
+    run = assert_chunking_invariant(HERMES, '<tool_call>{"name": "no_such_tool", "arguments": {}}</tool_call>')
+    assert run.calls == [("no_such_tool", "{}")]
+
+
+def test_unicode_function_names_and_cjk_arguments():
+    text = '<tool_call>{"name": "天気", "arguments": {"都市": "東京 😀"}}</tool_call>'
+    assert assert_chunking_invariant(HERMES, text).calls == [("天気", '{"都市": "東京 😀"}')]
+
+
+# -- mistral v0.3 with real ids ---------------------------------------------------------------
+
+
+def mistral_assistant_ids(tool_calls, content=None) -> list[int]:
+    """The ids mistral-common (the reference renderer) writes for an assistant tool call: what a
+    Mistral v0.3 model generates."""
+    from mistral_common.protocol.instruct.messages import AssistantMessage, UserMessage
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+    from mistral_common.protocol.instruct.tool_calls import Function, FunctionCall, Tool, ToolCall
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    tok = MistralTokenizer.v3()
+    tools = [Tool(function=Function(name=n, description="d", parameters={"type": "object"}))
+             for n, _ in tool_calls]
+    msgs = [UserMessage(content="q"), AssistantMessage(content=content, tool_calls=[
+        ToolCall(id=f"call{i:05d}", function=FunctionCall(name=n, arguments=a))
+        for i, (n, a) in enumerate(tool_calls)]), UserMessage(content="thanks")]
+    ids = tok.encode_chat_completion(ChatCompletionRequest(tools=tools, messages=msgs)).tokens
+    start = ids.index(4) + 1  # after the first [/INST]
+    return ids[start : ids.index(2, start)]  # up to </s>
+
+
+def test_mistral_v3_real_ids_with_id_member(vocabs):
+    vocab = vocabs["mistral-v3"]
+    ids = mistral_assistant_ids([("get_weather", '{"city": "Paris"}'), ("get_time", "{}")])
+    assert ids[0] == TOOL_CALLS_ID and TOOL_CALLS_ID in vocab.special_ids
+    text = vocab.decode(ids, skip_special_tokens=False)
+    assert text.startswith('[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "call00000"}')
+    parser = make_tool_parser("mistral")
+    for sizes in ([len(ids)], [1], [3, 2]):
+        _, c, calls, *_ = pipeline(vocab, None, parser, ids, sizes)
+        assert (c, calls) == ("", [("get_weather", '{"city": "Paris"}'), ("get_time", "{}")])
+
+
+def test_mistral_text_before_marker_and_malformed_lists():
+    p = make_tool_parser("mistral")
+    text = 'Sure [TOOL_CALLS] [{"name": "f", "arguments": {"a": [1, 2]}}] bye'
+    assert assert_chunking_invariant(p, text).result == ("Sure  bye", [("f", '{"a": [1, 2]}')])
+    assert assert_chunking_invariant(p, "[TOOL_CALLS] oops").result == ("[TOOL_CALLS] oops", [])
+    run = assert_chunking_invariant(p, '[TOOL_CALLS] [{"name": "f", "arguments": {}}, 42]')
+    assert run.result == (", 42]", [("f", "{}")])
+    run = assert_chunking_invariant(p, '[TOOL_CALLS] [{"name": "f", "arguments": {"q": "[TOOL_CALLS]"}}]')
+    assert run.calls == [("f", '{"q": "[TOOL_CALLS]"}')]
+
+
+# -- llama3_json, pythonic, deepseek_v3 (text level) ------------------------------------------
+
+
+def test_llama3_json_calls_only_at_the_start():
+    p = make_tool_parser("llama3_json")
+    text = '<|python_tag|>{"name": "f", "parameters": {"a": 1}}; {"type": "function", "name": "g", "arguments": {}}'
+    assert assert_chunking_invariant(p, text).result == ("", [("f", '{"a": 1}'), ("g", "{}")])
+    text = '\n{"name": "f", "parameters": {"q": "x"}}\nThat was the call.'
+    assert assert_chunking_invariant(p, text).result == ("\nThat was the call.", [("f", '{"q": "x"}')])
+    for plain in ('{"name": "Bob", "age": 3}', 'Answer: {"name": "f", "parameters": {}}', "[1, 2]"):
+        assert assert_chunking_invariant(p, plain).result == (plain, [])
+    assert TOOL_PARSERS["llama4_json"].name == "llama3_json"
+
+
+PY_TEXT = ("[get_weather(city='Paris', days=3), get_time(), "
+           "search(q=\"caf\\u00e9 \\\"x\\\"\", opts={'k': [1, 2.5, None, True], 3: 'v', None: -0x10},"
+           " doc='''line1\nline2 ''x''')]")
+
+
+def test_pythonic_calls_are_streamed_as_json_like_vllm():
+    p = make_tool_parser("pythonic")
+    run = assert_chunking_invariant(p, PY_TEXT)
+    assert run.content == ""
+    assert run.calls == [
+        ("get_weather", json.dumps({"city": "Paris", "days": 3})),
+        ("get_time", "{}"),
+        ("search", json.dumps({"q": 'café "x"', "opts": {"k": [1, 2.5, None, True], 3: "v", None: -16},
+                               "doc": "line1\nline2 ''x"}, ensure_ascii=False)),
+    ]
+
+
+def test_pythonic_not_a_call_list_is_content_and_errors_end_the_call():
+    p = make_tool_parser("pythonic")
+    for text in ("[1, 2, 3]", "[see the docs](http://x)", "[f(x)]", "plain answer", "[f(a=1)"[:3]):
+        assert assert_chunking_invariant(p, text).result == (text, []), text
+    run = assert_chunking_invariant(p, "[f(a=1, b=g(2))] tail")
+    assert run.result == ("g(2))] tail", [("f", '{"a": 1, "b": ')])
+    run = assert_chunking_invariant(p, "[f(a='unterminated")
+    assert run.result == ("", [("f", '{"a": "unterminated')]) and run.state.truncated
+    run = assert_chunking_invariant(p, "[f(a=[1, 2,],), g(), ] and text")
+    assert run.result == (" and text", [("f", '{"a": [1, 2]}'), ("g", "{}")])
+
+
+def test_deepseek_v3_calls():
+    p = make_tool_parser("deepseek_v3")
+    text = (f"I will call.{DS_BEGIN}{DS_CALL}function{DS_SEP}get_weather\n```json\n"
+            '{"city": "Paris", "q": "```"}\n```' + DS_CALL_END + "\n"
+            f"{DS_CALL}function{DS_SEP}now\n```json\n{{}}\n```{DS_CALL_END}{DS_END}Thanks.")
+    run = assert_chunking_invariant(p, text)
+    assert run.result == ("I will call.Thanks.", [("get_weather", '{"city": "Paris", "q": "```"}'), ("now", "{}")])
+    bad = f"{DS_BEGIN}{DS_CALL}function{DS_SEP}\n```json\n{{}}"
+    assert assert_chunking_invariant(p, bad).result == (bad, [])
+    cut = f"{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n{{\"a\": [1"
+    run = assert_chunking_invariant(p, cut)
+    assert run.result == ("", [("f", '{"a": [1')]) and run.state.truncated
+
+
+# -- tool_choice --------------------------------------------------------------------------------
+
+
+def test_tool_choice_none_passes_everything_through():
+    p = make_tool_parser("hermes", "none")
+    text = '<tool_call>{"name": "f", "arguments": {}}</tool_call>\n'
+    assert assert_chunking_invariant(p, text).result == (text, [])
+    assert assert_chunking_invariant(make_tool_parser(None, "auto"), text).result == (text, [])
+
+
+def test_tool_choice_required_streams_the_forced_list():
+    p = make_tool_parser("mistral", "required")
+    text = '[{"name": "f", "parameters": {"a": 1}}, {"name": "g", "parameters": {}}]'
+    assert assert_chunking_invariant(p, text).result == ("", [("f", '{"a": 1}'), ("g", "{}")])
+    assert assert_chunking_invariant(p, "not a list").result == ("not a list", [])
+
+
+def test_tool_choice_named_streams_the_whole_output_as_arguments():
+    p = make_tool_parser("hermes", "named", named_tool="get_weather")
+    text = '{"city": "Paris"}'
+    assert assert_chunking_invariant(p, text).result == ("", [("get_weather", text)])
+    assert assert_chunking_invariant(p, " \n").result == ("", [])
+    with pytest.raises(BadRequest):
+        make_tool_parser("hermes", "named")
+
+
+def test_parallel_tool_calls_false_keeps_only_the_first_call(qwen):
+    p = make_tool_parser("hermes", parallel_tool_calls=False)
+    ids = qwen.encode(QWEN_OUTPUT.split("</think>\n\n")[1])
+    for sizes in ([len(ids)], [1]):
+        _, c, calls, *_ = pipeline(qwen, None, p, ids, sizes)
+        assert (c, calls) == ("", QWEN_CALLS[:1])
+    p = make_tool_parser(None, "required", parallel_tool_calls=False)
+    run = Run(p, ['[{"name": "f", "parameters": {}}, {"name": "g", "parameters": {}}]'])
+    assert run.calls == [("f", "{}")]
+
+
+def test_parse_tool_choice():
+    assert parse_tool_choice(None) == ("auto", None)
+    assert parse_tool_choice("auto") == ("auto", None)
+    assert parse_tool_choice("required") == ("required", None)
+    assert parse_tool_choice("none") == ("none", None)
+    assert parse_tool_choice("auto", has_tools=False) == ("none", None)
+    assert parse_tool_choice({"type": "function", "function": {"name": "f"}}) == ("named", "f")
+    with pytest.raises(BadRequest):
+        parse_tool_choice({"type": "function"})
+    with pytest.raises(BadRequest):
+        make_tool_parser("nope")
+
+
+# -- bounds -------------------------------------------------------------------------------------
+
+
+def state_bytes(state: ToolState) -> int:
+    return len(json.dumps(state.model_dump(mode="json")).encode())
+
+
+@pytest.mark.parametrize("name", sorted(TOOL_PARSERS))
+def test_one_megabyte_argument_keeps_the_state_small(name):
+    big = "x" * 1_000_000
+    text = {
+        "hermes": f'<tool_call>{{"name": "f", "arguments": {{"data": "{big}"}}}}</tool_call>',
+        "mistral": f'[TOOL_CALLS] [{{"name": "f", "arguments": {{"data": "{big}"}}}}]',
+        "llama3_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
+        "llama4_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
+        "pythonic": f'[f(data="{big}")]',
+        "deepseek_v3": f'{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n{{"data": "{big}"}}\n```{DS_CALL_END}{DS_END}',
+    }[name]
+    p = make_tool_parser(name)
+    state, sizes, args = T.initial(p), [], []
+    for i in range(0, len(text), 65536):
+        state, content, calls = T.step(p, state, text[i : i + 65536], final=i + 65536 >= len(text))
+        sizes.append(state_bytes(state))
+        args += [d.arguments for d in calls]
+        assert content == ""
+    assert "".join(args) == json.dumps({"data": big})
+    assert max(sizes) < 2048
+
+
+@pytest.mark.parametrize("name", sorted(TOOL_PARSERS))
+def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
+    p = make_tool_parser(name)
+    prefix = {"hermes": "<tool_", "mistral": "[TOOL_", "deepseek_v3": DS_BEGIN[:5],
+              "llama3_json": "<|python_", "llama4_json": "<|python_", "pythonic": "[f"}[name]
+    header = {"hermes": '<tool_call>{"name": "', "mistral": '[TOOL_CALLS] [{"name": "',
+              "deepseek_v3": f"{DS_BEGIN}{DS_CALL}function{DS_SEP}",
+              "llama3_json": '{"name": "', "llama4_json": '{"name": "', "pythonic": "[f"}[name]
+    for head, unit in ((prefix, prefix), (header, "a")):
+        state, content = T.initial(p), []
+        state, c, _ = T.step(p, state, head, final=False)
+        content.append(c)
+        for _ in range(3000):
+            state, c, calls = T.step(p, state, unit, final=False)
+            content.append(c)
+            assert not calls
+            assert state_bytes(state) < 2048
+        state, c, _ = T.step(p, state, "", final=True)
+        content.append(c)
+        assert "".join(content) == head + unit * 3000
+
+
+def test_header_limit_is_documented_and_applies():
+    name = "n" * (HEADER_LIMIT + 10)
+    text = f'<tool_call>{{"name": "{name}", "arguments": {{}}}}</tool_call>'
+    assert assert_chunking_invariant(HERMES, text).result == (text, [])
+    ok = "n" * 64
+    assert Run(HERMES, [f'<tool_call>{{"name": "{ok}", "arguments": {{}}}}</tool_call>']).calls == [(ok, "{}")]
+
+
+def test_worst_case_state_stays_under_2_kib():
+    """Every bounded field at its limit with characters JSON escapes the most."""
+    worst = ToolState(buf="\x01" * (HEADER_LIMIT + 40), ws=" " * 64, tok="9" * HEADER_LIMIT,
+                      key="é" * (2 * HEADER_LIMIT), stack="{" * 63, pend="\\" * 65)
+    # buf and key are never filled at the same time (header vs transcoder); each alone fits:
+    assert state_bytes(worst.model_copy(update={"key": ""})) < 2048 + 1024
+    assert len(worst.model_copy(update={"buf": ""}).model_dump_json().encode()) < 2048
+
+
+# -- the master property ------------------------------------------------------------------------
+
+_CALL_BODIES = ['{"name": "f", "arguments": {}}', '{"name": "g", "arguments": {"a": [1, {"b": "}"}]}}',
+                '{"name": "h", "arguments": {"s": "<tool_call> ] \\" \\\\"}}', '{"name": "k"}']
+_FRAGMENTS = {
+    "hermes": ["<tool_call>", "</tool_call>", "<tool_", "\n", " ", "text", "中文", "{", "}", '"', "<",
+               *[f"<tool_call>\n{b}\n</tool_call>" for b in _CALL_BODIES]],
+    "mistral": ["[TOOL_CALLS]", " [", "[", "]", ", ", "text", "\n", "[TOOL_", *_CALL_BODIES,
+                *[f"[TOOL_CALLS] [{b}]" for b in _CALL_BODIES]],
+    "llama3_json": ["<|python_tag|>", "; ", ";", " ", "\n", "text", "{", '{"name": "x"}',
+                    '{"name": "f", "parameters": {"q": 1}}', '{"name": "g", "arguments": {}}'],
+    "pythonic": ["[", "]", "(", ")", ", ", "f(", "g()", "a=", "1", "'s'", '"t"', "'''", "\\", "\n", " ",
+                 "f(a=1)", "g(b=[1, {'k': None}], c='x,y')", "text", "=", ":", "{", "}"],
+    "deepseek_v3": [DS_BEGIN, DS_CALL, DS_SEP, DS_CALL_END, DS_END, "function", "f", "\n```json\n",
+                    "\n```", "{}", '{"a": 1}', "text", "\n", " ", "<｜", "```",
+                    f"{DS_CALL}function{DS_SEP}f\n```json\n{{\"a\": \"{DS_CALL_END}\"}}\n```{DS_CALL_END}"],
+    "required": ["[", "]", ", ", " ", "\n", '{"name": "f", "parameters": {"a": 1}}', "x",
+                 '{"name": "g", "parameters": {}}', "{"],
+    "named": ["{", "}", " ", "\n", '"a"', ": ", "1", "<tool_call>"],
+}
+
+
+def _parser_for(name: str):
+    if name == "required":
+        return make_tool_parser(None, "required")
+    if name == "named":
+        return make_tool_parser(None, "named", named_tool="fn")
+    return make_tool_parser(name)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), name=st.sampled_from(sorted(_FRAGMENTS)))
+def test_any_chunking_equals_batch(data, name):
+    text = "".join(data.draw(st.lists(st.sampled_from(_FRAGMENTS[name]), max_size=14)))
+    cuts = data.draw(st.lists(st.integers(0, len(text)), max_size=10))
+    parser = _parser_for(name)
+    batch = Run(parser, [text])
+    bounds = sorted(set(cuts))
+    chunks, prev = [], 0
+    for b in [*bounds, len(text)]:
+        chunks.append(text[prev:b])
+        prev = b
+    assert Run(parser, chunks).result == batch.result
+    one = Run(parser, [*list(text), ""])
+    assert one.result == batch.result
+    assert one.state.buf == "" and one.state.ws == ""
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    texts=st.lists(st.text(st.characters(blacklist_characters="<"), max_size=12), min_size=1, max_size=4),
+    bodies=st.lists(st.sampled_from(_CALL_BODIES), max_size=3),
+)
+def test_hermes_never_loses_text(texts, bodies):
+    """Content is exactly the text around valid calls (the gap rule only removes whitespace-only
+    runs next to calls), and the calls are exactly the ones written."""
+    texts = [t if t.strip(" \t\r\n") else "" for t in texts]
+    parts = [texts[0]]
+    for k, body in enumerate(bodies):
+        parts.append(f"<tool_call>\n{body}\n</tool_call>")
+        parts.append(texts[(k + 1) % len(texts)] if k + 1 < len(texts) else "")
+    text = "".join(parts)
+    expected_content = "".join(p for p in parts if not p.startswith("<tool_call>"))
+    want_calls = []
+    for body in bodies:
+        obj = json.loads(body)
+        raw = body[body.index('"arguments": ') + len('"arguments": ') : -1] if "arguments" in obj else "{}"
+        want_calls.append((obj["name"], raw))
+    run = assert_chunking_invariant(HERMES, text)
+    assert run.result == (expected_content, want_calls)
+
+
+_KEYS = st.one_of(st.text(max_size=6), st.integers(-5, 5), st.booleans(), st.none(),
+                  st.floats(allow_nan=False, allow_infinity=False))
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(10**20), 10**20),
+                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12))
+_VALUES = st.recursive(_SCALARS, lambda ch: st.one_of(st.lists(ch, max_size=3),
+                                                        st.dictionaries(_KEYS, ch, max_size=3)),
+                       max_leaves=8)
+
+
+def _py(v) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_py(k)}: {_py(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_py(x) for x in v) + "]"
+    return repr(v)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kwargs=st.dictionaries(st.from_regex(r"[a-z_][a-z0-9_]{0,5}", fullmatch=True), _VALUES, max_size=3),
+    cut=st.integers(0, 10_000),
+)
+def test_pythonic_arguments_equal_json_dumps_of_the_literals(kwargs, cut):
+    """vLLM renders pythonic arguments with json.dumps(ast literal values, ensure_ascii=False)."""
+    text = "[f(" + ", ".join(f"{k}={_py(v)}" for k, v in kwargs.items()) + ")]"
+    cut %= len(text) + 1
+    run = Run(make_tool_parser("pythonic"), [text[:cut], text[cut:]])
+    assert run.result == ("", [("f", json.dumps(kwargs, ensure_ascii=False))])
