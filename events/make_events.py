@@ -53,7 +53,7 @@ MODEL_DIR = ROOT / "layers" / "tokenizer" / "models" / "qwen3"
 MODEL = "qwen3"
 
 #: One fixed instant for every timestamp in the events (2026-11-30T12:00:00Z).
-INSTANT = dt.datetime(2026, 11, 30, 12, 0, 0, tzinfo=dt.timezone.utc)
+INSTANT = dt.datetime(2026, 11, 30, 12, 0, 0, tzinfo=dt.UTC)
 ACCOUNT_ID = "123456789012"
 API_ID = "t1t0api001"
 DOMAIN = f"{API_ID}.execute-api.us-east-1.amazonaws.com"
@@ -132,7 +132,8 @@ def http_api_event(name: str, method: str, path: str, body: Any | None = None) -
     event name, so each event is distinct and stable across runs.
     """
     epoch_ms = int(INSTANT.timestamp() * 1000)
-    request_id = base64.b64encode(_digest(name, 11)).decode()  # API Gateway's format: "JKJaXmPLvHcESHA="
+    # API Gateway's request id format: 11 bytes in base64, e.g. "JKJaXmPLvHcESHA="
+    request_id = base64.b64encode(_digest(name, 11)).decode()
     trace = _digest(name + "/trace", 12).hex()
     headers = {
         "accept": "application/json",
@@ -187,7 +188,8 @@ def _request_id(kind: str, name: str) -> str:
 
 
 def _usage(prompt: int, completion: int) -> dict[str, int]:
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    total = prompt + completion
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": total}
 
 
 def chat_derender_bodies(q: Qwen3) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -341,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path}")
     if stale:
-        print(f"out of date: {', '.join(stale)} (run python events/make_events.py)", file=sys.stderr)
+        print(f"out of date: {', '.join(stale)} (run python events/make_events.py)",
+              file=sys.stderr)
         return 1
     return 0
 

@@ -19,6 +19,7 @@ os.environ.setdefault("AWS_SESSION_TOKEN", "testing")
 os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "tito")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Tito")
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
+os.environ.setdefault("POWERTOOLS_LOG_DEDUPLICATION_DISABLED", "1")
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 MODELS_DIR = ROOT / "layers" / "tokenizer" / "models"

@@ -98,7 +98,7 @@ def test_yaml_and_fallback_agree_on_every_function(monkeypatch: pytest.MonkeyPat
     assert [invoke.resolve(f, TEMPLATE) for f in functions] == with_yaml
 
 
-# -- the command ------------------------------------------------------------------------------------
+# -- the command ----------------------------------------------------------------------------------
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -29,7 +29,8 @@ QWEN3 = REASONING_PARSERS["qwen3"]
 R1 = REASONING_PARSERS["deepseek_r1"]
 
 OUTPUT = (
-    "<think>\nOkay, the user wants 中文 and an emoji 😀. Let me think: 2 < 3 and </thin is no tag.\n"
+    "<think>\nOkay, the user wants 中文 and an emoji 😀. Let me think: 2 < 3 and </thin is no "
+    "tag.\n"
     "</think>\n\nThe answer is 42 — 你好 👩‍👩‍👧."
 )
 
@@ -54,7 +55,7 @@ def token_deltas(vocab, ids: Sequence[int]) -> list[str]:
 
 
 def drive(parser, state: ReasoningState, chunks: Sequence[tuple[str, Sequence[int]]]):
-    """Run every chunk with a JSON round trip of the state; returns (reasoning, content, state, deltas)."""
+    """Run every chunk with a JSON round trip of the state: (reasoning, content, state, deltas)."""
     reasoning, content, deltas = [], [], []
     for k, (text, ids) in enumerate(chunks):
         state = ReasoningState.model_validate(json.loads(json.dumps(state.model_dump(mode="json"))))
@@ -114,8 +115,12 @@ def test_closed_block_of_an_earlier_turn_does_not_disable_reasoning(qwen):
     vLLM's whole-prompt scan says "reasoning ended"; tito stops at the turn's <|im_start|>."""
     msgs = [
         {"role": "user", "content": "weather?"},
-        {"role": "assistant", "content": "", "reasoning_content": "think",
-         "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}]},
+        {
+            "role": "assistant",
+            "content": "",
+            "reasoning_content": "think",
+            "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}],
+        },
         {"role": "tool", "content": "sunny"},
     ]
     prompt = qwen.encode(qwen3_prompt(msgs))
@@ -145,15 +150,22 @@ def test_unknown_parser_is_a_400():
 def test_qwen3_real_output_every_chunking(qwen):
     ids = qwen.encode(OUTPUT)
     assert ids[0] == THINK and END_THINK in ids
-    want_r = "\nOkay, the user wants 中文 and an emoji 😀. Let me think: 2 < 3 and </thin is no tag.\n"
+    want_r = (
+        "\nOkay, the user wants 中文 and an emoji 😀. Let me think: 2 < 3 and </thin is no tag.\n"
+    )
     want_c = "\n\nThe answer is 42 — 你好 👩‍👩‍👧."
     inside = ids.index(END_THINK) - 1  # ids strictly between the markers
     tokens = per_token(qwen, ids)
     for chunks in (
         [(OUTPUT, ids)],
         tokens,
-        [(tokens[i][0] + tokens[i + 1][0] if i + 1 < len(tokens) else tokens[i][0],
-          ids[i : i + 2]) for i in range(0, len(tokens), 2)],
+        [
+            (
+                tokens[i][0] + tokens[i + 1][0] if i + 1 < len(tokens) else tokens[i][0],
+                ids[i : i + 2],
+            )
+            for i in range(0, len(tokens), 2)
+        ],
     ):
         r, c, state, _ = drive(QWEN3, initial(QWEN3, qwen, []), chunks)
         assert (r, c) == (want_r, want_c)
@@ -197,7 +209,7 @@ def test_deepseek_r1_output_before_end_is_reasoning_without_think(qwen):
 
 def test_deepseek_r1_strips_one_think_marker(qwen):
     ids = qwen.encode("<think>a<think>b</think>c")
-    r, c, state, _ = drive(R1, initial(R1, qwen, []), per_token(qwen, ids))
+    r, c, _, _ = drive(R1, initial(R1, qwen, []), per_token(qwen, ids))
     assert (r, c) == ("a<think>b", "c")
 
 
@@ -282,7 +294,21 @@ def test_reasoning_tokens_count_ids_strictly_inside_the_block(qwen):
 
 # -- the master property ----------------------------------------------------------------------
 
-_PIECES = ["<think>", "</think>", "<thi", "</th", "<", ">", "think", "a", " ", "\n", "中", "😀", "x<"]
+_PIECES = [
+    "<think>",
+    "</think>",
+    "<thi",
+    "</th",
+    "<",
+    ">",
+    "think",
+    "a",
+    " ",
+    "\n",
+    "中",
+    "😀",
+    "x<",
+]
 
 
 def reference(parser, phase: str, text: str) -> tuple[str, str]:

@@ -17,6 +17,7 @@ from tito.core.parsers import reasoning as R
 from tito.core.parsers import tools as T
 from tito.core.parsers.tools import (
     HEADER_LIMIT,
+    STATE_BYTES_LIMIT,
     TOOL_PARSERS,
     ToolState,
     make_tool_parser,
@@ -28,8 +29,11 @@ TOOL_CALL, END_TOOL_CALL = 151657, 151658  # Qwen3: added, not special
 TOOL_CALLS_ID = 5  # Mistral v0.3 [TOOL_CALLS]: special
 
 DS_BEGIN, DS_CALL, DS_SEP, DS_CALL_END, DS_END = (
-    "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>",
-    "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>",
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜tool▁calls▁end｜>",
 )
 
 
@@ -146,8 +150,11 @@ QWEN_OUTPUT = (
 )
 QWEN_CALLS = [
     ("get_weather", '{"city": "Paris", "unit": "celsius", "days": 3}'),
-    ("get_weather", '{"city": "東京", "note": "a </tool_call> in a string", '
-                    '"nested": {"list": [1, 2.5, true, null, {"k": "v}"}]}}'),
+    (
+        "get_weather",
+        '{"city": "東京", "note": "a </tool_call> in a string", '
+        '"nested": {"list": [1, 2.5, true, null, {"k": "v}"}]}}',
+    ),
 ]
 
 
@@ -159,7 +166,9 @@ def test_qwen3_reasoning_then_parallel_calls_real_ids(qwen):
     assert TOOL_CALL in ids and END_TOOL_CALL in ids
     want_r = "\nThe user wants the weather in Paris and Tōkyō; two calls.\n"
     for sizes in ([len(ids)], [1], [2, 3], [5, 1, 7]):
-        r, c, calls, rstate, tstate, _ = pipeline(qwen, R.REASONING_PARSERS["qwen3"], HERMES, ids, sizes)
+        r, c, calls, rstate, tstate, _ = pipeline(
+            qwen, R.REASONING_PARSERS["qwen3"], HERMES, ids, sizes
+        )
         assert (r, c, calls) == (want_r, "", QWEN_CALLS), sizes
         assert rstate.reasoning_tokens == ids.index(151668) - 1
         assert not tstate.truncated
@@ -183,10 +192,52 @@ def test_parallel_calls_indexes_and_ids_are_stable(qwen):
     assert firsts == [(0, "get_weather"), (1, "get_weather")]
 
 
+def test_tool_call_inside_reasoning_stays_reasoning(qwen):
+    """Tools are parsed on content only (as vLLM: the tool phase starts when reasoning ends)."""
+    text = (
+        '<think>I could emit <tool_call>{"name": "f", "arguments": {}}</tool_call> here.</think>'
+        'Answer. <tool_call>{"name": "g", "arguments": {"x": 1}}</tool_call>'
+    )
+    ids = qwen.encode(text)
+    for sizes in ([len(ids)], [1]):
+        r, c, calls, *_ = pipeline(qwen, R.REASONING_PARSERS["qwen3"], HERMES, ids, sizes)
+        assert r == 'I could emit <tool_call>{"name": "f", "arguments": {}}</tool_call> here.'
+        assert (c, calls) == ("Answer. ", [("g", '{"x": 1}')])
+
+
+def test_interleaved_choices_do_not_share_state():
+    """n>1 (vllm#38158, dynamo#11997): every choice has its own state; interleaving is harmless."""
+    texts = [
+        'A<tool_call>{"name": "a", "arguments": {"k": "</tool_call>"}}</tool_call>B',
+        '<tool_call>{"name": "b", "arguments": {}}</tool_call><tool_call>{"name": "c"}',
+        "no calls at all <tool_",
+    ]
+    solo = [Run(HERMES, [t]).result for t in texts]
+    states = [T.initial(HERMES) for _ in texts]
+    content = ["" for _ in texts]
+    calls: list[dict[int, list[str]]] = [{} for _ in texts]
+    cursors = [0 for _ in texts]
+    order = [k for k, t in enumerate(texts) for _ in range(len(t) + 1)]
+    order = order[1::2] + order[0::2]  # interleave
+    for k in order:
+        t, i = texts[k], cursors[k]
+        states[k], c, deltas = T.step(HERMES, states[k], t[i : i + 1], final=i >= len(t))
+        cursors[k] += 1
+        content[k] += c
+        for d in deltas:
+            slot = calls[k].setdefault(d.index, ["", ""])
+            slot[0] += d.name or ""
+            slot[1] += d.arguments
+    for k in range(len(texts)):
+        assert (content[k], [tuple(v) for _, v in sorted(calls[k].items())]) == solo[k]
+
+
 def test_text_before_between_and_after_calls_is_content(qwen):
-    text = ("Let me check.\n<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n</tool_call>\n"
-            "Between.\n<tool_call>\n{\"name\": \"b\", \"arguments\": {\"x\": 1}}\n</tool_call>\n"
-            "Done, 中文 after the call.")
+    text = (
+        'Let me check.\n<tool_call>\n{"name": "a", "arguments": {}}\n</tool_call>\n'
+        'Between.\n<tool_call>\n{"name": "b", "arguments": {"x": 1}}\n</tool_call>\n'
+        "Done, 中文 after the call."
+    )
     ids = qwen.encode(text)
     for sizes in ([len(ids)], [1], [3]):
         _, c, calls, *_ = pipeline(qwen, None, HERMES, ids, sizes)
@@ -196,8 +247,10 @@ def test_text_before_between_and_after_calls_is_content(qwen):
 
 
 def test_whitespace_only_gaps_around_calls_are_dropped():
-    text = "\n\n<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n</tool_call>\n\n<tool_call>" \
-           "{\"name\": \"b\", \"arguments\": {}}</tool_call>\n"
+    text = (
+        '\n\n<tool_call>\n{"name": "a", "arguments": {}}\n</tool_call>\n\n<tool_call>'
+        '{"name": "b", "arguments": {}}</tool_call>\n'
+    )
     run = assert_chunking_invariant(HERMES, text)
     assert run.result == ("", [("a", "{}"), ("b", "{}")])
     assert assert_chunking_invariant(HERMES, "  \n ").result == ("  \n ", [])
@@ -205,7 +258,11 @@ def test_whitespace_only_gaps_around_calls_are_dropped():
 
 def test_empty_and_missing_arguments_give_empty_object():
     """vllm#28806: Hermes dropped {} arguments for parameterless tools while streaming."""
-    for body in ('{"name": "f", "arguments": {}}', '{"name": "f"}', '{"name": "f", "arguments": null}'):
+    for body in (
+        '{"name": "f", "arguments": {}}',
+        '{"name": "f"}',
+        '{"name": "f", "arguments": null}',
+    ):
         run = assert_chunking_invariant(HERMES, f"<tool_call>\n{body}\n</tool_call>")
         assert run.result == ("", [("f", "{}")]), body
 
@@ -224,7 +281,10 @@ def test_arguments_are_raw_text_whitespace_preserved():
 
 
 def test_tool_markers_inside_json_strings_are_data():
-    body = '{"name": "f", "arguments": {"s": "<tool_call>{\\"name\\": \\"x\\"}</tool_call>", "t": "\\\\"}}'
+    body = (
+        '{"name": "f", "arguments": '
+        '{"s": "<tool_call>{\\"name\\": \\"x\\"}</tool_call>", "t": "\\\\"}}'
+    )
     run = assert_chunking_invariant(HERMES, f"<tool_call>{body}</tool_call>after")
     assert run.result == ("after", [("f", json.dumps(json.loads(body)["arguments"]))])
 
@@ -232,9 +292,9 @@ def test_tool_markers_inside_json_strings_are_data():
 def test_malformed_calls_become_content_verbatim():
     for text in (
         "<tool_call>not json</tool_call> then text",
-        "<tool_call>{\"arguments\": {}, \"name\": \"f\"}</tool_call>",  # name must come first
-        "<tool_call>{\"name\": 3, \"arguments\": {}}</tool_call>",
-        "<tool_call>{\"name\": \"f\", \"arguments\": \"str\"}</tool_call>",
+        '<tool_call>{"arguments": {}, "name": "f"}</tool_call>',  # name must come first
+        '<tool_call>{"name": 3, "arguments": {}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": "str"}</tool_call>',
         "<tool_call>\n\n",
         "<tool_call",
     ):
@@ -248,17 +308,24 @@ def test_plain_json_and_code_in_content_are_not_calls():
         assert assert_chunking_invariant(make_tool_parser(name), text).result == (text, [])
     for name in ("llama3_json", "pythonic"):
         assert assert_chunking_invariant(make_tool_parser(name), "Sure. " + text).result == (
-            "Sure. " + text, [])
+            "Sure. " + text,
+            [],
+        )
 
 
 def test_broken_arguments_end_at_the_end_marker():
-    text = '<tool_call>{"name": "f", "arguments": {"a": 1</tool_call>text <tool_call>{"name": "g"}</tool_call>'
+    text = (
+        '<tool_call>{"name": "f", "arguments": {"a": 1</tool_call>'
+        'text <tool_call>{"name": "g"}</tool_call>'
+    )
     run = assert_chunking_invariant(HERMES, text)
     assert run.result == ("text ", [("f", '{"a": 1'), ("g", "{}")])
 
 
 def test_next_call_without_closing_marker():
-    text = '<tool_call>{"name": "f", "arguments": {"a": 1}}<tool_call>{"name": "g", "arguments": {}}'
+    text = (
+        '<tool_call>{"name": "f", "arguments": {"a": 1}}<tool_call>{"name": "g", "arguments": {}}'
+    )
     assert assert_chunking_invariant(HERMES, text).result == ("", [("f", '{"a": 1}'), ("g", "{}")])
 
 
@@ -275,8 +342,36 @@ def test_truncated_call_at_finish_is_reported_as_far_as_it_got(qwen):
     assert run.result == (head, []) and not run.state.truncated
 
 
+def test_output_cut_inside_the_closing_marker_leaks_no_markup():
+    text = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_'
+    run = assert_chunking_invariant(HERMES, text)
+    assert run.result == ("", [("f", '{"a": 1}')]) and not run.state.truncated
+    p = make_tool_parser("deepseek_v3")
+    text = f"{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n{{}}\n```{DS_CALL_END}<｜tool▁ca"
+    assert assert_chunking_invariant(p, text).result == ("", [("f", "{}")])
+
+
+@pytest.mark.parametrize(
+    ("text", "args"),
+    [
+        ("[f(a=12", '{"a": 12'),
+        ("[f(a=1e", '{"a": '),
+        ("[f(a=Tru", '{"a": '),
+        ('[f(s="x\\', '{"s": "x'),
+        ('[f(s="x\\u00e9', '{"s": "xé'),
+        ("[f(s='''ab''", '{"s": "ab\'\''),
+    ],
+)
+def test_pythonic_cut_inside_a_token_or_escape_is_truncation(text, args):
+    run = assert_chunking_invariant(make_tool_parser("pythonic"), text)
+    assert run.result == ("", [("f", args)])
+    assert run.state.truncated
+
+
 def test_unknown_tool_names_pass_through_like_vllm():
-    run = assert_chunking_invariant(HERMES, '<tool_call>{"name": "no_such_tool", "arguments": {}}</tool_call>')
+    run = assert_chunking_invariant(
+        HERMES, '<tool_call>{"name": "no_such_tool", "arguments": {}}</tool_call>'
+    )
     assert run.calls == [("no_such_tool", "{}")]
 
 
@@ -297,11 +392,21 @@ def mistral_assistant_ids(tool_calls, content=None) -> list[int]:
     from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
 
     tok = MistralTokenizer.v3()
-    tools = [Tool(function=Function(name=n, description="d", parameters={"type": "object"}))
-             for n, _ in tool_calls]
-    msgs = [UserMessage(content="q"), AssistantMessage(content=content, tool_calls=[
-        ToolCall(id=f"call{i:05d}", function=FunctionCall(name=n, arguments=a))
-        for i, (n, a) in enumerate(tool_calls)]), UserMessage(content="thanks")]
+    tools = [
+        Tool(function=Function(name=n, description="d", parameters={"type": "object"}))
+        for n, _ in tool_calls
+    ]
+    msgs = [
+        UserMessage(content="q"),
+        AssistantMessage(
+            content=content,
+            tool_calls=[
+                ToolCall(id=f"call{i:05d}", function=FunctionCall(name=n, arguments=a))
+                for i, (n, a) in enumerate(tool_calls)
+            ],
+        ),
+        UserMessage(content="thanks"),
+    ]
     ids = tok.encode_chat_completion(ChatCompletionRequest(tools=tools, messages=msgs)).tokens
     start = ids.index(4) + 1  # after the first [/INST]
     return ids[start : ids.index(2, start)]  # up to </s>
@@ -312,7 +417,9 @@ def test_mistral_v3_real_ids_with_id_member(vocabs):
     ids = mistral_assistant_ids([("get_weather", '{"city": "Paris"}'), ("get_time", "{}")])
     assert ids[0] == TOOL_CALLS_ID and TOOL_CALLS_ID in vocab.special_ids
     text = vocab.decode(ids, skip_special_tokens=False)
-    assert text.startswith('[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "call00000"}')
+    assert text.startswith(
+        '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "call00000"}'
+    )
     parser = make_tool_parser("mistral")
     for sizes in ([len(ids)], [1], [3, 2]):
         _, c, calls, *_ = pipeline(vocab, None, parser, ids, sizes)
@@ -326,7 +433,9 @@ def test_mistral_text_before_marker_and_malformed_lists():
     assert assert_chunking_invariant(p, "[TOOL_CALLS] oops").result == ("[TOOL_CALLS] oops", [])
     run = assert_chunking_invariant(p, '[TOOL_CALLS] [{"name": "f", "arguments": {}}, 42]')
     assert run.result == (", 42]", [("f", "{}")])
-    run = assert_chunking_invariant(p, '[TOOL_CALLS] [{"name": "f", "arguments": {"q": "[TOOL_CALLS]"}}]')
+    run = assert_chunking_invariant(
+        p, '[TOOL_CALLS] [{"name": "f", "arguments": {"q": "[TOOL_CALLS]"}}]'
+    )
     assert run.calls == [("f", '{"q": "[TOOL_CALLS]"}')]
 
 
@@ -335,18 +444,26 @@ def test_mistral_text_before_marker_and_malformed_lists():
 
 def test_llama3_json_calls_only_at_the_start():
     p = make_tool_parser("llama3_json")
-    text = '<|python_tag|>{"name": "f", "parameters": {"a": 1}}; {"type": "function", "name": "g", "arguments": {}}'
+    text = (
+        '<|python_tag|>{"name": "f", "parameters": {"a": 1}}; '
+        '{"type": "function", "name": "g", "arguments": {}}'
+    )
     assert assert_chunking_invariant(p, text).result == ("", [("f", '{"a": 1}'), ("g", "{}")])
     text = '\n{"name": "f", "parameters": {"q": "x"}}\nThat was the call.'
-    assert assert_chunking_invariant(p, text).result == ("\nThat was the call.", [("f", '{"q": "x"}')])
+    assert assert_chunking_invariant(p, text).result == (
+        "\nThat was the call.",
+        [("f", '{"q": "x"}')],
+    )
     for plain in ('{"name": "Bob", "age": 3}', 'Answer: {"name": "f", "parameters": {}}', "[1, 2]"):
         assert assert_chunking_invariant(p, plain).result == (plain, [])
     assert TOOL_PARSERS["llama4_json"].name == "llama3_json"
 
 
-PY_TEXT = ("[get_weather(city='Paris', days=3), get_time(), "
-           "search(q=\"caf\\u00e9 \\\"x\\\"\", opts={'k': [1, 2.5, None, True], 3: 'v', None: -0x10},"
-           " doc='''line1\nline2 ''x''')]")
+PY_TEXT = (
+    "[get_weather(city='Paris', days=3), get_time(), "
+    "search(q=\"caf\\u00e9 \\\"x\\\"\", opts={'k': [1, 2.5, None, True], 3: 'v', None: -0x10},"
+    " doc='''line1\nline2 ''x''')]"
+)
 
 
 def test_pythonic_calls_are_streamed_as_json_like_vllm():
@@ -356,8 +473,17 @@ def test_pythonic_calls_are_streamed_as_json_like_vllm():
     assert run.calls == [
         ("get_weather", json.dumps({"city": "Paris", "days": 3})),
         ("get_time", "{}"),
-        ("search", json.dumps({"q": 'café "x"', "opts": {"k": [1, 2.5, None, True], 3: "v", None: -16},
-                               "doc": "line1\nline2 ''x"}, ensure_ascii=False)),
+        (
+            "search",
+            json.dumps(
+                {
+                    "q": 'café "x"',
+                    "opts": {"k": [1, 2.5, None, True], 3: "v", None: -16},
+                    "doc": "line1\nline2 ''x",
+                },
+                ensure_ascii=False,
+            ),
+        ),
     ]
 
 
@@ -375,14 +501,19 @@ def test_pythonic_not_a_call_list_is_content_and_errors_end_the_call():
 
 def test_deepseek_v3_calls():
     p = make_tool_parser("deepseek_v3")
-    text = (f"I will call.{DS_BEGIN}{DS_CALL}function{DS_SEP}get_weather\n```json\n"
-            '{"city": "Paris", "q": "```"}\n```' + DS_CALL_END + "\n"
-            f"{DS_CALL}function{DS_SEP}now\n```json\n{{}}\n```{DS_CALL_END}{DS_END}Thanks.")
+    text = (
+        f"I will call.{DS_BEGIN}{DS_CALL}function{DS_SEP}get_weather\n```json\n"
+        '{"city": "Paris", "q": "```"}\n```' + DS_CALL_END + "\n"
+        f"{DS_CALL}function{DS_SEP}now\n```json\n{{}}\n```{DS_CALL_END}{DS_END}Thanks."
+    )
     run = assert_chunking_invariant(p, text)
-    assert run.result == ("I will call.Thanks.", [("get_weather", '{"city": "Paris", "q": "```"}'), ("now", "{}")])
+    assert run.result == (
+        "I will call.Thanks.",
+        [("get_weather", '{"city": "Paris", "q": "```"}'), ("now", "{}")],
+    )
     bad = f"{DS_BEGIN}{DS_CALL}function{DS_SEP}\n```json\n{{}}"
     assert assert_chunking_invariant(p, bad).result == (bad, [])
-    cut = f"{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n{{\"a\": [1"
+    cut = f'{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n{{"a": [1'
     run = assert_chunking_invariant(p, cut)
     assert run.result == ("", [("f", '{"a": [1')]) and run.state.truncated
 
@@ -441,7 +572,7 @@ def test_parse_tool_choice():
 
 
 def state_bytes(state: ToolState) -> int:
-    return len(json.dumps(state.model_dump(mode="json")).encode())
+    return len(state.model_dump_json().encode())
 
 
 @pytest.mark.parametrize("name", sorted(TOOL_PARSERS))
@@ -453,7 +584,8 @@ def test_one_megabyte_argument_keeps_the_state_small(name):
         "llama3_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
         "llama4_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
         "pythonic": f'[f(data="{big}")]',
-        "deepseek_v3": f'{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n{{"data": "{big}"}}\n```{DS_CALL_END}{DS_END}',
+        "deepseek_v3": f"{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n"
+        f'{{"data": "{big}"}}\n```{DS_CALL_END}{DS_END}',
     }[name]
     p = make_tool_parser(name)
     state, sizes, args = T.initial(p), [], []
@@ -463,17 +595,28 @@ def test_one_megabyte_argument_keeps_the_state_small(name):
         args += [d.arguments for d in calls]
         assert content == ""
     assert "".join(args) == json.dumps({"data": big})
-    assert max(sizes) < 2048
+    assert max(sizes) < 512
 
 
 @pytest.mark.parametrize("name", sorted(TOOL_PARSERS))
 def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
     p = make_tool_parser(name)
-    prefix = {"hermes": "<tool_", "mistral": "[TOOL_", "deepseek_v3": DS_BEGIN[:5],
-              "llama3_json": "<|python_", "llama4_json": "<|python_", "pythonic": "[f"}[name]
-    header = {"hermes": '<tool_call>{"name": "', "mistral": '[TOOL_CALLS] [{"name": "',
-              "deepseek_v3": f"{DS_BEGIN}{DS_CALL}function{DS_SEP}",
-              "llama3_json": '{"name": "', "llama4_json": '{"name": "', "pythonic": "[f"}[name]
+    prefix = {
+        "hermes": "<tool_",
+        "mistral": "[TOOL_",
+        "deepseek_v3": DS_BEGIN[:5],
+        "llama3_json": "<|python_",
+        "llama4_json": "<|python_",
+        "pythonic": "[f",
+    }[name]
+    header = {
+        "hermes": '<tool_call>{"name": "',
+        "mistral": '[TOOL_CALLS] [{"name": "',
+        "deepseek_v3": f"{DS_BEGIN}{DS_CALL}function{DS_SEP}",
+        "llama3_json": '{"name": "',
+        "llama4_json": '{"name": "',
+        "pythonic": "[f",
+    }[name]
     for head, unit in ((prefix, prefix), (header, "a")):
         state, content = T.initial(p), []
         state, c, _ = T.step(p, state, head, final=False)
@@ -482,7 +625,7 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
             state, c, calls = T.step(p, state, unit, final=False)
             content.append(c)
             assert not calls
-            assert state_bytes(state) < 2048
+            assert state_bytes(state) < STATE_BYTES_LIMIT
         state, c, _ = T.step(p, state, "", final=True)
         content.append(c)
         assert "".join(content) == head + unit * 3000
@@ -493,36 +636,146 @@ def test_header_limit_is_documented_and_applies():
     text = f'<tool_call>{{"name": "{name}", "arguments": {{}}}}</tool_call>'
     assert assert_chunking_invariant(HERMES, text).result == (text, [])
     ok = "n" * 64
-    assert Run(HERMES, [f'<tool_call>{{"name": "{ok}", "arguments": {{}}}}</tool_call>']).calls == [(ok, "{}")]
+    assert Run(HERMES, [f'<tool_call>{{"name": "{ok}", "arguments": {{}}}}</tool_call>']).calls == [
+        (ok, "{}")
+    ]
 
 
 def test_worst_case_state_stays_under_2_kib():
-    """Every bounded field at its limit with characters JSON escapes the most."""
-    worst = ToolState(buf="\x01" * (HEADER_LIMIT + 40), ws=" " * 64, tok="9" * HEADER_LIMIT,
-                      key="é" * (2 * HEADER_LIMIT), stack="{" * 63, pend="\\" * 65)
-    # buf and key are never filled at the same time (header vs transcoder); each alone fits:
-    assert state_bytes(worst.model_copy(update={"key": ""})) < 2048 + 1024
-    assert len(worst.model_copy(update={"buf": ""}).model_dump_json().encode()) < 2048
+    """Every field at its limit with the characters that cost the most bytes: in the header
+    phases (``buf`` full of JSON-escaped control characters, gap whitespace held) and in the
+    pythonic transcoder (``key`` of astral characters, ``tok``, ``stack``, ``pend`` full)."""
+    header = ToolState(
+        phase="head",
+        buf="\x01" * (HEADER_LIMIT + 64),
+        ws="\n" * 64,
+        calls=10**6,
+        args_sent=10**15,
+        depth=10**6,
+        name_sent=True,
+        gap=False,
+        truncated=True,
+    )
+    transcoder = ToolState(
+        phase="pargs",
+        buf="\x01" * 3,
+        key="𝔘" * HEADER_LIMIT,
+        tok="9" * HEADER_LIMIT,
+        stack="{" * 63,
+        pend="\\N{" + "A" * 96,
+        quote="'''",
+        expect="colon",
+        calls=10**6,
+        args_sent=10**15,
+    )
+    for state in (header, transcoder):
+        assert ToolState.model_validate_json(state.model_dump_json()) == state
+        assert state_bytes(state) < STATE_BYTES_LIMIT
+    with pytest.raises(ValueError):
+        ToolState(buf="x" * (HEADER_LIMIT + 65))  # a forged, oversized state is rejected
 
 
 # -- the master property ------------------------------------------------------------------------
 
-_CALL_BODIES = ['{"name": "f", "arguments": {}}', '{"name": "g", "arguments": {"a": [1, {"b": "}"}]}}',
-                '{"name": "h", "arguments": {"s": "<tool_call> ] \\" \\\\"}}', '{"name": "k"}']
+_CALL_BODIES = [
+    '{"name": "f", "arguments": {}}',
+    '{"name": "g", "arguments": {"a": [1, {"b": "}"}]}}',
+    '{"name": "h", "arguments": {"s": "<tool_call> ] \\" \\\\"}}',
+    '{"name": "k"}',
+]
 _FRAGMENTS = {
-    "hermes": ["<tool_call>", "</tool_call>", "<tool_", "\n", " ", "text", "中文", "{", "}", '"', "<",
-               *[f"<tool_call>\n{b}\n</tool_call>" for b in _CALL_BODIES]],
-    "mistral": ["[TOOL_CALLS]", " [", "[", "]", ", ", "text", "\n", "[TOOL_", *_CALL_BODIES,
-                *[f"[TOOL_CALLS] [{b}]" for b in _CALL_BODIES]],
-    "llama3_json": ["<|python_tag|>", "; ", ";", " ", "\n", "text", "{", '{"name": "x"}',
-                    '{"name": "f", "parameters": {"q": 1}}', '{"name": "g", "arguments": {}}'],
-    "pythonic": ["[", "]", "(", ")", ", ", "f(", "g()", "a=", "1", "'s'", '"t"', "'''", "\\", "\n", " ",
-                 "f(a=1)", "g(b=[1, {'k': None}], c='x,y')", "text", "=", ":", "{", "}"],
-    "deepseek_v3": [DS_BEGIN, DS_CALL, DS_SEP, DS_CALL_END, DS_END, "function", "f", "\n```json\n",
-                    "\n```", "{}", '{"a": 1}', "text", "\n", " ", "<｜", "```",
-                    f"{DS_CALL}function{DS_SEP}f\n```json\n{{\"a\": \"{DS_CALL_END}\"}}\n```{DS_CALL_END}"],
-    "required": ["[", "]", ", ", " ", "\n", '{"name": "f", "parameters": {"a": 1}}', "x",
-                 '{"name": "g", "parameters": {}}', "{"],
+    "hermes": [
+        "<tool_call>",
+        "</tool_call>",
+        "<tool_",
+        "\n",
+        " ",
+        "text",
+        "中文",
+        "{",
+        "}",
+        '"',
+        "<",
+        *[f"<tool_call>\n{b}\n</tool_call>" for b in _CALL_BODIES],
+    ],
+    "mistral": [
+        "[TOOL_CALLS]",
+        " [",
+        "[",
+        "]",
+        ", ",
+        "text",
+        "\n",
+        "[TOOL_",
+        *_CALL_BODIES,
+        *[f"[TOOL_CALLS] [{b}]" for b in _CALL_BODIES],
+    ],
+    "llama3_json": [
+        "<|python_tag|>",
+        "; ",
+        ";",
+        " ",
+        "\n",
+        "text",
+        "{",
+        '{"name": "x"}',
+        '{"name": "f", "parameters": {"q": 1}}',
+        '{"name": "g", "arguments": {}}',
+    ],
+    "pythonic": [
+        "[",
+        "]",
+        "(",
+        ")",
+        ", ",
+        "f(",
+        "g()",
+        "a=",
+        "1",
+        "'s'",
+        '"t"',
+        "'''",
+        "\\",
+        "\n",
+        " ",
+        "f(a=1)",
+        "g(b=[1, {'k': None}], c='x,y')",
+        "text",
+        "=",
+        ":",
+        "{",
+        "}",
+    ],
+    "deepseek_v3": [
+        DS_BEGIN,
+        DS_CALL,
+        DS_SEP,
+        DS_CALL_END,
+        DS_END,
+        "function",
+        "f",
+        "\n```json\n",
+        "\n```",
+        "{}",
+        '{"a": 1}',
+        "text",
+        "\n",
+        " ",
+        "<｜",
+        "```",
+        f'{DS_CALL}function{DS_SEP}f\n```json\n{{"a": "{DS_CALL_END}"}}\n```{DS_CALL_END}',
+    ],
+    "required": [
+        "[",
+        "]",
+        ", ",
+        " ",
+        "\n",
+        '{"name": "f", "parameters": {"a": 1}}',
+        "x",
+        '{"name": "g", "parameters": {}}',
+        "{",
+    ],
     "named": ["{", "}", " ", "\n", '"a"', ": ", "1", "<tool_call>"],
 }
 
@@ -555,7 +808,9 @@ def test_any_chunking_equals_batch(data, name):
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    texts=st.lists(st.text(st.characters(blacklist_characters="<"), max_size=12), min_size=1, max_size=4),
+    texts=st.lists(
+        st.text(st.characters(blacklist_characters="<"), max_size=12), min_size=1, max_size=4
+    ),
     bodies=st.lists(st.sampled_from(_CALL_BODIES), max_size=3),
 )
 def test_hermes_never_loses_text(texts, bodies):
@@ -571,19 +826,35 @@ def test_hermes_never_loses_text(texts, bodies):
     want_calls = []
     for body in bodies:
         obj = json.loads(body)
-        raw = body[body.index('"arguments": ') + len('"arguments": ') : -1] if "arguments" in obj else "{}"
+        raw = (
+            body[body.index('"arguments": ') + len('"arguments": ') : -1]
+            if "arguments" in obj
+            else "{}"
+        )
         want_calls.append((obj["name"], raw))
     run = assert_chunking_invariant(HERMES, text)
     assert run.result == (expected_content, want_calls)
 
 
-_KEYS = st.one_of(st.text(max_size=6), st.integers(-5, 5), st.booleans(), st.none(),
-                  st.floats(allow_nan=False, allow_infinity=False))
-_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(10**20), 10**20),
-                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12))
-_VALUES = st.recursive(_SCALARS, lambda ch: st.one_of(st.lists(ch, max_size=3),
-                                                        st.dictionaries(_KEYS, ch, max_size=3)),
-                       max_leaves=8)
+_KEYS = st.one_of(
+    st.text(max_size=6),
+    st.integers(-5, 5),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda ch: st.one_of(st.lists(ch, max_size=3), st.dictionaries(_KEYS, ch, max_size=3)),
+    max_leaves=8,
+)
 
 
 def _py(v) -> str:
@@ -596,7 +867,9 @@ def _py(v) -> str:
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    kwargs=st.dictionaries(st.from_regex(r"[a-z_][a-z0-9_]{0,5}", fullmatch=True), _VALUES, max_size=3),
+    kwargs=st.dictionaries(
+        st.from_regex(r"[a-z_][a-z0-9_]{0,5}", fullmatch=True), _VALUES, max_size=3
+    ),
     cut=st.integers(0, 10_000),
 )
 def test_pythonic_arguments_equal_json_dumps_of_the_literals(kwargs, cut):

@@ -239,3 +239,27 @@ def test_completion_derender_context(client):
 def test_completion_bad_requests(client, body, fragment):
     error = error_of(client, COMPLETIONS, {"model": "gpt2", **body})
     assert fragment in error["message"], error
+
+
+def test_documents_and_template_kwargs_reach_the_template(client, monkeypatch):
+    monkeypatch.setenv("TITO_TRUST_REQUEST_CHAT_TEMPLATE", "1")
+    template = ("{% for d in documents %}[{{ d.title }}: {{ d.text }}]{% endfor %}"
+                "{{ flavour }}|{{ bos_token }}|{{ eos_token }}|{{ add_generation_prompt }}")
+    body = {"model": "qwen3", "messages": USER, "chat_template": template,
+            "documents": [{"title": "T", "text": "body"}],
+            "chat_template_kwargs": {"flavour": "salty", "add_generation_prompt": "ignored"}}
+    out = post_ok(client, CHAT, body)
+    assert out["derender_context"]["chat_template_kwargs"]["flavour"] == "salty"
+    assert "documents" not in out["derender_context"]["chat_template_kwargs"]
+    from tito.models import get_registry
+    text = get_registry().get("qwen3").vocab.decode(out["token_ids"], skip_special_tokens=False)
+    assert text == "[T: body]salty||<|im_end|>|True"
+
+
+def test_tool_choice_in_context_when_tools_are_offered(client):
+    for choice, expected in (("none", "none"), (None, "auto"), ("auto", "auto")):
+        out = post_ok(client, CHAT, {"model": "qwen3", "messages": USER, "tools": TOOLS, "tool_choice": choice})
+        assert out["derender_context"]["tool_choice"] == expected
+        assert out["derender_context"]["tools"] == ["get_weather"]
+    out = post_ok(client, CHAT, {"model": "qwen3", "messages": USER})
+    assert "tool_choice" not in out["derender_context"] and "tools" not in out["derender_context"]

@@ -201,7 +201,8 @@ def _evaluate(node: Any, params: dict[str, str]) -> Any:
         return _evaluate(values, params)[int(index)]
     if set(node) == {"Fn::Sub"}:
         text, variables = node["Fn::Sub"]
-        values = {"AWS::Partition": "aws", **{k: _evaluate(v, params) for k, v in variables.items()}}
+        values = {k: _evaluate(v, params) for k, v in variables.items()}
+        values["AWS::Partition"] = "aws"
         return re.sub(r"\$\{([^}]+)\}", lambda m: values[m.group(1)], text)
     return {k: _evaluate(v, params) for k, v in node.items()}
 

@@ -432,6 +432,7 @@ class TitoClient:
     engine...), same kinds. ``capture``: called with each stream's :class:`StreamContext`, returns
     a :class:`StreamObserver` (or None) that sees that stream (the gateway's ``--capture-dir``).
     ``clock`` stamps each stream's ``created`` (inject a fixed one for reproducible output).
+    ``http_shards``: connection pools per URL stage (see :class:`_Stage`).
     """
 
     def __init__(
@@ -446,11 +447,13 @@ class TitoClient:
         timeout: float = 600.0,
         capture: Callable[[StreamContext], StreamObserver | None] | None = None,
         clock: Callable[[], float] = time.time,
+        http_shards: int = 8,
     ) -> None:
-        if chunks_per_call < 1:
-            raise ValueError("chunks_per_call must be at least 1")
+        if chunks_per_call < 1 or http_shards < 1:
+            raise ValueError("chunks_per_call and http_shards must be at least 1")
         self._owned: list[httpx.AsyncClient] = []
         self._timeout = httpx.Timeout(timeout, connect=10.0)
+        self.http_shards = http_shards
         local = None
         if render is None or derender is None:
             local = _local_tito_app(render is None, derender is None)
@@ -464,20 +467,22 @@ class TitoClient:
         self.capture = capture
         self.clock = clock
 
-    def _http(self, target: Any) -> httpx.AsyncClient:
+    def _http(self, target: Any) -> _Stage:
         if isinstance(target, httpx.AsyncClient):
-            return target
-        limits = httpx.Limits(max_connections=1000, max_keepalive_connections=200)
+            return _Stage([target])
         if isinstance(target, str):
-            client = httpx.AsyncClient(base_url=target.rstrip("/"), timeout=self._timeout,
-                                       limits=limits)
+            limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
+            ssl = _ssl_context()
+            clients = [httpx.AsyncClient(base_url=target.rstrip("/"), timeout=self._timeout,
+                                         limits=limits, verify=ssl)
+                       for _ in range(self.http_shards)]
         elif callable(target):
-            client = httpx.AsyncClient(transport=httpx.ASGITransport(app=target),
-                                       base_url="http://in-process", timeout=self._timeout)
+            clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=target),
+                                         base_url="http://in-process", timeout=self._timeout)]
         else:
             raise TypeError(f"a stage is a URL, an ASGI app or an httpx.AsyncClient, not {target!r}")
-        self._owned.append(client)
-        return client
+        self._owned.extend(clients)
+        return _Stage(clients)
 
     async def aclose(self) -> None:
         """Close the HTTP clients this client created."""
@@ -493,7 +498,7 @@ class TitoClient:
 
     # -- stage calls ---------------------------------------------------------------------------
 
-    async def _post(self, stage: str, http: httpx.AsyncClient, path: str, body: Any) -> Any:
+    async def _post(self, stage: str, http: _Stage, path: str, body: Any) -> Any:
         try:
             resp = await http.post(path, content=json.dumps(body),
                                    headers={"content-type": "application/json"})
@@ -745,7 +750,7 @@ def engine_error_body(event: Mapping[str, Any]) -> dict[str, Any]:
     return error_body(f"engine error: {err}", type_="InternalServerError", code=500)
 
 
-def _unreachable(stage: str, http: httpx.AsyncClient, exc: Exception) -> TitoClientError:
+def _unreachable(stage: str, http: _Stage, exc: Exception) -> TitoClientError:
     return TitoClientError(stage, 502, error_body(
         f"cannot reach the {stage} service at {http.base_url}: {type(exc).__name__}: {exc}",
         type_="BadGatewayError", code=502))
@@ -778,6 +783,54 @@ async def _merge(streams: Iterable[AsyncIterator[dict[str, Any]]]) -> AsyncItera
     finally:
         for task in tasks:
             await _cancel(task)
+
+
+class _Stage:
+    """One service, reached through one or a few ``httpx.AsyncClient`` used in turn.
+
+    Why several: httpcore's connection pool scans every connection of the pool each time a
+    request starts or ends, so one pool holding hundreds of open engine streams spends O(streams)
+    per derender call; a few smaller pools divide that cost.
+    """
+
+    def __init__(self, clients: Sequence[httpx.AsyncClient]) -> None:
+        self.clients = list(clients)
+        self._turn = 0
+
+    @property
+    def base_url(self) -> httpx.URL:
+        return self.clients[0].base_url
+
+    def next(self) -> httpx.AsyncClient:
+        client = self.clients[self._turn % len(self.clients)]
+        self._turn += 1
+        return client
+
+    async def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        return await self.next().post(path, **kwargs)
+
+    async def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        return await self.next().get(path, **kwargs)
+
+    def stream(self, method: str, path: str, **kwargs: Any) -> Any:
+        return self.next().stream(method, path, **kwargs)
+
+
+_SSL: Any = None
+
+
+def _ssl_context() -> Any:
+    """One SSL context for every client (building one per client costs ~10 ms)."""
+    global _SSL
+    if _SSL is None:
+        import ssl
+
+        _SSL = ssl.create_default_context()
+        with contextlib.suppress(ImportError):
+            import certifi
+
+            _SSL.load_verify_locations(certifi.where())
+    return _SSL
 
 
 def _local_tito_app(render: bool, derender: bool) -> Any:

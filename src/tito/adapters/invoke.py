@@ -10,7 +10,7 @@ Usage::
 
     tito invoke ChatDerenderFunction events/chat_derender.json     # a logical id of template.yaml
     tito invoke tito.handlers.chat_render.handler events/chat_render.json
-    tito invoke ChatRenderFunction chat_render --body              # events/chat_render.json; body only
+    tito invoke ChatRenderFunction chat_render --body     # events/chat_render.json, body only
     cat event.json | tito invoke CompletionsRenderFunction -
 
 A logical id resolves through ``template.yaml`` (found upward from the current directory, or
@@ -138,21 +138,20 @@ def load_template(path: Path) -> dict[str, Any]:
     except ImportError:
         return _scan_template(text)
 
-    class _Loader(yaml.SafeLoader):
-        """SafeLoader that turns any ``!Tag value`` into ``{"!Tag": value}``."""
-
-    def _tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
+    def _tagged(loader: Any, suffix: str, node: Any) -> dict[str, Any]:
         value: Any
         if isinstance(node, yaml.ScalarNode):
             value = loader.construct_scalar(node)
         elif isinstance(node, yaml.SequenceNode):
             value = loader.construct_sequence(node, deep=True)
         else:
-            value = loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+            value = loader.construct_mapping(node, deep=True)
         return {"!" + suffix: value}
 
-    _Loader.add_multi_constructor("!", _tagged)
-    data = yaml.load(text, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+    # A SafeLoader subclass that turns any ``!Tag value`` into ``{"!Tag": value}``.
+    loader: Any = type("_TemplateLoader", (yaml.SafeLoader,), {})
+    loader.add_multi_constructor("!", _tagged)
+    data = yaml.load(text, Loader=loader)  # noqa: S506 - a SafeLoader subclass
     if not isinstance(data, dict):
         raise UsageError(f"{path} is not a template (top level is not a mapping)")
     return data
@@ -297,8 +296,8 @@ def main(argv: list[str]) -> int:
         "(tito.handlers.chat_derender.handler)",
     )
     parser.add_argument("event", help="event JSON file, a name in events/, or - for stdin")
-    parser.add_argument("-t", "--template", type=Path, help="SAM template (default: ./template.yaml "
-                        "or the nearest one above)")
+    parser.add_argument("-t", "--template", type=Path,
+                        help="SAM template (default: ./template.yaml or the nearest one above)")
     parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE",
                         help="set an environment variable before the handler is imported")
     parser.add_argument("--body", action="store_true",

@@ -573,8 +573,8 @@ class ChatTemplate:
             raise TemplateRenderError("chat template recursed too deeply") from None
         except MemoryError:
             raise TemplateRenderError("chat template ran out of memory") from None
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
-                OverflowError, ArithmeticError, LookupError) as exc:
+        except (TypeError, ValueError, LookupError, AttributeError, ArithmeticError,
+                RuntimeError) as exc:
             raise TemplateRenderError(f"chat template error: {type(exc).__name__}: {exc}") from None
         finally:
             _BUDGET.reset(token)

@@ -201,13 +201,16 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
     )
     @metrics.log_metrics(capture_cold_start_metric=True)
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        global _last_reported
         metrics.add_dimension(name="endpoint", value=endpoint_of(event, base_path))
         metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
         token = _in_invocation.set(True)
         try:
-            response = cast(dict[str, Any], asgi(event, context))
+            # Powertools' and Mangum's LambdaContext protocols differ only in typing details.
+            response = asgi(event, cast(Any, context))
         finally:
             _in_invocation.reset(token)
+            _last_reported = None  # never keep an exception (and its frames) across invocations
         status = response.get("statusCode")
         if isinstance(status, int) and 400 <= status < 500:
             metrics.add_metric(name="ClientErrors", unit=MetricUnit.Count, value=1)

@@ -1,4 +1,6 @@
-"""Lambda entry point for ``chat_derender``: ``Handler: tito.handlers.chat_derender.handler``.
+"""Lambda entry point for the ``chat_derender`` endpoint.
+
+Template: ``Handler: tito.handlers.chat_derender.handler``.
 
 Why a module of its own: Lambda imports exactly this module at init, which builds an app holding
 only this endpoint's routes (plus ``/health`` and ``/v1/models``) and loads the models once.

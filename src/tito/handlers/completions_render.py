@@ -1,4 +1,6 @@
-"""Lambda entry point for ``completions_render``: ``Handler: tito.handlers.completions_render.handler``.
+"""Lambda entry point for the ``completions_render`` endpoint.
+
+Template: ``Handler: tito.handlers.completions_render.handler``.
 
 Why a module of its own: Lambda imports exactly this module at init, which builds an app holding
 only this endpoint's routes (plus ``/health`` and ``/v1/models``) and loads the models once.

@@ -28,8 +28,9 @@ request. Keys (absent when they hold the default shown):
 ``top_logprobs``               chat only, when logprobs is true
 ``return_tokens_as_token_ids`` default null
 ``stream_options``             ``{"include_usage", "continuous_usage_stats"}`` when streaming
-``tools``                      chat: tool names offered (default none)
-``tool_choice``                chat: ``"none"|"auto"|"required"|{"type", "function": {"name"}}``
+``tools``                      chat: tool names offered (absent: no tools)
+``tool_choice``                chat, with tools: ``"none"|"auto"|"required"|{"type", "function":
+                               {"name"}}`` (a null ``tool_choice`` is written as ``"auto"``)
 ``parallel_tool_calls``        chat, default true
 ``include_reasoning``          chat, default true
 ``chat_template_kwargs``       chat: effective template kwargs (without ``documents``)
@@ -431,11 +432,7 @@ def render_chat_request(
         parallel_tool_calls=request.parallel_tool_calls,
     )
     skip_special = request.skip_special_tokens
-    if (
-        model.tool_parser in _KEEP_SPECIAL_TOKENS_TOOL_PARSERS
-        and request.tools
-        and tool_choice not in (None, "none")
-    ):
+    if model.tool_parser in _KEEP_SPECIAL_TOKENS_TOOL_PARSERS and request.tools and tool_choice != "none":
         skip_special = False
     fields = core_sampling.sampling_fields(
         request,
@@ -460,8 +457,8 @@ def render_chat_request(
         context["top_logprobs"] = request.top_logprobs or 0
     if request.tools:
         context["tools"] = [t.function.name for t in request.tools]
-    if tool_choice not in (None, "none"):
-        context["tool_choice"] = tool_choice_json
+        # null with tools behaves as "auto" in vLLM; say so explicitly
+        context["tool_choice"] = "auto" if tool_choice_json is None else tool_choice_json
     if request.parallel_tool_calls is False:
         context["parallel_tool_calls"] = False
     if not request.include_reasoning:
@@ -548,9 +545,6 @@ def render_completion_request(
         ),
     )
     base_id = header_request_id or request.request_id
-    kv_params = dict(request.kv_transfer_params) if request.kv_transfer_params else None
-    if kv_params:
-        kv_params.pop("prompt_token_ids", None)
 
     out: list[GenerateRequest] = []
     for i, prompt in enumerate(prompts):
@@ -607,7 +601,7 @@ def render_completion_request(
                 stream_options=request.stream_options if request.stream else None,
                 cache_salt=request.cache_salt,
                 priority=request.priority,
-                kv_transfer_params=kv_params,
+                kv_transfer_params=request.kv_transfer_params,
                 ec_transfer_params=request.ec_transfer_params,
                 derender_context=context,
             )

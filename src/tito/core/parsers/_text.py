@@ -30,7 +30,8 @@ def held_suffix(text: str, markers: Sequence[str]) -> int:
 
 
 def find_first(text: str, markers: Sequence[str], start: int = 0) -> tuple[int, str | None]:
-    """The earliest occurrence of any marker at or after ``start``: (position, marker) or (-1, None).
+    """The earliest occurrence of any marker at or after ``start``: ``(position, marker)``,
+    or ``(-1, None)``.
 
     Ties (one marker a prefix of another at the same position) go to the longest marker.
     """
@@ -45,5 +46,5 @@ def find_first(text: str, markers: Sequence[str], start: int = 0) -> tuple[int, 
 
 
 def is_proper_prefix(text: str, markers: Sequence[str]) -> bool:
-    """True when ``text`` is a non-empty proper prefix of some marker (more text may complete it)."""
+    """True when ``text`` is a non-empty proper prefix of a marker (more text may complete it)."""
     return bool(text) and any(len(text) < len(m) and m.startswith(text) for m in markers)

@@ -23,9 +23,9 @@ The state is one :class:`ReasoningState`; its text ``phase`` is one of:
     here when the prompt tail opened the block (DeepSeek-R1 / Qwen3-thinking templates end the
     prompt with ``<think>\\n``).
 ``done``
-    The block closed (in the output, or already in the prompt: Qwen3 with ``enable_thinking=false``
-    ends the prompt with ``<think>\\n\\n</think>\\n\\n``), or reasoning parsing is disabled: all text
-    is **content**, markers included (nothing is parsed any more).
+    The block closed (in the output, or already in the prompt: Qwen3 with
+    ``enable_thinking=false`` ends the prompt with ``<think>\\n\\n</think>\\n\\n``), or reasoning
+    parsing is disabled: all text is **content**, markers included (nothing is parsed any more).
 
 Rules, identical for every chunking (so batch == stream by construction):
 
@@ -36,7 +36,8 @@ Rules, identical for every chunking (so batch == stream by construction):
    next chunk either completes the marker or releases the text.
 3. ``final``: ``held`` is released to the current phase's side. A block that never closes is all
    reasoning (vLLM: truncated thinking stays reasoning); ``content`` is then empty.
-4. Text before a ``<think>`` in ``pre`` stays content (vLLM's batch path drops it; we never lose text).
+4. Text before a ``<think>`` in ``pre`` stays content (vLLM's batch path drops it; tito never
+   loses text).
 
 Reasoning tokens (``usage.completion_tokens_details.reasoning_tokens``) are counted on the **ids**,
 independently of the text: an id counts when it lies inside the block, markers excluded (the
@@ -164,9 +165,7 @@ def initial(
             break
     if not enabled:
         phase = "done"
-    return ReasoningState(
-        phase=phase, id_phase=phase, start_id=start_id, end_id=end_id
-    )
+    return ReasoningState(phase=phase, id_phase=phase, start_id=start_id, end_id=end_id)
 
 
 def step(
@@ -194,6 +193,7 @@ def step(
         if st.phase == "done":
             content.append(s[pos:])
             break
+        looking: tuple[str, ...]
         if st.phase == "pre":
             looking = (parser.start,)
         elif st.opened:

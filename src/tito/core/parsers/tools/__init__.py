@@ -19,7 +19,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Literal
 
-from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, ToolCallDelta, ToolParser, ToolState
+from tito.core.parsers.tools._base import (
+    HEADER_LIMIT,
+    STATE_BYTES_LIMIT,
+    WS_LIMIT,
+    ToolCallDelta,
+    ToolParser,
+    ToolState,
+)
 from tito.core.parsers.tools.choice import NamedParser, PassthroughParser
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
 from tito.core.parsers.tools.hermes import HermesParser
@@ -42,6 +49,7 @@ TOOL_PARSERS: dict[str, ToolParser] = {
 
 __all__ = [
     "HEADER_LIMIT",
+    "STATE_BYTES_LIMIT",
     "TOOL_PARSERS",
     "WS_LIMIT",
     "ToolCallDelta",
@@ -92,7 +100,9 @@ def make_tool_parser(
     return dataclasses.replace(parser, single_call=single)
 
 
-def parse_tool_choice(tool_choice: Any, *, has_tools: bool = True) -> tuple[ToolChoiceMode, str | None]:
+def parse_tool_choice(
+    tool_choice: Any, *, has_tools: bool = True
+) -> tuple[ToolChoiceMode, str | None]:
     """OpenAI ``tool_choice`` (string, dict or model) -> ``(mode, named function or None)``.
 
     No tools in the request means ``none`` whatever ``tool_choice`` says (vLLM parses calls only
@@ -104,10 +114,18 @@ def parse_tool_choice(tool_choice: Any, *, has_tools: bool = True) -> tuple[Tool
         return "auto", None
     if tool_choice == "required":
         return "required", None
-    fn = tool_choice.get("function") if isinstance(tool_choice, dict) else getattr(tool_choice, "function", None)
+    fn = (
+        tool_choice.get("function")
+        if isinstance(tool_choice, dict)
+        else getattr(tool_choice, "function", None)
+    )
     name = fn.get("name") if isinstance(fn, dict) else getattr(fn, "name", None)
     if name is None:
-        name = tool_choice.get("name") if isinstance(tool_choice, dict) else getattr(tool_choice, "name", None)
+        name = (
+            tool_choice.get("name")
+            if isinstance(tool_choice, dict)
+            else getattr(tool_choice, "name", None)
+        )
     if not isinstance(name, str) or not name:
         raise BadRequest(f"unsupported tool_choice {tool_choice!r}", param="tool_choice")
     return "named", name

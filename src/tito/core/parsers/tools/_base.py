@@ -49,39 +49,51 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tito.core.parsers._text import ASCII_WS
 
-#: Longest call header (marker excluded) kept while waiting for a call's name (characters).
-HEADER_LIMIT = 256
+#: Longest call header (lead markers excluded) kept while waiting for a call's name (characters).
+#: OpenAI function names are at most 64 characters; real headers are about 100.
+HEADER_LIMIT = 200
 #: Longest whitespace run held by the gap rule (characters).
 WS_LIMIT = 64
+#: Longest lead markers of a header (DeepSeek's four markers: 60 characters).
+LEAD_LIMIT = 64
+#: Hard bound of ``len(state.model_dump_json())`` in bytes (see :class:`ToolState`).
+STATE_BYTES_LIMIT = 2048
 
 
 class ToolState(BaseModel):
     """Everything a tool parser carries between chunks (one class for every format).
 
-    Bounded whatever the output: ``buf`` <= :data:`HEADER_LIMIT` + the longest marker,
-    ``ws`` <= :data:`WS_LIMIT` ASCII characters, the pythonic fields <= a few hundred characters.
+    Bounded whatever the output (the field limits are also validated on the way in):
+    ``buf`` <= :data:`HEADER_LIMIT` + :data:`LEAD_LIMIT` characters (a header) or a marker prefix
+    plus :data:`WS_LIMIT` whitespace; ``ws`` <= :data:`WS_LIMIT` ASCII whitespace; the pythonic
+    fields: ``stack`` <= 63, ``tok`` <= :data:`HEADER_LIMIT` ASCII, ``key`` <= :data:`HEADER_LIMIT`
+    (JSON text), ``pend`` <= 100 ASCII. ``buf`` holds a header only outside the pythonic transcoder,
+    so ``len(state.model_dump_json())`` stays under :data:`STATE_BYTES_LIMIT` (2 KiB) for any
+    output (up to 6 bytes per buffered character when every one is a JSON-escaped control
+    character; ``json.dumps`` with ``ensure_ascii=True`` spends up to 12 bytes on an astral
+    character, so keep ``ensure_ascii=False`` when measuring against the bound).
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    phase: str = "text"  #: the format's phase (its module header lists them)
-    buf: str = Field(default="", max_length=1024)  #: unprocessed text (marker prefix / header)
+    phase: str = Field(default="text", max_length=16)  #: the format's phase (module headers)
+    buf: str = Field(default="", max_length=HEADER_LIMIT + LEAD_LIMIT)  #: unprocessed text
     ws: str = Field(default="", max_length=WS_LIMIT)  #: gap whitespace held (see gap rule)
     gap: bool = True  #: at the start of the output or right after a call
-    calls: int = Field(default=0, ge=0)  #: calls started so far (= next call index)
+    calls: int = Field(default=0, ge=0, le=1_000_000)  #: calls started so far (= next index)
     name_sent: bool = False  #: the current call's name went out
     args_sent: int = Field(default=0, ge=0)  #: characters of the current call's arguments sent
-    depth: int = 0  #: JSON scanner: open brackets
+    depth: int = Field(default=0, ge=0)  #: JSON scanner: open brackets
     in_str: bool = False  #: JSON scanner: inside a string
     esc: bool = False  #: JSON scanner: after a backslash inside a string
     truncated: bool = False  #: set at final: the last call was cut before it closed
     # pythonic transcoder (tito.core.parsers.tools.pythonic); empty for other formats
-    stack: str = Field(default="", max_length=64)
-    expect: str = ""
+    stack: str = Field(default="", max_length=63)
+    expect: str = Field(default="", max_length=8)
     tok: str = Field(default="", max_length=HEADER_LIMIT)
-    key: str = Field(default="", max_length=2 * HEADER_LIMIT)
+    key: str = Field(default="", max_length=HEADER_LIMIT)
     quote: str = Field(default="", max_length=3)
-    pend: str = Field(default="", max_length=HEADER_LIMIT)
+    pend: str = Field(default="", max_length=100)
     comma: bool = False
 
 
@@ -133,7 +145,7 @@ class ToolCallDelta(BaseModel):
 
 @dataclass
 class Out:
-    """What one step produced: content pieces and, per call in order, its name and argument pieces."""
+    """What one step produced: content pieces; per call, in order, its name and argument pieces."""
 
     content: list[str] = field(default_factory=list)
     _calls: list[tuple[int, str | None, list[str]]] = field(default_factory=list)
@@ -173,7 +185,9 @@ class ToolParser:
         """The state before the first chunk."""
         return ToolState(phase=self.first_phase)
 
-    def step(self, state: ToolState, text: str, *, final: bool) -> tuple[ToolState, str, list[ToolCallDelta]]:
+    def step(
+        self, state: ToolState, text: str, *, final: bool
+    ) -> tuple[ToolState, str, list[ToolCallDelta]]:
         """Advance by one chunk of content text: ``(new_state, content_delta, call_deltas)``."""
         st = Work.of(state)
         s = st.buf + text

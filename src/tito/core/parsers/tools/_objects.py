@@ -119,7 +119,7 @@ class ObjectCallParser(ToolParser):
     def _interrupt(
         self, st: Work, s: str, i: int, out: Out, final: bool, *, emit: bool
     ) -> tuple[int, bool]:
-        """An interrupt character at ``s[i]`` outside strings: a stop marker, its prefix, or text."""
+        """An interrupt character at ``s[i]`` outside strings: a stop marker, a prefix, or text."""
         for marker in self.stop_markers:
             if s.startswith(marker, i):
                 self._end_call(st)

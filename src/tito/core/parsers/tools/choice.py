@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import ASCII_WS
-from tito.core.parsers.tools._base import Out, ToolParser, WS_LIMIT, Work
+from tito.core.parsers.tools._base import WS_LIMIT, Out, ToolParser, Work
 
 
 @dataclass(frozen=True)

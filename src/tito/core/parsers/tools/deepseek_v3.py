@@ -13,7 +13,8 @@ Phases (``args`` is in :mod:`._objects`):
 ``text``
     Content; ``<｜tool▁calls▁begin｜>`` switches to ``head`` (held back while a proper prefix).
 ``head`` / ``next``
-    ``<｜tool▁calls▁begin｜>`` (``head`` only) ``<｜tool▁call▁begin｜> TYPE <｜tool▁sep｜> NAME \\n ```json \\n {``
+    ``<｜tool▁calls▁begin｜>`` (``head`` only),
+    ``<｜tool▁call▁begin｜> TYPE <｜tool▁sep｜> NAME \\n ```json \\n {``
     (whitespace allowed between markers; TYPE and NAME on one line; NAME stripped, non-empty).
     COMMIT at the arguments' ``{``; INVALID: the header's text is content, back to ``text``;
     NEED beyond :data:`HEADER_LIMIT`: likewise.
@@ -24,7 +25,8 @@ Phases (``args`` is in :mod:`._objects`):
     After the arguments: optional whitespace and closing fence, then ``<｜tool▁call▁end｜>``
     (consumed). Anything else ends the call and is text.
 ``sep``
-    Between calls: whitespace (dropped before a marker); ``<｜tool▁call▁begin｜>`` starts the next call (``next``),
+    Between calls: whitespace (dropped before a marker); ``<｜tool▁call▁begin｜>`` starts the
+    next call (``next``),
     ``<｜tool▁calls▁end｜>`` is consumed and closes the section (``text``); anything else is text.
 
 Rules: arguments are the raw text between the fence and the closing fence (as vLLM's
@@ -40,7 +42,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import held_suffix, is_proper_prefix
-from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
+from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, Out, Work
 from tito.core.parsers.tools._json import Header, match_lead, skip_ws
 from tito.core.parsers.tools._objects import ObjectCallParser
 
@@ -117,6 +119,7 @@ class DeepSeekV3Parser(ObjectCallParser):
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         lead = (CALLS_BEGIN,) if st.phase == "head" else ()
         limit = HEADER_LIMIT + len(CALLS_BEGIN) + len(CALL_BEGIN) + len(SEP) + len(FENCE_OPEN)
+        assert limit <= HEADER_LIMIT + LEAD_LIMIT
         h = parse_header(s[pos : pos + limit], lead)
         if h.kind == "need":
             rest = len(s) - pos
@@ -135,17 +138,22 @@ class DeepSeekV3Parser(ObjectCallParser):
         i = skip_ws(s, pos)
         if s.startswith(FENCE_CLOSE, i):
             i = skip_ws(s, i + len(FENCE_CLOSE))
-        elif i == len(s) or is_proper_prefix(s[i:], (FENCE_CLOSE,)):
-            if not final and len(s) - pos <= _TAIL_LIMIT:
-                return pos, True
+        elif (i == len(s) or is_proper_prefix(s[i:], (FENCE_CLOSE,))) and (
+            not final and len(s) - pos <= _TAIL_LIMIT
+        ):
+            return pos, True
         if s.startswith(CALL_END, i):
             self._end_call(st)
             st.phase = "sep"
             return i + len(CALL_END), False
-        if not final and len(s) - pos <= _TAIL_LIMIT and (
-            i == len(s) or is_proper_prefix(s[i:], (CALL_END, CALLS_END))
+        if (
+            not final
+            and len(s) - pos <= _TAIL_LIMIT
+            and (i == len(s) or is_proper_prefix(s[i:], (CALL_END, CALLS_END)))
         ):
             return pos, True
+        if final and is_proper_prefix(s[i:], (CALL_END, CALLS_END)):
+            i = len(s)  # the output was cut inside a closing marker: markup, not text
         self._end_call(st)
         st.phase = "sep" if s.startswith(CALLS_END, i) else "text"
         return i, False
@@ -160,7 +168,9 @@ class DeepSeekV3Parser(ObjectCallParser):
         if s.startswith(CALLS_END, i):
             st.phase = "text"
             return i + len(CALLS_END), False
-        if not final and is_proper_prefix(s[i:], (CALL_BEGIN, CALLS_END)):
+        if is_proper_prefix(s[i:], (CALL_BEGIN, CALLS_END)):
+            if final:  # cut inside a marker between calls: markup, not text
+                return len(s), False
             return pos, True
         self._content(st, out, run)
         if i < len(s):

@@ -15,7 +15,8 @@ Phases (this module's transitions; ``head``/``args``/``tail`` are in :mod:`._obj
     Inside unbalanced arguments, ``</tool_call>`` outside strings ends the call (consumed) and
     ``<tool_call>`` ends it and starts the next one.
 ``after``
-    Whitespace, then ``</tool_call>`` (both dropped); anything else is text (gap rule).
+    Whitespace, then ``</tool_call>`` (both dropped, also when the output ends inside the
+    marker); anything else is text (gap rule).
 
 Rules: text before, between and after calls is content (vLLM drops text after the first call:
 vllm#56263); whitespace-only gaps around calls are dropped (gap rule, :mod:`._base`); a missing
@@ -67,7 +68,10 @@ class HermesParser(ObjectCallParser):
         if s.startswith(END, i):
             st.phase = "text"
             return i + len(END), False
-        if not final and is_proper_prefix(s[i:], (END,)):
+        if is_proper_prefix(s[i:], (END,)):
+            if final:  # the output was cut inside the call's closing marker: markup, not text
+                st.phase = "text"
+                return len(s), False
             return pos, True
         self._content(st, out, run)
         st.phase = "text"

@@ -2,7 +2,7 @@
 
 Formats::
 
-    mistral:   TEXT [TOOL_CALLS] [{"name": "NAME", "arguments": {ARGS}, "id": "abcdefghi"}, ...] TEXT
+    mistral:   TEXT [TOOL_CALLS] [{"name": "NAME", "arguments": {ARGS}, "id": "a1b2c3d4e"}, ...]
     required:  [{"name": "NAME", "parameters": {ARGS}}, ...]      (structured decoding forces it)
 
 ``[TOOL_CALLS]`` is Mistral v0.3's special token 5; it reaches us as text because the pipeline
@@ -19,7 +19,8 @@ Phases (``head``/``args``/``tail`` are in :mod:`._objects`):
     First element: lead ``[TOOL_CALLS]``, ``[`` (mistral) or ``[`` (required, leading whitespace
     allowed).
 ``sep``
-    After an element: whitespace (dropped before ``,`` / ``]``), then ``,`` goes to ``next``, ``]`` closes the list
+    After an element: whitespace (dropped before ``,`` / ``]``), then ``,`` goes to ``next``,
+    ``]`` closes the list
     (then ``text`` for mistral, ``rest`` for required); anything else ends the list there.
 ``next``
     A further element: lead ``,``.

@@ -2,7 +2,7 @@
 
 Format (only at the very start of the output, like vLLM's streaming path)::
 
-    [<|python_tag|>] {"name": "NAME", "parameters": {ARGS}} [; {"name": ..., "parameters": ...}]* TEXT
+    [<|python_tag|>] {"name": "NAME", "parameters": {ARGS}} [; {"name": ..., ...}]* TEXT
 
 ``"arguments"`` is accepted as well as ``"parameters"``; other members (``"type": "function"``)
 are skipped. Leading whitespace is allowed.

@@ -17,7 +17,8 @@ Phases:
 ``start``
     Leading whitespace is held (gap rule); ``[`` goes to ``head``, anything else to ``rest``.
 ``head`` / ``next``
-    ``[`` (``head``) or ``,`` (``next``; ``, ]`` ends the list), then ``NAME(``, then ``)`` (a call without arguments:
+    ``[`` (``head``) or ``,`` (``next``; ``, ]`` ends the list), then ``NAME(``, then ``)``
+    (a call without arguments:
     ``{}``) or the first ``KEYWORD=``: the call starts (name sent, arguments ``{"KEYWORD": ``)
     and the transcoder takes over (``pargs``). A header that does not parse (``[1, 2]``,
     ``[see the docs]``, ``[f(x)]`` with a positional argument) is content, and so is the rest of
@@ -41,8 +42,9 @@ value, a set, a comment) ends the call where it stands (arguments as far as they
 text from there on is content; vLLM instead returns the whole output as content when any part
 fails, and also when text follows the list (we keep the calls and that text as content).
 Duplicate keys are kept as written; implicit concatenation of adjacent string literals
-(``'a' 'b'``) is not supported (it ends the call, like any non-literal). Lone surrogates from ``\\ud800``-style escapes are written
-as JSON ``\\uXXXX`` escapes (valid JSON, and UTF-8-encodable output).
+(``'a' 'b'``) is not supported (it ends the call, like any non-literal). Lone surrogates from
+``\\ud800``-style escapes are written as JSON ``\\uXXXX`` escapes (valid JSON, and UTF-8-encodable
+output).
 """
 
 from __future__ import annotations
@@ -59,21 +61,28 @@ from tito.core.parsers._text import ASCII_WS
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
 from tito.core.parsers.tools._json import match_lead, skip_ws
 
-MAX_DEPTH = 63
+MAX_DEPTH = 63  # ToolState.stack holds at most this many containers
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_.]+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CLOSER = {"(": ")", "[": "]", "{": "}"}
 _AFTER_COMMA = {"(": "kw", "[": "val", "{": "key"}
-_NAMED_CONSTANTS = {"True": "true", "False": "false", "None": "null",
-                    "true": "true", "false": "false", "null": "null"}
+_NAMED_CONSTANTS = {
+    "True": "true",
+    "False": "false",
+    "None": "null",
+    "true": "true",
+    "false": "false",
+    "null": "null",
+}
 _KEY_CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None}
 _OCTAL = "01234567"
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 -}")
 
 
 def json_body(text: str) -> str:
-    """``text`` as the inside of a JSON string, as ``json.dumps(..., ensure_ascii=False)`` writes it."""
+    """``text`` as the inside of a JSON string, as ``json.dumps(ensure_ascii=False)`` writes it."""
     body = json.dumps(text, ensure_ascii=False)[1:-1]
     if _SURROGATE.search(body):
         body = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", body)
@@ -251,18 +260,20 @@ class PythonicParser(ToolParser):
             return at, False
 
     def _flush_final(self, st: Work, out: Out) -> None:
-        """``final`` inside a string or token: write what can be written (the call stays open)."""
-        if st.tok:
-            try:
+        """``final`` inside a string or token (the output was cut): write what is complete
+        (a number, a finished escape, pending quote characters); the call stays open."""
+        try:
+            if st.tok:
                 self._finish_token(st, out, 0)
-            except _Malformed:
-                st.tok = ""
-        if st.quote and st.pend and not st.pend.startswith("\\"):
-            try:
+            if st.quote and st.pend.startswith("\\"):
+                decoded = _decode_escape(st.pend)
+                if decoded is not None:
+                    self._string_text(st, out, decoded, 0)
+            elif st.quote and st.pend:
                 self._string_text(st, out, st.pend, 0)
-            except _Malformed:
-                pass
-        st.pend = ""
+        except _Malformed:
+            pass
+        st.tok = st.pend = ""
 
     def _emit(self, st: Work, out: Out, text: str) -> None:
         out.args(st, text)
@@ -282,8 +293,10 @@ class PythonicParser(ToolParser):
         exp = st.expect
         top = st.stack[-1]
         if c in ")]}":
-            if c != _CLOSER[top] or exp not in {"(": ("sep", "kw"), "[": ("sep", "val"),
-                                                 "{": ("sep", "key")}[top]:
+            if (
+                c != _CLOSER[top]
+                or exp not in {"(": ("sep", "kw"), "[": ("sep", "val"), "{": ("sep", "key")}[top]
+            ):
                 raise _Malformed(i)
             st.stack = st.stack[:-1]
             st.comma = False
@@ -357,31 +370,29 @@ class PythonicParser(ToolParser):
                 break
             if len(st.tok) > HEADER_LIMIT:
                 raise _Malformed(i)
-        if i >= n and not final:
-            return n
+        if i >= n:
+            return n  # more may follow (at final: _flush_final)
         self._finish_token(st, out, i)
         return i
 
     def _finish_token(self, st: Work, out: Out, at: int) -> None:
         """The bare token in ``st.tok`` ended (before ``s[at]``): write or store it."""
         tok, exp = st.tok, st.expect
-        if exp == "kw":
-            if not tok.isidentifier():
+        if exp == "kw" or exp == "key":
+            if exp == "kw":
+                if not tok.isidentifier():
+                    raise _Malformed(at)
+                key = json.dumps(tok, ensure_ascii=False)
+            else:
+                value = _KEY_CONSTANTS[tok] if tok in _KEY_CONSTANTS else _number(tok, at)
+                key = json.dumps({value: 0}, ensure_ascii=False)[1:-4]
+            if len(key) > HEADER_LIMIT:
                 raise _Malformed(at)
             st.tok = ""
-            st.key = json.dumps(tok, ensure_ascii=False)
-            st.expect = "eq"
+            st.key = key
+            st.expect = "eq" if exp == "kw" else "colon"
             return
-        if exp == "key":
-            value = _KEY_CONSTANTS[tok] if tok in _KEY_CONSTANTS else _number(tok, at)
-            st.tok = ""
-            st.key = json.dumps({value: 0}, ensure_ascii=False)[1:-4]
-            st.expect = "colon"
-            return
-        if tok in _NAMED_CONSTANTS:
-            text = _NAMED_CONSTANTS[tok]
-        else:
-            text = json.dumps(_number(tok, at))
+        text = _NAMED_CONSTANTS.get(tok) or json.dumps(_number(tok, at))
         st.tok = ""
         self._item(st, out)
         self._emit(st, out, text)
@@ -393,7 +404,7 @@ class PythonicParser(ToolParser):
         body = json_body(text)
         if st.expect == "key":
             st.key += body
-            if len(st.key) > 2 * HEADER_LIMIT - 2:
+            if len(st.key) > HEADER_LIMIT - 2:
                 raise _Malformed(at)
         else:
             self._emit(st, out, body)
@@ -453,21 +464,32 @@ class PythonicParser(ToolParser):
     def _escape(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
         while i < n and not _escape_complete(st.pend, s[i]):
-            st.pend += s[i]
+            c = s[i]
+            if len(st.pend) >= 3 and st.pend[1] == "N" and c not in _NAME_CHARS:
+                raise _Malformed(i)  # \N{...} names: ASCII letters, digits, " -"
+            st.pend += c
             i += 1
-            if len(st.pend) > 64:
+            if len(st.pend) > 99:
                 raise _Malformed(i)
-        if i >= n and not final:
-            return n
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # "\q": invalid escape, kept as written
-                decoded = ast.literal_eval('"' + st.pend + '"')
-        except (SyntaxError, ValueError):
-            raise _Malformed(i) from None
+        if i >= n:
+            return n  # more may follow (at final: _flush_final)
+        decoded = _decode_escape(st.pend)
+        if decoded is None:
+            raise _Malformed(i)
         st.pend = ""
         self._string_text(st, out, decoded, i)
         return i
+
+
+def _decode_escape(pend: str) -> str | None:
+    """A complete Python escape (``\\n``, ``\\x41``, ``\\N{BULLET}``...) decoded, or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "\\q": an invalid escape, kept as written
+            value = ast.literal_eval('"' + pend + '"')
+    except (SyntaxError, ValueError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _escape_complete(pend: str, nxt: str) -> bool:
@@ -487,8 +509,11 @@ def _escape_complete(pend: str, nxt: str) -> bool:
 
 def _is_decimal(tok: str) -> bool:
     body = tok.lstrip("+-")
-    return bool(body) and (body[0].isdigit() or body[0] == ".") and not body[:2].lower() in (
-        "0x", "0o", "0b")
+    return (
+        bool(body)
+        and (body[0].isdigit() or body[0] == ".")
+        and body[:2].lower() not in ("0x", "0o", "0b")
+    )
 
 
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
