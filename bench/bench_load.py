@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load test: many concurrent OpenAI streams through ``tito gateway`` -> ``tito serve`` + fake engine.
+"""Load test: concurrent OpenAI streams through ``tito gateway``, ``tito serve`` and a fake engine.
 
 Why: the streaming path makes one derender call per batch of engine events for every open stream,
 so what matters under load is whether outputs stay exact (no state mixed between streams, no

@@ -28,7 +28,12 @@ import openai
 import pytest
 
 from tito.adapters.app import create_app
-from tito.adapters.fake_engine import FakeEngine, LoopbackServer, ReplyScript, create_fake_engine_app
+from tito.adapters.fake_engine import (
+    FakeEngine,
+    LoopbackServer,
+    ReplyScript,
+    create_fake_engine_app,
+)
 from tito.adapters.gateway import create_gateway_app
 from tito.client import TitoClient
 
@@ -315,6 +320,67 @@ def test_client_transports_and_batching_agree(stack: Stack) -> None:
     outs = asyncio.run(run())
     assert all(o == outs[0] for o in outs[1:])
     assert {c["created"] for c in outs[0]} == {1796040000}
+
+
+def test_client_closing_a_stream_aborts_the_engine(stack: Stack) -> None:
+    async def run() -> str:
+        async with TitoClient(engine=stack.engine_url) as client:
+            chunks = client.chat_stream({"model": "qwen3", "max_tokens": 400,
+                                         "messages": [{"role": "user", "content": "Hi"}],
+                                         **xargs(LONG)})
+            first = await chunks.__anext__()
+            await chunks.aclose()  # the user went away
+            await asyncio.sleep(0.2)
+            return str(first["id"])
+
+    rid = asyncio.run(run())
+    deadline = time.monotonic() + 5
+    while not ((record := stack.engine.record(rid)) and record.finish_reasons[0] == "abort"):
+        assert time.monotonic() < deadline, "the engine request was not aborted"
+        time.sleep(0.01)
+    assert record.completion_tokens[0] < 100
+    assert [rid] in [list(c) for c in stack.engine.abort_calls]  # and the client said so
+
+
+def test_stream_derenderer_filters_and_decides_aborts() -> None:
+    """The sans-I/O driver: lanes per index, hidden empty deltas, nothing after a finish."""
+    from tito.client import StreamContext, StreamDerenderer, derender_batch_sync
+
+    ctx = StreamContext(endpoint="chat", model="m", n=2, created=7)
+    driver = StreamDerenderer(ctx)
+    calls: list[dict[str, Any]] = []
+
+    def event(index: int, ids: list[int], finish: str | None = None) -> dict[str, Any]:
+        return {"request_id": "r", "choices": [{"index": index, "token_ids": ids,
+                                                "finish_reason": finish}]}
+
+    def fake_derender(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        calls.append(body)
+        events = body.get("generate_chunks") or [body["generate_chunk"]]
+        index = events[0]["choices"][0]["index"]
+        chunks = []
+        for e in events:
+            ids = e["choices"][0]["token_ids"]
+            content = "".join(chr(96 + i) for i in ids if i > 0) or None  # 0: held back
+            finish = "stop" if 9 in ids else e["choices"][0]["finish_reason"]
+            chunks.append({"id": "r", "created": 123, "choices": [
+                {"index": index, "delta": {"role": None, "content": content},
+                 "finish_reason": finish}]})
+        return {"chunks": chunks, "stream_state": {"n": len(calls)}} if len(events) > 1 \
+            else {"chunk": chunks[0], "stream_state": {"n": len(calls)}}
+
+    out = derender_batch_sync(driver, [event(0, [1]), event(1, [0]), event(0, [2]),
+                                       event(1, [3, 9])], fake_derender)
+    assert [c["choices"][0]["delta"]["content"] for c in out] == ["a", "b", "ci"]
+    assert {c["created"] for c in out} == {7}  # one created for the whole response
+    assert len(calls) == 2 and all("generate_chunks" in c for c in calls)  # one call per index
+    assert all(c["stream_state"] is None for c in calls)
+    assert not driver.should_abort  # choice 0 still runs
+    out = derender_batch_sync(driver, [event(1, [4]), event(0, [9])], fake_derender)
+    assert [c["choices"][0]["index"] for c in out] == [0]  # nothing more for choice 1
+    assert len(calls) == 3 and "generate_chunk" in calls[-1]
+    assert calls[-1]["stream_state"] == {"n": 1}  # index 0 carries its own state
+    assert driver.should_abort  # both finished by stop strings, the engine still runs
 
 
 # -- the real CLI --------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ CHOICE_KEYS = ["index", "finish_reason", "token_ids", "routed_experts", "samplin
                "weight_versions", "logprobs"]
 
 
-def engine_client(script: ReplyScript | None = None, **kwargs: Any) -> tuple[TestClient, FakeEngine]:
+def engine_client(script: ReplyScript | None = None,
+                  **kwargs: Any) -> tuple[TestClient, FakeEngine]:
     engine = FakeEngine(script or ReplyScript.from_text(REPLY), **kwargs)
     return TestClient(create_fake_engine_app(engine), raise_server_exceptions=False), engine
 

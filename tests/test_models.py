@@ -131,7 +131,9 @@ def test_chat_template_from_tokenizer_config(registry: ModelRegistry) -> None:
     raw = json.loads((MODELS_DIR / "qwen3" / "tokenizer_config.json").read_text())["chat_template"]
     assert qwen.chat_template == raw
     assert "<|im_start|>" in qwen.chat_template
-    assert registry.get("mistral-v3").chat_template is None
+    # mistral-v3 ships tito's own chat_template.jinja (read from the file, not the config)
+    mistral_file = (MODELS_DIR / "mistral-v3" / "chat_template.jinja").read_text()
+    assert registry.get("mistral-v3").chat_template == mistral_file
     assert registry.get("gpt2").chat_template is None
 
 

@@ -321,18 +321,7 @@ def test_each_function_serves_its_routes(cfn: dict[str, Any], function: str) -> 
     assert routed <= _app_routes(_create_app_or_skip([module]))
 
 
-_RENDER_SHARES_ONE_ROUTER = pytest.mark.xfail(
-    strict=True,
-    reason="tito.adapters.app.ENDPOINTS maps chat_render and completions_render to the same "
-    "routes_render.router, so each render function also serves the other render route",
-)
-
-
-@pytest.mark.parametrize(
-    "function",
-    [pytest.param(f, marks=_RENDER_SHARES_ONE_ROUTER) if "Render" in f and "Derender" not in f
-     else f for f in FUNCTIONS],
-)
+@pytest.mark.parametrize("function", FUNCTIONS)
 def test_each_function_serves_only_its_routes(function: str) -> None:
     """Each function's app holds its own endpoint (plus the shared GET routes): no dead routes
     that API Gateway never sends it, nothing imported for them at cold start."""

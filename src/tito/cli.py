@@ -14,7 +14,7 @@ import sys
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("tito.adapters.serve", "serve every endpoint locally (uvicorn) on the shipped models"),
     "invoke": ("tito.adapters.invoke", "run a Lambda handler in-process with an event JSON file"),
-    "fake-engine": ("tito.adapters.fake_engine", "a test double for the GPU engine (vLLM generate)"),
+    "fake-engine": ("tito.adapters.fake_engine", "test double for the GPU engine"),
     "gateway": ("tito.adapters.gateway", "OpenAI server over render, generate, derender"),
     "replay": ("tito.adapters.replay", "replay a captured engine stream through derender"),
 }

@@ -480,7 +480,7 @@ class TitoClient:
             clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=target),
                                          base_url="http://in-process", timeout=self._timeout)]
         else:
-            raise TypeError(f"a stage is a URL, an ASGI app or an httpx.AsyncClient, not {target!r}")
+            raise TypeError(f"a stage is a URL, an ASGI app or an httpx.AsyncClient: {target!r}")
         self._owned.extend(clients)
         return _Stage(clients)
 
@@ -612,8 +612,9 @@ class TitoClient:
         options = request.get("stream_options")
         streams = [self._one_stream(g, ctx, options) for g, ctx in zip(gens, contexts)]
         if len(streams) == 1:
-            async for chunk in streams[0]:
-                yield chunk
+            async with contextlib.aclosing(streams[0]) as only:  # closing it aborts the engine
+                async for chunk in only:
+                    yield chunk
             return
         usage: list[dict[str, Any]] = []
         async for chunk in _merge(streams):
@@ -681,12 +682,11 @@ class TitoClient:
                         driver.aborted = True
                         with contextlib.suppress(TitoClientError):
                             await self.abort([response_id])
-        except TitoClientError as exc:
-            error = exc.body
-            raise
-        except BaseException:
+        except BaseException as exc:
+            if isinstance(exc, TitoClientError):
+                error = exc.body
             if not engine_done and not driver.aborted:
-                # the user went away (or something broke): free the engine's slot
+                # a stage failed or the user went away: free the engine's slot
                 driver.aborted = True
                 _background(self.abort([response_id]))
             raise
@@ -729,6 +729,8 @@ def _background(coro: Awaitable[Any]) -> None:
     try:
         task = asyncio.get_running_loop().create_task(quiet())
     except RuntimeError:  # no loop any more: nothing to do
+        if asyncio.iscoroutine(coro):
+            coro.close()
         return
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)

@@ -38,8 +38,8 @@ logger = logging.getLogger("tito")
 ENDPOINTS: dict[str, tuple[str, str]] = {
     "chat_derender": ("tito.adapters.routes_derender", "chat_router"),
     "completions_derender": ("tito.adapters.routes_derender", "completions_router"),
-    "chat_render": ("tito.adapters.routes_render", "router"),
-    "completions_render": ("tito.adapters.routes_render", "router"),
+    "chat_render": ("tito.adapters.routes_render", "chat_router"),
+    "completions_render": ("tito.adapters.routes_render", "completions_router"),
 }
 
 #: Called with the exception for every unexpected error (500). The Lambda handlers add a metric.

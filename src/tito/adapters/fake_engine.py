@@ -31,7 +31,8 @@ Theory of operation
 - **Aborts.** ``abort_requests`` marks ids (as returned, ``generate-tokens-...``, or bare); a
   running stream checks the mark before every step and ends each unfinished choice with an event
   ``{"token_ids": [], "finish_reason": "abort"}``. Non-streaming requests are not abortable (they
-  answer at once).
+  answer at once) and aborting an unknown or finished id is a no-op, as in vLLM. A client that
+  disconnects mid-stream aborts its request too (recorded as "abort").
 - **Logprobs** (``sampling_params.logprobs = k``): vLLM main's integer-id shape, the sampled token
   first then ``max(k, 1) - 1`` other candidates, with deterministic values.
 
@@ -123,7 +124,8 @@ class Reply:
             known = {"text", "token_ids", "error"}
             unknown = set(value) - known
             if unknown or not (set(value) & known):
-                raise ValueError(f"{where}: expected a string or an object with keys {sorted(known)}")
+                raise ValueError(f"{where}: expected a string or an object with keys "
+                                 f"{sorted(known)}")
             ids = value.get("token_ids")
             if ids is not None and (
                 not isinstance(ids, list) or not all(isinstance(i, int) and i >= 0 for i in ids)
@@ -265,7 +267,7 @@ class FakeEngine:
             return rid in self.aborted
 
     def plan(self, req: GenerateRequest) -> list[_ChoicePlan]:
-        """Every choice's tokens and finish reason, decided up front (the script is deterministic)."""
+        """Every choice's tokens and finish reason, decided up front (replies are scripted)."""
         model = self.registry.get(req.model)
         vocab = model.vocab
         sp = req.sampling_params
@@ -481,6 +483,12 @@ class FakeEngine:
                 yield _sse(final.model_dump(mode="json", exclude_none=True,
                                             exclude={"usage": _USAGE_EXTRA}))
             yield "data: [DONE]\n\n"
+        except (GeneratorExit, asyncio.CancelledError):
+            # the client went away: vLLM aborts the request then, so does the fake engine
+            record.aborted = True
+            record.finish_reasons = [r if p.done else "abort"
+                                     for r, p in zip(record.finish_reasons, plans)]
+            raise
         finally:
             with self._lock:
                 self._running.discard(rid)
@@ -496,7 +504,9 @@ class _EngineFailure(Exception):
 
 
 def _response_id(request_id: str) -> str:
-    return request_id if request_id.startswith(RESPONSE_ID_PREFIX) else RESPONSE_ID_PREFIX + request_id
+    if request_id.startswith(RESPONSE_ID_PREFIX):
+        return request_id
+    return RESPONSE_ID_PREFIX + request_id
 
 
 def _dump_stream_event(event: GenerateTokensStreamResponse) -> dict[str, Any]:
@@ -516,6 +526,25 @@ def _dump_stream_event(event: GenerateTokensStreamResponse) -> dict[str, Any]:
 
 def _sse(obj: dict[str, Any]) -> str:
     return "data: " + json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n\n"
+
+
+class _ClosingStreamingResponse(StreamingResponse):
+    """A streaming response that closes its event generator when the client disconnects.
+
+    Starlette cancels the sending task but leaves the generator suspended, so the engine would
+    only notice (and record the abort) whenever the garbage collector finalizes it.
+    """
+
+    async def stream_response(self, send: Any) -> None:
+        try:
+            await super().stream_response(send)
+        finally:
+            aclose = getattr(self.body_iterator, "aclose", None)
+            if aclose is not None:
+                import anyio
+
+                with anyio.CancelScope(shield=True):
+                    await aclose()
 
 
 # -- the app -------------------------------------------------------------------------------------
@@ -549,7 +578,7 @@ def create_fake_engine_app(engine: FakeEngine | None = None, **kwargs: Any) -> F
         rid = RESPONSE_ID_PREFIX + (request.headers.get("x-request-id") or req.request_id)
         if req.stream:
             events = await engine.stream(req, rid)
-            return StreamingResponse(events, media_type="text/event-stream")
+            return _ClosingStreamingResponse(events, media_type="text/event-stream")
         try:
             return JSONResponse(engine.respond(req, rid))
         except _EngineFailure as exc:

@@ -36,6 +36,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tito.core import detokenizer, logprobs, stops
 from tito.core.detokenizer import DetokState
+from tito.core.parsers import reasoning as reasoning_parsers
+from tito.core.parsers import tools as tool_parsers
+from tito.core.parsers.reasoning import ReasoningState
+from tito.core.parsers.tools import ToolCallDelta, ToolState
 from tito.core.stops import StopConfig, StopState
 from tito.core.vocab import Vocab
 
@@ -51,6 +55,8 @@ class ChoiceConfig(BaseModel):
     spaces_between_special_tokens: bool = True
     stop: StopConfig = Field(default_factory=StopConfig)
     reasoning_parser: str | None = None
+    #: False when the request turned thinking off (``enable_thinking: false``): all content
+    reasoning_enabled: bool = True
     include_reasoning: bool = True
     tool_parser: str | None = None
     tool_choice: ToolChoiceMode = "none"
@@ -66,13 +72,14 @@ class ChoiceState(BaseModel):
 
     detok: DetokState = Field(default_factory=DetokState)
     stop: StopState = Field(default_factory=StopState)
-    reasoning: Any | None = None
-    tools: Any | None = None
+    reasoning: ReasoningState | None = None
+    tools: ToolState | None = None
     role_sent: bool = False
     lp_context: list[int] = Field(default_factory=list, max_length=4)
     text_offset: int = Field(default=0, ge=0)
     tokens: int = Field(default=0, ge=0)  #: output tokens seen (bounds, min_tokens)
     tool_calls: int = Field(default=0, ge=0)  #: tool calls started (their ids are derived)
+    pending: int | None = Field(default=None, ge=0)  #: a possible stop token awaiting the next chunk
     finished: bool = False
 
 
@@ -95,6 +102,15 @@ class ChoiceOutput(BaseModel):
     finish_reason: str | None = None
     stop_reason: int | str | None = None
     role: str | None = None
+
+
+def _may_stop(vocab: Vocab, cfg: ChoiceConfig, token_id: int) -> bool:
+    """Could ``token_id`` be the token the engine stops on (and so must not be decoded)?"""
+    if cfg.stop.include_stop_str_in_output:
+        return False
+    if token_id in cfg.stop.stop_token_ids:
+        return True
+    return not cfg.stop.ignore_eos and token_id in vocab.all_eos_ids
 
 
 def tool_call_id(response_id: str, choice_index: int, call_index: int) -> str:
@@ -135,8 +151,13 @@ def step_choice(
         state.role_sent = True
     final = finish_reason is not None
 
-    # 1. stop token
-    decode_ids = list(ids)
+    # 1. stop token. A stop-token candidate ending a non-final chunk waits in ``pending``: only
+    # the next chunk tells whether it ended the choice (then it is never decoded) or not.
+    carried = 0 if state.pending is None else 1
+    decode_ids = ([state.pending] if state.pending is not None else []) + list(ids)
+    state.pending = None
+    if not final and decode_ids and _may_stop(vocab, cfg, decode_ids[-1]):
+        state.pending = decode_ids.pop()
     token_stop = stops.stop_token_check(
         vocab, cfg.stop, decode_ids[-1] if decode_ids else None, finish_reason
     )
@@ -161,10 +182,12 @@ def step_choice(
     stopped = stops.step(cfg.stop, state.stop, pieces, final=final, flush_text=flushed)
     state.stop, text, fired = stopped.state, stopped.text, stopped.fired
     state.tokens += len(ids)
-    kept_ids = len(ids) if stopped.fired_at is None else stopped.fired_at + 1
+    kept_ids = len(ids) if stopped.fired_at is None else max(stopped.fired_at + 1 - carried, 0)
+    if fired:
+        state.pending = None
 
     # 4-5. parsers
-    ids_for_parsers = decode_ids[:kept_ids]
+    ids_for_parsers = decode_ids if stopped.fired_at is None else decode_ids[: stopped.fired_at + 1]
     state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
         cfg, state.reasoning, state.tools, text, ids_for_parsers, final=final or fired
     )
@@ -205,18 +228,49 @@ def step_choice(
 
 def _parsers_initial(
     vocab: Vocab, cfg: ChoiceConfig, prompt_ids: Sequence[int] | None
-) -> tuple[Any, Any]:
-    return None, None
+) -> tuple[ReasoningState | None, ToolState | None]:
+    """Parser states before the first token; the reasoning phase is read off the prompt's tail."""
+    reasoning_state = None
+    if cfg.reasoning_parser is not None:
+        parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser)
+        tail = list(prompt_ids or [])[-reasoning_parsers.PROMPT_TAIL_IDS :]
+        reasoning_state = reasoning_parsers.initial(
+            parser, vocab, tail, enabled=cfg.reasoning_enabled
+        )
+    tool_state = None
+    if cfg.tool_choice != "none":
+        tool_state = tool_parsers.initial(_tool_parser(cfg))
+    return reasoning_state, tool_state
+
+
+def _tool_parser(cfg: ChoiceConfig) -> tool_parsers.ToolParser:
+    return tool_parsers.make_tool_parser(
+        cfg.tool_parser,
+        cfg.tool_choice,
+        named_tool=cfg.named_tool,
+        parallel_tool_calls=cfg.parallel_tool_calls,
+    )
 
 
 def _parsers_step(
     cfg: ChoiceConfig,
-    reasoning_state: Any,
-    tool_state: Any,
+    reasoning_state: ReasoningState | None,
+    tool_state: ToolState | None,
     text: str,
     ids: Sequence[int],
     *,
     final: bool,
-) -> tuple[Any, Any, str, str, list[Any]]:
-    """Returns (reasoning state, tool state, reasoning delta, content delta, tool-call deltas)."""
-    return reasoning_state, tool_state, "", text, []
+) -> tuple[ReasoningState | None, ToolState | None, str, str, list[ToolCallDelta]]:
+    """Reasoning split, then tool calls in the content (never inside reasoning, as vLLM)."""
+    reasoning, content = "", text
+    if reasoning_state is not None and cfg.reasoning_parser is not None:
+        parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser)
+        reasoning_state, reasoning, content = reasoning_parsers.step(
+            parser, reasoning_state, text, ids, final=final
+        )
+    calls: list[ToolCallDelta] = []
+    if tool_state is not None:
+        tool_state, content, calls = tool_parsers.step(
+            _tool_parser(cfg), tool_state, content, final=final
+        )
+    return reasoning_state, tool_state, reasoning, content, calls

@@ -165,9 +165,7 @@ def _estimate(value: Any, limit: int) -> int:
         elif isinstance(item, (list, tuple)):
             total += 2 + len(item)
             stack.extend(item)
-        elif isinstance(item, Namespace):
-            total += 8
-        else:
+        else:  # numbers, booleans, None, namespaces: short when printed
             total += 8
     return total
 
@@ -229,6 +227,12 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
         b = _tick()
         if isinstance(obj, LoopContext) and args:  # `loop(children)` in a recursive for loop
             args = (_bounded_iter(args[0], b), *args[1:])
+        elif (
+            args and getattr(obj, "__name__", "") == "join"
+            and isinstance(getattr(obj, "__self__", None), str)
+            and not isinstance(args[0], (str, list, tuple, dict))
+        ):  # `sep.join(generator)`: materialise it so its size can be checked first
+            args = (list(_bounded_iter(args[0], b)), *args[1:])
         _check_str_method(b, obj, args, kwargs)
         return _check_size(b, super().call(context, obj, *args, **kwargs))
 
@@ -396,12 +400,16 @@ def _guard_filter(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
                 raise _too_big(b, "a formatted string")
             for value in (values if name != "indent" else values[:1]):
                 _check_estimate(b, value)
+            if name == "join" and isinstance(values[0], (list, tuple)):
+                sep = values[1] if len(values) > 1 else kwargs.get("d", "")
+                if isinstance(sep, str) and len(sep) * len(values[0]) > b.limits.max_output_chars:
+                    raise _too_big(b, "a string")
             if name == "indent" and isinstance(values[0], str):
                 width = values[1] if len(values) > 1 else kwargs.get("width", 4)
                 if isinstance(width, int) and len(values[0]) + values[0].count("\n") * width > b.limits.max_output_chars:
                     raise _too_big(b, "a string")
-        if name == "replace" and len(values) >= 3:
-            _check_str_method(b, str(values[0]).replace, tuple(values[1:3]), {})
+        if name == "replace" and len(values) >= 3 and isinstance(values[0], str):
+            _check_str_method(b, values[0].replace, tuple(values[1:3]), {})
         return _check_size(b, func(*args, **kwargs))
 
     return guarded

@@ -34,16 +34,35 @@ def _stop_config(req: ChatCompletionRequest | CompletionRequest | None) -> Any:
     return StopConfig.from_request(req)
 
 
+def template_kwargs(model: ServedModel, req: ChatCompletionRequest | None) -> dict[str, Any]:
+    """The effective chat-template kwargs (spec 3.1-e): server defaults, then the request's,
+    with ``enable_thinking`` derived from ``reasoning_effort`` when the request did not set it."""
+    kwargs: dict[str, Any] = dict(model.config.default_chat_template_kwargs)
+    if req is not None:
+        kwargs.update(req.chat_template_kwargs or {})
+        if req.reasoning_effort is not None and "enable_thinking" not in (
+            req.chat_template_kwargs or {}
+        ):
+            kwargs["enable_thinking"] = req.reasoning_effort != "none"
+    return kwargs
+
+
 def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> ChoiceConfig:
     """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
+    from tito.core.parsers.reasoning import get_reasoning_parser
+
     mode, named = _tool_mode(model, req)
     reasoning = model.config.reasoning_parser
+    enabled = True
+    if reasoning is not None:
+        enabled = get_reasoning_parser(reasoning).enabled_from_kwargs(template_kwargs(model, req))
     parsing = reasoning is not None or mode != "none"
     return ChoiceConfig(
         skip_special_tokens=False if parsing else (req.skip_special_tokens if req else True),
         spaces_between_special_tokens=req.spaces_between_special_tokens if req else True,
         stop=_stop_config(req),
         reasoning_parser=reasoning,
+        reasoning_enabled=enabled,
         include_reasoning=req.include_reasoning if req else True,
         tool_parser=model.config.tool_parser if mode == "auto" else None,
         tool_choice=mode,  # type: ignore[arg-type]

@@ -143,9 +143,9 @@ def _usage(prompt_tokens: int, completion_tokens: int, reasoning: int | None) ->
 
 
 def _reasoning_tokens(cfg: ChoiceConfig, state: ChoiceState) -> int | None:
-    if cfg.reasoning_parser is None:
+    if cfg.reasoning_parser is None or state.reasoning is None:
         return None
-    return int((state.reasoning or {}).get("reasoning_tokens", 0))
+    return state.reasoning.reasoning_tokens
 
 
 def _merge_calls(outputs: list[ChoiceOutput]) -> list[ToolCall]:
@@ -212,7 +212,8 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
             reasoning_total = (reasoning_total or 0) + r
         tool_calls = _merge_calls([out])
         content: str | None = out.text
-        if tool_calls and not content:
+        parsing = cfg.reasoning_parser is not None or cfg.tool_choice != "none"
+        if parsing and not content:  # vLLM's parser path: no content is null, not ""
             content = "" if cfg.tool_choice in ("required", "named") else None
         choices.append(
             ChatCompletionResponseChoice(
