@@ -33,6 +33,7 @@ __all__ = [
     "MAX_LOGPROB_CONTEXT_TOKEN_IDS",
     "MAX_PREV_TOKENS",
     "DerenderChatBody",
+    "DerenderContext",
     "DerenderChatRequest",
     "DerenderChatStreamRequest",
     "DerenderChatStreamResponse",
@@ -103,6 +104,40 @@ class DerenderStreamState(BaseModel):
 
 
 # --------------------------------------------------------------------------------------------
+# Render's derender context (tito)
+# --------------------------------------------------------------------------------------------
+
+
+class DerenderContext(BaseModel):
+    """What tito's render returns in ``GenerateRequest.derender_context``: the request settings
+    derender needs, so a client can send this small object instead of the whole original request
+    (``chat_request`` / ``completion_request``). Unknown keys are ignored (newer renders)."""
+
+    v: int = 1
+    kind: Literal["chat", "completion"] = "chat"
+    model: str | None = None
+    request_id: str | None = None
+    prompt_tokens: NonNegativeInt | None = None
+    prompt_tail: list[TokenId] = Field(default_factory=list, max_length=64)
+    skip_special_tokens: bool = True
+    spaces_between_special_tokens: bool = True
+    stop: list[str] | str | None = None
+    stop_token_ids: list[int] | None = None
+    include_stop_str_in_output: bool = False
+    min_tokens: NonNegativeInt = 0
+    ignore_eos: bool = False
+    tools: list[str] | None = None
+    tool_choice: Any = None
+    parallel_tool_calls: bool = True
+    include_reasoning: bool = True
+    chat_template_kwargs: dict[str, Any] | None = None
+    reasoning_ended: bool | None = None
+    echo: bool = False
+    suffix: None = None
+    reasoning_effort: None = None
+
+
+# --------------------------------------------------------------------------------------------
 # Non-streaming requests
 # --------------------------------------------------------------------------------------------
 
@@ -123,6 +158,7 @@ class DerenderChatRequest(BaseModel):
     prompt_tokens: NonNegativeInt | None = None
     prompt_token_ids: list[TokenId] | None = None
     chat_request: ChatCompletionRequest | None = None
+    derender_context: DerenderContext | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -146,6 +182,7 @@ class DerenderCompletionRequest(BaseModel):
     prompt_tokens: list[NonNegativeInt] | None = None
     prompt_token_ids: list[list[TokenId] | None] | None = None
     completion_request: CompletionRequest | None = None
+    derender_context: DerenderContext | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -226,12 +263,14 @@ class DerenderChatStreamRequest(_DerenderStreamRequestBase):
     """Body of one streaming ``/v1/chat/completions/derender`` call."""
 
     chat_request: ChatCompletionRequest | None = None
+    derender_context: DerenderContext | None = None
 
 
 class DerenderCompletionStreamRequest(_DerenderStreamRequestBase):
     """Body of one streaming ``/v1/completions/derender`` call."""
 
     completion_request: CompletionRequest | None = None
+    derender_context: DerenderContext | None = None
 
 
 # --------------------------------------------------------------------------------------------

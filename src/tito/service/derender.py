@@ -180,6 +180,29 @@ def _delta(out: ChoiceOutput) -> DeltaMessage:
     )
 
 
+# -- request settings --------------------------------------------------------------------------
+
+
+def _seed(
+    request_ids: Sequence[int] | None, engine_ids: Sequence[int] | None, context: Any
+) -> Sequence[int] | None:
+    """Prompt ids seeding the detokenizer: request, then engine payload, then render's context."""
+    if request_ids is not None:
+        return request_ids
+    if engine_ids is not None:
+        return engine_ids
+    if context is not None and context.prompt_tail:
+        return context.prompt_tail
+    return None
+
+
+def _prompt_tokens(req: Any) -> int:
+    if req.prompt_tokens is not None:
+        return int(req.prompt_tokens)
+    context = getattr(req, "derender_context", None)
+    return int(context.prompt_tokens or 0) if context is not None else 0
+
+
 # -- chat --------------------------------------------------------------------------------------
 
 
@@ -188,8 +211,8 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
     resp = req.generate_response
     _check_response(model, resp, "generate_response")
     _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
-    cfg = chat_config(model, req.chat_request)
-    seed = req.prompt_token_ids if req.prompt_token_ids is not None else resp.prompt_token_ids
+    cfg = chat_config(model, req.chat_request or req.derender_context)
+    seed = _seed(req.prompt_token_ids, resp.prompt_token_ids, req.derender_context)
     choices = []
     completion_tokens = 0
     reasoning_total: int | None = None
@@ -236,7 +259,7 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
         created=int(time.time()),
         model=req.model or model.name,
         choices=choices,
-        usage=_usage(req.prompt_tokens or 0, completion_tokens, reasoning_total),
+        usage=_usage(_prompt_tokens(req), completion_tokens, reasoning_total),
         prompt_logprobs=resp.prompt_logprobs,
         kv_transfer_params=resp.kv_transfer_params,
     )
@@ -300,12 +323,12 @@ class _Stream:
         index = next((c.choices[0].index for c in self.chunks if c.choices), 0)
         self.meta = stream_state.StreamMeta(
             model=model.name, id=first.request_id, created=int(time.time()), index=index,
-            prompt_tokens=req.prompt_tokens,
+            prompt_tokens=req.prompt_tokens if req.prompt_tokens is not None else (
+                req.derender_context.prompt_tokens if req.derender_context is not None else None),
         )
         if raw is None:
-            seed = req.prompt_token_ids
-            if seed is None:
-                seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
+            engine_seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
+            seed = _seed(req.prompt_token_ids, engine_seed, req.derender_context)
             self.state = start_choice(vocab, self.cfg, seed)
             if self.completion and _echo_requested(request_obj):
                 self.echo_prefix = _echo(model, self.cfg, seed, None)[0]
@@ -403,7 +426,7 @@ class _Stream:
 
 def derender_chat_stream(model: ServedModel, req: DerenderChatStreamRequest) -> dict[str, Any]:
     """One streaming call: the engine chunk(s) and the carried state in, chunk(s) and state out."""
-    stream = _Stream(model, req, req.chat_request, completion=False)
+    stream = _Stream(model, req, req.chat_request or req.derender_context, completion=False)
     return stream.response(stream.run())
 
 
@@ -484,8 +507,9 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
         _check_response(model, resp, f"generate_responses.{r}")
         if req.prompt_token_ids is not None:
             _check_ids(model, req.prompt_token_ids[r], f"prompt_token_ids.{r}")
-    cfg = completion_config(model, req.completion_request)
-    echo = _echo_requested(req.completion_request)
+    settings = req.completion_request or req.derender_context
+    cfg = completion_config(model, settings)
+    echo = _echo_requested(settings)
     choices = []
     k = 0
     prompt_tokens = completion_tokens = 0
@@ -540,5 +564,5 @@ def derender_completion_stream(
     model: ServedModel, req: DerenderCompletionStreamRequest
 ) -> dict[str, Any]:
     """One streaming completions call (same state machine as chat, text-shaped output)."""
-    stream = _Stream(model, req, req.completion_request, completion=True)
+    stream = _Stream(model, req, req.completion_request or req.derender_context, completion=True)
     return stream.response(stream.run())
