@@ -342,6 +342,20 @@ def test_client_closing_a_stream_aborts_the_engine(stack: Stack) -> None:
     assert [rid] in [list(c) for c in stack.engine.abort_calls]  # and the client said so
 
 
+def test_user_disconnecting_from_the_gateway_aborts_the_engine(stack: Stack) -> None:
+    with httpx.Client(base_url=stack.gateway_url, timeout=30) as http:
+        with http.stream("POST", "/v1/chat/completions", json={
+                "model": "qwen3", "messages": [{"role": "user", "content": "Hi"}],
+                "max_tokens": 400, "stream": True, **xargs(LONG)}) as resp:
+            first = next(line for line in resp.iter_lines() if line.startswith("data: {"))
+    rid = json.loads(first[6:])["id"]  # the connection is closed here, mid-stream
+    deadline = time.monotonic() + 5
+    while not ((record := stack.engine.record(rid)) and record.finish_reasons[0] == "abort"):
+        assert time.monotonic() < deadline, "the engine request was not aborted"
+        time.sleep(0.01)
+    assert record.completion_tokens[0] < 100
+
+
 def test_stream_derenderer_filters_and_decides_aborts() -> None:
     """The sans-I/O driver: lanes per index, hidden empty deltas, nothing after a finish."""
     from tito.client import StreamContext, StreamDerenderer, derender_batch_sync

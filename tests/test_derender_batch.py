@@ -268,3 +268,10 @@ def test_text_mode_rejected(client):
     resp["output_mode"] = "text"
     resp["choices"][0]["text"] = "x"
     _error(_raw(client, CHAT, json.dumps({"model": "gpt2", "generate_response": resp})), 400)
+
+
+def test_oversized_body_is_413(client, monkeypatch):
+    monkeypatch.setenv("TITO_MAX_BODY_BYTES", "1000")
+    body = {"model": "gpt2", "generate_response": generate_response([1] * 400)}
+    err = _error(_raw(client, CHAT, json.dumps(body)), 413)
+    assert "1000 bytes" in err["message"]

@@ -64,6 +64,7 @@ import httpx
 
 __all__ = [
     "SSE_DONE",
+    "DerenderCall",
     "Endpoint",
     "StreamContext",
     "StreamDerenderer",

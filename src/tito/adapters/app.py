@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -138,12 +139,37 @@ def _install_error_handlers(app: FastAPI) -> None:
         )
 
 
+#: Largest accepted request body. Lambda caps a synchronous payload at 6 MB anyway; this bounds
+#: ``tito serve`` the same way (override with ``TITO_MAX_BODY_BYTES``).
+DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024
+
+
+def _max_body_bytes() -> int:
+    try:
+        return int(os.environ.get("TITO_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
+    except ValueError:
+        return DEFAULT_MAX_BODY_BYTES
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return error_response(
+        f"Request body too large: at most {limit} bytes are accepted (TITO_MAX_BODY_BYTES).",
+        type_="RequestEntityTooLarge",
+        code=413,
+    )
+
+
 def _install_json_guard(app: FastAPI) -> None:
-    """Reject non-JSON content types and non-object JSON bodies before routing, as vLLM does."""
+    """Reject oversized bodies, non-JSON content types and non-object JSON bodies before
+    routing, as vLLM does for the last two."""
 
     @app.middleware("http")
     async def _json_only(request: Request, call_next: Callable[[Request], Any]) -> Any:
         if request.method == "POST":
+            limit = _max_body_bytes()
+            declared = request.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > limit:
+                return _too_large(limit)
             ctype = request.headers.get("content-type", "")
             mime = ctype.split(";", 1)[0].strip().lower()
             if mime != "application/json":
@@ -153,6 +179,8 @@ def _install_json_guard(app: FastAPI) -> None:
                     code=400,
                 )
             body = await request.body()
+            if len(body) > limit:
+                return _too_large(limit)
             if not body.lstrip().startswith(b"{"):
                 return error_response(
                     "The request body must be a JSON object.", type_="Bad Request", code=400
