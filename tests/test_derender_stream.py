@@ -301,3 +301,21 @@ def test_malformed_tito_object(client):
     st_ = _first_state(client)
     st_["tito"] = "not an object"
     _bad(_post_state(client, st_))
+
+
+def test_n2_one_state_per_index(client, vocabs):
+    """Interleaved choices: each index carries its own state; mixing them up is a 400."""
+    vocab = vocabs["gpt2"]
+    a, b = vocab.encode("alpha beta"), vocab.encode("gamma delta")
+    states = {0: None, 1: None}
+    texts = {0: "", 1: ""}
+    events = [(0, a[:1]), (1, b[:1]), (0, a[1:]), (1, b[1:])]
+    for k, (idx, ids) in enumerate(events):
+        res = post(client, COMPLETIONS, {"stream": True, "model": "gpt2", "stream_state": states[idx],
+                                         "generate_chunk": stream_chunk(ids, index=idx, finish_reason="length" if k >= 2 else None)})
+        texts[idx] += res["chunk"]["choices"][0]["text"]
+        assert res["chunk"]["choices"][0]["index"] == idx
+        states[idx] = res["stream_state"]
+    assert texts == {0: "alpha beta", 1: "gamma delta"}
+    mixed = _post_state(client, _first_state(client), chunk=stream_chunk([11], index=1))
+    assert "choice" in _bad(mixed)["message"]

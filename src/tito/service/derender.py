@@ -362,6 +362,14 @@ class _Stream:
     def _one(self, chunk: GenerateTokensStreamResponse) -> Any:
         choices = []
         for choice in chunk.choices:
+            if choice.index != self.meta.index:
+                if self.state.tokens or self.state.role_sent or self.state.finished:
+                    raise BadRequest(
+                        f"stream_state belongs to choice {self.meta.index}, not {choice.index}: "
+                        "keep one state per choice index",
+                        param="generate_chunk.choices.0.index",
+                    )
+                self.meta = self.meta.model_copy(update={"index": choice.index})
             ids = list(choice.token_ids or [])
             limit = self.model.config.max_model_len
             if self.state.tokens + len(ids) > limit:
