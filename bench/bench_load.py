@@ -29,6 +29,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,7 +182,7 @@ async def run(args: argparse.Namespace) -> int:
     qwen, gpt2 = registry.get("qwen3").vocab, registry.get("gpt2").vocab
     token_counts = {"chat": lambda t: len(qwen.encode(t)) + 1,
                     "completions": lambda t: len(gpt2.encode(t)) + 1}
-    logs = Path(args.log_dir)
+    logs = Path(args.log_dir or tempfile.mkdtemp(prefix="tito-bench-"))
     logs.mkdir(parents=True, exist_ok=True)
     engine_port, serve_port, gateway_port = free_port(), free_port(), free_port()
     engine_url, serve_url, gateway_url = (f"http://{HOST}:{p}" for p in
@@ -246,6 +247,8 @@ async def run(args: argparse.Namespace) -> int:
                   + " (whole run, warm-up included)")
     for r in failed[:10]:
         print(f"  FAILED {r.kind}: {r.error}", file=sys.stderr)
+    if failed:
+        print(f"  server logs: {logs}", file=sys.stderr)
     return 0 if not failed else 1
 
 
@@ -258,8 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="fake engine pause per step (default 5 ms)")
     parser.add_argument("--deadline", type=float, default=120.0,
                         help="give up after this many seconds (default 120)")
-    parser.add_argument("--log-dir", default=str(ROOT / "bench" / ".logs"),
-                        help="server logs (default bench/.logs)")
+    parser.add_argument("--log-dir", help="where the servers log (default: a temporary folder)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     if not 1 <= args.streams <= MAX_STREAMS:

@@ -26,6 +26,10 @@ Theory of operation (streaming)
   base URL (a deployed API Gateway, ``tito serve``, a vLLM server), an ASGI app run in-process
   (``httpx.ASGITransport``; ``None`` for render/derender means tito's own app), or an
   ``httpx.AsyncClient`` you configure. Nothing else in this module knows which.
+- **What derender is told.** Each choice's first derender call carries render's compact
+  ``derender_context`` (settings + prompt tail); later calls only the state. Without a context
+  (a vLLM render) or with ``vllm_compatible``, vLLM's ``chat_request``/``completion_request`` and
+  ``prompt_token_ids`` travel instead (on every call when ``vllm_compatible``).
 - **One state per choice index.** The engine interleaves single-choice events of the ``n``
   choices; :class:`StreamDerenderer` keeps each index's ``stream_state`` and sends every event with
   its own index's state. A usage-only event (``choices: []``) rides with index 0's state.
@@ -45,7 +49,8 @@ Theory of operation (streaming)
   then reads the engine stream to its end (the trailing usage event still counts).
   Engine-side ``stop`` strings are removed from the request by default
   (``engine_stop_strings=False``): a ``--tokens-only`` vLLM refuses them (400), and derender
-  enforces them exactly anyway.
+  enforces them exactly anyway. A stage failing mid-stream, or the caller closing the stream
+  early (a user who disconnected from the gateway), aborts the engine request too.
 - The same :class:`StreamDerenderer` drives replay, so a replayed capture yields the very bytes
   the gateway sent (see :func:`sse_event`).
 """
@@ -175,15 +180,21 @@ class StreamContext:
     def request_field(self) -> str:
         return "chat_request" if self.endpoint == "chat" else "completion_request"
 
-    def derender_fields(self) -> dict[str, Any]:
-        """The request-derived fields of a derender body (first call per choice)."""
+    def derender_fields(self, *, vllm_compatible: bool = False) -> dict[str, Any]:
+        """The request-derived fields of a derender body (first call per choice).
+
+        With render's ``derender_context`` that small object is all derender needs (the prompt
+        tail rides in it), so neither the whole request (a long conversation) nor the prompt ids
+        travel; otherwise (a vLLM render, or ``vllm_compatible``) vLLM's fields do.
+        """
         out: dict[str, Any] = {"model": self.model}
+        if self.derender_context is not None and not vllm_compatible:
+            out["derender_context"] = self.derender_context
+            return out
         if self.prompt_token_ids is not None:
             out["prompt_token_ids"] = self.prompt_token_ids
         if self.request is not None:
             out[self.request_field] = self.request
-        if self.derender_context is not None:
-            out["derender_context"] = self.derender_context
         return out
 
     def to_header(self) -> dict[str, Any]:
@@ -326,7 +337,7 @@ class StreamDerenderer:
         state = self.states.get(call.index)
         body: dict[str, Any] = {"stream": True}
         if state is None or self.vllm_compatible:
-            body.update(self.context.derender_fields())
+            body.update(self.context.derender_fields(vllm_compatible=self.vllm_compatible))
         else:
             body["model"] = self.context.model
         if self.context.prompt_tokens is not None:
@@ -569,14 +580,18 @@ class TitoClient:
                        self._engine_body(g, False, None)) for g in gens))
         contexts = [self._context(endpoint, request, g) for g in gens]
         first = contexts[0]
-        body: dict[str, Any] = {**first.derender_fields()}
+        body: dict[str, Any] = first.derender_fields(vllm_compatible=self.vllm_compatible)
         if endpoint == "chat":
             body["generate_response"] = responses[0]
             body["prompt_tokens"] = first.prompt_tokens
         else:
             body["generate_responses"] = responses
             body["prompt_tokens"] = [c.prompt_tokens for c in contexts]
-            body["prompt_token_ids"] = [c.prompt_token_ids for c in contexts]
+            if "derender_context" not in body:
+                body["prompt_token_ids"] = [c.prompt_token_ids for c in contexts]
+            elif len(contexts) > 1:  # one context for all: each prompt's own tail seeds it
+                body["prompt_token_ids"] = [(c.derender_context or {}).get("prompt_tail")
+                                            for c in contexts]
         return dict(await self._post("derender", self.derender_http, DERENDER_PATHS[endpoint],
                                      body))
 

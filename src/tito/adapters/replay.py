@@ -496,9 +496,9 @@ def _batch_request(capture: Capture, ctx: StreamContext) -> tuple[dict[str, Any]
     if ctx.endpoint == "chat":
         body.update(generate_response=response, prompt_tokens=ctx.prompt_tokens)
     else:
-        body.update(generate_responses=[response],
-                    prompt_tokens=[ctx.prompt_tokens or 0],
-                    prompt_token_ids=[ctx.prompt_token_ids])
+        body.update(generate_responses=[response], prompt_tokens=[ctx.prompt_tokens or 0])
+        if "derender_context" not in body:
+            body["prompt_token_ids"] = [ctx.prompt_token_ids]
     return body, indices
 
 
