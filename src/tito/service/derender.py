@@ -203,6 +203,31 @@ def _prompt_tokens(req: Any) -> int:
     return int(context.prompt_tokens or 0) if context is not None else 0
 
 
+def _batch_choice(
+    model: ServedModel,
+    cfg: ChoiceConfig,
+    seed: Sequence[int] | None,
+    choice: Any,
+    response_id: str,
+    index: int,
+) -> tuple[ChoiceState, ChoiceOutput]:
+    """A whole choice through the streaming state machine: one chunk with every id, then finish.
+
+    This is what makes batch == stream by construction: there is no separate batch decoder.
+    """
+    state = start_choice(model.vocab, cfg, seed)
+    return step_choice(
+        model.vocab,
+        cfg,
+        state,
+        list(choice.token_ids or []),
+        finish_reason=choice.finish_reason or "stop",
+        engine_logprobs=_engine_logprobs(choice),
+        response_id=response_id,
+        choice_index=index,
+    )
+
+
 # -- chat --------------------------------------------------------------------------------------
 
 
@@ -217,19 +242,8 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
     completion_tokens = 0
     reasoning_total: int | None = None
     for choice in resp.choices:
-        ids = list(choice.token_ids or [])
-        completion_tokens += len(ids)
-        state = start_choice(model.vocab, cfg, seed)
-        state, out = step_choice(
-            model.vocab,
-            cfg,
-            state,
-            ids,
-            finish_reason=choice.finish_reason or "stop",
-            engine_logprobs=_engine_logprobs(choice),
-            response_id=resp.request_id,
-            choice_index=choice.index,
-        )
+        completion_tokens += len(choice.token_ids or [])
+        state, out = _batch_choice(model, cfg, seed, choice, resp.request_id, choice.index)
         r = _reasoning_tokens(cfg, state)
         if r is not None:
             reasoning_total = (reasoning_total or 0) + r
@@ -526,19 +540,8 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
         if seed is None:
             seed = resp.prompt_token_ids
         for choice in resp.choices:
-            ids = list(choice.token_ids or [])
-            completion_tokens += len(ids)
-            state = start_choice(model.vocab, cfg, seed)
-            state, out = step_choice(
-                model.vocab,
-                cfg,
-                state,
-                ids,
-                finish_reason=choice.finish_reason or "stop",
-                engine_logprobs=_engine_logprobs(choice),
-                response_id=resp.request_id,
-                choice_index=k,
-            )
+            completion_tokens += len(choice.token_ids or [])
+            _, out = _batch_choice(model, cfg, seed, choice, resp.request_id, k)
             prefix, prefix_lp, offset = (
                 _echo(model, cfg, seed, resp.prompt_logprobs) if echo else ("", None, 0)
             )
