@@ -8,6 +8,7 @@ response is a single chunk that carries every id and the finish reason). For eve
 
 1. **stop token**: when the chunk finishes with ``finish_reason == "stop"``, the last id is kept out
    of the text if it is an EOS or a request stop token (``tito.core.stops.stop_token_check``);
+   such an id ending a chunk that does not finish waits (``pending``) for the next chunk;
 2. **detokenize**: one text piece per id (held-back bytes of an unfinished character stay in the
    window); at finish the window's held-back text is flushed;
 3. **stop strings**: earliest-ending match cuts the text; a proper prefix of a stop string is held
