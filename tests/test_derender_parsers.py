@@ -248,3 +248,25 @@ def test_markers_inside_json_strings_and_plain_json_content(client, vocabs):
     inner = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "<tool_call></think>"}}\n</tool_call>'
     out = batch(client, "qwen3", prompt, v.encode(inner) + [IM_END], chat_request(tools=TOOLS))
     assert json.loads(batch_view(out)[2][0][2]) == {"city": "<tool_call></think>"}
+
+
+def test_vllm_shaped_client_on_the_parser_path(client, vocabs):
+    """A client that keeps only vLLM's state fields and resends chat_request + prompt_token_ids
+    every call (as vLLM requires) gets the same stream as a tito client: served by replay."""
+    from tito.protocol import DerenderStreamState
+
+    v = vocabs["qwen3"]
+    prompt, ids = v.encode(QWEN_PROMPT), v.encode(QWEN_OUT) + [IM_END]
+    request = chat_request(tools=TOOLS)
+    reference, _ = stream(client, "qwen3", prompt, [[i] for i in ids], request)
+    vllm_fields = set(DerenderStreamState.model_fields) - {"tito"}
+    state, outs = None, []
+    for k, i in enumerate(ids):
+        body = {"stream": True, "model": "qwen3", "stream_state": state, "prompt_token_ids": prompt,
+                "chat_request": request,
+                "generate_chunk": stream_chunk([i], finish_reason="stop" if k == len(ids) - 1 else None)}
+        res = post(client, CHAT, body)
+        outs.append(res["chunk"])
+        state = {f: val for f, val in res["stream_state"].items() if f in vllm_fields}
+    assert collect(outs) == collect(reference)
+    assert [o["choices"][0]["delta"] for o in outs] == [o["choices"][0]["delta"] for o in reference]

@@ -180,7 +180,11 @@ def test_state_size_bounded_over_100k_tokens(vocabs):
             res = fn(model, req)
             state = res["stream_state"]
             sizes.append(len(json.dumps(state, ensure_ascii=False).encode()))
-        assert max(sizes) < 1024, (model_name, max(sizes))
+        # Every state after the first is under 1 KiB. The first response of a parser stream
+        # also carries its own chunk's ids in vLLM's replay fields (for vLLM-shaped clients),
+        # so it is bounded by that chunk, not by the generation.
+        assert max(sizes[1:]) < 1024, (model_name, max(sizes[1:]))
+        assert sizes[-1] < 1024
 
 
 def test_generate_chunks_batching_equals_single(client, vocabs):

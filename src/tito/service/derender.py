@@ -279,6 +279,11 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
     )
 
 
+def _parsing(cfg: ChoiceConfig) -> bool:
+    """Does a reasoning or tool parser run for these settings?"""
+    return cfg.reasoning_parser is not None or cfg.tool_choice != "none"
+
+
 def _stream_chunks(req: Any) -> list[GenerateTokensStreamResponse]:
     chunks = req.generate_chunks if req.generate_chunks is not None else [req.generate_chunk]
     return [c for c in chunks if c is not None]
@@ -318,6 +323,9 @@ class _Stream:
                 _check_logprobs(self.model, choice.logprobs, f"{param}.choices.0.logprobs")
         self.chunks = chunks
         self.echo_prefix = ""
+        #: ids replayed / to replay in vLLM's ``output_token_ids`` (None: not carried)
+        self.history: list[int] | None = None
+        self.history_lens: list[int] = []
         _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
         self._load_state(request_obj)
 
@@ -340,21 +348,53 @@ class _Stream:
             prompt_tokens=req.prompt_tokens if req.prompt_tokens is not None else (
                 req.derender_context.prompt_tokens if req.derender_context is not None else None),
         )
+        engine_seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
+        seed = _seed(req.prompt_token_ids, engine_seed, req.derender_context)
         if raw is None:
-            engine_seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
-            seed = _seed(req.prompt_token_ids, engine_seed, req.derender_context)
             self.state = start_choice(vocab, self.cfg, seed)
             if self.completion and _echo_requested(request_obj):
                 self.echo_prefix = _echo(model, self.cfg, seed, None)[0]
                 self.state.text_offset = len(self.echo_prefix)
+            # vLLM compatibility: a client that will keep only vLLM's fields can continue a
+            # parser stream by replay (below) if the first chunk's ids travel in vLLM's
+            # replay fields; later tito states leave them empty.
+            self.history = [] if _parsing(self.cfg) else None
+        elif _parsing(self.cfg):
+            self._replay_vllm_state(raw, seed)
         else:
-            if self.cfg.reasoning_parser or self.cfg.tool_parser:
-                raise BadRequest(
-                    "stream_state.tito is missing: with a reasoning or tool parser the parser "
-                    "state rides in stream_state.tito; send back the state exactly as returned",
-                    param="stream_state.tito",
-                )
             self.state = stream_state.plain_state(vocab, self.cfg, raw)
+
+    def _replay_vllm_state(self, raw: dict[str, Any], seed: Sequence[int] | None) -> None:
+        """A vLLM-shaped state on the parser path: rebuild the parsers by replaying vLLM's
+        ``output_token_ids`` in their original chunks, as vLLM does (O(history): the price of a
+        client that drops ``stream_state.tito``)."""
+        history = list(raw.get("output_token_ids") or [])
+        lens = list(raw.get("output_chunk_lens") or [])
+        if seed is None:
+            raise BadRequest(
+                "prompt_token_ids is required on every call when the stream_state has no tito "
+                "object and a reasoning or tool parser is configured",
+                param="prompt_token_ids",
+            )
+        if not history and raw.get("role_sent"):
+            raise BadRequest(
+                "stream_state.tito is missing and output_token_ids is empty: the parser state "
+                "cannot be rebuilt; send back the state exactly as returned",
+                param="stream_state.tito",
+            )
+        _check_ids(self.model, history, "stream_state.output_token_ids")
+        state = start_choice(self.model.vocab, self.cfg, seed)
+        pos = 0
+        for n in lens:
+            state, _ = step_choice(
+                self.model.vocab, self.cfg, state, history[pos : pos + n], finish_reason=None,
+                response_id=self.meta.id, choice_index=self.meta.index,
+            )
+            pos += n
+        state.finished = state.finished or bool(raw.get("stop_fired"))
+        self.state = state
+        self.history = history
+        self.history_lens = lens
 
     def run(self) -> list[Any]:
         out = []
@@ -391,6 +431,9 @@ class _Stream:
                     f"the stream's output would exceed max_model_len ({limit}) tokens",
                     param="generate_chunk.choices.0.token_ids",
                 )
+            if self.history is not None and ids:
+                self.history.extend(ids)
+                self.history_lens.append(len(ids))
             self.state, out = step_choice(
                 self.model.vocab,
                 self.cfg,
@@ -439,7 +482,8 @@ class _Stream:
         )
 
     def response(self, results: list[Any]) -> dict[str, Any]:
-        state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state)
+        replay = (self.history, self.history_lens) if self.history else None
+        state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state, replay=replay)
         if self.req.generate_chunks is not None:
             return {"chunk": None, "chunks": [r.model_dump() for r in results],
                     "stream_state": state}

@@ -20,6 +20,12 @@ Rules
   vLLM's fields only still carries the window, the role flag and the logprob context); ``tito``
   holds the rest: the settings captured from the first call's request, token count, stop and
   parser states. Nothing in it grows with the generation: the state stays O(1).
+- vLLM compatibility on the parser path: parser state cannot live in vLLM's fields, so the first
+  response of a parser stream also carries its chunk's ids in vLLM's ``output_token_ids`` /
+  ``output_chunk_lens``. A client that echoes the state (``tito`` included) gets empty replay
+  fields from then on; a client that keeps only vLLM's fields (and resends ``chat_request`` and
+  ``prompt_token_ids``) is served as vLLM serves it: the ids are replayed through fresh parsers
+  and the replay fields grow with the output.
 - ``tito.v`` must equal :data:`STATE_VERSION`; ``tito.model`` must be the request's model.
 - With ``TITO_STATE_SECRET`` set, ``tito.sig`` is an HMAC-SHA256 over the canonical JSON of the
   whole state without ``sig``; a missing or wrong signature is a 400. Without the secret the state
@@ -89,8 +95,19 @@ def _sign(obj: dict[str, Any], key: bytes) -> str:
     return hmac.new(key, _canonical(obj), hashlib.sha256).hexdigest()
 
 
-def encode(vocab: Vocab, meta: StreamMeta, cfg: ChoiceConfig, state: ChoiceState) -> dict[str, Any]:
-    """The wire ``stream_state`` for one choice (signed when a secret is configured)."""
+def encode(
+    vocab: Vocab,
+    meta: StreamMeta,
+    cfg: ChoiceConfig,
+    state: ChoiceState,
+    *,
+    replay: tuple[list[int], list[int]] | None = None,
+) -> dict[str, Any]:
+    """The wire ``stream_state`` for one choice (signed when a secret is configured).
+
+    ``replay``: ids and chunk lengths for vLLM's ``output_token_ids`` / ``output_chunk_lens``,
+    only for clients that keep vLLM's fields alone on a parser stream (see the module header).
+    """
     st = state.model_dump(
         mode="json",
         exclude={"detok", "role_sent", "lp_context", "text_offset"},
@@ -106,8 +123,8 @@ def encode(vocab: Vocab, meta: StreamMeta, cfg: ChoiceConfig, state: ChoiceState
         "role_sent": state.role_sent,
         "logprob_context_token_ids": list(state.lp_context),
         "logprob_text_offset": state.text_offset,
-        "output_token_ids": [],
-        "output_chunk_lens": [],
+        "output_token_ids": list(replay[0]) if replay else [],
+        "output_chunk_lens": list(replay[1]) if replay else [],
         "tools_streamed": state.tool_calls > 0,
         "last_tool_call_ids": [],
         "held_text": held,
