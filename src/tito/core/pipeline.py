@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,11 +40,9 @@ from tito.core.detokenizer import DetokState
 from tito.core.parsers import reasoning as reasoning_parsers
 from tito.core.parsers import tools as tool_parsers
 from tito.core.parsers.reasoning import ReasoningState
-from tito.core.parsers.tools import ToolCallDelta, ToolState
+from tito.core.parsers.tools import ToolCallDelta, ToolChoiceMode, ToolState
 from tito.core.stops import StopConfig, StopState
 from tito.core.vocab import Vocab
-
-ToolChoiceMode = Literal["none", "auto", "required", "named"]
 
 
 class ChoiceConfig(BaseModel):

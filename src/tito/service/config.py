@@ -65,7 +65,7 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
         reasoning_enabled=enabled,
         include_reasoning=req.include_reasoning if req else True,
         tool_parser=model.config.tool_parser if mode == "auto" else None,
-        tool_choice=mode,  # type: ignore[arg-type]
+        tool_choice=mode,  # type: ignore[arg-type]  # one of ToolChoiceMode
         named_tool=named,
         parallel_tool_calls=(req.parallel_tool_calls is not False) if req else True,
     )
