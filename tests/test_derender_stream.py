@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 
-import openai.types as oa
 import openai.types.chat as oac
 import pytest
 from fastapi.testclient import TestClient

@@ -61,9 +61,9 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeAlias
 
 import httpx
 
@@ -86,7 +86,7 @@ __all__ = [
 
 Endpoint = Literal["chat", "completions"]
 #: A stage: a base URL, an in-process ASGI app, or a ready ``httpx.AsyncClient``.
-Target = str | httpx.AsyncClient | Callable[..., Any]
+Target: TypeAlias = str | httpx.AsyncClient | Callable[..., Any]
 
 GENERATE_PATH = "/inference/v1/generate"
 ABORT_PATH = "/inference/v1/abort_requests"
@@ -646,7 +646,7 @@ class TitoClient:
             yield {**usage[0], "usage": {**usage[0]["usage"], **total}}
 
     async def _one_stream(self, gen: Mapping[str, Any], ctx: StreamContext,
-                          stream_options: Any) -> AsyncIterator[dict[str, Any]]:
+                          stream_options: Any) -> AsyncGenerator[dict[str, Any], None]:
         driver = StreamDerenderer(ctx, vllm_compatible=self.vllm_compatible)
         observer = self.capture(ctx) if self.capture is not None else None
         error: dict[str, Any] | None = None

@@ -696,6 +696,7 @@ def main(argv: list[str]) -> int:
                         help="largest n accepted (vLLM's max_num_seqs; default 256)")
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
+    script: ReplyScript | None
     try:
         if args.replies is not None:
             script = ReplyScript.from_jsonl(args.replies)
@@ -707,7 +708,7 @@ def main(argv: list[str]) -> int:
 
     engine = FakeEngine(script, tokens_per_event=args.tokens_per_event,
                         delay=args.delay_ms / 1000.0, max_num_seqs=args.max_num_seqs)
-    engine.registry  # load the tokenizers before accepting traffic
+    _ = engine.registry  # load the tokenizers before accepting traffic
     uvicorn.run(create_fake_engine_app(engine), host=args.host, port=args.port,
                 log_level=args.log_level)
     return 0

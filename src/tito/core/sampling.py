@@ -172,7 +172,7 @@ def _from_response_format(response_format: Mapping[str, Any]) -> dict[str, Any]:
 
 def _tool_schema(tool: Mapping[str, Any]) -> tuple[str, dict[str, Any] | None]:
     function = tool.get("function") or {}
-    return function.get("name"), function.get("parameters")
+    return str(function.get("name")), function.get("parameters")
 
 
 def structured_outputs_for(
