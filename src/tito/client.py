@@ -67,6 +67,8 @@ from typing import Any, Literal, Protocol, TypeAlias
 
 import httpx
 
+from tito.errors import error_body
+
 __all__ = [
     "SSE_DONE",
     "DerenderCall",
@@ -106,11 +108,6 @@ _END = object()
 
 
 # -- errors and SSE ------------------------------------------------------------------------------
-
-
-def error_body(message: str, *, type_: str, code: int, param: str | None = None) -> dict[str, Any]:
-    """OpenAI's (and vLLM's) error body ``{"error": {message, type, param, code}}``."""
-    return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
 
 class TitoClientError(Exception):

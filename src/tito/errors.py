@@ -6,6 +6,19 @@ error shape ``{"error": {"message", "type", "param", "code"}}``. Nothing here im
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+
+
+def error_body(message: str, *, type_: str, code: int, param: str | None = None) -> dict[str, Any]:
+    """vLLM's (and OpenAI's) error body ``{"error": {message, type, param, code}}``; ``code`` is
+    the HTTP status, object addresses are stripped from the message as vLLM does."""
+    return {
+        "error": {"message": _ADDRESS.sub(">", message), "type": type_, "param": param, "code": code}
+    }
+
 
 class TitoError(Exception):
     """Base error: carries the HTTP status and OpenAI error ``type`` it maps to."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -30,7 +29,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tito import __version__
-from tito.errors import TitoError
+from tito.errors import TitoError, error_body
 
 logger = logging.getLogger("tito")
 
@@ -46,20 +45,7 @@ ENDPOINTS: dict[str, tuple[str, str]] = {
 #: Called with the exception for every unexpected error (500). The Lambda handlers add a metric.
 on_unhandled: list[Callable[[BaseException], None]] = []
 
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 _MAX_ERRORS = 10
-
-
-def error_body(message: str, *, type_: str, code: int, param: str | None = None) -> dict[str, Any]:
-    """vLLM's ``ErrorResponse`` body (object addresses stripped from the message)."""
-    return {
-        "error": {
-            "message": _ADDRESS.sub(">", message),
-            "type": type_,
-            "param": param,
-            "code": code,
-        }
-    }
 
 
 def error_response(message: str, *, type_: str, code: int, param: str | None = None) -> JSONResponse:

@@ -62,9 +62,10 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
+from tito.adapters.streaming import ClosingStreamingResponse
 from tito.errors import BadRequest
 from tito.protocol import (
     GenerateLogProb,
@@ -528,25 +529,6 @@ def _sse(obj: dict[str, Any]) -> str:
     return "data: " + json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n\n"
 
 
-class _ClosingStreamingResponse(StreamingResponse):
-    """A streaming response that closes its event generator when the client disconnects.
-
-    Starlette cancels the sending task but leaves the generator suspended, so the engine would
-    only notice (and record the abort) whenever the garbage collector finalizes it.
-    """
-
-    async def stream_response(self, send: Any) -> None:
-        try:
-            await super().stream_response(send)
-        finally:
-            aclose = getattr(self.body_iterator, "aclose", None)
-            if aclose is not None:
-                import anyio
-
-                with anyio.CancelScope(shield=True):
-                    await aclose()
-
-
 # -- the app -------------------------------------------------------------------------------------
 
 
@@ -578,7 +560,7 @@ def create_fake_engine_app(engine: FakeEngine | None = None, **kwargs: Any) -> F
         rid = RESPONSE_ID_PREFIX + (request.headers.get("x-request-id") or req.request_id)
         if req.stream:
             events = await engine.stream(req, rid)
-            return _ClosingStreamingResponse(events, media_type="text/event-stream")
+            return ClosingStreamingResponse(events, media_type="text/event-stream")
         try:
             return JSONResponse(engine.respond(req, rid))
         except _EngineFailure as exc:

@@ -36,10 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tito import __version__
+from tito.adapters.streaming import ClosingStreamingResponse
 from tito.client import (
     DEFAULT_CHUNKS_PER_CALL,
     SSE_DONE,
@@ -165,27 +166,8 @@ async def _stream(chunks: AsyncIterator[dict[str, Any]]) -> Response:
             await chunks.aclose()  # type: ignore[attr-defined]
         yield SSE_DONE
 
-    return _ClosingStreamingResponse(events(), media_type="text/event-stream",
+    return ClosingStreamingResponse(events(), media_type="text/event-stream",
                                      headers={"cache-control": "no-cache"})
-
-
-class _ClosingStreamingResponse(StreamingResponse):
-    """Closes the chunk generator when the user disconnects, which aborts the engine request.
-
-    Starlette cancels the sending task but leaves the generator suspended until the garbage
-    collector finalizes it, so the engine would keep generating for nobody meanwhile.
-    """
-
-    async def stream_response(self, send: Any) -> None:
-        try:
-            await super().stream_response(send)
-        finally:
-            aclose = getattr(self.body_iterator, "aclose", None)
-            if aclose is not None:
-                import anyio
-
-                with anyio.CancelScope(shield=True):
-                    await aclose()
 
 
 def _install_errors(app: FastAPI) -> None:
