@@ -263,3 +263,27 @@ def test_tool_choice_in_context_when_tools_are_offered(client):
         assert out["derender_context"]["tools"] == ["get_weather"]
     out = post_ok(client, CHAT, {"model": "qwen3", "messages": USER})
     assert "tool_choice" not in out["derender_context"] and "tools" not in out["derender_context"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "param"),
+    [
+        ({"add_generation_prompt": True, "continue_final_message": True}, "continue_final_message"),
+        ({"tools": [{"type": "function", "function": {"name": "f"}}],
+          "tool_choice": {"type": "function", "function": {"name": "g"}}}, "tool_choice"),
+        ({"tool_choice": "required"}, "tool_choice"),
+        ({"tools": []}, "tools"),
+        ({"stream_options": {"include_usage": True}}, "stream_options"),
+        ({"top_logprobs": 3}, "top_logprobs"),
+    ],
+)
+def test_cross_field_errors_name_the_field(extra, param):
+    from fastapi.testclient import TestClient
+
+    from tito.adapters.app import create_app
+
+    client = TestClient(create_app(endpoints=["chat_render"]), raise_server_exceptions=False)
+    resp = client.post("/v1/chat/completions/render",
+                       json={"messages": [{"role": "user", "content": "hi"}], **extra})
+    assert resp.status_code == 400
+    assert resp.json()["error"]["param"] == param

@@ -16,6 +16,7 @@ from pydantic import (
     model_validator,
 )
 
+from tito.errors import InvalidField
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -116,7 +117,7 @@ ToolChoice = Literal["none", "auto", "required"] | ChatCompletionNamedToolChoice
 def check_stream_options(data: dict[str, Any]) -> None:
     """``stream_options`` without ``stream`` is a client mistake vLLM reports, not ignores."""
     if data.get("stream_options") is not None and not data.get("stream"):
-        raise ValueError("Stream options can only be defined when `stream=True`.")
+        raise InvalidField("Stream options can only be defined when `stream=True`.", param="stream_options")
 
 
 def check_top_logprobs(top_logprobs: int | None, logprobs: bool | None) -> None:
@@ -124,9 +125,11 @@ def check_top_logprobs(top_logprobs: int | None, logprobs: bool | None) -> None:
     if top_logprobs is None:
         return
     if top_logprobs < 0 and top_logprobs != -1:
-        raise ValueError("`top_logprobs` must be a non-negative value or -1.")
+        raise InvalidField("`top_logprobs` must be a non-negative value or -1.", param="top_logprobs")
     if top_logprobs != 0 and not logprobs:
-        raise ValueError("when using `top_logprobs`, `logprobs` must be set to true.")
+        raise InvalidField(
+            "when using `top_logprobs`, `logprobs` must be set to true.", param="top_logprobs"
+        )
 
 
 def normalize_messages(messages: Any) -> Any:
@@ -279,8 +282,9 @@ class ChatCompletionRequest(OpenAIBaseModel):
             return data
         tools = data.get("tools")
         if isinstance(tools, list) and len(tools) == 0:
-            raise ValueError(
-                "`tools` must contain at least one tool when given (got an empty list)."
+            raise InvalidField(
+                "`tools` must contain at least one tool when given (got an empty list).",
+                param="tools",
             )
         if "tool_choice" not in data and tools:
             data = {**data, "tool_choice": "auto"}
@@ -292,19 +296,21 @@ class ChatCompletionRequest(OpenAIBaseModel):
         """Reject combinations vLLM rejects, with its messages, before any work is done."""
         check_top_logprobs(self.top_logprobs, self.logprobs)
         if self.add_generation_prompt and self.continue_final_message:
-            raise ValueError(
-                "Cannot set both `continue_final_message` and `add_generation_prompt` to True."
+            raise InvalidField(
+                "Cannot set both `continue_final_message` and `add_generation_prompt` to True.",
+                param="continue_final_message",
             )
         choice = self.tool_choice
         if choice is not None and choice != "none":
             if not self.tools:
-                raise ValueError("When using `tool_choice`, `tools` must be set.")
+                raise InvalidField("When using `tool_choice`, `tools` must be set.", param="tool_choice")
             if isinstance(choice, ChatCompletionNamedToolChoiceParam):
                 names = [t.function.name for t in self.tools]
                 if choice.function.name not in names:
-                    raise ValueError(
+                    raise InvalidField(
                         f"Tool '{choice.function.name}' has not been passed in `tools` "
-                        f"(available: {names})."
+                        f"(available: {names}).",
+                        param="tool_choice",
                     )
                 if self.structured_outputs is not None:
                     raise ValueError(
