@@ -27,6 +27,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tito import __version__
 from tito.errors import TitoError, error_body
@@ -145,33 +146,61 @@ def _too_large(limit: int) -> JSONResponse:
     )
 
 
-def _install_json_guard(app: FastAPI) -> None:
-    """Reject oversized bodies, non-JSON content types and non-object JSON bodies before
-    routing, as vLLM does for the last two."""
+class JsonBodyGuard:
+    """ASGI middleware: reject oversized bodies, non-JSON content types and non-object JSON
+    bodies before routing (vLLM does the last two). Plain ASGI rather than
+    ``@app.middleware``: it runs on every derender chunk, so it must cost next to nothing."""
 
-    @app.middleware("http")
-    async def _json_only(request: Request, call_next: Callable[[Request], Any]) -> Any:
-        if request.method == "POST":
-            limit = _max_body_bytes()
-            declared = request.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > limit:
-                return _too_large(limit)
-            ctype = request.headers.get("content-type", "")
-            mime = ctype.split(";", 1)[0].strip().lower()
-            if mime != "application/json":
-                return error_response(
-                    "Unsupported Media Type: Only 'application/json' is allowed",
-                    type_="Bad Request",
-                    code=400,
-                )
-            body = await request.body()
-            if len(body) > limit:
-                return _too_large(limit)
-            if not body.lstrip().startswith(b"{"):
-                return error_response(
-                    "The request body must be a JSON object.", type_="Bad Request", code=400
-                )
-        return await call_next(request)
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        limit = _max_body_bytes()
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            await _too_large(limit)(scope, receive, send)
+            return
+        mime = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if mime != "application/json":
+            await error_response(
+                "Unsupported Media Type: Only 'application/json' is allowed",
+                type_="Bad Request",
+                code=400,
+            )(scope, receive, send)
+            return
+        parts: list[bytes] = []
+        size, more = 0, True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _too_large(limit)(scope, receive, send)
+                return
+            parts.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(parts)
+        if not body.lstrip().startswith(b"{"):
+            await error_response(
+                "The request body must be a JSON object.", type_="Bad Request", code=400
+            )(scope, receive, send)
+            return
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 def common_router() -> APIRouter:
@@ -203,7 +232,7 @@ def create_app(*, endpoints: Iterable[str] | None = None) -> FastAPI:
         description="Token in, token out: stateless render and derender (vLLM scale-out wire).",
     )
     _install_error_handlers(app)
-    _install_json_guard(app)
+    app.add_middleware(JsonBodyGuard)
     app.include_router(common_router())
     for module_name, attr in dict.fromkeys(ENDPOINTS[n] for n in names):
         app.include_router(getattr(importlib.import_module(module_name), attr))

@@ -24,7 +24,7 @@ completions_router = APIRouter()
 
 
 @chat_router.post("/v1/chat/completions/derender")
-def chat_derender(body: DerenderChatBody) -> dict[str, Any]:
+async def chat_derender(body: DerenderChatBody) -> dict[str, Any]:
     """Chat derender: a whole generate response (batch) or one engine chunk (stream)."""
     model = get_registry().get(body.model)
     if isinstance(body, DerenderChatStreamRequest):
@@ -33,7 +33,7 @@ def chat_derender(body: DerenderChatBody) -> dict[str, Any]:
 
 
 @completions_router.post("/v1/completions/derender")
-def completions_derender(body: DerenderCompletionBody) -> dict[str, Any]:
+async def completions_derender(body: DerenderCompletionBody) -> dict[str, Any]:
     """Completions derender: generate responses, one per prompt (batch) or one chunk (stream)."""
     model = get_registry().get(body.model)
     if isinstance(body, DerenderCompletionStreamRequest):
