@@ -85,6 +85,41 @@ def pipeline_per_token(vocab, ids: list[int]) -> float:
     return (time.perf_counter() - t0) / len(ids)
 
 
+def handler_call(name: str, ids: list[int]) -> float:
+    """Median seconds of one streamed derender call through the Lambda handler (API Gateway v2
+    event, Mangum, FastAPI, Powertools): what one chunk costs a deployed function."""
+    import contextlib
+    import io
+    import os
+
+    os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Tito")
+    os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "tito")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "events"))
+    from make_events import http_api_event
+
+    from tito.handlers.completions_derender import handler
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "bench", 1024, "bench"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
+
+        def get_remaining_time_in_millis(self) -> int:
+            return 29_000
+
+    ctx, state, times = Context(), None, []
+    with contextlib.redirect_stdout(io.StringIO()):
+        for k in range(CALLS):
+            body = {"stream": True, "model": name, "stream_state": state,
+                    "generate_chunk": chunk([ids[k % len(ids)]])}
+            event = http_api_event("bench", "POST", "/v1/completions/derender", body)
+            t0 = time.perf_counter()
+            res = handler(event, ctx)
+            times.append(time.perf_counter() - t0)
+            state = json.loads(res["body"])["stream_state"]
+    return statistics.median(times[20:])
+
+
 def main() -> int:
     registry = get_registry()
     rows = []
@@ -106,6 +141,11 @@ def main() -> int:
         print(f"{name:8s} {early*1e6:8.0f}us {late*1e6:8.0f}us {late/early:10.2f} "
               f"{s1:8d}B {s2:9d}B {ds*1e6:14.1f}us {core*1e6:7.1f}us {core/ds:8.1f} "
               f"{late/ds:8.1f}")
+    gpt2 = registry.get("gpt2")
+    h = handler_call("gpt2", gpt2.vocab.encode(TEXT))
+    ds = decode_stream_per_token(gpt2.vocab, (gpt2.vocab.encode(TEXT) * 20)[:3000])
+    print(f"gpt2 one-token call through the Lambda handler: {h*1e6:.0f}us "
+          f"({h/ds:.0f}x DecodeStream.step)")
     return 0
 
 
