@@ -227,6 +227,11 @@ class ToolParser:
         """Whether a call is open in this phase (arguments not closed)."""
         return False
 
+    def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """Phase ``rest``: after the calls, everything is content."""
+        self._content(st, out, s[pos:])
+        return len(s), False
+
     @staticmethod
     def _content(st: Work, out: Out, text: str) -> None:
         """Emit content through the gap rule."""

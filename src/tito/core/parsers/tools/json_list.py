@@ -80,10 +80,6 @@ class JsonListParser(ObjectCallParser):
         self._content(st, out, run)
         return i, False
 
-    def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        self._content(st, out, s[pos:])
-        return len(s), False
-
 
 @dataclass(frozen=True)
 class MistralParser(JsonListParser):

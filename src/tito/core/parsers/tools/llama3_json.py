@@ -84,6 +84,3 @@ class Llama3JsonParser(ObjectCallParser):
             st.phase = "rest"
         return i, False
 
-    def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        self._content(st, out, s[pos:])
-        return len(s), False

@@ -221,10 +221,6 @@ class PythonicParser(ToolParser):
             st.phase = "rest"
         return i, False
 
-    def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        self._content(st, out, s[pos:])
-        return len(s), False
-
     def _is_open(self, st: Work) -> bool:
         return st.phase == "pargs"
 
