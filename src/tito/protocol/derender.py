@@ -133,6 +133,7 @@ class DerenderContext(BaseModel):
     chat_template_kwargs: dict[str, Any] | None = None
     reasoning_ended: bool | None = None
     echo: bool = False
+    n: int = Field(default=1, ge=1)
     suffix: None = None
     reasoning_effort: None = None
 

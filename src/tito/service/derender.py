@@ -347,6 +347,7 @@ class _Stream:
             model=model.name, id=first.request_id, created=int(time.time()), index=index,
             prompt_tokens=req.prompt_tokens if req.prompt_tokens is not None else (
                 req.derender_context.prompt_tokens if req.derender_context is not None else None),
+            n=max(1, int(getattr(request_obj, "n", None) or 1)),
         )
         engine_seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
         seed = _seed(req.prompt_token_ids, engine_seed, req.derender_context)
@@ -411,7 +412,9 @@ class _Stream:
         if prompt is None:
             prompt = chunk.usage.prompt_tokens or 0
         completion = chunk.usage.completion_tokens or 0
-        return _usage(prompt, completion, _reasoning_tokens(self.cfg, self.state))
+        # reasoning tokens are counted per choice: only meaningful for the usage of one choice
+        reasoning = _reasoning_tokens(self.cfg, self.state) if self.meta.n == 1 else None
+        return _usage(prompt, completion, reasoning)
 
     def _one(self, chunk: GenerateTokensStreamResponse) -> Any:
         choices = []

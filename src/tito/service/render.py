@@ -36,6 +36,7 @@ request. Keys (absent when they hold the default shown):
 ``chat_template_kwargs``       chat: effective template kwargs (without ``documents``)
 ``reasoning_ended``            chat: whether the prompt already closed reasoning (null: no
                                reasoning parser)
+``n``                          choices per prompt (default 1; per-choice usage details need it)
 ============================  ==============================================================
 """
 
@@ -240,6 +241,7 @@ def _common_context(
         "ignore_eos": (request.ignore_eos, False),
         "return_tokens_as_token_ids": (request.return_tokens_as_token_ids, None),
         "stream_options": (_stream_options(request), None),
+        "n": (request.n or 1, 1),
     }
     for key, (value, default) in optional.items():
         if value != default:

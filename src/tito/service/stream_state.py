@@ -64,6 +64,8 @@ class StreamMeta(BaseModel):
     index: int = Field(default=0, ge=0)
     #: the first call's ``prompt_tokens`` (usage override for later calls that omit it)
     prompt_tokens: int | None = Field(default=None, ge=0)
+    #: choices of the request (usage's reasoning_tokens is per choice, so only for n == 1)
+    n: int = Field(default=1, ge=1, le=16384)
 
 
 class TitoState(BaseModel):
@@ -77,6 +79,7 @@ class TitoState(BaseModel):
     created: int = Field(ge=0)
     index: int = Field(default=0, ge=0)
     prompt_tokens: int | None = Field(default=None, ge=0)
+    n: int = Field(default=1, ge=1, le=16384)
     cfg: ChoiceConfig
     st: dict[str, Any] = Field(default_factory=dict)
     sig: str | None = Field(default=None, max_length=128)
@@ -131,7 +134,7 @@ def encode(
         "stop_fired": state.finished,
         "tito": {
             "v": STATE_VERSION,
-            **meta.model_dump(exclude_none=True),
+            **meta.model_dump(exclude_defaults=True),
             "cfg": cfg.model_dump(mode="json", exclude_defaults=True),
             "st": st,
         },
@@ -201,7 +204,7 @@ def decode(
         raise BadRequest(f"invalid stream_state: {_first_error(exc)}",
                          param="stream_state") from None
     meta = StreamMeta(model=tito.model, id=tito.id, created=tito.created, index=tito.index,
-                      prompt_tokens=tito.prompt_tokens)
+                      prompt_tokens=tito.prompt_tokens, n=tito.n)
     return meta, tito.cfg, state
 
 
