@@ -322,3 +322,11 @@ def test_n2_one_state_per_index(client, vocabs):
     assert texts == {0: "alpha beta", 1: "gamma delta"}
     mixed = _post_state(client, _first_state(client), chunk=stream_chunk([11], index=1))
     assert "choice" in _bad(mixed)["message"]
+
+
+def test_expired_state(client, monkeypatch):
+    st_ = _first_state(client)
+    monkeypatch.setenv("TITO_STATE_TTL_SECONDS", "3600")
+    assert _post_state(client, st_).status_code == 200
+    st_["tito"]["created"] -= 7200
+    assert "expired" in _bad(_post_state(client, st_))["message"]

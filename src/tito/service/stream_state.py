@@ -29,7 +29,8 @@ Rules
 - ``tito.v`` must equal :data:`STATE_VERSION`; ``tito.model`` must be the request's model.
 - With ``TITO_STATE_SECRET`` set, ``tito.sig`` is an HMAC-SHA256 over the canonical JSON of the
   whole state without ``sig``; a missing or wrong signature is a 400. Without the secret the state
-  is unsigned (and a ``sig`` present is ignored).
+  is unsigned (and a ``sig`` present is ignored). With ``TITO_STATE_TTL_SECONDS`` set, a state
+  whose stream started longer ago than that is refused (meaningful with a signed state).
 - Every violation is a :class:`tito.errors.BadRequest` naming the field.
 """
 
@@ -39,6 +40,7 @@ import hashlib
 import hmac
 import json
 import os
+import time
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -88,6 +90,14 @@ class TitoState(BaseModel):
 def _secret() -> bytes | None:
     key = os.environ.get("TITO_STATE_SECRET")
     return key.encode() if key else None
+
+
+def _ttl_seconds() -> int | None:
+    value = os.environ.get("TITO_STATE_TTL_SECONDS")
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
 
 
 def _canonical(obj: dict[str, Any]) -> bytes:
@@ -182,6 +192,13 @@ def decode(
     except ValidationError as exc:
         raise BadRequest(f"invalid stream_state.tito: {_first_error(exc)}",
                          param="stream_state.tito") from None
+    ttl = _ttl_seconds()
+    if ttl is not None and time.time() - tito.created > ttl:
+        raise BadRequest(
+            f"stream_state expired: the stream started more than {ttl} s ago "
+            "(TITO_STATE_TTL_SECONDS)",
+            param="stream_state.tito.created",
+        )
     if tito.model != model:
         raise BadRequest(
             f"stream_state belongs to model {tito.model!r}, not {model!r}",
