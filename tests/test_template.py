@@ -50,6 +50,7 @@ CONDITIONAL_ENV = {
     "TITO_DEFAULT_MODEL": ("HasDefaultModel", "DefaultModel"),
     "TITO_MODELS_S3_URI": ("HasModelsS3Uri", "ModelsS3Uri"),
     "TITO_STATE_SECRET": ("HasStateSecret", "StateSecret"),
+    "TITO_STATE_TTL_SECONDS": ("HasStateTtl", "StateTtlSeconds"),
 }
 
 
