@@ -270,3 +270,20 @@ def test_vllm_shaped_client_on_the_parser_path(client, vocabs):
         state = {f: val for f, val in res["stream_state"].items() if f in vllm_fields}
     assert collect(outs) == collect(reference)
     assert [o["choices"][0]["delta"] for o in outs] == [o["choices"][0]["delta"] for o in reference]
+
+
+@given(data=st.data())
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_stop_strings_with_parsers_any_chunking(client, vocabs, data):
+    """Stop strings cut the text before the parsers see it, identically in batch and stream."""
+    v = vocabs["qwen3"]
+    prompt, ids = v.encode(QWEN_PROMPT), v.encode(QWEN_OUT) + [IM_END]
+    start = data.draw(st.integers(0, len(QWEN_OUT) - 2))
+    stop = QWEN_OUT[start:start + data.draw(st.integers(1, 6))]
+    request = chat_request(tools=TOOLS, stop=[stop],
+                           include_stop_str_in_output=data.draw(st.booleans()))
+    expected = batch_view(batch(client, "qwen3", prompt, ids, request))
+    sizes = data.draw(st.lists(st.integers(0, 5), max_size=len(ids)))
+    got = collect(stream(client, "qwen3", prompt, split(ids, sizes), request)[0])
+    assert got[0] == expected[0] and got[1] == expected[1] and got[3] == expected[3]
+    assert {i: c[1:] for i, c in got[2].items()} == {i: c[1:] for i, c in expected[2].items()}
