@@ -74,7 +74,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tito.core.parsers._text import held_suffix
+from tito.core.parsers._text import find_first, held_suffix
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
@@ -200,7 +200,7 @@ def step(
             looking = (parser.end,)
         else:
             looking = (parser.start, parser.end)
-        hit, marker = _first(s, looking, pos)
+        hit, marker = find_first(s, looking, pos)
         side = content if st.phase == "pre" else reasoning
         if hit == -1:
             keep = 0 if final else held_suffix(s[pos:], looking)
@@ -215,15 +215,6 @@ def step(
         else:
             st.phase = "done"
     return st, "".join(reasoning), "".join(content)
-
-
-def _first(s: str, markers: Sequence[str], pos: int) -> tuple[int, str | None]:
-    best, which = -1, None
-    for m in markers:
-        i = s.find(m, pos)
-        if i != -1 and (best == -1 or i < best):
-            best, which = i, m
-    return best, which
 
 
 def _count(st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
