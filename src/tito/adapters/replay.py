@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from tito.adapters.invoke import LocalLambdaContext
 from tito.client import (
     DERENDER_PATHS,
     SSE_DONE,
@@ -278,22 +279,6 @@ def _jsonl_line(obj: Mapping[str, Any]) -> str:
 # -- transports ------------------------------------------------------------------------------
 
 
-@dataclass
-class _LambdaContext:
-    """The attributes of a Lambda context that Powertools and Mangum read."""
-
-    function_name: str = "tito-replay"
-    memory_limit_in_mb: int = 1024
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:000000000000:function:tito-replay"
-    aws_request_id: str = "00000000-0000-0000-0000-000000000000"
-    log_group_name: str = "/aws/lambda/tito-replay"
-    log_stream_name: str = "replay"
-    function_version: str = "$LATEST"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 30_000
-
-
 def api_gateway_event(path: str, body: Mapping[str, Any], *, seq: int = 0) -> dict[str, Any]:
     """An API Gateway HTTP API (payload 2.0) ``POST path`` event carrying ``body`` as JSON."""
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
@@ -345,7 +330,7 @@ def invoke_handler(path: str, body: Mapping[str, Any], *, seq: int = 0) -> tuple
     """
     handler = _handler(path)
     with contextlib.redirect_stdout(io.StringIO()):
-        response = handler(api_gateway_event(path, body, seq=seq), _LambdaContext())
+        response = handler(api_gateway_event(path, body, seq=seq), LocalLambdaContext("tito-replay"))
     raw = response.get("body") or ""
     if response.get("isBase64Encoded"):
         raw = base64.b64decode(raw).decode("utf-8")
