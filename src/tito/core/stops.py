@@ -76,10 +76,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
+from tito.protocol.common import stop_list
 
 #: At most this many stop strings per request. vLLM's OpenAI layer defaults to 4
 #: (``VLLM_MAX_STOP_STRINGS``); tito accepts a superset but stays bounded, because the stop
@@ -119,11 +127,7 @@ class StopConfig(BaseModel):
     @classmethod
     def _stop_as_list(cls, value: Any) -> Any:
         """OpenAI allows ``stop`` as one string, a list, or null."""
-        if value is None:
-            return []
-        if isinstance(value, str):
-            return [value]
-        return value
+        return stop_list(value)
 
     @field_validator("stop")
     @classmethod

@@ -173,7 +173,9 @@ def _load_models() -> None:
     error and API Gateway answers 5xx for that sandbox, instead of every request failing later
     with a confusing 500. The error is logged first, with the folder and file in the message.
     """
-    from tito.models import get_registry  # imported here: tokenizers + registry are init work
+    from tito.models import (
+        get_registry,  # imported here: tokenizers + registry are init work
+    )
 
     try:
         get_registry()

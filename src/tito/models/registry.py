@@ -33,7 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from tito.errors import NotFound
-from tito.models.served import TITO_CONFIG_FILE, TOKENIZER_FILE, ModelLoadError, ServedModel, load_model
+from tito.models.served import (
+    TITO_CONFIG_FILE,
+    TOKENIZER_FILE,
+    ModelLoadError,
+    ServedModel,
+    load_model,
+)
 
 logger = logging.getLogger(__name__)
 

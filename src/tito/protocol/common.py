@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 __all__ = [
+    "stop_list",
     "INT64_MAX",
     "INT64_MIN",
     "CompletionTokenUsageInfo",
@@ -48,6 +49,18 @@ NonNegativeInt = Annotated[int, Field(ge=0)]
 
 TokenId = Annotated[int, Field(ge=0)]
 """A vocabulary id: a negative id can only be a client bug, so it is refused at the edge."""
+
+
+def stop_list(value: Any) -> Any:
+    """OpenAI's ``stop`` is a string, a list or null; everything downstream wants a list.
+
+    Anything else is returned unchanged for the field's own validation to reject.
+    """
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return value
 
 
 def random_uuid() -> str:

@@ -25,8 +25,8 @@ from pydantic import (
 
 from tito.errors import InvalidField
 from tito.protocol.chat import ChatCompletionRequest, ChatCompletionStreamResponse
-from tito.protocol.completion import CompletionRequest, CompletionStreamResponse
 from tito.protocol.common import NonNegativeInt, TokenId
+from tito.protocol.completion import CompletionRequest, CompletionStreamResponse
 from tito.protocol.engine import GenerateTokensResponse, GenerateTokensStreamResponse
 
 __all__ = [

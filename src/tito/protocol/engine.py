@@ -40,6 +40,7 @@ from tito.protocol.common import (
     WeightVersion,
     check_cache_salt,
     random_uuid,
+    stop_list,
 )
 
 __all__ = [
@@ -139,11 +140,7 @@ class SamplingParams(BaseModel):
     @classmethod
     def _stop(cls, value: Any) -> Any:
         """OpenAI lets ``stop`` be a string, a list or null; the engine wants a list."""
-        if value is None:
-            return []
-        if isinstance(value, str):
-            return [value]
-        return value
+        return stop_list(value)
 
     @field_validator("stop")
     @classmethod

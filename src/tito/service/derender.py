@@ -13,7 +13,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
+from tito.core.pipeline import (
+    ChoiceConfig,
+    ChoiceOutput,
+    ChoiceState,
+    start_choice,
+    step_choice,
+)
 from tito.errors import BadRequest
 from tito.models import ServedModel
 from tito.protocol import (

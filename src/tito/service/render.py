@@ -61,6 +61,7 @@ from tito.protocol import (
     ReasoningParserKwargs,
     SamplingParams,
 )
+from tito.protocol.common import stop_list
 
 if TYPE_CHECKING:
     from tito.models import ServedModel
@@ -229,8 +230,7 @@ def _common_context(
         "prompt_tokens": len(token_ids),
         "prompt_tail": token_ids[-PROMPT_TAIL_IDS:],
     }
-    stop = request.stop
-    stop = [stop] if isinstance(stop, str) else list(stop or [])
+    stop = list(stop_list(request.stop))
     optional = {
         "skip_special_tokens": (skip_special_tokens, True),
         "spaces_between_special_tokens": (request.spaces_between_special_tokens, True),

@@ -8,7 +8,11 @@ The pipeline runs, per chunk: ``reasoning.step`` on the emitted text (-> reasoni
 from __future__ import annotations
 
 from tito.core.parsers import reasoning, tools
-from tito.core.parsers.reasoning import REASONING_PARSERS, ReasoningParser, ReasoningState
+from tito.core.parsers.reasoning import (
+    REASONING_PARSERS,
+    ReasoningParser,
+    ReasoningState,
+)
 from tito.core.parsers.tools import (
     TOOL_PARSERS,
     ToolCallDelta,
