@@ -143,6 +143,14 @@ class DerenderContext(BaseModel):
 # --------------------------------------------------------------------------------------------
 
 
+def _each_tokens_only(value: Any) -> Any:
+    """:func:`_tokens_only` for every item of a list of engine payloads."""
+    if isinstance(value, list):
+        for item in value:
+            _tokens_only(item)
+    return value
+
+
 def _null_stream_is_false(data: Any) -> Any:
     """``"stream": null`` means "not streaming" to OpenAI clients; treat it like an absent key."""
     if isinstance(data, dict) and "stream" in data and data["stream"] is None:
@@ -195,10 +203,7 @@ class DerenderCompletionRequest(BaseModel):
     @classmethod
     def _mode(cls, value: Any) -> Any:
         """Refuse text-mode output with a clear message (see :func:`_tokens_only`)."""
-        if isinstance(value, list):
-            for item in value:
-                _tokens_only(item)
-        return value
+        return _each_tokens_only(value)
 
     @model_validator(mode="after")
     def _per_prompt_lengths(self) -> "DerenderCompletionRequest":
@@ -240,10 +245,7 @@ class _DerenderStreamRequestBase(BaseModel):
     @classmethod
     def _modes(cls, value: Any) -> Any:
         """Refuse text-mode output with a clear message (see :func:`_tokens_only`)."""
-        if isinstance(value, list):
-            for item in value:
-                _tokens_only(item)
-        return value
+        return _each_tokens_only(value)
 
     @model_validator(mode="after")
     def _one_source(self) -> "_DerenderStreamRequestBase":
