@@ -294,7 +294,7 @@ def test_malformed_calls_become_content_verbatim():
         "<tool_call>not json</tool_call> then text",
         '<tool_call>{"arguments": {}, "name": "f"}</tool_call>',  # name must come first
         '<tool_call>{"name": 3, "arguments": {}}</tool_call>',
-        '<tool_call>{"name": "f", "arguments": "str"}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": 3}</tool_call>',  # (a string is a call: see below)
         "<tool_call>\n\n",
         "<tool_call",
     ):
@@ -521,6 +521,68 @@ def test_deepseek_v3_calls():
 # -- tool_choice --------------------------------------------------------------------------------
 
 
+# -- the three bugs found by vLLM's own test cases (issue 11) -------------------------------
+
+
+def test_pythonic_non_finite_numbers_stay_json():
+    """``1e999`` is inf: vLLM's pythonic parser writes ``Infinity`` (not JSON); its typed-value
+    helpers keep a non-finite value's raw text as a string, which tito follows."""
+    p = make_tool_parser("pythonic")
+    run = assert_chunking_invariant(p, "[calc(x=1e999, y=-1e999, z=[2.5, 1e400], w=1.5e308)]")
+    ((name, args),) = run.calls
+    assert name == "calc"
+    assert json.loads(args) == {"x": "1e999", "y": "-1e999", "z": [2.5, "1e400"], "w": 1.5e308}
+    assert "Infinity" not in args
+
+
+@pytest.mark.parametrize("separator", ["; ", ";", ";\n", "\n", " ;\n", "\n\n"])
+def test_llama3_json_parallel_separators_like_vllm(separator):
+    """vLLM's test_extract_tool_calls_streaming_parallel_separators: both calls, every separator."""
+    text = (
+        '{"name": "searchTool", "parameters": {"query": "test1"}}'
+        + separator
+        + '{"name": "getOpenIncidentsTool", "parameters": {}}'
+    )
+    run = assert_chunking_invariant(make_tool_parser("llama3_json"), text)
+    assert run.result == (
+        "",
+        [("searchTool", '{"query": "test1"}'), ("getOpenIncidentsTool", "{}")],
+    )
+
+
+def test_llama3_json_newline_then_plain_json_is_content():
+    text = '{"name": "a", "parameters": {}}\n{"x": 1} and text'
+    run = assert_chunking_invariant(make_tool_parser("llama3_json"), text)
+    assert run.result == ('\n{"x": 1} and text', [("a", "{}")])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (r'"{\"x\": 1}"', '{"x": 1}'),  # Granite 4: a string holding a JSON object
+        (r'"{\"city\": \"Z\u00fcrich\", \"u\": \"\ud83d\ude00\"}"', '{"city": "Zürich", "u": "😀"}'),
+        (r'"not json \\ \" \n"', 'not json \\ " \n'),  # any other string is passed on
+        (r'""', ""),
+        (r'"lone \ud800 and \q"', r"lone \ud800 and \q"),  # kept as written: not encodable
+    ],
+)
+def test_hermes_string_arguments_are_decoded(arguments, expected):
+    """vLLM's granite4 parser passes a string ``"arguments"`` on as the arguments text (its
+    hermes parser dropped such calls: issue 11, bug 3); streamed the same at any chunking."""
+    for name in ("hermes", "mistral"):
+        body = f'{{"name": "f", "arguments": {arguments}}}'
+        text = f"<tool_call>\n{body}\n</tool_call>" if name == "hermes" else f"[TOOL_CALLS][{body}]"
+        run = assert_chunking_invariant(make_tool_parser(name), text)
+        assert run.result == ("", [("f", expected)]), name
+
+
+def test_hermes_string_arguments_cut_inside_an_escape_are_truncated():
+    p = make_tool_parser("hermes")
+    run = assert_chunking_invariant(p, r'<tool_call>{"name": "f", "arguments": "{\"a\": \u00')
+    assert run.calls == [("f", '{"a": ')]
+    assert run.state.truncated
+
+
 def test_tool_choice_none_passes_everything_through():
     p = make_tool_parser("hermes", "none")
     text = '<tool_call>{"name": "f", "arguments": {}}</tool_call>\n'
@@ -697,6 +759,14 @@ _FRAGMENTS = {
         '"',
         "<",
         *[f"<tool_call>\n{b}\n</tool_call>" for b in _CALL_BODIES],
+        '<tool_call>{"name": "s", "arguments": "',
+        "\\",
+        "u",
+        "d83d",
+        "\\ude00",
+        "00e9",
+        '\\"',
+        '"}',
     ],
     "mistral": [
         "[TOOL_CALLS]",

@@ -21,7 +21,9 @@ call and where its arguments start::
 
 Rules: keys may come in any order as long as ``"name"`` (a non-empty JSON string) precedes
 ``"arguments"``/``"parameters"``; the arguments value must be an object (streamed from its
-``{``) or ``null``/absent (then the arguments are ``{}``, unless the format requires them); other
+``{``), a JSON string holding the arguments' text (where the format allows it, see
+:func:`parse_object_header`) or ``null``/absent (then the arguments are ``{}``, unless the
+format requires them); other
 members are parsed and ignored. The answer is NEED (valid so far, more text needed), INVALID at a
 position (the first character that cannot belong to a call header), COMMIT (name known, arguments
 object starts at a position) or CLOSED (the object ended without arguments). The parse is
@@ -161,8 +163,9 @@ class Header:
     """The decision about a call header (positions relative to the parsed text)."""
 
     kind: Literal["need", "invalid", "commit", "closed"]
-    pos: int = 0  #: invalid: offending char; commit: the arguments ``{``; closed: after the ``}``
+    pos: int = 0  #: invalid: offending char; commit: the arguments ``{`` (or ``"``); closed: after ``}``
     name: str = ""
+    string: bool = False  #: commit: the arguments are a JSON string (``"arguments": "{...}"``)
 
 
 NEED = Header("need")
@@ -183,6 +186,7 @@ def parse_object_header(
     *,
     optional_lead: str = "",
     args_required: bool = False,
+    string_args: bool = False,
 ) -> Header:
     """Parse a call object's header from ``s`` (see the module header for the grammar).
 
@@ -190,6 +194,8 @@ def parse_object_header(
     between list elements; ``optional_lead``: a token that may come first (``<|python_tag|>``);
     leading whitespace is always allowed. ``args_required``: an object without arguments is
     not a call (llama3_json: plain JSON with a ``"name"`` key must stay content).
+    ``string_args``: the arguments may be a JSON string holding their text (Granite 4 writes
+    ``"arguments": "{\\"x\\": 1}"``); COMMIT then points at the opening quote.
     """
     n = len(s)
     i = skip_ws(s, 0)
@@ -249,6 +255,8 @@ def parse_object_header(
                 return Header("invalid", i)  # the name must come before the arguments
             if s[i] == "{":
                 return Header("commit", i, name)
+            if s[i] == '"' and string_args:
+                return Header("commit", i, name, string=True)
             e = value_end(s, i)
             if e == _NEED:
                 return NEED

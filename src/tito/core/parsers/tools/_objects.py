@@ -11,6 +11,13 @@ phases every such call goes through:
     and ends with arguments ``{}``; INVALID at ``p``: the header's text up to ``p`` is content and
     the format's ``resume_phase`` takes over at ``p``; NEED: hold the header, unless it is longer
     than :data:`HEADER_LIMIT` (plus the lead) or ``final``, which count as INVALID at that point.
+``sargs``
+    Arguments written as a JSON string (``"arguments": "{\\"x\\": 1}"``, Granite 4; formats with
+    :attr:`ObjectCallParser.string_args`): the string's *decoded* text streams as the arguments
+    (a string holding a JSON object gives that object's text, any other string is passed on as
+    it is, like vLLM's granite4 parser); an escape split by the chunking waits in ``pend``
+    (at most 12 characters: a surrogate pair); an invalid escape is passed on as written. The
+    closing quote goes to ``tail``.
 ``args``
     The arguments object streams as raw text until the scanner sees it close (then ``tail``), or
     an interrupt character outside strings that starts one of the format's ``stop_markers``
@@ -23,6 +30,8 @@ phases every such call goes through:
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,6 +40,52 @@ from typing import ClassVar
 from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
 from tito.core.parsers.tools._json import parse_object_header, scan
+
+_STRING_SPECIALS = re.compile(r'["\\]')
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _is_high_surrogate(esc: str) -> bool:
+    return len(esc) == 6 and all(c in _HEX for c in esc[2:]) and 0xD800 <= int(esc[2:], 16) < 0xDC00
+
+
+def _take_escape(st: Work, s: str, i: int) -> int:
+    """Extend the escape in ``st.pend`` with ``s[i:]`` as far as it can go; the index after.
+
+    On return either ``i == len(s)`` (more text may extend it) or ``st.pend`` is complete:
+    ``\\X``, ``\\uXXXX``, or a high surrogate escape followed by ``\\uXXXX`` (a pair).
+    """
+    n = len(s)
+    while i < n:
+        pend = st.pend
+        size = 6 if pend[1:2] == "u" else 2
+        if len(pend) < size:
+            st.pend += s[i]
+            i += 1
+            continue
+        if len(pend) == 12 or not _is_high_surrogate(pend[:6]):
+            return i
+        # a high surrogate: its low half may follow as a second escape
+        c = s[i]
+        if c != "\\u"[len(pend) - 6] if len(pend) < 8 else c not in _HEX:
+            return i
+        st.pend += c
+        i += 1
+    return i
+
+
+def _decode_escape(esc: str) -> str:
+    """A complete JSON escape (or a surrogate pair) decoded; invalid or a lone surrogate: the
+    escape's text as written (a lone surrogate cannot be encoded)."""
+    try:
+        text = json.loads('"' + esc + '"')
+    except ValueError:
+        return esc
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        if len(esc) == 12:
+            return _decode_escape(esc[:6]) + _decode_escape(esc[6:])
+        return esc
+    return text
 
 
 @lru_cache(maxsize=32)
@@ -54,6 +109,8 @@ class ObjectCallParser(ToolParser):
     interrupt_phase: ClassVar[str] = ""
     #: an object without arguments is no call (llama3_json)
     args_required: ClassVar[bool] = False
+    #: arguments may be a JSON string holding their text (phase ``sargs``)
+    string_args: ClassVar[bool] = False
 
     # -- what the subclass tells about the header now being parsed -----------------------------
 
@@ -70,7 +127,11 @@ class ObjectCallParser(ToolParser):
         opt = self._optional_lead(st)
         limit = HEADER_LIMIT + sum(len(t) for t in lead) + len(opt)
         h = parse_object_header(
-            s[pos : pos + limit], lead, optional_lead=opt, args_required=self.args_required
+            s[pos : pos + limit],
+            lead,
+            optional_lead=opt,
+            args_required=self.args_required,
+            string_args=self.string_args,
         )
         if h.kind == "need":
             rest = len(s) - pos
@@ -83,8 +144,8 @@ class ObjectCallParser(ToolParser):
             return pos + h.pos, False
         self._start_call(st, out, h.name)
         if h.kind == "commit":
-            st.phase = "args"
-            return pos + h.pos, False
+            st.phase = "sargs" if h.string else "args"
+            return pos + h.pos + (1 if h.string else 0), False
         out.args(st, "{}")
         self._end_call(st)
         st.phase = self.after_phase
@@ -100,6 +161,37 @@ class ObjectCallParser(ToolParser):
         if kind == "more":
             return i, False
         return self._interrupt(st, s, i, out, final, emit=True)
+
+    def _on_sargs(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        n = len(s)
+        i = pos
+        while i < n or st.pend:
+            if st.pend:
+                i = _take_escape(st, s, i)
+                if i >= n and not final:  # more text may extend the escape
+                    return n, False
+                if len(st.pend) < (6 if st.pend[1:2] == "u" else 2):
+                    st.pend = ""  # the output was cut inside an escape: truncated arguments
+                    return n, False
+                if 6 < len(st.pend) < 12:  # a lone high surrogate, then another escape begins
+                    out.args(st, _decode_escape(st.pend[:6]))
+                    st.pend = st.pend[6:]
+                    continue
+                out.args(st, _decode_escape(st.pend))
+                st.pend = ""
+                continue
+            m = _STRING_SPECIALS.search(s, i)
+            j = m.start() if m else n
+            out.args(st, s[i:j])
+            if j == n:
+                return n, False
+            if s[j] == '"':
+                st.depth = 1  # back inside the call object
+                st.phase = "tail"
+                return j + 1, False
+            st.pend = "\\"
+            i = j + 1
+        return n, False
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         kind, i = scan(st, s, pos, self._interrupts())
@@ -132,4 +224,4 @@ class ObjectCallParser(ToolParser):
         return i + 1, False
 
     def _is_open(self, st: Work) -> bool:
-        return st.phase == "args"
+        return st.phase in ("args", "sargs")

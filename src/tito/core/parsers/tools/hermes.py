@@ -20,7 +20,10 @@ Phases (this module's transitions; ``head``/``args``/``tail`` are in :mod:`._obj
 
 Rules: text before, between and after calls is content (vLLM drops text after the first call:
 vllm#56263); whitespace-only gaps around calls are dropped (gap rule, :mod:`._base`); a missing
-or ``null`` ``"arguments"`` gives ``{}`` (vllm#28806); arguments are the model's raw JSON text
+or ``null`` ``"arguments"`` gives ``{}`` (vllm#28806); arguments written as a JSON string
+(Granite 4: ``"arguments": "{\\"x\\": 1}"``) give the string's decoded text, an object's text
+or any other string passed on (phase ``sargs``, as vLLM's granite4 parser; vLLM's hermes would
+drop the call); otherwise arguments are the model's raw JSON text
 (vLLM's batch path re-serializes them with ``json.dumps``: identical for Qwen3's own spacing);
 unknown tool names are passed through as vLLM's hermes parser does.
 """
@@ -47,6 +50,7 @@ class HermesParser(ObjectCallParser):
     after_phase: ClassVar[str] = "after"
     stop_markers: ClassVar[tuple[str, ...]] = (END, START)
     end_marker: ClassVar[str] = END
+    string_args: ClassVar[bool] = True
 
     def _lead(self, st: Work) -> Sequence[str]:
         return (START,)

@@ -87,6 +87,7 @@ class MistralParser(JsonListParser):
     first_phase: ClassVar[str] = "text"
     marker: ClassVar[str] = MISTRAL_MARKER
     resume_phase: ClassVar[str] = "text"
+    string_args: ClassVar[bool] = True
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         hit = s.find(self.marker, pos)

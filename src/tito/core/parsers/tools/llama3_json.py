@@ -2,7 +2,10 @@
 
 Format (only at the very start of the output, like vLLM's streaming path)::
 
-    [<|python_tag|>] {"name": "NAME", "parameters": {ARGS}} [; {"name": ..., ...}]* TEXT
+    [<|python_tag|>] {"name": "NAME", "parameters": {ARGS}} [SEP {"name": ..., ...}]* TEXT
+
+SEP is ``;`` (``;``, ``; ``, ``;\\n``, any whitespace around it) or whitespace holding a newline
+(``\\n``), the separators vLLM's llama3_json streaming accepts.
 
 ``"arguments"`` is accepted as well as ``"parameters"``; other members (``"type": "function"``)
 are skipped. Leading whitespace is allowed.
@@ -16,7 +19,9 @@ Phases (``head``/``args``/``tail`` are in :mod:`._objects`):
     The first call object (optional ``<|python_tag|>`` lead). The arguments member is required:
     a JSON object without it (``{"name": "Bob", "age": 3}``) is content, not a call.
 ``sep``
-    After a call: whitespace (gap rule); ``;`` goes to ``next``, anything else to ``rest``.
+    After a call: whitespace (gap rule); ``;`` goes to ``next``; ``{`` after whitespace holding a
+    newline goes to ``head`` (the whitespace is part of that header: content if it fails);
+    anything else to ``rest``.
 ``next``
     A further call object after ``;``.
 ``rest``
@@ -79,6 +84,9 @@ class Llama3JsonParser(ObjectCallParser):
         if i < len(s) and s[i] == ";":
             st.phase = "next"
             return i, False
+        if i < len(s) and s[i] == "{" and "\n" in run:
+            st.phase = "head"  # the header (whitespace included) is content if it fails
+            return pos, False
         self._content(st, out, run)
         if i < len(s):
             st.phase = "rest"

@@ -41,7 +41,10 @@ Rules: anything that is not a literal (a name, a call, an operator, a tuple or p
 value, a set, a comment) ends the call where it stands (arguments as far as they got) and the
 text from there on is content; vLLM instead returns the whole output as content when any part
 fails, and also when text follows the list (we keep the calls and that text as content).
-Duplicate keys are kept as written; implicit concatenation of adjacent string literals
+A number too large for a float (``1e999``) is written as the JSON string of
+its text (``"1e999"``): JSON has no infinity (vLLM's pythonic parser writes the non-JSON
+``Infinity``; its typed-value helpers keep the raw string, which we follow). Duplicate keys are
+kept as written; implicit concatenation of adjacent string literals
 (``'a' 'b'``) is not supported (it ends the call, like any non-literal). Lone surrogates from
 ``\\ud800``-style escapes are written as JSON ``\\uXXXX`` escapes (valid JSON, and UTF-8-encodable
 output).
@@ -51,6 +54,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 import warnings
 from dataclasses import dataclass
@@ -388,7 +392,13 @@ class PythonicParser(ToolParser):
             st.key = key
             st.expect = "eq" if exp == "kw" else "colon"
             return
-        text = _NAMED_CONSTANTS.get(tok) or json.dumps(_number(tok, at))
+        text = _NAMED_CONSTANTS.get(tok)
+        if text is None:
+            value = _number(tok, at)
+            # 1e999 is inf: JSON has no such number; keep the token's text as a string, as vLLM
+            # does for every non-finite value it types (tool_parsers.utils, "preserve the raw
+            # string"), never the non-JSON ``Infinity`` of json.dumps
+            text = json.dumps(value) if math.isfinite(value) else json.dumps(tok)
         st.tok = ""
         self._item(st, out)
         self._emit(st, out, text)
