@@ -32,7 +32,10 @@ Events:
   in Qwen's extra EOS ``<|endoftext|>`` 151643.
 * ``chat_render.json`` / ``completions_render.json``: OpenAI requests for the render endpoints, with
   the same messages / prompt as the derender events (so render must give their prompt ids).
-* ``health.json`` / ``models.json``: the two GET routes.
+* ``health.json`` / ``models.json`` / ``version.json``: the GET routes.
+* ``tokenize.json``: the chat messages of ``chat_render.json`` through ``/tokenize`` (the ids are
+  the render's prompt ids), with ``return_token_strs``; ``detokenize.json``: the reply's ids
+  (ending in ``<|im_end|>``) through ``/detokenize``.
 """
 
 from __future__ import annotations
@@ -316,6 +319,11 @@ def build_events() -> dict[str, dict[str, Any]]:
         ("completions_render", "POST", "/v1/completions/render", completions_render_body),
         ("health", "GET", "/health", lambda: None),
         ("models", "GET", "/v1/models", lambda: None),
+        ("tokenize", "POST", "/tokenize",
+         lambda: {"model": MODEL, "messages": CHAT_MESSAGES, "return_token_strs": True}),
+        ("detokenize", "POST", "/detokenize",
+         lambda: {"model": MODEL, "tokens": q.encode(CHAT_REPLY) + [IM_END]}),
+        ("version", "GET", "/version", lambda: None),
     ]
     return {f"{name}.json": http_api_event(name, method, path, make()) for name, method, path, make
             in specs}

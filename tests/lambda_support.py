@@ -24,7 +24,8 @@ os.environ.setdefault("POWERTOOLS_LOG_DEDUPLICATION_DISABLED", "1")
 ROUTE_MODULES = ("tito.adapters.routes_derender", "tito.adapters.routes_render")
 
 #: Each endpoint handler module (tito.handlers.<name>) and the event files it serves.
-HANDLER_NAMES = ("chat_derender", "completions_derender", "chat_render", "completions_render")
+HANDLER_NAMES = ("chat_derender", "completions_derender", "chat_render", "completions_render",
+                 "tokenize")
 
 
 def import_or_skip(module: str) -> Any:

@@ -43,6 +43,9 @@ EVENT_HANDLERS = {
     "completions_render.json": "completions_render",
     "health.json": "chat_derender",
     "models.json": "chat_derender",
+    "tokenize.json": "tokenize",
+    "detokenize.json": "tokenize",
+    "version.json": "tokenize",
 }
 
 
@@ -212,6 +215,14 @@ def test_event_through_its_handler(name: str, load_event: Any, lambda_context: A
         assert body["status"] == "ok"
     elif name == "models.json":
         assert body["object"] == "list" and "qwen3" in {m["id"] for m in body["data"]}
+    elif name == "tokenize.json":
+        derender = json.loads(load_event("chat_derender.json")["body"])
+        assert body["tokens"] == derender["prompt_token_ids"]
+        assert body["count"] == len(body["tokens"]) == len(body["token_strs"])
+    elif name == "detokenize.json":
+        assert body["prompt"].startswith("<think>") and body["prompt"].endswith("<|im_end|>")
+    elif name == "version.json":
+        assert set(body) == {"version", "vllm_api"}
 
 
 @pytest.mark.parametrize("name", HANDLER_NAMES)
@@ -279,6 +290,7 @@ def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
         "completions_derender": "tito.adapters.routes_derender",
         "chat_render": "tito.adapters.routes_render",
         "completions_render": "tito.adapters.routes_render",
+        "tokenize": "tito.adapters.routes_tokenize",
     }
     checked = 0
     for name in HANDLER_NAMES:

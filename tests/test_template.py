@@ -38,6 +38,9 @@ ROUTES = {
     ("POST", "/v1/completions/render"): ("CompletionsRenderFunction", "completions_render"),
     ("GET", "/health"): ("ChatDerenderFunction", "chat_derender"),
     ("GET", "/v1/models"): ("ChatDerenderFunction", "chat_derender"),
+    ("POST", "/tokenize"): ("TokenizeFunction", "tokenize"),
+    ("POST", "/detokenize"): ("TokenizeFunction", "tokenize"),
+    ("GET", "/version"): ("TokenizeFunction", "tokenize"),
 }
 FUNCTIONS = sorted({fn for fn, _ in ROUTES.values()})
 REQUIRED_ENV = {
@@ -126,7 +129,7 @@ def test_functions(cfn: dict[str, Any]) -> None:
         module = next(m for fn, m in ROUTES.values() if fn == name)
         assert props["Handler"] == f"tito.handlers.{module}.handler"
         assert props["Runtime"] == "python3.13"
-        assert props["Architectures"] == ["arm64"]
+        assert props["Architectures"] == [{"Ref": "Architecture"}]
         assert props["Timeout"] <= 29
         assert props["MemorySize"] >= 512
         assert props["Layers"] == [{"Ref": layer_id}]
@@ -155,11 +158,14 @@ def test_layer(cfn: dict[str, Any]) -> None:
     (layer,) = _of_type(cfn, "AWS::Lambda::LayerVersion").values()
     props = layer["Properties"]
     assert props["CompatibleRuntimes"] == ["python3.13"]
-    assert props["CompatibleArchitectures"] == ["arm64"]
+    assert props["CompatibleArchitectures"] == [{"Ref": "Architecture"}]
     assert layer["DeletionPolicy"] == "Delete"
     source = _sam_source()["Resources"]["TokenizerLayer"]
     assert source["Properties"]["ContentUri"] == "layers/tokenizer/"
-    assert source["Metadata"] == {"BuildMethod": "makefile", "BuildArchitecture": "arm64"}
+    assert source["Metadata"] == {"BuildMethod": "makefile"}
+    params = _sam_source()["Parameters"]
+    assert params["Architecture"]["Default"] == "arm64"
+    assert params["Architecture"]["AllowedValues"] == ["arm64", "x86_64"]
     # The layer's models/ becomes /opt/models: TITO_MODELS_DIR points there.
     assert (LAYER_DIR / "models" / "qwen3" / "tokenizer.json").is_file()
 
@@ -328,7 +334,7 @@ def test_each_function_serves_only_its_routes(function: str) -> None:
     that API Gateway never sends it, nothing imported for them at cold start."""
     module = next(m for fn, m in ROUTES.values() if fn == function)
     own = {route for route, (_, m) in ROUTES.items() if m == module and route[0] == "POST"}
-    shared = {("GET", "/health"), ("GET", "/v1/models")}
+    shared = {("GET", "/health"), ("GET", "/v1/models"), ("GET", "/version")}
     assert _app_routes(_create_app_or_skip([module])) == own | shared
 
 

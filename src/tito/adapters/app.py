@@ -41,6 +41,7 @@ ENDPOINTS: dict[str, tuple[str, str]] = {
     "completions_derender": ("tito.adapters.routes_derender", "completions_router"),
     "chat_render": ("tito.adapters.routes_render", "chat_router"),
     "completions_render": ("tito.adapters.routes_render", "completions_router"),
+    "tokenize": ("tito.adapters.routes_tokenize", "router"),
 }
 
 #: Called with the exception for every unexpected error (500). The Lambda handlers add a metric.
@@ -204,12 +205,18 @@ class JsonBodyGuard:
 
 
 def common_router() -> APIRouter:
-    """``GET /health`` and ``GET /v1/models``: served by every function."""
+    """``GET /health``, ``GET /version`` and ``GET /v1/models``: served by every function."""
     router = APIRouter()
 
     @router.get("/health")
     def health() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
+
+    @router.get("/version")
+    def version() -> dict[str, str]:
+        from tito.protocol import VersionResponse
+
+        return VersionResponse(version=__version__).model_dump()
 
     @router.get("/v1/models")
     def models() -> dict[str, Any]:

@@ -75,7 +75,10 @@ ROUTE_ENDPOINTS: dict[str, str] = {
     "/v1/completions/derender": "completions_derender",
     "/v1/chat/completions/render": "chat_render",
     "/v1/completions/render": "completions_render",
+    "/tokenize": "tokenize",
+    "/detokenize": "detokenize",
     "/health": "health",
+    "/version": "version",
     "/v1/models": "models",
 }
 OTHER_ENDPOINT = "other"

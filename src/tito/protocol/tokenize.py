@@ -1,0 +1,75 @@
+"""``/tokenize`` and ``/detokenize`` bodies, as vLLM 0.33 names and shapes them.
+
+A tokenize body is either a completions-style ``{"model", "prompt"}`` or a chat-style
+``{"model", "messages", ...}`` (the chat template is applied first, as chat render does); the
+answer is ``{"count", "max_model_len", "tokens", "token_strs"}``. A detokenize body is
+``{"model", "tokens"}`` and its answer ``{"prompt"}``.
+"""
+
+from typing import Any
+
+from pydantic import Field
+
+from tito.protocol.chat import ChatCompletionToolsParam
+from tito.protocol.common import OpenAIBaseModel, TokenId
+
+__all__ = [
+    "DetokenizeRequest",
+    "DetokenizeResponse",
+    "TokenizeChatRequest",
+    "TokenizeCompletionRequest",
+    "TokenizeRequest",
+    "TokenizeResponse",
+    "VersionResponse",
+]
+
+
+class TokenizeCompletionRequest(OpenAIBaseModel):
+    """Tokenize one text prompt (special tokens added by default, as the completions path)."""
+
+    model: str | None = None
+    prompt: str
+    add_special_tokens: bool = True
+    return_token_strs: bool | None = False
+
+
+class TokenizeChatRequest(OpenAIBaseModel):
+    """Tokenize a conversation through the model's chat template (as chat render does)."""
+
+    model: str | None = None
+    messages: list[dict[str, Any]]
+    add_generation_prompt: bool = True
+    continue_final_message: bool = False
+    add_special_tokens: bool = False
+    return_token_strs: bool | None = False
+    chat_template: str | None = None
+    chat_template_kwargs: dict[str, Any] | None = None
+    tools: list[ChatCompletionToolsParam] | None = None
+    documents: list[dict[str, str]] | None = None
+    mm_processor_kwargs: dict[str, Any] | None = None
+
+
+TokenizeRequest = TokenizeCompletionRequest | TokenizeChatRequest
+
+
+class TokenizeResponse(OpenAIBaseModel):
+    count: int
+    max_model_len: int
+    tokens: list[int]
+    token_strs: list[str] | None = None
+
+
+class DetokenizeRequest(OpenAIBaseModel):
+    model: str | None = None
+    tokens: list[TokenId] = Field(max_length=1_048_576)
+
+
+class DetokenizeResponse(OpenAIBaseModel):
+    prompt: str
+
+
+class VersionResponse(OpenAIBaseModel):
+    """``GET /version``: vLLM answers ``{"version"}``; tito adds the vLLM API it speaks."""
+
+    version: str
+    vllm_api: str = "0.33.0"

@@ -1,0 +1,59 @@
+"""``/tokenize`` and ``/detokenize``: the model's tokenizer as vLLM exposes it.
+
+Why they reuse render: a chat tokenize must give exactly the ids chat render would send to the
+engine (same template, same message handling, same bounds), so it *is* a chat render whose
+``GenerateRequest`` is reduced to its ``token_ids``. A text prompt is encoded as the completions
+path does (``add_special_tokens`` true by default). Detokenize decodes with special tokens kept
+(vLLM's ``/detokenize`` shows ``<|im_end|>``); ids outside the vocabulary decode to ``""``, as
+vLLM does for the padded rows an engine can sample.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from tito.errors import BadRequest
+from tito.models import ServedModel, get_registry
+from tito.protocol import (
+    ChatCompletionRequest,
+    DetokenizeRequest,
+    DetokenizeResponse,
+    TokenizeChatRequest,
+    TokenizeRequest,
+    TokenizeResponse,
+)
+from tito.service.render import render_chat_request
+
+__all__ = ["detokenize", "tokenize"]
+
+
+def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> TokenizeResponse:
+    """Token ids of a prompt or of a templated conversation (and their vocabulary strings)."""
+    model = model or get_registry().get(request.model)
+    if isinstance(request, TokenizeChatRequest):
+        fields = request.model_dump(exclude_unset=True, exclude={"return_token_strs"})
+        fields.setdefault("add_special_tokens", False)
+        if not request.messages:
+            raise BadRequest(
+                "Cannot apply chat template to an empty conversation. Provide at least one message.",
+                param="messages",
+            )
+        try:
+            chat = ChatCompletionRequest.model_validate(fields)
+        except ValidationError as exc:  # a cross-field rule of chat requests, e.g. continue_final_message
+            first = exc.errors()[0]
+            loc = ".".join(str(part) for part in first.get("loc", ()))
+            raise BadRequest(first["msg"].removeprefix("Value error, "), param=loc or None) from None
+        ids = render_chat_request(chat, model=model).token_ids
+    else:
+        ids = model.vocab.encode(request.prompt, add_special_tokens=request.add_special_tokens)
+    strs = [model.vocab.token(i) or "" for i in ids] if request.return_token_strs else None
+    return TokenizeResponse(
+        count=len(ids), max_model_len=model.max_model_len, tokens=ids, token_strs=strs
+    )
+
+
+def detokenize(request: DetokenizeRequest, *, model: ServedModel | None = None) -> DetokenizeResponse:
+    """The text of token ids, special tokens included."""
+    model = model or get_registry().get(request.model)
+    return DetokenizeResponse(prompt=model.vocab.decode(request.tokens, skip_special_tokens=False))
