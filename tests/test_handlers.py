@@ -469,11 +469,13 @@ def test_named_stage_needs_a_base_path(bare_handler: Any, load_event: Any, lambd
     assert _json_body(response)["status"] == "ok"
 
 
-def test_unknown_event_source_is_a_lambda_error(bare_handler: Any, lambda_context: Any) -> None:
-    """An event that is not from API Gateway is an invocation error (Lambda counts it), not a 500
-    hidden in a successful response."""
-    with pytest.raises(RuntimeError, match="unable to infer a handler"):
-        bare_handler({"hello": "world"}, lambda_context)
+def test_unknown_event_source_is_a_400(bare_handler: Any, lambda_context: Any) -> None:
+    """An event that is not from API Gateway is the caller's mistake: a 400 in the error shape
+    (not an exception, which Lambda would count as a function error, nor a 500)."""
+    response = bare_handler({"hello": "world"}, lambda_context)
+    assert response["statusCode"] == 400
+    error = _json_body(response)["error"]
+    assert "requestContext" in error["message"] and error["code"] == 400
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,24 @@ def error_body(message: str, *, type_: str, code: int, param: str | None = None)
     }
 
 
+#: Longest quotation of client input inside an error message (characters, before escaping).
+QUOTE_LIMIT = 64
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """Client input as an error message may quote it: at most ``limit`` characters, with control,
+    format (bidi overrides, zero-width), separator and surrogate characters escaped the way
+    ``repr`` escapes them, and the length said when it was cut.
+
+    Why: an error echoing a 100 KB model name, a terminal escape or an RTL override is a log and
+    UI injection vector; the message must still name what was wrong.
+    """
+    text = value if isinstance(value, str) else repr(value)
+    cut = len(text) > limit
+    shown = repr(text[:limit])[1:-1]
+    return f"{shown}... ({len(text)} characters)" if cut else shown
+
+
 class TitoError(Exception):
     """Base error: carries the HTTP status and OpenAI error ``type`` it maps to."""
 

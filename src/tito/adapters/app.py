@@ -18,8 +18,10 @@ Example::
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import os
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -30,7 +32,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tito import __version__
-from tito.errors import TitoError, error_body
+from tito.errors import TitoError, error_body, quote
+from tito.settings import check_environment
 
 logger = logging.getLogger("tito")
 
@@ -147,6 +150,43 @@ def _too_large(limit: int) -> JSONResponse:
     )
 
 
+#: A ``\\uD800``-``\\uDFFF`` escape: the only way a JSON text can smuggle a lone surrogate into a
+#: Python string (raw surrogate bytes are invalid UTF-8 and fail decoding). A match may still be a
+#: valid pair or an escaped backslash; :func:`lone_surrogate_path` decides.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate_path(body: bytes) -> str | None:
+    """The dotted path of the first JSON string (value or key) holding a lone UTF-16 surrogate.
+
+    Why at the edge: such a string cannot be encoded as UTF-8, so it breaks the tokenizer, the
+    response's serialisation and even a log line quoting it. One C regex scan per body; the JSON
+    is decoded again (and walked) only when a surrogate escape is present.
+    """
+    if not _SURROGATE_ESCAPE.search(body):
+        return None
+    try:
+        doc = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # the route's own parser reports it
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            if _LONE_SURROGATE.search(value):
+                return path or "body"
+        elif isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                here = f"{path}.{key}" if path else str(key)
+                if _LONE_SURROGATE.search(key):
+                    return path or "body"
+                stack.append((here, item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}.{i}" if path else str(i), v) for i, v in reversed(list(enumerate(value))))
+    return None
+
+
 class JsonBodyGuard:
     """ASGI middleware: reject oversized bodies, non-JSON content types and non-object JSON
     bodies before routing (vLLM does the last two). Plain ASGI rather than
@@ -192,6 +232,14 @@ class JsonBodyGuard:
                 "The request body must be a JSON object.", type_="Bad Request", code=400
             )(scope, receive, send)
             return
+        bad = lone_surrogate_path(body)
+        if bad is not None:
+            await error_response(
+                f"{quote(bad)} contains a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
+                "which is not valid Unicode text.",
+                type_="BadRequestError", code=400, param=bad,
+            )(scope, receive, send)
+            return
         delivered = False
 
         async def replay() -> Message:
@@ -229,6 +277,7 @@ def common_router() -> APIRouter:
 
 def create_app(*, endpoints: Iterable[str] | None = None) -> FastAPI:
     """Build the app serving ``endpoints`` (names of :data:`ENDPOINTS`; None: all of them)."""
+    check_environment()  # refuse to start on a bad TITO_* setting (tito.settings)
     names = list(ENDPOINTS) if endpoints is None else list(endpoints)
     unknown = [n for n in names if n not in ENDPOINTS]
     if unknown:

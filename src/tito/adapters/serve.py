@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 
 
 def main(argv: list[str]) -> int:
@@ -18,8 +19,14 @@ def main(argv: list[str]) -> int:
 
     from tito.adapters.app import create_app
     from tito.models import get_registry
+    from tito.settings import SettingsError, check_environment
 
     logging.basicConfig(level=args.log_level.upper())
+    try:
+        check_environment()
+    except SettingsError as exc:
+        print(f"tito serve: {exc}", file=sys.stderr)
+        return 2
     registry = get_registry()  # load the models before accepting traffic
     logging.getLogger("tito").info(
         "serving models %s (default %s)", registry.names(), registry.default_name

@@ -238,11 +238,12 @@ def _parsers_initial(
         )
     tool_state = None
     if cfg.tool_choice != "none":
-        tool_state = tool_parsers.initial(_tool_parser(cfg))
+        tool_state = tool_parsers.initial(tool_parser_for(cfg))
     return reasoning_state, tool_state
 
 
-def _tool_parser(cfg: ChoiceConfig) -> tool_parsers.ToolParser:
+def tool_parser_for(cfg: ChoiceConfig) -> tool_parsers.ToolParser:
+    """The tool parser these settings select (also used to check a carried state's phase)."""
     return tool_parsers.make_tool_parser(
         cfg.tool_parser,
         cfg.tool_choice,
@@ -270,6 +271,6 @@ def _parsers_step(
     calls: list[ToolCallDelta] = []
     if tool_state is not None:
         tool_state, content, calls = tool_parsers.step(
-            _tool_parser(cfg), tool_state, content, final=final
+            tool_parser_for(cfg), tool_state, content, final=final
         )
     return reasoning_state, tool_state, reasoning, content, calls

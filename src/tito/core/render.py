@@ -199,6 +199,11 @@ def _tool_calls_for_template(tool_calls: Any, where: str) -> list[dict[str, Any]
         elif isinstance(args, str):
             try:
                 parsed = json.loads(args)
+            except RecursionError:
+                raise BadRequest(
+                    f"{cw}.function.arguments is nested too deeply.",
+                    param=f"{cw}.function.arguments",
+                ) from None
             except ValueError as exc:
                 raise BadRequest(
                     f"{cw}.function.arguments is not valid JSON: {exc}",

@@ -36,7 +36,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from tito.errors import BadRequest
+from tito.errors import BadRequest, quote
+
+#: vLLM's ``VLLM_MAX_N_SEQUENCES`` default: the most choices one request may ask for.
+MAX_N_SEQUENCES = 16384
 
 __all__ = [
     "OPENAI_SAMPLING_DEFAULTS",
@@ -164,7 +167,7 @@ def _from_response_format(response_format: Mapping[str, Any]) -> dict[str, Any]:
     if kind == "structural_tag":
         return {"structural_tag": json.dumps(dict(response_format))}
     raise BadRequest(
-        f"Unsupported response_format type {kind!r}; expected 'text', 'json_object', "
+        f"Unsupported response_format type '{quote(kind)}'; expected 'text', 'json_object', "
         "'json_schema' or 'structural_tag'.",
         param="response_format",
     )
@@ -286,6 +289,9 @@ def sampling_fields(
 
     n = _get(request, "n")
     fields["n"] = 1 if n is None else n
+    if not 1 <= fields["n"] <= MAX_N_SEQUENCES:  # vLLM's _verify_num_sequences
+        bound = "at least 1" if fields["n"] < 1 else f"at most {MAX_N_SEQUENCES}"
+        raise BadRequest(f"n must be {bound}, got {fields['n']}.", param="n")
     fields["seed"] = _get(request, "seed")
 
     stop_ids = list(_get(request, "stop_token_ids") or [])
@@ -331,7 +337,7 @@ def sampling_fields(
                 token = int(key)
             except (TypeError, ValueError):
                 raise BadRequest(
-                    f"logit_bias keys must be token ids, got {key!r}.", param="logit_bias"
+                    f"logit_bias keys must be token ids, got '{quote(key)}'.", param="logit_bias"
                 ) from None
             converted[token] = bias
         _check_ids(list(converted), vocab_size, "logit_bias")

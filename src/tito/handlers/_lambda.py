@@ -40,6 +40,9 @@ Example (one module per endpoint, as Lambda's ``Handler`` setting names it)::
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import logging
 import os
 from collections.abc import Sequence
@@ -53,6 +56,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from mangum import Mangum
 
 from tito.adapters import app as app_module
+from tito.errors import error_body
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -116,6 +120,60 @@ def endpoint_of(event: Any, base_path: str = "/") -> str:
     if prefix and path.startswith(prefix + "/"):
         path = path[len(prefix):]
     return ROUTE_ENDPOINTS.get(path.rstrip("/") or "/", OTHER_ENDPOINT)
+
+
+def event_problem(event: Any) -> str | None:
+    """What makes ``event`` unusable as an API Gateway / Function URL event, or None.
+
+    Why: Mangum raises (a 500 and an ``UnhandledError`` metric) on events it cannot map to a
+    request; a malformed event is the caller's mistake, so it gets a 400. Checks only the fields
+    Mangum reads, by type; cheap enough for every invocation.
+    """
+    if not isinstance(event, dict):
+        return "the Lambda event must be a JSON object"
+    if not isinstance(event.get("requestContext"), dict):
+        return "the Lambda event has no requestContext object (not an API Gateway event)"
+    if event.get("version") == "2.0" or "rawPath" in event:
+        if not isinstance(event["requestContext"].get("http"), dict):
+            return "requestContext.http must be an object"
+        for key in ("rawPath", "rawQueryString"):
+            if not isinstance(event.get(key, ""), str):
+                return f"{key} must be a string"
+        cookies = event.get("cookies", [])
+        if not isinstance(cookies, list) or not all(isinstance(c, str) for c in cookies):
+            return "cookies must be a list of strings"
+    elif not isinstance(event.get("httpMethod"), str) or not isinstance(event.get("path"), str):
+        return "the Lambda event has neither version 2.0 fields nor httpMethod and path"
+    for key in ("headers", "multiValueHeaders", "queryStringParameters",
+                "multiValueQueryStringParameters"):
+        value = event.get(key, {})
+        if key == "headers" and value is None:
+            return "headers must be an object, not null"
+        if value is not None and not isinstance(value, dict):
+            return f"{key} must be an object"
+        for k, v in (value or {}).items():
+            ok = isinstance(v, str) or (key.startswith("multi") and isinstance(v, list)
+                                        and all(isinstance(x, str) for x in v))
+            if not isinstance(k, str) or not ok:
+                return f"{key} must map strings to strings"
+    body = event.get("body")
+    if body is not None and not isinstance(body, str):
+        return "body must be a string or null"
+    if not isinstance(event.get("isBase64Encoded", False), bool):
+        return "isBase64Encoded must be a boolean"
+    if body and event.get("isBase64Encoded"):
+        try:
+            base64.b64decode(body, validate=True)
+        except (binascii.Error, ValueError):
+            return "body is not valid base64 (isBase64Encoded is true)"
+    return None
+
+
+def _bad_event(message: str) -> dict[str, Any]:
+    """A 400 in Lambda's proxy response shape (the app never saw the request)."""
+    body = error_body(f"Malformed Lambda event: {message}.", type_="BadRequestError", code=400)
+    return {"statusCode": 400, "headers": {"content-type": "application/json"},
+            "body": json.dumps(body), "isBase64Encoded": False}
 
 
 def _report_unhandled(exc: BaseException) -> None:
@@ -211,8 +269,14 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
         metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
         token = _in_invocation.set(True)
         try:
+            problem = event_problem(event)
             # Powertools' and Mangum's LambdaContext protocols differ only in typing details.
-            response = asgi(event, cast(Any, context))
+            response = _bad_event(problem) if problem else asgi(event, cast(Any, context))
+        except (KeyError, TypeError, AttributeError, ValueError, RuntimeError) as exc:
+            # Mangum's event mapping failed on a shape event_problem does not know: the event is
+            # unusable (errors inside the app never get here: it answers them itself).
+            logger.warning("malformed Lambda event", extra={"error_type": type(exc).__name__})
+            response = _bad_event("it cannot be mapped to an HTTP request")
         finally:
             _in_invocation.reset(token)
             _last_reported = None  # never keep an exception (and its frames) across invocations

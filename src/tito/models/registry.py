@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from tito.errors import NotFound
+from tito.errors import NotFound, quote
 from tito.models.served import (
     TITO_CONFIG_FILE,
     TOKENIZER_FILE,
@@ -124,7 +124,7 @@ class ModelRegistry:
             return self._models[self.default_name]
         model = self._models.get(name)
         if model is None:
-            raise NotFound(f"The model `{name}` does not exist.", param="model")
+            raise NotFound(f"The model `{quote(name)}` does not exist.", param="model")
         return model
 
     @property

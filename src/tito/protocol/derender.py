@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from tito.errors import InvalidField
+from tito.errors import InvalidField, quote
 from tito.protocol.chat import ChatCompletionRequest, ChatCompletionStreamResponse
 from tito.protocol.common import NonNegativeInt, TokenId
 from tito.protocol.completion import CompletionRequest, CompletionStreamResponse
@@ -53,7 +53,7 @@ def _tokens_only(value: Any) -> Any:
     if isinstance(value, dict) and value.get("output_mode") not in (None, "tokens"):
         raise ValueError(
             f"derender only accepts output_mode 'tokens' generate output "
-            f"(got {value.get('output_mode')!r})."
+            f"(got '{quote(value.get('output_mode'))}')."
         )
     return value
 

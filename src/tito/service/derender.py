@@ -13,14 +13,17 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from tito.core.parsers.reasoning import get_reasoning_parser
 from tito.core.pipeline import (
     ChoiceConfig,
     ChoiceOutput,
     ChoiceState,
     start_choice,
     step_choice,
+    tool_parser_for,
 )
-from tito.errors import BadRequest
+from tito.core.sampling import MAX_N_SEQUENCES  # choices per response, responses per request
+from tito.errors import BadRequest, quote
 from tito.models import ServedModel
 from tito.protocol import (
     ChatCompletionLogProbs,
@@ -52,8 +55,6 @@ from tito.protocol.common import CompletionTokenUsageInfo
 from tito.service import stream_state
 from tito.service.config import chat_config, completion_config
 
-#: vLLM's ``VLLM_MAX_N_SEQUENCES``: choices per response and responses per request.
-MAX_N_SEQUENCES = 16384
 
 
 # -- bounds ------------------------------------------------------------------------------------
@@ -295,8 +296,55 @@ def _stream_chunks(req: Any) -> list[GenerateTokensStreamResponse]:
     return [c for c in chunks if c is not None]
 
 
+def _check_wire_state(
+    model: ServedModel, cfg: ChoiceConfig, state: ChoiceState, *, completion: bool
+) -> None:
+    """A client-carried state must hold settings this model and endpoint can issue.
+
+    Why: an unsigned state can say anything. Its settings are checked against what
+    :mod:`tito.service.config` can derive for this model and endpoint (the parsers are the
+    model's, never the client's choice), and its parser phases against the format's phases, so
+    a tampered state is a 400 or decodes as some honest request would have.
+    """
+    def bad(message: str, param: str) -> BadRequest:
+        return BadRequest(f"stream_state was not issued for this stream: {message}",
+                          param=f"stream_state.tito.{param}")
+
+    if cfg.completion != completion:
+        kind = "completions" if cfg.completion else "chat"
+        raise bad(f"it is a {kind} stream state", "cfg.completion")
+    reasoning = None if completion else model.config.reasoning_parser
+    if cfg.reasoning_parser not in (None, reasoning):
+        raise bad("reasoning_parser is not this model's", "cfg.reasoning_parser")
+    tool_parser = model.config.tool_parser if cfg.tool_choice == "auto" else None
+    if cfg.tool_parser != tool_parser or (completion and cfg.tool_choice != "none"):
+        raise bad("tool settings are not this model's", "cfg.tool_parser")
+    if (cfg.tool_choice == "named") != bool(cfg.named_tool):
+        raise bad("named_tool goes with tool_choice 'named'", "cfg.named_tool")
+    size = model.vocab.size
+    if state.pending is not None and state.pending >= size:
+        raise bad("pending is not a token id of this model", "st.pending")
+    if any(not 0 <= i < size for i in state.lp_context):
+        raise bad("logprob context ids are outside the vocabulary", "st.lp_context")
+    if state.tools is not None:
+        if cfg.tool_choice == "none":
+            raise bad("a tool parser state without tools", "st.tools")
+        if state.tools.phase not in tool_parser_for(cfg).phases:
+            raise bad(f"unknown tool parser phase '{quote(state.tools.phase)}'", "st.tools.phase")
+    if state.reasoning is not None:
+        if cfg.reasoning_parser is None:
+            raise bad("a reasoning state without a reasoning parser", "st.reasoning")
+        parser = get_reasoning_parser(cfg.reasoning_parser)
+        expected = (model.vocab.token_id(parser.start), model.vocab.token_id(parser.end))
+        if (state.reasoning.start_id, state.reasoning.end_id) != expected:
+            raise bad("reasoning marker ids are not this model's", "st.reasoning")
+
+
 class _Stream:
     """The per-call context of a streaming derender: state in, chunks out, state back."""
+
+    #: the choice state came from the client (``stream_state.tito``), not from this server
+    from_wire = False
 
     def __init__(
         self,
@@ -317,6 +365,10 @@ class _Stream:
             param = "generate_chunk" if req.generate_chunks is None else f"generate_chunks.{k}"
             if getattr(chunk, "output_mode", "tokens") != "tokens":
                 raise BadRequest("derender accepts only output_mode 'tokens' chunks", param=param)
+            if len(chunk.request_id) > stream_state.MAX_ID_CHARS:
+                raise BadRequest(
+                    f"{param}.request_id is {len(chunk.request_id)} characters long; at most "
+                    f"{stream_state.MAX_ID_CHARS} are accepted.", param=f"{param}.request_id")
             if len(chunk.choices) > 1:
                 kind = "completion" if completion else "chat"
                 raise BadRequest(
@@ -345,6 +397,8 @@ class _Stream:
             loaded = stream_state.decode(vocab, raw, model=model.name)
             if loaded is not None:
                 self.meta, self.cfg, self.state = loaded
+                _check_wire_state(model, self.cfg, self.state, completion=self.completion)
+                self.from_wire = True
                 return
         # First call, or a client that kept only vLLM's fields: settings from the request.
         self.cfg = (completion_config if self.completion else chat_config)(model, request_obj)
@@ -443,16 +497,26 @@ class _Stream:
             if self.history is not None and ids:
                 self.history.extend(ids)
                 self.history_lens.append(len(ids))
-            self.state, out = step_choice(
-                self.model.vocab,
-                self.cfg,
-                self.state,
-                ids,
-                finish_reason=choice.finish_reason,
-                engine_logprobs=_engine_logprobs(choice),
-                response_id=self.meta.id,
-                choice_index=choice.index,
-            )
+            try:
+                self.state, out = step_choice(
+                    self.model.vocab,
+                    self.cfg,
+                    self.state,
+                    ids,
+                    finish_reason=choice.finish_reason,
+                    engine_logprobs=_engine_logprobs(choice),
+                    response_id=self.meta.id,
+                    choice_index=choice.index,
+                )
+            except (ValueError, LookupError, TypeError, AttributeError, RuntimeError) as exc:
+                if not self.from_wire or isinstance(exc, BadRequest):
+                    raise
+                # A state that passed every field check yet is inconsistent (only a tampered
+                # unsigned state can be): the client's fault, not a server error.
+                raise BadRequest(
+                    "stream_state is inconsistent and cannot be continued; send back the state "
+                    "exactly as returned", param="stream_state.tito.st",
+                ) from None
             choices.append(self._choice(choice, out))
         cls = CompletionStreamResponse if self.completion else ChatCompletionStreamResponse
         return cls(

@@ -52,7 +52,7 @@ from pydantic import ValidationError
 from tito.core import render as core_render
 from tito.core import sampling as core_sampling
 from tito.core.template import TemplateLimits, TemplateRenderError, compile_template
-from tito.errors import BadRequest, NotImplementedFeature
+from tito.errors import BadRequest
 from tito.protocol import (
     ChatCompletionNamedToolChoiceParam,
     ChatCompletionRequest,
@@ -249,8 +249,24 @@ def _common_context(
     return ctx
 
 
+#: Longest client-chosen request id (``request_id`` or the ``X-Request-Id`` header): the id is
+#: echoed into every response and stream state, so it must stay small.
+MAX_REQUEST_ID_CHARS = 256
+
+
+def _client_request_id(request_id: str, header_id: str | None) -> str:
+    """The client's id for this request (the header wins), bounded."""
+    value, param = (header_id, "x-request-id") if header_id else (request_id, "request_id")
+    if len(value) > MAX_REQUEST_ID_CHARS:
+        raise BadRequest(
+            f"{param} is {len(value)} characters long; at most {MAX_REQUEST_ID_CHARS} are accepted.",
+            param=param,
+        )
+    return value
+
+
 def _request_id(prefix: str, request_id: str, header_id: str | None) -> str:
-    return f"{prefix}-{header_id or request_id}"
+    return f"{prefix}-{_client_request_id(request_id, header_id)}"
 
 
 # ------------------------------------------------------------------------------------------
@@ -522,8 +538,8 @@ def render_completion_request(
         if request.prompt_logprobs is not None:
             raise BadRequest("prompt_logprobs is not compatible with prompt embeds.",
                              param="prompt_logprobs")
-        raise NotImplementedFeature("prompt_embeds are not supported by tito's render.",
-                                    param="prompt_embeds")
+        raise BadRequest("prompt_embeds are not accepted: tito renders text and token-id prompts "
+                         "only.", param="prompt_embeds")
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
 
@@ -546,7 +562,7 @@ def render_completion_request(
             if request.structured_outputs is not None else None
         ),
     )
-    base_id = header_request_id or request.request_id
+    base_id = _client_request_id(request.request_id, header_request_id)
 
     out: list[GenerateRequest] = []
     for i, prompt in enumerate(prompts):

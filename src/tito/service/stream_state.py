@@ -50,9 +50,11 @@ from tito.core.detokenizer import DetokState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
 from tito.core.stops import StopState
 from tito.core.vocab import Vocab
-from tito.errors import BadRequest
+from tito.errors import BadRequest, quote
 
 STATE_VERSION = 1
+#: Longest stream id (the engine's ``request_id``: render's id plus the engine's prefixes).
+MAX_ID_CHARS = 512
 
 
 class StreamMeta(BaseModel):
@@ -61,7 +63,7 @@ class StreamMeta(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     model: str
-    id: str = Field(max_length=256)
+    id: str = Field(max_length=MAX_ID_CHARS)
     created: int = Field(ge=0)
     index: int = Field(default=0, ge=0)
     #: the first call's ``prompt_tokens`` (usage override for later calls that omit it)
@@ -77,7 +79,7 @@ class TitoState(BaseModel):
 
     v: int
     model: str = Field(max_length=256)
-    id: str = Field(max_length=256)
+    id: str = Field(max_length=MAX_ID_CHARS)
     created: int = Field(ge=0)
     index: int = Field(default=0, ge=0)
     prompt_tokens: int | None = Field(default=None, ge=0)
@@ -175,7 +177,7 @@ def decode(
         raise BadRequest("stream_state.tito must be an object", param="stream_state.tito")
     if tito_raw.get("v") != STATE_VERSION:
         raise BadRequest(
-            f"unsupported stream_state version {tito_raw.get('v')!r} (expected {STATE_VERSION})",
+            f"unsupported stream_state version '{quote(tito_raw.get('v'))}' (expected {STATE_VERSION})",
             param="stream_state.tito.v",
         )
     key = _secret()
@@ -201,7 +203,7 @@ def decode(
         )
     if tito.model != model:
         raise BadRequest(
-            f"stream_state belongs to model {tito.model!r}, not {model!r}",
+            f"stream_state belongs to model '{quote(tito.model)}', not '{quote(model)}'",
             param="stream_state.tito.model",
         )
     st = dict(tito.st)

@@ -158,6 +158,8 @@ class Out:
             return
         st.args_sent += len(text)
         index = st.calls - 1
+        if index < 0:  # only a tampered state gets here (arguments phase without a call)
+            raise ValueError("tool-call arguments without a call")
         if not self._calls or self._calls[-1][0] != index:
             self._calls.append((index, None, []))
         self._calls[-1][2].append(text)
@@ -176,8 +178,15 @@ class ToolParser:
 
     name: ClassVar[str] = ""
     first_phase: ClassVar[str] = "text"
+    #: the format's phases: the names of its ``_on_<phase>`` handlers (set per subclass), so a
+    #: state carried by a client can be checked before its phase selects a handler
+    phases: ClassVar[frozenset[str]] = frozenset({"rest"})
     #: keep only the call with index 0 in the output (``parallel_tool_calls=false``)
     single_call: bool = False
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.phases = frozenset(n[4:] for n in dir(cls) if n.startswith("_on_"))
 
     # -- public ------------------------------------------------------------------------------
 

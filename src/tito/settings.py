@@ -1,0 +1,109 @@
+"""Every ``TITO_*`` environment setting, validated once when the process starts.
+
+Why: a setting read lazily and parsed leniently fails silently (a non-numeric
+``TITO_STATE_TTL_SECONDS`` used to turn expiry off). :func:`check_environment` runs when an app is
+built (``tito serve``, each Lambda function's init) and refuses to start, naming every bad
+variable, so a misconfigured deployment fails at deploy time rather than serving wrongly.
+
+Rules: an unset or empty variable means its default. Counts and sizes are positive integers,
+durations positive numbers of seconds, flags one of ``1/0 true/false yes/no on/off``. A
+``TITO_*`` name not listed here is logged as a warning (a typo is likely) but does not stop the
+process. The modules that use a setting still read it themselves; this module only decides
+whether the value is acceptable. A new setting is one entry of :data:`SETTINGS`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Mapping
+
+__all__ = ["SETTINGS", "SettingsError", "check_environment", "flag"]
+
+logger = logging.getLogger("tito")
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+class SettingsError(ValueError):
+    """One or more ``TITO_*`` variables have values tito cannot use."""
+
+
+def flag(value: str | None) -> bool:
+    """A boolean setting's value (unset or empty: false)."""
+    return (value or "").strip().lower() in _TRUE
+
+
+def _flag(value: str) -> str | None:
+    return None if value.strip().lower() in _TRUE | _FALSE else "must be one of 1/0, true/false, yes/no, on/off"
+
+
+def _positive_int(value: str) -> str | None:
+    try:
+        ok = int(value) > 0
+    except ValueError:
+        ok = False
+    return None if ok else "must be a positive integer"
+
+
+def _positive_number(value: str) -> str | None:
+    try:
+        number = float(value)
+        ok = 0 < number < float("inf")
+    except ValueError:
+        ok = False
+    return None if ok else "must be a positive number"
+
+
+def _s3_uri(value: str) -> str | None:
+    bucket = value[5:].split("/", 1)[0] if value.startswith("s3://") else ""
+    return None if bucket else "must look like s3://bucket/prefix"
+
+
+def _base_path(value: str) -> str | None:
+    return None if value.startswith("/") else "must start with '/' (for example /dev)"
+
+
+def _any(value: str) -> str | None:
+    return None
+
+
+#: name -> check returning None (acceptable) or what is wrong with the value.
+SETTINGS: dict[str, Callable[[str], str | None]] = {
+    "TITO_MODELS_DIR": _any,
+    "TITO_DEFAULT_MODEL": _any,
+    "TITO_MODELS_S3_URI": _s3_uri,
+    "TITO_MODELS_CACHE_DIR": _any,
+    "TITO_MODELS_S3_MAX_BYTES": _positive_int,
+    "TITO_STATE_SECRET": _any,
+    "TITO_STATE_TTL_SECONDS": _positive_int,
+    "TITO_TRUST_REQUEST_CHAT_TEMPLATE": _flag,
+    "TITO_MAX_BODY_BYTES": _positive_int,
+    "TITO_MAX_COMPLETION_PROMPTS": _positive_int,
+    "TITO_TEMPLATE_MAX_CHARS": _positive_int,
+    "TITO_TEMPLATE_MAX_STEPS": _positive_int,
+    "TITO_TEMPLATE_MAX_SECONDS": _positive_number,
+    "TITO_API_BASE_PATH": _base_path,
+}
+
+
+def check_environment(environ: Mapping[str, str] | None = None) -> None:
+    """Raise :class:`SettingsError` listing every ``TITO_*`` variable with a bad value."""
+    env = os.environ if environ is None else environ
+    problems = []
+    for name, value in env.items():
+        if not name.startswith("TITO_"):
+            continue
+        check = SETTINGS.get(name)
+        if check is None:
+            logger.warning("unknown setting %s is ignored (known: %s)", name, ", ".join(SETTINGS))
+            continue
+        if value.strip() == "":
+            continue
+        problem = check(value.strip())
+        if problem:
+            shown = value if len(value) <= 64 else value[:64] + "..."
+            problems.append(f"{name}={shown!r} {problem}")
+    if problems:
+        raise SettingsError("tito cannot start: " + "; ".join(sorted(problems)))

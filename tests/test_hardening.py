@@ -1,0 +1,252 @@
+"""The defects of the adversarial run (issue 14), one test each: every one is a 4xx naming the
+field (or an honest output), never a 500."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from helpers import stream_chunk
+from lambda_support import import_or_skip
+
+from tito.adapters.app import create_app, lone_surrogate_path
+from tito.errors import quote
+from tito.settings import SettingsError, check_environment
+
+CHAT_RENDER = "/v1/chat/completions/render"
+COMPL_RENDER = "/v1/completions/render"
+CHAT_DERENDER = "/v1/chat/completions/derender"
+COMPL_DERENDER = "/v1/completions/derender"
+LONE = '"\\ud800"'
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(), raise_server_exceptions=False)
+
+
+def _post(client: TestClient, path: str, body: Any) -> Any:
+    raw = body if isinstance(body, str) else json.dumps(body)
+    return client.post(path, content=raw, headers={"content-type": "application/json"})
+
+
+def _error(resp: Any, status: int = 400) -> dict[str, Any]:
+    assert resp.status_code == status, resp.text
+    return resp.json()["error"]
+
+
+# -- 1. lone surrogates ------------------------------------------------------------------------
+
+SURROGATE_CASES = [
+    (CHAT_RENDER, '{"model":"qwen3","messages":[{"role":"user","content":%s}]}', "messages.0.content"),
+    (CHAT_RENDER, '{"model":%s,"messages":[{"role":"user","content":"x"}]}', "model"),
+    (CHAT_RENDER, '{"model":"qwen3","stop":[%s],"messages":[{"role":"user","content":"x"}]}', "stop.0"),
+    (CHAT_RENDER, '{"model":"qwen3","request_id":%s,"messages":[{"role":"user","content":"x"}]}',
+     "request_id"),
+    (CHAT_RENDER, '{"model":"qwen3","messages":[{"role":"user","content":"x"}],"tools":[{"type":'
+     '"function","function":{"name":%s}}]}', "tools.0.function.name"),
+    (COMPL_RENDER, '{"model":"gpt2","prompt":%s}', "prompt"),
+    (CHAT_DERENDER, '{"stream":true,"model":"qwen3","generate_chunk":{"request_id":%s,"choices":'
+     '[{"index":0,"token_ids":[1],"finish_reason":null}]}}', "generate_chunk.request_id"),
+    (CHAT_DERENDER, '{"stream":true,"model":"qwen3","stream_state":{"prev_tokens":[%s]},'
+     '"generate_chunk":{"request_id":"r","choices":[]}}', "stream_state.prev_tokens.0"),
+    (COMPL_DERENDER, '{"model":%s,"generate_responses":[]}', "model"),
+]
+
+
+@pytest.mark.parametrize(("path", "template", "param"), SURROGATE_CASES)
+def test_lone_surrogate_is_a_400_naming_the_field(client, path, template, param) -> None:
+    error = _error(_post(client, path, template % LONE))
+    assert error["param"] == param
+    assert "surrogate" in error["message"]
+
+
+def test_surrogate_pairs_and_escaped_backslashes_pass() -> None:
+    assert lone_surrogate_path(b'{"a": "\\ud83d\\ude00"}') is None  # a valid pair: one emoji
+    assert lone_surrogate_path(b'{"a": "\\\\ud800"}') is None  # an escaped backslash, then text
+    assert lone_surrogate_path(b'{"a": ["x", {"\\udc00": 1}]}') == "a.1"  # a key
+
+
+# -- 12. what errors quote ---------------------------------------------------------------------
+
+
+def test_404_quotes_the_model_name_short_and_escaped(client) -> None:
+    name = "\u202e\x1b[31m" + "x" * 100_000
+    error = _error(_post(client, COMPL_RENDER, {"model": name, "prompt": "a"}), 404)
+    assert len(error["message"]) < 200
+    assert "\u202e" not in error["message"] and "\x1b" not in error["message"]
+    assert "\\u202e" in error["message"] and "100006 characters" in error["message"]
+
+
+def test_quote_escapes_controls_and_bidi() -> None:
+    assert quote("a\nb\u200f") == "a\\nb\\u200f"
+    assert quote("é中") == "é中"  # printable text stays readable
+
+
+@pytest.mark.parametrize("where", ["header", "body"])
+def test_request_ids_are_bounded(client, where) -> None:
+    body: dict[str, Any] = {"model": "qwen3", "messages": [{"role": "user", "content": "x"}]}
+    headers = {"content-type": "application/json"}
+    if where == "header":
+        headers["x-request-id"] = "h" * 257
+    else:
+        body["request_id"] = "b" * 257
+    resp = client.post(CHAT_RENDER, content=json.dumps(body), headers=headers)
+    error = _error(resp)
+    assert error["param"] == ("x-request-id" if where == "header" else "request_id")
+    ok = dict(body, request_id="b" * 256)
+    assert _post(client, CHAT_RENDER, ok).json()["request_id"] == "chatcmpl-" + "b" * 256
+
+
+# -- 5. long stream request ids ----------------------------------------------------------------
+
+
+def test_long_stream_request_id_is_a_400(client) -> None:
+    body = {"stream": True, "model": "qwen3",
+            "generate_chunk": stream_chunk([9707], request_id="r" * 513)}
+    assert _error(_post(client, CHAT_DERENDER, body))["param"] == "generate_chunk.request_id"
+    body["generate_chunk"] = stream_chunk([9707], request_id="r" * 300)
+    resp = _post(client, CHAT_DERENDER, body)
+    assert resp.status_code == 200 and resp.json()["chunk"]["id"] == "r" * 300
+
+
+# -- 6, 7, 10. render bounds -------------------------------------------------------------------
+
+
+def test_deeply_nested_tool_arguments_are_a_400(client) -> None:
+    args = "[" * 10_000 + "]" * 10_000
+    body = {"model": "qwen3", "messages": [
+        {"role": "user", "content": "x"},
+        {"role": "assistant", "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "f", "arguments": args}}]}]}
+    error = _error(_post(client, CHAT_RENDER, body))
+    assert error["param"].endswith("function.arguments") and "deeply" in error["message"]
+
+
+@pytest.mark.parametrize(("path", "extra"), [
+    (CHAT_RENDER, {"messages": [{"role": "user", "content": "x"}], "model": "qwen3"}),
+    (COMPL_RENDER, {"prompt": "x", "model": "gpt2"}),
+])
+@pytest.mark.parametrize("n", [2**63, 16385, 0])
+def test_n_is_bounded_as_vllm(client, path, extra, n) -> None:
+    error = _error(_post(client, path, {**extra, "n": n}))
+    assert error["param"] == "n"
+    assert _post(client, path, {**extra, "n": 16384}).status_code == 200
+
+
+def test_prompt_embeds_are_a_400(client) -> None:
+    error = _error(_post(client, COMPL_RENDER, {"model": "gpt2", "prompt_embeds": "AAAA"}))
+    assert error["param"] == "prompt_embeds" and "not accepted" in error["message"]
+
+
+# -- 4, 8. tampered unsigned states ------------------------------------------------------------
+
+QWEN_TOOL_REQ = {"messages": [{"role": "user", "content": "x"}],
+                 "tools": [{"type": "function", "function": {"name": "f"}}]}
+
+
+def _first_state(client: TestClient) -> dict[str, Any]:
+    body = {"stream": True, "model": "qwen3", "prompt_token_ids": [151644, 77091, 198],
+            "chat_request": QWEN_TOOL_REQ, "generate_chunk": stream_chunk([151657, 198])}
+    resp = _post(client, CHAT_DERENDER, body)
+    assert resp.status_code == 200, resp.text
+    return resp.json()["stream_state"]
+
+
+def _next(client: TestClient, state: dict[str, Any], path: str = CHAT_DERENDER) -> Any:
+    model = "qwen3" if path == CHAT_DERENDER else state["tito"]["model"]
+    return _post(client, path, {"stream": True, "model": model, "stream_state": state,
+                                "generate_chunk": stream_chunk([515, 1, 151658])})
+
+
+@pytest.mark.parametrize(("mutate", "param"), [
+    (lambda t: t["st"]["tools"].__setitem__("phase", "bogus"), "stream_state.tito.st.tools.phase"),
+    (lambda t: t["st"]["tools"].__setitem__("phase", "__init__"), "stream_state.tito.st.tools.phase"),
+    (lambda t: t["cfg"].__setitem__("tool_parser", "pythonic"), "stream_state.tito.cfg.tool_parser"),
+    (lambda t: t["cfg"].__setitem__("reasoning_parser", "deepseek_r1"),
+     "stream_state.tito.cfg.reasoning_parser"),
+    (lambda t: t["cfg"].__setitem__("completion", True), "stream_state.tito.cfg.completion"),
+    (lambda t: t["st"].__setitem__("pending", 10**9), "stream_state.tito.st.pending"),
+])
+def test_tampered_unsigned_state_is_a_400(client, mutate, param) -> None:
+    state = _first_state(client)
+    mutate(state["tito"])
+    assert _error(_next(client, state))["param"] == param
+
+
+def test_inconsistent_unsigned_state_is_a_400_not_a_500(client) -> None:
+    state = _first_state(client)
+    state["tito"]["st"]["tools"].update(phase="args", calls=0, name_sent=True)
+    resp = _next(client, state)
+    assert resp.status_code in (200, 400), resp.text
+
+
+def test_chat_state_is_refused_on_completions(client) -> None:
+    state = _first_state(client)
+    state["tito"]["model"] = "qwen3"
+    resp = _post(client, COMPL_DERENDER, {"stream": True, "model": "qwen3", "stream_state": state,
+                                          "generate_chunk": stream_chunk([9707])})
+    assert _error(resp)["param"] == "stream_state.tito.cfg.completion"
+
+
+# -- 9. Lambda events --------------------------------------------------------------------------
+
+
+def _event() -> dict[str, Any]:
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parent.parent / "events" / "chat_render.json").read_text())
+
+
+BAD_EVENTS = [
+    ("base64", lambda e: e.update(isBase64Encoded=True, body="!!!notbase64")),
+    ("headers null", lambda e: e.update(headers=None)),
+    ("no requestContext", lambda e: e.pop("requestContext")),
+    ("http null", lambda e: e["requestContext"].update(http=None)),
+    ("body int", lambda e: e.update(body=5)),
+    ("header int", lambda e: e.update(headers={"a": 1})),
+    ("query null", lambda e: e.update(rawQueryString=None)),
+    ("unknown version", lambda e: e.update(version="3.0")),
+]
+
+
+@pytest.mark.parametrize(("name", "mutate"), BAD_EVENTS, ids=[b[0] for b in BAD_EVENTS])
+def test_malformed_lambda_event_is_a_400(name, mutate, lambda_context) -> None:
+    import_or_skip("tito.adapters.routes_render")
+    from tito.handlers._lambda import make_handler
+
+    handler = make_handler(["chat_render"], load_models=False)
+    event = copy.deepcopy(_event())
+    mutate(event)
+    response = handler(event, lambda_context)
+    assert response["statusCode"] == 400
+    assert json.loads(response["body"])["error"]["message"].startswith("Malformed Lambda event")
+
+
+# -- 11. settings ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("TITO_STATE_TTL_SECONDS", "abc"), ("TITO_STATE_TTL_SECONDS", "-5"),
+    ("TITO_MAX_BODY_BYTES", "6MB"), ("TITO_TEMPLATE_MAX_SECONDS", "nan"),
+    ("TITO_TRUST_REQUEST_CHAT_TEMPLATE", "maybe"), ("TITO_MODELS_S3_URI", "bucket/x"),
+    ("TITO_API_BASE_PATH", "dev"),
+])
+def test_bad_setting_refuses_to_start(name, value) -> None:
+    with pytest.raises(SettingsError, match=name):
+        check_environment({name: value})
+
+
+def test_good_settings_start() -> None:
+    check_environment({"TITO_STATE_TTL_SECONDS": "60", "TITO_TRUST_REQUEST_CHAT_TEMPLATE": "1",
+                       "TITO_TEMPLATE_MAX_SECONDS": "2.5", "TITO_API_BASE_PATH": "/dev",
+                       "TITO_UNKNOWN_THING": "x", "TITO_MODELS_DIR": ""})
+
+
+def test_app_refuses_a_bad_setting(monkeypatch) -> None:
+    monkeypatch.setenv("TITO_STATE_TTL_SECONDS", "soon")
+    with pytest.raises(SettingsError, match="TITO_STATE_TTL_SECONDS='soon' must be a positive"):
+        create_app()
