@@ -12,6 +12,12 @@ Usage::
     tito invoke tito.handlers.chat_render.handler events/chat_render.json
     tito invoke ChatRenderFunction chat_render --body     # events/chat_render.json, body only
     cat event.json | tito invoke CompletionsRenderFunction -
+    tito invoke --build-dir .aws-sam/build ChatRenderFunction chat_render health   # the artifact
+
+``--build-dir`` runs what ``sam build`` produced instead of the source tree: the real runtime
+client (``awslambdaric``) on a local Runtime API, the layer merged where Lambda puts it, the
+built template's environment (:mod:`tito.adapters.built`). Several events go to one process in
+turn (the first is the cold start).
 
 A logical id resolves through ``template.yaml`` (found upward from the current directory, or
 ``--template``) to its ``Handler`` and ``CodeUri`` (put first on ``sys.path``, as ``/var/task``
@@ -252,12 +258,19 @@ def _read_event(spec: str, template: Path | None) -> Any:
         raise UsageError(f"event {spec!r} is not JSON: {exc}") from None
 
 
-def _set_env(pairs: list[str]) -> None:
-    for pair in pairs:
+def _pairs(items: list[str], flag: str) -> dict[str, str]:
+    """``KEY=VALUE`` arguments as a dict."""
+    out = {}
+    for pair in items:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise UsageError(f"--env expects KEY=VALUE, got {pair!r}")
-        os.environ[key] = value
+            raise UsageError(f"{flag} expects KEY=VALUE, got {pair!r}")
+        out[key] = value
+    return out
+
+
+def _set_env(pairs: list[str]) -> None:
+    os.environ.update(_pairs(pairs, "--env"))
 
 
 def _error_payload(exc: BaseException, request_id: str) -> dict[str, Any]:
@@ -295,23 +308,72 @@ def main(argv: list[str]) -> int:
         help="a function logical id of template.yaml (ChatDerenderFunction) or a handler path "
         "(tito.handlers.chat_derender.handler)",
     )
-    parser.add_argument("event", help="event JSON file, a name in events/, or - for stdin")
+    parser.add_argument("event", nargs="+",
+                        help="event JSON file, a name in events/, or - for stdin (several: sent "
+                        "in turn to one initialised function)")
     parser.add_argument("-t", "--template", type=Path,
                         help="SAM template (default: ./template.yaml or the nearest one above)")
     parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE",
-                        help="set an environment variable before the handler is imported")
+                        help="set an environment variable before the handler is imported "
+                        "(repeatable; default: none)")
     parser.add_argument("--body", action="store_true",
                         help="print only the response body (decoded, pretty JSON)")
+    parser.add_argument("--build-dir", type=Path, metavar="DIR",
+                        help="run the sam build output in DIR (e.g. .aws-sam/build) under the "
+                        "real runtime client instead of the source tree (default: source tree)")
+    parser.add_argument("--python", metavar="PATH",
+                        help="with --build-dir: the runtime's Python (default: python3.13 on "
+                        "PATH, else pyenv's 3.13.x)")
+    parser.add_argument("-p", "--parameter", action="append", default=[], metavar="KEY=VALUE",
+                        help="with --build-dir: a template parameter value (repeatable; default: "
+                        "the template's defaults)")
     args = parser.parse_args(argv)
 
     try:
+        events = [_read_event(spec, args.template) for spec in args.event]
+        if args.build_dir is not None:
+            return _invoke_built(args, events)
         resolved = resolve(args.target, args.template)
-        event = _read_event(args.event, args.template)
         _set_env(args.env)
     except UsageError as exc:
         print(f"tito invoke: {exc}", file=sys.stderr)
         return 2
+    status = 0
+    for event in events:
+        status = max(status, _invoke_in_process(resolved, event, body_only=args.body))
+    return status
 
+
+def _print_result(response: Any, *, body_only: bool) -> None:
+    if body_only:
+        print(_body_text(response))
+    else:
+        print(json.dumps(response, indent=2, ensure_ascii=False))
+
+
+def _invoke_built(args: argparse.Namespace, events: list[Any]) -> int:
+    """``--build-dir``: every event through the built function under ``awslambdaric``."""
+    from tito.adapters import built
+
+    params, env = _pairs(args.parameter, "--parameter"), _pairs(args.env, "--env")
+    try:
+        fn = built.BuiltFunction.from_build(args.build_dir, args.target, params)
+        results = built.run_events(fn, events, python=args.python, extra_env=env)
+    except built.BuildError as exc:
+        print(f"tito invoke: {exc}", file=sys.stderr)
+        return 2
+    status = 0
+    for result in results:
+        if result.error is not None:
+            print(json.dumps(result.error, indent=2, ensure_ascii=False))
+            status = 1
+        else:
+            _print_result(result.response, body_only=args.body)
+    return status
+
+
+def _invoke_in_process(resolved: ResolvedHandler, event: Any, *, body_only: bool) -> int:
+    """One event through the handler imported into this process."""
     request_id = None
     if isinstance(event, dict):
         request_id = (event.get("requestContext") or {}).get("requestId")
@@ -332,10 +394,7 @@ def main(argv: list[str]) -> int:
     except Exception as exc:  # init or handler error: report it the way Lambda does
         print(json.dumps(_error_payload(exc, context.aws_request_id), indent=2), file=stdout)
         return 1
-    if args.body:
-        print(_body_text(response), file=stdout)
-    else:
-        print(json.dumps(response, indent=2, ensure_ascii=False), file=stdout)
+    _print_result(response, body_only=body_only)
     return 0
 
 
