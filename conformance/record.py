@@ -1,0 +1,258 @@
+"""Record vLLM 0.33.0's answers to the conformance corpus as golden JSON (``conformance/goldens``).
+
+Why: tito claims vLLM's scale-out wire; the only trustworthy reference is the real server. This
+script starts ``vllm launch render`` (GPU-less, CPU only) twice, on model folders built from
+tito's tokenizer files plus ``conformance/models/<name>/{config,generation_config}.json`` (no
+weights), sends every case of :mod:`conformance.corpus` and stores request + status + response.
+``tests/test_conformance.py`` replays the stored requests against tito in-process.
+
+Re-record (needs a Python with vllm==0.33.0, for instance the venv at /work/vllm-venv)::
+
+    /work/vllm-venv/bin/python conformance/record.py            # start servers, record all
+    /work/vllm-venv/bin/python conformance/record.py --qwen3-url http://127.0.0.1:18731 \\
+        --gpt2-url http://127.0.0.1:18732                         # reuse running servers
+
+Streaming cases drive vLLM as its protocol requires: one call per engine event, the returned
+``stream_state`` echoed, and ``chat_request`` / ``completion_request`` plus ``prompt_token_ids``
+on every call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from conformance import corpus  # noqa: E402
+
+GOLDENS = HERE / "goldens"
+SERVERS = {
+    "qwen3": ["--served-model-name", "qwen3", "--reasoning-parser", "qwen3",
+              "--tool-call-parser", "hermes", "--enable-auto-tool-choice"],
+    "gpt2": ["--served-model-name", "gpt2"],
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _model_folder(name: str, into: Path) -> Path:
+    folder = into / name
+    folder.mkdir(parents=True)
+    for f in (corpus.MODELS / name).glob("tokenizer*.json"):
+        shutil.copy(f, folder)
+    for f in (HERE / "models" / name).glob("*.json"):
+        shutil.copy(f, folder)
+    return folder
+
+
+def start_server(name: str, vllm: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    env = dict(os.environ, VLLM_TARGET_DEVICE="cpu", HF_HUB_OFFLINE="1")
+    log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115 (lives as long as the server)
+    proc = subprocess.Popen(
+        [vllm, "launch", "render", str(_model_folder(name, tmp)), *SERVERS[name],
+         "--host", "127.0.0.1", "--port", str(port)],
+        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp,
+    )
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 300) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"vLLM server for {url} exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/health", timeout=2):
+                return
+        except OSError:
+            time.sleep(1)
+    raise SystemExit(f"vLLM server {url} not ready after {timeout}s")
+
+
+def post(url: str, path: str, body: Any) -> tuple[int, Any]:
+    req = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                 headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        raw = e.read()
+        try:
+            return e.code, json.loads(raw)
+        except ValueError:
+            return e.code, raw.decode("utf-8", "replace")
+
+
+class Recorder:
+    def __init__(self, urls: dict[str, str]) -> None:
+        self.urls = urls
+        self.prompts: dict[str, list[int]] = {}
+
+    def http(self, server: str, path: str, body: Any) -> dict[str, Any]:
+        status, resp = post(self.urls[server], path, body)
+        return {"server": server, "path": path, "request": body, "status": status,
+                "response": resp}
+
+    def prompt(self, server: str, request: dict[str, Any], completion: bool) -> list[int]:
+        key = json.dumps(request, sort_keys=True)
+        if key not in self.prompts:
+            path = "/v1/completions/render" if completion else "/v1/chat/completions/render"
+            status, resp = post(self.urls[server], path, request)
+            if status != 200:
+                raise SystemExit(f"render failed for {request}: {status} {resp}")
+            self.prompts[key] = (resp[0] if completion else resp)["token_ids"]
+        return self.prompts[key]
+
+    def stream(self, server: str, path: str, settings_key: str, settings: dict[str, Any],
+               prompt_ids: list[int], chunks: list[dict[str, Any]]) -> dict[str, Any]:
+        """Drive vLLM's streaming derender: one call per chunk, settings + prompt every call."""
+        calls, state = [], None
+        for chunk in chunks:
+            body = {"stream": True, "model": server, "generate_chunk": chunk,
+                    "stream_state": state, "prompt_token_ids": prompt_ids,
+                    "prompt_tokens": len(prompt_ids), settings_key: settings}
+            status, resp = post(self.urls[server], path, body)
+            calls.append({"status": status, "response": resp})
+            if status != 200:
+                break
+            state = resp["stream_state"]
+        return {"server": server, "path": path, "settings_key": settings_key,
+                "settings": settings, "prompt_token_ids": prompt_ids, "chunks": chunks,
+                "calls": calls}
+
+
+def split_choice(choice: dict[str, Any], sizes: list[int], request_id: str,
+                 extra: dict[str, Any]) -> list[dict[str, Any]]:
+    """One engine choice as stream events cut at ``sizes`` (finish and extras on the last)."""
+    toks = choice["token_ids"]
+    lps = (choice.get("logprobs") or {}).get("content")
+    events, pos = [], 0
+    for k, n in enumerate(sizes or [0]):
+        last = k == len(sizes or [0]) - 1
+        c: dict[str, Any] = {"index": choice["index"], "token_ids": toks[pos:pos + n],
+                             "finish_reason": choice["finish_reason"] if last else None}
+        if last and choice.get("stop_reason") is not None:
+            c["stop_reason"] = choice["stop_reason"]
+        if lps is not None:
+            c["logprobs"] = {"content": lps[pos:pos + n]}
+        ev: dict[str, Any] = {"request_id": request_id, "choices": [c]}
+        if last:
+            ev.update({k2: v for k2, v in extra.items() if k2 in ("metrics", "usage")})
+        events.append(ev)
+        pos += n
+    return events
+
+
+def record_all(rec: Recorder) -> dict[str, dict[str, Any]]:
+    g: dict[str, dict[str, Any]] = {}
+    chat_r, cmpl_r = "/v1/chat/completions/render", "/v1/completions/render"
+    chat_d, cmpl_d = "/v1/chat/completions/derender", "/v1/completions/derender"
+    g["render_chat"] = {n: rec.http("qwen3", chat_r, b) for n, b in corpus.RENDER_CHAT.items()}
+    g["render_chat_errors"] = {n: rec.http("qwen3", chat_r, b)
+                               for n, b in corpus.RENDER_CHAT_ERRORS.items()}
+    g["render_completion"] = {n: rec.http("gpt2", cmpl_r, b)
+                              for n, b in corpus.RENDER_COMPLETION.items()}
+    g["render_completion_errors"] = {n: rec.http("gpt2", cmpl_r, b)
+                                     for n, b in corpus.RENDER_COMPLETION_ERRORS.items()}
+
+    g["derender_chat"] = {}
+    for name, (request, choices, extra) in corpus.DERENDER_CHAT.items():
+        prompt = rec.prompt("qwen3", request, completion=False)
+        body = {"model": "qwen3", "chat_request": request, "prompt_token_ids": prompt,
+                "prompt_tokens": len(prompt),
+                "generate_response": {"request_id": f"chatcmpl-{name}", "choices": choices,
+                                      **extra}}
+        g["derender_chat"][name] = rec.http("qwen3", chat_d, body)
+
+    g["derender_completion"] = {}
+    for name, (request, responses, extra) in corpus.DERENDER_COMPLETION.items():
+        prompt = rec.prompt("gpt2", request, completion=True)
+        body = {"model": "gpt2", "completion_request": request,
+                "prompt_token_ids": [prompt] * len(responses),
+                "prompt_tokens": [len(prompt)] * len(responses),
+                "generate_responses": [{"request_id": f"cmpl-{name}-{r}", "choices": ch, **extra}
+                                       for r, ch in enumerate(responses)]}
+        g["derender_completion"][name] = rec.http("gpt2", cmpl_d, body)
+
+    g["derender_errors"] = {}
+    for name, (path, body) in corpus.DERENDER_ERRORS.items():
+        server = "gpt2" if path.startswith("/v1/completions") else "qwen3"
+        g["derender_errors"][name] = rec.http(server, path, body)
+
+    g["stream_chat"] = {}
+    for name in corpus.STREAM_CHAT:
+        request, choices, extra = corpus.DERENDER_CHAT[name]
+        prompt = rec.prompt("qwen3", request, completion=False)
+        choice = choices[0]
+        for label, sizes in zip(("one", "random"),
+                                corpus.chunkings(len(choice["token_ids"]), seed=len(name))):
+            events = split_choice(choice, sizes, f"chatcmpl-{name}", extra)
+            g["stream_chat"][f"{name}.{label}"] = rec.stream(
+                "qwen3", chat_d, "chat_request", request, prompt, events)
+
+    g["stream_completion"] = {}
+    for name in corpus.STREAM_COMPLETION:
+        request, responses, extra = corpus.DERENDER_COMPLETION[name]
+        prompt = rec.prompt("gpt2", request, completion=True)
+        choice = responses[0][0]
+        for label, sizes in zip(("one", "random"),
+                                corpus.chunkings(len(choice["token_ids"]), seed=len(name))):
+            events = split_choice(choice, sizes, f"cmpl-{name}", extra)
+            g["stream_completion"][f"{name}.{label}"] = rec.stream(
+                "gpt2", cmpl_d, "completion_request", request, prompt, events)
+    return g
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--vllm", default=str(Path(sys.executable).with_name("vllm")),
+                    help="the vllm CLI (default: next to this Python)")
+    ap.add_argument("--qwen3-url", help="a running render server for qwen3 (else one is started)")
+    ap.add_argument("--gpt2-url", help="a running render server for gpt2 (else one is started)")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="tito-conformance-"))
+    procs, urls = [], {"qwen3": args.qwen3_url, "gpt2": args.gpt2_url}
+    try:
+        for name in SERVERS:
+            if urls[name] is None:
+                proc, urls[name] = start_server(name, args.vllm, tmp)
+                procs.append((proc, urls[name]))
+        for proc, url in procs:
+            wait_ready(url, proc)
+        rec = Recorder(urls)  # type: ignore[arg-type]
+        goldens = record_all(rec)
+        with urllib.request.urlopen(urls["qwen3"] + "/version") as r:
+            version = json.loads(r.read())
+        GOLDENS.mkdir(exist_ok=True)
+        for group, cases in goldens.items():
+            path = GOLDENS / f"{group}.json"
+            path.write_text(json.dumps({"vllm": version, "cases": cases}, indent=1,
+                                       ensure_ascii=False) + "\n")
+            print(f"{path.relative_to(HERE.parent)}: {len(cases)} cases")
+    finally:
+        for proc, _ in procs:
+            proc.terminate()
+            proc.wait(timeout=30)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,349 @@
+"""Replay the recorded vLLM 0.33.0 goldens against tito and list every difference.
+
+Why a module of its own: ``tests/test_conformance.py`` asserts on it, and a developer can run
+``python conformance/replay.py [group] [case-glob]`` to print the differences (the intended ones
+included, with their reason) while fixing. No vLLM needed: the goldens hold vLLM's answers.
+
+What is compared (see ``docs/conformance.md``):
+
+- HTTP cases (render, batch derender, errors): status, then the JSON body field by field after
+  :func:`normalize` (random ids, timestamps); for errors ``type``, ``param``, ``code`` and
+  ``message``.
+- Streaming cases: the stream vLLM produced (its chunks folded into one choice: content,
+  reasoning, tool calls, logprobs, token ids, finish and stop reasons, usage, metrics, and the
+  number of chunks that carried a finish reason) against the same fold of tito's stream, driven
+  two ways: as tito's README says (settings and prompt on the first call only, the returned
+  state echoed whole) and as a vLLM client would (only vLLM's ``DerenderStreamState`` fields
+  kept, settings and prompt resent on every call).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+GOLDENS = HERE / "goldens"
+
+#: vLLM's DerenderStreamState fields (what a client written for vLLM keeps)
+VLLM_STATE_FIELDS = (
+    "prev_tokens", "prefix_offset", "read_offset", "role_sent", "logprob_context_token_ids",
+    "logprob_text_offset", "output_token_ids", "output_chunk_lens", "tools_streamed",
+    "last_tool_call_ids",
+)
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """An intended difference: where it applies (fnmatch globs) and why tito differs."""
+
+    group: str
+    case: str
+    path: str
+    reason: str
+
+
+#: The short, explicit list of intended deviations. Each is a deliberate, better behaviour.
+DEVIATIONS: list[Deviation] = [
+    Deviation("render_chat", "*", "*chat_template_kwargs.cohere_format",
+              "vLLM's CLI adds its Cohere renderer's default (cohere_format: cmd4) to every "
+              "model's template kwargs; meaningless to other templates, tito does not invent it"),
+    Deviation("render_*", "*", "derender_context",
+              "tito extension: render hands derender its settings so derender needs no "
+              "chat_request/completion_request (the gateway path); vLLM has no such field"),
+    Deviation("render_chat_errors", "*", "error.message",
+              "pydantic's own wording for schema errors differs by version; status, type and "
+              "param are compared"),
+    Deviation("render_completion_errors", "*", "error.message",
+              "wording; status, type and param are compared"),
+    Deviation("derender_errors", "*", "error.message",
+              "wording; status, type and param are compared"),
+    Deviation("derender_chat", "empty_output", "*",
+              "empty token_ids accepted (an abort before the first token gives an empty "
+              "choice); vLLM answers 400"),
+    Deviation("derender_completion", "abort_empty", "*",
+              "empty token_ids accepted (an abort before the first token); vLLM answers 400"),
+    Deviation("stream_*", "stop_string*", "*",
+              "stop strings are applied in streaming derender (held back, cut at the match, "
+              "one finish): vLLM refuses them with 400 because text already sent cannot be cut"),
+    Deviation("stream_completion", "echo*", "text",
+              "streaming echo: tito prepends the prompt to the first chunk, as batch does; vLLM's "
+              "streaming derender ignores echo"),
+]
+
+
+def deviation_for(group: str, case: str, path: str) -> Deviation | None:
+    for d in DEVIATIONS:
+        if (fnmatch.fnmatchcase(group, d.group) and fnmatch.fnmatchcase(case, d.case)
+                and fnmatch.fnmatchcase(path, d.path)):
+            return d
+    return None
+
+
+# -- normalization and diff -------------------------------------------------------------------
+
+_RANDOM_KEYS = {"created"}
+
+
+def normalize(obj: Any, key: str = "") -> Any:
+    """Replace values that are random in both servers (timestamps, tool-call ids)."""
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            if k in _RANDOM_KEYS and isinstance(v, int):
+                out[k] = "<ts>"
+            elif k == "id" and isinstance(v, str) and v.startswith(("chatcmpl-tool-", "call_")):
+                out[k] = "<tool-call-id>"
+            else:
+                out[k] = normalize(v, k)
+        return out
+    if isinstance(obj, list):
+        return [normalize(v, key) for v in obj]
+    return obj
+
+
+#: vLLM 0.33's ``SamplingParams`` defaults (msgspec struct). tito omits a field at its default
+#: (msgspec's ``omit_defaults``), vLLM's render writes every field: the same engine request.
+SAMPLING_DEFAULTS: dict[str, Any] = {
+    "n": 1, "presence_penalty": 0.0, "frequency_penalty": 0.0, "repetition_penalty": 1.0,
+    "temperature": 1.0, "top_p": 1.0, "top_k": 0, "min_p": 0.0, "seed": None, "stop": [],
+    "stop_token_ids": [], "ignore_eos": False, "max_tokens": 16, "min_tokens": 0,
+    "logprobs": None, "prompt_logprobs": None, "logprob_token_ids": None, "flat_logprobs": False,
+    "detokenize": True, "skip_special_tokens": True, "spaces_between_special_tokens": True,
+    "include_stop_str_in_output": False, "output_kind": 0, "skip_clone": False,
+    "output_text_buffer_length": 0, "structured_outputs": None, "logit_bias": None,
+    "allowed_token_ids": None, "extra_args": None, "bad_words": [],
+    "skip_reading_prefix_cache": False, "thinking_token_budget": None,
+}
+STRUCTURED_DEFAULTS: dict[str, Any] = {
+    "json": None, "regex": None, "choice": None, "grammar": None, "json_object": None,
+    "disable_any_whitespace": False, "disable_additional_properties": False,
+    "whitespace_pattern": None, "structural_tag": None, "_backend": None,
+    "_backend_was_auto": False,
+}
+
+
+def _drop_defaults(d: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if not (k in defaults and defaults[k] == v)}
+
+
+def normalize_render(req: Any) -> Any:
+    """A GenerateRequest with engine defaults dropped (same meaning, either spelling)."""
+    if not isinstance(req, dict) or "sampling_params" not in req:
+        return req
+    req = dict(req)
+    sp = _drop_defaults(dict(req["sampling_params"] or {}), SAMPLING_DEFAULTS)
+    if isinstance(sp.get("structured_outputs"), dict):
+        so = _drop_defaults(sp["structured_outputs"], STRUCTURED_DEFAULTS)
+        if isinstance(so.get("structural_tag"), str):
+            so["structural_tag"] = json.loads(so["structural_tag"])
+        sp["structured_outputs"] = so
+    req["sampling_params"] = sp
+    req["request_id"] = str(req.get("request_id", "")).split("-")[0]
+    return req
+
+
+def diff(a: Any, b: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """Every (path, vllm value, tito value) where ``a`` (vLLM) and ``b`` (tito) differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            sub = f"{path}.{k}" if path else str(k)
+            if k not in b:
+                yield sub, a[k], "<missing>"
+            elif k not in a:
+                yield sub, "<missing>", b[k]
+            else:
+                yield from diff(a[k], b[k], sub)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from diff(x, y, f"{path}.{i}")
+    elif a != b or type(a) is not type(b) and not (isinstance(a, float) or isinstance(b, float)):
+        yield path, a, b
+
+
+# -- tito in-process --------------------------------------------------------------------------
+
+
+class Tito:
+    """tito's app in-process (FastAPI TestClient): the same code path as ``tito serve``."""
+
+    def __init__(self) -> None:
+        from fastapi.testclient import TestClient
+
+        from tito.adapters.app import create_app
+
+        self.client = TestClient(create_app())
+
+    def post(self, path: str, body: Any) -> tuple[int, Any]:
+        r = self.client.post(path, content=json.dumps(body),
+                             headers={"content-type": "application/json"})
+        return r.status_code, r.json()
+
+
+def fold_stream(calls: list[dict[str, Any]], completion: bool) -> dict[str, Any]:
+    """A stream's chunks as one choice (what a client assembles), plus shape facts."""
+    folded: dict[str, Any] = {"finishes": 0, "roles": 0}
+    text, reasoning, calls_by_index = "", "", {}  # type: ignore[var-annotated]
+    logprobs: list[Any] | None = None
+    token_ids: list[int] | None = None
+    for call in calls:
+        if call["status"] != 200:
+            folded["error"] = {"status": call["status"], "type": call["response"]["error"]["type"]}
+            break
+        chunk = call["response"]["chunk"]
+        if chunk.get("usage") is not None:
+            folded["usage"] = chunk["usage"]
+        if chunk.get("metrics") is not None:
+            folded["metrics"] = chunk["metrics"]
+        for choice in chunk["choices"]:
+            if completion:
+                text += choice.get("text") or ""
+            else:
+                delta = choice["delta"]
+                if delta.get("role"):
+                    folded["roles"] += 1
+                text += delta.get("content") or ""
+                reasoning += delta.get("reasoning") or ""
+                for tc in delta.get("tool_calls") or []:
+                    c = calls_by_index.setdefault(tc["index"], {"id": None, "name": None,
+                                                                "arguments": ""})
+                    c["id"] = c["id"] or tc.get("id")
+                    fn = tc.get("function") or {}
+                    c["name"] = c["name"] or fn.get("name")
+                    c["arguments"] += fn.get("arguments") or ""
+            lp = choice.get("logprobs")
+            if lp is not None:
+                logprobs = logprobs or []
+                if completion:
+                    logprobs.append(lp)
+                else:
+                    logprobs.extend(lp.get("content") or [])
+            if choice.get("token_ids") is not None:
+                token_ids = (token_ids or []) + list(choice["token_ids"])
+            if choice.get("finish_reason") is not None:
+                folded["finishes"] += 1
+                folded["finish_reason"] = choice["finish_reason"]
+                folded["stop_reason"] = choice.get("stop_reason")
+    folded.update(text=text, logprobs=_merge_completion_lp(logprobs) if completion else logprobs,
+                  token_ids=token_ids)
+    if not completion:
+        folded.update(reasoning=reasoning, tool_calls=[calls_by_index[i]
+                                                       for i in sorted(calls_by_index)])
+    return normalize(folded)
+
+
+def _merge_completion_lp(parts: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+    if parts is None:
+        return None
+    merged: dict[str, list[Any]] = {}
+    for p in parts:
+        for k, v in p.items():
+            merged.setdefault(k, []).extend(v or [])
+    return merged
+
+
+def tito_stream(tito: Tito, case: dict[str, Any], *, vllm_client: bool) -> list[dict[str, Any]]:
+    """Drive tito's streaming derender over the recorded engine events."""
+    calls, state = [], None
+    for k, chunk in enumerate(case["chunks"]):
+        body: dict[str, Any] = {"stream": True, "model": case["server"], "generate_chunk": chunk,
+                                "stream_state": state}
+        if vllm_client or k == 0:
+            body.update({"prompt_token_ids": case["prompt_token_ids"],
+                         "prompt_tokens": len(case["prompt_token_ids"]),
+                         case["settings_key"]: case["settings"]})
+        status, resp = tito.post(case["path"], body)
+        calls.append({"status": status, "response": resp})
+        if status != 200:
+            break
+        state = resp["stream_state"]
+        if vllm_client:
+            state = {k2: state[k2] for k2 in VLLM_STATE_FIELDS if k2 in state}
+    return calls
+
+
+# -- the comparison ---------------------------------------------------------------------------
+
+
+@dataclass
+class Difference:
+    group: str
+    case: str
+    path: str
+    vllm: Any
+    tito: Any
+    deviation: Deviation | None
+
+
+def load(group: str) -> dict[str, Any]:
+    return json.loads((GOLDENS / f"{group}.json").read_text())["cases"]
+
+
+GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_completion_errors",
+          "derender_chat", "derender_completion", "derender_errors", "stream_chat",
+          "stream_completion"]
+
+
+def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[
+        tuple[str, Any, Any]]:
+    status, resp = tito.post(case["path"], case["request"])
+    if status != case["status"]:
+        yield "status", case["status"], status
+    want, got = normalize(case["response"]), normalize(resp)
+    if group in ("render_chat", "render_completion") and status == 200:
+        if isinstance(want, list) and isinstance(got, list):
+            want, got = [normalize_render(r) for r in want], [normalize_render(r) for r in got]
+        else:
+            want, got = normalize_render(want), normalize_render(got)
+    yield from diff(want, got)
+
+
+def compare_case(tito: Tito, group: str, name: str, case: dict[str, Any]) -> list[Difference]:
+    if group.startswith("stream_"):
+        completion = group == "stream_completion"
+        want = fold_stream(case["calls"], completion)
+        found: list[tuple[str, Any, Any]] = []
+        for label, vllm_client in (("readme", False), ("vllm_client", True)):
+            got = fold_stream(tito_stream(tito, case, vllm_client=vllm_client), completion)
+            found += [(f"{label}.{p}", a, b) for p, a, b in diff(want, got)]
+    else:
+        found = list(_http_diffs(tito, group, name, case))
+    out = []
+    for path, a, b in found:
+        bare = path.split(".", 1)[1] if group.startswith("stream_") else path
+        out.append(Difference(group, name, path, a, b, deviation_for(group, name, bare)))
+    return out
+
+
+def compare_all(groups: list[str] | None = None, pattern: str = "*") -> list[Difference]:
+    tito = Tito()
+    result: list[Difference] = []
+    for group in groups or GROUPS:
+        for name, case in load(group).items():
+            if fnmatch.fnmatchcase(name, pattern):
+                result += compare_case(tito, group, name, case)
+    return result
+
+
+def main() -> None:
+    groups = [sys.argv[1]] if len(sys.argv) > 1 else None
+    pattern = sys.argv[2] if len(sys.argv) > 2 else "*"
+    show_all = "--all" in sys.argv
+    diffs = compare_all(groups, pattern)
+    unexplained = [d for d in diffs if d.deviation is None]
+    for d in diffs if show_all else unexplained:
+        tag = "intended" if d.deviation else "DIFF"
+        print(f"{tag} {d.group}/{d.case} {d.path}: vllm={json.dumps(d.vllm)[:300]} "
+              f"tito={json.dumps(d.tito)[:300]}")
+    print(f"{len(unexplained)} unexplained differences ({len(diffs) - len(unexplained)} "
+          "intended)")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parent / "src"))
+    main()
