@@ -161,7 +161,7 @@ def diff(a: Any, b: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
                 yield from diff(a[k], b[k], sub)
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b)):
-            yield from diff(x, y, f"{path}.{i}")
+            yield from diff(x, y, f"{path}.{i}" if path else str(i))
     elif a != b or type(a) is not type(b) and not (isinstance(a, float) or isinstance(b, float)):
         yield path, a, b
 

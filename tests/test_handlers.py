@@ -460,7 +460,7 @@ def test_named_stage_needs_a_base_path(bare_handler: Any, load_event: Any, lambd
 
     event = _staged(load_event("health.json"), "dev")
     error = _assert_error(bare_handler(event, lambda_context), 404)
-    assert error["type"] == "NotFoundError"
+    assert error["type"] == "Not Found"  # vLLM names HTTP-layer errors by their status phrase
 
     monkeypatch.setenv("TITO_API_BASE_PATH", "/dev")
     staged_handler = make_handler([], load_models=False)

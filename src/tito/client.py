@@ -75,7 +75,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 
 import httpx
 
-from tito.errors import error_body
+from tito.errors import ErrorType, error_body
 
 __all__ = [
     "SSE_DONE",
@@ -362,7 +362,7 @@ class StreamDerenderer:
         if len(chunks) != len(call.positions):
             raise TitoClientError("derender", 502, error_body(
                 f"derender returned {len(chunks)} chunks for {len(call.events)} engine events",
-                type_="BadGatewayError", code=502))
+                type_=ErrorType.BAD_GATEWAY, code=502))
         self.states[call.index] = response.get("stream_state")
         for pos, event, chunk in zip(call.positions, call.events, chunks):
             self._results[pos] = chunk
@@ -529,7 +529,7 @@ class TitoClient:
             return resp.json()
         except ValueError:
             raise TitoClientError(stage, 502, error_body(
-                f"{stage} returned a body that is not JSON", type_="BadGatewayError",
+                f"{stage} returned a body that is not JSON", type_=ErrorType.BAD_GATEWAY,
                 code=502)) from None
 
     async def models(self) -> dict[str, Any]:
@@ -548,7 +548,7 @@ class TitoClient:
         items = out if isinstance(out, list) else [out]
         if not items or not all(isinstance(i, dict) and "token_ids" in i for i in items):
             raise TitoClientError("render", 502, error_body(
-                "render returned no GenerateRequest", type_="BadGatewayError", code=502))
+                "render returned no GenerateRequest", type_=ErrorType.BAD_GATEWAY, code=502))
         return items
 
     def _engine_body(self, gen: Mapping[str, Any], stream: bool,
@@ -730,12 +730,12 @@ async def _read_events(resp: httpx.Response, queue: asyncio.Queue[Any]) -> None:
             except ValueError:
                 queue.put_nowait(TitoClientError("generate", 502, error_body(
                     f"the engine sent an event that is not JSON: {data[:200]!r}",
-                    type_="BadGatewayError", code=502)))
+                    type_=ErrorType.BAD_GATEWAY, code=502)))
                 return
         queue.put_nowait(_END)
     except httpx.HTTPError as exc:
         queue.put_nowait(TitoClientError("generate", 502, error_body(
-            f"the engine stream broke: {exc}", type_="BadGatewayError", code=502)))
+            f"the engine stream broke: {exc}", type_=ErrorType.BAD_GATEWAY, code=502)))
 
 
 #: Fire-and-forget tasks (aborts after a disconnect) kept referenced until they finish.
@@ -770,13 +770,13 @@ def engine_error_body(event: Mapping[str, Any]) -> dict[str, Any]:
         return {"error": {"message": str(err.get("message", "engine error")),
                           "type": str(err.get("type", "InternalServerError")),
                           "param": err.get("param"), "code": int(err.get("code") or 500)}}
-    return error_body(f"engine error: {err}", type_="InternalServerError", code=500)
+    return error_body(f"engine error: {err}", type_=ErrorType.INTERNAL, code=500)
 
 
 def _unreachable(stage: str, http: _Stage, exc: Exception) -> TitoClientError:
     return TitoClientError(stage, 502, error_body(
         f"cannot reach the {stage} service at {http.base_url}: {type(exc).__name__}: {exc}",
-        type_="BadGatewayError", code=502))
+        type_=ErrorType.BAD_GATEWAY, code=502))
 
 
 async def _merge(streams: Iterable[AsyncIterator[dict[str, Any]]]) -> AsyncIterator[dict[str, Any]]:

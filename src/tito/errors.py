@@ -12,6 +12,23 @@ from typing import Any
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 
 
+class ErrorType:
+    """The one vocabulary of error ``type`` names, vLLM 0.33's: errors raised by request handling
+    and by request validators (vLLM's ``VLLMValidationError``) carry an exception-class name;
+    errors of the HTTP layer (schema validation of the body, content type, size, routing) carry
+    the HTTP status phrase, as vLLM's FastAPI handlers do."""
+
+    BAD_REQUEST = "BadRequestError"  #: 400, a request (or validator) rule
+    VALIDATION = "Bad Request"  #: 400, the body does not fit the schema (pydantic)
+    NOT_FOUND = "NotFoundError"  #: 404, unknown model
+    NOT_IMPLEMENTED = "NotImplementedError"  #: 501
+    INTERNAL = "InternalServerError"  #: 500
+    BAD_GATEWAY = "BadGatewayError"  #: 502, an upstream stage failed (gateway, client, replay)
+    ROUTE_NOT_FOUND = "Not Found"  #: 404, no such route
+    METHOD_NOT_ALLOWED = "Method Not Allowed"  #: 405
+    TOO_LARGE = "Request Entity Too Large"  #: 413
+
+
 def error_body(message: str, *, type_: str, code: int, param: str | None = None) -> dict[str, Any]:
     """vLLM's (and OpenAI's) error body ``{"error": {message, type, param, code}}``; ``code`` is
     the HTTP status, object addresses are stripped from the message as vLLM does."""
@@ -42,7 +59,7 @@ class TitoError(Exception):
     """Base error: carries the HTTP status and OpenAI error ``type`` it maps to."""
 
     status: int = 400
-    type: str = "BadRequestError"
+    type: str = ErrorType.BAD_REQUEST
 
     def __init__(self, message: str, *, param: str | None = None) -> None:
         super().__init__(message)
@@ -58,14 +75,14 @@ class NotFound(TitoError):
     """An unknown model or resource: 404."""
 
     status = 404
-    type = "NotFoundError"
+    type = ErrorType.NOT_FOUND
 
 
 class NotImplementedFeature(TitoError):
     """A valid request tito does not support: 501."""
 
     status = 501
-    type = "NotImplementedError"
+    type = ErrorType.NOT_IMPLEMENTED
 
 
 class InvalidField(ValueError):

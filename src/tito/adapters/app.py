@@ -6,6 +6,8 @@ whatever raised it, leaves as ``{"error": {"message", "type", "param", "code"}}`
 
 - ``tito.errors.TitoError`` -> its status (400/404/501);
 - body validation (pydantic) -> 400 ``"Bad Request"`` with ``param`` naming the field, as vLLM;
+  a request validator's own rule (``tito.errors.InvalidField``, vLLM's ``VLLMValidationError``)
+  -> 400 ``"BadRequestError"`` with the validator's message and ``param``;
 - a non-JSON content type or a body that is not a JSON object -> 400;
 - anything unexpected -> 500 in the same shape, logged with its traceback and reported to the
   ``on_unhandled`` hooks (the Lambda handlers count it as a metric; Mangum would otherwise hide it).
@@ -23,6 +25,7 @@ import logging
 import os
 import re
 from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -32,7 +35,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tito import __version__
-from tito.errors import TitoError, error_body, quote
+from tito.errors import ErrorType, InvalidField, TitoError, error_body, quote
 from tito.settings import check_environment
 
 logger = logging.getLogger("tito")
@@ -58,20 +61,39 @@ def error_response(message: str, *, type_: str, code: int, param: str | None = N
     return JSONResponse(error_body(message, type_=type_, code=code, param=param), status_code=code)
 
 
+#: pydantic-core's wrapper / union-branch markers: not field names (vLLM's list)
+_INTERNAL_LOC = frozenset({
+    "function-wrap", "function-after", "function-before", "function-plain", "json-or-python",
+    "lax-or-strict", "chain", "default", "nullable", "tagged-union", "union", "call",
+    "arguments", "is-instance", "is-subclass", "callable", "str", "int", "float", "bool",
+    "bytes", "bytearray", "list", "tuple", "dict", "set", "frozenset", "complex", "none",
+    "nonetype",
+})
+_UNION_MEMBERS = frozenset({"DerenderChatRequest", "DerenderChatStreamRequest",
+                            "DerenderCompletionRequest", "DerenderCompletionStreamRequest"})
+
+
 def _loc_to_param(loc: Iterable[Any]) -> str | None:
     """Dotted location without pydantic's union/tag segments (``body.generate_response.choices.0``)."""
     parts: list[str] = []
     for seg in loc:
         s = str(seg)
         if isinstance(seg, str) and (
-            seg.startswith(("function-", "tagged-union[", "union["))
-            or seg in {"DerenderChatRequest", "DerenderChatStreamRequest",
-                       "DerenderCompletionRequest", "DerenderCompletionStreamRequest"}
-            or "[" in s and s.endswith("]")
+            any(c in s for c in "[](){}") or s.lower() in _INTERNAL_LOC or s in _UNION_MEMBERS
         ):
             continue
         parts.append(s)
     return ".".join(parts) or None
+
+
+def _validator_error(errors: list[dict[str, Any]]) -> InvalidField | None:
+    """The first error raised by a request validator naming its field (vLLM's
+    ``VLLMValidationError``): such errors are reported as themselves, not as schema errors."""
+    for err in errors:
+        found = (err.get("ctx") or {}).get("error")
+        if isinstance(found, InvalidField):
+            return found
+    return None
 
 
 def _validation_message(errors: list[dict[str, Any]]) -> str:
@@ -106,16 +128,21 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = list(exc.errors())
+        rule = _validator_error(errors)
+        if rule is not None:  # vLLM: BadRequestError with the validator's message and param
+            return error_response(str(rule), type_=ErrorType.BAD_REQUEST, code=400,
+                                  param=rule.param)
         return error_response(
-            _validation_message(errors), type_="Bad Request", code=400, param=_param_of(errors)
+            _validation_message(errors), type_=ErrorType.VALIDATION, code=400, param=_param_of(errors)
         )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        types = {404: "NotFoundError", 405: "MethodNotAllowed", 400: "BadRequestError"}
-        return error_response(
-            str(exc.detail), type_=types.get(exc.status_code, "Error"), code=exc.status_code
-        )
+        try:  # vLLM names HTTP-layer errors by their status phrase
+            phrase = HTTPStatus(exc.status_code).phrase
+        except ValueError:
+            phrase = "Error"
+        return error_response(str(exc.detail), type_=phrase, code=exc.status_code)
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
@@ -126,7 +153,7 @@ def _install_error_handlers(app: FastAPI) -> None:
             except Exception:  # a broken hook must not turn a 500 into a crash
                 logger.exception("on_unhandled hook failed")
         return error_response(
-            "Internal server error.", type_="InternalServerError", code=500
+            "Internal server error.", type_=ErrorType.INTERNAL, code=500
         )
 
 
@@ -145,7 +172,7 @@ def _max_body_bytes() -> int:
 def _too_large(limit: int) -> JSONResponse:
     return error_response(
         f"Request body too large: at most {limit} bytes are accepted (TITO_MAX_BODY_BYTES).",
-        type_="RequestEntityTooLarge",
+        type_=ErrorType.TOO_LARGE,
         code=413,
     )
 
@@ -208,8 +235,8 @@ class JsonBodyGuard:
         mime = headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if mime != "application/json":
             await error_response(
-                "Unsupported Media Type: Only 'application/json' is allowed",
-                type_="Bad Request",
+                "1 validation error:\n  Unsupported Media Type: Only 'application/json' is allowed",
+                type_=ErrorType.VALIDATION,
                 code=400,
             )(scope, receive, send)
             return
@@ -229,7 +256,7 @@ class JsonBodyGuard:
         body = b"".join(parts)
         if not body.lstrip().startswith(b"{"):
             await error_response(
-                "The request body must be a JSON object.", type_="Bad Request", code=400
+                "The request body must be a JSON object.", type_=ErrorType.VALIDATION, code=400
             )(scope, receive, send)
             return
         bad = lone_surrogate_path(body)

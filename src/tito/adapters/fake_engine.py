@@ -66,7 +66,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 from tito.adapters.streaming import ClosingStreamingResponse
-from tito.errors import BadRequest
+from tito.errors import BadRequest, ErrorType
 from tito.protocol import (
     GenerateLogProb,
     GenerateLogProbs,
@@ -553,7 +553,7 @@ def create_fake_engine_app(engine: FakeEngine | None = None, **kwargs: Any) -> F
             err = exc.errors()[0]
             loc = ".".join(str(p) for p in err.get("loc", ()))
             return error_response(f"{len(exc.errors())} validation error(s): {loc}: {err['msg']}",
-                                  type_="Bad Request", code=400, param=loc or None)
+                                  type_=ErrorType.VALIDATION, code=400, param=loc or None)
         if req.output_mode != "tokens":
             raise BadRequest("this fake engine serves output_mode 'tokens' only",
                              param="output_mode")
@@ -564,7 +564,7 @@ def create_fake_engine_app(engine: FakeEngine | None = None, **kwargs: Any) -> F
         try:
             return JSONResponse(engine.respond(req, rid))
         except _EngineFailure as exc:
-            return error_response(str(exc), type_="InternalServerError", code=500)
+            return error_response(str(exc), type_=ErrorType.INTERNAL, code=500)
 
     @app.post("/inference/v1/abort_requests")
     async def abort_requests(request: Request) -> Response:

@@ -50,6 +50,7 @@ from tito.client import (
     error_body,
     sse_event,
 )
+from tito.errors import ErrorType
 
 __all__ = ["create_gateway_app", "main"]
 
@@ -160,7 +161,7 @@ async def _stream(chunks: AsyncIterator[dict[str, Any]]) -> Response:
             yield sse_event(exc.body)
         except Exception:  # a bug: still end the stream the way clients understand
             logger.exception("gateway stream failed")
-            yield sse_event(error_body("Internal server error.", type_="InternalServerError",
+            yield sse_event(error_body("Internal server error.", type_=ErrorType.INTERNAL,
                                        code=500))
         finally:
             await chunks.aclose()  # type: ignore[attr-defined]

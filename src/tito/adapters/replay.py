@@ -57,6 +57,7 @@ from tito.client import (
     error_body,
     sse_event,
 )
+from tito.errors import ErrorType
 
 __all__ = [
     "Capture",
@@ -338,7 +339,7 @@ def invoke_handler(path: str, body: Mapping[str, Any], *, seq: int = 0) -> tuple
         data = json.loads(raw) if raw else None
     except ValueError:
         data = error_body(f"handler returned a body that is not JSON: {raw[:200]!r}",
-                          type_="InternalServerError", code=502)
+                          type_=ErrorType.INTERNAL, code=502)
     return int(response.get("statusCode", 500)), data
 
 
@@ -365,7 +366,7 @@ def url_sender(url: str, *, timeout: float = 60.0) -> Sender:
                                headers={"content-type": "application/json"})
         except httpx.HTTPError as exc:
             raise TitoClientError("derender", 502, error_body(
-                f"cannot reach {url}: {exc}", type_="BadGatewayError", code=502)) from None
+                f"cannot reach {url}: {exc}", type_=ErrorType.BAD_GATEWAY, code=502)) from None
         try:
             data = resp.json()
         except ValueError:
@@ -378,7 +379,7 @@ def url_sender(url: str, *, timeout: float = 60.0) -> Sender:
 def _ok(status: int, data: Any) -> dict[str, Any]:
     if status != 200 or not isinstance(data, dict):
         body = data if isinstance(data, dict) and "error" in data else error_body(
-            f"derender answered {status}", type_="InternalServerError", code=status)
+            f"derender answered {status}", type_=ErrorType.INTERNAL, code=status)
         raise TitoClientError("derender", status, body)
     return data
 

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from tito.errors import InvalidField
 from tito.protocol.chat import check_stream_options
 from tito.protocol.common import (
     INT64_MAX,
@@ -131,9 +132,14 @@ class CompletionRequest(OpenAIBaseModel):
     @model_validator(mode="after")
     def _prompt_given(self) -> "CompletionRequest":
         """Without a prompt there is nothing to render; vLLM answers 400, not an empty list."""
-        empty = self.prompt is None or len(self.prompt) == 0
-        if empty and not self.prompt_embeds:
-            raise ValueError("Either prompt or prompt_embeds must be provided and non-empty.")
+        if self.prompt_embeds:
+            return self
+        if isinstance(self.prompt, list) and len(self.prompt) == 0:
+            raise InvalidField("You must pass at least one prompt", param="prompt")
+        if self.prompt is None or len(self.prompt) == 0:
+            raise InvalidField(
+                "Either prompt or prompt_embeds must be provided and non-empty.", param="prompt"
+            )
         return self
 
 

@@ -187,7 +187,7 @@ class DerenderCompletionRequest(BaseModel):
 
     stream: Literal[False] = False
     model: str | None = None
-    generate_responses: list[GenerateTokensResponse] = Field(min_length=1)
+    generate_responses: list[GenerateTokensResponse]
     prompt_tokens: list[NonNegativeInt] | None = None
     prompt_token_ids: list[list[TokenId] | None] | None = None
     completion_request: CompletionRequest | None = None
@@ -202,7 +202,10 @@ class DerenderCompletionRequest(BaseModel):
     @field_validator("generate_responses", mode="before")
     @classmethod
     def _mode(cls, value: Any) -> Any:
-        """Refuse text-mode output with a clear message (see :func:`_tokens_only`)."""
+        """Refuse text-mode output with a clear message (see :func:`_tokens_only`); an empty list
+        is vLLM's own rule (a BadRequestError, not a schema error)."""
+        if isinstance(value, list) and not value:
+            raise InvalidField("generate_responses must not be empty", param="generate_responses")
         return _each_tokens_only(value)
 
     @model_validator(mode="after")
