@@ -264,7 +264,7 @@ class JsonBodyGuard:
             await error_response(
                 f"{quote(bad)} contains a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
                 "which is not valid Unicode text.",
-                type_="BadRequestError", code=400, param=bad,
+                type_=ErrorType.BAD_REQUEST, code=400, param=bad,
             )(scope, receive, send)
             return
         delivered = False

@@ -56,7 +56,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from mangum import Mangum
 
 from tito.adapters import app as app_module
-from tito.errors import error_body
+from tito.errors import ErrorType, error_body
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -171,7 +171,7 @@ def event_problem(event: Any) -> str | None:
 
 def _bad_event(message: str) -> dict[str, Any]:
     """A 400 in Lambda's proxy response shape (the app never saw the request)."""
-    body = error_body(f"Malformed Lambda event: {message}.", type_="BadRequestError", code=400)
+    body = error_body(f"Malformed Lambda event: {message}.", type_=ErrorType.BAD_REQUEST, code=400)
     return {"statusCode": 400, "headers": {"content-type": "application/json"},
             "body": json.dumps(body), "isBase64Encoded": False}
 
