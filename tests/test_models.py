@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -90,12 +91,12 @@ def test_config_fields(registry: ModelRegistry) -> None:
 
 
 def test_model_config_validation() -> None:
-    cfg = ModelConfig.model_validate({"max_model_len": 10, "future_key": [1]})
+    cfg = ModelConfig.model_validate({"max_model_len": 10})
     assert cfg.served_model_name is None and cfg.max_logprobs == 20
     assert cfg.extra_eos_token_ids == [] and cfg.default_chat_template_kwargs == {}
-    assert cfg.model_extra == {"future_key": [1]}
     assert ModelConfig.model_validate({"max_model_len": 1, "max_logprobs": -1}).max_logprobs == -1
     for bad in ({}, {"max_model_len": 0}, {"max_model_len": 5, "max_logprobs": -2},
+                {"max_model_len": 10, "future_key": [1]},
                 {"max_model_len": "5"}, {"max_model_len": 5, "served_model_name": ""}):
         with pytest.raises(ValueError):
             ModelConfig.model_validate(bad)
@@ -165,8 +166,8 @@ def test_chat_template_named_list(tmp_path: Path) -> None:
 
 def test_missing_file_is_named(tmp_path: Path) -> None:
     folder = copy_model("gpt2", tmp_path)
-    (folder / "tito.json").unlink()
-    with pytest.raises(ModelLoadError, match=r"gpt2.*missing tito\.json"):
+    (folder / "tokenizer.json").unlink()
+    with pytest.raises(ModelLoadError, match=r"gpt2.*missing tokenizer\.json"):
         load_model(folder)
 
 
@@ -180,7 +181,9 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
         ("tokenizer.json", '{"version": "1.0"}', "cannot load tokenizer.json"),
     ],
 )
-def test_broken_folder_named_at_registry_init(tmp_path: Path, file: str, content: str, match: str) -> None:
+def test_broken_folder_named_at_registry_init(
+    tmp_path: Path, file: str, content: str, match: str, caplog: pytest.LogCaptureFixture
+) -> None:
     copy_model("gpt2", tmp_path)
     broken = tmp_path / "broken"
     broken.mkdir()
@@ -189,8 +192,20 @@ def test_broken_folder_named_at_registry_init(tmp_path: Path, file: str, content
     (broken / "tito.json").write_text('{"max_model_len": 8}')  # served name defaults to "broken"
     (broken / file).write_text(content)
     with pytest.raises(ModelLoadError, match=match) as info:
-        ModelRegistry.from_dir(tmp_path)
+        load_model(broken)
     assert str(broken) in str(info.value)
+    # in a directory, the other folders are still served; the broken one is logged and named
+    with caplog.at_level("ERROR", logger="tito.models.registry"):
+        registry = ModelRegistry.from_dir(tmp_path, default="")
+    assert registry.names() == ["gpt2"]
+    assert list(registry.failed) == ["broken"] and str(broken) in registry.failed["broken"]
+    assert any(str(broken) in r.getMessage() and not r.exc_info for r in caplog.records)
+    with pytest.raises(NotFound, match="failed to load"):
+        registry.get("broken")
+    with pytest.raises(ModelLoadError, match="did not load"):
+        ModelRegistry.from_dir(tmp_path, default="broken")
+    with pytest.raises(ModelLoadError, match=match):  # strict: any broken folder stops the start
+        load_registry({"TITO_MODELS_DIR": str(tmp_path), "TITO_MODELS_STRICT": "1"})
 
 
 def test_folder_with_tito_json_but_no_tokenizer_is_an_error(tmp_path: Path) -> None:
@@ -199,7 +214,11 @@ def test_folder_with_tito_json_but_no_tokenizer_is_an_error(tmp_path: Path) -> N
     (tmp_path / "half" / "tito.json").write_text('{"max_model_len": 8}')
     (tmp_path / "notes").mkdir()  # not a model folder: ignored
     (tmp_path / "README.md").write_text("x")
-    with pytest.raises(ModelLoadError, match=r"half.*missing tokenizer\.json"):
+    registry = ModelRegistry.from_dir(tmp_path, default="")
+    assert registry.names() == ["gpt2"]
+    assert re.search(r"half.*missing tokenizer\.json", registry.failed["half"])
+    (tmp_path / "gpt2" / "tokenizer.json").unlink()
+    with pytest.raises(ModelLoadError, match=r"(?s)no models to serve\n.*half: missing tokenizer\.json"):
         ModelRegistry.from_dir(tmp_path)
 
 

@@ -76,6 +76,7 @@ SETTINGS: dict[str, Callable[[str], str | None]] = {
     "TITO_MODELS_S3_URI": _s3_uri,
     "TITO_MODELS_CACHE_DIR": _any,
     "TITO_MODELS_S3_MAX_BYTES": _positive_int,
+    "TITO_MODELS_STRICT": _flag,
     "TITO_STATE_SECRET": _any,
     "TITO_STATE_TTL_SECONDS": _positive_int,
     "TITO_TRUST_REQUEST_CHAT_TEMPLATE": _flag,

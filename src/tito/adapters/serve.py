@@ -1,35 +1,105 @@
-"""``tito serve``: every endpoint in one local server (uvicorn), on the shipped models."""
+"""``tito serve``: every endpoint in one local server (uvicorn).
+
+Without ``--model`` it serves the model folders of ``TITO_MODELS_DIR`` (default: the shipped
+ones). With ``--model DIR`` it serves that one folder, with vLLM's flag names for what vLLM takes
+on its command line (they win over the folder's ``tito.json``)::
+
+    tito serve --model ./Qwen3-0.6B --served-model-name qwen3 \\
+        --tool-call-parser hermes --reasoning-parser qwen3
+
+A folder that does not load is reported by path and reason on stderr, without a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
+from typing import Any
+
+#: flag dest -> tito.json key
+_OVERRIDES = {
+    "served_model_name": "served_model_name",
+    "tool_call_parser": "tool_parser",
+    "reasoning_parser": "reasoning_parser",
+    "max_model_len": "max_model_len",
+    "max_logprobs": "max_logprobs",
+    "default_chat_template_kwargs": "default_chat_template_kwargs",
+}
 
 
-def main(argv: list[str]) -> int:
-    """Parse ``--host/--port`` and run uvicorn until interrupted."""
-    parser = argparse.ArgumentParser(prog="tito serve", description=__doc__)
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tito serve", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--log-level", default="info")
-    args = parser.parse_args(argv)
+    model = parser.add_argument_group("one model folder (vLLM's flags)")
+    model.add_argument("--model", metavar="DIR", help="serve this model folder only")
+    model.add_argument("--served-model-name", metavar="NAME", help="default: the folder name")
+    model.add_argument("--tool-call-parser", metavar="NAME")
+    model.add_argument("--reasoning-parser", metavar="NAME")
+    model.add_argument("--max-model-len", type=int, metavar="N")
+    model.add_argument("--max-logprobs", type=int, metavar="N")
+    model.add_argument("--default-chat-template-kwargs", type=_json_object, metavar="JSON")
+    model.add_argument("--enable-auto-tool-choice", action="store_true",
+                       help="accepted for vLLM compatibility (a tool parser enables auto tool choice)")
+    return parser
 
-    import uvicorn
 
-    from tito.adapters.app import create_app
-    from tito.models import get_registry
+def load(args: argparse.Namespace) -> Any:
+    """The registry to serve (installed as the process registry); ModelLoadError when unusable."""
+    from tito.models import ModelRegistry, get_registry, load_model, reset_registry
+
+    overrides = {key: getattr(args, dest) for dest, key in _OVERRIDES.items()
+                 if getattr(args, dest) is not None}
+    if args.model is None:
+        if overrides:
+            raise SystemExit("tito serve: --served-model-name and the parser/length flags need --model DIR")
+        return get_registry()
+    registry = ModelRegistry([load_model(args.model, overrides)], default="")
+    reset_registry(registry)
+    return registry
+
+
+def main(argv: list[str]) -> int:
+    """Parse the flags, load the models, run uvicorn until interrupted."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper())
+
+    from tito.models import ModelLoadError
     from tito.settings import SettingsError, check_environment
 
-    logging.basicConfig(level=args.log_level.upper())
     try:
         check_environment()
     except SettingsError as exc:
         print(f"tito serve: {exc}", file=sys.stderr)
         return 2
-    registry = get_registry()  # load the models before accepting traffic
+    try:
+        registry = load(args)  # load the models before accepting traffic
+    except ModelLoadError as exc:
+        print(f"tito serve: {exc}", file=sys.stderr)
+        return 1
+    for folder, reason in registry.failed.items():
+        print(f"tito serve: not serving {folder}: {reason}", file=sys.stderr)
     logging.getLogger("tito").info(
         "serving models %s (default %s)", registry.names(), registry.default_name
     )
+
+    import uvicorn
+
+    from tito.adapters.app import create_app
+
     uvicorn.run(create_app(), host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -1,10 +1,12 @@
-"""``tito.json``: tito's own per-model settings, next to the tokenizer files.
+"""A served model's settings: derived from the Hugging Face files, overridden by ``tito.json``.
 
-Why a separate file: ``tokenizer_config.json`` is Hugging Face's and describes the tokenizer only;
-what vLLM takes as server flags (``--served-model-name``, ``--tool-call-parser``,
-``--reasoning-parser``, ``--max-model-len``, ``--max-logprobs``) and the generation-config EOS ids
-have to live somewhere for a stateless Lambda that has no command line. Unknown keys are kept
-(``model_extra``) so newer folders still load on older code.
+Why two sources: a plain Hugging Face folder already says most of what vLLM reads from it
+(``config.json``: context length and padded vocabulary size; ``generation_config.json``: the EOS ids),
+so it is served as it is. What vLLM takes as server flags (``--served-model-name``,
+``--tool-call-parser``, ``--reasoning-parser``, ``--max-model-len``, ``--max-logprobs``) has no place
+in those files, and a stateless Lambda has no command line: ``tito.json`` (optional) holds them and
+overrides any derived value. Unknown keys are errors (a typo must not be ignored silently); the
+folder loader (:mod:`tito.models.served`) adds the folder name and checks parser names.
 """
 
 from __future__ import annotations
@@ -15,21 +17,38 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class ModelConfig(BaseModel):
-    """The content of one model folder's ``tito.json``."""
+    """Effective settings of one model (``tito.json`` over the values derived from the folder)."""
 
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     served_model_name: str | None = Field(
         default=None, min_length=1, description="Name clients send as `model`; default: folder name."
     )
     tool_parser: str | None = Field(default=None, description="vLLM --tool-call-parser name.")
     reasoning_parser: str | None = Field(default=None, description="vLLM --reasoning-parser name.")
-    max_model_len: int = Field(gt=0, description="Context length (prompt + completion) in tokens.")
+    max_model_len: int = Field(
+        gt=0,
+        description="Context length (prompt + completion) in tokens; default: config.json "
+        "max_position_embeddings (vLLM's rules), else tokenizer_config model_max_length.",
+    )
     max_logprobs: int = Field(default=20, ge=-1, description="vLLM --max-logprobs; -1 = unlimited.")
     extra_eos_token_ids: list[int] = Field(
         default_factory=list,
-        description="Extra stop ids (generation_config.json eos_token_id beyond the primary one).",
+        description="Stop ids beyond the primary EOS; default: generation_config.json eos_token_id "
+        "(else config.json's).",
+    )
+    vocab_size: int | None = Field(
+        default=None,
+        gt=0,
+        description="The model's (padded) vocabulary size, config.json vocab_size: the engine may "
+        "emit ids up to it. Filled at load (the tokenizer's size when config.json has none).",
     )
     default_chat_template_kwargs: dict[str, Any] = Field(
         default_factory=dict, description="vLLM --default-chat-template-kwargs."
+    )
+    default_sampling_params: dict[str, Any] | None = Field(
+        default=None, description="Sampling defaults (vLLM: generation_config.json sampling fields)."
+    )
+    exclude_tools_when_tool_choice_none: bool = Field(
+        default=False, description="vLLM --exclude-tools-when-tool-choice-none."
     )

@@ -14,7 +14,12 @@ Where models come from (all folders are loaded side by side; a served name may a
   ``TITO_MODELS_CACHE_DIR`` (see :mod:`tito.models.s3`), for models too big for a layer.
 
 Every subfolder holding ``tokenizer.json`` or ``tito.json`` is a model folder (names starting with
-``.`` are skipped); one that does not load fails the whole registry, naming the folder.
+``.`` are skipped). **A folder that does not load does not stop the others**: it is logged at
+ERROR with its path and the reason (no traceback), kept in :attr:`ModelRegistry.failed`, and a
+request naming it gets a 404 saying it failed to load. Why: one bad upload must not take every
+model of a deployment down. The process still refuses to start when no folder loads, when
+``TITO_DEFAULT_MODEL`` names a broken one, or with ``TITO_MODELS_STRICT=1`` (any broken folder:
+for CI and deploy checks).
 
 The default model (used when a request's ``model`` is missing or empty) is, in order:
 ``TITO_DEFAULT_MODEL``; else the only model; else ``qwen3`` when served (the embedded default);
@@ -33,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from tito.errors import NotFound, quote
+from tito.settings import flag
 from tito.models.served import (
     TITO_CONFIG_FILE,
     TOKENIZER_FILE,
@@ -76,19 +82,44 @@ def is_model_folder(path: Path) -> bool:
     )
 
 
-def load_models_dir(directory: str | Path) -> list[ServedModel]:
-    """Load every model folder directly under ``directory`` (sorted by folder name)."""
+def load_models_dir(
+    directory: str | Path, failed: dict[str, str] | None = None
+) -> list[ServedModel]:
+    """Load every model folder directly under ``directory`` (sorted by folder name).
+
+    ``failed``: when given, a folder that does not load is recorded there (folder name -> the
+    reason) and logged instead of raising, so the other folders still load.
+    """
     root = Path(directory)
     if not root.is_dir():
         raise ModelLoadError(f"models directory {root} does not exist or is not a directory")
-    return [load_model(sub) for sub in sorted(root.iterdir()) if is_model_folder(sub)]
+    models: list[ServedModel] = []
+    for sub in sorted(root.iterdir()):
+        if not is_model_folder(sub):
+            continue
+        try:
+            models.append(load_model(sub))
+        except ModelLoadError as exc:
+            if failed is None:
+                raise
+            failed[sub.name] = str(exc)
+            logger.error("model folder not served: %s", exc)
+    return models
 
 
 class ModelRegistry:
     """Served name -> :class:`ServedModel`, plus the default model. Immutable after init."""
 
-    def __init__(self, models: Iterable[ServedModel], *, default: str | None = None) -> None:
-        """``default``: an explicit default name; None reads ``TITO_DEFAULT_MODEL``."""
+    def __init__(
+        self,
+        models: Iterable[ServedModel],
+        *,
+        default: str | None = None,
+        failed: Mapping[str, str] | None = None,
+    ) -> None:
+        """``default``: an explicit default name; None reads ``TITO_DEFAULT_MODEL``.
+        ``failed``: folder name -> why it did not load (see the module docstring)."""
+        self.failed: dict[str, str] = dict(failed or {})
         by_name: dict[str, ServedModel] = {}
         for model in models:
             other = by_name.get(model.name)
@@ -98,23 +129,27 @@ class ModelRegistry:
                 )
             by_name[model.name] = model
         if not by_name:
-            raise ModelLoadError("no models to serve")
+            reasons = "".join(f"\n  {reason}" for reason in self.failed.values())
+            raise ModelLoadError(f"no models to serve{reasons}")
         self._models: dict[str, ServedModel] = dict(sorted(by_name.items()))
         if default is None:
             default = os.environ.get("TITO_DEFAULT_MODEL") or None
+        if default and default not in self._models and default in self.failed:
+            raise ModelLoadError(f"TITO_DEFAULT_MODEL={default!r} did not load: {self.failed[default]}")
         self.default_name: str = choose_default(self._models, default)
 
     @classmethod
     def from_dir(cls, *directories: str | Path, default: str | None = None) -> ModelRegistry:
         """Every model folder under the given directories (at least one model overall)."""
         models: list[ServedModel] = []
+        failed: dict[str, str] = {}
         for directory in directories:
-            models.extend(load_models_dir(directory))
-        if not models:
+            models.extend(load_models_dir(directory, failed))
+        if not models and not failed:
             raise ModelLoadError(
                 f"no model folders (with {TOKENIZER_FILE}) under {', '.join(map(str, directories))}"
             )
-        return cls(models, default=default)
+        return cls(models, default=default, failed=failed)
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -124,6 +159,10 @@ class ModelRegistry:
             return self._models[self.default_name]
         model = self._models.get(name)
         if model is None:
+            if name in self.failed:
+                raise NotFound(
+                    f"The model `{quote(name)}` failed to load (see the server log).", param="model"
+                )
             raise NotFound(f"The model `{quote(name)}` does not exist.", param="model")
         return model
 
@@ -227,12 +266,14 @@ def load_registry(environ: Mapping[str, str] | None = None) -> ModelRegistry:
             "no models directory: set TITO_MODELS_DIR (or TITO_MODELS_S3_URI), or provide "
             f"{LAYER_MODELS_DIR}"
         )
+    strict = flag(env.get("TITO_MODELS_STRICT"))
     models: list[ServedModel] = []
+    failed: dict[str, str] = {}
     for d in dirs:
-        models.extend(load_models_dir(d))
-    if not models:
+        models.extend(load_models_dir(d, None if strict else failed))
+    if not models and not failed:
         raise ModelLoadError(f"no model folders (with {TOKENIZER_FILE}) under {', '.join(map(str, dirs))}")
-    registry = ModelRegistry(models, default=env.get("TITO_DEFAULT_MODEL") or "")
+    registry = ModelRegistry(models, default=env.get("TITO_DEFAULT_MODEL") or "", failed=failed)
     logger.info(
         "loaded models %s (default %s) from %s in %.2fs",
         registry.names(), registry.default_name, [str(d) for d in dirs], time.perf_counter() - started,

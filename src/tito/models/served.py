@@ -1,10 +1,12 @@
 """One served model: a folder of tokenizer files turned into what render and derender need.
 
-Why here and not in the core: reading files is I/O, and the core stays sans-I/O. This module reads
-``tokenizer.json`` + ``tokenizer_config.json`` + ``tito.json`` (and ``chat_template.jinja`` when
-present, as recent ``transformers`` saves it) once, validates them together (EOS ids inside the
-vocabulary, special tokens present) and hands out an immutable :class:`ServedModel`. A broken
-folder fails at load time with the folder and file in the message, never at the first request.
+Why here and not in the core: reading files is I/O, and the core stays sans-I/O. This module reads a
+Hugging Face folder (``tokenizer.json``; where present ``tokenizer_config.json``, ``config.json``,
+``generation_config.json``, ``chat_template.jinja``) plus tito's optional ``tito.json`` once,
+validates them together (EOS ids inside the vocabulary, special tokens present, parser names
+known, no unknown ``tito.json`` keys) and hands out an immutable :class:`ServedModel`. A broken
+folder fails at load time with the folder and the reason in the message, never at the first
+request. Defaults follow vLLM (:mod:`tito.models.hf`); the EOS rule is in :func:`_eos_ids`.
 """
 
 from __future__ import annotations
@@ -12,20 +14,22 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
 from tokenizers import Tokenizer
 
 from tito.core.vocab import Vocab
+from tito.models import hf
 from tito.models.config import ModelConfig
+from tito.models.hf import CONFIG_FILE, GENERATION_CONFIG_FILE
 
 TOKENIZER_FILE = "tokenizer.json"
 TOKENIZER_CONFIG_FILE = "tokenizer_config.json"
 TITO_CONFIG_FILE = "tito.json"
 CHAT_TEMPLATE_FILE = "chat_template.jinja"
 ADDITIONAL_CHAT_TEMPLATES_DIR = "additional_chat_templates"
-REQUIRED_FILES = (TOKENIZER_FILE, TOKENIZER_CONFIG_FILE, TITO_CONFIG_FILE)
 
 #: tokenizer_config.json keys naming special-token roles (Hugging Face's SPECIAL_TOKENS_ATTRIBUTES).
 SPECIAL_TOKEN_ROLES = (
@@ -181,24 +185,95 @@ def _role_id(tokenizer: Tokenizer, folder: Path, role: str, text: str) -> int:
     return token_id
 
 
-def load_model(path: str | Path) -> ServedModel:
-    """Load and validate one model folder; :class:`ModelLoadError` names the folder and file."""
+def _tito_json(folder: Path, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``tito.json`` (optional) with the caller's overrides on top; unknown keys are errors."""
+    raw: dict[str, Any] = {}
+    if (folder / TITO_CONFIG_FILE).is_file():
+        raw = _read_json(folder, TITO_CONFIG_FILE)
+    raw.update(overrides or {})
+    unknown = sorted(set(raw) - set(ModelConfig.model_fields))
+    if unknown:
+        raise ModelLoadError(
+            f"model folder {folder}: {TITO_CONFIG_FILE}: unknown key(s) {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(ModelConfig.model_fields))})"
+        )
+    return raw
+
+
+def _check_parsers(folder: Path, config: ModelConfig) -> None:
+    """Parser names must exist now, not at the first request that needs them."""
+    from tito.core.parsers import REASONING_PARSERS, TOOL_PARSERS
+
+    for key, value, known in (
+        ("tool_parser", config.tool_parser, TOOL_PARSERS),
+        ("reasoning_parser", config.reasoning_parser, REASONING_PARSERS),
+    ):
+        if value is not None and value not in known:
+            raise ModelLoadError(
+                f"model folder {folder}: unknown {key} {value!r} (known: {', '.join(sorted(known))})"
+            )
+
+
+def _eos_ids(
+    folder: Path, primary: int | None, extra: list[int], size: int
+) -> tuple[int, list[int]]:
+    """The primary EOS and the extra ones. No tokenizer EOS: the first generation-config EOS is
+    the primary one; no EOS at all: the folder is refused, since derender could not tell where a
+    completion ends and would let the end token into the content."""
+    bad = [i for i in extra if not 0 <= i < size]
+    if bad:
+        raise ModelLoadError(
+            f"model folder {folder}: EOS ids {bad} (generation_config.json, config.json or "
+            f"{TITO_CONFIG_FILE} extra_eos_token_ids) are outside the vocabulary (size {size})"
+        )
+    if primary is None:
+        if not extra:
+            raise ModelLoadError(
+                f"model folder {folder}: no EOS token: {TOKENIZER_CONFIG_FILE} has no eos_token and "
+                f"neither {GENERATION_CONFIG_FILE} nor {CONFIG_FILE} has an eos_token_id (add one, or "
+                f'{TITO_CONFIG_FILE} "extra_eos_token_ids": [id])'
+            )
+        primary, extra = extra[0], extra[1:]
+    return primary, [i for i in extra if i != primary]
+
+
+def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ServedModel:
+    """Load and validate one model folder; :class:`ModelLoadError` names the folder and reason.
+
+    ``overrides``: settings that win over ``tito.json`` (``tito serve --model`` flags), same keys.
+    """
     folder = Path(path)
     if not folder.is_dir():
         raise ModelLoadError(f"model folder {folder} does not exist or is not a directory")
-    missing = [name for name in REQUIRED_FILES if not (folder / name).is_file()]
-    if missing:
-        raise ModelLoadError(f"model folder {folder}: missing {', '.join(missing)}")
+    if not (folder / TOKENIZER_FILE).is_file():
+        raise ModelLoadError(f"model folder {folder}: missing {TOKENIZER_FILE}")
 
+    raw_config = _tito_json(folder, overrides)
     try:
-        config = ModelConfig.model_validate(_read_json(folder, TITO_CONFIG_FILE))
-    except ValidationError as exc:
-        raise ModelLoadError(f"model folder {folder}: invalid {TITO_CONFIG_FILE}: {exc}") from exc
-    tokenizer_config = _read_json(folder, TOKENIZER_CONFIG_FILE)
+        tokenizer_config = hf.read_optional_json(folder, TOKENIZER_CONFIG_FILE) or {}
+        config_json = hf.read_optional_json(folder, CONFIG_FILE)
+        generation = hf.read_optional_json(folder, GENERATION_CONFIG_FILE)
+        generation_eos = hf.generation_eos_ids(config_json, generation)
+    except hf.HFConfigError as exc:
+        raise ModelLoadError(f"model folder {folder}: {exc}") from None
     try:
         tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
     except Exception as exc:  # tokenizers raises a bare Exception on malformed JSON
-        raise ModelLoadError(f"model folder {folder}: cannot load {TOKENIZER_FILE}: {exc}") from exc
+        raise ModelLoadError(f"model folder {folder}: cannot load {TOKENIZER_FILE}: {exc}") from None
+    size = tokenizer.get_vocab_size(with_added_tokens=True)
+
+    derived: dict[str, Any] = {
+        "max_model_len": (raw_config["max_model_len"] if "max_model_len" in raw_config
+                          else hf.max_model_len(config_json, tokenizer_config)),
+        "extra_eos_token_ids": generation_eos,
+        "vocab_size": hf.vocab_size(config_json) or size,
+        "default_sampling_params": hf.default_sampling(generation),
+    }
+    try:
+        config = ModelConfig.model_validate({**derived, **raw_config})
+    except ValidationError as exc:
+        raise ModelLoadError(f"model folder {folder}: invalid {TITO_CONFIG_FILE}: {exc}") from None
+    _check_parsers(folder, config)
 
     strings: dict[str, str] = {}
     ids: dict[str, int] = {}
@@ -208,25 +283,18 @@ def load_model(path: str | Path) -> ServedModel:
         except ValueError as exc:
             raise ModelLoadError(
                 f"model folder {folder}: {TOKENIZER_CONFIG_FILE} {role}: {exc}"
-            ) from exc
+            ) from None
         if text is None:
             continue
         strings[role] = text
         ids[role] = _role_id(tokenizer, folder, role, text)
 
-    size = tokenizer.get_vocab_size(with_added_tokens=True)
-    bad = [i for i in config.extra_eos_token_ids if not 0 <= i < size]
-    if bad:
-        raise ModelLoadError(
-            f"model folder {folder}: {TITO_CONFIG_FILE} extra_eos_token_ids {bad} are outside the "
-            f"vocabulary (size {size})"
-        )
-
+    eos, extra_eos = _eos_ids(folder, ids.get("eos_token"), config.extra_eos_token_ids, size)
     vocab = Vocab(
         tokenizer,
-        eos_token_id=ids.get("eos_token"),
+        eos_token_id=eos,
         bos_token_id=ids.get("bos_token"),
-        extra_eos_token_ids=config.extra_eos_token_ids,
+        extra_eos_token_ids=extra_eos,
     )
     add_bos = tokenizer_config.get("add_bos_token")
     if not isinstance(add_bos, bool):

@@ -362,7 +362,7 @@ def render_chat_request(
     _check_tool_choice(request, model)
 
     tools: list[dict[str, Any]] | None = None
-    exclude_when_none = bool((model.config.model_extra or {}).get("exclude_tools_when_tool_choice_none"))
+    exclude_when_none = model.config.exclude_tools_when_tool_choice_none
     if request.tools is not None and not (request.tool_choice == "none" and exclude_when_none):
         tools = [tool.model_dump() for tool in request.tools]
 
@@ -456,7 +456,7 @@ def render_chat_request(
         request,
         kind="chat",
         max_tokens=max_tokens,
-        default_sampling=(model.config.model_extra or {}).get("default_sampling_params"),
+        default_sampling=model.config.default_sampling_params,
         structured_outputs=structured,
         skip_special_tokens=skip_special,
         vocab_size=vocab.size,
@@ -594,7 +594,7 @@ def render_completion_request(
             request,
             kind="completion",
             max_tokens=max_tokens,
-            default_sampling=(model.config.model_extra or {}).get("default_sampling_params"),
+            default_sampling=model.config.default_sampling_params,
             structured_outputs=structured,
             vocab_size=vocab.size,
             max_logprobs=model.max_logprobs,

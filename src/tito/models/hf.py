@@ -1,0 +1,176 @@
+"""What a plain Hugging Face model folder says about serving it, read as vLLM reads it.
+
+Why: a user brings a folder as the Hub has it (``tokenizer.json``, ``tokenizer_config.json``,
+``config.json``, ``generation_config.json``); tito must serve it without a ``tito.json``, with the
+values vLLM would use for the same folder:
+
+* **max_model_len**: vLLM's ``_get_and_verify_max_len`` (see :func:`max_model_len`):
+  ``config.json`` ``max_position_embeddings`` (or another length key), capped by
+  ``tokenizer_config.json`` ``model_max_length``, RoPE scaling applied as vLLM does.
+* **EOS ids beyond the tokenizer's**: ``generation_config.json`` ``eos_token_id`` (an int or a
+  list), else ``config.json``'s (what ``transformers`` builds a generation config from).
+* **vocab_size**: ``config.json`` ``vocab_size`` (padded: the engine's logits cover it).
+* **default sampling**: the ``generation_config.json`` fields vLLM's ``--generation-config auto``
+  (its default) turns into default sampling parameters.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+CONFIG_FILE = "config.json"
+GENERATION_CONFIG_FILE = "generation_config.json"
+
+#: config.json keys that bound the context length (vLLM's ``possible_keys``).
+LENGTH_KEYS = (
+    "max_position_embeddings",
+    "n_positions",
+    "max_seq_len",
+    "seq_length",
+    "model_max_length",
+    "max_target_positions",
+    "max_sequence_length",
+    "max_seq_length",
+    "seq_len",
+)
+#: vLLM's length when no key says one.
+DEFAULT_MAX_MODEL_LEN = 2048
+#: RoPE types whose ``max_position_embeddings`` already is the scaled length.
+_PRESCALED_ROPE_TYPES = frozenset(
+    {"su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling"}
+)
+#: generation_config.json fields vLLM uses as default sampling parameters, with the
+#: ``transformers.GenerationConfig`` defaults that its ``to_diff_dict`` leaves out (so vLLM does too).
+SAMPLING_KEYS: dict[str, float | None] = {
+    "repetition_penalty": 1.0, "temperature": 1.0, "top_k": 50, "top_p": 1.0, "min_p": None,
+}
+
+
+class HFConfigError(ValueError):
+    """A Hugging Face file is present but unusable (the message names the file and key)."""
+
+
+def read_optional_json(folder: Path, name: str) -> dict[str, Any] | None:
+    """The object in ``folder/name``, None when the file is absent; :class:`HFConfigError` if bad."""
+    file = folder / name
+    if not file.is_file():
+        return None
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise HFConfigError(f"cannot read {name}: {exc}") from None
+    if not isinstance(data, dict):
+        raise HFConfigError(f"{name} must hold a JSON object")
+    return data
+
+
+def _text_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The language model's part of a (possibly multimodal) config: its keys win."""
+    text = config.get("text_config")
+    return {**config, **text} if isinstance(text, dict) else config
+
+
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def _rope_parameters(cfg: dict[str, Any]) -> list[dict[str, Any]]:
+    """RoPE parameter dicts (``rope_parameters``, older files ``rope_scaling``; per layer type
+    when nested), as vLLM's ``iter_rope_parameters`` sees them."""
+    rope = cfg.get("rope_parameters", cfg.get("rope_scaling"))
+    if not isinstance(rope, dict) or not rope:
+        return []
+    if all(isinstance(v, dict) for v in rope.values()):
+        return [v for v in rope.values() if v]
+    return [rope]
+
+
+def max_model_len(config: dict[str, Any] | None, tokenizer_config: dict[str, Any]) -> int:
+    """The context length vLLM 0.33 derives for this folder (``_get_and_verify_max_len``).
+
+    The smallest length key of ``config.json`` (its ``text_config`` for multimodal models;
+    ``model_max_length`` there wins, for Command-R), capped by ``tokenizer_config.json``
+    ``model_max_length``; none at all: 2048, vLLM's assumption (logged). Then the RoPE
+    ``factor`` multiplies it, except for the types whose length is already the scaled one
+    (``su``, ``longrope``, ``llama3``, YaRN variants) and Gemma 3; LongRoPE uses
+    ``original_max_position_embeddings``.
+    """
+    cfg = _text_config(config or {})
+    derived: float = float("inf")
+    for key in LENGTH_KEYS:
+        if _number(cfg.get(key)):
+            derived = min(derived, cfg[key])
+    if _number(cfg.get("model_max_length")) and cfg["model_max_length"]:
+        derived = cfg["model_max_length"]
+    if _number(tokenizer_config.get("model_max_length")):
+        derived = min(derived, tokenizer_config["model_max_length"])
+    if derived == float("inf"):
+        logger.warning(
+            "%s has no context length key; assuming %d tokens as vLLM does (set tito.json max_model_len)",
+            CONFIG_FILE, DEFAULT_MAX_MODEL_LEN,
+        )
+        derived = DEFAULT_MAX_MODEL_LEN
+    rope = _rope_parameters(cfg)
+    if rope and "gemma3" not in str(cfg.get("model_type", "")):
+        factor: Any = 1.0
+        for params in rope:
+            if params.get("rope_type", params.get("type")) not in _PRESCALED_ROPE_TYPES:
+                factor = params.get("factor", factor)
+        derived *= factor if _number(factor) else 1.0
+    if any(p.get("rope_type", p.get("type")) == "longrope" for p in rope):
+        original = cfg.get("original_max_position_embeddings")
+        if _number(original):
+            derived = original
+    return int(derived)
+
+
+def _ids(value: Any, where: str) -> list[int]:
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else [value]
+    if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in items):
+        raise HFConfigError(f"{where} eos_token_id must be a token id or a list of them, got {value!r}")
+    return list(items)
+
+
+def generation_eos_ids(
+    config: dict[str, Any] | None, generation_config: dict[str, Any] | None
+) -> list[int]:
+    """EOS ids of the generation config (rules in the module docstring), in file order."""
+    if generation_config is not None and "eos_token_id" in generation_config:
+        return _ids(generation_config["eos_token_id"], GENERATION_CONFIG_FILE)
+    if config is not None:
+        cfg = _text_config(config)
+        return _ids(cfg.get("eos_token_id"), CONFIG_FILE)
+    return []
+
+
+def vocab_size(config: dict[str, Any] | None) -> int | None:
+    """``config.json`` ``vocab_size`` (of ``text_config`` for multimodal configs), if any."""
+    if config is None:
+        return None
+    size = _text_config(config).get("vocab_size")
+    return size if _positive_int(size) else None
+
+
+def default_sampling(generation_config: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Default sampling parameters from ``generation_config.json`` (None when it sets none)."""
+    if not generation_config:
+        return None
+    out = {
+        k: generation_config[k]
+        for k, hf_default in SAMPLING_KEYS.items()
+        if isinstance(generation_config.get(k), (int, float))
+        and not isinstance(generation_config[k], bool)
+        and generation_config[k] != hf_default
+    }
+    return out or None

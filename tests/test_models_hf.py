@@ -1,0 +1,222 @@
+"""Plain Hugging Face folders (no tito.json): defaults as vLLM derives them, tito.json validation,
+``tito serve --model``, broken folders reported by name."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from helpers import generate_response, post
+
+from conftest import MODELS_DIR, ROOT
+from tito.adapters import serve as serve_cli
+from tito.adapters.app import create_app
+from tito.models import ModelLoadError, ModelRegistry, load_model, reset_registry
+from tito.models import hf
+
+IM_END, ENDOFTEXT = 151645, 151643
+
+#: Qwen3-0.6B's config.json and generation_config.json (the keys that matter here).
+QWEN3_CONFIG = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3",
+                "max_position_embeddings": 40960, "vocab_size": 151936, "eos_token_id": IM_END,
+                "bos_token_id": ENDOFTEXT, "rope_scaling": None}
+QWEN3_GENERATION = {"bos_token_id": ENDOFTEXT, "do_sample": True, "eos_token_id": [IM_END, ENDOFTEXT],
+                    "pad_token_id": ENDOFTEXT, "temperature": 0.6, "top_k": 20, "top_p": 0.95}
+
+
+def hf_folder(tmp_path: Path, name: str = "Qwen3-0.6B", *, config=QWEN3_CONFIG,
+              generation=QWEN3_GENERATION, src: str = "qwen3") -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    for file in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(MODELS_DIR / src / file, folder / file)
+    if config is not None:
+        (folder / "config.json").write_text(json.dumps(config))
+    if generation is not None:
+        (folder / "generation_config.json").write_text(json.dumps(generation))
+    return folder
+
+
+def test_plain_hf_folder_is_served_without_tito_json(tmp_path: Path) -> None:
+    model = load_model(hf_folder(tmp_path))
+    assert model.name == "Qwen3-0.6B"
+    assert model.max_model_len == 40960
+    assert model.config.vocab_size == 151936  # padded: more than the tokenizer's 151,669
+    assert model.vocab.size == 151669
+    assert model.vocab.eos_token_id == IM_END and model.vocab.extra_eos_token_ids == (ENDOFTEXT,)
+    # vLLM's --generation-config auto: sampling defaults from generation_config.json
+    assert model.config.default_sampling_params == {"temperature": 0.6, "top_k": 20, "top_p": 0.95}
+    assert model.tool_parser is None and model.reasoning_parser is None
+
+
+def test_hf_defaults_in_render_and_derender(tmp_path: Path) -> None:
+    model = load_model(hf_folder(tmp_path), {"served_model_name": "q"})
+    reset_registry(ModelRegistry([model], default=""))
+    try:
+        client = TestClient(create_app(), raise_server_exceptions=False)
+        body = {"model": "q", "messages": [{"role": "user", "content": "hi"}]}
+        rendered = post(client, "/v1/chat/completions/render", body)
+        sp = rendered["sampling_params"]
+        assert (sp["temperature"], sp["top_k"], sp["top_p"]) == (0.6, 20, 0.95)
+        assert sp["max_tokens"] == 40960 - len(rendered["token_ids"])
+        hello = model.vocab.encode("Hello")
+        # the generation-config EOS <|endoftext|> ends the choice and is not content
+        out = post(client, "/v1/chat/completions/derender", {
+            "model": "q", "chat_request": body,
+            "generate_response": generate_response([*hello, ENDOFTEXT], finish_reason="stop")})
+        assert out["choices"][0]["message"]["content"] == "Hello"
+        models = client.get("/v1/models").json()["data"]
+        assert [(m["id"], m["max_model_len"]) for m in models] == [("q", 40960)]
+    finally:
+        reset_registry()
+
+
+#: Configs and the max_model_len vLLM 0.33's ``_get_and_verify_max_len`` derives for them
+#: (recorded with /work/vllm-venv: AutoConfig.for_model + ModelArchConfigConvertorBase).
+VLLM_MAX_LEN = {
+    "qwen3": ({"model_type": "qwen3", "max_position_embeddings": 40960}, {"model_max_length": 131072}, 40960),
+    "llama31": ({"model_type": "llama", "max_position_embeddings": 131072,
+                 "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                  "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+                {"model_max_length": 131072}, 131072),
+    "linear2": ({"model_type": "llama", "max_position_embeddings": 4096,
+                 "rope_scaling": {"type": "linear", "factor": 2.0}}, {}, 8192),
+    "yarn": ({"model_type": "qwen2", "max_position_embeddings": 32768,
+              "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}},
+             {}, 32768),
+    "gpt2": ({"model_type": "gpt2", "n_positions": 1024, "n_ctx": 1024}, {"model_max_length": 1024}, 1024),
+    "tokenizer_caps": ({"model_type": "llama", "max_position_embeddings": 8192}, {"model_max_length": 4096}, 4096),
+    "tokenizer_unset": ({"model_type": "llama", "max_position_embeddings": 8192}, {"model_max_length": 1e30}, 8192),
+    "no_key": ({"model_type": "llama"}, {}, 2048),
+    "gemma3": ({"model_type": "gemma3", "text_config": {
+        "model_type": "gemma3_text", "max_position_embeddings": 131072,
+        "rope_scaling": {"factor": 8.0, "rope_type": "linear"}}}, {}, 131072),
+}
+
+
+@pytest.mark.parametrize("case", sorted(VLLM_MAX_LEN))
+def test_max_model_len_as_vllm(case: str) -> None:
+    config, tokenizer_config, expected = VLLM_MAX_LEN[case]
+    assert hf.max_model_len(config, tokenizer_config) == expected
+
+
+def test_max_model_len_from_tokenizer_config_alone(tmp_path: Path) -> None:
+    folder = hf_folder(tmp_path, config=None, generation=None)
+    tok = json.loads((folder / "tokenizer_config.json").read_text())
+    assert tok["model_max_length"] == 131072
+    model = load_model(folder)
+    assert model.max_model_len == 131072
+    assert model.config.vocab_size == model.vocab.size  # no config.json: the tokenizer's size
+    assert model.vocab.extra_eos_token_ids == ()
+
+
+def test_eos_from_config_json_without_generation_config(tmp_path: Path) -> None:
+    model = load_model(hf_folder(tmp_path, config={**QWEN3_CONFIG, "eos_token_id": [IM_END, ENDOFTEXT]},
+                                 generation=None))
+    assert model.vocab.all_eos_ids == {IM_END, ENDOFTEXT}
+
+
+def test_missing_tokenizer_eos_is_derived_from_generation_config(tmp_path: Path) -> None:
+    folder = hf_folder(tmp_path, generation={"eos_token_id": [ENDOFTEXT, IM_END]})
+    tok = json.loads((folder / "tokenizer_config.json").read_text())
+    del tok["eos_token"]
+    (folder / "tokenizer_config.json").write_text(json.dumps(tok))
+    model = load_model(folder)
+    assert model.vocab.eos_token_id == ENDOFTEXT and model.vocab.extra_eos_token_ids == (IM_END,)
+
+
+def test_no_eos_anywhere_is_refused(tmp_path: Path) -> None:
+    folder = hf_folder(tmp_path, config={"max_position_embeddings": 1024}, generation=None, src="gpt2")
+    tok = json.loads((folder / "tokenizer_config.json").read_text())
+    del tok["eos_token"]
+    (folder / "tokenizer_config.json").write_text(json.dumps(tok))
+    with pytest.raises(ModelLoadError, match=r"Qwen3-0\.6B: no EOS token"):
+        load_model(folder)
+    (folder / "tito.json").write_text('{"extra_eos_token_ids": [50256]}')
+    assert load_model(folder).vocab.eos_token_id == 50256
+
+
+@pytest.mark.parametrize(
+    ("tito_json", "match"),
+    [
+        ({"max_model_len": 8, "tool_parsr": "hermes"}, r"unknown key\(s\) tool_parsr"),
+        ({"tool_parser": "no_such_parser"}, r"unknown tool_parser 'no_such_parser'"),
+        ({"reasoning_parser": "nope"}, r"unknown reasoning_parser 'nope'"),
+        ({"max_model_len": "8"}, "invalid tito.json"),
+    ],
+)
+def test_tito_json_validated_at_load(tmp_path: Path, tito_json: dict, match: str) -> None:
+    folder = hf_folder(tmp_path, "my-model")
+    (folder / "tito.json").write_text(json.dumps(tito_json))
+    with pytest.raises(ModelLoadError, match=match) as info:
+        load_model(folder)
+    assert str(folder) in str(info.value)
+
+
+def test_tito_json_overrides_derived_values(tmp_path: Path) -> None:
+    folder = hf_folder(tmp_path)
+    (folder / "tito.json").write_text(json.dumps(
+        {"max_model_len": 4096, "tool_parser": "hermes", "reasoning_parser": "qwen3",
+         "extra_eos_token_ids": [], "vocab_size": 151680}))
+    model = load_model(folder)
+    assert (model.max_model_len, model.tool_parser, model.reasoning_parser) == (4096, "hermes", "qwen3")
+    assert model.vocab.extra_eos_token_ids == () and model.config.vocab_size == 151680
+
+
+@pytest.mark.parametrize(
+    ("file", "content", "match"),
+    [
+        ("config.json", "[1]", "config.json must hold a JSON object"),
+        ("generation_config.json", "{", "cannot read generation_config.json"),
+        ("generation_config.json", '{"eos_token_id": "x"}', "eos_token_id must be a token id"),
+        ("generation_config.json", '{"eos_token_id": [999999999]}', "outside the vocabulary"),
+    ],
+)
+def test_bad_hf_files_named(tmp_path: Path, file: str, content: str, match: str) -> None:
+    folder = hf_folder(tmp_path)
+    (folder / file).write_text(content)
+    with pytest.raises(ModelLoadError, match=match):
+        load_model(folder)
+
+
+# -- tito serve -----------------------------------------------------------------------------------
+
+
+def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
+    folder = hf_folder(tmp_path)
+    args = serve_cli.build_parser().parse_args(
+        ["--model", str(folder), "--served-model-name", "qwen", "--tool-call-parser", "hermes",
+         "--reasoning-parser", "qwen3", "--enable-auto-tool-choice", "--max-model-len", "8192"])
+    try:
+        registry = serve_cli.load(args)
+        model = registry.get("qwen")
+        assert registry.names() == ["qwen"] and registry.default_name == "qwen"
+        assert (model.tool_parser, model.reasoning_parser, model.max_model_len) == ("hermes", "qwen3", 8192)
+    finally:
+        reset_registry()
+
+
+def _serve(*argv: str, env_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")}
+    if env_dir is not None:
+        env["TITO_MODELS_DIR"] = str(env_dir)
+    return subprocess.run([sys.executable, "-m", "tito", "serve", *argv, "--port", "1"],
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_serve_broken_model_folder_named_without_traceback(tmp_path: Path) -> None:
+    folder = hf_folder(tmp_path, "broken-one")
+    (folder / "tito.json").write_text('{"tool_parser": "hermess"}')
+    result = _serve("--model", str(folder))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert f"model folder {folder}: unknown tool_parser 'hermess'" in result.stderr
+    # a directory where nothing loads: every folder named, no traceback
+    result = _serve(env_dir=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "no models to serve" in result.stderr and "broken-one" in result.stderr
