@@ -237,6 +237,51 @@ def test_mistral_tool_calls_by_special_token(client, vocabs):
     assert {i: c[1:] for i, c in s[2].items()} == {i: c[1:] for i, c in calls.items()}
 
 
+def test_mistral_markers_kept_other_special_tokens_skipped_and_ids_validate(client, vocabs):
+    """[TOOL_CALLS] is a special token of Mistral v0.3: the parser still sees it while every other
+    special token stays out of the content (vLLM turns skip_special_tokens off for the whole
+    output instead, so [INST] and </s> leak); with skip_special_tokens false they all show.
+    The call ids have Mistral's shape, which mistral-common (the reference) accepts back."""
+    from mistral_common.protocol.instruct.messages import (
+        AssistantMessage,
+        ToolMessage,
+        UserMessage,
+    )
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+    from mistral_common.protocol.instruct.tool_calls import Function, FunctionCall, Tool, ToolCall
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    v = vocabs["mistral-v3"]
+    inst, eos = 3, 2  # [INST] and </s>: special, not the parser's
+    assert {inst, eos, 5} <= v.special_ids
+    prompt = v.encode("[INST] weather? [/INST]", add_special_tokens=True)
+    ids = (
+        v.encode("Sure")
+        + [inst]
+        + [5]
+        + v.encode('[{"name": "get_weather", "arguments": {"city": "Oslo"}}]')
+        + [eos]
+    )
+    req = chat_request("mistral-v3", tools=TOOLS)
+    for r, content in ((req, " Sure"), ({**req, "skip_special_tokens": False}, " Sure[INST]</s>")):
+        out = batch_view(batch(client, "mistral-v3", prompt, ids, r, finish="length"))
+        streamed = collect(stream(client, "mistral-v3", prompt, [[i] for i in ids], r, "length")[0])
+        assert streamed == out
+        got, _, calls, _ = out
+        assert got == content
+        assert [c[1:] for c in calls.values()] == [["get_weather", '{"city": "Oslo"}']]
+    call_id = calls[0][0]
+    assert len(call_id) == 9 and call_id.isalnum()
+    msgs = [
+        UserMessage(content="weather?"),
+        AssistantMessage(tool_calls=[ToolCall(id=call_id, function=FunctionCall(
+            name="get_weather", arguments='{"city": "Oslo"}'))]),
+        ToolMessage(tool_call_id=call_id, content="sunny"),
+    ]
+    tools = [Tool(function=Function(name="get_weather", description="", parameters={}))]
+    MistralTokenizer.v3().encode_chat_completion(ChatCompletionRequest(tools=tools, messages=msgs))
+
+
 def test_markers_inside_json_strings_and_plain_json_content(client, vocabs):
     v = vocabs["qwen3"]
     prompt = v.encode(QWEN_PROMPT + "<think>\n\n</think>\n\n")

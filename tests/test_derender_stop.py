@@ -76,14 +76,21 @@ def test_generation_config_eos_dropped(client, vocabs):
 
 
 def test_include_flag_keeps_stop_token(client, vocabs):
+    """The stop token stays in the output ids; as a special token it is text only with
+    ``skip_special_tokens: false``, also on the parser path (issue 10, item 2: qwen3 runs the
+    reasoning parser, and vLLM keeps the request's flag when no tool parser needs the markers)."""
     ids = vocabs["qwen3"].encode("Hello") + [IM_END]
     c = chat(client, ids, {"include_stop_str_in_output": True})
+    assert c["message"]["content"] == "Hello" and c["stop_reason"] is None
+    c = chat(client, ids, {"include_stop_str_in_output": True, "skip_special_tokens": False})
     assert c["message"]["content"] == "Hello<|im_end|>" and c["stop_reason"] is None
 
 
 def test_length_keeps_last_token(client, vocabs):
     ids = vocabs["qwen3"].encode("Hello") + [IM_END]
     c = chat(client, ids, {}, finish="length")
+    assert c["message"]["content"] == "Hello" and c["finish_reason"] == "length"
+    c = chat(client, ids, {"skip_special_tokens": False}, finish="length")
     assert c["message"]["content"] == "Hello<|im_end|>" and c["finish_reason"] == "length"
 
 

@@ -439,6 +439,82 @@ def test_mistral_text_before_marker_and_malformed_lists():
     assert run.calls == [("f", '{"q": "[TOOL_CALLS]"}')]
 
 
+# vLLM's test_mistral_tool_parser.py, v11+ cases (test_extract_tool_calls and the streaming ones);
+# vLLM re-serializes arguments with json.dumps, tito streams the model's text (same JSON here)
+_MISTRAL_V11_CASES = [
+    ('[TOOL_CALLS]add_this_and_that{"a": 3.5, "b": 4}', "", [("add_this_and_that", {"a": 3.5, "b": 4})]),
+    (
+        '[TOOL_CALLS]get_current_weather{"city": "San Francisco", "state": "CA", "unit": "celsius"}',
+        "",
+        [("get_current_weather", {"city": "San Francisco", "state": "CA", "unit": "celsius"})],
+    ),
+    (
+        '[TOOL_CALLS]add{"a": 3.5, "b": 4}[TOOL_CALLS]multiply{"a": 3, "b": 6}',
+        "",
+        [("add", {"a": 3.5, "b": 4}), ("multiply", {"a": 3, "b": 6})],
+    ),
+    ('bla[TOOL_CALLS]add_this_and_that{"a": 3.5, "b": 4}', "bla", [("add_this_and_that", {"a": 3.5, "b": 4})]),
+    (
+        '[TOOL_CALLS]add[ARGS]{"a": 3.5, "b": 4}[TOOL_CALLS]get_current_weather[ARGS]{"city": "San Francisco"}',
+        "",
+        [("add", {"a": 3.5, "b": 4}), ("get_current_weather", {"city": "San Francisco"})],
+    ),
+    (
+        'hi{hi[TOOL_CALLS]bash{"command": "print(\\"hello world!\\")\\nre.compile(r\'{}\')"}',
+        "hi{hi",
+        [("bash", {"command": "print(\"hello world!\")\nre.compile(r'{}')"})],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "content", "calls"), _MISTRAL_V11_CASES)
+def test_mistral_v11_form_like_vllm(text, content, calls):
+    run = assert_chunking_invariant(make_tool_parser("mistral"), text)
+    assert run.content == content
+    assert [(n, json.loads(a)) for n, a in run.calls] == calls
+
+
+def test_mistral_v11_edges():
+    p = make_tool_parser("mistral")
+    # vLLM's "complex" case: the output ends inside the arguments (vLLM: the text as far as it got)
+    text = 'hi{hi[TOOL_CALLS]bash{"command": "print(\\"hello world!\\")\\nre.compile(r\'{}\')"'
+    run = assert_chunking_invariant(p, text)
+    assert run.result == ("hi{hi", [("bash", text[text.index("{", 6) :])]) and run.state.truncated
+    # a call whose arguments break: the next [TOOL_CALLS] ends it (vLLM's TOOL_ARGS -> TOOL_NAME)
+    run = assert_chunking_invariant(p, '[TOOL_CALLS]a{"x": [1, [2]], "y": 1[TOOL_CALLS]b{}')
+    assert run.calls == [("a", '{"x": [1, [2]], "y": 1'), ("b", "{}")]
+    # text after a call is content (vLLM drops it, gh#48975); whitespace between calls is not
+    run = assert_chunking_invariant(p, '[TOOL_CALLS]f[ARGS]{"q": "[TOOL_CALLS]"}\n[TOOL_CALLS]g{} done')
+    assert run.result == (" done", [("f", '{"q": "[TOOL_CALLS]"}'), ("g", "{}")])
+    # a name without arguments at the end stays text (vLLM: no call and no content)
+    for text in ("[TOOL_CALLS]toolname_no_args", "[TOOL_CALLS]two words{}", "[TOOL_CALLS]"):
+        assert assert_chunking_invariant(p, text).result == (text, [])
+    # the v0.3 list after a v11 call, and several v0.3 lists (vLLM's pre-v11 batch raises)
+    run = assert_chunking_invariant(
+        p, '[TOOL_CALLS] [{"name": "a", "arguments": {}}][TOOL_CALLS][{"name": "b", "arguments": {}}]'
+    )
+    assert run.calls == [("a", "{}"), ("b", "{}")]
+
+
+def test_mistral_v11_one_token_per_call_with_markers_as_special_tokens(vocabs):
+    """The mistral-v3 tokenizer with [ARGS] added as a special token (its id is not a v11 model's;
+    mistral-v3 itself has no [ARGS]): one token per call equals the batch."""
+    from tokenizers import AddedToken, Tokenizer
+
+    from tito.core.vocab import Vocab
+
+    tok = Tokenizer.from_str(vocabs["mistral-v3"].tokenizer.to_str())
+    tok.add_special_tokens([AddedToken("[ARGS]", special=True)])
+    vocab = Vocab(tok)
+    text = 'Checking.[TOOL_CALLS]get_weather[ARGS]{"city": "Zürich 😀"}[TOOL_CALLS]get_time[ARGS]{}'
+    ids = vocab.encode(text)
+    assert vocab.token_id("[ARGS]") in ids and 5 in ids
+    parser = make_tool_parser("mistral")
+    for sizes in ([len(ids)], [1], [2, 3]):
+        _, c, calls, *_ = pipeline(vocab, None, parser, ids, sizes)
+        assert (c, calls) == ("Checking.", [("get_weather", '{"city": "Zürich 😀"}'), ("get_time", "{}")])
+
+
 # -- llama3_json, pythonic, deepseek_v3 (text level) ------------------------------------------
 
 
@@ -770,6 +846,10 @@ _FRAGMENTS = {
     ],
     "mistral": [
         "[TOOL_CALLS]",
+        "[ARGS]",
+        "f",
+        '{"a": [1]}',
+        "{",
         " [",
         "[",
         "]",

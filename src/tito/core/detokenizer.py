@@ -97,6 +97,15 @@ batch and ``tokenizer.decode`` texts disagree when generation stops inside a cha
 trailing U+FFFD) for any chunking, within the limits of "What equals what" above: stream, batch
 and full decode say the same thing.
 
+**Kept special ids (a parser's markers).** Some formats' markers are *special* tokens of their
+model (Mistral's ``[TOOL_CALLS]``, ``[ARGS]``, ``[THINK]``): vLLM turns ``skip_special_tokens``
+off for those parsers, so every other special token (``</s>`` with ``ignore_eos``, ``[INST]``)
+leaks into the content too. tito instead takes ``keep_special_ids``, the markers the configured
+parsers declare (:func:`tito.core.parsers.marker_special_ids`): with ``skip_special_tokens``,
+rule 1 drops every special id *except* those, and the window (which then holds no other special
+id) decodes with the tokenizer's ``skip_special_tokens=False``. So the parser sees exactly its
+markers and nothing else special reaches the text, at no extra cost per id.
+
 **spaces_between_special_tokens.** Accepted for parity, and it has no effect, exactly as in vLLM for
 fast (``tokenizer.json``) tokenizers, which all of tito's models are:
 
@@ -113,7 +122,7 @@ fast (``tokenizer.json``) tokenizers, which all of tito's models are:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -179,7 +188,11 @@ class DetokState(BaseModel):
 
 
 def seed(
-    vocab: Vocab, prompt_ids: Sequence[int] | None, *, skip_special_tokens: bool
+    vocab: Vocab,
+    prompt_ids: Sequence[int] | None,
+    *,
+    skip_special_tokens: bool,
+    keep_special_ids: Collection[int] = (),
 ) -> DetokState:
     """The state before the first output id: the prompt's last ids as context (spec 3.0-B).
 
@@ -190,8 +203,9 @@ def seed(
     """
     if not prompt_ids:
         return DetokState()
-    window = [i for i in prompt_ids[-SEED_IDS:] if _adds_text(vocab, i, skip_special_tokens)]
-    read = len(window) - _incomplete_tail(vocab, window, skip_special_tokens)
+    keep = keep_special_ids
+    window = [i for i in prompt_ids[-SEED_IDS:] if _adds_text(vocab, i, skip_special_tokens, keep)]
+    read = len(window) - _incomplete_tail(vocab, window, _decode_skip(skip_special_tokens, keep))
     return DetokState(window=window, prefix_offset=max(read - SEED_CONTEXT, 0), read_offset=read)
 
 
@@ -202,34 +216,39 @@ def step(
     *,
     skip_special_tokens: bool,
     spaces_between_special_tokens: bool = True,
+    keep_special_ids: Collection[int] = (),
 ) -> tuple[DetokState, list[str]]:
     """Detokenize ``ids`` after ``state``: one text piece per id (``""`` while bytes are held).
 
     ``spaces_between_special_tokens`` has no effect on fast tokenizers, as in vLLM (module
     header). Out-of-vocabulary ids yield ``""`` and never raise. Pure: ``state`` is not modified.
+    ``keep_special_ids``: special ids decoded as text even with ``skip_special_tokens`` (a
+    parser's markers, module header).
     """
     del spaces_between_special_tokens  # no effect on fast tokenizers (module header)
+    keep = keep_special_ids
+    dskip = _decode_skip(skip_special_tokens, keep)
     window = list(state.window)
     prefix, read = _trim_context(state.prefix_offset, state.read_offset)
     prefix_text: str | None = None  # decode(window[prefix:read]), cached while offsets hold
     pieces: list[str] = []
     for token_id in ids:
-        if not _adds_text(vocab, token_id, skip_special_tokens):
+        if not _adds_text(vocab, token_id, skip_special_tokens, keep):
             pieces.append("")
             continue
         window.append(token_id)
         if prefix_text is None:
-            prefix_text = _decode(vocab, window[prefix:read], skip_special_tokens)
-        full = _decode(vocab, window[prefix:], skip_special_tokens)
+            prefix_text = _decode(vocab, window[prefix:read], dskip)
+        full = _decode(vocab, window[prefix:], dskip)
         if len(full) > len(prefix_text) and not full.endswith(FFFD):
             end = len(window)
         elif len(window) - read > MAX_HELD:
             end = len(window) - KEEP_ON_CUT  # cut a pathological held region (module header)
-            full = _decode(vocab, window[prefix:end], skip_special_tokens)
+            full = _decode(vocab, window[prefix:end], dskip)
         else:
             pieces.append("")
             continue
-        pieces.append(_new_text(vocab, window, read, end, prefix_text, full, skip_special_tokens))
+        pieces.append(_new_text(vocab, window, read, end, prefix_text, full, dskip))
         # Emitted up to ``end``: the old held region becomes context, drop what precedes it.
         window = window[read:]
         prefix, read = _trim_context(0, end - read)
@@ -240,7 +259,11 @@ def step(
 
 
 def flush(
-    vocab: Vocab, state: DetokState, *, skip_special_tokens: bool
+    vocab: Vocab,
+    state: DetokState,
+    *,
+    skip_special_tokens: bool,
+    keep_special_ids: Collection[int] = (),
 ) -> tuple[DetokState, str]:
     """At the end of a sequence: the text still held back, so that stream == batch == decode.
 
@@ -249,13 +272,14 @@ def flush(
     piece plus this text equals ``vocab.decode(all ids)``. The returned state holds nothing, so a
     second flush returns ``""``.
     """
+    dskip = _decode_skip(skip_special_tokens, keep_special_ids)
     window = list(state.window)
     prefix, read = _trim_context(state.prefix_offset, state.read_offset)
     text = ""
     if read < len(window):
-        prefix_text = _decode(vocab, window[prefix:read], skip_special_tokens)
-        full = _decode(vocab, window[prefix:], skip_special_tokens)
-        text = _new_text(vocab, window, read, len(window), prefix_text, full, skip_special_tokens)
+        prefix_text = _decode(vocab, window[prefix:read], dskip)
+        full = _decode(vocab, window[prefix:], dskip)
+        text = _new_text(vocab, window, read, len(window), prefix_text, full, dskip)
         window = window[read:]
         prefix, read = _trim_context(0, len(window))
     window, prefix, read = window[prefix:], 0, read - prefix
@@ -312,11 +336,20 @@ def state_from_tokens(
 # -- helpers -----------------------------------------------------------------------------------
 
 
-def _adds_text(vocab: Vocab, token_id: int, skip_special_tokens: bool) -> bool:
-    """False for ids the tokenizer's decode drops: unknown ids, and skipped special ids."""
-    if skip_special_tokens and token_id in vocab.special_ids:
+def _adds_text(
+    vocab: Vocab, token_id: int, skip_special_tokens: bool, keep: Collection[int] = ()
+) -> bool:
+    """False for ids the tokenizer's decode drops: unknown ids, and skipped special ids (those
+    not in ``keep``)."""
+    if skip_special_tokens and token_id in vocab.special_ids and token_id not in keep:
         return False
     return vocab.in_vocab(token_id)
+
+
+def _decode_skip(skip_special_tokens: bool, keep: Collection[int]) -> bool:
+    """The tokenizer's decode flag: with kept special ids the window holds no other special id
+    (:func:`_adds_text` left them out), so it decodes everything it holds."""
+    return skip_special_tokens and not keep
 
 
 def _decode(vocab: Vocab, ids: Sequence[int], skip_special_tokens: bool) -> str:

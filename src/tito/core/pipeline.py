@@ -51,6 +51,9 @@ class ChoiceConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     skip_special_tokens: bool = True
+    #: special ids decoded even with ``skip_special_tokens``: the parsers' markers
+    #: (:func:`tito.core.parsers.marker_special_ids`)
+    keep_special_ids: list[int] = Field(default_factory=list, max_length=32)
     spaces_between_special_tokens: bool = True
     stop: StopConfig = Field(default_factory=StopConfig)
     reasoning_parser: str | None = None
@@ -112,10 +115,25 @@ def _may_stop(vocab: Vocab, cfg: ChoiceConfig, token_id: int) -> bool:
     return not cfg.stop.ignore_eos and token_id in vocab.all_eos_ids
 
 
-def tool_call_id(response_id: str, choice_index: int, call_index: int) -> str:
-    """A deterministic tool-call id: a retried or replayed chunk gets the same id."""
-    digest = hashlib.sha256(f"{response_id}\x00{choice_index}\x00{call_index}".encode()).hexdigest()
-    return f"chatcmpl-tool-{digest[:24]}"
+_ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def tool_call_id(response_id: str, choice_index: int, call_index: int, shape: str = "openai") -> str:
+    """A deterministic tool-call id: a retried or replayed chunk gets the same id.
+
+    ``shape`` is the format's (:attr:`tito.core.parsers.tools.ToolParser.id_shape`): ``mistral``
+    gives 9 alphanumerics (mistral-common validates that shape when the call comes back in the
+    history; vLLM draws such ids at random), anything else ``chatcmpl-tool-`` + 24 hex digits.
+    """
+    digest = hashlib.sha256(f"{response_id}\x00{choice_index}\x00{call_index}".encode())
+    if shape == "mistral":
+        n = int.from_bytes(digest.digest()[:8], "big")
+        chars = []
+        for _ in range(9):
+            n, r = divmod(n, 62)
+            chars.append(_ALPHANUMERIC[r])
+        return "".join(chars)
+    return f"chatcmpl-tool-{digest.hexdigest()[:24]}"
 
 
 def start_choice(
@@ -123,7 +141,12 @@ def start_choice(
 ) -> ChoiceState:
     """The state before the first token: detokenizer seeded from the prompt tail, parsers primed."""
     state = ChoiceState(
-        detok=detokenizer.seed(vocab, prompt_ids, skip_special_tokens=cfg.skip_special_tokens)
+        detok=detokenizer.seed(
+            vocab,
+            prompt_ids,
+            skip_special_tokens=cfg.skip_special_tokens,
+            keep_special_ids=cfg.keep_special_ids,
+        )
     )
     state.reasoning, state.tools = _parsers_initial(vocab, cfg, prompt_ids)
     return state
@@ -170,11 +193,15 @@ def step_choice(
         decode_ids,
         skip_special_tokens=cfg.skip_special_tokens,
         spaces_between_special_tokens=cfg.spaces_between_special_tokens,
+        keep_special_ids=cfg.keep_special_ids,
     )
     flushed = ""
     if final:
         state.detok, flushed = detokenizer.flush(
-            vocab, state.detok, skip_special_tokens=cfg.skip_special_tokens
+            vocab,
+            state.detok,
+            skip_special_tokens=cfg.skip_special_tokens,
+            keep_special_ids=cfg.keep_special_ids,
         )
 
     # 3. stop strings
@@ -200,7 +227,13 @@ def step_choice(
         out.tool_calls.append(
             ToolCallOut(
                 index=call.index,
-                id=tool_call_id(response_id, choice_index, call.index) if first else None,
+                id=(
+                    tool_call_id(
+                        response_id, choice_index, call.index, tool_parsers.id_shape(cfg.tool_parser)
+                    )
+                    if first
+                    else None
+                ),
                 name=call.name,
                 arguments=call.arguments,
             )

@@ -2,8 +2,10 @@
 
 Why one module: batch and stream, chat and completions all derive their
 :class:`~tito.core.pipeline.ChoiceConfig` here, so the same request always decodes the same way.
-Decode flags follow vLLM (spec 3.0-A): when a parser will run, special tokens are kept in the text
-so the parser sees its markers; otherwise the request's ``skip_special_tokens`` holds.
+Decode flags: the request's ``skip_special_tokens`` holds; when a parser will run, the special
+tokens among its markers (Mistral's ``[TOOL_CALLS]``) are kept in the text so the parser sees them
+(:func:`tito.core.parsers.marker_special_ids`). vLLM turns ``skip_special_tokens`` off for such
+parsers instead, which lets every other special token leak into the content.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ def template_kwargs(model: ServedModel, req: ChatCompletionRequest | None) -> di
 
 def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> ChoiceConfig:
     """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
+    from tito.core.parsers import marker_special_ids
     from tito.core.parsers.reasoning import get_reasoning_parser
 
     mode, named = _tool_mode(model, req)
@@ -57,8 +60,15 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
     if reasoning is not None:
         enabled = get_reasoning_parser(reasoning).enabled_from_kwargs(template_kwargs(model, req))
     parsing = reasoning is not None or mode != "none"
+    skip = req.skip_special_tokens if req else True
+    keep: list[int] = []
+    if parsing and skip:
+        keep = marker_special_ids(
+            model.vocab, model.config.tool_parser if mode != "none" else None, reasoning
+        )
     return ChoiceConfig(
-        skip_special_tokens=False if parsing else (req.skip_special_tokens if req else True),
+        skip_special_tokens=skip,
+        keep_special_ids=keep,
         spaces_between_special_tokens=req.spaces_between_special_tokens if req else True,
         stop=_stop_config(req),
         reasoning_parser=reasoning,

@@ -13,6 +13,7 @@ from tito.core.parsers.reasoning import (
     ReasoningParser,
     ReasoningState,
 )
+from tito.core.vocab import Vocab
 from tito.core.parsers.tools import (
     TOOL_PARSERS,
     ToolCallDelta,
@@ -33,7 +34,28 @@ __all__ = [
     "ToolParser",
     "ToolState",
     "make_tool_parser",
+    "marker_special_ids",
     "parse_tool_choice",
     "reasoning",
     "tools",
 ]
+
+
+def marker_special_ids(
+    vocab: Vocab, tool_parser: str | None, reasoning_parser: str | None
+) -> list[int]:
+    """The ids of the configured formats' markers that are *special* tokens of ``vocab``.
+
+    Why: a parser must see its markers in the text, yet the request's ``skip_special_tokens``
+    should still hold for every other special token (vLLM turns the flag off altogether for
+    such parsers, so ``</s>``, ``[INST]``... leak into content). The detokenizer keeps exactly
+    these ids (:mod:`tito.core.detokenizer`, "Kept special ids"). Markers that are ordinary or
+    added non-special tokens (Qwen3's ``<tool_call>``) are text anyway and need nothing.
+    """
+    markers: list[str] = []
+    if tool_parser is not None and tool_parser in TOOL_PARSERS:
+        markers += TOOL_PARSERS[tool_parser].marker_tokens
+    if reasoning_parser is not None and reasoning_parser in REASONING_PARSERS:
+        markers += REASONING_PARSERS[reasoning_parser].marker_tokens
+    ids = {vocab.added_tokens.get(m) for m in markers}
+    return sorted(i for i in ids if i is not None and i in vocab.special_ids)

@@ -111,6 +111,11 @@ class ReasoningParser:
     #: True: ``chat_template_kwargs.enable_thinking == False`` disables parsing (qwen3).
     honours_enable_thinking: bool = False
 
+    @property
+    def marker_tokens(self) -> tuple[str, ...]:
+        """The markers, which some models hold as special tokens (Mistral's ``[THINK]``)."""
+        return (self.start, self.end)
+
     def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
         """The ``enabled`` flag for :func:`initial` from the request's template kwargs.
 

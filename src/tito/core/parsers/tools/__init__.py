@@ -30,8 +30,9 @@ from tito.core.parsers.tools._base import (
 from tito.core.parsers.tools.choice import NamedParser, PassthroughParser
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
 from tito.core.parsers.tools.hermes import HermesParser
-from tito.core.parsers.tools.json_list import MistralParser, RequiredParser
+from tito.core.parsers.tools.json_list import RequiredParser
 from tito.core.parsers.tools.llama3_json import Llama3JsonParser
+from tito.core.parsers.tools.mistral import MistralParser
 from tito.core.parsers.tools.pythonic import PythonicParser
 from tito.errors import BadRequest
 
@@ -56,6 +57,7 @@ __all__ = [
     "ToolChoiceMode",
     "ToolParser",
     "ToolState",
+    "id_shape",
     "initial",
     "make_tool_parser",
     "parse_tool_choice",
@@ -98,6 +100,13 @@ def make_tool_parser(
             f"unknown tool parser {name!r}; known: {sorted(TOOL_PARSERS)}", param="tool_parser"
         ) from None
     return dataclasses.replace(parser, single_call=single)
+
+
+def id_shape(name: str | None) -> str:
+    """The tool-call id shape of format ``name`` (whatever ``tool_choice`` is: the ids come back
+    to the same model's template); ``openai`` for no or an unknown parser."""
+    parser = TOOL_PARSERS.get(name) if name else None
+    return parser.id_shape if parser is not None else "openai"
 
 
 def parse_tool_choice(

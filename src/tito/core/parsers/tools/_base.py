@@ -47,7 +47,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tito.core.parsers._text import ASCII_WS
+from tito.core.parsers._text import ASCII_WS, held_suffix
 
 #: Longest call header (lead markers excluded) kept while waiting for a call's name (characters).
 #: OpenAI function names are at most 64 characters; real headers are about 100.
@@ -181,6 +181,14 @@ class ToolParser:
     #: the format's phases: the names of its ``_on_<phase>`` handlers (set per subclass), so a
     #: state carried by a client can be checked before its phase selects a handler
     phases: ClassVar[frozenset[str]] = frozenset({"rest"})
+    #: the shape of the tool-call ids the pipeline derives for this format's calls: ``openai``
+    #: (``chatcmpl-tool-…``) or ``mistral`` (9 alphanumerics, which mistral-common requires when
+    #: the call comes back in the history)
+    id_shape: ClassVar[str] = "openai"
+    #: the format's markers, which some models' vocabularies hold as *special* tokens
+    #: (Mistral's ``[TOOL_CALLS]``): decoding keeps exactly these (and no other special token)
+    #: in the text the parser reads, whatever ``skip_special_tokens`` says
+    marker_tokens: ClassVar[tuple[str, ...]] = ()
     #: keep only the call with index 0 in the output (``parallel_tool_calls=false``)
     single_call: bool = False
 
@@ -235,6 +243,20 @@ class ToolParser:
     def _is_open(self, st: Work) -> bool:
         """Whether a call is open in this phase (arguments not closed)."""
         return False
+
+    def _text_until(
+        self, st: Work, s: str, pos: int, out: Out, final: bool, marker: str, phase: str
+    ) -> tuple[int, bool]:
+        """Content up to the first ``marker`` (then ``phase``, at the marker); a trailing proper
+        prefix of the marker is held back. The ``text`` phase of every marker-led format."""
+        hit = s.find(marker, pos)
+        if hit != -1:
+            self._content(st, out, s[pos:hit])
+            st.phase = phase
+            return hit, False
+        keep = 0 if final else held_suffix(s[pos:], (marker,))
+        self._content(st, out, s[pos : len(s) - keep])
+        return len(s) - keep, keep > 0
 
     def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """Phase ``rest``: after the calls, everything is content."""

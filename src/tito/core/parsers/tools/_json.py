@@ -89,6 +89,8 @@ def scan(st: Work, s: str, pos: int, interrupts: str = "") -> tuple[ScanResult, 
         c = s[j]
         if c == '"':
             st.in_str = True
+        elif c in interrupts:  # before brackets: Mistral's "[TOOL_CALLS]" starts with "["
+            return "interrupt", j
         elif c in "{[":
             st.depth += 1
         elif c in "}]":
@@ -96,8 +98,6 @@ def scan(st: Work, s: str, pos: int, interrupts: str = "") -> tuple[ScanResult, 
             if st.depth <= 0:
                 st.depth = 0
                 return "done", j + 1
-        else:
-            return "interrupt", j
         i = j + 1
     return "more", n
 

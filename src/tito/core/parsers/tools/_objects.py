@@ -221,6 +221,8 @@ class ObjectCallParser(ToolParser):
             return i, True
         if emit:
             out.args(st, s[i])
+        if s[i] in "{[":  # an interrupt character that is also JSON structure
+            st.depth += 1
         return i + 1, False
 
     def _is_open(self, st: Work) -> bool:

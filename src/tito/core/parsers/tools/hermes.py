@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import held_suffix, is_proper_prefix
+from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
 
@@ -51,19 +51,13 @@ class HermesParser(ObjectCallParser):
     stop_markers: ClassVar[tuple[str, ...]] = (END, START)
     end_marker: ClassVar[str] = END
     string_args: ClassVar[bool] = True
+    marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
 
     def _lead(self, st: Work) -> Sequence[str]:
         return (START,)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit = s.find(START, pos)
-        if hit != -1:
-            self._content(st, out, s[pos:hit])
-            st.phase = "head"
-            return hit, False
-        keep = 0 if final else held_suffix(s[pos:], (START,))
-        self._content(st, out, s[pos : len(s) - keep])
-        return len(s) - keep, keep > 0
+        return self._text_until(st, s, pos, out, final, START, "head")
 
     def _on_after(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, run, hold = self._structural_ws(st, s, pos, out, final)

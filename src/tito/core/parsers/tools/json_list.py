@@ -1,27 +1,22 @@
-"""JSON-list call formats: ``mistral`` (v0.3) and the forced output of ``tool_choice="required"``.
+"""JSON lists of call objects: the shared list phases (Mistral v0.3, :mod:`.mistral`) and the
+forced output of ``tool_choice="required"``.
 
-Formats::
+Format::
 
-    mistral:   TEXT [TOOL_CALLS] [{"name": "NAME", "arguments": {ARGS}, "id": "a1b2c3d4e"}, ...]
     required:  [{"name": "NAME", "parameters": {ARGS}}, ...]      (structured decoding forces it)
 
-``[TOOL_CALLS]`` is Mistral v0.3's special token 5; it reaches us as text because the pipeline
-decodes with ``skip_special_tokens=False``. Each element is a call object (``"arguments"`` or
-``"parameters"``, other members such as Mistral's ``"id"`` are skipped, see :mod:`._json`).
+Each element is a call object (``"arguments"`` or ``"parameters"``, other members such as
+Mistral's ``"id"`` are skipped, see :mod:`._json`).
 
 Phases (``head``/``args``/``tail`` are in :mod:`._objects`):
 
-``text`` (mistral)
-    Content; ``[TOOL_CALLS]`` switches to ``head`` (marker and ``[`` are the first header's lead,
-    so a marker not followed by a list of calls is given back as content). Proper prefixes of the
-    marker are held back.
 ``head``
-    First element: lead ``[TOOL_CALLS]``, ``[`` (mistral) or ``[`` (required, leading whitespace
+    First element: lead :attr:`JsonListParser.marker` (if any) and ``[`` (leading whitespace
     allowed).
 ``sep``
     After an element: whitespace (dropped before ``,`` / ``]``), then ``,`` goes to ``next``,
     ``]`` closes the list
-    (then ``text`` for mistral, ``rest`` for required); anything else ends the list there.
+    (then ``resume_phase``: ``rest`` for required); anything else ends the list there.
 ``next``
     A further element: lead ``,``.
 ``rest``
@@ -42,12 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import held_suffix
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
-
-MISTRAL_MARKER = "[TOOL_CALLS]"
-
 
 @dataclass(frozen=True)
 class JsonListParser(ObjectCallParser):
@@ -79,25 +70,6 @@ class JsonListParser(ObjectCallParser):
             return i + 1, False
         self._content(st, out, run)
         return i, False
-
-
-@dataclass(frozen=True)
-class MistralParser(JsonListParser):
-    name: ClassVar[str] = "mistral"
-    first_phase: ClassVar[str] = "text"
-    marker: ClassVar[str] = MISTRAL_MARKER
-    resume_phase: ClassVar[str] = "text"
-    string_args: ClassVar[bool] = True
-
-    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit = s.find(self.marker, pos)
-        if hit != -1:
-            self._content(st, out, s[pos:hit])
-            st.phase = "head"
-            return hit, False
-        keep = 0 if final else held_suffix(s[pos:], (self.marker,))
-        self._content(st, out, s[pos : len(s) - keep])
-        return len(s) - keep, keep > 0
 
 
 @dataclass(frozen=True)

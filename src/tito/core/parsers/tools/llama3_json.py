@@ -52,6 +52,7 @@ class Llama3JsonParser(ObjectCallParser):
     resume_phase: ClassVar[str] = "rest"
     after_phase: ClassVar[str] = "sep"
     args_required: ClassVar[bool] = True
+    marker_tokens: ClassVar[tuple[str, ...]] = (PYTHON_TAG,)
 
     def _lead(self, st: Work) -> Sequence[str]:
         return (";",) if st.phase == "next" else ()

@@ -1,0 +1,132 @@
+"""``mistral``: Mistral tool calls, both generations, told apart by what follows the marker.
+
+Formats (``[TOOL_CALLS]`` and ``[ARGS]`` are special tokens of the model, received as text: see
+:attr:`._base.ToolParser.marker_tokens`)::
+
+    v0.3 (pre-v11):  TEXT [TOOL_CALLS] [{"name": "NAME", "arguments": {ARGS}, "id": "a1b2c3d4e"}, ...]
+    v11+:            TEXT [TOOL_CALLS]NAME[ARGS]{ARGS} [TOOL_CALLS]NAME[ARGS]{ARGS} ... TEXT
+    v11 fallback:    TEXT [TOOL_CALLS]NAME{ARGS} ...
+
+(vLLM picks one grammar from the tokenizer version; tito reads it off the text, the two cannot be
+confused: a list starts with ``[``, a v11 call with its name.)
+
+Phases (``args``/``sargs``/``tail``/``sep``/``next`` are in :mod:`._objects` and
+:mod:`.json_list`):
+
+``text``
+    Content; ``[TOOL_CALLS]`` switches to ``head`` (held back while a proper prefix).
+``head``
+    ``[TOOL_CALLS]``, whitespace, then ``[``: the v0.3 list (its first element; the list phases
+    follow, and ``]`` goes back to ``text``). Otherwise the v11 header: ``NAME`` (word
+    characters, ``.``, ``-``), then ``[ARGS]`` and ``{``, or ``{`` at once: COMMIT at the ``{``
+    (phase ``vargs``); anything else is INVALID there (the header's text is content, back to
+    ``text``), as is a header longer than :data:`._base.HEADER_LIMIT` or undecided at the end.
+``vargs``
+    The v11 arguments object streams raw until the scanner sees it close (then ``text``: a
+    further ``[TOOL_CALLS]`` starts the next call, the whitespace between calls is dropped). A
+    ``[TOOL_CALLS]`` outside strings inside unbalanced arguments ends the call there and starts
+    the next one (vLLM's engine transition TOOL_ARGS -> TOOL_NAME).
+
+Rules: text before, between and after calls is content (vLLM's v11 path drops text after a call's
+JSON, gh#48975; tito never loses text); ``"arguments"`` written as a JSON string is decoded
+(phase ``sargs``, as vLLM's pre-v11 path keeps string arguments); unknown tool names pass through
+(as vLLM). Call ids have Mistral's shape (9 alphanumerics, :attr:`id_shape`), deterministic like
+every tito id: vLLM draws them at random with that shape because mistral-common rejects any other
+id when the call comes back in the conversation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tito.core.parsers._text import is_proper_prefix
+from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
+from tito.core.parsers.tools._json import Header, match_lead, scan, skip_ws
+from tito.core.parsers.tools.json_list import JsonListParser
+
+MARKER = "[TOOL_CALLS]"
+ARGS = "[ARGS]"
+_NAME = re.compile(r"[\w.\-]+")
+_V11_LIMIT = HEADER_LIMIT + len(MARKER) + len(ARGS)
+
+
+def parse_v11_header(s: str) -> Header:
+    """``[TOOL_CALLS] NAME ([ARGS])? {`` -> COMMIT at the ``{`` (see the module header)."""
+    i = skip_ws(s, 0)
+    j = match_lead(s, i, MARKER)
+    if j < 0:
+        return Header("need") if j == -1 else Header("invalid", i)
+    m = _NAME.match(s, j)
+    if m is None:
+        return Header("invalid", j)
+    k = m.end()
+    if k == len(s):
+        return Header("need")
+    if s.startswith(ARGS, k):
+        k = skip_ws(s, k + len(ARGS))
+        if k == len(s):
+            return Header("need")
+    elif is_proper_prefix(s[k:], (ARGS,)):
+        return Header("need")
+    if s[k] != "{":
+        return Header("invalid", k)
+    return Header("commit", k, m.group())
+
+
+@dataclass(frozen=True)
+class MistralParser(JsonListParser):
+    name: ClassVar[str] = "mistral"
+    first_phase: ClassVar[str] = "text"
+    marker: ClassVar[str] = MARKER
+    resume_phase: ClassVar[str] = "text"
+    string_args: ClassVar[bool] = True
+    stop_markers: ClassVar[tuple[str, ...]] = (MARKER,)
+    id_shape: ClassVar[str] = "mistral"
+    marker_tokens: ClassVar[tuple[str, ...]] = (MARKER, ARGS)
+
+    def _lead(self, st: Work) -> Sequence[str]:
+        return (",",) if st.phase == "next" else (MARKER, "[")
+
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        return self._text_until(st, s, pos, out, final, MARKER, "head")
+
+    def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        if st.phase == "head":
+            j = skip_ws(s, skip_ws(s, pos) + len(MARKER))
+            if j == len(s) and not final:
+                return pos, True
+            if j < len(s) and s[j] != "[":
+                return self._v11_head(st, s, pos, out, final)
+        return super()._on_head(st, s, pos, out, final)
+
+    def _v11_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        h = parse_v11_header(s[pos : pos + _V11_LIMIT])
+        if h.kind == "need":
+            rest = len(s) - pos
+            if not final and rest <= _V11_LIMIT:
+                return pos, True
+            h = Header("invalid", min(rest, _V11_LIMIT))
+        if h.kind == "invalid":
+            self._content(st, out, s[pos : pos + h.pos])
+            st.phase = "text"
+            return pos + h.pos, False
+        self._start_call(st, out, h.name)
+        st.phase = "vargs"
+        return pos + h.pos, False
+
+    def _on_vargs(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        kind, i = scan(st, s, pos, self._interrupts())
+        out.args(st, s[pos:i])
+        if kind == "done":
+            self._end_call(st)
+            st.phase = "text"
+            return i, False
+        if kind == "more":
+            return i, False
+        return self._interrupt(st, s, i, out, final, emit=True)
+
+    def _is_open(self, st: Work) -> bool:
+        return st.phase in ("args", "sargs", "vargs")
