@@ -71,6 +71,13 @@ class BadRequest(TitoError):
     """The request (body, state or engine payload) is invalid: 400."""
 
 
+class InvalidRequest(BadRequest):
+    """A 400 of OpenAI's own ``invalid_request_error`` type (vLLM uses it for requests the
+    endpoint cannot serve by design, e.g. ``previous_response_id`` on a stateless render)."""
+
+    type = "invalid_request_error"
+
+
 class NotFound(TitoError):
     """An unknown model or resource: 404."""
 

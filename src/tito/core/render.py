@@ -14,7 +14,8 @@ where vLLM and Hugging Face made choices a client can observe:
   objects (``""``/null -> ``{}``; invalid JSON is a 400), as chat templates expect. ``reasoning``
   (or the deprecated ``reasoning_content``) is given to the template under both names (and
   ``thinking``), as ``transformers`` does. ``developer`` becomes ``system`` unless the template
-  itself mentions ``developer``. Keys whose value is null are dropped (templates test
+  itself mentions ``developer`` (and then, as vLLM, every system message merges into one leading
+  message, texts joined with a blank line). Keys whose value is null are dropped (templates test
   ``is defined``).
 * **Rendering** (:func:`render_chat`): template variables are the tokenizer's special-token
   strings, then the effective ``chat_template_kwargs``, then ``messages``, ``tools``,
@@ -236,6 +237,7 @@ def normalize_messages(
         raise BadRequest("`messages` must contain at least one message.", param="messages")
     media: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
+    converted = False
     for i, message in enumerate(messages):
         where = f"messages[{i}]"
         if not isinstance(message, Mapping):
@@ -246,6 +248,7 @@ def normalize_messages(
         msg: dict[str, Any] = {k: v for k, v in message.items() if v is not None}
         if role == "developer" and not keep_developer_role:
             role = "system"
+            converted = True
         msg["role"] = role
         msg["content"] = _content_for_template(
             message.get("content"), f"{where}.content", content_format, media
@@ -266,7 +269,26 @@ def normalize_messages(
             if key in msg and not isinstance(msg[key], str):
                 raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
         out.append(msg)
+    if converted:
+        out = _consolidate_system(out)
     return NormalizedMessages(out, media)
+
+
+def _consolidate_system(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """After ``developer`` -> ``system``, vLLM merges every system message into one leading
+    message (texts joined with a blank line): templates such as Qwen's want a single first one."""
+    systems = [i for i, m in enumerate(messages) if m["role"] == "system"]
+    if systems == [0]:
+        return messages
+    texts = []
+    for i in systems:
+        content = messages[i].get("content")
+        if isinstance(content, list):
+            content = "\n".join(p["text"] for p in content if isinstance(p.get("text"), str))
+        if content:
+            texts.append(content)
+    rest = [m for m in messages if m["role"] != "system"]
+    return [{"role": "system", "content": "\n\n".join(texts)}, *rest]
 
 
 # ------------------------------------------------------------------------------------------

@@ -14,8 +14,10 @@ from tito.protocol.derender import *  # noqa: F403
 from tito.protocol.derender import __all__ as _derender_all
 from tito.protocol.engine import *  # noqa: F403
 from tito.protocol.engine import __all__ as _engine_all
+from tito.protocol.responses import *  # noqa: F403
+from tito.protocol.responses import __all__ as _responses_all
 from tito.protocol.tokenize import *  # noqa: F403
 from tito.protocol.tokenize import __all__ as _tokenize_all
 
 __all__ = sorted({*_common_all, *_chat_all, *_completion_all, *_engine_all, *_derender_all,
-                  *_tokenize_all})
+                  *_responses_all, *_tokenize_all})

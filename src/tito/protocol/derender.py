@@ -114,7 +114,7 @@ class DerenderContext(BaseModel):
     (``chat_request`` / ``completion_request``). Unknown keys are ignored (newer renders)."""
 
     v: int = 1
-    kind: Literal["chat", "completion"] = "chat"
+    kind: Literal["chat", "completion", "responses"] = "chat"
     model: str | None = None
     request_id: str | None = None
     prompt_tokens: NonNegativeInt | None = None
@@ -136,6 +136,8 @@ class DerenderContext(BaseModel):
     n: int = Field(default=1, ge=1)
     suffix: None = None
     reasoning_effort: None = None
+    #: responses: the request fields the ``Response`` object repeats (instructions, tools, ...)
+    response: dict[str, Any] | None = None
 
 
 # --------------------------------------------------------------------------------------------

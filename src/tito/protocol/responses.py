@@ -1,0 +1,273 @@
+"""OpenAI Responses API shapes: the request render consumes, the ``Response`` object and the
+stream events derender produces.
+
+Why these names: they are the openai SDK's (``openai.types.responses``) and vLLM 0.33's
+(``ResponsesRequest``), field for field, so an SDK client parses every object tito sends into its
+own types (the tests check exactly that). Input items stay plain dicts: the Responses input is a
+large union (messages, ``function_call``, ``function_call_output``, ``reasoning``, ...) that
+render walks item by item with clear 400s, as vLLM's ``construct_input_messages`` does.
+"""
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tito.errors import InvalidField
+from tito.protocol.common import INT64_MAX, INT64_MIN, OpenAIBaseModel, random_uuid, unix_now
+
+__all__ = [
+    "IncompleteDetails",
+    "InputTokensDetails",
+    "OutputTokensDetails",
+    "ResponseFunctionToolCall",
+    "ResponseOutputMessage",
+    "ResponseOutputText",
+    "ResponseReasoningItem",
+    "ResponseReasoningTextContent",
+    "ResponseUsage",
+    "ResponsesRequest",
+    "ResponsesResponse",
+    "ResponsesTool",
+]
+
+#: ``include`` values that mean "output logprobs" (the only one render acts on).
+OUTPUT_LOGPROBS = "message.output_text.logprobs"
+
+
+class ResponsesTool(OpenAIBaseModel):
+    """A function tool in the Responses' flat form (``{"type": "function", "name", ...}``)."""
+
+    type: str = "function"
+    name: str | None = None
+    description: str | None = None
+    parameters: dict[str, Any] | None = None
+    strict: bool | None = None
+
+
+class ReasoningConfig(OpenAIBaseModel):
+    """``reasoning``: ``effort`` drives the template's ``reasoning_effort``/``enable_thinking``."""
+
+    effort: Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"] | None = None
+    summary: str | None = None
+    generate_summary: str | None = None
+
+
+class TextConfig(OpenAIBaseModel):
+    """``text``: ``format`` is ``{"type": "text"|"json_object"|"json_schema", ...}``."""
+
+    format: dict[str, Any] | None = None
+    verbosity: str | None = None
+
+
+class ResponsesRequest(OpenAIBaseModel):
+    """The Responses create request, with vLLM 0.33's extras and defaults."""
+
+    background: bool | None = False
+    include: list[str] | None = None
+    input: str | list[dict[str, Any]]
+    instructions: str | None = None
+    max_output_tokens: int | None = None
+    max_tool_calls: int | None = None
+    metadata: dict[str, str] | None = None
+    model: str | None = None
+    logit_bias: dict[str, float] | None = None
+    parallel_tool_calls: bool | None = True
+    previous_response_id: str | None = None
+    prompt: dict[str, Any] | None = None
+    reasoning: ReasoningConfig | None = None
+    include_reasoning: bool = True
+    service_tier: Literal["auto", "default", "flex", "scale", "priority"] = "auto"
+    store: bool | None = True
+    stream: bool | None = False
+    temperature: float | None = None
+    text: TextConfig | None = None
+    tool_choice: Literal["none", "auto", "required"] | dict[str, Any] = "auto"
+    tools: list[ResponsesTool] = Field(default_factory=list)
+    top_logprobs: int | None = Field(default=0, ge=0, le=20)
+    top_p: float | None = None
+    top_k: int | None = None
+    min_p: float | None = None
+    truncation: Literal["auto", "disabled"] | None = "disabled"
+    user: str | None = None
+    skip_special_tokens: bool | None = None
+    spaces_between_special_tokens: bool = True
+    include_stop_str_in_output: bool = False
+    presence_penalty: float | None = Field(default=None, ge=-2.0, le=2.0)
+    frequency_penalty: float | None = Field(default=None, ge=-2.0, le=2.0)
+    repetition_penalty: float | None = None
+    seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
+    stop: str | list[str] | None = Field(default_factory=list)
+    stop_token_ids: list[int] | None = Field(default_factory=list)
+    ignore_eos: bool = False
+    request_id: str = Field(default_factory=lambda: f"resp_{random_uuid()}")
+    priority: int = Field(default=0, ge=INT64_MIN, le=INT64_MAX)
+    cache_salt: str | None = Field(default=None, min_length=1, max_length=1024)
+    kv_transfer_params: dict[str, Any] | None = None
+    ec_transfer_params: dict[str, Any] | None = None
+    chat_template_kwargs: dict[str, Any] | None = None
+    structured_outputs: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _raw_checks(cls, data: Any) -> Any:
+        """vLLM's before-validators: background needs store, no prompt templates, tool usage."""
+        if not isinstance(data, dict):
+            return data
+        if data.get("background") and not data.get("store", True):
+            raise InvalidField("background can only be used when `store` is true",
+                               param="background")
+        if data.get("prompt") is not None:
+            raise InvalidField("prompt template is not supported", param="prompt")
+        tools = data.get("tools")
+        choice = data.get("tool_choice", "auto")
+        named = isinstance(choice, dict) and choice.get("type") in ("function", "custom")
+        if not (isinstance(tools, list) and tools):
+            if choice in ("auto", "none", None):
+                data = {**data, "tool_choice": "none"}
+            elif choice == "required":
+                raise InvalidField(
+                    "Tool choice 'required' must be specified with 'tools' parameter.",
+                    param="tool_choice",
+                )
+            elif named:
+                raise InvalidField(
+                    "Tool choice 'function' not found in 'tools' parameter.", param="tool_choice"
+                )
+        elif named:
+            names = {t.get("name") for t in tools if isinstance(t, dict)}
+            if not choice.get("name") or choice.get("name") not in names:
+                raise InvalidField(
+                    "Tool choice 'function' not found in 'tools' parameter.", param="tool_choice"
+                )
+        return data
+
+    @model_validator(mode="after")
+    def _ranges(self) -> "ResponsesRequest":
+        """vLLM's SamplingParams range checks, reported on the request's own field names."""
+        t = self.temperature
+        if t is not None and t < 0:
+            raise InvalidField(f"temperature must be non-negative, got {t}.", param="temperature")
+        if t is not None and t > 2:
+            raise InvalidField(f"temperature must be in [0, 2], got {t}.", param="temperature")
+        if self.top_p is not None and not 0 < self.top_p <= 1:
+            raise InvalidField(f"top_p must be in (0, 1], got {self.top_p}.", param="top_p")
+        return self
+
+    def output_logprobs(self) -> bool:
+        """Does the request ask for output logprobs (``include``)?"""
+        return OUTPUT_LOGPROBS in (self.include or [])
+
+
+# --------------------------------------------------------------------------------------------
+# The Response object
+# --------------------------------------------------------------------------------------------
+
+
+class ResponseOutputText(OpenAIBaseModel):
+    """An ``output_text`` content part of a message."""
+
+    type: Literal["output_text"] = "output_text"
+    text: str
+    annotations: list[Any] = Field(default_factory=list)
+    logprobs: list[dict[str, Any]] | None = None
+
+
+class ResponseOutputMessage(OpenAIBaseModel):
+    """A ``message`` output item (the assistant's visible text)."""
+
+    id: str
+    type: Literal["message"] = "message"
+    role: Literal["assistant"] = "assistant"
+    status: Literal["in_progress", "completed", "incomplete"] = "completed"
+    content: list[ResponseOutputText] = Field(default_factory=list)
+
+
+class ResponseReasoningTextContent(OpenAIBaseModel):
+    """The text of a reasoning item (``reasoning_text``)."""
+
+    type: Literal["reasoning_text"] = "reasoning_text"
+    text: str
+
+
+class ResponseReasoningItem(OpenAIBaseModel):
+    """A ``reasoning`` output item."""
+
+    id: str
+    type: Literal["reasoning"] = "reasoning"
+    summary: list[Any] = Field(default_factory=list)
+    content: list[ResponseReasoningTextContent] | None = None
+    encrypted_content: str | None = None
+    status: Literal["in_progress", "completed", "incomplete"] | None = None
+
+
+class ResponseFunctionToolCall(OpenAIBaseModel):
+    """A ``function_call`` output item; ``arguments`` is JSON text."""
+
+    id: str
+    type: Literal["function_call"] = "function_call"
+    call_id: str
+    name: str
+    arguments: str
+    status: Literal["in_progress", "completed", "incomplete"] = "completed"
+
+
+class InputTokensDetails(OpenAIBaseModel):
+    cached_tokens: int = 0
+
+
+class OutputTokensDetails(OpenAIBaseModel):
+    reasoning_tokens: int = 0
+
+
+class ResponseUsage(OpenAIBaseModel):
+    """Token accounting: input, output (with reasoning) and total."""
+
+    input_tokens: int
+    input_tokens_details: InputTokensDetails = Field(default_factory=InputTokensDetails)
+    output_tokens: int
+    output_tokens_details: OutputTokensDetails = Field(default_factory=OutputTokensDetails)
+    total_tokens: int
+
+
+class IncompleteDetails(OpenAIBaseModel):
+    reason: Literal["max_output_tokens", "content_filter"] | None = None
+
+
+class ResponsesResponse(OpenAIBaseModel):
+    """The ``response`` object (batch derender output; also inside created/completed events)."""
+
+    id: str
+    object: Literal["response"] = "response"
+    created_at: int = Field(default_factory=unix_now)
+    status: Literal["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"]
+    incomplete_details: IncompleteDetails | None = None
+    error: dict[str, Any] | None = None
+    instructions: str | None = None
+    metadata: dict[str, str] | None = None
+    model: str
+    output: list[ResponseReasoningItem | ResponseOutputMessage | ResponseFunctionToolCall]
+    parallel_tool_calls: bool = True
+    temperature: float | None = None
+    tool_choice: Any = "auto"
+    tools: list[Any] = Field(default_factory=list)
+    top_p: float | None = None
+    background: bool | None = False
+    max_output_tokens: int | None = None
+    previous_response_id: str | None = None
+    reasoning: dict[str, Any] | None = None
+    service_tier: str | None = "auto"
+    text: dict[str, Any] | None = None
+    top_logprobs: int | None = None
+    truncation: str | None = "disabled"
+    usage: ResponseUsage | None = None
+    user: str | None = None
+
+
+class ResponsesStreamEvent(BaseModel):
+    """One stream event: ``type`` and ``sequence_number`` plus the type's own fields (kept as
+    given; their shapes are the SDK's, see :mod:`tito.service.responses_events`)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    sequence_number: int

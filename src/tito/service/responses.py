@@ -1,0 +1,267 @@
+"""Responses render: an OpenAI Responses request -> the equivalent chat request -> one
+``GenerateRequest``, as vLLM 0.33's ``POST /v1/responses/render``.
+
+Why through chat: vLLM renders a Responses request by turning its ``input`` items into chat
+messages (``construct_input_messages``) and running the chat preprocessing; tito does the same
+with its own chat render, so templates, tools, sampling and bounds are one code path. What
+differs is done here, in vLLM's order:
+
+- ``previous_response_id`` is a 400 (``invalid_request_error``): a stateless renderer has no
+  stored responses;
+- items -> messages: ``instructions`` is a leading system message; a string ``input`` one user
+  message; ``function_call`` items join the preceding assistant message's ``tool_calls`` (or start
+  one); ``function_call_output`` is a tool message; ``reasoning`` items and assistant
+  ``output_text`` messages fill the preceding assistant message's ``reasoning``/``content`` when
+  still empty (else start a new assistant message); other role messages pass through (their
+  ``input_text`` parts are joined with ``\\n`` by the chat content rules);
+- ``max_output_tokens`` -> ``max_tokens``; ``text.format`` -> ``structured_outputs``;
+  ``reasoning.effort`` -> ``reasoning_effort`` (and ``enable_thinking``); ``include`` with
+  ``message.output_text.logprobs`` -> ``top_logprobs`` logprobs;
+- the request id is the request's own (``resp_<hex>`` by default), ``reasoning_ended`` is null,
+  and reasoning parsers keep special tokens (vLLM's parser ``adjust_request``);
+- ``derender_context`` is chat's with ``kind: "responses"`` and the request fields the
+  ``Response`` object echoes (``response``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from tito.errors import BadRequest, InvalidRequest
+from tito.protocol import ChatCompletionRequest, GenerateRequest
+from tito.protocol.responses import ResponsesRequest
+from tito.service.render import RenderSettings, render_chat_request
+
+if TYPE_CHECKING:
+    from tito.models import ServedModel
+
+__all__ = ["chat_request_for", "echo_fields", "input_messages", "render_responses_request"]
+
+
+def _text_of(content: Any) -> str | None:
+    """The first part's text of an assistant message (vLLM reads ``content[0].text``)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and content and isinstance(content[0], dict):
+        text = content[0].get("text")
+        return text if isinstance(text, str) else None
+    return None
+
+
+def _reasoning_text(item: dict[str, Any]) -> str:
+    if item.get("encrypted_content"):
+        raise BadRequest("Encrypted content is not supported.", param="input")
+    for key in ("content", "summary"):
+        parts = item.get(key)
+        if isinstance(parts, list) and parts and isinstance(parts[0], dict):
+            text = parts[0].get("text")
+            if isinstance(text, str):
+                return text
+    return ""
+
+
+def input_messages(request: ResponsesRequest) -> list[dict[str, Any]]:
+    """The chat messages of a Responses request (rules in the module docstring)."""
+    messages: list[dict[str, Any]] = []
+    if request.instructions:
+        messages.append({"role": "system", "content": request.instructions})
+    if isinstance(request.input, str):
+        messages.append({"role": "user", "content": request.input})
+        return messages
+    for i, item in enumerate(request.input):
+        where = f"input.{i}"
+        prev = messages[-1] if messages and messages[-1].get("role") == "assistant" else None
+        kind = item.get("type")
+        role = item.get("role")
+        if kind == "function_call":
+            for key in ("call_id", "name", "arguments"):
+                if not isinstance(item.get(key), str):
+                    raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
+            call = {"id": item["call_id"], "type": "function",
+                    "function": {"name": item["name"], "arguments": item["arguments"]}}
+            if prev is not None:
+                prev.setdefault("tool_calls", []).append(call)
+            else:
+                messages.append({"role": "assistant", "tool_calls": [call]})
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            output = item.get("output")
+            if not isinstance(output, (str, list)) or not isinstance(item.get("call_id"), str):
+                raise BadRequest(f"{where} needs a string call_id and an output.", param=where)
+            messages.append({"role": "tool", "content": output, "tool_call_id": item["call_id"]})
+        elif kind == "reasoning":
+            text = _reasoning_text(item)
+            if prev is not None and prev.get("reasoning") is None:
+                prev["reasoning"] = text
+            else:
+                messages.append({"role": "assistant", "reasoning": text})
+        elif role == "assistant":
+            text = _text_of(item.get("content"))
+            if text is None:
+                raise BadRequest(f"{where}: an assistant message needs text content.", param=where)
+            if prev is not None and prev.get("content") is None:
+                prev["content"] = text
+            else:
+                messages.append({"role": "assistant", "content": text})
+        elif isinstance(role, str):
+            messages.append({k: v for k, v in item.items() if k not in ("type", "id", "status")})
+        else:
+            raise BadRequest(f"Unsupported input item type: {kind}", param="input")
+    return messages
+
+
+def _continue_final(request: ResponsesRequest) -> bool:
+    """A trailing assistant message or reasoning item still in progress is continued."""
+    if isinstance(request.input, str) or not request.input:
+        return False
+    last = request.input[-1]
+    if last.get("type", "message") not in ("message", "reasoning"):
+        return False
+    if last.get("type") == "message" and last.get("role") != "assistant":
+        return False
+    return last.get("status") in ("in_progress", "incomplete")
+
+
+def _structured(request: ResponsesRequest) -> dict[str, Any] | None:
+    fmt = request.text.format if request.text is not None else None
+    if fmt is None:
+        return request.structured_outputs
+    if request.structured_outputs is not None:
+        raise BadRequest("Cannot specify both structured_outputs and text.format",
+                         param="structured_outputs")
+    if fmt.get("type") == "json_object":
+        return {"json_object": True}
+    if fmt.get("type") == "json_schema" and fmt.get("schema") is not None:
+        return {"json": fmt["schema"]}
+    return None
+
+
+def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None) -> ChatCompletionRequest:
+    """The chat request vLLM's Responses preprocessing amounts to (also derender's settings)."""
+    tools = [t for t in request.tools if t.type == "function"]
+    for i, tool in enumerate(request.tools):
+        if tool.type != "function":
+            raise BadRequest(
+                f"tools.{i}: only function tools are supported (got type {tool.type!r}).",
+                param=f"tools.{i}",
+            )
+        if not tool.name:
+            raise BadRequest(f"tools.{i}.name is required.", param=f"tools.{i}.name")
+    choice: Any = request.tool_choice
+    if isinstance(choice, dict):
+        choice = {"type": "function", "function": {"name": choice.get("name")}}
+    logprobs = request.output_logprobs()
+    continue_final = _continue_final(request)
+    fields: dict[str, Any] = {
+        "model": request.model,
+        "messages": input_messages(request),
+        "max_tokens": request.max_output_tokens,
+        "temperature": request.temperature,
+        "top_p": request.top_p,
+        "top_k": request.top_k,
+        "min_p": request.min_p,
+        "presence_penalty": request.presence_penalty,
+        "frequency_penalty": request.frequency_penalty,
+        "repetition_penalty": request.repetition_penalty,
+        "seed": request.seed,
+        "stop": request.stop,
+        "stop_token_ids": request.stop_token_ids,
+        "ignore_eos": request.ignore_eos,
+        "logit_bias": request.logit_bias,
+        "logprobs": logprobs,
+        "top_logprobs": request.top_logprobs if logprobs else 0,
+        "skip_special_tokens": True if request.skip_special_tokens is None
+        else request.skip_special_tokens,
+        "spaces_between_special_tokens": request.spaces_between_special_tokens,
+        "include_stop_str_in_output": request.include_stop_str_in_output,
+        "include_reasoning": request.include_reasoning,
+        "parallel_tool_calls": request.parallel_tool_calls,
+        "reasoning_effort": request.reasoning.effort if request.reasoning else None,
+        "chat_template_kwargs": request.chat_template_kwargs,
+        "add_generation_prompt": not continue_final,
+        "continue_final_message": continue_final,
+        "stream": bool(request.stream),
+        "request_id": request.request_id,
+        "cache_salt": request.cache_salt,
+        "priority": request.priority,
+        "kv_transfer_params": request.kv_transfer_params,
+        "ec_transfer_params": request.ec_transfer_params,
+        "structured_outputs": _structured(request),
+    }
+    if tools:
+        fields["tools"] = [
+            {"type": "function", "function": t.model_dump(exclude={"type"}, exclude_none=True)}
+            for t in tools
+        ]
+        fields["tool_choice"] = choice
+    try:
+        return ChatCompletionRequest.model_validate(fields)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err.get("loc", ()))
+        raise BadRequest(str(err.get("msg")), param=loc or None) from None
+
+
+def echo_fields(request: ResponsesRequest) -> dict[str, Any]:
+    """The request fields the ``Response`` object repeats (carried to derender)."""
+    return {
+        "instructions": request.instructions,
+        "metadata": request.metadata,
+        "parallel_tool_calls": request.parallel_tool_calls is not False,
+        "temperature": request.temperature,
+        "top_p": request.top_p,
+        "tool_choice": request.tool_choice,
+        "tools": [t.model_dump(exclude_none=True) for t in request.tools],
+        "max_output_tokens": request.max_output_tokens,
+        "reasoning": request.reasoning.model_dump(exclude_none=True) if request.reasoning else None,
+        "text": request.text.model_dump(exclude_none=True) if request.text else None,
+        "top_logprobs": request.top_logprobs,
+        "truncation": request.truncation,
+        "service_tier": request.service_tier,
+        "background": request.background,
+        "user": request.user,
+        "logprobs": request.output_logprobs(),
+    }
+
+
+def render_responses_request(
+    request: ResponsesRequest,
+    *,
+    settings: RenderSettings | None = None,
+    model: ServedModel | None = None,
+) -> GenerateRequest:
+    """Render one Responses request (vLLM 0.33's ``/v1/responses/render``)."""
+    if model is None:
+        from tito.models import get_registry
+
+        model = get_registry().get(request.model)
+    if request.previous_response_id is not None:
+        raise InvalidRequest(
+            "previous_response_id is not supported by the stateless render endpoint.",
+            param="previous_response_id",
+        )
+    limit = model.max_model_len
+    if request.max_output_tokens is not None and request.max_output_tokens > limit:
+        raise BadRequest(
+            f"max_output_tokens={request.max_output_tokens} cannot be greater than "
+            f"max_model_len={limit}. Please request fewer output tokens.",
+            param="max_output_tokens",
+        )
+    if isinstance(request.input, list) and not request.input and not request.instructions:
+        raise BadRequest(
+            "Cannot apply chat template to an empty conversation. Provide at least one message.",
+        )
+    chat = chat_request_for(request, model)
+    generate = render_chat_request(chat, settings=settings, model=model)
+    generate.request_id = request.request_id
+    generate.reasoning_ended = None
+    sampling = generate.sampling_params
+    if model.reasoning_parser is not None:
+        sampling.skip_special_tokens = False  # vLLM's reasoning parsers keep special tokens
+    if sampling.extra_args is None:
+        sampling.extra_args = {}
+    context = dict(generate.derender_context or {})
+    context.update(kind="responses", request_id=request.request_id, response=echo_fields(request))
+    generate.derender_context = context
+    return generate
