@@ -32,6 +32,7 @@ Events:
   in Qwen's extra EOS ``<|endoftext|>`` 151643.
 * ``chat_render.json`` / ``completions_render.json``: OpenAI requests for the render endpoints, with
   the same messages / prompt as the derender events (so render must give their prompt ids).
+* ``responses_render.json``: an OpenAI Responses request (instructions + the chat question).
 * ``health.json`` / ``models.json`` / ``version.json``: the GET routes.
 * ``tokenize.json``: the chat messages of ``chat_render.json`` through ``/tokenize`` (the ids are
   the render's prompt ids), with ``return_token_strs``; ``detokenize.json``: the reply's ids
@@ -302,6 +303,11 @@ def completions_render_body() -> dict[str, Any]:
     return {"model": MODEL, "prompt": COMPLETION_PROMPT, "max_tokens": 32, "temperature": 0.0}
 
 
+def responses_render_body() -> dict[str, Any]:
+    return {"model": MODEL, "instructions": "Answer briefly.", "input": CHAT_MESSAGES[-1]["content"],
+            "max_output_tokens": 64}
+
+
 # -- assembly -----------------------------------------------------------------------------------
 
 
@@ -317,6 +323,7 @@ def build_events() -> dict[str, dict[str, Any]]:
          lambda: completions_derender_body(q)),
         ("chat_render", "POST", "/v1/chat/completions/render", chat_render_body),
         ("completions_render", "POST", "/v1/completions/render", completions_render_body),
+        ("responses_render", "POST", "/v1/responses/render", responses_render_body),
         ("health", "GET", "/health", lambda: None),
         ("models", "GET", "/v1/models", lambda: None),
         ("tokenize", "POST", "/tokenize",

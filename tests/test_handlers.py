@@ -41,6 +41,7 @@ EVENT_HANDLERS = {
     "completions_derender.json": "completions_derender",
     "chat_render.json": "chat_render",
     "completions_render.json": "completions_render",
+    "responses_render.json": "responses_render",
     "health.json": "chat_derender",
     "models.json": "chat_derender",
     "tokenize.json": "tokenize",
@@ -211,6 +212,9 @@ def test_event_through_its_handler(name: str, load_event: Any, lambda_context: A
         derender = json.loads(load_event("completions_derender.json")["body"])
         assert isinstance(body, list) and len(body) == 1
         assert body[0]["token_ids"] == derender["prompt_token_ids"][0]
+    elif name == "responses_render.json":
+        assert body["request_id"].startswith("resp_") and body["token_ids"]
+        assert body["derender_context"]["kind"] == "responses"
     elif name == "health.json":
         assert body["status"] == "ok"
     elif name == "models.json":
@@ -291,6 +295,7 @@ def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
         "chat_render": "tito.adapters.routes_render",
         "completions_render": "tito.adapters.routes_render",
         "tokenize": "tito.adapters.routes_tokenize",
+        "responses_render": "tito.adapters.routes_responses",
     }
     checked = 0
     for name in HANDLER_NAMES:

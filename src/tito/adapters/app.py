@@ -48,7 +48,7 @@ ENDPOINTS: dict[str, tuple[str, str]] = {
     "chat_render": ("tito.adapters.routes_render", "chat_router"),
     "completions_render": ("tito.adapters.routes_render", "completions_router"),
     "tokenize": ("tito.adapters.routes_tokenize", "router"),
-    "responses_render": ("tito.adapters.routes_render", "responses_router"),
+    "responses_render": ("tito.adapters.routes_responses", "render_router"),
 }
 
 #: Called with the exception for every unexpected error (500). The Lambda handlers add a metric.

@@ -1,12 +1,11 @@
-"""Render routes: ``POST /v1/chat/completions/render``, ``POST /v1/completions/render`` and
-``POST /v1/responses/render``.
+"""Render routes: ``POST /v1/chat/completions/render`` and ``POST /v1/completions/render``.
 
 Why so thin: the routes only translate I/O (validated body in, JSON out) and leave every
 decision to :mod:`tito.service.render`; errors are ``tito.errors`` exceptions that the app turns
 into vLLM's error shape. Handlers are plain ``def``: rendering is CPU work, so FastAPI runs it in
 its thread pool instead of blocking the event loop.
 
-``router`` serves every path; ``chat_router``, ``completions_router`` and ``responses_router`` one each (for a
+``router`` serves both paths; ``chat_router`` and ``completions_router`` serve one each (for a
 Lambda function that handles a single endpoint).
 """
 
@@ -15,15 +14,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Header
 from fastapi.responses import JSONResponse
 
-from tito.protocol import ChatCompletionRequest, CompletionRequest, ResponsesRequest
+from tito.protocol import ChatCompletionRequest, CompletionRequest
 from tito.service.render import render_chat_request, render_completion_request
-from tito.service.responses import render_responses_request
 
-__all__ = ["chat_router", "completions_router", "responses_router", "router"]
+__all__ = ["chat_router", "completions_router", "router"]
 
 chat_router = APIRouter(tags=["render"])
 completions_router = APIRouter(tags=["render"])
-responses_router = APIRouter(tags=["render"])
 
 
 @chat_router.post("/v1/chat/completions/render", response_model=None)
@@ -46,14 +43,6 @@ def completions_render(
     return JSONResponse([g.model_dump(mode="json") for g in generates])
 
 
-@responses_router.post("/v1/responses/render", response_model=None)
-def responses_render(request: ResponsesRequest) -> JSONResponse:
-    """Render an OpenAI Responses request into one ``GenerateRequest`` (vLLM ignores
-    ``X-Request-Id`` here: the id is the request's ``request_id``, ``resp_<hex>`` by default)."""
-    return JSONResponse(render_responses_request(request).model_dump(mode="json"))
-
-
 router = APIRouter()
 router.include_router(chat_router)
 router.include_router(completions_router)
-router.include_router(responses_router)

@@ -79,6 +79,7 @@ ROUTE_ENDPOINTS: dict[str, str] = {
     "/v1/completions/derender": "completions_derender",
     "/v1/chat/completions/render": "chat_render",
     "/v1/completions/render": "completions_render",
+    "/v1/responses/render": "responses_render",
     "/tokenize": "tokenize",
     "/detokenize": "detokenize",
     "/health": "health",
