@@ -1,7 +1,8 @@
 """Derender routes: translate HTTP to the derender service and back, nothing more.
 
 Each body is vLLM's union resolved by ``stream`` (batch when absent or false, one streamed chunk
-when true). Responses are plain JSON, never SSE: streaming is one call per engine chunk.
+when true). Responses are plain JSON, never SSE: streaming is one call per engine chunk. The Lambda
+derender functions serve the same entry points through :class:`tito.adapters.asgi.DerenderApp`.
 """
 
 from __future__ import annotations
@@ -10,13 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from tito.models import get_registry
-from tito.protocol import (
-    DerenderChatBody,
-    DerenderChatStreamRequest,
-    DerenderCompletionBody,
-    DerenderCompletionStreamRequest,
-)
+from tito.protocol import DerenderChatBody, DerenderCompletionBody
 from tito.service import derender
 
 chat_router = APIRouter()
@@ -26,16 +21,10 @@ completions_router = APIRouter()
 @chat_router.post("/v1/chat/completions/derender")
 async def chat_derender(body: DerenderChatBody) -> dict[str, Any]:
     """Chat derender: a whole generate response (batch) or one engine chunk (stream)."""
-    model = get_registry().get(body.model)
-    if isinstance(body, DerenderChatStreamRequest):
-        return derender.derender_chat_stream(model, body)
-    return derender.derender_chat(model, body).model_dump()
+    return derender.handle_chat(body)
 
 
 @completions_router.post("/v1/completions/derender")
 async def completions_derender(body: DerenderCompletionBody) -> dict[str, Any]:
     """Completions derender: generate responses, one per prompt (batch) or one chunk (stream)."""
-    model = get_registry().get(body.model)
-    if isinstance(body, DerenderCompletionStreamRequest):
-        return derender.derender_completion_stream(model, body)
-    return derender.derender_completion(model, body).model_dump()
+    return derender.handle_completions(body)

@@ -694,3 +694,28 @@ def derender_completion_stream(
     """One streaming completions call (same state machine as chat, text-shaped output)."""
     stream = _Stream(model, req, req.completion_request or req.derender_context, completion=True)
     return stream.response(stream.run())
+
+
+# -- route entry points (shared by the FastAPI routes and the derender ASGI app) ----------------
+
+
+def handle_chat(body: DerenderChatRequest | DerenderChatStreamRequest) -> dict[str, Any]:
+    """A validated chat derender body (batch or one streamed call) -> the response as a dict."""
+    from tito.models import get_registry
+
+    model = get_registry().get(body.model)
+    if isinstance(body, DerenderChatStreamRequest):
+        return derender_chat_stream(model, body)
+    return derender_chat(model, body).model_dump()
+
+
+def handle_completions(
+    body: DerenderCompletionRequest | DerenderCompletionStreamRequest,
+) -> dict[str, Any]:
+    """A validated completions derender body (batch or one streamed call) -> the response."""
+    from tito.models import get_registry
+
+    model = get_registry().get(body.model)
+    if isinstance(body, DerenderCompletionStreamRequest):
+        return derender_completion_stream(model, body)
+    return derender_completion(model, body).model_dump()

@@ -1,0 +1,160 @@
+"""Per-chunk cost of a streamed derender call through the whole Lambda handler, vs two baselines.
+
+Run: ``python bench/bench_handler.py`` (about 20 s). CPU time of this process
+(``time.process_time``), one core; every variant is measured in the same run, interleaved in
+rounds, so the ratios hold on any machine:
+
+- **handler**: one one-token streamed chunk (gpt2 completions, and qwen3 chat) through
+  ``tito.handlers.<fn>.handler``: an API Gateway HTTP API v2 event, Powertools logger (correlation
+  id) and metrics (one EMF record printed per invocation), Mangum, the derender ASGI app, request
+  validation, state decode, core step, state encode, JSON out;
+- **echo**: an *async* FastAPI route behind Mangum returning the same request body (no tito, no
+  Powertools): what the cheapest FastAPI Lambda function costs per call;
+- **floor**: ``json.loads`` of the same body + one ``DecodeStream.step`` + ``json.dumps`` of an
+  answer of the same size: what any Python implementation has to do at least.
+
+Also printed: the handler without Powertools (Mangum + app only) and the service call alone
+(validated body in, dict out), so the split of the cost is visible. Goals (issue 15): handler
+<= 1.3x echo and <= 5x floor.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "events"))
+os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Tito")
+os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "tito")
+os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "INFO")
+
+from make_events import http_api_event  # noqa: E402
+from tokenizers.decoders import DecodeStream  # noqa: E402
+
+TEXT = " The quick brown fox 😀 jumps over the lazy dog; 中文字符 and café. " * 4
+ROUNDS = 15
+PER_ROUND = 200
+
+
+class Context:
+    """A Lambda context stub (what Powertools reads)."""
+
+    function_name, memory_limit_in_mb, aws_request_id = "bench", 1024, "bench-request"
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
+    function_version = "$LATEST"
+    log_group_name = log_stream_name = "bench"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 29_000
+
+
+def cpu_per_call(fn: Callable[[int], Any]) -> float:
+    """CPU seconds for one call of ``fn(k)`` over one round (``PER_ROUND`` calls)."""
+    t0 = time.process_time()
+    for k in range(PER_ROUND):
+        fn(k)
+    return (time.process_time() - t0) / PER_ROUND
+
+
+def make_stream_bodies(handler: Any, path: str, model: str, ids: list[int]) -> list[dict[str, Any]]:
+    """Real one-token chunk bodies at successive positions (the state each previous call gave)."""
+    bodies, state = [], None
+    ctx = Context()
+    for k in range(PER_ROUND):
+        body = {"stream": True, "model": model, "stream_state": state,
+                "generate_chunk": {"request_id": "generate-tokens-bench",
+                                   "choices": [{"index": 0, "token_ids": [ids[k % len(ids)]],
+                                                "finish_reason": None}]}}
+        if model == "qwen3" and state is None:
+            body["chat_request"] = {"messages": [{"role": "user", "content": "hi"}]}
+        bodies.append(body)
+        res = handler(http_api_event("bench", "POST", path, body), ctx)
+        assert res["statusCode"] == 200, res
+        state = json.loads(res["body"])["stream_state"]
+    return bodies[20:] * (PER_ROUND // (PER_ROUND - 20) + 1)
+
+
+def echo_handler(path: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    from fastapi import FastAPI, Request, Response
+    from mangum import Mangum
+
+    app = FastAPI()
+
+    @app.post(path)
+    async def echo(request: Request) -> Response:
+        return Response(await request.body(), media_type="application/json")
+
+    return Mangum(app, lifespan="off")
+
+
+def main() -> int:
+    from tito.handlers import chat_derender, completions_derender
+    from tito.models import get_registry
+    from tito.service import derender
+
+    registry = get_registry()
+    ctx = Context()
+    cases = [("gpt2", "/v1/completions/derender", completions_derender, derender.handle_completions),
+             ("qwen3", "/v1/chat/completions/derender", chat_derender, derender.handle_chat)]
+    print(f"CPU time per call, median of {ROUNDS} interleaved rounds of {PER_ROUND} calls, 1 core")
+    print(f"{'case':8s} {'handler':>9s} {'no-PT':>9s} {'service':>9s} {'echo':>9s} {'floor':>9s}"
+          f" {'h/echo':>7s} {'h/floor':>8s}")
+    sink = io.StringIO()
+    for name, path, module, service in cases:
+        handler = module.handler
+        vocab = registry.get(name).vocab
+        ids = vocab.encode(TEXT)
+        with contextlib.redirect_stdout(sink):
+            bodies = make_stream_bodies(handler, path, name, ids)
+        events = [http_api_event("bench", "POST", path, b) for b in bodies]
+        raw = [e["body"] for e in events]
+        echo = echo_handler(path)
+        mangum_only = handler.mangum
+        adapter = handler.app._post[path][0]
+        validated = [adapter.validate_python(json.loads(r)) for r in raw]
+        answer_size = len(handler(events[0], ctx)["body"])
+        filler = "x" * max(answer_size - 40, 0)
+        ds = DecodeStream(skip_special_tokens=True)
+        tok = vocab.tokenizer
+
+        def floor(k: int) -> None:
+            data = json.loads(raw[k])
+            piece = ds.step(tok, data["generate_chunk"]["choices"][0]["token_ids"][0])
+            json.dumps({"text": piece, "filler": filler}, ensure_ascii=False)
+
+        variants: dict[str, Callable[[int], Any]] = {
+            "handler": lambda k: handler(events[k], ctx),
+            "service": lambda k: service(validated[k]),
+            "echo": lambda k: echo(events[k], ctx),
+            "floor": floor,
+        }
+        if mangum_only is not None:
+            variants["no-PT"] = lambda k: mangum_only(events[k], ctx)
+        times: dict[str, list[float]] = {v: [] for v in variants}
+        with contextlib.redirect_stdout(sink):
+            for _ in range(ROUNDS):
+                for label, fn in variants.items():
+                    times[label].append(cpu_per_call(fn))
+                sink.seek(0)
+                sink.truncate()
+        med = {k: statistics.median(v) for k, v in times.items()}
+        no_pt = med.get("no-PT", float("nan"))
+        print(f"{name:8s} {med['handler']*1e6:7.0f}us {no_pt*1e6:7.0f}us "
+              f"{med['service']*1e6:7.0f}us {med['echo']*1e6:7.0f}us {med['floor']*1e6:7.0f}us "
+              f"{med['handler']/med['echo']:7.2f} {med['handler']/med['floor']:8.1f}")
+    print("goals: handler <= 1.3x echo, <= 5x floor")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,398 @@
+"""A plain ASGI app for the derender functions, and the HTTP rules it shares with the FastAPI app.
+
+Why not FastAPI here: a streamed derender call runs once per engine chunk, so whatever the
+framework costs is paid per token chunk. FastAPI's routing, dependency solving, response
+validation and the middleware stack cost several times the derender work itself. This app does
+exactly what those routes do, in a few microseconds:
+
+- ``POST`` of the function's derender path(s): the JSON body guard (size, content type, JSON
+  object), one pydantic validation of the body (the route's union, resolved by ``stream``), the
+  service call, compact JSON out;
+- ``GET /health``, ``GET /version`` and ``GET /v1/models``; anything else 404 (unknown path) or 405 (wrong method);
+- every error in vLLM's shape with the same status, ``type``, ``message`` and ``param`` as the
+  FastAPI app (``tests/test_asgi.py`` compares both apps on the same requests), unexpected ones
+  as a 500 reported to :data:`on_unhandled`.
+
+The FastAPI app (:mod:`tito.adapters.app`) stays for ``tito serve``, the render functions and
+the OpenAPI schema; it reuses :func:`read_json_body` and the validation-message helpers below, so
+both apps apply one set of rules. Nothing here imports FastAPI or Starlette: a derender function's
+cold start skips them too.
+
+Example::
+
+    app = DerenderApp(["chat_derender"])     # then Mangum(app, lifespan="off")
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+from tito import __version__
+from tito.errors import ErrorType, InvalidField, TitoError, error_body, quote
+
+logger = logging.getLogger("tito")
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+#: Called with the exception for every unexpected error (500). The Lambda handlers add a metric.
+on_unhandled: list[Callable[[BaseException], None]] = []
+
+#: Largest accepted request body. Lambda caps a synchronous payload at 6 MB anyway; this bounds
+#: ``tito serve`` the same way (override with ``TITO_MAX_BODY_BYTES``).
+DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024
+
+_MAX_ERRORS = 10
+
+
+def max_body_bytes() -> int:
+    """``TITO_MAX_BODY_BYTES`` or the default (a bad value falls back to the default)."""
+    try:
+        return int(os.environ.get("TITO_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
+    except ValueError:
+        return DEFAULT_MAX_BODY_BYTES
+
+
+# -- error messages shared with the FastAPI app -----------------------------------------------
+
+
+#: pydantic-core's wrapper / union-branch markers: not field names (vLLM's list)
+_INTERNAL_LOC = frozenset({
+    "function-wrap", "function-after", "function-before", "function-plain", "json-or-python",
+    "lax-or-strict", "chain", "default", "nullable", "tagged-union", "union", "call",
+    "arguments", "is-instance", "is-subclass", "callable", "str", "int", "float", "bool",
+    "bytes", "bytearray", "list", "tuple", "dict", "set", "frozenset", "complex", "none",
+    "nonetype",
+})
+_UNION_MEMBERS = frozenset({"DerenderChatRequest", "DerenderChatStreamRequest",
+                            "DerenderCompletionRequest", "DerenderCompletionStreamRequest"})
+
+
+def loc_to_param(loc: Iterable[Any]) -> str | None:
+    """Dotted location without pydantic's union/tag segments (``body.generate_response.choices.0``)."""
+    parts: list[str] = []
+    for seg in loc:
+        s = str(seg)
+        if isinstance(seg, str) and (
+            any(c in s for c in "[](){}") or s.lower() in _INTERNAL_LOC or s in _UNION_MEMBERS
+        ):
+            continue
+        parts.append(s)
+    return ".".join(parts) or None
+
+
+def validator_error(errors: list[dict[str, Any]]) -> InvalidField | None:
+    """The first error raised by a request validator naming its field (vLLM's
+    ``VLLMValidationError``): such errors are reported as themselves, not as schema errors."""
+    for err in errors:
+        found = (err.get("ctx") or {}).get("error")
+        if isinstance(found, InvalidField):
+            return found
+    return None
+
+
+def validation_message(errors: list[dict[str, Any]]) -> str:
+    """pydantic errors as one message: a count, then one line per error (at most ten)."""
+    shown = errors[:_MAX_ERRORS]
+    lines = []
+    for err in shown:
+        loc = loc_to_param(err.get("loc", ())) or ""
+        text = f"{loc}: {err.get('msg', '')}"
+        if "input" in err and err.get("type") != "missing":
+            text += f" (input: {repr(err['input'])[:200]})"
+        lines.append("  " + text[:1000])
+    n = len(errors)
+    head = f"{n} validation error{'s' if n != 1 else ''}:"
+    return "\n".join([head, *lines])
+
+
+def validation_param(errors: list[dict[str, Any]]) -> str | None:
+    """The ``param`` of a validation error: a validator's named field, else the first location."""
+    if not errors:
+        return None
+    ctx = errors[0].get("ctx") or {}
+    param = getattr(ctx.get("error"), "param", None)
+    if isinstance(param, str) and param:
+        return param
+    return loc_to_param(errors[0].get("loc", ()))
+
+
+# -- responses --------------------------------------------------------------------------------
+
+
+class JsonAnswer:
+    """A JSON response as bytes and a status; an ASGI app of its own (sends itself)."""
+
+    __slots__ = ("body", "status")
+
+    def __init__(self, content: Any, status: int = 200) -> None:
+        self.status = status
+        self.body = dump_json(content)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send({
+            "type": "http.response.start",
+            "status": self.status,
+            "headers": [(b"content-length", str(len(self.body)).encode()),
+                        (b"content-type", b"application/json")],
+        })
+        await send({"type": "http.response.body", "body": self.body})
+
+
+def dump_json(content: Any) -> bytes:
+    """The bytes FastAPI's ``JSONResponse`` writes for ``content`` (compact, UTF-8, no NaN).
+
+    Values plain JSON cannot hold (non-finite floats from an engine's logprobs) go through
+    pydantic's JSON mode first, as FastAPI's response serialization does.
+    """
+    try:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        from pydantic import TypeAdapter
+
+        text = json.dumps(TypeAdapter(Any).dump_python(content, mode="json"),
+                          ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return text.encode("utf-8")
+
+
+def error_answer(message: str, *, type_: str, code: int, param: str | None = None) -> JsonAnswer:
+    """An error body as a response with ``code`` as its status."""
+    return JsonAnswer(error_body(message, type_=type_, code=code, param=param), code)
+
+
+def too_large(limit: int) -> JsonAnswer:
+    return error_answer(
+        f"Request body too large: at most {limit} bytes are accepted (TITO_MAX_BODY_BYTES).",
+        type_=ErrorType.TOO_LARGE,
+        code=413,
+    )
+
+
+#: A ``\\uD800``-``\\uDFFF`` escape: the only way a JSON text can smuggle a lone surrogate into a
+#: Python string (raw surrogate bytes are invalid UTF-8 and fail decoding). A match may still be a
+#: valid pair or an escaped backslash; :func:`lone_surrogate_path` decides.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate_path(body: bytes) -> str | None:
+    """The dotted path of the first JSON string (value or key) holding a lone UTF-16 surrogate.
+
+    Why at the edge: such a string cannot be encoded as UTF-8, so it breaks the tokenizer, the
+    response's serialisation and even a log line quoting it. One C regex scan per body; the JSON
+    is decoded again (and walked) only when a surrogate escape is present.
+    """
+    if not _SURROGATE_ESCAPE.search(body):
+        return None
+    try:
+        doc = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # the route's own parser reports it
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            if _LONE_SURROGATE.search(value):
+                return path or "body"
+        elif isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                here = f"{path}.{key}" if path else str(key)
+                if _LONE_SURROGATE.search(key):
+                    return path or "body"
+                stack.append((here, item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}.{i}" if path else str(i), v)
+                         for i, v in reversed(list(enumerate(value))))
+    return None
+
+
+async def read_json_body(scope: Scope, receive: Receive) -> bytes | JsonAnswer | None:
+    """The body of a POST, or the error answer the JSON body guard gives (None: disconnected).
+
+    Rules (vLLM's, plus bounds): at most :func:`max_body_bytes` (413), content type
+    ``application/json`` (400), a body that starts as a JSON object (400), no lone UTF-16
+    surrogate escape in any string (400, :func:`lone_surrogate_path`).
+    """
+    limit = max_body_bytes()
+    declared = content_type = ""
+    for key, value in scope["headers"]:
+        name = key.lower()
+        if name == b"content-length":
+            declared = value.decode("latin-1")
+        elif name == b"content-type":
+            content_type = value.decode("latin-1")
+    if declared.isdigit() and int(declared) > limit:
+        return too_large(limit)
+    if content_type.split(";", 1)[0].strip().lower() != "application/json":
+        return error_answer(
+            "1 validation error:\n  Unsupported Media Type: Only 'application/json' is allowed",
+            type_=ErrorType.VALIDATION, code=400)
+    parts: list[bytes] = []
+    size, more = 0, True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return too_large(limit)
+        parts.append(chunk)
+        more = message.get("more_body", False)
+    body = parts[0] if len(parts) == 1 else b"".join(parts)
+    if not body.lstrip().startswith(b"{"):
+        return error_answer("The request body must be a JSON object.",
+                            type_=ErrorType.VALIDATION, code=400)
+    bad = lone_surrogate_path(body)
+    if bad is not None:
+        return error_answer(
+            f"{quote(bad)} contains a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
+            "which is not valid Unicode text.",
+            type_=ErrorType.BAD_REQUEST, code=400, param=bad,
+        )
+    return body
+
+
+def report_unhandled(exc: BaseException, hooks: Sequence[Callable[[BaseException], None]]) -> None:
+    """Log an unexpected error with its traceback and tell every hook (a broken hook is logged)."""
+    logger.exception("unhandled error: %s", type(exc).__name__, exc_info=exc, stacklevel=2)
+    for hook in hooks:
+        try:
+            hook(exc)
+        except Exception:  # a broken hook must not turn a 500 into a crash
+            logger.exception("on_unhandled hook failed")
+
+
+def internal_error() -> JsonAnswer:
+    return error_answer("Internal server error.", type_=ErrorType.INTERNAL, code=500)
+
+
+# -- the derender app -------------------------------------------------------------------------
+
+
+def _derender_routes() -> dict[str, tuple[str, Any, Callable[[Any], dict[str, Any]]]]:
+    """endpoint name -> (path, body type, service entry point)."""
+    from tito.protocol import DerenderChatBody, DerenderCompletionBody
+    from tito.service import derender
+
+    return {
+        "chat_derender": ("/v1/chat/completions/derender", DerenderChatBody, derender.handle_chat),
+        "completions_derender": ("/v1/completions/derender", DerenderCompletionBody,
+                                 derender.handle_completions),
+    }
+
+
+#: Endpoints :class:`DerenderApp` serves (the Lambda handlers pick it for these).
+DERENDER_ENDPOINTS = frozenset({"chat_derender", "completions_derender"})
+
+
+class DerenderApp:
+    """ASGI app serving derender endpoints plus ``GET /health``, ``/version``, ``/v1/models``."""
+
+    def __init__(self, endpoints: Iterable[str]) -> None:
+        from pydantic import TypeAdapter
+
+        from tito.settings import check_environment
+
+        check_environment()  # refuse to start on a bad TITO_* setting, as the FastAPI app
+        table = _derender_routes()
+        names = list(endpoints)
+        unknown = [n for n in names if n not in table]
+        if unknown:
+            raise ValueError(f"DerenderApp serves {sorted(table)}, not {unknown}")
+        self.endpoints = tuple(names)
+        self._post: dict[str, tuple[Any, Callable[[Any], dict[str, Any]]]] = {}
+        for name in names:
+            path, body_type, run = table[name]
+            self._post[path] = (TypeAdapter(body_type), run)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return  # no lifespan or websocket support (Mangum runs with lifespan="off")
+        try:
+            answer = await self._answer(scope, receive)
+        except TitoError as exc:
+            answer = error_answer(exc.message, type_=exc.type, code=exc.status, param=exc.param)
+        except Exception as exc:
+            report_unhandled(exc, on_unhandled)
+            answer = internal_error()
+        if answer is not None:
+            await answer(scope, receive, send)
+
+    async def _answer(self, scope: Scope, receive: Receive) -> JsonAnswer | None:
+        path, method = scope["path"], scope["method"]
+        route = self._post.get(path)
+        if route is not None:
+            if method != "POST":
+                return error_answer("Method Not Allowed", type_=ErrorType.METHOD_NOT_ALLOWED,
+                                    code=405)
+            body = await read_json_body(scope, receive)
+            if body is None or isinstance(body, JsonAnswer):
+                return body
+            return JsonAnswer(route[1](self._validate(route[0], body)))
+        if path in ("/health", "/version", "/v1/models"):
+            if method != "GET":
+                return error_answer("Method Not Allowed", type_=ErrorType.METHOD_NOT_ALLOWED,
+                                    code=405)
+            if path == "/health":
+                return JsonAnswer({"status": "ok", "version": __version__})
+            if path == "/version":
+                from tito.protocol import VersionResponse
+
+                return JsonAnswer(VersionResponse(version=__version__).model_dump())
+            from tito.models import get_registry
+
+            return JsonAnswer(get_registry().list_models())
+        return error_answer("Not Found", type_=ErrorType.ROUTE_NOT_FOUND, code=404)
+
+    @staticmethod
+    def _validate(adapter: Any, body: bytes) -> Any:
+        """The body parsed and validated as FastAPI does (same errors, located under ``body``)."""
+        from pydantic import ValidationError
+
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError as exc:
+            errors: list[dict[str, Any]] = [{
+                "type": "json_invalid", "loc": ("body", exc.pos), "msg": "JSON decode error",
+                "input": {}, "ctx": {"error": exc.msg},
+            }]
+            raise _Invalid(errors) from None
+        except ValueError:  # not UTF-8: Starlette's "error parsing the body"
+            raise _BadBody() from None
+        try:
+            return adapter.validate_python(data, from_attributes=True)
+        except ValidationError as exc:
+            errors = [{**err, "loc": ("body", *err["loc"])}
+                      for err in exc.errors(include_url=False)]
+            raise _Invalid(errors) from None
+
+
+class _Invalid(TitoError):
+    """A body that failed validation, reported as the FastAPI app reports it: a request
+    validator's own rule as ``BadRequestError`` with its message and param, a schema error as
+    ``Bad Request`` with the list of errors."""
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        rule = validator_error(errors)
+        if rule is not None:
+            super().__init__(str(rule), param=rule.param)
+            self.type = ErrorType.BAD_REQUEST
+        else:
+            super().__init__(validation_message(errors), param=validation_param(errors))
+            self.type = ErrorType.VALIDATION
+
+
+class _BadBody(TitoError):
+    """A body that is not UTF-8: Starlette's 400 (its type is the status phrase)."""
+
+    type = ErrorType.VALIDATION
+
+    def __init__(self) -> None:
+        super().__init__("There was an error parsing the body")

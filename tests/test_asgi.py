@@ -1,0 +1,161 @@
+"""The derender functions' plain ASGI app answers exactly as the FastAPI app does.
+
+Why: the Lambda derender functions serve :class:`tito.adapters.asgi.DerenderApp` (no FastAPI on
+the per-chunk path) while ``tito serve`` serves the FastAPI routes; a client must not be able to
+tell them apart. The reference is the FastAPI app: same status, same JSON body (``created``, a
+clock reading, aside) for valid bodies, bad bodies, bad states, wrong methods and unknown paths,
+and for hypothesis-mutated bodies.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from helpers import generate_response, stream_chunk
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tito.adapters.app import create_app
+from tito.adapters.asgi import DerenderApp
+
+QWEN_IDS = [151667, 198, 785, 151668, 271, 9707, 0, 151657, 151658, 151645]
+CHAT = "/v1/chat/completions/derender"
+COMPLETIONS = "/v1/completions/derender"
+
+BODIES: list[tuple[str, Any]] = [
+    (CHAT, {"model": "qwen3", "prompt_token_ids": [151644, 77091, 198],
+            "chat_request": {"messages": [{"role": "user", "content": "hi"}],
+                             "tools": [{"type": "function", "function": {"name": "f"}}]},
+            "generate_response": generate_response(QWEN_IDS, logprobs={"content": [
+                {"token_id": i, "logprob": -1.5, "top_logprobs": [{"token_id": i, "logprob": -1.5}]}
+                for i in QWEN_IDS]})}),
+    (CHAT, {"stream": True, "model": "qwen3", "stream_state": None, "prompt_token_ids": [151644],
+            "generate_chunk": stream_chunk(QWEN_IDS[:4])}),
+    (CHAT, {"stream": True, "model": "qwen3", "generate_chunks": [stream_chunk([9707]),
+                                                                  stream_chunk(None)]}),
+    (COMPLETIONS, {"model": "gpt2", "prompt_token_ids": [[15496]], "prompt_tokens": [1],
+                   "completion_request": {"prompt": "x", "echo": True, "stop": "a"},
+                   "generate_responses": [generate_response([15496, 11, 50256])]}),
+    (COMPLETIONS, {"stream": True, "model": "gpt2", "stream_state": None,
+                   "generate_chunk": stream_chunk([15496, 11])}),
+    # bad bodies: validation, service errors, unknown model, bad state
+    (CHAT, {"model": "qwen3"}),
+    (CHAT, {"model": "qwen3", "stream": "yes", "generate_chunk": stream_chunk([1])}),
+    (CHAT, {"model": "nope", "generate_response": generate_response([1])}),
+    (CHAT, {"model": "qwen3", "generate_response": generate_response([10**9])}),
+    (COMPLETIONS, {"stream": True, "model": "gpt2", "generate_chunk": stream_chunk([1]),
+                   "stream_state": {"prev_tokens": ["not a token"], "read_offset": 1}}),
+    (COMPLETIONS, {"stream": True, "model": "gpt2", "generate_chunk": stream_chunk([1]),
+                   "stream_state": {"tito": {"v": 99}}}),
+    (COMPLETIONS, {"stream": True, "model": "gpt2", "generate_chunk": stream_chunk([1]),
+                   "generate_chunks": [stream_chunk([1])]}),
+    (COMPLETIONS, {"generate_responses": []}),
+]
+
+RAW: list[tuple[str, str, bytes, str]] = [
+    ("POST", CHAT, b'{"model": "qwen3", "generate_response": ', "application/json"),
+    ("POST", CHAT, b"[1, 2, 3]", "application/json"),
+    ("POST", CHAT, b'{"model": "qwen3"}', "text/plain"),
+    ("POST", CHAT, b'{"a": "\xff"}', "application/json"),
+    ("POST", CHAT, b"", "application/json"),
+    ("GET", CHAT, b"", "application/json"),
+    ("POST", "/health", b"{}", "application/json"),
+    ("GET", "/health", b"", ""),
+    ("GET", "/v1/models", b"", ""),
+    ("GET", "/nowhere", b"", ""),
+    ("POST", "/v1/chat/completions/render", b"{}", "application/json"),
+]
+
+
+def _without_created(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _without_created(v) for k, v in obj.items() if k != "created"}
+    if isinstance(obj, list):
+        return [_without_created(v) for v in obj]
+    return obj
+
+
+@pytest.fixture(scope="module")
+def clients() -> tuple[TestClient, TestClient]:
+    names = ["chat_derender", "completions_derender"]
+    return (TestClient(create_app(endpoints=names), raise_server_exceptions=False),
+            TestClient(DerenderApp(names), raise_server_exceptions=False))
+
+
+def _same(clients: tuple[TestClient, TestClient], method: str, path: str, content: bytes,
+          content_type: str) -> int:
+    headers = {"content-type": content_type} if content_type else {}
+    ref, lean = (c.request(method, path, content=content, headers=headers) for c in clients)
+    assert lean.status_code == ref.status_code, (path, content, ref.text, lean.text)
+    assert lean.headers["content-type"] == ref.headers["content-type"]
+    if "stream_state" in ref.text or '"created"' in ref.text:
+        assert _without_created(lean.json()) == _without_created(ref.json())
+    else:
+        assert lean.content == ref.content
+    return ref.status_code
+
+
+@pytest.mark.parametrize(("path", "body"), BODIES)
+def test_same_answer_as_fastapi(clients: Any, path: str, body: Any) -> None:
+    _same(clients, "POST", path, json.dumps(body).encode(), "application/json")
+
+
+@pytest.mark.parametrize(("method", "path", "content", "content_type"), RAW)
+def test_same_answer_for_raw_requests(clients: Any, method: str, path: str, content: bytes,
+                                      content_type: str) -> None:
+    _same(clients, method, path, content, content_type)
+
+
+def test_streamed_states_continue_identically(clients: Any) -> None:
+    """A whole stream through each app: every chunk and state the same, byte for byte."""
+    states: list[Any] = [None, None]
+    for k, token in enumerate([15496, 11, 995, 0, 50256]):
+        finish = "stop" if k == 4 else None
+        out = []
+        for c, state in zip(clients, states, strict=True):
+            body = {"stream": True, "model": "gpt2", "stream_state": state,
+                    "generate_chunk": stream_chunk([token], finish_reason=finish)}
+            out.append(c.post(COMPLETIONS, json=body).json())
+        assert _without_created(out[0]) == _without_created(out[1])
+        states = [o["stream_state"] for o in out]
+
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=12),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6),
+                                                                      children, max_size=3),
+    max_leaves=8,
+)
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_mutated_bodies_same_answer(clients: Any, data: st.DataObject) -> None:
+    path, body = data.draw(st.sampled_from(BODIES[:5]))
+    body = copy.deepcopy(body)
+    where = data.draw(st.sampled_from(_paths(body)))
+    value = data.draw(JUNK)
+    if not where:
+        body = value
+    else:
+        target = body
+        for key in where[:-1]:
+            target = target[key]
+        target[where[-1]] = value
+    _same(clients, "POST", path, json.dumps(body).encode(), "application/json")
