@@ -66,6 +66,8 @@ RAW: list[tuple[str, str, bytes, str]] = [
     ("POST", "/health", b"{}", "application/json"),
     ("GET", "/health", b"", ""),
     ("GET", "/v1/models", b"", ""),
+    ("GET", "/version", b"", ""),
+    ("POST", CHAT, b'{"model": "qwen3", "x": ["\\ud800"]}', "application/json"),
     ("GET", "/nowhere", b"", ""),
     ("POST", "/v1/chat/completions/render", b"{}", "application/json"),
 ]
