@@ -255,8 +255,13 @@ def test_engine_error_in_capture_is_replayed(tmp_path: Path) -> None:
                          '"param":null,"code":500}}\n\ndata: [DONE]\n\n')
 
 
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
 def test_progress_bar() -> None:
-    stream = io.StringIO()
+    stream = _Terminal()
     bar = replay._Progress(400, stream)
     bar(1)
     bar(400)

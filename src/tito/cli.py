@@ -10,12 +10,17 @@ import argparse
 import importlib
 import sys
 
+from tito import __version__
+
 #: subcommand -> (module with ``main(argv) -> int``, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "serve": ("tito.adapters.serve", "serve every endpoint locally (uvicorn) on the shipped models"),
-    "invoke": ("tito.adapters.invoke", "run a Lambda handler in-process with an event JSON file"),
-    "fake-engine": ("tito.adapters.fake_engine", "test double for the GPU engine"),
-    "gateway": ("tito.adapters.gateway", "OpenAI server over render, generate, derender"),
+    "serve": ("tito.adapters.serve",
+              "serve every endpoint locally on the shipped models (port 8000)"),
+    "invoke": ("tito.adapters.invoke",
+               "run a Lambda handler on event files (or the sam build output: --build-dir)"),
+    "fake-engine": ("tito.adapters.fake_engine", "test double for the GPU engine (port 8100)"),
+    "gateway": ("tito.adapters.gateway",
+                "OpenAI server over render, generate, derender (port 8080)"),
     "replay": ("tito.adapters.replay", "replay a captured engine stream through derender"),
 }
 
@@ -29,9 +34,12 @@ def main(argv: list[str] | None = None) -> int:
         "LLM serving.",
     )
     parser.add_argument("command", choices=sorted(SUBCOMMANDS), help="what to do")
+    parser.add_argument("-V", "--version", action="version", version=f"tito {__version__}")
+    if args and args[0] in ("-V", "--version"):
+        parser.parse_args(args[:1])  # prints the version and exits 0
     if not args or args[0] in ("-h", "--help"):
         parser.print_help()
-        print("\ncommands:")
+        print("\ncommands (tito COMMAND --help for each one's options and defaults):")
         for name, (_, text) in sorted(SUBCOMMANDS.items()):
             print(f"  {name:12s} {text}")
         return 0 if args else 2

@@ -65,6 +65,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
+from tito.adapters.cli_args import add_server_options, new_parser
 from tito.adapters.streaming import ClosingStreamingResponse
 from tito.errors import BadRequest, ErrorType
 from tito.protocol import (
@@ -656,27 +657,25 @@ def _parse_k(text: str) -> list[int]:
 
 def main(argv: list[str]) -> int:
     """Parse the options and serve the fake engine with uvicorn until interrupted."""
-    parser = argparse.ArgumentParser(
-        prog="tito fake-engine",
-        description="A test double for the GPU engine: serves vLLM's /inference/v1/generate "
+    parser = new_parser(
+        "tito fake-engine",
+        "A test double for the GPU engine: serves vLLM's /inference/v1/generate "
         "(JSON and SSE) and /inference/v1/abort_requests with the exact wire shapes, "
         "generating scripted replies with the served models' tokenizers. For tests, demos and "
         "load tests of render/derender; it runs no model.",
     )
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8100)
+    add_server_options(parser, port=8100, log_level="warning")
     src = parser.add_mutually_exclusive_group()
     src.add_argument("--reply", help="the reply text of every choice (EOS is appended)")
     src.add_argument("--replies", type=Path, metavar="FILE.jsonl",
                      help='replies, one per line, used in order and cycled: a JSON string or '
                      '{"text": ...} / {"token_ids": [...]} / {"error": ...}')
     parser.add_argument("--tokens-per-event", "-k", type=_parse_k, default=[1], metavar="K[,K...]",
-                        help="tokens per SSE event (a list is cycled per engine step; default 1)")
+                        help="tokens per SSE event (a list is cycled per engine step)")
     parser.add_argument("--delay-ms", type=float, default=0.0,
-                        help="pause between engine steps, in milliseconds (default 0)")
+                        help="pause between engine steps, in milliseconds")
     parser.add_argument("--max-num-seqs", type=int, default=256,
-                        help="largest n accepted (vLLM's max_num_seqs; default 256)")
-    parser.add_argument("--log-level", default="warning")
+                        help="largest n accepted (vLLM's max_num_seqs)")
     args = parser.parse_args(argv)
     script: ReplyScript | None
     try:

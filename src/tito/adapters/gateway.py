@@ -40,6 +40,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tito import __version__
+from tito.adapters.cli_args import add_server_options, new_parser
 from tito.adapters.streaming import ClosingStreamingResponse
 from tito.client import (
     DEFAULT_CHUNKS_PER_CALL,
@@ -185,15 +186,14 @@ def _install_errors(app: FastAPI) -> None:
 
 def main(argv: list[str]) -> int:
     """Parse the options and serve the gateway with uvicorn until interrupted."""
-    parser = argparse.ArgumentParser(
-        prog="tito gateway",
-        description="An OpenAI-compatible server (/v1/chat/completions, /v1/completions, "
+    parser = new_parser(
+        "tito gateway",
+        "An OpenAI-compatible server (/v1/chat/completions, /v1/completions, "
         "/v1/models) that runs each request through tito render, an engine's "
         "/inference/v1/generate and tito derender, so any OpenAI SDK works unchanged against a "
         "disaggregated deployment.",
     )
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8080)
+    add_server_options(parser, port=8080)
     parser.add_argument("--generate-url", required=True,
                         help="base URL of the engine (serves /inference/v1/generate)")
     parser.add_argument("--render-url", help="base URL of tito render (API Gateway or tito "
@@ -203,15 +203,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--capture-dir", type=Path,
                         help="record every engine stream as a replayable capture in this folder")
     parser.add_argument("--chunks-per-call", type=int, default=DEFAULT_CHUNKS_PER_CALL,
-                        help="most engine events derendered in one call (default "
-                        f"{DEFAULT_CHUNKS_PER_CALL}); only events already waiting are batched")
+                        help="most engine events derendered in one call; only events already "
+                        "waiting are batched")
     parser.add_argument("--engine-stop-strings", action="store_true",
                         help="send stop strings to the engine too (default: derender enforces "
                         "them and the request is aborted; a --tokens-only vLLM rejects them)")
     parser.add_argument("--vllm-compatible", action="store_true",
                         help="derender one event per call with the full context each time, as a "
                         "vLLM derender server needs")
-    parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)
     if args.chunks_per_call < 1:
         parser.error("--chunks-per-call must be at least 1")

@@ -48,6 +48,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tito.adapters.cli_args import new_parser
+
 __all__ = ["LocalLambdaContext", "ResolvedHandler", "UsageError", "main", "resolve"]
 
 TEMPLATE_NAME = "template.yaml"
@@ -298,10 +300,12 @@ def _body_text(response: Any) -> str:
 
 def main(argv: list[str]) -> int:
     """Run ``tito invoke``; see the module docstring. Returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="tito invoke",
-        description="Run a Lambda handler in-process with an event file (sam local invoke "
-        "without Docker). Logs and metrics go to stderr, the response JSON to stdout.",
+    parser = new_parser(
+        "tito invoke",
+        "Run a Lambda handler in-process with an event file (sam local invoke "
+        "without Docker), or with --build-dir the sam build output under the real runtime "
+        "client. The function's own logs and metrics go to stderr, as in Lambda; the response "
+        "JSON to stdout.",
     )
     parser.add_argument(
         "target",

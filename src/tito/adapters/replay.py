@@ -36,6 +36,7 @@ import base64
 import contextlib
 import io
 import json
+import os
 import re
 import sys
 import threading
@@ -45,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from tito.adapters.cli_args import LOG_LEVELS, new_parser
 from tito.adapters.invoke import LocalLambdaContext
 from tito.client import (
     DERENDER_PATHS,
@@ -82,8 +84,10 @@ HANDLERS = {
     DERENDER_PATHS["chat"]: "tito.handlers.chat_derender",
     DERENDER_PATHS["completions"]: "tito.handlers.completions_derender",
 }
-#: Captures this long get a progress bar (when stderr is a terminal).
+#: Captures this long get progress on stderr (a bar on a terminal, else periodic lines).
 PROGRESS_MIN_EVENTS = 200
+#: Off a terminal, one progress line this often (seconds).
+PROGRESS_LINE_SECONDS = 5.0
 
 
 class CaptureError(ValueError):
@@ -596,14 +600,24 @@ def _short(value: Any) -> str:
 
 
 class _Progress:
-    """A one-line progress bar on stderr (only when it is a terminal; no dependency)."""
+    """Progress on stderr: a one-line bar on a terminal; elsewhere (CI logs, pipes) a plain line
+    every :data:`PROGRESS_LINE_SECONDS` and at the end, so a long replay is never silent."""
 
     def __init__(self, total: int, stream: IO[str]) -> None:
         self.total, self.stream = total, stream
-        self.last = 0.0
+        self.tty = stream.isatty()
+        self.start = self.last = time.monotonic()
 
     def __call__(self, done: int) -> None:
         now = time.monotonic()
+        if not self.tty:
+            if done >= self.total or now - self.last >= PROGRESS_LINE_SECONDS:
+                self.last = now
+                self.stream.write(f"tito replay: {done}/{self.total} engine events "
+                                  f"({100 * done // max(self.total, 1)}%), "
+                                  f"{now - self.start:.1f} s\n")
+                self.stream.flush()
+            return
         if done < self.total and now - self.last < 0.1:
             return
         self.last = now
@@ -619,25 +633,38 @@ class _Progress:
 def main(argv: list[str]) -> int:
     """``tito replay``: exit 0 on success, 1 when ``--check`` finds a difference or derender
     fails, 2 for an unusable capture or bad arguments."""
-    parser = argparse.ArgumentParser(
-        prog="tito replay",
-        description="Replay a captured engine stream (JSONL or SSE, local or s3://bucket/key) "
+    parser = new_parser(
+        "tito replay",
+        "Replay a captured engine stream (JSONL or SSE, local or s3://bucket/key) "
         "through derender, carrying the stream state from call to call, and write the OpenAI "
         "SSE stream the user would have received.",
     )
     parser.add_argument("capture", help="capture file, or s3://bucket/key")
     parser.add_argument("--url", help="derender at this base URL (deployed API, tito serve) "
                         "instead of the Lambda handlers in-process")
-    parser.add_argument("-o", "--output", type=Path, help="write the SSE here (default stdout)")
+    parser.add_argument("-o", "--output", type=Path,
+                        help="write the SSE to this file instead of stdout")
     parser.add_argument("--check", action="store_true",
                         help="also derender the same tokens in one batch call; exit 1 on any "
                         "difference")
     parser.add_argument("--chunks-per-call", type=int, default=1, metavar="N",
-                        help="engine events per derender call (default 1)")
+                        help="engine events per derender call")
     parser.add_argument("--endpoint", choices=sorted(DERENDER_PATHS),
                         help="chat or completions (for a capture without a header)")
     parser.add_argument("--model", help="served model name (overrides the header)")
+    parser.add_argument("--log-level", choices=LOG_LEVELS, type=str.lower,
+                        help="show the in-process functions' Powertools JSON logs from this "
+                        "level (default: warnings and errors only, or POWERTOOLS_LOG_LEVEL)")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress on stderr (default: a bar on a terminal, else a line "
+                        f"every {PROGRESS_LINE_SECONDS:.0f} s, for captures of "
+                        f"{PROGRESS_MIN_EVENTS}+ events)")
     args = parser.parse_args(argv)
+    # The in-process handlers log through Powertools: a CLI shows only what the user asked for.
+    if args.log_level:
+        os.environ["POWERTOOLS_LOG_LEVEL"] = args.log_level.upper()
+    else:
+        os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     if args.chunks_per_call < 1:
         parser.error("--chunks-per-call must be at least 1")
     try:
@@ -648,7 +675,7 @@ def main(argv: list[str]) -> int:
         print(f"tito replay: error: {exc}", file=sys.stderr)
         return 2
     progress = None
-    if sys.stderr.isatty() and len(capture.events) >= PROGRESS_MIN_EVENTS:
+    if not args.no_progress and len(capture.events) >= PROGRESS_MIN_EVENTS:
         progress = _Progress(len(capture.events), sys.stderr)
 
     def write(data: bytes) -> None:

@@ -18,6 +18,8 @@ import logging
 import sys
 from typing import Any
 
+from tito.adapters.cli_args import add_server_options, new_parser
+
 #: flag dest -> tito.json key
 _OVERRIDES = {
     "served_model_name": "served_model_name",
@@ -27,6 +29,14 @@ _OVERRIDES = {
     "max_logprobs": "max_logprobs",
     "default_chat_template_kwargs": "default_chat_template_kwargs",
 }
+
+DESCRIPTION = (
+    "Serve every tito endpoint (render, derender, tokenize, models, health) in one local "
+    "server: the model folders of TITO_MODELS_DIR (default: the shipped models), or with "
+    "--model DIR that one folder, with vLLM's flag names for what vLLM takes on its command "
+    "line (they win over the folder's tito.json). A folder that does not load is reported by "
+    "path and reason on stderr, without a traceback."
+)
 
 
 def _json_object(text: str) -> dict[str, Any]:
@@ -40,19 +50,26 @@ def _json_object(text: str) -> dict[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tito serve", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--log-level", default="info")
+    parser = new_parser("tito serve", DESCRIPTION)
+    add_server_options(parser, port=8000)
     model = parser.add_argument_group("one model folder (vLLM's flags)")
-    model.add_argument("--model", metavar="DIR", help="serve this model folder only")
-    model.add_argument("--served-model-name", metavar="NAME", help="default: the folder name")
-    model.add_argument("--tool-call-parser", metavar="NAME")
-    model.add_argument("--reasoning-parser", metavar="NAME")
-    model.add_argument("--max-model-len", type=int, metavar="N")
-    model.add_argument("--max-logprobs", type=int, metavar="N")
-    model.add_argument("--default-chat-template-kwargs", type=_json_object, metavar="JSON")
+    model.add_argument("--model", metavar="DIR",
+                       help="serve this model folder only (default: every folder of TITO_MODELS_DIR)")
+    model.add_argument("--served-model-name", metavar="NAME",
+                       help="the name requests use (default: tito.json's, else the folder name)")
+    model.add_argument("--tool-call-parser", metavar="NAME",
+                       help="vLLM's tool parser name, e.g. hermes (default: tito.json's, else none)")
+    model.add_argument("--reasoning-parser", metavar="NAME",
+                       help="vLLM's reasoning parser name, e.g. qwen3 (default: tito.json's, "
+                       "else none)")
+    model.add_argument("--max-model-len", type=int, metavar="N",
+                       help="context length (default: tito.json, config.json or "
+                       "tokenizer_config.json)")
+    model.add_argument("--max-logprobs", type=int, metavar="N",
+                       help="largest top_logprobs accepted (default: tito.json's, else 20)")
+    model.add_argument("--default-chat-template-kwargs", type=_json_object, metavar="JSON",
+                       help="chat template variables every request gets unless it sets them "
+                       "(default: none)")
     model.add_argument("--enable-auto-tool-choice", action="store_true",
                        help="accepted for vLLM compatibility (a tool parser enables auto tool choice)")
     return parser
