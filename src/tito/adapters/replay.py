@@ -606,7 +606,8 @@ class _Progress:
     def __init__(self, total: int, stream: IO[str]) -> None:
         self.total, self.stream = total, stream
         self.tty = stream.isatty()
-        self.start = self.last = time.monotonic()
+        self.start = time.monotonic()
+        self.last = self.start if not self.tty else float("-inf")  # a bar draws at once
 
     def __call__(self, done: int) -> None:
         now = time.monotonic()
