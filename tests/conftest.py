@@ -26,7 +26,9 @@ MODELS_DIR = ROOT / "layers" / "tokenizer" / "models"
 EVENTS_DIR = ROOT / "events"
 os.environ.setdefault("TITO_MODELS_DIR", str(MODELS_DIR))
 
-MODEL_NAMES = ("qwen3", "mistral-v3", "gpt2")
+MODEL_NAMES = ("qwen3", "mistral-v3", "gpt2")  #: the `vocabs` fixture's tokenizers
+#: every shipped model folder (gpt-oss's 12 MB tokenizer has its own fixture, `gpt_oss`)
+SHIPPED_MODELS = (*MODEL_NAMES, "gpt-oss")
 
 
 @pytest.fixture(scope="session")
@@ -72,3 +74,21 @@ def lambda_context() -> FakeLambdaContext:
 @pytest.fixture
 def load_event():
     return lambda name: json.loads((EVENTS_DIR / name).read_text())
+
+
+@pytest.fixture(scope="session")
+def harmony_encoding(tmp_path_factory):
+    """openai-harmony's gpt-oss encoding, offline (o200k_base.tiktoken rebuilt from
+    gpt-oss's tokenizer.json, see tests/harmony_ref.py)."""
+    pytest.importorskip("openai_harmony")
+    from harmony_ref import harmony_encoding as load
+
+    return load(tmp_path_factory.mktemp("tiktoken"))
+
+
+@pytest.fixture(scope="session")
+def gpt_oss():
+    """The shipped gpt-oss model folder as a ServedModel."""
+    from tito.models.served import load_model
+
+    return load_model(MODELS_DIR / "gpt-oss")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MODEL_NAMES, MODELS_DIR
+from conftest import MODELS_DIR, SHIPPED_MODELS
 from tito.errors import NotFound
 from tito.models import (
     ModelConfig,
@@ -48,8 +48,8 @@ def copy_model(name: str, dest: Path) -> Path:
 
 
 def test_all_shipped_models_load(registry: ModelRegistry) -> None:
-    assert registry.names() == sorted(MODEL_NAMES)
-    for name in MODEL_NAMES:
+    assert registry.names() == sorted(SHIPPED_MODELS)
+    for name in SHIPPED_MODELS:
         model = registry.get(name)
         assert model.name == name
         assert model.path == MODELS_DIR / name
@@ -263,7 +263,7 @@ def test_get(registry: ModelRegistry) -> None:
     assert registry.get("").name == "qwen3"
     assert registry.get("gpt2").name == "gpt2"
     assert registry.default is registry.get()
-    assert "gpt2" in registry and "nope" not in registry and len(registry) == 3
+    assert "gpt2" in registry and "nope" not in registry and len(registry) == len(SHIPPED_MODELS)
 
 
 def test_not_found_wording(registry: ModelRegistry) -> None:
@@ -277,7 +277,7 @@ def test_not_found_wording(registry: ModelRegistry) -> None:
 def test_list_models_shape(registry: ModelRegistry) -> None:
     body = registry.list_models()
     assert body["object"] == "list"
-    assert [card["id"] for card in body["data"]] == ["qwen3", "gpt2", "mistral-v3"]  # default first
+    assert [card["id"] for card in body["data"]] == ["qwen3", "gpt-oss", "gpt2", "mistral-v3"]  # default first
     for card in body["data"]:
         model = registry.get(card["id"])
         assert card["object"] == "model"

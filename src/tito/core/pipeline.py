@@ -37,8 +37,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tito.core import detokenizer, logprobs, stops
 from tito.core.detokenizer import DetokState
+from tito.core.parsers import harmony as harmony_parser
 from tito.core.parsers import reasoning as reasoning_parsers
 from tito.core.parsers import tools as tool_parsers
+from tito.core.parsers.harmony import HarmonyOptions, HarmonyState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolCallDelta, ToolChoiceMode, ToolState
 from tito.core.stops import StopConfig, StopState
@@ -65,6 +67,8 @@ class ChoiceConfig(BaseModel):
     named_tool: str | None = None
     parallel_tool_calls: bool = True
     completion: bool = False  #: completions (text + flat logprobs) instead of chat
+    #: gpt-oss: one token-level harmony parser replaces stages 4-5 (tito.core.parsers.harmony)
+    harmony: bool = False
 
 
 class ChoiceState(BaseModel):
@@ -76,6 +80,7 @@ class ChoiceState(BaseModel):
     stop: StopState = Field(default_factory=StopState)
     reasoning: ReasoningState | None = None
     tools: ToolState | None = None
+    harmony: HarmonyState | None = None
     role_sent: bool = False
     lp_context: list[int] = Field(default_factory=list, max_length=4)
     text_offset: int = Field(default=0, ge=0)
@@ -149,6 +154,8 @@ def start_choice(
         )
     )
     state.reasoning, state.tools = _parsers_initial(vocab, cfg, prompt_ids)
+    if cfg.harmony:
+        state.harmony = harmony_parser.initial()
     return state
 
 
@@ -214,9 +221,15 @@ def step_choice(
 
     # 4-5. parsers
     ids_for_parsers = decode_ids if stopped.fired_at is None else decode_ids[: stopped.fired_at + 1]
-    state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
-        cfg, state.reasoning, state.tools, text, ids_for_parsers, final=final or fired
-    )
+    if state.harmony is not None:
+        state.harmony, reasoning, content, calls = _harmony_step(
+            vocab, cfg, state.harmony, ids_for_parsers, pieces,
+            flushed if stopped.fired_at is None else "", final=final or fired,
+        )
+    else:
+        state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
+            cfg, state.reasoning, state.tools, text, ids_for_parsers, final=final or fired
+        )
     if cfg.include_reasoning:
         out.reasoning = reasoning
     out.text = content
@@ -262,6 +275,8 @@ def _parsers_initial(
     vocab: Vocab, cfg: ChoiceConfig, prompt_ids: Sequence[int] | None
 ) -> tuple[ReasoningState | None, ToolState | None]:
     """Parser states before the first token; the reasoning phase is read off the prompt's tail."""
+    if cfg.harmony:
+        return None, None
     reasoning_state = None
     if cfg.reasoning_parser is not None:
         parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser)
@@ -307,3 +322,25 @@ def _parsers_step(
             tool_parser_for(cfg), tool_state, content, final=final
         )
     return reasoning_state, tool_state, reasoning, content, calls
+
+
+def _harmony_step(
+    vocab: Vocab,
+    cfg: ChoiceConfig,
+    state: HarmonyState,
+    ids: Sequence[int],
+    pieces: Sequence[str],
+    flushed: str,
+    *,
+    final: bool,
+) -> tuple[HarmonyState, str, str, list[ToolCallDelta]]:
+    """gpt-oss: the token-level harmony parser (stop strings only cut its ids, see its header)."""
+    options = HarmonyOptions(
+        reasoning=cfg.reasoning_parser is not None,
+        tools=cfg.tool_choice != "none",
+        single_call=not cfg.parallel_tool_calls,
+    )
+    state, out = harmony_parser.step(
+        vocab, state, ids, pieces[: len(ids)], final=final, flushed=flushed, options=options
+    )
+    return state, out.reasoning, out.content, out.calls or []

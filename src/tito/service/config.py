@@ -52,19 +52,23 @@ def template_kwargs(model: ServedModel, req: ChatCompletionRequest | None) -> di
 def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> ChoiceConfig:
     """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
     from tito.core.parsers import marker_special_ids
+    from tito.core.parsers.harmony import harmony_marker_ids, is_harmony
     from tito.core.parsers.reasoning import get_reasoning_parser
 
     mode, named = _tool_mode(model, req)
     reasoning = model.config.reasoning_parser
+    harmony = is_harmony(model.config.tool_parser, reasoning)
     enabled = True
-    if reasoning is not None:
+    if reasoning is not None and not harmony:
         enabled = get_reasoning_parser(reasoning).enabled_from_kwargs(template_kwargs(model, req))
-    parsing = reasoning is not None or mode != "none"
+    parsing = reasoning is not None or mode != "none" or harmony
     skip = req.skip_special_tokens if req else True
     keep: list[int] = []
     if parsing and skip:
-        keep = marker_special_ids(
-            model.vocab, model.config.tool_parser if mode != "none" else None, reasoning
+        keep = (
+            harmony_marker_ids(model.vocab) if harmony else marker_special_ids(
+                model.vocab, model.config.tool_parser if mode != "none" else None, reasoning
+            )
         )
     return ChoiceConfig(
         skip_special_tokens=skip,
@@ -78,6 +82,7 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
         tool_choice=mode,  # type: ignore[arg-type]  # one of ToolChoiceMode
         named_tool=named,
         parallel_tool_calls=(req.parallel_tool_calls is not False) if req else True,
+        harmony=harmony,
     )
 
 

@@ -150,7 +150,11 @@ def _usage(prompt_tokens: int, completion_tokens: int, reasoning: int | None) ->
 
 
 def _reasoning_tokens(cfg: ChoiceConfig, state: ChoiceState) -> int | None:
-    if cfg.reasoning_parser is None or state.reasoning is None:
+    if cfg.reasoning_parser is None:
+        return None
+    if state.harmony is not None:
+        return state.harmony.reasoning_tokens
+    if state.reasoning is None:
         return None
     return state.reasoning.reasoning_tokens
 

@@ -62,6 +62,7 @@ from tito.protocol import (
     SamplingParams,
 )
 from tito.protocol.common import stop_list
+from tito.service.harmony import harmony_prompt_ids, is_harmony_model
 
 if TYPE_CHECKING:
     from tito.models import ServedModel
@@ -103,12 +104,15 @@ class RenderSettings:
     trust_request_chat_template: bool = False
     template_limits: TemplateLimits = TemplateLimits()
     max_completion_prompts: int = 1024
+    #: harmony's ``Current date:`` (vLLM: ``VLLM_SYSTEM_START_DATE``); None: today
+    harmony_start_date: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> RenderSettings:
         """``TITO_TRUST_REQUEST_CHAT_TEMPLATE=1`` allows per-request templates;
         ``TITO_TEMPLATE_MAX_CHARS``, ``TITO_TEMPLATE_MAX_STEPS``, ``TITO_TEMPLATE_MAX_SECONDS``
-        bound every template render; ``TITO_MAX_COMPLETION_PROMPTS`` bounds a completions list."""
+        bound every template render; ``TITO_MAX_COMPLETION_PROMPTS`` bounds a completions list;
+        ``TITO_HARMONY_START_DATE`` (``YYYY-MM-DD``) pins gpt-oss's ``Current date:`` line."""
         env = os.environ if environ is None else environ
         base = TemplateLimits()
 
@@ -133,6 +137,7 @@ class RenderSettings:
                 max_seconds=number("TITO_TEMPLATE_MAX_SECONDS", base.max_seconds, float),
             ),
             max_completion_prompts=number("TITO_MAX_COMPLETION_PROMPTS", 1024, int),
+            harmony_start_date=env.get("TITO_HARMONY_START_DATE") or None,
         )
 
 
@@ -317,6 +322,13 @@ def _template_source(
     return model.chat_template
 
 
+def _compile(source: str) -> Any:
+    try:
+        return compile_template(source)
+    except TemplateRenderError as exc:
+        raise BadRequest(str(exc), param="chat_template") from None
+
+
 def _reasoning_ended(
     request: ChatCompletionRequest, model: ServedModel, token_ids: list[int]
 ) -> bool | None:
@@ -366,15 +378,13 @@ def render_chat_request(
     if request.tools is not None and not (request.tool_choice == "none" and exclude_when_none):
         tools = [tool.model_dump() for tool in request.tools]
 
-    source = _template_source(request, model, settings)
-    try:
-        template = compile_template(source)
-    except TemplateRenderError as exc:
-        raise BadRequest(str(exc), param="chat_template") from None
-    if want_mask and not template.has_generation_blocks:
+    harmony = is_harmony_model(model)
+    template = None if harmony else _compile(_template_source(request, model, settings))
+    if want_mask and (template is None or not template.has_generation_blocks):
         raise BadRequest(
             "return_assistant_tokens_mask needs a chat template with {% generation %} blocks; "
-            f"the template of model `{model.name}` has none.",
+            f"the template of model `{model.name}` has none"
+            + (" (harmony is rendered by code)." if template is None else "."),
             param="return_assistant_tokens_mask",
         )
 
@@ -389,12 +399,12 @@ def render_chat_request(
 
     kv_params = dict(request.kv_transfer_params) if request.kv_transfer_params else None
     reused = kv_params.pop("prompt_token_ids", None) if kv_params else None
-    normalized = core_render.normalize_messages(
+    normalized = None if template is None else core_render.normalize_messages(
         request.messages,
         content_format=template.content_format,
         keep_developer_role=template.mentions_developer_role,
     )
-    if reused is not None and not normalized.media_parts:
+    if reused is not None and (normalized is None or not normalized.media_parts):
         if not isinstance(reused, list) or not all(isinstance(i, int) for i in reused):
             raise BadRequest("kv_transfer_params.prompt_token_ids must be a list of token ids.",
                              param="kv_transfer_params")
@@ -402,6 +412,11 @@ def render_chat_request(
         window = core_render.truncate(len(reused), truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
         media: list[dict[str, Any]] = []
+    elif template is None or normalized is None:  # harmony (gpt-oss): rendered by code
+        ids = harmony_prompt_ids(model, request, tools, settings.harmony_start_date)
+        window = core_render.truncate(len(ids), truncate_to, side)
+        tokenized = core_render.TokenizedPrompt(token_ids=ids[window])
+        media = []
     else:
         prompt = core_render.render_chat(
             template,
@@ -445,7 +460,8 @@ def render_chat_request(
             request.structured_outputs.model_dump(by_alias=True, exclude_none=True)
             if request.structured_outputs is not None else None
         ),
-        tool_choice=tool_choice_json if model.tool_parser is not None else None,
+        # harmony's forced-tool structural tag is not the JSON-list constraint of other formats
+        tool_choice=tool_choice_json if model.tool_parser is not None and not harmony else None,
         tools=tools,
         parallel_tool_calls=request.parallel_tool_calls,
     )

@@ -1,0 +1,251 @@
+"""OpenAI chat messages -> a harmony conversation, exactly as vLLM 0.33 builds it for gpt-oss.
+
+Why here: gpt-oss has no chat template; vLLM builds openai-harmony ``Message`` objects in code
+(``vllm/entrypoints/openai/parser/harmony_utils.py`` and ``renderers/online_renderer.py``,
+``_make_request_with_harmony``). This module is that code on plain data, callable from plain
+message dicts (the chat API here, the Responses API later), with no openai-harmony import.
+
+The conversation (rules as vLLM applies them)
+---------------------------------------------
+1. **system**: ``SystemContent.new()`` - the model identity, ``Knowledge cutoff: 2024-06``,
+   ``Current date: <start_date>``, ``Reasoning: <effort>`` (``low``/``medium``/``high``; medium
+   when the request has none; anything else is a 400 on ``reasoning_effort``), the valid channels
+   (``analysis, commentary, final``, required); the ``Calls to these tools must go to the
+   commentary channel: 'functions'.`` line is added at render time when the conversation has
+   function tools.
+2. **developer**, only when there are instructions (a *leading* system or developer message,
+   its text parts joined) or tools: ``# Instructions`` and the ``functions`` namespace.
+3. every other message, in order:
+   - assistant with ``tool_calls``: its content (if any) as a ``commentary`` message, its
+     ``reasoning`` (if any) as ``analysis``, then each call as a message to ``functions.NAME`` on
+     ``commentary`` with content type ``json`` (vLLM writes plain ``json``, not
+     ``<|constrain|>json``), the arguments string as content;
+   - tool: author ``functions.NAME`` (the name looked up by ``tool_call_id`` among the
+     conversation's calls; ``""`` when unknown), to ``assistant`` on ``commentary``;
+   - assistant otherwise: ``reasoning`` as ``analysis``; content as ``final`` (only when the
+     first content part has text);
+   - a later system or developer message: a developer message with those instructions;
+   - user (and any other role): its content parts, each its own text (tokenized separately).
+4. analysis messages before the last assistant ``final`` message are dropped
+   (``auto_drop_analysis_messages``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tito.errors import BadRequest
+
+__all__ = [
+    "REASONING_EFFORTS",
+    "DeveloperContent",
+    "Message",
+    "SystemContent",
+    "ToolDescription",
+    "build_conversation",
+    "drop_old_analysis",
+    "flatten_text",
+]
+
+#: The efforts gpt-oss knows (vLLM's ``REASONING_EFFORT``).
+REASONING_EFFORTS = ("high", "medium", "low")
+ROLES = ("system", "developer", "user", "assistant", "tool")
+
+
+@dataclass(frozen=True)
+class ToolDescription:
+    """One function tool: name, description (may be ``""``), JSON-schema parameters or None."""
+
+    name: str
+    description: str = ""
+    parameters: Any = None
+
+
+@dataclass(frozen=True)
+class SystemContent:
+    """harmony's ``SystemContent.new()`` with its fields; rendered by :mod:`.encode`."""
+
+    model_identity: str | None = "You are ChatGPT, a large language model trained by OpenAI."
+    reasoning_effort: str | None = "medium"
+    conversation_start_date: str | None = None
+    knowledge_cutoff: str | None = "2024-06"
+    valid_channels: tuple[str, ...] = ("analysis", "commentary", "final")
+    channel_required: bool = True
+
+
+@dataclass(frozen=True)
+class DeveloperContent:
+    """Instructions and the ``functions`` namespace's tools (empty: no tools section)."""
+
+    instructions: str | None = None
+    tools: tuple[ToolDescription, ...] | None = None
+
+
+Content = str | SystemContent | DeveloperContent
+
+
+@dataclass(frozen=True)
+class Message:
+    """One harmony message: author (role, name), channel, recipient, content type, contents."""
+
+    role: str
+    content: tuple[Content, ...] = field(default_factory=tuple)
+    name: str | None = None  #: the author name (``functions.NAME`` for a tool result)
+    channel: str | None = None
+    recipient: str | None = None
+    content_type: str | None = None
+
+
+def flatten_text(content: Any) -> str | None:
+    """vLLM's ``flatten_input_text_content``: a string, or the text parts joined with ``""``."""
+    if content is None or isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return None
+    texts: list[str] = []
+    for item in content:
+        if isinstance(item, str):
+            texts.append(item)
+        elif isinstance(item, dict) and item.get("text") is not None:
+            texts.append(_text(item["text"], "content"))
+    return "".join(texts) if texts else None
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise BadRequest(f"{where} must be a string.", param=where)
+    return value
+
+
+def system_message(reasoning_effort: str | None, start_date: str) -> Message:
+    """The system message (rule 1). ``reasoning_effort`` None means medium."""
+    effort = "medium" if reasoning_effort is None else reasoning_effort
+    if effort not in REASONING_EFFORTS:
+        raise BadRequest(
+            f"reasoning_effort={reasoning_effort!r} is not supported by Harmony. "
+            f"Supported values are: {', '.join(REASONING_EFFORTS)}.",
+            param="reasoning_effort",
+        )
+    content = SystemContent(reasoning_effort=effort, conversation_start_date=start_date)
+    return Message("system", (content,))
+
+
+def tool_descriptions(tools: Sequence[Mapping[str, Any]]) -> tuple[ToolDescription, ...]:
+    """OpenAI ``tools`` (``{"type": "function", "function": {...}}`` dicts) -> descriptions."""
+    out = []
+    for i, tool in enumerate(tools):
+        kind = tool.get("type", "function")
+        if kind != "function":
+            raise BadRequest(f"tool type {kind!r} is not supported.", param=f"tools.{i}.type")
+        fn = tool.get("function") or {}
+        out.append(
+            ToolDescription(
+                name=fn.get("name", ""),
+                description=fn.get("description") or "",
+                parameters=fn.get("parameters"),
+            )
+        )
+    return tuple(out)
+
+
+def _tool_names(messages: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for msg in messages:
+        for call in msg.get("tool_calls") or []:
+            fn = call.get("function") or {}
+            names[call.get("id")] = fn.get("name")
+    return names
+
+
+def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str) -> list[Message]:
+    """One chat message -> its harmony messages (rule 3)."""
+    role = msg.get("role")
+    if role not in ROLES:
+        raise BadRequest(f"{where}.role {role!r} is not supported by Harmony.", param=f"{where}.role")
+    out: list[Message] = []
+    tool_calls = msg.get("tool_calls") or []
+    reasoning = msg.get("reasoning")
+    if role == "assistant" and tool_calls:
+        text = flatten_text(msg.get("content"))
+        if text:
+            out.append(Message("assistant", (text,), channel="commentary"))
+        if reasoning:
+            out.append(Message("assistant", (_text(reasoning, f"{where}.reasoning"),),
+                               channel="analysis"))
+        for j, call in enumerate(tool_calls):
+            fn = call.get("function") or {}
+            args = fn.get("arguments") or ""
+            out.append(Message(
+                "assistant", (_text(args, f"{where}.tool_calls.{j}.function.arguments"),),
+                channel="commentary", recipient=f"functions.{fn.get('name', '')}",
+                content_type="json",
+            ))
+        return out
+    if role == "tool":
+        name = names.get(msg.get("tool_call_id", ""), "") or ""
+        text = flatten_text(msg.get("content")) or ""
+        return [Message("tool", (text,), name=f"functions.{name}", channel="commentary",
+                        recipient="assistant")]
+    if role == "assistant" and reasoning:
+        out.append(Message("assistant", (_text(reasoning, f"{where}.reasoning"),),
+                           channel="analysis"))
+    content = msg.get("content") or ""
+    if isinstance(content, str):
+        parts: tuple[str, ...] = (content,)
+    else:
+        parts = tuple(
+            _text(c.get("text", ""), f"{where}.content.{k}.text") if isinstance(c, dict)
+            else _text(c, f"{where}.content.{k}")
+            for k, c in enumerate(content)
+        )
+    if role == "assistant":
+        if parts and parts[0]:
+            out.append(Message("assistant", parts, channel="final"))
+    elif role in ("system", "developer"):
+        instructions = flatten_text(msg.get("content"))
+        if instructions is not None:
+            out.append(Message("developer", (DeveloperContent(instructions=instructions),)))
+    else:
+        out.append(Message(role, parts))
+    return out
+
+
+def drop_old_analysis(messages: Sequence[Message]) -> list[Message]:
+    """Rule 4: drop ``analysis`` messages before the last assistant ``final`` message."""
+    last_final = -1
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].role == "assistant" and messages[i].channel == "final":
+            last_final = i
+            break
+    return [m for i, m in enumerate(messages) if not (i < last_final and m.channel == "analysis")]
+
+
+def build_conversation(
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    reasoning_effort: str | None = None,
+    start_date: str,
+) -> list[Message]:
+    """The harmony conversation vLLM renders for a chat request (module header, rules 1-4).
+
+    ``messages``: OpenAI chat message dicts; ``tools``: the request's tools as dicts (None when
+    vLLM would not include them, e.g. no tools); ``start_date``: ``YYYY-MM-DD``.
+    """
+    rest = list(messages)
+    instructions = None
+    if rest and isinstance(rest[0], Mapping) and rest[0].get("role") in ("system", "developer"):
+        instructions = flatten_text(rest[0].get("content"))
+        rest = rest[1:]
+    out = [system_message(reasoning_effort, start_date)]
+    descriptions = tool_descriptions(tools) if tools is not None else None
+    if instructions or tools:
+        out.append(Message("developer", (DeveloperContent(
+            instructions=instructions, tools=descriptions or None),)))
+    names = _tool_names(rest)
+    offset = len(messages) - len(rest)
+    for i, msg in enumerate(rest):
+        out.extend(_one(msg, names, f"messages.{i + offset}"))
+    return drop_old_analysis(out)

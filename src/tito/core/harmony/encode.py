@@ -1,0 +1,166 @@
+"""A harmony conversation -> prompt token ids, as openai-harmony's
+``render_conversation_for_completion(conversation, Role.ASSISTANT)`` writes them.
+
+Grammar of one rendered message (``[X]`` is the special token X, every other piece is text
+tokenized on its own, without special-token matching: tiktoken's ``encode_ordinary``)::
+
+    [<|start|>] ROLE (":" NAME)? (" to=" RECIPIENT)? ([<|channel|>] CHANNEL)? (" " CONTENT_TYPE)?
+    [<|message|>] CONTENT... ([<|call|>] if an assistant message has a recipient, else [<|end|>])
+
+A tool message writes its author NAME instead of the role; a content type starting with
+``<|constrain|>`` is written `` `` + [<|constrain|>] + the rest. Each content part is its own
+piece. After the last message: ``[<|start|>] "assistant"``.
+
+System content: sections joined by a blank line - identity / ``Knowledge cutoff: ...`` /
+``Current date: ...`` (one per line), ``Reasoning: EFFORT``, ``# Valid channels: a, b, c.``
+(+ `` Channel must be included for every message.``; + a line ``Calls to these tools must go to
+the commentary channel: 'functions'.`` when any developer message offers function tools).
+Developer content: ``# Instructions``, the instructions, the tools section
+(:func:`tito.core.harmony.schema.tools_section`), joined by blank lines.
+
+Tokenization: text without ``<|`` goes through the tokenizer as is (no added token can match);
+text with ``<|`` is pre-tokenized and BPE-encoded piece by piece, so a user writing
+``<|end|>`` gets the ordinary tokens of those characters, as openai-harmony does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from tito.core.harmony.conversation import DeveloperContent, Message, SystemContent
+from tito.core.harmony.schema import tools_section
+from tito.core.vocab import Vocab
+from tito.errors import BadRequest
+
+__all__ = ["HarmonyTokens", "encode_ordinary", "render_for_completion", "system_text"]
+
+
+class HarmonyTokens:
+    """The ids of harmony's formatting tokens in one vocabulary (looked up once per vocab)."""
+
+    def __init__(self, vocab: Vocab) -> None:
+        def tid(text: str) -> int:
+            token_id = vocab.token_id(text)
+            if token_id is None:
+                raise BadRequest(f"the tokenizer has no harmony token {text}", param="model")
+            return token_id
+
+        self.start = tid("<|start|>")
+        self.message = tid("<|message|>")
+        self.end = tid("<|end|>")
+        self.call = tid("<|call|>")
+        self.ret = tid("<|return|>")
+        self.channel = tid("<|channel|>")
+        self.constrain = tid("<|constrain|>")
+
+
+@lru_cache(maxsize=16)
+def harmony_tokens(vocab: Vocab) -> HarmonyTokens:
+    """The formatting-token ids of ``vocab`` (cached per vocabulary object)."""
+    return HarmonyTokens(vocab)
+
+
+def encode_ordinary(vocab: Vocab, text: str) -> list[int]:
+    """Ids of ``text`` as plain text: special-token strings in it are ordinary characters."""
+    if not text:
+        return []
+    try:
+        if "<|" not in text:
+            return vocab.tokenizer.encode(text, add_special_tokens=False).ids
+        tok = vocab.tokenizer
+        ids: list[int] = []
+        for piece, _ in tok.pre_tokenizer.pre_tokenize_str(text):
+            ids.extend(t.id for t in tok.model.tokenize(piece))
+        return ids
+    except Exception as exc:  # tokenizers raises a bare Exception
+        raise BadRequest(f"cannot tokenize message text: {exc}", param="messages") from None
+
+
+def system_text(content: SystemContent, *, has_function_tools: bool) -> str:
+    """The text of a system message's content (module header)."""
+    sections = []
+    top = []
+    if content.model_identity is not None:
+        top.append(content.model_identity)
+    if content.knowledge_cutoff is not None:
+        top.append(f"Knowledge cutoff: {content.knowledge_cutoff}")
+    if content.conversation_start_date is not None:
+        top.append(f"Current date: {content.conversation_start_date}")
+    if top:
+        sections.append("\n".join(top))
+    if content.reasoning_effort is not None:
+        sections.append(f"Reasoning: {content.reasoning_effort}")
+    if content.valid_channels:
+        header = f"# Valid channels: {', '.join(content.valid_channels)}."
+        if content.channel_required:
+            header += " Channel must be included for every message."
+        if has_function_tools:
+            header += "\nCalls to these tools must go to the commentary channel: 'functions'."
+        sections.append(header)
+    return "\n\n".join(sections)
+
+
+def developer_text(content: DeveloperContent) -> str:
+    """The text of a developer message's content (module header)."""
+    sections = []
+    if content.instructions is not None:
+        sections.append("# Instructions")
+        sections.append(content.instructions)
+    if content.tools:
+        sections.append(
+            tools_section("functions", [(t.name, t.description, t.parameters) for t in content.tools])
+        )
+    return "\n\n".join(sections)
+
+
+def _has_function_tools(messages: Sequence[Message]) -> bool:
+    return any(
+        isinstance(c, DeveloperContent) and bool(c.tools) for m in messages for c in m.content
+    )
+
+
+def _render(vocab: Vocab, tk: HarmonyTokens, msg: Message, has_tools: bool, out: list[int]) -> None:
+    out.append(tk.start)
+    if msg.role == "tool":
+        if msg.name is None:
+            raise BadRequest("a harmony tool message needs an author name", param="messages")
+        out += encode_ordinary(vocab, msg.name)
+    else:
+        out += encode_ordinary(vocab, msg.role)
+        if msg.name is not None:
+            out += encode_ordinary(vocab, f":{msg.name}")
+    if msg.recipient is not None and msg.recipient != "all":
+        out += encode_ordinary(vocab, f" to={msg.recipient}")
+    if msg.channel is not None:
+        out.append(tk.channel)
+        out += encode_ordinary(vocab, msg.channel)
+    if msg.content_type is not None:
+        if msg.content_type.startswith("<|constrain|>"):
+            out += encode_ordinary(vocab, " ")
+            out.append(tk.constrain)
+            out += encode_ordinary(vocab, msg.content_type[len("<|constrain|>"):])
+        else:
+            out += encode_ordinary(vocab, f" {msg.content_type}")
+    out.append(tk.message)
+    for content in msg.content:
+        if isinstance(content, SystemContent):
+            text = system_text(content, has_function_tools=has_tools)
+        elif isinstance(content, DeveloperContent):
+            text = developer_text(content)
+        else:
+            text = content
+        out += encode_ordinary(vocab, text)
+    out.append(tk.call if msg.role == "assistant" and msg.recipient is not None else tk.end)
+
+
+def render_for_completion(vocab: Vocab, messages: Sequence[Message]) -> list[int]:
+    """Prompt ids: every message, then ``<|start|>assistant`` (the model's turn)."""
+    tk = harmony_tokens(vocab)
+    has_tools = _has_function_tools(messages)
+    out: list[int] = []
+    for msg in messages:
+        _render(vocab, tk, msg, has_tools, out)
+    out.append(tk.start)
+    out += encode_ordinary(vocab, "assistant")
+    return out

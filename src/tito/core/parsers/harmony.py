@@ -1,0 +1,401 @@
+"""gpt-oss output (harmony) -> reasoning, content and tool calls, one token at a time.
+
+Grammar of a completion (the prompt ends with ``<|start|>assistant``, so the first message's
+role is already written)::
+
+    output   := message (<|start|> message)*
+    message  := HEADER <|message|> CONTENT (<|end|> | <|call|> | <|return|>)
+    HEADER   := text, with <|channel|> CHANNEL and optionally <|constrain|>TYPE inside, e.g.
+                "<|channel|>analysis", "assistant<|channel|>final",
+                " to=functions.get_weather<|channel|>commentary <|constrain|>json",
+                "<|channel|>commentary to=functions.get_weather json"
+
+Headers are parsed as openai-harmony 0.0.8's ``StreamableParser`` does (channel = the text after
+``<|channel|>`` up to whitespace or ``<``; the rest split on ASCII whitespace into role, ``to=``
+recipient and content type). Each message is then routed as vLLM 0.33's ``HarmonyParser``
+(``vllm/parser/harmony.py``):
+
+=====================================================  ====================================
+message                                                 goes to
+=====================================================  ====================================
+recipient ``functions.NAME`` (or a bare non-builtin)    tool call NAME, content = arguments
+channel ``analysis``                                    reasoning
+channel ``final``, or ``commentary`` with no recipient  content (a preamble is content)
+anything else (builtin tools, non-assistant authors)    dropped
+=====================================================  ====================================
+
+Rules (tito's, each the same for every chunking, so stream == batch by construction):
+
+1. Tokens are processed one by one with their detokenized piece. ``<|end|>``, ``<|call|>`` and
+   ``<|return|>`` end a message and are never text; ``<|message|>`` ends a header; ``<|start|>``
+   opens a message after an end token. As in openai-harmony, other special tokens inside a
+   header or content are their text, and tokens between messages (after an end token, before
+   ``<|start|>``) are dropped.
+2. A tool call starts when its header is complete (name, arguments ``""``); its content streams
+   as argument deltas, verbatim (vLLM's batch path re-serializes the JSON; tito keeps the
+   model's text in both paths so stream == batch). With ``parallel_tool_calls`` false only call 0
+   is kept. Calls are dropped when the request cannot take them (no tools, ``tool_choice: none``).
+3. Two messages on the same side (two content messages, two analysis messages) are joined with
+   ``"\\n"``, as vLLM's batch path joins them; the separator goes out lazily with the second
+   message's first character.
+4. A header is held until ``<|message|>`` (at most :data:`HEADER_LIMIT` characters). A header
+   that does not parse drops its message (openai-harmony raises; vLLM skips the tokens). The
+   first header, when it holds no harmony marker at all, is plain text: at the end of the
+   output, or past the limit, it becomes content and the rest streams as content (vLLM's
+   recovery of an output that is not harmony). A later header cut by the end of the output says
+   nothing and is dropped.
+5. The end of the output (``final``) ends the current message with what it said so far (a
+   ``length`` cut gives the partial channel, a partial call keeps its partial arguments).
+6. Reasoning tokens (usage) are counted as vLLM does: non-special tokens inside a message whose
+   channel is ``analysis``, or ``commentary`` with a recipient (tool-call arguments count).
+
+State: :class:`HarmonyState`, bounded (the header buffer, a few flags and counters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tito.core.parsers.tools._base import ToolCallDelta
+from tito.core.vocab import Vocab
+
+__all__ = [
+    "HARMONY_REASONING_PARSERS",
+    "HARMONY_TOOL_PARSERS",
+    "HEADER_LIMIT",
+    "HarmonyState",
+    "HarmonyStep",
+    "harmony_marker_ids",
+    "initial",
+    "is_harmony",
+    "parse_header",
+    "step",
+]
+
+#: vLLM's parser names for gpt-oss (``--tool-call-parser openai``,
+#: ``--reasoning-parser openai_gptoss``).
+HARMONY_TOOL_PARSERS = frozenset({"openai"})
+HARMONY_REASONING_PARSERS = frozenset({"openai_gptoss"})
+#: Longest header held while waiting for ``<|message|>`` (characters).
+HEADER_LIMIT = 256
+
+_CHANNEL = "<|channel|>"
+_CONSTRAIN = "<|constrain|>"
+_ROLES = ("user", "assistant", "system", "developer", "tool")
+#: vLLM's ``BUILTIN_TOOL_TO_MCP_SERVER_LABEL`` keys: recipients that are not function calls.
+_BUILTIN_TOOLS = ("python", "browser", "container")
+#: Rust's ``char::is_whitespace`` (Unicode White_Space) and ``u8::is_ascii_whitespace``.
+_RUST_WS = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_ASCII_WS = " \t\n\x0c\r"
+
+Phase = Literal["header", "content", "skip", "raw"]
+Kind = Literal["reasoning", "content", "tool", "drop"]
+
+
+def is_harmony(tool_parser: str | None, reasoning_parser: str | None) -> bool:
+    """Do these parser names (a model's tito.json) mean the harmony format?"""
+    return tool_parser in HARMONY_TOOL_PARSERS or reasoning_parser in HARMONY_REASONING_PARSERS
+
+
+class HarmonyState(BaseModel):
+    """Everything the harmony parser carries between chunks (small, JSON round trip)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    phase: Phase = "header"
+    header: str = Field(default="", max_length=HEADER_LIMIT + 32)  #: header text so far
+    first: bool = True  #: the current message is the first one (its role is given)
+    kind: Kind = "drop"  #: where the current message's content goes
+    counts: bool = False  #: the current message's tokens are reasoning tokens (rule 6)
+    said: bool = False  #: the current message emitted text
+    reasoning_sent: bool = False  #: reasoning text went out (rule 3)
+    content_sent: bool = False  #: content text went out (rule 3)
+    calls: int = Field(default=0, ge=0, le=1_000_000)  #: tool calls started (= next index)
+    reasoning_tokens: int = Field(default=0, ge=0)
+
+
+@dataclass(frozen=True)
+class HarmonyOptions:
+    """What the request lets through: reasoning (a reasoning parser is set), tool calls (the
+    request offers tools and ``tool_choice`` is not none), only call 0 (parallel off)."""
+
+    reasoning: bool = True
+    tools: bool = True
+    single_call: bool = False
+
+
+@dataclass
+class HarmonyStep:
+    """One step's output."""
+
+    reasoning: str = ""
+    content: str = ""
+    calls: list[ToolCallDelta] | None = None
+
+
+@dataclass(frozen=True)
+class Header:
+    role: str
+    channel: str | None
+    recipient: str | None
+    content_type: str | None
+
+
+@dataclass(frozen=True)
+class _Ids:
+    start: int
+    message: int
+    ends: frozenset[int]
+
+
+def _ids(vocab: Vocab) -> _Ids:
+    def tid(text: str) -> int:
+        found = vocab.token_id(text)
+        return -1 if found is None else found
+
+    return _Ids(
+        start=tid("<|start|>"),
+        message=tid("<|message|>"),
+        ends=frozenset(tid(t) for t in ("<|end|>", "<|call|>", "<|return|>")),
+    )
+
+
+#: harmony's formatting tokens: the text the parser must see whatever ``skip_special_tokens``
+MARKERS = ("<|start|>", "<|message|>", "<|end|>", "<|call|>", "<|return|>", _CHANNEL, _CONSTRAIN)
+
+
+def harmony_marker_ids(vocab: Vocab) -> list[int]:
+    """Ids of :data:`MARKERS` in ``vocab`` (kept by the detokenizer when special tokens are
+    skipped; any other special token inside a message follows ``skip_special_tokens``)."""
+    return sorted(i for i in (vocab.token_id(m) for m in MARKERS) if i is not None)
+
+
+def initial() -> HarmonyState:
+    """The state before the first output token (the prompt ended with ``<|start|>assistant``)."""
+    return HarmonyState()
+
+
+def _rust_trim(text: str) -> str:
+    start, end = 0, len(text)
+    while start < end and text[start] in _RUST_WS:
+        start += 1
+    while end > start and text[end - 1] in _RUST_WS:
+        end -= 1
+    return text[start:end]
+
+
+def _split_ascii(text: str) -> list[str]:
+    parts, cur = [], []
+    for ch in text:
+        if ch in _ASCII_WS:
+            if cur:
+                parts.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        parts.append("".join(cur))
+    return parts
+
+
+def parse_header(text: str, *, role_given: bool) -> Header | None:
+    """openai-harmony's ``parse_header_from_string``; None where it raises (rule 4)."""
+    channel = None
+    idx = text.find(_CHANNEL)
+    if idx != -1:
+        after = text[idx + len(_CHANNEL):]
+        end = next((i for i, ch in enumerate(after) if ch in _RUST_WS or ch == "<"), len(after))
+        if end == 0:
+            return None
+        channel = after[:end]
+        text = text[:idx] + after[end:]
+    text = _rust_trim(text)
+    if _CONSTRAIN in text:
+        text = _rust_trim(text.replace(_CONSTRAIN, " " + _CONSTRAIN))
+    parts = _split_ascii(text)
+    role = "assistant"
+    if not role_given:
+        if not parts:
+            return None
+        if parts[0] in _ROLES:
+            role = parts[0]
+        elif len(parts) > 1 or parts[0].startswith("to="):
+            parts.pop(0)
+            role = "tool"
+        else:
+            return None
+    if parts and parts[0] == role:
+        parts.pop(0)
+    recipient = content_type = None
+    if parts:
+        n = len(parts)
+        last = parts.pop()
+        if last.startswith("to="):
+            recipient = last[3:]
+        elif n == 1:
+            recipient = last
+        else:
+            content_type = last
+            raw = parts.pop()
+            recipient = raw[3:] if raw.startswith("to=") else raw
+        if parts:
+            return None
+    return Header(role, channel, _normalize_recipient(recipient), content_type)
+
+
+def _normalize_recipient(recipient: str | None) -> str | None:
+    """vLLM's ``_normalize_recipient``: cut a misparsed ``<|constrain|>...`` off the recipient."""
+    if recipient is None:
+        return None
+    cut = recipient.find(_CONSTRAIN)
+    if cut == -1:
+        return recipient
+    return recipient[:cut].rstrip() or None
+
+
+def function_name(recipient: str | None) -> str | None:
+    """The function a recipient calls (vLLM's ``is_function_recipient``), or None."""
+    if not recipient or recipient.startswith("<|") or recipient == "assistant":
+        return None
+    if recipient.startswith("functions."):
+        return recipient[len("functions."):] or None
+    if recipient.split(".", 1)[0] in _BUILTIN_TOOLS:
+        return None
+    return recipient
+
+
+class _Run:
+    """The mutable working copy of one step (plain attributes, see tools._base.Work)."""
+
+    def __init__(self, st: HarmonyState, opts: HarmonyOptions) -> None:
+        self.st = st
+        self.opts = opts
+        self.reasoning: list[str] = []
+        self.content: list[str] = []
+        self.calls: list[ToolCallDelta] = []
+
+    def emit(self, text: str) -> None:
+        """Text of the current message to its side (rule 3 separators)."""
+        st = self.st
+        if not text or st.kind == "drop":
+            return
+        if st.kind == "tool":
+            if self.opts.single_call and st.calls != 1:
+                return
+            if self.calls and self.calls[-1].index == st.calls - 1:
+                last = self.calls[-1]
+                self.calls[-1] = ToolCallDelta(index=last.index, name=last.name,
+                                               arguments=last.arguments + text)
+            else:
+                self.calls.append(ToolCallDelta(index=st.calls - 1, arguments=text))
+            return
+        side = self.reasoning if st.kind == "reasoning" else self.content
+        if not st.said:
+            sent = st.reasoning_sent if st.kind == "reasoning" else st.content_sent
+            if sent:
+                side.append("\n")
+            st.said = True
+            if st.kind == "reasoning":
+                st.reasoning_sent = True
+            else:
+                st.content_sent = True
+        side.append(text)
+
+    def open(self, header: Header | None) -> None:
+        """``<|message|>``: route the message (module table), start a tool call."""
+        st = self.st
+        st.phase, st.header, st.said = "content", "", False
+        if header is None:
+            st.phase, st.kind, st.counts = "skip", "drop", False
+            return
+        st.counts = header.channel == "analysis" or (
+            header.channel == "commentary" and header.recipient is not None
+        )
+        name = function_name(header.recipient)
+        if header.role != "assistant":
+            st.kind = "drop"
+        elif name is not None:
+            st.kind = "tool" if self.opts.tools else "drop"
+            if st.kind == "tool":
+                st.calls += 1
+                if not (self.opts.single_call and st.calls != 1):
+                    self.calls.append(ToolCallDelta(index=st.calls - 1, name=name))
+        elif header.channel == "analysis":
+            st.kind = "reasoning" if self.opts.reasoning else "drop"
+        elif header.channel == "final" or (
+            header.channel == "commentary" and header.recipient is None
+        ):
+            st.kind = "content"
+        else:
+            st.kind = "drop"
+
+    def raw(self) -> None:
+        """Rule 4: the first header is plain text: it and what follows are content."""
+        st = self.st
+        text, st.header = st.header, ""
+        st.phase, st.kind, st.counts, st.said = "raw", "content", False, False
+        self.emit(text)
+
+
+def _plain(header: str) -> bool:
+    return _CHANNEL not in header and _CONSTRAIN not in header
+
+
+def step(
+    vocab: Vocab,
+    state: HarmonyState,
+    ids: Sequence[int],
+    pieces: Sequence[str],
+    *,
+    final: bool,
+    flushed: str = "",
+    options: HarmonyOptions = HarmonyOptions(),
+) -> tuple[HarmonyState, HarmonyStep]:
+    """Advance by one chunk: ``ids`` with their detokenized ``pieces`` (one per id, special
+    tokens as their text), ``flushed``: text the detokenizer released at the end."""
+    marks = _ids(vocab)
+    special = vocab.special_ids
+    run = _Run(state.model_copy(), options)
+    st = run.st
+    for tid, piece in zip(ids, pieces, strict=True):
+        phase = st.phase
+        if phase == "skip":
+            if tid == marks.start:  # anything else between messages is dropped (rule 1)
+                st.phase, st.header, st.first, st.kind = "header", "", False, "drop"
+        elif phase == "header":
+            if tid == marks.message:
+                run.open(parse_header(st.header, role_given=st.first))
+            else:
+                st.header += piece
+                if len(st.header) > HEADER_LIMIT:
+                    if st.first and _plain(st.header):
+                        run.raw()
+                    else:
+                        st.phase, st.header = "skip", ""
+        elif phase in ("content", "raw"):
+            if tid in marks.ends:
+                st.phase, st.kind, st.counts = "skip", "drop", False
+            else:
+                if st.counts and tid not in special:
+                    st.reasoning_tokens += 1
+                run.emit(piece)
+    if flushed:
+        if st.phase == "header":
+            st.header += flushed
+        elif st.phase in ("content", "raw"):
+            run.emit(flushed)
+    if final:
+        if st.phase == "header" and st.first and st.header and _plain(st.header):
+            run.raw()
+        st.header = ""
+        st.phase = "skip"
+    return st, HarmonyStep(
+        reasoning="".join(run.reasoning), content="".join(run.content), calls=run.calls
+    )

@@ -1,0 +1,38 @@
+"""Render for harmony models (gpt-oss): which models, and a chat request -> prompt ids.
+
+Why a service module: the core builds and encodes the conversation from plain data
+(:mod:`tito.core.harmony`); this module picks the request fields vLLM uses for it and the day
+(``TITO_HARMONY_START_DATE`` pins it, as ``VLLM_SYSTEM_START_DATE`` does in vLLM; else today).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Any
+
+from tito.core.harmony import build_conversation, render_for_completion
+from tito.core.parsers.harmony import is_harmony
+
+if TYPE_CHECKING:
+    from tito.models import ServedModel
+    from tito.protocol import ChatCompletionRequest
+
+
+def is_harmony_model(model: ServedModel) -> bool:
+    """A model whose chat turns are harmony: its tito.json names vLLM's gpt-oss parsers."""
+    return is_harmony(model.config.tool_parser, model.config.reasoning_parser)
+
+
+def harmony_prompt_ids(
+    model: ServedModel,
+    request: ChatCompletionRequest,
+    tools: list[dict[str, Any]] | None,
+    start_date: str | None,
+) -> list[int]:
+    """The prompt vLLM 0.33 renders for ``request`` on gpt-oss (``tools``: as vLLM includes
+    them, None when absent or excluded)."""
+    day = start_date or datetime.date.today().strftime("%Y-%m-%d")
+    conversation = build_conversation(
+        request.messages, tools=tools, reasoning_effort=request.reasoning_effort, start_date=day
+    )
+    return render_for_completion(model.vocab, conversation)
