@@ -430,3 +430,14 @@ def test_s3_bad_uri(uri: str) -> None:
 def test_parse_s3_uri() -> None:
     assert models_s3.parse_s3_uri("s3://b") == ("b", "")
     assert models_s3.parse_s3_uri("s3://b/a/b/") == ("b", "a/b/")
+
+
+def test_harmony_parsers_go_together(tmp_path):
+    from tito.models.served import ModelLoadError, load_model
+
+    folder = copy_model("gpt2", tmp_path)
+    cfg = json.loads((folder / "tito.json").read_text())
+    cfg.update(tool_parser="openai", reasoning_parser="qwen3")
+    (folder / "tito.json").write_text(json.dumps(cfg))
+    with pytest.raises(ModelLoadError, match="harmony"):
+        load_model(folder)

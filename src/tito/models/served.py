@@ -203,15 +203,25 @@ def _tito_json(folder: Path, overrides: Mapping[str, Any] | None) -> dict[str, A
 def _check_parsers(folder: Path, config: ModelConfig) -> None:
     """Parser names must exist now, not at the first request that needs them."""
     from tito.core.parsers import REASONING_PARSERS, TOOL_PARSERS
+    from tito.core.parsers.harmony import HARMONY_REASONING_PARSERS, HARMONY_TOOL_PARSERS
 
     for key, value, known in (
-        ("tool_parser", config.tool_parser, TOOL_PARSERS),
-        ("reasoning_parser", config.reasoning_parser, REASONING_PARSERS),
+        ("tool_parser", config.tool_parser, {*TOOL_PARSERS, *HARMONY_TOOL_PARSERS}),
+        ("reasoning_parser", config.reasoning_parser,
+         {*REASONING_PARSERS, *HARMONY_REASONING_PARSERS}),
     ):
         if value is not None and value not in known:
             raise ModelLoadError(
                 f"model folder {folder}: unknown {key} {value!r} (known: {', '.join(sorted(known))})"
             )
+    tool, reasoning = config.tool_parser, config.reasoning_parser
+    if (tool in HARMONY_TOOL_PARSERS and reasoning not in (None, *HARMONY_REASONING_PARSERS)) or (
+        reasoning in HARMONY_REASONING_PARSERS and tool not in (None, *HARMONY_TOOL_PARSERS)
+    ):
+        raise ModelLoadError(
+            f"model folder {folder}: harmony (gpt-oss) parsers go together: tool_parser "
+            f"'openai' with reasoning_parser 'openai_gptoss' (got {tool!r}, {reasoning!r})"
+        )
 
 
 def _eos_ids(
