@@ -29,9 +29,13 @@ from tito.core.parsers.tools._base import (
 )
 from tito.core.parsers.tools.choice import NamedParser, PassthroughParser
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
+from tito.core.parsers.tools.granite import GraniteParser
+from tito.core.parsers.tools.granite_20b_fc import Granite20bFCParser
 from tito.core.parsers.tools.hermes import HermesParser
+from tito.core.parsers.tools.hunyuan_a13b import HunyuanA13BParser
 from tito.core.parsers.tools.json_list import RequiredParser
 from tito.core.parsers.tools.llama3_json import Llama3JsonParser
+from tito.core.parsers.tools.llama4_pythonic import Llama4PythonicParser
 from tito.core.parsers.tools.mistral import MistralParser
 from tito.core.parsers.tools.pythonic import PythonicParser
 from tito.errors import BadRequest
@@ -46,6 +50,10 @@ TOOL_PARSERS: dict[str, ToolParser] = {
     "llama4_json": Llama3JsonParser(),
     "pythonic": PythonicParser(),
     "deepseek_v3": DeepSeekV3Parser(),
+    "llama4_pythonic": Llama4PythonicParser(),
+    "granite": GraniteParser(),
+    "granite-20b-fc": Granite20bFCParser(),
+    "hunyuan_a13b": HunyuanA13BParser(),
 }
 
 __all__ = [

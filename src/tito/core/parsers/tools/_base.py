@@ -47,7 +47,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tito.core.parsers._text import ASCII_WS, held_suffix
+from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
 
 #: Longest call header (lead markers excluded) kept while waiting for a call's name (characters).
 #: OpenAI function names are at most 64 characters; real headers are about 100.
@@ -245,16 +245,19 @@ class ToolParser:
         return False
 
     def _text_until(
-        self, st: Work, s: str, pos: int, out: Out, final: bool, marker: str, phase: str
+        self, st: Work, s: str, pos: int, out: Out, final: bool, marker: str | tuple[str, ...],
+        phase: str,
     ) -> tuple[int, bool]:
-        """Content up to the first ``marker`` (then ``phase``, at the marker); a trailing proper
-        prefix of the marker is held back. The ``text`` phase of every marker-led format."""
-        hit = s.find(marker, pos)
+        """Content up to the first ``marker`` (or the earliest of several; then ``phase``, at the
+        marker); a trailing proper prefix of one is held back. The ``text`` phase of every
+        marker-led format."""
+        markers = (marker,) if isinstance(marker, str) else marker
+        hit, _ = find_first(s, markers, pos)
         if hit != -1:
             self._content(st, out, s[pos:hit])
             st.phase = phase
             return hit, False
-        keep = 0 if final else held_suffix(s[pos:], (marker,))
+        keep = 0 if final else held_suffix(s[pos:], markers)
         self._content(st, out, s[pos : len(s) - keep])
         return len(s) - keep, keep > 0
 
@@ -305,6 +308,26 @@ class ToolParser:
         if i == n and i > pos and not final:
             return pos, "", True
         return i, s[pos:i], False
+
+    def _closing_marker(
+        self, st: Work, s: str, pos: int, out: Out, final: bool, marker: str, phase: str
+    ) -> tuple[int, bool]:
+        """After a call or list: whitespace, then ``marker`` (both dropped, also when the output
+        ends inside the marker), then ``phase``; anything else is text there (gap rule)."""
+        i, run, hold = self._structural_ws(st, s, pos, out, final)
+        if hold:
+            return pos, True
+        if s.startswith(marker, i):
+            st.phase = phase
+            return i + len(marker), False
+        if is_proper_prefix(s[i:], (marker,)):
+            if final:  # the output was cut inside the closing marker: markup, not text
+                st.phase = phase
+                return len(s), False
+            return pos, True
+        self._content(st, out, run)
+        st.phase = phase
+        return i, False
 
     @staticmethod
     def _start_call(st: Work, out: Out, name: str) -> None:

@@ -19,8 +19,12 @@ call and where its arguments start::
 
     [lead tokens] {"name": "NAME", ["other": value, ...] "arguments": {   <- COMMIT here
 
-Rules: keys may come in any order as long as ``"name"`` (a non-empty JSON string) precedes
-``"arguments"``/``"parameters"``; the arguments value must be an object (streamed from its
+Rules: keys may come in any order; when ``"name"`` (a non-empty JSON string) precedes
+``"arguments"``/``"parameters"`` the arguments stream; when they come first (``{"arguments":
+{...}, "name": "f"}``, in vLLM's mistral and granite test cases) the whole object must fit in
+the header window (:data:`._base.HEADER_LIMIT`) and the call is CLOSED with their text (a longer
+one is not a call: streaming arguments before the name is known would mean buffering them
+unboundedly). The arguments value must be an object (streamed from its
 ``{``), a JSON string holding the arguments' text (where the format allows it, see
 :func:`parse_object_header`) or ``null``/absent (then the arguments are ``{}``, unless the
 format requires them); other
@@ -166,6 +170,7 @@ class Header:
     pos: int = 0  #: invalid: offending char; commit: the arguments ``{`` (or ``"``); closed: after ``}``
     name: str = ""
     string: bool = False  #: commit: the arguments are a JSON string (``"arguments": "{...}"``)
+    args: str | None = None  #: closed: arguments written before the name (else ``{}``)
 
 
 NEED = Header("need")
@@ -217,6 +222,7 @@ def parse_object_header(
         return Header("invalid", i)
     i += 1
     name: str | None = None
+    early_args: str | None = None  #: arguments that came before the name (their text)
     expect = "key_or_close"
     while True:
         i = skip_ws(s, i)
@@ -224,9 +230,9 @@ def parse_object_header(
             return NEED
         c = s[i]
         if c == "}" and expect != "key":
-            if name is None or args_required:
+            if name is None or (args_required and early_args is None):
                 return Header("invalid", i)
-            return Header("closed", i + 1, name)
+            return Header("closed", i + 1, name, args=early_args)
         if expect == "sep":
             if c != ",":
                 return Header("invalid", i)
@@ -250,9 +256,18 @@ def parse_object_header(
         i = skip_ws(s, i + 1)
         if i == n:
             return NEED
-        if key in ARGS_KEYS:
-            if name is None:
-                return Header("invalid", i)  # the name must come before the arguments
+        if key in ARGS_KEYS and name is None:
+            # arguments before the name: the whole object must fit in the header window (the
+            # name decides that it is a call); the arguments' text is then sent at once
+            e = value_end(s, i)
+            if e == _NEED:
+                return NEED
+            if e == _BAD or early_args is not None or s[i] not in ('{"' if string_args else "{"):
+                return Header("invalid", i)
+            early_args = s[i:e] if s[i] == "{" else json.loads(s[i:e])
+        elif key in ARGS_KEYS:
+            if early_args is not None:
+                return Header("invalid", i)
             if s[i] == "{":
                 return Header("commit", i, name)
             if s[i] == '"' and string_args:

@@ -23,6 +23,9 @@ phases every such call goes through:
     an interrupt character outside strings that starts one of the format's ``stop_markers``
     (the call ends there, its arguments unbalanced; the format's ``end_marker`` is consumed, any
     other marker is left for ``interrupt_phase``).
+``after``
+    After a call (hermes) or a list (hunyuan_a13b): whitespace, then the format's ``end_marker``
+    (both dropped); anything else is text.
 ``tail``
     The rest of the call object after the arguments (``}``, or ``, "id": "..."}``) is skipped with
     the scanner until the object closes; then ``after_phase``.
@@ -122,8 +125,12 @@ class ObjectCallParser(ToolParser):
 
     # -- phases ----------------------------------------------------------------------------------
 
+    def _lead_at(self, st: Work, s: str, pos: int) -> Sequence[str]:
+        """The lead tokens of the header at ``s[pos:]`` (a format with several markers looks)."""
+        return self._lead(st)
+
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        lead = self._lead(st)
+        lead = self._lead_at(st, s, pos)
         opt = self._optional_lead(st)
         limit = HEADER_LIMIT + sum(len(t) for t in lead) + len(opt)
         h = parse_object_header(
@@ -146,7 +153,7 @@ class ObjectCallParser(ToolParser):
         if h.kind == "commit":
             st.phase = "sargs" if h.string else "args"
             return pos + h.pos + (1 if h.string else 0), False
-        out.args(st, "{}")
+        out.args(st, "{}" if h.args is None else h.args)
         self._end_call(st)
         st.phase = self.after_phase
         return pos + h.pos, False
@@ -192,6 +199,9 @@ class ObjectCallParser(ToolParser):
             st.pend = "\\"
             i = j + 1
         return n, False
+
+    def _on_after(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        return self._closing_marker(st, s, pos, out, final, self.end_marker, "text")
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         kind, i = scan(st, s, pos, self._interrupts())

@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
 
@@ -58,19 +57,3 @@ class HermesParser(ObjectCallParser):
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._text_until(st, s, pos, out, final, START, "head")
-
-    def _on_after(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i, run, hold = self._structural_ws(st, s, pos, out, final)
-        if hold:
-            return pos, True
-        if s.startswith(END, i):
-            st.phase = "text"
-            return i + len(END), False
-        if is_proper_prefix(s[i:], (END,)):
-            if final:  # the output was cut inside the call's closing marker: markup, not text
-                st.phase = "text"
-                return len(s), False
-            return pos, True
-        self._content(st, out, run)
-        st.phase = "text"
-        return i, False

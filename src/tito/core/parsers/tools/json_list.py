@@ -46,6 +46,8 @@ class JsonListParser(ObjectCallParser):
 
     marker: ClassVar[str] = ""
     after_phase: ClassVar[str] = "sep"
+    #: the phase after the list's ``]`` (default: ``resume_phase``)
+    closed_phase: ClassVar[str] = ""
 
     def _lead(self, st: Work) -> Sequence[str]:
         if st.phase == "next":
@@ -67,6 +69,7 @@ class JsonListParser(ObjectCallParser):
             return i, False
         st.phase = self.resume_phase
         if s[i] == "]":
+            st.phase = self.closed_phase or self.resume_phase
             return i + 1, False
         self._content(st, out, run)
         return i, False

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from tito.core.parsers._text import ASCII_WS
+from tito.core.parsers._text import ASCII_WS, is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
 from tito.core.parsers.tools._json import match_lead, skip_ws
 
@@ -101,10 +101,16 @@ class _PyHeader:
     kw: str = ""
 
 
-def parse_header(s: str, lead: str) -> _PyHeader:
-    """``lead NAME ( [KEYWORD =|)]`` with whitespace anywhere between tokens."""
+def parse_header(s: str, lead: str, optional_lead: str = "") -> _PyHeader:
+    """``[optional_lead] lead NAME ( [KEYWORD =|)]`` with whitespace anywhere between tokens."""
     n = len(s)
     i = skip_ws(s, 0)
+    if optional_lead:
+        j = match_lead(s, i, optional_lead)
+        if j == -1:
+            return _PyHeader("need")
+        if j >= 0:
+            i = skip_ws(s, j)
     j = match_lead(s, i, lead)
     if j == -1:
         return _PyHeader("need")
@@ -166,6 +172,10 @@ def _string_specials(quote: str) -> re.Pattern[str]:
 class PythonicParser(ToolParser):
     name: ClassVar[str] = "pythonic"
     first_phase: ClassVar[str] = "start"
+    #: a marker that may open the list (llama4_pythonic's ``<|python_start|>``)
+    optional_lead: ClassVar[str] = ""
+    #: the phase after the list's ``]``
+    closed_phase: ClassVar[str] = "rest"
 
     # -- outer phases --------------------------------------------------------------------------
 
@@ -176,16 +186,19 @@ class PythonicParser(ToolParser):
         self._content(st, out, s[pos:i])
         if i == len(s):
             return i, False
-        st.phase = "head" if s[i] == "[" else "rest"
+        opt = self.optional_lead
+        if opt and not final and is_proper_prefix(s[i:], (opt,)):
+            return i, True
+        st.phase = "head" if s[i] == "[" or (opt and s.startswith(opt, i)) else "rest"
         return i, False
 
     def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._on_head(st, s, pos, out, final)
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        lead = "[" if st.phase == "head" else ","
-        limit = HEADER_LIMIT + 1
-        h = parse_header(s[pos : pos + limit], lead)
+        lead, opt = ("[", self.optional_lead) if st.phase == "head" else (",", "")
+        limit = HEADER_LIMIT + 1 + len(opt)
+        h = parse_header(s[pos : pos + limit], lead, opt)
         if h.kind == "need":
             rest = len(s) - pos
             if not final and rest <= limit:
@@ -196,7 +209,7 @@ class PythonicParser(ToolParser):
             st.phase = "rest"
             return pos + h.pos, False
         if h.kind == "end":
-            st.phase = "rest"
+            st.phase = self.closed_phase
             return pos + h.pos, False
         self._start_call(st, out, h.name)
         if h.kind == "closed":
@@ -218,7 +231,7 @@ class PythonicParser(ToolParser):
             st.phase = "next"
             return i, False
         if i < len(s) and s[i] == "]":
-            st.phase = "rest"
+            st.phase = self.closed_phase
             return i + 1, False
         self._content(st, out, run)
         if i < len(s):
