@@ -18,8 +18,8 @@ derived from the event name and one fixed instant, so regenerating gives byte-id
 Every event is valid for ``sam local invoke -e events/<name>.json`` and ``tito invoke``: ``version``
 ``"2.0"``, ``routeKey``, ``rawPath``, lower-case ``headers``, ``requestContext`` with ``stage``
 ``"$default"`` (no stage prefix in ``rawPath``), the body as a compact JSON string,
-``isBase64Encoded`` false. Bodies follow vLLM's wire (``/work/shared/reference/vllm_spec.md``
-1.5, 3.x and Appendix A).
+``isBase64Encoded`` false. Bodies follow vLLM 0.33's scale-out wire (``docs/conformance.md``
+says how tito is compared with it).
 
 Events:
 

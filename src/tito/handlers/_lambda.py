@@ -1,6 +1,7 @@
 """Shared Lambda plumbing: one FastAPI app per function behind Mangum and Powertools.
 
-Why it looks like this (``/work/shared/reference/aws_serverless.md`` sections 2, 3 and 7):
+Why it looks like this (Lambda's init/invoke lifecycle, Mangum's event translation, Powertools'
+logger and EMF metrics):
 
 * **Init phase does the expensive work, once.** :func:`make_handler` runs when Lambda imports the
   handler module. It imports only this function's route modules, builds its app, wraps it in
