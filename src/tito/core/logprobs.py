@@ -147,20 +147,64 @@ def resolve(
     """
     context = [int(i) for i in context_ids][-CONTEXT_IDS:]
     out: list[dict[str, Any]] = []
+    pieces: dict[int, tuple[str, list[int]]] = {}  # context-free (token, bytes) of this call
     for raw in entries:
-        entry = from_wire(raw)
-        token, token_bytes = _token_text(vocab, entry, context)
-        top = []
-        for cand in entry.top:
-            cand_token, cand_bytes = _token_text(vocab, cand, context)
-            top.append({"token": cand_token, "logprob": _clamp(cand.logprob), "bytes": cand_bytes})
-        out.append(
-            {"token": token, "logprob": _clamp(entry.logprob), "bytes": token_bytes,
-             "top_logprobs": top}
-        )
-        sampled = _entry_id(entry)
-        context = [] if sampled is None else [*context, sampled][-CONTEXT_IDS:]
+        if type(raw) is dict and "token_id" in raw:
+            # the engine's integer shape, read directly: no EngineLogprob objects per entry
+            sampled = _int(raw.get("token_id"), "token_id")
+            logprob = _float(raw.get("logprob"), "logprob")
+            token, token_bytes = _piece(vocab, sampled, context, pieces)
+            top = []
+            for cand in raw.get("top_logprobs") or ():
+                if type(cand) is not dict:
+                    cand = from_wire(cand)
+                    cand_token, cand_bytes = _token_text(vocab, cand, context)
+                    cand_logprob = cand.logprob
+                else:
+                    cand_id = _int(cand.get("token_id"), "token_id")
+                    cand_logprob = _float(cand.get("logprob"), "logprob")
+                    cand_token, cand_bytes = _piece(vocab, cand_id, context, pieces)
+                top.append({"token": cand_token, "logprob": _clamp(cand_logprob),
+                            "bytes": cand_bytes})
+        else:
+            entry = from_wire(raw)
+            token, token_bytes = _token_text(vocab, entry, context)
+            top = []
+            for cand in entry.top:
+                cand_token, cand_bytes = _token_text(vocab, cand, context)
+                top.append({"token": cand_token, "logprob": _clamp(cand.logprob),
+                            "bytes": cand_bytes})
+            logprob = entry.logprob
+            sampled = _entry_id(entry)
+        out.append({"token": token, "logprob": _clamp(logprob), "bytes": token_bytes,
+                    "top_logprobs": top})
+        if sampled is None:
+            context = []
+        else:
+            context.append(sampled)
+            if len(context) > CONTEXT_IDS:
+                del context[0]
     return out, context
+
+
+def _piece(
+    vocab: Vocab, token_id: int, context: list[int], pieces: dict[int, tuple[str, list[int]]]
+) -> tuple[str, list[int]]:
+    """:func:`_token_text` for an id: the vocabulary's cached piece, repaired only when it ends in
+    U+FFFD (the one context-dependent case). ``pieces`` memoizes ``(token, bytes)`` within a call;
+    the bytes list is shared between equal entries (nothing downstream mutates it)."""
+    found = pieces.get(token_id)
+    if found is not None:
+        return found
+    if token_id < 0 or token_id >= vocab.size:
+        return "", []
+    text = vocab.piece(token_id)
+    if text.endswith(_FFFD):
+        text = _repair(vocab, token_id, context)
+        return text, list(text.encode("utf-8"))
+    found = (text, list(text.encode("utf-8")))
+    pieces[token_id] = found
+    return found
 
 
 def to_completion(
@@ -220,7 +264,7 @@ def _token_text(vocab: Vocab, entry: EngineLogprob, context: list[int]) -> tuple
         return text, list(text.encode("utf-8"))
     if not vocab.in_vocab(token_id):
         return "", []
-    text = vocab.decode([token_id], skip_special_tokens=False)
+    text = vocab.piece(token_id)
     if text.endswith(_FFFD):
         text = _repair(vocab, token_id, context)
     return text, list(text.encode("utf-8"))

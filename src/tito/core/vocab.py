@@ -71,6 +71,23 @@ class Vocab:
             ids.add(self.eos_token_id)
         return frozenset(ids)
 
+    @cached_property
+    def _pieces(self) -> dict[int, str]:
+        return {}
+
+    def piece(self, token_id: int) -> str:
+        """``decode([token_id], skip_special_tokens=False)`` (``""`` out of vocabulary), cached.
+
+        Why cached: logprobs name every sampled and top-k token by its own decode, tens of
+        thousands of times per batch, always from the same vocabulary. The cache holds at most one
+        string per vocabulary id, so it is bounded by the vocabulary, whatever requests send.
+        """
+        text = self._pieces.get(token_id)
+        if text is None:
+            text = self.decode([token_id], skip_special_tokens=False) if self.in_vocab(token_id) else ""
+            self._pieces[token_id] = text
+        return text
+
     # -- text --------------------------------------------------------------------------------
 
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:

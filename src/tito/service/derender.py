@@ -131,7 +131,7 @@ def _engine_logprobs(choice: Any) -> list[dict[str, Any]] | None:
     """The choice's logprob entries as plain dicts (integer-id or legacy shape), or None."""
     if choice.logprobs is None or choice.logprobs.content is None:
         return None
-    return [e.model_dump() for e in choice.logprobs.content]
+    return choice.logprobs.model_dump()["content"]  # one serializer call, not one per entry
 
 
 def _has_logprobs(choice: Any) -> bool:
