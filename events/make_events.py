@@ -34,6 +34,9 @@ Events:
   the same messages / prompt as the derender events (so render must give their prompt ids).
 * ``responses_render.json``: an OpenAI Responses request (instructions + the chat question).
 * ``health.json`` / ``models.json`` / ``version.json``: the GET routes.
+* ``chat_render_gpt_oss.json`` / ``chat_derender_gpt_oss.json``: gpt-oss (harmony): a chat
+  request with instructions and a tool, and the batch derender of a reply that reasons on the
+  ``analysis`` channel and calls the tool (``<|call|>``).
 * ``tokenize.json``: the chat messages of ``chat_render.json`` through ``/tokenize`` (the ids are
   the render's prompt ids), with ``return_token_strs``; ``detokenize.json``: the reply's ids
   (ending in ``<|im_end|>``) through ``/detokenize``.
@@ -311,6 +314,43 @@ def responses_render_body() -> dict[str, Any]:
 # -- assembly -----------------------------------------------------------------------------------
 
 
+#: gpt-oss (harmony): a weather question with a tool, and the model's reply calling it
+GPT_OSS_DIR = ROOT / "layers" / "tokenizer" / "models" / "gpt-oss"
+GPT_OSS_TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "description": "Current weather for a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                   "required": ["city"]}}}]
+GPT_OSS_MESSAGES = [{"role": "system", "content": "Answer briefly."},
+                    {"role": "user", "content": "What is the weather in Paris?"}]
+GPT_OSS_REPLY = (
+    "<|channel|>analysis<|message|>The user wants the weather in Paris: call the tool.<|end|>"
+    "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json"
+    '<|message|>{"city": "Paris"}<|call|>'
+)
+
+
+def gpt_oss_render_body() -> dict[str, Any]:
+    return {"model": "gpt-oss", "messages": GPT_OSS_MESSAGES, "tools": GPT_OSS_TOOLS,
+            "reasoning_effort": "low", "max_completion_tokens": 512}
+
+
+def gpt_oss_derender_body() -> dict[str, Any]:
+    """Batch derender of a gpt-oss reply that ends in ``<|call|>`` (a tool call)."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(GPT_OSS_DIR / "tokenizer.json"))
+    ids = tok.encode(GPT_OSS_REPLY, add_special_tokens=False).ids  # specials as their ids
+    return {
+        "model": "gpt-oss",
+        "chat_request": {"model": "gpt-oss", "messages": GPT_OSS_MESSAGES,
+                         "tools": GPT_OSS_TOOLS},
+        "generate_response": {
+            "request_id": _request_id("chatcmpl", "chat_derender_gpt_oss"),
+            "choices": [{"index": 0, "token_ids": ids, "finish_reason": "stop"}],
+        },
+    }
+
+
 def build_events() -> dict[str, dict[str, Any]]:
     """File name -> event, in a stable order."""
     q = Qwen3()
@@ -331,6 +371,9 @@ def build_events() -> dict[str, dict[str, Any]]:
         ("detokenize", "POST", "/detokenize",
          lambda: {"model": MODEL, "tokens": q.encode(CHAT_REPLY) + [IM_END]}),
         ("version", "GET", "/version", lambda: None),
+        ("chat_render_gpt_oss", "POST", "/v1/chat/completions/render", gpt_oss_render_body),
+        ("chat_derender_gpt_oss", "POST", "/v1/chat/completions/derender",
+         gpt_oss_derender_body),
     ]
     return {f"{name}.json": http_api_event(name, method, path, make()) for name, method, path, make
             in specs}

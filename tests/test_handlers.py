@@ -47,6 +47,8 @@ EVENT_HANDLERS = {
     "tokenize.json": "tokenize",
     "detokenize.json": "tokenize",
     "version.json": "tokenize",
+    "chat_render_gpt_oss.json": "chat_render",
+    "chat_derender_gpt_oss.json": "chat_derender",
 }
 
 
@@ -227,6 +229,14 @@ def test_event_through_its_handler(name: str, load_event: Any, lambda_context: A
         assert body["prompt"].startswith("<think>") and body["prompt"].endswith("<|im_end|>")
     elif name == "version.json":
         assert set(body) == {"version", "vllm_api"}
+    elif name == "chat_render_gpt_oss.json":  # harmony: ends with <|start|>assistant
+        assert body["token_ids"][-2:] == [200006, 173781]
+    elif name == "chat_derender_gpt_oss.json":
+        msg = body["choices"][0]["message"]
+        assert msg["reasoning"] == "The user wants the weather in Paris: call the tool."
+        assert msg["tool_calls"][0]["function"] == {"name": "get_weather",
+                                                    "arguments": '{"city": "Paris"}'}
+        assert body["choices"][0]["finish_reason"] == "tool_calls"
 
 
 @pytest.mark.parametrize("name", HANDLER_NAMES)

@@ -122,6 +122,9 @@ def _text(value: Any, where: str) -> str:
 def system_message(reasoning_effort: str | None, start_date: str) -> Message:
     """The system message (rule 1). ``reasoning_effort`` None means medium."""
     effort = "medium" if reasoning_effort is None else reasoning_effort
+    if effort == "none":  # vLLM's own message for this one
+        raise BadRequest("Harmony does not support reasoning_effort='none'",
+                         param="reasoning_effort")
     if effort not in REASONING_EFFORTS:
         raise BadRequest(
             f"reasoning_effort={reasoning_effort!r} is not supported by Harmony. "

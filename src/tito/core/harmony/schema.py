@@ -20,6 +20,8 @@ Rules (as the Rust code does them)
 * Defaults: a string default is ``"raw"`` (not JSON-escaped) unless the schema is an enum (then
   raw without quotes, or JSON-quoted in a top-level ``oneOf``); other defaults print as compact
   JSON the way ``serde_json`` does (floats in Rust's shortest form, ``1e16``, ``0.00001``).
+  Known difference: serde_json's default float parser is not correctly rounded, so a default
+  with 17 significant digits may print one unit of its last digit apart in openai-harmony.
 * Text is split into lines as Rust's ``str::lines`` does (``\\n``, ``\\r\\n``), not Python's
   ``splitlines`` (which also splits on ``\\x0b``, ``\\u2028``...).
 """
