@@ -98,6 +98,16 @@ OUTPUTS = [
 ]
 
 
+STRUCTURED = [
+    {"response_format": {"type": "json_schema", "json_schema": {
+        "name": "x", "schema": {"type": "object", "properties": {"a": {"type": "integer"}}}}}},
+    {"response_format": {"type": "json_object"}},
+    {"structured_outputs": {"regex": "a+"}},
+    {"structured_outputs": {"choice": ["yes", "no"], "disable_any_whitespace": True}},
+    {"structured_outputs": {"json": {"type": "array", "items": {"type": "string"}}}},
+]
+
+
 def main() -> None:
     from openai_harmony import Role  # noqa: F401  (vLLM's own import path)
     from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
@@ -145,7 +155,16 @@ def main() -> None:
         derender.append({"output": text, "token_ids": ids, "reasoning": reasoning,
                          "content": content,
                          "tool_calls": [[c.name, c.arguments] for c in calls or []]})
-    out = {"start_date": START_DATE, "render": render, "derender": derender}
+    from vllm.parser.harmony import _adjust_output_format
+
+    structured = []
+    for fields in STRUCTURED:
+        req = ChatCompletionRequest(model="gpt-oss", messages=[{"role": "user", "content": "x"}],
+                                    **fields)
+        params = _adjust_output_format(req).structured_outputs
+        structured.append({"request": fields, "structural_tag": params.structural_tag})
+    out = {"start_date": START_DATE, "render": render, "derender": derender,
+           "structured": structured}
     (HERE / "goldens" / "harmony.json").write_text(json.dumps(out, ensure_ascii=False, indent=1))
     print(f"recorded {len(render)} renders, {len(derender)} derenders")
 

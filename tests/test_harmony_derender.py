@@ -230,3 +230,39 @@ def test_parse_like_openai_harmony_any_chunking(client, harmony_encoding, msgs, 
     if got_cut is not None:
         assert stream(client, part, cuts, finish="length")[:4] == got_cut
         assert got_cut[:3] == reference(harmony_encoding, part)
+
+
+ANY_IDS = st.lists(st.one_of(st.sampled_from([START, MESSAGE, END, CALL, RETURN, 200005, 200003,
+                                              199999, 200018, 173781, 35644, 17196, 12606]),
+                             st.integers(0, 200018)), max_size=40)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ids=ANY_IDS, data=st.data())
+def test_any_ids_never_fail_and_stream_equals_batch(client, ids, data):
+    """Malformed output (any ids, any order) is a 200 with stream == batch; stop strings too."""
+    finish = data.draw(st.sampled_from(["stop", "length"]))
+    extra = data.draw(st.sampled_from([{}, {"stop": ["a", "<|channel|>"]},
+                                       {"parallel_tool_calls": False}, {"tool_choice": "none"},
+                                       {"include_reasoning": False}]))
+    cuts = data.draw(st.lists(st.integers(1, 5), max_size=8))
+    got = message_fields(batch(client, ids, finish=finish, **extra))
+    assert stream(client, ids, cuts, finish=finish, **extra)[:4] == got
+
+
+def test_state_stays_small_on_long_outputs(client, harmony_encoding):
+    body = " ".join(f"w{i}" for i in range(3000))
+    ids = harmony_encoding.encode(f"<|channel|>analysis<|message|>{body}<|end|><|start|>assistant"
+                                  f"<|channel|>final<|message|>{body}", allowed_special="all")
+    sizes = []
+    state = None
+    for k in range(0, len(ids), 500):
+        resp = client.post("/v1/chat/completions/derender", json={
+            "stream": True, "model": "gpt-oss", "stream_state": state,
+            **({"chat_request": chat_request(stream=True)} if state is None else {}),
+            "generate_chunk": {"request_id": "chatcmpl-h", "choices": [
+                {"index": 0, "token_ids": ids[k:k + 500], "finish_reason": None}]}})
+        state = resp.json()["stream_state"]
+        sizes.append(len(json.dumps(state)))
+    # (the first answer also carries its chunk's ids in vLLM's replay fields, see README)
+    assert max(sizes[1:]) < 1000 and max(sizes[1:]) - min(sizes[1:]) < 64, sizes

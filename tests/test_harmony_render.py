@@ -209,3 +209,17 @@ def test_rust_lines():
     assert rust_lines("a\n") == ["a"]
     assert rust_lines("a\r\nb\x0bc\u2028d\n\n") == ["a", "b\x0bc\u2028d", ""]
     assert rust_lines("a\r") == ["a\r"]
+
+
+@pytest.mark.parametrize("case", GOLDENS["structured"], ids=lambda c: next(iter(c["request"])))
+def test_structured_outputs_constrain_the_final_channel_like_vllm(case):
+    from tito.adapters.app import create_app
+
+    client = TestClient(create_app())
+    resp = client.post("/v1/chat/completions/render", json={
+        "model": "gpt-oss", "messages": [{"role": "user", "content": "x"}], **case["request"]})
+    assert resp.status_code == 200, resp.text
+    so = resp.json()["sampling_params"]["structured_outputs"]
+    assert json.loads(so["structural_tag"]) == json.loads(case["structural_tag"])
+    assert so["structural_tag"] == case["structural_tag"]  # the same text vLLM sends
+    assert not {"json", "regex", "choice", "json_object"} & {k for k, v in so.items() if v}

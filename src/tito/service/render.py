@@ -51,6 +51,7 @@ from pydantic import ValidationError
 
 from tito.core import render as core_render
 from tito.core import sampling as core_sampling
+from tito.core.harmony.structured import harmony_structured_outputs
 from tito.core.template import TemplateLimits, TemplateRenderError, compile_template
 from tito.errors import BadRequest
 from tito.protocol import (
@@ -465,6 +466,8 @@ def render_chat_request(
         tools=tools,
         parallel_tool_calls=request.parallel_tool_calls,
     )
+    if harmony:
+        structured = harmony_structured_outputs(structured)
     skip_special = request.skip_special_tokens
     if model.tool_parser in _KEEP_SPECIAL_TOKENS_TOOL_PARSERS and request.tools and tool_choice != "none":
         skip_special = False
