@@ -250,3 +250,66 @@ def test_app_refuses_a_bad_setting(monkeypatch) -> None:
     monkeypatch.setenv("TITO_STATE_TTL_SECONDS", "soon")
     with pytest.raises(SettingsError, match="TITO_STATE_TTL_SECONDS='soon' must be a positive"):
         create_app()
+
+
+# -- 2. hostile trusted templates --------------------------------------------------------------
+
+HOSTILE_TEMPLATES = {
+    "tower of powers": "{{ (((2**256)**256)**256)**256 }}",
+    "repeated squaring": "{% set ns = namespace(x=3) %}{% for i in range(100) %}"
+                         "{% set ns.x = ns.x * ns.x %}{% endfor %}{{ ns.x }}",
+    "lipsum": "{{ lipsum(n=7999999) }}",
+    "sum of lists": "{{ ([[1] * 9000] * 1000) | sum(start=[]) | length }}",
+    "accumulation": "{% set ns = namespace(l=[]) %}{% for i in range(1000) %}"
+                    "{% set ns.l = ns.l + ['a' * 7999990 ~ i] %}{% endfor %}{{ ns.l | length }}",
+    "batch": "{{ ('a' * 7999999) | batch(1) | list | length }}",
+    "sort": "{{ (['a'] * 7999999) | sort | length }}",
+    "split": "{{ ('a ' * 3999999).split() | length }}",
+    "title": "{{ ('a b ' * 2000000) | title | length }}",
+    "wordwrap": "{{ ('a ' * 3999999) | wordwrap(1) | length }}",
+    "nested if": "{% if 1 %}" * 5000 + "x" + "{% endif %}" * 5000,
+    "nested brackets": "{{ " + "(" * 20000 + "1" + ")" * 20000 + " }}",
+    "operator chain": "{{ " + "+".join(["1"] * 20000) + " }}",
+    "not chain": "{{ " + "not " * 5000 + "1 }}",
+    "nested loops": "{% for a in [1] %}" * 30 + "x" + "{% endfor %}" * 30,
+    "huge source": "{# " + "x" * 3_500_000 + " #}",
+}
+
+
+@pytest.mark.parametrize("source", HOSTILE_TEMPLATES.values(), ids=HOSTILE_TEMPLATES.keys())
+def test_hostile_template_is_a_400_quickly(monkeypatch, source) -> None:
+    import time
+
+    monkeypatch.setenv("TITO_TRUST_REQUEST_CHAT_TEMPLATE", "1")
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    start = time.process_time()
+    body = {"model": "qwen3", "chat_template": source,
+            "messages": [{"role": "user", "content": "x"}]}
+    error = _error(_post(client, CHAT_RENDER, body))
+    assert error["param"] in ("chat_template", "messages")
+    assert time.process_time() - start < 5
+
+
+# -- 3. a prompt certainly too long fails before it is tokenized whole ---------------------------
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    (CHAT_RENDER, {"model": "qwen3", "messages": [{"role": "user", "content": "hello world " * 500_000}]}),
+    (COMPL_RENDER, {"model": "gpt2", "prompt": "中文测试" * 400_000}),
+])
+def test_prompt_far_too_long_fails_fast(client, path, body) -> None:
+    import time
+
+    start = time.process_time()
+    error = _error(_post(client, path, body))
+    assert "more than" in error["message"] and "max_model_len" in error["message"]
+    assert time.process_time() - start < 3  # whole tokenization takes over 10 s
+
+
+def test_lower_bound_is_below_the_real_count(vocabs) -> None:
+    from tito.core.render import prompt_tokens_lower_bound
+
+    text = ("Sphinx of black quartz, judge my vow. 中文测试 👩‍👩‍👧 <|im_start|>x\n" * 3000)
+    exact = len(vocabs["qwen3"].tokenizer.encode(text, add_special_tokens=False).ids)
+    bound = prompt_tokens_lower_bound(vocabs["qwen3"], text, 10**9)
+    assert exact - 20 * (len(text) // 16000 + 1) <= bound <= exact

@@ -85,6 +85,7 @@ SETTINGS: dict[str, Callable[[str], str | None]] = {
     "TITO_TEMPLATE_MAX_CHARS": _positive_int,
     "TITO_TEMPLATE_MAX_STEPS": _positive_int,
     "TITO_TEMPLATE_MAX_SECONDS": _positive_number,
+    "TITO_TEMPLATE_MAX_SOURCE_CHARS": _positive_int,
     "TITO_API_BASE_PATH": _base_path,
 }
 

@@ -45,6 +45,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache, wraps
+from itertools import chain
 from typing import Any, Literal
 
 import jinja2
@@ -52,7 +53,8 @@ from jinja2 import nodes
 from jinja2.ext import Extension
 from jinja2.runtime import LoopContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import Namespace, pass_context
+from jinja2.filters import make_attrgetter
+from jinja2.utils import Namespace, generate_lorem_ipsum, pass_context, pass_environment
 from jinja2.visitor import NodeTransformer
 
 __all__ = [
@@ -80,6 +82,14 @@ class TemplateLimits:
     max_output_chars: int = 8_000_000
     max_steps: int = 2_000_000
     max_seconds: float = 5.0
+    #: template source: characters and nesting (blocks plus brackets) the compiler may see
+    max_source_chars: int = 64 * 1024
+    max_nesting: int = 64
+    #: largest integer an operator may produce (``**`` and ``*`` are checked before they run)
+    max_int_bits: int = 16_384
+    #: total characters/items of every value the sandbox produces, as multiples of the output
+    #: limit: bounds accumulation (e.g. many distinct strings just under the size limit)
+    max_alloc_factor: int = 8
 
 
 DEFAULT_LIMITS = TemplateLimits()
@@ -104,6 +114,7 @@ class _Budget:
     deadline: float
     steps: int = 0
     out_len: int = 0
+    allocated: int = 0
     spans: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -140,10 +151,55 @@ def _too_big(b: _Budget, what: str) -> TemplateRenderError:
 
 
 def _check_size(b: _Budget, value: Any) -> Any:
-    """Refuse a value the sandbox produced when it is already over the size limit."""
-    if isinstance(value, (str, list, tuple, dict, bytes)) and len(value) > b.limits.max_output_chars:
-        raise _too_big(b, "a value")
+    """Refuse a value the sandbox produced when it is over the size limit, and charge its size
+    to the render's allocation budget (what bounds accumulating many values under the limit)."""
+    if isinstance(value, (str, list, tuple, dict, bytes)):
+        size = len(value)
+        if size > b.limits.max_output_chars:
+            raise _too_big(b, "a value")
+        b.allocated += size
+        if b.allocated > b.limits.max_output_chars * b.limits.max_alloc_factor:
+            raise TemplateRenderError(
+                "chat template built values larger than the limit of "
+                f"{b.limits.max_alloc_factor} x {b.limits.max_output_chars} characters in total"
+            )
     return value
+
+
+def _charge(b: _Budget, steps: int) -> None:
+    """Charge ``steps`` at once (an operation whose cost grows with its input) before it runs."""
+    if steps > 1:
+        b.steps += steps - 1
+    _tick(b)
+    if steps > 1024 and time.monotonic() > b.deadline:
+        raise TemplateRenderError(
+            f"chat template exceeded its time limit ({b.limits.max_seconds:g} s)"
+        )
+
+
+def _input_cost(value: Any) -> int:
+    """Steps an operation over ``value`` costs: one per item; one per 64 characters of text."""
+    if isinstance(value, str):
+        return len(value) // 64
+    if isinstance(value, (list, tuple, dict, set, frozenset)):
+        return len(value)
+    return 0
+
+
+def _check_int_result(b: _Budget, operator: str, left: Any, right: Any) -> None:
+    """Refuse ``**`` and ``*`` on integers whose result would exceed ``max_int_bits``: both are
+    computed in one C call, so no step or time check could interrupt them."""
+    if not (isinstance(left, int) and isinstance(right, int)):
+        return
+    bits = b.limits.max_int_bits
+    if operator == "*":
+        too_big = left.bit_length() + right.bit_length() > bits + 1
+    else:
+        too_big = abs(left) > 1 and right > 0 and (abs(left).bit_length() - 1) * right > bits
+    if too_big:
+        raise TemplateRenderError(
+            f"chat template computed an integer (power or product) larger than {bits} bits"
+        )
 
 
 def _estimate(value: Any, limit: int) -> int:
@@ -207,6 +263,15 @@ def _check_str_method(b: _Budget, obj: Any, args: tuple[Any, ...], kwargs: dict[
             size = sum(len(i) if isinstance(i, str) else 8 for i in items)
             if size + len(owner) * len(items) > limit:
                 raise _too_big(b, "a string")
+    elif name in ("split", "rsplit", "splitlines"):
+        sep = args[0] if args else kwargs.get("sep")
+        if name == "splitlines":
+            pieces = owner.count("\n")
+        elif isinstance(sep, str) and sep:
+            pieces = owner.count(sep)
+        else:  # whitespace runs: at most one piece per space or newline
+            pieces = owner.count(" ") + owner.count("\n")
+        _charge(b, pieces)
     elif name == "expandtabs":
         size = args[0] if args and isinstance(args[0], int) else 8
         if len(owner) + owner.count("\t") * max(size, 0) > limit:
@@ -262,12 +327,8 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
             seq, n = (left, right) if isinstance(right, int) else (right, left)
             if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > limit:
                 raise _too_big(b, "a repeated sequence")
-        elif operator == "**":
-            if (
-                isinstance(left, int) and isinstance(right, int)
-                and abs(left) > 1 and right > 256
-            ):
-                raise TemplateRenderError("chat template computed a power that is too large")
+        if operator in ("*", "**"):
+            _check_int_result(b, operator, left, right)
         elif operator == "%" and isinstance(left, str):
             if _PCT_BIG.search(left):
                 raise _too_big(b, "a formatted string")
@@ -331,6 +392,39 @@ def _tojson(
     )
 
 
+@pass_environment
+def _sum(environment: Any, iterable: Any, attribute: Any = None, start: Any = 0) -> Any:
+    """Jinja's ``sum`` in linear time: Python's ``sum`` of lists copies the running total at
+    every item (quadratic), and adds integers without the size check of the ``+`` operator."""
+    b = _budget()
+    if attribute is not None:
+        getter = make_attrgetter(environment, attribute)
+        iterable = (getter(item) for item in iterable)
+    items = list(_bounded_iter(iterable, b))
+    limit = b.limits.max_output_chars
+    if isinstance(start, (list, tuple)) and all(isinstance(i, type(start)) for i in items):
+        if len(start) + sum(len(i) for i in items) > limit:
+            raise _too_big(b, "a sum")
+        return type(start)(chain(start, *items))
+    if any(isinstance(v, (str, bytes, list, tuple)) for v in (start, *items)):
+        raise TemplateRenderError("sum adds numbers, or lists (or tuples) to a list start")
+    total = start
+    for item in items:
+        _check_int_result(b, "*", total, 2)  # an integer sum grows by at most one bit per item
+        total = total + item
+    return total
+
+
+def _lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:  # noqa: A002
+    """Jinja's ``lipsum`` with its cost (``n`` paragraphs of up to ``max`` words) charged first."""
+    b = _budget()
+    for value in (n, min, max):
+        if not isinstance(value, int) or value < 0:
+            raise TemplateRenderError("lipsum takes non-negative integer sizes")
+    _charge(b, n * max)
+    return _check_size(b, generate_lorem_ipsum(n=n, html=html, min=min, max=max))
+
+
 _RAISE = object()
 
 
@@ -379,8 +473,23 @@ _PASSED_ARGS = (jinja2.runtime.Context, jinja2.Environment, nodes.EvalContext)
 _SERIALISING_FILTERS = frozenset({"tojson", "string", "pprint", "join", "format", "indent"})
 
 
+#: Filters that do Python-level work per item, per character of a string, or per word (the
+#: regex- and textwrap-based text filters): charged one step per item or character.
+_ITEM_FILTERS = frozenset({
+    "batch", "slice", "sort", "unique", "list", "map", "select", "reject", "selectattr",
+    "rejectattr", "groupby", "sum", "min", "max", "dictsort", "join", "items", "reverse",
+    "urlize", "wordwrap", "title", "striptags", "wordcount", "truncate", "urlencode", "xmlattr",
+})
+
+
 def _guard_filter(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a filter with the step charge, the size pre-checks and the result size check."""
+    """Wrap a filter with the step charge, the size pre-checks and the result size check.
+
+    Its input is charged before the filter runs (one step per item, per character for the
+    per-item filters, per 64 characters of text for the others), and an iterator input (a lazy
+    ``map``, ``batch``...) is wrapped so that each item it yields costs a step: no filter can
+    do unbounded work in one call.
+    """
 
     @wraps(func)
     def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -388,6 +497,14 @@ def _guard_filter(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
         first = 0
         while first < len(args) and isinstance(args[first], _PASSED_ARGS):
             first += 1
+        if first < len(args):
+            value = args[first]
+            if isinstance(value, Iterator):
+                args = (*args[:first], _bounded_iter(value, b), *args[first + 1 :])
+            elif isinstance(value, str):
+                _charge(b, len(value) if name in _ITEM_FILTERS else len(value) // 64)
+            elif name in _ITEM_FILTERS and isinstance(value, (list, tuple, dict, set, range)):
+                _charge(b, len(value))
         if name in _SERIALISING_FILTERS and first < len(args):
             value = args[first]
             if not isinstance(value, (str, list, tuple, dict, Namespace, int, float, type(None))):
@@ -467,6 +584,7 @@ def _make_environment() -> _BoundedSandbox:
     )
     env.filters["tojson"] = _tojson
     env.filters["fromjson"] = _fromjson
+    env.filters["sum"] = _sum
     for name, func in list(env.filters.items()):
         env.filters[name] = _guard_filter(name, func)
     env.filters[_LOOP_FILTER] = _loop_filter
@@ -475,6 +593,7 @@ def _make_environment() -> _BoundedSandbox:
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
     env.globals["namespace"] = _TemplateNamespace
+    env.globals["lipsum"] = _lipsum
     return env
 
 
@@ -535,26 +654,66 @@ def _detect_content_format(ast: nodes.Template) -> ContentFormat:
     return "string"
 
 
+#: Block tags that open a nesting level (closed by their ``end...`` tag).
+_OPENING_TAGS = frozenset({
+    "for", "if", "macro", "call", "filter", "block", "with", "generation", "autoescape",
+})
+
+
+def _check_source(source: str, limits: TemplateLimits) -> None:
+    """Refuse a source too large, or nested too deeply (blocks plus brackets), before Jinja's
+    recursive parser and Python's compiler see it: both cost time and memory that grow with the
+    source and fail with a RecursionError on deep nesting. One pass of Jinja's own lexer."""
+    if len(source) > limits.max_source_chars:
+        raise TemplateRenderError(
+            f"chat template source is {len(source)} characters long; at most "
+            f"{limits.max_source_chars} are accepted"
+        )
+    depth = 0
+    after_block_begin = False
+    try:
+        for _, kind, value in _ENV.lex(source):
+            if kind == "operator" and value in "([{":
+                depth += 1
+            elif kind == "operator" and value in ")]}":
+                depth = max(depth - 1, 0)
+            elif kind == "name" and after_block_begin:
+                if value in _OPENING_TAGS:
+                    depth += 1
+                elif value.startswith("end"):
+                    depth = max(depth - 1, 0)
+            if kind != "whitespace":
+                after_block_begin = kind == "block_begin"
+            if depth > limits.max_nesting:
+                raise TemplateRenderError(
+                    f"chat template source is nested more than {limits.max_nesting} levels deep"
+                )
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateRenderError(f"invalid chat template: {exc}") from None
+
+
 _GENERATION_TAG = re.compile(r"\{%-?\s*generation\s*-?%\}")
 
 
 class ChatTemplate:
     """One compiled chat template; immutable and shared across requests (see :func:`compile_template`)."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, limits: TemplateLimits = DEFAULT_LIMITS) -> None:
         self.source = source
-        try:
-            ast = _ENV.parse(source)
-        except jinja2.TemplateSyntaxError as exc:
-            raise TemplateRenderError(f"invalid chat template: {exc}") from None
-        self.content_format: ContentFormat = _detect_content_format(ast)
+        _check_source(source, limits)
         self.has_generation_blocks: bool = bool(_GENERATION_TAG.search(source))
         self.mentions_developer_role: bool = "developer" in source
-        ast = _Instrument().visit(ast)
         try:
-            self._template = _ENV.from_string(ast)
+            ast = _ENV.parse(source)
+            self.content_format: ContentFormat = _detect_content_format(ast)
+            self._template = _ENV.from_string(_Instrument().visit(ast))
         except jinja2.TemplateError as exc:
             raise TemplateRenderError(f"invalid chat template: {exc}") from None
+        except (RecursionError, MemoryError, SyntaxError) as exc:
+            # an expression chain deeper than Jinja's recursive passes or Python's compiler take
+            raise TemplateRenderError(
+                f"invalid chat template: too complex to compile ({type(exc).__name__})"
+            ) from None
 
     def render(
         self, context: Mapping[str, Any], *, limits: TemplateLimits = DEFAULT_LIMITS
@@ -590,6 +749,6 @@ class ChatTemplate:
 
 
 @lru_cache(maxsize=32)
-def compile_template(source: str) -> ChatTemplate:
+def compile_template(source: str, limits: TemplateLimits = DEFAULT_LIMITS) -> ChatTemplate:
     """Compile (once per distinct source) a chat template; :class:`TemplateRenderError` if invalid."""
-    return ChatTemplate(source)
+    return ChatTemplate(source, limits)

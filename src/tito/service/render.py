@@ -136,6 +136,7 @@ class RenderSettings:
                 max_output_chars=number("TITO_TEMPLATE_MAX_CHARS", base.max_output_chars, int),
                 max_steps=number("TITO_TEMPLATE_MAX_STEPS", base.max_steps, int),
                 max_seconds=number("TITO_TEMPLATE_MAX_SECONDS", base.max_seconds, float),
+                max_source_chars=number("TITO_TEMPLATE_MAX_SOURCE_CHARS", base.max_source_chars, int),
             ),
             max_completion_prompts=number("TITO_MAX_COMPLETION_PROMPTS", 1024, int),
             harmony_start_date=env.get("TITO_HARMONY_START_DATE") or None,
@@ -204,6 +205,18 @@ def _truncate_to(requested: int | None, budget: int) -> int | None:
             param="truncate_prompt_tokens",
         )
     return requested
+
+
+def _fail_fast(vocab: Any, text: str, budget: int, max_model_len: int, param: str) -> None:
+    """Refuse a prompt text certainly longer than ``budget`` tokens before tokenizing it whole."""
+    bound = core_render.prompt_tokens_lower_bound(vocab, text, budget)
+    if bound > budget:
+        raise BadRequest(
+            f"The prompt is more than {budget} tokens long (at least {bound}), which leaves no "
+            f"room to generate within the model's context length of {max_model_len} tokens "
+            "(max_model_len). Please reduce the length of the input prompt.",
+            param=param,
+        )
 
 
 def _check_prompt_ids(ids: list[int], vocab_size: int, param: str) -> None:
@@ -323,9 +336,9 @@ def _template_source(
     return model.chat_template
 
 
-def _compile(source: str) -> Any:
+def _compile(source: str, settings: RenderSettings) -> Any:
     try:
-        return compile_template(source)
+        return compile_template(source, settings.template_limits)
     except TemplateRenderError as exc:
         raise BadRequest(str(exc), param="chat_template") from None
 
@@ -380,7 +393,7 @@ def render_chat_request(
         tools = [tool.model_dump() for tool in request.tools]
 
     harmony = is_harmony_model(model)
-    template = None if harmony else _compile(_template_source(request, model, settings))
+    template = None if harmony else _compile(_template_source(request, model, settings), settings)
     if want_mask and (template is None or not template.has_generation_blocks):
         raise BadRequest(
             "return_assistant_tokens_mask needs a chat template with {% generation %} blocks; "
@@ -430,6 +443,8 @@ def render_chat_request(
             special_tokens=model.special_token_strings,
             limits=settings.template_limits,
         )
+        if truncate_to is None:
+            _fail_fast(vocab, prompt.text, budget, model.max_model_len, "messages")
         tokenized = core_render.tokenize_prompt(
             vocab,
             prompt.text,
@@ -587,6 +602,8 @@ def render_completion_request(
     for i, prompt in enumerate(prompts):
         param = "prompt" if len(prompts) == 1 else f"prompt.{i}"
         if isinstance(prompt, str):
+            if truncate_to is None:
+                _fail_fast(vocab, prompt, budget, model.max_model_len, param)
             tokenized = core_render.tokenize_prompt(
                 vocab,
                 prompt,
