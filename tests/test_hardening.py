@@ -295,7 +295,7 @@ def test_hostile_template_is_a_400_quickly(monkeypatch, source) -> None:
 
 @pytest.mark.parametrize(("path", "body"), [
     (CHAT_RENDER, {"model": "qwen3", "messages": [{"role": "user", "content": "hello world " * 500_000}]}),
-    (COMPL_RENDER, {"model": "gpt2", "prompt": "中文测试" * 400_000}),
+    (COMPL_RENDER, {"model": "gpt2", "prompt": "中文测试" * 200_000}),
 ])
 def test_prompt_far_too_long_fails_fast(client, path, body) -> None:
     import time
