@@ -313,3 +313,21 @@ def test_lower_bound_is_below_the_real_count(vocabs) -> None:
     exact = len(vocabs["qwen3"].tokenizer.encode(text, add_special_tokens=False).ids)
     bound = prompt_tokens_lower_bound(vocabs["qwen3"], text, 10**9)
     assert exact - 20 * (len(text) // 16000 + 1) <= bound <= exact
+
+
+# -- 8. states bound to their stream -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("secret", [None, "k" * 32])
+def test_state_of_another_stream_is_refused(monkeypatch, secret) -> None:
+    if secret:
+        monkeypatch.setenv("TITO_STATE_SECRET", secret)
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    first = _post(client, CHAT_DERENDER, {"stream": True, "model": "qwen3",
+                                          "generate_chunk": stream_chunk([9707], request_id="A")})
+    state = first.json()["stream_state"]
+    other = {"stream": True, "model": "qwen3", "stream_state": state,
+             "generate_chunk": stream_chunk([11], request_id="B")}
+    assert _error(_post(client, CHAT_DERENDER, other))["param"] == "generate_chunk.request_id"
+    same = dict(other, generate_chunk=stream_chunk([11], request_id="A"))
+    assert _post(client, CHAT_DERENDER, same).json()["chunk"]["id"] == "A"

@@ -402,6 +402,15 @@ class _Stream:
             if loaded is not None:
                 self.meta, self.cfg, self.state = loaded
                 _check_wire_state(model, self.cfg, self.state, completion=self.completion)
+                for k, chunk in enumerate(self.chunks):
+                    if chunk.request_id != self.meta.id:  # a state is bound to its stream
+                        param = ("generate_chunk" if req.generate_chunks is None
+                                 else f"generate_chunks.{k}")
+                        raise BadRequest(
+                            f"stream_state belongs to stream '{quote(self.meta.id)}', not "
+                            f"'{quote(chunk.request_id)}': keep one state per stream",
+                            param=f"{param}.request_id",
+                        )
                 self.from_wire = True
                 return
         # First call, or a client that kept only vLLM's fields: settings from the request.
