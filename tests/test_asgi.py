@@ -161,3 +161,24 @@ def test_mutated_bodies_same_answer(clients: Any, data: st.DataObject) -> None:
             target = target[key]
         target[where[-1]] = value
     _same(clients, "POST", path, json.dumps(body).encode(), "application/json")
+
+
+def test_response_over_the_payload_limit_is_a_clear_413(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer Lambda could not return (over its 6 MB, here a small TITO_MAX_BODY_BYTES) is a
+    413 telling the client to stream, not a failed invocation; under the limit it is served."""
+    ids = [9707, 11, 1879, 0, 151645]
+    lp = {"content": [{"token_id": i, "logprob": -0.5,
+                       "top_logprobs": [{"token_id": (i + k) % 1000, "logprob": -1.0 - k}
+                                        for k in range(5)]} for i in ids]}
+    raw = json.dumps({"model": "qwen3", "generate_response": generate_response(ids, logprobs=lp),
+                      "chat_request": {"messages": [{"role": "user", "content": "hi"}]}}).encode()
+    served = TestClient(DerenderApp(["chat_derender"])).post(
+        CHAT, content=raw, headers={"content-type": "application/json"})
+    assert served.status_code == 200 and len(served.content) > len(raw)
+    monkeypatch.setenv("TITO_MAX_BODY_BYTES", str(len(raw) + 1))
+    resp = TestClient(DerenderApp(["chat_derender"])).post(
+        CHAT, content=raw, headers={"content-type": "application/json"})
+    assert resp.status_code == 413
+    err = resp.json()["error"]
+    assert err["code"] == 413 and err["type"] == "Request Entity Too Large"
+    assert "Response too large" in err["message"] and '"stream": true' in err["message"]

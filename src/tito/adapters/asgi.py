@@ -169,7 +169,22 @@ def error_answer(message: str, *, type_: str, code: int, param: str | None = Non
 
 def too_large(limit: int) -> JsonAnswer:
     return error_answer(
-        f"Request body too large: at most {limit} bytes are accepted (TITO_MAX_BODY_BYTES).",
+        f"Request body too large: at most {limit} bytes are accepted (TITO_MAX_BODY_BYTES). "
+        "A batch derender this large must be sent as streamed calls (\"stream\": true, the "
+        "engine output split over several generate_chunks calls); tito.client and the gateway "
+        "do that split themselves.",
+        type_=ErrorType.TOO_LARGE,
+        code=413,
+    )
+
+
+def response_too_large(size: int, limit: int) -> JsonAnswer:
+    """413 for an answer over Lambda's synchronous payload limit (Lambda itself would fail the
+    invocation and API Gateway answer a bare 502): say why and what to do instead."""
+    return error_answer(
+        f"Response too large: {size} bytes, over the {limit}-byte payload limit of this "
+        "deployment (Lambda's 6 MB). Send this derender as streamed calls (\"stream\": true, "
+        "a few thousand tokens per call); tito.client and the gateway do that split themselves.",
         type_=ErrorType.TOO_LARGE,
         code=413,
     )
@@ -308,6 +323,8 @@ class DerenderApp:
         if unknown:
             raise ValueError(f"DerenderApp serves {sorted(table)}, not {unknown}")
         self.endpoints = tuple(names)
+        #: Lambda caps a synchronous response at 6 MB, like the request (TITO_MAX_BODY_BYTES)
+        self.max_response_bytes = max_body_bytes()
         self._post: dict[str, tuple[Any, Callable[[Any], dict[str, Any]]]] = {}
         for name in names:
             path, body_type, run = table[name]
@@ -352,7 +369,10 @@ class DerenderApp:
             body = await read_json_body(scope, receive)
             if body is None or isinstance(body, JsonAnswer):
                 return body
-            return JsonAnswer(route[1](self._validate(route[0], body)))
+            answer = JsonAnswer(route[1](self._validate(route[0], body)))
+            if len(answer.body) > self.max_response_bytes:
+                return response_too_large(len(answer.body), self.max_response_bytes)
+            return answer
         if path in ("/health", "/version", "/v1/models"):
             if method != "GET":
                 return error_answer("Method Not Allowed", type_=ErrorType.METHOD_NOT_ALLOWED,
