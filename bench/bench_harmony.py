@@ -10,7 +10,8 @@ Measured in one run, CPU time (``time.process_time``), medians:
 * **render**: a multi-turn tool conversation (about ``--tokens`` prompt tokens) to ids;
 * **parse**: an output of ``--tokens`` tokens through the streaming parser one token at a time
   (tito: :func:`tito.core.parsers.harmony.step` per token with its state; openai-harmony:
-  ``StreamableParser.process``), plus the wheel size on disk.
+  ``StreamableParser.process``), and tito's cost per token when one call takes every token
+  (a batch, or a chunk of many tokens); plus the wheel size on disk.
 
 Run: ``python bench/bench_harmony.py [--tokens 4000] [--repeat 7]`` (offline: the o200k file is
 rebuilt from gpt-oss's tokenizer.json into a temporary folder). Prints one JSON object.
@@ -136,6 +137,10 @@ def main() -> None:
             parser.process(i)
             _ = parser.last_content_delta
 
+    def tito_batch() -> None:
+        hp.step(vocab, hp.initial(), out_ids, pieces, final=True)
+
+    t_batch = cpu(tito_batch, args.repeat)
     t_parse = cpu(tito_parse, args.repeat)
     h_parse = cpu(harmony_parse, args.repeat)
     tok_load, tito_import = cold(COLD_TITO.format(tok=tok_file), 3)
@@ -150,7 +155,8 @@ def main() -> None:
                       "ratio": round(t_render / h_render, 2)},
         "parse_us_per_token": {"tito": round(t_parse / len(out_ids) * 1e6, 2),
                                "openai_harmony": round(h_parse / len(out_ids) * 1e6, 2),
-                               "ratio": round(t_parse / h_parse, 2)},
+                               "ratio": round(t_parse / h_parse, 2),
+                               "tito_one_call_for_all": round(t_batch / len(out_ids) * 1e6, 2)},
         "cold_start_cpu_s": {"gpt_oss_tokenizer_load": round(tok_load, 3),
                              "tito_harmony_import": round(tito_import, 3),
                              "openai_harmony_import_and_load": round(h_cold, 3)},

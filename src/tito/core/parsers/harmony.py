@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -155,6 +156,7 @@ class _Ids:
     ends: frozenset[int]
 
 
+@lru_cache(maxsize=16)
 def _ids(vocab: Vocab) -> _Ids:
     def tid(text: str) -> int:
         found = vocab.token_id(text)
@@ -279,7 +281,12 @@ class _Run:
         self.opts = opts
         self.reasoning: list[str] = []
         self.content: list[str] = []
-        self.calls: list[ToolCallDelta] = []
+        #: per call delta, in order: [index, name or None, argument pieces]
+        self.calls: list[tuple[int, str | None, list[str]]] = []
+
+    def deltas(self) -> list[ToolCallDelta]:
+        return [ToolCallDelta(index=i, name=name, arguments="".join(parts))
+                for i, name, parts in self.calls]
 
     def emit(self, text: str) -> None:
         """Text of the current message to its side (rule 3 separators)."""
@@ -289,12 +296,9 @@ class _Run:
         if st.kind == "tool":
             if self.opts.single_call and st.calls != 1:
                 return
-            if self.calls and self.calls[-1].index == st.calls - 1:
-                last = self.calls[-1]
-                self.calls[-1] = ToolCallDelta(index=last.index, name=last.name,
-                                               arguments=last.arguments + text)
-            else:
-                self.calls.append(ToolCallDelta(index=st.calls - 1, arguments=text))
+            if not self.calls or self.calls[-1][0] != st.calls - 1:
+                self.calls.append((st.calls - 1, None, []))
+            self.calls[-1][2].append(text)
             return
         side = self.reasoning if st.kind == "reasoning" else self.content
         if not st.said:
@@ -326,7 +330,7 @@ class _Run:
             if st.kind == "tool":
                 st.calls += 1
                 if not (self.opts.single_call and st.calls != 1):
-                    self.calls.append(ToolCallDelta(index=st.calls - 1, name=name))
+                    self.calls.append((st.calls - 1, name, []))
         elif header.channel == "analysis":
             st.kind = "reasoning" if self.opts.reasoning else "drop"
         elif header.channel == "final" or (
@@ -397,5 +401,5 @@ def step(
         st.header = ""
         st.phase = "skip"
     return st, HarmonyStep(
-        reasoning="".join(run.reasoning), content="".join(run.content), calls=run.calls
+        reasoning="".join(run.reasoning), content="".join(run.content), calls=run.deltas()
     )
