@@ -18,9 +18,9 @@ the commentary channel: 'functions'.`` when any developer message offers functio
 Developer content: ``# Instructions``, the instructions, the tools section
 (:func:`tito.core.harmony.schema.tools_section`), joined by blank lines.
 
-Tokenization: text without ``<|`` goes through the tokenizer as is (no added token can match);
-text with ``<|`` is pre-tokenized and BPE-encoded piece by piece, so a user writing
-``<|end|>`` gets the ordinary tokens of those characters, as openai-harmony does.
+Tokenization: text holding no added token's string goes through the tokenizer as is; other
+text is pre-tokenized and BPE-encoded piece by piece, so a user writing ``<|end|>`` gets the
+ordinary tokens of those characters, as openai-harmony does.
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ class HarmonyTokens:
         self.message = tid("<|message|>")
         self.end = tid("<|end|>")
         self.call = tid("<|call|>")
-        self.ret = tid("<|return|>")
         self.channel = tid("<|channel|>")
         self.constrain = tid("<|constrain|>")
 
@@ -66,7 +65,7 @@ def encode_ordinary(vocab: Vocab, text: str) -> list[int]:
     if not text:
         return []
     try:
-        if "<|" not in text:
+        if not any(token in text for token in vocab.added_tokens):
             return vocab.tokenizer.encode(text, add_special_tokens=False).ids
         tok = vocab.tokenizer
         ids: list[int] = []
