@@ -8,14 +8,18 @@ where vLLM and Hugging Face made choices a client can observe:
   that loop over ``message.content`` get the OpenAI list (text parts as ``{"type": "text",
   "text"}``, media as ``{"type": "image"|"audio"|"video"}`` placeholders); the others get one
   string, the text parts joined with ``"\\n"`` (vLLM's two content formats). ``content: null``
-  becomes ``""`` (or ``[]``). Media parts (``image_url``, ``input_audio``, ``audio_url``,
+  becomes ``""`` (or ``[]``), as vLLM does, unless the template tests ``content is none``
+  (DeepSeek-V3): then it stays null, as ``transformers`` passes it. Media parts (``image_url``, ``input_audio``, ``audio_url``,
   ``video_url``, ``*_embeds``, ...) are never fetched: they are returned untouched, in order, for
   the engine (``GenerateRequest.content_parts``). Tool calls' JSON-string ``arguments`` become
-  objects (``""``/null -> ``{}``; invalid JSON is a 400), as chat templates expect. ``reasoning``
+  objects (``""``/null -> ``{}``; invalid JSON is a 400), as vLLM passes them and most templates
+  expect (``| tojson``); a template that concatenates them as text (DeepSeek-V3) gets the
+  client's string (see :attr:`tito.core.template.ChatTemplate.wants_string_arguments`). ``reasoning``
   (or the deprecated ``reasoning_content``) is given to the template under both names (and
-  ``thinking``), as ``transformers`` does. ``developer`` becomes ``system`` unless the template
-  itself mentions ``developer`` (and then, as vLLM, every system message merges into one leading
-  message, texts joined with a blank line). Keys whose value is null are dropped (templates test
+  ``thinking``), as ``transformers`` does. ``developer`` reaches the template as it is when the
+  template names the role in quotes (vLLM's test), else it becomes ``system`` and system
+  messages merge into one at the start, as vLLM 0.33 does. An empty assistant ``tool_calls``
+  list is dropped (vLLM). Keys whose value is null are dropped (templates test
   ``is defined``).
 * **Rendering** (:func:`render_chat`): template variables are the tokenizer's special-token
   strings, then the effective ``chat_template_kwargs``, then ``messages``, ``tools``,
@@ -183,7 +187,9 @@ def _content_for_template(
             for kind, text in parts]
 
 
-def _tool_calls_for_template(tool_calls: Any, where: str) -> list[dict[str, Any]]:
+def _tool_calls_for_template(
+    tool_calls: Any, where: str, *, string_arguments: bool = False
+) -> list[dict[str, Any]]:
     if not isinstance(tool_calls, list):
         raise BadRequest(f"{where} must be a list.", param=where)
     out: list[dict[str, Any]] = []
@@ -195,8 +201,16 @@ def _tool_calls_for_template(tool_calls: Any, where: str) -> list[dict[str, Any]
         if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
             raise BadRequest(f"{cw}.function.name must be a string.", param=f"{cw}.function.name")
         args = function.get("arguments")
-        if args is None or args == "":
-            parsed: Any = {}
+        if args is not None and not isinstance(args, (str, dict, list)):
+            raise BadRequest(
+                f"{cw}.function.arguments must be a JSON string.", param=f"{cw}.function.arguments"
+            )
+        parsed: Any
+        if string_arguments:
+            # the template concatenates them: the client's own text, as transformers passes it
+            parsed = args if isinstance(args, str) else json.dumps(args or {}, ensure_ascii=False)
+        elif args is None or args == "":
+            parsed = {}
         elif isinstance(args, str):
             try:
                 parsed = json.loads(args)
@@ -210,12 +224,8 @@ def _tool_calls_for_template(tool_calls: Any, where: str) -> list[dict[str, Any]
                     f"{cw}.function.arguments is not valid JSON: {exc}",
                     param=f"{cw}.function.arguments",
                 ) from None
-        elif isinstance(args, (dict, list)):
-            parsed = args
         else:
-            raise BadRequest(
-                f"{cw}.function.arguments must be a JSON string.", param=f"{cw}.function.arguments"
-            )
+            parsed = args
         new_call = {k: v for k, v in call.items() if v is not None}
         new_call["function"] = {**{k: v for k, v in function.items() if v is not None},
                                 "arguments": parsed}
@@ -223,11 +233,38 @@ def _tool_calls_for_template(tool_calls: Any, where: str) -> list[dict[str, Any]
     return out
 
 
+def _text_of(content: Any) -> str:
+    if isinstance(content, list):
+        return "\n".join(p["text"] if isinstance(p, dict) else p for p in content
+                         if isinstance(p, str) or (isinstance(p, dict) and "text" in p))
+    return content or ""
+
+
+def _developer_to_system(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """vLLM 0.33 for templates that do not know the ``developer`` role: it becomes ``system``
+    (its ``tools`` dropped) and, when that leaves a system message anywhere but first, all system
+    messages merge into one at the start (texts joined with a blank line, empty ones skipped)."""
+    converted = []
+    for msg in messages:
+        if msg["role"] == "developer":
+            msg = {k: v for k, v in msg.items() if k != "tools"}
+            msg["role"] = "system"
+        converted.append(msg)
+    systems = [i for i, m in enumerate(converted) if m["role"] == "system"]
+    if not systems or systems == [0]:
+        return converted
+    texts = [t for t in (_text_of(converted[i].get("content")) for i in systems) if t]
+    merged = {"role": "system", "content": "\n\n".join(texts)}
+    return [merged, *(m for m in converted if m["role"] != "system")]
+
+
 def normalize_messages(
     messages: Sequence[Mapping[str, Any]],
     *,
     content_format: ContentFormat = "string",
     keep_developer_role: bool = False,
+    keep_null_content: bool = False,
+    string_arguments: bool = False,
 ) -> NormalizedMessages:
     """OpenAI chat messages -> the dicts a chat template reads (rules in the module docstring).
 
@@ -237,7 +274,6 @@ def normalize_messages(
         raise BadRequest("`messages` must contain at least one message.", param="messages")
     media: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
-    converted = False
     for i, message in enumerate(messages):
         where = f"messages[{i}]"
         if not isinstance(message, Mapping):
@@ -246,15 +282,18 @@ def normalize_messages(
         if not isinstance(role, str) or not role:
             raise BadRequest(f"{where}.role must be a non-empty string.", param=f"{where}.role")
         msg: dict[str, Any] = {k: v for k, v in message.items() if v is not None}
-        if role == "developer" and not keep_developer_role:
-            role = "system"
-            converted = True
         msg["role"] = role
-        msg["content"] = _content_for_template(
-            message.get("content"), f"{where}.content", content_format, media
+        content = message.get("content")
+        msg["content"] = (
+            None if content is None and keep_null_content
+            else _content_for_template(content, f"{where}.content", content_format, media)
         )
         if "tool_calls" in msg:
-            msg["tool_calls"] = _tool_calls_for_template(msg["tool_calls"], f"{where}.tool_calls")
+            msg["tool_calls"] = _tool_calls_for_template(
+                msg["tool_calls"], f"{where}.tool_calls", string_arguments=string_arguments
+            )
+            if not msg["tool_calls"] and role == "assistant":
+                del msg["tool_calls"]  # vLLM: keeps templates on the plain assistant path
         reasoning = msg.pop("reasoning", None)
         legacy = msg.pop("reasoning_content", None)
         if reasoning is None:
@@ -269,26 +308,9 @@ def normalize_messages(
             if key in msg and not isinstance(msg[key], str):
                 raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
         out.append(msg)
-    if converted:
-        out = _consolidate_system(out)
+    if not keep_developer_role and any(m["role"] == "developer" for m in out):
+        out = _developer_to_system(out)
     return NormalizedMessages(out, media)
-
-
-def _consolidate_system(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """After ``developer`` -> ``system``, vLLM merges every system message into one leading
-    message (texts joined with a blank line): templates such as Qwen's want a single first one."""
-    systems = [i for i, m in enumerate(messages) if m["role"] == "system"]
-    if systems == [0]:
-        return messages
-    texts = []
-    for i in systems:
-        content = messages[i].get("content")
-        if isinstance(content, list):
-            content = "\n".join(p["text"] for p in content if isinstance(p.get("text"), str))
-        if content:
-            texts.append(content)
-    rest = [m for m in messages if m["role"] != "system"]
-    return [{"role": "system", "content": "\n\n".join(texts)}, *rest]
 
 
 # ------------------------------------------------------------------------------------------

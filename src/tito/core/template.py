@@ -692,6 +692,61 @@ def _check_source(source: str, limits: TemplateLimits) -> None:
         raise TemplateRenderError(f"invalid chat template: {exc}") from None
 
 
+def _is_key_access(node: nodes.Node, key: str) -> bool:
+    """``x.key`` or ``x['key']``."""
+    if isinstance(node, nodes.Getattr):
+        return node.attr == key
+    if isinstance(node, nodes.Getitem):
+        return isinstance(node.arg, nodes.Const) and node.arg.value == key
+    return False
+
+
+def _aliases(ast: nodes.Template, key: str) -> set[str]:
+    """Names a template assigns from ``x.key`` (``{% set args = call.arguments %}``)."""
+    return {
+        assign.target.name
+        for assign in ast.find_all(nodes.Assign)
+        if isinstance(assign.target, nodes.Name) and _is_key_access(assign.node, key)
+    }
+
+
+def _refers_to(node: nodes.Node, key: str, aliases: set[str]) -> bool:
+    return _is_key_access(node, key) or (isinstance(node, nodes.Name) and node.name in aliases)
+
+
+def _tests_content_none(ast: nodes.Template) -> bool:
+    """Whether the template tells ``content: null`` apart (``message['content'] is none``), as
+    DeepSeek-V3's does to write tool calls only for contentless turns: such a template must get
+    the null that ``transformers`` would hand it, not vLLM's ``""``."""
+    aliases = _aliases(ast, "content")
+    return any(
+        test.name == "none" and _refers_to(test.node, "content", aliases)
+        for test in ast.find_all(nodes.Test)
+    )
+
+
+def _wants_string_arguments(ast: nodes.Template) -> bool:
+    """Whether tool-call ``arguments`` must stay the JSON string OpenAI clients send: the
+    template concatenates them (``'```json\n' + tool['function']['arguments']``, DeepSeek-V3)
+    and never asks which form it got (``is string`` / ``is mapping``, Qwen3). Other templates
+    get an object, as vLLM passes it (most write ``arguments | tojson``)."""
+    aliases = _aliases(ast, "arguments")
+    for test in ast.find_all(nodes.Test):
+        if test.name in ("string", "mapping") and _refers_to(test.node, "arguments", aliases):
+            return False
+    for op in (*ast.find_all(nodes.Add), *ast.find_all(nodes.Concat)):
+        operands = op.nodes if isinstance(op, nodes.Concat) else (op.left, op.right)
+        if any(_refers_to(o, "arguments", aliases) for o in operands):
+            return True
+    return False
+
+
+def _supports_developer_role(source: str) -> bool:
+    """vLLM's test: the template names the role in quotes. Otherwise ``developer`` messages
+    become ``system`` (see :func:`tito.core.render.normalize_messages`)."""
+    return '"developer"' in source or "'developer'" in source
+
+
 _GENERATION_TAG = re.compile(r"\{%-?\s*generation\s*-?%\}")
 
 
@@ -702,10 +757,12 @@ class ChatTemplate:
         self.source = source
         _check_source(source, limits)
         self.has_generation_blocks: bool = bool(_GENERATION_TAG.search(source))
-        self.mentions_developer_role: bool = "developer" in source
+        self.mentions_developer_role: bool = _supports_developer_role(source)
         try:
             ast = _ENV.parse(source)
             self.content_format: ContentFormat = _detect_content_format(ast)
+            self.tests_content_none: bool = _tests_content_none(ast)
+            self.wants_string_arguments: bool = _wants_string_arguments(ast)
             self._template = _ENV.from_string(_Instrument().visit(ast))
         except jinja2.TemplateError as exc:
             raise TemplateRenderError(f"invalid chat template: {exc}") from None

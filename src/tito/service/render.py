@@ -390,7 +390,9 @@ def render_chat_request(
     tools: list[dict[str, Any]] | None = None
     exclude_when_none = model.config.exclude_tools_when_tool_choice_none
     if request.tools is not None and not (request.tool_choice == "none" and exclude_when_none):
-        tools = [tool.model_dump() for tool in request.tools]
+        # only the fields the request set (a template testing `description is defined` must not
+        # see a null the client never sent; vLLM's model_dump adds them)
+        tools = [{"type": tool.type, **tool.model_dump(exclude_unset=True)} for tool in request.tools]
 
     harmony = is_harmony_model(model)
     template = None if harmony else _compile(_template_source(request, model, settings), settings)
@@ -417,6 +419,8 @@ def render_chat_request(
         request.messages,
         content_format=template.content_format,
         keep_developer_role=template.mentions_developer_role,
+        keep_null_content=template.tests_content_none,
+        string_arguments=template.wants_string_arguments,
     )
     if reused is not None and (normalized is None or not normalized.media_parts):
         if not isinstance(reused, list) or not all(isinstance(i, int) for i in reused):
