@@ -32,7 +32,9 @@ Events:
   in Qwen's extra EOS ``<|endoftext|>`` 151643.
 * ``chat_render.json`` / ``completions_render.json``: OpenAI requests for the render endpoints, with
   the same messages / prompt as the derender events (so render must give their prompt ids).
-* ``responses_render.json``: an OpenAI Responses request (instructions + the chat question).
+* ``responses_render.json``: an OpenAI Responses request (instructions + the chat question);
+  ``responses_derender.json`` / ``responses_derender_stream_first.json``: the chat reply derendered
+  as a ``Response`` (batch) and as the first streaming call (``responses_request`` given).
 * ``health.json`` / ``models.json`` / ``version.json``: the GET routes.
 * ``chat_render_gpt_oss.json`` / ``chat_derender_gpt_oss.json``: gpt-oss (harmony): a chat
   request with instructions and a tool, and the batch derender of a reply that reasons on the
@@ -246,6 +248,27 @@ def chat_derender_bodies(q: Qwen3) -> tuple[dict[str, Any], dict[str, Any]]:
     return batch, stream_first
 
 
+def responses_derender_bodies(q: Qwen3) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(batch body, first streaming call body) for the same Qwen3 reply as a Responses output;
+    the request is ``responses_render.json``'s, whose prompt is the chat one plus instructions."""
+    chat_batch, chat_first = chat_derender_bodies(q)
+    request = responses_render_body()
+    messages = [{"role": "system", "content": request["instructions"]}, *CHAT_MESSAGES]
+    prompt_ids = q.chat_prompt_ids(messages)
+    request_id = f"resp_{_digest('responses/id', 16).hex()}"
+    batch = {
+        "model": MODEL, "prompt_token_ids": prompt_ids, "responses_request": request,
+        "generate_response": {**chat_batch["generate_response"], "request_id": request_id,
+                              "usage": _usage(len(prompt_ids), len(q.encode(CHAT_REPLY)) + 1)},
+    }
+    first = {
+        "stream": True, "model": MODEL, "stream_state": None, "prompt_token_ids": prompt_ids,
+        "responses_request": {**request, "stream": True},
+        "generate_chunk": {**chat_first["generate_chunk"], "request_id": request_id},
+    }
+    return batch, first
+
+
 def completions_derender_body(q: Qwen3) -> dict[str, Any]:
     """Batch completion derender with top-1 integer-id logprobs (deterministic values)."""
     prompt_ids = q.encode(COMPLETION_PROMPT)
@@ -355,6 +378,7 @@ def build_events() -> dict[str, dict[str, Any]]:
     """File name -> event, in a stable order."""
     q = Qwen3()
     chat_batch, chat_stream_first = chat_derender_bodies(q)
+    responses_batch, responses_stream_first = responses_derender_bodies(q)
     specs: list[tuple[str, str, str, Callable[[], Any | None]]] = [
         ("chat_derender", "POST", "/v1/chat/completions/derender", lambda: chat_batch),
         ("chat_derender_stream_first", "POST", "/v1/chat/completions/derender",
@@ -364,6 +388,9 @@ def build_events() -> dict[str, dict[str, Any]]:
         ("chat_render", "POST", "/v1/chat/completions/render", chat_render_body),
         ("completions_render", "POST", "/v1/completions/render", completions_render_body),
         ("responses_render", "POST", "/v1/responses/render", responses_render_body),
+        ("responses_derender", "POST", "/v1/responses/derender", lambda: responses_batch),
+        ("responses_derender_stream_first", "POST", "/v1/responses/derender",
+         lambda: responses_stream_first),
         ("health", "GET", "/health", lambda: None),
         ("models", "GET", "/v1/models", lambda: None),
         ("tokenize", "POST", "/tokenize",

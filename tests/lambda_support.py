@@ -26,7 +26,7 @@ ROUTE_MODULES = ("tito.adapters.routes_derender", "tito.adapters.routes_render",
 
 #: Each endpoint handler module (tito.handlers.<name>) and the event files it serves.
 HANDLER_NAMES = ("chat_derender", "completions_derender", "chat_render", "completions_render",
-                 "tokenize", "responses_render")
+                 "tokenize", "responses_render", "responses_derender")
 
 
 def import_or_skip(module: str) -> Any:

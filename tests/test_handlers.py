@@ -42,6 +42,8 @@ EVENT_HANDLERS = {
     "chat_render.json": "chat_render",
     "completions_render.json": "completions_render",
     "responses_render.json": "responses_render",
+    "responses_derender.json": "responses_derender",
+    "responses_derender_stream_first.json": "responses_derender",
     "health.json": "chat_derender",
     "models.json": "chat_derender",
     "tokenize.json": "tokenize",
@@ -217,6 +219,12 @@ def test_event_through_its_handler(name: str, load_event: Any, lambda_context: A
     elif name == "responses_render.json":
         assert body["request_id"].startswith("resp_") and body["token_ids"]
         assert body["derender_context"]["kind"] == "responses"
+    elif name == "responses_derender.json":
+        assert body["object"] == "response" and body["status"] == "completed"
+        assert [item["type"] for item in body["output"]] == ["reasoning", "message"]
+    elif name == "responses_derender_stream_first.json":
+        assert body["events"][0]["type"] == "response.created"
+        assert body["stream_state"]["tito"]["ext"]["seq"] == len(body["events"])
     elif name == "health.json":
         assert body["status"] == "ok"
     elif name == "models.json":
@@ -307,6 +315,7 @@ def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
         "completions_render": "tito.adapters.routes_render",
         "tokenize": "tito.adapters.routes_tokenize",
         "responses_render": "tito.adapters.routes_responses",
+        "responses_derender": "tito.adapters.routes_responses",
     }
     checked = 0
     for name in HANDLER_NAMES:

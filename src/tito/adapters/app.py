@@ -56,6 +56,7 @@ ENDPOINTS: dict[str, tuple[str, str]] = {
     "completions_render": ("tito.adapters.routes_render", "completions_router"),
     "tokenize": ("tito.adapters.routes_tokenize", "router"),
     "responses_render": ("tito.adapters.routes_responses", "render_router"),
+    "responses_derender": ("tito.adapters.routes_responses", "derender_router"),
 }
 
 def error_response(message: str, *, type_: str, code: int, param: str | None = None) -> JSONResponse:

@@ -72,7 +72,8 @@ _INTERNAL_LOC = frozenset({
     "nonetype",
 })
 _UNION_MEMBERS = frozenset({"DerenderChatRequest", "DerenderChatStreamRequest",
-                            "DerenderCompletionRequest", "DerenderCompletionStreamRequest"})
+                            "DerenderCompletionRequest", "DerenderCompletionStreamRequest",
+                            "DerenderResponsesRequest", "DerenderResponsesStreamRequest"})
 
 
 def loc_to_param(loc: Iterable[Any]) -> str | None:

@@ -7,15 +7,20 @@ leave every decision to :mod:`tito.service.responses` / :mod:`tito.service.respo
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from tito.protocol import ResponsesRequest
+from tito.models import get_registry
+from tito.protocol import DerenderResponsesBody, DerenderResponsesStreamRequest, ResponsesRequest
 from tito.service.responses import render_responses_request
+from tito.service.responses_derender import derender_responses, derender_responses_stream
 
-__all__ = ["render_router", "router"]
+__all__ = ["derender_router", "render_router", "router"]
 
 render_router = APIRouter(tags=["render"])
+derender_router = APIRouter(tags=["derender"])
 
 
 @render_router.post("/v1/responses/render", response_model=None)
@@ -25,5 +30,16 @@ def responses_render(request: ResponsesRequest) -> JSONResponse:
     return JSONResponse(render_responses_request(request).model_dump(mode="json"))
 
 
+@derender_router.post("/v1/responses/derender")
+async def responses_derender(body: DerenderResponsesBody) -> dict[str, Any]:
+    """A whole generate response -> ``Response`` (batch), or one engine chunk and the carried
+    ``stream_state`` -> ``{events, stream_state}`` (stream)."""
+    model = get_registry().get(body.model)
+    if isinstance(body, DerenderResponsesStreamRequest):
+        return derender_responses_stream(model, body)
+    return derender_responses(model, body)
+
+
 router = APIRouter()
 router.include_router(render_router)
+router.include_router(derender_router)

@@ -81,6 +81,7 @@ ROUTE_ENDPOINTS: dict[str, str] = {
     "/v1/chat/completions/render": "chat_render",
     "/v1/completions/render": "completions_render",
     "/v1/responses/render": "responses_render",
+    "/v1/responses/derender": "responses_derender",
     "/tokenize": "tokenize",
     "/detokenize": "detokenize",
     "/health": "health",

@@ -8,14 +8,34 @@ large union (messages, ``function_call``, ``function_call_output``, ``reasoning`
 render walks item by item with clear 400s, as vLLM's ``construct_input_messages`` does.
 """
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from tito.errors import InvalidField
-from tito.protocol.common import INT64_MAX, INT64_MIN, OpenAIBaseModel, random_uuid, unix_now
+from tito.protocol.common import (
+    INT64_MAX,
+    INT64_MIN,
+    NonNegativeInt,
+    OpenAIBaseModel,
+    TokenId,
+    random_uuid,
+    unix_now,
+)
+from tito.protocol.derender import (
+    DerenderContext,
+    DerenderStreamState,
+    _DerenderStreamRequestBase,
+    _null_stream_is_false,
+    _stream_member,
+)
+from tito.protocol.engine import GenerateTokensResponse
 
 __all__ = [
+    "DerenderResponsesBody",
+    "DerenderResponsesRequest",
+    "DerenderResponsesStreamRequest",
+    "DerenderResponsesStreamResponse",
     "IncompleteDetails",
     "InputTokensDetails",
     "OutputTokensDetails",
@@ -27,6 +47,7 @@ __all__ = [
     "ResponseUsage",
     "ResponsesRequest",
     "ResponsesResponse",
+    "ResponsesStreamEvent",
     "ResponsesTool",
 ]
 
@@ -213,6 +234,7 @@ class ResponseFunctionToolCall(OpenAIBaseModel):
 
 class InputTokensDetails(OpenAIBaseModel):
     cached_tokens: int = 0
+    cache_write_tokens: int = 0
 
 
 class OutputTokensDetails(OpenAIBaseModel):
@@ -271,3 +293,50 @@ class ResponsesStreamEvent(BaseModel):
 
     type: str
     sequence_number: int
+
+
+# --------------------------------------------------------------------------------------------
+# Derender bodies
+# --------------------------------------------------------------------------------------------
+
+
+class DerenderResponsesRequest(BaseModel):
+    """Body of a batch ``/v1/responses/derender``: the engine's whole response plus the original
+    Responses request (or render's ``derender_context``)."""
+
+    stream: Literal[False] = False
+    model: str | None = None
+    generate_response: GenerateTokensResponse
+    prompt_tokens: NonNegativeInt | None = None
+    prompt_token_ids: list[TokenId] | None = None
+    responses_request: ResponsesRequest | None = None
+    derender_context: DerenderContext | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_stream(cls, data: Any) -> Any:
+        """``"stream": null`` is "not streaming" (as the chat body)."""
+        return _null_stream_is_false(data)
+
+
+class DerenderResponsesStreamRequest(_DerenderStreamRequestBase):
+    """Body of one streaming ``/v1/responses/derender`` call (the request, or render's
+    context, is needed on the first call only: the settings ride in the state)."""
+
+    responses_request: ResponsesRequest | None = None
+    derender_context: DerenderContext | None = None
+
+
+class DerenderResponsesStreamResponse(BaseModel):
+    """``{events, stream_state}``: this call's Responses stream events, in order."""
+
+    events: list[ResponsesStreamEvent]
+    stream_state: DerenderStreamState
+
+
+#: The route body: batch or one streaming call, resolved by ``stream`` (as the chat route).
+DerenderResponsesBody = Annotated[
+    Annotated[DerenderResponsesRequest, Tag("DerenderResponsesRequest")]
+    | Annotated[DerenderResponsesStreamRequest, Tag("DerenderResponsesStreamRequest")],
+    Discriminator(_stream_member("DerenderResponsesRequest", "DerenderResponsesStreamRequest")),
+]

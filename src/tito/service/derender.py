@@ -489,48 +489,50 @@ class _Stream:
         reasoning = _reasoning_tokens(self.cfg, self.state) if self.meta.n == 1 else None
         return _usage(prompt, completion, reasoning)
 
+    def _step(self, choice: Any) -> ChoiceOutput:
+        """One engine choice of one chunk through the pipeline (state checked and advanced)."""
+        if choice.index != self.meta.index:
+            if self.state.tokens or self.state.role_sent or self.state.finished:
+                raise BadRequest(
+                    f"stream_state belongs to choice {self.meta.index}, not {choice.index}: "
+                    "keep one state per choice index",
+                    param="generate_chunk.choices.0.index",
+                )
+            self.meta = self.meta.model_copy(update={"index": choice.index})
+        ids = list(choice.token_ids or [])
+        limit = self.model.config.max_model_len
+        if self.state.tokens + len(ids) > limit:
+            raise BadRequest(
+                f"the stream's output would exceed max_model_len ({limit}) tokens",
+                param="generate_chunk.choices.0.token_ids",
+            )
+        if self.history is not None and ids:
+            self.history.extend(ids)
+            self.history_lens.append(len(ids))
+        try:
+            self.state, out = step_choice(
+                self.model.vocab,
+                self.cfg,
+                self.state,
+                ids,
+                finish_reason=choice.finish_reason,
+                engine_logprobs=_engine_logprobs(choice),
+                response_id=self.meta.id,
+                choice_index=choice.index,
+            )
+        except (ValueError, LookupError, TypeError, AttributeError, RuntimeError) as exc:
+            if not self.from_wire or isinstance(exc, BadRequest):
+                raise
+            # A state that passed every field check yet is inconsistent (only a tampered
+            # unsigned state can be): the client's fault, not a server error.
+            raise BadRequest(
+                "stream_state is inconsistent and cannot be continued; send back the state "
+                "exactly as returned", param="stream_state.tito.st",
+            ) from None
+        return out
+
     def _one(self, chunk: GenerateTokensStreamResponse) -> Any:
-        choices = []
-        for choice in chunk.choices:
-            if choice.index != self.meta.index:
-                if self.state.tokens or self.state.role_sent or self.state.finished:
-                    raise BadRequest(
-                        f"stream_state belongs to choice {self.meta.index}, not {choice.index}: "
-                        "keep one state per choice index",
-                        param="generate_chunk.choices.0.index",
-                    )
-                self.meta = self.meta.model_copy(update={"index": choice.index})
-            ids = list(choice.token_ids or [])
-            limit = self.model.config.max_model_len
-            if self.state.tokens + len(ids) > limit:
-                raise BadRequest(
-                    f"the stream's output would exceed max_model_len ({limit}) tokens",
-                    param="generate_chunk.choices.0.token_ids",
-                )
-            if self.history is not None and ids:
-                self.history.extend(ids)
-                self.history_lens.append(len(ids))
-            try:
-                self.state, out = step_choice(
-                    self.model.vocab,
-                    self.cfg,
-                    self.state,
-                    ids,
-                    finish_reason=choice.finish_reason,
-                    engine_logprobs=_engine_logprobs(choice),
-                    response_id=self.meta.id,
-                    choice_index=choice.index,
-                )
-            except (ValueError, LookupError, TypeError, AttributeError, RuntimeError) as exc:
-                if not self.from_wire or isinstance(exc, BadRequest):
-                    raise
-                # A state that passed every field check yet is inconsistent (only a tampered
-                # unsigned state can be): the client's fault, not a server error.
-                raise BadRequest(
-                    "stream_state is inconsistent and cannot be continued; send back the state "
-                    "exactly as returned", param="stream_state.tito.st",
-                ) from None
-            choices.append(self._choice(choice, out))
+        choices = [self._choice(choice, self._step(choice)) for choice in chunk.choices]
         cls = CompletionStreamResponse if self.completion else ChatCompletionStreamResponse
         return cls(
             id=self.meta.id,

@@ -70,6 +70,8 @@ class StreamMeta(BaseModel):
     prompt_tokens: int | None = Field(default=None, ge=0)
     #: choices of the request (usage's reasoning_tokens is per choice, so only for n == 1)
     n: int = Field(default=1, ge=1, le=16384)
+    #: an output shape's own state (the Responses events: sequence number, open item)
+    ext: dict[str, Any] | None = None
 
 
 class TitoState(BaseModel):
@@ -84,6 +86,7 @@ class TitoState(BaseModel):
     index: int = Field(default=0, ge=0)
     prompt_tokens: int | None = Field(default=None, ge=0)
     n: int = Field(default=1, ge=1, le=16384)
+    ext: dict[str, Any] | None = None
     cfg: ChoiceConfig
     st: dict[str, Any] = Field(default_factory=dict)
     sig: str | None = Field(default=None, max_length=128)
@@ -223,7 +226,7 @@ def decode(
         raise BadRequest(f"invalid stream_state: {_first_error(exc)}",
                          param="stream_state") from None
     meta = StreamMeta(model=tito.model, id=tito.id, created=tito.created, index=tito.index,
-                      prompt_tokens=tito.prompt_tokens, n=tito.n)
+                      prompt_tokens=tito.prompt_tokens, n=tito.n, ext=tito.ext)
     return meta, tito.cfg, state
 
 

@@ -1,0 +1,143 @@
+"""Responses derender: engine tokens -> an OpenAI ``Response`` (batch) or one call's Responses
+stream events (streaming), over the chat derender's per-choice pipeline.
+
+Why no code of its own for tokens: a Responses output is a chat choice shaped differently. The
+settings come from the same :func:`~tito.service.config.chat_config` (the Responses request is
+first turned into its chat request, or render's ``derender_context`` is used as for chat), the
+tokens go through the same :class:`tito.service.derender._Stream` (state load, bounds, pipeline
+step, state encode), and only the shaping differs: :mod:`tito.service.responses_events` turns
+each chunk's :class:`~tito.core.pipeline.ChoiceOutput` into events, whose state rides in
+``stream_state.tito.ext``. Batch is that stream of one chunk plus finish: its ``Response`` is the
+one ``response.completed`` carries.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tito.errors import BadRequest
+from tito.models import ServedModel
+from tito.protocol import ChatCompletionRequest, DerenderContext
+from tito.protocol.responses import (
+    DerenderResponsesRequest,
+    DerenderResponsesStreamRequest,
+    ResponsesRequest,
+    ResponsesResponse,
+)
+from tito.service import stream_state
+from tito.service.config import chat_config
+from tito.service.derender import (
+    _batch_choice,
+    _check_ids,
+    _check_response,
+    _reasoning_tokens,
+    _seed,
+    _Stream,
+)
+from tito.service.responses import chat_request_for, echo_fields
+from tito.service.responses_events import EventState, Usage, events_for
+
+__all__ = ["derender_responses", "derender_responses_stream"]
+
+
+def _settings(
+    model: ServedModel, request: ResponsesRequest | None, context: DerenderContext | None
+) -> tuple[ChatCompletionRequest | DerenderContext | None, dict[str, Any]]:
+    """(chat settings for the pipeline, the fields the Response echoes)."""
+    if request is not None:
+        return chat_request_for(request, model), echo_fields(request)
+    if context is not None:
+        if context.kind not in ("responses", "chat"):
+            raise BadRequest(
+                f"derender_context is of kind {context.kind!r}; the Responses derender needs "
+                "the context of a /v1/responses/render", param="derender_context.kind",
+            )
+        return context, dict(context.response or {})
+    return None, {}
+
+
+def _input_tokens(req: Any, engine_ids: Any, engine_usage: Any) -> int:
+    """Prompt length: the request's, render's context, the prompt ids, then the engine's usage."""
+    if req.prompt_tokens is not None:
+        return int(req.prompt_tokens)
+    if req.derender_context is not None and req.derender_context.prompt_tokens is not None:
+        return int(req.derender_context.prompt_tokens)
+    ids = req.prompt_token_ids if req.prompt_token_ids is not None else engine_ids
+    if ids:
+        return len(ids)
+    return int(getattr(engine_usage, "prompt_tokens", 0) or 0)
+
+
+def derender_responses(model: ServedModel, req: DerenderResponsesRequest) -> dict[str, Any]:
+    """Batch: the engine's whole response -> the ``Response`` object (choice 0)."""
+    resp = req.generate_response
+    _check_response(model, resp, "generate_response")
+    _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
+    if len(resp.choices) != 1:
+        raise BadRequest(
+            f"a Responses derender takes exactly one choice (got {len(resp.choices)})",
+            param="generate_response.choices",
+        )
+    settings, echo = _settings(model, req.responses_request, req.derender_context)
+    cfg = chat_config(model, settings)
+    seed = _seed(req.prompt_token_ids, resp.prompt_token_ids, req.derender_context)
+    choice = resp.choices[0]
+    state, out = _batch_choice(model, cfg, seed, choice, resp.request_id, choice.index)
+    events = EventState(echo=echo, input_tokens=_input_tokens(req, resp.prompt_token_ids,
+                                                              resp.usage))
+    usage = Usage(input_tokens=events.input_tokens, output_tokens=len(choice.token_ids or []),
+                  reasoning_tokens=_reasoning_tokens(cfg, state) or 0)
+    _, emitted = events_for(events, out, response_id=resp.request_id, created=int(time.time()),
+                            model=req.model or model.name, usage=lambda: usage)
+    response = emitted[-1]["response"]
+    ResponsesResponse.model_validate(response)  # the wire model checks the shape
+    return response
+
+
+class _ResponsesStream(_Stream):
+    """The chat stream's state handling, with Responses events as the per-chunk output."""
+
+    def __init__(self, model: ServedModel, req: DerenderResponsesStreamRequest) -> None:
+        settings, echo = _settings(model, req.responses_request, req.derender_context)
+        super().__init__(model, req, settings, completion=False)  # type: ignore[arg-type]
+        if self.meta.ext is not None:
+            try:
+                self.events = EventState.model_validate(self.meta.ext)
+            except ValueError as exc:
+                raise BadRequest(f"invalid stream_state.tito.ext: {exc}",
+                                 param="stream_state.tito.ext") from None
+        else:
+            first = self.chunks[0]
+            self.events = EventState(echo=echo, input_tokens=_input_tokens(
+                req, first.prompt_token_ids, first.usage))
+
+    def _one(self, chunk: Any) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for choice in chunk.choices:
+            result = self._step(choice)
+            self.events, emitted = events_for(
+                self.events, result, response_id=self.meta.id, created=self.meta.created,
+                model=self.req.model or self.model.name, usage=self._final_usage,
+            )
+            out.extend(emitted)
+        return out
+
+    def _final_usage(self) -> Usage:
+        return Usage(input_tokens=self.events.input_tokens, output_tokens=self.state.tokens,
+                     reasoning_tokens=_reasoning_tokens(self.cfg, self.state) or 0)
+
+    def response(self, results: list[Any]) -> dict[str, Any]:
+        self.meta = self.meta.model_copy(update={"ext": self.events.model_dump(mode="json")})
+        replay = (self.history, self.history_lens) if self.history else None
+        state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state,
+                                    replay=replay)
+        return {"events": [e for events in results for e in events], "stream_state": state}
+
+
+def derender_responses_stream(
+    model: ServedModel, req: DerenderResponsesStreamRequest
+) -> dict[str, Any]:
+    """One streaming call: engine chunk(s) + carried state -> this call's events + state."""
+    stream = _ResponsesStream(model, req)
+    return stream.response(stream.run())

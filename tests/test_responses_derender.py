@@ -1,0 +1,309 @@
+"""``POST /v1/responses/derender``: batch ``Response`` objects and streamed events on real qwen3
+token ids, every object parsed by the official openai SDK's types, stream == batch under any
+chunking (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openai.types.responses import Response, ResponseStreamEvent
+from pydantic import TypeAdapter
+
+from tito.adapters.app import create_app
+
+EVENT = TypeAdapter(ResponseStreamEvent)
+RENDER, DERENDER = "/v1/responses/render", "/v1/responses/derender"
+IM_END = 151645
+TOOLS = [{"type": "function", "name": "get_weather", "description": "Weather",
+          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+REASONING = "<think>\nThe user wants the weather.\n</think>\n\n"
+CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(endpoints=["responses_render", "responses_derender",
+                                            "chat_render", "chat_derender"]))
+
+
+def encode(vocabs: Any, text: str) -> list[int]:
+    return vocabs["qwen3"].tokenizer.encode(text, add_special_tokens=False).ids
+
+
+def render(client: TestClient, **body: Any) -> dict[str, Any]:
+    got = client.post(RENDER, json={"model": "qwen3", **body})
+    assert got.status_code == 200, got.text
+    return got.json()
+
+
+def batch(client, gen, ids, finish="stop", logprobs=None, **extra):
+    choice = {"index": 0, "token_ids": ids, "finish_reason": finish}
+    if logprobs is not None:
+        choice["logprobs"] = logprobs
+    got = client.post(DERENDER, json={
+        "model": "qwen3", "derender_context": gen["derender_context"], **extra,
+        "generate_response": {"request_id": gen["request_id"], "choices": [choice]}})
+    assert got.status_code == 200, got.text
+    return got.json()
+
+
+def stream(client, gen, pieces, finish="stop", logprobs=None):
+    """Derender ``pieces`` (lists of ids) one call each; returns (events, states)."""
+    state, events, states = None, [], []
+    for k, ids in enumerate(pieces):
+        last = k == len(pieces) - 1
+        choice = {"index": 0, "token_ids": ids, "finish_reason": finish if last else None}
+        if logprobs is not None:
+            choice["logprobs"] = {"content": logprobs[sum(map(len, pieces[:k])):][:len(ids)]}
+        body = {"stream": True, "model": "qwen3", "stream_state": state,
+                "generate_chunk": {"request_id": gen["request_id"], "choices": [choice]}}
+        if state is None:
+            body["derender_context"] = gen["derender_context"]
+        got = client.post(DERENDER, json=body)
+        assert got.status_code == 200, got.text
+        state = got.json()["stream_state"]
+        states.append(state)
+        events.extend(got.json()["events"])
+    return events, states
+
+
+def same_response(a: dict, b: dict) -> bool:
+    return {**a, "created_at": 0} == {**b, "created_at": 0}
+
+
+def check_grammar(events: list[dict]) -> None:
+    """The documented order (module header of tito.service.responses_events)."""
+    types = [e["type"] for e in events]
+    assert types[:2] == ["response.created", "response.in_progress"]
+    assert types[-1] in ("response.completed", "response.incomplete")
+    assert [e["sequence_number"] for e in events] == list(range(events[0]["sequence_number"],
+                                                                 events[0]["sequence_number"]
+                                                                 + len(events)))
+    body = [t for t in types[2:-1] if not t.endswith(".delta")]
+    expect = {
+        "reasoning": ["response.output_item.added", "response.content_part.added",
+                      "response.reasoning_text.done", "response.content_part.done",
+                      "response.output_item.done"],
+        "message": ["response.output_item.added", "response.content_part.added",
+                    "response.output_text.done", "response.content_part.done",
+                    "response.output_item.done"],
+        "function_call": ["response.output_item.added",
+                          "response.function_call_arguments.done", "response.output_item.done"],
+    }
+    kinds = [e["item"]["type"] for e in events if e["type"] == "response.output_item.added"]
+    assert body == [t for kind in kinds for t in expect[kind]]
+    for e in events:
+        EVENT.validate_python(e)
+
+
+def assembled(events: list[dict]) -> list[str]:
+    """Each item's text rebuilt from its delta events only."""
+    texts: dict[int, str] = {}
+    for e in events:
+        if e["type"].endswith(".delta"):
+            texts[e["output_index"]] = texts.get(e["output_index"], "") + e["delta"]
+    return [texts.get(i, "") for i in range(max(texts, default=-1) + 1)]
+
+
+def item_texts(response: dict) -> list[str]:
+    out = []
+    for item in response["output"]:
+        if item["type"] == "function_call":
+            out.append(item["arguments"])
+        else:
+            out.append(item["content"][0]["text"] if item["content"] else "")
+    return out
+
+
+# -- batch -----------------------------------------------------------------------------------
+
+
+def test_batch_reasoning_message_and_function_call(client, vocabs):
+    gen = render(client, input="Weather in Paris?", tools=TOOLS, instructions="Be brief.")
+    reasoning_ids = encode(vocabs, REASONING)
+    ids = reasoning_ids + encode(vocabs, "Let me check.\n" + CALL) + [IM_END]
+    resp = batch(client, gen, ids)
+    Response.model_validate(resp)
+    assert resp["id"] == gen["request_id"] and resp["object"] == "response"
+    assert resp["status"] == "completed" and resp["incomplete_details"] is None
+    assert [i["type"] for i in resp["output"]] == ["reasoning", "message", "function_call"]
+    reasoning, message, call = resp["output"]
+    # the same ids through the chat derender (checked against vLLM elsewhere): same split
+    chat_gen = client.post("/v1/chat/completions/render", json={
+        "model": "qwen3", "messages": [{"role": "system", "content": "Be brief."},
+                                       {"role": "user", "content": "Weather in Paris?"}],
+        "tools": [{"type": "function", "function": {k: v for k, v in TOOLS[0].items()
+                                                     if k != "type"}}]}).json()
+    assert chat_gen["token_ids"] == gen["token_ids"]
+    chat = client.post("/v1/chat/completions/derender", json={
+        "model": "qwen3", "derender_context": chat_gen["derender_context"],
+        "generate_response": {"request_id": "x", "choices": [
+            {"index": 0, "token_ids": ids, "finish_reason": "stop"}]}}).json()
+    msg = chat["choices"][0]["message"]
+    assert reasoning["content"][0]["text"] == msg["reasoning"] == "\nThe user wants the weather.\n"
+    assert message["content"][0]["text"] == msg["content"]
+    assert call["name"] == "get_weather" and json.loads(call["arguments"]) == {"city": "Paris"}
+    assert call["arguments"] == msg["tool_calls"][0]["function"]["arguments"]
+    assert call["call_id"].startswith("call_") and call["status"] == "completed"
+    assert resp["instructions"] == "Be brief." and resp["tools"][0]["name"] == "get_weather"
+    usage = resp["usage"]
+    assert usage["input_tokens"] == len(gen["token_ids"])
+    assert usage["output_tokens"] == len(ids)
+    assert usage["total_tokens"] == len(gen["token_ids"]) + len(ids)
+    # the tokens between <think> and </think> (the markers excluded), as the tokenizer counts them
+    inner = encode(vocabs, "<think>\nThe user wants the weather.\n</think>")
+    assert usage["output_tokens_details"]["reasoning_tokens"] == len(inner) - 2
+
+
+def test_batch_length_finish_is_incomplete(client, vocabs):
+    gen = render(client, input="Count.", max_output_tokens=5)
+    ids = encode(vocabs, "1, 2, 3")[:5]
+    resp = batch(client, gen, ids, finish="length")
+    Response.model_validate(resp)
+    assert resp["status"] == "incomplete"
+    assert resp["incomplete_details"] == {"reason": "max_output_tokens"}
+    assert resp["output"][-1]["status"] == "incomplete"
+    assert resp["max_output_tokens"] == 5
+
+
+def test_batch_thinking_off_and_empty_output(client, vocabs):
+    gen = render(client, input="Hi", reasoning={"effort": "none"})
+    resp = batch(client, gen, encode(vocabs, "Hello!") + [IM_END])
+    assert [i["type"] for i in resp["output"]] == ["message"]
+    assert resp["output"][0]["content"][0]["text"] == "Hello!"
+    assert resp["reasoning"] == {"effort": "none"}
+    empty = batch(client, gen, [])
+    assert empty["output"] == [] and empty["status"] == "completed"
+
+
+def test_stop_strings_and_logprobs(client, vocabs):
+    gen = render(client, input="Count", stop=["3"], reasoning={"effort": "none"},
+                 include=["message.output_text.logprobs"], top_logprobs=1)
+    ids = encode(vocabs, "1, 2, 3, 4") + [IM_END]
+    lps = [{"token": f"token_id:{i}", "logprob": -0.5, "top_logprobs": []} for i in ids]
+    resp = batch(client, gen, ids, logprobs={"content": lps})
+    part = resp["output"][0]["content"][0]
+    assert part["text"] == "1, 2, "
+    assert [lp["token"] for lp in part["logprobs"]] == [
+        vocabs["qwen3"].tokenizer.decode([i]) for i in encode(vocabs, "1, 2, 3")]
+    events, _ = stream(client, gen, [ids[:2], ids[2:4], ids[4:]], logprobs=lps)
+    check_grammar(events)
+    assert same_response(events[-1]["response"], resp)
+
+
+# -- stream ----------------------------------------------------------------------------------
+
+
+def test_stream_events_order_sequence_and_equal_batch(client, vocabs):
+    gen = render(client, input="Weather in Paris?", tools=TOOLS)
+    ids = encode(vocabs, REASONING + "Let me check.\n" + CALL) + [IM_END]
+    pieces = [ids[k:k + 3] for k in range(0, len(ids), 3)]
+    events, states = stream(client, gen, pieces)
+    check_grammar(events)
+    final = events[-1]["response"]
+    assert same_response(final, batch(client, gen, ids))
+    assert assembled(events) == item_texts(final)
+    created = events[0]["response"]
+    assert created["status"] == "in_progress" and created["output"] == []
+    assert created["id"] == final["id"] == gen["request_id"]
+    # the state after the finish: a further call emits nothing
+    got = client.post(DERENDER, json={
+        "stream": True, "model": "qwen3", "stream_state": states[-1],
+        "generate_chunk": {"request_id": gen["request_id"],
+                           "choices": [{"index": 0, "token_ids": [], "finish_reason": "stop"}]}})
+    assert got.status_code == 200 and got.json()["events"] == []
+
+
+def test_stream_length_finish_ends_with_response_incomplete(client, vocabs):
+    gen = render(client, input="Hi", max_output_tokens=4)
+    ids = encode(vocabs, "Hello there friend")[:4]
+    events, _ = stream(client, gen, [ids[:2], ids[2:]], finish="length")
+    check_grammar(events)
+    assert events[-1]["type"] == "response.incomplete"
+    assert events[-1]["response"]["incomplete_details"] == {"reason": "max_output_tokens"}
+
+
+def test_stream_with_the_original_request_instead_of_the_context(client, vocabs):
+    request = {"model": "qwen3", "input": "Hi", "metadata": {"a": "b"}}
+    gen = render(client, **{k: v for k, v in request.items() if k != "model"})
+    ids = encode(vocabs, REASONING + "Hello!") + [IM_END]
+    body = {"stream": True, "model": "qwen3", "stream_state": None, "responses_request": request,
+            "prompt_token_ids": gen["token_ids"],
+            "generate_chunk": {"request_id": gen["request_id"],
+                               "choices": [{"index": 0, "token_ids": ids, "finish_reason": "stop"}]}}
+    got = client.post(DERENDER, json=body)
+    assert got.status_code == 200, got.text
+    events = got.json()["events"]
+    check_grammar(events)
+    final = events[-1]["response"]
+    assert final["metadata"] == {"a": "b"}
+    assert item_texts(final) == ["\nThe user wants the weather.\n", "\n\nHello!"]  # as chat
+    assert final["usage"]["input_tokens"] == len(gen["token_ids"])
+
+
+SCRIPTS = [
+    REASONING + "Let me check.\n" + CALL,
+    REASONING + "Grüße aus 世界 🌍, fine.",
+    "No reasoning at all, and a tool: " + CALL + "\n" + CALL.replace("Paris", "Lyon"),
+]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(script=st.sampled_from(SCRIPTS), cuts=st.lists(st.integers(1, 60), max_size=12),
+       finish=st.sampled_from(["stop", "length"]))
+def test_chunking_invariance(client, vocabs, script, cuts, finish):
+    gen = _GEN.setdefault("tools", render(client, input="Weather in Paris?", tools=TOOLS))
+    ids = encode(vocabs, script) + ([IM_END] if finish == "stop" else [])
+    points = sorted({c % (len(ids) + 1) for c in cuts} | {0, len(ids)})
+    pieces = [ids[a:b] for a, b in zip(points, points[1:])] or [[]]
+    events, states = stream(client, gen, pieces, finish=finish)
+    check_grammar(events)
+    whole = batch(client, gen, ids, finish=finish)
+    assert same_response(events[-1]["response"], whole)
+    assert assembled(events) == item_texts(whole)
+    one, _ = stream(client, gen, [ids], finish=finish)
+    strip = [(e["type"], e.get("output_index")) for e in one if not e["type"].endswith(".delta")]
+    assert strip == [(e["type"], e.get("output_index")) for e in events
+                     if not e["type"].endswith(".delta")]
+
+
+_GEN: dict[str, Any] = {}
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mutate, param", [
+    (lambda b: b["generate_response"]["choices"].append(
+        {"index": 1, "token_ids": [], "finish_reason": "stop"}), "generate_response.choices"),
+    (lambda b: b["derender_context"].update(kind="completion"), "derender_context.kind"),
+    (lambda b: b["generate_response"]["choices"][0].update(token_ids=[10**7]),
+     "generate_response"),
+])
+def test_batch_bad_requests(client, mutate, param):
+    gen = render(client, input="Hi")
+    body = {"model": "qwen3", "derender_context": gen["derender_context"],
+            "generate_response": {"request_id": gen["request_id"],
+                                  "choices": [{"index": 0, "token_ids": [9707], "finish_reason": "stop"}]}}
+    mutate(body)
+    got = client.post(DERENDER, json=body)
+    assert got.status_code == 400, got.text
+    assert got.json()["error"]["param"].startswith(param)
+
+
+def test_stream_tampered_ext_state_is_a_400(client, vocabs):
+    gen = render(client, input="Hi")
+    _, states = stream(client, gen, [encode(vocabs, "Hel")], finish=None)
+    state = states[-1]
+    state["tito"]["ext"]["seq"] = -4
+    got = client.post(DERENDER, json={
+        "stream": True, "model": "qwen3", "stream_state": state,
+        "generate_chunk": {"request_id": gen["request_id"],
+                           "choices": [{"index": 0, "token_ids": [9707], "finish_reason": None}]}})
+    assert got.status_code == 400, got.text
+    assert got.json()["error"]["param"] == "stream_state.tito.ext"
