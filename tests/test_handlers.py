@@ -315,7 +315,7 @@ def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
         "completions_render": "tito.adapters.routes_render",
         "tokenize": "tito.adapters.routes_tokenize",
         "responses_render": "tito.adapters.routes_responses",
-        "responses_derender": "tito.adapters.routes_responses",
+        "responses_derender": "tito.adapters.asgi",
     }
     checked = 0
     for name in HANDLER_NAMES:

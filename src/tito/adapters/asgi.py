@@ -295,18 +295,20 @@ def internal_error() -> JsonAnswer:
 
 def _derender_routes() -> dict[str, tuple[str, Any, Callable[[Any], dict[str, Any]]]]:
     """endpoint name -> (path, body type, service entry point)."""
-    from tito.protocol import DerenderChatBody, DerenderCompletionBody
-    from tito.service import derender
+    from tito.protocol import DerenderChatBody, DerenderCompletionBody, DerenderResponsesBody
+    from tito.service import derender, responses_derender
 
     return {
         "chat_derender": ("/v1/chat/completions/derender", DerenderChatBody, derender.handle_chat),
         "completions_derender": ("/v1/completions/derender", DerenderCompletionBody,
                                  derender.handle_completions),
+        "responses_derender": ("/v1/responses/derender", DerenderResponsesBody,
+                               responses_derender.handle_responses),
     }
 
 
 #: Endpoints :class:`DerenderApp` serves (the Lambda handlers pick it for these).
-DERENDER_ENDPOINTS = frozenset({"chat_derender", "completions_derender"})
+DERENDER_ENDPOINTS = frozenset({"chat_derender", "completions_derender", "responses_derender"})
 
 
 class DerenderApp:

@@ -1,7 +1,8 @@
 """Responses routes: ``POST /v1/responses/render`` and ``POST /v1/responses/derender``.
 
-Why a module of its own: each Lambda function imports only its own routes, and the Responses
-endpoints are two functions of their own. As the other routes, these only translate I/O and
+Why a module of its own: each Lambda function imports only its own routes (the Responses render
+function this one; the derender function serves the plain ASGI app of
+:mod:`tito.adapters.asgi` instead, as the other derender functions). As the other routes, these only translate I/O and
 leave every decision to :mod:`tito.service.responses` / :mod:`tito.service.responses_derender`.
 """
 
@@ -12,10 +13,9 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from tito.models import get_registry
-from tito.protocol import DerenderResponsesBody, DerenderResponsesStreamRequest, ResponsesRequest
+from tito.protocol import DerenderResponsesBody, ResponsesRequest
 from tito.service.responses import render_responses_request
-from tito.service.responses_derender import derender_responses, derender_responses_stream
+from tito.service.responses_derender import handle_responses
 
 __all__ = ["derender_router", "render_router", "router"]
 
@@ -34,10 +34,7 @@ def responses_render(request: ResponsesRequest) -> JSONResponse:
 async def responses_derender(body: DerenderResponsesBody) -> dict[str, Any]:
     """A whole generate response -> ``Response`` (batch), or one engine chunk and the carried
     ``stream_state`` -> ``{events, stream_state}`` (stream)."""
-    model = get_registry().get(body.model)
-    if isinstance(body, DerenderResponsesStreamRequest):
-        return derender_responses_stream(model, body)
-    return derender_responses(model, body)
+    return handle_responses(body)
 
 
 router = APIRouter()

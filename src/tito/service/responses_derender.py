@@ -38,7 +38,7 @@ from tito.service.derender import (
 from tito.service.responses import chat_request_for, echo_fields
 from tito.service.responses_events import EventState, Usage, events_for
 
-__all__ = ["derender_responses", "derender_responses_stream"]
+__all__ = ["derender_responses", "derender_responses_stream", "handle_responses"]
 
 
 def _settings(
@@ -141,3 +141,15 @@ def derender_responses_stream(
     """One streaming call: engine chunk(s) + carried state -> this call's events + state."""
     stream = _ResponsesStream(model, req)
     return stream.response(stream.run())
+
+
+def handle_responses(
+    body: DerenderResponsesRequest | DerenderResponsesStreamRequest,
+) -> dict[str, Any]:
+    """A validated Responses derender body (batch or one streamed call) -> the answer as a dict."""
+    from tito.models import get_registry
+
+    model = get_registry().get(body.model)
+    if isinstance(body, DerenderResponsesStreamRequest):
+        return derender_responses_stream(model, body)
+    return derender_responses(model, body)
