@@ -11,6 +11,12 @@ At several positions N in the stream it reports, measured in the same run:
   through fresh parsers on every call (spec 3.4), so a call at position N costs a replay of N
   tokens. We measure that cost with tito's own pipeline (a fresh state fed the N-token history),
   so the ratio isolates the algorithm, not the implementation language.
+
+Then one line per format (``--formats`` runs only those lines): a Qwen3-tokenized output in that
+format whose one call carries ~14,000 tokens of arguments (reasoning parsers: a long block), one
+token per call at output positions 100 and 10,000; the two must cost the same (``10k/100`` about
+1), and the largest state seen outside a call (before it and in the text after it) must stay
+under 4 KiB.
 """
 
 from __future__ import annotations
@@ -68,20 +74,87 @@ def replay_call(vocab, cfg, prompt, ids, pos) -> float:
     return statistics.median(times)
 
 
+#: per tool format: (text before the call's arguments, text after them); the arguments are one
+#: JSON object (or a pythonic list of keyword arguments) spanning positions 100 to 10,000
+_ARGS = {"items": [{"id": i, "name": f"item {i}", "tags": ["a", "b"]} for i in range(1100)]}
+_JSON = json.dumps(_ARGS)
+_PY = "items=" + repr(_ARGS["items"])
+TOOL_FORMATS: dict[str, tuple[str, str]] = {
+    "hermes": ('Sure.\n<tool_call>\n{"name": "store", "arguments": ' + _JSON, "}\n</tool_call>"),
+    "mistral": ('Sure.[TOOL_CALLS]store[ARGS]' + _JSON, ""),
+    "llama3_json": ('{"name": "store", "parameters": ' + _JSON, "}"),
+    "pythonic": ("[store(" + _PY, ")]"),
+    "llama4_pythonic": ("<|python_start|>[store(" + _PY, ")]<|python_end|>"),
+    "deepseek_v3": (
+        "Sure.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>store\n```json\n" + _JSON,
+        "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    ),
+    "granite": ('Sure.<|tool_call|>[{"name": "store", "arguments": ' + _JSON, "}]"),
+    "granite-20b-fc": ('Sure.<function_call> {"name": "store", "arguments": ' + _JSON, "}"),
+    "hunyuan_a13b": ('Sure.<tool_calls>[{"name": "store", "arguments": ' + _JSON, "}]</tool_calls>"),
+}
+#: per reasoning format: the text that opens a long block
+REASONING_FORMATS: dict[str, str] = {
+    "qwen3": "<think>\n",
+    "deepseek_r1": "",
+}
+_THOUGHT = "Let me think about this step by step; 中文 and emoji 😀 included. " * 900
+_AFTER = " Done, as you can see." * 40
+
+
+def format_line(vocab, prompt, name: str, kind: str) -> str:
+    """One format's line: per-call cost at positions 100 and 10,000, and the state outside calls."""
+    if kind == "tool":
+        head, tail = TOOL_FORMATS[name]
+        cfg = ChoiceConfig(tool_parser=name, tool_choice="auto")
+        ids = vocab.encode(head) + vocab.encode(tail + _AFTER)
+        outside = [0, len(ids) - 1]
+    else:
+        cfg = ChoiceConfig(reasoning_parser=name)
+        ids = vocab.encode(REASONING_FORMATS[name] + _THOUGHT + "</think>" + _AFTER)
+        outside = [len(ids) - 1]
+    _, out = step_choice(vocab, cfg, start_choice(vocab, cfg, prompt), ids, finish_reason="stop")
+    if kind == "tool":  # the positions measured lie inside the call's arguments
+        assert [c.name for c in out.tool_calls if c.name] == ["store"], (name, out.text[:80])
+        assert len(vocab.encode(head)) > 10_100 + SAMPLES, name
+    else:
+        assert len(out.reasoning) > len(_THOUGHT) - 10, name
+    times = {}
+    for pos in (100, 10_000):
+        state = advance(vocab, cfg, prompt, ids, pos)
+        times[pos] = tito_call(vocab, cfg, state, ids, pos)[0]
+    sizes, state = [], start_choice(vocab, cfg, prompt)
+    for k in range(0, len(ids), 500):
+        state, _ = step_choice(vocab, cfg, state, ids[k : k + 500], finish_reason=None)
+        if k <= outside[0] or k + 500 >= outside[-1]:
+            sizes.append(len(state.model_dump_json().encode()))
+    ratio = times[10_000] / times[100]
+    flag = "" if ratio < 1.5 and max(sizes) < 4096 else "  <-- check"
+    return (f"{kind + ' ' + name:23s} {times[100]*1e6:8.0f}us {times[10_000]*1e6:8.0f}us "
+            f"{ratio:8.2f} {max(sizes):10d}B{flag}")
+
+
 def main() -> int:
     model = get_registry().get("qwen3")
     vocab = model.vocab
     prompt = vocab.encode("<|im_start|>user\nGo<|im_end|>\n<|im_start|>assistant\n")
     cfg = ChoiceConfig(skip_special_tokens=False, reasoning_parser="qwen3", tool_parser="hermes",
                        tool_choice="auto")
-    print(f"{'output':16s} {'N':>7s} {'tito/call':>10s} {'state':>7s} {'replay/call':>12s} {'replay/tito':>12s}")
-    for name, ids in outputs(vocab).items():
+    if "--formats" not in sys.argv:
+        print(f"{'output':16s} {'N':>7s} {'tito/call':>10s} {'state':>7s} {'replay/call':>12s} "
+              f"{'replay/tito':>12s}")
+    for name, ids in outputs(vocab).items() if "--formats" not in sys.argv else ():
         assert len(ids) > max(POSITIONS) + SAMPLES, (name, len(ids))
         for pos in POSITIONS:
             state = advance(vocab, cfg, prompt, ids, pos)
             t, size = tito_call(vocab, cfg, state, ids, pos)
             r = replay_call(vocab, cfg, prompt, ids, pos)
             print(f"{name:16s} {pos:7d} {t*1e6:8.0f}us {size:6d}B {r*1e3:10.1f}ms {r/t:12.0f}")
+    print(f"\n{'format':23s} {'N=100':>10s} {'N=10,000':>10s} {'10k/100':>8s} {'state out':>11s}")
+    for name in TOOL_FORMATS:
+        print(format_line(vocab, prompt, name, "tool"))
+    for name in REASONING_FORMATS:
+        print(format_line(vocab, prompt, name, "reasoning"))
     return 0
 
 
