@@ -7,6 +7,22 @@ Format
 with ``skip_special_tokens=False`` whenever a parser is configured); they may be split across
 chunks anywhere. For Qwen3 they are added, non-special tokens (151667 / 151668).
 
+Further formats, by vLLM's ``--reasoning-parser`` name (same phases, other markers):
+
+- ``deepseek_v3``: deepseek_r1 when ``chat_template_kwargs`` has ``thinking`` or
+  ``enable_thinking`` true, else no reasoning at all (vLLM delegates to its identity parser);
+- ``mistral``: ``[THINK]`` ... ``[/THINK]`` (special tokens of Magistral / Mistral v13: they reach
+  the parser through the detokenizer's kept ids, :func:`tito.core.parsers.marker_special_ids`),
+  starting in ``pre`` like vLLM's engine (initial state CONTENT);
+- ``granite``: ``Here is my thought process:`` / ``Here's my thought process:`` ... ``Here is my
+  response:`` / ``Here's my response:`` (any spelling opens or closes), starting in ``pre``;
+- ``hunyuan_a13b``: ``<think>\n`` ... ``\n</think>\n<answer>\n``, and the content's closing
+  ``\n</answer>`` is dropped (the first one, also without a think block).
+
+vLLM's granite and hunyuan batch paths call an output whose block never closes content, while
+their streams already sent it as reasoning; tito keeps it reasoning (rule 3). Reasoning tokens are
+counted only for single-token markers (granite's and hunyuan's are text).
+
 Theory of operation
 ===================
 
@@ -56,7 +72,8 @@ templates and treats output before ``</think>`` as reasoning even without ``<thi
 behave the same. vLLM also detects markers by token id in streaming but by text in batch; tito uses
 text in both (so a marker spelled with ordinary tokens counts too) and ids only for counting.
 
-Bounds: ``held`` <= 7 characters; the state JSON is < 200 bytes whatever the output length.
+Bounds: ``held`` < the longest marker looked for (at most 31 characters); the state JSON is
+< 300 bytes whatever the output length.
 
 Example::
 
@@ -91,8 +108,9 @@ class ReasoningState(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     phase: Phase = "pre"  #: text phase (see module header)
-    held: str = Field(default="", max_length=16)  #: possible marker prefix, not yet emitted
+    held: str = Field(default="", max_length=32)  #: possible marker prefix, not yet emitted
     opened: bool = False  #: an output ``<think>`` was consumed (only one ever is)
+    answered: bool = False  #: the parser's ``content_end`` was consumed (only one ever is)
     id_phase: Phase = "pre"  #: the same phases, tracked on ids for counting
     start_id: int | None = None  #: ``<think>`` id in this vocabulary (None: not a token)
     end_id: int | None = None  #: ``</think>`` id
@@ -110,25 +128,60 @@ class ReasoningParser:
     implicit_open: bool = False
     #: True: ``chat_template_kwargs.enable_thinking == False`` disables parsing (qwen3).
     honours_enable_thinking: bool = False
+    #: True: parsing is off unless ``thinking`` or ``enable_thinking`` is true (deepseek_v3:
+    #: vLLM's parser is deepseek_r1 with the switch on, the identity parser without it)
+    thinking_opt_in: bool = False
+    #: further spellings of the markers (granite: ``Here's`` / ``Here is``)
+    alt_starts: tuple[str, ...] = ()
+    alt_ends: tuple[str, ...] = ()
+    #: a marker closing the content, dropped when it first appears after the block
+    #: (hunyuan_a13b's ``\n</answer>``)
+    content_end: str = ""
+
+    @property
+    def starts(self) -> tuple[str, ...]:
+        return (self.start, *self.alt_starts)
+
+    @property
+    def ends(self) -> tuple[str, ...]:
+        return (self.end, *self.alt_ends)
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:
         """The markers, which some models hold as special tokens (Mistral's ``[THINK]``)."""
-        return (self.start, self.end)
+        return (*self.starts, *self.ends)
 
     def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
         """The ``enabled`` flag for :func:`initial` from the request's template kwargs.
 
         vLLM's qwen3 parser honours ``enable_thinking`` (default true); deepseek_r1 ignores it.
         """
-        if not self.honours_enable_thinking or not chat_template_kwargs:
+        kw = chat_template_kwargs or {}
+        if self.thinking_opt_in:
+            return bool(kw.get("thinking")) or bool(kw.get("enable_thinking"))
+        if not self.honours_enable_thinking:
             return True
-        return chat_template_kwargs.get("enable_thinking", True) is not False
+        return kw.get("enable_thinking", True) is not False
 
 
 REASONING_PARSERS: dict[str, ReasoningParser] = {
     "qwen3": ReasoningParser("qwen3", honours_enable_thinking=True),
     "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True),
+    "deepseek_v3": ReasoningParser("deepseek_v3", implicit_open=True, thinking_opt_in=True),
+    "mistral": ReasoningParser("mistral", start="[THINK]", end="[/THINK]"),
+    "granite": ReasoningParser(
+        "granite",
+        start="Here is my thought process:",
+        end="Here is my response:",
+        alt_starts=("Here's my thought process:",),
+        alt_ends=("Here's my response:",),
+    ),
+    "hunyuan_a13b": ReasoningParser(
+        "hunyuan_a13b",
+        start="<think>\n",
+        end="\n</think>\n<answer>\n",
+        content_end="\n</answer>",
+    ),
 }
 
 
@@ -196,15 +249,19 @@ def step(
     pos = 0
     while True:
         if st.phase == "done":
+            if parser.content_end and not st.answered:
+                pos = _content_end(parser, st, s, pos, content, final)
             content.append(s[pos:])
             break
         looking: tuple[str, ...]
         if st.phase == "pre":
-            looking = (parser.start,)
+            looking = parser.starts
+            if parser.content_end and not st.answered:
+                looking = (*looking, parser.content_end)  # no block: the content ends there
         elif st.opened:
-            looking = (parser.end,)
+            looking = parser.ends
         else:
-            looking = (parser.start, parser.end)
+            looking = (*parser.starts, *parser.ends)
         hit, marker = find_first(s, looking, pos)
         side = content if st.phase == "pre" else reasoning
         if hit == -1:
@@ -214,12 +271,32 @@ def step(
             break
         side.append(s[pos:hit])
         pos = hit + len(marker or "")
-        if marker == parser.start:
+        if marker == parser.content_end and st.phase == "pre":
+            st.answered = True
+            st.phase = "done"
+        elif marker in parser.starts:
             st.opened = True
             st.phase = "think"
         else:
             st.phase = "done"
     return st, "".join(reasoning), "".join(content)
+
+
+def _content_end(
+    parser: ReasoningParser, st: ReasoningState, s: str, pos: int, content: list[str], final: bool
+) -> int:
+    """In ``done``: drop the first ``content_end``; hold a trailing proper prefix of it. Returns
+    where the rest of ``s`` (content) starts; a held prefix is left in ``st.held``."""
+    marker = parser.content_end
+    hit = s.find(marker, pos)
+    if hit != -1:
+        content.append(s[pos:hit])
+        st.answered = True
+        return hit + len(marker)
+    keep = 0 if final else held_suffix(s[pos:], (marker,))
+    st.held = s[len(s) - keep :]
+    content.append(s[pos : len(s) - keep])
+    return len(s)
 
 
 def _count(st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
