@@ -45,19 +45,12 @@ os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Tito")
 os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "tito")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "INFO")
 
+from bench_handler import Context  # noqa: E402  (the same Lambda context stub)
 from make_events import http_api_event  # noqa: E402
 
 TEXT = " The quick brown fox jumps over the lazy dog, and the dog does not mind at all. " * 30
 CAPS_MS = (0, 10, 20, 40, 60, 100, 200)
 RATES = (50, 100, 150)
-
-
-class Context:
-    function_name, memory_limit_in_mb, aws_request_id = "bench", 1024, "bench-request"
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 29_000
 
 
 def call_seconds(tokens_per_call: int, calls: int = 150) -> float:
