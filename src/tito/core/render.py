@@ -464,6 +464,8 @@ def _encode(vocab: Vocab, text: str, add_special_tokens: bool) -> tuple[list[int
     would apply to each chunk) and only for long prompts (short ones gain nothing).
     """
     tokenizer = vocab.tokenizer
+    if tokenizer is None:  # a vocabulary without a `tokenizers` object (mistral-common)
+        return vocab.encode(text, add_special_tokens=add_special_tokens), []
     pattern = _split_pattern(vocab) if not add_special_tokens and len(text) >= PARALLEL_ENCODE_MIN_CHARS else None
     if pattern is None:
         encoding = tokenizer.encode(text, add_special_tokens=add_special_tokens)
@@ -504,9 +506,9 @@ def prompt_tokens_lower_bound(vocab: Vocab, text: str, stop_above: int) -> int:
     per cut covers. The scan stops after about ``stop_above`` tokens' worth of text, so a prompt
     that is far too long fails fast and in small memory.
     """
-    if len(text) < LOWER_BOUND_MIN_CHARS:
-        return 0
     tokenizer = vocab.tokenizer
+    if len(text) < LOWER_BOUND_MIN_CHARS or tokenizer is None:
+        return 0
     total, start, n = 0, 0, len(text)
     while start < n and total <= stop_above:
         end = min(start + _BOUND_PIECE_CHARS, n)
@@ -532,6 +534,9 @@ def tokenize_prompt(
     generation_spans: Sequence[tuple[int, int]] | None = None,
 ) -> TokenizedPrompt:
     """Encode prompt text; offsets and the assistant mask follow the same truncation as the ids."""
+    if with_offsets and vocab.tokenizer is None:
+        raise BadRequest("return_token_offsets is not supported for models served through "
+                         "mistral-common.", param="return_token_offsets")
     ids, raw_offsets = _encode(vocab, text, add_special_tokens)
     window = truncate(len(ids), truncate_to, truncation_side)
     offsets = None

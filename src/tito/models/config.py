@@ -11,7 +11,7 @@ folder loader (:mod:`tito.models.served`) adds the folder name and checks parser
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,6 +48,11 @@ class ModelConfig(BaseModel):
     )
     default_sampling_params: dict[str, Any] | None = Field(
         default=None, description="Sampling defaults (vLLM: generation_config.json sampling fields)."
+    )
+    tokenizer_mode: Literal["auto", "hf", "mistral"] = Field(
+        default="auto",
+        description="vLLM --tokenizer-mode: auto = mistral-common when the folder holds its "
+        "tokenizer file (tekken.json, tokenizer.model.v*), else tokenizer.json.",
     )
     exclude_tools_when_tool_choice_none: bool = Field(
         default=False, description="vLLM --exclude-tools-when-tool-choice-none."

@@ -39,6 +39,7 @@ from typing import Any
 
 from tito.errors import NotFound, quote
 from tito.settings import flag
+from tito.models.mistral import mistral_tokenizer_file
 from tito.models.served import (
     TITO_CONFIG_FILE,
     TOKENIZER_FILE,
@@ -78,7 +79,11 @@ def is_model_folder(path: Path) -> bool:
     return (
         path.is_dir()
         and not path.name.startswith(".")
-        and ((path / TOKENIZER_FILE).is_file() or (path / TITO_CONFIG_FILE).is_file())
+        and (
+            (path / TOKENIZER_FILE).is_file()
+            or (path / TITO_CONFIG_FILE).is_file()
+            or mistral_tokenizer_file(path) is not None
+        )
     )
 
 

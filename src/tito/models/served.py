@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from tokenizers import Tokenizer
 
 from tito.core.vocab import Vocab
-from tito.models import hf
+from tito.models import hf, mistral
 from tito.models.config import ModelConfig
 from tito.models.hf import CONFIG_FILE, GENERATION_CONFIG_FILE
 
@@ -251,26 +251,45 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
     """Load and validate one model folder; :class:`ModelLoadError` names the folder and reason.
 
     ``overrides``: settings that win over ``tito.json`` (``tito serve --model`` flags), same keys.
+    A folder with mistral-common's tokenizer file is served through mistral-common
+    (``tokenizer_mode`` auto or mistral; :mod:`tito.models.mistral`).
     """
     folder = Path(path)
     if not folder.is_dir():
         raise ModelLoadError(f"model folder {folder} does not exist or is not a directory")
-    if not (folder / TOKENIZER_FILE).is_file():
+    raw_config = _tito_json(folder, overrides)
+    mode = raw_config.get("tokenizer_mode", "auto")
+    mistral_file = mistral.mistral_tokenizer_file(folder) if mode != "hf" else None
+    if mode == "mistral" and mistral_file is None:
+        raise ModelLoadError(
+            f"model folder {folder}: tokenizer_mode mistral needs tekken.json or tokenizer.model.v*"
+        )
+    if mistral_file is None and not (folder / TOKENIZER_FILE).is_file():
         raise ModelLoadError(f"model folder {folder}: missing {TOKENIZER_FILE}")
 
-    raw_config = _tito_json(folder, overrides)
     try:
         tokenizer_config = hf.read_optional_json(folder, TOKENIZER_CONFIG_FILE) or {}
         config_json = hf.read_optional_json(folder, CONFIG_FILE)
         generation = hf.read_optional_json(folder, GENERATION_CONFIG_FILE)
         generation_eos = hf.generation_eos_ids(config_json, generation)
+        params = hf.read_optional_json(folder, mistral.PARAMS_FILE) if mistral_file else None
     except hf.HFConfigError as exc:
         raise ModelLoadError(f"model folder {folder}: {exc}") from None
-    try:
-        tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
-    except Exception as exc:  # tokenizers raises a bare Exception on malformed JSON
-        raise ModelLoadError(f"model folder {folder}: cannot load {TOKENIZER_FILE}: {exc}") from None
-    size = tokenizer.get_vocab_size(with_added_tokens=True)
+    tokenizer: Any
+    if mistral_file is not None:
+        try:
+            tokenizer = mistral.load_mistral_tokenizer(mistral_file)
+        except Exception as exc:  # ImportError with the install hint, or a malformed file
+            raise ModelLoadError(f"model folder {folder}: cannot load {mistral_file.name}: {exc}") from None
+        size = tokenizer.instruct_tokenizer.tokenizer.n_words
+        if config_json is None and params is not None:
+            config_json = {"max_position_embeddings": params.get("max_seq_len")}
+    else:
+        try:
+            tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+        except Exception as exc:  # tokenizers raises a bare Exception on malformed JSON
+            raise ModelLoadError(f"model folder {folder}: cannot load {TOKENIZER_FILE}: {exc}") from None
+        size = tokenizer.get_vocab_size(with_added_tokens=True)
 
     derived: dict[str, Any] = {
         "max_model_len": (raw_config["max_model_len"] if "max_model_len" in raw_config
@@ -284,6 +303,8 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
     except ValidationError as exc:
         raise ModelLoadError(f"model folder {folder}: invalid {TITO_CONFIG_FILE}: {exc}") from None
     _check_parsers(folder, config)
+    if mistral_file is not None:
+        return _mistral_model(folder, config, tokenizer, mistral_file, size)
 
     strings: dict[str, str] = {}
     ids: dict[str, int] = {}
@@ -325,4 +346,29 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
         special_tokens=ids,
         special_token_strings=strings,
         created=int((folder / TOKENIZER_FILE).stat().st_mtime),
+    )
+
+
+def _mistral_model(
+    folder: Path, config: ModelConfig, tokenizer: Any, file: Path, size: int
+) -> ServedModel:
+    """A folder served by mistral-common: its EOS/BOS, no chat template (it encodes chats)."""
+    from tito.core.mistral import MistralVocab
+
+    raw = tokenizer.instruct_tokenizer.tokenizer
+    _, extra_eos = _eos_ids(folder, raw.eos_id, config.extra_eos_token_ids, size)
+    vocab = MistralVocab(tokenizer, extra_eos_token_ids=extra_eos)
+    roles = {"bos_token": raw.bos_id, "eos_token": raw.eos_id, "unk_token": raw.unk_id}
+    ids = {role: i for role, i in roles.items() if isinstance(i, int) and 0 <= i < size}
+    return ServedModel(
+        name=config.served_model_name or folder.name,
+        path=folder,
+        config=config,
+        vocab=vocab,
+        tokenizer_config={},
+        chat_template=None,
+        add_bos_token=True,
+        special_tokens=ids,
+        special_token_strings={role: raw.id_to_piece(i) for role, i in ids.items()},
+        created=int(file.stat().st_mtime),
     )

@@ -50,6 +50,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tito.core import render as core_render
+from tito.core.mistral import MistralVocab
+from tito.core.mistral import encode_chat as mistral_encode_chat
 from tito.core import sampling as core_sampling
 from tito.core.harmony.structured import harmony_structured_outputs
 from tito.core.template import TemplateLimits, TemplateRenderError, compile_template
@@ -395,12 +397,17 @@ def render_chat_request(
         tools = [{"type": tool.type, **tool.model_dump(exclude_unset=True)} for tool in request.tools]
 
     harmony = is_harmony_model(model)
-    template = None if harmony else _compile(_template_source(request, model, settings), settings)
+    mistral = isinstance(vocab, MistralVocab)
+    if mistral and (request.chat_template is not None or request.chat_template_kwargs):
+        raise BadRequest("chat_template is not supported for Mistral tokenizers.",
+                         param="chat_template")  # vLLM's validate_request_params
+    template = (None if harmony or mistral
+                else _compile(_template_source(request, model, settings), settings))
     if want_mask and (template is None or not template.has_generation_blocks):
         raise BadRequest(
             "return_assistant_tokens_mask needs a chat template with {% generation %} blocks; "
             f"the template of model `{model.name}` has none"
-            + (" (harmony is rendered by code)." if template is None else "."),
+            + (" (its chats are encoded by code)." if template is None else "."),
             param="return_assistant_tokens_mask",
         )
 
@@ -430,8 +437,12 @@ def render_chat_request(
         window = core_render.truncate(len(reused), truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
         media: list[dict[str, Any]] = []
-    elif template is None or normalized is None:  # harmony (gpt-oss): rendered by code
-        ids = harmony_prompt_ids(model, request, tools, settings.harmony_start_date)
+    elif template is None or normalized is None:  # harmony (gpt-oss), mistral-common: by code
+        ids = (
+            mistral_encode_chat(vocab, request.messages, tools=tools,  # type: ignore[arg-type]
+                                continue_final_message=request.continue_final_message)
+            if mistral else harmony_prompt_ids(model, request, tools, settings.harmony_start_date)
+        )
         window = core_render.truncate(len(ids), truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=ids[window])
         media = []

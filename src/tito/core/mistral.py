@@ -1,0 +1,165 @@
+"""Mistral models through mistral-common: its chat encoding and its decoding, behind :class:`Vocab`.
+
+Why: Mistral's prompt format is not a chat template but code (``mistral-common``, what vLLM's
+``--tokenizer-mode mistral`` runs): every tokenizer version (v1, v2, v3, v7, Tekken) places
+system prompts, tools, tool calls and results its own way, and a hand-written Jinja template
+matched it on one version only. So a model folder holding mistral-common's tokenizer file is
+rendered by ``encode_chat_completion`` itself (as vLLM does through ``transformers``'
+``MistralCommonBackend``: ``ChatCompletionRequest.from_openai`` on the request's messages, tool
+call ids cut to their last 9 characters as vLLM's ``truncate_tool_call_ids``), and decoded by
+mistral-common's ``decode``.
+
+:class:`MistralVocab` gives the rest of tito (detokenizer, stops, logprobs, parsers) the same
+surface as a ``tokenizers`` vocabulary:
+
+* ``decode(ids, skip_special_tokens=True)`` is mistral-common's ``decode`` (``IGNORE``);
+  ``skip_special_tokens=False`` keeps special tokens as their text and decodes the text between
+  them normally (mistral-common's ``KEEP`` for Tekken; for SentencePiece its ``KEEP`` returns raw
+  ``▁`` pieces, so the runs are decoded as ``IGNORE`` does, which is what vLLM's Mistral
+  detokenizer shows).
+* token strings (vLLM's ``prev_tokens``, the window a stream carries) are mistral-common's
+  pieces (``id_to_piece``), except Tekken's regular tokens, written as their bytes in GPT-2's
+  byte-level alphabet: Tekken's pieces of partial characters all read ``"�"`` and would not map
+  back to their ids.
+
+mistral-common is an optional dependency (``pip install 'tito[mistral]'``), imported only when a
+Mistral folder is loaded. This module holds no I/O: the tokenizer object is loaded by
+:mod:`tito.models.mistral`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from itertools import groupby
+from typing import Any
+
+from tito.core.vocab import Vocab
+from tito.errors import BadRequest
+
+def _byte_chars() -> list[str]:
+    """GPT-2's byte -> printable character table (what byte-level ``tokenizer.json`` files use)."""
+    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    table, extra = {}, 0
+    for b in range(256):
+        if b in keep:
+            table[b] = chr(b)
+        else:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return [table[b] for b in range(256)]
+
+
+_BYTE_CHARS = _byte_chars()
+
+#: vLLM truncates tool call ids to this many trailing characters for Mistral models.
+TOOL_CALL_ID_CHARS = 9
+
+
+class MistralVocab(Vocab):
+    """A mistral-common tokenizer seen as a :class:`Vocab` (rules in the module docstring)."""
+
+    def __init__(self, mistral: Any, *, extra_eos_token_ids: Sequence[int] = ()) -> None:
+        # no super().__init__: there is no ``tokenizers.Tokenizer`` behind this vocabulary
+        from mistral_common.tokens.tokenizers.base import SpecialTokenPolicy
+
+        self._ignore, self._keep = SpecialTokenPolicy.IGNORE, SpecialTokenPolicy.KEEP
+        self.mistral = mistral
+        self.raw = mistral.instruct_tokenizer.tokenizer
+        self.tokenizer = None  # type: ignore[assignment]
+        self.size = self.raw.n_words
+        self.special_ids = frozenset(i for i in range(self.size) if self.raw.is_special(i))
+        self.added_ids = self.special_ids
+        self.added_tokens = {self.raw.id_to_piece(i): i for i in sorted(self.special_ids, reverse=True)}
+        self.eos_token_id = self.raw.eos_id
+        self.bos_token_id = self.raw.bos_id
+        self.extra_eos_token_ids = tuple(i for i in extra_eos_token_ids if i != self.eos_token_id)
+        self._sentencepiece = not hasattr(self.raw, "id_to_byte_piece")
+
+    @cached_property
+    def _piece_ids(self) -> dict[str, int]:
+        # lowest id wins (a special token's text before a regular token spelled the same)
+        return {self._piece(i): i for i in range(self.size - 1, -1, -1)}
+
+    def _piece(self, token_id: int) -> str:
+        if self._sentencepiece or token_id in self.special_ids:
+            return self.raw.id_to_piece(token_id)
+        # Tekken: many byte pieces read "�" as text, so the window (sent as strings, vLLM's
+        # prev_tokens) would not map back to its ids; GPT-2's byte-to-character mapping of the
+        # token's bytes is unique and reversible, as in a byte-level tokenizer.json.
+        raw_bytes = self.raw.id_to_byte_piece(token_id, self._keep)
+        return "".join(_BYTE_CHARS[b] for b in raw_bytes)
+
+    def in_vocab(self, token_id: int) -> bool:
+        return 0 <= token_id < self.size
+
+    def token(self, token_id: int) -> str | None:
+        """A unique string per id: SentencePiece pieces; Tekken bytes in byte-level form."""
+        return self._piece(token_id) if self.in_vocab(token_id) else None
+
+    def token_id(self, token: str) -> int | None:
+        return self._piece_ids.get(token)
+
+    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
+        clean = [i for i in ids if 0 <= i < self.size]
+        if not clean:
+            return ""
+        if skip_special_tokens:
+            return self.raw.decode(clean, self._ignore)
+        if not self._sentencepiece:
+            return self.raw.decode(clean, self._keep)
+        out = []
+        for special, group in groupby(clean, lambda i: i in self.special_ids):
+            run = list(group)
+            out.append("".join(self.raw.id_to_piece(i) for i in run) if special
+                       else self.raw.decode(run, self._ignore))
+        return "".join(out)
+
+    def encode(self, text: str, *, add_special_tokens: bool = False) -> list[int]:
+        return list(self.raw.encode(text, bos=add_special_tokens, eos=False))
+
+
+def _truncated_ids(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for message in messages:
+        msg = dict(message)
+        calls = msg.get("tool_calls")
+        if isinstance(calls, list):
+            msg["tool_calls"] = [
+                {**c, "id": c["id"][-TOOL_CALL_ID_CHARS:]}
+                if isinstance(c, Mapping) and isinstance(c.get("id"), str) else c
+                for c in calls
+            ]
+        if isinstance(msg.get("tool_call_id"), str):
+            msg["tool_call_id"] = msg["tool_call_id"][-TOOL_CALL_ID_CHARS:]
+        out.append(msg)
+    return out
+
+
+def encode_chat(
+    vocab: MistralVocab,
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    continue_final_message: bool = False,
+) -> list[int]:
+    """Prompt ids of a chat request, by mistral-common's ``encode_chat_completion``.
+
+    A conversation mistral-common refuses (its exceptions, its asserts, pydantic validation)
+    is a 400 with its message, as vLLM turns them into 400s.
+    """
+    from mistral_common.exceptions import MistralCommonException
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+    from pydantic import ValidationError
+
+    try:
+        request = ChatCompletionRequest.from_openai(
+            messages=_truncated_ids(messages), tools=tools,
+            continue_final_message=continue_final_message,
+        )
+        return list(vocab.mistral.encode_chat_completion(request).tokens)
+    except ValidationError as exc:
+        reason = exc.errors()[0].get("msg")
+    except (MistralCommonException, AssertionError, ValueError, TypeError, KeyError) as exc:
+        reason = str(exc) or type(exc).__name__
+    raise BadRequest(f"mistral-common refused the conversation: {reason}", param="messages")
