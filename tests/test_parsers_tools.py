@@ -846,6 +846,43 @@ def test_parse_tool_choice():
 # -- bounds -------------------------------------------------------------------------------------
 
 
+#: the XML formats' section marker, the start of a call's name, a 1 MB string argument
+XML_SECTIONS = {
+    "qwen3_coder": "<tool_call>",
+    "qwen3_xml": "<tool_call>",
+    "seed_oss": "<seed:tool_call>",
+    "glm45": "<tool_call>",
+    "glm47": "<tool_call>",
+    "minimax_m2": "<minimax:tool_call>",
+    "deepseek_v32": "<｜DSML｜function_calls>",
+}
+XML_NAME_HEADERS = {
+    "qwen3_coder": "<tool_call><function=",
+    "qwen3_xml": "<tool_call><function=",
+    "seed_oss": "<seed:tool_call><function=",
+    "glm45": "<tool_call>",
+    "glm47": "<tool_call>",
+    "minimax_m2": '<minimax:tool_call><invoke name="',
+    "deepseek_v32": '<｜DSML｜function_calls><｜DSML｜invoke name="',
+}
+
+
+def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its neighbours
+    q = f"<function=f>\n<parameter=data>\n{big}\n</parameter>\n</function>"
+    return {
+        "qwen3_coder": f"<tool_call>\n{q}\n</tool_call>",
+        "qwen3_xml": f"<tool_call>\n{q}\n</tool_call>",
+        "seed_oss": f"<seed:tool_call>\n{q}\n</seed:tool_call>",
+        "glm45": f"<tool_call>f\n<arg_key>data</arg_key>\n<arg_value>{big}</arg_value>\n</tool_call>",
+        "glm47": f"<tool_call>f<arg_key>data</arg_key><arg_value>{big}</arg_value></tool_call>",
+        "minimax_m2": '<minimax:tool_call>\n<invoke name="f">\n<parameter name="data">'
+        f"{big}</parameter>\n</invoke>\n</minimax:tool_call>",
+        "deepseek_v32": '<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter '
+        f'name="data" string="true">{big}</｜DSML｜parameter>\n</｜DSML｜invoke>\n'
+        "</｜DSML｜function_calls>",
+    }
+
+
 def state_bytes(state: ToolState) -> int:
     return len(state.model_dump_json().encode())
 
@@ -865,6 +902,11 @@ def test_one_megabyte_argument_keeps_the_state_small(name):
         "granite": f'<|tool_call|>[{{"name": "f", "arguments": {{"data": "{big}"}}}}]',
         "granite-20b-fc": f'<function_call> {{"name": "f", "arguments": {{"data": "{big}"}}}}',
         "hunyuan_a13b": f'<tool_calls>[{{"name": "f", "arguments": {{"data": "{big}"}}}}]</tool_calls>',
+        "deepseek_v31": f'{DS_BEGIN}{DS_CALL}f{DS_SEP}{{"data": "{big}"}}{DS_CALL_END}{DS_END}',
+        "kimi_k2": "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
+        f'<|tool_call_argument_begin|>{{"data": "{big}"}}<|tool_call_end|>'
+        "<|tool_calls_section_end|>",
+        **XML_BIG_CALLS(big),
     }[name]
     p = make_tool_parser(name)
     state, sizes, args = T.initial(p), [], []
@@ -891,6 +933,9 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
         "granite": "<|tool_",
         "granite-20b-fc": "<function_",
         "hunyuan_a13b": "<tool_",
+        "deepseek_v31": DS_BEGIN[:5],
+        "kimi_k2": "<|tool_calls_",
+        **{n: m[:-1] for n, m in XML_SECTIONS.items()},
     }[name]
     header = {
         "hermes": '<tool_call>{"name": "',
@@ -903,6 +948,9 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
         "granite": '<|tool_call|>[{"name": "',
         "granite-20b-fc": '<function_call>{"name": "',
         "hunyuan_a13b": '<tool_calls>[{"name": "',
+        "deepseek_v31": f"{DS_BEGIN}{DS_CALL}",
+        "kimi_k2": "<|tool_calls_section_begin|><|tool_call_begin|>functions.",
+        **XML_NAME_HEADERS,
     }[name]
     for head, unit in ((prefix, prefix), (header, "a")):
         state, content = T.initial(p), []
@@ -1113,6 +1161,107 @@ _FRAGMENTS = {
         "(",
         ")",
     ],
+    "deepseek_v31": [
+        DS_BEGIN,
+        DS_CALL,
+        DS_SEP,
+        DS_CALL_END,
+        DS_END,
+        "f",
+        "{}",
+        '{"a": 1}',
+        "text",
+        "\n",
+        " ",
+        "<｜",
+        f'{DS_CALL}f{DS_SEP}{{"a": "{DS_CALL_END}"}}{DS_CALL_END}',
+    ],
+    "kimi_k2": [
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>",
+        "<|tool_call_argument_begin|>",
+        "<|tool_call_end|>",
+        "<|tool_calls_section_end|>",
+        "functions.f:0",
+        "f:1",
+        "g",
+        "{}",
+        '{"a": [1, "}"]}',
+        "text",
+        "\n",
+        " ",
+        "<|",
+    ],
+    "qwen3_coder": [
+        "<tool_call>",
+        "</tool_call>",
+        "<function=f>",
+        "<function=g>",
+        "</function>",
+        "<parameter=a>",
+        "<parameter=n>",
+        "</parameter>",
+        "<parameter=",
+        "\n",
+        " ",
+        "text",
+        "7",
+        "{}",
+        "<",
+        ">",
+        "中文",
+        '"',
+        "\\",
+    ],
+    "glm45": [
+        "<tool_call>",
+        "</tool_call>",
+        "f",
+        "g\n",
+        "<arg_key>",
+        "</arg_key>",
+        "<arg_value>",
+        "</arg_value>",
+        "a",
+        "n",
+        "\n",
+        " ",
+        "text",
+        "7",
+        "<",
+    ],
+    "minimax_m2": [
+        "<minimax:tool_call>",
+        "</minimax:tool_call>",
+        '<invoke name="f">',
+        "<invoke name=g>",
+        "</invoke>",
+        '<parameter name="a">',
+        "<parameter name='n'>",
+        "</parameter>",
+        "\n",
+        " ",
+        "text",
+        "7",
+        "<",
+        '"',
+    ],
+    "deepseek_v32": [
+        "<｜DSML｜function_calls>",
+        "</｜DSML｜function_calls>",
+        '<｜DSML｜invoke name="f">',
+        "</｜DSML｜invoke>",
+        '<｜DSML｜parameter name="a" string="true">',
+        '<｜DSML｜parameter name="n" string="false">',
+        '<｜DSML｜parameter name="o">',
+        "</｜DSML｜parameter>",
+        "\n",
+        " ",
+        "text",
+        "[1, 2]",
+        "7",
+        "<",
+    ],
     "required": [
         "[",
         "]",
@@ -1133,10 +1282,12 @@ def _parser_for(name: str):
         return make_tool_parser(None, "required")
     if name == "named":
         return make_tool_parser(None, "named", named_tool="fn")
+    if name in T.TYPED_TOOL_PARSERS:  # typed parameters: n an integer, o an object or array
+        return make_tool_parser(name, tool_params={"f": {"n": "i", "o": "oa"}, "g": {}})
     return make_tool_parser(name)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), name=st.sampled_from(sorted(_FRAGMENTS)))
 def test_any_chunking_equals_batch(data, name):
     text = "".join(data.draw(st.lists(st.sampled_from(_FRAGMENTS[name]), max_size=14)))

@@ -66,6 +66,9 @@ class ChoiceConfig(BaseModel):
     tool_choice: ToolChoiceMode = "none"
     named_tool: str | None = None
     parallel_tool_calls: bool = True
+    #: the request's tool parameter types, for the formats that type text values
+    #: (``tito.core.parsers.tools._schema``); None otherwise
+    tool_params: dict[str, dict[str, str]] | None = None
     completion: bool = False  #: completions (text + flat logprobs) instead of chat
     #: gpt-oss: one token-level harmony parser replaces stages 4-5 (tito.core.parsers.harmony)
     harmony: bool = False
@@ -241,7 +244,8 @@ def step_choice(
             ToolCallOut(
                 index=call.index,
                 id=(
-                    tool_call_id(
+                    call.id
+                    or tool_call_id(
                         response_id, choice_index, call.index, tool_parsers.id_shape(cfg.tool_parser)
                     )
                     if first
@@ -282,7 +286,7 @@ def _parsers_initial(
         parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser)
         tail = list(prompt_ids or [])[-reasoning_parsers.PROMPT_TAIL_IDS :]
         reasoning_state = reasoning_parsers.initial(
-            parser, vocab, tail, enabled=cfg.reasoning_enabled
+            parser, vocab, tail, enabled=cfg.reasoning_enabled, tool_parser=cfg.tool_parser
         )
     tool_state = None
     if cfg.tool_choice != "none":
@@ -297,6 +301,7 @@ def tool_parser_for(cfg: ChoiceConfig) -> tool_parsers.ToolParser:
         cfg.tool_choice,
         named_tool=cfg.named_tool,
         parallel_tool_calls=cfg.parallel_tool_calls,
+        tool_params=cfg.tool_params,
     )
 
 

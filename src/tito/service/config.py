@@ -15,6 +15,7 @@ from typing import Any
 from tito.core.pipeline import ChoiceConfig
 from tito.models import ServedModel
 from tito.protocol import ChatCompletionRequest, CompletionRequest
+from tito.protocol.derender import DerenderContext
 
 
 def _tool_mode(model: ServedModel, req: ChatCompletionRequest | None) -> tuple[str, str | None]:
@@ -70,6 +71,7 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
                 model.vocab, model.config.tool_parser if mode != "none" else None, reasoning
             )
         )
+    tool_parser = model.config.tool_parser if mode == "auto" else None
     return ChoiceConfig(
         skip_special_tokens=skip,
         keep_special_ids=keep,
@@ -78,12 +80,28 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
         reasoning_parser=reasoning,
         reasoning_enabled=enabled,
         include_reasoning=req.include_reasoning if req else True,
-        tool_parser=model.config.tool_parser if mode == "auto" else None,
+        tool_parser=tool_parser,
         tool_choice=mode,  # type: ignore[arg-type]  # one of ToolChoiceMode
         named_tool=named,
         parallel_tool_calls=(req.parallel_tool_calls is not False) if req else True,
         harmony=harmony,
+        tool_params=_tool_params(tool_parser, req),
     )
+
+
+def _tool_params(
+    tool_parser: str | None, req: ChatCompletionRequest | DerenderContext | None
+) -> dict[str, dict[str, str]] | None:
+    """The parameter-type map of the request's tools, only for formats that type text values
+    (from ``tools`` of a chat request, or render's ``derender_context.tool_params``)."""
+    from tito.core.parsers.tools import TYPED_TOOL_PARSERS
+    from tito.core.parsers.tools._schema import tool_params
+
+    if tool_parser not in TYPED_TOOL_PARSERS or req is None:
+        return None
+    if isinstance(req, DerenderContext):
+        return req.tool_params
+    return tool_params(req.tools)
 
 
 def completion_config(model: ServedModel, req: CompletionRequest | None) -> ChoiceConfig:

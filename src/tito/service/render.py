@@ -29,6 +29,8 @@ request. Keys (absent when they hold the default shown):
 ``return_tokens_as_token_ids`` default null
 ``stream_options``             ``{"include_usage", "continuous_usage_stats"}`` when streaming
 ``tools``                      chat: tool names offered (absent: no tools)
+``tool_params``                chat, tool parsers that type text values (qwen3_coder...):
+                               ``{tool: {parameter: type letters}}`` (``core.parsers.tools._schema``)
 ``tool_choice``                chat, with tools: ``"none"|"auto"|"required"|{"type", "function":
                                {"name"}}`` (a null ``tool_choice`` is written as ``"auto"``)
 ``parallel_tool_calls``        chat, default true
@@ -54,6 +56,8 @@ from tito.core.mistral import MistralVocab
 from tito.core.mistral import encode_chat as mistral_encode_chat
 from tito.core import sampling as core_sampling
 from tito.core.harmony.structured import harmony_structured_outputs
+from tito.core.parsers.tools import TYPED_TOOL_PARSERS
+from tito.core.parsers.tools._schema import tool_params
 from tito.core.template import TemplateLimits, TemplateRenderError, compile_template
 from tito.errors import BadRequest
 from tito.protocol import (
@@ -88,11 +92,18 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     "deepseek_r1": ("<think>", "</think>"),
     "deepseek_v3": ("<think>", "</think>"),
     "glm45": ("<think>", "</think>"),
+    "glm47": ("<think>", "</think>"),
+    "kimi_k2": ("<think>", "</think>"),
+    "minimax_m2": ("<think>", "</think>"),
+    "seed_oss": ("<seed:think>", "</seed:think>"),
 }
 
 #: Tool parsers whose markers are special tokens, so decoding must keep special tokens when tools
 #: may be called (vLLM's ``adjust_request`` for these parsers does the same).
-_KEEP_SPECIAL_TOKENS_TOOL_PARSERS = frozenset({"mistral", "hermes", "internlm"})
+_KEEP_SPECIAL_TOKENS_TOOL_PARSERS = frozenset(
+    {"mistral", "hermes", "internlm", "kimi_k2", "qwen3_coder", "qwen3_xml", "seed_oss",
+     "glm45", "glm47", "minimax_m2", "deepseek_v32"}
+)
 
 _UNTRUSTED_TEMPLATE = (
     "Chat template is passed with request, but --trust-request-chat-template is not set. "
@@ -524,6 +535,8 @@ def render_chat_request(
         context["top_logprobs"] = request.top_logprobs or 0
     if request.tools:
         context["tools"] = [t.function.name for t in request.tools]
+        if model.tool_parser in TYPED_TOOL_PARSERS:
+            context["tool_params"] = tool_params(request.tools)
         # null with tools behaves as "auto" in vLLM; say so explicitly
         context["tool_choice"] = "auto" if tool_choice_json is None else tool_choice_json
     if request.parallel_tool_calls is False:

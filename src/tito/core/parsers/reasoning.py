@@ -23,6 +23,26 @@ vLLM's granite and hunyuan batch paths call an output whose block never closes c
 their streams already sent it as reasoning; tito keeps it reasoning (rule 3). Reasoning tokens are
 counted only for single-token markers (granite's and hunyuan's are text).
 
+The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningParser` row):
+
+============================  =====================================================================
+``qwen3``                      starts in ``pre``; ``enable_thinking: false`` turns it off; with the
+                               ``qwen3_coder``/``qwen3_xml`` tool parser a ``<tool_call>`` ends it
+``deepseek_r1``                starts in ``think`` (reasoning before ``</think>`` without ``<think>``)
+``glm45``, ``glm47``           starts in ``think``; ``thinking``/``enable_thinking`` false turns it
+                               off; a ``<tool_call>`` (glm45/glm47 tools) ends it
+``kimi_k2``                    likewise; ``<|tool_calls_section_begin|>`` ends it
+``minimax_m2``                 starts in ``think`` (MiniMax-M2 writes only ``</think>``);
+                               ``<minimax:tool_call>`` ends it
+``minimax_m2_append_think``    no reasoning: the whole output is content with ``<think>`` in front
+``seed_oss``                   ``<seed:think>`` ... ``</seed:think>``, starts in ``think``;
+                               ``enable_thinking: false`` turns it off; ``<seed:tool_call>`` ends it
+============================  =====================================================================
+
+An *implicit end* (vLLM 0.33's grammars: a tool call straight from reasoning) is the paired tool
+format's call start: it ends the block and stays in the content, where the tool parser finds it.
+It applies only when that tool parser runs (``tool_choice`` auto).
+
 Theory of operation
 ===================
 
@@ -86,7 +106,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -100,6 +120,8 @@ Phase = Literal["pre", "think", "done"]
 #: How many prompt ids :func:`initial` needs at most to see the current turn's markers
 #: (``<|im_start|>assistant\n<think>\n\n</think>\n\n`` is 7 ids for Qwen3).
 PROMPT_TAIL_IDS = 32
+#: Longest trailing reasoning whitespace held back by ``strip_trailing_ws`` (characters).
+WS_HOLD = 64
 
 
 class ReasoningState(BaseModel):
@@ -111,6 +133,11 @@ class ReasoningState(BaseModel):
     held: str = Field(default="", max_length=32)  #: possible marker prefix, not yet emitted
     opened: bool = False  #: an output ``<think>`` was consumed (only one ever is)
     answered: bool = False  #: the parser's ``content_end`` was consumed (only one ever is)
+    #: the tool format's call start that also ends the block (kept as content), if any
+    implicit_end: str = Field(default="", max_length=32)
+    implicit_end_id: int | None = None  #: its id, when it is one token
+    #: trailing whitespace of the reasoning held back (``strip_trailing_ws``)
+    ws: str = Field(default="", max_length=WS_HOLD)
     id_phase: Phase = "pre"  #: the same phases, tracked on ids for counting
     start_id: int | None = None  #: ``<think>`` id in this vocabulary (None: not a token)
     end_id: int | None = None  #: ``</think>`` id
@@ -145,6 +172,19 @@ class ReasoningParser:
     @property
     def ends(self) -> tuple[str, ...]:
         return (self.end, *self.alt_ends)
+    #: the template kwargs that switch thinking off: ``"enable"`` (``enable_thinking: false``,
+    #: qwen3, seed_oss), ``"either"`` (``thinking``/``enable_thinking``: on when neither is
+    #: given, else when either is true: glm45, kimi_k2), ``""`` (no switch)
+    switch: str = ""
+    #: tool parser name -> its call start marker, which also ends the block (vLLM's grammars:
+    #: a call straight from reasoning ends it); the marker stays in the content for the tool parser
+    implicit_ends: Mapping[str, str] = field(default_factory=dict)
+    #: every output is content with this text in front (minimax_m2_append_think: ``<think>``)
+    prepend: str = ""
+    #: reasoning loses its trailing whitespace (vLLM's ``strip_trailing_reasoning_whitespace``):
+    #: a whitespace run is held until more reasoning shows it is not trailing; the block's end
+    #: (or the output's) drops it. Only a run's last :data:`WS_HOLD` characters are ever dropped.
+    strip_trailing_ws: bool = False
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:
@@ -152,20 +192,28 @@ class ReasoningParser:
         return (*self.starts, *self.ends)
 
     def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
-        """The ``enabled`` flag for :func:`initial` from the request's template kwargs.
-
-        vLLM's qwen3 parser honours ``enable_thinking`` (default true); deepseek_r1 ignores it.
-        """
+        """The ``enabled`` flag for :func:`initial` from the request's template kwargs (as the
+        vLLM parser of the same name reads them)."""
         kw = chat_template_kwargs or {}
         if self.thinking_opt_in:
             return bool(kw.get("thinking")) or bool(kw.get("enable_thinking"))
-        if not self.honours_enable_thinking:
-            return True
-        return kw.get("enable_thinking", True) is not False
+        if self.switch == "enable" or self.honours_enable_thinking:
+            return kw.get("enable_thinking", True) is not False
+        if self.switch == "either":
+            thinking, enable = kw.get("thinking"), kw.get("enable_thinking")
+            return (thinking is None and enable is None) or bool(thinking) or bool(enable)
+        return True
 
+    def implicit_end_for(self, tool_parser: str | None) -> str:
+        """The call start that ends reasoning with this tool parser ("" when none)."""
+        return self.implicit_ends.get(tool_parser or "", "")
+
+
+_QWEN3_CALL = {"qwen3_coder": "<tool_call>", "qwen3_xml": "<tool_call>"}
+_GLM_CALL = {"glm45": "<tool_call>", "glm47": "<tool_call>"}
 
 REASONING_PARSERS: dict[str, ReasoningParser] = {
-    "qwen3": ReasoningParser("qwen3", honours_enable_thinking=True),
+    "qwen3": ReasoningParser("qwen3", switch="enable", implicit_ends=_QWEN3_CALL),
     "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True),
     "deepseek_v3": ReasoningParser("deepseek_v3", implicit_open=True, thinking_opt_in=True),
     "mistral": ReasoningParser("mistral", start="[THINK]", end="[/THINK]"),
@@ -181,6 +229,42 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         start="<think>\n",
         end="\n</think>\n<answer>\n",
         content_end="\n</answer>",
+    ),
+    "glm45": ReasoningParser(
+        "glm45",
+        implicit_open=True,
+        switch="either",
+        implicit_ends=_GLM_CALL,
+        strip_trailing_ws=True,
+    ),
+    "glm47": ReasoningParser(
+        "glm47",
+        implicit_open=True,
+        switch="either",
+        implicit_ends=_GLM_CALL,
+        strip_trailing_ws=True,
+    ),
+    "kimi_k2": ReasoningParser(
+        "kimi_k2",
+        implicit_open=True,
+        switch="either",
+        strip_trailing_ws=True,
+        implicit_ends={"kimi_k2": "<|tool_calls_section_begin|>"},
+    ),
+    "minimax_m2": ReasoningParser(
+        "minimax_m2",
+        implicit_open=True,
+        implicit_ends={"minimax_m2": "<minimax:tool_call>"},
+        strip_trailing_ws=True,
+    ),
+    "minimax_m2_append_think": ReasoningParser("minimax_m2_append_think", prepend="<think>"),
+    "seed_oss": ReasoningParser(
+        "seed_oss",
+        start="<seed:think>",
+        end="</seed:think>",
+        implicit_open=True,
+        switch="enable",
+        implicit_ends={"seed_oss": "<seed:tool_call>"},
     ),
 }
 
@@ -202,12 +286,15 @@ def initial(
     prompt_tail_ids: Sequence[int],
     *,
     enabled: bool = True,
+    tool_parser: str | None = None,
 ) -> ReasoningState:
     """The state before the first output token, decided from the prompt's last ids.
 
     ``prompt_tail_ids``: the last prompt ids (:data:`PROMPT_TAIL_IDS` are plenty; more is fine,
     the scan stops at the current turn's start). ``enabled=False`` (e.g. from
     :meth:`ReasoningParser.enabled_from_kwargs`) makes every output character content.
+    ``tool_parser``: the request's tool format, whose call start may end the block
+    (:attr:`ReasoningParser.implicit_ends`).
     """
     start_id = vocab.token_id(parser.start)
     end_id = vocab.token_id(parser.end)
@@ -221,9 +308,17 @@ def initial(
             break
         if tid in vocab.special_ids:
             break
-    if not enabled:
+    if not enabled or parser.prepend:
         phase = "done"
-    return ReasoningState(phase=phase, id_phase=phase, start_id=start_id, end_id=end_id)
+    implicit = parser.implicit_end_for(tool_parser)
+    return ReasoningState(
+        phase=phase,
+        id_phase=phase,
+        start_id=start_id,
+        end_id=end_id,
+        implicit_end=implicit,
+        implicit_end_id=vocab.token_id(implicit) if implicit else None,
+    )
 
 
 def step(
@@ -247,6 +342,10 @@ def step(
     s = st.held + text
     st.held = ""
     pos = 0
+    if parser.prepend and not st.opened:
+        st.opened = True
+        s = parser.prepend + s
+    implicit = (st.implicit_end,) if st.implicit_end else ()
     while True:
         if st.phase == "done":
             if parser.content_end and not st.answered:
@@ -259,9 +358,9 @@ def step(
             if parser.content_end and not st.answered:
                 looking = (*looking, parser.content_end)  # no block: the content ends there
         elif st.opened:
-            looking = parser.ends
+            looking = (*parser.ends, *implicit)
         else:
-            looking = (*parser.starts, *parser.ends)
+            looking = (*parser.starts, *parser.ends, *implicit)
         hit, marker = find_first(s, looking, pos)
         side = content if st.phase == "pre" else reasoning
         if hit == -1:
@@ -274,12 +373,30 @@ def step(
         if marker == parser.content_end and st.phase == "pre":
             st.answered = True
             st.phase = "done"
+        elif implicit and marker == implicit[0] and st.phase == "think":
+            pos = hit  # a tool call ends the block: its marker is content (for the tool parser)
+            st.phase = "done"
         elif marker in parser.starts:
             st.opened = True
             st.phase = "think"
         else:
             st.phase = "done"
-    return st, "".join(reasoning), "".join(content)
+    text_r = "".join(reasoning)
+    if parser.strip_trailing_ws:
+        text_r = _hold_trailing_ws(st, text_r, ended=st.phase == "done" or final)
+    return st, text_r, "".join(content)
+
+
+def _hold_trailing_ws(st: ReasoningState, text: str, *, ended: bool) -> str:
+    """Trailing whitespace of the reasoning waits in ``st.ws`` (see ``strip_trailing_ws``): the
+    last :data:`WS_HOLD` characters of the trailing run are held, the block's end drops them, so
+    the split of the text never matters."""
+    combined = st.ws + text
+    body = combined.rstrip()
+    run = combined[len(body) :]
+    held = run[-WS_HOLD:] if run else ""
+    st.ws = "" if ended else held
+    return combined[: len(combined) - len(held)]
 
 
 def _content_end(
@@ -303,15 +420,15 @@ def _count(st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
     phase, count = st.id_phase, st.reasoning_tokens
     if phase == "done" or not ids:
         return phase, count
-    start_id, end_id = st.start_id, st.end_id
-    if phase == "think" and end_id not in ids and start_id not in ids:
+    start_id, end_id, end2 = st.start_id, st.end_id, st.implicit_end_id
+    if phase == "think" and end_id not in ids and start_id not in ids and end2 not in ids:
         return phase, count + len(ids)  # the common case, no per-id loop
     for tid in ids:
         if phase == "pre":
             if tid == start_id:
                 phase = "think"
         elif phase == "think":
-            if tid == end_id:
+            if tid == end_id or (end2 is not None and tid == end2):
                 phase = "done"
                 break
             if tid != start_id:

@@ -17,6 +17,7 @@ Each format's module header states its grammar and rules; :mod:`._base` states t
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from tito.core.parsers.tools._base import (
@@ -28,12 +29,20 @@ from tito.core.parsers.tools._base import (
     ToolState,
 )
 from tito.core.parsers.tools.choice import NamedParser, PassthroughParser
+from tito.core.parsers.tools._xml import XmlCallParser
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
 from tito.core.parsers.tools.granite import GraniteParser
 from tito.core.parsers.tools.granite_20b_fc import Granite20bFCParser
+from tito.core.parsers.tools.deepseek_v31 import DeepSeekV31Parser
+from tito.core.parsers.tools.deepseek_v32 import DeepSeekV32Parser
+from tito.core.parsers.tools.glm45 import Glm45Parser
 from tito.core.parsers.tools.hermes import HermesParser
 from tito.core.parsers.tools.hunyuan_a13b import HunyuanA13BParser
 from tito.core.parsers.tools.json_list import RequiredParser
+from tito.core.parsers.tools.kimi_k2 import KimiK2Parser
+from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
+from tito.core.parsers.tools.qwen3_coder import Qwen3CoderParser
+from tito.core.parsers.tools.seed_oss import SeedOssParser
 from tito.core.parsers.tools.llama3_json import Llama3JsonParser
 from tito.core.parsers.tools.llama4_pythonic import Llama4PythonicParser
 from tito.core.parsers.tools.mistral import MistralParser
@@ -54,12 +63,26 @@ TOOL_PARSERS: dict[str, ToolParser] = {
     "granite": GraniteParser(),
     "granite-20b-fc": Granite20bFCParser(),
     "hunyuan_a13b": HunyuanA13BParser(),
+    "deepseek_v31": DeepSeekV31Parser(),
+    "deepseek_v32": DeepSeekV32Parser(),
+    "qwen3_coder": Qwen3CoderParser(),
+    "qwen3_xml": Qwen3CoderParser(),
+    "seed_oss": SeedOssParser(),
+    "glm45": Glm45Parser(),
+    "glm47": Glm45Parser(),
+    "kimi_k2": KimiK2Parser(),
+    "minimax_m2": MinimaxM2Parser(),
 }
+
+#: Formats whose argument values are text typed from the request's tool schemas: their
+#: parser needs :func:`._schema.tool_params` of the request (``make_tool_parser(tool_params=)``).
+TYPED_TOOL_PARSERS = frozenset(n for n, p in TOOL_PARSERS.items() if isinstance(p, XmlCallParser))
 
 __all__ = [
     "HEADER_LIMIT",
     "STATE_BYTES_LIMIT",
     "TOOL_PARSERS",
+    "TYPED_TOOL_PARSERS",
     "WS_LIMIT",
     "ToolCallDelta",
     "ToolChoiceMode",
@@ -79,6 +102,7 @@ def make_tool_parser(
     *,
     named_tool: str | None = None,
     parallel_tool_calls: bool = True,
+    tool_params: Mapping[str, Mapping[str, str]] | None = None,
 ) -> ToolParser:
     """The parser for one request.
 
@@ -86,7 +110,8 @@ def make_tool_parser(
     is content). ``mode``: ``none`` (no parsing), ``auto`` (the model's format), ``required``
     (the forced JSON list, whatever the format), ``named`` (the output is ``named_tool``'s
     arguments). ``parallel_tool_calls=False`` keeps only call 0 in the output (later calls are
-    parsed and dropped, their text is not content), as vLLM does.
+    parsed and dropped, their text is not content), as vLLM does. ``tool_params``: the request's
+    parameter types (:func:`._schema.tool_params`) for the :data:`TYPED_TOOL_PARSERS`.
     """
     single = not parallel_tool_calls
     if mode == "none":
@@ -107,6 +132,8 @@ def make_tool_parser(
         raise BadRequest(
             f"unknown tool parser {name!r}; known: {sorted(TOOL_PARSERS)}", param="tool_parser"
         ) from None
+    if isinstance(parser, XmlCallParser):
+        return dataclasses.replace(parser, single_call=single, tool_params=tool_params)
     return dataclasses.replace(parser, single_call=single)
 
 

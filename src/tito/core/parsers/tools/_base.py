@@ -56,8 +56,10 @@ HEADER_LIMIT = 200
 WS_LIMIT = 64
 #: Longest lead markers of a header (DeepSeek's four markers: 60 characters).
 LEAD_LIMIT = 64
+#: Longest typed parameter value buffered by the XML formats before it commits (characters).
+VALUE_LIMIT = 256
 #: Hard bound of ``len(state.model_dump_json())`` in bytes (see :class:`ToolState`).
-STATE_BYTES_LIMIT = 2048
+STATE_BYTES_LIMIT = 4096
 
 
 class ToolState(BaseModel):
@@ -95,6 +97,12 @@ class ToolState(BaseModel):
     quote: str = Field(default="", max_length=3)
     pend: str = Field(default="", max_length=100)
     comma: bool = False
+    # XML parameter formats (tito.core.parsers.tools._xml); empty for other formats
+    fn: str = Field(default="", max_length=HEADER_LIMIT)  #: the open call's name (typing)
+    vt: str = Field(default="", max_length=16)  #: the open value's type code
+    val: str = Field(default="", max_length=VALUE_LIMIT + 1)  #: buffered typed value / held \n
+    vs: bool = False  #: the open value has started (leading-newline trim)
+    insec: bool = False  #: inside a tool-call section (between its markers)
 
 
 @dataclass(slots=True)
@@ -120,6 +128,11 @@ class Work:
     quote: str = ""
     pend: str = ""
     comma: bool = False
+    fn: str = ""
+    vt: str = ""
+    val: str = ""
+    vs: bool = False
+    insec: bool = False
 
     @classmethod
     def of(cls, state: ToolState) -> Work:
@@ -134,13 +147,15 @@ _FIELDS = tuple(ToolState.model_fields)
 
 
 class ToolCallDelta(BaseModel):
-    """One call's part of one chunk: ``name`` only on the call's first delta (complete)."""
+    """One call's part of one chunk: ``name`` only on the call's first delta (complete);
+    ``id`` on that delta when the model wrote the call's id itself (Kimi-K2), else None."""
 
     model_config = ConfigDict(extra="forbid")
 
     index: int
     name: str | None = None
     arguments: str = ""
+    id: str | None = None
 
 
 @dataclass
@@ -149,9 +164,12 @@ class Out:
 
     content: list[str] = field(default_factory=list)
     _calls: list[tuple[int, str | None, list[str]]] = field(default_factory=list)
+    _ids: dict[int, str] = field(default_factory=dict)
 
-    def start(self, index: int, name: str) -> None:
+    def start(self, index: int, name: str, call_id: str | None = None) -> None:
         self._calls.append((index, name, []))
+        if call_id:
+            self._ids[index] = call_id
 
     def args(self, st: Work, text: str) -> None:
         if not text:
@@ -167,7 +185,12 @@ class Out:
     @property
     def calls(self) -> list[ToolCallDelta]:
         return [
-            ToolCallDelta(index=i, name=name, arguments="".join(parts))
+            ToolCallDelta(
+                index=i,
+                name=name,
+                arguments="".join(parts),
+                id=self._ids.get(i) if name is not None else None,
+            )
             for i, name, parts in self._calls
         ]
 
@@ -330,8 +353,9 @@ class ToolParser:
         return i, False
 
     @staticmethod
-    def _start_call(st: Work, out: Out, name: str) -> None:
-        """A call begins (its name is complete): drop held gap whitespace, emit the name."""
+    def _start_call(st: Work, out: Out, name: str, call_id: str | None = None) -> None:
+        """A call begins (its name is complete): drop held gap whitespace, emit the name
+        (and the model's own id for the call, when the format has one)."""
         st.ws = ""
         st.gap = False
         st.name_sent = True
@@ -339,7 +363,7 @@ class ToolParser:
         st.depth = 0
         st.in_str = False
         st.esc = False
-        out.start(st.calls, name)
+        out.start(st.calls, name, call_id)
         st.calls += 1
 
     @staticmethod

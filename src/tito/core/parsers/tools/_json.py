@@ -171,6 +171,7 @@ class Header:
     name: str = ""
     string: bool = False  #: commit: the arguments are a JSON string (``"arguments": "{...}"``)
     args: str | None = None  #: closed: arguments written before the name (else ``{}``)
+    call_id: str = ""  #: the model's own id for the call (Kimi-K2), else empty
 
 
 NEED = Header("need")

@@ -57,7 +57,7 @@ _TAIL_LIMIT = 64
 
 
 def parse_header(s: str, lead: Sequence[str]) -> Header:
-    """Parse a DeepSeek call header (see ``head`` in the module header)."""
+    """Parse a DeepSeek-V3 call header (see ``head`` in the module header)."""
     i = 0
     for token in (*lead, CALL_BEGIN):
         i = skip_ws(s, i)
@@ -96,20 +96,39 @@ def parse_header(s: str, lead: Sequence[str]) -> Header:
 
 @dataclass(frozen=True)
 class DeepSeekV3Parser(ObjectCallParser):
+    """DeepSeek-V3; also the base of the formats with the same section/call/end-marker shape
+    (``deepseek_v31``, ``kimi_k2``), which set the markers and :meth:`_parse_header`."""
+
     name: ClassVar[str] = "deepseek_v3"
     first_phase: ClassVar[str] = "text"
     resume_phase: ClassVar[str] = "text"
     interrupt_phase: ClassVar[str] = "sep"
+    calls_begin: ClassVar[str] = CALLS_BEGIN
+    call_begin: ClassVar[str] = CALL_BEGIN
+    call_end: ClassVar[str] = CALL_END
+    calls_end: ClassVar[str] = CALLS_END
+    #: closing fence allowed between the arguments and ``call_end``
+    fence_close: ClassVar[str] = FENCE_CLOSE
     stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, CALLS_END)
     end_marker: ClassVar[str] = CALL_END
+    #: the marker between a call's name and its arguments
+    sep: ClassVar[str] = SEP
+
+    @property
+    def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The format's markers (DeepSeek's and Kimi's are special tokens)."""
+        return (self.calls_begin, self.call_begin, self.sep, self.call_end, self.calls_end)
+
+    def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
+        return parse_header(s, lead)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit = s.find(CALLS_BEGIN, pos)
+        hit = s.find(self.calls_begin, pos)
         if hit != -1:
             self._content(st, out, s[pos:hit])
             st.phase = "head"
             return hit, False
-        keep = 0 if final else held_suffix(s[pos:], (CALLS_BEGIN,))
+        keep = 0 if final else held_suffix(s[pos:], (self.calls_begin,))
         self._content(st, out, s[pos : len(s) - keep])
         return len(s) - keep, keep > 0
 
@@ -117,10 +136,9 @@ class DeepSeekV3Parser(ObjectCallParser):
         return self._on_head(st, s, pos, out, final)
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        lead = (CALLS_BEGIN,) if st.phase == "head" else ()
-        limit = HEADER_LIMIT + len(CALLS_BEGIN) + len(CALL_BEGIN) + len(SEP) + len(FENCE_OPEN)
-        assert limit <= HEADER_LIMIT + LEAD_LIMIT
-        h = parse_header(s[pos : pos + limit], lead)
+        lead = (self.calls_begin,) if st.phase == "head" else ()
+        limit = HEADER_LIMIT + LEAD_LIMIT
+        h = self._parse_header(s[pos : pos + limit], lead)
         if h.kind == "need":
             rest = len(s) - pos
             if not final and rest <= limit:
@@ -130,45 +148,52 @@ class DeepSeekV3Parser(ObjectCallParser):
             self._content(st, out, s[pos : pos + h.pos])
             st.phase = "text"
             return pos + h.pos, False
-        self._start_call(st, out, h.name)
+        self._start_call(st, out, h.name, h.call_id or None)
+        if h.kind == "closed":  # no arguments at all
+            out.args(st, "{}")
+            self._end_call(st)
+            st.phase = "sep"
+            return pos + h.pos, False
         st.phase = "args"
         return pos + h.pos, False
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = skip_ws(s, pos)
-        if s.startswith(FENCE_CLOSE, i):
-            i = skip_ws(s, i + len(FENCE_CLOSE))
-        elif (i == len(s) or is_proper_prefix(s[i:], (FENCE_CLOSE,))) and (
+        ends = (self.call_end, self.calls_end)
+        fence = self.fence_close
+        if fence and s.startswith(fence, i):
+            i = skip_ws(s, i + len(fence))
+        elif fence and (i == len(s) or is_proper_prefix(s[i:], (fence,))) and (
             not final and len(s) - pos <= _TAIL_LIMIT
         ):
             return pos, True
-        if s.startswith(CALL_END, i):
+        if s.startswith(self.call_end, i):
             self._end_call(st)
             st.phase = "sep"
-            return i + len(CALL_END), False
+            return i + len(self.call_end), False
         if (
             not final
             and len(s) - pos <= _TAIL_LIMIT
-            and (i == len(s) or is_proper_prefix(s[i:], (CALL_END, CALLS_END)))
+            and (i == len(s) or is_proper_prefix(s[i:], ends))
         ):
             return pos, True
-        if final and is_proper_prefix(s[i:], (CALL_END, CALLS_END)):
+        if final and is_proper_prefix(s[i:], ends):
             i = len(s)  # the output was cut inside a closing marker: markup, not text
         self._end_call(st)
-        st.phase = "sep" if s.startswith(CALLS_END, i) else "text"
+        st.phase = "sep" if s.startswith(self.calls_end, i) else "text"
         return i, False
 
     def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, run, hold = self._structural_ws(st, s, pos, out, final)
         if hold:
             return pos, True
-        if s.startswith(CALL_BEGIN, i):
+        if s.startswith(self.call_begin, i):
             st.phase = "next"
             return i, False
-        if s.startswith(CALLS_END, i):
+        if s.startswith(self.calls_end, i):
             st.phase = "text"
-            return i + len(CALLS_END), False
-        if is_proper_prefix(s[i:], (CALL_BEGIN, CALLS_END)):
+            return i + len(self.calls_end), False
+        if is_proper_prefix(s[i:], (self.call_begin, self.calls_end)):
             if final:  # cut inside a marker between calls: markup, not text
                 return len(s), False
             return pos, True

@@ -1,0 +1,192 @@
+"""Parameter typing from the request's tool schemas, for the formats whose values are text.
+
+The XML-ish formats (qwen3_coder, seed_oss, glm45, minimax_m2, deepseek_v32) write every
+argument value as text; vLLM types it from the tool's JSON schema (``coerce_to_schema_type``):
+the candidate types are tried in the order null, integer, number, boolean, object, array, string
+and the first that parses wins; with no known type the text is parsed as JSON when it can be,
+else it stays a string; with no schema for the parameter it stays a string.
+
+What the pipeline carries (in its config, never in the per-chunk state) is a compact map
+``{tool name: {parameter: letters}}`` built once from the request's tools by :func:`tool_params`:
+the letters are the parameter's known types (``z`` null, ``i`` integer, ``n`` number,
+``b`` boolean, ``o`` object, ``a`` array, ``s`` string; ``""`` = types given but none known).
+A parameter missing from the map has no schema.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tito.errors import BadRequest
+
+#: Most parameters carried for one request (the map rides in every stream state).
+MAX_TYPED_PARAMS = 1024
+
+_LETTERS = {
+    "null": "z",
+    "integer": "i",
+    "number": "n",
+    "boolean": "b",
+    "object": "o",
+    "array": "a",
+    "string": "s",
+}
+_ORDER = "zinboas"  # vLLM's priority: null > integer > number > boolean > object > array > string
+_ALIASES = {
+    "str": "string", "text": "string", "varchar": "string", "char": "string", "enum": "string",
+    "int": "integer", "int32": "integer", "int64": "integer", "uint": "integer",
+    "uint32": "integer", "uint64": "integer", "long": "integer", "short": "integer",
+    "unsigned": "integer", "float": "number", "float32": "number", "float64": "number",
+    "double": "number", "bool": "boolean", "dict": "object", "arr": "array", "list": "array",
+    "sequence": "array",
+}  # fmt: skip
+
+
+def _schema_types(schema: Any) -> set[str]:
+    """vLLM's ``extract_types_from_schema``: ``type``, ``enum`` values, ``anyOf``/``oneOf``/
+    ``allOf`` (recursively); ``{"string"}`` when nothing is said."""
+    if not isinstance(schema, dict):
+        return {"string"}
+    types: set[str] = set()
+    t = schema.get("type")
+    if isinstance(t, str):
+        types.add(t)
+    elif isinstance(t, list):
+        types.update(x for x in t if isinstance(x, str))
+    enum = schema.get("enum")
+    if isinstance(enum, list):
+        for v in enum:
+            if v is None:
+                types.add("null")
+            elif isinstance(v, bool):
+                types.add("boolean")
+            elif isinstance(v, int):
+                types.add("integer")
+            elif isinstance(v, float):
+                types.add("number")
+            elif isinstance(v, str):
+                types.add("string")
+            elif isinstance(v, list):
+                types.add("array")
+            elif isinstance(v, dict):
+                types.add("object")
+    for key in ("anyOf", "oneOf", "allOf"):
+        choices = schema.get(key)
+        if isinstance(choices, list):
+            for choice in choices:
+                types.update(_schema_types(choice))
+    return types or {"string"}
+
+
+def letters(schema: Any) -> str:
+    """A parameter schema -> its type letters, in vLLM's priority order."""
+    known = {_ALIASES.get(k, k) for k in (t.strip().lower() for t in _schema_types(schema))}
+    return "".join(c for c in _ORDER if any(_LETTERS.get(k) == c for k in known))
+
+
+def tool_params(tools: Iterable[Any] | None) -> dict[str, dict[str, str]] | None:
+    """The request's tools (OpenAI ``tools`` entries, models or dicts) -> the typing map.
+
+    Every tool name is a key (its map may be empty), the first tool of a name wins (as vLLM's
+    ``find_tool_properties``). Raises a 400 past :data:`MAX_TYPED_PARAMS` parameters.
+    """
+    if not tools:
+        return None
+    out: dict[str, dict[str, str]] = {}
+    count = 0
+    for tool in tools:
+        fn = tool.get("function") if isinstance(tool, Mapping) else getattr(tool, "function", None)
+        if fn is None:
+            continue
+        name = fn.get("name") if isinstance(fn, Mapping) else getattr(fn, "name", None)
+        params = fn.get("parameters") if isinstance(fn, Mapping) else getattr(fn, "parameters", None)
+        if not isinstance(name, str) or name in out:
+            continue
+        props = params.get("properties") if isinstance(params, Mapping) else None
+        typed: dict[str, str] = {}
+        if isinstance(props, Mapping):
+            for key, schema in props.items():
+                typed[str(key)] = letters(schema)
+        count += len(typed)
+        if count > MAX_TYPED_PARAMS:
+            raise BadRequest(
+                f"tools declare more than {MAX_TYPED_PARAMS} parameters in all",
+                param="tools",
+            )
+        out[name] = typed
+    return out
+
+
+def _finite(v: Any) -> bool:
+    if isinstance(v, float):
+        return math.isfinite(v)
+    if isinstance(v, list):
+        return all(_finite(x) for x in v)
+    if isinstance(v, dict):
+        return all(_finite(x) for x in v.values())
+    return True
+
+
+def loads(text: str) -> tuple[bool, Any]:
+    try:
+        v = json.loads(text)
+    except (ValueError, RecursionError):
+        return False, None
+    return (True, v) if _finite(v) else (False, None)
+
+
+def coerce(value: str, code: str) -> Any:
+    """vLLM's ``coerce_to_schema_type`` for a value's text and its type letters."""
+    for c in code:
+        if c == "z":
+            if value.lower() == "null":
+                return None
+        elif c == "s":
+            return value
+        elif c == "i":
+            try:
+                return int(value)
+            except ValueError:
+                pass
+        elif c == "n":
+            try:
+                return int(value)
+            except ValueError:
+                pass
+            try:
+                f = float(value)
+            except ValueError:
+                continue
+            if math.isfinite(f):
+                return f if f != int(f) else int(f)
+        elif c == "b":
+            low = value.lower().strip()
+            if low in ("true", "1"):
+                return True
+            if low in ("false", "0"):
+                return False
+        else:  # o, a
+            ok, v = loads(value)
+            if ok:
+                return v
+    ok, v = loads(value)
+    return v if ok else value
+
+
+def coerce_parsed(value: Any, code: str | None) -> Any:
+    """A value already parsed from JSON (DSML ``string="false"``), typed as vLLM's
+    ``_coerce_value`` does for non-string values (nested schemas are not followed)."""
+    if code is None or isinstance(value, (dict, list)):
+        return value
+    if isinstance(value, str):
+        return coerce(value, code)
+    coerced = coerce(json.dumps(value, ensure_ascii=False), code)
+    return coerced
+
+
+def dumps(value: Any) -> str:
+    """JSON text of a typed value, as vLLM serializes arguments."""
+    return json.dumps(value, ensure_ascii=False)

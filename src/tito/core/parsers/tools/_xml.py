@@ -1,0 +1,385 @@
+"""Shared phases for XML-ish formats: a call is a name and ``key -> value`` parameters in tags.
+
+Used by qwen3_coder (and seed_oss), glm45, minimax_m2 and deepseek_v32. A format module states
+its markers and how a call's name and a parameter's key are written; this module owns the rest::
+
+    [SECTION_START] CALL_OPEN name-header  (PARAM_OPEN key-header VALUE PARAM_CLOSE)*  CALL_CLOSE
+        ... more calls ... [SECTION_END]
+
+Phases:
+
+``text``
+    Content. ``section_start`` (or, with ``bare_calls``, a ``call_open`` standing alone, as vLLM
+    accepts) switches to ``open``/``name``; a trailing proper prefix of a marker is held back.
+``open``
+    ``section_start``, whitespace, then ``call_open`` (the markers and whitespace are dropped);
+    ``section_end`` right away is an empty section (dropped). Anything else: the marker and the
+    whitespace are content and parsing resumes in ``text`` (vLLM drops such text).
+``name``
+    The name header after ``call_open`` (the format's :meth:`_name`), held in ``buf`` up to
+    :data:`HEADER_LIMIT`. A bad header gives back ``call_open`` as content. With
+    ``validate_names`` a name the request's tools do not have is a bad header (vLLM drops the
+    call; tito keeps its text). COMMIT: the call starts, ``fn`` keeps its name for typing.
+``args``
+    Between parameters: whitespace and stray text are dropped (vLLM's converters ignore them);
+    ``param_open`` -> ``key``; ``call_close`` ends the call (-> ``sect``, or ``text`` when the
+    format has no section); ``section_end`` or another ``call_open`` end it too.
+``key``
+    The key header after ``param_open`` (the format's :meth:`_key`); the arguments JSON gets
+    ``{"KEY": `` (``, "KEY": `` after the first). A bad key header is dropped.
+``vstr`` / ``vbuf`` / ``vraw``
+    The value, up to ``param_close`` (consumed), or, not consumed, the next ``param_open`` (when
+    ``open_ends_value``, as vLLM's lookahead), ``call_close`` or ``section_end`` (vLLM's batch
+    path drops a value cut by those, its stream path keeps it: tito keeps it). A value that can
+    only be a string streams JSON-escaped (``vstr``); a typed one is buffered (``vbuf``, up to
+    :data:`VALUE_LIMIT` characters) and written typed at its end (:mod:`._schema`); past the limit
+    it commits: raw JSON (``vraw``) when it may be an object or array and starts like one, else
+    a string. ``trim_newlines``: one leading and one trailing ``\\n`` are markup (Qwen3), the
+    trailing one is held in ``val`` until the next character shows it is not the last.
+``sect``
+    After a call inside a section: whitespace, then ``call_open`` (next call), ``section_end``
+    (consumed -> ``text``); anything else is content (-> ``text``).
+
+Arguments are the JSON vLLM builds (``json.dumps`` of the typed dict: ``{"k": "v", "n": 1}``),
+streamed piece by piece so the pieces always join to the batch text; a call without parameters
+has ``{}``; a repeated key appears twice in the text (vLLM keeps the last value, as JSON parsers
+do). At ``final`` an open value and call are closed (valid JSON) and ``truncated`` is set.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
+from tito.core.parsers.tools import _schema
+from tito.core.parsers.tools._base import (
+    HEADER_LIMIT,
+    LEAD_LIMIT,
+    VALUE_LIMIT,
+    WS_LIMIT,
+    Out,
+    ToolParser,
+    Work,
+)
+from tito.core.parsers.tools._json import skip_ws
+
+#: a header decision: ("need" | "bad", 0, "", "") or ("ok", end index, text, attribute)
+HeadResult = tuple[Literal["need", "bad", "ok"], int, str, str]
+NEED: HeadResult = ("need", 0, "", "")
+BAD: HeadResult = ("bad", 0, "", "")
+
+_VALUE_PHASES = ("vstr", "vbuf", "vraw")
+_CALL_PHASES = ("args", "key", *_VALUE_PHASES)
+
+
+def _esc(text: str) -> str:
+    """JSON string body of ``text`` (per character, so pieces join to the whole)."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def open_header(h: str, close: str) -> HeadResult:
+    """``close`` not in ``h`` yet: NEED, unless a ``<`` that cannot start ``close`` came."""
+    k = h.find("<")
+    return NEED if k == -1 or close.startswith(h[k:]) else BAD
+
+
+def up_to(h: str, close: str, *, strip: bool = True) -> HeadResult:
+    """``TEXT close``: the text (stripped unless ``strip=False``), never empty, without ``<``."""
+    j = h.find(close)
+    if j == -1:
+        return open_header(h, close)
+    text = h[:j].strip() if strip else h[:j]
+    return ("ok", j + len(close), text, "") if text.strip() and "<" not in text else BAD
+
+
+def quoted_attr(s: str, i: int, close: str) -> HeadResult:
+    """``"VALUE"`` / ``'VALUE'`` / ``VALUE`` followed by ``close``, from ``s[i]`` (whitespace
+    allowed around the value): the value stripped, never empty."""
+    n = len(s)
+    i = skip_ws(s, i)
+    if i == n:
+        return NEED
+    q = s[i]
+    if q in "\"'":
+        j = s.find(q, i + 1)
+        if j == -1:
+            return NEED
+        value, k = s[i + 1 : j].strip(), skip_ws(s, j + 1)
+        if k == n or is_proper_prefix(s[k:], (close,)):
+            return NEED
+        if not s.startswith(close, k):
+            return BAD
+        return ("ok", k + len(close), value, "") if value else BAD
+    j = s.find(close, i)
+    if j == -1:
+        return NEED
+    value = s[i:j].strip()
+    return ("ok", j + len(close), value, "") if value and "<" not in value else BAD
+
+
+@dataclass(frozen=True)
+class XmlCallParser(ToolParser):
+    """Base for XML-ish call formats (see the module header)."""
+
+    first_phase: ClassVar[str] = "text"
+    section_start: ClassVar[str] = ""
+    section_end: ClassVar[str] = ""
+    call_open: ClassVar[str] = ""
+    call_close: ClassVar[str] = ""
+    param_open: ClassVar[str] = ""
+    param_close: ClassVar[str] = ""
+    #: a ``call_open`` in plain text starts a call without a section
+    bare_calls: ClassVar[bool] = True
+    #: the next ``param_open`` ends an unclosed value
+    open_ends_value: ClassVar[bool] = True
+    trim_newlines: ClassVar[bool] = False
+    validate_names: ClassVar[bool] = False
+    #: markers inside a header (GLM's ``</arg_key>``, ``<arg_value>``), for :attr:`marker_tokens`
+    header_markers: ClassVar[tuple[str, ...]] = ()
+    #: ``{tool: {param: type letters}}`` from the request's tools (:mod:`._schema`); None: none
+    tool_params: Mapping[str, Mapping[str, str]] | None = None
+
+    @property
+    def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
+        """Every marker of the grammar (those that are special tokens must reach the parser)."""
+        markers = (self.section_start, self.section_end, self.call_open, self.call_close)
+        markers += (self.param_open, self.param_close, *self.header_markers)
+        return tuple(m for m in markers if m)
+
+    # -- what a format says about its headers ----------------------------------------------------
+
+    def _name(self, h: str) -> HeadResult:
+        """The name header ``h`` (the text right after ``call_open``, at most
+        :data:`HEADER_LIMIT` characters); the end index is relative to ``h``."""
+        raise NotImplementedError
+
+    def _key(self, h: str) -> HeadResult:
+        """The key header ``h`` (right after ``param_open``); the 4th item is the format's
+        attribute (DSML's ``string``)."""
+        raise NotImplementedError
+
+    def _value_code(self, st: Work, key: str, attr: str) -> str:
+        """The value's type code: ``"s"`` streams as a string, ``"b" + letters`` is buffered
+        and typed (:func:`._schema.coerce`)."""
+        code = self.tool_params.get(st.fn, {}).get(key) if self.tool_params else None
+        return "s" if code is None or code == "s" else "b" + code
+
+    def _typed(self, st: Work, text: str) -> str:
+        """JSON of a buffered value at its end."""
+        return _schema.dumps(_schema.coerce(text, st.vt[1:]))
+
+    # -- phases ----------------------------------------------------------------------------------
+
+    def _starts(self, st: Work) -> tuple[str, ...]:
+        starts = tuple(m for m in (self.section_start,) if m)
+        return (*starts, self.call_open) if self.bare_calls else starts
+
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        starts = self._starts(st)
+        hit, marker = find_first(s, starts, pos)
+        if hit != -1:
+            self._content(st, out, s[pos:hit])
+            st.phase = "open" if marker == self.section_start else "name"
+            return hit, False
+        keep = 0 if final else held_suffix(s[pos:], starts)
+        self._content(st, out, s[pos : len(s) - keep])
+        return len(s) - keep, keep > 0
+
+    def _on_open(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos + len(self.section_start)
+        j = skip_ws(s, i)
+        if j - i <= WS_LIMIT:
+            if s.startswith(self.call_open, j):
+                return self._call_header(st, s, pos, j, out, final, section=True)
+            if s.startswith(self.section_end, j):
+                st.phase = "text"
+                return j + len(self.section_end), False
+            if not final and (j == len(s) or is_proper_prefix(s[j:], (self.call_open, self.section_end))):
+                return pos, True
+        self._content(st, out, s[pos:j])
+        st.phase = "text"
+        return j, False
+
+    def _on_name(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        return self._call_header(st, s, pos, pos, out, final, section=st.insec)
+
+    def _call_header(
+        self, st: Work, s: str, pos: int, at: int, out: Out, final: bool, *, section: bool
+    ) -> tuple[int, bool]:
+        """A call's name header: ``call_open`` at ``s[at]``; ``s[pos:at]`` is the section's
+        opening (marker and whitespace) when the call is the section's first, else empty. A bad
+        header gives back ``s[pos:at]`` and ``call_open`` as content."""
+        i = at + len(self.call_open)
+        budget = HEADER_LIMIT + LEAD_LIMIT - (i - pos)  # the held header fits ``buf``
+        kind, end, name, _ = self._name(s[i : i + budget])
+        if kind == "need" and not final and len(s) - i <= budget:
+            return pos, True
+        if kind == "ok" and self.validate_names and self.tool_params is not None:
+            if name not in self.tool_params:
+                kind = "bad"
+        if kind != "ok":
+            self._content(st, out, s[pos:i])
+            st.phase = "sect" if section and pos == at else "text"
+            st.insec = st.phase == "sect"
+            return i, False
+        self._start_call(st, out, name)
+        st.insec = section
+        st.fn = name
+        st.phase = "args"
+        return i + end, False
+
+    def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = skip_ws(s, pos)
+        ends = (self.param_open, self.call_close, self.section_end, self.call_open)
+        hit, marker = find_first(s, [m for m in ends if m], i)
+        if hit != i:
+            # stray text inside the call is dropped, up to a marker or a held marker prefix
+            stop = len(s) if hit == -1 else hit
+            keep = 0 if final or hit != -1 else held_suffix(s[i:stop], [m for m in ends if m])
+            return stop - keep, keep > 0
+        if marker == self.param_open:
+            st.phase = "key"
+            return i, False
+        self._close_call(st, out)
+        if marker == self.call_close:
+            st.phase = "sect" if st.insec else "text"
+            return i + len(marker), False
+        st.phase = "sect" if marker == self.section_end else "name"
+        return i, False
+
+    def _on_key(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos + len(self.param_open)
+        kind, end, key, attr = self._key(s[i : i + HEADER_LIMIT])
+        if kind == "need" and not final and len(s) - i <= HEADER_LIMIT:
+            return pos, True
+        st.phase = "args"
+        if kind != "ok":
+            return i, False
+        out.args(st, ("{" if st.args_sent == 0 else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
+        st.vt = self._value_code(st, key, attr)
+        st.val = ""
+        st.vs = False
+        if st.vt == "s":
+            out.args(st, '"')
+            st.phase = "vstr"
+        else:
+            st.phase = "vbuf"
+        return i + end, False
+
+    def _value_ends(self) -> tuple[str, ...]:
+        ends = [self.param_close, self.call_close, self.section_end]
+        if self.open_ends_value:
+            ends.append(self.param_open)
+        return tuple(m for m in ends if m)
+
+    def _on_vstr(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        return self._value(st, s, pos, out, final)
+
+    _on_vbuf = _on_vstr
+    _on_vraw = _on_vstr
+
+    def _value(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        ends = self._value_ends()
+        hit, marker = find_first(s, ends, pos)
+        if hit == -1:
+            keep = 0 if final else held_suffix(s[pos:], ends)
+            self._feed(st, out, s[pos : len(s) - keep])
+            return len(s) - keep, keep > 0
+        self._feed(st, out, s[pos:hit])
+        self._end_value(st, out)
+        st.phase = "args"
+        return (hit + len(marker) if marker == self.param_close else hit), False
+
+    # -- value pieces ----------------------------------------------------------------------------
+
+    def _feed(self, st: Work, out: Out, text: str) -> None:
+        """Value text (no end marker in it) for the open value."""
+        if not text:
+            return
+        if st.phase == "vraw":
+            out.args(st, text)
+            return
+        if self.trim_newlines and not st.vs:
+            text = text.removeprefix("\n")
+        st.vs = True
+        if st.phase == "vstr":
+            self._stream_str(st, out, text)
+            return
+        st.val += text
+        if len(st.val) <= VALUE_LIMIT:
+            return
+        buffered, st.val = st.val, ""
+        body = buffered.lstrip(ASCII_WS)
+        json_like = st.vt[0] == "j" or st.vt[1:] == "" or any(c in st.vt[1:] for c in "oa")
+        if json_like and body[:1] in ("{", "["):
+            st.phase = "vraw"
+            out.args(st, buffered)
+        else:
+            st.phase = "vstr"
+            out.args(st, '"')
+            self._stream_str(st, out, buffered)
+
+    def _stream_str(self, st: Work, out: Out, text: str) -> None:
+        if self.trim_newlines:
+            text = st.val + text
+            st.val = "\n" if text.endswith("\n") else ""
+            text = text[: len(text) - len(st.val)]
+        out.args(st, _esc(text))
+
+    def _end_value(self, st: Work, out: Out) -> None:
+        if st.phase == "vstr":
+            out.args(st, '"')
+        elif st.phase == "vbuf":
+            text = st.val
+            if self.trim_newlines:
+                text = text.removesuffix("\n")
+            out.args(st, self._typed(st, text))
+        st.val = ""
+        st.vt = ""
+        st.vs = False
+
+    def _close_call(self, st: Work, out: Out) -> None:
+        out.args(st, "}" if st.args_sent else "{}")
+        st.fn = ""
+        self._end_call(st)
+
+    def _on_sect(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i, run, hold = self._structural_ws(st, s, pos, out, final)
+        if hold:
+            return pos, True
+        if s.startswith(self.call_open, i):
+            st.phase = "name"
+            return i, False
+        if self.section_end and s.startswith(self.section_end, i):
+            st.phase = "text"
+            st.insec = False
+            return i + len(self.section_end), False
+        if is_proper_prefix(s[i:], [m for m in (self.call_open, self.section_end) if m]):
+            if final:  # cut inside a marker between calls: markup, not text
+                st.phase = "text"
+                st.insec = False
+                return len(s), False
+            return pos, True
+        self._content(st, out, run)
+        st.phase = "text"
+        st.insec = False
+        return i, False
+
+    # -- end of output ---------------------------------------------------------------------------
+
+    def _is_open(self, st: Work) -> bool:
+        return st.phase in _CALL_PHASES
+
+    def _finish(self, st: Work, out: Out) -> None:
+        open_call = self._is_open(st)
+        if st.phase in _VALUE_PHASES:
+            self._end_value(st, out)
+        if open_call:
+            out.args(st, "}" if st.args_sent else "{}")
+        super()._finish(st, out)
+        st.truncated = open_call
+        if open_call:
+            st.phase = "text"

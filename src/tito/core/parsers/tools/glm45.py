@@ -1,0 +1,60 @@
+"""``glm45`` / ``glm47``: GLM-4.5 / 4.6 / 4.7 tool calls.
+
+Format (GLM's template; ``<tool_call>`` and ``</tool_call>`` are tokens)::
+
+    TEXT <tool_call>NAME
+    <arg_key>KEY</arg_key>
+    <arg_value>VALUE</arg_value>
+    </tool_call> TEXT
+
+Grammar (phases and shared rules in :mod:`._xml`): each ``<tool_call>`` is one call (no outer
+section). NAME runs to the first ``<arg_key>`` or ``</tool_call>`` (stripped; GLM-4.7 writes no
+newline before ``<arg_key>``); ``<arg_key>KEY</arg_key>`` (KEY stripped), optional whitespace,
+``<arg_value>VALUE</arg_value>``; VALUE is kept verbatim (no trimming, as vLLM) and typed from the
+tool schema (:mod:`._schema`). A call without arguments is ``<tool_call>NAME</tool_call>``.
+Tool names are checked against the request's tools, as vLLM does (``validate_tool_names``): a
+call of an unknown tool is not a call (vLLM drops it; tito keeps its text as content).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tito.core.parsers._text import find_first, is_proper_prefix
+from tito.core.parsers.tools._json import skip_ws
+from tito.core.parsers.tools._xml import BAD, NEED, HeadResult, XmlCallParser, open_header
+
+KEY_END = "</arg_key>"
+VALUE_START = "<arg_value>"
+
+
+@dataclass(frozen=True)
+class Glm45Parser(XmlCallParser):
+    name: ClassVar[str] = "glm45"
+    call_open: ClassVar[str] = "<tool_call>"
+    call_close: ClassVar[str] = "</tool_call>"
+    param_open: ClassVar[str] = "<arg_key>"
+    param_close: ClassVar[str] = "</arg_value>"
+    open_ends_value: ClassVar[bool] = False
+    validate_names: ClassVar[bool] = True
+    header_markers: ClassVar[tuple[str, ...]] = (KEY_END, VALUE_START)
+
+    def _name(self, h: str) -> HeadResult:
+        hit, _ = find_first(h, (self.param_open, self.call_close))
+        if hit == -1:
+            return NEED
+        name = h[:hit].strip()
+        return ("ok", hit, name, "") if name and "<" not in name else BAD
+
+    def _key(self, h: str) -> HeadResult:
+        j = h.find(KEY_END)
+        if j == -1:
+            return open_header(h, KEY_END)
+        key = h[:j].strip()
+        i = skip_ws(h, j + len(KEY_END))
+        if i == len(h) or is_proper_prefix(h[i:], (VALUE_START,)):
+            return NEED
+        if not h.startswith(VALUE_START, i) or not key:
+            return BAD
+        return "ok", i + len(VALUE_START), key, ""

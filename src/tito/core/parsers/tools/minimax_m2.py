@@ -1,0 +1,42 @@
+"""``minimax_m2``: MiniMax-M2 tool calls.
+
+Format (MiniMax-M2's template)::
+
+    TEXT <minimax:tool_call>
+    <invoke name="NAME">
+    <parameter name="KEY">VALUE</parameter>
+    </invoke>
+    </minimax:tool_call> TEXT
+
+Grammar (phases and shared rules in :mod:`._xml`): ``<minimax:tool_call>`` opens a section of
+``<invoke name=...>...</invoke>`` calls; an ``<invoke name=`` in plain text also starts a call
+(as vLLM). NAME and KEY are double-quoted, single-quoted or bare (then up to ``>``), stripped,
+non-empty; VALUE runs to ``</parameter>`` or the next ``<parameter name=``, verbatim (no
+trimming, as vLLM), typed from the tool schema (:mod:`._schema`). Tool names are checked against
+the request's tools as vLLM does: a call of an unknown tool is content (vLLM drops it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tito.core.parsers.tools._xml import HeadResult, XmlCallParser, quoted_attr
+
+
+@dataclass(frozen=True)
+class MinimaxM2Parser(XmlCallParser):
+    name: ClassVar[str] = "minimax_m2"
+    section_start: ClassVar[str] = "<minimax:tool_call>"
+    section_end: ClassVar[str] = "</minimax:tool_call>"
+    call_open: ClassVar[str] = "<invoke name="
+    call_close: ClassVar[str] = "</invoke>"
+    param_open: ClassVar[str] = "<parameter name="
+    param_close: ClassVar[str] = "</parameter>"
+    validate_names: ClassVar[bool] = True
+
+    def _name(self, h: str) -> HeadResult:
+        return quoted_attr(h, 0, ">")
+
+    def _key(self, h: str) -> HeadResult:
+        return quoted_attr(h, 0, ">")

@@ -1,0 +1,50 @@
+"""``qwen3_coder`` / ``qwen3_xml``: Qwen3-Coder and Qwen3.5 XML tool calls (and ``seed_oss``).
+
+Format (Qwen3-Coder's template; markers are text, ``<tool_call>`` is a token)::
+
+    TEXT <tool_call>
+    <function=NAME>
+    <parameter=KEY>
+    VALUE
+    </parameter>
+    ...
+    </function>
+    </tool_call> TEXT
+
+Grammar (phases and shared rules in :mod:`._xml`): ``<tool_call>`` opens a section holding one
+or more ``<function=NAME>...</function>`` calls; a ``<function=`` in plain text also starts a call
+(vLLM's fallback). NAME runs to ``>`` (stripped, non-empty, no ``<``); KEY runs to ``>`` (kept
+as written, as vLLM); VALUE runs to ``</parameter>`` or the next ``<parameter=`` and loses one
+leading and one trailing newline (the template's). Values are typed from the request's tool
+schema as vLLM does (:mod:`._schema`): a parameter that can only be a string (or that the schema
+does not know) streams as a JSON string, others are written typed when they end.
+
+Rules beyond vLLM's: text around and between calls is content (vLLM drops text inside the section
+that is not a call); a value cut by ``</function>`` or ``</tool_call>`` is kept (vLLM's batch path
+drops it, its stream path keeps it); unknown tool names pass through (as vLLM for this format).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tito.core.parsers.tools._xml import HeadResult, XmlCallParser, up_to
+
+
+@dataclass(frozen=True)
+class Qwen3CoderParser(XmlCallParser):
+    name: ClassVar[str] = "qwen3_coder"
+    section_start: ClassVar[str] = "<tool_call>"
+    section_end: ClassVar[str] = "</tool_call>"
+    call_open: ClassVar[str] = "<function="
+    call_close: ClassVar[str] = "</function>"
+    param_open: ClassVar[str] = "<parameter="
+    param_close: ClassVar[str] = "</parameter>"
+    trim_newlines: ClassVar[bool] = True
+
+    def _name(self, h: str) -> HeadResult:
+        return up_to(h, ">")
+
+    def _key(self, h: str) -> HeadResult:
+        return up_to(h, ">", strip=False)

@@ -1,0 +1,379 @@
+"""Inputs of the part-A parser goldens: vLLM's own test cases (tests/tool_parsers/ and
+tests/reasoning/ of vllm-project/vllm, model outputs ported as data) plus cases of ours.
+
+Pure data, importable from tito's tests and from vLLM's venv (``record_parsers.py`` runs vLLM
+0.33.0's real parsers on them and writes ``parsers_vllm.json``; tests never import vLLM).
+Each case: ``id``, ``tool`` (vLLM ``--tool-call-parser`` name or None), ``reasoning`` (vLLM
+``--reasoning-parser`` name or None), ``tools`` (the request's ``tools``), ``text`` (the model's
+output), optional ``kwargs`` (chat_template_kwargs).
+"""
+
+from __future__ import annotations
+
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_current_weather",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "state": {"type": "string"},
+                "unit": {"type": "string", "enum": ["fahrenheit", "celsius"]},
+            },
+        },
+    },
+}
+AREA = {
+    "type": "function",
+    "function": {
+        "name": "calculate_area",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "shape": {"type": "string"},
+                "dimensions": {"type": "object"},
+                "precision": {"type": "integer"},
+            },
+        },
+    },
+}
+TYPES = {
+    "type": "function",
+    "function": {
+        "name": "test_types",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "int_param": {"type": "integer"},
+                "float_param": {"type": "float"},
+                "bool_param": {"type": "boolean"},
+                "str_param": {"type": "string"},
+                "obj_param": {"type": "object"},
+                "arr_param": {"type": "array"},
+                "anyof_int": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                "anyof_str": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "type_as_array": {"type": ["integer", "null"]},
+                "multi": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]},
+                "num": {"type": "number"},
+                "unknown": {"type": "whatever"},
+            },
+        },
+    },
+}
+TOOLS = [WEATHER, AREA, TYPES]
+
+_Q_WEATHER = (
+    "<tool_call>\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n"
+    "<parameter=state>\nTX\n</parameter>\n<parameter=unit>\nfahrenheit\n</parameter>\n"
+    "</function>\n</tool_call>"
+)
+_Q_AREA = (
+    "<tool_call>\n<function=calculate_area>\n<parameter=shape>\nrectangle\n</parameter>\n"
+    '<parameter=dimensions>\n{"width": 10, \n "height": 20}\n</parameter>\n'
+    "<parameter=precision>\n2\n</parameter>\n</function>\n</tool_call>"
+)
+_Q_TYPES = (
+    "<tool_call>\n<function=test_types>\n<parameter=int_param>\n42\n</parameter>\n"
+    "<parameter=float_param>\n3.14\n</parameter>\n<parameter=bool_param>\ntrue\n</parameter>\n"
+    "<parameter=str_param>\nhello world\n</parameter>\n"
+    '<parameter=obj_param>\n{"key": "value"}\n</parameter>\n'
+    '<parameter=arr_param>\n["a", "b", "c"]\n</parameter>\n'
+    "<parameter=anyof_int>\n5\n</parameter>\n<parameter=anyof_str>\nhello\n</parameter>\n"
+    "<parameter=type_as_array>\n42\n</parameter>\n<parameter=multi>\nsome text\n</parameter>\n"
+    "<parameter=num>\n2.0\n</parameter>\n<parameter=unknown>\n[1, 2]\n</parameter>\n"
+    "</function>\n</tool_call>"
+)
+
+
+def _qwen(tool: str, start: str = "<tool_call>", end: str = "</tool_call>") -> list[dict]:
+    def w(text: str) -> str:
+        return text.replace("<tool_call>", start).replace("</tool_call>", end)
+
+    cases = [
+        ("no_tools", "This is a test response without any tool calls"),
+        ("single_tool", _Q_WEATHER),
+        ("single_tool_with_content", "Sure! Let me check the weather for you." + _Q_WEATHER),
+        ("single_tool_multiline_param", _Q_AREA),
+        ("parallel_tools", _Q_WEATHER + "\n" + _Q_WEATHER.replace("Dallas", "Orlando")),
+        ("typed_params", "Let me calculate that area for you." + _Q_AREA.replace("rectangle", "circle")),
+        ("type_conversion", _Q_TYPES),
+        ("fallback_no_tags", _Q_WEATHER.removeprefix("<tool_call>\n").removesuffix("\n</tool_call>")),
+        (
+            "missing_closing_parameter_tag",
+            "Let me check the weather for you:\n"
+            + _Q_WEATHER.replace("Dallas\n</parameter>\n", "Dallas\n"),
+        ),
+        ("special_characters", _Q_WEATHER.replace("Dallas", 'Dal"las \\ \t<b>&amp; 東京')),
+        ("multiline_string_value", _Q_WEATHER.replace("Dallas", "line one\n\nline two\n")),
+        ("empty_value", _Q_WEATHER.replace("\nDallas\n", "")),
+        ("no_parameters", "<tool_call>\n<function=get_current_weather>\n</function>\n</tool_call>"),
+        ("unknown_tool", _Q_WEATHER.replace("get_current_weather", "not_a_tool")),
+        ("content_after_call", _Q_WEATHER + "\nDone."),
+        ("truncated_in_value", _Q_WEATHER[: _Q_WEATHER.index("TX") + 1]),
+        ("invalid_typed_value", _Q_AREA.replace("\n2\n", "\ntwo\n")),
+    ]
+    return [
+        {"id": f"{tool}/{cid}", "tool": tool, "reasoning": None, "tools": TOOLS, "text": w(text)}
+        for cid, text in cases
+    ]
+
+
+GLM_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "date": {"type": "string"},
+                "days": {"type": "integer"},
+                "detailed": {"type": "boolean"},
+                "options": {"type": "object"},
+            },
+        },
+    },
+}
+NOARG = {"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}}}
+
+
+def _glm(tool: str) -> list[dict]:
+    one = (
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n"
+        "<arg_key>date</arg_key>\n<arg_value>2024-06-27</arg_value>\n</tool_call>"
+    )
+    cases = [
+        ("no_tools", "This is a test"),
+        ("single", one),
+        ("with_content", "I will check.\n" + one),
+        ("parallel", one + "\n" + one.replace("Beijing", "Shanghai")),
+        (
+            "glm47_inline",
+            "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value>"
+            "<arg_key>days</arg_key><arg_value>3</arg_value></tool_call>",
+        ),
+        (
+            "typed",
+            "<tool_call>get_weather\n<arg_key>days</arg_key>\n<arg_value>5</arg_value>\n"
+            "<arg_key>detailed</arg_key>\n<arg_value>true</arg_value>\n"
+            '<arg_key>options</arg_key>\n<arg_value>{"a": [1, 2]}</arg_value>\n</tool_call>',
+        ),
+        ("no_args", "<tool_call>get_time</tool_call>"),
+        ("no_args_newline", "<tool_call>get_time\n</tool_call>"),
+        ("unknown_tool", one.replace("get_weather", "nope")),
+        ("value_verbatim", one.replace("Beijing", "\n  Bei jing \n")),
+        ("truncated", one[: one.index("2024")]),
+        ("content_after", one + "\nThat is all."),
+    ]
+    return [
+        {"id": f"{tool}/{cid}", "tool": tool, "reasoning": None, "tools": [GLM_TOOL, NOARG], "text": text}
+        for cid, text in cases
+    ]
+
+
+KIMI_TOOLS = [GLM_TOOL, NOARG]
+_KB, _KE = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"
+_CB, _CE, _AB = "<|tool_call_begin|>", "<|tool_call_end|>", "<|tool_call_argument_begin|>"
+
+
+def _k(tool_id: str, args: str) -> str:
+    return f"{_CB}{tool_id} {_AB}{args}{_CE}"
+
+
+def _kimi() -> list[dict]:
+    cases = [
+        ("no_tools", "This is a test"),
+        ("single", "I'll check. " + _KB + _k("functions.get_weather:0", '{"city": "Beijing"}') + _KE),
+        (
+            "parallel",
+            "Compare weather. " + _KB + _k("functions.get_weather:0", '{"city": "Beijing"}')
+            + _k("functions.get_weather:1", '{"city": "Shanghai"}') + _KE,
+        ),
+        ("angle_brackets", "Process HTML. " + _KB + _k("functions.process_html:0", '{"html": "<div>content</div>"}') + _KE),
+        ("multiline_json", "Formatted. " + _KB + _k("functions.process_data:0", '{\n  "name": "test",\n  "value": 123\n}') + _KE),
+        ("no_functions_prefix", "No prefix. " + _KB + _k("get_weather:0", '{"city": "Tokyo"}') + _KE),
+        ("empty_arguments", "Empty args. " + _KB + _k("functions.test:0", "{}") + _KE),
+        (
+            "invalid_json_still_extracted",
+            "Help. " + _KB + _k("functions.bad:0", '{"city": "Beijing"') + _k("functions.good:1", '{"city": "Shanghai"}') + _KE,
+        ),
+        (
+            "invalid_id_skipped",
+            "Help. " + _KB + _k("functions.invalid.0", '{"city": "Beijing"}') + _k("functions.valid:1", '{"city": "Shanghai"}') + _KE,
+        ),
+        ("newlines", "Sure.\n" + _KB + "\n" + _k("functions.get_weather:0", '{"city": "Oslo"}') + "\n" + _KE),
+    ]
+    return [
+        {"id": f"kimi_k2/{cid}", "tool": "kimi_k2", "reasoning": None, "tools": KIMI_TOOLS, "text": t}
+        for cid, t in cases
+    ]
+
+
+MM_TOOLS = [GLM_TOOL, NOARG]
+
+
+def _minimax() -> list[dict]:
+    one = (
+        '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Seattle</parameter>\n'
+        '<parameter name="days">3</parameter>\n</invoke>\n</minimax:tool_call>'
+    )
+    cases = [
+        ("no_tools", "This is a test"),
+        ("single", one),
+        ("with_content", "Let me look.\n" + one),
+        (
+            "parallel_in_one_section",
+            '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">A</parameter>\n'
+            '</invoke>\n<invoke name="get_time">\n</invoke>\n</minimax:tool_call>',
+        ),
+        ("single_quotes", one.replace('"get_weather"', "'get_weather'").replace('"city"', "'city'")),
+        ("bare_names", one.replace('"get_weather"', "get_weather").replace('"city"', "city")),
+        ("value_verbatim", one.replace("Seattle", "\n Seattle, WA \n")),
+        ("unknown_tool", one.replace("get_weather", "nope")),
+        ("missing_param_close", one.replace("Seattle</parameter>", "Seattle")),
+        ("typed", one.replace(">3<", '>{"x": 1}<').replace('"days"', '"options"')),
+        ("truncated", one[: one.index("Seattle") + 4]),
+    ]
+    return [
+        {"id": f"minimax_m2/{cid}", "tool": "minimax_m2", "reasoning": None, "tools": MM_TOOLS, "text": t}
+        for cid, t in cases
+    ]
+
+
+_D = "｜DSML｜"
+
+
+def _dsml() -> list[dict]:
+    one = (
+        f'<{_D}function_calls>\n<{_D}invoke name="get_weather">\n'
+        f'<{_D}parameter name="city" string="true">杭州</{_D}parameter>\n'
+        f'<{_D}parameter name="days" string="false">5</{_D}parameter>\n'
+        f"</{_D}invoke>\n</{_D}function_calls>"
+    )
+    cases = [
+        ("no_tools", "This is a test"),
+        ("single", one),
+        ("with_content", "好的。\n" + one),
+        (
+            "parallel",
+            one.replace(f"</{_D}invoke>\n</{_D}function_calls>", f'</{_D}invoke>\n<{_D}invoke name="get_time">\n</{_D}invoke>\n</{_D}function_calls>'),
+        ),
+        ("json_object", one.replace('"days" string="false">5', '"options" string="false">{"a": [1, true]}')),
+        ("no_string_attr", one.replace(' string="false">5', ">7")),
+        ("false_but_text", one.replace('string="false">5', 'string="false">not json')),
+        ("string_true_number", one.replace('"city" string="true">杭州', '"city" string="true">42')),
+        ("schema_types_string_false", one.replace('"city" string="true">杭州', '"city" string="false">42')),
+        ("truncated", one[: one.index("杭州") + 1]),
+    ]
+    return [
+        {"id": f"deepseek_v32/{cid}", "tool": "deepseek_v32", "reasoning": None, "tools": [GLM_TOOL, NOARG], "text": t}
+        for cid, t in cases
+    ]
+
+
+_VB, _VE = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"
+_VC, _VS, _VCE = "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"
+
+
+def _v31() -> list[dict]:
+    cases = [
+        ("no_tools", "This is a test"),
+        ("single", f'{_VB}{_VC}get_weather{_VS}{{"city": "Paris"}}{_VCE}{_VE}'),
+        ("with_content", f'Let me check.{_VB}{_VC}get_weather{_VS}{{"city": "Paris"}}{_VCE}{_VE}'),
+        (
+            "parallel",
+            f'{_VB}{_VC}get_weather{_VS}{{"city": "Paris"}}{_VCE}{_VC}get_time{_VS}{{}}{_VCE}{_VE}',
+        ),
+        ("pretty_printed", f'{_VB}{_VC}get_weather{_VS}{{\n  "city": "Paris",\n  "days": 2\n}}{_VCE}{_VE}'),
+        ("nested", f'{_VB}{_VC}get_weather{_VS}{{"options": {{"a": [1, {{"b": "}}"}}]}}}}{_VCE}{_VE}'),
+    ]
+    return [
+        {"id": f"deepseek_v31/{cid}", "tool": "deepseek_v31", "reasoning": None, "tools": [GLM_TOOL, NOARG], "text": t}
+        for cid, t in cases
+    ]
+
+
+def _reasoning() -> list[dict]:
+    out = []
+    think = [
+        ("simple", "<think>This is a reasoning section</think>This is the rest"),
+        ("no_start", "This is a reasoning section</think>This is the rest"),
+        ("multiline", "<think>line one\nline two\n</think>\n\nAnswer here"),
+        ("only_reasoning", "<think>This is reasoning that never ends"),
+        ("no_end_no_start", "Thinking without end"),
+        ("empty_reasoning", "<think></think>Just the answer"),
+        ("content_only_after", "</think>Only content"),
+    ]
+    for name in ("glm45", "glm47", "kimi_k2", "minimax_m2", "minimax_m2_append_think"):
+        for cid, text in think:
+            out.append({"id": f"{name}/{cid}", "tool": None, "reasoning": name, "tools": [], "text": text})
+    for cid, text in think:
+        seed = text.replace("<think>", "<seed:think>").replace("</think>", "</seed:think>")
+        out.append({"id": f"seed_oss/{cid}", "tool": None, "reasoning": "seed_oss", "tools": [], "text": seed})
+    for name in ("glm45", "kimi_k2", "seed_oss"):
+        out.append({
+            "id": f"{name}/thinking_off", "tool": None, "reasoning": name, "tools": [],
+            "text": "plain answer</think> tail",
+            "kwargs": {"enable_thinking": False, "thinking": False},
+        })
+    return out
+
+
+def _combined() -> list[dict]:
+    """Reasoning and tool parser together: a call straight from reasoning ends it."""
+    q = _Q_WEATHER
+    return [
+        {"id": "qwen3+qwen3_coder/think_then_call", "tool": "qwen3_coder", "reasoning": "qwen3",
+         "tools": TOOLS, "text": "<think>I should call the tool.</think>\n\n" + q},
+        {"id": "qwen3+qwen3_coder/implicit_end", "tool": "qwen3_coder", "reasoning": "qwen3",
+         "tools": TOOLS, "text": "<think>I should call the tool.\n" + q},
+        {"id": "glm45+glm45/implicit_end", "tool": "glm45", "reasoning": "glm45", "tools": [GLM_TOOL],
+         "text": "Need weather.<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Rome</arg_value>\n</tool_call>"},
+        {"id": "kimi_k2+kimi_k2/implicit_end", "tool": "kimi_k2", "reasoning": "kimi_k2", "tools": [GLM_TOOL],
+         "text": "Need weather." + _KB + _k("functions.get_weather:0", '{"city": "Rome"}') + _KE},
+        {"id": "minimax_m2+minimax_m2/think_then_call", "tool": "minimax_m2", "reasoning": "minimax_m2",
+         "tools": [GLM_TOOL],
+         "text": 'Need weather.</think>\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Rome</parameter>\n</invoke>\n</minimax:tool_call>'},
+        {"id": "seed_oss+seed_oss/implicit_end", "tool": "seed_oss", "reasoning": "seed_oss", "tools": TOOLS,
+         "text": "Need weather." + q.replace("tool_call>", "seed:tool_call>")},
+    ]
+
+
+CASES: list[dict] = [
+    *_qwen("qwen3_coder"),
+    *_qwen("qwen3_xml")[:6],
+    *_qwen("seed_oss", "<seed:tool_call>", "</seed:tool_call>"),
+    *_glm("glm45"),
+    *_glm("glm47")[:6],
+    *_kimi(),
+    *_minimax(),
+    *_dsml(),
+    *_v31(),
+    *_reasoning(),
+    *_combined(),
+]
+
+#: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
+#: not the models'; Qwen3 already has <tool_call>, </tool_call>, <think>, </think> as added tokens)
+MARKERS: dict[str, list[str]] = {
+    "qwen3_coder": [],
+    "qwen3_xml": [],
+    "seed_oss": ["<seed:tool_call>", "</seed:tool_call>", "<seed:think>", "</seed:think>"],
+    "glm45": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
+    "glm47": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
+    "kimi_k2": [_KB, _KE, _CB, _CE, _AB],
+    "minimax_m2": ["<minimax:tool_call>", "</minimax:tool_call>"],
+    "deepseek_v32": [f"<{_D}function_calls>", f"</{_D}function_calls>"],
+    "deepseek_v31": [_VB, _VE, _VC, _VS, _VCE],
+    "minimax_m2_append_think": [],
+}
+
+
+def markers_for(case: dict) -> list[str]:
+    out: list[str] = []
+    for key in (case["tool"], case["reasoning"]):
+        for m in MARKERS.get(key or "", []):
+            if m not in out:
+                out.append(m)
+    return out

@@ -1,0 +1,121 @@
+"""Record ``parsers_vllm.json``: vLLM 0.33.0's real parsers on ``parser_cases.CASES``.
+
+Run with vLLM's python (never from the tests)::
+
+    /work/vllm-venv/bin/python tests/goldens/record_parsers.py
+
+For each case: the Qwen3 tokenizer of ``layers/tokenizer/models/qwen3`` with the format's markers
+added as special tokens (``parser_cases.MARKERS``), vLLM's composed parser
+(``ParserManager.get_parser(tool, reasoning, enable_auto_tools=True)``) built as vLLM's chat
+serving builds it (tokenizer, request tools, chat_template_kwargs); ``batch`` is
+``parser.parse`` (reasoning, content, calls), ``stream`` the concatenated ``parse_delta`` results
+with one token per delta (vLLM's incremental detokenizer, special tokens kept).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from parser_cases import CASES, markers_for  # noqa: E402
+from transformers import PreTrainedTokenizerFast  # noqa: E402
+from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest  # noqa: E402
+from vllm.parser.parser_manager import ParserManager  # noqa: E402
+from vllm.tokenizers import get_tokenizer  # noqa: E402
+from vllm.tokenizers.detokenizer_utils import detokenize_incrementally  # noqa: E402
+
+QWEN3 = HERE.parents[1] / "layers" / "tokenizer" / "models" / "qwen3"
+_TOKENIZERS: dict[tuple[str, ...], object] = {}
+
+
+def tokenizer(markers: list[str]):
+    key = tuple(markers)
+    if key not in _TOKENIZERS:
+        d = pathlib.Path(tempfile.mkdtemp())
+        for f in ("tokenizer.json", "tokenizer_config.json"):
+            shutil.copy(QWEN3 / f, d / f)
+        tok = PreTrainedTokenizerFast.from_pretrained(str(d))
+        if markers:
+            tok.add_special_tokens({"additional_special_tokens": markers})
+        tok.save_pretrained(str(d))
+        _TOKENIZERS[key] = get_tokenizer(str(d))
+    return _TOKENIZERS[key]
+
+
+def _calls(calls) -> list[list]:
+    return [[c.function.name if hasattr(c, "function") else c.name,
+             c.function.arguments if hasattr(c, "function") else c.arguments] for c in calls or []]
+
+
+def record(case: dict) -> dict:
+    tok = tokenizer(markers_for(case))
+    kwargs = case.get("kwargs") or {}
+    cls = ParserManager.get_parser(
+        tool_parser_name=case["tool"], reasoning_parser_name=case["reasoning"],
+        enable_auto_tools=case["tool"] is not None,
+    )
+    request = ChatCompletionRequest(
+        model="m", messages=[{"role": "user", "content": "hi"}],
+        tools=case["tools"] or None, chat_template_kwargs=kwargs or None,
+    )
+    out: dict = {"id": case["id"]}
+    parser = cls(tok, request.tools, chat_template_kwargs=kwargs)
+    try:
+        reasoning, content, calls = parser.parse(case["text"], request, enable_auto_tools=case["tool"] is not None)
+        out["batch"] = {"reasoning": reasoning, "content": content, "calls": _calls(calls)}
+    except Exception as exc:  # a reference failure is recorded, not hidden
+        out["batch"] = {"error": f"{type(exc).__name__}: {exc}"}
+
+    parser = cls(tok, request.tools, chat_template_kwargs=kwargs)
+    ids = tok.encode(case["text"], add_special_tokens=False)
+    prev_tokens, prefix, read = None, 0, 0
+    reasoning, content, names, args, call_ids = [], [], {}, {}, {}
+    try:
+        for i in range(len(ids) + 1):
+            last = i == len(ids)
+            delta_ids = [] if last else [ids[i]]
+            text = ""
+            if not last:
+                new, text, prefix, read = detokenize_incrementally(
+                    tok, ids[: i + 1], prev_tokens, prefix, read,
+                    skip_special_tokens=False, spaces_between_special_tokens=True,
+                )
+                prev_tokens = (prev_tokens or []) + new
+            d = parser.parse_delta(text, delta_ids, request, prompt_token_ids=[], finished=last)
+            if d is None:
+                continue
+            reasoning.append(d.reasoning or "")
+            content.append(d.content or "")
+            for tc in d.tool_calls or []:
+                if tc.id:
+                    call_ids[tc.index] = tc.id
+                if tc.function and tc.function.name:
+                    names[tc.index] = tc.function.name
+                if tc.function and tc.function.arguments:
+                    args[tc.index] = args.get(tc.index, "") + tc.function.arguments
+        out["stream"] = {
+            "reasoning": "".join(reasoning) or None,
+            "content": "".join(content) or None,
+            "calls": [[names.get(k), args.get(k, "")] for k in sorted(set(names) | set(args))],
+            "ids": [call_ids.get(k) for k in sorted(set(names) | set(args))],
+        }
+    except Exception as exc:
+        out["stream"] = {"error": f"{type(exc).__name__}: {exc}"}
+    return out
+
+
+def main() -> None:
+    goldens = [record(c) for c in CASES]
+    (HERE / "parsers_vllm.json").write_text(json.dumps(goldens, ensure_ascii=False, indent=1) + "\n")
+    bad = [g["id"] for g in goldens if g["batch"] != {k: g["stream"].get(k) for k in g["batch"]}]
+    print(f"{len(goldens)} cases recorded; vLLM batch != stream in {len(bad)}: {bad}")
+
+
+if __name__ == "__main__":
+    main()
