@@ -92,11 +92,44 @@ TOOL_FORMATS: dict[str, tuple[str, str]] = {
     "granite": ('Sure.<|tool_call|>[{"name": "store", "arguments": ' + _JSON, "}]"),
     "granite-20b-fc": ('Sure.<function_call> {"name": "store", "arguments": ' + _JSON, "}"),
     "hunyuan_a13b": ('Sure.<tool_calls>[{"name": "store", "arguments": ' + _JSON, "}]</tool_calls>"),
+    # XML formats: the JSON text is one (string) parameter value
+    "qwen3_coder": (
+        "Sure.<tool_call>\n<function=store>\n<parameter=items>\n" + _JSON,
+        "\n</parameter>\n</function>\n</tool_call>",
+    ),
+    "seed_oss": (
+        "Sure.<seed:tool_call>\n<function=store>\n<parameter=items>\n" + _JSON,
+        "\n</parameter>\n</function>\n</seed:tool_call>",
+    ),
+    "glm45": ("Sure.<tool_call>store\n<arg_key>items</arg_key>\n<arg_value>" + _JSON,
+              "</arg_value>\n</tool_call>"),
+    "minimax_m2": (
+        'Sure.<minimax:tool_call>\n<invoke name="store">\n<parameter name="items">' + _JSON,
+        "</parameter>\n</invoke>\n</minimax:tool_call>",
+    ),
+    "deepseek_v32": (
+        'Sure.<｜DSML｜function_calls>\n<｜DSML｜invoke name="store">\n<｜DSML｜parameter '
+        'name="items" string="true">' + _JSON,
+        "</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+    ),
+    "kimi_k2": (
+        "Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.store:0"
+        "<|tool_call_argument_begin|>" + _JSON,
+        "<|tool_call_end|><|tool_calls_section_end|>",
+    ),
+    "deepseek_v31": (
+        "Sure.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>store<｜tool▁sep｜>" + _JSON,
+        "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    ),
 }
 #: per reasoning format: the text that opens a long block
 REASONING_FORMATS: dict[str, str] = {
     "qwen3": "<think>\n",
     "deepseek_r1": "",
+    "glm45": "",
+    "kimi_k2": "",
+    "minimax_m2": "",
+    "seed_oss": "<seed:think>",  # the block never closes here (its end is </seed:think>)
 }
 _THOUGHT = "Let me think about this step by step; 中文 and emoji 😀 included. " * 900
 _AFTER = " Done, as you can see." * 40

@@ -299,14 +299,11 @@ class XmlCallParser(ToolParser):
         """Value text (no end marker in it) for the open value."""
         if not text:
             return
-        if st.phase == "vraw":
-            out.args(st, text)
-            return
         if self.trim_newlines and not st.vs:
             text = text.removeprefix("\n")
         st.vs = True
-        if st.phase == "vstr":
-            self._stream_str(st, out, text)
+        if st.phase != "vbuf":
+            self._stream(st, out, text)
             return
         st.val += text
         if len(st.val) <= VALUE_LIMIT:
@@ -316,18 +313,19 @@ class XmlCallParser(ToolParser):
         json_like = st.vt[0] == "j" or st.vt[1:] == "" or any(c in st.vt[1:] for c in "oa")
         if json_like and body[:1] in ("{", "["):
             st.phase = "vraw"
-            out.args(st, buffered)
         else:
             st.phase = "vstr"
             out.args(st, '"')
-            self._stream_str(st, out, buffered)
+        self._stream(st, out, buffered)
 
-    def _stream_str(self, st: Work, out: Out, text: str) -> None:
+    def _stream(self, st: Work, out: Out, text: str) -> None:
+        """Streamed value text: JSON-escaped (``vstr``) or raw JSON (``vraw``); with
+        ``trim_newlines`` a trailing ``\n`` waits in ``val`` (it may be the markup's)."""
         if self.trim_newlines:
             text = st.val + text
             st.val = "\n" if text.endswith("\n") else ""
             text = text[: len(text) - len(st.val)]
-        out.args(st, _esc(text))
+        out.args(st, _esc(text) if st.phase == "vstr" else text)
 
     def _end_value(self, st: Work, out: Out) -> None:
         if st.phase == "vstr":
