@@ -310,7 +310,7 @@ class XmlCallParser(ToolParser):
             return
         buffered, st.val = st.val, ""
         body = buffered.lstrip(ASCII_WS)
-        json_like = st.vt[0] == "j" or st.vt[1:] == "" or any(c in st.vt[1:] for c in "oa")
+        json_like = st.vt[:1] == "j" or st.vt[1:] == "" or any(c in st.vt[1:] for c in "oa")
         if json_like and body[:1] in ("{", "["):
             st.phase = "vraw"
         else:

@@ -58,7 +58,7 @@ class DeepSeekV32Parser(XmlCallParser):
         return "j" + ("-" if code is None else code)
 
     def _typed(self, st: Work, text: str) -> str:
-        if st.vt[0] != "j":
+        if st.vt[:1] != "j":
             return super()._typed(st, text)
         ok, value = _schema.loads(text)
         schema = None if st.vt[1:] == "-" else st.vt[1:]
