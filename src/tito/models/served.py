@@ -11,7 +11,6 @@ request. Defaults follow vLLM (:mod:`tito.models.hf`); the EOS rule is in :func:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Mapping
@@ -132,17 +131,6 @@ def token_content(value: object) -> str | None:
     raise ValueError(f"expected a string or an object with 'content', got {value!r}")
 
 
-def _read_json(folder: Path, name: str) -> dict[str, Any]:
-    file = folder / name
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ModelLoadError(f"model folder {folder}: cannot read {name}: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ModelLoadError(f"model folder {folder}: {name} must hold a JSON object")
-    return data
-
-
 def _chat_templates(folder: Path, tokenizer_config: dict[str, Any]) -> dict[str, str]:
     """Named templates. ``chat_template.jinja`` (+ ``additional_chat_templates/*.jinja``) win
     over ``tokenizer_config["chat_template"]`` (string, or list of ``{"name", "template"}``)."""
@@ -187,9 +175,10 @@ def _role_id(tokenizer: Tokenizer, folder: Path, role: str, text: str) -> int:
 
 def _tito_json(folder: Path, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
     """``tito.json`` (optional) with the caller's overrides on top; unknown keys are errors."""
-    raw: dict[str, Any] = {}
-    if (folder / TITO_CONFIG_FILE).is_file():
-        raw = _read_json(folder, TITO_CONFIG_FILE)
+    try:
+        raw = hf.read_optional_json(folder, TITO_CONFIG_FILE) or {}
+    except hf.HFConfigError as exc:
+        raise ModelLoadError(f"model folder {folder}: {exc}") from None
     raw.update(overrides or {})
     unknown = sorted(set(raw) - set(ModelConfig.model_fields))
     if unknown:
