@@ -331,3 +331,18 @@ def test_state_of_another_stream_is_refused(monkeypatch, secret) -> None:
     assert _error(_post(client, CHAT_DERENDER, other))["param"] == "generate_chunk.request_id"
     same = dict(other, generate_chunk=stream_chunk([11], request_id="A"))
     assert _post(client, CHAT_DERENDER, same).json()["chunk"]["id"] == "A"
+
+
+@pytest.mark.parametrize("name", ["gpt2", "qwen3", "mistral-v3"])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_truncating_a_long_prompt_tokenizes_only_what_it_keeps(vocabs, name, side) -> None:
+    """The kept ids and offsets equal those of the whole text's tokenization (the reference)."""
+    from tito.core.render import tokenize_prompt
+
+    text = "Sphinx of black quartz, judge my vow.\n 中文 👩‍👩‍👧  tabs\t\there " * 4000
+    full = vocabs[name].tokenizer.encode(text, add_special_tokens=True)
+    window = slice(-700, None) if side == "left" else slice(0, 700)
+    got = tokenize_prompt(vocabs[name], text, add_special_tokens=True, truncate_to=700,
+                          truncation_side=side, with_offsets=True)
+    assert got.token_ids == full.ids[window]
+    assert got.token_offsets == [tuple(o) for o in full.offsets[window]]

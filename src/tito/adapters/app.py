@@ -150,6 +150,37 @@ def common_router() -> APIRouter:
     return router
 
 
+def _error_responses() -> dict[int | str, dict[str, Any]]:
+    """What every POST operation may answer besides 200, as the OpenAPI document says it."""
+    from tito.protocol import ErrorResponse
+
+    return {
+        400: {"model": ErrorResponse,
+              "description": "Invalid body, field, stream state or engine payload (`param` names it)"},
+        404: {"model": ErrorResponse, "description": "Unknown model"},
+        413: {"model": ErrorResponse, "description": "Body larger than TITO_MAX_BODY_BYTES"},
+    }
+
+
+def _document_real_responses(app: FastAPI) -> None:
+    """Drop FastAPI's automatic 422 (this app answers validation errors with 400) from the
+    OpenAPI document, so that schema-driven clients and fuzzers expect what the API does."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = generate()
+            for item in doc.get("paths", {}).values():
+                for operation in item.values():
+                    operation.get("responses", {}).pop("422", None)
+            schemas = doc.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(name, None)
+        return app.openapi_schema  # type: ignore[return-value]  # set by generate()
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app(*, endpoints: Iterable[str] | None = None) -> FastAPI:
     """Build the app serving ``endpoints`` (names of :data:`ENDPOINTS`; None: all of them)."""
     check_environment()  # refuse to start on a bad TITO_* setting (tito.settings)
@@ -165,6 +196,8 @@ def create_app(*, endpoints: Iterable[str] | None = None) -> FastAPI:
     _install_error_handlers(app)
     app.add_middleware(JsonBodyGuard)
     app.include_router(common_router())
+    responses = _error_responses()
     for module_name, attr in dict.fromkeys(ENDPOINTS[n] for n in names):
-        app.include_router(getattr(importlib.import_module(module_name), attr))
+        app.include_router(getattr(importlib.import_module(module_name), attr), responses=responses)
+    _document_real_responses(app)
     return app

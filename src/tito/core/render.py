@@ -494,6 +494,42 @@ _BOUND_PIECE_CHARS = 16 * 1024
 _BOUND_SLACK_PER_CUT = 16
 
 
+def _safe_cut(text: str, near: int, lo: int, hi: int) -> int:
+    """A cut position in ``[lo, hi]`` near ``near``: right before a space that follows a
+    non-space when one is within 1024 characters (a pre-tokenizer boundary), else ``near``."""
+    space = text.rfind(" ", max(lo + 1, near - 1024), near)
+    if space > lo and not text[space - 1].isspace():
+        return space
+    space = text.find(" ", near, min(hi, near + 1024))
+    if space > lo and space < hi and not text[space - 1].isspace():
+        return space
+    return near
+
+
+def _truncation_span(
+    vocab: Vocab, text: str, keep: int, side: Literal["left", "right"]
+) -> tuple[int, int]:
+    """The part of a long ``text`` that holds every token truncation to ``keep`` tokens keeps
+    (plus a margin), found by counting bounded pieces from the kept end: only that part is then
+    tokenized, so a 6 MiB prompt truncated to a few thousand tokens costs what those cost."""
+    tokenizer = vocab.tokenizer
+    need = keep + 64
+    count, n = 0, len(text)
+    if side == "left":
+        start = n
+        while start > 0 and count < need:
+            cut = _safe_cut(text, max(start - _BOUND_PIECE_CHARS, 0), 0, start) if start > _BOUND_PIECE_CHARS else 0
+            count += len(tokenizer.encode(text[cut:start], add_special_tokens=False).ids) - _BOUND_SLACK_PER_CUT
+            start = cut
+        return start, n
+    end = 0
+    while end < n and count < need:
+        cut = _safe_cut(text, end + _BOUND_PIECE_CHARS, end, n) if n - end > _BOUND_PIECE_CHARS else n
+        count += len(tokenizer.encode(text[end:cut], add_special_tokens=False).ids) - _BOUND_SLACK_PER_CUT
+        end = cut
+    return 0, end
+
+
 def prompt_tokens_lower_bound(vocab: Vocab, text: str, stop_above: int) -> int:
     """A lower bound of ``text``'s token count, computed in bounded pieces, that stops as soon as
     it exceeds ``stop_above`` (0 for a short text: no bound needed).
@@ -533,15 +569,25 @@ def tokenize_prompt(
     with_offsets: bool = False,
     generation_spans: Sequence[tuple[int, int]] | None = None,
 ) -> TokenizedPrompt:
-    """Encode prompt text; offsets and the assistant mask follow the same truncation as the ids."""
+    """Encode prompt text; offsets and the assistant mask follow the same truncation as the ids.
+
+    A long text truncated to far fewer tokens is tokenized only over the part that holds the
+    kept tokens (:func:`_truncation_span`); the ids kept are the same.
+    """
     if with_offsets and vocab.tokenizer is None:
         raise BadRequest("return_token_offsets is not supported for models served through "
                          "mistral-common.", param="return_token_offsets")
+    shift = 0
+    if (truncate_to is not None and vocab.tokenizer is not None
+            and len(text) >= LOWER_BOUND_MIN_CHARS and truncate_to * 16 < len(text)):
+        start, end = _truncation_span(vocab, text, truncate_to, truncation_side)
+        if (start, end) != (0, len(text)):
+            text, shift = text[start:end], start
     ids, raw_offsets = _encode(vocab, text, add_special_tokens)
     window = truncate(len(ids), truncate_to, truncation_side)
     offsets = None
     if with_offsets or generation_spans is not None:
-        offsets = [(int(s), int(e)) for s, e in raw_offsets]
+        offsets = [(int(s) + shift, int(e) + shift) for s, e in raw_offsets]
     mask = assistant_mask(offsets, generation_spans) if generation_spans is not None and offsets is not None else None
     return TokenizedPrompt(
         token_ids=list(ids[window]),

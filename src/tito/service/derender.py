@@ -398,7 +398,8 @@ class _Stream:
         raw = None
         if req.stream_state is not None:
             raw = req.stream_state.model_dump(mode="json")
-            loaded = stream_state.decode(vocab, raw, model=model.name)
+            loaded = stream_state.decode(vocab, raw, model=model.name,
+                                         sent=req.stream_state.model_fields_set)
             if loaded is not None:
                 self.meta, self.cfg, self.state = loaded
                 _check_wire_state(model, self.cfg, self.state, completion=self.completion)

@@ -41,6 +41,7 @@ import hmac
 import json
 import os
 import time
+from collections.abc import Collection
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -53,6 +54,12 @@ from tito.core.vocab import Vocab
 from tito.errors import BadRequest, quote
 
 STATE_VERSION = 1
+#: The top-level fields :func:`encode` writes (all of them are covered by the signature).
+_WIRE_FIELDS = frozenset({
+    "prev_tokens", "prefix_offset", "read_offset", "role_sent", "logprob_context_token_ids",
+    "logprob_text_offset", "output_token_ids", "output_chunk_lens", "tools_streamed",
+    "last_tool_call_ids", "held_text", "stop_fired", "tito",
+})
 #: Longest stream id (the engine's ``request_id``: render's id plus the engine's prefixes).
 MAX_ID_CHARS = 512
 
@@ -161,7 +168,7 @@ def encode(
 
 
 def decode(
-    vocab: Vocab, raw: dict[str, Any], *, model: str
+    vocab: Vocab, raw: dict[str, Any], *, model: str, sent: Collection[str] | None = None
 ) -> tuple[StreamMeta, ChoiceConfig, ChoiceState] | None:
     """Validate a wire state produced by :func:`encode` (returns None when ``tito`` is absent).
 
@@ -184,6 +191,15 @@ def decode(
             param="stream_state.tito.v",
         )
     key = _secret()
+    if key is not None and sent is not None:
+        # A signed state goes back exactly as returned: a field left out (which the wire model
+        # would fill with its default) is a change too, so every tampered state is refused.
+        missing = sorted(_WIRE_FIELDS.difference(sent))
+        if missing:
+            raise BadRequest(
+                f"stream_state.{missing[0]} is missing: send the signed state back exactly as "
+                "returned", param=f"stream_state.{missing[0]}",
+            )
     if key is not None:
         sig = tito_raw.get("sig")
         unsigned = {**raw, "tito": {k: v for k, v in tito_raw.items() if k != "sig"}}
