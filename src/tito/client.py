@@ -108,6 +108,8 @@ DERENDER_PATHS: dict[Endpoint, str] = {
     "chat": "/v1/chat/completions/derender",
     "completions": "/v1/completions/derender",
 }
+RESPONSES_RENDER_PATH = "/v1/responses/render"
+RESPONSES_DERENDER_PATH = "/v1/responses/derender"
 #: The line that ends every OpenAI (and generate) SSE stream.
 SSE_DONE = b"data: [DONE]\n\n"
 #: Default bound on engine events per derender call (a request-size bound, not a latency one).
@@ -655,46 +657,15 @@ class TitoClient:
         driver = StreamDerenderer(ctx, vllm_compatible=self.vllm_compatible)
         observer = self.capture(ctx) if self.capture is not None else None
         error: dict[str, Any] | None = None
-        engine_done = False
-        response_id = "generate-tokens-" + str(gen.get("request_id"))
 
         async def send(path: str, body: dict[str, Any]) -> dict[str, Any]:
             return dict(await self._post("derender", self.derender_http, path, body))
 
+        engine = _EngineRun("generate-tokens-" + str(gen.get("request_id")))
         try:
-            body = self._engine_body(gen, True, stream_options)
-            async with contextlib.AsyncExitStack() as stack:
-                try:
-                    resp = await stack.enter_async_context(self.engine_http.stream(
-                        "POST", GENERATE_PATH, content=json.dumps(body),
-                        headers={"content-type": "application/json"}))
-                except httpx.HTTPError as exc:
-                    raise _unreachable("generate", self.engine_http, exc) from None
-                if resp.status_code != 200:
-                    raise _error_from_response("generate", resp.status_code, await resp.aread())
-                queue: asyncio.Queue[Any] = asyncio.Queue()
-                reader = asyncio.create_task(_read_events(resp, queue))
-                stack.push_async_callback(_cancel, reader)
-                while not engine_done:
-                    batch: list[dict[str, Any]] = []
-                    item = await queue.get()
-                    while True:
-                        if item is _END:
-                            engine_done = True
-                            break
-                        if isinstance(item, BaseException):
-                            raise item
-                        if observer is not None:
-                            observer.engine_event(item)
-                        if "error" in item and "choices" not in item:
-                            raise TitoClientError("generate", 500, engine_error_body(item))
-                        response_id = str(item.get("request_id") or response_id)
-                        batch.append(item)
-                        if len(batch) >= self.chunks_per_call or queue.empty():
-                            break
-                        item = queue.get_nowait()
-                    if not batch:
-                        break
+            async with contextlib.aclosing(
+                    self._engine_batches(gen, stream_options, engine, observer)) as batches:
+                async for batch in batches:
                     for chunk in await derender_batch(driver, batch, send):
                         if observer is not None:
                             observer.output(chunk)
@@ -702,18 +673,133 @@ class TitoClient:
                     if driver.should_abort:
                         driver.aborted = True
                         with contextlib.suppress(TitoClientError):
-                            await self.abort([response_id])
+                            await self.abort([engine.response_id])
         except BaseException as exc:
             if isinstance(exc, TitoClientError):
                 error = exc.body
-            if not engine_done and not driver.aborted:
+            if not engine.done and not driver.aborted:
                 # a stage failed or the user went away: free the engine's slot
                 driver.aborted = True
-                _background(self.abort([response_id]))
+                _background(self.abort([engine.response_id]))
             raise
         finally:
             if observer is not None:
                 observer.close(error)
+
+    async def _engine_batches(self, gen: Mapping[str, Any], stream_options: Any, run: _EngineRun,
+                              observer: StreamObserver | None = None,
+                              ) -> AsyncGenerator[list[dict[str, Any]], None]:
+        """The engine stream of ``gen`` as batches of the events already waiting (at most
+        ``chunks_per_call``); ``run`` records the engine request id and whether it finished."""
+        body = self._engine_body(gen, True, stream_options)
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                resp = await stack.enter_async_context(self.engine_http.stream(
+                    "POST", GENERATE_PATH, content=json.dumps(body),
+                    headers={"content-type": "application/json"}))
+            except httpx.HTTPError as exc:
+                raise _unreachable("generate", self.engine_http, exc) from None
+            if resp.status_code != 200:
+                raise _error_from_response("generate", resp.status_code, await resp.aread())
+            queue: asyncio.Queue[Any] = asyncio.Queue()
+            reader = asyncio.create_task(_read_events(resp, queue))
+            stack.push_async_callback(_cancel, reader)
+            while not run.done:
+                batch: list[dict[str, Any]] = []
+                item = await queue.get()
+                while True:
+                    if item is _END:
+                        run.done = True
+                        break
+                    if isinstance(item, BaseException):
+                        raise item
+                    if observer is not None:
+                        observer.engine_event(item)
+                    if "error" in item and "choices" not in item:
+                        raise TitoClientError("generate", 500, engine_error_body(item))
+                    run.response_id = str(item.get("request_id") or run.response_id)
+                    batch.append(item)
+                    if len(batch) >= self.chunks_per_call or queue.empty():
+                        break
+                    item = queue.get_nowait()
+                if not batch:
+                    break
+                yield batch
+
+    # -- Responses -------------------------------------------------------------------------------
+
+    async def _render_responses(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        gen = await self._post("render", self.render_http, RESPONSES_RENDER_PATH, request)
+        if not isinstance(gen, dict) or "token_ids" not in gen:
+            raise TitoClientError("render", 502, error_body(
+                "render returned no GenerateRequest", type_=ErrorType.BAD_GATEWAY, code=502))
+        return gen
+
+    @staticmethod
+    def _responses_fields(request: Mapping[str, Any], gen: Mapping[str, Any]) -> dict[str, Any]:
+        """What the first Responses derender call needs: render's context, else the request."""
+        out: dict[str, Any] = {"model": request.get("model") or gen.get("model")}
+        if isinstance(gen.get("derender_context"), dict):
+            out["derender_context"] = gen["derender_context"]
+        else:
+            out["responses_request"] = dict(request)
+            out["prompt_token_ids"] = list(gen.get("token_ids") or [])
+        return out
+
+    async def responses(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """An OpenAI ``Response`` (JSON) for a Responses request."""
+        gen = await self._render_responses({**request, "stream": False})
+        answer = await self._post("generate", self.engine_http, GENERATE_PATH,
+                                  self._engine_body(gen, False, None))
+        body = {**self._responses_fields(request, gen), "generate_response": answer}
+        return dict(await self._post("derender", self.derender_http, RESPONSES_DERENDER_PATH,
+                                     body))
+
+    async def responses_stream(
+        self, request: Mapping[str, Any]
+    ) -> AsyncGenerator[dict[str, Any], None]:
+        """The Responses stream events (``ResponseStreamEvent`` JSON) of a streamed response:
+        one derender call per batch of waiting engine events, the engine aborted when derender
+        finished the response first (a stop string)."""
+        gen = await self._render_responses({**request, "stream": True})
+        run = _EngineRun("generate-tokens-" + str(gen.get("request_id")))
+        engine_finished = False
+        state: dict[str, Any] | None = None
+        aborted = False
+        try:
+            async with contextlib.aclosing(self._engine_batches(gen, None, run)) as batches:
+                async for batch in batches:
+                    body: dict[str, Any] = {"stream": True, "stream_state": state}
+                    body.update(self._responses_fields(request, gen) if state is None
+                                else {"model": request.get("model") or gen.get("model")})
+                    if len(batch) == 1:
+                        body["generate_chunk"] = batch[0]
+                    else:
+                        body["generate_chunks"] = batch
+                    out = await self._post("derender", self.derender_http,
+                                           RESPONSES_DERENDER_PATH, body)
+                    state = out["stream_state"]
+                    engine_finished = engine_finished or any(
+                        c.get("finish_reason") is not None
+                        for e in batch for c in e.get("choices") or [])
+                    for event in out["events"]:
+                        yield event
+                    if state.get("stop_fired") and not engine_finished and not aborted:
+                        aborted = True
+                        with contextlib.suppress(TitoClientError):
+                            await self.abort([run.response_id])
+        except BaseException:
+            if not run.done and not aborted:
+                _background(self.abort([run.response_id]))
+            raise
+
+
+@dataclass
+class _EngineRun:
+    """One engine stream's bookkeeping: the request id to abort, whether it has ended."""
+
+    response_id: str
+    done: bool = False
 
 
 async def _read_events(resp: httpx.Response, queue: asyncio.Queue[Any]) -> None:
@@ -862,7 +948,7 @@ def _local_tito_app(render: bool, derender: bool) -> Any:
 
     endpoints = []
     if render:
-        endpoints += ["chat_render", "completions_render"]
+        endpoints += ["chat_render", "completions_render", "responses_render"]
     if derender:
-        endpoints += ["chat_derender", "completions_derender"]
+        endpoints += ["chat_derender", "completions_derender", "responses_derender"]
     return create_app(endpoints=endpoints)

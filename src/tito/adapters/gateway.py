@@ -2,7 +2,8 @@
 
 Why: users have OpenAI SDKs, not render/generate/derender loops. The gateway serves OpenAI's
 ``POST /v1/chat/completions``, ``POST /v1/completions`` (SSE ending in ``data: [DONE]`` when
-``stream`` is true, JSON otherwise) and ``GET /v1/models`` by running each request through
+``stream`` is true, JSON otherwise), ``POST /v1/responses`` (the Responses API: a ``Response``,
+or with ``stream`` the SSE of its events, each ``event: <type>``) and ``GET /v1/models`` by running each request through
 :class:`tito.client.TitoClient`: render (a URL, or tito in-process when ``--render-url`` is
 omitted), the engine (``--generate-url``: vLLM ``--tokens-only``, ``tito fake-engine``...) and
 derender (a URL, or in-process). So any OpenAI client works unchanged against tito on Lambda.
@@ -108,6 +109,15 @@ def create_gateway_app(
             return await _stream(client.chat_stream(body))
         return await _answer(lambda: client.chat(body))
 
+    @app.post("/v1/responses")
+    async def responses(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        if body.get("stream"):
+            return await _stream(client.responses_stream(body), named=True)
+        return await _answer(lambda: client.responses(body))
+
     @app.post("/v1/completions")
     async def completions(request: Request) -> Response:
         body = await _body(request)
@@ -143,8 +153,17 @@ async def _answer(call: Callable[[], Awaitable[dict[str, Any]]]) -> Response:
         return JSONResponse(exc.body, status_code=exc.status)
 
 
-async def _stream(chunks: AsyncIterator[dict[str, Any]]) -> Response:
-    """SSE for the user; the first chunk is awaited first so an early error keeps its status."""
+def _named_event(obj: dict[str, Any]) -> bytes:
+    """A Responses SSE event: ``event: <type>`` then its data (OpenAI sends no ``[DONE]``)."""
+    kind = obj.get("type") or "error"
+    return f"event: {kind}\n".encode() + sse_event(obj)
+
+
+async def _stream(chunks: AsyncIterator[dict[str, Any]], *, named: bool = False) -> Response:
+    """SSE for the user; the first chunk is awaited first so an early error keeps its status.
+
+    ``named``: Responses events (``event:`` lines, no final ``[DONE]``), else chat chunks."""
+    write = _named_event if named else sse_event
     try:
         first: dict[str, Any] | None = await chunks.__anext__()
     except StopAsyncIteration:
@@ -155,18 +174,19 @@ async def _stream(chunks: AsyncIterator[dict[str, Any]]) -> Response:
     async def events() -> AsyncIterator[bytes]:
         try:
             if first is not None:
-                yield sse_event(first)
+                yield write(first)
                 async for chunk in chunks:
-                    yield sse_event(chunk)
+                    yield write(chunk)
         except TitoClientError as exc:
-            yield sse_event(exc.body)
+            yield write(exc.body)
         except Exception:  # a bug: still end the stream the way clients understand
             logger.exception("gateway stream failed")
-            yield sse_event(error_body("Internal server error.", type_=ErrorType.INTERNAL,
-                                       code=500))
+            yield write(error_body("Internal server error.", type_=ErrorType.INTERNAL,
+                                   code=500))
         finally:
             await chunks.aclose()  # type: ignore[attr-defined]
-        yield SSE_DONE
+        if not named:
+            yield SSE_DONE
 
     return ClosingStreamingResponse(events(), media_type="text/event-stream",
                                      headers={"cache-control": "no-cache"})
@@ -189,7 +209,7 @@ def main(argv: list[str]) -> int:
     parser = new_parser(
         "tito gateway",
         "An OpenAI-compatible server (/v1/chat/completions, /v1/completions, "
-        "/v1/models) that runs each request through tito render, an engine's "
+        "/v1/responses, /v1/models) that runs each request through tito render, an engine's "
         "/inference/v1/generate and tito derender, so any OpenAI SDK works unchanged against a "
         "disaggregated deployment.",
     )

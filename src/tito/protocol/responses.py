@@ -127,6 +127,7 @@ class ResponsesRequest(OpenAIBaseModel):
     ec_transfer_params: dict[str, Any] | None = None
     chat_template_kwargs: dict[str, Any] | None = None
     structured_outputs: dict[str, Any] | None = None
+    vllm_xargs: dict[str, Any] | None = None
 
     @model_validator(mode="before")
     @classmethod

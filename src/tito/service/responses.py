@@ -188,6 +188,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         "kv_transfer_params": request.kv_transfer_params,
         "ec_transfer_params": request.ec_transfer_params,
         "structured_outputs": _structured(request),
+        "vllm_xargs": request.vllm_xargs,
     }
     if tools:
         fields["tools"] = [

@@ -57,6 +57,11 @@ def _settings(
     return None, {}
 
 
+def _response_id(engine_id: str) -> str:
+    """The Response id: render's ``resp_...`` id (vLLM's engine prefixes ``generate-tokens-``)."""
+    return engine_id.removeprefix("generate-tokens-")
+
+
 def _input_tokens(req: Any, engine_ids: Any, engine_usage: Any) -> int:
     """Prompt length: the request's, render's context, the prompt ids, then the engine's usage."""
     if req.prompt_tokens is not None:
@@ -88,7 +93,8 @@ def derender_responses(model: ServedModel, req: DerenderResponsesRequest) -> dic
                                                               resp.usage))
     usage = Usage(input_tokens=events.input_tokens, output_tokens=len(choice.token_ids or []),
                   reasoning_tokens=_reasoning_tokens(cfg, state) or 0)
-    _, emitted = events_for(events, out, response_id=resp.request_id, created=int(time.time()),
+    _, emitted = events_for(events, out, response_id=_response_id(resp.request_id),
+                            created=int(time.time()),
                             model=req.model or model.name, usage=lambda: usage)
     response = emitted[-1]["response"]
     ResponsesResponse.model_validate(response)  # the wire model checks the shape
@@ -117,7 +123,8 @@ class _ResponsesStream(_Stream):
         for choice in chunk.choices:
             result = self._step(choice)
             self.events, emitted = events_for(
-                self.events, result, response_id=self.meta.id, created=self.meta.created,
+                self.events, result, response_id=_response_id(self.meta.id),
+                created=self.meta.created,
                 model=self.req.model or self.model.name, usage=self._final_usage,
             )
             out.extend(emitted)
