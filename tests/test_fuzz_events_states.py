@@ -129,16 +129,23 @@ def test_mutated_unsigned_state_is_never_a_500(unsigned, data) -> None:
 def test_mutated_signed_state_is_always_refused(monkeypatch_module, data) -> None:
     client, state, honest = monkeypatch_module
     tampered = data.draw(mutation(state, root=False).filter(lambda s: s != state))
-    resp = _continue(client, tampered)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TITO_STATE_SECRET", SECRET)
+        resp = _continue(client, tampered)
     # a change the wire model normalises away (1.0 for 1, a default removed) is no change
     assert resp.status_code == 400 or resp.json() == honest, resp.text
 
 
+SECRET = "fuzz-secret-" + "k" * 20
+
+
 @pytest.fixture(scope="module")
 def monkeypatch_module() -> Any:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TITO_STATE_SECRET", "fuzz-secret-" + "k" * 20)
-    client = TestClient(create_app(), raise_server_exceptions=False)
-    state = _mid_stream_state(client)
-    yield client, state, _continue(client, state).json()
-    mp.undo()
+    """A signed mid-stream state. The secret is set only while this module's calls run: under
+    xdist, other modules' tests run in between on the same worker, with unsigned states."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TITO_STATE_SECRET", SECRET)
+        client = TestClient(create_app(), raise_server_exceptions=False)
+        state = _mid_stream_state(client)
+        honest = _continue(client, state).json()
+    return client, state, honest
