@@ -154,7 +154,9 @@ def test_tool_choice_none_keeps_markup_as_content(client, vocabs):
 def test_named_tool_choice_keeps_stop(client, vocabs):
     v = vocabs["qwen3"]
     prompt = v.encode(QWEN_PROMPT + "<think>\n\n</think>\n\n")
-    ids = v.encode('{"city": "Paris"}') + [IM_END]
+    # vLLM 0.33 constrains named output to the format's own block (structural tag)
+    ids = v.encode('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+                   '</tool_call>') + [IM_END]
     req = chat_request(tools=TOOLS, tool_choice={"type": "function", "function": {"name": "get_weather"}})
     out = batch(client, "qwen3", prompt, ids, req)
     content, _, calls, finish = batch_view(out)
@@ -165,7 +167,9 @@ def test_named_tool_choice_keeps_stop(client, vocabs):
 def test_required_tool_choice(client, vocabs):
     v = vocabs["qwen3"]
     prompt = v.encode(QWEN_PROMPT + "<think>\n\n</think>\n\n")
-    ids = v.encode('[{"name": "get_time", "parameters": {}}, {"name": "get_weather", "parameters": {"city": "Rome"}}]') + [IM_END]
+    ids = v.encode('<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>'
+                   '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n'
+                   '</tool_call>') + [IM_END]
     out = batch(client, "qwen3", prompt, ids, chat_request(tools=TOOLS, tool_choice="required"))
     _, _, calls, finish = batch_view(out)
     assert [c[1] for c in calls.values()] == ["get_time", "get_weather"]

@@ -84,6 +84,9 @@ def test_include_flag_keeps_stop_token(client, vocabs):
     assert c["message"]["content"] == "Hello" and c["stop_reason"] is None
     c = chat(client, ids, {"include_stop_str_in_output": True, "skip_special_tokens": False})
     assert c["message"]["content"] == "Hello<|im_end|>" and c["stop_reason"] is None
+    # kept in the output, but a special token: skipped by the default skip_special_tokens
+    c = chat(client, ids, {"include_stop_str_in_output": True})
+    assert c["message"]["content"] == "Hello" and c["stop_reason"] is None
 
 
 def test_length_keeps_last_token(client, vocabs):
@@ -92,6 +95,10 @@ def test_length_keeps_last_token(client, vocabs):
     assert c["message"]["content"] == "Hello" and c["finish_reason"] == "length"
     c = chat(client, ids, {"skip_special_tokens": False}, finish="length")
     assert c["message"]["content"] == "Hello<|im_end|>" and c["finish_reason"] == "length"
+    # vLLM 0.33 (conformance golden derender_chat/special_length_final_im_end): not stripped as
+    # a stop token, but skipped as a special token with the default skip_special_tokens
+    c = chat(client, ids, {}, finish="length")
+    assert c["message"]["content"] == "Hello" and c["finish_reason"] == "length"
 
 
 def test_token_stop_before_string_scan(client, vocabs):

@@ -811,12 +811,34 @@ def test_tool_choice_required_streams_the_forced_list():
 
 
 def test_tool_choice_named_streams_the_whole_output_as_arguments():
-    p = make_tool_parser("hermes", "named", named_tool="get_weather")
+    """A format without a structural tag (mistral): the engine was constrained to the function's
+    arguments JSON, so the whole output is that call's arguments."""
+    p = make_tool_parser("mistral", "named", named_tool="get_weather")
     text = '{"city": "Paris"}'
     assert assert_chunking_invariant(p, text).result == ("", [("get_weather", text)])
     assert assert_chunking_invariant(p, " \n").result == ("", [])
     with pytest.raises(BadRequest):
-        make_tool_parser("hermes", "named")
+        make_tool_parser("mistral", "named")
+
+
+def test_tagged_format_parses_required_and_named_output_as_its_own_calls():
+    """hermes has a structural tag: vLLM 0.33's render constrains required / named output to
+    ``<tool_call>`` blocks and its derender parses them (recorded in conformance/goldens)."""
+    block = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+    for mode in ("required", "named"):
+        p = make_tool_parser("hermes", mode, named_tool="get_weather")
+        assert assert_chunking_invariant(p, block).result == (
+            "", [("get_weather", '{"city": "Paris"}')])
+
+
+def test_hermes_unclosed_string_never_swallows_the_closing_markup():
+    """Malformed arguments (a string the model never closed): the call ends at the newline and
+    ``</tool_call>`` (impossible inside valid JSON); the markup is not arguments, in any chunking.
+    vLLM 0.33's streaming derender gives the same call (conformance golden
+    stream_chat/tool_auto_malformed)."""
+    p = make_tool_parser("hermes", "auto")
+    text = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Par\n</tool_call>'
+    assert assert_chunking_invariant(p, text).result == ("", [("get_weather", '{"city": "Par')])
 
 
 def test_parallel_tool_calls_false_keeps_only_the_first_call(qwen):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -48,6 +50,7 @@ def test_chat_render_wire_shape(client):
     assert out["sampling_params"] == {
         "temperature": 0.5, "max_tokens": 64, "output_kind": 1, "skip_clone": True,
         "extra_args": {"kv_transfer_params": {"do_remote_decode": True}},
+        "skip_special_tokens": False,  # vLLM 0.33: a model with parsers (recorded golden)
     }
     assert out["stream"] is True and out["stream_options"] == {"include_usage": True,
                                                                "continuous_usage_stats": False}
@@ -65,14 +68,22 @@ def test_chat_render_wire_shape(client):
 def test_required_and_named_tool_choice_become_constraints(client):
     out = post_ok(client, CHAT, {"model": "qwen3", "messages": USER, "tools": TOOLS,
                                  "tool_choice": "required", "parallel_tool_calls": False})
-    schema = out["sampling_params"]["structured_outputs"]["json"]
-    assert schema["type"] == "array" and schema["maxItems"] == 1
+    # hermes has a structural tag: <tool_call> blocks, as vLLM 0.33 (conformance goldens)
+    tag = json.loads(out["sampling_params"]["structured_outputs"]["structural_tag"])
+    assert tag["format"]["type"] == "tags_with_separator" and tag["format"]["stop_after_first"]
+    assert tag["format"]["tags"][0]["begin"].startswith("<tool_call>\n{")
     assert out["derender_context"]["tool_choice"] == "required"
     assert out["derender_context"]["parallel_tool_calls"] is False
     named = {"type": "function", "function": {"name": "get_weather"}}
     out = post_ok(client, CHAT, {"model": "qwen3", "messages": USER, "tools": TOOLS, "tool_choice": named})
-    assert out["sampling_params"]["structured_outputs"] == {"json": TOOLS[0]["function"]["parameters"]}
+    tag = json.loads(out["sampling_params"]["structured_outputs"]["structural_tag"])
+    assert {t["begin"].split('"')[3] for t in tag["format"]["tags"]} == {"get_weather"}
     assert out["derender_context"]["tool_choice"] == named
+    # a format without a tag keeps the JSON schema of a list of calls
+    out = post_ok(client, CHAT, {"model": "mistral-v3", "messages": USER, "tools": TOOLS,
+                                 "tool_choice": "required", "parallel_tool_calls": False})
+    schema = out["sampling_params"]["structured_outputs"]["json"]
+    assert schema["type"] == "array" and schema["maxItems"] == 1
 
 
 def test_response_format_json_object(client):

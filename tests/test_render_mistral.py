@@ -143,7 +143,8 @@ def test_tool_calls_keep_special_tokens_for_the_parser():
     request = ChatCompletionRequest(model="mistral-v3", **CONVERSATIONS["tools_offered"])
     result = render_chat_request(request, settings=RenderSettings())
     assert result.sampling_params.skip_special_tokens is False
-    assert result.derender_context["skip_special_tokens"] is False
+    # derender honours the request's flag and keeps the format's own marker ([TOOL_CALLS])
+    assert "skip_special_tokens" not in result.derender_context
     assert result.derender_context["tools"] == ["get_weather", "search"]
 
 

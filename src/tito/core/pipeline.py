@@ -72,6 +72,11 @@ class ChoiceConfig(BaseModel):
     completion: bool = False  #: completions (text + flat logprobs) instead of chat
     #: gpt-oss: one token-level harmony parser replaces stages 4-5 (tito.core.parsers.harmony)
     harmony: bool = False
+    #: logprob candidates kept per position, in the engine's order (None: all the engine sent):
+    #: chat's ``top_logprobs`` (0 with only ``logprobs: true``), completions' ``logprobs + 1``
+    top_logprobs: int | None = Field(default=None, ge=0)
+    #: ``return_token_ids``: every choice / chunk carries its own token ids
+    return_token_ids: bool = False
 
 
 class ChoiceState(BaseModel):
@@ -259,6 +264,10 @@ def step_choice(
     # 6. logprobs (only for the tokens that produced output)
     if engine_logprobs is not None:
         entries = engine_logprobs[:kept_ids]
+        if cfg.top_logprobs is not None:
+            k = cfg.top_logprobs
+            entries = [e if len(e.get("top_logprobs") or ()) <= k
+                       else {**e, "top_logprobs": e["top_logprobs"][:k]} for e in entries]
         resolved, state.lp_context = logprobs.resolve(vocab, entries, state.lp_context)
         out.logprobs = resolved
 

@@ -70,6 +70,10 @@ class ServedModel:
     """Role -> id for the roles present: ``bos_token``, ``eos_token``, ``unk_token``, ``pad_token``..."""
     special_token_strings: dict[str, str] = field(default_factory=dict)
     """Role -> token text (``{"eos_token": "<|im_end|>"}``): the chat-template context values."""
+    vocab_size: int = 0
+    """Ids below this are valid engine output: the model's vocabulary rows (``tito.json`` or
+    ``config.json`` ``vocab_size``), at least the tokenizer's size. Padded rows (ids at or above
+    the tokenizer's size, e.g. Qwen3's 151669..151935) decode to ``""``, as in vLLM."""
     created: int = 0
     """Unix time stable per folder (``tokenizer.json`` mtime): ``created`` in ``/v1/models``."""
 
@@ -323,6 +327,10 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
         add_bos = bos is not None and tokenizer.encode("a", add_special_tokens=True).ids[:1] == [bos]
 
     templates = _chat_templates(folder, tokenizer_config)
+    rows = config.vocab_size
+    if rows is None and (folder / "config.json").is_file():
+        declared = _read_json(folder, "config.json").get("vocab_size")
+        rows = declared if isinstance(declared, int) and not isinstance(declared, bool) else None
     return ServedModel(
         name=config.served_model_name or folder.name,
         path=folder,
@@ -334,6 +342,7 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
         add_bos_token=add_bos,
         special_tokens=ids,
         special_token_strings=strings,
+        vocab_size=max(rows or 0, size),
         created=int((folder / TOKENIZER_FILE).stat().st_mtime),
     )
 

@@ -135,6 +135,9 @@ class DerenderContext(BaseModel):
     chat_template_kwargs: dict[str, Any] | None = None
     reasoning_ended: bool | None = None
     echo: bool = False
+    logprobs: bool | int | None = None
+    top_logprobs: int | None = None
+    return_token_ids: bool = False
     n: int = Field(default=1, ge=1)
     suffix: None = None
     reasoning_effort: None = None

@@ -269,6 +269,10 @@ class GenerateRequest(BaseModel):
     priority: int = Field(default=0, ge=INT64_MIN, le=INT64_MAX)
     kv_transfer_params: dict[str, Any] | None = None
     ec_transfer_params: dict[str, Any] | None = None
+    #: vLLM 0.33's ``ParseContext`` (chat render): what a generate server needs to parse the
+    #: output itself (``output_mode="derender"``): tools, tool_choice, parallel_tool_calls,
+    #: include_reasoning, the effective template kwargs, the history's tool-call count
+    parse_context: dict[str, Any] | None = None
     derender_context: dict[str, Any] | None = None
 
     @field_validator("cache_salt")
@@ -314,8 +318,9 @@ class GenerateRequest(BaseModel):
     def _drop_null_context(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Keep the wire identical to vLLM's when tito has no derender context to pass."""
         data = handler(self)
-        if data.get("derender_context", 0) is None:
-            del data["derender_context"]
+        for key in ("derender_context", "assistant_tokens_mask"):  # tito's; absent when null
+            if data.get(key, 0) is None:
+                del data[key]
         return data
 
 

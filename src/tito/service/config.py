@@ -50,6 +50,28 @@ def template_kwargs(model: ServedModel, req: ChatCompletionRequest | None) -> di
     return kwargs
 
 
+def _chat_top_logprobs(req: Any) -> int | None:
+    """vLLM's ``chat_top_logprobs_limit``: the first ``top_logprobs`` candidates (none when only
+    ``logprobs: true``), all for ``-1`` / ``logprob_token_ids``; None without a request that asks
+    for logprobs (the engine's candidates pass through)."""
+    if req is None or not getattr(req, "logprobs", None):
+        return None
+    top = getattr(req, "top_logprobs", None)
+    if top == -1 or getattr(req, "logprob_token_ids", None):
+        return None
+    return int(top or 0)
+
+
+def _completion_top_logprobs(req: Any) -> int | None:
+    """vLLM's ``completion_top_logprobs_limit``: ``logprobs + 1`` candidates (OpenAI's
+    completions convention), all for ``-1`` / ``logprob_token_ids`` or without ``logprobs``."""
+    logprobs = getattr(req, "logprobs", None) if req is not None else None
+    if logprobs is None or isinstance(logprobs, bool) or logprobs == -1 \
+            or getattr(req, "logprob_token_ids", None):
+        return None
+    return max(int(logprobs) + 1, 0)
+
+
 def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> ChoiceConfig:
     """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
     from tito.core.parsers import marker_special_ids
@@ -71,7 +93,7 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
                 model.vocab, model.config.tool_parser if mode != "none" else None, reasoning
             )
         )
-    tool_parser = model.config.tool_parser if mode == "auto" else None
+    tool_parser = model.config.tool_parser if mode != "none" else None
     return ChoiceConfig(
         skip_special_tokens=skip,
         keep_special_ids=keep,
@@ -86,6 +108,8 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
         parallel_tool_calls=(req.parallel_tool_calls is not False) if req else True,
         harmony=harmony,
         tool_params=_tool_params(tool_parser, req),
+        top_logprobs=_chat_top_logprobs(req),
+        return_token_ids=bool(getattr(req, "return_token_ids", None)),
     )
 
 
@@ -111,4 +135,6 @@ def completion_config(model: ServedModel, req: CompletionRequest | None) -> Choi
         spaces_between_special_tokens=req.spaces_between_special_tokens if req else True,
         stop=_stop_config(req),
         completion=True,
+        top_logprobs=_completion_top_logprobs(req),
+        return_token_ids=bool(getattr(req, "return_token_ids", None)),
     )

@@ -68,7 +68,7 @@ def _check_ids(model: ServedModel, ids: Sequence[int] | None, param: str) -> Non
         raise BadRequest(
             f"{param} has {len(ids)} token ids, more than max_model_len ({limit})", param=param
         )
-    size = model.vocab.size
+    size = model.vocab_size or model.vocab.size  # padded rows decode to "" (vLLM)
     bad = next((i for i in ids if i >= size), None)
     if bad is not None:
         raise BadRequest(
@@ -132,6 +132,15 @@ def _engine_logprobs(choice: Any) -> list[dict[str, Any]] | None:
     if choice.logprobs is None or choice.logprobs.content is None:
         return None
     return choice.logprobs.model_dump()["content"]  # one serializer call, not one per entry
+
+
+def _token_ids(cfg: ChoiceConfig, ids: Sequence[int] | None) -> list[int] | None:
+    """``return_token_ids``: the choice's (or chunk's) engine ids, as vLLM returns them; hidden
+    with the reasoning when ``include_reasoning`` is false on the parser path (they would leak
+    it)."""
+    if not cfg.return_token_ids or (not cfg.include_reasoning and _parsing(cfg)):
+        return None
+    return list(ids or [])
 
 
 def _has_logprobs(choice: Any) -> bool:
@@ -277,6 +286,7 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
                 ),
                 finish_reason=out.finish_reason,
                 stop_reason=out.stop_reason,
+                token_ids=_token_ids(cfg, choice.token_ids),
             )
         )
     return ChatCompletionResponse(
@@ -287,6 +297,7 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
         usage=_usage(_prompt_tokens(req), completion_tokens, reasoning_total),
         prompt_logprobs=resp.prompt_logprobs,
         kv_transfer_params=resp.kv_transfer_params,
+        metrics=resp.metrics,
     )
 
 
@@ -561,6 +572,7 @@ class _Stream:
                 logprobs=logprobs,
                 finish_reason=out.finish_reason,
                 stop_reason=out.stop_reason,
+                token_ids=_token_ids(self.cfg, choice.token_ids),
             )
         return ChatCompletionResponseStreamChoice(
             index=choice.index,
@@ -568,6 +580,7 @@ class _Stream:
             logprobs=ChatCompletionLogProbs(content=out.logprobs) if _has_logprobs(choice) else None,
             finish_reason=out.finish_reason,
             stop_reason=out.stop_reason,
+            token_ids=_token_ids(self.cfg, choice.token_ids),
         )
 
     def response(self, results: list[Any]) -> dict[str, Any]:
@@ -689,6 +702,7 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
                     logprobs=logprobs,
                     finish_reason=out.finish_reason,
                     stop_reason=out.stop_reason,
+                    token_ids=_token_ids(cfg, choice.token_ids),
                 )
             )
             k += 1
@@ -701,6 +715,7 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
         choices=choices,
         usage=_usage(prompt_tokens, completion_tokens, None),
         kv_transfer_params=kv[0] if all(x == kv[0] for x in kv) else None,
+        metrics=responses[0].metrics if len(responses) == 1 else None,
     )
 
 

@@ -58,6 +58,8 @@ from tito.core import sampling as core_sampling
 from tito.core.harmony.structured import harmony_structured_outputs
 from tito.core.parsers.tools import TYPED_TOOL_PARSERS
 from tito.core.parsers.tools._schema import tool_params
+from tito.core.parsers.tools import TOOL_PARSERS
+from tito.core.parsers.tools.structural import structural_tag
 from tito.core.template import TemplateLimits, TemplateRenderError, compile_template
 from tito.errors import BadRequest
 from tito.protocol import (
@@ -98,12 +100,6 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     "seed_oss": ("<seed:think>", "</seed:think>"),
 }
 
-#: Tool parsers whose markers are special tokens, so decoding must keep special tokens when tools
-#: may be called (vLLM's ``adjust_request`` for these parsers does the same).
-_KEEP_SPECIAL_TOKENS_TOOL_PARSERS = frozenset(
-    {"mistral", "hermes", "internlm", "kimi_k2", "qwen3_coder", "qwen3_xml", "seed_oss",
-     "glm45", "glm47", "minimax_m2", "deepseek_v32"}
-)
 
 _UNTRUSTED_TEMPLATE = (
     "Chat template is passed with request, but --trust-request-chat-template is not set. "
@@ -274,6 +270,7 @@ def _common_context(
         "return_tokens_as_token_ids": (request.return_tokens_as_token_ids, None),
         "stream_options": (_stream_options(request), None),
         "n": (request.n or 1, 1),
+        "return_token_ids": (bool(request.return_token_ids), False),
     }
     for key, (value, default) in optional.items():
         if value != default:
@@ -369,6 +366,54 @@ def _reasoning_ended(
     if markers is None:
         return None
     return core_render.prompt_reasoning_ended(token_ids, model.vocab, *markers)
+
+
+def _chat_structured_outputs(
+    request: ChatCompletionRequest, model: ServedModel, tools: list[dict[str, Any]] | None,
+    tool_choice: Any, *, harmony: bool = False,
+) -> dict[str, Any] | None:
+    """The engine constraint: the tool format's structural tag when vLLM 0.33 sends one
+    (:mod:`tito.core.parsers.tools.structural`), else the request's own constraint or the JSON
+    schema of a list of calls (formats without a tag)."""
+    response_format = request.response_format
+    own = request.structured_outputs.model_dump(by_alias=True, exclude_none=True) \
+        if request.structured_outputs is not None else None
+    has_constraint = bool(own) or (
+        response_format is not None and _get(response_format, "type") not in (None, "text"))
+    parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser and not harmony else None
+    tag = structural_tag(parser, tools, tool_choice, parallel_tool_calls=request.parallel_tool_calls,
+                         has_constraint=has_constraint)
+    if tag is not None:
+        return {"structural_tag": tag}
+    return core_sampling.structured_outputs_for(
+        response_format=response_format,
+        structured_outputs=own,
+        # harmony's forced-tool structural tag is not the JSON-list constraint of other formats
+        tool_choice=tool_choice if model.tool_parser is not None and not harmony else None,
+        tools=tools,
+        parallel_tool_calls=request.parallel_tool_calls,
+    )
+
+
+def _parse_context(
+    request: ChatCompletionRequest, tools: list[dict[str, Any]] | None, tool_choice: Any,
+    kwargs: Mapping[str, Any],
+) -> dict[str, Any]:
+    """vLLM 0.33's ``ParseContext`` of a chat render (its field order)."""
+    history = sum(len(_get(m, "tool_calls") or []) for m in request.messages
+                  if _get(m, "role") == "assistant")
+    return {
+        "tools": tools,
+        "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else "none"),
+        "parallel_tool_calls": request.parallel_tool_calls is not False,
+        "include_reasoning": request.include_reasoning,
+        "chat_template_kwargs": {k: v for k, v in kwargs.items() if k != "documents"},
+        "history_tool_call_cnt": history,
+    }
+
+
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
 def render_chat_request(
@@ -496,21 +541,13 @@ def render_chat_request(
     tool_choice_json: Any = (
         tool_choice.model_dump() if isinstance(tool_choice, ChatCompletionNamedToolChoiceParam) else tool_choice
     )
-    structured = core_sampling.structured_outputs_for(
-        response_format=request.response_format,
-        structured_outputs=(
-            request.structured_outputs.model_dump(by_alias=True, exclude_none=True)
-            if request.structured_outputs is not None else None
-        ),
-        # harmony's forced-tool structural tag is not the JSON-list constraint of other formats
-        tool_choice=tool_choice_json if model.tool_parser is not None and not harmony else None,
-        tools=tools,
-        parallel_tool_calls=request.parallel_tool_calls,
-    )
+    structured = _chat_structured_outputs(request, model, tools, tool_choice_json, harmony=harmony)
     if harmony:
         structured = harmony_structured_outputs(structured)
+    # vLLM 0.33's parsers set the engine's flag to false (its parser engine reads special
+    # tokens); derender still honours the request's own flag (derender_context)
     skip_special = request.skip_special_tokens
-    if model.tool_parser in _KEEP_SPECIAL_TOKENS_TOOL_PARSERS and request.tools and tool_choice != "none":
+    if model.tool_parser is not None or model.reasoning_parser is not None:
         skip_special = False
     fields = core_sampling.sampling_fields(
         request,
@@ -528,7 +565,7 @@ def render_chat_request(
     reasoning_ended = _reasoning_ended(request, model, token_ids)
     context = _common_context(
         kind="chat", model=model, request=request, request_id=request_id, token_ids=token_ids,
-        skip_special_tokens=skip_special,
+        skip_special_tokens=request.skip_special_tokens,
     )
     if request.logprobs:
         context["logprobs"] = True
@@ -569,6 +606,7 @@ def render_chat_request(
             priority=request.priority,
             kv_transfer_params=kv_params,
             ec_transfer_params=request.ec_transfer_params,
+            parse_context=_parse_context(request, tools, tool_choice_json, kwargs),
             derender_context=context,
         )
     except ValidationError as exc:

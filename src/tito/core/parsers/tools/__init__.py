@@ -89,6 +89,7 @@ __all__ = [
     "ToolParser",
     "ToolState",
     "id_shape",
+    "has_structural_tag",
     "initial",
     "make_tool_parser",
     "parse_tool_choice",
@@ -108,14 +109,20 @@ def make_tool_parser(
 
     ``name``: the model's tool format (a :data:`TOOL_PARSERS` key; None: no tool parser, all text
     is content). ``mode``: ``none`` (no parsing), ``auto`` (the model's format), ``required``
-    (the forced JSON list, whatever the format), ``named`` (the output is ``named_tool``'s
-    arguments). ``parallel_tool_calls=False`` keeps only call 0 in the output (later calls are
+    (the forced JSON list), ``named`` (the output is ``named_tool``'s arguments); a format with a
+    structural tag (:mod:`.structural`) parses ``required`` and named output as its own calls,
+    since render constrained the engine to them. ``parallel_tool_calls=False`` keeps only call 0 in the output (later calls are
     parsed and dropped, their text is not content), as vLLM does. ``tool_params``: the request's
     parameter types (:func:`._schema.tool_params`) for the :data:`TYPED_TOOL_PARSERS`.
     """
     single = not parallel_tool_calls
     if mode == "none":
         return PassthroughParser()
+    tagged = TOOL_PARSERS.get(name) if name is not None else None
+    if mode in ("required", "named") and tagged is not None and has_structural_tag(tagged):
+        # render constrained the engine to the format's own calls (a structural tag), so the
+        # output is parsed like ``auto`` (vLLM 0.33)
+        return dataclasses.replace(tagged, single_call=single)
     if mode == "named":
         if not named_tool:
             raise BadRequest("tool_choice names no function", param="tool_choice")
@@ -142,6 +149,11 @@ def id_shape(name: str | None) -> str:
     to the same model's template); ``openai`` for no or an unknown parser."""
     parser = TOOL_PARSERS.get(name) if name else None
     return parser.id_shape if parser is not None else "openai"
+
+
+def has_structural_tag(parser: ToolParser) -> bool:
+    """Does the format constrain ``required`` / named calls with a structural tag of its own?"""
+    return type(parser).structural_format is not ToolParser.structural_format
 
 
 def parse_tool_choice(

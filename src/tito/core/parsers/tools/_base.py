@@ -42,12 +42,16 @@ calls; batch is one call with the whole text and ``final=True``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
+
+if TYPE_CHECKING:
+    from tito.core.parsers.tools.structural import CallMode, ToolSpec
 
 #: Longest call header (lead markers excluded) kept while waiting for a call's name (characters).
 #: OpenAI function names are at most 64 characters; real headers are about 100.
@@ -252,6 +256,12 @@ class ToolParser:
         if self.single_call:
             calls = [c for c in calls if c.index == 0]
         return st.state(state), "".join(out.content), calls
+
+    def structural_format(self, tools: Sequence[ToolSpec], mode: CallMode) -> dict[str, Any] | None:
+        """The xgrammar structural-tag ``format`` constraining the engine to this format's calls
+        (see :mod:`.structural`), or None: the format has none, and ``required`` / named fall
+        back to the JSON-list schema. A format with a tag overrides this one method."""
+        return None
 
     # -- helpers for subclasses -------------------------------------------------------------
 

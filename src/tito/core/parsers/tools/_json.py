@@ -57,18 +57,27 @@ def _outside(interrupts: str) -> re.Pattern[str]:
     return re.compile("[" + re.escape('"{}[]' + interrupts) + "]")
 
 
+@lru_cache(maxsize=16)
+def _inside(interrupts: str) -> re.Pattern[str]:
+    return re.compile("[" + re.escape('"\\' + interrupts) + "]")
+
+
 ScanResult = Literal["done", "more", "interrupt"]
 
 
-def scan(st: Work, s: str, pos: int, interrupts: str = "") -> tuple[ScanResult, int]:
+def scan(
+    st: Work, s: str, pos: int, interrupts: str = "", in_string: str = ""
+) -> tuple[ScanResult, int]:
     """Advance the scanner in ``st`` over ``s[pos:]``.
 
     Returns ``("done", i)`` when depth returns to 0 with ``s[i - 1]`` (the value closed),
-    ``("interrupt", j)`` at an ``interrupts`` character ``s[j]`` outside strings (not consumed),
-    or ``("more", len(s))`` when the text ran out first.
+    ``("interrupt", j)`` at an ``interrupts`` character ``s[j]`` outside strings, or an
+    ``in_string`` character inside one (not consumed), or ``("more", len(s))`` when the text
+    ran out first.
     """
     n = len(s)
     outside = _outside(interrupts)
+    inside = _inside(in_string) if in_string else _IN_STRING
     i = pos
     while i < n:
         if st.in_str:
@@ -76,10 +85,12 @@ def scan(st: Work, s: str, pos: int, interrupts: str = "") -> tuple[ScanResult, 
                 st.esc = False
                 i += 1
                 continue
-            m = _IN_STRING.search(s, i)
+            m = inside.search(s, i)
             if m is None:
                 return "more", n
             j = m.start()
+            if s[j] not in '"\\':
+                return "interrupt", j
             if s[j] == "\\":
                 st.esc = True
             else:

@@ -108,6 +108,10 @@ class ObjectCallParser(ToolParser):
     stop_markers: ClassVar[tuple[str, ...]] = ()
     #: the one of ``stop_markers`` consumed when it ends a call (the others are left in the text)
     end_marker: ClassVar[str] = ""
+    #: markers that end a call even inside a JSON string of its arguments (hermes: a newline and
+    #: ``</tool_call>``, impossible in valid JSON): a string the model never closed must not
+    #: swallow the format's markup into the arguments
+    string_stop_markers: ClassVar[tuple[str, ...]] = ()
     #: where the text continues after a stop marker ended a call (default: ``resume_phase``)
     interrupt_phase: ClassVar[str] = ""
     #: an object without arguments is no call (llama3_json)
@@ -159,7 +163,7 @@ class ObjectCallParser(ToolParser):
         return pos + h.pos, False
 
     def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        kind, i = scan(st, s, pos, self._interrupts())
+        kind, i = scan(st, s, pos, self._interrupts(), self._string_interrupts())
         out.args(st, s[pos:i])
         if kind == "done":
             st.depth = 1  # back inside the call object
@@ -204,7 +208,7 @@ class ObjectCallParser(ToolParser):
         return self._closing_marker(st, s, pos, out, final, self.end_marker, "text")
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        kind, i = scan(st, s, pos, self._interrupts())
+        kind, i = scan(st, s, pos, self._interrupts(), self._string_interrupts())
         if kind == "done":
             self._end_call(st)
             st.phase = self.after_phase
@@ -218,16 +222,23 @@ class ObjectCallParser(ToolParser):
     def _interrupts(self) -> str:
         return _interrupt_chars(self.stop_markers)
 
+    def _string_interrupts(self) -> str:
+        return _interrupt_chars(self.string_stop_markers)
+
     def _interrupt(
         self, st: Work, s: str, i: int, out: Out, final: bool, *, emit: bool
     ) -> tuple[int, bool]:
-        """An interrupt character at ``s[i]`` outside strings: a stop marker, a prefix, or text."""
-        for marker in self.stop_markers:
+        """An interrupt character at ``s[i]`` (outside strings, or a string stop marker's inside
+        one): a stop marker, a prefix of one, or text."""
+        markers = self.string_stop_markers if st.in_str else self.stop_markers
+        for marker in markers:
             if s.startswith(marker, i):
+                st.in_str = st.esc = False
                 self._end_call(st)
                 st.phase = self.interrupt_phase or self.resume_phase
-                return (i + len(marker) if marker == self.end_marker else i), False
-        if not final and is_proper_prefix(s[i:], self.stop_markers):
+                consumed = bool(self.end_marker) and marker.endswith(self.end_marker)
+                return (i + len(marker) if consumed else i), False
+        if not final and is_proper_prefix(s[i:], markers):
             return i, True
         if emit:
             out.args(st, s[i])

@@ -18,6 +18,12 @@ Phases (this module's transitions; ``head``/``args``/``tail`` are in :mod:`._obj
     Whitespace, then ``</tool_call>`` (both dropped, also when the output ends inside the
     marker); anything else is text (gap rule).
 
+Malformed calls: a newline then ``</tool_call>`` ends a call also inside a JSON string (a JSON
+string cannot hold a raw newline, so the model never closed it); the call keeps the arguments
+written before it and the markup never goes into arguments; batch and stream agree (vLLM's batch
+path makes such a block content, its streaming path a call with those arguments: tito always does
+the latter). ``</tool_call>`` inside a well-formed string stays argument text.
+
 Rules: text before, between and after calls is content (vLLM drops text after the first call:
 vllm#56263); whitespace-only gaps around calls are dropped (gap rule, :mod:`._base`); a missing
 or ``null`` ``"arguments"`` gives ``{}`` (vllm#28806); arguments written as a JSON string
@@ -32,10 +38,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
+from tito.core.parsers.tools.structural import CallMode, ToolSpec, hermes_style
 
 START = "<tool_call>"
 END = "</tool_call>"
@@ -49,11 +56,15 @@ class HermesParser(ObjectCallParser):
     after_phase: ClassVar[str] = "after"
     stop_markers: ClassVar[tuple[str, ...]] = (END, START)
     end_marker: ClassVar[str] = END
+    string_stop_markers: ClassVar[tuple[str, ...]] = ("\n" + END,)
     string_args: ClassVar[bool] = True
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
 
     def _lead(self, st: Work) -> Sequence[str]:
         return (START,)
+
+    def structural_format(self, tools: Sequence[ToolSpec], mode: CallMode) -> dict[str, Any]:
+        return hermes_style(tools, mode, START, END)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._text_until(st, s, pos, out, final, START, "head")
