@@ -178,20 +178,25 @@ def test_to_completion_without_top_and_empty():
         {"text_offset": [], "token_logprobs": [], "tokens": [], "top_logprobs": []}, 7)
 
 
-def test_to_completion_keeps_the_higher_logprob_when_top_tokens_collide(vocabs):
-    """Two byte pieces both resolve to "": vLLM's dict comprehension keeps the later, lower one."""
+def test_to_completion_keeps_the_later_candidate_when_top_tokens_collide(vocabs):
+    """Two candidates with the same text: the later one wins, as vLLM 0.33's dict comprehension
+    (conformance golden derender_completion/logprobs, position 5)."""
     vocab = vocabs["mistral-v3"]
     a, c4, _ = vocab.encode("aĈ")
     e4 = vocab.token_id("<0xE4>")
     resolved, _ = lp.resolve(vocab, [engine(a), engine(c4, -0.1, top=[(c4, -0.1), (e4, -0.7)])], [])
     assert [t["token"] for t in resolved[1]["top_logprobs"]] == ["", ""]
     out, _ = lp.to_completion(resolved, 0)
-    assert out["top_logprobs"][1] == {"": -0.1}
+    assert out["top_logprobs"][1] == {"": -0.7}
     late_high = [{"token": "x", "logprob": -1.0, "top_logprobs": [
         {"token": "x", "logprob": -3.0}, {"token": "y", "logprob": -2.0},
         {"token": "x", "logprob": -1.0}]}]
     out, _ = lp.to_completion(late_high, 0)
     assert out["top_logprobs"] == [{"x": -1.0, "y": -2.0}]
+    early_high = [{"token": "x", "logprob": -1.0, "top_logprobs": [
+        {"token": "x", "logprob": -1.0}, {"token": "x", "logprob": -3.0}]}]
+    out, _ = lp.to_completion(early_high, 0)
+    assert out["top_logprobs"] == [{"x": -3.0}]
 
 
 @settings(max_examples=50, deadline=None)

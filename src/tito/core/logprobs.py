@@ -232,8 +232,7 @@ def to_completion(
             merged: dict[str, float] = {}
             for cand in candidates:
                 key, value = cand.get("token") or "", cand.get("logprob")
-                if key not in merged or (value is not None and value > merged[key]):
-                    merged[key] = value
+                merged[key] = value  # equal texts: the later candidate wins, as in vLLM
             top_logprobs.append(merged)
         else:
             top_logprobs.append(None)

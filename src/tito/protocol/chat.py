@@ -424,6 +424,8 @@ class ChatCompletionResponseChoice(OpenAIBaseModel):
     stop_reason: int | str | None = None
     token_ids: list[int] | None = None
     routed_experts: str | None = None
+    #: vLLM 0.33: the engine's weight-version spans of the choice (null unless the engine sends)
+    weight_versions: list[Any] | None = None
 
 
 class ChatCompletionResponse(OpenAIBaseModel):

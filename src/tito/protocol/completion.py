@@ -164,6 +164,8 @@ class CompletionResponseChoice(OpenAIBaseModel):
     prompt_logprobs: list[dict[int, Logprob] | None] | None = None
     prompt_token_ids: list[int] | None = None
     routed_experts: str | None = None
+    #: vLLM 0.33: the engine's weight-version spans of the choice (null unless the engine sends)
+    weight_versions: list[Any] | None = None
 
 
 class CompletionResponse(OpenAIBaseModel):

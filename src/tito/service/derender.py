@@ -331,7 +331,7 @@ def _check_wire_state(
     reasoning = None if completion else model.config.reasoning_parser
     if cfg.reasoning_parser not in (None, reasoning):
         raise bad("reasoning_parser is not this model's", "cfg.reasoning_parser")
-    tool_parser = model.config.tool_parser if cfg.tool_choice == "auto" else None
+    tool_parser = model.config.tool_parser if cfg.tool_choice != "none" else None
     if cfg.tool_parser != tool_parser or (completion and cfg.tool_choice != "none"):
         raise bad("tool settings are not this model's", "cfg.tool_parser")
     if (cfg.tool_choice == "named") != bool(cfg.named_tool):

@@ -1,0 +1,77 @@
+"""Differential conformance with the real vLLM 0.33.0: every recorded golden replayed against tito.
+
+Why: tito claims vLLM's scale-out wire. ``conformance/record.py`` ran the real vLLM 0.33.0 render
+server (``vllm launch render``, GPU-less) on the corpus of ``conformance/corpus.py`` and stored
+its answers in ``conformance/goldens/``; this test replays the stored requests against tito
+in-process and compares field by field (``conformance/replay.py``). No vLLM is needed here.
+Every difference must be one of the short list of intended deviations
+(``conformance.replay.DEVIATIONS``, each with its reason; ``docs/conformance.md``).
+
+Streams are driven twice: as tito's README says (settings and prompt on the first call, the
+returned state echoed whole) and as a client written for vLLM (only vLLM's
+``DerenderStreamState`` fields kept, settings and prompt resent on every call).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from conformance import replay  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tito() -> replay.Tito:
+    return replay.Tito()
+
+
+@pytest.fixture(scope="module")
+def differences(tito: replay.Tito) -> list[replay.Difference]:
+    """Every difference of every golden, computed once."""
+    out: list[replay.Difference] = []
+    for group in replay.GROUPS:
+        for name, case in replay.load(group).items():
+            out += replay.compare_case(tito, group, name, case)
+    return out
+
+
+@pytest.mark.parametrize("group", replay.GROUPS)
+def test_goldens_are_vllm_0_33(group: str) -> None:
+    """The goldens come from the reference named in the docs (not from tito)."""
+    data = json.loads((replay.GOLDENS / f"{group}.json").read_text())
+    assert data["vllm"]["version"].startswith("0.33.0")
+    assert len(data["cases"]) >= 10
+
+
+@pytest.mark.parametrize("group", replay.GROUPS)
+def test_tito_matches_vllm_except_intended_deviations(
+    differences: list[replay.Difference], group: str
+) -> None:
+    unexplained = [f"{d.case} {d.path}: vllm={json.dumps(d.vllm)[:200]} "
+                   f"tito={json.dumps(d.tito)[:200]}"
+                   for d in differences if d.group == group and d.deviation is None]
+    assert not unexplained, f"{len(unexplained)} unexplained differences:\n" + "\n".join(
+        unexplained[:40])
+
+
+def test_every_deviation_is_used_and_explained(differences: list[replay.Difference]) -> None:
+    """No stale entries: each intended deviation still matches a real difference."""
+    used = {id(d.deviation) for d in differences if d.deviation is not None}
+    stale = [f"{d.group}/{d.case} {d.path}" for d in replay.DEVIATIONS if id(d) not in used]
+    assert not stale, stale
+    assert all(len(d.reason) > 30 for d in replay.DEVIATIONS)
+
+
+def test_the_comparison_can_fail(tito: replay.Tito) -> None:
+    """A changed golden value is reported (the differ is not vacuous)."""
+    case = json.loads(json.dumps(replay.load("derender_chat")["tool_auto"]))
+    case["response"]["choices"][0]["message"]["tool_calls"][0]["function"]["name"] = "other"
+    found = replay.compare_case(tito, "derender_chat", "tool_auto", case)
+    assert [d.path for d in found if d.deviation is None] == [
+        "choices.0.message.tool_calls.0.function.name"]
