@@ -75,3 +75,35 @@ def test_the_comparison_can_fail(tito: replay.Tito) -> None:
     found = replay.compare_case(tito, "derender_chat", "tool_auto", case)
     assert [d.path for d in found if d.deviation is None] == [
         "choices.0.message.tool_calls.0.function.name"]
+
+
+@pytest.mark.parametrize("group", ["stream_chat", "stream_completion"])
+def test_a_client_keeping_only_vllm_fields_gets_the_readme_output(
+    tito: replay.Tito, group: str
+) -> None:
+    """Issue 10.10: a client that keeps only vLLM's ``DerenderStreamState`` fields (and resends
+    the settings and prompt every call) gets exactly what tito's README client gets, on every
+    recorded stream, stop strings included (one finish, nothing after the stop)."""
+    completion = group == "stream_completion"
+    for name, case in replay.load(group).items():
+        readme = replay.fold_stream(replay.tito_stream(tito, case, vllm_client=False), completion)
+        vllm = replay.fold_stream(replay.tito_stream(tito, case, vllm_client=True), completion)
+        assert vllm == readme, name
+        assert readme["finishes"] == 1 or "error" in readme, name
+
+
+def test_vllm_fields_client_survives_an_event_without_token_ids(tito: replay.Tito) -> None:
+    """Issue 10.10: on the parser path a first engine event with no token ids (and a
+    logprob-carrying stream whose ``token`` repair needs the carried context) continues."""
+    case = json.loads(json.dumps(replay.load("stream_chat")["logprobs_unicode_bytes.one"]))
+    empty = {"request_id": case["chunks"][0]["request_id"],
+             "choices": [{"index": 0, "token_ids": [], "finish_reason": None,
+                          "logprobs": {"content": []}}]}
+    case["chunks"] = [empty, *case["chunks"]]
+    readme = replay.fold_stream(replay.tito_stream(tito, case, vllm_client=False), False)
+    vllm = replay.fold_stream(replay.tito_stream(tito, case, vllm_client=True), False)
+    assert "error" not in vllm and vllm == readme
+    want = replay.fold_stream(replay.load("stream_chat")["logprobs_unicode_bytes.one"]["calls"],
+                              False)
+    assert (vllm["reasoning"], vllm["text"], vllm["logprobs"]) == (
+        want["reasoning"], want["text"], want["logprobs"])

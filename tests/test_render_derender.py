@@ -78,3 +78,34 @@ def test_stop_string_from_context(client, vocabs):
         "model": "gpt2", "derender_context": gen["derender_context"],
         "generate_responses": [generate_response(ids, finish_reason="length")]})
     assert out["choices"][0]["text"] == " one two" and out["choices"][0]["stop_reason"] == " three"
+
+
+def test_completions_echo_through_renders_derender_context():
+    """The gateway's path (issue 10.11): derender gets render's ``derender_context`` instead of
+    the ``completion_request``; ``echo`` still prepends the whole prompt, batch and stream."""
+    from fastapi.testclient import TestClient
+
+    from tito.adapters.app import create_app
+
+    client = TestClient(create_app())
+    prompt = "Once upon a time, " * 12  # longer than the context's prompt tail
+    gen = client.post("/v1/completions/render", json={
+        "model": "gpt2", "prompt": prompt, "echo": True, "max_tokens": 4}).json()[0]
+    ctx = gen["derender_context"]
+    assert ctx["echo"] is True and ctx["prompt_token_ids"] == gen["token_ids"]
+    out_ids = [995, 11]  # " world,"
+    batch = client.post("/v1/completions/derender", json={
+        "model": "gpt2", "derender_context": ctx, "generate_responses": [{
+            "request_id": "cmpl-1", "choices": [
+                {"index": 0, "token_ids": out_ids, "finish_reason": "length"}]}]}).json()
+    assert batch["choices"][0]["text"] == prompt + " world,"
+    first = client.post("/v1/completions/derender", json={
+        "stream": True, "model": "gpt2", "derender_context": ctx, "stream_state": None,
+        "generate_chunk": {"request_id": "cmpl-1", "choices": [
+            {"index": 0, "token_ids": out_ids[:1], "finish_reason": None}]}}).json()
+    second = client.post("/v1/completions/derender", json={
+        "stream": True, "model": "gpt2", "stream_state": first["stream_state"],
+        "generate_chunk": {"request_id": "cmpl-1", "choices": [
+            {"index": 0, "token_ids": out_ids[1:], "finish_reason": "length"}]}}).json()
+    text = first["chunk"]["choices"][0]["text"] + second["chunk"]["choices"][0]["text"]
+    assert text == prompt + " world,"

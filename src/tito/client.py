@@ -597,8 +597,9 @@ class TitoClient:
             if "derender_context" not in body:
                 body["prompt_token_ids"] = [c.prompt_token_ids for c in contexts]
             elif len(contexts) > 1:  # one context for all: each prompt's own tail seeds it
-                body["prompt_token_ids"] = [(c.derender_context or {}).get("prompt_tail")
-                                            for c in contexts]
+                body["prompt_token_ids"] = [
+                    (c.derender_context or {}).get("prompt_token_ids")  # echo: the whole prompt
+                    or (c.derender_context or {}).get("prompt_tail") for c in contexts]
         return dict(await self._post("derender", self.derender_http, DERENDER_PATHS[endpoint],
                                      body))
 

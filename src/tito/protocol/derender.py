@@ -119,6 +119,8 @@ class DerenderContext(BaseModel):
     request_id: str | None = None
     prompt_tokens: NonNegativeInt | None = None
     prompt_tail: list[TokenId] = Field(default_factory=list, max_length=64)
+    #: the whole prompt, only with ``echo`` (derender prepends it)
+    prompt_token_ids: list[TokenId] | None = None
     skip_special_tokens: bool = True
     spaces_between_special_tokens: bool = True
     stop: list[str] | str | None = None

@@ -211,6 +211,8 @@ def _seed(
         return request_ids
     if engine_ids is not None:
         return engine_ids
+    if context is not None and getattr(context, "prompt_token_ids", None):
+        return context.prompt_token_ids  # echo: the whole prompt
     if context is not None and context.prompt_tail:
         return context.prompt_tail
     return None
@@ -299,6 +301,13 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
         kv_transfer_params=resp.kv_transfer_params,
         metrics=resp.metrics,
     )
+
+
+def _replayed(cfg: ChoiceConfig) -> bool:
+    """Is the state of these settings more than vLLM's window fields can carry (parsers, or stop
+    strings with their hold-back and fired flag)? A client keeping only vLLM's fields then
+    continues by replaying ``output_token_ids``, vLLM's own method."""
+    return _parsing(cfg) or bool(cfg.stop.stop)
 
 
 def _parsing(cfg: ChoiceConfig) -> bool:
@@ -400,6 +409,9 @@ class _Stream:
         self.history: list[int] | None = None
         self.history_lens: list[int] = []
         _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
+        if getattr(req, "derender_context", None) is not None:
+            _check_ids(model, req.derender_context.prompt_token_ids,
+                       "derender_context.prompt_token_ids")
         self._load_state(request_obj)
 
     def _load_state(self, request_obj: Any) -> None:
@@ -444,29 +456,23 @@ class _Stream:
             # vLLM compatibility: a client that will keep only vLLM's fields can continue a
             # parser stream by replay (below) if the first chunk's ids travel in vLLM's
             # replay fields; later tito states leave them empty.
-            self.history = [] if _parsing(self.cfg) else None
-        elif _parsing(self.cfg):
+            self.history = [] if _replayed(self.cfg) else None
+        elif _replayed(self.cfg):
             self._replay_vllm_state(raw, seed)
         else:
             self.state = stream_state.plain_state(vocab, self.cfg, raw)
 
     def _replay_vllm_state(self, raw: dict[str, Any], seed: Sequence[int] | None) -> None:
-        """A vLLM-shaped state on the parser path: rebuild the parsers by replaying vLLM's
-        ``output_token_ids`` in their original chunks, as vLLM does (O(history): the price of a
-        client that drops ``stream_state.tito``)."""
+        """A vLLM-shaped state on the parser (or stop-string) path: rebuild the parsers and the
+        stop hold-back by replaying vLLM's ``output_token_ids`` in their original chunks, as vLLM
+        does (O(history): the price of a client that drops ``stream_state.tito``)."""
         history = list(raw.get("output_token_ids") or [])
         lens = list(raw.get("output_chunk_lens") or [])
-        if seed is None:
+        if seed is None and _parsing(self.cfg):
             raise BadRequest(
                 "prompt_token_ids is required on every call when the stream_state has no tito "
                 "object and a reasoning or tool parser is configured",
                 param="prompt_token_ids",
-            )
-        if not history and raw.get("role_sent"):
-            raise BadRequest(
-                "stream_state.tito is missing and output_token_ids is empty: the parser state "
-                "cannot be rebuilt; send back the state exactly as returned",
-                param="stream_state.tito",
             )
         _check_ids(self.model, history, "stream_state.output_token_ids")
         state = start_choice(self.model.vocab, self.cfg, seed)
@@ -478,6 +484,10 @@ class _Stream:
             )
             pos += n
         state.finished = state.finished or bool(raw.get("stop_fired"))
+        # what replay without the engine's logprobs cannot rebuild rides in vLLM's own fields
+        state.role_sent = state.role_sent or bool(raw.get("role_sent"))
+        state.lp_context = list(raw.get("logprob_context_token_ids") or state.lp_context)
+        state.text_offset = int(raw.get("logprob_text_offset") or state.text_offset)
         self.state = state
         self.history = history
         self.history_lens = lens
@@ -676,6 +686,8 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
         if req.prompt_token_ids is not None:
             _check_ids(model, req.prompt_token_ids[r], f"prompt_token_ids.{r}")
     settings = req.completion_request or req.derender_context
+    if req.derender_context is not None:
+        _check_ids(model, req.derender_context.prompt_token_ids, "derender_context.prompt_token_ids")
     cfg = completion_config(model, settings)
     echo = _echo_requested(settings)
     choices = []
@@ -685,6 +697,8 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
         seed = req.prompt_token_ids[r] if req.prompt_token_ids is not None else None
         if seed is None:
             seed = resp.prompt_token_ids
+        if seed is None and len(responses) == 1:
+            seed = _seed(None, None, req.derender_context)  # render's context (gateway path)
         for choice in resp.choices:
             completion_tokens += len(choice.token_ids or [])
             _, out = _batch_choice(model, cfg, seed, choice, resp.request_id, k)

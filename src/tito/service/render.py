@@ -709,6 +709,9 @@ def render_completion_request(
         )
         if request.logprobs is not None:
             context["logprobs"] = request.logprobs
+        if request.echo:  # derender prepends the prompt: it needs all of it, not the tail
+            context["echo"] = True
+            context["prompt_token_ids"] = list(token_ids)
         out.append(
             GenerateRequest(
                 request_id=request_id,
