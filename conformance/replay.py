@@ -114,7 +114,17 @@ DEVIATIONS: list[Deviation] = [
     Deviation("derender_chat", "tool_auto_no_args", "choices.0.*",
               "a call without arguments is a call with {} in batch and stream; vLLM's batch "
               "path makes it content, its stream a call with empty arguments"),
-    Deviation("*", "*plain*", "*",
+    Deviation("*", "plain", "*",
+              "qwen3 reasoning starts only at <think> (the Qwen3 template: the model writes it); "
+              "vLLM 0.33's parser engine treats output before </think> as reasoning even when "
+              "<think> never comes, so a plain answer would vanish into reasoning"),
+    Deviation("derender_chat", "plain_no_parser_request_skip_false", "*",
+              "same qwen3 rule (plain answers without <think> are content), and "
+              "skip_special_tokens=false keeps the <|im_end|> of a length finish as text"),
+    Deviation("derender_chat", "special_plain_skip", "choices.0.message.content",
+              "skip_special_tokens (default) drops special tokens from content also when the "
+              "request turned thinking off; vLLM then keeps them as text"),
+    Deviation("stream_chat", "plain.*", "*",
               "qwen3 reasoning starts only at <think> (the Qwen3 template: the model writes it); "
               "vLLM 0.33's parser engine treats output before </think> as reasoning even when "
               "<think> never comes, so a plain answer would vanish into reasoning"),
