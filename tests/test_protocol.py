@@ -132,6 +132,7 @@ BATCH_CHAT_RESPONSE: dict[str, Any] = {
             "stop_reason": None,
             "token_ids": None,
             "routed_experts": None,
+            "weight_versions": None,  # vLLM 0.33 (conformance goldens)
         }
     ],
     "service_tier": None,
