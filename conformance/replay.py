@@ -66,6 +66,10 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_chat_errors", "top_logprobs_*", "*",
               "tito checks top_logprobs against max_logprobs (and -1 on a bounded model) at "
               "render with a 400; vLLM's render server passes it on and the engine refuses later"),
+    Deviation("render_chat", "tools_required_noparams", "*",
+              "a tool given without description/parameters is shown to the template without "
+              "null keys (tito's template-parity rule with transformers); vLLM renders them as "
+              "null, so the prompt differs by those keys"),
     Deviation("render_chat_errors", "bad_role", "*",
               "an unknown message role is a 400 naming it; vLLM passes it to the template"),
     Deviation("render_chat", "prompt_logprobs", "sampling_params.skip_reading_prefix_cache",
