@@ -57,19 +57,7 @@ def _kwargs(raw: dict | None) -> dict | None:
     return {k: v for k, v in raw["chat_template_kwargs"].items() if k != "cohere_format"}
 
 
-def _structural(golden: dict) -> bool:
-    so = golden["response"].get("sampling_params", {}).get("structured_outputs") or {}
-    return bool(so.get("structural_tag"))
-
-
-CASES = [
-    pytest.param(
-        g, id=g.stem,
-        marks=[pytest.mark.xfail(reason="structural_tag: issue 10 (conformance)", strict=False)]
-        if _structural(json.loads(g.read_text())) else [],
-    )
-    for g in GOLDENS
-]
+CASES = [pytest.param(g, id=g.stem) for g in GOLDENS]
 
 
 def test_there_are_enough_goldens():
