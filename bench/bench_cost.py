@@ -31,22 +31,11 @@ import contextlib
 import io
 import json
 import math
-import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "events"))
-os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Tito")
-os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "tito")
-os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "INFO")
-
-from bench_handler import Context  # noqa: E402  (the same Lambda context stub)
-from make_events import http_api_event  # noqa: E402
+from _bench import Context, http_api_event  # first: src/ on the path, Powertools env
 
 TEXT = " The quick brown fox jumps over the lazy dog, and the dog does not mind at all. " * 30
 CAPS_MS = (0, 10, 20, 40, 60, 100, 200)

@@ -23,39 +23,17 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "events"))
-os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Tito")
-os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "tito")
-os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "INFO")
-
-from make_events import http_api_event  # noqa: E402
-from tokenizers.decoders import DecodeStream  # noqa: E402
+from _bench import Context, http_api_event  # first: this tree's src/ on the path, Powertools env
+from tokenizers.decoders import DecodeStream
 
 TEXT = " The quick brown fox 😀 jumps over the lazy dog; 中文字符 and café. " * 4
 ROUNDS = 15
 PER_ROUND = 200
-
-
-class Context:
-    """A Lambda context stub (what Powertools reads)."""
-
-    function_name, memory_limit_in_mb, aws_request_id = "bench", 1024, "bench-request"
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
-    function_version = "$LATEST"
-    log_group_name = log_stream_name = "bench"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 29_000
 
 
 def cpu_per_call(fn: Callable[[int], Any]) -> float:
