@@ -8,11 +8,11 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
 from tokenizers.decoders import DecodeStream
 
 from tito.core import detokenizer as d
 from tito.core.detokenizer import DetokState
+from tito.core.state import StateError
 from tito.errors import BadRequest
 
 NAMES = ("qwen3", "mistral-v3", "gpt2")
@@ -275,7 +275,7 @@ def test_step_is_pure(vocabs):
     d.step(vocab, state, vocab.encode(" more 𠀀"), skip_special_tokens=True)
     d.flush(vocab, state, skip_special_tokens=True)
     assert state.model_dump() == before
-    with pytest.raises(ValidationError):
+    with pytest.raises(StateError):
         state.read_offset = 0  # frozen
 
 
@@ -398,15 +398,19 @@ def test_state_from_tokens_drops_empty_entries_and_rejects_foreign_strings(vocab
 
 
 def test_state_validation(vocabs):
-    with pytest.raises(ValidationError):
-        DetokState(window=[1, 2], prefix_offset=2, read_offset=1)
-    with pytest.raises(ValidationError):
-        DetokState(window=[1, 2], prefix_offset=0, read_offset=3)
-    with pytest.raises(ValidationError):
-        DetokState(window=[0] * (d.MAX_WINDOW + 1))
-    with pytest.raises(ValidationError):
+    with pytest.raises(StateError):
+        DetokState.model_validate({"window": [1, 2], "prefix_offset": 2, "read_offset": 1})
+    with pytest.raises(StateError):
+        DetokState.model_validate({"window": [1, 2], "prefix_offset": 0, "read_offset": 3})
+    with pytest.raises(StateError):
+        DetokState.model_validate({"window": [0] * (d.MAX_WINDOW + 1)})
+    with pytest.raises(StateError):
+        DetokState.model_validate({"window": ["1"]})
+    with pytest.raises(StateError):
+        DetokState.model_validate({"window": [], "prefix_offset": True})
+    with pytest.raises(StateError):
         DetokState.model_validate({"window": [], "prefix_offset": -1, "read_offset": 0})
-    with pytest.raises(ValidationError):
+    with pytest.raises(StateError):
         DetokState.model_validate({"window": [], "extra": 1})
 
 

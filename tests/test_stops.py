@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from tito.core.stops import (
     MAX_STOP_STRING_CHARS,
@@ -24,6 +24,7 @@ from tito.core.stops import (
     step,
     stop_token_check,
 )
+from tito.core.state import StateError
 from tito.errors import BadRequest
 
 QWEN_EOS = 151645  # <|im_end|>: primary EOS (tokenizer_config eos_token)
@@ -426,34 +427,34 @@ def test_from_request_shapes():
 
 
 def test_limits():
-    StopConfig(stop=["s"] * MAX_STOP_STRINGS)
-    StopConfig(stop=["s" * MAX_STOP_STRING_CHARS])
+    StopConfig.model_validate({"stop": ["s"] * MAX_STOP_STRINGS})
+    StopConfig.model_validate({"stop": ["s" * MAX_STOP_STRING_CHARS]})
     with pytest.raises(BadRequest, match=str(MAX_STOP_STRINGS)) as exc:
         StopConfig.from_request({"stop": ["s"] * (MAX_STOP_STRINGS + 1)})
     assert exc.value.param == "stop"
     with pytest.raises(BadRequest, match=str(MAX_STOP_STRING_CHARS)) as exc:
-        StopConfig(stop=["s" * (MAX_STOP_STRING_CHARS + 1)])
+        StopConfig.model_validate({"stop": ["s" * (MAX_STOP_STRING_CHARS + 1)]})
     assert exc.value.param == "stop"
     with pytest.raises(BadRequest, match="empty"):
-        StopConfig(stop=["ok", ""])
+        StopConfig.from_request({"stop": ["ok", ""]})
     with pytest.raises(BadRequest, match=str(MAX_STOP_TOKEN_IDS)) as exc:
-        StopConfig(stop_token_ids=list(range(MAX_STOP_TOKEN_IDS + 1)))
+        StopConfig.from_request({"stop_token_ids": list(range(MAX_STOP_TOKEN_IDS + 1))})
     assert exc.value.param == "stop_token_ids"
     with pytest.raises(BadRequest) as exc:
-        StopConfig(min_tokens=-1)
+        StopConfig.from_request({"min_tokens": -1})
     assert exc.value.param == "min_tokens"
 
 
 def test_state_validation():
-    with pytest.raises(ValidationError):
-        StopState(held="x" * MAX_STOP_STRING_CHARS)
-    with pytest.raises(ValidationError):
-        StopState(fired=True)
-    with pytest.raises(ValidationError):
-        StopState(held="a", tail="b")
-    with pytest.raises(ValidationError):
-        StopState(tokens=-1)
-    with pytest.raises(ValidationError):
+    with pytest.raises(StateError):
+        StopState.model_validate({"held": "x" * MAX_STOP_STRING_CHARS})
+    with pytest.raises(StateError):
+        StopState.model_validate({"fired": True})
+    with pytest.raises(StateError):
+        StopState.model_validate({"held": "a", "tail": "b"})
+    with pytest.raises(StateError):
+        StopState.model_validate({"tokens": -1})
+    with pytest.raises(StateError):
         StopState.model_validate({"held": "", "extra": 1})
     cfg = StopConfig(stop=["three"])
     with pytest.raises(BadRequest) as exc:  # forged: not a proper prefix of a stop string

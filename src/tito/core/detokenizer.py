@@ -124,8 +124,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
+from tito.core.state import Field, State, StateError
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
@@ -160,7 +159,7 @@ KEEP_ON_CUT = 3
 MAX_WINDOW = 1024
 
 
-class DetokState(BaseModel):
+class DetokState(State, frozen=True):
     """The detokenizer's whole state: a window of ids and two offsets into it.
 
     ``window[prefix_offset:read_offset]`` is context (already emitted), ``window[read_offset:]`` is
@@ -168,20 +167,16 @@ class DetokState(BaseModel):
     rebuilt from vLLM's ``prev_tokens`` with placeholders for ``""`` entries stays valid.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
     window: list[int] = Field(default_factory=list, max_length=MAX_WINDOW)
     prefix_offset: int = Field(default=0, ge=0)
     read_offset: int = Field(default=0, ge=0)
 
-    @model_validator(mode="after")
-    def _offsets_in_window(self) -> DetokState:
+    def _check(self) -> None:
         if not self.prefix_offset <= self.read_offset <= len(self.window):
-            raise ValueError(
+            raise StateError((), (
                 f"need prefix_offset <= read_offset <= len(window), got {self.prefix_offset}, "
                 f"{self.read_offset}, {len(self.window)}"
-            )
-        return self
+            ))
 
 
 # -- the three operations ----------------------------------------------------------------------

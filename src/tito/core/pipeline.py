@@ -31,9 +31,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from tito.core import detokenizer, logprobs, stops
 from tito.core.detokenizer import DetokState
@@ -43,14 +42,13 @@ from tito.core.parsers import tools as tool_parsers
 from tito.core.parsers.harmony import HarmonyOptions, HarmonyState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolCallDelta, ToolChoiceMode, ToolState
+from tito.core.state import Field, State
 from tito.core.stops import StopConfig, StopState
 from tito.core.vocab import Vocab
 
 
-class ChoiceConfig(BaseModel):
+class ChoiceConfig(State):
     """Request-derived settings of one stream; fixed for its whole life and carried in the state."""
-
-    model_config = ConfigDict(extra="forbid")
 
     skip_special_tokens: bool = True
     #: special ids decoded even with ``skip_special_tokens``: the parsers' markers
@@ -79,10 +77,8 @@ class ChoiceConfig(BaseModel):
     return_token_ids: bool = False
 
 
-class ChoiceState(BaseModel):
+class ChoiceState(State):
     """Everything one choice needs between chunks (JSON-serializable, bounded)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     detok: DetokState = Field(default_factory=DetokState)
     stop: StopState = Field(default_factory=StopState)
@@ -98,7 +94,8 @@ class ChoiceState(BaseModel):
     finished: bool = False
 
 
-class ToolCallOut(BaseModel):
+@dataclass(slots=True)
+class ToolCallOut:
     """One tool-call delta as the OpenAI wire wants it (``id``/``name`` only on a call's first delta)."""
 
     index: int
@@ -107,12 +104,13 @@ class ToolCallOut(BaseModel):
     arguments: str = ""
 
 
-class ChoiceOutput(BaseModel):
+@dataclass(slots=True)
+class ChoiceOutput:
     """What one chunk of one choice produced."""
 
     text: str = ""  #: content (chat) or text (completions)
     reasoning: str = ""
-    tool_calls: list[ToolCallOut] = Field(default_factory=list)
+    tool_calls: list[ToolCallOut] = field(default_factory=list)
     logprobs: list[dict[str, Any]] | None = None  #: chat-shaped logprob entries, when given
     finish_reason: str | None = None
     stop_reason: int | str | None = None

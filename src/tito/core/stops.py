@@ -76,15 +76,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
-
+from tito.core.state import Field, State, StateError
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 from tito.protocol.common import stop_list
@@ -107,15 +99,13 @@ _STOP_FIELDS = ("stop", "stop_token_ids", "include_stop_str_in_output", "min_tok
 # -- configuration ----------------------------------------------------------------------------
 
 
-class StopConfig(BaseModel):
+class StopConfig(State, frozen=True):
     """The request's stop settings (vLLM ``SamplingParams`` names), validated and bounded.
 
-    Limit violations raise :class:`tito.errors.BadRequest` naming the limit and the field;
-    wrong types raise pydantic's ``ValidationError`` (:meth:`from_request` turns those into
-    ``BadRequest`` too).
+    Built by :meth:`from_request` (or :meth:`model_validate`, from a carried state): limit
+    violations raise :class:`tito.errors.BadRequest` naming the limit and the field, wrong types
+    :class:`~tito.core.state.StateError` (:meth:`from_request` turns those into ``BadRequest``).
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     stop: list[str] = Field(default_factory=list)
     stop_token_ids: list[int] = Field(default_factory=list)
@@ -123,22 +113,14 @@ class StopConfig(BaseModel):
     min_tokens: int = 0
     ignore_eos: bool = False
 
-    @field_validator("stop", mode="before")
-    @classmethod
-    def _stop_as_list(cls, value: Any) -> Any:
-        """OpenAI allows ``stop`` as one string, a list, or null."""
-        return stop_list(value)
-
-    @field_validator("stop")
-    @classmethod
-    def _check_stop(cls, value: list[str]) -> list[str]:
-        if len(value) > MAX_STOP_STRINGS:
+    def _check(self) -> None:
+        if len(self.stop) > MAX_STOP_STRINGS:
             raise BadRequest(
                 f"stop: at most {MAX_STOP_STRINGS} stop strings are supported "
-                f"(MAX_STOP_STRINGS), got {len(value)}",
+                f"(MAX_STOP_STRINGS), got {len(self.stop)}",
                 param="stop",
             )
-        for s in value:
+        for s in self.stop:
             if not s:
                 raise BadRequest("stop: stop strings must not be empty", param="stop")
             if len(s) > MAX_STOP_STRING_CHARS:
@@ -147,30 +129,15 @@ class StopConfig(BaseModel):
                     f"(MAX_STOP_STRING_CHARS), got {len(s)}",
                     param="stop",
                 )
-        return value
-
-    @field_validator("stop_token_ids", mode="before")
-    @classmethod
-    def _ids_as_list(cls, value: Any) -> Any:
-        return [] if value is None else value
-
-    @field_validator("stop_token_ids")
-    @classmethod
-    def _check_ids(cls, value: list[int]) -> list[int]:
-        if len(value) > MAX_STOP_TOKEN_IDS:
+        if len(self.stop_token_ids) > MAX_STOP_TOKEN_IDS:
             raise BadRequest(
                 f"stop_token_ids: at most {MAX_STOP_TOKEN_IDS} ids are supported "
-                f"(MAX_STOP_TOKEN_IDS), got {len(value)}",
+                f"(MAX_STOP_TOKEN_IDS), got {len(self.stop_token_ids)}",
                 param="stop_token_ids",
             )
-        return value
-
-    @field_validator("min_tokens")
-    @classmethod
-    def _check_min_tokens(cls, value: int) -> int:
-        if value < 0:
-            raise BadRequest(f"min_tokens must be >= 0, got {value}", param="min_tokens")
-        return value
+        if self.min_tokens < 0:
+            raise BadRequest(f"min_tokens must be >= 0, got {self.min_tokens}",
+                             param="min_tokens")
 
     @property
     def max_stop_len(self) -> int:
@@ -192,13 +159,13 @@ class StopConfig(BaseModel):
                 value = getattr(request, name, None)
             if value is not None:
                 data[name] = value
+        if "stop" in data:
+            data["stop"] = stop_list(data["stop"])  # OpenAI allows one string, a list, or null
         try:
             return cls.model_validate(data)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = err.get("loc") or ("stop",)
-            param = str(loc[0])
-            raise BadRequest(f"{param}: {err.get('msg', 'invalid value')}", param=param) from None
+        except StateError as exc:
+            param = str((exc.loc or ("stop",))[0])
+            raise BadRequest(f"{param}: {exc.msg}", param=param) from None
 
 
 # -- stop tokens ------------------------------------------------------------------------------
@@ -257,7 +224,7 @@ def resolve_stop_reason(token: TokenStop, state: StopState) -> str | int | None:
 # -- stop strings -----------------------------------------------------------------------------
 
 
-class StopState(BaseModel):
+class StopState(State, frozen=True):
     """Carried stop-string state of one choice (small: at most ``MAX_HELD_CHARS`` of text).
 
     ``held`` and ``tail`` together are the longest suffix of the text so far that is a proper
@@ -265,23 +232,19 @@ class StopState(BaseModel):
     emitted (only with ``include_stop_str_in_output``). See the module docstring.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
     held: str = Field(default="", max_length=MAX_HELD_CHARS)
     tail: str = Field(default="", max_length=MAX_HELD_CHARS)
     fired: bool = False
     stop_reason: str | None = Field(default=None, max_length=MAX_STOP_STRING_CHARS)
     tokens: int = Field(default=0, ge=0, le=2**53)
 
-    @model_validator(mode="after")
-    def _consistent(self) -> StopState:
+    def _check(self) -> None:
         if self.held and self.tail:
-            raise ValueError("held and tail cannot both be non-empty")
+            raise StateError((), "held and tail cannot both be non-empty")
         if self.fired != (self.stop_reason is not None):
-            raise ValueError("fired and stop_reason must be set together")
+            raise StateError((), "fired and stop_reason must be set together")
         if self.fired and (self.held or self.tail):
-            raise ValueError("a fired stop state holds no text")
-        return self
+            raise StateError((), "a fired stop state holds no text")
 
 
 class StopStep(NamedTuple):

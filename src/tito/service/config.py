@@ -94,23 +94,23 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
             )
         )
     tool_parser = model.config.tool_parser if mode != "none" else None
-    return ChoiceConfig(
-        skip_special_tokens=skip,
-        keep_special_ids=keep,
-        spaces_between_special_tokens=req.spaces_between_special_tokens if req else True,
-        stop=_stop_config(req),
-        reasoning_parser=reasoning,
-        reasoning_enabled=enabled,
-        include_reasoning=req.include_reasoning if req else True,
-        tool_parser=tool_parser,
-        tool_choice=mode,  # type: ignore[arg-type]  # one of ToolChoiceMode
-        named_tool=named,
-        parallel_tool_calls=(req.parallel_tool_calls is not False) if req else True,
-        harmony=harmony,
-        tool_params=_tool_params(tool_parser, req),
-        top_logprobs=_chat_top_logprobs(req),
-        return_token_ids=bool(getattr(req, "return_token_ids", None)),
-    )
+    return ChoiceConfig.model_validate({  # checked here, as it will be when it comes back
+        "skip_special_tokens": skip,
+        "keep_special_ids": list(keep),
+        "spaces_between_special_tokens": req.spaces_between_special_tokens if req else True,
+        "stop": _stop_config(req),
+        "reasoning_parser": reasoning,
+        "reasoning_enabled": enabled,
+        "include_reasoning": req.include_reasoning if req else True,
+        "tool_parser": tool_parser,
+        "tool_choice": mode,
+        "named_tool": named,
+        "parallel_tool_calls": (req.parallel_tool_calls is not False) if req else True,
+        "harmony": harmony,
+        "tool_params": _tool_params(tool_parser, req),
+        "top_logprobs": _chat_top_logprobs(req),
+        "return_token_ids": bool(getattr(req, "return_token_ids", None)),
+    })
 
 
 def _tool_params(
@@ -130,11 +130,11 @@ def _tool_params(
 
 def completion_config(model: ServedModel, req: CompletionRequest | None) -> ChoiceConfig:
     """Settings for a completions choice: no parsers ever run on completions."""
-    return ChoiceConfig(
-        skip_special_tokens=req.skip_special_tokens if req else True,
-        spaces_between_special_tokens=req.spaces_between_special_tokens if req else True,
-        stop=_stop_config(req),
-        completion=True,
-        top_logprobs=_completion_top_logprobs(req),
-        return_token_ids=bool(getattr(req, "return_token_ids", None)),
-    )
+    return ChoiceConfig.model_validate({
+        "skip_special_tokens": req.skip_special_tokens if req else True,
+        "spaces_between_special_tokens": req.spaces_between_special_tokens if req else True,
+        "stop": _stop_config(req),
+        "completion": True,
+        "top_logprobs": _completion_top_logprobs(req),
+        "return_token_ids": bool(getattr(req, "return_token_ids", None)),
+    })

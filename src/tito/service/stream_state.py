@@ -44,11 +44,10 @@ import time
 from collections.abc import Collection
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from tito.core import detokenizer
 from tito.core.detokenizer import DetokState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
+from tito.core.state import Field, State, StateError
 from tito.core.stops import StopState
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest, quote
@@ -64,10 +63,8 @@ _WIRE_FIELDS = frozenset({
 MAX_ID_CHARS = 512
 
 
-class StreamMeta(BaseModel):
+class StreamMeta(State):
     """The envelope every chunk of one stream shares."""
-
-    model_config = ConfigDict(extra="forbid")
 
     model: str
     id: str = Field(max_length=MAX_ID_CHARS)
@@ -81,10 +78,8 @@ class StreamMeta(BaseModel):
     ext: dict[str, Any] | None = None
 
 
-class TitoState(BaseModel):
+class TitoState(State):
     """tito's own part of the state (``stream_state.tito``)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     v: int
     model: str = Field(max_length=256)
@@ -210,9 +205,8 @@ def decode(
             )
     try:
         tito = TitoState.model_validate(tito_raw)
-    except ValidationError as exc:
-        raise BadRequest(f"invalid stream_state.tito: {_first_error(exc)}",
-                         param="stream_state.tito") from None
+    except StateError as exc:
+        raise BadRequest(f"invalid stream_state.tito: {exc}", param="stream_state.tito") from None
     ttl = _ttl_seconds()
     if ttl is not None and time.time() - tito.created > ttl:
         raise BadRequest(
@@ -238,9 +232,8 @@ def decode(
                 "text_offset": int(raw.get("logprob_text_offset") or 0),
             }
         )
-    except ValidationError as exc:
-        raise BadRequest(f"invalid stream_state: {_first_error(exc)}",
-                         param="stream_state") from None
+    except StateError as exc:
+        raise BadRequest(f"invalid stream_state: {exc}", param="stream_state") from None
     meta = StreamMeta(model=tito.model, id=tito.id, created=tito.created, index=tito.index,
                       prompt_tokens=tito.prompt_tokens, n=tito.n, ext=tito.ext)
     return meta, tito.cfg, state
@@ -254,12 +247,6 @@ def window_state(vocab: Vocab, raw: dict[str, Any]) -> DetokState:
         int(raw.get("prefix_offset") or 0),
         int(raw.get("read_offset") or 0),
     )
-
-
-def _first_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err.get("loc", ()))
-    return f"{loc}: {err.get('msg')}" if loc else str(err.get("msg"))
 
 
 def plain_state(vocab: Vocab, cfg: ChoiceConfig, raw: dict[str, Any]) -> ChoiceState:
@@ -277,8 +264,8 @@ def plain_state(vocab: Vocab, cfg: ChoiceConfig, raw: dict[str, Any]) -> ChoiceS
     state.text_offset = int(raw.get("logprob_text_offset") or 0)
     state.finished = bool(raw.get("stop_fired"))
     try:
-        state.stop = StopState(held=raw.get("held_text") or "")
-    except ValidationError as exc:
-        raise BadRequest(f"invalid stream_state.held_text: {_first_error(exc)}",
+        state.stop = StopState.model_validate({"held": raw.get("held_text") or ""})
+    except StateError as exc:
+        raise BadRequest(f"invalid stream_state.held_text: {exc}",
                          param="stream_state.held_text") from None
     return state

@@ -59,9 +59,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from tito.core.parsers.tools._base import ToolCallDelta
+from tito.core.state import Field, State
 from tito.core.vocab import Vocab
 
 __all__ = [
@@ -105,10 +104,8 @@ def is_harmony(tool_parser: str | None, reasoning_parser: str | None) -> bool:
     return tool_parser in HARMONY_TOOL_PARSERS or reasoning_parser in HARMONY_REASONING_PARSERS
 
 
-class HarmonyState(BaseModel):
+class HarmonyState(State):
     """Everything the harmony parser carries between chunks (small, JSON round trip)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     phase: Phase = "header"
     header: str = Field(default="", max_length=HEADER_LIMIT + 32)  #: header text so far

@@ -109,9 +109,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from tito.core.parsers._text import find_first, held_suffix
+from tito.core.state import Field, State
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
@@ -124,10 +123,8 @@ PROMPT_TAIL_IDS = 32
 WS_HOLD = 64
 
 
-class ReasoningState(BaseModel):
+class ReasoningState(State):
     """Everything a reasoning parser carries between chunks (small, JSON round trip)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     phase: Phase = "pre"  #: text phase (see module header)
     held: str = Field(default="", max_length=32)  #: possible marker prefix, not yet emitted

@@ -46,9 +46,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
+from tito.core.state import Field, State
 
 if TYPE_CHECKING:
     from tito.core.parsers.tools.structural import CallMode, ToolSpec
@@ -66,7 +65,7 @@ VALUE_LIMIT = 256
 STATE_BYTES_LIMIT = 4096
 
 
-class ToolState(BaseModel):
+class ToolState(State):
     """Everything a tool parser carries between chunks (one class for every format).
 
     Bounded whatever the output (the field limits are also validated on the way in):
@@ -79,8 +78,6 @@ class ToolState(BaseModel):
     character; ``json.dumps`` with ``ensure_ascii=True`` spends up to 12 bytes on an astral
     character, so keep ``ensure_ascii=False`` when measuring against the bound).
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     phase: str = Field(default="text", max_length=16)  #: the format's phase (module headers)
     buf: str = Field(default="", max_length=HEADER_LIMIT + LEAD_LIMIT)  #: unprocessed text
@@ -109,52 +106,16 @@ class ToolState(BaseModel):
     insec: bool = False  #: inside a tool-call section (between its markers)
 
 
+#: The name the format handlers use for the state they advance in place: a :class:`ToolState`
+#: (plain slots, so per-token attribute updates cost nothing extra); :meth:`ToolParser.step`
+#: works on a copy, so the caller's state is never changed.
+Work = ToolState
+
+
 @dataclass(slots=True)
-class Work:
-    """The mutable working copy of a :class:`ToolState` inside one step (plain attributes: the
-    handlers touch them per token, and pydantic attribute assignment costs microseconds)."""
-
-    phase: str = "text"
-    buf: str = ""
-    ws: str = ""
-    gap: bool = True
-    calls: int = 0
-    name_sent: bool = False
-    args_sent: int = 0
-    depth: int = 0
-    in_str: bool = False
-    esc: bool = False
-    truncated: bool = False
-    stack: str = ""
-    expect: str = ""
-    tok: str = ""
-    key: str = ""
-    quote: str = ""
-    pend: str = ""
-    comma: bool = False
-    fn: str = ""
-    vt: str = ""
-    val: str = ""
-    vs: bool = False
-    insec: bool = False
-
-    @classmethod
-    def of(cls, state: ToolState) -> Work:
-        return cls(**state.__dict__)
-
-    def state(self, like: ToolState) -> ToolState:
-        """Back to a :class:`ToolState` (no re-validation: the handlers keep the bounds)."""
-        return like.model_copy(update={name: getattr(self, name) for name in _FIELDS})
-
-
-_FIELDS = tuple(ToolState.model_fields)
-
-
-class ToolCallDelta(BaseModel):
+class ToolCallDelta:
     """One call's part of one chunk: ``name`` only on the call's first delta (complete);
     ``id`` on that delta when the model wrote the call's id itself (Kimi-K2), else None."""
-
-    model_config = ConfigDict(extra="forbid")
 
     index: int
     name: str | None = None
@@ -233,7 +194,7 @@ class ToolParser:
         self, state: ToolState, text: str, *, final: bool
     ) -> tuple[ToolState, str, list[ToolCallDelta]]:
         """Advance by one chunk of content text: ``(new_state, content_delta, call_deltas)``."""
-        st = Work.of(state)
+        st = state.model_copy()
         s = st.buf + text
         st.buf = ""
         out = Out()
@@ -255,7 +216,7 @@ class ToolParser:
         calls = out.calls
         if self.single_call:
             calls = [c for c in calls if c.index == 0]
-        return st.state(state), "".join(out.content), calls
+        return st, "".join(out.content), calls
 
     def structural_format(self, tools: Sequence[ToolSpec], mode: CallMode) -> dict[str, Any] | None:
         """The xgrammar structural-tag ``format`` constraining the engine to this format's calls

@@ -1,0 +1,402 @@
+"""Slotted plain state classes, declared like pydantic models, validated only at the boundary.
+
+Why: the core's per-chunk states (detokenizer, stops, parsers, the choice) are created, copied
+and updated several times per token. As pydantic models each ``__init__``, ``model_copy`` and
+attribute assignment cost microseconds (validation, ``__dict__`` bookkeeping): a third of the
+per-token time went there. A :class:`State` is a plain ``__slots__`` class with generated
+``__init__`` / ``model_copy`` / ``__eq__``; nothing is validated when the core builds or updates
+one (the core keeps its own bounds). Validation (types, bounds, unknown keys, each class's
+cross-field rules) runs once, where a state comes from outside: :meth:`State.model_validate`,
+used by the wire decoder (``tito.service.stream_state``) and the config builders.
+
+Declarations read as before (the same subset of pydantic's syntax)::
+
+    class ReasoningState(State):
+        phase: Phase = "pre"
+        held: str = Field(default="", max_length=32)
+        start_id: int | None = None
+
+Supported annotations: ``str``, ``int``, ``bool``, ``float``, ``X | None``, ``Literal[...]``,
+``list[X]``, ``dict[K, V]``, ``Any``, and other :class:`State` classes (nested). ``Field`` takes
+``default`` / ``default_factory`` and the bounds ``ge``, ``le``, ``max_length``. ``frozen=True``
+(``class S(State, frozen=True)``) refuses attribute assignment after ``__init__``. A class may
+define ``_check(self)`` for rules across fields; it runs after the field checks of
+:meth:`~State.model_validate` and raises :class:`StateError` (or a ``TitoError``, which passes
+through). Checks are strict (JSON types: ``1`` is not a bool, ``"1"`` not an int), since every
+valid state was written by :meth:`~State.model_dump`.
+
+The method names are pydantic's (``model_validate``, ``model_dump``, ``model_dump_json``,
+``model_validate_json``, ``model_copy``, ``model_fields``) so call sites read the same.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypeVar, Union
+
+__all__ = ["Field", "State", "StateError"]
+
+_MISSING: Any = object()
+_IMMUTABLE = (str, int, float, bool, type(None), tuple, frozenset)
+
+S = TypeVar("S", bound="State")
+
+
+class StateError(ValueError):
+    """A state that fails validation: ``loc`` is the path of the offending field."""
+
+    def __init__(self, loc: tuple[Any, ...], msg: str) -> None:
+        self.loc = loc
+        self.msg = msg
+        super().__init__(f"{'.'.join(str(p) for p in loc)}: {msg}" if loc else msg)
+
+
+class FieldInfo:
+    """One declared field: its default and bounds (see :func:`Field`)."""
+
+    __slots__ = ("annotation", "default", "default_factory", "ge", "le", "max_length", "name")
+
+    def __init__(self, default: Any = _MISSING, *, default_factory: Callable[[], Any] | None = None,
+                 ge: int | None = None, le: int | None = None,
+                 max_length: int | None = None) -> None:
+        if default is not _MISSING and not isinstance(default, _IMMUTABLE):
+            default, default_factory = _MISSING, _copier(default)  # never share a mutable default
+        self.default = default
+        self.default_factory = default_factory
+        self.ge, self.le, self.max_length = ge, le, max_length
+        self.name = ""
+        self.annotation: Any = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is _MISSING and self.default_factory is None
+
+    def make_default(self) -> Any:
+        return self.default_factory() if self.default_factory is not None else self.default
+
+
+def Field(default: Any = _MISSING, *, default_factory: Callable[[], Any] | None = None,  # noqa: N802
+          ge: int | None = None, le: int | None = None, max_length: int | None = None) -> Any:
+    """A field's default and bounds (pydantic's ``Field`` subset)."""
+    return FieldInfo(default, default_factory=default_factory, ge=ge, le=le,
+                     max_length=max_length)
+
+
+def _copier(value: Any) -> Callable[[], Any]:
+    import copy
+
+    return lambda: copy.deepcopy(value)
+
+
+class _StateMeta(type):
+    """Turns the annotated class body into ``__slots__`` plus generated methods."""
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any],
+                frozen: bool = False, **kwargs: Any) -> Any:
+        fields: dict[str, FieldInfo] = {}
+        for base in reversed(bases):
+            fields.update(getattr(base, "model_fields", {}))
+        for fname, ann in ns.get("__annotations__", {}).items():
+            if "ClassVar" in str(ann) or fname.startswith("model_"):
+                continue
+            value = ns.pop(fname, _MISSING)
+            info = value if isinstance(value, FieldInfo) else FieldInfo(value)
+            info.name, info.annotation = fname, ann
+            fields[fname] = info
+        ns.pop("model_config", None)  # pydantic's; every State forbids extra keys
+        own = tuple(f for f in fields if not any(f in getattr(b, "model_fields", {})
+                                                 for b in bases))
+        ns["__slots__"] = own
+        cls = super().__new__(mcls, name, bases, ns, **kwargs)
+        cls.model_fields = fields
+        cls._frozen = frozen or any(getattr(b, "_frozen", False) for b in bases)
+        cls._checkers = None
+        if cls._frozen:
+            cls.__setattr__ = _refuse_assignment
+        if fields or name != "State":
+            _generate(cls, fields)
+        return cls
+
+
+def _refuse_assignment(self: Any, name: str, value: Any) -> None:
+    raise StateError((name,), f"{type(self).__name__} is frozen")
+
+
+def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
+    """``__init__``, ``model_copy``, ``__eq__`` and ``_dump`` as straight-line code."""
+    names = list(fields)
+    env: dict[str, Any] = {"_MISSING": _MISSING, "_new": object.__new__, "_cls": cls,
+                           "_set": object.__setattr__, "_dump_value": _dump_value}
+    assign = (lambda target, attr, value: f"_set({target}, {attr!r}, {value})") if cls._frozen \
+        else (lambda target, attr, value: f"{target}.{attr} = {value}")
+    params, body = [], []
+    for n in names:
+        info = fields[n]
+        if info.required:
+            params.append(n)
+            body.append(assign("self", n, n))
+        elif info.default_factory is None:
+            env[f"_d_{n}"] = info.default
+            params.append(f"{n}=_d_{n}")
+            body.append(assign("self", n, n))
+        else:
+            env[f"_f_{n}"] = info.default_factory
+            params.append(f"{n}=_MISSING")
+            body.append(assign("self", n, f"_f_{n}() if {n} is _MISSING else {n}"))
+    lines = [f"def __init__(self{', *, ' if params else ''}{', '.join(params)}):"]
+    lines += ["    " + b for b in body] or ["    pass"]
+    lines.append("def model_copy(self, update=None, deep=False):")
+    lines.append("    new = _new(_cls)")
+    lines += ["    " + assign("new", n, f"self.{n}") for n in names]
+    lines.append("    if update:")
+    lines.append("        for k, v in update.items():")
+    lines.append("            _set(new, k, v)")
+    lines.append("    return new.model_validate(new.model_dump()) if deep else new")
+    tup = lambda obj: "(" + "".join(f"{obj}.{n}, " for n in names) + ")"  # noqa: E731
+    lines.append("def __eq__(self, other):")
+    lines.append("    if other.__class__ is not self.__class__:")
+    lines.append("        return NotImplemented")
+    lines.append(f"    return {tup('self')} == {tup('other')}")
+    # the dump: every field, or only those that differ from their defaults
+    lines.append("def _dump(self, nondefault):")
+    lines.append("    d = {}")
+    for n in names:
+        info = fields[n]
+        lines.append(f"    v = self.{n}")
+        if not info.required:  # a factory's value is compared with one made now
+            env[f"_d_{n}"] = info.make_default()
+            lines.append(f"    if not nondefault or v != _d_{n}:")
+        else:
+            lines.append("    if True:")
+        lines.append(f"        d[{n!r}] = v if v.__class__ in (str, int, bool) or v is None "
+                     "else _dump_value(v, nondefault)")
+    lines.append("    return d")
+    exec("\n".join(lines), env)  # noqa: S102 - generated from the class's own field names
+    for attr in ("__init__", "model_copy", "__eq__", "_dump"):
+        setattr(cls, attr, env[attr])
+    cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
+
+
+def _dump_value(value: Any, nondefault: bool) -> Any:
+    if isinstance(value, State):
+        return value._dump(nondefault)
+    if isinstance(value, list | tuple):
+        return [_dump_value(v, nondefault) for v in value]
+    if isinstance(value, dict):
+        return {k: _dump_value(v, nondefault) for k, v in value.items()}
+    return value
+
+
+class State(metaclass=_StateMeta):
+    """Base of the core's states (see the module header)."""
+
+    __slots__ = ()
+    model_fields: typing.ClassVar[dict[str, FieldInfo]]
+    __hash__ = None  # type: ignore[assignment]  # mutable values (pydantic's non-frozen too)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.model_fields)
+        return f"{type(self).__name__}({inner})"
+
+    def __copy__(self: S) -> S:
+        return self.model_copy()
+
+    def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
+        return self.model_copy(deep=True)
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (type(self), self.model_dump()))
+
+    def _dump(self, nondefault: bool) -> dict[str, Any]:  # generated per class
+        raise NotImplementedError
+
+    def _check(self) -> None:
+        """Rules across fields (subclasses); called by :meth:`model_validate`."""
+
+    def model_dump(self, *, mode: str = "python", exclude: set[str] | frozenset[str] | None = None,
+                   exclude_defaults: bool = False) -> dict[str, Any]:
+        """Plain JSON-ready data (``mode`` is accepted for pydantic's signature: the values are
+        JSON types in both modes). ``exclude_defaults`` leaves out fields equal to their default,
+        also inside nested states."""
+        d = self._dump(exclude_defaults)
+        if exclude:
+            for name in exclude:
+                d.pop(name, None)
+        return d
+
+    def model_dump_json(self) -> str:
+        """Compact JSON, UTF-8 characters kept (as pydantic's ``model_dump_json``)."""
+        return json.dumps(self._dump(False), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def model_validate_json(cls: type[S], text: str | bytes) -> S:
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise StateError((), f"Invalid JSON: {exc}") from None
+        return cls.model_validate(data)
+
+    @classmethod
+    def model_validate(cls: type[S], data: Any) -> S:
+        """A state from untrusted data: every type and bound checked, unknown keys refused, then
+        the class's ``_check``. Raises :class:`StateError`."""
+        if data.__class__ is cls:
+            return data
+        if not isinstance(data, Mapping):
+            raise StateError((), f"Input should be an object ({cls.__name__})")
+        checkers = cls._checkers
+        if checkers is None:
+            checkers = cls._checkers = _checkers_for(cls)
+        kwargs: dict[str, Any] = {}
+        for key, value in data.items():
+            check = checkers.get(key)
+            if check is None:
+                raise StateError((key,), "Extra inputs are not permitted")
+            try:
+                kwargs[key] = check(value)
+            except StateError as exc:
+                raise StateError((key, *exc.loc), exc.msg) from None
+        for name, info in cls.model_fields.items():
+            if info.required and name not in kwargs:
+                raise StateError((name,), "Field required")
+        state = cls(**kwargs)
+        state._check()
+        return state
+
+
+def _rebuild(cls: type[S], data: dict[str, Any]) -> S:
+    return cls.model_validate(data)
+
+
+# -- field checkers, built once per class from its resolved annotations --------------------------
+
+
+Checker = Callable[[Any], Any]
+
+
+def _checkers_for(cls: type[State]) -> dict[str, Checker]:
+    hints: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        if klass is object or not hasattr(klass, "model_fields"):
+            continue
+        import sys
+
+        module = sys.modules.get(klass.__module__)
+        globalns = dict(vars(module)) if module is not None else {}
+        for name, ann in vars(klass).get("__annotations__", {}).items():
+            if name in cls.model_fields:
+                hints[name] = eval(ann, globalns) if isinstance(ann, str) else ann  # noqa: S307
+    return {name: _checker(hints[name], info) for name, info in cls.model_fields.items()}
+
+
+def _fail(msg: str) -> typing.NoReturn:
+    raise StateError((), msg)
+
+
+def _checker(tp: Any, info: FieldInfo | None = None) -> Checker:
+    """A function that returns the checked (and, for nested states, built) value or raises."""
+    ge = info.ge if info else None
+    le = info.le if info else None
+    max_length = info.max_length if info else None
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is Any:
+        return _check_json
+    if origin in (Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        item = _checker(inner[0], info) if len(inner) == 1 else _union(inner)
+        if len(inner) == len(args):
+            return item
+        return lambda v: None if v is None else item(v)
+    if origin is Literal:
+        allowed = frozenset(args)
+        text = ", ".join(repr(a) for a in args)
+        return lambda v: v if v.__class__ in (str, int, bool) and v in allowed else _fail(
+            f"Input should be {text}")
+    if tp is str:
+        def check_str(v: Any) -> Any:
+            if v.__class__ is not str:
+                _fail("Input should be a valid string")
+            if max_length is not None and len(v) > max_length:
+                _fail(f"String should have at most {max_length} characters")
+            return v
+        return check_str
+    if tp is bool:
+        return lambda v: v if v.__class__ is bool else _fail("Input should be a valid boolean")
+    if tp is int:
+        def check_int(v: Any) -> Any:
+            if v.__class__ is not int:
+                _fail("Input should be a valid integer")
+            if ge is not None and v < ge:
+                _fail(f"Input should be greater than or equal to {ge}")
+            if le is not None and v > le:
+                _fail(f"Input should be less than or equal to {le}")
+            return v
+        return check_int
+    if tp is float:
+        return lambda v: float(v) if v.__class__ in (int, float) else _fail(
+            "Input should be a valid number")
+    if origin is list:
+        item = _checker(args[0]) if args else _check_json
+
+        def check_list(v: Any) -> Any:
+            if v.__class__ is not list:
+                _fail("Input should be a valid list")
+            if max_length is not None and len(v) > max_length:
+                _fail(f"List should have at most {max_length} items")
+            out = []
+            for k, x in enumerate(v):
+                try:
+                    out.append(item(x))
+                except StateError as exc:
+                    raise StateError((k, *exc.loc), exc.msg) from None
+            return out
+        return check_list
+    if origin is dict:
+        key = _checker(args[0]) if args else _check_json
+        value = _checker(args[1]) if args else _check_json
+
+        def check_dict(v: Any) -> Any:
+            if v.__class__ is not dict:
+                _fail("Input should be a valid dictionary")
+            out = {}
+            for k, x in v.items():
+                try:
+                    out[key(k)] = value(x)
+                except StateError as exc:
+                    raise StateError((k, *exc.loc), exc.msg) from None
+            return out
+        return check_dict
+    if isinstance(tp, type) and issubclass(tp, State):
+        return tp.model_validate
+    raise TypeError(f"State fields cannot be of type {tp!r}")
+
+
+def _union(options: list[Any]) -> Checker:
+    checks = [_checker(o) for o in options]
+
+    def check(v: Any) -> Any:
+        for c in checks:
+            try:
+                return c(v)
+            except StateError:
+                continue
+        _fail("Input matches none of the allowed types")
+    return check
+
+
+def _check_json(v: Any, depth: int = 0) -> Any:
+    """Any JSON value (``Any`` fields), bounded in depth so a hostile state cannot recurse."""
+    if depth > 64:
+        _fail("Input is nested too deeply")
+    if v is None or v.__class__ in (str, int, float, bool):
+        return v
+    if v.__class__ is list:
+        return [_check_json(x, depth + 1) for x in v]
+    if v.__class__ is dict:
+        return {k: _check_json(x, depth + 1) for k, x in v.items() if k.__class__ is str or _fail(
+            "Keys should be strings")}
+    _fail("Input should be a JSON value")
