@@ -1,6 +1,7 @@
 """``POST /v1/responses/derender``: batch ``Response`` objects and streamed events on real qwen3
-token ids, every object parsed by the official openai SDK's types, stream == batch under any
-chunking (hypothesis)."""
+token ids, every object parsed by the official openai SDK's types (streamed events once
+completed by ``tito.service.responses_assembler``), stream == batch under any chunking, the
+compact events' contract and the O(1) state (hypothesis)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from openai.types.responses import Response, ResponseStreamEvent
 from pydantic import TypeAdapter
 
 from tito.adapters.app import create_app
+from tito.service.responses_assembler import assemble
 
 EVENT = TypeAdapter(ResponseStreamEvent)
 RENDER, DERENDER = "/v1/responses/render", "/v1/responses/derender"
@@ -52,8 +54,9 @@ def batch(client, gen, ids, finish="stop", logprobs=None, **extra):
     return got.json()
 
 
-def stream(client, gen, pieces, finish="stop", logprobs=None):
-    """Derender ``pieces`` (lists of ids) one call each; returns (events, states)."""
+def stream(client, gen, pieces, finish="stop", logprobs=None, compact=False):
+    """Derender ``pieces`` (lists of ids) one call each; returns (events, states), the events
+    assembled (as the gateway and the client do) unless ``compact``."""
     state, events, states = None, [], []
     for k, ids in enumerate(pieces):
         last = k == len(pieces) - 1
@@ -69,7 +72,7 @@ def stream(client, gen, pieces, finish="stop", logprobs=None):
         state = got.json()["stream_state"]
         states.append(state)
         events.extend(got.json()["events"])
-    return events, states
+    return (events if compact else assemble(events)), states
 
 
 def same_response(a: dict, b: dict) -> bool:
@@ -238,7 +241,7 @@ def test_stream_with_the_original_request_instead_of_the_context(client, vocabs)
                                "choices": [{"index": 0, "token_ids": ids, "finish_reason": "stop"}]}}
     got = client.post(DERENDER, json=body)
     assert got.status_code == 200, got.text
-    events = got.json()["events"]
+    events = assemble(got.json()["events"])
     check_grammar(events)
     final = events[-1]["response"]
     assert final["metadata"] == {"a": "b"}
@@ -307,3 +310,115 @@ def test_stream_tampered_ext_state_is_a_400(client, vocabs):
                            "choices": [{"index": 0, "token_ids": [9707], "finish_reason": None}]}})
     assert got.status_code == 400, got.text
     assert got.json()["error"]["param"] == "stream_state.tito.ext"
+
+
+# -- compact events and the O(1) state ---------------------------------------------------------
+
+#: what the compact events leave out, per type (tito.service.responses_events' header)
+LEFT_OUT = {
+    "response.reasoning_text.done": {"text"},
+    "response.output_text.done": {"text", "logprobs"},
+    "response.function_call_arguments.done": {"arguments", "name"},
+}
+
+
+def contains(full: Any, given: Any) -> bool:
+    """``full`` has every field of ``given`` with the same value (nested objects: at least)."""
+    if isinstance(given, dict):
+        return isinstance(full, dict) and all(k in full and contains(full[k], v)
+                                              for k, v in given.items())
+    return full == given
+
+
+def test_compact_events_leave_out_only_the_repeated_fields(client, vocabs):
+    gen = render(client, input="Weather in Paris?", tools=TOOLS,
+                 include=["message.output_text.logprobs"], top_logprobs=1)
+    ids = encode(vocabs, REASONING + "Let me check.\n" + CALL) + [IM_END]
+    lps = [{"token": f"token_id:{i}", "logprob": -0.25, "top_logprobs": []} for i in ids]
+    pieces = [ids[k:k + 4] for k in range(0, len(ids), 4)]
+    raw, _ = stream(client, gen, pieces, logprobs=lps, compact=True)
+    full = assemble(raw)
+    assert len(raw) == len(full)
+    for r, f in zip(raw, full):
+        # the assembler only adds: every field derender gave is kept as given
+        assert contains(f, r)
+        missing = set(f) - set(r)
+        if r["type"] in LEFT_OUT:
+            assert missing == LEFT_OUT[r["type"]]
+        elif r["type"] == "response.output_item.done":
+            assert set(r["item"]) == {"id", "type", "status"}
+        elif r["type"] in ("response.completed", "response.incomplete"):
+            assert set(r["response"]) == {"id", "object", "created_at", "model", "status",
+                                          "error", "incomplete_details", "usage"}
+            assert f["response"]["instructions"] is None and f["response"]["tools"]
+        elif r["type"] == "response.content_part.done":
+            assert "text" not in r["part"] and "text" in f["part"]
+        else:
+            assert missing == set(), r["type"]
+    check_grammar(full)
+    # the assembler is idempotent: complete events stay as they are
+    assert assemble(full) == full
+    assert same_response(full[-1]["response"], batch(client, gen, ids, logprobs={"content": lps}))
+
+
+def ext_size(state: dict) -> int:
+    return len(json.dumps(state["tito"]["ext"], separators=(",", ":")))
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(repeat=st.integers(1, 60), size=st.integers(5, 16), logprobs=st.booleans())
+def test_state_size_does_not_grow_with_the_output(client, vocabs, repeat, size, logprobs):
+    """Reasoning, a message and a call each ``repeat`` times longer: every carried state stays
+    under the same fixed bound (the events' part under 100 bytes), however long the output."""
+    extra = {"include": ["message.output_text.logprobs"], "top_logprobs": 2} if logprobs else {}
+    gen = _GEN.setdefault(f"tools-{logprobs}", render(
+        client, input="Weather in Paris?", tools=TOOLS, **extra))
+    body = "<think>\n" + "Thinking hard. " * repeat + "\n</think>\n\n" + "Some text. " * repeat
+    ids = encode(vocabs, body + CALL.replace("Paris", "Paris " * repeat)) + [IM_END]
+    lps = [{"token": f"token_id:{i}", "logprob": -0.5, "top_logprobs": [
+        {"token": f"token_id:{i}", "logprob": -0.5}, {"token": "token_id:11", "logprob": -2}]}
+        for i in ids] if logprobs else None
+    events, states = stream(client, gen, [ids[k:k + size] for k in range(0, len(ids), size)],
+                            logprobs=lps)
+    check_grammar(events)
+    final = events[-1]["response"]
+    assert final["output"][1]["content"][0]["text"].count("Some text.") == repeat
+    if logprobs:
+        assert len(final["output"][1]["content"][0]["logprobs"]) >= 3 * repeat
+    assert max(ext_size(s) for s in states) <= 100
+    assert max(len(json.dumps(s)) for s in states) <= 1100
+    if repeat >= 40:  # the output is far bigger than any state
+        assert len(json.dumps(final["output"])) > 10 * 1100
+
+
+@settings(max_examples=40, deadline=None)
+@given(seq=st.integers(0, 10**9), out=st.integers(0, 10**6),
+       open_=st.sampled_from([None, "reasoning", "message", "function_call"]),
+       done=st.booleans(), lp=st.booleans(), input_tokens=st.integers(0, 10**6))
+def test_event_state_round_trip(seq, out, open_, done, lp, input_tokens):
+    from tito.service.responses_events import EventState
+
+    state = EventState(seq=seq, out=out, open=open_, done=done, lp=lp, input_tokens=input_tokens)
+    wire = json.loads(json.dumps(state.model_dump(mode="json")))
+    assert EventState.model_validate(wire) == state
+    assert len(json.dumps(wire)) < 120
+
+
+def test_signed_states_stream_and_a_tampered_ext_is_refused(client, vocabs):
+    gen = render(client, input="Weather in Paris?", tools=TOOLS)
+    ids = encode(vocabs, REASONING + "Let me check.\n" + CALL) + [IM_END]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TITO_STATE_SECRET", "responses-secret-" + "x" * 16)
+        events, states = stream(client, gen, [ids[:7], ids[7:20], ids[20:]])
+        assert all(s["tito"].get("sig") for s in states)
+        check_grammar(events)
+        assert same_response(events[-1]["response"], batch(client, gen, ids))
+        _, states = stream(client, gen, [ids[:7]], finish=None)
+        state = states[-1]
+        state["tito"]["ext"]["out"] += 1
+        got = client.post(DERENDER, json={
+            "stream": True, "model": "qwen3", "stream_state": state,
+            "generate_chunk": {"request_id": gen["request_id"], "choices": [
+                {"index": 0, "token_ids": ids[7:9], "finish_reason": None}]}})
+        assert got.status_code == 400, got.text

@@ -76,6 +76,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 import httpx
 
 from tito.errors import ErrorType, error_body
+from tito.service.responses_assembler import Assembler
 
 __all__ = [
     "SSE_DONE",
@@ -761,9 +762,11 @@ class TitoClient:
     ) -> AsyncGenerator[dict[str, Any], None]:
         """The Responses stream events (``ResponseStreamEvent`` JSON) of a streamed response:
         one derender call per batch of waiting engine events, the engine aborted when derender
-        finished the response first (a stop string)."""
+        finished the response first (a stop string). Derender's compact events are completed
+        here (:mod:`tito.service.responses_assembler`): the user gets OpenAI's whole events."""
         gen = await self._render_responses({**request, "stream": True})
         run = _EngineRun("generate-tokens-" + str(gen.get("request_id")))
+        assembler = Assembler()
         engine_finished = False
         state: dict[str, Any] | None = None
         aborted = False
@@ -784,7 +787,7 @@ class TitoClient:
                         c.get("finish_reason") is not None
                         for e in batch for c in e.get("choices") or [])
                     for event in out["events"]:
-                        yield event
+                        yield assembler.feed(event)
                     if state.get("stop_fired") and not engine_finished and not aborted:
                         aborted = True
                         with contextlib.suppress(TitoClientError):

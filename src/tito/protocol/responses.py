@@ -288,7 +288,7 @@ class ResponsesResponse(OpenAIBaseModel):
 
 class ResponsesStreamEvent(BaseModel):
     """One stream event: ``type`` and ``sequence_number`` plus the type's own fields (kept as
-    given; their shapes are the SDK's, see :mod:`tito.service.responses_events`)."""
+    given; their shapes are the SDK's once assembled, see :mod:`tito.service.responses_events`)."""
 
     model_config = ConfigDict(extra="allow")
 

@@ -6,9 +6,16 @@ settings come from the same :func:`~tito.service.config.chat_config` (the Respon
 first turned into its chat request, or render's ``derender_context`` is used as for chat), the
 tokens go through the same :class:`tito.service.derender._Stream` (state load, bounds, pipeline
 step, state encode), and only the shaping differs: :mod:`tito.service.responses_events` turns
-each chunk's :class:`~tito.core.pipeline.ChoiceOutput` into events, whose state rides in
-``stream_state.tito.ext``. Batch is that stream of one chunk plus finish: its ``Response`` is the
-one ``response.completed`` carries.
+each chunk's :class:`~tito.core.pipeline.ChoiceOutput` into compact events, whose O(1) state
+rides in ``stream_state.tito.ext``. Batch is that stream of one chunk plus finish, completed by
+:mod:`tito.service.responses_assembler`: its ``Response`` is the one ``response.completed``
+carries once assembled (the gateway and ``tito.client`` assemble streams the same way).
+
+Output logprobs are split between items per token, not per chunk: a token's entry belongs to
+the message when the message is the item open right after that token is stepped alone. A chunk
+that opens no item has all its tokens in the item that was open; only a chunk that opens one is
+re-stepped token by token from its starting state (:func:`message_logprobs`), so the message's
+logprobs do not depend on chunking and the extra work is bounded by one pass per item boundary.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import time
 from typing import Any
 
 from tito.errors import BadRequest
+from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
 from tito.models import ServedModel
 from tito.protocol import ChatCompletionRequest, DerenderContext
 from tito.protocol.responses import (
@@ -28,17 +36,26 @@ from tito.protocol.responses import (
 from tito.service import stream_state
 from tito.service.config import chat_config
 from tito.service.derender import (
-    _batch_choice,
     _check_ids,
     _check_response,
+    _engine_logprobs,
     _reasoning_tokens,
     _seed,
     _Stream,
 )
 from tito.service.responses import chat_request_for, echo_fields
-from tito.service.responses_events import EventState, Usage, events_for
+from tito.service.responses_assembler import assemble
+from tito.service.responses_events import (
+    EventState,
+    ItemKind,
+    Usage,
+    events_for,
+    kind_after,
+    opens_item,
+)
 
-__all__ = ["derender_responses", "derender_responses_stream", "handle_responses"]
+__all__ = ["derender_responses", "derender_responses_stream", "handle_responses",
+           "message_logprobs"]
 
 
 def _settings(
@@ -74,6 +91,38 @@ def _input_tokens(req: Any, engine_ids: Any, engine_usage: Any) -> int:
     return int(getattr(engine_usage, "prompt_tokens", 0) or 0)
 
 
+def message_logprobs(
+    model: ServedModel,
+    cfg: ChoiceConfig,
+    before: ChoiceState,
+    ids: list[int],
+    out: ChoiceOutput,
+    *,
+    open_: ItemKind | None,
+    finish_reason: str | None,
+    response_id: str,
+    index: int,
+) -> list[dict[str, Any]]:
+    """The entries of ``out.logprobs`` (the chunk ``ids`` stepped from ``before``) that belong to
+    the message: the tokens after whose own step the message is the open item."""
+    entries = out.logprobs or []
+    if not entries:
+        return []
+    if not opens_item(open_, out):
+        return list(entries) if open_ == "message" else []
+    state, kind, kept = before, open_, []
+    for k, (token, entry) in enumerate(zip(ids, entries)):
+        state, step = step_choice(
+            model.vocab, cfg, state, [token],
+            finish_reason=finish_reason if k == len(ids) - 1 else None,
+            response_id=response_id, choice_index=index,
+        )
+        kind = kind_after(kind, step)
+        if kind == "message":
+            kept.append(entry)
+    return kept
+
+
 def derender_responses(model: ServedModel, req: DerenderResponsesRequest) -> dict[str, Any]:
     """Batch: the engine's whole response -> the ``Response`` object (choice 0)."""
     resp = req.generate_response
@@ -88,15 +137,21 @@ def derender_responses(model: ServedModel, req: DerenderResponsesRequest) -> dic
     cfg = chat_config(model, settings)
     seed = _seed(req.prompt_token_ids, resp.prompt_token_ids, req.derender_context)
     choice = resp.choices[0]
-    state, out = _batch_choice(model, cfg, seed, choice, resp.request_id, choice.index)
-    events = EventState(echo=echo, input_tokens=_input_tokens(req, resp.prompt_token_ids,
-                                                              resp.usage))
-    usage = Usage(input_tokens=events.input_tokens, output_tokens=len(choice.token_ids or []),
+    ids, finish = list(choice.token_ids or []), choice.finish_reason or "stop"
+    before = start_choice(model.vocab, cfg, seed)
+    state, out = step_choice(model.vocab, cfg, before, ids, finish_reason=finish,
+                             engine_logprobs=_engine_logprobs(choice),
+                             response_id=resp.request_id, choice_index=choice.index)
+    events = EventState(lp=bool(echo.get("logprobs")),
+                        input_tokens=_input_tokens(req, resp.prompt_token_ids, resp.usage))
+    usage = Usage(input_tokens=events.input_tokens, output_tokens=len(ids),
                   reasoning_tokens=_reasoning_tokens(cfg, state) or 0)
+    lps = message_logprobs(model, cfg, before, ids, out, open_=None, finish_reason=finish,
+                           response_id=resp.request_id, index=choice.index) if events.lp else None
     _, emitted = events_for(events, out, response_id=_response_id(resp.request_id),
-                            created=int(time.time()),
-                            model=req.model or model.name, usage=lambda: usage)
-    response = emitted[-1]["response"]
+                            created=int(time.time()), model=req.model or model.name,
+                            usage=lambda: usage, echo=echo, message_logprobs=lps)
+    response = assemble(emitted)[-1]["response"]
     ResponsesResponse.model_validate(response)  # the wire model checks the shape
     return response
 
@@ -107,6 +162,7 @@ class _ResponsesStream(_Stream):
     def __init__(self, model: ServedModel, req: DerenderResponsesStreamRequest) -> None:
         settings, echo = _settings(model, req.responses_request, req.derender_context)
         super().__init__(model, req, settings, completion=False)  # type: ignore[arg-type]
+        self.echo: dict[str, Any] | None = None
         if self.meta.ext is not None:
             try:
                 self.events = EventState.model_validate(self.meta.ext)
@@ -115,17 +171,25 @@ class _ResponsesStream(_Stream):
                                  param="stream_state.tito.ext") from None
         else:
             first = self.chunks[0]
-            self.events = EventState(echo=echo, input_tokens=_input_tokens(
+            self.echo = echo
+            self.events = EventState(lp=bool(echo.get("logprobs")), input_tokens=_input_tokens(
                 req, first.prompt_token_ids, first.usage))
 
     def _one(self, chunk: Any) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for choice in chunk.choices:
+            before = self.state
             result = self._step(choice)
+            lps = None
+            if self.events.lp:
+                lps = message_logprobs(
+                    self.model, self.cfg, before, list(choice.token_ids or []), result,
+                    open_=self.events.open, finish_reason=choice.finish_reason,
+                    response_id=self.meta.id, index=choice.index)
             self.events, emitted = events_for(
                 self.events, result, response_id=_response_id(self.meta.id),
-                created=self.meta.created,
-                model=self.req.model or self.model.name, usage=self._final_usage,
+                created=self.meta.created, model=self.req.model or self.model.name,
+                usage=self._final_usage, echo=self.echo, message_logprobs=lps,
             )
             out.extend(emitted)
         return out

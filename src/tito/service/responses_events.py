@@ -1,4 +1,4 @@
-"""The Responses stream events of one choice, from the per-chunk pipeline output.
+"""The Responses stream events of one choice, from the per-chunk pipeline output (compact form).
 
 Grammar (OpenAI's documented order; vLLM 0.33 emits the same)::
 
@@ -11,6 +11,28 @@ Grammar (OpenAI's documented order; vLLM 0.33 emits the same)::
     call     := output_item.added function_call_arguments.delta*
                 function_call_arguments.done output_item.done
     final    := response.completed | response.incomplete   (a length finish)
+
+Compact events, O(1) state. OpenAI's ``.done`` events and the final ``Response`` repeat the whole
+output; carrying it between calls would make the stream state grow with the output. So this
+module emits every event of the grammar with every field that carries new information, and
+leaves out the fields that only repeat earlier events of the same stream:
+
+- ``reasoning_text.done.text``, ``output_text.done.text`` and ``.logprobs``,
+  ``function_call_arguments.done.arguments`` and ``.name``;
+- ``content_part.done.part``'s ``text`` (and a message's ``logprobs`` when they were asked for;
+  otherwise ``logprobs: null`` is given, which is new information);
+- ``output_item.done.item``: only ``id``, ``type`` and ``status`` are given (the rest is the
+  ``output_item.added`` item, the filled part, or the arguments);
+- the final event's ``response``: only ``id``, ``object``, ``created_at``, ``model``, ``status``,
+  ``error``, ``incomplete_details`` and ``usage`` are given (``output`` and the request fields
+  are ``response.created``'s).
+
+:mod:`tito.service.responses_assembler` (a pure fold over the events, O(output) memory) fills
+them; the gateway and ``tito.client`` run it over every stream they relay, and the batch derender
+runs it over its one-chunk stream, so batch == stream by construction and users see OpenAI's
+complete events. A direct caller of the streaming endpoint runs the assembler too, or applies
+its rule: an absent field is the concatenation of the item's deltas (or the earlier event's
+value).
 
 Rules:
 
@@ -25,12 +47,13 @@ Rules:
   and a call's ``call_id`` from the pipeline's deterministic tool-call id, so a retried chunk
   gets the same ids and batch equals stream;
 - ``sequence_number`` counts every event of the stream, continuing across calls;
-- output logprobs (``include: ["message.output_text.logprobs"]``) ride on the message's text
-  deltas: a chunk's logprobs wait until the message has text to carry them, and are dropped once
-  the message is closed (tokens of reasoning before it are carried by its first delta);
-- the state (:class:`EventState`) holds counters, the open item's text (the ``.done`` events and
-  ``response.completed`` repeat the whole output, so this part grows with the output; the
-  pipeline's own state stays O(1)), and the finished items.
+- output logprobs (``include: ["message.output_text.logprobs"]``): the caller passes the chunk's
+  entries that belong to the open message (``tito.service.responses_derender`` decides it per
+  token, so the split does not depend on chunking); they ride on the chunk's text delta, or on an
+  empty-text delta when the message's text of this chunk is still held back;
+- the state (:class:`EventState`) is counters and flags: sequence number, output index, the open
+  item's kind, whether logprobs were asked for, the prompt length. Its size does not depend on
+  the output.
 """
 
 from __future__ import annotations
@@ -43,10 +66,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tito.core.pipeline import ChoiceOutput
 
-__all__ = ["EventState", "Usage", "events_for", "item_id", "response_object"]
+__all__ = ["EventState", "Usage", "events_for", "item_id", "kind_after", "opens_item",
+           "response_object"]
 
 ItemKind = Literal["reasoning", "message", "function_call"]
 _PREFIX = {"reasoning": "rs", "message": "msg", "function_call": "fc"}
+#: the final ``response`` fields a compact event gives (the others are ``response.created``'s)
+FINAL_FIELDS = ("id", "object", "created_at", "model", "status", "error", "incomplete_details",
+                "usage")
 
 
 class Usage(BaseModel):
@@ -58,24 +85,16 @@ class Usage(BaseModel):
 
 
 class EventState(BaseModel):
-    """The events' state between calls (serialized into ``stream_state.tito.ext``)."""
+    """The events' state between calls (serialized into ``stream_state.tito.ext``): O(1)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    seq: int = Field(default=0, ge=0)
-    started: bool = False
+    seq: int = Field(default=0, ge=0)  #: events emitted so far (0: the stream has not started)
     done: bool = False
     out: int = Field(default=0, ge=0)  #: output index of the open item, else of the next one
     open: ItemKind | None = None
-    text: str = ""  #: the open item's text (arguments for a call)
-    call_id: str | None = None
-    name: str | None = None
-    lps: list[dict[str, Any]] = Field(default_factory=list)  #: open message's logprobs
-    pending_lps: list[dict[str, Any]] = Field(default_factory=list)
-    items: list[dict[str, Any]] = Field(default_factory=list)  #: finished output items
+    lp: bool = False  #: output logprobs were asked for
     input_tokens: int = Field(default=0, ge=0)
-    #: request fields the Response repeats (``tito.service.responses.echo_fields``)
-    echo: dict[str, Any] = Field(default_factory=dict)
 
 
 def item_id(response_id: str, kind: ItemKind, index: int) -> str:
@@ -86,6 +105,25 @@ def item_id(response_id: str, kind: ItemKind, index: int) -> str:
 
 def _call_id(tool_call_id: str | None) -> str:
     return "call_" + (tool_call_id or "").rsplit("-", 1)[-1]
+
+
+def kind_after(open_: ItemKind | None, out: ChoiceOutput) -> ItemKind | None:
+    """The kind of the item open after ``out`` (the order of :func:`events_for`)."""
+    if out.reasoning:
+        open_ = "reasoning"
+    if out.text:
+        open_ = "message"
+    if any(call.name is not None for call in out.tool_calls):
+        open_ = "function_call"
+    return open_
+
+
+def opens_item(open_: ItemKind | None, out: ChoiceOutput) -> bool:
+    """Does ``out`` open an item (so its tokens may belong to different items)?"""
+    if any(call.name is not None for call in out.tool_calls):
+        return True
+    return bool((out.reasoning and open_ != "reasoning")
+                or (out.text and (open_ != "message" or out.reasoning)))
 
 
 def response_object(
@@ -131,22 +169,22 @@ def response_object(
 class _Emitter:
     """Appends events with consecutive sequence numbers; mutates only its own state copy."""
 
-    def __init__(self, st: EventState, response_id: str, snapshot: Callable[..., dict[str, Any]]):
+    def __init__(self, st: EventState, response_id: str) -> None:
         self.st = st
         self.id = response_id
-        self.snapshot = snapshot
         self.events: list[dict[str, Any]] = []
 
     def emit(self, type_: str, **fields: Any) -> None:
         self.events.append({"type": type_, "sequence_number": self.st.seq, **fields})
         self.st.seq += 1
 
-    def _where(self) -> dict[str, Any]:
-        return {"item_id": item_id(self.id, self.st.open, self.st.out), "output_index": self.st.out}  # type: ignore[arg-type]
+    def where(self) -> dict[str, Any]:
+        assert self.st.open is not None
+        return {"item_id": item_id(self.id, self.st.open, self.st.out), "output_index": self.st.out}
 
     def open(self, kind: ItemKind, *, call_id: str | None = None, name: str | None = None) -> None:
         st = self.st
-        st.open, st.text, st.lps = kind, "", []
+        st.open = kind
         ident = item_id(self.id, kind, st.out)
         if kind == "reasoning":
             item: dict[str, Any] = {"id": ident, "type": "reasoning", "summary": [],
@@ -155,47 +193,38 @@ class _Emitter:
             item = {"id": ident, "type": "message", "role": "assistant", "content": [],
                     "status": "in_progress"}
         else:
-            st.call_id, st.name = call_id, name
             item = {"id": ident, "type": "function_call", "call_id": call_id, "name": name,
                     "arguments": "", "status": "in_progress"}
         self.emit("response.output_item.added", output_index=st.out, item=item)
         if kind == "reasoning":
-            self.emit("response.content_part.added", **self._where(), content_index=0,
+            self.emit("response.content_part.added", **self.where(), content_index=0,
                       part={"type": "reasoning_text", "text": ""})
         elif kind == "message":
-            self.emit("response.content_part.added", **self._where(), content_index=0,
+            self.emit("response.content_part.added", **self.where(), content_index=0,
                       part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
 
     def close(self, status: str = "completed") -> None:
+        """The closing events, compact (see the module header)."""
         st = self.st
         if st.open is None:
             return
-        where = self._where()
+        where = self.where()
         if st.open == "reasoning":
-            part = {"type": "reasoning_text", "text": st.text}
-            self.emit("response.reasoning_text.done", **where, content_index=0, text=st.text)
-            self.emit("response.content_part.done", **where, content_index=0, part=part)
-            item = {"id": where["item_id"], "type": "reasoning", "summary": [], "content": [part],
-                    "status": status}
+            self.emit("response.reasoning_text.done", **where, content_index=0)
+            self.emit("response.content_part.done", **where, content_index=0,
+                      part={"type": "reasoning_text"})
         elif st.open == "message":
-            st.lps.extend(st.pending_lps)
-            st.pending_lps = []
-            part = {"type": "output_text", "text": st.text, "annotations": [],
-                    "logprobs": st.lps if st.echo.get("logprobs") else None}
-            self.emit("response.output_text.done", **where, content_index=0, text=st.text,
-                      logprobs=[])
+            part: dict[str, Any] = {"type": "output_text", "annotations": []}
+            if not st.lp:
+                part["logprobs"] = None
+            self.emit("response.output_text.done", **where, content_index=0)
             self.emit("response.content_part.done", **where, content_index=0, part=part)
-            item = {"id": where["item_id"], "type": "message", "role": "assistant",
-                    "content": [part], "status": status}
         else:
-            self.emit("response.function_call_arguments.done", **where, name=st.name,
-                      arguments=st.text)
-            item = {"id": where["item_id"], "type": "function_call", "call_id": st.call_id,
-                    "name": st.name, "arguments": st.text, "status": status}
-        self.emit("response.output_item.done", output_index=st.out, item=item)
-        st.items.append(item)
+            self.emit("response.function_call_arguments.done", **where)
+        self.emit("response.output_item.done", output_index=st.out,
+                  item={"id": where["item_id"], "type": st.open, "status": status})
         st.out += 1
-        st.open, st.text, st.lps, st.call_id, st.name = None, "", [], None, None
+        st.open = None
 
     def ensure(self, kind: ItemKind) -> None:
         if self.st.open != kind:
@@ -211,36 +240,34 @@ def events_for(
     created: int,
     model: str,
     usage: Callable[[], Usage],
+    echo: dict[str, Any] | None = None,
+    message_logprobs: list[dict[str, Any]] | None = None,
 ) -> tuple[EventState, list[dict[str, Any]]]:
-    """The events of one pipeline output (see the module header); ``usage`` is asked for only
-    when the choice finishes."""
-    st = st.model_copy(deep=True)
+    """The compact events of one pipeline output (see the module header).
+
+    ``usage`` is asked for only when the choice finishes; ``echo`` (the request fields the
+    ``Response`` repeats) is needed only by the stream's first call; ``message_logprobs`` are the
+    chunk's logprob entries that belong to the message (when logprobs were asked for)."""
+    st = st.model_copy()
     if st.done:
         return st, []
-
-    def snapshot(status: str, output: list[dict[str, Any]], use: Usage | None) -> dict[str, Any]:
-        return response_object(response_id=response_id, created=created, model=model,
-                               echo=st.echo, status=status, output=output, usage=use)
-
-    em = _Emitter(st, response_id, snapshot)
-    if not st.started:
-        st.started = True
-        em.emit("response.created", response=snapshot("in_progress", [], None))
-        em.emit("response.in_progress", response=snapshot("in_progress", [], None))
-    if out.logprobs and st.echo.get("logprobs"):
-        st.pending_lps.extend(out.logprobs)
+    em = _Emitter(st, response_id)
+    if st.seq == 0:
+        created_response = response_object(response_id=response_id, created=created,
+                                           model=model, echo=echo or {}, status="in_progress",
+                                           output=[], usage=None)
+        em.emit("response.created", response=created_response)
+        em.emit("response.in_progress", response=created_response)
     if out.reasoning:
         em.ensure("reasoning")
-        st.text += out.reasoning
-        em.emit("response.reasoning_text.delta", **em._where(), content_index=0,
+        em.emit("response.reasoning_text.delta", **em.where(), content_index=0,
                 delta=out.reasoning)
+    lps = message_logprobs if st.lp else None
     if out.text:
         em.ensure("message")
-        st.text += out.text
-        lps, st.pending_lps = st.pending_lps, []
-        st.lps.extend(lps)
-        em.emit("response.output_text.delta", **em._where(), content_index=0, delta=out.text,
-                logprobs=lps)
+    if out.text or (lps and st.open == "message"):
+        em.emit("response.output_text.delta", **em.where(), content_index=0, delta=out.text,
+                logprobs=lps or [])
     for call in out.tool_calls:
         if call.name is not None:
             em.close()
@@ -248,14 +275,13 @@ def events_for(
         elif st.open != "function_call":
             continue  # a continuation without its start cannot be placed (never from parsers)
         if call.arguments:
-            st.text += call.arguments
-            em.emit("response.function_call_arguments.delta", **em._where(),
+            em.emit("response.function_call_arguments.delta", **em.where(),
                     delta=call.arguments)
     if out.finish_reason is not None:
         status = "incomplete" if out.finish_reason == "length" else "completed"
         em.close(status)
-        st.pending_lps = []
         st.done = True
-        final = snapshot(status, list(st.items), usage())
-        em.emit(f"response.{status}", response=final)
+        final = response_object(response_id=response_id, created=created, model=model, echo={},
+                                status=status, output=[], usage=usage())
+        em.emit(f"response.{status}", response={k: final[k] for k in FINAL_FIELDS})
     return st, em.events
