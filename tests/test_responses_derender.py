@@ -386,10 +386,10 @@ def test_state_size_does_not_grow_with_the_output(client, vocabs, repeat, size, 
     assert final["output"][1]["content"][0]["text"].count("Some text.") == repeat
     if logprobs:
         assert len(final["output"][1]["content"][0]["logprobs"]) >= 3 * repeat
-    assert max(ext_size(s) for s in states) <= 100
-    assert max(len(json.dumps(s)) for s in states) <= 1100
-    if repeat >= 40:  # the output is far bigger than any state
-        assert len(json.dumps(final["output"])) > 10 * 1100
+    biggest = max(len(json.dumps(s)) for s in states)
+    assert max(ext_size(s) for s in states) <= 100 and biggest <= 1100
+    if repeat >= 40:  # the output is bigger than any state
+        assert len(json.dumps(final["output"])) > 1.5 * biggest
 
 
 @settings(max_examples=40, deadline=None)
