@@ -23,8 +23,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tito.errors import BadRequest
 from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
+from tito.errors import BadRequest
 from tito.models import ServedModel
 from tito.protocol import ChatCompletionRequest, DerenderContext
 from tito.protocol.responses import (
@@ -36,9 +36,9 @@ from tito.protocol.responses import (
 from tito.service import stream_state
 from tito.service.config import chat_config
 from tito.service.derender import (
+    _batch_choice,
     _check_ids,
     _check_response,
-    _engine_logprobs,
     _reasoning_tokens,
     _seed,
     _Stream,
@@ -137,17 +137,17 @@ def derender_responses(model: ServedModel, req: DerenderResponsesRequest) -> dic
     cfg = chat_config(model, settings)
     seed = _seed(req.prompt_token_ids, resp.prompt_token_ids, req.derender_context)
     choice = resp.choices[0]
-    ids, finish = list(choice.token_ids or []), choice.finish_reason or "stop"
-    before = start_choice(model.vocab, cfg, seed)
-    state, out = step_choice(model.vocab, cfg, before, ids, finish_reason=finish,
-                             engine_logprobs=_engine_logprobs(choice),
-                             response_id=resp.request_id, choice_index=choice.index)
+    ids = list(choice.token_ids or [])
+    state, out = _batch_choice(model, cfg, seed, choice, resp.request_id, choice.index)
     events = EventState(lp=bool(echo.get("logprobs")),
                         input_tokens=_input_tokens(req, resp.prompt_token_ids, resp.usage))
     usage = Usage(input_tokens=events.input_tokens, output_tokens=len(ids),
                   reasoning_tokens=_reasoning_tokens(cfg, state) or 0)
-    lps = message_logprobs(model, cfg, before, ids, out, open_=None, finish_reason=finish,
-                           response_id=resp.request_id, index=choice.index) if events.lp else None
+    lps = None
+    if events.lp:  # _batch_choice's one step, split per token from the same start
+        lps = message_logprobs(model, cfg, start_choice(model.vocab, cfg, seed), ids, out,
+                               open_=None, finish_reason=choice.finish_reason or "stop",
+                               response_id=resp.request_id, index=choice.index)
     _, emitted = events_for(events, out, response_id=_response_id(resp.request_id),
                             created=int(time.time()), model=req.model or model.name,
                             usage=lambda: usage, echo=echo, message_logprobs=lps)
