@@ -88,16 +88,43 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
             ("minimax_m2", next(c["text"] for c in CASES if c["id"] == "minimax_m2/unknown_tool")),
         )
     },
-    "kimi_k2/invalid_id_skipped": (
-        {"reasoning": None,
-         "content": "Help. <|tool_calls_section_begin|><|tool_call_begin|>functions.invalid.0 "
-         '<|tool_call_argument_begin|>{"city": "Beijing"}<|tool_call_end|><|tool_call_begin|>'
-         'functions.valid:1 <|tool_call_argument_begin|>{"city": "Shanghai"}<|tool_call_end|>'
-         "<|tool_calls_section_end|>",
-         "calls": []},
-        "an id without :IDX is no call: vLLM skips it and keeps parsing the section; tito makes "
-        "the section content from there (never loses text; later calls in it are not parsed)",
+    **{
+        c["id"]: (
+            {"reasoning": None,
+             "content": c["text"][: c["text"].index("<|tool_calls_section_begin|>")]
+             + c["text"][c["text"].index("<|tool_call_begin|>") : c["text"].index("<|tool_call_end|>")]
+             + "<|tool_call_end|>",
+             "calls": [[n, a] for n, a in RECORDED[c["id"]]["batch"]["calls"]]},
+            "a call whose header has no id (.+:IDX) names no tool: vLLM drops it with its text "
+            "and parses the rest of the section; tito parses the rest too but never loses text: "
+            "that call's markup is content",
+        )
+        for c in CASES
+        if c["id"] == "kimi_k2/invalid_id_skipped"
+        or c["id"] in {f"kimi_k2/id_{k}" for k in (
+            "bare_index", "no_index", "functions_no_index", "empty_name", "functions_empty_name",
+            "non_numeric_index")}
+    },
+    "mistral+mistral/call_inside_words": (
+        {"reasoning": "the", "content": "[TOOL_CALLS] token", "calls": []},
+        "[TOOL_CALLS] and a name with no arguments before the output ends: vLLM's batch makes a "
+        "call 'token' with {}, its stream ' token' with empty arguments (they disagree); tito "
+        "treats a header cut by the end of the output as content, as in every format",
     ),
+    "mistral/reasoning_only_parser": (
+        {"reasoning": 'I should call.get_current_weather{"city": "Paris"}', "content": None,
+         "calls": []},
+        "no tool parser for the request: tito ends reasoning at a call start only when the "
+        "paired tool parser reads the output (every format alike), and the unkept special "
+        "markers are skipped; vLLM's Mistral grammar ends reasoning at [TOOL_CALLS] regardless",
+    ),
+}
+#: recorded, not implemented yet (DSML nested typing and the lone ``arguments`` wrapper): strict
+#: xfail, so the marker must go when they pass
+PENDING = {
+    f"deepseek_v32/{k}" for k in (
+        "nested_schema", "lone_arguments", "lone_arguments_string_true", "lone_arguments_no_attr",
+        "lone_input", "wrapper_empty_object", "wrapper_then_second_call", "wrapper_truncated")
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted"}
@@ -179,7 +206,9 @@ def _norm(result: dict) -> dict:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_batch_and_stream_equal_vllm(case):
+def test_batch_and_stream_equal_vllm(case, request):
+    if case["id"] in PENDING:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="pending"))
     golden = RECORDED[case["id"]]
     want, exact = _norm(golden["batch"]), False
     if case["id"] in DEVIATIONS:
@@ -205,6 +234,13 @@ def test_kimi_k2_ids_are_the_models_own():
     got = run(case, [1])
     assert got["ids"] == ["functions.get_weather:0", "functions.get_weather:1"]
     assert got["ids"] == RECORDED[case["id"]]["stream"]["ids"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["tool"] == "kimi_k2"], ids=lambda c: c["id"])
+def test_kimi_k2_ids_equal_vllm(case):
+    """Every shape of header (bare index, trailing text, colons...): the ids vLLM 0.33 streams."""
+    for sizes in ([1], [1000]):
+        assert run(case, sizes)["ids"] == RECORDED[case["id"]]["stream"]["ids"]
 
 
 def test_markers_reach_the_parser_other_special_tokens_stay_out():

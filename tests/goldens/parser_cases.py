@@ -340,6 +340,196 @@ def _combined() -> list[dict]:
     ]
 
 
+NESTED = {
+    "type": "function",
+    "function": {
+        "name": "configure",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "opts": {
+                    "type": "object",
+                    "properties": {
+                        "n": {"type": "integer"},
+                        "flag": {"type": "boolean"},
+                        "inner": {"type": "object", "properties": {"x": {"type": "number"}}},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+                "counts": {"type": "array", "items": {"type": "integer"}},
+                "pairs": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "integer"}}}},
+                "maybe": {"anyOf": [{"type": "object", "properties": {"n": {"type": "integer"}}}, {"type": "null"}]},
+                "nullable": {"type": ["integer", "null"]},
+                "choice": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+                "label": {"type": "string"},
+                "plain": {"type": "object"},
+            },
+        },
+    },
+}
+#: (key, value text): nested values whose leaves are strings the nested schema would type
+_NESTED_VALUES = [
+    ("opts", '{"n": "5", "flag": "true", "inner": {"x": "1.5"}, "tags": [1, "a"], "extra": "7"}'),
+    ("counts", '["1", 2, "x"]'),
+    ("pairs", '[{"k": "3"}, {"k": 4, "z": "9"}]'),
+    ("maybe", '{"n": "3"}'),
+    ("nullable", "null"),
+    ("choice", "7"),
+    ("label", "5"),
+    ("plain", '{"n": "5"}'),
+]
+
+
+def _nested() -> list[dict]:
+    """Nested schema typing (vLLM's ``_fix_arg_types``) in every XML-ish format."""
+    q = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in _NESTED_VALUES)
+    g = "".join(f"<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n" for k, v in _NESTED_VALUES)
+    m = "".join(f'<parameter name="{k}">{v}</parameter>\n' for k, v in _NESTED_VALUES)
+    d = "".join(
+        f'<{_D}parameter name="{k}" string="false">{v}</{_D}parameter>\n' for k, v in _NESTED_VALUES
+    )
+    ds = "".join(
+        f'<{_D}parameter name="{k}" string="true">{v}</{_D}parameter>\n' for k, v in _NESTED_VALUES
+    )
+    texts = {
+        "qwen3_coder": f"<tool_call>\n<function=configure>\n{q}</function>\n</tool_call>",
+        "seed_oss": f"<seed:tool_call>\n<function=configure>\n{q}</function>\n</seed:tool_call>",
+        "glm45": f"<tool_call>configure\n{g}</tool_call>",
+        "glm47": f"<tool_call>configure{g}</tool_call>",
+        "minimax_m2": f'<minimax:tool_call>\n<invoke name="configure">\n{m}</invoke>\n</minimax:tool_call>',
+        "deepseek_v32": f'<{_D}function_calls>\n<{_D}invoke name="configure">\n{d}</{_D}invoke>\n</{_D}function_calls>',
+    }
+    out = [
+        {"id": f"{tool}/nested_schema", "tool": tool, "reasoning": None, "tools": [NESTED], "text": t}
+        for tool, t in texts.items()
+    ]
+    out.append({
+        "id": "deepseek_v32/nested_schema_string_true", "tool": "deepseek_v32", "reasoning": None,
+        "tools": [NESTED],
+        "text": f'<{_D}function_calls>\n<{_D}invoke name="configure">\n{ds}</{_D}invoke>\n</{_D}function_calls>',
+    })
+    return out
+
+
+WRAP_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+        },
+    },
+}
+ARGS_PROP_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "run",
+        "parameters": {"type": "object", "properties": {"arguments": {"type": "object"}}},
+    },
+}
+NOPROPS_TOOL = {"type": "function", "function": {"name": "ping", "parameters": {"type": "object"}}}
+
+
+def _dsml_wrapper() -> list[dict]:
+    """DeepSeek-V3.2 writing a call's arguments as one ``arguments`` (or ``input``) parameter."""
+
+    def call(name: str, params: str) -> str:
+        return (
+            f'<{_D}function_calls>\n<{_D}invoke name="{name}">\n{params}</{_D}invoke>\n'
+            f"</{_D}function_calls>"
+        )
+
+    def p(key: str, value: str, string: str | None = "false") -> str:
+        attr = "" if string is None else f' string="{string}"'
+        return f'<{_D}parameter name="{key}"{attr}>{value}</{_D}parameter>\n'
+
+    obj = '{"city": "Paris", "days": "2"}'
+    cases = [
+        ("lone_arguments", call("get_weather", p("arguments", obj))),
+        ("lone_arguments_string_true", call("get_weather", p("arguments", obj, "true"))),
+        ("lone_arguments_no_attr", call("get_weather", p("arguments", obj, None))),
+        ("lone_input", call("get_weather", p("input", obj))),
+        ("wrapper_plus_param", call("get_weather", p("arguments", obj) + p("days", "3"))),
+        ("param_plus_wrapper", call("get_weather", p("days", "3") + p("arguments", obj))),
+        ("wrapper_unknown_key", call("get_weather", p("arguments", '{"city": "Paris", "zip": 1}'))),
+        ("wrapper_not_object", call("get_weather", p("arguments", "[1, 2]"))),
+        ("wrapper_text", call("get_weather", p("arguments", "not json", "true"))),
+        ("wrapper_is_property", call("run", p("arguments", '{"a": 1}'))),
+        ("wrapper_no_properties", call("ping", p("arguments", '{"a": 1}'))),
+        ("wrapper_unknown_tool", call("nope", p("arguments", obj))),
+        ("wrapper_empty_object", call("get_weather", p("arguments", "{}"))),
+        (
+            "wrapper_then_second_call",
+            call("get_weather", p("arguments", obj)).replace(
+                f"</{_D}invoke>\n</{_D}function_calls>",
+                f'</{_D}invoke>\n<{_D}invoke name="get_weather">\n{p("input", obj)}</{_D}invoke>\n'
+                f"</{_D}function_calls>",
+            ),
+        ),
+        ("wrapper_truncated", call("get_weather", p("arguments", obj)).split(f"</{_D}parameter>")[0]),
+    ]
+    return [
+        {"id": f"deepseek_v32/{cid}", "tool": "deepseek_v32", "reasoning": None,
+         "tools": [WRAP_TOOL, ARGS_PROP_TOOL, NOPROPS_TOOL], "text": t}
+        for cid, t in cases
+    ]
+
+
+def _kimi_ids() -> list[dict]:
+    """Kimi-K2 call ids of every shape: vLLM 0.33 takes ``.+:\\d+`` at the start of the stripped
+    header as the id (the name is the part before the first ``:``, without ``functions.``) and
+    drops a call whose header has no such id."""
+    shapes = [
+        ("bare_index", "0"),
+        ("no_index", "get_weather"),
+        ("functions_no_index", "functions.get_weather"),
+        ("trailing_text", "functions.get_weather:0 extra"),
+        ("two_indexes", "functions.get_weather:0:1"),
+        ("empty_name", ":0"),
+        ("functions_empty_name", "functions.:0"),
+        ("leading_zero", "get_weather:01"),
+        ("non_numeric_index", "functions.get_weather:x"),
+        ("big_index", "functions.get_weather:12"),
+        ("padded", "  functions.get_weather:3  "),
+        ("space_in_name", "functions.get weather:0"),
+        ("newline_before_args", "functions.get_weather:0\n"),
+        ("colon_in_name", "functions.a:b:0"),
+        ("second_line", "functions.get_weather:0\nmore"),
+    ]
+    out = []
+    for cid, shape in shapes:
+        text = (
+            "Hi. " + _KB + _k(shape, '{"city": "Rome"}') + _k("functions.get_time:1", "{}") + _KE
+        )
+        out.append({"id": f"kimi_k2/id_{cid}", "tool": "kimi_k2", "reasoning": None,
+                    "tools": KIMI_TOOLS, "text": text})
+    return out
+
+
+def _mistral() -> list[dict]:
+    """Mistral reasoning (``[THINK]``) with its tool calls: ``[TOOL_CALLS]`` ends reasoning."""
+    call = '[TOOL_CALLS]get_current_weather[ARGS]{"city": "Paris"}'
+    cases = [
+        ("implicit_end", "mistral", "[THINK]I should call." + call),
+        ("implicit_end_brace_form", "mistral", '[THINK]I should call.[TOOL_CALLS]get_current_weather{"city": "Paris"}'),
+        ("explicit_end", "mistral", "[THINK]I should call.[/THINK]Ok." + call),
+        ("trailing_ws_before_call", "mistral", "[THINK]I should call.  \n" + call),
+        ("trailing_ws_before_end", "mistral", "[THINK]Thinking. \n[/THINK]Answer."),
+        ("content_before_think", "mistral", "pre [THINK]I should call." + call),
+        ("no_think", "mistral", "Sure." + call),
+        ("repeated_markers", "mistral", "[THINK]a[THINK]b[/THINK]c[/THINK]d"),
+        ("parallel_from_reasoning", "mistral", "[THINK]two calls" + call + call.replace("Paris", "Rome")),
+        ("call_inside_words", "mistral", "[THINK]the [TOOL_CALLS] token"),
+        ("reasoning_only_parser", None, "[THINK]I should call." + call),
+    ]
+    return [
+        {"id": f"mistral+mistral/{cid}" if tool else f"mistral/{cid}", "tool": tool,
+         "reasoning": "mistral", "tools": [WEATHER] if tool else [], "text": t}
+        for cid, tool, t in cases
+    ]
+
+
 CASES: list[dict] = [
     *_qwen("qwen3_coder"),
     *_qwen("qwen3_xml")[:6],
@@ -352,6 +542,10 @@ CASES: list[dict] = [
     *_v31(),
     *_reasoning(),
     *_combined(),
+    *_nested(),
+    *_dsml_wrapper(),
+    *_kimi_ids(),
+    *_mistral(),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -367,6 +561,7 @@ MARKERS: dict[str, list[str]] = {
     "deepseek_v32": [f"<{_D}function_calls>", f"</{_D}function_calls>"],
     "deepseek_v31": [_VB, _VE, _VC, _VS, _VCE],
     "minimax_m2_append_think": [],
+    "mistral": ["[THINK]", "[/THINK]", "[TOOL_CALLS]", "[ARGS]"],
 }
 
 

@@ -9,7 +9,8 @@ added as special tokens (``parser_cases.MARKERS``), vLLM's composed parser
 (``ParserManager.get_parser(tool, reasoning, enable_auto_tools=True)``) built as vLLM's chat
 serving builds it (tokenizer, request tools, chat_template_kwargs); ``batch`` is
 ``parser.parse`` (reasoning, content, calls), ``stream`` the concatenated ``parse_delta`` results
-with one token per delta (vLLM's incremental detokenizer, special tokens kept).
+with one token per delta (vLLM's incremental detokenizer, special tokens kept); ``ids`` only
+for Kimi-K2, whose ids the model writes (other formats' ids are random).
 """
 
 from __future__ import annotations
@@ -103,7 +104,9 @@ def record(case: dict) -> dict:
             "reasoning": "".join(reasoning) or None,
             "content": "".join(content) or None,
             "calls": [[names.get(k), args.get(k, "")] for k in sorted(set(names) | set(args))],
-            "ids": [call_ids.get(k) for k in sorted(set(names) | set(args))],
+            # only the model's own ids (Kimi-K2's) are data; other formats' ids are random
+            "ids": [call_ids.get(k) for k in sorted(set(names) | set(args))]
+            if case["tool"] == "kimi_k2" else None,
         }
     except Exception as exc:
         out["stream"] = {"error": f"{type(exc).__name__}: {exc}"}

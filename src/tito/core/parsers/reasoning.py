@@ -13,7 +13,9 @@ Further formats, by vLLM's ``--reasoning-parser`` name (same phases, other marke
   ``enable_thinking`` true, else no reasoning at all (vLLM delegates to its identity parser);
 - ``mistral``: ``[THINK]`` ... ``[/THINK]`` (special tokens of Magistral / Mistral v13: they reach
   the parser through the detokenizer's kept ids, :func:`tito.core.parsers.marker_special_ids`),
-  starting in ``pre`` like vLLM's engine (initial state CONTENT);
+  starting in ``pre`` like vLLM's engine (initial state CONTENT); with the ``mistral`` tool parser
+  ``[TOOL_CALLS]`` ends the block; repeated markers are absorbed and trailing reasoning
+  whitespace dropped, as vLLM 0.33's Mistral grammar does;
 - ``granite``: ``Here is my thought process:`` / ``Here's my thought process:`` ... ``Here is my
   response:`` / ``Here's my response:`` (any spelling opens or closes), starting in ``pre``;
 - ``hunyuan_a13b``: ``<think>\n`` ... ``\n</think>\n<answer>\n``, and the content's closing
@@ -58,6 +60,10 @@ The state is one :class:`ReasoningState`; its text ``phase`` is one of:
     "everything before ``</think>`` is reasoning, even without ``<think>``"); both parsers start
     here when the prompt tail opened the block (DeepSeek-R1 / Qwen3-thinking templates end the
     prompt with ``<think>\\n``).
+``post``
+    Only parsers with ``absorb`` (mistral): the block closed with its end marker; text is
+    **content**, a stray end marker is dropped, the tool format's call start switches to ``done``
+    (what follows belongs to the tool parser).
 ``done``
     The block closed (in the output, or already in the prompt: Qwen3 with
     ``enable_thinking=false`` ends the prompt with ``<think>\\n\\n</think>\\n\\n``), or reasoning
@@ -66,7 +72,9 @@ The state is one :class:`ReasoningState`; its text ``phase`` is one of:
 Rules, identical for every chunking (so batch == stream by construction):
 
 1. Markers are consumed, never emitted. Only **one** ``<think>`` is consumed per output (the first
-   one seen in ``pre``/``think``); a second one inside the block is reasoning text.
+   one seen in ``pre``/``think``); a second one inside the block is reasoning text, unless the
+   parser has ``absorb`` (then it is dropped, and so is an end marker outside the block). The
+   implicit end (a tool call start) ends ``pre`` as well as ``think``: after a call nothing opens.
 2. Hold-back is minimal: only the longest suffix that is a proper prefix of a marker the current
    phase is looking for is kept in ``held`` (at most ``len("</think>") - 1 = 7`` characters); the
    next chunk either completes the marker or releases the text.
@@ -114,7 +122,7 @@ from tito.core.state import Field, State
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
-Phase = Literal["pre", "think", "done"]
+Phase = Literal["pre", "think", "post", "done"]
 
 #: How many prompt ids :func:`initial` needs at most to see the current turn's markers
 #: (``<|im_start|>assistant\n<think>\n\n</think>\n\n`` is 7 ids for Qwen3).
@@ -178,6 +186,10 @@ class ReasoningParser:
     implicit_ends: Mapping[str, str] = field(default_factory=dict)
     #: every output is content with this text in front (minimax_m2_append_think: ``<think>``)
     prepend: str = ""
+    #: repeated markers are dropped, as vLLM 0.33's engine grammars absorb them: a start inside
+    #: the block, an end outside it (before the block, or after it until a tool call starts:
+    #: phase ``post``)
+    absorb: bool = False
     #: reasoning loses its trailing whitespace (vLLM's ``strip_trailing_reasoning_whitespace``):
     #: a whitespace run is held until more reasoning shows it is not trailing; the block's end
     #: (or the output's) drops it. Only a run's last :data:`WS_HOLD` characters are ever dropped.
@@ -213,7 +225,14 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     "qwen3": ReasoningParser("qwen3", switch="enable", implicit_ends=_QWEN3_CALL),
     "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True),
     "deepseek_v3": ReasoningParser("deepseek_v3", implicit_open=True, thinking_opt_in=True),
-    "mistral": ReasoningParser("mistral", start="[THINK]", end="[/THINK]"),
+    "mistral": ReasoningParser(
+        "mistral",
+        start="[THINK]",
+        end="[/THINK]",
+        implicit_ends={"mistral": "[TOOL_CALLS]"},
+        absorb=True,
+        strip_trailing_ws=True,
+    ),
     "granite": ReasoningParser(
         "granite",
         start="Here is my thought process:",
@@ -349,17 +368,9 @@ def step(
                 pos = _content_end(parser, st, s, pos, content, final)
             content.append(s[pos:])
             break
-        looking: tuple[str, ...]
-        if st.phase == "pre":
-            looking = parser.starts
-            if parser.content_end and not st.answered:
-                looking = (*looking, parser.content_end)  # no block: the content ends there
-        elif st.opened:
-            looking = (*parser.ends, *implicit)
-        else:
-            looking = (*parser.starts, *parser.ends, *implicit)
+        looking = _looking(parser, st, implicit)
         hit, marker = find_first(s, looking, pos)
-        side = content if st.phase == "pre" else reasoning
+        side = reasoning if st.phase == "think" else content
         if hit == -1:
             keep = 0 if final else held_suffix(s[pos:], looking)
             side.append(s[pos : len(s) - keep])
@@ -370,18 +381,36 @@ def step(
         if marker == parser.content_end and st.phase == "pre":
             st.answered = True
             st.phase = "done"
-        elif implicit and marker == implicit[0] and st.phase == "think":
+        elif implicit and marker == implicit[0]:
             pos = hit  # a tool call ends the block: its marker is content (for the tool parser)
             st.phase = "done"
         elif marker in parser.starts:
-            st.opened = True
-            st.phase = "think"
-        else:
-            st.phase = "done"
+            if st.phase != "think" or not st.opened:  # else absorbed: a repeated start
+                st.opened = True
+                st.phase = "think"
+        elif st.phase == "think":
+            st.phase = "post" if parser.absorb else "done"
+        # else: a stray end outside the block, absorbed
     text_r = "".join(reasoning)
     if parser.strip_trailing_ws:
-        text_r = _hold_trailing_ws(st, text_r, ended=st.phase == "done" or final)
+        text_r = _hold_trailing_ws(st, text_r, ended=st.phase != "think" or final)
     return st, text_r, "".join(content)
+
+
+def _looking(
+    parser: ReasoningParser, st: ReasoningState, implicit: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The markers the current phase (not ``done``) reacts to."""
+    if st.phase == "pre":
+        looking = (*parser.starts, *implicit)
+        if parser.content_end and not st.answered:
+            looking += (parser.content_end,)  # no block: the content ends there
+        return (*looking, *parser.ends) if parser.absorb else looking
+    if st.phase == "post":
+        return (*parser.ends, *implicit)
+    if st.opened and not parser.absorb:
+        return (*parser.ends, *implicit)
+    return (*parser.starts, *parser.ends, *implicit)
 
 
 def _hold_trailing_ws(st: ReasoningState, text: str, *, ended: bool) -> str:
@@ -415,7 +444,7 @@ def _content_end(
 
 def _count(st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
     phase, count = st.id_phase, st.reasoning_tokens
-    if phase == "done" or not ids:
+    if phase in ("done", "post") or not ids:
         return phase, count
     start_id, end_id, end2 = st.start_id, st.end_id, st.implicit_end_id
     if phase == "think" and end_id not in ids and start_id not in ids and end2 not in ids:
@@ -424,6 +453,9 @@ def _count(st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
         if phase == "pre":
             if tid == start_id:
                 phase = "think"
+            elif end2 is not None and tid == end2:
+                phase = "done"
+                break
         elif phase == "think":
             if tid == end_id or (end2 is not None and tid == end2):
                 phase = "done"

@@ -177,8 +177,11 @@ def value_end(s: str, i: int) -> int:
 class Header:
     """The decision about a call header (positions relative to the parsed text)."""
 
-    kind: Literal["need", "invalid", "commit", "closed"]
-    pos: int = 0  #: invalid: offending char; commit: the arguments ``{`` (or ``"``); closed: after ``}``
+    kind: Literal["need", "invalid", "commit", "closed", "skip"]
+    #: invalid: offending char; commit: the arguments ``{`` (or ``"``); closed: after ``}``;
+    #: skip (a well-formed header naming no call, Kimi-K2's without an id): where the call's
+    #: text starts, which the format's ``skip`` phase passes on as content
+    pos: int = 0
     name: str = ""
     string: bool = False  #: commit: the arguments are a JSON string (``"arguments": "{...}"``)
     args: str | None = None  #: closed: arguments written before the name (else ``{}``)
@@ -195,6 +198,21 @@ def match_lead(s: str, i: int, token: str) -> int:
     if i >= len(s) or is_proper_prefix(s[i:], [token]):
         return _NEED
     return _BAD
+
+
+def match_leads(s: str, tokens: Sequence[str], i: int = 0) -> int | Header:
+    """``tokens`` in order from ``s[i]``, each after optional whitespace: the index after the last
+    one, or the decision when they are not all there (NEED, or INVALID at the offending token).
+    The lead markers of every call header (``<｜tool▁calls▁begin｜>``, ``<tool_call>``, ``,``...)."""
+    for token in tokens:
+        i = skip_ws(s, i)
+        j = match_lead(s, i, token)
+        if j == _NEED:
+            return NEED
+        if j == _BAD:
+            return Header("invalid", i)
+        i = j
+    return i
 
 
 def parse_object_header(
@@ -221,13 +239,10 @@ def parse_object_header(
             i = skip_ws(s, i + len(optional_lead))
         elif is_proper_prefix(s[i:], [optional_lead]):
             return NEED
-    for token in lead:
-        j = match_lead(s, i, token)
-        if j == _NEED:
-            return NEED
-        if j == _BAD:
-            return Header("invalid", i)
-        i = skip_ws(s, j)
+    led = match_leads(s, lead, i)
+    if isinstance(led, Header):
+        return led
+    i = skip_ws(s, led)
     if i == n:
         return NEED
     if s[i] != "{":

@@ -43,7 +43,7 @@ from typing import ClassVar
 
 from tito.core.parsers._text import held_suffix, is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, Out, Work
-from tito.core.parsers.tools._json import Header, match_lead, skip_ws
+from tito.core.parsers.tools._json import Header, match_leads, skip_ws
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 CALLS_BEGIN = "<｜tool▁calls▁begin｜>"
@@ -58,15 +58,9 @@ _TAIL_LIMIT = 64
 
 def parse_header(s: str, lead: Sequence[str]) -> Header:
     """Parse a DeepSeek-V3 call header (see ``head`` in the module header)."""
-    i = 0
-    for token in (*lead, CALL_BEGIN):
-        i = skip_ws(s, i)
-        j = match_lead(s, i, token)
-        if j == -1:
-            return Header("need")
-        if j == -2:
-            return Header("invalid", i)
-        i = j
+    i = match_leads(s, (*lead, CALL_BEGIN))
+    if isinstance(i, Header):
+        return i
     sep = s.find(SEP, i)
     newline = s.find("\n", i)
     if newline != -1 and (sep == -1 or newline < sep):
@@ -80,12 +74,9 @@ def parse_header(s: str, lead: Sequence[str]) -> Header:
     name = s[i:newline].strip()
     if not name:
         return Header("invalid", i)
-    i = skip_ws(s, newline + 1)
-    j = match_lead(s, i, FENCE_OPEN)
-    if j == -1:
-        return Header("need")
-    if j == -2:
-        return Header("invalid", i)
+    j = match_leads(s, (FENCE_OPEN,), newline + 1)
+    if isinstance(j, Header):
+        return j
     i = skip_ws(s, j)
     if i == len(s):
         return Header("need")
@@ -147,6 +138,9 @@ class DeepSeekV3Parser(ObjectCallParser):
         if h.kind == "invalid":
             self._content(st, out, s[pos : pos + h.pos])
             st.phase = "text"
+            return pos + h.pos, False
+        if h.kind == "skip":  # the format's ``skip`` phase passes the call on as content
+            st.phase = "skip"
             return pos + h.pos, False
         self._start_call(st, out, h.name, h.call_id or None)
         if h.kind == "closed":  # no arguments at all

@@ -21,21 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers.tools._json import Header, match_lead, skip_ws
+from tito.core.parsers.tools._json import Header, match_leads, skip_ws
 from tito.core.parsers.tools.deepseek_v3 import CALL_BEGIN, SEP, DeepSeekV3Parser
 
 
 def parse_header(s: str, lead: Sequence[str], begin: str, sep: str) -> Header:
     """``[lead] begin NAME sep {`` -> COMMIT at the ``{`` with NAME (shared with kimi_k2)."""
-    i = 0
-    for token in (*lead, begin):
-        i = skip_ws(s, i)
-        j = match_lead(s, i, token)
-        if j == -1:
-            return Header("need")
-        if j == -2:
-            return Header("invalid", i)
-        i = j
+    i = match_leads(s, (*lead, begin))
+    if isinstance(i, Header):
+        return i
     k = s.find(sep, i)
     newline = s.find("\n", i)
     if newline != -1 and (k == -1 or newline < k):

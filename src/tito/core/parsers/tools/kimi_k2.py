@@ -7,12 +7,19 @@ Format (markers are Kimi's special tokens, received as text)::
     <|tool_call_begin|>...<|tool_call_end|>
     <|tool_calls_section_end|> TEXT
 
-Phases are :mod:`.deepseek_v3`'s. The header is ``<|tool_calls_section_begin|>`` (first call
-only), ``<|tool_call_begin|>``, the call id (one line, stripped, ``ANY:DIGITS``),
-``<|tool_call_argument_begin|>``, whitespace, then the arguments' ``{`` (COMMIT), or straight
-``<|tool_call_end|>`` (arguments ``{}``). The id is the call's id, as in vLLM; the name is the id
-before ``:`` without a ``functions.`` prefix. An id without ``:IDX`` is no call (vLLM drops it;
-tito keeps its text as content).
+Phases are :mod:`.deepseek_v3`'s, plus ``skip``. The header is ``<|tool_calls_section_begin|>``
+(first call only), ``<|tool_call_begin|>``, the call's header text (anything, newlines included,
+up to ``<|tool_call_argument_begin|>``), whitespace, then the arguments' ``{`` (COMMIT), or straight
+``<|tool_call_end|>`` (arguments ``{}``). A ``<|tool_call_begin|>``, ``<|tool_call_end|>`` or
+``<|tool_calls_section_end|>`` before the argument marker makes the header invalid (content).
+
+Ids, as vLLM 0.33: the id is the longest ``.+:\\d+`` at the start of the stripped header text
+(``functions.get_weather:0``; trailing text after the index is ignored, ``a:b:0`` keeps its
+colons); the name is the id before its first ``:`` without a ``functions.`` prefix. A header
+without such an id, or with an empty name (a bare index ``0``, ``get_weather``, ``functions.:0``,
+``name:x``) names no call: vLLM drops the call and parses the rest of the section; tito does the
+same but never loses text: ``skip`` passes that call's text, from its ``<|tool_call_begin|>``
+through its ``<|tool_call_end|>``, on as content, and parsing resumes between calls (``sep``).
 
 Rules: arguments are the model's raw JSON (vLLM: the stripped raw text); text after the section
 is content (vLLM drops it); unknown tool names pass through (as vLLM).
@@ -25,16 +32,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers.tools._json import Header, skip_ws
+from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers.tools._json import NEED, Header, match_leads, skip_ws
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
-from tito.core.parsers.tools.deepseek_v31 import parse_header
 
 SECTION_BEGIN = "<|tool_calls_section_begin|>"
 SECTION_END = "<|tool_calls_section_end|>"
 CALL_BEGIN = "<|tool_call_begin|>"
 ARG_BEGIN = "<|tool_call_argument_begin|>"
 CALL_END = "<|tool_call_end|>"
-_ID = re.compile(r".+:\d+")
+_ID = re.compile(r".+:\d+")  # vLLM 0.33's ``_TOOL_ID_RE``, matched at the start (``.`` stops at \n)
+
+
+def call_id_and_name(header: str) -> tuple[str, str]:
+    """The model's id and the function name in a call's header text (``("", "")``: none)."""
+    m = _ID.match(header.strip())
+    if m is None:
+        return "", ""
+    call_id = m.group(0).strip()
+    return call_id, call_id.split(":")[0].removeprefix("functions.")
 
 
 @dataclass(frozen=True)
@@ -50,25 +67,37 @@ class KimiK2Parser(DeepSeekV3Parser):
     end_marker: ClassVar[str] = CALL_END
 
     def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
-        h = parse_header(s, lead, CALL_BEGIN, ARG_BEGIN)
-        if h.kind == "invalid" and h.pos < len(s) and s[h.pos] != "\n":
-            # ``<|tool_call_argument_begin|><|tool_call_end|>``: a call without arguments
-            k = s.find(ARG_BEGIN)
-            if k != -1 and h.pos == skip_ws(s, k + len(ARG_BEGIN)):
-                if s.startswith(CALL_END, h.pos):
-                    h = Header("closed", h.pos + len(CALL_END), self._head_id(s, lead))
-                elif CALL_END.startswith(s[h.pos :]):
-                    return Header("need")
-        if h.kind not in ("commit", "closed"):
-            return h
-        call_id = h.name
-        name = call_id.split(":")[0].removeprefix("functions.")
-        if not _ID.fullmatch(call_id) or not name:
-            # no call: its first marker is content, parsing resumes right after it
-            return Header("invalid", len(lead[0]) if lead else len(CALL_BEGIN))
-        return Header(h.kind, h.pos, name, call_id=call_id)
+        i = match_leads(s, (*lead, CALL_BEGIN))
+        if isinstance(i, Header):
+            return i
+        hit, marker = find_first(s, (ARG_BEGIN, CALL_BEGIN, CALL_END, SECTION_END), i)
+        if hit == -1:
+            return NEED
+        if marker != ARG_BEGIN:
+            return Header("invalid", hit)
+        j = skip_ws(s, hit + len(ARG_BEGIN))
+        if j == len(s) or is_proper_prefix(s[j:], (CALL_END,)):
+            return NEED
+        if s.startswith(CALL_END, j):
+            kind, pos = "closed", j + len(CALL_END)
+        elif s[j] == "{":
+            kind, pos = "commit", j
+        else:
+            return Header("invalid", j)
+        call_id, name = call_id_and_name(s[i:hit])
+        if not name:
+            return Header("skip", i - len(CALL_BEGIN))
+        return Header(kind, pos, name, call_id=call_id)  # type: ignore[arg-type]
 
-    @staticmethod
-    def _head_id(s: str, lead: Sequence[str]) -> str:
-        i = s.find(CALL_BEGIN) + len(CALL_BEGIN)
-        return s[i : s.find(ARG_BEGIN, i)].strip()
+    def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """A call that names no tool: its text is content through its ``<|tool_call_end|>``
+        (or up to the section's end marker, which ``sep`` consumes)."""
+        hit, marker = find_first(s, (CALL_END, SECTION_END), pos)
+        if hit == -1:
+            keep = 0 if final else held_suffix(s[pos:], (CALL_END, SECTION_END))
+            self._content(st, out, s[pos : len(s) - keep])
+            return len(s) - keep, keep > 0
+        end = hit + len(CALL_END) if marker == CALL_END else hit
+        self._content(st, out, s[pos:end])
+        st.phase = "sep"
+        return end, False

@@ -44,7 +44,7 @@ from typing import ClassVar
 
 from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
-from tito.core.parsers.tools._json import Header, match_lead, scan, skip_ws
+from tito.core.parsers.tools._json import Header, match_leads, scan, skip_ws
 from tito.core.parsers.tools.json_list import JsonListParser
 
 MARKER = "[TOOL_CALLS]"
@@ -55,10 +55,9 @@ _V11_LIMIT = HEADER_LIMIT + len(MARKER) + len(ARGS)
 
 def parse_v11_header(s: str) -> Header:
     """``[TOOL_CALLS] NAME ([ARGS])? {`` -> COMMIT at the ``{`` (see the module header)."""
-    i = skip_ws(s, 0)
-    j = match_lead(s, i, MARKER)
-    if j < 0:
-        return Header("need") if j == -1 else Header("invalid", i)
+    j = match_leads(s, (MARKER,))
+    if isinstance(j, Header):
+        return j
     m = _NAME.match(s, j)
     if m is None:
         return Header("invalid", j)
