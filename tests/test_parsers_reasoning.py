@@ -66,6 +66,16 @@ def drive(parser, state: ReasoningState, chunks: Sequence[tuple[str, Sequence[in
     return "".join(reasoning), "".join(content), state, deltas
 
 
+def split(text: str, cuts: Sequence[int]) -> list[tuple[str, list[int]]]:
+    """``text`` cut at ``cuts`` (clamped, deduplicated), as chunks without ids."""
+    bounds = sorted({min(c, len(text)) for c in cuts})
+    chunks, prev = [], 0
+    for b in [*bounds, len(text)]:
+        chunks.append((text[prev:b], []))
+        prev = b
+    return chunks
+
+
 def per_token(vocab, ids):
     return list(zip(token_deltas(vocab, ids), [[i] for i in ids], strict=True))
 
@@ -345,12 +355,7 @@ def test_any_chunking_equals_batch_and_the_definition(pieces, name, phase, cuts)
     state0 = ReasoningState(phase=phase, id_phase=phase)
     batch = drive(parser, state0, [(text, [])])[:2]
     assert batch == reference(parser, phase, text)
-    bounds = sorted({min(c, len(text)) for c in cuts})
-    chunks, prev = [], 0
-    for b in [*bounds, len(text)]:
-        chunks.append((text[prev:b], []))
-        prev = b
-    assert drive(parser, state0, chunks)[:2] == batch
+    assert drive(parser, state0, split(text, cuts))[:2] == batch
     one_char = [(ch, []) for ch in text] + [("", [])]
     r, c, state, _ = drive(parser, state0, one_char)
     assert (r, c) == batch
@@ -379,12 +384,7 @@ def test_every_parser_any_chunking_equals_batch(pieces, name, phase, cuts):
     text = "".join(pieces)
     state0 = ReasoningState(phase=phase, id_phase=phase, implicit_end=implicit)
     batch = drive(parser, state0, [(text, [])])[:2]
-    bounds = sorted({min(c, len(text)) for c in cuts})
-    chunks, prev = [], 0
-    for b in [*bounds, len(text)]:
-        chunks.append((text[prev:b], []))
-        prev = b
-    assert drive(parser, state0, chunks)[:2] == batch
+    assert drive(parser, state0, split(text, cuts))[:2] == batch
     r, c, state, _ = drive(parser, state0, [(ch, []) for ch in text] + [("", [])])
     assert (r, c) == batch
     assert state.held == "" and state.ws == ""
