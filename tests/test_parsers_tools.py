@@ -1282,12 +1282,19 @@ _FRAGMENTS = {
         '<｜DSML｜parameter name="a" string="true">',
         '<｜DSML｜parameter name="n" string="false">',
         '<｜DSML｜parameter name="o">',
+        '<｜DSML｜parameter name="d" string="false">',
+        '<｜DSML｜parameter name="arguments" string="false">',
+        '<｜DSML｜parameter name="input" string="true">',
+        '<｜DSML｜invoke name="g">',
         "</｜DSML｜parameter>",
         "\n",
         " ",
         "text",
         "[1, 2]",
         "7",
+        '{"n": "3", "d": {"x": "4"}}',
+        '{"q": 1}',
+        "{" + "y" * 130 + "}",
         "<",
     ],
     "required": [
@@ -1311,7 +1318,8 @@ def _parser_for(name: str):
     if name == "named":
         return make_tool_parser(None, "named", named_tool="fn")
     if name in T.TYPED_TOOL_PARSERS:  # typed parameters: n an integer, o an object or array
-        return make_tool_parser(name, tool_params={"f": {"n": "i", "o": "oa"}, "g": {}})
+        return make_tool_parser(name, tool_params={
+            "f": {"n": "i", "o": "oa", "d": {"t": "o", "p": {"x": "i"}}}, "g": {}})
     return make_tool_parser(name)
 
 

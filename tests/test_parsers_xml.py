@@ -11,7 +11,14 @@ import pytest
 from tito.core.parsers import tools as T
 from tito.core.parsers.tools import STATE_BYTES_LIMIT, ToolState, make_tool_parser
 from tito.core.parsers.tools._base import VALUE_LIMIT
-from tito.core.parsers.tools._schema import MAX_TYPED_PARAMS, coerce, letters, tool_params
+from tito.core.parsers.tools._schema import (
+    MAX_DEPTH,
+    MAX_TYPED_PARAMS,
+    coerce,
+    coerce_parsed,
+    letters,
+    tool_params,
+)
 from tito.errors import BadRequest
 
 MODELS = pathlib.Path(__file__).resolve().parents[1] / "layers" / "tokenizer" / "models"
@@ -124,3 +131,64 @@ def test_qwen3_coder_typed_through_render_and_derender():
         assert [(c.function.name, c.function.arguments) for c in choice.message.tool_calls] == [
             ("f", '{"n": 42, "ok": true, "s": "7"}')
         ]
+
+
+def test_nested_schema_nodes_and_their_bounds():
+    """Nested ``properties`` / ``items`` become nodes (only direct ones, as vLLM 0.33's
+    ``_fix_arg_types`` follows); nested nodes count towards the limit; depth is capped."""
+    schema = {"type": "object", "properties": {
+        "n": {"type": "integer"}, "inner": {"type": "object", "properties": {"x": {"type": "number"}}},
+        "tags": {"type": "array", "items": {"type": "string"}}, "bad": True},
+        "anyOf": [{"properties": {"ignored": {"type": "integer"}}}]}
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"properties": {
+        "o": schema, "plain": {"type": "object"}, "odd": "x"}}}}]
+    assert tool_params(tools) == {"f": {
+        # the anyOf member without a type adds "string" (vLLM's extract_types_from_schema)
+        "o": {"t": "os", "p": {"n": "i", "inner": {"t": "o", "p": {"x": "n"}},
+                               "tags": {"t": "a", "i": "s"}}},
+        "plain": "o", "odd": None}}
+    deep: dict = {"type": "integer"}
+    for _ in range(100):
+        deep = {"type": "object", "properties": {"d": deep}}
+    got = tool_params([{"type": "function", "function": {"name": "f", "parameters": {
+        "properties": {"d": deep}}}}])["f"]["d"]
+    depth = 0
+    while isinstance(got, dict):
+        got, depth = got["p"]["d"], depth + 1
+    assert depth == MAX_DEPTH and got == "o"
+    wide = {f"p{i}": {"type": "integer"} for i in range(MAX_TYPED_PARAMS)}
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"properties": {
+        "o": {"type": "object", "properties": wide}}}}}]
+    with pytest.raises(BadRequest):
+        tool_params(tools)
+
+
+def test_nested_typing_follows_the_schema_for_json_values_only():
+    """vLLM 0.33: a DSML ``string="false"`` value is JSON and typed recursively; a text value
+    (qwen3_coder...) is typed once by its letters (recorded: tests/goldens nested_schema cases)."""
+    node = {"t": "o", "p": {"n": "i", "l": {"t": "a", "i": "i"}, "s": "s"}}
+    value = {"n": "5", "l": ["1", 2, "x"], "s": 7, "extra": "9"}
+    assert coerce_parsed(value, node) == {"n": 5, "l": [1, 2, "x"], "s": "7", "extra": "9"}
+    assert coerce_parsed(value, "o") == value  # no nested properties: untouched
+    assert coerce_parsed(True, "s") == "true" and coerce_parsed(3, "i") == 3
+    text = '{"n": "5"}'
+    p = make_tool_parser("qwen3_coder", tool_params={"f": {"o": node}})
+    assert run(p, [call(f"<parameter=o>\n{text}\n</parameter>\n")])[1] == [("f", '{"o": {"n": "5"}}')]
+    d = make_tool_parser("deepseek_v32", tool_params={"f": {"o": node}})
+    dsml = ('<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="o" '
+            f'string="false">{text}</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>')
+    for chunks in ([dsml], [*dsml, ""]):
+        assert run(d, chunks)[1] == [("f", '{"o": {"n": 5}}')]
+
+
+def test_dsml_lone_wrapper_longer_than_the_buffer_stays_wrapped():
+    """The wrapper waits in ``val`` (bounded); a longer one is streamed wrapped, never buffered."""
+    d = make_tool_parser("deepseek_v32", tool_params={"f": {"city": "s"}})
+    big = json.dumps({"city": "x" * (VALUE_LIMIT + 10)})
+    dsml = ('<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="arguments" '
+            f'string="false">{big}</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>')
+    for chunks in ([dsml], [*dsml, ""]):
+        content, calls, state = run(d, chunks)
+        assert calls == [("f", '{"arguments": ' + big + "}")] and content == ""
+    small = dsml.replace(big, '{"city": "Oslo"}')
+    assert run(d, [small])[1] == [("f", '{"city": "Oslo"}')]

@@ -66,7 +66,7 @@ class ChoiceConfig(State):
     parallel_tool_calls: bool = True
     #: the request's tool parameter types, for the formats that type text values
     #: (``tito.core.parsers.tools._schema``); None otherwise
-    tool_params: dict[str, dict[str, str]] | None = None
+    tool_params: dict[str, dict[str, Any]] | None = None
     completion: bool = False  #: completions (text + flat logprobs) instead of chat
     #: gpt-oss: one token-level harmony parser replaces stages 4-5 (tito.core.parsers.harmony)
     harmony: bool = False

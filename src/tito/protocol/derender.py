@@ -129,8 +129,8 @@ class DerenderContext(BaseModel):
     min_tokens: NonNegativeInt = 0
     ignore_eos: bool = False
     tools: list[str] | None = None
-    #: ``{tool: {parameter: type letters}}`` for tool parsers that type text values
-    tool_params: dict[str, dict[str, str]] | None = None
+    #: ``{tool: {parameter: type node}}`` for tool parsers that type text values (``_schema``)
+    tool_params: dict[str, dict[str, Any]] | None = None
     tool_choice: Any = None
     parallel_tool_calls: bool = True
     include_reasoning: bool = True

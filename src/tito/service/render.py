@@ -30,7 +30,7 @@ request. Keys (absent when they hold the default shown):
 ``stream_options``             ``{"include_usage", "continuous_usage_stats"}`` when streaming
 ``tools``                      chat: tool names offered (absent: no tools)
 ``tool_params``                chat, tool parsers that type text values (qwen3_coder...):
-                               ``{tool: {parameter: type letters}}`` (``core.parsers.tools._schema``)
+                               ``{tool: {parameter: type node}}`` (``core.parsers.tools._schema``)
 ``tool_choice``                chat, with tools: ``"none"|"auto"|"required"|{"type", "function":
                                {"name"}}`` (a null ``tool_choice`` is written as ``"auto"``)
 ``parallel_tool_calls``        chat, default true

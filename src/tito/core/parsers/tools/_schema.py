@@ -7,10 +7,19 @@ and the first that parses wins; with no known type the text is parsed as JSON wh
 else it stays a string; with no schema for the parameter it stays a string.
 
 What the pipeline carries (in its config, never in the per-chunk state) is a compact map
-``{tool name: {parameter: letters}}`` built once from the request's tools by :func:`tool_params`:
-the letters are the parameter's known types (``z`` null, ``i`` integer, ``n`` number,
-``b`` boolean, ``o`` object, ``a`` array, ``s`` string; ``""`` = types given but none known).
-A parameter missing from the map has no schema.
+``{tool name: {parameter: node}}`` built once from the request's tools by :func:`tool_params`.
+A node is the parameter's type letters, its known types (``z`` null, ``i`` integer,
+``n`` number, ``b`` boolean, ``o`` object, ``a`` array, ``s`` string; ``""`` = types given but
+none known), or, when the schema has nested ``properties`` or ``items`` (objects), a dict
+``{"t": letters, "p": {key: node}, "i": node}`` with the nested nodes. A parameter missing from
+the map has no schema.
+
+Nested schemas, as vLLM 0.33's ``_fix_arg_types``: a value that is already JSON (DSML's
+``string="false"``) is typed recursively: strings by their schema's letters, an object's
+members by its ``properties``, an array's elements by its ``items``, other scalars re-typed
+from their JSON text. A value that is text (every other format) is typed once by its letters;
+the object or array that makes is not followed (vLLM's engine does not either). Only direct
+``properties`` / ``items`` are followed (not those inside ``anyOf``/``oneOf``, no ``$ref``).
 """
 
 from __future__ import annotations
@@ -22,8 +31,14 @@ from typing import Any
 
 from tito.errors import BadRequest
 
-#: Most parameters carried for one request (the map rides in every stream state).
+#: Most parameters carried for one request, nested ones included (the map rides in every
+#: derender context).
 MAX_TYPED_PARAMS = 1024
+#: Deepest nested schema followed (deeper levels keep only their letters).
+MAX_DEPTH = 16
+
+#: A parameter's typing: its letters, or ``{"t": letters, "p": {key: node}, "i": node}``.
+Node = str | dict[str, Any]
 
 _LETTERS = {
     "null": "z",
@@ -87,15 +102,41 @@ def letters(schema: Any) -> str:
     return "".join(c for c in _ORDER if any(_LETTERS.get(k) == c for k in known))
 
 
-def tool_params(tools: Iterable[Any] | None) -> dict[str, dict[str, str]] | None:
+def node(schema: Any, depth: int = 0) -> tuple[Node, int]:
+    """A parameter schema -> its node (see the module header) and how many nodes it holds."""
+    t = letters(schema)
+    if not isinstance(schema, Mapping) or depth >= MAX_DEPTH:
+        return t, 1
+    out: dict[str, Any] = {}
+    count = 1
+    props = schema.get("properties")
+    if isinstance(props, Mapping):
+        out["p"] = {}
+        for key, sub in props.items():
+            if isinstance(sub, Mapping):  # vLLM skips a non-object member schema
+                out["p"][str(key)], n = node(sub, depth + 1)
+                count += n
+    items = schema.get("items")
+    if isinstance(items, Mapping):
+        out["i"], n = node(items, depth + 1)
+        count += n
+    return ({"t": t, **out} if out else t), count
+
+
+def letters_of(n: Node | None) -> str | None:
+    """The letters of a node (None: no schema)."""
+    return n.get("t", "") if isinstance(n, dict) else n
+
+
+def tool_params(tools: Iterable[Any] | None) -> dict[str, dict[str, Node | None]] | None:
     """The request's tools (OpenAI ``tools`` entries, models or dicts) -> the typing map.
 
     Every tool name is a key (its map may be empty), the first tool of a name wins (as vLLM's
-    ``find_tool_properties``). Raises a 400 past :data:`MAX_TYPED_PARAMS` parameters.
+    ``find_tool_properties``). Raises a 400 past :data:`MAX_TYPED_PARAMS` nodes.
     """
     if not tools:
         return None
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, dict[str, Node | None]] = {}
     count = 0
     for tool in tools:
         fn = tool.get("function") if isinstance(tool, Mapping) else getattr(tool, "function", None)
@@ -106,11 +147,12 @@ def tool_params(tools: Iterable[Any] | None) -> dict[str, dict[str, str]] | None
         if not isinstance(name, str) or name in out:
             continue
         props = params.get("properties") if isinstance(params, Mapping) else None
-        typed: dict[str, str] = {}
+        typed: dict[str, Node | None] = {}
         if isinstance(props, Mapping):
             for key, schema in props.items():
-                typed[str(key)] = letters(schema)
-        count += len(typed)
+                # a non-object schema: the key is the tool's, its value untyped (as vLLM)
+                typed[str(key)], n = node(schema) if isinstance(schema, Mapping) else (None, 1)
+                count += n
         if count > MAX_TYPED_PARAMS:
             raise BadRequest(
                 f"tools declare more than {MAX_TYPED_PARAMS} parameters in all",
@@ -176,15 +218,28 @@ def coerce(value: str, code: str) -> Any:
     return v if ok else value
 
 
-def coerce_parsed(value: Any, code: str | None) -> Any:
-    """A value already parsed from JSON (DSML ``string="false"``), typed as vLLM's
-    ``_coerce_value`` does for non-string values (nested schemas are not followed)."""
-    if code is None or isinstance(value, (dict, list)):
+def coerce_parsed(value: Any, n: Node | None) -> Any:
+    """A value already parsed from JSON (DSML ``string="false"``), typed as vLLM 0.33's
+    ``_coerce_value``: recursively through the node's ``properties`` / ``items``."""
+    if n is None:
         return value
     if isinstance(value, str):
-        return coerce(value, code)
-    coerced = coerce(json.dumps(value, ensure_ascii=False), code)
-    return coerced
+        return coerce(value, letters_of(n) or "")
+    if isinstance(value, dict):
+        props = n.get("p") if isinstance(n, dict) else None
+        if props is None:
+            return value
+        return {k: coerce_parsed(v, props.get(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        items = n.get("i") if isinstance(n, dict) else None
+        return value if items is None else [coerce_parsed(v, items) for v in value]
+    coerced = coerce(json.dumps(value, ensure_ascii=False), letters_of(n) or "")
+    return coerced if type(coerced) is not type(value) or coerced != value else value
+
+
+def coerce_args(args: dict[str, Any], params: Mapping[str, Node | None]) -> dict[str, Any]:
+    """A whole arguments object typed by its tool's map (vLLM's ``_fix_arg_types``)."""
+    return {k: coerce_parsed(v, params.get(k)) for k, v in args.items()}
 
 
 def dumps(value: Any) -> str:

@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
 from tito.core.parsers.tools import _schema
@@ -139,8 +139,8 @@ class XmlCallParser(ToolParser):
     validate_names: ClassVar[bool] = False
     #: markers inside a header (GLM's ``</arg_key>``, ``<arg_value>``), for :attr:`marker_tokens`
     header_markers: ClassVar[tuple[str, ...]] = ()
-    #: ``{tool: {param: type letters}}`` from the request's tools (:mod:`._schema`); None: none
-    tool_params: Mapping[str, Mapping[str, str]] | None = None
+    #: ``{tool: {param: node}}`` from the request's tools (:mod:`._schema`); None: none
+    tool_params: Mapping[str, Mapping[str, Any]] | None = None
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -164,8 +164,12 @@ class XmlCallParser(ToolParser):
     def _value_code(self, st: Work, key: str, attr: str) -> str:
         """The value's type code: ``"s"`` streams as a string, ``"b" + letters`` is buffered
         and typed (:func:`._schema.coerce`)."""
-        code = self.tool_params.get(st.fn, {}).get(key) if self.tool_params else None
+        code = _schema.letters_of(self._node(st, key))
         return "s" if code is None or code == "s" else "b" + code
+
+    def _node(self, st: Work, key: str) -> Any:
+        """The open call's schema node of parameter ``key`` (None: no schema)."""
+        return self.tool_params.get(st.fn, {}).get(key) if self.tool_params else None
 
     def _typed(self, st: Work, text: str) -> str:
         """JSON of a buffered value at its end."""
@@ -240,6 +244,7 @@ class XmlCallParser(ToolParser):
             stop = len(s) if hit == -1 else hit
             keep = 0 if final or hit != -1 else held_suffix(s[i:stop], [m for m in ends if m])
             return stop - keep, keep > 0
+        self._settle(st, out, marker)
         if marker == self.param_open:
             st.phase = "key"
             return i, False
@@ -258,6 +263,11 @@ class XmlCallParser(ToolParser):
         st.phase = "args"
         if kind != "ok":
             return i, False
+        self._open_value(st, out, key, attr)
+        return i + end, False
+
+    def _open_value(self, st: Work, out: Out, key: str, attr: str) -> None:
+        """A parameter starts: its key goes out, its value phase begins."""
         out.args(st, ("{" if st.args_sent == 0 else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
         st.vt = self._value_code(st, key, attr)
         st.val = ""
@@ -267,7 +277,6 @@ class XmlCallParser(ToolParser):
             st.phase = "vstr"
         else:
             st.phase = "vbuf"
-        return i + end, False
 
     def _value_ends(self) -> tuple[str, ...]:
         ends = [self.param_close, self.call_close, self.section_end]
@@ -339,6 +348,10 @@ class XmlCallParser(ToolParser):
         st.vt = ""
         st.vs = False
 
+    def _settle(self, st: Work, out: Out, marker: str | None) -> None:
+        """Write a value held past its end now that the next ``marker`` shows what follows it
+        (None: the output ended). Nothing is held here; DSML holds a lone wrapper parameter."""
+
     def _close_call(self, st: Work, out: Out) -> None:
         out.args(st, "}" if st.args_sent else "{}")
         st.fn = ""
@@ -376,6 +389,7 @@ class XmlCallParser(ToolParser):
         if st.phase in _VALUE_PHASES:
             self._end_value(st, out)
         if open_call:
+            self._settle(st, out, None)
             out.args(st, "}" if st.args_sent else "{}")
         super()._finish(st, out)
         st.truncated = open_call
