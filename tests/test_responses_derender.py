@@ -422,3 +422,34 @@ def test_signed_states_stream_and_a_tampered_ext_is_refused(client, vocabs):
             "generate_chunk": {"request_id": gen["request_id"], "choices": [
                 {"index": 0, "token_ids": ids[7:9], "finish_reason": None}]}})
         assert got.status_code == 400, got.text
+
+
+@pytest.fixture(scope="module")
+def mid_stream(vocabs) -> tuple[TestClient, dict, dict]:
+    """A Responses stream with tools and logprobs stopped inside its message; the next chunk
+    opens a call (so its logprobs are split token by token from the carried state)."""
+    client = TestClient(create_app(endpoints=["responses_render", "responses_derender"]),
+                        raise_server_exceptions=False)
+    gen = render(client, input="Weather in Paris?", tools=TOOLS,
+                 include=["message.output_text.logprobs"], top_logprobs=1)
+    ids = encode(vocabs, REASONING + "Let me check.\n" + CALL) + [IM_END]
+    lps = [{"token": f"token_id:{i}", "logprob": -0.5, "top_logprobs": []} for i in ids]
+    cut = len(encode(vocabs, REASONING + "Let me"))
+    _, states = stream(client, gen, [ids[:cut]], finish=None, logprobs=lps)
+    nxt = {"stream": True, "model": "qwen3", "generate_chunk": {
+        "request_id": gen["request_id"], "choices": [
+            {"index": 0, "token_ids": ids[cut:], "finish_reason": "stop",
+             "logprobs": {"content": lps[cut:]}}]}}
+    return client, states[-1], nxt
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_mutated_unsigned_responses_state_is_never_a_500(mid_stream, data):
+    from test_fuzz_events_states import mutation
+
+    client, state, nxt = mid_stream
+    assert client.post(DERENDER, json={**nxt, "stream_state": state}).status_code == 200
+    tampered = data.draw(mutation(state, root=False))
+    got = client.post(DERENDER, json={**nxt, "stream_state": tampered})
+    assert got.status_code < 500, got.text
