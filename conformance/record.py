@@ -37,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from conformance import corpus  # noqa: E402
+from conformance.calls import request as post  # noqa: E402
 
 GOLDENS = HERE / "goldens"
 SERVERS = {
@@ -85,20 +86,6 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 300) ->
         except OSError:
             time.sleep(1)
     raise SystemExit(f"vLLM server {url} not ready after {timeout}s")
-
-
-def post(url: str, path: str, body: Any) -> tuple[int, Any]:
-    req = urllib.request.Request(url + path, data=json.dumps(body).encode(),
-                                 headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        raw = e.read()
-        try:
-            return e.code, json.loads(raw)
-        except ValueError:
-            return e.code, raw.decode("utf-8", "replace")
 
 
 class Recorder:

@@ -13,9 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
-import urllib.error
-import urllib.request
+import sys
 from typing import Any
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from conformance.calls import request  # noqa: E402
 
 OUT = pathlib.Path(__file__).resolve().parents[1] / "tests" / "goldens" / "tokenize.json"
 
@@ -66,24 +69,13 @@ CASES: list[tuple[str, str, dict[str, Any] | None]] = [
 ]
 
 
-def call(url: str, method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url + path, data=data, method=method,
-                                 headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="http://127.0.0.1:8790", help="vLLM render server (default %(default)s)")
     args = parser.parse_args()
     cases = []
     for method, path, body in CASES:
-        status, response = call(args.url, method, path, body)
+        status, response = request(args.url, path, body, method=method)
         cases.append({"method": method, "path": path, "body": body, "status": status,
                       "response": response})
     OUT.write_text(json.dumps(cases, indent=1, ensure_ascii=False) + "\n")

@@ -8,7 +8,7 @@ qwen3 tokenizer with ``--reasoning-parser qwen3 --tool-call-parser hermes
 
 Each golden is ``{"name", "request", "status", "response"}``; ``tests/test_responses_render.py``
 renders the same request with tito and compares (request ids normalized). Only the standard
-library is used, so any Python runs it.
+library is used (with ``conformance/calls.py``), so any Python runs it.
 """
 
 from __future__ import annotations
@@ -16,8 +16,11 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
-import urllib.error
-import urllib.request
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3]))
+
+from conformance.calls import request  # noqa: E402
 
 HERE = pathlib.Path(__file__).parent
 
@@ -311,19 +314,6 @@ CASES: dict[str, dict] = {
 }
 
 
-def post(url: str, body: dict) -> tuple[int, dict]:
-    req = urllib.request.Request(
-        url + "/v1/responses/render",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=60) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url", default="http://127.0.0.1:8613")
@@ -332,7 +322,7 @@ def main() -> None:
     for name, body in CASES.items():
         if args.only and name not in args.only:
             continue
-        status, response = post(args.url, body)
+        status, response = request(args.url, "/v1/responses/render", body)
         golden = {"name": name, "request": body, "status": status, "response": response}
         (HERE / f"{name}.json").write_text(json.dumps(golden, indent=1, ensure_ascii=False) + "\n")
         print(f"{status} {name}")
