@@ -56,7 +56,13 @@ def fuzz_openapi(examples: int) -> dict[str, Any]:
                       suppress_health_check=list(HealthCheck))
             @given(case=operation.as_strategy(generation_mode=mode))
             def run(case: Any) -> None:
-                response = case.call(timeout=120)
+                try:
+                    response = case.call(timeout=120)
+                except Exception as exc:  # noqa: BLE001 - an exception in the app is a 500
+                    statuses[500] += 1
+                    failures.append(f"{operation.label}: raised {type(exc).__name__}: "
+                                    f"{str(exc)[:300]}")
+                    return
                 statuses[response.status_code] += 1
                 try:
                     case.validate_response(response, checks=checks)

@@ -137,6 +137,23 @@ def test_n_is_bounded_as_vllm(client, path, extra, n) -> None:
     assert _post(client, path, {**extra, "n": 16384}).status_code == 200
 
 
+@pytest.mark.parametrize(("path", "key", "request_body"), [
+    (CHAT_DERENDER, "chat_request", {"model": "qwen3", "messages": [{"role": "user", "content": "x"}]}),
+    (COMPL_DERENDER, "completion_request", {"model": "gpt2", "prompt": "0"}),
+])
+@pytest.mark.parametrize("n", [2**63, 16385])
+def test_n_is_bounded_on_a_first_stream_call(client, path, key, request_body, n) -> None:
+    """Found by the long schemathesis run: a first streaming call whose request asks for more
+    choices than any render allows was a 500 (the stream meta refused it)."""
+    chunk = {"request_id": "r", "choices": [{"index": 0, "token_ids": [15], "finish_reason": None}]}
+    body = {"model": request_body["model"], "stream": True, key: {**request_body, "n": n},
+            "generate_chunk": chunk}
+    error = _error(_post(client, path, body))
+    assert error["param"] == f"{key}.n" and "16384" in error["message"]
+    body[key]["n"] = 2
+    assert _post(client, path, body).status_code == 200
+
+
 def test_prompt_embeds_are_a_400(client) -> None:
     error = _error(_post(client, COMPL_RENDER, {"model": "gpt2", "prompt_embeds": "AAAA"}))
     assert error["param"] == "prompt_embeds" and "not accepted" in error["message"]

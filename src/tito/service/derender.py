@@ -440,11 +440,16 @@ class _Stream:
         # First call, or a client that kept only vLLM's fields: settings from the request.
         self.cfg = (completion_config if self.completion else chat_config)(model, request_obj)
         index = next((c.choices[0].index for c in self.chunks if c.choices), 0)
+        n = max(1, int(getattr(request_obj, "n", None) or 1))
+        if n > MAX_N_SEQUENCES:  # as render refuses it (vLLM's _verify_num_sequences)
+            where = ("derender_context" if request_obj is getattr(req, "derender_context", None)
+                     else "completion_request" if self.completion else "chat_request")
+            raise BadRequest(f"n must be at most {MAX_N_SEQUENCES}, got {n}", param=f"{where}.n")
         self.meta = stream_state.StreamMeta.model_validate(dict(
             model=model.name, id=first.request_id, created=int(time.time()), index=index,
             prompt_tokens=req.prompt_tokens if req.prompt_tokens is not None else (
                 req.derender_context.prompt_tokens if req.derender_context is not None else None),
-            n=max(1, int(getattr(request_obj, "n", None) or 1)),
+            n=n,
         ))
         engine_seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
         seed = _seed(req.prompt_token_ids, engine_seed, req.derender_context)
