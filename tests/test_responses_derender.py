@@ -287,6 +287,9 @@ _GEN: dict[str, Any] = {}
     (lambda b: b["derender_context"].update(kind="completion"), "derender_context.kind"),
     (lambda b: b["generate_response"]["choices"][0].update(token_ids=[10**7]),
      "generate_response"),
+    # found by the long schemathesis run: a negative engine count reached the usage as a 500
+    (lambda b: b["generate_response"].update(usage={"prompt_tokens": -278097852}),
+     "body.generate_response.usage.prompt_tokens"),
 ])
 def test_batch_bad_requests(client, mutate, param):
     gen = render(client, input="Hi")
@@ -297,6 +300,17 @@ def test_batch_bad_requests(client, mutate, param):
     got = client.post(DERENDER, json=body)
     assert got.status_code == 400, got.text
     assert got.json()["error"]["param"].startswith(param)
+
+
+def test_stream_negative_engine_usage_is_a_400(client):
+    gen = render(client, input="Hi")
+    chunk = {"request_id": gen["request_id"], "usage": {"prompt_tokens": -1},
+             "choices": [{"index": 0, "token_ids": [9707], "finish_reason": None}]}
+    got = client.post(DERENDER, json={"model": "qwen3", "stream": True,
+                                      "derender_context": gen["derender_context"],
+                                      "generate_chunk": chunk})
+    assert got.status_code == 400, got.text
+    assert got.json()["error"]["param"] == "body.generate_chunk.usage.prompt_tokens"
 
 
 def test_stream_tampered_ext_state_is_a_400(client, vocabs):

@@ -119,21 +119,22 @@ class ErrorResponse(OpenAIBaseModel):
 class PromptTokenUsageInfo(OpenAIBaseModel):
     """Prompt-side usage detail: how many prompt tokens hit the prefix cache."""
 
-    cached_tokens: int | None = None
+    cached_tokens: NonNegativeInt | None = None
 
 
 class CompletionTokenUsageInfo(OpenAIBaseModel):
     """Completion-side usage detail; tito fills ``reasoning_tokens`` from its reasoning parser."""
 
-    reasoning_tokens: int | None = None
+    reasoning_tokens: NonNegativeInt | None = None
 
 
 class UsageInfo(OpenAIBaseModel):
-    """Token accounting of a response or of a usage-only stream chunk."""
+    """Token accounting of a response or of a usage-only stream chunk. Counts are never negative:
+    an engine's usage that says otherwise is a 400 (it reached a Responses count as a 500)."""
 
-    prompt_tokens: int = 0
-    total_tokens: int = 0
-    completion_tokens: int | None = 0
+    prompt_tokens: NonNegativeInt = 0
+    total_tokens: NonNegativeInt = 0
+    completion_tokens: NonNegativeInt | None = 0
     prompt_tokens_details: PromptTokenUsageInfo | None = None
     completion_tokens_details: CompletionTokenUsageInfo | None = None
 
