@@ -208,6 +208,68 @@ def test_broken_folder_named_at_registry_init(
         load_registry({"TITO_MODELS_DIR": str(tmp_path), "TITO_MODELS_STRICT": "1"})
 
 
+def test_only_the_default_loads_at_init_the_others_on_first_use() -> None:
+    """Cold start: the init pays for the default model's tokenizer only; another model loads on
+    the first request naming it, once, equal to loading its folder directly."""
+    registry = ModelRegistry.from_dir(MODELS_DIR, default="")
+    assert registry.default_name == "qwen3" and registry.loaded() == ["qwen3"]
+    assert registry.names() == sorted(SHIPPED_MODELS) and "gpt2" in registry
+    listed = registry.list_models()  # the cards come from the settings files: nothing loads
+    assert registry.loaded() == ["qwen3"]
+    assert [card["id"] for card in listed["data"]] == ["qwen3", "gpt-oss", "gpt2", "mistral-v3"]
+    gpt2 = registry.get("gpt2")
+    assert registry.loaded() == ["gpt2", "qwen3"] and registry.get("gpt2") is gpt2
+    direct = load_model(MODELS_DIR / "gpt2")
+    assert (gpt2.vocab.size, gpt2.vocab.eos_token_id, gpt2.config, gpt2.created) == (
+        direct.vocab.size, direct.vocab.eos_token_id, direct.config, direct.created)
+    assert registry.list_models() == listed  # same cards once loaded
+    explicit = ModelRegistry.from_dir(MODELS_DIR, default="gpt2")
+    assert explicit.loaded() == ["gpt2"] and explicit.get().name == "gpt2"
+
+
+def test_broken_non_default_folder_reports_its_reason_on_first_use(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    copy_model("gpt2", tmp_path)
+    broken = tmp_path / "zz-broken"  # sorts after gpt2: not the default, so not loaded at init
+    shutil.copytree(MODELS_DIR / "gpt2", broken)
+    (broken / "tito.json").write_text('{"max_model_len": 8}')
+    (broken / "tokenizer.json").write_text('{"version": "1.0"}')
+    with caplog.at_level("ERROR", logger="tito.models.registry"):
+        registry = ModelRegistry.from_dir(tmp_path, default="")
+        assert registry.loaded() == ["gpt2"] and registry.names() == ["gpt2", "zz-broken"]
+        assert registry.failed == {}
+        for _ in range(2):  # found on first use, remembered (not reloaded per request)
+            with pytest.raises(NotFound, match="failed to load") as info:
+                registry.get("zz-broken")
+            assert info.value.status == 404 and info.value.param == "model"
+    assert list(registry.failed) == ["zz-broken"]
+    assert str(broken) in registry.failed["zz-broken"] and "cannot load tokenizer.json" in registry.failed["zz-broken"]
+    errors = [r for r in caplog.records if str(broken) in r.getMessage()]
+    assert len(errors) == 1 and errors[0].levelname == "ERROR" and not errors[0].exc_info
+    assert registry.names() == ["gpt2"]
+    assert [card["id"] for card in registry.list_models()["data"]] == ["gpt2"]
+    with pytest.raises(NotFound, match="does not exist"):
+        registry.get("zz-missing")
+    with pytest.raises(ModelLoadError, match="did not load.*cannot load tokenizer.json"):
+        ModelRegistry.from_dir(tmp_path, default="zz-broken")  # asked for: the start fails
+    # settings files are read at init: a broken tito.json is reported before any request
+    (broken / "tito.json").write_text('{"max_model_len": 8, "tool_parser": "nope"}')
+    registry = ModelRegistry.from_dir(tmp_path, default="")
+    assert "unknown tool_parser 'nope'" in registry.failed["zz-broken"]
+
+
+def test_broken_implicit_default_is_skipped(tmp_path: Path) -> None:
+    """The default is chosen among the folders that load (as when every folder loaded at init)."""
+    copy_model("gpt2", tmp_path)
+    copy_model("qwen3", tmp_path)
+    (tmp_path / "qwen3" / "tokenizer.json").write_text("{}")
+    registry = ModelRegistry.from_dir(tmp_path, default="")
+    assert registry.default_name == "gpt2" and registry.loaded() == ["gpt2"]
+    assert "cannot load tokenizer.json" in registry.failed["qwen3"]
+    assert registry.names() == ["gpt2"]
+
+
 def test_folder_with_tito_json_but_no_tokenizer_is_an_error(tmp_path: Path) -> None:
     copy_model("gpt2", tmp_path)
     (tmp_path / "half").mkdir()

@@ -84,7 +84,9 @@ def load(args: argparse.Namespace) -> Any:
     if args.model is None:
         if overrides:
             raise SystemExit("tito serve: --served-model-name and the parser/length flags need --model DIR")
-        return get_registry()
+        # a long-running server: load every model before accepting traffic, so every broken
+        # folder is reported at start and no first request waits for a tokenizer
+        return get_registry().load_all()
     registry = ModelRegistry([load_model(args.model, overrides)], default="")
     reset_registry(registry)
     return registry

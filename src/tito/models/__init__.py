@@ -21,9 +21,18 @@ from tito.models.registry import (
     load_models_dir,
     load_registry,
     models_dirs,
+    read_models_dir,
     reset_registry,
 )
-from tito.models.served import ModelLoadError, ServedModel, load_model, token_content
+from tito.models.served import (
+    ModelLoadError,
+    ModelSpec,
+    ServedModel,
+    build_model,
+    load_model,
+    read_model_spec,
+    token_content,
+)
 
 __all__ = [
     "EMBEDDED_DEFAULT_MODEL",
@@ -31,13 +40,17 @@ __all__ = [
     "ModelConfig",
     "ModelLoadError",
     "ModelRegistry",
+    "ModelSpec",
     "ServedModel",
+    "build_model",
     "choose_default",
     "get_registry",
     "load_model",
     "load_models_dir",
     "load_registry",
     "models_dirs",
+    "read_model_spec",
+    "read_models_dir",
     "reset_registry",
     "token_content",
 ]

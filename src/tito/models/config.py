@@ -38,12 +38,6 @@ class ModelConfig(BaseModel):
         "(else config.json's).",
     )
     vocab_size: int | None = Field(
-        default=None,
-        gt=0,
-        description="The model's (padded) vocabulary size, config.json vocab_size: the engine may "
-        "emit ids up to it. Filled at load (the tokenizer's size when config.json has none).",
-    )
-    vocab_size: int | None = Field(
         default=None, gt=0,
         description="Rows of the model's output layer (config.json vocab_size, read when this is "
         "unset); the engine can sample ids in [tokenizer size, vocab_size), they decode to ''.",

@@ -1,10 +1,14 @@
-"""The served-model registry: which models this process serves, loaded once.
+"""The served-model registry: which models this process serves, each loaded once.
 
-Why once per process: loading a tokenizer takes 0.2-0.7 s, so it belongs in the Lambda init phase
-(module scope, kept across invocations and captured by SnapStart), never in a request. Render and
-derender are stateless, so one shared, immutable registry is safe to reuse.
+Why at init, and why only the default: loading a tokenizer takes 0.1-1 s, so it belongs in the
+Lambda init phase (module scope, kept across invocations and captured by SnapStart), never in a
+request that could avoid it. But a function pays its init CPU at every cold start, and most
+requests name the default model: so the init reads every folder's small settings files (served
+name, ``/v1/models`` card, every error those files can hold) and loads the **default** model's
+tokenizer; any other model loads on the first request naming it (once, under a lock), and stays.
+Render and derender are stateless, so one shared registry is safe to reuse.
 
-Where models come from (all folders are loaded side by side; a served name may appear only once):
+Where models come from (all folders are indexed side by side; a served name may appear only once):
 
 * ``TITO_MODELS_DIR`` (one directory, or several joined with ``os.pathsep``), else ``/opt/models``
   when it exists (the tokenizer Lambda layer), else ``layers/tokenizer/models`` of the source
@@ -16,14 +20,15 @@ Where models come from (all folders are loaded side by side; a served name may a
 Every subfolder holding ``tokenizer.json`` or ``tito.json`` is a model folder (names starting with
 ``.`` are skipped). **A folder that does not load does not stop the others**: it is logged at
 ERROR with its path and the reason (no traceback), kept in :attr:`ModelRegistry.failed`, and a
-request naming it gets a 404 saying it failed to load. Why: one bad upload must not take every
-model of a deployment down. The process still refuses to start when no folder loads, when
-``TITO_DEFAULT_MODEL`` names a broken one, or with ``TITO_MODELS_STRICT=1`` (any broken folder:
-for CI and deploy checks).
+request naming it gets a 404 saying it failed to load. A broken settings file is found at init;
+a broken tokenizer file of a non-default model when that model is first requested (the same log
+line, reason and 404 then). The process still refuses to start when no folder loads, when
+``TITO_DEFAULT_MODEL`` names a broken one, or with ``TITO_MODELS_STRICT=1`` (every folder is then
+loaded at init and any broken one stops the start: for CI and deploy checks).
 
 The default model (used when a request's ``model`` is missing or empty) is, in order:
 ``TITO_DEFAULT_MODEL``; else the only model; else ``qwen3`` when served (the embedded default);
-else the first served name in sorted order.
+else the first served name in sorted order (a folder that fails to load is skipped).
 """
 
 from __future__ import annotations
@@ -44,8 +49,11 @@ from tito.models.served import (
     TITO_CONFIG_FILE,
     TOKENIZER_FILE,
     ModelLoadError,
+    ModelSpec,
     ServedModel,
+    build_model,
     load_model,
+    read_model_spec,
 )
 
 logger = logging.getLogger(__name__)
@@ -87,6 +95,12 @@ def is_model_folder(path: Path) -> bool:
     )
 
 
+def _model_folders(root: Path) -> list[Path]:
+    if not root.is_dir():
+        raise ModelLoadError(f"models directory {root} does not exist or is not a directory")
+    return [sub for sub in sorted(root.iterdir()) if is_model_folder(sub)]
+
+
 def load_models_dir(
     directory: str | Path, failed: dict[str, str] | None = None
 ) -> list[ServedModel]:
@@ -95,29 +109,44 @@ def load_models_dir(
     ``failed``: when given, a folder that does not load is recorded there (folder name -> the
     reason) and logged instead of raising, so the other folders still load.
     """
-    root = Path(directory)
-    if not root.is_dir():
-        raise ModelLoadError(f"models directory {root} does not exist or is not a directory")
     models: list[ServedModel] = []
-    for sub in sorted(root.iterdir()):
-        if not is_model_folder(sub):
-            continue
+    for sub in _model_folders(Path(directory)):
         try:
             models.append(load_model(sub))
         except ModelLoadError as exc:
             if failed is None:
                 raise
-            failed[sub.name] = str(exc)
-            logger.error("model folder not served: %s", exc)
+            _record_failure(failed, sub, exc)
     return models
 
 
+def read_models_dir(directory: str | Path, failed: dict[str, str]) -> list[ModelSpec]:
+    """The settings of every model folder under ``directory``, tokenizers not loaded yet; a folder
+    whose settings are broken is recorded in ``failed`` (and logged), like :func:`load_models_dir`."""
+    specs: list[ModelSpec] = []
+    for sub in _model_folders(Path(directory)):
+        try:
+            specs.append(read_model_spec(sub))
+        except ModelLoadError as exc:
+            _record_failure(failed, sub, exc)
+    return specs
+
+
+def _record_failure(failed: dict[str, str], folder: Path, exc: ModelLoadError) -> None:
+    failed[folder.name] = str(exc)
+    logger.error("model folder not served: %s", exc)
+
+
 class ModelRegistry:
-    """Served name -> :class:`ServedModel`, plus the default model. Immutable after init."""
+    """Served name -> :class:`ServedModel`, plus the default model (loaded at init).
+
+    Entries given as :class:`ModelSpec` load on first use (:meth:`get`); given as
+    :class:`ServedModel`, they are served as they are.
+    """
 
     def __init__(
         self,
-        models: Iterable[ServedModel],
+        models: Iterable[ServedModel | ModelSpec],
         *,
         default: str | None = None,
         failed: Mapping[str, str] | None = None,
@@ -125,7 +154,9 @@ class ModelRegistry:
         """``default``: an explicit default name; None reads ``TITO_DEFAULT_MODEL``.
         ``failed``: folder name -> why it did not load (see the module docstring)."""
         self.failed: dict[str, str] = dict(failed or {})
-        by_name: dict[str, ServedModel] = {}
+        self._failed_names: dict[str, str] = {}  # served name -> reason, for lazy failures
+        self._lock = threading.Lock()
+        by_name: dict[str, ServedModel | ModelSpec] = {}
         for model in models:
             other = by_name.get(model.name)
             if other is not None:
@@ -133,28 +164,68 @@ class ModelRegistry:
                     f"served model name {model.name!r} is used by both {other.path} and {model.path}"
                 )
             by_name[model.name] = model
-        if not by_name:
-            reasons = "".join(f"\n  {reason}" for reason in self.failed.values())
-            raise ModelLoadError(f"no models to serve{reasons}")
-        self._models: dict[str, ServedModel] = dict(sorted(by_name.items()))
+        self._specs: dict[str, ServedModel | ModelSpec] = dict(sorted(by_name.items()))
+        self._models: dict[str, ServedModel] = {
+            name: m for name, m in self._specs.items() if isinstance(m, ServedModel)
+        }
         if default is None:
             default = os.environ.get("TITO_DEFAULT_MODEL") or None
-        if default and default not in self._models and default in self.failed:
+        if default and default not in self._specs and default in self.failed:
             raise ModelLoadError(f"TITO_DEFAULT_MODEL={default!r} did not load: {self.failed[default]}")
-        self.default_name: str = choose_default(self._models, default)
+        while True:  # a default that fails to load is skipped, unless it was asked for
+            if not self._specs:
+                reasons = "".join(f"\n  {reason}" for reason in self.failed.values())
+                raise ModelLoadError(f"no models to serve{reasons}")
+            name = choose_default(self._specs, default)
+            if self._load(name) is not None:
+                break
+            if default:
+                raise ModelLoadError(
+                    f"TITO_DEFAULT_MODEL={default!r} did not load: {self._failed_names[name]}"
+                )
+        self.default_name: str = name
 
     @classmethod
     def from_dir(cls, *directories: str | Path, default: str | None = None) -> ModelRegistry:
-        """Every model folder under the given directories (at least one model overall)."""
-        models: list[ServedModel] = []
+        """Every model folder under the given directories (at least one model overall); only the
+        default one is loaded now."""
+        specs: list[ModelSpec] = []
         failed: dict[str, str] = {}
         for directory in directories:
-            models.extend(load_models_dir(directory, failed))
-        if not models and not failed:
+            specs.extend(read_models_dir(directory, failed))
+        if not specs and not failed:
             raise ModelLoadError(
                 f"no model folders (with {TOKENIZER_FILE}) under {', '.join(map(str, directories))}"
             )
-        return cls(models, default=default, failed=failed)
+        return cls(specs, default=default, failed=failed)
+
+    # -- loading -----------------------------------------------------------------------------------
+
+    def _load(self, name: str) -> ServedModel | None:
+        """The model ``name`` (an indexed name), loading it now if it is not yet; None (recorded
+        in :attr:`failed` and logged) when it does not load."""
+        model = self._models.get(name)
+        if model is not None:
+            return model
+        with self._lock:
+            model = self._models.get(name)
+            spec = self._specs.get(name)
+            if model is None and isinstance(spec, ModelSpec):
+                try:
+                    model = build_model(spec)
+                except ModelLoadError as exc:
+                    _record_failure(self.failed, spec.path, exc)
+                    self._failed_names[name] = str(exc)
+                    del self._specs[name]
+                    return None
+                self._models[name] = model
+            return model
+
+    def load_all(self) -> ModelRegistry:
+        """Load every model now (a long-running server's start: every failure reported up front)."""
+        for name in list(self._specs):
+            self._load(name)
+        return self
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -164,29 +235,39 @@ class ModelRegistry:
             return self._models[self.default_name]
         model = self._models.get(name)
         if model is None:
-            if name in self.failed:
+            if name in self._specs:
+                model = self._load(name)
+                if model is not None:
+                    return model
+            if name in self.failed or name in self._failed_names:
                 raise NotFound(
                     f"The model `{quote(name)}` failed to load (see the server log).", param="model"
                 )
             raise NotFound(f"The model `{quote(name)}` does not exist.", param="model")
         return model
 
+    def loaded(self) -> list[str]:
+        """Names of the models loaded so far (the default is always one)."""
+        return sorted(self._models)
+
     @property
     def default(self) -> ServedModel:
         return self._models[self.default_name]
 
     def names(self) -> list[str]:
-        """Served names, sorted."""
-        return list(self._models)
+        """Served names, sorted (loaded or not yet; without those found broken)."""
+        return list(self._specs)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._models
+        return name in self._specs
 
     def __iter__(self) -> Iterator[ServedModel]:
-        return iter(self._models.values())
+        """Every model that loads (loading those not loaded yet)."""
+        self.load_all()
+        return iter([self._models[n] for n in self._specs if n in self._models])
 
     def __len__(self) -> int:
-        return len(self._models)
+        return len(self._specs)
 
     def __repr__(self) -> str:
         return f"ModelRegistry(names={self.names()!r}, default={self.default_name!r})"
@@ -197,13 +278,15 @@ class ModelRegistry:
         """OpenAI/vLLM ``GET /v1/models`` body; the default model comes first.
 
         ``root`` is the served name (vLLM puts the model path there; a Lambda path says nothing
-        useful to clients). ``permission`` mirrors vLLM's card with a stable id.
+        useful to clients). ``permission`` mirrors vLLM's card with a stable id. The cards come
+        from the settings files: listing loads no model.
         """
-        order = [self.default_name] + [n for n in self._models if n != self.default_name]
-        return {"object": "list", "data": [_model_card(self._models[n]) for n in order]}
+        specs = dict(self._specs)
+        order = [self.default_name] + [n for n in specs if n != self.default_name]
+        return {"object": "list", "data": [_model_card(specs[n]) for n in order]}
 
 
-def _model_card(model: ServedModel) -> dict[str, Any]:
+def _model_card(model: ServedModel | ModelSpec) -> dict[str, Any]:
     return {
         "id": model.name,
         "object": "model",
@@ -211,7 +294,7 @@ def _model_card(model: ServedModel) -> dict[str, Any]:
         "owned_by": OWNED_BY,
         "root": model.name,
         "parent": None,
-        "max_model_len": model.max_model_len,
+        "max_model_len": model.config.max_model_len,
         "permission": [
             {
                 "id": f"modelperm-{zlib.crc32(model.name.encode()):08x}",
@@ -272,16 +355,18 @@ def load_registry(environ: Mapping[str, str] | None = None) -> ModelRegistry:
             f"{LAYER_MODELS_DIR}"
         )
     strict = flag(env.get("TITO_MODELS_STRICT"))
-    models: list[ServedModel] = []
+    models: list[ServedModel | ModelSpec] = []
     failed: dict[str, str] = {}
-    for d in dirs:
-        models.extend(load_models_dir(d, None if strict else failed))
+    for d in dirs:  # strict: every folder loaded now, the first broken one raises
+        models.extend(load_models_dir(d) if strict else read_models_dir(d, failed))
     if not models and not failed:
         raise ModelLoadError(f"no model folders (with {TOKENIZER_FILE}) under {', '.join(map(str, dirs))}")
     registry = ModelRegistry(models, default=env.get("TITO_DEFAULT_MODEL") or "", failed=failed)
     logger.info(
-        "loaded models %s (default %s) from %s in %.2fs",
-        registry.names(), registry.default_name, [str(d) for d in dirs], time.perf_counter() - started,
+        "loaded models %s (default %s; %s on first use) from %s in %.2fs",
+        registry.loaded(), registry.default_name,
+        [n for n in registry.names() if n not in registry.loaded()], [str(d) for d in dirs],
+        time.perf_counter() - started,
     )
     return registry
 

@@ -240,12 +240,30 @@ def _eos_ids(
     return primary, [i for i in extra if i != primary]
 
 
-def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ServedModel:
-    """Load and validate one model folder; :class:`ModelLoadError` names the folder and reason.
+@dataclass(frozen=True, eq=False)
+class ModelSpec:
+    """A model folder read and validated without loading its tokenizer: the cheap half of a load.
+
+    Why split: loading a tokenizer costs 0.1-1 s, reading the small JSON files beside it a few
+    milliseconds. The registry reads every folder's spec at init (served name, ``/v1/models``
+    card, every error those files can hold) and builds a :class:`ServedModel` from it only when
+    the model is first needed (:func:`build_model`).
+    """
+
+    name: str
+    path: Path
+    config: ModelConfig
+    """Settings; ``vocab_size`` is None here when no file states it (the build fills it in)."""
+    tokenizer_config: dict[str, Any]
+    mistral_file: Path | None
+    """mistral-common's tokenizer file when the folder is served through it, else None."""
+    created: int
+
+
+def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ModelSpec:
+    """Read and validate a folder's settings files; :class:`ModelLoadError` names folder and reason.
 
     ``overrides``: settings that win over ``tito.json`` (``tito serve --model`` flags), same keys.
-    A folder with mistral-common's tokenizer file is served through mistral-common
-    (``tokenizer_mode`` auto or mistral; :mod:`tito.models.mistral`).
     """
     folder = Path(path)
     if not folder.is_dir():
@@ -268,27 +286,13 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
         params = hf.read_optional_json(folder, mistral.PARAMS_FILE) if mistral_file else None
     except hf.HFConfigError as exc:
         raise ModelLoadError(f"model folder {folder}: {exc}") from None
-    tokenizer: Any
-    if mistral_file is not None:
-        try:
-            tokenizer = mistral.load_mistral_tokenizer(mistral_file)
-        except Exception as exc:  # ImportError with the install hint, or a malformed file
-            raise ModelLoadError(f"model folder {folder}: cannot load {mistral_file.name}: {exc}") from None
-        size = tokenizer.instruct_tokenizer.tokenizer.n_words
-        if config_json is None and params is not None:
-            config_json = {"max_position_embeddings": params.get("max_seq_len")}
-    else:
-        try:
-            tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
-        except Exception as exc:  # tokenizers raises a bare Exception on malformed JSON
-            raise ModelLoadError(f"model folder {folder}: cannot load {TOKENIZER_FILE}: {exc}") from None
-        size = tokenizer.get_vocab_size(with_added_tokens=True)
-
+    if mistral_file is not None and config_json is None and params is not None:
+        config_json = {"max_position_embeddings": params.get("max_seq_len")}
     derived: dict[str, Any] = {
         "max_model_len": (raw_config["max_model_len"] if "max_model_len" in raw_config
                           else hf.max_model_len(config_json, tokenizer_config)),
         "extra_eos_token_ids": generation_eos,
-        "vocab_size": hf.vocab_size(config_json) or size,
+        "vocab_size": hf.vocab_size(config_json),
         "default_sampling_params": hf.default_sampling(generation),
     }
     try:
@@ -296,8 +300,47 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
     except ValidationError as exc:
         raise ModelLoadError(f"model folder {folder}: invalid {TITO_CONFIG_FILE}: {exc}") from None
     _check_parsers(folder, config)
-    if mistral_file is not None:
-        return _mistral_model(folder, config, tokenizer, mistral_file, size)
+    return ModelSpec(
+        name=config.served_model_name or folder.name,
+        path=folder,
+        config=config,
+        tokenizer_config=tokenizer_config,
+        mistral_file=mistral_file,
+        created=int((mistral_file or folder / TOKENIZER_FILE).stat().st_mtime),
+    )
+
+
+def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ServedModel:
+    """Load and validate one model folder; :class:`ModelLoadError` names the folder and reason.
+
+    ``overrides``: settings that win over ``tito.json`` (``tito serve --model`` flags), same keys.
+    A folder with mistral-common's tokenizer file is served through mistral-common
+    (``tokenizer_mode`` auto or mistral; :mod:`tito.models.mistral`).
+    """
+    return build_model(read_model_spec(path, overrides))
+
+
+def build_model(spec: ModelSpec) -> ServedModel:
+    """The expensive half of a load: the tokenizer, and the checks that need it."""
+    folder, config, tokenizer_config = spec.path, spec.config, spec.tokenizer_config
+    if spec.mistral_file is not None:
+        try:
+            tokenizer: Any = mistral.load_mistral_tokenizer(spec.mistral_file)
+        except Exception as exc:  # ImportError with the install hint, or a malformed file
+            raise ModelLoadError(
+                f"model folder {folder}: cannot load {spec.mistral_file.name}: {exc}"
+            ) from None
+        size = tokenizer.instruct_tokenizer.tokenizer.n_words
+    else:
+        try:
+            tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+        except Exception as exc:  # tokenizers raises a bare Exception on malformed JSON
+            raise ModelLoadError(f"model folder {folder}: cannot load {TOKENIZER_FILE}: {exc}") from None
+        size = tokenizer.get_vocab_size(with_added_tokens=True)
+    if config.vocab_size is None:  # no file states the model's rows: the tokenizer's size
+        config = config.model_copy(update={"vocab_size": size})
+    if spec.mistral_file is not None:
+        return _mistral_model(spec, config, tokenizer, size)
 
     strings: dict[str, str] = {}
     ids: dict[str, int] = {}
@@ -327,12 +370,8 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
         add_bos = bos is not None and tokenizer.encode("a", add_special_tokens=True).ids[:1] == [bos]
 
     templates = _chat_templates(folder, tokenizer_config)
-    rows = config.vocab_size
-    if rows is None and (folder / "config.json").is_file():
-        declared = _read_json(folder, "config.json").get("vocab_size")
-        rows = declared if isinstance(declared, int) and not isinstance(declared, bool) else None
     return ServedModel(
-        name=config.served_model_name or folder.name,
+        name=spec.name,
         path=folder,
         config=config,
         vocab=vocab,
@@ -342,25 +381,23 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
         add_bos_token=add_bos,
         special_tokens=ids,
         special_token_strings=strings,
-        vocab_size=max(rows or 0, size),
-        created=int((folder / TOKENIZER_FILE).stat().st_mtime),
+        vocab_size=max(config.vocab_size or 0, size),
+        created=spec.created,
     )
 
 
-def _mistral_model(
-    folder: Path, config: ModelConfig, tokenizer: Any, file: Path, size: int
-) -> ServedModel:
+def _mistral_model(spec: ModelSpec, config: ModelConfig, tokenizer: Any, size: int) -> ServedModel:
     """A folder served by mistral-common: its EOS/BOS, no chat template (it encodes chats)."""
     from tito.core.mistral import MistralVocab
 
     raw = tokenizer.instruct_tokenizer.tokenizer
-    _, extra_eos = _eos_ids(folder, raw.eos_id, config.extra_eos_token_ids, size)
+    _, extra_eos = _eos_ids(spec.path, raw.eos_id, config.extra_eos_token_ids, size)
     vocab = MistralVocab(tokenizer, extra_eos_token_ids=extra_eos)
     roles = {"bos_token": raw.bos_id, "eos_token": raw.eos_id, "unk_token": raw.unk_id}
     ids = {role: i for role, i in roles.items() if isinstance(i, int) and 0 <= i < size}
     return ServedModel(
-        name=config.served_model_name or folder.name,
-        path=folder,
+        name=spec.name,
+        path=spec.path,
         config=config,
         vocab=vocab,
         tokenizer_config={},
@@ -368,5 +405,5 @@ def _mistral_model(
         add_bos_token=True,
         special_tokens=ids,
         special_token_strings={role: raw.id_to_piece(i) for role, i in ids.items()},
-        created=int(file.stat().st_mtime),
+        created=spec.created,
     )
