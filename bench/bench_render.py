@@ -5,12 +5,20 @@ same run, on the same tokenizer files and the same conversation, says whether ti
 (sandboxed bounded template + tokenization + request checks + sampling mapping) costs more than
 the reference implementation does for templating + tokenization alone.
 
-The conversation is a multi-turn tool-calling exchange with Qwen3's template (system prompt,
-tools, tool calls, tool results, reasoning), grown until its prompt is about 8k tokens.
+Two conversations with Qwen3's template: a **short** one-turn chat (system + user), and a
+**long** multi-turn tool-calling exchange (system prompt, tools, tool calls, tool results,
+reasoning) grown until its prompt is about ``--tokens`` long. Each is measured three ways:
 
-Run: ``python bench/bench_render.py [--tokens 8192] [--repeat 30]`` (no network; the tokenizer
-comes from ``layers/tokenizer/models/qwen3``). Prints one JSON object with the medians and the
-ratio ``tito / transformers`` (below 1.0 means tito is faster).
+* ``service``: validating the JSON body into the request model + ``render_chat_request``;
+* ``handler``: the whole ``chat_render`` Lambda handler (API Gateway v2 event in, JSON out:
+  Powertools, Mangum, the FastAPI app, the service), as deployed;
+* ``transformers``: ``apply_chat_template(tokenize=True)`` of the same messages (what vLLM hands
+  it: parsed tool arguments), checked to give the same ids.
+
+Clock: CPU time (``time.process_time``, every thread of this process), medians of ``--repeat``
+interleaved runs. Run: ``python bench/bench_render.py [--tokens 8192] [--repeat 30]`` (no
+network; the tokenizer comes from ``layers/tokenizer/models/qwen3``; ``transformers`` is a dev
+dependency). Prints one JSON object; ratios below 1.0 mean tito is faster.
 """
 
 from __future__ import annotations
@@ -29,7 +37,9 @@ MODELS = ROOT / "layers" / "tokenizer" / "models"
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("TITO_MODELS_DIR", str(MODELS))
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _bench import Context, http_api_event, quiet  # noqa: E402  (puts src/ first on sys.path)
 
 TOOLS = [
     {
@@ -104,21 +114,42 @@ def to_hf(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def interleaved_medians(fns: list[Any], repeat: int) -> list[float]:
-    """Median seconds of each function, measured alternately so machine drift hits all alike."""
+    """Median CPU seconds of each function, measured alternately so machine drift hits all alike."""
     for fn in fns:
-        fn()  # warm-up (template compilation, caches)
+        fn()  # warm-up (caches; the template itself is compiled at init)
     times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
         for k, fn in enumerate(fns):
-            start = time.perf_counter()
+            start = time.process_time()
             fn()
-            times[k].append(time.perf_counter() - start)
+            times[k].append(time.process_time() - start)
     return [statistics.median(t) for t in times]
+
+
+def long_chat(hf: Any, tokens: int) -> list[dict[str, Any]]:
+    """The tool conversation, grown until its prompt is at least ``tokens`` long."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a concise assistant."}]
+    i = 0
+    while True:
+        messages += turn(i)
+        i += 1
+        n = len(hf.apply_chat_template(to_hf(messages), tools=TOOLS, tokenize=True,
+                                       add_generation_prompt=True, return_dict=False))
+        if n >= tokens:
+            break
+    messages.append({"role": "user", "content": "Thanks. Summarise everything in one line."})
+    return messages
+
+
+SHORT_CHAT = [
+    {"role": "system", "content": "You are a concise assistant."},
+    {"role": "user", "content": "What is the capital of France? Answer in one word."},
+]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tokens", type=int, default=8192, help="target prompt length")
+    parser.add_argument("--tokens", type=int, default=8192, help="target prompt length (long chat)")
     parser.add_argument("--repeat", type=int, default=30)
     args = parser.parse_args()
 
@@ -128,45 +159,58 @@ def main() -> None:
     from tito.protocol import ChatCompletionRequest
     from tito.service.render import RenderSettings, render_chat_request
 
+    with quiet():
+        from tito.handlers.chat_render import handler  # the function's init: models, template
     hf = AutoTokenizer.from_pretrained(str(MODELS / "qwen3"))
     model = get_registry().get("qwen3")
-    settings = RenderSettings()
+    settings = RenderSettings.from_env()
+    ctx = Context()
 
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a concise assistant."}]
-    i = 0
-    while True:
-        messages += turn(i)
-        i += 1
-        n = len(hf.apply_chat_template(to_hf(messages), tools=TOOLS, tokenize=True,
-                                       add_generation_prompt=True, return_dict=False))
-        if n >= args.tokens:
-            break
-    messages.append({"role": "user", "content": "Thanks. Summarise everything in one line."})
-    body = {"model": "qwen3", "messages": messages, "tools": TOOLS, "temperature": 0.6,
-            "max_completion_tokens": 1024}
-    hf_messages = to_hf(messages)
+    cases = {
+        "short": (SHORT_CHAT, None),
+        "long": (long_chat(hf, args.tokens), TOOLS),
+    }
+    out: dict[str, Any] = {"clock": "CPU (process_time), 1 core", "repeat": args.repeat}
+    for name, (messages, tools) in cases.items():
+        body: dict[str, Any] = {"model": "qwen3", "messages": messages, "temperature": 0.6,
+                                "max_completion_tokens": 1024}
+        if tools:
+            body["tools"] = tools
+        hf_messages = to_hf(messages)
+        raw = json.dumps(body)
 
-    def run_transformers() -> list[int]:
-        return hf.apply_chat_template(hf_messages, tools=TOOLS, tokenize=True,
-                                      add_generation_prompt=True, return_dict=False)
+        def run_transformers() -> list[int]:
+            return hf.apply_chat_template(hf_messages, tools=tools, tokenize=True,  # noqa: B023
+                                          add_generation_prompt=True, return_dict=False)
 
-    def run_tito() -> list[int]:
-        request = ChatCompletionRequest.model_validate(body)
-        return render_chat_request(request, settings=settings, model=model).token_ids
+        def run_service() -> list[int]:
+            request = ChatCompletionRequest.model_validate_json(raw)  # noqa: B023
+            return render_chat_request(request, settings=settings, model=model).token_ids
 
-    expected, got = run_transformers(), run_tito()
-    if expected != got:
-        raise SystemExit("tito and transformers disagree on the prompt ids")
+        event = http_api_event(f"bench-{name}", "POST", "/v1/chat/completions/render", body)
 
-    t_hf, t_tito = interleaved_medians([run_transformers, run_tito], args.repeat)
-    print(json.dumps({
-        "prompt_tokens": len(got),
-        "messages": len(messages),
-        "repeat": args.repeat,
-        "transformers_ms": round(t_hf * 1e3, 3),
-        "tito_ms": round(t_tito * 1e3, 3),
-        "ratio_tito_over_transformers": round(t_tito / t_hf, 3),
-    }, indent=2))
+        def run_handler() -> dict[str, Any]:
+            with quiet():
+                return handler(event, ctx)  # type: ignore[no-any-return]  # noqa: B023
+
+        expected = run_transformers()
+        answer = run_handler()
+        if answer["statusCode"] != 200:
+            raise SystemExit(f"{name}: the handler answered {answer['statusCode']}: {answer['body'][:300]}")
+        if not expected == run_service() == json.loads(answer["body"])["token_ids"]:
+            raise SystemExit(f"{name}: tito and transformers disagree on the prompt ids")
+        t_hf, t_service, t_handler = interleaved_medians(
+            [run_transformers, run_service, run_handler], args.repeat)
+        out[name] = {
+            "prompt_tokens": len(expected),
+            "messages": len(messages),
+            "transformers_us": round(t_hf * 1e6, 1),
+            "service_us": round(t_service * 1e6, 1),
+            "handler_us": round(t_handler * 1e6, 1),
+            "ratio_service_over_transformers": round(t_service / t_hf, 3),
+            "ratio_handler_over_transformers": round(t_handler / t_hf, 3),
+        }
+    print(json.dumps(out, indent=2))
 
 
 if __name__ == "__main__":

@@ -303,7 +303,7 @@ def test_real_service_error_is_a_counted_500(load_event: Any, lambda_context: An
 
 def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
     """Cold start: a function imports its own route module only, and never boto3 or uvicorn;
-    the derender functions (plain ASGI app) import neither route module nor FastAPI."""
+    the derender functions (plain ASGI app) import neither route module nor FastAPI nor Jinja2."""
     import subprocess
     import sys
 
@@ -322,7 +322,7 @@ def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
         script = (
             f"import sys, tito.handlers.{name}\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('tito', 'boto3', 'uvicorn', 'transformers', 'httpx', 'fastapi', 'starlette')))\n"
+            "('tito', 'boto3', 'uvicorn', 'transformers', 'httpx', 'fastapi', 'starlette', 'jinja2')))\n"
         )
         env = {"TITO_MODELS_DIR": str(tmp_path), "PATH": "/usr/bin:/bin",
                "POWERTOOLS_METRICS_NAMESPACE": "Tito", "PYTHONPATH": str(ROOT / "src")}
@@ -335,13 +335,38 @@ def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
         assert own[name] in loaded
         others = {"tito.adapters.routes_derender", "tito.adapters.routes_render"} - {own[name]}
         assert not loaded & others, f"{name} imports {loaded & others}"
-        if name.endswith("_derender"):
-            assert not {m for m in loaded if m.split(".")[0] in ("fastapi", "starlette")}
+        if name.endswith("_derender"):  # no FastAPI, and no Jinja2 (no chat template to compile)
+            assert not {m for m in loaded if m.split(".")[0] in ("fastapi", "starlette", "jinja2")}
         assert not {m for m in loaded if m.split(".")[0] in ("boto3", "uvicorn", "transformers")}
         assert "tito.adapters.invoke" not in loaded
         checked += 1
     if not checked:
         pytest.skip("no route module is written yet")
+
+
+def test_init_loads_the_default_model_only_and_compiles_its_template() -> None:
+    """Cold start: a function's init loads the default model (not the other folders: they load
+    on first use) and, for the chat renderers, compiles its chat template, so the first request
+    compiles nothing."""
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys, tito.handlers.{name}\n"
+        "from tito.models import get_registry\n"
+        "template = sys.modules.get('tito.core.template')\n"
+        "cache = template.compile_template.cache_info() if template else None\n"
+        "print(json.dumps([get_registry().loaded(), cache and cache.currsize]))\n"
+    )
+    env = {"TITO_MODELS_DIR": str(ROOT / "layers" / "tokenizer" / "models"), "PATH": "/usr/bin:/bin",
+           "POWERTOOLS_METRICS_NAMESPACE": "Tito", "PYTHONPATH": str(ROOT / "src")}
+    for name, compiled in (("chat_render", 1), ("chat_derender", None)):
+        proc = subprocess.run([sys.executable, "-c", script.format(name=name)], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        loaded, templates = json.loads(proc.stdout.strip().splitlines()[-1])
+        assert loaded == ["qwen3"], name
+        assert templates == compiled or (compiled is None and templates == 0), name
 
 
 # -- the plumbing, with the bare handler --------------------------------------------------------

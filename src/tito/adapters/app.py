@@ -132,17 +132,17 @@ def common_router() -> APIRouter:
     router = APIRouter()
 
     @router.get("/health")
-    def health() -> dict[str, str]:
+    async def health() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
 
     @router.get("/version")
-    def version() -> dict[str, str]:
+    async def version() -> dict[str, str]:
         from tito.protocol import VersionResponse
 
         return VersionResponse(version=__version__).model_dump()
 
     @router.get("/v1/models")
-    def models() -> dict[str, Any]:
+    async def models() -> dict[str, Any]:
         from tito.models import get_registry
 
         return get_registry().list_models()

@@ -2,8 +2,11 @@
 
 Why so thin: the routes only translate I/O (validated body in, JSON out) and leave every
 decision to :mod:`tito.service.render`; errors are ``tito.errors`` exceptions that the app turns
-into vLLM's error shape. Handlers are plain ``def``: rendering is CPU work, so FastAPI runs it in
-its thread pool instead of blocking the event loop.
+into vLLM's error shape. Handlers are ``async def`` although rendering is CPU work: a plain
+``def`` would hop to a worker thread, which costs more than a short render (in Lambda, Mangum
+runs every invocation on a fresh event loop, so the hop starts a new thread per request), and
+gains nothing (one request at a time in Lambda; in ``tito serve`` the GIL serialises the Python
+work anyway, and a render is bounded by the template limits).
 
 ``router`` serves both paths; ``chat_router`` and ``completions_router`` serve one each (for a
 Lambda function that handles a single endpoint).
@@ -24,7 +27,7 @@ completions_router = APIRouter(tags=["render"])
 
 
 @chat_router.post("/v1/chat/completions/render", response_model=None)
-def chat_completions_render(
+async def chat_completions_render(
     request: ChatCompletionRequest,
     x_request_id: str | None = Header(default=None),
 ) -> JSONResponse:
@@ -34,7 +37,7 @@ def chat_completions_render(
 
 
 @completions_router.post("/v1/completions/render", response_model=None)
-def completions_render(
+async def completions_render(
     request: CompletionRequest,
     x_request_id: str | None = Header(default=None),
 ) -> JSONResponse:

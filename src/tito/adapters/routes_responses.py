@@ -24,7 +24,7 @@ derender_router = APIRouter(tags=["derender"])
 
 
 @render_router.post("/v1/responses/render", response_model=None)
-def responses_render(request: ResponsesRequest) -> JSONResponse:
+async def responses_render(request: ResponsesRequest) -> JSONResponse:
     """Render an OpenAI Responses request into one ``GenerateRequest`` (vLLM ignores
     ``X-Request-Id`` here: the id is the request's ``request_id``, ``resp_<hex>`` by default)."""
     return JSONResponse(render_responses_request(request).model_dump(mode="json"))

@@ -1,5 +1,6 @@
 """``POST /tokenize`` and ``POST /detokenize`` (vLLM's shapes); the work is in
-:mod:`tito.service.tokenize`. Plain ``def``: tokenizing is CPU work, run in the thread pool."""
+:mod:`tito.service.tokenize`. ``async def`` although tokenizing is CPU work: a worker-thread hop
+costs more than it saves (see :mod:`tito.adapters.routes_render`)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ router = APIRouter(tags=["tokenize"])
 
 
 @router.post("/tokenize", response_model=None)
-def tokenize_route(request: TokenizeCompletionRequest | TokenizeChatRequest) -> JSONResponse:
+async def tokenize_route(request: TokenizeCompletionRequest | TokenizeChatRequest) -> JSONResponse:
     """Token ids of ``prompt``, or of ``messages`` through the chat template."""
     return JSONResponse(tokenize(request).model_dump(mode="json"))
 
 
 @router.post("/detokenize", response_model=None)
-def detokenize_route(request: DetokenizeRequest) -> JSONResponse:
+async def detokenize_route(request: DetokenizeRequest) -> JSONResponse:
     """The text of ``tokens`` (special tokens kept)."""
     return JSONResponse(detokenize(request).model_dump(mode="json"))

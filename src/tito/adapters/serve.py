@@ -112,6 +112,10 @@ def main(argv: list[str]) -> int:
         return 1
     for folder, reason in registry.failed.items():
         print(f"tito serve: not serving {folder}: {reason}", file=sys.stderr)
+    from tito.service.render import warm_up
+
+    for model in registry:  # compile every chat template before accepting traffic
+        warm_up(model)
     logging.getLogger("tito").info(
         "serving models %s (default %s)", registry.names(), registry.default_name
     )

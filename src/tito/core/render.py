@@ -40,18 +40,14 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from tito.core.template import (
-    DEFAULT_LIMITS,
-    ChatTemplate,
-    ContentFormat,
-    RenderedTemplate,
-    TemplateLimits,
-    TemplateRenderError,
-)
+from tito.core.template_budget import DEFAULT_LIMITS, TemplateLimits, TemplateRenderError
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
+
+if TYPE_CHECKING:  # Jinja2 is imported only where templates are compiled (derender never does)
+    from tito.core.template import ChatTemplate, ContentFormat, RenderedTemplate
 
 __all__ = [
     "MEDIA_PART_TYPES",

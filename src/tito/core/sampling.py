@@ -70,13 +70,15 @@ _MISSING = object()
 
 def _get(source: Any, name: str, default: Any = None) -> Any:
     """A field of a pydantic request, any object, or a mapping (missing -> ``default``)."""
+    if type(source) is dict:
+        return source.get(name, default)
+    value = getattr(source, name, _MISSING)  # before the Mapping check: an ABC check is slow
+    if value is not _MISSING:
+        return value
     if isinstance(source, Mapping):
         return source.get(name, default)
-    value = getattr(source, name, _MISSING)
-    if value is _MISSING:
-        extra = getattr(source, "model_extra", None) or {}
-        return extra.get(name, default)
-    return value
+    extra = getattr(source, "model_extra", None) or {}
+    return extra.get(name, default)
 
 
 # ------------------------------------------------------------------------------------------

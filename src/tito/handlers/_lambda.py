@@ -241,8 +241,9 @@ def _configure_logging() -> None:
         asgi.on_unhandled.append(_report_unhandled)
 
 
-def _load_models() -> None:
-    """Load the model registry now (init phase), so no request pays for it.
+def _load_models(endpoints: Sequence[str]) -> None:
+    """Load the model registry now (init phase), so no request pays for it: the default model,
+    and for the endpoints that render chats its compiled chat template.
 
     A broken model folder or S3 source fails the init, on purpose: Lambda then reports an init
     error and API Gateway answers 5xx for that sandbox, instead of every request failing later
@@ -253,10 +254,18 @@ def _load_models() -> None:
     )
 
     try:
-        get_registry()
+        registry = get_registry()
     except Exception:
         logger.exception("model registry failed to load; this function cannot serve requests")
         raise
+    if _TEMPLATE_ENDPOINTS.intersection(endpoints):
+        from tito.service.render import warm_up
+
+        warm_up(registry.default)
+
+
+#: Endpoints that render chat templates (their default model's template is compiled at init).
+_TEMPLATE_ENDPOINTS = frozenset({"chat_render", "responses_render", "tokenize"})
 
 
 def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> LambdaHandler:
@@ -278,7 +287,7 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
     base_path = os.getenv("TITO_API_BASE_PATH") or "/"
     mangum = Mangum(app, lifespan="off", api_gateway_base_path=base_path)
     if load_models:
-        _load_models()
+        _load_models(names)
 
     @logger.inject_lambda_context(clear_state=True)
     @metrics.log_metrics(capture_cold_start_metric=True)

@@ -44,9 +44,11 @@ request. Keys (absent when they hold the default shown):
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -60,7 +62,7 @@ from tito.core.parsers.tools import TYPED_TOOL_PARSERS
 from tito.core.parsers.tools._schema import tool_params
 from tito.core.parsers.tools import TOOL_PARSERS
 from tito.core.parsers.tools.structural import structural_tag
-from tito.core.template import TemplateLimits, TemplateRenderError, compile_template
+from tito.core.template_budget import TemplateLimits, TemplateRenderError
 from tito.errors import BadRequest
 from tito.protocol import (
     ChatCompletionNamedToolChoiceParam,
@@ -83,7 +85,10 @@ __all__ = [
     "effective_chat_template_kwargs",
     "render_chat_request",
     "render_completion_request",
+    "warm_up",
 ]
+
+logger = logging.getLogger(__name__)
 
 DERENDER_CONTEXT_VERSION = 1
 PROMPT_TAIL_IDS = 8
@@ -150,6 +155,25 @@ class RenderSettings:
             max_completion_prompts=number("TITO_MAX_COMPLETION_PROMPTS", 1024, int),
             harmony_start_date=env.get("TITO_HARMONY_START_DATE") or None,
         )
+
+
+#: The variables :meth:`RenderSettings.from_env` reads.
+_SETTINGS_ENV = (
+    "TITO_TRUST_REQUEST_CHAT_TEMPLATE", "TITO_TEMPLATE_MAX_CHARS", "TITO_TEMPLATE_MAX_STEPS",
+    "TITO_TEMPLATE_MAX_SECONDS", "TITO_TEMPLATE_MAX_SOURCE_CHARS", "TITO_MAX_COMPLETION_PROMPTS",
+    "TITO_HARMONY_START_DATE",
+)
+
+
+def current_settings() -> RenderSettings:
+    """:meth:`RenderSettings.from_env` of the current environment, parsed once per distinct
+    value set (a request re-reads the variables, not the whole parse)."""
+    return _settings_for(tuple(os.environ.get(name) for name in _SETTINGS_ENV))
+
+
+@lru_cache(maxsize=8)
+def _settings_for(values: tuple[str | None, ...]) -> RenderSettings:
+    return RenderSettings.from_env({k: v for k, v in zip(_SETTINGS_ENV, values) if v is not None})
 
 
 # ------------------------------------------------------------------------------------------
@@ -347,10 +371,30 @@ def _template_source(
 
 
 def _compile(source: str, settings: RenderSettings) -> Any:
+    from tito.core.template import compile_template  # Jinja2: only functions that render chats
+
     try:
         return compile_template(source, settings.template_limits)
     except TemplateRenderError as exc:
         raise BadRequest(str(exc), param="chat_template") from None
+
+
+def warm_up(model: ServedModel, settings: RenderSettings | None = None) -> None:
+    """Compile ``model``'s chat template now (a function's init), so no request pays for it.
+
+    Why here: :func:`compile_template` caches per (source, limits), and requests use the limits
+    of :func:`current_settings`; so compiling with those same limits is what the first
+    request would do. A template that does not compile is logged, not raised: requests then get
+    the 400 naming the error, as they would without the warm-up.
+    """
+    if model.chat_template is None or is_harmony_model(model) or isinstance(model.vocab, MistralVocab):
+        return  # chats encoded by code
+    from tito.core.template import compile_template
+
+    try:
+        compile_template(model.chat_template, (settings or current_settings()).template_limits)
+    except TemplateRenderError as exc:
+        logger.warning("the chat template of model %s does not compile: %s", model.name, exc)
 
 
 def _reasoning_ended(
@@ -428,7 +472,7 @@ def render_chat_request(
     ``model`` defaults to the registry's model for ``request.model`` (404 when unknown);
     ``header_request_id`` is the ``X-Request-Id`` header, which wins over ``request.request_id``.
     """
-    settings = settings or RenderSettings.from_env()
+    settings = settings or current_settings()
     model = model or _lookup(request.model)
     vocab = model.vocab
 
@@ -626,7 +670,7 @@ def render_completion_request(
     header_request_id: str | None = None,
 ) -> list[GenerateRequest]:
     """Render a completions request into one engine request per prompt, in prompt order (spec 4.2)."""
-    settings = settings or RenderSettings.from_env()
+    settings = settings or current_settings()
     model = model or _lookup(request.model)
     vocab = model.vocab
 
