@@ -44,7 +44,8 @@ _APP = ("from fastapi import FastAPI; FastAPI()",)
 _TEMPLATES = ("import jinja2.sandbox",)
 
 #: What each function needs by design: the derender functions a plain ASGI app, the others a
-#: FastAPI app; the chat-template renderers Jinja2's sandbox.
+#: FastAPI app; those that render chat templates (chat, Responses, /tokenize of messages)
+#: Jinja2's sandbox.
 DEPENDENCIES: dict[str, tuple[str, ...]] = {
     "chat_derender": _BASE,
     "completions_derender": _BASE,
@@ -52,7 +53,7 @@ DEPENDENCIES: dict[str, tuple[str, ...]] = {
     "chat_render": _BASE + _APP + _TEMPLATES,
     "responses_render": _BASE + _APP + _TEMPLATES,
     "completions_render": _BASE + _APP,
-    "tokenize": _BASE + _APP,
+    "tokenize": _BASE + _APP + _TEMPLATES,
 }
 
 _PROBE = """
