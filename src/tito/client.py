@@ -24,8 +24,11 @@ Theory of operation (streaming)
 -------------------------------
 - **Stages are swappable transports** (as httpx's): each of render, derender and the engine is a
   base URL (a deployed API Gateway, ``tito serve``, a vLLM server), an ASGI app run in-process
-  (``httpx.ASGITransport``; ``None`` for render/derender means tito's own app), or an
-  ``httpx.AsyncClient`` you configure. Nothing else in this module knows which.
+  (streamed, :class:`~tito.adapters.transports.ASGIStreamTransport`; ``None`` for
+  render/derender means tito's own app), the derender functions invoked directly
+  (``"lambda:chat=FN,completions=FN,responses=FN"``: ``lambda.invoke`` with the API Gateway event,
+  no API Gateway fee), or an ``httpx.AsyncClient`` you configure. Nothing else in this module
+  knows which.
 - **What derender is told.** Each choice's first derender call carries render's compact
   ``derender_context`` (settings + prompt tail); later calls only the state. Without a context
   (a vLLM render) or with ``vllm_compatible``, vLLM's ``chat_request``/``completion_request`` and
@@ -38,6 +41,15 @@ Theory of operation (streaming)
   derenders each group in one call (``generate_chunks``, tito's extension; one event alone goes as
   vLLM's ``generate_chunk``); groups of different indices run concurrently. Outputs come back in
   engine order. Derender is chunking-invariant, so batching changes cost, never output.
+- **Waiting a little for more** (:class:`CoalescePolicy`, off by default). Every call costs a
+  request fee whatever it carries, so a round may also wait for more events: the first round
+  not at all (the first token is never delayed), then a window that starts at ``start`` and grows
+  by ``growth`` per round up to ``max_wait``, counted from the round's first event. A round ends
+  early when ``chunks_per_call`` events are in or the engine stream ends.
+- **Oversized batch answers.** A batch derender whose request or answer would not fit the
+  functions' payload limit (Lambda's 6 MB; top-5 logprobs pass it near 11k tokens) is sent as
+  streamed calls and assembled into the very answer the batch call would give
+  (:mod:`tito.adapters.batch_split`).
 - **What the user sees.** A derendered chunk whose only choice carries nothing (text held back by
   the detokenizer or a stop-string prefix) is not forwarded, nor is anything for a choice after it
   finished; a usage-only chunk always is. Every chunk of one response shares one ``id`` (the
@@ -80,6 +92,7 @@ from tito.service.responses_assembler import Assembler
 
 __all__ = [
     "SSE_DONE",
+    "CoalescePolicy",
     "DerenderCall",
     "Endpoint",
     "StreamContext",
@@ -116,6 +129,36 @@ SSE_DONE = b"data: [DONE]\n\n"
 #: Default bound on engine events per derender call (a request-size bound, not a latency one).
 DEFAULT_CHUNKS_PER_CALL = 32
 _END = object()
+
+
+@dataclass(frozen=True)
+class CoalescePolicy:
+    """How long a derender round may wait for more engine events (seconds; see the header).
+
+    Round 0 never waits; round ``k >= 1`` waits ``min(max_wait, start * growth ** (k - 1))``
+    after its first event (``start`` defaults to ``max_wait / 8``). ``max_wait = 0`` (the
+    default) sends what is waiting and never waits. The wait bounds the latency a token gains;
+    what it buys is fewer calls: ``bench/bench_cost.py`` prints the trade-off.
+    """
+
+    max_wait: float = 0.0
+    growth: float = 2.0
+    start: float | None = None
+
+    def __post_init__(self) -> None:
+        if not (self.max_wait >= 0 and self.growth >= 1 and (self.start is None
+                                                             or self.start >= 0)):
+            raise ValueError("CoalescePolicy needs max_wait >= 0, growth >= 1 and start >= 0")
+
+    def window(self, round_: int) -> float:
+        """The wait of round ``round_`` (0-based)."""
+        if round_ == 0 or self.max_wait == 0:
+            return 0.0
+        start = self.max_wait / 8 if self.start is None else self.start
+        try:
+            return min(self.max_wait, start * self.growth ** (round_ - 1))
+        except OverflowError:
+            return self.max_wait
 
 
 # -- errors and SSE ------------------------------------------------------------------------------
@@ -452,7 +495,10 @@ class TitoClient:
     engine...), same kinds. ``capture``: called with each stream's :class:`StreamContext`, returns
     a :class:`StreamObserver` (or None) that sees that stream (the gateway's ``--capture-dir``).
     ``clock`` stamps each stream's ``created`` (inject a fixed one for reproducible output).
-    ``http_shards``: connection pools per URL stage (see :class:`_Stage`).
+    ``http_shards``: connection pools per URL stage (see :class:`_Stage`). ``coalesce``: the wait
+    window of streamed derender rounds (:class:`CoalescePolicy`; default: never wait).
+    ``max_payload_bytes``: the largest derender request or answer sent in one batch call; larger
+    ones are split into streamed calls (default: what fits Lambda's 6 MB payload limit).
     """
 
     def __init__(
@@ -468,9 +514,15 @@ class TitoClient:
         capture: Callable[[StreamContext], StreamObserver | None] | None = None,
         clock: Callable[[], float] = time.time,
         http_shards: int = 8,
+        coalesce: CoalescePolicy | None = None,
+        max_payload_bytes: int | None = None,
     ) -> None:
         if chunks_per_call < 1 or http_shards < 1:
             raise ValueError("chunks_per_call and http_shards must be at least 1")
+        from tito.adapters.batch_split import DEFAULT_MAX_PAYLOAD_BYTES
+
+        self.coalesce = coalesce or CoalescePolicy()
+        self.max_payload_bytes = max_payload_bytes or DEFAULT_MAX_PAYLOAD_BYTES
         self._owned: list[httpx.AsyncClient] = []
         self._timeout = httpx.Timeout(timeout, connect=10.0)
         self.http_shards = http_shards
@@ -490,14 +542,22 @@ class TitoClient:
     def _http(self, target: Any) -> _Stage:
         if isinstance(target, httpx.AsyncClient):
             return _Stage([target])
-        if isinstance(target, str):
+        if isinstance(target, str) and target.startswith("lambda:"):
+            from tito.adapters.transports import LambdaInvokeTransport, parse_lambda_target
+
+            clients = [httpx.AsyncClient(
+                transport=LambdaInvokeTransport(parse_lambda_target(target)),
+                base_url="http://lambda.invoke", timeout=self._timeout)]
+        elif isinstance(target, str):
             limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
             ssl = _ssl_context()
             clients = [httpx.AsyncClient(base_url=target.rstrip("/"), timeout=self._timeout,
                                          limits=limits, verify=ssl)
                        for _ in range(self.http_shards)]
         elif callable(target):
-            clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=target),
+            from tito.adapters.transports import ASGIStreamTransport
+
+            clients = [httpx.AsyncClient(transport=ASGIStreamTransport(target),
                                          base_url="http://in-process", timeout=self._timeout)]
         else:
             raise TypeError(f"a stage is a URL, an ASGI app or an httpx.AsyncClient: {target!r}")
@@ -518,9 +578,11 @@ class TitoClient:
 
     # -- stage calls ---------------------------------------------------------------------------
 
-    async def _post(self, stage: str, http: _Stage, path: str, body: Any) -> Any:
+    async def _post(self, stage: str, http: _Stage, path: str, body: Any,
+                    content: bytes | None = None) -> Any:
+        """POST ``body`` (or its JSON text ``content``, already made) and decode the answer."""
         try:
-            resp = await http.post(path, content=json.dumps(body),
+            resp = await http.post(path, content=content or json.dumps(body).encode(),
                                    headers={"content-type": "application/json"})
         except httpx.HTTPError as exc:
             raise _unreachable(stage, http, exc) from None
@@ -601,8 +663,40 @@ class TitoClient:
                 body["prompt_token_ids"] = [
                     (c.derender_context or {}).get("prompt_token_ids")  # echo: the whole prompt
                     or (c.derender_context or {}).get("prompt_tail") for c in contexts]
-        return dict(await self._post("derender", self.derender_http, DERENDER_PATHS[endpoint],
-                                     body))
+        return await self._derender_batch(endpoint, body, contexts, responses)
+
+    async def _derender_batch(self, endpoint: Endpoint, body: dict[str, Any],
+                              contexts: Sequence[StreamContext],
+                              responses: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """One batch derender call, or streamed ones when it would not fit the payload limit
+        (:mod:`tito.adapters.batch_split`): the same answer either way."""
+        from tito.adapters import batch_split
+
+        path = DERENDER_PATHS[endpoint]
+        content = json.dumps(body).encode()
+
+        async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            return dict(await self._post("derender", self.derender_http, path, body))
+
+        async def split() -> dict[str, Any]:
+            firsts = [{**c.derender_fields(vllm_compatible=self.vllm_compatible),
+                       **({"prompt_tokens": c.prompt_tokens} if c.prompt_tokens is not None
+                          else {})} for c in contexts]
+            return await batch_split.derender_split(
+                endpoint, path, body,
+                "generate_response" if endpoint == "chat" else "generate_responses",
+                firsts, len(content), self.max_payload_bytes, post,
+                every_call=self.vllm_compatible)
+
+        can_split = batch_split.splittable(responses)
+        if can_split and batch_split.oversized(len(content), responses, self.max_payload_bytes):
+            return await split()
+        try:
+            return dict(await self._post("derender", self.derender_http, path, body, content))
+        except TitoClientError as exc:
+            if exc.status == 413 and can_split:  # an answer the estimate missed
+                return await split()
+            raise
 
     def _context(self, endpoint: Endpoint, request: Mapping[str, Any],
                  gen: Mapping[str, Any]) -> StreamContext:
@@ -691,8 +785,9 @@ class TitoClient:
     async def _engine_batches(self, gen: Mapping[str, Any], stream_options: Any, run: _EngineRun,
                               observer: StreamObserver | None = None,
                               ) -> AsyncGenerator[list[dict[str, Any]], None]:
-        """The engine stream of ``gen`` as batches of the events already waiting (at most
-        ``chunks_per_call``); ``run`` records the engine request id and whether it finished."""
+        """The engine stream of ``gen`` as batches: the events already waiting plus those that
+        arrive within the round's window (:attr:`coalesce`), at most ``chunks_per_call``; ``run``
+        records the engine request id and whether it finished."""
         body = self._engine_body(gen, True, stream_options)
         async with contextlib.AsyncExitStack() as stack:
             try:
@@ -706,9 +801,13 @@ class TitoClient:
             queue: asyncio.Queue[Any] = asyncio.Queue()
             reader = asyncio.create_task(_read_events(resp, queue))
             stack.push_async_callback(_cancel, reader)
+            loop = asyncio.get_running_loop()
+            round_ = 0
             while not run.done:
                 batch: list[dict[str, Any]] = []
                 item = await queue.get()
+                deadline = loop.time() + self.coalesce.window(round_)
+                round_ += 1
                 while True:
                     if item is _END:
                         run.done = True
@@ -721,9 +820,19 @@ class TitoClient:
                         raise TitoClientError("generate", 500, engine_error_body(item))
                     run.response_id = str(item.get("request_id") or run.response_id)
                     batch.append(item)
-                    if len(batch) >= self.chunks_per_call or queue.empty():
+                    if len(batch) >= self.chunks_per_call:
                         break
-                    item = queue.get_nowait()
+                    if not queue.empty():
+                        item = queue.get_nowait()
+                        continue
+                    wait = deadline - loop.time()
+                    if wait <= 0:
+                        break
+                    try:
+                        async with asyncio.timeout(wait):
+                            item = await queue.get()
+                    except TimeoutError:
+                        break
                 if not batch:
                     break
                 yield batch

@@ -6,7 +6,13 @@ Why: users have OpenAI SDKs, not render/generate/derender loops. The gateway ser
 or with ``stream`` the SSE of its events, each ``event: <type>``) and ``GET /v1/models`` by running each request through
 :class:`tito.client.TitoClient`: render (a URL, or tito in-process when ``--render-url`` is
 omitted), the engine (``--generate-url``: vLLM ``--tokens-only``, ``tito fake-engine``...) and
-derender (a URL, or in-process). So any OpenAI client works unchanged against tito on Lambda.
+derender (a URL, ``lambda:chat=FN,completions=FN,responses=FN`` to invoke the derender functions
+directly, or in-process). So any OpenAI client works unchanged against tito on Lambda.
+
+Cost knobs (``bench/bench_cost.py`` prints what they buy): ``--coalesce-ms`` lets a streamed
+derender call wait a bounded, growing window for more engine events (the first token never
+waits), and a ``lambda:`` derender skips API Gateway's per-request fee. A batch derender too big
+for one Lambda call is split into streamed calls by the client (``--max-payload-bytes``).
 
 Errors: whatever stage fails, the answer is OpenAI's error shape ``{"error": {message, type,
 param, code}}`` with that stage's status (a stage that cannot be reached is a 502). A stream fails
@@ -45,6 +51,7 @@ from tito.adapters.cli_args import add_server_options, new_parser
 from tito.adapters.streaming import ClosingStreamingResponse
 from tito.client import (
     DEFAULT_CHUNKS_PER_CALL,
+    CoalescePolicy,
     SSE_DONE,
     Target,
     TitoClient,
@@ -218,13 +225,27 @@ def main(argv: list[str]) -> int:
                         help="base URL of the engine (serves /inference/v1/generate)")
     parser.add_argument("--render-url", help="base URL of tito render (API Gateway or tito "
                         "serve); omitted: render runs in-process")
-    parser.add_argument("--derender-url", help="base URL of tito derender; omitted: derender "
-                        "runs in-process")
+    parser.add_argument("--derender-url", help="base URL of tito derender, or "
+                        "lambda:chat=FN,completions=FN,responses=FN to lambda.invoke the derender "
+                        "functions (no API Gateway fee; needs boto3: pip install 'tito[invoke]'); "
+                        "omitted: derender runs in-process")
     parser.add_argument("--capture-dir", type=Path,
                         help="record every engine stream as a replayable capture in this folder")
     parser.add_argument("--chunks-per-call", type=int, default=DEFAULT_CHUNKS_PER_CALL,
                         help="most engine events derendered in one call; only events already "
                         "waiting are batched")
+    parser.add_argument("--coalesce-ms", type=float, default=0.0,
+                        help="longest wait of a streamed derender call for more engine events "
+                        "(ms; the first call never waits, later ones from --coalesce-start-ms "
+                        "growing by --coalesce-growth per call to this cap); default 0: only "
+                        "the events already waiting")
+    parser.add_argument("--coalesce-start-ms", type=float,
+                        help="the second call's wait (ms; default: an eighth of --coalesce-ms)")
+    parser.add_argument("--coalesce-growth", type=float, default=2.0,
+                        help="factor by which the wait grows per call (default 2)")
+    parser.add_argument("--max-payload-bytes", type=int,
+                        help="largest batch derender request or answer sent in one call; larger "
+                        "ones go as streamed calls (default: what fits Lambda's 6 MB)")
     parser.add_argument("--engine-stop-strings", action="store_true",
                         help="send stop strings to the engine too (default: derender enforces "
                         "them and the request is aborted; a --tokens-only vLLM rejects them)")
@@ -234,6 +255,14 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.chunks_per_call < 1:
         parser.error("--chunks-per-call must be at least 1")
+    if args.max_payload_bytes is not None and args.max_payload_bytes < 1024:
+        parser.error("--max-payload-bytes must be at least 1024")
+    try:
+        coalesce = CoalescePolicy(
+            max_wait=args.coalesce_ms / 1000, growth=args.coalesce_growth,
+            start=None if args.coalesce_start_ms is None else args.coalesce_start_ms / 1000)
+    except ValueError as exc:
+        parser.error(str(exc))
     import uvicorn
 
     logging.basicConfig(level=args.log_level.upper())
@@ -241,7 +270,8 @@ def main(argv: list[str]) -> int:
                              derender_url=args.derender_url, capture_dir=args.capture_dir,
                              chunks_per_call=args.chunks_per_call,
                              engine_stop_strings=args.engine_stop_strings,
-                             vllm_compatible=args.vllm_compatible)
+                             vllm_compatible=args.vllm_compatible, coalesce=coalesce,
+                             max_payload_bytes=args.max_payload_bytes)
     if args.render_url is None or args.derender_url is None:
         from tito.models import get_registry
 

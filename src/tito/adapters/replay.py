@@ -48,6 +48,7 @@ from typing import IO, Any
 
 from tito.adapters.cli_args import LOG_LEVELS, new_parser
 from tito.adapters.invoke import LocalLambdaContext
+from tito.adapters.transports import api_gateway_event
 from tito.client import (
     DERENDER_PATHS,
     SSE_DONE,
@@ -284,31 +285,6 @@ def _jsonl_line(obj: Mapping[str, Any]) -> str:
 # -- transports ------------------------------------------------------------------------------
 
 
-def api_gateway_event(path: str, body: Mapping[str, Any], *, seq: int = 0) -> dict[str, Any]:
-    """An API Gateway HTTP API (payload 2.0) ``POST path`` event carrying ``body`` as JSON."""
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-    now = time.time()
-    return {
-        "version": "2.0",
-        "routeKey": f"POST {path}",
-        "rawPath": path,
-        "rawQueryString": "",
-        "headers": {"content-type": "application/json",
-                    "content-length": str(len(text.encode())), "host": "replay.local"},
-        "requestContext": {
-            "accountId": "000000000000", "apiId": "replay", "domainName": "replay.local",
-            "domainPrefix": "replay",
-            "http": {"method": "POST", "path": path, "protocol": "HTTP/1.1",
-                     "sourceIp": "127.0.0.1", "userAgent": "tito-replay"},
-            "requestId": f"replay-{seq}", "routeKey": f"POST {path}", "stage": "$default",
-            "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
-            "timeEpoch": int(now * 1000),
-        },
-        "body": text,
-        "isBase64Encoded": False,
-    }
-
-
 _HANDLER_LOCK = threading.Lock()
 
 
@@ -335,7 +311,8 @@ def invoke_handler(path: str, body: Mapping[str, Any], *, seq: int = 0) -> tuple
     """
     handler = _handler(path)
     with contextlib.redirect_stdout(io.StringIO()):
-        response = handler(api_gateway_event(path, body, seq=seq), LocalLambdaContext("tito-replay"))
+        response = handler(api_gateway_event(path, body, seq=seq, source="replay"),
+                           LocalLambdaContext("tito-replay"))
     raw = response.get("body") or ""
     if response.get("isBase64Encoded"):
         raw = base64.b64decode(raw).decode("utf-8")

@@ -1,0 +1,201 @@
+"""A batch derender too large for one Lambda call, sent as streamed calls and assembled.
+
+Why: a derender function takes and returns at most Lambda's 6 MB. With top-5 logprobs a chat
+answer passes that near 11k tokens (32k tokens: a ~10 MB request, a ~17 MB answer), and the
+function can only refuse it (a 413 saying to stream). :mod:`tito.client` (and so the gateway)
+does the streaming itself, so a caller of ``chat`` / ``completions`` gets the batch answer anyway.
+
+How, with nothing re-implemented on the client:
+
+1. **Decide before sending.** The request's size is known (its JSON); the answer's is estimated
+   from the logprob candidates it will hold (:func:`estimated_answer_bytes`, about 80 bytes
+   each in chat's shape). Over ``max_payload_bytes`` either way, the batch is split. An answer
+   the estimate missed still comes back as the function's 413, and is split then.
+2. **The skeleton**: the same batch derender without the choices' engine logprobs (the token
+   ids alone are ~6 bytes a token). Its answer is the exact batch answer (text, reasoning, tool
+   calls, finish and stop reasons, usage, ids, every default field), with ``logprobs`` missing.
+3. **The logprobs**: each such choice streamed through derender (``stream: true``) in pieces
+   sized to fit, carrying the returned ``stream_state`` from piece to piece, its logprobs
+   concatenated. Derender is chunking-invariant (the stream equals the batch, logprobs
+   included), so the concatenation is the batch's logprobs.
+4. **Assembly**: the skeleton with each choice's ``logprobs`` filled in, in place (key order
+   kept), after a completions echo's prompt logprobs when the skeleton has them.
+
+The skeleton decodes the text a second time; that is the price of not rebuilding the answer's
+shape on the client, and small next to the logprobs (most of a logprobs derender's time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from tito.client import TitoClientError
+from tito.errors import ErrorType, error_body
+
+__all__ = [
+    "DEFAULT_MAX_PAYLOAD_BYTES",
+    "derender_split",
+    "estimated_answer_bytes",
+    "oversized",
+    "splittable",
+]
+
+#: The largest derender body (request or answer) sent in one call by default. Lambda's limit is
+#: 6 MB on the *event* and the *proxy answer*, which carry the body as an escaped JSON string
+#: (every ``"`` becomes ``\\"``: +15-25% for logprobs JSON): 4 MiB of body stays under it.
+DEFAULT_MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
+#: Estimated answer bytes per logprob candidate (chat's ``{"token","logprob","bytes"}`` objects
+#: of short tokens), per output token (text, ids) and for the rest of the answer.
+ANSWER_BYTES_PER_CANDIDATE = 80
+ANSWER_BYTES_PER_TOKEN = 16
+ANSWER_BYTES_FIXED = 4096
+#: Most tokens in one streamed piece, whatever the budget allows.
+MAX_PIECE_TOKENS = 8192
+
+Post = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+def _choices(responses: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [c for r in responses for c in r.get("choices") or []]
+
+
+def _entries(choice: Mapping[str, Any]) -> list[Any] | None:
+    """The choice's engine logprob entries when there are any (what the split moves)."""
+    lp = choice.get("logprobs")
+    content = lp.get("content") if isinstance(lp, Mapping) else None
+    return content if isinstance(content, list) and content else None
+
+
+def estimated_answer_bytes(responses: Sequence[Mapping[str, Any]]) -> int:
+    """A (generous) estimate of a batch derender answer's size, from what the engine returned."""
+    total = ANSWER_BYTES_FIXED
+    for choice in _choices(responses):
+        total += ANSWER_BYTES_PER_TOKEN * len(choice.get("token_ids") or [])
+        for entry in _entries(choice) or []:
+            top = entry.get("top_logprobs") if isinstance(entry, Mapping) else None
+            total += ANSWER_BYTES_PER_CANDIDATE * (1 + len(top or []))
+    return total
+
+
+def oversized(request_bytes: int, responses: Sequence[Mapping[str, Any]], limit: int) -> bool:
+    """Would the batch call's request or (estimated) answer be over ``limit`` bytes?"""
+    return request_bytes > limit or estimated_answer_bytes(responses) > limit
+
+
+def splittable(responses: Sequence[Mapping[str, Any]]) -> bool:
+    """Is there anything the split can move out of the batch call (engine logprobs)?"""
+    return any(_entries(c) is not None for c in _choices(responses))
+
+
+def _piece_tokens(responses: Sequence[Mapping[str, Any]], request_bytes: int, limit: int) -> int:
+    """Tokens per streamed call: half the budget at the larger of the per-token sizes."""
+    tokens = max(1, sum(len(c.get("token_ids") or []) for c in _choices(responses)))
+    per_token = max(request_bytes, estimated_answer_bytes(responses)) / tokens
+    return max(1, min(MAX_PIECE_TOKENS, int(limit / 2 / per_token)))
+
+
+def _skeleton(responses: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The engine responses without the choices' logprob entries."""
+    out = []
+    for r in responses:
+        choices = [{**c, "logprobs": None} if _entries(c) is not None else c
+                   for c in r.get("choices") or []]
+        out.append({**r, "choices": choices})
+    return out
+
+
+async def _streamed_logprobs(
+    path: str, first: Mapping[str, Any], model: Any, request_id: Any,
+    choice: Mapping[str, Any], piece: int, post: Post, every_call: bool,
+) -> list[Any]:
+    """One choice streamed in ``piece``-token calls: the answer's logprobs of every chunk."""
+    ids = list(choice.get("token_ids") or [])
+    lp = dict(choice["logprobs"])
+    content, sampled = lp["content"], lp.get("sampled")
+    state: Any = None
+    parts: list[Any] = []
+    for start in range(0, len(ids), piece):
+        end = start + piece
+        logprobs = {**lp, "content": content[start:end]}
+        if isinstance(sampled, list):
+            logprobs["sampled"] = sampled[start:end]
+        event = {"request_id": request_id, "choices": [{
+            "index": choice.get("index", 0), "token_ids": ids[start:end], "logprobs": logprobs,
+            "finish_reason": (choice.get("finish_reason") or "stop") if end >= len(ids)
+            else None}]}
+        body: dict[str, Any] = {"stream": True}
+        body.update(first if state is None or every_call else {"model": model})
+        body["stream_state"] = state
+        body["generate_chunk"] = event
+        out = await post(path, body)
+        state = out.get("stream_state")
+        for c in (out.get("chunk") or {}).get("choices") or []:
+            if c.get("logprobs") is not None:
+                parts.append(c["logprobs"])
+        if isinstance(state, Mapping) and state.get("stop_fired"):
+            break  # a stop string ended the choice: the rest has no output, as in the batch
+    return parts
+
+
+def _join(endpoint: str, head: Any, parts: list[Any]) -> Any:
+    """The streamed logprobs of one choice in the batch's shape (after ``head``, if any)."""
+    if endpoint == "chat":
+        entries = list((head or {}).get("content") or [])
+        for p in parts:
+            entries.extend(p.get("content") or [])
+        return {**(head or {}), "content": entries}
+    keys = ("text_offset", "token_logprobs", "tokens", "top_logprobs")
+    joined: dict[str, Any] = {k: list((head or {}).get(k) or []) for k in keys}
+    for p in parts:
+        for k in keys:
+            joined[k].extend(p.get(k) or [])
+    return {**(head or {}), **joined}
+
+
+async def derender_split(
+    endpoint: str,
+    path: str,
+    body: Mapping[str, Any],
+    response_field: str,
+    firsts: Sequence[Mapping[str, Any]],
+    request_bytes: int,
+    limit: int,
+    post: Post,
+    *,
+    every_call: bool = False,
+) -> dict[str, Any]:
+    """The batch answer of ``body`` made of a skeleton call and streamed calls (module header).
+
+    ``response_field`` is ``generate_response`` (chat) or ``generate_responses`` (completions);
+    ``firsts`` the fields of each engine response's first streamed call (its request context);
+    ``every_call``: send them on every call (a vLLM derender).
+    """
+    raw = body[response_field]
+    responses = [raw] if isinstance(raw, Mapping) else list(raw)
+    skeleton_body = dict(body)
+    skeleton = _skeleton(responses)
+    skeleton_body[response_field] = skeleton[0] if isinstance(raw, Mapping) else skeleton
+    piece = _piece_tokens(responses, request_bytes, limit)
+    streamed: list[Any] = []
+    for r, resp in enumerate(responses):
+        for choice in resp.get("choices") or []:
+            if _entries(choice) is None:
+                streamed.append(None)
+                continue
+            streamed.append(_streamed_logprobs(path, firsts[r], body.get("model"),
+                                               resp.get("request_id"), choice, piece, post,
+                                               every_call))
+    answer, *parts = await asyncio.gather(
+        post(path, skeleton_body), *(s for s in streamed if s is not None))
+    pending = iter(parts)
+    choices = answer.get("choices") or []
+    if len(choices) != len(streamed):
+        raise TitoClientError("derender", 502, error_body(
+            f"derender answered {len(choices)} choices for {len(streamed)}",
+            type_=ErrorType.BAD_GATEWAY, code=502))
+    for choice, job in zip(choices, streamed, strict=True):
+        if job is not None:
+            choice["logprobs"] = _join(endpoint, choice.get("logprobs"), next(pending))
+    return answer
