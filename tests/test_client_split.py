@@ -75,7 +75,8 @@ def run(kind: str, request: dict[str, Any], *, limit: int | None = None,
                               max_payload_bytes=limit) as client:
             return await (client.chat(request) if kind == "chat" else client.completions(request))
 
-    answer = asyncio.run(main())
+    with asyncio.Runner(loop_factory=asyncio.new_event_loop) as runner:  # the thread's loop
+        answer = runner.run(main())  # stays as it is (the Lambda handler tests use it)
     answer["created"] = 0  # a clock reading
     return answer, calls
 

@@ -43,6 +43,13 @@ BATCH_BODY = {"model": "qwen3", "generate_response": {
     "chat_request": {"messages": [{"role": "user", "content": "Hi"}]}}
 
 
+def run(coro: Any) -> Any:
+    """``asyncio.run`` without touching the thread's current loop: the handler (Mangum) drives
+    the app with it, and ``asyncio.run`` leaves the main thread with none for later tests."""
+    with asyncio.Runner(loop_factory=asyncio.new_event_loop) as runner:
+        return runner.run(coro)
+
+
 def lambda_client() -> Any:
     return boto3.client("lambda", region_name="us-east-1")
 
@@ -111,7 +118,7 @@ def test_invoke_sends_the_api_gateway_event_and_returns_the_functions_answer(
                                      "Payload": _body(json.dumps(answer).encode())},
                           {"FunctionName": FUNCTIONS[CHAT], "InvocationType": "RequestResponse",
                            "Payload": expected})
-        resp = asyncio.run(_post(boto, CHAT, BATCH_BODY))
+        resp = run(_post(boto, CHAT, BATCH_BODY))
         stub.assert_no_pending_responses()
     assert expected.seen  # the payload was checked
     assert resp.status_code == 200
@@ -129,11 +136,11 @@ def test_invoke_errors_keep_their_meaning() -> None:
         stub.add_client_error("invoke", service_error_code="TooManyRequestsException",
                               http_status_code=429)
         stub.add_response("invoke", {"StatusCode": 200, "Payload": _body(b'"not a proxy answer"')})
-        too_large = asyncio.run(_post(boto, CHAT, BATCH_BODY))
-        failed = asyncio.run(_post(boto, CHAT, BATCH_BODY))
-        throttled = asyncio.run(_post(boto, CHAT, BATCH_BODY))
-        garbled = asyncio.run(_post(boto, CHAT, BATCH_BODY))
-    unrouted = asyncio.run(_post(boto, "/v1/responses/derender", BATCH_BODY))
+        too_large = run(_post(boto, CHAT, BATCH_BODY))
+        failed = run(_post(boto, CHAT, BATCH_BODY))
+        throttled = run(_post(boto, CHAT, BATCH_BODY))
+        garbled = run(_post(boto, CHAT, BATCH_BODY))
+    unrouted = run(_post(boto, "/v1/responses/derender", BATCH_BODY))
     for resp, status in ((too_large, 413), (failed, 502), (throttled, 429), (garbled, 502),
                          (unrouted, 404)):
         assert resp.status_code == status
@@ -161,8 +168,8 @@ def test_a_stream_over_direct_invoke_equals_the_in_process_stream(lambda_context
                               chunks_per_call=1) as c:
             return [chunk async for chunk in c.chat_stream(REQUEST)]
 
-    direct = asyncio.run(stream(invoke_client(boto)))
-    local = asyncio.run(stream(None))
+    direct = run(stream(invoke_client(boto)))
+    local = run(stream(None))
     assert direct == local and len(direct) > 5
     assert len(invoked) >= 5 and all(FUNCTIONS[CHAT] in p for p in invoked)
 
@@ -185,7 +192,7 @@ def test_lambda_target_string(monkeypatch: pytest.MonkeyPatch) -> None:
                 await client.chat({k: v for k, v in REQUEST.items() if k != "stream_options"})
 
         with pytest.raises(TitoClientError) as info:
-            asyncio.run(call())
+            run(call())
     assert info.value.stage == "derender" and info.value.status == 502
     assert "missing-fn" in info.value.body["error"]["message"]
 
