@@ -5,6 +5,7 @@ Environment for AWS and Powertools is set before any app import so nothing can r
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Iterator
 import json
@@ -69,6 +70,13 @@ class FakeLambdaContext:
 
 @pytest.fixture
 def lambda_context() -> FakeLambdaContext:
+    """A Lambda context; also the event loop a Lambda runtime's main thread has, which Mangum
+    drives the app with (Mangum sets one up when a handler module is imported, and an
+    ``asyncio.run`` in an earlier test of the same worker leaves the thread without it)."""
+    try:
+        asyncio.get_event_loop_policy().get_event_loop()
+    except RuntimeError:
+        asyncio.set_event_loop(asyncio.new_event_loop())
     return FakeLambdaContext()
 
 
