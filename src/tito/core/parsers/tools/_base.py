@@ -303,6 +303,32 @@ class ToolParser:
             return pos, "", True
         return i, s[pos:i], False
 
+    def _between_calls(
+        self, st: Work, s: str, pos: int, out: Out, final: bool, call: str, call_phase: str,
+        end: str,
+    ) -> tuple[int, bool]:
+        """Between the calls of a section: whitespace (gap rule), then ``call`` (the next call:
+        ``call_phase`` at the marker) or ``end`` (the section's end, consumed: ``text``);
+        anything else is text (``text``); cut inside one of the markers at ``final``: markup."""
+        i, run, hold = self._structural_ws(st, s, pos, out, final)
+        if hold:
+            return pos, True
+        if s.startswith(call, i):
+            st.phase = call_phase
+            return i, False
+        if end and s.startswith(end, i):
+            st.phase = "text"
+            return i + len(end), False
+        if is_proper_prefix(s[i:], [m for m in (call, end) if m]):
+            if final:
+                st.phase = "text"
+                return len(s), False
+            return pos, True
+        self._content(st, out, run)
+        if i < len(s):  # else more text may still bring the next call
+            st.phase = "text"
+        return i, False
+
     def _closing_marker(
         self, st: Work, s: str, pos: int, out: Out, final: bool, marker: str, phase: str
     ) -> tuple[int, bool]:

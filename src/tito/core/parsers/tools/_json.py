@@ -215,6 +215,25 @@ def match_leads(s: str, tokens: Sequence[str], i: int = 0) -> int | Header:
     return i
 
 
+def find_on_line(s: str, i: int, marker: str) -> int | Header:
+    """Where ``marker`` starts in ``s`` at or after ``i``, on the same line: its index, NEED when
+    it is not there yet, INVALID at a newline that comes first (DeepSeek's one-line headers)."""
+    k = s.find(marker, i)
+    newline = s.find("\n", i)
+    if newline != -1 and (k == -1 or newline < k):
+        return Header("invalid", newline)
+    return NEED if k == -1 else k
+
+
+def open_args(s: str, i: int, name: str) -> Header:
+    """Whitespace from ``s[i]``, then the arguments' ``{``: COMMIT there with ``name`` (NEED when
+    the text ends first, INVALID at anything else)."""
+    i = skip_ws(s, i)
+    if i == len(s):
+        return NEED
+    return Header("commit", i, name) if s[i] == "{" else Header("invalid", i)
+
+
 def parse_object_header(
     s: str,
     lead: Sequence[str] = (),

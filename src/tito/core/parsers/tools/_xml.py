@@ -182,15 +182,10 @@ class XmlCallParser(ToolParser):
         return (*starts, self.call_open) if self.bare_calls else starts
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        starts = self._starts(st)
-        hit, marker = find_first(s, starts, pos)
-        if hit != -1:
-            self._content(st, out, s[pos:hit])
-            st.phase = "open" if marker == self.section_start else "name"
-            return hit, False
-        keep = 0 if final else held_suffix(s[pos:], starts)
-        self._content(st, out, s[pos : len(s) - keep])
-        return len(s) - keep, keep > 0
+        i, hold = self._text_until(st, s, pos, out, final, self._starts(st), "open")
+        if st.phase == "open" and not (self.section_start and s.startswith(self.section_start, i)):
+            st.phase = "name"  # a bare call
+        return i, hold
 
     def _on_open(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos + len(self.section_start)
@@ -358,26 +353,11 @@ class XmlCallParser(ToolParser):
         self._end_call(st)
 
     def _on_sect(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i, run, hold = self._structural_ws(st, s, pos, out, final)
-        if hold:
-            return pos, True
-        if s.startswith(self.call_open, i):
-            st.phase = "name"
-            return i, False
-        if self.section_end and s.startswith(self.section_end, i):
-            st.phase = "text"
-            st.insec = False
-            return i + len(self.section_end), False
-        if is_proper_prefix(s[i:], [m for m in (self.call_open, self.section_end) if m]):
-            if final:  # cut inside a marker between calls: markup, not text
-                st.phase = "text"
-                st.insec = False
-                return len(s), False
-            return pos, True
-        self._content(st, out, run)
-        st.phase = "text"
-        st.insec = False
-        return i, False
+        i, hold = self._between_calls(
+            st, s, pos, out, final, self.call_open, "name", self.section_end
+        )
+        st.insec = st.phase != "text"
+        return i, hold
 
     # -- end of output ---------------------------------------------------------------------------
 

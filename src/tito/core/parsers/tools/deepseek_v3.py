@@ -41,9 +41,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import held_suffix, is_proper_prefix
+from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, Out, Work
-from tito.core.parsers.tools._json import Header, match_leads, skip_ws
+from tito.core.parsers.tools._json import Header, find_on_line, match_leads, open_args, skip_ws
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 CALLS_BEGIN = "<｜tool▁calls▁begin｜>"
@@ -61,12 +61,9 @@ def parse_header(s: str, lead: Sequence[str]) -> Header:
     i = match_leads(s, (*lead, CALL_BEGIN))
     if isinstance(i, Header):
         return i
-    sep = s.find(SEP, i)
-    newline = s.find("\n", i)
-    if newline != -1 and (sep == -1 or newline < sep):
-        return Header("invalid", newline)
-    if sep == -1:
-        return Header("need")
+    sep = find_on_line(s, i, SEP)
+    if isinstance(sep, Header):
+        return sep
     i = sep + len(SEP)
     newline = s.find("\n", i)
     if newline == -1:
@@ -77,12 +74,7 @@ def parse_header(s: str, lead: Sequence[str]) -> Header:
     j = match_leads(s, (FENCE_OPEN,), newline + 1)
     if isinstance(j, Header):
         return j
-    i = skip_ws(s, j)
-    if i == len(s):
-        return Header("need")
-    if s[i] != "{":
-        return Header("invalid", i)
-    return Header("commit", i, name)
+    return open_args(s, j, name)
 
 
 @dataclass(frozen=True)
@@ -114,14 +106,7 @@ class DeepSeekV3Parser(ObjectCallParser):
         return parse_header(s, lead)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit = s.find(self.calls_begin, pos)
-        if hit != -1:
-            self._content(st, out, s[pos:hit])
-            st.phase = "head"
-            return hit, False
-        keep = 0 if final else held_suffix(s[pos:], (self.calls_begin,))
-        self._content(st, out, s[pos : len(s) - keep])
-        return len(s) - keep, keep > 0
+        return self._text_until(st, s, pos, out, final, self.calls_begin, "head")
 
     def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._on_head(st, s, pos, out, final)
@@ -178,20 +163,4 @@ class DeepSeekV3Parser(ObjectCallParser):
         return i, False
 
     def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i, run, hold = self._structural_ws(st, s, pos, out, final)
-        if hold:
-            return pos, True
-        if s.startswith(self.call_begin, i):
-            st.phase = "next"
-            return i, False
-        if s.startswith(self.calls_end, i):
-            st.phase = "text"
-            return i + len(self.calls_end), False
-        if is_proper_prefix(s[i:], (self.call_begin, self.calls_end)):
-            if final:  # cut inside a marker between calls: markup, not text
-                return len(s), False
-            return pos, True
-        self._content(st, out, run)
-        if i < len(s):
-            st.phase = "text"
-        return i, False
+        return self._between_calls(st, s, pos, out, final, self.call_begin, "next", self.calls_end)

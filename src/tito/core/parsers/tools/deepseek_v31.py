@@ -21,30 +21,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers.tools._json import Header, match_leads, skip_ws
+from tito.core.parsers.tools._json import Header, find_on_line, match_leads, open_args
 from tito.core.parsers.tools.deepseek_v3 import CALL_BEGIN, SEP, DeepSeekV3Parser
 
 
-def parse_header(s: str, lead: Sequence[str], begin: str, sep: str) -> Header:
-    """``[lead] begin NAME sep {`` -> COMMIT at the ``{`` with NAME (shared with kimi_k2)."""
-    i = match_leads(s, (*lead, begin))
+def parse_header(s: str, lead: Sequence[str]) -> Header:
+    """``[lead] <｜tool▁call▁begin｜> NAME <｜tool▁sep｜> {`` -> COMMIT at the ``{`` with NAME."""
+    i = match_leads(s, (*lead, CALL_BEGIN))
     if isinstance(i, Header):
         return i
-    k = s.find(sep, i)
-    newline = s.find("\n", i)
-    if newline != -1 and (k == -1 or newline < k):
-        return Header("invalid", newline)
-    if k == -1:
-        return Header("need")
+    k = find_on_line(s, i, SEP)
+    if isinstance(k, Header):
+        return k
     name = s[i:k].strip()
     if not name:
         return Header("invalid", i)
-    j = skip_ws(s, k + len(sep))
-    if j == len(s):
-        return Header("need")
-    if s[j] != "{":
-        return Header("invalid", j)
-    return Header("commit", j, name)
+    return open_args(s, k + len(SEP), name)
 
 
 @dataclass(frozen=True)
@@ -53,4 +45,4 @@ class DeepSeekV31Parser(DeepSeekV3Parser):
     fence_close: ClassVar[str] = ""
 
     def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
-        return parse_header(s, lead, CALL_BEGIN, SEP)
+        return parse_header(s, lead)
