@@ -205,6 +205,7 @@ def test_cjk_and_emoji_split_across_token_boundaries(qwen):
 
 
 def test_qwen3_output_without_think_is_content(qwen):
+    """tito's documented deviation from vLLM 0.33, which makes it reasoning (docs/conformance.md)."""
     ids = qwen.encode("Just an answer </think> here.")
     r, c, state, _ = drive(QWEN3, initial(QWEN3, qwen, []), per_token(qwen, ids))
     assert (r, c, state.reasoning_tokens) == ("", "Just an answer </think> here.", 0)

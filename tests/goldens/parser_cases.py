@@ -5,7 +5,8 @@ Pure data, importable from tito's tests and from vLLM's venv (``record_parsers.p
 0.33.0's real parsers on them and writes ``parsers_vllm.json``; tests never import vLLM).
 Each case: ``id``, ``tool`` (vLLM ``--tool-call-parser`` name or None), ``reasoning`` (vLLM
 ``--reasoning-parser`` name or None), ``tools`` (the request's ``tools``), ``text`` (the model's
-output), optional ``kwargs`` (chat_template_kwargs).
+output), optional ``kwargs`` (chat_template_kwargs), optional ``prompt`` (the prompt's text, for
+the reasoning state the prompt leaves; else the prompt is empty).
 """
 
 from __future__ import annotations
@@ -530,6 +531,44 @@ def _mistral() -> list[dict]:
     ]
 
 
+_QP = "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+
+
+def _qwen3_reasoning() -> list[dict]:
+    """vLLM 0.33's qwen3 parser: output is reasoning until ``</think>`` (a ``<think>`` the model
+    writes is absorbed) unless the prompt's current turn closed the block or thinking is off."""
+    cases = [
+        ("plain", None, None, "The answer is 4."),
+        ("think_block", None, None, "<think>hm</think>The answer is 4."),
+        ("think_block_newlines", None, None, "<think>\nhm\n</think>\n\nThe answer is 4."),
+        ("no_start", None, None, "hm</think>The answer is 4."),
+        ("text_before_think", None, None, "pre<think>hm</think>answer"),
+        ("repeated_markers", None, None, "<think>a<think>b</think>c</think>d<think>e"),
+        ("unclosed", None, None, "<think>still thinking"),
+        ("prompt_open", _QP + "<think>\n", None, "hm</think>answer"),
+        ("prompt_closed", _QP + "<think>\n\n</think>\n\n", None, "The answer is 4."),
+        ("prompt_closed_stray_end", _QP + "<think>\n\n</think>\n\n", None, "a</think>b<think>c"),
+        ("earlier_turn_closed", "<|im_start|>assistant\n<think>x</think>y<|im_end|>\n" + _QP, None, "plain"),
+        ("thinking_off", None, {"enable_thinking": False}, "plain</think> <think>tail"),
+        ("thinking_off_prompt", _QP + "<think>\n\n</think>\n\n", {"enable_thinking": False}, "plain answer"),
+    ]
+    out = []
+    for cid, prompt, kwargs, text in cases:
+        for tool in (None, "qwen3_coder"):
+            case = {"id": f"qwen3{'+' + tool if tool else ''}/{cid}", "tool": tool, "reasoning": "qwen3",
+                    "tools": TOOLS if tool else [], "text": text}
+            if prompt is not None:
+                case["prompt"] = prompt
+            if kwargs:
+                case["kwargs"] = kwargs
+            out.append(case)
+    out.append({"id": "qwen3+qwen3_coder/plain_call", "tool": "qwen3_coder", "reasoning": "qwen3",
+                "tools": TOOLS, "text": "I will call it." + _Q_WEATHER})
+    out.append({"id": "qwen3+qwen3_coder/prompt_closed_call", "tool": "qwen3_coder", "reasoning": "qwen3",
+                "tools": TOOLS, "prompt": _QP + "<think>\n\n</think>\n\n", "text": "Sure." + _Q_WEATHER})
+    return out
+
+
 CASES: list[dict] = [
     *_qwen("qwen3_coder"),
     *_qwen("qwen3_xml")[:6],
@@ -546,6 +585,7 @@ CASES: list[dict] = [
     *_dsml_wrapper(),
     *_kimi_ids(),
     *_mistral(),
+    *_qwen3_reasoning(),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are

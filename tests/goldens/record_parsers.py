@@ -66,7 +66,10 @@ def record(case: dict) -> dict:
         tools=case["tools"] or None, chat_template_kwargs=kwargs or None,
     )
     out: dict = {"id": case["id"]}
+    prompt_ids = tok.encode(case["prompt"], add_special_tokens=False) if "prompt" in case else []
     parser = cls(tok, request.tools, chat_template_kwargs=kwargs)
+    if prompt_ids:
+        parser.set_prompt_token_ids(prompt_ids)
     try:
         reasoning, content, calls = parser.parse(case["text"], request, enable_auto_tools=case["tool"] is not None)
         out["batch"] = {"reasoning": reasoning, "content": content, "calls": _calls(calls)}
@@ -88,7 +91,7 @@ def record(case: dict) -> dict:
                     skip_special_tokens=False, spaces_between_special_tokens=True,
                 )
                 prev_tokens = (prev_tokens or []) + new
-            d = parser.parse_delta(text, delta_ids, request, prompt_token_ids=[], finished=last)
+            d = parser.parse_delta(text, delta_ids, request, prompt_token_ids=prompt_ids, finished=last)
             if d is None:
                 continue
             reasoning.append(d.reasoning or "")

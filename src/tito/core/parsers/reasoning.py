@@ -61,7 +61,8 @@ The state is one :class:`ReasoningState`; its text ``phase`` is one of:
     here when the prompt tail opened the block (DeepSeek-R1 / Qwen3-thinking templates end the
     prompt with ``<think>\\n``).
 ``post``
-    Only parsers with ``absorb`` (mistral): the block closed with its end marker; text is
+    Only parsers with ``absorb`` (mistral): the block closed with its end marker (or the
+    prompt closed it); text is
     **content**, a stray end marker is dropped, the tool format's call start switches to ``done``
     (what follows belongs to the tool parser).
 ``done``
@@ -94,11 +95,18 @@ id means "open", the first ``</think>`` id means "closed"; the scan stops at the
 earlier assistant turn never disables reasoning for this one (vLLM scans the whole prompt; its newer
 ``reasoning_ended_in_prompt`` exists to fix exactly that).
 
-Differences from vLLM main (documented choices): vLLM main's ``qwen3`` parser targets Qwen3.5
-templates and treats output before ``</think>`` as reasoning even without ``<think>`` unless
-``enable_thinking`` is false; with the original Qwen3 template (model emits ``<think>`` itself) both
-behave the same. vLLM also detects markers by token id in streaming but by text in batch; tito uses
-text in both (so a marker spelled with ordinary tokens counts too) and ids only for counting.
+Differences from vLLM 0.33 (documented choice, ``docs/conformance.md``): vLLM 0.33's ``qwen3``
+parser starts every output in reasoning unless the prompt's turn closed the block or thinking is
+off, so a plain answer without ``<think>`` becomes reasoning and the content stays empty. tito
+starts qwen3 in ``pre`` when the prompt says nothing: Qwen3 templates that think either open the
+block in the prompt (Qwen3-2507 thinking, Qwen3.5: ``think`` from the prompt tail, as vLLM) or
+have the model write ``<think>`` (the original Qwen3: the same result as vLLM), so ``pre`` differs
+only where no block ever opens, and there the answer is the content. vLLM 0.33 also absorbs
+repeated markers (a second ``<think>``, a ``</think>`` after the block); tito does that only for
+mistral, whose content after the block ends at ``[TOOL_CALLS]``: with qwen3 the content may hold
+a hermes call whose JSON strings contain the marker, which must stay data. vLLM also detects
+markers by token id in streaming but by text in batch; tito uses text in both (so a marker
+spelled with ordinary tokens counts too) and ids only for counting.
 
 Bounds: ``held`` < the longest marker looked for (at most 31 characters); the state JSON is
 < 300 bytes whatever the output length.
@@ -320,7 +328,7 @@ def initial(
             phase = "think"
             break
         if end_id is not None and tid == end_id:
-            phase = "done"
+            phase = "post" if parser.absorb else "done"  # absorb: a stray end is still dropped
             break
         if tid in vocab.special_ids:
             break
