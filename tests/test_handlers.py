@@ -13,6 +13,7 @@ Powertools' logger and metrics together, which is everything Lambda runs except 
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import copy
 import io
@@ -252,6 +253,22 @@ def test_every_function_serves_health(name: str, load_event: Any, lambda_context
     response = handler_or_skip(name)(load_event("health.json"), lambda_context)
     assert response["statusCode"] == 200
     assert _json_body(response)["status"] == "ok"
+
+
+@pytest.mark.parametrize("how", ["asyncio.run unset the loop", "the loop was closed"])
+def test_handler_survives_whatever_happened_to_the_event_loop(how: str, load_event: Any,
+                                                              lambda_context: Any) -> None:
+    """Mangum runs on asyncio's current loop: an ``asyncio.run()`` elsewhere in the process (it
+    unsets the loop) or a closed loop made every later invocation a 400 "malformed event" (the
+    shuffled-events flake of the full suite)."""
+    handler = handler_or_skip("chat_derender")
+    if how == "asyncio.run unset the loop":
+        asyncio.run(asyncio.sleep(0))
+    else:
+        asyncio.get_event_loop().close()
+    response = handler(load_event("chat_derender.json"), lambda_context)
+    assert response["statusCode"] == 200, response["body"]
+    assert json.loads(response["body"])["choices"][0]["message"]["content"]
 
 
 def test_real_handler_base64_body(load_event: Any, lambda_context: Any) -> None:

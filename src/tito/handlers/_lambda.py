@@ -41,6 +41,7 @@ Example (one module per endpoint, as Lambda's ``Handler`` setting names it)::
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import gc
@@ -268,6 +269,19 @@ def _load_models(endpoints: Sequence[str]) -> None:
 _TEMPLATE_ENDPOINTS = frozenset({"chat_render", "responses_render", "tokenize"})
 
 
+def _use_loop(loop: asyncio.AbstractEventLoop) -> asyncio.AbstractEventLoop:
+    """Make ``loop`` (or a fresh one if it was closed) asyncio's current loop, and return it.
+
+    Why: Mangum runs every invocation on ``asyncio.get_event_loop()``, which it sets up only
+    once, when it is built. Anything else in the process that unsets or closes the current loop
+    (an ``asyncio.run()``, a test framework) made every later invocation raise RuntimeError,
+    answered as a malformed event. Setting our own loop each call is a thread-local store."""
+    if loop.is_closed():
+        loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    return loop
+
+
 def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> LambdaHandler:
     """Build the Lambda handler serving ``endpoints`` (names of ``tito.adapters.app.ENDPOINTS``).
 
@@ -286,6 +300,7 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
         app = create_app(endpoints=names)
     base_path = os.getenv("TITO_API_BASE_PATH") or "/"
     mangum = Mangum(app, lifespan="off", api_gateway_base_path=base_path)
+    loop = asyncio.new_event_loop()  # this handler's own: see _use_loop
     if load_models:
         _load_models(names)
 
@@ -293,12 +308,14 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
     @metrics.log_metrics(capture_cold_start_metric=True)
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         global _last_reported
+        nonlocal loop
         logger.set_correlation_id(correlation_id(event))
         metrics.add_dimension(name="endpoint", value=endpoint_of(event, base_path))
         metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
         token = _in_invocation.set(True)
         try:
             problem = event_problem(event)
+            loop = _use_loop(loop)
             # Powertools' and Mangum's LambdaContext protocols differ only in typing details.
             response = _bad_event(problem) if problem else mangum(event, cast(Any, context))
         except (KeyError, TypeError, AttributeError, ValueError, RuntimeError) as exc:
