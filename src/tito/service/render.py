@@ -417,23 +417,30 @@ def _chat_structured_outputs(
     tool_choice: Any, *, harmony: bool = False,
 ) -> dict[str, Any] | None:
     """The engine constraint: the tool format's structural tag when vLLM 0.33 sends one
-    (:mod:`tito.core.parsers.tools.structural`), else the request's own constraint or the JSON
-    schema of a list of calls (formats without a tag)."""
+    (:mod:`tito.core.parsers.tools.structural`, for ``auto`` with the request's own constraint
+    its or-format), else the request's own constraint (harmony: on the final channel) or the
+    JSON schema of a list of calls (formats without a tag)."""
     response_format = request.response_format
     own = request.structured_outputs.model_dump(by_alias=True, exclude_none=True) \
         if request.structured_outputs is not None else None
-    has_constraint = bool(own) or (
-        response_format is not None and _get(response_format, "type") not in (None, "text"))
-    parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser and not harmony else None
-    tag = structural_tag(parser, tools, tool_choice, parallel_tool_calls=request.parallel_tool_calls,
-                         has_constraint=has_constraint)
+    constraint = core_sampling.structured_outputs_for(
+        response_format=response_format, structured_outputs=own)
+    if harmony:
+        constraint = harmony_structured_outputs(constraint)
+        tag_model: str | None = "harmony"
+    else:
+        parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
+        tag_model = parser.structural_tag_model if parser is not None else None
+    tag = structural_tag(tag_model, tools, tool_choice,
+                         parallel_tool_calls=request.parallel_tool_calls, constraint=constraint)
     if tag is not None:
         return {"structural_tag": tag}
+    if harmony or model.tool_parser is None:
+        return constraint
     return core_sampling.structured_outputs_for(
         response_format=response_format,
         structured_outputs=own,
-        # harmony's forced-tool structural tag is not the JSON-list constraint of other formats
-        tool_choice=tool_choice if model.tool_parser is not None and not harmony else None,
+        tool_choice=tool_choice,
         tools=tools,
         parallel_tool_calls=request.parallel_tool_calls,
     )
@@ -586,8 +593,6 @@ def render_chat_request(
         tool_choice.model_dump() if isinstance(tool_choice, ChatCompletionNamedToolChoiceParam) else tool_choice
     )
     structured = _chat_structured_outputs(request, model, tools, tool_choice_json, harmony=harmony)
-    if harmony:
-        structured = harmony_structured_outputs(structured)
     # vLLM 0.33's parsers set the engine's flag to false (its parser engine reads special
     # tokens); derender still honours the request's own flag (derender_context)
     skip_special = request.skip_special_tokens

@@ -10,9 +10,11 @@ structure (``<|channel|>analysis<|message|>...``). vLLM 0.33 (``vllm/parser/harm
       tag("<|channel|>final<|message|>", CONSTRAINT, ["<|end|>", ""]))
 
 where a JSON constraint (``json``, ``json_object``) accepts both ``<|channel|>final json`` and
-``<|channel|>final <|constrain|>json`` headers. This module writes that tag as the same JSON text
-vLLM sends to the engine. ``grammar`` and a request's own ``structural_tag`` are passed through
-unchanged (vLLM converts them with xgrammar, which tito does not ship).
+``<|channel|>final <|constrain|>json`` headers, and a request's own structural tag puts its
+``format`` there. This module writes that tag as the same JSON text vLLM sends to the engine.
+``grammar`` is passed through unchanged (vLLM converts Lark with xgrammar, which tito does not
+ship). Tool calls (required / named / strict) are :mod:`tito.core.parsers.tools.structural`'s
+``harmony`` format, which keeps this tag as the or-format's other branch for ``auto``.
 """
 
 from __future__ import annotations
@@ -20,50 +22,33 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tito.core.parsers.tools.structural import constraint_format
+from tito.core.parsers.tools.structural_formats import harmony_preamble, json_schema, one_of, \
+    sequence, tag
+
 __all__ = ["harmony_structured_outputs"]
 
 _END = ["<|end|>", ""]
-_ANALYSIS = {"type": "optional", "content": {"type": "sequence", "elements": [
-    {"type": "tag", "begin": "<|channel|>analysis<|message|>",
-     "content": {"type": "any_text", "excludes": [], "max_tokens": None, "max_chars": None},
-     "end": "<|end|>"},
-    {"type": "const_string", "value": "<|start|>assistant"},
-]}}
+_KINDS = ("json_object", "json", "regex", "choice", "structural_tag")
 
 
-def _json_schema(schema: Any) -> dict[str, Any]:
-    return {"type": "json_schema", "json_schema": schema, "style": "json", "any_order": False,
-            "max_whitespace_cnt": None, "excludes": []}
-
-
-def _tag(constrain: str, content: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "tag", "begin": f"<|channel|>final{constrain}<|message|>", "content": content,
-            "end": _END}
+def _final(constrain: str, content: dict[str, Any]) -> dict[str, Any]:
+    return tag(f"<|channel|>final{constrain}<|message|>", content, _END)
 
 
 def harmony_structured_outputs(structured: dict[str, Any] | None) -> dict[str, Any] | None:
     """The engine's ``structured_outputs`` for a harmony model (see the module header)."""
     if not structured:
         return structured
-    out = dict(structured)
-    if out.get("json_object"):
-        out.pop("json_object")
-        schema: Any = {"type": "object"}
-    elif out.get("json") is not None:
-        raw = out.pop("json")
-        schema = json.loads(raw) if isinstance(raw, str) else raw
-    else:
-        schema = None
-    if schema is not None:
-        final = {"type": "or", "elements": [_tag(c, _json_schema(schema))
-                                            for c in (" json", " <|constrain|>json")]}
-    elif out.get("regex") is not None:
-        final = _tag("", {"type": "regex", "pattern": out.pop("regex")})
-    elif out.get("choice") is not None:
-        final = _tag("", {"type": "or", "elements": [
-            {"type": "const_string", "value": c} for c in out.pop("choice")]})
-    else:
+    fmt = constraint_format(structured)
+    if fmt is None:
         return structured
-    tag = {"type": "structural_tag", "format": {"type": "sequence", "elements": [_ANALYSIS, final]}}
-    out["structural_tag"] = json.dumps(tag)
+    if fmt["type"] == "json_schema":
+        final = one_of([_final(c, json_schema(fmt["json_schema"]))
+                        for c in (" json", " <|constrain|>json")])
+    else:
+        final = _final("", fmt)
+    out = {k: v for k, v in structured.items() if k not in _KINDS}
+    tag_ = {"type": "structural_tag", "format": sequence(harmony_preamble("analysis"), final)}
+    out["structural_tag"] = json.dumps(tag_)
     return out

@@ -111,25 +111,23 @@ def make_tool_parser(
     is content). ``mode``: ``none`` (no parsing), ``auto`` (the model's format), ``required``
     (the forced JSON list), ``named`` (the output is ``named_tool``'s arguments); a format with a
     structural tag (:mod:`.structural`) parses ``required`` and named output as its own calls,
-    since render constrained the engine to them. ``parallel_tool_calls=False`` keeps only call 0 in the output (later calls are
-    parsed and dropped, their text is not content), as vLLM does. ``tool_params``: the request's
+    since render constrained the engine to them. ``parallel_tool_calls=False`` keeps only call 0
+    in the output (later calls are parsed and dropped, their text is not content), as vLLM does. ``tool_params``: the request's
     parameter types (:func:`._schema.tool_params`) for the :data:`TYPED_TOOL_PARSERS`.
     """
     single = not parallel_tool_calls
     if mode == "none":
         return PassthroughParser()
     tagged = TOOL_PARSERS.get(name) if name is not None else None
-    if mode in ("required", "named") and tagged is not None and has_structural_tag(tagged):
-        # render constrained the engine to the format's own calls (a structural tag), so the
-        # output is parsed like ``auto`` (vLLM 0.33)
-        return dataclasses.replace(tagged, single_call=single)
-    if mode == "named":
-        if not named_tool:
-            raise BadRequest("tool_choice names no function", param="tool_choice")
-        return NamedParser(function=named_tool, single_call=single)
-    if mode == "required":
+    if mode in ("required", "named") and not (tagged is not None and has_structural_tag(tagged)):
+        if mode == "named":
+            if not named_tool:
+                raise BadRequest("tool_choice names no function", param="tool_choice")
+            return NamedParser(function=named_tool, single_call=single)
         return RequiredParser(single_call=single)
-    if mode != "auto":
+    # from here: auto, or required / named output constrained to the format's own calls by a
+    # structural tag at render (vLLM 0.33 parses those like auto)
+    if mode not in ("auto", "required", "named"):
         raise BadRequest(f"unknown tool_choice mode {mode!r}", param="tool_choice")
     if name is None:
         return PassthroughParser()
@@ -153,7 +151,7 @@ def id_shape(name: str | None) -> str:
 
 def has_structural_tag(parser: ToolParser) -> bool:
     """Does the format constrain ``required`` / named calls with a structural tag of its own?"""
-    return type(parser).structural_format is not ToolParser.structural_format
+    return parser.structural_tag_model is not None
 
 
 def parse_tool_choice(

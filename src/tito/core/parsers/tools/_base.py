@@ -42,15 +42,11 @@ calls; batch is one call with the whole text and ``final=True``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
 from tito.core.state import Field, State
-
-if TYPE_CHECKING:
-    from tito.core.parsers.tools.structural import CallMode, ToolSpec
 
 #: Longest call header (lead markers excluded) kept while waiting for a call's name (characters).
 #: OpenAI function names are at most 64 characters; real headers are about 100.
@@ -177,6 +173,11 @@ class ToolParser:
     #: (Mistral's ``[TOOL_CALLS]``): decoding keeps exactly these (and no other special token)
     #: in the text the parser reads, whatever ``skip_special_tokens`` says
     marker_tokens: ClassVar[tuple[str, ...]] = ()
+    #: vLLM 0.33's ``structural_tag_model`` of the format (a key of
+    #: :data:`.structural_formats.BUILDERS`), or None: render constrains ``required`` / named
+    #: calls with that structural tag (:mod:`.structural`) and derender then parses them as the
+    #: format's own calls; without one, ``required`` / named use the JSON-list schema
+    structural_tag_model: ClassVar[str | None] = None
     #: keep only the call with index 0 in the output (``parallel_tool_calls=false``)
     single_call: bool = False
 
@@ -217,12 +218,6 @@ class ToolParser:
         if self.single_call:
             calls = [c for c in calls if c.index == 0]
         return st, "".join(out.content), calls
-
-    def structural_format(self, tools: Sequence[ToolSpec], mode: CallMode) -> dict[str, Any] | None:
-        """The xgrammar structural-tag ``format`` constraining the engine to this format's calls
-        (see :mod:`.structural`), or None: the format has none, and ``required`` / named fall
-        back to the JSON-list schema. A format with a tag overrides this one method."""
-        return None
 
     # -- helpers for subclasses -------------------------------------------------------------
 

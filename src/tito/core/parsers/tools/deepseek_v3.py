@@ -83,6 +83,7 @@ class DeepSeekV3Parser(ObjectCallParser):
     (``deepseek_v31``, ``kimi_k2``), which set the markers and :meth:`_parse_header`."""
 
     name: ClassVar[str] = "deepseek_v3"
+    structural_tag_model: ClassVar[str | None] = "deepseek_r1"
     first_phase: ClassVar[str] = "text"
     resume_phase: ClassVar[str] = "text"
     interrupt_phase: ClassVar[str] = "sep"

@@ -42,6 +42,7 @@ def parse_header(s: str, lead: Sequence[str]) -> Header:
 @dataclass(frozen=True)
 class DeepSeekV31Parser(DeepSeekV3Parser):
     name: ClassVar[str] = "deepseek_v31"
+    structural_tag_model: ClassVar[str | None] = "deepseek_v3_1"
     fence_close: ClassVar[str] = ""
 
     def _parse_header(self, s: str, lead: Sequence[str]) -> Header:

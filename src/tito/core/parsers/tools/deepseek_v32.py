@@ -46,6 +46,7 @@ _WRAPPERS = ("arguments", "input")
 @dataclass(frozen=True)
 class DeepSeekV32Parser(XmlCallParser):
     name: ClassVar[str] = "deepseek_v32"
+    structural_tag_model: ClassVar[str | None] = "deepseek_v3_2"
     section_start: ClassVar[str] = f"<{_DSML}function_calls>"
     section_end: ClassVar[str] = f"</{_DSML}function_calls>"
     call_open: ClassVar[str] = f"<{_DSML}invoke name="

@@ -32,6 +32,7 @@ VALUE_START = "<arg_value>"
 @dataclass(frozen=True)
 class Glm45Parser(XmlCallParser):
     name: ClassVar[str] = "glm45"
+    structural_tag_model: ClassVar[str | None] = "glm_4_7"
     call_open: ClassVar[str] = "<tool_call>"
     call_close: ClassVar[str] = "</tool_call>"
     param_open: ClassVar[str] = "<arg_key>"

@@ -38,11 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
-from tito.core.parsers.tools.structural import CallMode, ToolSpec, hermes_style
 
 START = "<tool_call>"
 END = "</tool_call>"
@@ -59,12 +58,10 @@ class HermesParser(ObjectCallParser):
     string_stop_markers: ClassVar[tuple[str, ...]] = ("\n" + END,)
     string_args: ClassVar[bool] = True
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
+    structural_tag_model: ClassVar[str | None] = "hermes"
 
     def _lead(self, st: Work) -> Sequence[str]:
         return (START,)
-
-    def structural_format(self, tools: Sequence[ToolSpec], mode: CallMode) -> dict[str, Any]:
-        return hermes_style(tools, mode, START, END)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._text_until(st, s, pos, out, final, START, "head")

@@ -57,6 +57,7 @@ def call_id_and_name(header: str) -> tuple[str, str]:
 @dataclass(frozen=True)
 class KimiK2Parser(DeepSeekV3Parser):
     name: ClassVar[str] = "kimi_k2"
+    structural_tag_model: ClassVar[str | None] = "kimi"
     calls_begin: ClassVar[str] = SECTION_BEGIN
     call_begin: ClassVar[str] = CALL_BEGIN
     call_end: ClassVar[str] = CALL_END

@@ -48,6 +48,7 @@ PYTHON_TAG = "<|python_tag|>"
 @dataclass(frozen=True)
 class Llama3JsonParser(ObjectCallParser):
     name: ClassVar[str] = "llama3_json"
+    structural_tag_model: ClassVar[str | None] = "llama"
     first_phase: ClassVar[str] = "start"
     resume_phase: ClassVar[str] = "rest"
     after_phase: ClassVar[str] = "sep"

@@ -27,6 +27,7 @@ from tito.core.parsers.tools._xml import HeadResult, XmlCallParser, quoted_attr
 @dataclass(frozen=True)
 class MinimaxM2Parser(XmlCallParser):
     name: ClassVar[str] = "minimax_m2"
+    structural_tag_model: ClassVar[str | None] = "minimax"
     section_start: ClassVar[str] = "<minimax:tool_call>"
     section_end: ClassVar[str] = "</minimax:tool_call>"
     call_open: ClassVar[str] = "<invoke name="

@@ -35,6 +35,7 @@ from tito.core.parsers.tools._xml import HeadResult, XmlCallParser, up_to
 @dataclass(frozen=True)
 class Qwen3CoderParser(XmlCallParser):
     name: ClassVar[str] = "qwen3_coder"
+    structural_tag_model: ClassVar[str | None] = "qwen_3_coder"
     section_start: ClassVar[str] = "<tool_call>"
     section_end: ClassVar[str] = "</tool_call>"
     call_open: ClassVar[str] = "<function="

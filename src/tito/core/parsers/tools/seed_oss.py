@@ -23,5 +23,7 @@ from tito.core.parsers.tools.qwen3_coder import Qwen3CoderParser
 @dataclass(frozen=True)
 class SeedOssParser(Qwen3CoderParser):
     name: ClassVar[str] = "seed_oss"
+    #: vLLM's seed_oss parser has no structural tag (unlike qwen3_coder's)
+    structural_tag_model: ClassVar[str | None] = None
     section_start: ClassVar[str] = "<seed:tool_call>"
     section_end: ClassVar[str] = "</seed:tool_call>"

@@ -3,36 +3,30 @@
 Why: vLLM 0.33 constrains ``tool_choice`` ``"required"`` and named (and ``"auto"`` when a tool is
 ``strict`` or ``parallel_tool_calls`` is false) with ``structured_outputs.structural_tag`` (an
 xgrammar structural tag, JSON text) in the tool parser's own format, instead of the older JSON
-schema of a list of ``{name, parameters}``. The model then writes ``<tool_call>`` blocks that the
-same format parser reads back, so derender parses required and named output like ``auto``.
+schema of a list of ``{name, parameters}``. The model then writes calls that the same format
+parser reads back, so derender parses required and named output like ``auto``.
 
-Grammar of the tag (xgrammar's structural-tag JSON, fields in vLLM's order)::
+The tag is ``{"type": "structural_tag", "format": FORMAT}``; each format's FORMAT is built by
+:mod:`.structural_formats` (keyed by vLLM's ``structural_tag_model`` names; a tool parser names
+its model in :attr:`ToolParser.structural_tag_model
+<tito.core.parsers.tools._base.ToolParser.structural_tag_model>`, harmony is ``"harmony"``).
 
-    {"type": "structural_tag", "format": FORMAT}
-    FORMAT  = {"type": "tags_with_separator", "tags": [TAG...], "separator": "",
-               "at_least_one": true, "stop_after_first": BOOL}           # required / named
-            | {"type": "triggered_tags", "triggers": [BEGIN_MARKER], "tags": [TAG...],
-               "at_least_one": false, "stop_after_first": BOOL, "excludes": []}  # auto
-    TAG     = {"type": "tag", "begin": STR, "content": SCHEMA, "end": STR}
-    SCHEMA  = {"type": "json_schema", "json_schema": PARAMETERS | true, "style": "json",
-               "any_order": false, "max_whitespace_cnt": null, "excludes": []}
+Rules (vLLM's ``DelegatingParser._apply_structural_tag`` with ``--tool-strict-level`` unset)::
 
-Rules (vLLM's ``DelegatingParser._apply_structural_tag`` with ``--tool-strict-level`` unset):
+    no tag:    tool_choice "none"; no function tools; the format has no model;
+               auto when no tool is strict and parallel_tool_calls is not false
+               (parallel_tool_calls false with auto *and* a constraint does not count)
+    mode:      auto -> "auto"; "required" -> "required"; named -> "forced" (only that tool)
+    or-format: auto with response_format / structured_outputs and a tag ->
+               or(FORMAT built as "required", the constraint as an xgrammar format)
+    ARGS:      a tool's parameters when it is strict: true, else true (any JSON)
+    single:    parallel_tool_calls false -> every list of calls stops after its first
+    replaces:  the tag replaces response_format / structured_outputs (for required / named vLLM
+               ignores them with a warning)
 
-- no tag for ``tool_choice`` ``"none"``, or when the request has no function tools;
-- ``"auto"`` gets a tag only when a tool is ``strict: true`` or ``parallel_tool_calls`` is false
-  (and never together with ``response_format``/``structured_outputs``: tito then keeps the
-  request's own constraint, see docs/conformance.md);
-- a named ``tool_choice`` keeps only that tool and is *forced* (``stop_after_first``);
-- ``parallel_tool_calls: false`` sets ``stop_after_first`` on the list of calls;
-- a tool's arguments are pinned to its ``parameters`` only when the tool is ``strict: true``
-  (``true``, any JSON, otherwise, and when it has no parameters);
-- the tag replaces any ``response_format`` / ``structured_outputs`` of a required or named
-  request (vLLM ignores them with a warning).
-
-A format opts in by implementing :meth:`ToolParser.structural_format
-<tito.core.parsers.tools._base.ToolParser.structural_format>` (one method: tools in, FORMAT out);
-:func:`hermes_style` builds the common ``BEGIN{"name": "N", "arguments": ARGS}END`` shape.
+A constraint xgrammar cannot take as a format (a Lark ``grammar``, which vLLM converts with
+xgrammar, not shipped by tito) gives no or-format: the request's own constraint applies, as
+vLLM does for constraints that fail its xgrammar check.
 """
 
 from __future__ import annotations
@@ -42,6 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tito.core.parsers.tools.structural_formats import BUILDERS, const, json_schema, one_of, tag
+
 #: how the calls are constrained: ``auto`` (calls optional), ``required`` (one or more calls),
 #: ``forced`` (exactly the named tool, once)
 CallMode = Literal["auto", "required", "forced"]
@@ -49,39 +45,17 @@ CallMode = Literal["auto", "required", "forced"]
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One function tool as a structural tag sees it: its name and its argument schema
-    (``True``: any JSON object, for a tool that is not ``strict``)."""
+    """One function tool as a structural tag sees it: its name, its ``parameters`` as sent
+    (None when absent) and whether it is strict (resolved: ``strict: true`` on the tool)."""
 
     name: str
-    schema: Any
+    parameters: Any
+    strict: bool
 
-
-def json_schema(schema: Any) -> dict[str, Any]:
-    """xgrammar's JSON-schema content (vLLM's ``JSONSchemaFormat`` defaults)."""
-    return {"type": "json_schema", "json_schema": schema, "style": "json", "any_order": False,
-            "max_whitespace_cnt": None, "excludes": []}
-
-
-def tag(begin: str, content: dict[str, Any], end: str) -> dict[str, Any]:
-    return {"type": "tag", "begin": begin, "content": content, "end": end}
-
-
-def calls_format(tags: list[dict[str, Any]], mode: CallMode, trigger: str) -> dict[str, Any]:
-    """The list of calls: triggered by ``trigger`` for ``auto``, one or more otherwise."""
-    if mode == "auto":
-        return {"type": "triggered_tags", "triggers": [trigger], "tags": tags,
-                "at_least_one": False, "stop_after_first": False, "excludes": []}
-    return {"type": "tags_with_separator", "tags": tags, "separator": "", "at_least_one": True,
-            "stop_after_first": mode == "forced"}
-
-
-def hermes_style(tools: Sequence[ToolSpec], mode: CallMode, start: str, end: str) -> dict[str, Any]:
-    """``START{"name": "N", "arguments": ARGS}END``, with and without newlines inside the
-    markers (Hermes / Qwen's ``<tool_call>`` blocks; vLLM's ``_hermes_style_structural_tag``)."""
-    shapes = ((start + '\n{"name": "', "}\n" + end), (start + '{"name": "', "}" + end))
-    tags = [tag(begin + t.name + '", "arguments": ', json_schema(t.schema), close)
-            for t in tools for begin, close in shapes]
-    return calls_format(tags, mode, start)
+    @property
+    def schema(self) -> Any:
+        """The arguments' JSON schema: the parameters of a strict tool, else ``True`` (any)."""
+        return self.parameters if self.strict and self.parameters is not None else True
 
 
 def _function(tool: Any) -> Mapping[str, Any]:
@@ -91,52 +65,87 @@ def _function(tool: Any) -> Mapping[str, Any]:
     return fn.model_dump() if hasattr(fn, "model_dump") else {}
 
 
+def constraint_format(constraint: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A request's own constraint (tito's ``structured_outputs`` dict) as an xgrammar format
+    (vLLM's ``structured_outputs_to_format``), or None when it cannot be one."""
+    if not constraint:
+        return None
+    if constraint.get("json_object"):
+        return json_schema({"type": "object"})
+    if constraint.get("json") is not None:
+        schema = constraint["json"]
+        return json_schema(json.loads(schema) if isinstance(schema, str) else schema)
+    if constraint.get("regex") is not None:
+        return {"type": "regex", "pattern": constraint["regex"]}
+    if constraint.get("choice") is not None:
+        return one_of([const(str(c)) for c in constraint["choice"]])
+    if constraint.get("structural_tag") is not None:
+        raw = constraint["structural_tag"]
+        tag_ = json.loads(raw) if isinstance(raw, str) else raw
+        if not isinstance(tag_, Mapping):
+            return None
+        if "structures" in tag_:  # the legacy form
+            return {"type": "triggered_tags", "triggers": list(tag_.get("triggers") or []),
+                    "tags": [tag(s["begin"], json_schema(s["schema"]), s["end"])
+                             for s in tag_["structures"]],
+                    "at_least_one": False, "stop_after_first": False, "excludes": []}
+        fmt = tag_.get("format")
+        return fmt if isinstance(fmt, Mapping) else None
+    return None  # grammar: vLLM converts Lark with xgrammar (see the module header)
+
+
 def structural_tag(
-    parser: Any,
+    model: str | None,
     tools: Sequence[Any] | None,
     tool_choice: Any,
     *,
     parallel_tool_calls: bool | None,
-    has_constraint: bool,
+    constraint: Mapping[str, Any] | None = None,
 ) -> str | None:
     """The ``structured_outputs.structural_tag`` (JSON text) vLLM 0.33 sends for this request,
     or None (no tag: the format has none, or the rules above give none).
 
-    ``parser``: the model's tool-format parser (a :class:`ToolParser` or None);
-    ``has_constraint``: the request carries ``response_format`` / ``structured_outputs``.
+    ``model``: the format's structural-tag model (vLLM's name, a :data:`BUILDERS` key, or None);
+    ``constraint``: the request's ``response_format`` / ``structured_outputs`` as tito's
+    ``structured_outputs`` dict (None: none).
     """
-    if parser is None or not tools or tool_choice == "none":
+    builder = BUILDERS.get(model) if model else None
+    if builder is None or not tools or tool_choice == "none":
         return None
-    functions = [_function(t) for t in tools]
-    functions = [f for f in functions if f.get("name")]
+    functions = [f for f in map(_function, tools) if f.get("name")]
     if not functions:
         return None
     auto = tool_choice is None or tool_choice == "auto"
     single = parallel_tool_calls is False
-    if auto:
-        if has_constraint or not (single or any(f.get("strict") is True for f in functions)):
+    constrained = constraint is not None and any(
+        constraint.get(k) not in (None, False) for k in _CONSTRAINT_KINDS)
+    if auto and not any(f.get("strict") is True for f in functions) and not (
+            single and not constrained):
+        return None
+    output = None
+    if auto and constrained:
+        output = constraint_format(constraint)
+        if output is None:
             return None
-        mode: CallMode = "auto"
-    elif tool_choice == "required":
-        mode = "required"
-    else:
-        wanted = _function(tool_choice).get("name")
-        functions = [f for f in functions if f.get("name") == wanted]
+    mode: CallMode = "auto" if auto and output is None else "required"
+    if not auto and tool_choice != "required":
+        wanted = _function(tool_choice).get("name") or (
+            tool_choice.get("name") if isinstance(tool_choice, Mapping) else None)
+        functions = [f for f in functions if f.get("name") == wanted][:1]
         if not functions:
             return None
         mode = "forced"
-    specs = [ToolSpec(str(f["name"]),
-                      (f.get("parameters") if f.get("parameters") is not None else True)
-                      if f.get("strict") is True else True)
+    specs = [ToolSpec(str(f["name"]), f.get("parameters"), f.get("strict") is True)
              for f in functions]
-    fmt = parser.structural_format(specs, mode)
-    if fmt is None:
-        return None
+    fmt = builder(specs, mode)
     if single:
         fmt = _single_call(fmt)
+    if output is not None:
+        fmt = one_of([fmt, output])
     return json.dumps({"type": "structural_tag", "format": fmt})
 
 
+_CONSTRAINT_KINDS = ("json", "regex", "choice", "grammar", "json_object", "structural_tag")
 _CALL_LISTS = frozenset({"triggered_tags", "token_triggered_tags", "tags_with_separator"})
 
 
@@ -151,3 +160,6 @@ def _single_call(node: Any) -> Any:
     if out.get("type") in _CALL_LISTS:
         out["stop_after_first"] = True
     return out
+
+
+__all__ = ["CallMode", "ToolSpec", "constraint_format", "structural_tag"]

@@ -1,0 +1,49 @@
+"""The qwen3 tokenizer with every tool format's markers added as special tokens.
+
+Why: vLLM's tool parsers check at server start that their markers are tokens of the tokenizer
+(``<|python_tag|>`` for llama3_json, DeepSeek's and Kimi's call markers, Mistral's
+``[TOOL_CALLS]``...), and the real models hold them as special tokens. tito has no tokenizer of
+those models, so the structural-tag goldens (``record_structural.py``) and their test use
+qwen3's tokenizer with these markers added (ids 151669 on, in this order: **not** the models'
+ids). Built with the ``tokenizers`` package, so the recorder and the test get the same ids.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QWEN3 = ROOT / "layers" / "tokenizer" / "models" / "qwen3"
+
+MARKERS = [
+    "<|python_tag|>", "<|python_start|>", "<|python_end|>",
+    "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_begin|>",
+    "<|tool_call_end|>", "<|tool_call_argument_begin|>",
+    "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>",
+    "<｜tool▁sep｜>",
+    "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>",
+    "<minimax:tool_call>", "</minimax:tool_call>", "<seed:tool_call>", "</seed:tool_call>",
+    "[TOOL_CALLS]", "[ARGS]", "<|tool_call|>", "<tool_calls>", "</tool_calls>",
+]
+
+
+def marker_folder(dst: Path) -> Path:
+    """Write qwen3's tokenizer files with :data:`MARKERS` added into ``dst`` (and tito.json)."""
+    from tokenizers import AddedToken, Tokenizer
+
+    dst.mkdir(parents=True, exist_ok=True)
+    for name in ("tokenizer_config.json", "tito.json"):
+        shutil.copy(QWEN3 / name, dst / name)
+    tok = Tokenizer.from_file(str(QWEN3 / "tokenizer.json"))
+    tok.add_special_tokens([AddedToken(m, special=True, normalized=False) for m in MARKERS])
+    tok.save(str(dst / "tokenizer.json"))
+    cfg = json.loads((dst / "tokenizer_config.json").read_text(encoding="utf-8"))
+    for m in MARKERS:  # transformers rebuilds the added tokens from this table
+        cfg["added_tokens_decoder"][str(tok.token_to_id(m))] = {
+            "content": m, "lstrip": False, "normalized": False, "rstrip": False,
+            "single_word": False, "special": True}
+    (dst / "tokenizer_config.json").write_text(json.dumps(cfg, ensure_ascii=False, indent=1),
+                                               encoding="utf-8")
+    return dst
