@@ -235,8 +235,32 @@ def structured_outputs_for(
             for tool in tools:
                 name, params = _tool_schema(tool)
                 if name == wanted:
-                    return {"json": params} if params is not None else (result or None)
+                    # empty or missing parameters still constrain the arguments to an object
+                    return {"json": params or {"type": "object", "properties": {}}}
     return result or None
+
+
+def mistral_calls_schema(
+    tools: Sequence[Mapping[str, Any]], tool_choice: Any
+) -> dict[str, Any] | None:
+    """vLLM 0.33's ``MistralParser._build_guided_schema_pre_v11``: required / named calls as
+    Mistral's own list ``[{"name": N, "arguments": {...}}]`` (one item when named), or None
+    (the named tool is not in ``tools``)."""
+    if tool_choice == "required":
+        chosen, extra = list(tools), {}
+    else:
+        wanted = ((tool_choice or {}).get("function") or {}).get("name") \
+            if isinstance(tool_choice, Mapping) else None
+        chosen, extra = [t for t in tools if _tool_schema(t)[0] == wanted], {"maxItems": 1}
+        if not chosen:
+            return None
+    any_of = []
+    for tool in chosen:
+        name, params = _tool_schema(tool)
+        any_of.append({"type": "object", "properties": {
+            "name": {"type": "string", "enum": [name]},
+            "arguments": params or {"type": "object"}}, "required": ["name", "arguments"]})
+    return {"type": "array", "minItems": 1, **extra, "items": {"type": "object", "anyOf": any_of}}
 
 
 # ------------------------------------------------------------------------------------------

@@ -414,7 +414,7 @@ def _reasoning_ended(
 
 def _chat_structured_outputs(
     request: ChatCompletionRequest, model: ServedModel, tools: list[dict[str, Any]] | None,
-    tool_choice: Any, *, harmony: bool = False,
+    tool_choice: Any, *, harmony: bool = False, responses: bool = False,
 ) -> dict[str, Any] | None:
     """The engine constraint: the tool format's structural tag when vLLM 0.33 sends one
     (:mod:`tito.core.parsers.tools.structural`, for ``auto`` with the request's own constraint
@@ -428,14 +428,26 @@ def _chat_structured_outputs(
     if harmony:
         constraint = harmony_structured_outputs(constraint)
         tag_model: str | None = "harmony"
+        level = "auto"
+        parser = None
     else:
         parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
         tag_model = parser.structural_tag_model if parser is not None else None
-    tag = structural_tag(tag_model, tools, tool_choice,
+        level = parser.default_tool_strict_level if parser is not None else "auto"
+    tag = structural_tag(tag_model, tools, tool_choice, strict_level=level,
                          parallel_tool_calls=request.parallel_tool_calls, constraint=constraint)
     if tag is not None:
         return {"structural_tag": tag}
-    if harmony or model.tool_parser is None:
+    if harmony or parser is None:
+        return constraint
+    if parser.forced_calls == "mistral_list":
+        rf_type = _get(response_format, "type") if response_format is not None else None
+        forced = tools and (tool_choice == "required" or isinstance(tool_choice, dict))
+        if forced and not responses and not own and rf_type in (None, "text", "json_object",
+                                                                "json_schema"):
+            schema = core_sampling.mistral_calls_schema(tools, tool_choice)
+            if schema is not None:
+                return {"json": schema}
         return constraint
     return core_sampling.structured_outputs_for(
         response_format=response_format,
@@ -473,11 +485,14 @@ def render_chat_request(
     settings: RenderSettings | None = None,
     model: ServedModel | None = None,
     header_request_id: str | None = None,
+    responses: bool = False,
 ) -> GenerateRequest:
     """Render one chat request into the engine request (spec 4.1).
 
     ``model`` defaults to the registry's model for ``request.model`` (404 when unknown);
-    ``header_request_id`` is the ``X-Request-Id`` header, which wins over ``request.request_id``.
+    ``header_request_id`` is the ``X-Request-Id`` header, which wins over ``request.request_id``;
+    ``responses``: the chat request stands for a Responses request (vLLM's mistral parser then
+    adds no call schema).
     """
     settings = settings or current_settings()
     model = model or _lookup(request.model)
@@ -592,7 +607,8 @@ def render_chat_request(
     tool_choice_json: Any = (
         tool_choice.model_dump() if isinstance(tool_choice, ChatCompletionNamedToolChoiceParam) else tool_choice
     )
-    structured = _chat_structured_outputs(request, model, tools, tool_choice_json, harmony=harmony)
+    structured = _chat_structured_outputs(request, model, tools, tool_choice_json, harmony=harmony,
+                                          responses=responses)
     # vLLM 0.33's parsers set the engine's flag to false (its parser engine reads special
     # tokens); derender still honours the request's own flag (derender_context)
     skip_special = request.skip_special_tokens

@@ -254,7 +254,7 @@ def render_responses_request(
             "Cannot apply chat template to an empty conversation. Provide at least one message.",
         )
     chat = chat_request_for(request, model)
-    generate = render_chat_request(chat, settings=settings, model=model)
+    generate = render_chat_request(chat, settings=settings, model=model, responses=True)
     generate.request_id = request.request_id
     generate.reasoning_ended = None
     sampling = generate.sampling_params

@@ -120,6 +120,8 @@ def make_tool_parser(
         return PassthroughParser()
     tagged = TOOL_PARSERS.get(name) if name is not None else None
     if mode in ("required", "named") and not (tagged is not None and has_structural_tag(tagged)):
+        if tagged is not None and tagged.forced_calls == "mistral_list":
+            return RequiredParser(single_call=single)  # named too: a list of one call
         if mode == "named":
             if not named_tool:
                 raise BadRequest("tool_choice names no function", param="tool_choice")

@@ -178,6 +178,14 @@ class ToolParser:
     #: calls with that structural tag (:mod:`.structural`) and derender then parses them as the
     #: format's own calls; without one, ``required`` / named use the JSON-list schema
     structural_tag_model: ClassVar[str | None] = None
+    #: vLLM's ``default_tool_strict_level`` (``--tool-strict-level`` unset): ``auto``, or
+    #: ``function`` (every request with tools gets the tag, ``auto`` included: GLM)
+    default_tool_strict_level: ClassVar[str] = "auto"
+    #: without a tag, how ``required`` / named are constrained and read back: ``json_list``
+    #: (vLLM's base parser: a list of ``{name, parameters}``, named: the bare arguments) or
+    #: ``mistral_list`` (vLLM's mistral parser: ``[{name, arguments}]``, one item when named;
+    #: no constraint for Responses requests)
+    forced_calls: ClassVar[str] = "json_list"
     #: keep only the call with index 0 in the output (``parallel_tool_calls=false``)
     single_call: bool = False
 

@@ -33,6 +33,7 @@ VALUE_START = "<arg_value>"
 class Glm45Parser(XmlCallParser):
     name: ClassVar[str] = "glm45"
     structural_tag_model: ClassVar[str | None] = "glm_4_7"
+    default_tool_strict_level: ClassVar[str] = "function"
     call_open: ClassVar[str] = "<tool_call>"
     call_close: ClassVar[str] = "</tool_call>"
     param_open: ClassVar[str] = "<arg_key>"

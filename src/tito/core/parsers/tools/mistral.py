@@ -78,6 +78,7 @@ def parse_v11_header(s: str) -> Header:
 @dataclass(frozen=True)
 class MistralParser(JsonListParser):
     name: ClassVar[str] = "mistral"
+    forced_calls: ClassVar[str] = "mistral_list"
     first_phase: ClassVar[str] = "text"
     marker: ClassVar[str] = MARKER
     resume_phase: ClassVar[str] = "text"

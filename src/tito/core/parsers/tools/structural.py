@@ -15,7 +15,8 @@ Rules (vLLM's ``DelegatingParser._apply_structural_tag`` with ``--tool-strict-le
 
     no tag:    tool_choice "none"; no function tools; the format has no model;
                auto when no tool is strict and parallel_tool_calls is not false
-               (parallel_tool_calls false with auto *and* a constraint does not count)
+               (parallel_tool_calls false with auto *and* a constraint does not count),
+               unless the format's default strict level is "function" (GLM: always a tag)
     mode:      auto -> "auto"; "required" -> "required"; named -> "forced" (only that tool)
     or-format: auto with response_format / structured_outputs and a tag ->
                or(FORMAT built as "required", the constraint as an xgrammar format)
@@ -101,13 +102,15 @@ def structural_tag(
     *,
     parallel_tool_calls: bool | None,
     constraint: Mapping[str, Any] | None = None,
+    strict_level: str = "auto",
 ) -> str | None:
     """The ``structured_outputs.structural_tag`` (JSON text) vLLM 0.33 sends for this request,
     or None (no tag: the format has none, or the rules above give none).
 
     ``model``: the format's structural-tag model (vLLM's name, a :data:`BUILDERS` key, or None);
     ``constraint``: the request's ``response_format`` / ``structured_outputs`` as tito's
-    ``structured_outputs`` dict (None: none).
+    ``structured_outputs`` dict (None: none); ``strict_level``: the format's
+    ``default_tool_strict_level`` (``function``: auto always gets the tag).
     """
     builder = BUILDERS.get(model) if model else None
     if builder is None or not tools or tool_choice == "none":
@@ -119,8 +122,8 @@ def structural_tag(
     single = parallel_tool_calls is False
     constrained = constraint is not None and any(
         constraint.get(k) not in (None, False) for k in _CONSTRAINT_KINDS)
-    if auto and not any(f.get("strict") is True for f in functions) and not (
-            single and not constrained):
+    envelope = strict_level == "function" or (single and not (auto and constrained))
+    if auto and not envelope and not any(f.get("strict") is True for f in functions):
         return None
     output = None
     if auto and constrained:
@@ -151,13 +154,14 @@ _CALL_LISTS = frozenset({"triggered_tags", "token_triggered_tags", "tags_with_se
 
 def _single_call(node: Any) -> Any:
     """``parallel_tool_calls: false``: every list of calls stops after its first call (vLLM's
-    ``limit_to_single_tool_call``; in every format such lists repeat calls, never arguments)."""
+    ``limit_to_single_tool_call``; in every format such lists repeat calls, never arguments).
+    Only format nodes are visited: a ``json_schema`` is the request's data, never a format."""
     if isinstance(node, list):
         return [_single_call(v) for v in node]
     if not isinstance(node, dict):
         return node
-    out = {k: _single_call(v) for k, v in node.items()}
-    if out.get("type") in _CALL_LISTS:
+    out = {k: v if k == "json_schema" else _single_call(v) for k, v in node.items()}
+    if isinstance(out.get("type"), str) and out["type"] in _CALL_LISTS:
         out["stop_after_first"] = True
     return out
 
