@@ -298,7 +298,7 @@ def main() -> None:
                 proc.terminate()
                 proc.wait(timeout=60)
             path = GOLDENS / f"{parser}.json"
-            path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+            path.write_text(json.dumps(data, ensure_ascii=False) + "\n")
             tagged = sum("structural_tag" in json.dumps(c["response"]) for c in
                          data["cases"].values())
             print(f"{path.relative_to(HERE.parent)}: {len(data['cases'])} cases, "

@@ -7,9 +7,11 @@ Each golden file is one parser; its requests (chat and Responses render: require
 with strict tools, ``parallel_tool_calls: false``, auto with ``response_format`` /
 ``structured_outputs``, the or-format) are rendered by tito on a model folder naming the same
 parser, and compared: the prompt ids and ``sampling_params.structured_outputs`` (the structural
-tag as parsed JSON; the rest of the render is the conformance suite's, on the default models). Formats
-without a tag in vLLM 0.33 are in the corpus too: their goldens hold vLLM's fallback (the JSON
-schema of a list of calls, or nothing), and tito must send the same.
+tag as parsed JSON; the rest of the render is the conformance suite's, on the default models).
+Formats without a tag in vLLM 0.33 are in the corpus too: their goldens hold vLLM's fallback
+(the JSON schema of a list of calls, or nothing), and tito must send the same. The derender
+cases feed what each constrained model writes back (required: calls and finish ``tool_calls``;
+named: the call, finish ``stop``) and compare what a client reads.
 """
 
 from __future__ import annotations
@@ -130,3 +132,26 @@ def test_render_matches_vllm(golden: Path, tmp_path: Path, marker_tokenizer: Pat
         assert not problems, "\n".join(problems[:30])
     finally:
         registry.reset_registry(saved)
+
+
+def test_single_call_leaves_the_schemas_alone() -> None:
+    """``parallel_tool_calls: false`` marks call lists only: a tool schema's own ``type`` lists
+    and ``tags`` keys are the request's data (once a 500)."""
+    from tito.core.parsers.tools.structural import structural_tag
+
+    params = {"type": "object", "properties": {"tags": {"type": ["array", "null"]},
+                                               "type": {"type": "string"}}}
+    tool = {"type": "function", "function": {"name": "f", "parameters": params, "strict": True}}
+    for model in ("kimi", "hermes", "glm_4_7", "harmony"):
+        tag = json.loads(structural_tag(model, [tool], "required", parallel_tool_calls=False))
+        assert params in _schemas(tag)
+        assert '"stop_after_first": true' in json.dumps(tag) or model == "harmony"
+
+
+def _schemas(node: object) -> list:
+    if isinstance(node, dict):
+        found = [node["json_schema"]] if node.get("type") == "json_schema" else []
+        return found + [s for k, v in node.items() if k != "json_schema" for s in _schemas(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in _schemas(v)]
+    return []
