@@ -811,14 +811,25 @@ def test_tool_choice_required_streams_the_forced_list():
 
 
 def test_tool_choice_named_streams_the_whole_output_as_arguments():
-    """A format without a structural tag (mistral): the engine was constrained to the function's
-    arguments JSON, so the whole output is that call's arguments."""
-    p = make_tool_parser("mistral", "named", named_tool="get_weather")
+    """A format without a structural tag (pythonic): the engine was constrained to the
+    function's arguments JSON (vLLM's base parser), so the whole output is that call's
+    arguments."""
+    p = make_tool_parser("pythonic", "named", named_tool="get_weather")
     text = '{"city": "Paris"}'
     assert assert_chunking_invariant(p, text).result == ("", [("get_weather", text)])
     assert assert_chunking_invariant(p, " \n").result == ("", [])
     with pytest.raises(BadRequest):
-        make_tool_parser("mistral", "named")
+        make_tool_parser("pythonic", "named")
+
+
+def test_mistral_named_reads_the_forced_list_of_one_call():
+    """vLLM 0.33's mistral parser constrains a named choice to Mistral's list of one
+    ``{"name", "arguments"}`` (conformance/goldens/structural/mistral.json), read back as that
+    list, not as bare arguments."""
+    p = make_tool_parser("mistral", "named", named_tool="get_weather")
+    text = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
+    assert assert_chunking_invariant(p, text).result == ("", [("get_weather",
+                                                              '{"city": "Paris"}')])
 
 
 def test_tagged_format_parses_required_and_named_output_as_its_own_calls():
