@@ -11,10 +11,10 @@ their ``resp_`` prefix). Normalized, each for a stated reason:
 - ``stop``/``output_text_buffer_length``: tito matches stop strings in derender (README), so it
   never sends them to the engine (same as its chat render);
 - ``cohere_format`` in the template kwargs: a server default of vLLM for another model family's
-  template, which the qwen3 template never reads (same as chat);
-- ``structured_outputs`` with a ``structural_tag`` (required/named tool choice, strict tools,
-  ``parallel_tool_calls: false``): vLLM 0.33's structural tags belong to the conformance work
-  (issue 10, shared with chat); until it lands those cases are expected failures.
+  template, which the qwen3 template never reads (same as chat).
+
+The structural tags (required/named tool choice, strict tools, ``parallel_tool_calls: false``)
+are compared here for hermes and, for every other format, in ``tests/test_structural_tags.py``.
 """
 
 from __future__ import annotations
