@@ -155,20 +155,23 @@ class _AppBody(httpx.AsyncByteStream):
     def __init__(self, parts: asyncio.Queue[Any], task: asyncio.Task[None],
                  gone: asyncio.Event) -> None:
         self.parts, self.task, self.gone = parts, task, gone
+        self.complete = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         while True:
             part = await self.parts.get()
             if part is None:
+                self.complete = True
                 return
             if isinstance(part, BaseException):
                 raise part
             yield part
 
     async def aclose(self) -> None:
-        """The reader is done (or went away): tell the app, and stop it if it still runs."""
+        """The reader is done: a complete response lets the app finish (as a server does); one
+        closed early is a client gone away: the app hears ``http.disconnect`` and is stopped."""
         self.gone.set()
-        if not self.task.done():
+        if not self.complete and not self.task.done():
             self.task.cancel()
         with contextlib.suppress(BaseException):
             await self.task
