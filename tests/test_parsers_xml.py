@@ -192,3 +192,32 @@ def test_dsml_lone_wrapper_longer_than_the_buffer_stays_wrapped():
         assert calls == [("f", '{"arguments": ' + big + "}")] and content == ""
     small = dsml.replace(big, '{"city": "Oslo"}')
     assert run(d, [small])[1] == [("f", '{"city": "Oslo"}')]
+
+
+@pytest.mark.parametrize("bad", [
+    {"f": {"o": {"t": "o", "p": 5}}}, {"f": {"o": {"t": 3}}}, {"f": {"o": 7}}, {"f": ["o"]},
+    {"f": {"o": {"t": "o", "p": {"x": None}}}}, {"f": {"o": {"t": "o", "x": 1}}},
+])
+def test_hand_made_typing_map_in_a_derender_context_is_a_400(bad):
+    from tito.core.parsers.tools._schema import check_params
+
+    with pytest.raises(BadRequest) as err:
+        check_params(bad)
+    assert err.value.param == "derender_context.tool_params"
+    good = tool_params([{"type": "function", "function": {"name": "f", "parameters": {
+        "properties": {"o": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}}])
+    assert check_params(good) == good
+
+
+def test_derender_with_a_broken_typing_map_is_a_400_not_a_500():
+    from tito.models.served import load_model
+    from tito.protocol.derender import DerenderChatRequest
+    from tito.service.derender import derender_chat
+
+    model = load_model(MODELS / "qwen3", {"tool_parser": "qwen3_coder"})
+    ids = model.vocab.encode(call("<parameter=o>\n{}\n</parameter>\n"))
+    resp = {"request_id": "r", "choices": [{"index": 0, "token_ids": ids, "finish_reason": "stop"}]}
+    ctx = {"tools": ["f"], "tool_choice": "auto", "tool_params": {"f": {"o": {"t": "o", "p": 5}}}}
+    with pytest.raises(BadRequest):
+        derender_chat(model, DerenderChatRequest.model_validate(
+            {"model": "qwen3", "generate_response": resp, "derender_context": ctx}))

@@ -115,16 +115,16 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
 
 def _tool_params(
     tool_parser: str | None, req: ChatCompletionRequest | DerenderContext | None
-) -> dict[str, dict[str, str]] | None:
+) -> dict[str, dict[str, Any]] | None:
     """The parameter-type map of the request's tools, only for formats that type text values
     (from ``tools`` of a chat request, or render's ``derender_context.tool_params``)."""
     from tito.core.parsers.tools import TYPED_TOOL_PARSERS
-    from tito.core.parsers.tools._schema import tool_params
+    from tito.core.parsers.tools._schema import check_params, tool_params
 
     if tool_parser not in TYPED_TOOL_PARSERS or req is None:
         return None
     if isinstance(req, DerenderContext):
-        return req.tool_params
+        return None if req.tool_params is None else check_params(req.tool_params)
     return tool_params(req.tools)
 
 

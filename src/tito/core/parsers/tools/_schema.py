@@ -245,3 +245,41 @@ def coerce_args(args: dict[str, Any], params: Mapping[str, Node | None]) -> dict
 def dumps(value: Any) -> str:
     """JSON text of a typed value, as vLLM serializes arguments."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def check_params(params: Any) -> dict[str, dict[str, Node | None]]:
+    """A typing map that came back from a client (render's ``derender_context.tool_params``):
+    the shape :func:`tool_params` builds, within its bounds, else a 400 (a hand-made map must
+    not make typing fail or recurse without end)."""
+    count = 0
+
+    def bad() -> BadRequest:
+        return BadRequest("derender_context.tool_params is not a tool typing map",
+                          param="derender_context.tool_params")
+
+    def walk(n: Any, depth: int) -> None:
+        nonlocal count
+        count += 1
+        if count > MAX_TYPED_PARAMS or depth > MAX_DEPTH:
+            raise bad()
+        if isinstance(n, str):
+            return
+        if not isinstance(n, dict) or not set(n) <= {"t", "p", "i"} or not isinstance(n.get("t"), str):
+            raise bad()
+        props = n.get("p", {})
+        if not isinstance(props, dict):
+            raise bad()
+        for sub in props.values():
+            walk(sub, depth + 1)
+        if "i" in n:
+            walk(n["i"], depth + 1)
+
+    if not isinstance(params, dict):
+        raise bad()
+    for typed in params.values():
+        if not isinstance(typed, dict):
+            raise bad()
+        for n in typed.values():
+            if n is not None:
+                walk(n, 0)
+    return params
