@@ -5,9 +5,7 @@ Environment for AWS and Powertools is set before any app import so nothing can r
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-from collections.abc import Iterator
 import json
 import os
 import pathlib
@@ -70,13 +68,6 @@ class FakeLambdaContext:
 
 @pytest.fixture
 def lambda_context() -> FakeLambdaContext:
-    """A Lambda context; also the event loop a Lambda runtime's main thread has, which Mangum
-    drives the app with (Mangum sets one up when a handler module is imported, and an
-    ``asyncio.run`` in an earlier test of the same worker leaves the thread without it)."""
-    try:
-        asyncio.get_event_loop_policy().get_event_loop()
-    except RuntimeError:
-        asyncio.set_event_loop(asyncio.new_event_loop())
     return FakeLambdaContext()
 
 
@@ -101,17 +92,3 @@ def gpt_oss():
     from tito.models.served import load_model
 
     return load_model(MODELS_DIR / "gpt-oss")
-
-
-@pytest.fixture(autouse=True)
-def _current_event_loop() -> Iterator[None]:
-    """Mangum runs each invocation with ``asyncio.get_event_loop()``, which raises once an
-    ``asyncio.run()`` in this thread (tito.client, the gateway tests) has left it without a
-    current loop: give every test that the Lambda runtime's fresh state (a loop is set)."""
-    import asyncio
-
-    try:
-        asyncio.get_event_loop_policy().get_event_loop()
-    except RuntimeError:
-        asyncio.set_event_loop(asyncio.new_event_loop())
-    yield
