@@ -75,6 +75,15 @@ Each id costs two decodes of at most ``MAX_CONTEXT + MAX_HELD + 1`` ids: ``O(win
 ``O(history)``. The wire bound is vLLM's ``prev_tokens`` limit, ``MAX_WINDOW = 1024``; a state
 read from the wire with a larger context or held region is brought under the bound on its next id.
 
+**Fast path (``ByteLevel`` vocabularies: Qwen3, GPT-2, gpt-oss).** Their decode is the lossy
+UTF-8 reading of the tokens' bytes concatenated (each token is bytes on its own), and a lossy
+UTF-8 reading that reached a character boundary continues independently of what came before. So
+while the context's decode does not end in U+FFFD, ``full == prefix_text + decode(held ids)``:
+the rule above needs only the held ids' bytes decoded (most often no held id and a token whose
+bytes are complete UTF-8: its cached text, :meth:`~tito.core.vocab.Vocab.whole_text`). The
+result is the rule's, by construction; any other case (a context ending inside a character, an
+unknown id, a due cut) takes the rule itself.
+
 **Seeding (spec 3.0-B, vLLM ``convert_prompt_ids_to_tokens``).** The last 7 prompt ids minus those
 that decode to nothing (rule 1: vLLM drops skipped specials and maps unknown ids to ``""``, both
 of which add no text), ``read = len(window)``, ``prefix = max(read - 5, 0)``. Without prompt ids the
@@ -125,6 +134,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from tito.core.state import Field, State, StateError
+from tito.core.vocab import BYTE_LEVEL_CHARS as _BYTE_LEVEL_CHARS
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
@@ -159,7 +169,7 @@ KEEP_ON_CUT = 3
 MAX_WINDOW = 1024
 
 
-class DetokState(State, frozen=True):
+class DetokState(State):
     """The detokenizer's whole state: a window of ids and two offsets into it.
 
     ``window[prefix_offset:read_offset]`` is context (already emitted), ``window[read_offset:]`` is
@@ -222,16 +232,52 @@ def step(
     """
     del spaces_between_special_tokens  # no effect on fast tokenizers (module header)
     keep = keep_special_ids
-    dskip = _decode_skip(skip_special_tokens, keep)
-    window = list(state.window)
-    prefix, read = _trim_context(state.prefix_offset, state.read_offset)
+    dskip = skip_special_tokens and not keep  # _decode_skip
+    window = state.window  # never modified: replaced by new lists (the state stays as it was)
+    read = state.read_offset
+    prefix = state.prefix_offset
+    if read - prefix > MAX_CONTEXT:
+        prefix = read - MAX_CONTEXT
+    whole = vocab.whole_texts
+    fast = whole is not None and (
+        (read - prefix == 1 and bool(whole.get(window[prefix])))
+        or _context_complete(vocab, window[prefix:read])
+    )
+    held = b"".join([vocab.token_bytes(i) for i in window[read:]]) if fast and read < len(
+        window) else b""
+    skipped = vocab.special_ids if skip_special_tokens else ()
     prefix_text: str | None = None  # decode(window[prefix:read]), cached while offsets hold
     pieces: list[str] = []
     for token_id in ids:
+        if fast:  # "Fast path" in the module header: the rule's outcome, decoding held bytes only
+            if token_id in skipped and token_id not in keep:
+                pieces.append("")  # rule 1
+                continue
+            if read == len(window):
+                text = whole.get(token_id)  # type: ignore[union-attr]
+                if text is None:
+                    text = vocab.whole_text(token_id)
+                if text:
+                    pieces.append(text)
+                    window, prefix, read = [token_id], 0, 1
+                    continue
+            piece = vocab.token_bytes(token_id)
+            if piece and len(window) - read < MAX_HELD:
+                window = [*window, token_id]
+                held += piece
+                text = held.decode("utf-8", "replace")
+                if text and not text.endswith(FFFD):
+                    pieces.append(text)
+                    window = window[max(read, len(window) - MAX_CONTEXT):]
+                    prefix, read, held = 0, len(window), b""
+                else:
+                    pieces.append("")
+                continue
+            fast = False  # an id the rule itself must look at (unknown, or a cut is due)
         if not _adds_text(vocab, token_id, skip_special_tokens, keep):
             pieces.append("")
             continue
-        window.append(token_id)
+        window = [*window, token_id]
         if prefix_text is None:
             prefix_text = _decode(vocab, window[prefix:read], dskip)
         full = _decode(vocab, window[prefix:], dskip)
@@ -249,8 +295,21 @@ def step(
         prefix, read = _trim_context(0, end - read)
         window, prefix, read = window[prefix:], 0, read - prefix
         prefix_text = None
-    window, prefix, read = window[prefix:], 0, read - prefix
+    if prefix:
+        window, prefix, read = window[prefix:], 0, read - prefix
+    elif window is state.window:
+        return state, pieces  # no id added text, nothing to trim: the same state
     return DetokState(window=window, prefix_offset=prefix, read_offset=read), pieces
+
+
+def _context_complete(vocab: Vocab, context: list[int]) -> bool:
+    """Does the decode of ``context`` end at a character boundary (so that what follows decodes
+    on its own)? Its decode must not end in U+FFFD (a genuine U+FFFD is taken for an
+    unfinished character: only the fast path is missed)."""
+    if len(context) == 1 and vocab.whole_text(context[0]):
+        return True
+    text = b"".join([vocab.token_bytes(i) for i in context]).decode("utf-8", "replace")
+    return not text.endswith(FFFD)
 
 
 def flush(
@@ -428,22 +487,3 @@ def _continuation_ids(vocab: Vocab) -> tuple[int, int] | None:
     result = (found[0], found[1]) if found else None
     _CONTINUATION_CACHE[id(vocab)] = (vocab, result)
     return result
-
-
-def _byte_level_chars() -> list[str]:
-    """GPT-2's byte-to-character table (the alphabet of every ``ByteLevel`` vocabulary)."""
-    printable = (
-        list(range(ord("!"), ord("~") + 1))
-        + list(range(ord("¡"), ord("¬") + 1))
-        + list(range(ord("®"), ord("ÿ") + 1))
-    )
-    table: dict[int, str] = {b: chr(b) for b in printable}
-    extra = 0
-    for b in range(256):
-        if b not in table:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return [table[b] for b in range(256)]
-
-
-_BYTE_LEVEL_CHARS = _byte_level_chars()

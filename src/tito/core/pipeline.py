@@ -117,13 +117,13 @@ class ChoiceOutput:
     role: str | None = None
 
 
-def _may_stop(vocab: Vocab, cfg: ChoiceConfig, token_id: int) -> bool:
+def _may_stop(vocab: Vocab, stop: StopConfig, token_id: int) -> bool:
     """Could ``token_id`` be the token the engine stops on (and so must not be decoded)?"""
-    if cfg.stop.include_stop_str_in_output:
+    if stop.include_stop_str_in_output:
         return False
-    if token_id in cfg.stop.stop_token_ids:
+    if token_id in stop.stop_token_ids:
         return True
-    return not cfg.stop.ignore_eos and token_id in vocab.all_eos_ids
+    return not stop.ignore_eos and token_id in vocab.all_eos_ids
 
 
 _ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -181,57 +181,61 @@ def step_choice(
     if state.finished:
         return state, out
     state = state.model_copy()  # shallow: every stage returns new sub-states, never mutates
-    if not cfg.completion and not state.role_sent:
+    if not state.role_sent and not cfg.completion:
         out.role = "assistant"
         state.role_sent = True
     final = finish_reason is not None
+    stop_cfg = cfg.stop
 
     # 1. stop token. A stop-token candidate ending a non-final chunk waits in ``pending``: only
     # the next chunk tells whether it ended the choice (then it is never decoded) or not.
-    carried = 0 if state.pending is None else 1
-    decode_ids = ([state.pending] if state.pending is not None else []) + list(ids)
-    state.pending = None
-    if not final and decode_ids and _may_stop(vocab, cfg, decode_ids[-1]):
+    if state.pending is None:
+        carried = 0
+        decode_ids = list(ids)
+    else:
+        carried = 1
+        decode_ids = [state.pending, *ids]
+        state.pending = None
+    if not final and decode_ids and _may_stop(vocab, stop_cfg, decode_ids[-1]):
         state.pending = decode_ids.pop()
-    token_stop = stops.stop_token_check(
-        vocab, cfg.stop, decode_ids[-1] if decode_ids else None, finish_reason
-    )
-    if token_stop.drop:
-        decode_ids.pop()
+    if finish_reason == "stop":
+        token_stop = stops.stop_token_check(
+            vocab, stop_cfg, decode_ids[-1] if decode_ids else None, finish_reason
+        )
+        if token_stop.drop:
+            decode_ids.pop()
+    else:
+        token_stop = stops.NO_TOKEN_STOP
 
     # 2. detokenize, one piece per id
+    skip, keep = cfg.skip_special_tokens, cfg.keep_special_ids
     state.detok, pieces = detokenizer.step(
-        vocab,
-        state.detok,
-        decode_ids,
-        skip_special_tokens=cfg.skip_special_tokens,
-        spaces_between_special_tokens=cfg.spaces_between_special_tokens,
-        keep_special_ids=cfg.keep_special_ids,
+        vocab, state.detok, decode_ids, skip_special_tokens=skip, keep_special_ids=keep
     )
     flushed = ""
     if final:
         state.detok, flushed = detokenizer.flush(
-            vocab,
-            state.detok,
-            skip_special_tokens=cfg.skip_special_tokens,
-            keep_special_ids=cfg.keep_special_ids,
+            vocab, state.detok, skip_special_tokens=skip, keep_special_ids=keep
         )
 
     # 3. stop strings
-    stopped = stops.step(cfg.stop, state.stop, pieces, final=final, flush_text=flushed)
-    state.stop, text, fired = stopped.state, stopped.text, stopped.fired
+    state.stop, text, fired, fired_at = stops.step(
+        stop_cfg, state.stop, pieces, final=final, flush_text=flushed
+    )
     state.tokens += len(ids)
-    kept_ids = len(ids) if stopped.fired_at is None else max(stopped.fired_at + 1 - carried, 0)
+    kept_ids = len(ids) if fired_at is None else max(fired_at + 1 - carried, 0)
     if fired:
         state.pending = None
 
     # 4-5. parsers
-    ids_for_parsers = decode_ids if stopped.fired_at is None else decode_ids[: stopped.fired_at + 1]
+    ids_for_parsers = decode_ids if fired_at is None else decode_ids[: fired_at + 1]
     if state.harmony is not None:
         state.harmony, reasoning, content, calls = _harmony_step(
             vocab, cfg, state.harmony, ids_for_parsers, pieces,
-            flushed if stopped.fired_at is None else "", final=final or fired,
+            flushed if fired_at is None else "", final=final or fired,
         )
+    elif state.reasoning is None and state.tools is None:
+        reasoning, content, calls = "", text, ()
     else:
         state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
             cfg, state.reasoning, state.tools, text, ids_for_parsers, final=final or fired

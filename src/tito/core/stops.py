@@ -182,7 +182,8 @@ class TokenStop(NamedTuple):
     """The last id is what stopped the engine (a stop token or an EOS)."""
 
 
-_NO_TOKEN_STOP = TokenStop(drop=False, stop_reason=None, matched=False)
+#: What :func:`stop_token_check` returns when the last id did not stop the engine.
+NO_TOKEN_STOP = TokenStop(drop=False, stop_reason=None, matched=False)
 
 
 def stop_token_check(
@@ -198,7 +199,7 @@ def stop_token_check(
     as vLLM only merges them into ``stop_token_ids`` without it) -> the id.
     """
     if finish_reason != "stop" or last_id is None:
-        return _NO_TOKEN_STOP
+        return NO_TOKEN_STOP
     if not cfg.ignore_eos and vocab.eos_token_id is not None and last_id == vocab.eos_token_id:
         reason: int | None = None
     elif last_id in cfg.stop_token_ids:
@@ -206,7 +207,7 @@ def stop_token_check(
     elif not cfg.ignore_eos and last_id in vocab.extra_eos_token_ids:
         reason = last_id
     else:
-        return _NO_TOKEN_STOP
+        return NO_TOKEN_STOP
     return TokenStop(drop=not cfg.include_stop_str_in_output, stop_reason=reason, matched=True)
 
 
@@ -224,7 +225,7 @@ def resolve_stop_reason(token: TokenStop, state: StopState) -> str | int | None:
 # -- stop strings -----------------------------------------------------------------------------
 
 
-class StopState(State, frozen=True):
+class StopState(State):
     """Carried stop-string state of one choice (small: at most ``MAX_HELD_CHARS`` of text).
 
     ``held`` and ``tail`` together are the longest suffix of the text so far that is a proper
@@ -236,6 +237,7 @@ class StopState(State, frozen=True):
     tail: str = Field(default="", max_length=MAX_HELD_CHARS)
     fired: bool = False
     stop_reason: str | None = Field(default=None, max_length=MAX_STOP_STRING_CHARS)
+    #: pieces seen, for ``min_tokens`` (counted only when there are stop strings)
     tokens: int = Field(default=0, ge=0, le=2**53)
 
     def _check(self) -> None:
@@ -341,8 +343,8 @@ def step(
         return StopStep(state.model_copy(update={"tokens": tokens}), "", False)
     _check_state(cfg, state)
     new_text = "".join(pieces) + flush_text
-    if not cfg.stop:
-        return StopStep(StopState(tokens=tokens), new_text, False)
+    if not cfg.stop:  # nothing to hold or count (``tokens`` only serves ``min_tokens`` here)
+        return StopStep(state, new_text, False)
 
     prefix = state.tail + state.held
     buf = prefix + new_text

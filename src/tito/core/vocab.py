@@ -18,6 +18,30 @@ from functools import cached_property
 
 from tokenizers import Tokenizer
 
+#: Longest id list :meth:`Vocab.decode` decodes in Python (a detokenizer window; longer lists are
+#: faster in the tokenizer).
+_PY_DECODE_MAX = 64
+
+
+def _byte_level_chars() -> list[str]:
+    """GPT-2's byte-to-character table (the alphabet of every ``ByteLevel`` vocabulary)."""
+    printable = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
+    table: dict[int, str] = {b: chr(b) for b in printable}
+    extra = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return [table[b] for b in range(256)]
+
+
+BYTE_LEVEL_CHARS = _byte_level_chars()
+_BYTE_OF_CHAR = {c: b for b, c in enumerate(BYTE_LEVEL_CHARS)}
+
 
 class Vocab:
     """Immutable view of a ``tokenizers.Tokenizer`` plus the model's EOS ids."""
@@ -91,11 +115,78 @@ class Vocab:
     # -- text --------------------------------------------------------------------------------
 
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
-        """Decode ids; out-of-vocabulary ids contribute nothing (vLLM maps them to ``""``)."""
+        """Decode ids; out-of-vocabulary ids contribute nothing (vLLM maps them to ``""``).
+
+        A few ids of a ``ByteLevel`` vocabulary (Qwen3, GPT-2, gpt-oss) decode in Python from
+        each token's cached bytes: the tokenizer's decode is exactly the lossy UTF-8 reading of
+        their concatenation (its decoder maps each token to bytes on its own), and crossing into
+        the tokenizer costs microseconds per call, which the detokenizer pays twice per token.
+        """
+        table = self._token_bytes
+        if table is not None and isinstance(ids, list | tuple) and len(ids) <= _PY_DECODE_MAX:
+            special = self.special_ids if skip_special_tokens else ()
+            parts = [table.get(i) or self.token_bytes(i) for i in ids if i not in special]
+            return b"".join(parts).decode("utf-8", "replace")
         clean = [i for i in ids if 0 <= i < self.size]
         if not clean:
             return ""
         return self.tokenizer.decode(clean, skip_special_tokens=skip_special_tokens)
+
+    @cached_property
+    def _token_bytes(self) -> dict[int, bytes] | None:
+        """id -> the bytes its token decodes to (filled as ids are met), for ``ByteLevel``
+        decoders only (None otherwise); bounded by the vocabulary."""
+        return {} if type(self.tokenizer.decoder).__name__ == "ByteLevel" else None
+
+    @cached_property
+    def whole_texts(self) -> dict[int, str] | None:
+        """Cache of :meth:`whole_text` (None: not a ``ByteLevel`` vocabulary). Read it with
+        ``.get(id)``: None means not looked up yet."""
+        return {} if self._token_bytes is not None else None
+
+    def whole_text(self, token_id: int) -> str:
+        """A ``ByteLevel`` token's text when its bytes are complete UTF-8 on their own and the
+        text does not end in U+FFFD, else ``""``: after context that is complete UTF-8 such a
+        token decodes to exactly this text, whatever the context (the detokenizer's fast path).
+        """
+        cache = self.whole_texts
+        if cache is None or not 0 <= token_id < self.size:
+            return ""
+        text = cache.get(token_id)
+        if text is None:
+            try:
+                text = self.token_bytes(token_id).decode("utf-8")
+            except UnicodeDecodeError:
+                text = ""
+            if text.endswith("\ufffd"):
+                text = ""
+            cache[token_id] = text
+        return text
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes a ``ByteLevel`` token decodes to (``b""`` out of vocabulary or for other
+        vocabularies), cached."""
+        table = self._token_bytes
+        if table is None:
+            return b""
+        b = table.get(token_id)
+        if b is None:
+            b = self._bytes_of(token_id)
+            if 0 <= token_id < self.size:  # bounded by the vocabulary, whatever ids come in
+                table[token_id] = b
+        return b
+
+    def _bytes_of(self, token_id: int) -> bytes:
+        """What the ``ByteLevel`` decoder makes of one id: each character of the token mapped
+        back to its byte, or the token's UTF-8 when a character is not in the byte alphabet
+        (added tokens); ``b""`` out of vocabulary."""
+        token = self.token(token_id)
+        if token is None:
+            return b""
+        try:
+            return bytes([_BYTE_OF_CHAR[c] for c in token])
+        except KeyError:
+            return token.encode("utf-8")
 
     def encode(self, text: str, *, add_special_tokens: bool = False) -> list[int]:
         """Encode text to ids (special-token strings in the text are recognised)."""
