@@ -1,13 +1,16 @@
 """Streaming derender cost: flat per call over the stream, and per token vs DecodeStream.
 
-Run: ``python bench/bench_stream.py`` (about a minute on 2 cores). Everything is measured in the
-same run, so the ratios hold on any machine:
+Run: ``python bench/bench_stream.py`` (about a minute on 2 cores). CPU time of this process
+(``time.process_time``, one core); everything is measured in the same run (the per-token figures
+in interleaved rounds, medians), so the ratios hold on any machine, loaded or not:
 
 - per-call time at token position ~100 vs ~100,000 (one token per call, full call: request
   validation, state decode, pipeline, state encode, response JSON);
 - the stream state's JSON size at both positions;
-- tito's per-token cost (full call, and the core pipeline alone) as a ratio to
+- tito's per-token cost (full call, and the core pipeline alone, one id per call) as a ratio to
   ``tokenizers.decoders.DecodeStream.step`` stepping the same ids.
+
+Goal (issue 15): core pipeline per token <= 3x ``DecodeStream.step``, per-call time flat.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from tito.service.derender import derender_chat_stream, derender_completion_stre
 
 TEXT = " The quick brown fox 😀 jumps over the lazy dog; 中文字符 and café. " * 4
 CALLS = 300
+ROUNDS = 9
 
 
 def chunk(ids: list[int], finish: str | None = None) -> dict:
@@ -60,9 +64,9 @@ def per_call_times(fn, cls, model, name: str, ids: list[int], start_pos: int) ->
     for k in range(CALLS):
         body = {"stream": True, "model": name, "stream_state": state,
                 "generate_chunk": chunk([ids[(pos + k) % len(ids)]])}
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         res = call(fn, cls, model, body)
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
         state = res["stream_state"]
         size = max(size, len(json.dumps(state, ensure_ascii=False).encode()))
     return statistics.median(times), size
@@ -70,24 +74,33 @@ def per_call_times(fn, cls, model, name: str, ids: list[int], start_pos: int) ->
 
 def decode_stream_per_token(vocab, ids: list[int]) -> float:
     ds = DecodeStream(skip_special_tokens=True)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for i in ids:
         ds.step(vocab.tokenizer, i)
-    return (time.perf_counter() - t0) / len(ids)
+    return (time.process_time() - t0) / len(ids)
 
 
 def pipeline_per_token(vocab, ids: list[int]) -> float:
     cfg = ChoiceConfig()
     state = start_choice(vocab, cfg, None)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for i in ids:
         state, _ = step_choice(vocab, cfg, state, [i], finish_reason=None)
-    return (time.perf_counter() - t0) / len(ids)
+    return (time.process_time() - t0) / len(ids)
+
+
+def per_token(vocab, ids: list[int]) -> tuple[float, float]:
+    """Medians of DecodeStream.step and of the core pipeline per token, interleaved rounds."""
+    ds, core = [], []
+    for _ in range(ROUNDS):
+        ds.append(decode_stream_per_token(vocab, ids))
+        core.append(pipeline_per_token(vocab, ids))
+    return statistics.median(ds), statistics.median(core)
 
 
 def handler_call(name: str, ids: list[int]) -> float:
     """Median seconds of one streamed derender call through the Lambda handler (API Gateway v2
-    event, Mangum, FastAPI, Powertools): what one chunk costs a deployed function."""
+    event, Mangum, the derender ASGI app, Powertools): what one chunk costs a deployed function."""
     import contextlib
     import io
     import os
@@ -113,9 +126,9 @@ def handler_call(name: str, ids: list[int]) -> float:
             body = {"stream": True, "model": name, "stream_state": state,
                     "generate_chunk": chunk([ids[k % len(ids)]])}
             event = http_api_event("bench", "POST", "/v1/completions/derender", body)
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             res = handler(event, ctx)
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
             state = json.loads(res["body"])["stream_state"]
     return statistics.median(times[20:])
 
@@ -131,9 +144,9 @@ def main() -> int:
         early, size_early = per_call_times(fn, cls, model, name, ids, 100)
         late, size_late = per_call_times(fn, cls, model, name, ids, 100_000)
         stream_ids = (ids * (3000 // len(ids) + 1))[:3000]
-        ds = decode_stream_per_token(model.vocab, stream_ids)
-        core = pipeline_per_token(model.vocab, stream_ids)
+        ds, core = per_token(model.vocab, stream_ids)
         rows.append((name, early, late, size_early, size_late, ds, core))
+    print("CPU time, one core; per token: medians of interleaved rounds, one id per call")
     print(f"{'model':8s} {'call@100':>10s} {'call@100k':>10s} {'late/early':>10s} "
           f"{'state@100':>9s} {'state@100k':>10s} {'DecodeStream/tok':>16s} "
           f"{'core/tok':>9s} {'core/DS':>8s} {'call/DS':>8s}")
@@ -143,7 +156,7 @@ def main() -> int:
               f"{late/ds:8.1f}")
     gpt2 = registry.get("gpt2")
     h = handler_call("gpt2", gpt2.vocab.encode(TEXT))
-    ds = decode_stream_per_token(gpt2.vocab, (gpt2.vocab.encode(TEXT) * 20)[:3000])
+    ds, _ = per_token(gpt2.vocab, (gpt2.vocab.encode(TEXT) * 20)[:3000])
     print(f"gpt2 one-token call through the Lambda handler: {h*1e6:.0f}us "
           f"({h/ds:.0f}x DecodeStream.step)")
     return 0

@@ -264,6 +264,9 @@ class StopStep(NamedTuple):
     call has no pieces (the token came in an earlier call). None when nothing fired."""
 
 
+_new_step = StopStep._make  # a StopStep from a tuple, without the keyword handling
+
+
 def _check_state(cfg: StopConfig, state: StopState) -> None:
     """Reject carried state that this config could never have produced (forged or stale)."""
     pending = state.tail or state.held
@@ -337,14 +340,15 @@ def step(
     held is released unless a stop fires. The result does not depend on how pieces are split
     into calls (see the module docstring); the input state is never mutated.
     """
+    if not cfg.stop and not (state.fired or state.held or state.tail):
+        # nothing to hold or count (``tokens`` only serves ``min_tokens`` with stop strings)
+        return _new_step((state, "".join(pieces) + flush_text, False, None))
     n = len(pieces)
     tokens = state.tokens + n
     if state.fired:
         return StopStep(state.model_copy(update={"tokens": tokens}), "", False)
     _check_state(cfg, state)
     new_text = "".join(pieces) + flush_text
-    if not cfg.stop:  # nothing to hold or count (``tokens`` only serves ``min_tokens`` here)
-        return StopStep(state, new_text, False)
 
     prefix = state.tail + state.held
     buf = prefix + new_text
