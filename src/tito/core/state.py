@@ -114,6 +114,7 @@ class _StateMeta(type):
         cls.model_fields = fields
         cls._frozen = frozen or any(getattr(b, "_frozen", False) for b in bases)
         cls._checkers = None
+        cls._required = tuple(n for n, f in fields.items() if f.required)
         if cls._frozen:
             cls.__setattr__ = _refuse_assignment
         if fields or name != "State":
@@ -245,7 +246,7 @@ class State(metaclass=_StateMeta):
         the class's ``_check``. Raises :class:`StateError`."""
         if data.__class__ is cls:
             return data
-        if not isinstance(data, Mapping):
+        if data.__class__ is not dict and not isinstance(data, Mapping):
             raise StateError((), f"Input should be an object ({cls.__name__})")
         checkers = cls._checkers
         if checkers is None:
@@ -259,8 +260,8 @@ class State(metaclass=_StateMeta):
                 kwargs[key] = check(value)
             except StateError as exc:
                 raise StateError((key, *exc.loc), exc.msg) from None
-        for name, info in cls.model_fields.items():
-            if info.required and name not in kwargs:
+        for name in cls._required:
+            if name not in kwargs:
                 raise StateError((name,), "Field required")
         state = cls(**kwargs)
         state._check()

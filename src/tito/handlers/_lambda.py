@@ -56,6 +56,9 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 from aws_lambda_powertools.metrics import MetricUnit
 from mangum import Mangum
+from mangum.handlers.api_gateway import HTTPGateway
+from mangum.protocols.http import HTTPCycle
+from mangum.types import ASGI, LambdaConfig, LambdaEvent, Response
 
 from tito.adapters import asgi
 from tito.errors import ErrorType, error_body
@@ -171,6 +174,54 @@ def event_problem(event: Any) -> str | None:
         except (binascii.Error, ValueError):
             return "body is not valid base64 (isBase64Encoded is true)"
     return None
+
+
+class _EagerHTTPCycle(HTTPCycle):
+    """Mangum's HTTP cycle, run without an event loop when the app never suspends.
+
+    Why: the derender app awaits nothing but Mangum's own ``receive`` (the body is already
+    queued) and ``send`` (an unbounded queue), so it runs to completion in one ``send(None)``;
+    Mangum's ``create_task`` + ``run_until_complete`` around it cost more than a streamed chunk's
+    derender work. Should the app ever suspend, the call is run again the normal way (a derender
+    call has no side effects to repeat).
+    """
+
+    def __init__(self, scope: dict[str, Any], body: bytes) -> None:
+        super().__init__(scope, body)
+        self._body = body
+
+    def __call__(self, app: ASGI) -> Response:
+        coro = self.run(app)
+        try:
+            coro.send(None)
+        except StopIteration:
+            return {"status": self.status, "headers": self.headers, "body": self.body}
+        coro.close()
+        return HTTPCycle(self.scope, self._body)(app)
+
+
+class _HTTPGateway(HTTPGateway):
+    """Mangum's HTTP API (v2) handler with its ASGI scope built once per event (Mangum builds it
+    again to shape the response: lowercasing and encoding every header twice per call)."""
+
+    def __init__(self, event: LambdaEvent, context: Any, config: LambdaConfig) -> None:
+        super().__init__(event, context, config)
+        self._scope: dict[str, Any] | None = None
+
+    @property
+    def scope(self) -> dict[str, Any]:  # type: ignore[override]
+        if self._scope is None:
+            self._scope = HTTPGateway.scope.fget(self)  # type: ignore[attr-defined]
+        return self._scope
+
+
+class _DerenderMangum(Mangum):
+    """Mangum for the derender app (``lifespan="off"``): the same event translation, the eager
+    cycle (:class:`_EagerHTTPCycle`)."""
+
+    def __call__(self, event: LambdaEvent, context: Any) -> dict[str, Any]:
+        handler = self.infer(event, context)
+        return handler(_EagerHTTPCycle(handler.scope, handler.body)(self.app))
 
 
 def _bad_event(message: str) -> dict[str, Any]:
@@ -299,7 +350,11 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
 
         app = create_app(endpoints=names)
     base_path = os.getenv("TITO_API_BASE_PATH") or "/"
-    mangum = Mangum(app, lifespan="off", api_gateway_base_path=base_path)
+    if isinstance(app, asgi.DerenderApp):
+        mangum = _DerenderMangum(app, lifespan="off", api_gateway_base_path=base_path,
+                                 custom_handlers=[_HTTPGateway])
+    else:
+        mangum = Mangum(app, lifespan="off", api_gateway_base_path=base_path)
     loop = asyncio.new_event_loop()  # this handler's own: see _use_loop
     if load_models:
         _load_models(names)
