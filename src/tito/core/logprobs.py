@@ -148,24 +148,41 @@ def resolve(
     context = [int(i) for i in context_ids][-CONTEXT_IDS:]
     out: list[dict[str, Any]] = []
     pieces: dict[int, tuple[str, list[int]]] = {}  # context-free (token, bytes) of this call
+    size = vocab.size
     for raw in entries:
         if type(raw) is dict and "token_id" in raw:
-            # the engine's integer shape, read directly: no EngineLogprob objects per entry
-            sampled = _int(raw.get("token_id"), "token_id")
-            logprob = _float(raw.get("logprob"), "logprob")
-            token, token_bytes = _piece(vocab, sampled, context, pieces)
+            # the engine's integer shape, read directly (ints and finite floats checked inline:
+            # this loop runs for every candidate of every position of a batch)
+            sampled = raw.get("token_id")
+            if sampled.__class__ is not int:
+                sampled = _int(sampled, "token_id")
+            logprob = raw.get("logprob")
+            if logprob.__class__ is not float or not -_INF < logprob < _INF:
+                logprob = _clamp(_float(logprob, "logprob"))
+            found = pieces.get(sampled)
+            if found is None:
+                found = _piece(vocab, sampled, context, pieces)
             top = []
             for cand in raw.get("top_logprobs") or ():
                 if type(cand) is not dict:
                     cand = from_wire(cand)
                     cand_token, cand_bytes = _token_text(vocab, cand, context)
-                    cand_logprob = cand.logprob
-                else:
-                    cand_id = _int(cand.get("token_id"), "token_id")
-                    cand_logprob = _float(cand.get("logprob"), "logprob")
-                    cand_token, cand_bytes = _piece(vocab, cand_id, context, pieces)
-                top.append({"token": cand_token, "logprob": _clamp(cand_logprob),
-                            "bytes": cand_bytes})
+                    top.append({"token": cand_token, "logprob": _clamp(cand.logprob),
+                                "bytes": cand_bytes})
+                    continue
+                cand_id = cand.get("token_id")
+                if cand_id.__class__ is not int:
+                    cand_id = _int(cand_id, "token_id")
+                cand_logprob = cand.get("logprob")
+                if cand_logprob.__class__ is not float or not -_INF < cand_logprob < _INF:
+                    cand_logprob = _clamp(_float(cand_logprob, "logprob"))
+                piece = pieces.get(cand_id)
+                if piece is None:
+                    piece = _piece(vocab, cand_id, context, pieces) if 0 <= cand_id < size \
+                        else ("", [])
+                top.append({"token": piece[0], "logprob": cand_logprob, "bytes": piece[1]})
+            out.append({"token": found[0], "logprob": logprob, "bytes": found[1],
+                        "top_logprobs": top})
         else:
             entry = from_wire(raw)
             token, token_bytes = _token_text(vocab, entry, context)
@@ -174,10 +191,9 @@ def resolve(
                 cand_token, cand_bytes = _token_text(vocab, cand, context)
                 top.append({"token": cand_token, "logprob": _clamp(cand.logprob),
                             "bytes": cand_bytes})
-            logprob = entry.logprob
+            out.append({"token": token, "logprob": _clamp(entry.logprob), "bytes": token_bytes,
+                        "top_logprobs": top})
             sampled = _entry_id(entry)
-        out.append({"token": token, "logprob": _clamp(logprob), "bytes": token_bytes,
-                    "top_logprobs": top})
         if sampled is None:
             context = []
         else:
@@ -291,6 +307,9 @@ def _repair(vocab: Vocab, token_id: int, context: list[int]) -> str:
             common += 1
         return full[common:]
     return ""
+
+
+_INF = math.inf
 
 
 def _clamp(value: float) -> float:

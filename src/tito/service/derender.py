@@ -147,6 +147,18 @@ def _has_logprobs(choice: Any) -> bool:
     return choice.logprobs is not None
 
 
+def _chat_logprobs(out: ChoiceOutput) -> ChatCompletionLogProbs:
+    """The choice's resolved logprob entries as the wire model, not validated again: they are
+    :func:`tito.core.logprobs.resolve`'s own dicts, of exactly the wire shape (a batch has tens
+    of thousands). Dump the response with :data:`DUMP` (its entries are plain dicts)."""
+    return ChatCompletionLogProbs.model_construct(content=out.logprobs)
+
+
+#: ``model_dump`` options for responses holding :func:`_chat_logprobs`: pydantic would warn that
+#: the entries are dicts, not models, and serializes them as they are (the same JSON).
+DUMP: dict[str, Any] = {"warnings": False}
+
+
 def _usage(prompt_tokens: int, completion_tokens: int, reasoning: int | None) -> UsageInfo:
     return UsageInfo(
         prompt_tokens=prompt_tokens,
@@ -284,7 +296,7 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
                     tool_calls=tool_calls,
                 ),
                 logprobs=(
-                    ChatCompletionLogProbs(content=out.logprobs) if _has_logprobs(choice) else None
+                    _chat_logprobs(out) if _has_logprobs(choice) else None
                 ),
                 finish_reason=out.finish_reason,
                 stop_reason=out.stop_reason,
@@ -592,7 +604,7 @@ class _Stream:
         return ChatCompletionResponseStreamChoice(
             index=choice.index,
             delta=_delta(out),
-            logprobs=ChatCompletionLogProbs(content=out.logprobs) if _has_logprobs(choice) else None,
+            logprobs=_chat_logprobs(out) if _has_logprobs(choice) else None,
             finish_reason=out.finish_reason,
             stop_reason=out.stop_reason,
             token_ids=_token_ids(self.cfg, choice.token_ids),
@@ -602,9 +614,9 @@ class _Stream:
         replay = (self.history, self.history_lens) if self.history else None
         state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state, replay=replay)
         if self.req.generate_chunks is not None:
-            return {"chunk": None, "chunks": [r.model_dump() for r in results],
+            return {"chunk": None, "chunks": [r.model_dump(**DUMP) for r in results],
                     "stream_state": state}
-        return {"chunk": results[0].model_dump(), "stream_state": state}
+        return {"chunk": results[0].model_dump(**DUMP), "stream_state": state}
 
 
 def derender_chat_stream(model: ServedModel, req: DerenderChatStreamRequest) -> dict[str, Any]:
@@ -756,7 +768,7 @@ def handle_chat(body: DerenderChatRequest | DerenderChatStreamRequest) -> dict[s
     model = get_registry().get(body.model)
     if isinstance(body, DerenderChatStreamRequest):
         return derender_chat_stream(model, body)
-    return derender_chat(model, body).model_dump()
+    return derender_chat(model, body).model_dump(**DUMP)
 
 
 def handle_completions(
