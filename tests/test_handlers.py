@@ -410,6 +410,28 @@ def test_cold_start_metric_on_first_call_only(bare_handler: Any, load_event: Any
     assert [b["endpoint"] for b in blobs] == ["models"]
 
 
+def test_repeated_invocations_write_powertools_records(
+    bare_handler: Any, load_event: Any, lambda_context: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Later invocations reuse the record Powertools serialized for the first one of the same
+    shape: each is exactly what ``Metrics.serialize_metric_set`` writes, with its own clock."""
+    import time
+
+    from tito.handlers._lambda import metrics
+
+    for name in ("models.json", "models.json", "health.json", "health.json"):
+        before = int(time.time() * 1000)
+        assert bare_handler(load_event(name), lambda_context)["statusCode"] == 200
+        blob = [b for b in emf_blobs(capsys.readouterr().out) if "Requests" in metric_names(b)][-1]
+        assert before <= blob["_aws"]["Timestamp"] <= int(time.time() * 1000)
+        metrics.add_dimension(name="endpoint", value=name.removesuffix(".json"))
+        metrics.add_metric(name="Requests", unit="Count", value=1)
+        expected = metrics.serialize_metric_set()
+        metrics.clear_metrics()
+        expected["_aws"]["Timestamp"] = blob["_aws"]["Timestamp"]
+        assert blob == expected
+
+
 def test_logs_carry_the_api_gateway_request_id(bare_handler: Any, load_event: Any,
                                                 lambda_context: Any,
                                                 log_stream: io.StringIO) -> None:
