@@ -136,7 +136,10 @@ class Vocab:
     def _token_bytes(self) -> dict[int, bytes] | None:
         """id -> the bytes its token decodes to (filled as ids are met), for ``ByteLevel``
         decoders only (None otherwise); bounded by the vocabulary."""
-        return {} if type(self.tokenizer.decoder).__name__ == "ByteLevel" else None
+        if type(self).decode is not Vocab.decode:  # a vocabulary of its own rules (Mistral's)
+            return None
+        decoder = getattr(self.tokenizer, "decoder", None)
+        return {} if type(decoder).__name__ == "ByteLevel" else None
 
     @cached_property
     def whole_texts(self) -> dict[int, str] | None:
