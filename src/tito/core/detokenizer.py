@@ -238,7 +238,7 @@ def step(
     prefix = state.prefix_offset
     if read - prefix > MAX_CONTEXT:
         prefix = read - MAX_CONTEXT
-    whole = vocab.whole_texts
+    whole, table = vocab.whole_texts, vocab.byte_table
     fast = whole is not None and (
         (read - prefix == 1 and bool(whole.get(window[prefix])))
         or _context_complete(vocab, window[prefix:read])
@@ -261,7 +261,7 @@ def step(
                     pieces.append(text)
                     window, prefix, read = [token_id], 0, 1
                     continue
-            piece = vocab.token_bytes(token_id)
+            piece = table.get(token_id) or vocab.token_bytes(token_id)  # type: ignore[union-attr]
             if piece and len(window) - read < MAX_HELD:
                 window = [*window, token_id]
                 held += piece

@@ -149,6 +149,7 @@ def resolve(
     out: list[dict[str, Any]] = []
     pieces: dict[int, tuple[str, list[int]]] = {}  # context-free (token, bytes) of this call
     size = vocab.size
+    known = pieces.get
     for raw in entries:
         if type(raw) is dict and "token_id" in raw:
             # the engine's integer shape, read directly (ints and finite floats checked inline:
@@ -159,10 +160,11 @@ def resolve(
             logprob = raw.get("logprob")
             if logprob.__class__ is not float or not -_INF < logprob < _INF:
                 logprob = _clamp(_float(logprob, "logprob"))
-            found = pieces.get(sampled)
+            found = known(sampled)
             if found is None:
                 found = _piece(vocab, sampled, context, pieces)
             top = []
+            add = top.append
             for cand in raw.get("top_logprobs") or ():
                 if type(cand) is not dict:
                     cand = from_wire(cand)
@@ -176,11 +178,11 @@ def resolve(
                 cand_logprob = cand.get("logprob")
                 if cand_logprob.__class__ is not float or not -_INF < cand_logprob < _INF:
                     cand_logprob = _clamp(_float(cand_logprob, "logprob"))
-                piece = pieces.get(cand_id)
+                piece = known(cand_id)
                 if piece is None:
                     piece = _piece(vocab, cand_id, context, pieces) if 0 <= cand_id < size \
                         else ("", [])
-                top.append({"token": piece[0], "logprob": cand_logprob, "bytes": piece[1]})
+                add({"token": piece[0], "logprob": cand_logprob, "bytes": piece[1]})
             out.append({"token": found[0], "logprob": logprob, "bytes": found[1],
                         "top_logprobs": top})
         else:

@@ -117,15 +117,6 @@ class ChoiceOutput:
     role: str | None = None
 
 
-def _may_stop(vocab: Vocab, stop: StopConfig, token_id: int) -> bool:
-    """Could ``token_id`` be the token the engine stops on (and so must not be decoded)?"""
-    if stop.include_stop_str_in_output:
-        return False
-    if token_id in stop.stop_token_ids:
-        return True
-    return not stop.ignore_eos and token_id in vocab.all_eos_ids
-
-
 _ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
@@ -196,8 +187,12 @@ def step_choice(
         carried = 1
         decode_ids = [state.pending, *ids]
         state.pending = None
-    if not final and decode_ids and _may_stop(vocab, stop_cfg, decode_ids[-1]):
-        state.pending = decode_ids.pop()
+    if not final and decode_ids and not stop_cfg.include_stop_str_in_output:
+        last = decode_ids[-1]  # could the engine stop on it (then it is never decoded)?
+        if last in stop_cfg.stop_token_ids or (
+            not stop_cfg.ignore_eos and last in vocab.all_eos_ids
+        ):
+            state.pending = decode_ids.pop()
     if finish_reason == "stop":
         token_stop = stops.stop_token_check(
             vocab, stop_cfg, decode_ids[-1] if decode_ids else None, finish_reason

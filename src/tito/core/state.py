@@ -17,7 +17,8 @@ Declarations read as before (the same subset of pydantic's syntax)::
         start_id: int | None = None
 
 Supported annotations: ``str``, ``int``, ``bool``, ``float``, ``X | None``, ``Literal[...]``,
-``list[X]``, ``dict[K, V]``, ``Any``, and other :class:`State` classes (nested). ``Field`` takes
+``list[X]``, ``dict[K, V]``, ``Any``, and other :class:`State` classes (nested); a bare ``dict``
+is any JSON object whose contents the reader validates itself (checked once, not twice). ``Field`` takes
 ``default`` / ``default_factory`` and the bounds ``ge``, ``le``, ``max_length``. ``frozen=True``
 (``class S(State, frozen=True)``) refuses attribute assignment after ``__init__``. A class may
 define ``_check(self)`` for rules across fields; it runs after the field checks of
@@ -114,7 +115,6 @@ class _StateMeta(type):
         cls.model_fields = fields
         cls._frozen = frozen or any(getattr(b, "_frozen", False) for b in bases)
         cls._checkers = None
-        cls._required = tuple(n for n, f in fields.items() if f.required)
         if cls._frozen:
             cls.__setattr__ = _refuse_assignment
         if fields or name != "State":
@@ -175,9 +175,34 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
         lines.append(f"        d[{n!r}] = v if v.__class__ in (str, int, bool) or v is None "
                      "else _dump_value(v, nondefault)")
     lines.append("    return d")
+    # the validation (model_validate's work): each field read once, checked only when present
+    env["_fields"] = frozenset(names)
+    env["StateError"] = StateError
+    lines.append("def _validate(cls, data, checkers):")
+    lines.append("    if not data.keys() <= _fields:")
+    lines.append("        key = next(k for k in data if k not in _fields)")
+    lines.append("        raise StateError((key,), 'Extra inputs are not permitted')")
+    lines.append("    new = _new(cls)")
+    for n in names:
+        info = fields[n]
+        lines.append(f"    v = data.get({n!r}, _MISSING)")
+        lines.append("    if v is _MISSING:")
+        if info.required:
+            lines.append(f"        raise StateError(({n!r},), 'Field required')")
+        elif info.default_factory is None:
+            lines.append("        " + assign("new", n, f"_d_{n}"))
+        else:
+            lines.append("        " + assign("new", n, f"_f_{n}()"))
+        lines.append("    else:")
+        lines.append("        try:")
+        lines.append("            " + assign("new", n, f"checkers[{n!r}](v)"))
+        lines.append("        except StateError as exc:")
+        lines.append(f"            raise StateError(({n!r}, *exc.loc), exc.msg) from None")
+    lines.append("    return new")
     exec("\n".join(lines), env)  # noqa: S102 - generated from the class's own field names
     for attr in ("__init__", "model_copy", "__eq__", "_dump"):
         setattr(cls, attr, env[attr])
+    cls._validate = staticmethod(env["_validate"])
     cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
 
 
@@ -251,19 +276,7 @@ class State(metaclass=_StateMeta):
         checkers = cls._checkers
         if checkers is None:
             checkers = cls._checkers = _checkers_for(cls)
-        kwargs: dict[str, Any] = {}
-        for key, value in data.items():
-            check = checkers.get(key)
-            if check is None:
-                raise StateError((key,), "Extra inputs are not permitted")
-            try:
-                kwargs[key] = check(value)
-            except StateError as exc:
-                raise StateError((key, *exc.loc), exc.msg) from None
-        for name in cls._required:
-            if name not in kwargs:
-                raise StateError((name,), "Field required")
-        state = cls(**kwargs)
+        state = cls._validate(cls, data, checkers)
         state._check()
         return state
 
@@ -356,6 +369,8 @@ def _checker(tp: Any, info: FieldInfo | None = None) -> Checker:
                     raise StateError((k, *exc.loc), exc.msg) from None
             return out
         return check_list
+    if tp is dict:  # a bare ``dict``: any JSON object, its contents checked by whoever reads it
+        return lambda v: v if v.__class__ is dict else _fail("Input should be a valid dictionary")
     if origin is dict:
         key = _checker(args[0]) if args else _check_json
         value = _checker(args[1]) if args else _check_json

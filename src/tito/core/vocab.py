@@ -122,7 +122,7 @@ class Vocab:
         their concatenation (its decoder maps each token to bytes on its own), and crossing into
         the tokenizer costs microseconds per call, which the detokenizer pays twice per token.
         """
-        table = self._token_bytes
+        table = self.byte_table
         if table is not None and isinstance(ids, list | tuple) and len(ids) <= _PY_DECODE_MAX:
             special = self.special_ids if skip_special_tokens else ()
             parts = [table.get(i) or self.token_bytes(i) for i in ids if i not in special]
@@ -133,9 +133,9 @@ class Vocab:
         return self.tokenizer.decode(clean, skip_special_tokens=skip_special_tokens)
 
     @cached_property
-    def _token_bytes(self) -> dict[int, bytes] | None:
-        """id -> the bytes its token decodes to (filled as ids are met), for ``ByteLevel``
-        decoders only (None otherwise); bounded by the vocabulary."""
+    def byte_table(self) -> dict[int, bytes] | None:
+        """Cache of :meth:`token_bytes`: id -> the bytes its token decodes to (filled as ids are
+        met), for ``ByteLevel`` decoders only (None otherwise); bounded by the vocabulary."""
         if type(self).decode is not Vocab.decode:  # a vocabulary of its own rules (Mistral's)
             return None
         decoder = getattr(self.tokenizer, "decoder", None)
@@ -145,7 +145,7 @@ class Vocab:
     def whole_texts(self) -> dict[int, str] | None:
         """Cache of :meth:`whole_text` (None: not a ``ByteLevel`` vocabulary). Read it with
         ``.get(id)``: None means not looked up yet."""
-        return {} if self._token_bytes is not None else None
+        return {} if self.byte_table is not None else None
 
     def whole_text(self, token_id: int) -> str:
         """A ``ByteLevel`` token's text when its bytes are complete UTF-8 on their own and the
@@ -169,7 +169,7 @@ class Vocab:
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes a ``ByteLevel`` token decodes to (``b""`` out of vocabulary or for other
         vocabularies), cached."""
-        table = self._token_bytes
+        table = self.byte_table
         if table is None:
             return b""
         b = table.get(token_id)

@@ -768,7 +768,17 @@ def handle_chat(body: DerenderChatRequest | DerenderChatStreamRequest) -> dict[s
     model = get_registry().get(body.model)
     if isinstance(body, DerenderChatStreamRequest):
         return derender_chat_stream(model, body)
-    return derender_chat(model, body).model_dump(**DUMP)
+    return _dump_chat(derender_chat(model, body))
+
+
+def _dump_chat(resp: ChatCompletionResponse) -> dict[str, Any]:
+    """The batch response as a dict, its resolved logprob entries put in as they are (already
+    plain dicts of the wire shape: serializing tens of thousands again would only copy them)."""
+    out = resp.model_dump(exclude={"choices": {"__all__": {"logprobs": {"content"}}}})
+    for choice, dumped in zip(resp.choices, out["choices"], strict=True):
+        if choice.logprobs is not None:
+            dumped["logprobs"]["content"] = choice.logprobs.content
+    return out
 
 
 def handle_completions(

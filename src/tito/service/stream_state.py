@@ -88,9 +88,9 @@ class TitoState(State):
     index: int = Field(default=0, ge=0)
     prompt_tokens: int | None = Field(default=None, ge=0)
     n: int = Field(default=1, ge=1, le=16384)
-    ext: dict[str, Any] | None = None
+    ext: dict | None = None  #: validated by its reader (the Responses event state)
     cfg: ChoiceConfig
-    st: dict[str, Any] = Field(default_factory=dict)
+    st: dict = Field(default_factory=dict)  #: validated as the ChoiceState (by :func:`decode`)
     sig: str | None = Field(default=None, max_length=128)
 
 

@@ -1,8 +1,9 @@
 """Reasoning and tool-call parsers as pure state machines over text deltas.
 
 The pipeline runs, per chunk: ``reasoning.step`` on the emitted text (-> reasoning, content), then
-``tools.step`` on that content (-> content, tool-call deltas). Every state is a small pydantic model
-(JSON round trip), bounded whatever the output length; every step is linear in the new text.
+``tools.step`` on that content (-> content, tool-call deltas). Every state is a small
+:class:`tito.core.state.State` (JSON round trip, validated where it comes in), bounded whatever the
+output length; every step is linear in the new text.
 """
 
 from __future__ import annotations
