@@ -16,7 +16,7 @@ Declarations read as before (the same subset of pydantic's syntax)::
         held: str = Field(default="", max_length=32)
         start_id: int | None = None
 
-Supported annotations: ``str``, ``int``, ``bool``, ``float``, ``X | None``, ``Literal[...]``,
+Supported annotations: ``str``, ``int``, ``bool``, ``X | None``, ``Literal[...]``,
 ``list[X]``, ``dict[K, V]``, ``Any``, and other :class:`State` classes (nested); a bare ``dict``
 is any JSON object whose contents the reader validates itself (checked once, not twice). ``Field`` takes
 ``default`` / ``default_factory`` and the bounds ``ge``, ``le``, ``max_length``. ``frozen=True``
@@ -321,9 +321,9 @@ def _checker(tp: Any, info: FieldInfo | None = None) -> Checker:
         return _check_json
     if origin in (Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
-        item = _checker(inner[0], info) if len(inner) == 1 else _union(inner)
-        if len(inner) == len(args):
-            return item
+        if len(inner) != 1 or len(args) != 2:
+            raise TypeError(f"State fields cannot be of type {tp!r} (only X | None)")
+        item = _checker(inner[0], info)
         return lambda v: None if v is None else item(v)
     if origin is Literal:
         allowed = frozenset(args)
@@ -350,9 +350,6 @@ def _checker(tp: Any, info: FieldInfo | None = None) -> Checker:
                 _fail(f"Input should be less than or equal to {le}")
             return v
         return check_int
-    if tp is float:
-        return lambda v: float(v) if v.__class__ in (int, float) else _fail(
-            "Input should be a valid number")
     if origin is list:
         item = _checker(args[0]) if args else _check_json
 
@@ -389,19 +386,6 @@ def _checker(tp: Any, info: FieldInfo | None = None) -> Checker:
     if isinstance(tp, type) and issubclass(tp, State):
         return tp.model_validate
     raise TypeError(f"State fields cannot be of type {tp!r}")
-
-
-def _union(options: list[Any]) -> Checker:
-    checks = [_checker(o) for o in options]
-
-    def check(v: Any) -> Any:
-        for c in checks:
-            try:
-                return c(v)
-            except StateError:
-                continue
-        _fail("Input matches none of the allowed types")
-    return check
 
 
 def _check_json(v: Any, depth: int = 0) -> Any:
