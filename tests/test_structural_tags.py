@@ -126,6 +126,11 @@ def test_render_matches_vllm(golden: Path, tmp_path: Path, marker_tokenizer: Pat
                 continue
             if body.get("token_ids") != want.get("token_ids") and not _has_bare_tool(case):
                 problems.append(f"{name}: token_ids differ")
+            # both omit a default: an absent skip_special_tokens is true
+            flag = (want.get("sampling_params") or {}).get("skip_special_tokens", True)
+            ours = (body.get("sampling_params") or {}).get("skip_special_tokens", True)
+            if ours != flag:
+                problems.append(f"{name}: skip_special_tokens {ours} != {flag}")
             if _structured(body) != _structured(want):
                 problems.append(f"{name}: structured_outputs\n tito {_structured(body)}\n "
                                 f"vllm {_structured(want)}")

@@ -609,10 +609,15 @@ def render_chat_request(
     )
     structured = _chat_structured_outputs(request, model, tools, tool_choice_json, harmony=harmony,
                                           responses=responses)
-    # vLLM 0.33's parsers set the engine's flag to false (its parser engine reads special
-    # tokens); derender still honours the request's own flag (derender_context)
+    # vLLM 0.33 turns the engine's flag off where its parsers read special tokens (recorded in
+    # conformance/goldens): a reasoning parser other than harmony's, and a tool parser whose
+    # adjust_request does so when tools are sent and tool_choice is not "none". Derender still
+    # honours the request's own flag (derender_context).
     skip_special = request.skip_special_tokens
-    if model.tool_parser is not None or model.reasoning_parser is not None:
+    tool_parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
+    if (model.reasoning_parser is not None and not is_harmony_model(model)) or (
+            tool_parser is not None and tool_parser.engine_reads_special and request.tools
+            and tool_choice_json != "none"):
         skip_special = False
     fields = core_sampling.sampling_fields(
         request,

@@ -257,9 +257,7 @@ def render_responses_request(
     generate = render_chat_request(chat, settings=settings, model=model, responses=True)
     generate.request_id = request.request_id
     generate.reasoning_ended = None
-    sampling = generate.sampling_params
-    if model.reasoning_parser is not None:
-        sampling.skip_special_tokens = False  # vLLM's reasoning parsers keep special tokens
+    sampling = generate.sampling_params  # skip_special_tokens: as chat's (render_chat_request)
     if sampling.extra_args is None:
         sampling.extra_args = {}
     context = dict(generate.derender_context or {})

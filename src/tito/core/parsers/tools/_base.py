@@ -178,6 +178,10 @@ class ToolParser:
     #: calls with that structural tag (:mod:`.structural`) and derender then parses them as the
     #: format's own calls; without one, ``required`` / named use the JSON-list schema
     structural_tag_model: ClassVar[str | None] = None
+    #: vLLM 0.33's parser ``adjust_request`` turns the engine's ``skip_special_tokens`` off when
+    #: the request has tools and ``tool_choice`` is not "none" (its markers are special tokens
+    #: of some models); render sends the same flag (recorded: conformance/goldens/structural)
+    engine_reads_special: ClassVar[bool] = False
     #: vLLM's ``default_tool_strict_level`` (``--tool-strict-level`` unset): ``auto``, or
     #: ``function`` (every request with tools gets the tag, ``auto`` included: GLM)
     default_tool_strict_level: ClassVar[str] = "auto"

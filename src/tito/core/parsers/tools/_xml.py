@@ -124,6 +124,8 @@ def quoted_attr(s: str, i: int, close: str) -> HeadResult:
 class XmlCallParser(ToolParser):
     """Base for XML-ish call formats (see the module header)."""
 
+    engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
+
     first_phase: ClassVar[str] = "text"
     section_start: ClassVar[str] = ""
     section_end: ClassVar[str] = ""

@@ -37,6 +37,7 @@ TOOL_STRING = "<tool_call>"  # Granite 3.1: plain text
 
 @dataclass(frozen=True)
 class GraniteParser(JsonListParser):
+    engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
     name: ClassVar[str] = "granite"
     first_phase: ClassVar[str] = "text"
     resume_phase: ClassVar[str] = "text"

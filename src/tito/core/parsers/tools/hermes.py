@@ -49,6 +49,7 @@ END = "</tool_call>"
 
 @dataclass(frozen=True)
 class HermesParser(ObjectCallParser):
+    engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
     name: ClassVar[str] = "hermes"
     first_phase: ClassVar[str] = "text"
     resume_phase: ClassVar[str] = "text"

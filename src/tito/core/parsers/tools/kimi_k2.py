@@ -56,6 +56,7 @@ def call_id_and_name(header: str) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class KimiK2Parser(DeepSeekV3Parser):
+    engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
     name: ClassVar[str] = "kimi_k2"
     structural_tag_model: ClassVar[str | None] = "kimi"
     calls_begin: ClassVar[str] = SECTION_BEGIN
