@@ -134,58 +134,6 @@ def test_mistral_specials_and_leading_space(vocabs, skip):
     pieces, tail, _ = pieces_and_flush(vocab, DetokState(), ids, skip=skip)
     known = [i for i in ids if 0 <= i < vocab.size]  # the tokenizer itself is the reference
     assert "".join(pieces) + tail == vocab.tokenizer.decode(known, skip_special_tokens=skip)
-
-
-class RuleVocab(Vocab):
-    """The same vocabulary without the ``ByteLevel`` shortcuts: every piece by the rule, every
-    decode by the tokenizer."""
-
-    byte_table = None
-    whole_texts = None
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(["qwen3", "gpt2"]), data=st.data(), skip=st.booleans(),
-       cuts=st.lists(st.integers(0, 120), max_size=6))
-def test_byte_level_fast_path_equals_the_rule(vocabs, name, data, skip, cuts):
-    """The fast path (module header) yields the rule's pieces and states, call by call, for text,
-    byte garbage, specials and unknown ids, seeded or not."""
-    vocab = vocabs[name]
-    rule = RuleVocab(vocab.tokenizer, eos_token_id=vocab.eos_token_id)
-    single_bytes = [vocab.token_id(c) for c in d._BYTE_LEVEL_CHARS]
-    text = vocab.encode(data.draw(st.sampled_from(TEXTS)))
-    any_id = st.one_of(st.sampled_from(single_bytes), st.sampled_from(text),
-                       st.sampled_from(sorted(vocab.added_ids)), st.integers(0, vocab.size + 3))
-    ids = data.draw(st.lists(any_id, max_size=80))
-    prompt = data.draw(st.lists(any_id, max_size=9))
-    fast_state = d.seed(vocab, prompt, skip_special_tokens=skip)
-    rule_state = d.seed(rule, prompt, skip_special_tokens=skip)
-    assert fast_state == rule_state
-    for chunk in chunked(ids, cuts):
-        fast_state, fast = d.step(vocab, fast_state, chunk, skip_special_tokens=skip)
-        rule_state, slow = d.step(rule, rule_state, chunk, skip_special_tokens=skip)
-        assert (fast, fast_state) == (slow, rule_state)
-
-
-@pytest.mark.parametrize("name", ["qwen3", "gpt2"])
-def test_byte_level_fast_path_after_every_byte(vocabs, name):
-    """Every single byte as the context's end (a context that ends inside or after a broken
-    character only takes the rule), then continuation bytes, a lead byte, a whole token."""
-    vocab = vocabs[name]
-    rule = RuleVocab(vocab.tokenizer)
-    byte = [vocab.token_id(c) for c in d._BYTE_LEVEL_CHARS]
-    word = vocab.encode(" word")
-    for last in range(256):
-        prompt = [*word, byte[last]]
-        ids = [byte[0x80], byte[0xBF], *word, byte[0xE4], byte[0xB8], byte[0xAD], byte[last], *word]
-        for cut in range(len(ids) + 1):
-            states = [d.seed(v, prompt, skip_special_tokens=True) for v in (vocab, rule)]
-            outs = []
-            for v, state in zip((vocab, rule), states, strict=True):
-                state, first = d.step(v, state, ids[:cut], skip_special_tokens=True)
-                state, second = d.step(v, state, ids[cut:], skip_special_tokens=True)
-                outs.append((first, second, state))
-            assert outs[0] == outs[1], (last, cut)
     assert pieces == decode_stream(vocab, [], ids, skip=skip)
     # Seeded from the prompt, the first output token keeps its leading space (spec 3.0-B).
     prompt = vocab.encode("<s>[INST] hi[/INST]")
