@@ -5,7 +5,9 @@ latency for calls, both of them times. Here the fake engine (vLLM's wire shapes,
 event every 10 ms: 100 tokens/s) and the client share one loop whose clock only moves when every
 task waits on a timer, so which events each derender call carries, and when each call is sent,
 are the same on every run however loaded the machine is. The engine runs in-process through the
-streaming ASGI transport (events reach the client one by one, as over a socket).
+streaming ASGI transport (events reach the client one by one, as over a socket). The last tests
+build ``tito gateway``'s app from its command line (``--coalesce-*``, ``--chunks-per-call``) and
+stream through it, so the flags are proven to reach the client and leave the user's bytes alone.
 
 What must hold: the first token is never delayed; no event waits longer than the window's cap;
 the window grows (more events per call, fewer calls) and never past ``chunks_per_call``; the
@@ -21,12 +23,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tito.adapters.app import create_app
 from tito.adapters.fake_engine import FakeEngine, ReplyScript, create_fake_engine_app
+from tito.adapters.gateway import create_gateway_app, gateway_options
 from tito.adapters.virtual_clock import VirtualClockLoop
 from tito.client import CoalescePolicy, TitoClient
 
@@ -158,3 +162,55 @@ def test_any_policy_keeps_the_output_and_the_bound(cap_ms: int, growth: float,
     assert chunks == plain
     assert max(_waits(trace)) <= cap_ms / 1000 + 1e-9
     assert trace.calls[0][1] == 1
+
+
+def run_gateway_stream(argv: list[str]) -> tuple[bytes, Trace]:
+    """One streamed chat through ``tito gateway``'s app built from ``argv`` (stages in-process)."""
+    trace = Trace()
+    engine = create_fake_engine_app(FakeEngine(ReplyScript.from_text(REPLY), delay=RATE_DELAY))
+    options = gateway_options(["--generate-url", "http://engine.invalid", *argv])
+    for key in ("host", "port", "log_level"):
+        options.pop(key)
+    options.update(generate_url=_spy_engine(engine, trace), render_url=DERENDER,
+                   derender_url=_spy_derender(DERENDER, trace))
+    gateway = create_gateway_app(**options, clock=lambda: 1796040000)
+
+    async def main() -> bytes:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=gateway),
+                                     base_url="http://gateway") as http:
+            answer = await http.post("/v1/chat/completions", json={**REQUEST, "stream": True})
+            assert answer.status_code == 200, answer.text
+            await gateway.state.client.aclose()
+            return answer.content
+
+    with asyncio.Runner(loop_factory=VirtualClockLoop) as runner:
+        return runner.run(main()), trace
+
+
+def test_gateway_coalesce_flags_reach_its_client_and_keep_the_bytes() -> None:
+    plain, plain_trace = run_gateway_stream([])
+    assert [n for _, n in plain_trace.calls][:-1] == [1] * (len(plain_trace.calls) - 1)
+    sse, trace = run_gateway_stream(["--coalesce-ms", "40", "--coalesce-start-ms", "5",
+                                     "--coalesce-growth", "3", "--chunks-per-call", "3"])
+    assert sse == plain and sse.endswith(b"data: [DONE]\n\n")  # the user's bytes, unchanged
+    counts = [n for _, n in trace.calls]
+    assert counts[0] == 1 and trace.calls[0][0] == trace.events[0]  # first token: no wait
+    assert max(counts) == 3  # --chunks-per-call bounds the window's calls
+    assert max(_waits(trace)) <= 0.040 + 1e-9
+    assert len(trace.calls) < len(plain_trace.calls) / 2.5
+
+
+def test_gateway_options_build_the_policy_and_refuse_bad_values(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    options = gateway_options(["--generate-url", "http://e", "--coalesce-ms", "80",
+                               "--coalesce-growth", "4"])
+    assert [options["coalesce"].window(k) for k in range(4)] == [0.0, 0.010, 0.040, 0.080]
+    assert options["port"] == 8080 and options["max_payload_bytes"] is None
+    for bad, says in ((["--coalesce-ms", "-1"], "max_wait >= 0"),
+                      (["--coalesce-ms", "10", "--coalesce-growth", "0.5"], "growth >= 1"),
+                      (["--chunks-per-call", "0"], "--chunks-per-call must be at least 1"),
+                      (["--max-payload-bytes", "10"], "--max-payload-bytes must be at least")):
+        with pytest.raises(SystemExit) as exit_:
+            gateway_options(["--generate-url", "http://e", *bad])
+        assert exit_.value.code == 2
+        assert says in capsys.readouterr().err

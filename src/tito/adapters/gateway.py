@@ -61,7 +61,7 @@ from tito.client import (
 )
 from tito.errors import ErrorType
 
-__all__ = ["create_gateway_app", "main"]
+__all__ = ["create_gateway_app", "gateway_options", "main"]
 
 logger = logging.getLogger("tito.gateway")
 
@@ -211,8 +211,14 @@ def _install_errors(app: FastAPI) -> None:
         return _error("Internal server error.", 500, "InternalServerError")
 
 
-def main(argv: list[str]) -> int:
-    """Parse the options and serve the gateway with uvicorn until interrupted."""
+def gateway_options(argv: list[str]) -> dict[str, Any]:
+    """The ``tito gateway`` command line as :func:`create_gateway_app`'s keyword arguments.
+
+    Why apart from :func:`main`: what the flags build (the coalescing window, the payload cap,
+    the stages) is tested on the app itself, without a server. Bad values exit with status 2
+    and argparse's message, as any bad option does. The server's own options (``host``,
+    ``port``, ``log_level``) are in the result under those keys too; :func:`main` pops them.
+    """
     parser = new_parser(
         "tito gateway",
         "An OpenAI-compatible server (/v1/chat/completions, /v1/completions, "
@@ -263,18 +269,26 @@ def main(argv: list[str]) -> int:
             start=None if args.coalesce_start_ms is None else args.coalesce_start_ms / 1000)
     except ValueError as exc:
         parser.error(str(exc))
+    return {"generate_url": args.generate_url, "render_url": args.render_url,
+            "derender_url": args.derender_url, "capture_dir": args.capture_dir,
+            "chunks_per_call": args.chunks_per_call,
+            "engine_stop_strings": args.engine_stop_strings,
+            "vllm_compatible": args.vllm_compatible, "coalesce": coalesce,
+            "max_payload_bytes": args.max_payload_bytes,
+            "host": args.host, "port": args.port, "log_level": args.log_level}
+
+
+def main(argv: list[str]) -> int:
+    """Parse the options and serve the gateway with uvicorn until interrupted."""
+    options = gateway_options(argv)
+    host, port, log_level = options.pop("host"), options.pop("port"), options.pop("log_level")
     import uvicorn
 
-    logging.basicConfig(level=args.log_level.upper())
-    app = create_gateway_app(generate_url=args.generate_url, render_url=args.render_url,
-                             derender_url=args.derender_url, capture_dir=args.capture_dir,
-                             chunks_per_call=args.chunks_per_call,
-                             engine_stop_strings=args.engine_stop_strings,
-                             vllm_compatible=args.vllm_compatible, coalesce=coalesce,
-                             max_payload_bytes=args.max_payload_bytes)
-    if args.render_url is None or args.derender_url is None:
+    logging.basicConfig(level=log_level.upper())
+    app = create_gateway_app(**options)
+    if options["render_url"] is None or options["derender_url"] is None:
         from tito.models import get_registry
 
         get_registry()  # in-process stages: load the tokenizers before accepting traffic
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)
     return 0
