@@ -262,6 +262,30 @@ def test_missing_mistral_common_is_a_load_error_naming_the_extra(tmp_path: Path,
         load_model(folder)
 
 
+def test_padded_rows_decode_to_nothing_and_past_them_is_a_400(tmp_path: Path, references) -> None:
+    """A mistral-common model's ``vocab_size`` (tito.json) bounds derender as for HF folders."""
+    folder = tmp_path / "padded"
+    folder.mkdir()
+    shutil.copy(DATA / "mistral_instruct_tokenizer_240323.model.v3", folder / "tokenizer.model.v3")
+    (folder / "tito.json").write_text('{"max_model_len": 100, "vocab_size": 32800}')
+    model = load_model(folder)
+    assert model.vocab.size == 32768 and model.vocab_size == 32800
+    reset_registry(ModelRegistry([model], default="padded"))
+    try:
+        app = TestClient(__import__("tito.adapters.app", fromlist=["create_app"]).create_app(),
+                         raise_server_exceptions=False)
+        hello = _ids(references["m-v3"], "Hello")
+        assert _batch(app, "padded", [*hello, 32768, 32799]) == "Hello"  # padded rows: ""
+        body = {"model": "padded", "chat_request": {"model": "padded", "messages": [
+            {"role": "user", "content": "x"}]},
+            "generate_response": generate_response([*hello, 32800], finish_reason="stop")}
+        answer = app.post("/v1/chat/completions/derender", json=body)
+        assert answer.status_code == 400, answer.text
+        assert "32800" in answer.json()["error"]["message"]
+    finally:
+        reset_registry()
+
+
 def test_tokenizer_mode(tmp_path: Path) -> None:
     folder = tmp_path / "both"
     folder.mkdir()

@@ -405,5 +405,6 @@ def _mistral_model(spec: ModelSpec, config: ModelConfig, tokenizer: Any, size: i
         add_bos_token=True,
         special_tokens=ids,
         special_token_strings={role: raw.id_to_piece(i) for role, i in ids.items()},
+        vocab_size=max(config.vocab_size or 0, size),
         created=spec.created,
     )
