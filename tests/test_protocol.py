@@ -215,7 +215,7 @@ def test_appendix_batch_chat_request_parses_and_round_trips() -> None:
     assert body.stream is False
     logprobs = body.generate_response.choices[0].logprobs
     assert isinstance(logprobs, GenerateLogProbs)
-    assert logprobs.content is not None and logprobs.content[0].top_logprobs[0].rank == 1
+    assert logprobs.content is not None and logprobs.content[0]["top_logprobs"][0]["rank"] == 1
     assert body.chat_request is not None and body.chat_request.tool_choice == "none"
     again = CHAT_BODY.validate_python(json.loads(body.model_dump_json()))
     assert again == body

@@ -17,9 +17,12 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    PlainSerializer,
     SerializerFunctionWrapHandler,
     Tag,
     TypeAdapter,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
     field_serializer,
     field_validator,
     model_serializer,
@@ -355,10 +358,66 @@ class GenerateLogProbsContent(GenerateLogProb):
     top_logprobs: list[GenerateLogProb] = Field(default_factory=list)
 
 
-class GenerateLogProbs(BaseModel):
-    """[main] per-choice logprobs; ``sampled`` alone is used when ``logprobs=0``."""
+_ENTRY_KEYS = frozenset({"token_id", "logprob", "rank", "top_logprobs"})
+_CANDIDATE_KEYS = frozenset({"token_id", "logprob", "rank"})
 
-    content: list[GenerateLogProbsContent] | None = None
+
+def _plain_wire_entries(content: Any) -> bool:
+    """Is ``content`` exactly the wire shape, nothing to convert (only dicts with the known keys,
+    ids non-negative ints, logprobs floats, ranks ints or null, ``top_logprobs`` lists)?"""
+    for entry in content:
+        if type(entry) is not dict or not _ENTRY_KEYS.issuperset(entry):
+            return False
+        token_id, rank = entry.get("token_id"), entry.get("rank")
+        if type(token_id) is not int or token_id < 0 or type(entry.get("logprob")) is not float:
+            return False
+        if rank is not None and type(rank) is not int:
+            return False
+        top = entry.get("top_logprobs", ())
+        if type(top) is not list and top != ():
+            return False
+        for cand in top:
+            if type(cand) is not dict or not _CANDIDATE_KEYS.issuperset(cand):
+                return False
+            token_id, rank = cand.get("token_id"), cand.get("rank")
+            if type(token_id) is not int or token_id < 0 or type(cand.get("logprob")) is not float:
+                return False
+            if rank is not None and type(rank) is not int:
+                return False
+    return True
+
+
+def _entries_as_dicts(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """Engine logprob entries as plain dicts (``GenerateLogProbsContent``'s fields).
+
+    Why: a batch of 8k tokens with top-5 logprobs holds ~50k candidates; a pydantic model each
+    cost more than the derender itself, and the derender reads them as dicts anyway. Entries
+    already of the exact wire shape (what JSON gives) are checked in one pass and kept as they
+    are; anything else is validated as the models (so every error is pydantic's own, with its
+    location) and then dumped to dicts.
+    """
+    if type(value) is list and _plain_wire_entries(value):
+        return value
+    entries = handler(value)
+    return None if entries is None else [e.model_dump() for e in entries]
+
+
+#: ``GenerateLogProbs.content``: validated as a list of ``GenerateLogProbsContent``, held as dicts.
+GenerateLogProbsEntries = Annotated[
+    list[GenerateLogProbsContent] | None,
+    WrapValidator(_entries_as_dicts),
+    PlainSerializer(lambda entries: entries),  # already plain data
+]
+
+
+class GenerateLogProbs(BaseModel):
+    """[main] per-choice logprobs; ``sampled`` alone is used when ``logprobs=0``.
+
+    ``content`` holds plain dicts of :class:`GenerateLogProbsContent`'s shape (see
+    :func:`_entries_as_dicts`), not models.
+    """
+
+    content: GenerateLogProbsEntries = None
     sampled: list[float] | None = None
 
 

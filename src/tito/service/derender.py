@@ -90,8 +90,9 @@ def _check_logprobs(model: ServedModel, logprobs: Any, param: str) -> None:
     max_lp = model.config.max_logprobs
     if max_lp < 0:
         return
-    for entry in logprobs.content:
-        n = len(entry.top_logprobs or [])
+    for entry in logprobs.content:  # dicts (integer-id shape) or models (legacy shape)
+        top = entry.get("top_logprobs") if type(entry) is dict else entry.top_logprobs
+        n = len(top or ())
         if n > max_lp:
             raise BadRequest(
                 f"{param}.content top_logprobs count {n} exceeds max_logprobs ({max_lp})",
@@ -131,7 +132,10 @@ def _engine_logprobs(choice: Any) -> list[dict[str, Any]] | None:
     """The choice's logprob entries as plain dicts (integer-id or legacy shape), or None."""
     if choice.logprobs is None or choice.logprobs.content is None:
         return None
-    return choice.logprobs.model_dump()["content"]  # one serializer call, not one per entry
+    content = choice.logprobs.content
+    if not content or type(content[0]) is dict:
+        return content  # the integer-id shape: held as dicts (``GenerateLogProbs``)
+    return choice.logprobs.model_dump()["content"]  # legacy: one serializer call for all
 
 
 def _token_ids(cfg: ChoiceConfig, ids: Sequence[int] | None) -> list[int] | None:
