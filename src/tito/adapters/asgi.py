@@ -13,8 +13,8 @@ exactly what those routes do, in a few microseconds:
   FastAPI app (``tests/test_asgi.py`` compares both apps on the same requests), unexpected ones
   as a 500 reported to :data:`on_unhandled`.
 
-The FastAPI app (:mod:`tito.adapters.app`) stays for ``tito serve``, the render functions and
-the OpenAPI schema; it reuses :func:`read_json_body` and the validation-message helpers below, so
+The FastAPI app (:mod:`tito.adapters.app`) stays for ``tito serve`` and the OpenAPI schema (the
+render functions serve :mod:`tito.adapters.asgi_render`, this app with their routes); it reuses :func:`read_json_body` and the validation-message helpers below, so
 both apps apply one set of rules. Nothing here imports FastAPI or Starlette: a derender function's
 cold start skips them too.
 

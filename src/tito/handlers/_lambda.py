@@ -64,6 +64,7 @@ from mangum.protocols.http import HTTPCycle
 from mangum.types import ASGI, LambdaConfig, LambdaEvent, Response
 
 from tito.adapters import asgi
+from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
 from tito.errors import ErrorType, error_body
 
 if TYPE_CHECKING:
@@ -386,12 +387,14 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
     if names and asgi.DERENDER_ENDPOINTS.issuperset(names):
         # the per-chunk hot path: no FastAPI routing/validation per call, no FastAPI import
         app = asgi.DerenderApp(names)
+    elif names and RENDER_ENDPOINTS.issuperset(names):
+        app = RenderApp(names)  # the same, for the render routes
     else:
         from tito.adapters.app import create_app
 
         app = create_app(endpoints=names)
     base_path = os.getenv("TITO_API_BASE_PATH") or "/"
-    if isinstance(app, asgi.DerenderApp):
+    if isinstance(app, asgi.DerenderApp):  # RenderApp too: neither ever suspends
         mangum = _DerenderMangum(app, lifespan="off", api_gateway_base_path=base_path,
                                  custom_handlers=[_HTTPGateway])
     else:

@@ -1,0 +1,104 @@
+"""A plain ASGI app for the render functions (chat, completions, Responses render; tokenize).
+
+Why not FastAPI here: a short chat render is ~100 us of templating and tokenizing, and FastAPI's
+routing, dependency solving (the body and the ``X-Request-Id`` header) and middleware stack cost
+more than that again per request. :class:`RenderApp` is :class:`tito.adapters.asgi.DerenderApp`
+with the render routes: the same JSON body guard, one pydantic validation of the body with
+FastAPI's error locations and messages, the same error shapes and the same ``GET`` routes; only
+the POST table and the ``X-Request-Id`` header (chat and completions render read it, as vLLM)
+differ. ``tests/test_asgi.py`` compares it with the FastAPI app on the same requests; ``tito
+serve`` keeps the FastAPI routes (:mod:`tito.adapters.routes_render`, the OpenAPI schema).
+
+Example::
+
+    app = RenderApp(["chat_render"])     # then Mangum(app, lifespan="off")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from tito.adapters.asgi import DerenderApp, JsonAnswer, Receive, Scope, read_json_body
+
+__all__ = ["RENDER_ENDPOINTS", "RenderApp"]
+
+#: (validated body, X-Request-Id header or None) -> the JSON answer
+Run = Callable[[Any, "str | None"], Any]
+
+#: Endpoints :class:`RenderApp` serves (the Lambda handlers pick it for these).
+RENDER_ENDPOINTS = frozenset({"chat_render", "completions_render", "responses_render", "tokenize"})
+
+
+def _render_routes() -> dict[str, list[tuple[str, Any, Run]]]:
+    """endpoint name -> [(path, body type, service call)], as the FastAPI routes do them."""
+    from tito.protocol import (
+        ChatCompletionRequest,
+        CompletionRequest,
+        DetokenizeRequest,
+        ResponsesRequest,
+        TokenizeChatRequest,
+        TokenizeCompletionRequest,
+    )
+    from tito.service import render, responses
+    from tito.service import tokenize as tok
+
+    def chat(request: Any, header_id: str | None) -> Any:
+        return render.render_chat_request(request, header_request_id=header_id).model_dump(mode="json")
+
+    def completions(request: Any, header_id: str | None) -> Any:
+        return [g.model_dump(mode="json")
+                for g in render.render_completion_request(request, header_request_id=header_id)]
+
+    return {
+        "chat_render": [("/v1/chat/completions/render", ChatCompletionRequest, chat)],
+        "completions_render": [("/v1/completions/render", CompletionRequest, completions)],
+        # vLLM ignores X-Request-Id here (the id is the request's own)
+        "responses_render": [("/v1/responses/render", ResponsesRequest,
+                              lambda r, _: responses.render_responses_request(r).model_dump(mode="json"))],
+        "tokenize": [
+            ("/tokenize", TokenizeCompletionRequest | TokenizeChatRequest,
+             lambda r, _: tok.tokenize(r).model_dump(mode="json")),
+            ("/detokenize", DetokenizeRequest, lambda r, _: tok.detokenize(r).model_dump(mode="json")),
+        ],
+    }
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    """The first value of header ``name`` (lower case), as Starlette's ``Headers.get``."""
+    for key, value in scope["headers"]:
+        if key.lower() == name:
+            return value.decode("latin-1")  # type: ignore[no-any-return]
+    return None
+
+
+class RenderApp(DerenderApp):
+    """ASGI app serving render endpoints plus ``GET /health``, ``/version``, ``/v1/models``.
+
+    Everything but the POST routes is :class:`DerenderApp`'s (errors, 404/405, the garbage
+    collector paused during a call).
+    """
+
+    def __init__(self, endpoints: Iterable[str]) -> None:
+        from pydantic import TypeAdapter
+
+        from tito.settings import check_environment
+
+        check_environment()  # refuse to start on a bad TITO_* setting, as the FastAPI app
+        table = _render_routes()
+        names = list(endpoints)
+        unknown = [n for n in names if n not in table]
+        if unknown:
+            raise ValueError(f"RenderApp serves {sorted(table)}, not {unknown}")
+        self.endpoints = tuple(names)
+        self._post = {path: (TypeAdapter(body_type), run)
+                      for name in names for path, body_type, run in table[name]}
+
+    async def _route(self, scope: Scope, receive: Receive) -> JsonAnswer | None:
+        route = self._post.get(scope["path"])
+        if route is None or scope["method"] != "POST":
+            return await super()._route(scope, receive)  # GET routes, 404, 405
+        body = await read_json_body(scope, receive)
+        if body is None or isinstance(body, JsonAnswer):
+            return body
+        return JsonAnswer(route[1](self._validate(route[0], body), _header(scope, b"x-request-id")))
