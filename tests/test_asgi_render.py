@@ -18,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_asgi import JUNK, _paths  # the same mutations as the derender app's comparison
 
 from tito.adapters.app import create_app
 from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
@@ -145,26 +146,6 @@ def test_the_cases_cover_answers_and_errors(clients: Any) -> None:
 def test_same_answer_for_raw_requests(clients: Any, method: str, path: str, content: bytes,
                                       content_type: str) -> None:
     _same(clients, method, path, content, {"content-type": content_type} if content_type else {})
-
-
-JUNK = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
-    | st.text(max_size=12),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6),
-                                                                      children, max_size=3),
-    max_leaves=8,
-)
-
-
-def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            out += _paths(v, (*prefix, i))
-    return out
 
 
 GOOD = [b for b in BODIES if b[0] != CHAT or b[1].get("model") == "qwen3"][:4] + [

@@ -320,18 +320,24 @@ class DerenderApp:
         from tito.settings import check_environment
 
         check_environment()  # refuse to start on a bad TITO_* setting, as the FastAPI app
-        table = _derender_routes()
+        table = self.routes()
         names = list(endpoints)
         unknown = [n for n in names if n not in table]
         if unknown:
-            raise ValueError(f"DerenderApp serves {sorted(table)}, not {unknown}")
+            raise ValueError(f"{type(self).__name__} serves {sorted(table)}, not {unknown}")
         self.endpoints = tuple(names)
         #: Lambda caps a synchronous response at 6 MB, like the request (TITO_MAX_BODY_BYTES)
         self.max_response_bytes = max_body_bytes()
-        self._post: dict[str, tuple[Any, Callable[[Any], dict[str, Any]]]] = {}
-        for name in names:
-            path, body_type, run = table[name]
-            self._post[path] = (TypeAdapter(body_type), run)
+        self._post: dict[str, tuple[Any, Callable[..., Any]]] = {
+            path: (TypeAdapter(body_type), run)
+            for name in names for path, body_type, run in table[name]
+        }
+
+    @staticmethod
+    def routes() -> dict[str, list[tuple[str, Any, Callable[..., Any]]]]:
+        """endpoint name -> its POST routes (path, body type, service call); a subclass serves
+        other routes (:class:`tito.adapters.asgi_render.RenderApp`)."""
+        return {name: [route] for name, route in _derender_routes().items()}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -16,7 +16,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from tito.adapters.asgi import DerenderApp, JsonAnswer, Receive, Scope, read_json_body
@@ -79,20 +79,7 @@ class RenderApp(DerenderApp):
     collector paused during a call).
     """
 
-    def __init__(self, endpoints: Iterable[str]) -> None:
-        from pydantic import TypeAdapter
-
-        from tito.settings import check_environment
-
-        check_environment()  # refuse to start on a bad TITO_* setting, as the FastAPI app
-        table = _render_routes()
-        names = list(endpoints)
-        unknown = [n for n in names if n not in table]
-        if unknown:
-            raise ValueError(f"RenderApp serves {sorted(table)}, not {unknown}")
-        self.endpoints = tuple(names)
-        self._post = {path: (TypeAdapter(body_type), run)
-                      for name in names for path, body_type, run in table[name]}
+    routes = staticmethod(_render_routes)
 
     async def _route(self, scope: Scope, receive: Receive) -> JsonAnswer | None:
         route = self._post.get(scope["path"])
