@@ -107,32 +107,24 @@ def create_gateway_app(
     async def models() -> Response:
         return await _answer(client.models)
 
-    @app.post("/v1/chat/completions")
-    async def chat(request: Request) -> Response:
-        body = await _body(request)
-        if isinstance(body, Response):
-            return body
-        if body.get("stream"):
-            return await _stream(client.chat_stream(body))
-        return await _answer(lambda: client.chat(body))
+    def openai_route(path: str, stream: Callable[[dict[str, Any]], AsyncIterator[dict[str, Any]]],
+                     batch: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
+                     *, named: bool = False) -> None:
+        """``POST path``: the body's ``stream`` picks the SSE of ``stream`` or ``batch``'s JSON."""
 
-    @app.post("/v1/responses")
-    async def responses(request: Request) -> Response:
-        body = await _body(request)
-        if isinstance(body, Response):
-            return body
-        if body.get("stream"):
-            return await _stream(client.responses_stream(body), named=True)
-        return await _answer(lambda: client.responses(body))
+        async def route(request: Request) -> Response:
+            body = await _body(request)
+            if isinstance(body, Response):
+                return body
+            if body.get("stream"):
+                return await _stream(stream(body), named=named)
+            return await _answer(lambda: batch(body))
 
-    @app.post("/v1/completions")
-    async def completions(request: Request) -> Response:
-        body = await _body(request)
-        if isinstance(body, Response):
-            return body
-        if body.get("stream"):
-            return await _stream(client.completions_stream(body))
-        return await _answer(lambda: client.completions(body))
+        app.add_api_route(path, route, methods=["POST"])
+
+    openai_route("/v1/chat/completions", client.chat_stream, client.chat)
+    openai_route("/v1/responses", client.responses_stream, client.responses, named=True)
+    openai_route("/v1/completions", client.completions_stream, client.completions)
 
     return app
 
