@@ -1,7 +1,8 @@
 """Record vLLM 0.33.0's answers to the conformance corpus as golden JSON (``conformance/goldens``).
 
 Why: tito claims vLLM's scale-out wire; the only trustworthy reference is the real server. This
-script starts ``vllm launch render`` (GPU-less, CPU only) twice, on model folders built from
+script starts ``vllm launch render`` (GPU-less, CPU only) once per model of :data:`SERVERS`
+(qwen3, gpt2, gpt-oss, mistral-v3, each with its parsers' flags) on model folders built from
 tito's tokenizer files plus ``conformance/models/<name>/{config,generation_config}.json`` (no
 weights), sends every case of :mod:`conformance.corpus` and stores request + status + response.
 ``tests/test_conformance.py`` replays the stored requests against tito in-process.
@@ -9,8 +10,8 @@ weights), sends every case of :mod:`conformance.corpus` and stores request + sta
 Re-record (needs a Python with vllm==0.33.0, for instance the venv at /work/vllm-venv)::
 
     /work/vllm-venv/bin/python conformance/record.py            # start servers, record all
-    /work/vllm-venv/bin/python conformance/record.py --qwen3-url http://127.0.0.1:18731 \\
-        --gpt2-url http://127.0.0.1:18732                         # reuse running servers
+    /work/vllm-venv/bin/python conformance/record.py '*_gptoss*' \\
+        --url gpt-oss=http://127.0.0.1:8811                       # some groups, a running server
 
 Streaming cases drive vLLM as its protocol requires: one call per engine event, the returned
 ``stream_state`` echoed, and ``chat_request`` / ``completion_request`` plus ``prompt_token_ids``
@@ -20,6 +21,7 @@ on every call.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import shutil
@@ -28,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -40,11 +41,19 @@ from conformance import corpus  # noqa: E402
 from conformance.calls import request as post  # noqa: E402
 
 GOLDENS = HERE / "goldens"
+#: served model name -> the render server's flags (vLLM's names; tito.json of the same folder
+#: names the same parsers)
 SERVERS = {
     "qwen3": ["--served-model-name", "qwen3", "--reasoning-parser", "qwen3",
               "--tool-call-parser", "hermes", "--enable-auto-tool-choice"],
     "gpt2": ["--served-model-name", "gpt2"],
+    "gpt-oss": ["--served-model-name", "gpt-oss", "--reasoning-parser", "openai_gptoss",
+                "--tool-call-parser", "openai", "--enable-auto-tool-choice"],
+    "mistral-v3": ["--served-model-name", "mistral-v3", "--tokenizer-mode", "mistral",
+                   "--tool-call-parser", "mistral", "--enable-auto-tool-choice"],
 }
+#: harmony's ``Current date:`` line, pinned on both sides (tito: ``TITO_HARMONY_START_DATE``)
+HARMONY_DATE = "2026-12-01"
 
 
 def _free_port() -> int:
@@ -54,18 +63,32 @@ def _free_port() -> int:
 
 
 def _model_folder(name: str, into: Path) -> Path:
+    """tito's tokenizer files + ``conformance/models/<name>/*.json`` (sizes, EOS ids; no
+    weights). mistral-v3 is served through mistral-common as vLLM's ``--tokenizer-mode mistral``
+    does: its ``tokenizer.model.v3`` (:func:`corpus.mistral_folder`)."""
     folder = into / name
-    folder.mkdir(parents=True)
-    for f in (corpus.MODELS / name).glob("tokenizer*.json"):
-        shutil.copy(f, folder)
+    if name == "mistral-v3":
+        corpus.mistral_folder(folder)
+    else:
+        folder.mkdir(parents=True)
+        for f in (corpus.MODELS / name).glob("tokenizer*.json"):
+            shutil.copy(f, folder)
     for f in (HERE / "models" / name).glob("*.json"):
         shutil.copy(f, folder)
     return folder
 
 
-def start_server(name: str, vllm: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    env = dict(os.environ, VLLM_TARGET_DEVICE="cpu", HF_HUB_OFFLINE="1")
+def start_server(name: str, vllm: str, tmp: Path,
+                 port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    port = port or _free_port()
+    env = dict(os.environ, VLLM_TARGET_DEVICE="cpu", HF_HUB_OFFLINE="1",
+               VLLM_SYSTEM_START_DATE=HARMONY_DATE)
+    if name == "gpt-oss":  # openai-harmony's vocabulary, offline (rebuilt from tokenizer.json)
+        sys.path.insert(0, str(HERE.parent / "tests"))
+        from harmony_ref import build_o200k
+
+        build_o200k(tmp / "tiktoken")
+        env["TIKTOKEN_ENCODINGS_BASE"] = str(tmp / "tiktoken")
     log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115 (lives as long as the server)
     proc = subprocess.Popen(
         [vllm, "launch", "render", str(_model_folder(name, tmp)), *SERVERS[name],
@@ -148,91 +171,127 @@ def split_choice(choice: dict[str, Any], sizes: list[int], request_id: str,
     return events
 
 
-def record_all(rec: Recorder) -> dict[str, dict[str, Any]]:
+def record_chat(rec: Recorder, suffix: str, groups: list[str]) -> dict[str, dict[str, Any]]:
+    """The chat groups of one served model (:data:`corpus.CHAT_MODELS`)."""
+    server, render, errors, derender, streams = corpus.CHAT_MODELS[suffix]
+    chat_r, chat_d = "/v1/chat/completions/render", "/v1/chat/completions/derender"
     g: dict[str, dict[str, Any]] = {}
-    chat_r, cmpl_r = "/v1/chat/completions/render", "/v1/completions/render"
-    chat_d, cmpl_d = "/v1/chat/completions/derender", "/v1/completions/derender"
-    g["render_chat"] = {n: rec.http("qwen3", chat_r, b) for n, b in corpus.RENDER_CHAT.items()}
-    g["render_chat_errors"] = {n: rec.http("qwen3", chat_r, b)
-                               for n, b in corpus.RENDER_CHAT_ERRORS.items()}
-    g["render_completion"] = {n: rec.http("gpt2", cmpl_r, b)
-                              for n, b in corpus.RENDER_COMPLETION.items()}
-    g["render_completion_errors"] = {n: rec.http("gpt2", cmpl_r, b)
-                                     for n, b in corpus.RENDER_COMPLETION_ERRORS.items()}
+    if f"render_chat{suffix}" in groups:
+        g[f"render_chat{suffix}"] = {n: rec.http(server, chat_r, b) for n, b in render.items()}
+    if f"render_chat{suffix}_errors" in groups:
+        g[f"render_chat{suffix}_errors"] = {n: rec.http(server, chat_r, b)
+                                            for n, b in errors.items()}
+    if f"derender_chat{suffix}" in groups:
+        g[f"derender_chat{suffix}"] = {}
+        for name, (request, choices, extra) in derender.items():
+            prompt = rec.prompt(server, request, completion=False)
+            body = {"model": server, "chat_request": request, "prompt_token_ids": prompt,
+                    "prompt_tokens": len(prompt),
+                    "generate_response": {"request_id": f"chatcmpl-{name}", "choices": choices,
+                                          **extra}}
+            g[f"derender_chat{suffix}"][name] = rec.http(server, chat_d, body)
+    if f"stream_chat{suffix}" in groups:
+        g[f"stream_chat{suffix}"] = {}
+        for name in streams:
+            request, choices, extra = derender[name]
+            prompt = rec.prompt(server, request, completion=False)
+            choice = choices[0]
+            for label, sizes in zip(("one", "random"),
+                                    corpus.chunkings(len(choice["token_ids"]), seed=len(name))):
+                events = split_choice(choice, sizes, f"chatcmpl-{name}", extra)
+                g[f"stream_chat{suffix}"][f"{name}.{label}"] = rec.stream(
+                    server, chat_d, "chat_request", request, prompt, events)
+    return g
 
-    g["derender_chat"] = {}
-    for name, (request, choices, extra) in corpus.DERENDER_CHAT.items():
-        prompt = rec.prompt("qwen3", request, completion=False)
-        body = {"model": "qwen3", "chat_request": request, "prompt_token_ids": prompt,
-                "prompt_tokens": len(prompt),
-                "generate_response": {"request_id": f"chatcmpl-{name}", "choices": choices,
-                                      **extra}}
-        g["derender_chat"][name] = rec.http("qwen3", chat_d, body)
 
-    g["derender_completion"] = {}
-    for name, (request, responses, extra) in corpus.DERENDER_COMPLETION.items():
-        prompt = rec.prompt("gpt2", request, completion=True)
-        body = {"model": "gpt2", "completion_request": request,
-                "prompt_token_ids": [prompt] * len(responses),
-                "prompt_tokens": [len(prompt)] * len(responses),
-                "generate_responses": [{"request_id": f"cmpl-{name}-{r}", "choices": ch, **extra}
-                                       for r, ch in enumerate(responses)]}
-        g["derender_completion"][name] = rec.http("gpt2", cmpl_d, body)
+def chat_groups(suffix: str) -> list[str]:
+    return [f"render_chat{suffix}", f"render_chat{suffix}_errors", f"derender_chat{suffix}",
+            f"stream_chat{suffix}"]
 
-    g["derender_errors"] = {}
-    for name, (path, body) in corpus.DERENDER_ERRORS.items():
-        server = "gpt2" if path.startswith("/v1/completions") else "qwen3"
-        g["derender_errors"][name] = rec.http(server, path, body)
 
-    g["stream_chat"] = {}
-    for name in corpus.STREAM_CHAT:
-        request, choices, extra = corpus.DERENDER_CHAT[name]
-        prompt = rec.prompt("qwen3", request, completion=False)
-        choice = choices[0]
-        for label, sizes in zip(("one", "random"),
-                                corpus.chunkings(len(choice["token_ids"]), seed=len(name))):
-            events = split_choice(choice, sizes, f"chatcmpl-{name}", extra)
-            g["stream_chat"][f"{name}.{label}"] = rec.stream(
-                "qwen3", chat_d, "chat_request", request, prompt, events)
+COMPLETION_GROUPS = ["render_completion", "render_completion_errors", "derender_completion",
+                     "derender_errors", "stream_completion"]
+#: every group and the server it needs
+GROUP_SERVERS = {**{g: corpus.CHAT_MODELS[s][0] for s in corpus.CHAT_MODELS
+                    for g in chat_groups(s)}, **dict.fromkeys(COMPLETION_GROUPS, "gpt2")}
 
-    g["stream_completion"] = {}
-    for name in corpus.STREAM_COMPLETION:
-        request, responses, extra = corpus.DERENDER_COMPLETION[name]
-        prompt = rec.prompt("gpt2", request, completion=True)
-        choice = responses[0][0]
-        for label, sizes in zip(("one", "random"),
-                                corpus.chunkings(len(choice["token_ids"]), seed=len(name))):
-            events = split_choice(choice, sizes, f"cmpl-{name}", extra)
-            g["stream_completion"][f"{name}.{label}"] = rec.stream(
-                "gpt2", cmpl_d, "completion_request", request, prompt, events)
+
+def record_all(rec: Recorder, groups: list[str]) -> dict[str, dict[str, Any]]:
+    g: dict[str, dict[str, Any]] = {}
+    for suffix in corpus.CHAT_MODELS:
+        g.update(record_chat(rec, suffix, groups))
+    cmpl_r, cmpl_d = "/v1/completions/render", "/v1/completions/derender"
+    if "render_completion" in groups:
+        g["render_completion"] = {n: rec.http("gpt2", cmpl_r, b)
+                                  for n, b in corpus.RENDER_COMPLETION.items()}
+    if "render_completion_errors" in groups:
+        g["render_completion_errors"] = {n: rec.http("gpt2", cmpl_r, b)
+                                         for n, b in corpus.RENDER_COMPLETION_ERRORS.items()}
+    if "derender_completion" in groups:
+        g["derender_completion"] = {}
+        for name, (request, responses, extra) in corpus.DERENDER_COMPLETION.items():
+            prompt = rec.prompt("gpt2", request, completion=True)
+            body = {"model": "gpt2", "completion_request": request,
+                    "prompt_token_ids": [prompt] * len(responses),
+                    "prompt_tokens": [len(prompt)] * len(responses),
+                    "generate_responses": [{"request_id": f"cmpl-{name}-{r}", "choices": ch,
+                                            **extra} for r, ch in enumerate(responses)]}
+            g["derender_completion"][name] = rec.http("gpt2", cmpl_d, body)
+    if "derender_errors" in groups:
+        g["derender_errors"] = {}
+        for name, (path, body) in corpus.DERENDER_ERRORS.items():
+            server = "gpt2" if path.startswith("/v1/completions") else "qwen3"
+            g["derender_errors"][name] = rec.http(server, path, body)
+    if "stream_completion" in groups:
+        g["stream_completion"] = {}
+        for name in corpus.STREAM_COMPLETION:
+            request, responses, extra = corpus.DERENDER_COMPLETION[name]
+            prompt = rec.prompt("gpt2", request, completion=True)
+            choice = responses[0][0]
+            for label, sizes in zip(("one", "random"),
+                                    corpus.chunkings(len(choice["token_ids"]), seed=len(name))):
+                events = split_choice(choice, sizes, f"cmpl-{name}", extra)
+                g["stream_completion"][f"{name}.{label}"] = rec.stream(
+                    "gpt2", cmpl_d, "completion_request", request, prompt, events)
     return g
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("groups", nargs="*", help="fnmatch patterns of the groups to record "
+                    f"(default: all): {', '.join(GROUP_SERVERS)}")
     ap.add_argument("--vllm", default=str(Path(sys.executable).with_name("vllm")),
                     help="the vllm CLI (default: next to this Python)")
-    ap.add_argument("--qwen3-url", help="a running render server for qwen3 (else one is started)")
-    ap.add_argument("--gpt2-url", help="a running render server for gpt2 (else one is started)")
+    ap.add_argument("--url", action="append", default=[], metavar="MODEL=URL",
+                    help=f"a running render server for MODEL ({', '.join(SERVERS)}) with the "
+                    "flags of SERVERS, else one is started")
     args = ap.parse_args()
+    groups = [g for g in GROUP_SERVERS
+              if not args.groups or any(fnmatch.fnmatchcase(g, p) for p in args.groups)]
+    if "derender_errors" in groups:
+        groups_servers = {GROUP_SERVERS[g] for g in groups} | {"qwen3"}
+    else:
+        groups_servers = {GROUP_SERVERS[g] for g in groups}
+    urls: dict[str, str] = dict(u.split("=", 1) for u in args.url)
     tmp = Path(tempfile.mkdtemp(prefix="tito-conformance-"))
-    procs, urls = [], {"qwen3": args.qwen3_url, "gpt2": args.gpt2_url}
+    procs = []
     try:
         for name in SERVERS:
-            if urls[name] is None:
+            if name in groups_servers and name not in urls:
                 proc, urls[name] = start_server(name, args.vllm, tmp)
                 procs.append((proc, urls[name]))
         for proc, url in procs:
             wait_ready(url, proc)
-        rec = Recorder(urls)  # type: ignore[arg-type]
-        goldens = record_all(rec)
-        with urllib.request.urlopen(urls["qwen3"] + "/version") as r:
+        rec = Recorder(urls)
+        goldens = record_all(rec, groups)
+        with urllib.request.urlopen(next(iter(urls.values())) + "/version") as r:
             version = json.loads(r.read())
         GOLDENS.mkdir(exist_ok=True)
         for group, cases in goldens.items():
             path = GOLDENS / f"{group}.json"
-            path.write_text(json.dumps({"vllm": version, "cases": cases}, indent=1,
-                                       ensure_ascii=False) + "\n")
+            path.write_text(json.dumps({"vllm": version, "server": GROUP_SERVERS[group],
+                                        "flags": SERVERS[GROUP_SERVERS[group]], "cases": cases},
+                                       indent=1, ensure_ascii=False) + "\n")
             print(f"{path.relative_to(HERE.parent)}: {len(cases)} cases")
     finally:
         for proc, _ in procs:

@@ -15,6 +15,7 @@ returned state echoed whole) and as a client written for vLLM (only vLLM's
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -23,7 +24,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance import replay  # noqa: E402
+from conformance import markers, replay  # noqa: E402
+
+STRUCTURAL = ROOT / "conformance" / "goldens" / "structural"
+MODELS = ROOT / "layers" / "tokenizer" / "models"
+
+
+@pytest.fixture(scope="module")
+def marker_tokenizer(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """qwen3's tokenizer with the formats' markers, as the structural goldens were recorded."""
+    return markers.marker_folder(tmp_path_factory.mktemp("markers") / "qwen3")
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +117,52 @@ def test_vllm_fields_client_survives_an_event_without_token_ids(tito: replay.Tit
                               False)
     assert (vllm["reasoning"], vllm["text"], vllm["logprobs"]) == (
         want["reasoning"], want["text"], want["logprobs"])
+
+
+#: the structural goldens' render cases whose parse_context is checked for every parser (all of
+#: them for harmony, whose parse_context differs: no template kwargs, reasoning always ended)
+_PARSE_CONTEXT_CASES = ("required_two", "named_noparams_strict", "none_strict",
+                        "auto_strict_single_json_schema", "responses_required")
+
+
+@pytest.mark.parametrize("parser", ["openai", "hermes", "mistral", "glm45"])
+def test_parse_context(parser: str, tmp_path: Path, marker_tokenizer: Path) -> None:
+    """vLLM 0.33's ``parse_context`` and ``reasoning_ended`` (recorded per
+    ``--tool-call-parser`` by ``conformance/record_structural.py``): tools as vLLM serializes
+    them (null ``description`` / ``parameters`` kept, ``strict`` only when set), the tool
+    choice, the template kwargs (``{}`` for harmony), none for a Responses render. tito builds
+    it the same way for every tool parser (``service.render._parse_context``); harmony's
+    differs, so all of its cases are checked, a few of three other formats'."""
+    from fastapi.testclient import TestClient
+
+    from tito.adapters.app import create_app
+    from tito.models import registry
+
+    data = json.loads((STRUCTURAL / f"{parser}.json").read_text())
+    src = MODELS / "gpt-oss" if parser == "openai" else marker_tokenizer
+    folder = tmp_path / src.name
+    shutil.copytree(src, folder)
+    cfg = json.loads((folder / "tito.json").read_text())
+    cfg["tool_parser"] = parser
+    if parser != "openai":
+        cfg["reasoning_parser"] = None  # as recorded
+    (folder / "tito.json").write_text(json.dumps(cfg))
+    saved = registry._registry
+    try:
+        registry.reset_registry(registry.load_registry({"TITO_MODELS_DIR": str(tmp_path)}))
+        client = TestClient(create_app())
+        problems = []
+        for name, case in data["cases"].items():
+            if case["path"].endswith("/derender") or (
+                    parser != "openai" and name not in _PARSE_CONTEXT_CASES):
+                continue
+            got = client.post(case["path"], json=case["request"]).json()
+            for key in ("parse_context", "reasoning_ended"):
+                want = case["response"].get(key)
+                if isinstance(want, dict):  # vLLM's CLI-wide Cohere kwarg (DEVIATIONS)
+                    want["chat_template_kwargs"].pop("cohere_format", None)
+                if got.get(key) != want:
+                    problems.append(f"{name} {key}:\n vllm {want}\n tito {got.get(key)}")
+        assert not problems, "\n".join(problems[:10])
+    finally:
+        registry.reset_registry(saved)

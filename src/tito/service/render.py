@@ -104,6 +104,9 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     "minimax_m2": ("<think>", "</think>"),
     "seed_oss": ("<seed:think>", "</seed:think>"),
 }
+#: reasoning parsers whose ``is_reasoning_end`` is true for any prompt (vLLM's GptOssReasoningParser:
+#: harmony output is parsed by channel, there is no block to wait for)
+REASONING_ALWAYS_ENDED = frozenset({"openai_gptoss"})
 
 
 _UNTRUSTED_TEMPLATE = (
@@ -406,6 +409,8 @@ def _reasoning_ended(
     parser = model.reasoning_parser
     if parser is None:
         return None
+    if parser in REASONING_ALWAYS_ENDED:
+        return True
     markers = REASONING_MARKERS.get(parser)
     if markers is None:
         return None
@@ -459,20 +464,38 @@ def _chat_structured_outputs(
 
 
 def _parse_context(
-    request: ChatCompletionRequest, tools: list[dict[str, Any]] | None, tool_choice: Any,
-    kwargs: Mapping[str, Any],
+    request: ChatCompletionRequest, tool_choice: Any, kwargs: Mapping[str, Any], *, harmony: bool,
 ) -> dict[str, Any]:
-    """vLLM 0.33's ``ParseContext`` of a chat render (its field order)."""
+    """vLLM 0.33's ``ParseContext`` of a chat render (``_build_parse_context``; its field order).
+
+    ``tools`` are the request's as vLLM serializes ``ChatCompletionToolsParam``: every declared
+    field (``description`` / ``parameters`` null when absent), ``strict`` and ``defer_loading``
+    only when set, nothing else. Harmony output is parsed without template kwargs (``{}``)."""
     history = sum(len(_get(m, "tool_calls") or []) for m in request.messages
                   if _get(m, "role") == "assistant")
+    tools = None if request.tools is None else [_parse_context_tool(t) for t in request.tools]
     return {
         "tools": tools,
         "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else "none"),
         "parallel_tool_calls": request.parallel_tool_calls is not False,
         "include_reasoning": request.include_reasoning,
-        "chat_template_kwargs": {k: v for k, v in kwargs.items() if k != "documents"},
+        "chat_template_kwargs": {} if harmony else {k: v for k, v in kwargs.items()
+                                                    if k != "documents"},
         "history_tool_call_cnt": history,
     }
+
+
+def _parse_context_tool(tool: Any) -> dict[str, Any]:
+    fn = tool.function
+    defer = (tool.model_extra or {}).get("defer_loading")  # vLLM: copied into the function
+    out: dict[str, Any] = {"name": fn.name, "description": fn.description,
+                           "parameters": fn.parameters}
+    if fn.strict is not None:
+        out["strict"] = fn.strict
+    if (fn.defer_loading if fn.defer_loading is not None else defer) is not None:
+        out["defer_loading"] = fn.defer_loading if fn.defer_loading is not None else defer
+    return {"type": tool.type, "function": out} | ({} if defer is None else
+                                                   {"defer_loading": defer})
 
 
 def _get(obj: Any, name: str) -> Any:
@@ -676,7 +699,7 @@ def render_chat_request(
             priority=request.priority,
             kv_transfer_params=kv_params,
             ec_transfer_params=request.ec_transfer_params,
-            parse_context=_parse_context(request, tools, tool_choice_json, kwargs),
+            parse_context=_parse_context(request, tool_choice_json, kwargs, harmony=harmony),
             derender_context=context,
         )
     except ValidationError as exc:

@@ -257,6 +257,7 @@ def render_responses_request(
     generate = render_chat_request(chat, settings=settings, model=model, responses=True)
     generate.request_id = request.request_id
     generate.reasoning_ended = None
+    generate.parse_context = None  # vLLM's Responses render builds none
     sampling = generate.sampling_params  # skip_special_tokens: as chat's (render_chat_request)
     if sampling.extra_args is None:
         sampling.extra_args = {}
