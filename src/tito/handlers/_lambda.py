@@ -60,7 +60,8 @@ from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 from aws_lambda_powertools.metrics.provider import cold_start as cold_start_flag
 from mangum import Mangum
 from mangum.handlers.api_gateway import HTTPGateway
-from mangum.protocols.http import HTTPCycle
+from mangum.exceptions import UnexpectedMessage
+from mangum.protocols.http import HTTPCycle, HTTPCycleState
 from mangum.types import ASGI, LambdaConfig, LambdaEvent, Response
 
 from tito.adapters import asgi
@@ -180,19 +181,35 @@ def event_problem(event: Any) -> str | None:
     return None
 
 
+class _Suspend:
+    """An awaitable that suspends once: what a cycle's ``receive`` does when it would wait."""
+
+    def __await__(self) -> Any:
+        yield
+
+
 class _EagerHTTPCycle(HTTPCycle):
     """Mangum's HTTP cycle, run without an event loop when the app never suspends.
 
-    Why: the derender app awaits nothing but Mangum's own ``receive`` (the body is already
-    queued) and ``send`` (an unbounded queue), so it runs to completion in one ``send(None)``;
-    Mangum's ``create_task`` + ``run_until_complete`` around it cost more than a streamed chunk's
-    derender work. Should the app ever suspend, the call is run again the normal way (a derender
-    call has no side effects to repeat).
+    Why: the derender app awaits nothing but ``receive`` (the body, already here) and ``send``,
+    so it runs to completion in one ``send(None)``; Mangum's ``create_task`` +
+    ``run_until_complete`` around it, and the ``asyncio.Queue`` it builds per call for the two
+    receive messages, cost more than a streamed chunk's derender work. ``receive`` and ``send``
+    keep Mangum's contract (the body once, then ``http.disconnect`` after the response; the
+    same response dict, the same access-log line); should the app ever suspend (``receive``
+    again before answering, or awaiting anything else), the call is run again the normal way,
+    on ``loop`` (a derender call has no side effects to repeat).
     """
 
-    def __init__(self, scope: dict[str, Any], body: bytes) -> None:
-        super().__init__(scope, body)
+    def __init__(self, scope: dict[str, Any], body: bytes, loop: _Loop) -> None:
+        # no super().__init__: its asyncio.Queue is what this cycle does without
+        self.scope = scope
+        self.state = HTTPCycleState.REQUEST
+        self.logger = _HTTP_LOGGER
+        self._request: bytes | None = body
         self._body = body
+        self._parts: list[bytes] = []
+        self._loop = loop
 
     def __call__(self, app: ASGI) -> Response:
         coro = self.run(app)
@@ -201,7 +218,36 @@ class _EagerHTTPCycle(HTTPCycle):
         except StopIteration:
             return {"status": self.status, "headers": self.headers, "body": self.body}
         coro.close()
+        self._loop.use()
         return HTTPCycle(self.scope, self._body)(app)
+
+    async def receive(self) -> dict[str, Any]:
+        if self._request is not None:
+            body, self._request = self._request, None
+            return {"type": "http.request", "body": body, "more_body": False}
+        if self.state is not HTTPCycleState.COMPLETE:
+            await _Suspend()  # Mangum's queue would wait here: run it the normal way
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if self.state is HTTPCycleState.REQUEST and kind == "http.response.start":
+            self.status = message["status"]
+            self.headers = message.get("headers", [])
+            self.state = HTTPCycleState.RESPONSE
+        elif self.state is HTTPCycleState.RESPONSE and kind == "http.response.body":
+            self._parts.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                parts = self._parts
+                self.body = parts[0] if len(parts) == 1 else b"".join(parts)
+                self.state = HTTPCycleState.COMPLETE
+                self.logger.info("%s %s %s", self.scope["method"], self.scope["path"],
+                                 self.status)
+        else:
+            raise UnexpectedMessage(f"Unexpected {kind}")
+
+
+_HTTP_LOGGER = logging.getLogger("mangum.http")
 
 
 class _HTTPGateway(HTTPGateway):
@@ -221,11 +267,15 @@ class _HTTPGateway(HTTPGateway):
 
 class _DerenderMangum(Mangum):
     """Mangum for the derender app (``lifespan="off"``): the same event translation, the eager
-    cycle (:class:`_EagerHTTPCycle`)."""
+    cycle (:class:`_EagerHTTPCycle`; ``loop`` only for a call that suspends)."""
+
+    def __init__(self, app: ASGI, loop: _Loop, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.loop = loop
 
     def __call__(self, event: LambdaEvent, context: Any) -> dict[str, Any]:
         handler = self.infer(event, context)
-        return handler(_EagerHTTPCycle(handler.scope, handler.body)(self.app))
+        return handler(_EagerHTTPCycle(handler.scope, handler.body, self.loop)(self.app))
 
 
 def _bad_event(message: str) -> dict[str, Any]:
@@ -362,17 +412,22 @@ def _load_models(endpoints: Sequence[str]) -> None:
 _TEMPLATE_ENDPOINTS = frozenset({"chat_render", "responses_render", "tokenize"})
 
 
-def _use_loop(loop: asyncio.AbstractEventLoop) -> asyncio.AbstractEventLoop:
-    """Make ``loop`` (or a fresh one if it was closed) asyncio's current loop, and return it.
+class _Loop:
+    """A handler's own event loop, made asyncio's current loop just before Mangum runs on it.
 
-    Why: Mangum runs every invocation on ``asyncio.get_event_loop()``, which it sets up only
-    once, when it is built. Anything else in the process that unsets or closes the current loop
-    (an ``asyncio.run()``, a test framework) made every later invocation raise RuntimeError,
-    answered as a malformed event. Setting our own loop each call is a thread-local store."""
-    if loop.is_closed():
-        loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    return loop
+    Why: Mangum runs a call on ``asyncio.get_event_loop()``, which it sets up only once, when it
+    is built. Anything else in the process that unsets or closes the current loop (an
+    ``asyncio.run()``, a test framework) made every later invocation raise RuntimeError,
+    answered as a malformed event. Setting it is a thread-local store, done only for a call that
+    needs a loop: the derender app's calls run without one (:class:`_EagerHTTPCycle`)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+
+    def use(self) -> None:
+        if self.loop.is_closed():
+            self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)
 
 
 def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> LambdaHandler:
@@ -394,25 +449,26 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
 
         app = create_app(endpoints=names)
     base_path = os.getenv("TITO_API_BASE_PATH") or "/"
-    if isinstance(app, asgi.DerenderApp):  # RenderApp too: neither ever suspends
-        mangum = _DerenderMangum(app, lifespan="off", api_gateway_base_path=base_path,
+    loop = _Loop()  # this handler's own
+    eager = isinstance(app, asgi.DerenderApp)  # RenderApp too: neither ever suspends
+    if eager:
+        mangum = _DerenderMangum(app, loop, lifespan="off", api_gateway_base_path=base_path,
                                  custom_handlers=[_HTTPGateway])
     else:
         mangum = Mangum(app, lifespan="off", api_gateway_base_path=base_path)
-    loop = asyncio.new_event_loop()  # this handler's own: see _use_loop
     if load_models:
         _load_models(names)
 
     @logger.inject_lambda_context(clear_state=True)
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         global _last_reported
-        nonlocal loop
         logger.set_correlation_id(correlation_id(event))
         token = _in_invocation.set(True)
         response: dict[str, Any] = {}
         try:
             problem = event_problem(event)
-            loop = _use_loop(loop)
+            if not eager:
+                loop.use()
             # Powertools' and Mangum's LambdaContext protocols differ only in typing details.
             response = _bad_event(problem) if problem else mangum(event, cast(Any, context))
         except (KeyError, TypeError, AttributeError, ValueError, RuntimeError) as exc:

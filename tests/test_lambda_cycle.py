@@ -1,0 +1,87 @@
+"""The derender functions' Mangum (the eager HTTP cycle) answers exactly as stock Mangum does.
+
+Why: ``tito.handlers._lambda`` runs the derender app without an event loop or Mangum's request
+queue when the app never suspends, and falls back to Mangum's own cycle when it does. These ASGI
+test apps cover each case (answers at once, suspends on an await, sends the body in parts then
+receives the disconnect, raises before or after starting the answer), each compared with ``Mangum(app)`` on the same API Gateway event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from mangum import Mangum
+
+from tito.handlers import _lambda
+
+
+def _event(body: str = '{"a": 1}') -> dict[str, Any]:
+    return {
+        "version": "2.0", "routeKey": "POST /x", "rawPath": "/x", "rawQueryString": "q=1",
+        "headers": {"content-type": "application/json", "host": "h.example", "X-Up": "A"},
+        "requestContext": {"http": {"method": "POST", "path": "/x", "sourceIp": "1.2.3.4",
+                                    "protocol": "HTTP/1.1", "userAgent": "t"},
+                           "requestId": "r", "stage": "$default"},
+        "body": body, "isBase64Encoded": False,
+    }
+
+
+async def _echo(scope: Any, receive: Any, send: Any) -> None:
+    message = await receive()
+    headers = [(b"content-type", b"application/json"), (b"x-path", scope["path"].encode()),
+               (b"x-query", scope["query_string"]), (b"x-up", dict(scope["headers"])[b"x-up"])]
+    await send({"type": "http.response.start", "status": 201, "headers": headers})
+    await send({"type": "http.response.body", "body": message["body"]})
+
+
+async def _sleeps(scope: Any, receive: Any, send: Any) -> None:
+    await asyncio.sleep(0)  # suspends: only a loop can finish this call
+    await _echo(scope, receive, send)
+
+
+async def _parts_then_reads_again(scope: Any, receive: Any, send: Any) -> None:
+    first = await receive()
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"text/plain")]})
+    await send({"type": "http.response.body", "body": first["body"][:3], "more_body": True})
+    await send({"type": "http.response.body", "body": first["body"][3:], "more_body": False})
+    after = await receive()  # after the response: Mangum's queue holds the disconnect
+    assert after == {"type": "http.disconnect"}
+
+
+async def _raises(scope: Any, receive: Any, send: Any) -> None:
+    raise RuntimeError("boom")
+
+
+async def _raises_midway(scope: Any, receive: Any, send: Any) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    raise RuntimeError("boom")
+
+
+@pytest.mark.parametrize("app", [_echo, _sleeps, _parts_then_reads_again, _raises,
+                                 _raises_midway],
+                         ids=lambda a: a.__name__.strip("_"))
+def test_eager_mangum_answers_as_mangum(app: Any) -> None:
+    stock = Mangum(app, lifespan="off")(_event(), None)
+    loop = _lambda._Loop()
+    eager = _lambda._DerenderMangum(app, loop, lifespan="off",
+                                    custom_handlers=[_lambda._HTTPGateway])
+    assert eager(_event(), None) == stock
+    assert eager(_event('{"b": "ü"}'), None) == Mangum(app, lifespan="off")(_event('{"b": "ü"}'),
+                                                                             None)
+
+
+def test_eager_cycle_needs_no_loop_and_falls_back_on_a_fresh_one() -> None:
+    """A call that never suspends runs with asyncio's loop unset or closed; one that suspends
+    gets the handler's own loop (a new one if it was closed)."""
+    loop = _lambda._Loop()
+    eager = _lambda._DerenderMangum(_echo, loop, lifespan="off")
+    asyncio.run(asyncio.sleep(0))  # leaves the thread without a current loop
+    assert json.loads(eager(_event(), None)["body"]) == {"a": 1}
+    loop.loop.close()
+    sleeper = _lambda._DerenderMangum(_sleeps, loop, lifespan="off")
+    assert json.loads(sleeper(_event(), None)["body"]) == {"a": 1}
+    assert not loop.loop.is_closed()
