@@ -182,3 +182,61 @@ def test_response_over_the_payload_limit_is_a_clear_413(monkeypatch: pytest.Monk
     err = resp.json()["error"]
     assert err["code"] == 413 and err["type"] == "Request Entity Too Large"
     assert "Response too large" in err["message"] and '"stream": true' in err["message"]
+
+
+def _continuation(clients: Any, path: str, model: str, first: dict[str, Any],
+                  ids: list[int]) -> dict[str, Any]:
+    """The third call of a real stream (a parser stream's second state has no replay ids)."""
+    state = clients[1].post(path, json=first).json()["stream_state"]
+    for chunk in ([ids[0]], ids[1:]):
+        body = {"stream": True, "model": model, "stream_state": state,
+                "generate_chunk": stream_chunk(chunk)}
+        state = clients[1].post(path, json=body).json()["stream_state"]
+    return body
+
+
+@pytest.fixture(scope="module")
+def continuations(clients: Any) -> list[tuple[str, dict[str, Any]]]:
+    chat_first = {"stream": True, "model": "qwen3", "prompt_token_ids": [151644],
+                  "chat_request": {"messages": [{"role": "user", "content": "hi"}],
+                                   "tools": [{"type": "function", "function": {"name": "f"}}],
+                                   "stop": ["zz"]},
+                  "generate_chunk": stream_chunk(QWEN_IDS[:2])}
+    return [(CHAT, _continuation(clients, CHAT, "qwen3", chat_first, QWEN_IDS[2:5])),
+            (COMPLETIONS, _continuation(clients, COMPLETIONS, "gpt2", BODIES[4][1], [995, 0]))]
+
+
+def test_common_streamed_calls_take_the_unvalidated_path(continuations: Any) -> None:
+    """The continuation bodies below are what tito.service.stream_body serves without pydantic
+    (so the mutation test exercises that path and its fallback)."""
+    from tito.service import stream_body
+
+    for _, body in continuations:
+        assert stream_body.read(json.loads(json.dumps(body))) is not None
+
+
+EXTRA = st.sampled_from(["last_content", "x", "tito", "stream", "usage", "logprobs", "index"])
+
+
+@given(data=st.data())
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_mutated_continuations_same_answer(clients: Any, continuations: Any,
+                                           data: st.DataObject) -> None:
+    """A continuation body changed anywhere (a value replaced, a key dropped or added): the
+    hand-checked path answers as pydantic's, or leaves the body to it (same errors)."""
+    path, body = data.draw(st.sampled_from(continuations))
+    body = copy.deepcopy(body)
+    where = data.draw(st.sampled_from(_paths(body)))
+    how = data.draw(st.sampled_from(["replace", "drop", "add"]))
+    target = body
+    for key in where[:-1]:
+        target = target[key]
+    if not where:
+        body = data.draw(JUNK) if how == "replace" else body
+    elif how == "replace":
+        target[where[-1]] = data.draw(JUNK)
+    elif how == "drop" and isinstance(target, dict):
+        del target[where[-1]]
+    elif how == "add" and isinstance(target[where[-1]], dict):
+        target[where[-1]][data.draw(EXTRA)] = data.draw(JUNK)
+    _same(clients, "POST", path, json.dumps(body).encode(), "application/json")

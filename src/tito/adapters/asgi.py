@@ -6,7 +6,9 @@ validation and the middleware stack cost several times the derender work itself.
 exactly what those routes do, in a few microseconds:
 
 - ``POST`` of the function's derender path(s): the JSON body guard (size, content type, JSON
-  object), one pydantic validation of the body (the route's union, resolved by ``stream``), the
+  object), the body parsed once; the common streamed chunk (state, one engine chunk) checked by
+  hand (:mod:`tito.service.stream_body`: only bodies certainly valid, anything else falls
+  through), other bodies validated by pydantic (the route's union, resolved by ``stream``); the
   service call, compact JSON out;
 - ``GET /health``, ``GET /version`` and ``GET /v1/models``; anything else 404 (unknown path) or 405 (wrong method);
 - every error in vLLM's shape with the same status, ``type``, ``message`` and ``param`` as the
@@ -147,6 +149,11 @@ class JsonAnswer:
         await send({"type": "http.response.body", "body": self.body})
 
 
+#: ``json.dumps(ensure_ascii=False, allow_nan=False, separators=(",", ":"))``'s encoder, built
+#: once: ``json.dumps`` with options builds a new one per call (a third of a small answer's time)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def dump_json(content: Any) -> bytes:
     """The bytes FastAPI's ``JSONResponse`` writes for ``content`` (compact, UTF-8, no NaN).
 
@@ -154,7 +161,7 @@ def dump_json(content: Any) -> bytes:
     pydantic's JSON mode first, as FastAPI's response serialization does.
     """
     try:
-        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = _ENCODER.encode(content)
     except (TypeError, ValueError):
         from pydantic import TypeAdapter
 
@@ -307,6 +314,21 @@ def _derender_routes() -> dict[str, tuple[str, Any, Callable[[Any], dict[str, An
     }
 
 
+#: A path's fast entry: the answer to a parsed JSON body it serves without pydantic, or None
+Fast = Callable[[Any], "dict[str, Any] | None"]
+
+
+def _fast_routes() -> dict[str, Fast]:
+    """path -> the service's entry for the common streamed call (checked by hand, no pydantic:
+    :func:`tito.service.derender.handle_stream_body`); other bodies go through pydantic."""
+    from functools import partial
+
+    from tito.service import derender
+
+    return {"/v1/chat/completions/derender": partial(derender.handle_stream_body, completion=False),
+            "/v1/completions/derender": partial(derender.handle_stream_body, completion=True)}
+
+
 #: Endpoints :class:`DerenderApp` serves (the Lambda handlers pick it for these).
 DERENDER_ENDPOINTS = frozenset({"chat_derender", "completions_derender", "responses_derender"})
 
@@ -332,12 +354,17 @@ class DerenderApp:
             path: (TypeAdapter(body_type), run)
             for name in names for path, body_type, run in table[name]
         }
+        self._fast = {path: fast for path, fast in self.fast_routes().items()
+                      if path in self._post}
 
     @staticmethod
     def routes() -> dict[str, list[tuple[str, Any, Callable[..., Any]]]]:
         """endpoint name -> its POST routes (path, body type, service call); a subclass serves
         other routes (:class:`tito.adapters.asgi_render.RenderApp`)."""
         return {name: [route] for name, route in _derender_routes().items()}
+
+    #: path -> fast entry (:func:`_fast_routes`), for the paths this app serves
+    fast_routes = staticmethod(_fast_routes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -378,7 +405,12 @@ class DerenderApp:
             body = await read_json_body(scope, receive)
             if body is None or isinstance(body, JsonAnswer):
                 return body
-            answer = JsonAnswer(route[1](self._validate(route[0], body)))
+            data = parse_body(body)
+            fast = self._fast.get(path)
+            result = fast(data) if fast is not None else None
+            if result is None:
+                result = route[1](validate_body(route[0], data))
+            answer = JsonAnswer(result)
             if len(answer.body) > self.max_response_bytes:
                 return response_too_large(len(answer.body), self.max_response_bytes)
             return answer
@@ -400,24 +432,32 @@ class DerenderApp:
     @staticmethod
     def _validate(adapter: Any, body: bytes) -> Any:
         """The body parsed and validated as FastAPI does (same errors, located under ``body``)."""
-        from pydantic import ValidationError
+        return validate_body(adapter, parse_body(body))
 
-        try:
-            data = json.loads(body)
-        except json.JSONDecodeError as exc:
-            errors: list[dict[str, Any]] = [{
-                "type": "json_invalid", "loc": ("body", exc.pos), "msg": "JSON decode error",
-                "input": {}, "ctx": {"error": exc.msg},
-            }]
-            raise _Invalid(errors) from None
-        except ValueError:  # not UTF-8: Starlette's "error parsing the body"
-            raise _BadBody() from None
-        try:
-            return adapter.validate_python(data, from_attributes=True)
-        except ValidationError as exc:
-            errors = [{**err, "loc": ("body", *err["loc"])}
-                      for err in exc.errors(include_url=False)]
-            raise _Invalid(errors) from None
+
+def parse_body(body: bytes) -> Any:
+    """The body's JSON, with FastAPI's errors for a body that is not JSON or not UTF-8."""
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError as exc:
+        errors: list[dict[str, Any]] = [{
+            "type": "json_invalid", "loc": ("body", exc.pos), "msg": "JSON decode error",
+            "input": {}, "ctx": {"error": exc.msg},
+        }]
+        raise _Invalid(errors) from None
+    except ValueError:  # not UTF-8: Starlette's "error parsing the body"
+        raise _BadBody() from None
+
+
+def validate_body(adapter: Any, data: Any) -> Any:
+    """The parsed body validated as FastAPI does (same errors, located under ``body``)."""
+    from pydantic import ValidationError
+
+    try:
+        return adapter.validate_python(data, from_attributes=True)
+    except ValidationError as exc:
+        errors = [{**err, "loc": ("body", *err["loc"])} for err in exc.errors(include_url=False)]
+        raise _Invalid(errors) from None
 
 
 class _Invalid(TitoError):

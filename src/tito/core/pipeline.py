@@ -213,10 +213,15 @@ def step_choice(
             vocab, state.detok, skip_special_tokens=skip, keep_special_ids=keep
         )
 
-    # 3. stop strings
-    state.stop, text, fired, fired_at = stops.step(
-        stop_cfg, state.stop, pieces, final=final, flush_text=flushed
-    )
+    # 3. stop strings (none configured and nothing carried: the text passes, as stops.step's
+    # first rule; inline, a call per token saved)
+    held = state.stop
+    if not stop_cfg.stop and not (held.fired or held.held or held.tail):
+        text, fired, fired_at = "".join(pieces) + flushed, False, None
+    else:
+        state.stop, text, fired, fired_at = stops.step(
+            stop_cfg, held, pieces, final=final, flush_text=flushed
+        )
     state.tokens += len(ids)
     kept_ids = len(ids) if fired_at is None else max(fired_at + 1 - carried, 0)
     if fired:

@@ -30,18 +30,11 @@ from tito.protocol import (
     ChatCompletionRequest,
     ChatCompletionResponse,
     ChatCompletionResponseChoice,
-    ChatCompletionResponseStreamChoice,
-    ChatCompletionStreamResponse,
     ChatMessage,
     CompletionLogProbs,
     CompletionRequest,
     CompletionResponse,
     CompletionResponseChoice,
-    CompletionResponseStreamChoice,
-    CompletionStreamResponse,
-    DeltaFunctionCall,
-    DeltaMessage,
-    DeltaToolCall,
     DerenderChatRequest,
     DerenderChatStreamRequest,
     DerenderCompletionRequest,
@@ -52,7 +45,7 @@ from tito.protocol import (
     UsageInfo,
 )
 from tito.protocol.common import CompletionTokenUsageInfo
-from tito.service import stream_state
+from tito.service import stream_body, stream_chunks, stream_state
 from tito.service.config import chat_config, completion_config
 
 
@@ -154,13 +147,8 @@ def _has_logprobs(choice: Any) -> bool:
 def _chat_logprobs(out: ChoiceOutput) -> ChatCompletionLogProbs:
     """The choice's resolved logprob entries as the wire model, not validated again: they are
     :func:`tito.core.logprobs.resolve`'s own dicts, of exactly the wire shape (a batch has tens
-    of thousands). Dump the response with :data:`DUMP` (its entries are plain dicts)."""
+    of thousands); :func:`_dump_chat` puts them into the dumped response as they are."""
     return ChatCompletionLogProbs.model_construct(content=out.logprobs)
-
-
-#: ``model_dump`` options for responses holding :func:`_chat_logprobs`: pydantic would warn that
-#: the entries are dicts, not models, and serializes them as they are (the same JSON).
-DUMP: dict[str, Any] = {"warnings": False}
 
 
 def _usage(prompt_tokens: int, completion_tokens: int, reasoning: int | None) -> UsageInfo:
@@ -197,23 +185,6 @@ def _merge_calls(outputs: list[ChoiceOutput]) -> list[ToolCall]:
         ToolCall(id=c["id"], function=FunctionCall(name=c["name"], arguments=c["arguments"]))
         for _, c in sorted(calls.items())
     ]
-
-
-def _delta(out: ChoiceOutput) -> DeltaMessage:
-    return DeltaMessage(
-        role=out.role,
-        content=out.text or None,
-        reasoning=out.reasoning or None,
-        tool_calls=[
-            DeltaToolCall(
-                index=c.index,
-                id=c.id,
-                type="function" if c.id else None,
-                function=DeltaFunctionCall(name=c.name, arguments=c.arguments),
-            )
-            for c in out.tool_calls
-        ],
-    )
 
 
 # -- request settings --------------------------------------------------------------------------
@@ -574,19 +545,15 @@ class _Stream:
             ) from None
         return out
 
-    def _one(self, chunk: GenerateTokensStreamResponse) -> Any:
+    def _one(self, chunk: GenerateTokensStreamResponse) -> dict[str, Any]:
+        """One engine chunk -> the stream chunk, as the dict its wire model dumps."""
         choices = [self._choice(choice, self._step(choice)) for choice in chunk.choices]
-        cls = CompletionStreamResponse if self.completion else ChatCompletionStreamResponse
-        return cls(
-            id=self.meta.id,
-            created=self.meta.created,
-            model=self.req.model or self.model.name,
-            choices=choices,
-            usage=self._usage(chunk),
-            metrics=chunk.metrics,
-        )
+        shape = stream_chunks.completion_chunk if self.completion else stream_chunks.chat_chunk
+        return shape(self.meta.id, self.meta.created, self.req.model or self.model.name, choices,
+                     self._usage(chunk), chunk.metrics)
 
-    def _choice(self, choice: Any, out: ChoiceOutput) -> Any:
+    def _choice(self, choice: Any, out: ChoiceOutput) -> dict[str, Any]:
+        token_ids = _token_ids(self.cfg, choice.token_ids)
         if self.completion:
             logprobs = None
             if _has_logprobs(choice):
@@ -597,30 +564,17 @@ class _Stream:
                 )
                 logprobs = CompletionLogProbs(**logprobs_dict)
             prefix, self.echo_prefix = self.echo_prefix, ""
-            return CompletionResponseStreamChoice(
-                index=choice.index,
-                text=prefix + out.text,
-                logprobs=logprobs,
-                finish_reason=out.finish_reason,
-                stop_reason=out.stop_reason,
-                token_ids=_token_ids(self.cfg, choice.token_ids),
-            )
-        return ChatCompletionResponseStreamChoice(
-            index=choice.index,
-            delta=_delta(out),
-            logprobs=_chat_logprobs(out) if _has_logprobs(choice) else None,
-            finish_reason=out.finish_reason,
-            stop_reason=out.stop_reason,
-            token_ids=_token_ids(self.cfg, choice.token_ids),
-        )
+            return stream_chunks.completion_choice(choice.index, prefix + out.text, out,
+                                                   logprobs=logprobs, token_ids=token_ids)
+        return stream_chunks.chat_choice(choice.index, out, logprobs=_has_logprobs(choice),
+                                         token_ids=token_ids)
 
     def response(self, results: list[Any]) -> dict[str, Any]:
         replay = (self.history, self.history_lens) if self.history else None
         state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state, replay=replay)
         if self.req.generate_chunks is not None:
-            return {"chunk": None, "chunks": [r.model_dump(**DUMP) for r in results],
-                    "stream_state": state}
-        return {"chunk": results[0].model_dump(**DUMP), "stream_state": state}
+            return {"chunk": None, "chunks": results, "stream_state": state}
+        return {"chunk": results[0], "stream_state": state}
 
 
 def derender_chat_stream(model: ServedModel, req: DerenderChatStreamRequest) -> dict[str, Any]:
@@ -783,6 +737,23 @@ def _dump_chat(resp: ChatCompletionResponse) -> dict[str, Any]:
         if choice.logprobs is not None:
             dumped["logprobs"]["content"] = choice.logprobs.content
     return out
+
+
+def handle_stream_body(data: Any, *, completion: bool) -> dict[str, Any] | None:
+    """The answer to a parsed JSON body that is the common streamed call
+    (:func:`tito.service.stream_body.read`: checked by hand, no pydantic), or None: validate the
+    body with its model and call :func:`handle_chat` / :func:`handle_completions`.
+
+    Same answers and errors as those (the checks after validation are the same code)."""
+    call = stream_body.read(data)
+    if call is None:
+        return None
+    from tito.models import get_registry
+
+    model = get_registry().get(call.model)
+    if completion:
+        return derender_completion_stream(model, call)  # type: ignore[arg-type]
+    return derender_chat_stream(model, call)  # type: ignore[arg-type]
 
 
 def handle_completions(

@@ -1,0 +1,175 @@
+"""The common streamed derender body, checked by hand instead of by its pydantic model.
+
+Why: a streaming client sends one such body per engine chunk, and pydantic's validation of
+``DerenderChatStreamRequest`` / ``DerenderCompletionStreamRequest`` (the state, the chunk, their
+defaults), then dumping the state back to a dict for the decoder, cost more than the core step.
+Most calls carry only ``stream``, ``model``, the ``stream_state`` tito returned and one
+``generate_chunk`` of one choice.
+
+Rule: :func:`read` returns a :class:`StreamCall` only for a body that is certainly valid: every
+key one the model knows, every value of the exact JSON type and within the model's bounds (so the
+validated model would hold exactly these values), no field outside the common set. Anything else
+returns None and goes through the pydantic model as before: an unknown or misspelled key, a type
+pydantic would coerce (``true`` for an int, ``"1"``), a bad value, the fields of first or rarer
+calls (``chat_request``, ``completion_request``, ``derender_context``, ``generate_chunks``,
+``prompt_token_ids``, the chunk's ``usage``/``metrics``/``prompt_token_ids``, the choice's
+``logprobs``), a state without all of vLLM's fields or with replay ids. Errors are therefore
+always pydantic's own (and the service's, which come after validation either way).
+
+The view has the attributes the service reads from the validated models (``_Stream`` in
+:mod:`tito.service.derender`), with the same values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["EngineChoice", "EngineChunk", "StreamCall", "WireState", "read"]
+
+#: vLLM's ``DerenderStreamState`` fields (tito's encoder writes all of them): name -> JSON type
+_STATE_TYPES: dict[str, type] = {
+    "prev_tokens": list, "prefix_offset": int, "read_offset": int, "role_sent": bool,
+    "logprob_context_token_ids": list, "logprob_text_offset": int, "output_token_ids": list,
+    "output_chunk_lens": list, "tools_streamed": bool, "last_tool_call_ids": list,
+    "held_text": str, "stop_fired": bool, "tito": dict,
+}
+_STATE_KEYS = frozenset(_STATE_TYPES)
+_MAX_PREV_TOKENS = 1024  # protocol.derender.MAX_PREV_TOKENS
+_MAX_LP_CONTEXT = 4  # protocol.derender.MAX_LOGPROB_CONTEXT_TOKEN_IDS
+#: body keys of the common call (others: the pydantic path); optional ones may also be null
+_BODY_KEYS = frozenset({"stream", "model", "stream_state", "generate_chunk"})
+#: engine chunk / choice keys that may be present, null (their default), on the common path
+_CHUNK_NULLABLE = frozenset({"usage", "prompt_token_ids", "mm_placeholders", "metrics"})
+_CHOICE_NULLABLE = frozenset({"stop_reason", "routed_experts", "sampling_mask",
+                              "weight_versions", "logprobs"})
+
+
+class WireState:
+    """The client's ``stream_state`` as the service reads it from the validated model: its JSON
+    dump (``model_dump``) and the fields sent (``model_fields_set``); here every field is sent."""
+
+    __slots__ = ("model_fields_set", "raw")
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+        self.model_fields_set = _STATE_KEYS
+
+    def model_dump(self, *, mode: str = "json") -> dict[str, Any]:
+        return self.raw
+
+
+class EngineChoice:
+    """One choice of the engine chunk (``GenerateTokensStreamChoice``'s values)."""
+
+    __slots__ = ("finish_reason", "index", "token_ids")
+    logprobs = stop_reason = None
+
+    def __init__(self, index: int, token_ids: list[int] | None, finish_reason: str | None) -> None:
+        self.index, self.token_ids, self.finish_reason = index, token_ids, finish_reason
+
+
+class EngineChunk:
+    """The engine chunk (``GenerateTokensStreamResponse``'s values)."""
+
+    __slots__ = ("choices", "request_id")
+    output_mode = "tokens"
+    usage = prompt_token_ids = metrics = mm_placeholders = None
+
+    def __init__(self, request_id: str, choices: list[EngineChoice]) -> None:
+        self.request_id, self.choices = request_id, choices
+
+
+class StreamCall:
+    """The body (``DerenderChatStreamRequest`` / ``DerenderCompletionStreamRequest``'s values)."""
+
+    __slots__ = ("generate_chunk", "model", "stream_state")
+    stream = True
+    generate_chunks = prompt_tokens = prompt_token_ids = None
+    chat_request = completion_request = derender_context = None
+
+    def __init__(self, model: str | None, stream_state: WireState | None,
+                 generate_chunk: EngineChunk) -> None:
+        self.model, self.stream_state, self.generate_chunk = model, stream_state, generate_chunk
+
+
+def _ids(value: Any) -> bool:
+    """A list of token ids (``list[TokenId]``: ints >= 0, not bools)."""
+    if value.__class__ is not list:
+        return False
+    for i in value:
+        if i.__class__ is not int or i < 0:
+            return False
+    return True
+
+
+def _strings(value: Any) -> bool:
+    if value.__class__ is not list:
+        return False
+    for s in value:
+        if s.__class__ is not str:
+            return False
+    return True
+
+
+def _state(raw: Any) -> WireState | None:
+    if raw.__class__ is not dict or raw.keys() != _STATE_KEYS:
+        return None
+    for key, kind in _STATE_TYPES.items():
+        value = raw[key]
+        if value.__class__ is not kind and not (key == "tito" and value is None):
+            return None
+    if (raw["prefix_offset"] < 0 or raw["read_offset"] < 0 or raw["logprob_text_offset"] < 0
+            or raw["output_token_ids"] or raw["output_chunk_lens"]):  # replay: the full path
+        return None
+    tokens, context = raw["prev_tokens"], raw["logprob_context_token_ids"]
+    if (len(tokens) > _MAX_PREV_TOKENS or not _strings(tokens) or len(context) > _MAX_LP_CONTEXT
+            or not _ids(context) or not _strings(raw["last_tool_call_ids"])):
+        return None
+    return WireState(raw)
+
+
+def _chunk(raw: Any) -> EngineChunk | None:
+    if raw.__class__ is not dict:
+        return None
+    request_id, choices = raw.get("request_id"), raw.get("choices")
+    if request_id.__class__ is not str or choices.__class__ is not list or len(choices) != 1:
+        return None
+    for key, value in raw.items():
+        if key in ("request_id", "choices") or (key == "output_mode" and value == "tokens"):
+            continue
+        if key not in _CHUNK_NULLABLE or value is not None:
+            return None
+    choice = choices[0]
+    if choice.__class__ is not dict:
+        return None
+    index, finish = choice.get("index"), choice.get("finish_reason")
+    token_ids = choice.get("token_ids")
+    if (index.__class__ is not int or index < 0 or (finish is not None and finish.__class__
+                                                     is not str)
+            or (token_ids is not None and not _ids(token_ids))):
+        return None
+    for key, value in choice.items():
+        if key not in ("index", "finish_reason", "token_ids") and (
+                key not in _CHOICE_NULLABLE or value is not None):
+            return None
+    return EngineChunk(request_id, [EngineChoice(index, token_ids, finish)])
+
+
+def read(data: Any) -> StreamCall | None:
+    """The body as a :class:`StreamCall` when it is the common streamed call (see the module
+    header), else None: validate it with the pydantic model."""
+    if data.__class__ is not dict or data.get("stream") is not True or not data.keys() <= _BODY_KEYS:
+        return None
+    model = data.get("model")
+    if model is not None and model.__class__ is not str:
+        return None
+    raw_state = data.get("stream_state")
+    state = None
+    if raw_state is not None:
+        state = _state(raw_state)
+        if state is None:
+            return None
+    chunk = _chunk(data.get("generate_chunk"))
+    if chunk is None:
+        return None
+    return StreamCall(model, state, chunk)
