@@ -27,16 +27,18 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import logging
 import os
 import re
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from tito import __version__
 from tito.errors import ErrorType, InvalidField, TitoError, error_body, quote
+from tito.lazy import LazyMapping, import_attr
 
 logger = logging.getLogger("tito")
 
@@ -300,19 +302,16 @@ def internal_error() -> JsonAnswer:
 # -- the derender app -------------------------------------------------------------------------
 
 
-def _derender_routes() -> dict[str, tuple[str, Any, Callable[[Any], dict[str, Any]]]]:
-    """endpoint name -> (path, body type, service entry point)."""
-    from tito.protocol import DerenderChatBody, DerenderCompletionBody, DerenderResponsesBody
-    from tito.service import derender, responses_derender
-
-    return {
-        "chat_derender": ("/v1/chat/completions/derender", DerenderChatBody, derender.handle_chat),
-        "completions_derender": ("/v1/completions/derender", DerenderCompletionBody,
-                                 derender.handle_completions),
-        "responses_derender": ("/v1/responses/derender", DerenderResponsesBody,
-                               responses_derender.handle_responses),
-    }
-
+#: endpoint name -> (path, body type in tito.protocol, service module, its entry point); each
+#: imported only by a function serving it (a chat derender function never loads Responses).
+_DERENDER_ROUTES: dict[str, tuple[str, str, str, str]] = {
+    "chat_derender": ("/v1/chat/completions/derender", "DerenderChatBody",
+                      "tito.service.derender", "handle_chat"),
+    "completions_derender": ("/v1/completions/derender", "DerenderCompletionBody",
+                             "tito.service.derender", "handle_completions"),
+    "responses_derender": ("/v1/responses/derender", "DerenderResponsesBody",
+                           "tito.service.responses_derender", "handle_responses"),
+}
 
 #: A path's fast entry: the answer to a parsed JSON body it serves without pydantic, or None
 Fast = Callable[[Any], "dict[str, Any] | None"]
@@ -330,7 +329,22 @@ def _fast_routes() -> dict[str, Fast]:
 
 
 #: Endpoints :class:`DerenderApp` serves (the Lambda handlers pick it for these).
-DERENDER_ENDPOINTS = frozenset({"chat_derender", "completions_derender", "responses_derender"})
+DERENDER_ENDPOINTS = frozenset(_DERENDER_ROUTES)
+
+
+def _derender_route(name: str) -> list[tuple[str, Any, Callable[..., Any]]]:
+    """The POST route of endpoint ``name``: [(path, body type, service entry point)]."""
+    path, body, module, entry = _DERENDER_ROUTES[name]
+    return [(path, import_attr(f"tito.protocol:{body}"), import_attr(f"{module}:{entry}"))]
+
+
+def _built(adapter: Any) -> Any:
+    """``adapter`` with its validator built now, at init: the wire models defer theirs to first
+    use (:class:`tito.protocol.common.WireModel`), and so would an adapter of one."""
+    rebuild = getattr(adapter, "rebuild", None)  # pydantic >= 2.10; before, built already
+    if rebuild is not None:
+        rebuild()
+    return adapter
 
 
 class DerenderApp:
@@ -351,17 +365,19 @@ class DerenderApp:
         #: Lambda caps a synchronous response at 6 MB, like the request (TITO_MAX_BODY_BYTES)
         self.max_response_bytes = max_body_bytes()
         self._post: dict[str, tuple[Any, Callable[..., Any]]] = {
-            path: (TypeAdapter(body_type), run)
+            path: (_built(TypeAdapter(body_type)), run)
             for name in names for path, body_type, run in table[name]
         }
         self._fast = {path: fast for path, fast in self.fast_routes().items()
                       if path in self._post}
 
     @staticmethod
-    def routes() -> dict[str, list[tuple[str, Any, Callable[..., Any]]]]:
+    def routes() -> Mapping[str, list[tuple[str, Any, Callable[..., Any]]]]:
         """endpoint name -> its POST routes (path, body type, service call); a subclass serves
-        other routes (:class:`tito.adapters.asgi_render.RenderApp`)."""
-        return {name: [route] for name, route in _derender_routes().items()}
+        other routes (:class:`tito.adapters.asgi_render.RenderApp`). Lazy: only the endpoints
+        served are imported."""
+        return LazyMapping({name: functools.partial(_derender_route, name)
+                            for name in _DERENDER_ROUTES})
 
     #: path -> fast entry (:func:`_fast_routes`), for the paths this app serves
     fast_routes = staticmethod(_fast_routes)

@@ -13,7 +13,6 @@ and the response then carries ``chunks`` instead of ``chunk``.
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     Discriminator,
     Field,
     SerializerFunctionWrapHandler,
@@ -25,7 +24,7 @@ from pydantic import (
 
 from tito.errors import InvalidField, quote
 from tito.protocol.chat import ChatCompletionRequest, ChatCompletionStreamResponse
-from tito.protocol.common import NonNegativeInt, TokenId
+from tito.protocol.common import NonNegativeInt, TokenId, WireModel
 from tito.protocol.completion import CompletionRequest, CompletionStreamResponse
 from tito.protocol.engine import GenerateTokensResponse, GenerateTokensStreamResponse
 
@@ -58,7 +57,7 @@ def _tokens_only(value: Any) -> Any:
     return value
 
 
-class DerenderStreamState(BaseModel):
+class DerenderStreamState(WireModel):
     """State carried by the client between streaming derender calls, echoed back unchanged.
 
     Every field defaults, so states from older vLLM versions (without the newer fields) and from
@@ -108,7 +107,7 @@ class DerenderStreamState(BaseModel):
 # --------------------------------------------------------------------------------------------
 
 
-class DerenderContext(BaseModel):
+class DerenderContext(WireModel):
     """What tito's render returns in ``GenerateRequest.derender_context``: the request settings
     derender needs, so a client can send this small object instead of the whole original request
     (``chat_request`` / ``completion_request``). Unknown keys are ignored (newer renders)."""
@@ -167,7 +166,7 @@ def _null_stream_is_false(data: Any) -> Any:
     return data
 
 
-class DerenderChatRequest(BaseModel):
+class DerenderChatRequest(WireModel):
     """Body of a batch ``/v1/chat/completions/derender``: a whole generate response at once."""
 
     stream: Literal[False] = False
@@ -191,7 +190,7 @@ class DerenderChatRequest(BaseModel):
         return _tokens_only(value)
 
 
-class DerenderCompletionRequest(BaseModel):
+class DerenderCompletionRequest(WireModel):
     """Body of a batch ``/v1/completions/derender``: one generate response per prompt."""
 
     stream: Literal[False] = False
@@ -236,7 +235,7 @@ class DerenderCompletionRequest(BaseModel):
 # --------------------------------------------------------------------------------------------
 
 
-class _DerenderStreamRequestBase(BaseModel):
+class _DerenderStreamRequestBase(WireModel):
     """Fields shared by the chat and completion streaming bodies."""
 
     stream: Literal[True]
@@ -299,7 +298,7 @@ def _omit_null_chunks(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-class DerenderChatStreamResponse(BaseModel):
+class DerenderChatStreamResponse(WireModel):
     """``{chunk, stream_state}``; with ``generate_chunks`` input, ``chunks`` and a null ``chunk``.
 
     ``chunks`` is omitted when unused so a vLLM client sees exactly vLLM's two keys.
@@ -315,7 +314,7 @@ class DerenderChatStreamResponse(BaseModel):
         return _omit_null_chunks(handler(self))
 
 
-class DerenderCompletionStreamResponse(BaseModel):
+class DerenderCompletionStreamResponse(WireModel):
     """``{chunk, stream_state}`` for completions; same ``chunks`` extension as chat."""
 
     chunk: CompletionStreamResponse | None = None

@@ -41,6 +41,7 @@ from tito.protocol.common import (
     TokenId,
     UsageInfo,
     WeightVersion,
+    WireModel,
     check_cache_salt,
     random_uuid,
     stop_list,
@@ -87,7 +88,7 @@ class RequestOutputKind(enum.IntEnum):
     FINAL_ONLY = 2
 
 
-class SamplingParams(BaseModel):
+class SamplingParams(WireModel):
     """vLLM's sampling parameters as they travel inside ``GenerateRequest``.
 
     Defaults are the vLLM dataclass defaults, so :meth:`to_wire` can omit them exactly as msgspec's
@@ -184,14 +185,14 @@ class SamplingParams(BaseModel):
 # --------------------------------------------------------------------------------------------
 
 
-class PlaceholderRangeInfo(BaseModel):
+class PlaceholderRangeInfo(WireModel):
     """Where one multimodal item's placeholder tokens sit in ``token_ids``."""
 
     offset: NonNegativeInt
     length: int = Field(gt=0)
 
 
-class MultiModalFeatures(BaseModel):
+class MultiModalFeatures(WireModel):
     """Pre-processed multimodal inputs keyed by modality (``image``, ``audio``, ...).
 
     The engine indexes these lists in parallel, so mismatched keys or lengths, or overlapping
@@ -238,7 +239,7 @@ class MultiModalFeatures(BaseModel):
         return self
 
 
-class ReasoningParserKwargs(BaseModel):
+class ReasoningParserKwargs(WireModel):
     """The template kwargs the prompt was rendered with (reasoning parsers depend on them)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -246,7 +247,7 @@ class ReasoningParserKwargs(BaseModel):
     chat_template_kwargs: dict[str, Any] = Field(default_factory=dict)
 
 
-class GenerateRequest(BaseModel):
+class GenerateRequest(WireModel):
     """Body of ``/inference/v1/generate``; what render returns.
 
     ``derender_context`` is tito's own addition: render fills it with what derender will need
@@ -344,7 +345,7 @@ def parse_token_id_string(token: str) -> int:
     return int(digits)
 
 
-class GenerateLogProb(BaseModel):
+class GenerateLogProb(WireModel):
     """[main] one candidate: the id and its logprob; ``rank`` is 1 for the most likely token."""
 
     token_id: TokenId
@@ -410,7 +411,7 @@ GenerateLogProbsEntries = Annotated[
 ]
 
 
-class GenerateLogProbs(BaseModel):
+class GenerateLogProbs(WireModel):
     """[main] per-choice logprobs; ``sampled`` alone is used when ``logprobs=0``.
 
     ``content`` holds plain dicts of :class:`GenerateLogProbsContent`'s shape (see
@@ -447,7 +448,7 @@ GenerateTokensLogProbs = Annotated[
 # --------------------------------------------------------------------------------------------
 
 
-class _GenerateChoiceBase(BaseModel):
+class _GenerateChoiceBase(WireModel):
     """Fields every non-streaming generate choice carries."""
 
     index: NonNegativeInt
@@ -472,7 +473,7 @@ class GenerateTextChoice(_GenerateChoiceBase):
     logprobs: ChatCompletionLogProbs | None = None
 
 
-class _GenerateStreamChoiceBase(BaseModel):
+class _GenerateStreamChoiceBase(WireModel):
     """Fields every streamed generate choice carries; ``token_ids`` are the delta ids."""
 
     index: NonNegativeInt
@@ -502,7 +503,7 @@ class GenerateTextStreamChoice(_GenerateStreamChoiceBase):
 # --------------------------------------------------------------------------------------------
 
 
-class _GenerateResponseBase(BaseModel):
+class _GenerateResponseBase(WireModel):
     """Fields of a non-streaming generate response shared by both output modes."""
 
     request_id: str
@@ -532,7 +533,7 @@ class GenerateTextResponse(_GenerateResponseBase):
     choices: list[GenerateTextChoice]
 
 
-class _GenerateStreamResponseBase(BaseModel):
+class _GenerateStreamResponseBase(WireModel):
     """Fields of one generate SSE ``data:`` object shared by both output modes."""
 
     request_id: str
@@ -577,11 +578,12 @@ GenerateStreamResponse = Annotated[
 ]
 """One generate SSE event, resolved by ``output_mode``."""
 
+_DEFERRED = ConfigDict(defer_build=True)  # built on first use, as the models (WireModel)
 _RESPONSE_ADAPTER: TypeAdapter[GenerateTokensResponse | GenerateTextResponse] = TypeAdapter(
-    GenerateResponse
+    GenerateResponse, config=_DEFERRED
 )
 _STREAM_ADAPTER: TypeAdapter[GenerateTokensStreamResponse | GenerateTextStreamResponse] = (
-    TypeAdapter(GenerateStreamResponse)
+    TypeAdapter(GenerateStreamResponse, config=_DEFERRED)
 )
 
 

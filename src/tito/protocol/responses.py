@@ -10,7 +10,7 @@ render walks item by item with clear 400s, as vLLM's ``construct_input_messages`
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from tito.errors import InvalidField
 from tito.protocol.common import (
@@ -19,6 +19,7 @@ from tito.protocol.common import (
     NonNegativeInt,
     OpenAIBaseModel,
     TokenId,
+    WireModel,
     random_uuid,
     unix_now,
 )
@@ -286,7 +287,7 @@ class ResponsesResponse(OpenAIBaseModel):
     user: str | None = None
 
 
-class ResponsesStreamEvent(BaseModel):
+class ResponsesStreamEvent(WireModel):
     """One stream event: ``type`` and ``sequence_number`` plus the type's own fields (kept as
     given; their shapes are the SDK's once assembled, see :mod:`tito.service.responses_events`)."""
 
@@ -301,7 +302,7 @@ class ResponsesStreamEvent(BaseModel):
 # --------------------------------------------------------------------------------------------
 
 
-class DerenderResponsesRequest(BaseModel):
+class DerenderResponsesRequest(WireModel):
     """Body of a batch ``/v1/responses/derender``: the engine's whole response plus the original
     Responses request (or render's ``derender_context``)."""
 
@@ -328,7 +329,7 @@ class DerenderResponsesStreamRequest(_DerenderStreamRequestBase):
     derender_context: DerenderContext | None = None
 
 
-class DerenderResponsesStreamResponse(BaseModel):
+class DerenderResponsesStreamResponse(WireModel):
     """``{events, stream_state}``: this call's Responses stream events, in order."""
 
     events: list[ResponsesStreamEvent]

@@ -17,7 +17,7 @@ Each format's module header states its grammar and rules; :mod:`._base` states t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from tito.core.parsers.tools._base import (
@@ -29,54 +29,52 @@ from tito.core.parsers.tools._base import (
     ToolState,
 )
 from tito.core.parsers.tools.choice import NamedParser, PassthroughParser
-from tito.core.parsers.tools._xml import XmlCallParser
-from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
-from tito.core.parsers.tools.granite import GraniteParser
-from tito.core.parsers.tools.granite_20b_fc import Granite20bFCParser
-from tito.core.parsers.tools.deepseek_v31 import DeepSeekV31Parser
-from tito.core.parsers.tools.deepseek_v32 import DeepSeekV32Parser
-from tito.core.parsers.tools.glm45 import Glm45Parser
-from tito.core.parsers.tools.hermes import HermesParser
-from tito.core.parsers.tools.hunyuan_a13b import HunyuanA13BParser
-from tito.core.parsers.tools.json_list import RequiredParser
-from tito.core.parsers.tools.kimi_k2 import KimiK2Parser
-from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
-from tito.core.parsers.tools.qwen3_coder import Qwen3CoderParser
-from tito.core.parsers.tools.seed_oss import SeedOssParser
-from tito.core.parsers.tools.llama3_json import Llama3JsonParser
-from tito.core.parsers.tools.llama4_pythonic import Llama4PythonicParser
-from tito.core.parsers.tools.mistral import MistralParser
-from tito.core.parsers.tools.pythonic import PythonicParser
 from tito.errors import BadRequest
+from tito.lazy import LazyMapping, import_attr
 
 ToolChoiceMode = Literal["none", "auto", "required", "named"]
 
-#: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name.
-TOOL_PARSERS: dict[str, ToolParser] = {
-    "hermes": HermesParser(),
-    "mistral": MistralParser(),
-    "llama3_json": Llama3JsonParser(),
-    "llama4_json": Llama3JsonParser(),
-    "pythonic": PythonicParser(),
-    "deepseek_v3": DeepSeekV3Parser(),
-    "llama4_pythonic": Llama4PythonicParser(),
-    "granite": GraniteParser(),
-    "granite-20b-fc": Granite20bFCParser(),
-    "hunyuan_a13b": HunyuanA13BParser(),
-    "deepseek_v31": DeepSeekV31Parser(),
-    "deepseek_v32": DeepSeekV32Parser(),
-    "qwen3_coder": Qwen3CoderParser(),
-    "qwen3_xml": Qwen3CoderParser(),
-    "seed_oss": SeedOssParser(),
-    "glm45": Glm45Parser(),
-    "glm47": Glm45Parser(),
-    "kimi_k2": KimiK2Parser(),
-    "minimax_m2": MinimaxM2Parser(),
+
+def _parser(spec: str) -> Callable[[], ToolParser]:
+    """The maker of a format's parser, ``"module:Class"`` below this package."""
+    return lambda: import_attr(f"{__name__}.{spec}")()
+
+
+#: vLLM's ``--tool-call-parser`` name -> the format's "module:Class" below this package.
+_FORMATS = {
+    "hermes": "hermes:HermesParser",
+    "mistral": "mistral:MistralParser",
+    "llama3_json": "llama3_json:Llama3JsonParser",
+    "llama4_json": "llama3_json:Llama3JsonParser",
+    "pythonic": "pythonic:PythonicParser",
+    "deepseek_v3": "deepseek_v3:DeepSeekV3Parser",
+    "llama4_pythonic": "llama4_pythonic:Llama4PythonicParser",
+    "granite": "granite:GraniteParser",
+    "granite-20b-fc": "granite_20b_fc:Granite20bFCParser",
+    "hunyuan_a13b": "hunyuan_a13b:HunyuanA13BParser",
+    "deepseek_v31": "deepseek_v31:DeepSeekV31Parser",
+    "deepseek_v32": "deepseek_v32:DeepSeekV32Parser",
+    "qwen3_coder": "qwen3_coder:Qwen3CoderParser",
+    "qwen3_xml": "qwen3_coder:Qwen3CoderParser",
+    "seed_oss": "seed_oss:SeedOssParser",
+    "glm45": "glm45:Glm45Parser",
+    "glm47": "glm45:Glm45Parser",
+    "kimi_k2": "kimi_k2:KimiK2Parser",
+    "minimax_m2": "minimax_m2:MinimaxM2Parser",
 }
+
+#: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
+#: module is imported on the first lookup of its name (importing all nineteen cost each cold
+#: start ~50-100 ms of CPU; a function serves one model, so one format).
+TOOL_PARSERS: Mapping[str, ToolParser] = LazyMapping(
+    {name: _parser(spec) for name, spec in _FORMATS.items()})
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
 #: parser needs :func:`._schema.tool_params` of the request (``make_tool_parser(tool_params=)``).
-TYPED_TOOL_PARSERS = frozenset(n for n, p in TOOL_PARSERS.items() if isinstance(p, XmlCallParser))
+#: Their parsers are the :class:`._xml.XmlCallParser` ones (a test checks it; named here so
+#: that asking imports no format).
+TYPED_TOOL_PARSERS = frozenset(
+    {"deepseek_v32", "glm45", "glm47", "minimax_m2", "qwen3_coder", "qwen3_xml", "seed_oss"})
 
 __all__ = [
     "HEADER_LIMIT",
@@ -120,6 +118,8 @@ def make_tool_parser(
         return PassthroughParser()
     tagged = TOOL_PARSERS.get(name) if name is not None else None
     if mode in ("required", "named") and not (tagged is not None and has_structural_tag(tagged)):
+        from tito.core.parsers.tools.json_list import RequiredParser
+
         if tagged is not None and tagged.forced_calls == "mistral_list":
             return RequiredParser(single_call=single)  # named too: a list of one call
         if mode == "named":
@@ -139,7 +139,7 @@ def make_tool_parser(
         raise BadRequest(
             f"unknown tool parser {name!r}; known: {sorted(TOOL_PARSERS)}", param="tool_parser"
         ) from None
-    if isinstance(parser, XmlCallParser):
+    if name in TYPED_TOOL_PARSERS:
         return dataclasses.replace(parser, single_call=single, tool_params=tool_params)
     return dataclasses.replace(parser, single_call=single)
 
