@@ -66,6 +66,40 @@ def test_sandbox_blocks_internals_and_mutation():
         render("{{ ''.__class__.__mro__ }}{{ cycler.__init__.__globals__ }}")
 
 
+#: Attribute lookups a template can make on the values it sees (plain and unsafe alike)
+LOOKUPS = ["content", "role", "items", "get", "keys", "update", "pop", "clear", "setdefault",
+           "append", "index", "count", "sort", "startswith", "split", "upper", "format",
+           "__class__", "_private", "real", "index0", "last", "length", "x", "mro"]
+
+
+@pytest.mark.parametrize("attr", LOOKUPS)
+def test_attribute_lookups_answer_as_jinjas_own_sandbox(attr):
+    """The sandbox's lookup shortcuts (dict items, cached attribute safety) give what Jinja's
+    ``ImmutableSandboxedEnvironment`` (Hugging Face's) gives, on the first render and later."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    reference = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    source = ("{% set ns = namespace(x=1) %}{% for v in values %}"
+              "{% if v is string or v is mapping or v is sequence or v is number %}"
+              "{{ (v.ATTR is defined) ~ '|' ~ (v.ATTR is callable) }};{% endif %}"
+              "{% endfor %}{{ (ns.ATTR is defined) ~ (loop_probe | default('')) }}"
+              "{% for _ in [1] %}{{ loop.ATTR is defined }}{% endfor %}").replace("ATTR", attr)
+    values = [{"content": "c", "role": "user", "items": 3}, {"x": None}, ["a"], ("t",), "s", 2,
+              2.5, True, None]
+    expected = reference.from_string(source).render(values=values)
+    for _ in range(2):  # cold, then with the attribute cache filled
+        assert text(source, values=values) == expected
+
+
+def test_unsafe_methods_stay_refused_once_cached():
+    for _ in range(2):
+        with pytest.raises(TemplateRenderError):
+            render("{% set d = {'a': 1} %}{{ d.clear() }}")
+        with pytest.raises(TemplateRenderError):
+            render("{% set l = [1] %}{{ l.append(2) }}")
+        assert text("{% set d = {'pop': 5} %}{{ d.get('pop') }}|{{ d['pop'] }}") == "5|5"
+
+
 def test_python_errors_become_template_errors():
     with pytest.raises(TemplateRenderError, match="ZeroDivisionError"):
         render("{{ 1 / 0 }}")

@@ -50,10 +50,49 @@ from tito.core.template_budget import (
 __all__ = ["SANDBOX", "Instrument", "check_source"]
 
 
+#: Types whose :meth:`_BoundedSandbox.is_safe_attribute` answer depends only on the type and the
+#: attribute name (exact types: no subclass; the sandbox's rules read no instance state).
+_CACHED_TYPES = frozenset({str, int, float, bool, type(None), dict, list, tuple, LoopContext})
+_MAX_CACHED_ATTRIBUTES = 4096
+#: Attribute names an exact ``dict`` has (its methods and ``object``'s): any other name written
+#: ``d.name`` in a template is an item lookup.
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
 class _BoundedSandbox(ImmutableSandboxedEnvironment):
-    """Hugging Face's sandbox plus the step and size accounting of this module."""
+    """Hugging Face's sandbox plus the step and size accounting of this module.
+
+    Two lookups are answered from shortcuts that give what the sandbox would (a template reads
+    ``message.content`` and calls ``content.startswith`` many times per render): ``d.name`` on
+    a plain dict is its item when ``dict`` has no such attribute (the sandbox first tries the
+    attribute, catching the AttributeError), and the safety of an attribute of a plain builtin
+    value, a loop or a namespace is decided once per (type, name) (the sandbox runs ABC
+    instance checks every time); the cache holds names the type really has, at most
+    :data:`_MAX_CACHED_ATTRIBUTES` of them.
+    """
 
     intercepted_binops = frozenset(["*", "**", "+", "%"])
+    _safe_attributes: dict[tuple[type, str], bool] = {}
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except LookupError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        kind = type(obj)
+        if (kind not in _CACHED_TYPES and kind is not _TemplateNamespace) or type(attr) is not str:
+            return super().is_safe_attribute(obj, attr, value)
+        key = (kind, attr)
+        safe = self._safe_attributes.get(key)
+        if safe is None:
+            safe = super().is_safe_attribute(obj, attr, value)
+            if len(self._safe_attributes) < _MAX_CACHED_ATTRIBUTES:  # names from the sources
+                self._safe_attributes[key] = safe
+        return safe
 
     def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         b = tick()
