@@ -99,6 +99,8 @@ RAW: list[tuple[str, str, bytes, str]] = [
     ("POST", CHAT, b"", "application/json"),
     ("POST", CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": "\\udc00"}]}',
      "application/json"),
+    ("POST", CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": "hi"}], '
+                   b'"kv_transfer_params": {"x": Infinity, "y": [NaN]}}', "application/json"),
     ("GET", CHAT, b"", ""),
     ("PUT", "/tokenize", b"{}", "application/json"),
     ("POST", "/health", b"{}", "application/json"),
@@ -176,3 +178,28 @@ def test_lambda_render_functions_serve_the_render_app() -> None:
 
     for name in sorted(RENDER_ENDPOINTS):
         assert type(make_handler([name], load_models=False).app) is RenderApp
+
+
+@pytest.mark.parametrize(("path", "body"), [(p, b) for p, b, _ in BODIES if p != "/tokenize"
+                                            and p != "/detokenize"])
+def test_engine_request_wire_is_its_json_dump(path: str, body: Any) -> None:
+    """``GenerateRequest.to_wire`` (what the render app sends) is pydantic's JSON dump."""
+    from tito.adapters.asgi import dump_json
+    from tito.errors import TitoError
+    from tito.protocol import ChatCompletionRequest, CompletionRequest, ResponsesRequest
+    from tito.service.render import render_chat_request, render_completion_request
+    from tito.service.responses import render_responses_request
+
+    try:
+        if path == CHAT:
+            out = [render_chat_request(ChatCompletionRequest.model_validate(body))]
+        elif path == COMPLETIONS:
+            out = render_completion_request(CompletionRequest.model_validate(body))
+        else:
+            out = [render_responses_request(ResponsesRequest.model_validate(body))]
+    except (TitoError, ValueError):
+        pytest.skip("an error case")
+    for generate in out:
+        dumped = generate.model_dump(mode="json")
+        assert json.loads(dump_json(generate.to_wire())) == dumped
+        assert dump_json(generate.to_wire()) == dump_json(dumped)

@@ -44,18 +44,17 @@ def _render_routes() -> dict[str, list[tuple[str, Any, Run]]]:
     from tito.service import tokenize as tok
 
     def chat(request: Any, header_id: str | None) -> Any:
-        return render.render_chat_request(request, header_request_id=header_id).model_dump(mode="json")
+        return render.render_chat_request(request, header_request_id=header_id).to_wire()
 
     def completions(request: Any, header_id: str | None) -> Any:
-        return [g.model_dump(mode="json")
-                for g in render.render_completion_request(request, header_request_id=header_id)]
+        return [g.to_wire() for g in render.render_completion_request(request, header_request_id=header_id)]
 
     return {
         "chat_render": [("/v1/chat/completions/render", ChatCompletionRequest, chat)],
         "completions_render": [("/v1/completions/render", CompletionRequest, completions)],
         # vLLM ignores X-Request-Id here (the id is the request's own)
         "responses_render": [("/v1/responses/render", ResponsesRequest,
-                              lambda r, _: responses.render_responses_request(r).model_dump(mode="json"))],
+                              lambda r, _: responses.render_responses_request(r).to_wire())],
         "tokenize": [
             ("/tokenize", TokenizeCompletionRequest | TokenizeChatRequest,
              lambda r, _: tok.tokenize(r).model_dump(mode="json")),

@@ -448,8 +448,11 @@ def _split_pattern(vocab: Vocab) -> re.Pattern[str] | None:
     return re.compile("|".join(re.escape(c) for c in contents))
 
 
-def _encode(vocab: Vocab, text: str, add_special_tokens: bool) -> tuple[list[int], list[tuple[int, int]]]:
-    """Ids and character offsets of ``text``.
+def _encode(
+    vocab: Vocab, text: str, add_special_tokens: bool, with_offsets: bool = False
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """Ids of ``text`` and, when ``with_offsets``, their character offsets (else ``[]``: a long
+    prompt's offsets cost a tuple per token, read from the encoding and shifted per chunk).
 
     Why chunks: ``tokenizers`` first splits the input on added tokens and encodes the pieces
     between them independently, so cutting the text right before a special token and encoding
@@ -465,21 +468,22 @@ def _encode(vocab: Vocab, text: str, add_special_tokens: bool) -> tuple[list[int
     pattern = _split_pattern(vocab) if not add_special_tokens and len(text) >= PARALLEL_ENCODE_MIN_CHARS else None
     if pattern is None:
         encoding = tokenizer.encode(text, add_special_tokens=add_special_tokens)
-        return encoding.ids, encoding.offsets
+        return encoding.ids, encoding.offsets if with_offsets else []
     starts = [0]
     for match in pattern.finditer(text):
         if match.start() - starts[-1] >= _CHUNK_CHARS:
             starts.append(match.start())
     if len(starts) == 1:
         encoding = tokenizer.encode(text, add_special_tokens=False)
-        return encoding.ids, encoding.offsets
+        return encoding.ids, encoding.offsets if with_offsets else []
     bounds = list(zip(starts, [*starts[1:], len(text)]))
     encodings = tokenizer.encode_batch([text[a:b] for a, b in bounds], add_special_tokens=False)
     ids: list[int] = []
     offsets: list[tuple[int, int]] = []
     for (start, _), encoding in zip(bounds, encodings):
         ids.extend(encoding.ids)
-        offsets.extend((s + start, e + start) for s, e in encoding.offsets)
+        if with_offsets:
+            offsets.extend((s + start, e + start) for s, e in encoding.offsets)
     return ids, offsets
 
 
@@ -579,14 +583,15 @@ def tokenize_prompt(
         start, end = _truncation_span(vocab, text, truncate_to, truncation_side)
         if (start, end) != (0, len(text)):
             text, shift = text[start:end], start
-    ids, raw_offsets = _encode(vocab, text, add_special_tokens)
+    need_offsets = with_offsets or generation_spans is not None
+    ids, raw_offsets = _encode(vocab, text, add_special_tokens, need_offsets)
     window = truncate(len(ids), truncate_to, truncation_side)
     offsets = None
-    if with_offsets or generation_spans is not None:
+    if need_offsets:
         offsets = [(int(s) + shift, int(e) + shift) for s, e in raw_offsets]
     mask = assistant_mask(offsets, generation_spans) if generation_spans is not None and offsets is not None else None
     return TokenizedPrompt(
-        token_ids=list(ids[window]),
+        token_ids=ids[window],  # a new list (ids is a list)
         token_offsets=offsets[window] if with_offsets and offsets is not None else None,
         assistant_mask=mask[window] if mask is not None else None,
         truncated=len(ids) - (window.stop - window.start),
