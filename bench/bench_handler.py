@@ -13,9 +13,10 @@ rounds, so the ratios hold on any machine:
 - **floor**: ``json.loads`` of the same body + one ``DecodeStream.step`` + ``json.dumps`` of an
   answer of the same size: what any Python implementation has to do at least.
 
-Also printed: the handler without Powertools (Mangum + app only) and the service call alone
-(validated body in, dict out), so the split of the cost is visible. Goals (issue 15): handler
-<= 1.3x echo and <= 5x floor.
+Also printed: the handler without Powertools (Mangum + app only) and the service alone (the
+body's ``json.loads`` + ``derender.handle_stream_body``: request check, state decode, core step,
+state encode, chunk dict; no JSON out), so the split of the cost is visible. Goals (issue 15):
+handler <= 1.3x echo and <= 5x floor.
 """
 
 from __future__ import annotations
@@ -82,13 +83,13 @@ def main() -> int:
 
     registry = get_registry()
     ctx = Context()
-    cases = [("gpt2", "/v1/completions/derender", completions_derender, derender.handle_completions),
-             ("qwen3", "/v1/chat/completions/derender", chat_derender, derender.handle_chat)]
+    cases = [("gpt2", "/v1/completions/derender", completions_derender),
+             ("qwen3", "/v1/chat/completions/derender", chat_derender)]
     print(f"CPU time per call, median of {ROUNDS} interleaved rounds of {PER_ROUND} calls, 1 core")
     print(f"{'case':8s} {'handler':>9s} {'no-PT':>9s} {'service':>9s} {'echo':>9s} {'floor':>9s}"
           f" {'h/echo':>7s} {'h/floor':>8s}")
     sink = io.StringIO()
-    for name, path, module, service in cases:
+    for name, path, module in cases:
         handler = module.handler
         vocab = registry.get(name).vocab
         ids = vocab.encode(TEXT)
@@ -98,8 +99,8 @@ def main() -> int:
         raw = [e["body"] for e in events]
         echo = echo_handler(path)
         mangum_only = handler.mangum
-        adapter = handler.app._post[path][0]
-        validated = [adapter.validate_python(json.loads(r)) for r in raw]
+        completion = name == "gpt2"
+        assert derender.handle_stream_body(json.loads(raw[0]), completion=completion) is not None
         answer_size = len(handler(events[0], ctx)["body"])
         filler = "x" * max(answer_size - 40, 0)
         ds = DecodeStream(skip_special_tokens=True)
@@ -112,7 +113,8 @@ def main() -> int:
 
         variants: dict[str, Callable[[int], Any]] = {
             "handler": lambda k: handler(events[k], ctx),
-            "service": lambda k: service(validated[k]),
+            "service": lambda k: derender.handle_stream_body(json.loads(raw[k]),
+                                                             completion=completion),
             "echo": lambda k: echo(events[k], ctx),
             "floor": floor,
         }

@@ -4,8 +4,8 @@ Run: ``python bench/bench_stream.py`` (about a minute on 2 cores). CPU time of t
 (``time.process_time``, one core); everything is measured in the same run (the per-token figures
 in interleaved rounds, medians), so the ratios hold on any machine, loaded or not:
 
-- per-call time at token position ~100 vs ~100,000 (one token per call, full call: request
-  validation, state decode, pipeline, state encode, response JSON);
+- per-call time at token position ~100 vs ~100,000 (one token per call, full call as the
+  derender app runs it: JSON in, request check, state decode, pipeline, state encode, JSON out);
 - the stream state's JSON size at both positions;
 - tito's per-token cost (full call, and the core pipeline alone, one id per call) as a ratio to
   ``tokenizers.decoders.DecodeStream.step`` stepping the same ids.
@@ -29,6 +29,8 @@ from tokenizers.decoders import DecodeStream  # noqa: E402
 from tito.core.pipeline import ChoiceConfig, start_choice, step_choice  # noqa: E402
 from tito.models import get_registry  # noqa: E402
 from tito.protocol import DerenderChatStreamRequest, DerenderCompletionStreamRequest  # noqa: E402
+from tito.adapters.asgi import dump_json  # noqa: E402
+from tito.service import stream_body  # noqa: E402
 from tito.service.derender import derender_chat_stream, derender_completion_stream  # noqa: E402
 
 TEXT = " The quick brown fox 😀 jumps over the lazy dog; 中文字符 and café. " * 4
@@ -42,10 +44,12 @@ def chunk(ids: list[int], finish: str | None = None) -> dict:
 
 
 def call(fn, cls, model, body: dict) -> dict:
-    """One derender call as the handler runs it: parse, derender, serialize."""
-    req = cls.model_validate(body)
+    """One derender call as the derender app runs it: parse, the hand-checked body
+    (``stream_body.read``; pydantic for the other bodies), derender, serialize."""
+    data = json.loads(json.dumps(body))
+    req = stream_body.read(data) or cls.model_validate(data)
     res = fn(model, req)
-    json.dumps(res, ensure_ascii=False)
+    dump_json(res)
     return res
 
 

@@ -243,8 +243,10 @@ def step(
         (read - prefix == 1 and bool(whole.get(window[prefix])))
         or _context_complete(vocab, window[prefix:read])
     )
-    held = b"".join([vocab.token_bytes(i) for i in window[read:]]) if fast and read < len(
-        window) else b""
+    held = b""
+    if fast and read < len(window):  # (one held id, a split character, is the common case)
+        held = (vocab.token_bytes(window[read]) if read == len(window) - 1
+                else b"".join([vocab.token_bytes(i) for i in window[read:]]))
     skipped = vocab.special_ids if skip_special_tokens else ()
     prefix_text: str | None = None  # decode(window[prefix:read]), cached while offsets hold
     pieces: list[str] = []
@@ -308,8 +310,11 @@ def _context_complete(vocab: Vocab, context: list[int]) -> bool:
     unfinished character: only the fast path is missed)."""
     if len(context) == 1 and vocab.whole_text(context[0]):
         return True
-    text = b"".join([vocab.token_bytes(i) for i in context]).decode("utf-8", "replace")
-    return not text.endswith(FFFD)
+    if len(context) == 2:  # a character split in two, just emitted: the common case
+        data = vocab.token_bytes(context[0]) + vocab.token_bytes(context[1])
+    else:
+        data = b"".join([vocab.token_bytes(i) for i in context])
+    return not data.decode("utf-8", "replace").endswith(FFFD)
 
 
 def flush(
