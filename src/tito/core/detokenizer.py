@@ -301,7 +301,7 @@ def step(
         window, prefix, read = window[prefix:], 0, read - prefix
     elif window is state.window:
         return state, pieces  # no id added text, nothing to trim: the same state
-    return DetokState(window=window, prefix_offset=prefix, read_offset=read), pieces
+    return DetokState._construct(window, prefix, read), pieces
 
 
 def _context_complete(vocab: Vocab, context: list[int]) -> bool:

@@ -148,6 +148,11 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
             body.append(assign("self", n, f"_f_{n}() if {n} is _MISSING else {n}"))
     lines = [f"def __init__(self{', *, ' if params else ''}{', '.join(params)}):"]
     lines += ["    " + b for b in body] or ["    pass"]
+    # positional, every field given, nothing checked: for the core's per-token hot paths
+    lines.append(f"def _construct({', '.join(names)}):")
+    lines.append("    new = _new(_cls)")
+    lines += ["    " + assign("new", n, n) for n in names]
+    lines.append("    return new")
     lines.append("def model_copy(self, update=None, deep=False):")
     lines.append("    new = _new(_cls)")
     lines += ["    " + assign("new", n, f"self.{n}") for n in names]
@@ -202,6 +207,7 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
     for attr in ("__init__", "model_copy", "__eq__", "_dump"):
         setattr(cls, attr, env[attr])
     cls._validate = staticmethod(env["_validate"])
+    cls._construct = staticmethod(env["_construct"])
     cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
 
 
@@ -220,6 +226,9 @@ class State(metaclass=_StateMeta):
 
     __slots__ = ()
     model_fields: typing.ClassVar[dict[str, FieldInfo]]
+    #: ``cls._construct(*values)``: every field positionally, in declaration order, unchecked
+    #: (generated; cheaper than keyword ``__init__`` where a state is built per token)
+    _construct: typing.ClassVar[Callable[..., Any]]
     __hash__ = None  # type: ignore[assignment]  # mutable values (pydantic's non-frozen too)
 
     def __repr__(self) -> str:
