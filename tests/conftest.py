@@ -6,9 +6,12 @@ Environment for AWS and Powertools is set before any app import so nothing can r
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
+import logging
 import os
 import pathlib
+from collections.abc import Iterator
 
 import pytest
 
@@ -92,3 +95,19 @@ def gpt_oss():
     from tito.models.served import load_model
 
     return load_model(MODELS_DIR / "gpt-oss")
+
+
+@pytest.fixture
+def log_stream() -> Iterator[io.StringIO]:
+    """Everything the Powertools logger writes during the test (its handler keeps the stdout it
+    was created with, which capsys does not see)."""
+    from tito.handlers._lambda import logger
+
+    handler = logger.registered_handler
+    assert isinstance(handler, logging.StreamHandler)
+    buffer = io.StringIO()
+    previous = handler.setStream(buffer)
+    try:
+        yield buffer
+    finally:
+        handler.setStream(previous)

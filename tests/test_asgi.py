@@ -219,7 +219,8 @@ EXTRA = st.sampled_from(["last_content", "x", "tito", "stream", "usage", "logpro
 
 
 @given(data=st.data())
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_mutated_continuations_same_answer(clients: Any, continuations: Any,
                                            data: st.DataObject) -> None:
     """A continuation body changed anywhere (a value replaced, a key dropped or added): the

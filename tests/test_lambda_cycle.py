@@ -3,7 +3,8 @@
 Why: ``tito.handlers._lambda`` runs the derender app without an event loop or Mangum's request
 queue when the app never suspends, and falls back to Mangum's own cycle when it does. These ASGI
 test apps cover each case (answers at once, suspends on an await, sends the body in parts then
-receives the disconnect, raises before or after starting the answer), each compared with ``Mangum(app)`` on the same API Gateway event.
+receives the disconnect, raises before or after starting the answer), each compared with
+``Mangum(app)`` on the same API Gateway event.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,18 +20,6 @@ from lambda_support import reset_powertools_state
 
 from tito.handlers import _lambda
 from tito.handlers._lambda import correlation_id, logger
-
-
-@pytest.fixture
-def log_stream() -> Iterator[io.StringIO]:
-    handler = logger.registered_handler
-    assert isinstance(handler, logging.StreamHandler)
-    buffer = io.StringIO()
-    previous = handler.setStream(buffer)
-    try:
-        yield buffer
-    finally:
-        handler.setStream(previous)
 
 
 def _function(event: Any, context: Any) -> dict[str, Any]:

@@ -144,9 +144,10 @@ def _chunk(raw: Any) -> EngineChunk | None:
         return None
     index, finish = choice.get("index"), choice.get("finish_reason")
     token_ids = choice.get("token_ids")
-    if (index.__class__ is not int or index < 0 or (finish is not None and finish.__class__
-                                                     is not str)
-            or (token_ids is not None and not _ids(token_ids))):
+    if index.__class__ is not int or index < 0:
+        return None
+    if (finish is not None and finish.__class__ is not str) or (
+            token_ids is not None and not _ids(token_ids)):
         return None
     for key, value in choice.items():
         if key not in ("index", "finish_reason", "token_ids") and (
@@ -158,7 +159,8 @@ def _chunk(raw: Any) -> EngineChunk | None:
 def read(data: Any) -> StreamCall | None:
     """The body as a :class:`StreamCall` when it is the common streamed call (see the module
     header), else None: validate it with the pydantic model."""
-    if data.__class__ is not dict or data.get("stream") is not True or not data.keys() <= _BODY_KEYS:
+    if (data.__class__ is not dict or data.get("stream") is not True
+            or not data.keys() <= _BODY_KEYS):
         return None
     model = data.get("model")
     if model is not None and model.__class__ is not str:
