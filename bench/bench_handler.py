@@ -16,7 +16,9 @@ rounds, so the ratios hold on any machine:
 Also printed: the handler without Powertools (Mangum + app only) and the service alone (the
 body's ``json.loads`` + ``derender.handle_stream_body``: request check, state decode, core step,
 state encode, chunk dict; no JSON out), so the split of the cost is visible. Goals (issue 15):
-handler <= 1.3x echo and <= 5x floor.
+handler <= 1.3x echo and <= 5x floor. ``TITO_STATE_SECRET=<32+ chars> python
+bench/bench_handler.py`` measures signed states (as a deployment with ``StateSecret`` runs: each
+call verifies the state's HMAC and signs the new one).
 """
 
 from __future__ import annotations

@@ -107,8 +107,13 @@ def _ttl_seconds() -> int | None:
         return None
 
 
+#: The signature's canonical JSON (sorted keys, compact, ASCII), one encoder built once
+#: (``json.dumps`` with options builds a new one per call; a signed call signs twice)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def _canonical(obj: dict[str, Any]) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+    return _CANONICAL.encode(obj).encode()
 
 
 def _sign(obj: dict[str, Any], key: bytes) -> str:
