@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import queue
 import shutil
 import sys
 import tempfile
@@ -180,6 +181,140 @@ DERENDER = {"derender_required": ("required_two", "tagged"),
             "derender_named_args": ("named_strict", "args"),
             "derender_required_json_list": ("required_two", "json_list")}
 
+#: what the formats without a tag write for ``auto`` (their own syntax; vLLM sends no tag there)
+NATIVE: dict[str, str] = {
+    "pythonic": '[get_weather(city="Paris")]',
+    "llama4_pythonic": '[get_weather(city="Paris")]',
+    "granite": '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+    "granite-20b-fc": '<function_call> {"name": "get_weather", "arguments": {"city": "Paris"}}',
+    "hunyuan_a13b": '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
+                    "</tool_calls>",
+    "seed_oss": "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>"
+                "\n</function>\n</seed:tool_call>",
+    "mistral": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+}
+_MISTRAL_LIST = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
+#: streaming derender cases: (chat request of CHAT, call mode); each is sent one id per call
+#: and in seeded random chunks (``corpus.chunkings``), vLLM driven as its protocol requires
+STREAMS = {"stream_required": ("required_two", "required"),
+           "stream_named": ("named_strict", "named"),
+           "stream_auto_strict": ("auto_strict", "auto")}
+
+
+def constrained_text(parser: str, mode: str) -> str:
+    """What a model constrained as vLLM 0.33 renders ``mode`` writes (one get_weather call):
+    the format's own calls where it has a tag; else what vLLM's fallback schema forces
+    (required: the JSON list, named: the bare arguments; mistral: its list) and, for auto,
+    the format's own syntax."""
+    if parser in OUTPUTS and parser != "mistral":
+        return OUTPUTS[parser]
+    if mode == "auto":
+        return NATIVE[parser]
+    if parser == "mistral":
+        return _MISTRAL_LIST
+    return _JSON_LIST if mode == "required" else '{"city": "Paris"}'
+
+
+def _deep_schema(n: int) -> dict[str, Any]:
+    s: dict[str, Any] = {"type": "string"}
+    for _ in range(n):
+        s = {"type": "object", "properties": {"a": s}}
+    return s
+
+
+def _deep_tag(n: int) -> dict[str, Any]:
+    f: dict[str, Any] = {"type": "const_string", "value": "x"}
+    for _ in range(n):
+        f = {"type": "sequence", "elements": [f]}
+    return {"type": "structural_tag", "format": f}
+
+
+_OBJ_STRICT = _fn("w", {"type": "object", "properties": {"c": {"type": "string"}}}, True)
+_BAD_TAG = '{"type": "structural_tag", "format": {"type": "nope"}}'
+#: vLLM 0.33's checks of structured-output constraints at render (what its render server
+#: refuses, and what it passes on to the engine unchecked), and the or-format's fallback when
+#: the request's own constraint fails xgrammar's validation (``_xgrammar_supports``)
+VALIDATION: dict[str, dict[str, Any]] = {
+    "rf_schema_bad_type": {"response_format": {"type": "json_schema", "json_schema": {
+        "name": "a", "schema": {"type": "foo"}}}},
+    "rf_schema_missing": {"response_format": {"type": "json_schema"}},
+    "rf_schema_deep": {"response_format": {"type": "json_schema", "json_schema": {
+        "name": "a", "schema": _deep_schema(40)}}},
+    "rf_schema_unsupported_format": {"response_format": {"type": "json_schema", "json_schema": {
+        "name": "a", "schema": {"type": "string", "format": "bogus"}}}},
+    "so_json_not_json": {"structured_outputs": {"json": "{not json"}},
+    "so_json_empty": {"structured_outputs": {"json": ""}},
+    "so_json_deep": {"structured_outputs": {"json": _deep_schema(70)}},
+    "so_regex_bad": {"structured_outputs": {"regex": "(ab"}},
+    "so_regex_nul": {"structured_outputs": {"regex": "a\x00b"}},
+    "so_regex_pathological": {"structured_outputs": {"regex": "(a*)*b"}},
+    "so_grammar_bad": {"structured_outputs": {"grammar": "root ::= ("}},
+    "so_grammar_blank": {"structured_outputs": {"grammar": "  "}},
+    "so_choice_empty": {"structured_outputs": {"choice": []}},
+    "so_json_and_regex": {"structured_outputs": {"json": {"type": "object"}, "regex": "a"}},
+    "so_regex_and_choice": {"structured_outputs": {"regex": "a", "choice": ["a"]}},
+    "so_json_and_grammar": {"structured_outputs": {"json": {"type": "object"},
+                                                   "grammar": "root ::= \"a\""}},
+    "so_json_object_false": {"structured_outputs": {"json_object": False}},
+    "so_json_with_rf": {"structured_outputs": {"regex": "a"},
+                        "response_format": {"type": "json_object"}},
+    "so_tag_bad_type": {"structured_outputs": {"structural_tag": _BAD_TAG}},
+    "so_tag_empty": {"structured_outputs": {"structural_tag": ""}},
+    "so_tag_not_json": {"structured_outputs": {"structural_tag": "{x"}},
+    "so_tag_deep": {"structured_outputs": {"structural_tag": json.dumps(_deep_tag(90))}},
+    "so_tag_ok": {"structured_outputs": {"structural_tag": json.dumps(
+        {"type": "structural_tag", "format": {"type": "const_string", "value": "ok"}})}},
+    "rf_tag_bad_type": {"response_format": {"type": "structural_tag",
+                                            "format": {"type": "nope"}}},
+    "rf_tag_missing_field": {"response_format": {"type": "structural_tag",
+                                                 "format": {"type": "const_string"}}},
+    "rf_tag_deep": {"response_format": _deep_tag(90)},
+    "rf_tag_deep_ok": {"response_format": _deep_tag(39)},
+    "rf_tag_deep_edge": {"response_format": _deep_tag(40)},
+    "rf_tag_bad_regex": {"response_format": {"type": "structural_tag", "format": {
+        "type": "regex", "pattern": "(a"}}},
+    "rf_tag_bad_schema": {"response_format": {"type": "structural_tag", "format": {
+        "type": "json_schema", "json_schema": {"type": "foo"}}}},
+    "rf_tag_bad_grammar": {"response_format": {"type": "structural_tag", "format": {
+        "type": "grammar", "grammar": "root ::= ("}}},
+    "rf_tag_legacy_bad": {"response_format": {"type": "structural_tag", "structures": [
+        {"begin": "<a>", "schema": {"type": "foo"}, "end": "</a>"}], "triggers": ["<a>"]}},
+    "rf_tag_legacy_no_trigger": {"response_format": {"type": "structural_tag", "structures": [
+        {"begin": "<a>", "schema": SCHEMA, "end": "</a>"}], "triggers": []}},
+    "so_json_with_named": {"structured_outputs": {"json": {"type": "object"}},
+                           "tools": [_OBJ_STRICT], "tool_choice": _named("w")},
+    "so_regex_with_required": {"structured_outputs": {"regex": "a"}, "tools": [_OBJ_STRICT],
+                               "tool_choice": "required"},
+    "so_grammar_with_named": {"structured_outputs": {"grammar": "root ::= \"a\""},
+                              "tools": [_OBJ_STRICT], "tool_choice": _named("w")},
+    "tools_deep_required": {"tools": [_fn("w", _deep_schema(70))], "tool_choice": "required"},
+    "tools_deep_strict": {"tools": [_fn("w", _deep_schema(70), True)]},
+    "tools_bad_schema_strict": {"tools": [_fn("w", {"type": "foo"}, True)],
+                                "tool_choice": "required"},
+    "or_bad_regex": {"tools": [_OBJ_STRICT], "structured_outputs": {"regex": "(a"}},
+    "or_nul_regex": {"tools": [_OBJ_STRICT], "structured_outputs": {"regex": "a\x00"}},
+    "or_deep_json": {"tools": [_OBJ_STRICT], "structured_outputs": {
+        "json": json.dumps(_deep_schema(70))}},
+    "or_bad_json": {"tools": [_OBJ_STRICT], "structured_outputs": {"json": "{x"}},
+    "or_bad_schema": {"tools": [_OBJ_STRICT], "response_format": {
+        "type": "json_schema", "json_schema": {"name": "a", "schema": {"type": "foo"}}}},
+    "or_unsupported_schema": {"tools": [_OBJ_STRICT], "response_format": {
+        "type": "json_schema", "json_schema": {"name": "a", "schema": {
+            "type": "array", "uniqueItems": True}}}},
+    "or_allof_schema": {"tools": [_OBJ_STRICT], "response_format": {
+        "type": "json_schema", "json_schema": {"name": "a", "schema": {
+            "allOf": [{"type": "string"}, {"enum": ["a"]}]}}}},
+    "or_empty_choice": {"tools": [_OBJ_STRICT], "structured_outputs": {"choice": []}},
+    "or_ebnf_grammar": {"tools": [_OBJ_STRICT], "structured_outputs": {
+        "grammar": 'root ::= "yes" | "no"'}},
+    "or_bad_ebnf": {"tools": [_OBJ_STRICT], "structured_outputs": {"grammar": "root ::= ("}},
+    "or_bad_lark": {"tools": [_OBJ_STRICT], "structured_outputs": {"grammar": "start: ("}},
+}
+#: ``--tool-strict-level`` values recorded (a server each); ``auto`` only where the parser's
+#: own default differs (GLM's is ``function``)
+LEVELS = ["function", "parameter"]
+LEVEL_AUTO = {"glm45", "glm47"}
+
 
 def _encode(text: str, parser: str, folder: Path) -> list[int]:
     from tokenizers import Tokenizer
@@ -227,47 +362,80 @@ def _folder(parser: str, tmp: Path) -> tuple[Path, list[str]]:
                     "--enable-auto-tool-choice"]
 
 
-def _start(parser: str, vllm: str, tmp: Path) -> tuple[Any, str]:
+def _start(parser: str, vllm: str, tmp: Path, port: int,
+           level: str | None = None) -> tuple[Any, str]:
     import os
     import subprocess
 
     folder, flags = _folder(parser, tmp)
-    port = record._free_port()
+    if level is not None:
+        flags = [*flags, "--tool-strict-level", level]
     env = dict(os.environ, VLLM_TARGET_DEVICE="cpu", HF_HUB_OFFLINE="1",
                VLLM_SYSTEM_START_DATE="2026-12-01")
-    if parser == "openai":  # openai-harmony's vocabulary, offline (rebuilt from tokenizer.json)
-        sys.path.insert(0, str(HERE.parent / "tests"))
-        from harmony_ref import build_o200k
-
-        build_o200k(tmp / "tiktoken")
+    if parser == "openai":  # openai-harmony's vocabulary, offline (main() rebuilt it)
         env["TIKTOKEN_ENCODINGS_BASE"] = str(tmp / "tiktoken")
-    log = open(tmp / f"{parser}.log", "wb")  # noqa: SIM115 (lives as long as the server)
+    log = open(tmp / f"{parser}-{level}.log", "wb")  # noqa: SIM115 (lives as long as the server)
     proc = subprocess.Popen([vllm, "launch", "render", str(folder), *flags, "--host",
                              "127.0.0.1", "--port", str(port)],
                             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
     return proc, f"http://127.0.0.1:{port}"
 
 
+def _render_cases(url: str, model: str, prefix: str = "",
+                  level: str | None = None) -> dict[str, Any]:
+    cases: dict[str, Any] = {}
+    for path, corpus in (("/v1/chat/completions/render", CHAT),
+                         ("/v1/responses/render", RESPONSES)):
+        for name, body in corpus.items():
+            body = {**body, "model": model}
+            status, resp = record.post(url, path, body)
+            cases[prefix + name] = {"path": path, "request": body, "status": status,
+                                    "response": resp if level is None else slim(resp)}
+            if level is not None:
+                cases[prefix + name]["tool_strict_level"] = level
+    return cases
+
+
+def slim(resp: Any) -> Any:
+    """A render answer cut to what its test compares (the constraint and the special-tokens
+    flag; the prompt ids are compared in the default cases), for the level and validation
+    cases: an error is kept whole."""
+    if not isinstance(resp, dict) or "sampling_params" not in resp:
+        return resp
+    sp = resp["sampling_params"]
+    return {"sampling_params": {k: sp[k] for k in ("structured_outputs", "skip_special_tokens")
+                                if k in sp}}
+
+
+def _stream(url: str, path: str, model: str, request: dict[str, Any], prompt: list[int],
+            events: list[dict[str, Any]]) -> dict[str, Any]:
+    """vLLM's streaming derender driven as its protocol requires: one call per engine event,
+    the returned state echoed, ``chat_request`` and ``prompt_token_ids`` on every call."""
+    calls, state = [], None
+    for event in events:
+        body = {"stream": True, "model": model, "generate_chunk": event, "stream_state": state,
+                "prompt_token_ids": prompt, "prompt_tokens": len(prompt),
+                "chat_request": request}
+        status, resp = record.post(url, path, body)
+        if status != 200:
+            calls.append({"status": status, "response": resp})
+            break
+        state = resp["stream_state"]  # echoed, not stored: the comparison folds the chunks
+        calls.append({"status": status, "response": {"chunk": resp["chunk"]}})
+    return {"path": path, "server": model, "settings_key": "chat_request", "settings": request,
+            "prompt_token_ids": prompt, "chunks": events, "calls": calls}
+
+
 def record_parser(parser: str, url: str, folder: Path) -> dict[str, Any]:
     model = "gpt-oss" if parser == "openai" else "qwen3"
-    cases: dict[str, Any] = {}
-    for name, body in CHAT.items():
-        body = {**body, "model": model}
-        status, resp = record.post(url, "/v1/chat/completions/render", body)
-        cases[name] = {"path": "/v1/chat/completions/render", "request": body,
-                       "status": status, "response": resp}
-    for name, body in RESPONSES.items():
-        body = {**body, "model": model}
-        status, resp = record.post(url, "/v1/responses/render", body)
-        cases[name] = {"path": "/v1/responses/render", "request": body, "status": status,
-                       "response": resp}
+    cases = _render_cases(url, model)
+    eos = [] if parser == "openai" else [record.corpus.IM_END]  # harmony's ends in <|call|>
     for name, (chat_case, kind) in DERENDER.items():
         request = {**CHAT[chat_case], "model": model}
         rendered = cases[chat_case]["response"]
         text = {"args": '{"city": "Paris"}', "json_list": _JSON_LIST}.get(
             kind, OUTPUTS.get(parser, _JSON_LIST))
         prompt = rendered["token_ids"]
-        eos = [] if parser == "openai" else [record.corpus.IM_END]  # harmony's ends in <|call|>
         body = {"model": model, "chat_request": request, "prompt_token_ids": prompt,
                 "prompt_tokens": len(prompt), "generate_response": {
                     "request_id": f"chatcmpl-{name}", "choices": [{
@@ -276,33 +444,85 @@ def record_parser(parser: str, url: str, folder: Path) -> dict[str, Any]:
         status, resp = record.post(url, "/v1/chat/completions/derender", body)
         cases[name] = {"path": "/v1/chat/completions/derender", "request": body,
                        "status": status, "response": resp}
+    for name, (chat_case, mode) in STREAMS.items():
+        request = {**CHAT[chat_case], "model": model}
+        prompt = cases[chat_case]["response"]["token_ids"]
+        ids = _encode(constrained_text(parser, mode), parser, folder) + eos
+        choice = {"index": 0, "token_ids": ids, "finish_reason": "stop"}
+        for label, sizes in zip(("one", "random"),
+                                record.corpus.chunkings(len(ids), seed=len(name + parser))):
+            events = record.split_choice(choice, sizes, f"chatcmpl-{name}", {})
+            cases[f"{name}.{label}"] = _stream(url, "/v1/chat/completions/derender", model,
+                                               request, prompt, events)
+    for name, extra in VALIDATION.items():
+        body = {"model": model, "messages": MSGS, **extra}
+        status, resp = record.post(url, "/v1/chat/completions/render", body)
+        cases[f"validation_{name}"] = {"path": "/v1/chat/completions/render", "request": body,
+                                       "status": status, "response": slim(resp)}
     with urllib.request.urlopen(url + "/version") as r:
         version = json.loads(r.read())
     return {"vllm": version, "tool_call_parser": parser, "cases": cases}
 
 
+def _levels(parser: str) -> list[str]:
+    """The ``--tool-strict-level`` values recorded for ``parser``: they change only formats
+    with a tag (the others are checked once, with ``pythonic``)."""
+    if parser not in OUTPUTS or parser == "mistral":
+        return LEVELS if parser == "pythonic" else []
+    return ["auto", *LEVELS] if parser in LEVEL_AUTO else LEVELS
+
+
+def _record_one(parser: str, vllm: str, tmp: Path, ports: Any) -> str:
+    """Every recording of ``parser``: the default server, then one per strict level."""
+    runs: list[str | None] = [None, *_levels(parser)]
+    data: dict[str, Any] = {}
+    port = ports.get()
+    for level in runs:
+        proc, url = _start(parser, vllm, tmp, port, level)
+        try:
+            record.wait_ready(url, proc)
+            if level is None:
+                data = record_parser(parser, url, tmp / "qwen3")
+            else:
+                data["cases"].update(_render_cases(
+                    url, "gpt-oss" if parser == "openai" else "qwen3", f"level_{level}.",
+                    level))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=60)
+    ports.put(port)
+    path = GOLDENS / f"{parser}.json"
+    path.write_text(json.dumps(data, ensure_ascii=False) + "\n")
+    return f"{path.relative_to(HERE.parent)}: {len(data['cases'])} cases"
+
+
 def main() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("parsers", nargs="*", default=PARSERS)
     ap.add_argument("--vllm", default=str(Path(sys.executable).with_name("vllm")))
+    ap.add_argument("--ports", default="8821,8822,8823",
+                    help="ports for the servers, one parser at a time on each (in parallel)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="tito-structural-"))
     GOLDENS.mkdir(parents=True, exist_ok=True)
+    _folder("openai", tmp)
+    _folder("hermes", tmp)  # the model folders once, before the servers share them
+    if "openai" in args.parsers:  # openai-harmony's vocabulary, offline, from tokenizer.json
+        sys.path.insert(0, str(HERE.parent / "tests"))
+        from harmony_ref import build_o200k
+
+        build_o200k(tmp / "tiktoken")
+    ports: queue.Queue[int] = queue.Queue()
+    for port in args.ports.split(","):
+        ports.put(int(port))
     try:
-        for parser in args.parsers:
-            proc, url = _start(parser, args.vllm, tmp)
-            try:
-                record.wait_ready(url, proc)
-                data = record_parser(parser, url, tmp / "qwen3")
-            finally:
-                proc.terminate()
-                proc.wait(timeout=60)
-            path = GOLDENS / f"{parser}.json"
-            path.write_text(json.dumps(data, ensure_ascii=False) + "\n")
-            tagged = sum("structural_tag" in json.dumps(c["response"]) for c in
-                         data["cases"].values())
-            print(f"{path.relative_to(HERE.parent)}: {len(data['cases'])} cases, "
-                  f"{tagged} with a structural tag", flush=True)
+        with ThreadPoolExecutor(ports.qsize()) as pool:
+            jobs = [pool.submit(_record_one, parser, args.vllm, tmp, ports)
+                    for parser in args.parsers]
+            for job in jobs:
+                print(job.result(), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -96,6 +96,6 @@ class InvalidField(ValueError):
     """Raised inside a pydantic validator to name the offending field (vLLM's
     ``VLLMValidationError``): the app reports ``param`` instead of the validator's location."""
 
-    def __init__(self, message: str, *, param: str) -> None:
+    def __init__(self, message: str, *, param: str | None) -> None:
         super().__init__(message)
         self.param = param

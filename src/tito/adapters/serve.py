@@ -28,6 +28,7 @@ _OVERRIDES = {
     "max_model_len": "max_model_len",
     "max_logprobs": "max_logprobs",
     "default_chat_template_kwargs": "default_chat_template_kwargs",
+    "tool_strict_level": "tool_strict_level",
 }
 
 DESCRIPTION = (
@@ -70,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--default-chat-template-kwargs", type=_json_object, metavar="JSON",
                        help="chat template variables every request gets unless it sets them "
                        "(default: none)")
+    model.add_argument("--tool-strict-level", choices=("auto", "function", "parameter"),
+                       help="floor of the tool-call structural tags: function constrains the "
+                       "call envelope for every request with tools, parameter also pins every "
+                       "tool's arguments (default: tito.json's, else the tool parser's)")
     model.add_argument("--enable-auto-tool-choice", action="store_true",
                        help="accepted for vLLM compatibility (a tool parser enables auto tool choice)")
     return parser

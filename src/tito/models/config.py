@@ -56,3 +56,10 @@ class ModelConfig(BaseModel):
     exclude_tools_when_tool_choice_none: bool = Field(
         default=False, description="vLLM --exclude-tools-when-tool-choice-none."
     )
+    tool_strict_level: Literal["auto", "function", "parameter"] | None = Field(
+        default=None,
+        description="vLLM --tool-strict-level: the floor of the structural tags render sends "
+        "for tool calls (auto: from tool_choice and each tool's strict; function: the call "
+        "envelope for every request with tools; parameter: also every tool's arguments, as if "
+        "strict); unset: the tool parser's default (auto; glm45/glm47: function).",
+    )

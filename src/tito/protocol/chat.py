@@ -312,10 +312,10 @@ class ChatCompletionRequest(OpenAIBaseModel):
                         f"(available: {names}).",
                         param="tool_choice",
                     )
-                if self.structured_outputs is not None:
-                    raise ValueError(
-                        "`structured_outputs` cannot be combined with a named `tool_choice`."
-                    )
+                so = self.structured_outputs
+                if so is not None and any(v is not None for v in (so.json_, so.regex, so.choice)):
+                    raise InvalidField("You can only either use constraints for structured "
+                                       "outputs or tools, not both.", param=None)
         return self
 
 

@@ -18,6 +18,8 @@ from pydantic import (
     model_validator,
 )
 
+from tito.errors import InvalidField
+
 __all__ = [
     "stop_list",
     "INT64_MAX",
@@ -226,12 +228,16 @@ class StructuredOutputsParams(OpenAIBaseModel):
 
     @model_validator(mode="after")
     def _one_kind(self) -> "StructuredOutputsParams":
-        """Two constraints cannot both hold on the same output, so vLLM refuses more than one."""
+        """Two constraints cannot both hold on the same output, so vLLM refuses more than one
+        (its request check counts json, regex and choice first; param null, as vLLM)."""
         values = {k: getattr(self, "json_" if k == "json" else k) for k in _STRUCTURED_KINDS}
         given = [k for k, v in values.items() if v is not None]
+        if len([k for k in given if k in ("json", "regex", "choice")]) > 1:
+            raise InvalidField("You can only use one kind of constraints for structured "
+                               "outputs ('json', 'regex' or 'choice').", param=None)
         if len(given) > 1:
-            raise ValueError(
+            raise InvalidField(
                 "You can only use one kind of structured outputs constraint but multiple are "
-                f"specified: {given}."
+                f"specified: {given}.", param=None
             )
         return self

@@ -62,6 +62,7 @@ from tito.core.parsers.tools import TYPED_TOOL_PARSERS
 from tito.core.parsers.tools._schema import tool_params
 from tito.core.parsers.tools import TOOL_PARSERS
 from tito.core.parsers.tools.structural import structural_tag
+from tito.core.structured_check import check_request as check_structured_request
 from tito.core.template_budget import TemplateLimits, TemplateRenderError
 from tito.errors import BadRequest
 from tito.protocol import (
@@ -428,6 +429,14 @@ def _reasoning_ended(
     return core_render.prompt_reasoning_ended(token_ids, model.vocab, *markers)
 
 
+def _check_constraints(request: Any) -> None:
+    """vLLM 0.33's render-time refusals of structural tags (:mod:`tito.core.structured_check`)."""
+    own = request.structured_outputs
+    check_structured_request(
+        request.response_format,
+        own.model_dump(by_alias=True, exclude_none=True) if own is not None else None)
+
+
 def _chat_structured_outputs(
     request: ChatCompletionRequest, model: ServedModel, tools: list[dict[str, Any]] | None,
     tool_choice: Any, *, harmony: bool = False, responses: bool = False,
@@ -441,14 +450,15 @@ def _chat_structured_outputs(
         if request.structured_outputs is not None else None
     constraint = core_sampling.structured_outputs_for(
         response_format=response_format, structured_outputs=own)
+    level = model.config.tool_strict_level  # the server's floor, else the format's default
     if harmony:
         constraint = harmony_structured_outputs(constraint)
         tag_model: str | None = "harmony"
-        level = "auto"
         parser = None
     else:
         parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
         tag_model = parser.structural_tag_model if parser is not None else None
+    if level is None:
         level = parser.default_tool_strict_level if parser is not None else "auto"
     tag = structural_tag(tag_model, tools, tool_choice, strict_level=level,
                          parallel_tool_calls=request.parallel_tool_calls, constraint=constraint)
@@ -544,6 +554,7 @@ def render_chat_request(
         raise BadRequest("return_assistant_tokens_mask must be a boolean.",
                          param="return_assistant_tokens_mask")
     _check_tool_choice(request, model)
+    _check_constraints(request)
 
     tools: list[dict[str, Any]] | None = None
     exclude_when_none = model.config.exclude_tools_when_tool_choice_none
@@ -746,6 +757,7 @@ def render_completion_request(
                          "only.", param="prompt_embeds")
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
+    _check_constraints(request)
 
     prompts = core_render.normalize_completion_prompts(request.prompt)
     if len(prompts) > settings.max_completion_prompts:

@@ -29,7 +29,7 @@ from tito.core.parsers.tools.structural_formats import harmony_preamble, json_sc
 __all__ = ["harmony_structured_outputs"]
 
 _END = ["<|end|>", ""]
-_KINDS = ("json_object", "json", "regex", "choice", "structural_tag")
+_KINDS = ("json_object", "json", "regex", "choice", "grammar", "structural_tag")
 
 
 def _final(constrain: str, content: dict[str, Any]) -> dict[str, Any]:

@@ -11,33 +11,45 @@ The tag is ``{"type": "structural_tag", "format": FORMAT}``; each format's FORMA
 its model in :attr:`ToolParser.structural_tag_model
 <tito.core.parsers.tools._base.ToolParser.structural_tag_model>`, harmony is ``"harmony"``).
 
-Rules (vLLM's ``DelegatingParser._apply_structural_tag`` with ``--tool-strict-level`` unset)::
+Rules (vLLM's ``DelegatingParser._apply_structural_tag``)::
 
+    level:     the server's ``--tool-strict-level`` (tito: the model's ``tool_strict_level``),
+               unset: the format's default (``auto``; GLM's ``function``); ``auto`` < ``function``
+               (the call envelope for every request with tools) < ``parameter`` (also every
+               tool's arguments pinned, as if each were ``strict: true``)
     no tag:    tool_choice "none"; no function tools; the format has no model;
-               auto when no tool is strict and parallel_tool_calls is not false
-               (parallel_tool_calls false with auto *and* a constraint does not count),
-               unless the format's default strict level is "function" (GLM: always a tag)
+               auto when the level is ``auto``, no tool is strict and parallel_tool_calls is
+               not false (parallel_tool_calls false with auto *and* a constraint does not count)
     mode:      auto -> "auto"; "required" -> "required"; named -> "forced" (only that tool)
     or-format: auto with response_format / structured_outputs and a tag ->
                or(FORMAT built as "required", the constraint as an xgrammar format)
-    ARGS:      a tool's parameters when it is strict: true, else true (any JSON)
+    ARGS:      a tool's parameters when it is strict: true or the level is ``parameter``,
+               else true (any JSON)
     single:    parallel_tool_calls false -> every list of calls stops after its first
     replaces:  the tag replaces response_format / structured_outputs (for required / named vLLM
                ignores them with a warning)
 
-A constraint xgrammar cannot take as a format (a Lark ``grammar``, which vLLM converts with
-xgrammar, not shipped by tito) gives no or-format: the request's own constraint applies, as
-vLLM does for constraints that fail its xgrammar check.
+A constraint that fails xgrammar's validation alone (``xgrammar_supports``: a bad regex, an
+empty choice, a schema too deep or with features xgrammar lacks, a grammar that does not parse)
+gives no or-format: the request's own constraint applies alone, as in vLLM. An EBNF
+``grammar`` is the format ``grammar`` as sent; a Lark one (vLLM converts it to EBNF with
+xgrammar, not shipped by tito) gives no or-format either (the documented deviation).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from tito.core.parsers.tools.structural_formats import BUILDERS, const, json_schema, one_of, tag
+from tito.core.structured_check import NESTING_MESSAGE, too_deep, xgrammar_supports
+from tito.errors import BadRequest
+
+#: ``--tool-strict-level`` values, weakest first (vLLM's ``ToolStrictLevel``)
+STRICT_LEVELS = ("auto", "function", "parameter")
 
 #: how the calls are constrained: ``auto`` (calls optional), ``required`` (one or more calls),
 #: ``forced`` (exactly the named tool, once)
@@ -68,18 +80,29 @@ def _function(tool: Any) -> Mapping[str, Any]:
 
 def constraint_format(constraint: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """A request's own constraint (tito's ``structured_outputs`` dict) as an xgrammar format
-    (vLLM's ``structured_outputs_to_format``), or None when it cannot be one."""
+    (vLLM's ``structured_outputs_to_format``), or None when it cannot be one; JSON text that
+    nests too deeply or does not parse is a 400, as there."""
     if not constraint:
         return None
     if constraint.get("json_object"):
         return json_schema({"type": "object"})
     if constraint.get("json") is not None:
         schema = constraint["json"]
-        return json_schema(json.loads(schema) if isinstance(schema, str) else schema)
+        if isinstance(schema, str):  # vLLM's structured_outputs_to_format: checked, parsed
+            if too_deep(schema):
+                raise BadRequest(NESTING_MESSAGE, param=None)
+            try:
+                schema = json.loads(schema)
+            except ValueError as exc:
+                raise BadRequest(str(exc), param=None) from None
+        return json_schema(schema)
     if constraint.get("regex") is not None:
         return {"type": "regex", "pattern": constraint["regex"]}
     if constraint.get("choice") is not None:
         return one_of([const(str(c)) for c in constraint["choice"]])
+    if constraint.get("grammar") is not None:  # EBNF as it is; Lark: see the module header
+        grammar = constraint["grammar"]
+        return None if grammar_is_likely_lark(grammar) else {"type": "grammar", "grammar": grammar}
     if constraint.get("structural_tag") is not None:
         raw = constraint["structural_tag"]
         tag_ = json.loads(raw) if isinstance(raw, str) else raw
@@ -92,7 +115,20 @@ def constraint_format(constraint: Mapping[str, Any] | None) -> dict[str, Any] | 
                     "at_least_one": False, "stop_after_first": False, "excludes": []}
         fmt = tag_.get("format")
         return fmt if isinstance(fmt, Mapping) else None
-    return None  # grammar: vLLM converts Lark with xgrammar (see the module header)
+    return None
+
+
+def grammar_is_likely_lark(grammar: str) -> bool:
+    """vLLM's ``grammar_is_likely_lark``: no line (comments removed) defines a rule with
+    ``::=``."""
+    for line in grammar.split("\n"):
+        line = _COMMENT.sub("", line).strip()
+        if line and "::=" in line:
+            return False
+    return bool(grammar)
+
+
+_COMMENT = re.compile(r"(#|//).*$")
 
 
 def structural_tag(
@@ -109,8 +145,8 @@ def structural_tag(
 
     ``model``: the format's structural-tag model (vLLM's name, a :data:`BUILDERS` key, or None);
     ``constraint``: the request's ``response_format`` / ``structured_outputs`` as tito's
-    ``structured_outputs`` dict (None: none); ``strict_level``: the format's
-    ``default_tool_strict_level`` (``function``: auto always gets the tag).
+    ``structured_outputs`` dict (None: none); ``strict_level``: one of
+    :data:`STRICT_LEVELS` (the server's, else the format's ``default_tool_strict_level``).
     """
     builder = BUILDERS.get(model) if model else None
     if builder is None or not tools or tool_choice == "none":
@@ -122,12 +158,13 @@ def structural_tag(
     single = parallel_tool_calls is False
     constrained = constraint is not None and any(
         constraint.get(k) not in (None, False) for k in _CONSTRAINT_KINDS)
-    envelope = strict_level == "function" or (single and not (auto and constrained))
+    level = STRICT_LEVELS.index(strict_level)
+    envelope = level >= 1 or (single and not (auto and constrained))
     if auto and not envelope and not any(f.get("strict") is True for f in functions):
         return None
     output = None
     if auto and constrained:
-        output = constraint_format(constraint)
+        output = constraint_format(constraint) if xgrammar_supports(constraint) else None
         if output is None:
             return None
     mode: CallMode = "auto" if auto and output is None else "required"
@@ -138,7 +175,7 @@ def structural_tag(
         if not functions:
             return None
         mode = "forced"
-    specs = [ToolSpec(str(f["name"]), f.get("parameters"), f.get("strict") is True)
+    specs = [ToolSpec(str(f["name"]), f.get("parameters"), level == 2 or f.get("strict") is True)
              for f in functions]
     fmt = builder(specs, mode)
     if single:
@@ -166,4 +203,4 @@ def _single_call(node: Any) -> Any:
     return out
 
 
-__all__ = ["CallMode", "ToolSpec", "constraint_format", "structural_tag"]
+__all__ = ["STRICT_LEVELS", "CallMode", "ToolSpec", "constraint_format", "structural_tag"]

@@ -1,0 +1,105 @@
+"""tito's checks of structured-output constraints (``tito.core.structured_check``,
+``tito.core.grammar_check``) against xgrammar 0.2.8, vLLM 0.33.0's backend: its verdicts on a
+seeded corpus of regexes, EBNF grammars, JSON schemas and structural tags are recorded in
+``conformance/goldens/structural/_xgrammar.json`` (``conformance/record_xgrammar.py``); the
+render server's own 4xx answers are compared in ``tests/test_structural_tags.py``
+(``validation_*`` cases). Also: every check stays bounded on pathological input.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tito.core.grammar_check import ebnf_error, regex_error, schema_error
+from tito.core.structured_check import (
+    exceeds_nesting,
+    structural_tag_error,
+    too_deep,
+    xgrammar_supports,
+)
+from tito.errors import BadRequest
+
+GOLDEN = Path(__file__).resolve().parent.parent / "conformance" / "goldens" / "structural" / \
+    "_xgrammar.json"
+CHECKS = {"regex": regex_error, "ebnf": ebnf_error, "schema": schema_error,
+          "tag": structural_tag_error}
+
+
+def _has_all_of(value: object) -> bool:
+    return "allOf" in json.dumps(value)
+
+
+def test_verdicts_match_xgrammar() -> None:
+    """No refusal of what xgrammar accepts (that would turn away a request vLLM serves); a
+    refusal missed only inside a multi-branch ``allOf`` (xgrammar's handling of those is not
+    ported: such a request reaches the engine, which reports it)."""
+    data = json.loads(GOLDEN.read_text())
+    assert data["xgrammar"] == "0.2.8"
+    wrong, missed = [], 0
+    for case in data["cases"]:
+        err = CHECKS[case["kind"]](case["value"])
+        if case["accepted"] and err is not None:
+            wrong.append(f"refused {case['kind']} {case['value']!r}: {err}")
+        elif not case["accepted"] and err is None:
+            if not _has_all_of(case["value"]):
+                wrong.append(f"accepted {case['kind']} {case['value']!r}")
+            missed += 1
+    assert not wrong, "\n".join(wrong[:20])
+    assert missed < len(data["cases"]) // 50
+
+
+def test_nesting_is_vllms() -> None:
+    """vLLM's ``check_json_nesting``: 64 levels for schemas, 80 for structural tags."""
+    def deep(n: int) -> object:
+        node: object = "x"
+        for _ in range(n):
+            node = [node]
+        return node
+
+    assert not exceeds_nesting(deep(64), 64) and exceeds_nesting(deep(65), 64)
+    assert not too_deep(json.dumps(deep(80)), structural_tag=True)
+    assert too_deep(json.dumps(deep(81)), structural_tag=True)
+    assert too_deep("[" * 100_000 + "]" * 100_000)  # json's recursion limit: too deep
+    assert not too_deep("{not json") and not too_deep("")
+
+
+@pytest.mark.parametrize("pattern", ["(a*)*b", "(" * 5000 + "a" + ")" * 5000, "a" * 200_000,
+                                     "[" + "a-z" * 50_000 + "]", "(a|b)*" * 20_000])
+def test_checks_are_bounded(pattern: str) -> None:
+    """Linear checks: a pathological or huge constraint is answered at once (nothing is
+    compiled or matched)."""
+    start = time.process_time()
+    regex_error(pattern)
+    ebnf_error(f'root ::= {pattern}')
+    xgrammar_supports({"regex": pattern})
+    structural_tag_error({"type": "structural_tag", "format": {"type": "regex",
+                                                                "pattern": pattern}})
+    assert time.process_time() - start < 2.0
+
+
+def test_deep_structures_do_not_recurse_unbounded() -> None:
+    schema: object = {"type": "string"}
+    for _ in range(5000):
+        schema = {"type": "array", "items": schema}
+    assert schema_error(schema) is not None  # refused, not a RecursionError
+    grammar = "root ::= " + "(" * 5000 + '"a"' + ")" * 5000
+    assert ebnf_error(grammar) is not None
+    assert not xgrammar_supports({"json": schema})
+
+
+def test_render_refuses_bad_tags_with_vllms_error() -> None:
+    from tito.core.structured_check import check_request
+
+    with pytest.raises(BadRequest) as exc:
+        check_request({"type": "structural_tag", "format": {"type": "regex", "pattern": "(a"}},
+                      None)
+    assert exc.value.param == "response_format"
+    with pytest.raises(BadRequest) as exc:
+        check_request(None, {"structural_tag": ""})
+    assert exc.value.param == "structured_outputs"
+    check_request({"type": "json_schema", "json_schema": {"schema": {"type": "foo"}}},
+                  {"regex": "(a"})  # not checked at render: the engine reports them
