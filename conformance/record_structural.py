@@ -8,13 +8,18 @@ format's markers added (:mod:`conformance.markers`: the ids are not the models')
 reasoning parser (the tag depends on neither; ``openai`` runs on the
 gpt-oss tokenizer with its reasoning parser), sends the corpus below to the chat and Responses
 render routes and what each constrained model would write to chat derender, and writes
-``conformance/goldens/structural/<parser>.json``. ``tests/test_structural_tags.py`` replays the
-stored requests against tito (a model folder per parser) and compares the whole render answer.
+``conformance/goldens/structural/<parser>.json``. Also per parser: the streaming derender of
+what the constrained model writes (``stream_*``: required, named, strict auto; one id per call
+and seeded random chunks, vLLM driven as its protocol requires, its returned states echoed but
+not stored), vLLM's render-time checks of constraints (``validation_*``, answers cut to what
+is compared) and, on one more server per ``--tool-strict-level``, the render corpus again
+(``level_<level>.*``). ``tests/test_structural_tags.py`` replays the stored requests against
+tito and compares.
 
-Re-record (a Python with vllm==0.33.0, e.g. the venv at /work/vllm-venv; about a minute per
-parser)::
+Re-record (a Python with vllm==0.33.0, e.g. the venv at /work/vllm-venv; servers run in
+parallel, one per port; about 45 minutes on a loaded 2-core box)::
 
-    /work/vllm-venv/bin/python conformance/record_structural.py [PARSER ...]
+    /work/vllm-venv/bin/python conformance/record_structural.py [PARSER ...] [--ports 8821,8822]
 """
 
 from __future__ import annotations
@@ -310,6 +315,37 @@ VALIDATION: dict[str, dict[str, Any]] = {
     "or_bad_ebnf": {"tools": [_OBJ_STRICT], "structured_outputs": {"grammar": "root ::= ("}},
     "or_bad_lark": {"tools": [_OBJ_STRICT], "structured_outputs": {"grammar": "start: ("}},
 }
+VALIDATION.update({
+    "so_tag_dict": {"structured_outputs": {"structural_tag": {
+        "type": "structural_tag", "format": {"type": "const_string", "value": "ok"}}}},
+    "rf_tag_no_format": {"response_format": {"type": "structural_tag"}},
+    "rf_tag_legacy_and_format": {"response_format": {
+        "type": "structural_tag", "structures": [{"begin": "<a>", "schema": {"type": "foo"},
+                                                  "end": "</a>"}],
+        "triggers": ["<a>"], "format": {"type": "const_string", "value": "ok"}}},
+    "rf_tag_token_string": {"response_format": {"type": "structural_tag", "format": {
+        "type": "token", "token": "<|im_end|>"}}},
+    "rf_tag_token_id": {"response_format": {"type": "structural_tag", "format": {
+        "type": "token", "token": 151645}}},
+    "rf_tag_ebnf_ok": {"response_format": {"type": "structural_tag", "format": {
+        "type": "grammar", "grammar": 'root ::= "a" | "b"'}}},
+    "rf_tag_unclosed_any_text": {"response_format": {"type": "structural_tag", "format": {
+        "type": "tag", "begin": "<a>", "content": {"type": "any_text"}, "end": ""}}},
+    "rf_tag_trigger_mismatch": {"response_format": {"type": "structural_tag", "format": {
+        "type": "triggered_tags", "triggers": ["<b"], "tags": [{
+            "type": "tag", "begin": "<a>", "content": {"type": "const_string", "value": "x"},
+            "end": "</a>"}]}}},
+    "rf_tag_repeat_bad": {"response_format": {"type": "structural_tag", "format": {
+        "type": "repeat", "min": 3, "max": 1, "content": {"type": "const_string", "value": "x"}}}},
+    "rf_tag_schema_ref_missing": {"response_format": {"type": "structural_tag", "format": {
+        "type": "json_schema", "json_schema": {"$ref": "#/$defs/x"}}}},
+    "rf_tag_schema_range": {"response_format": {"type": "structural_tag", "format": {
+        "type": "json_schema", "json_schema": {"type": "integer", "minimum": 5, "maximum": 1}}}},
+    "rf_tag_regex_lookahead": {"response_format": {"type": "structural_tag", "format": {
+        "type": "regex", "pattern": "(?=a)b"}}},
+    "rf_tag_regex_ok": {"response_format": {"type": "structural_tag", "format": {
+        "type": "regex", "pattern": "\\d{3}-[a-z]+(?:x|y)?"}}},
+})
 #: ``--tool-strict-level`` values recorded (a server each); ``auto`` only where the parser's
 #: own default differs (GLM's is ``function``)
 LEVELS = ["function", "parameter"]
@@ -459,6 +495,13 @@ def record_parser(parser: str, url: str, folder: Path) -> dict[str, Any]:
         status, resp = record.post(url, "/v1/chat/completions/render", body)
         cases[f"validation_{name}"] = {"path": "/v1/chat/completions/render", "request": body,
                                        "status": status, "response": slim(resp)}
+    for name, extra in VALIDATION.items():  # the same checks on completions render
+        if "tools" not in extra:
+            body = {"model": model, "prompt": "hi", **extra}
+            status, resp = record.post(url, "/v1/completions/render", body)
+            cases[f"validation_completion_{name}"] = {
+                "path": "/v1/completions/render", "request": body, "status": status,
+                "response": [slim(r) for r in resp] if isinstance(resp, list) else resp}
     with urllib.request.urlopen(url + "/version") as r:
         version = json.loads(r.read())
     return {"vllm": version, "tool_call_parser": parser, "cases": cases}

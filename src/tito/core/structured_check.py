@@ -363,8 +363,8 @@ def check_request(response_format: Any, structured_outputs: Mapping[str, Any] | 
     if isinstance(rf, Mapping) and rf.get("type") == "structural_tag":
         _check_tag(_response_format_payload(rf), "response_format")
     tag = (structured_outputs or {}).get("structural_tag")
-    if tag is not None:
-        _check_tag(tag, "structured_outputs")
+    if tag is not None:  # JSON text (vLLM's field is a str: an object is refused)
+        _check_tag(tag if isinstance(tag, str) else None, "structured_outputs")
 
 
 def _response_format_payload(rf: Mapping[str, Any]) -> Any:

@@ -229,12 +229,14 @@ class StructuredOutputsParams(OpenAIBaseModel):
     @model_validator(mode="after")
     def _one_kind(self) -> "StructuredOutputsParams":
         """Two constraints cannot both hold on the same output, so vLLM refuses more than one
-        (its request check counts json, regex and choice first; param null, as vLLM)."""
+        (its request check counts json, regex and choice first: param ``structured_outputs``,
+        as vLLM's completions, its chat sends null; then every kind, param null)."""
         values = {k: getattr(self, "json_" if k == "json" else k) for k in _STRUCTURED_KINDS}
         given = [k for k, v in values.items() if v is not None]
         if len([k for k in given if k in ("json", "regex", "choice")]) > 1:
             raise InvalidField("You can only use one kind of constraints for structured "
-                               "outputs ('json', 'regex' or 'choice').", param=None)
+                               "outputs ('json', 'regex' or 'choice').",
+                               param="structured_outputs")
         if len(given) > 1:
             raise InvalidField(
                 "You can only use one kind of structured outputs constraint but multiple are "
