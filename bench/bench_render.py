@@ -10,8 +10,10 @@ Two conversations with Qwen3's template: a **short** one-turn chat (system + use
 reasoning) grown until its prompt is about ``--tokens`` long. Each is measured three ways:
 
 * ``service``: validating the JSON body into the request model + ``render_chat_request``;
+* ``app``: the function's ASGI app (:class:`tito.adapters.asgi_render.RenderApp`) called
+  directly: the body guard, validation, the service, the engine request as JSON bytes;
 * ``handler``: the whole ``chat_render`` Lambda handler (API Gateway v2 event in, JSON out:
-  Powertools, Mangum, the FastAPI app, the service), as deployed;
+  Powertools, Mangum, the app), as deployed;
 * ``transformers``: ``apply_chat_template(tokenize=True)`` of the same messages (what vLLM hands
   it: parsed tool arguments), checked to give the same ids.
 
@@ -126,6 +128,30 @@ def interleaved_medians(fns: list[Any], repeat: int) -> list[float]:
     return [statistics.median(t) for t in times]
 
 
+def asgi_call(app: Any, path: str, body: bytes) -> Any:
+    """A function running one ``POST path`` through the ASGI ``app`` (it never suspends: one
+    ``send(None)`` runs it); it returns the response body."""
+    scope = {"type": "http", "method": "POST", "path": path, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]}
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    def run() -> bytes:
+        sent.clear()
+        try:
+            app(scope, receive, send).send(None)
+        except StopIteration:
+            pass
+        return sent[-1]["body"]  # type: ignore[no-any-return]
+
+    return run
+
+
 def long_chat(hf: Any, tokens: int) -> list[dict[str, Any]]:
     """The tool conversation, grown until its prompt is at least ``tokens`` long."""
     messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a concise assistant."}]
@@ -188,6 +214,7 @@ def main() -> None:
             return render_chat_request(request, settings=settings, model=model).token_ids
 
         event = http_api_event(f"bench-{name}", "POST", "/v1/chat/completions/render", body)
+        run_app = asgi_call(handler.app, "/v1/chat/completions/render", raw.encode())
 
         def run_handler() -> dict[str, Any]:
             with quiet():
@@ -197,17 +224,20 @@ def main() -> None:
         answer = run_handler()
         if answer["statusCode"] != 200:
             raise SystemExit(f"{name}: the handler answered {answer['statusCode']}: {answer['body'][:300]}")
-        if not expected == run_service() == json.loads(answer["body"])["token_ids"]:
+        if not (expected == run_service() == json.loads(answer["body"])["token_ids"]
+                == json.loads(run_app())["token_ids"]):
             raise SystemExit(f"{name}: tito and transformers disagree on the prompt ids")
-        t_hf, t_service, t_handler = interleaved_medians(
-            [run_transformers, run_service, run_handler], args.repeat)
+        t_hf, t_service, t_app, t_handler = interleaved_medians(
+            [run_transformers, run_service, run_app, run_handler], args.repeat)
         out[name] = {
             "prompt_tokens": len(expected),
             "messages": len(messages),
             "transformers_us": round(t_hf * 1e6, 1),
             "service_us": round(t_service * 1e6, 1),
+            "app_us": round(t_app * 1e6, 1),
             "handler_us": round(t_handler * 1e6, 1),
             "ratio_service_over_transformers": round(t_service / t_hf, 3),
+            "ratio_app_over_transformers": round(t_app / t_hf, 3),
             "ratio_handler_over_transformers": round(t_handler / t_hf, 3),
         }
     print(json.dumps(out, indent=2))
