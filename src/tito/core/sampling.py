@@ -33,7 +33,7 @@ Rules, in the order they apply:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from tito.errors import BadRequest, quote
@@ -79,6 +79,17 @@ def _get(source: Any, name: str, default: Any = None) -> Any:
         return source.get(name, default)
     extra = getattr(source, "model_extra", None) or {}
     return extra.get(name, default)
+
+
+def _reader(source: Any) -> Callable[..., Any]:
+    """``_get`` bound to ``source``, as one dict lookup per field for a pydantic request (its
+    fields over its extras, as ``getattr`` finds them): the sampling mapping reads ~30 fields."""
+    if type(source) is dict:
+        return source.get
+    extra = getattr(source, "__pydantic_extra__", _MISSING)
+    if extra is not _MISSING and type(getattr(source, "__dict__", None)) is dict:
+        return {**(extra or {}), **source.__dict__}.get
+    return lambda name, default=None: _get(source, name, default)
 
 
 # ------------------------------------------------------------------------------------------
@@ -308,38 +319,39 @@ def sampling_fields(
     tokens kept. ``stop`` strings are deliberately absent (see the module docstring).
     """
     defaults = default_sampling or {}
+    get = _reader(request)
     fields: dict[str, Any] = {}
     for name, openai_default in OPENAI_SAMPLING_DEFAULTS.items():
-        value = _get(request, name)
+        value = get(name)
         fields[name] = value if value is not None else defaults.get(name, openai_default)
 
-    n = _get(request, "n")
+    n = get("n")
     fields["n"] = 1 if n is None else n
     if not 1 <= fields["n"] <= MAX_N_SEQUENCES:  # vLLM's _verify_num_sequences
         bound = "at least 1" if fields["n"] < 1 else f"at most {MAX_N_SEQUENCES}"
         raise BadRequest(f"n must be {bound}, got {fields['n']}.", param="n")
-    fields["seed"] = _get(request, "seed")
+    fields["seed"] = get("seed")
 
-    stop_ids = list(_get(request, "stop_token_ids") or [])
+    stop_ids = list(get("stop_token_ids") or [])
     default_stop = list(defaults.get("stop_token_ids") or [])
     if default_stop:
         stop_ids = list(dict.fromkeys([*stop_ids, *default_stop]))
     _check_ids(stop_ids, vocab_size, "stop_token_ids")
     fields["stop_token_ids"] = stop_ids
 
-    logprob_token_ids = _get(request, "logprob_token_ids")
-    echo = bool(_get(request, "echo"))
+    logprob_token_ids = get("logprob_token_ids")
+    echo = bool(get("echo"))
     if kind == "chat":
-        top = _get(request, "top_logprobs")
-        logprobs = top if _get(request, "logprobs") and not logprob_token_ids else None
+        top = get("top_logprobs")
+        logprobs = top if get("logprobs") and not logprob_token_ids else None
         _check_logprobs(logprobs, max_logprobs, "top_logprobs")
     else:
-        logprobs = None if logprob_token_ids else _get(request, "logprobs")
+        logprobs = None if logprob_token_ids else get("logprobs")
         _check_logprobs(logprobs, max_logprobs, "logprobs")
     fields["logprobs"] = logprobs
-    prompt_logprobs = _get(request, "prompt_logprobs")
+    prompt_logprobs = get("prompt_logprobs")
     if prompt_logprobs is None and echo:
-        prompt_logprobs = _get(request, "top_logprobs") if kind == "chat" else _get(request, "logprobs")
+        prompt_logprobs = get("top_logprobs") if kind == "chat" else get("logprobs")
     _check_logprobs(prompt_logprobs, max_logprobs, "prompt_logprobs")
     fields["prompt_logprobs"] = prompt_logprobs
     if logprob_token_ids:
@@ -347,15 +359,15 @@ def sampling_fields(
         fields["logprob_token_ids"] = list(logprob_token_ids)
 
     fields["max_tokens"] = max_tokens
-    fields["min_tokens"] = _get(request, "min_tokens") or 0
-    fields["ignore_eos"] = bool(_get(request, "ignore_eos"))
-    fields["include_stop_str_in_output"] = bool(_get(request, "include_stop_str_in_output"))
-    skip = _get(request, "skip_special_tokens", True) if skip_special_tokens is None else skip_special_tokens
+    fields["min_tokens"] = get("min_tokens") or 0
+    fields["ignore_eos"] = bool(get("ignore_eos"))
+    fields["include_stop_str_in_output"] = bool(get("include_stop_str_in_output"))
+    skip = get("skip_special_tokens", True) if skip_special_tokens is None else skip_special_tokens
     fields["skip_special_tokens"] = bool(skip)
-    fields["spaces_between_special_tokens"] = bool(_get(request, "spaces_between_special_tokens", True))
-    fields["output_kind"] = OUTPUT_KIND_DELTA if _get(request, "stream") else OUTPUT_KIND_FINAL_ONLY
+    fields["spaces_between_special_tokens"] = bool(get("spaces_between_special_tokens", True))
+    fields["output_kind"] = OUTPUT_KIND_DELTA if get("stream") else OUTPUT_KIND_FINAL_ONLY
 
-    logit_bias = _get(request, "logit_bias")
+    logit_bias = get("logit_bias")
     if logit_bias:
         converted: dict[int, float] = {}
         for key, bias in logit_bias.items():
@@ -368,21 +380,21 @@ def sampling_fields(
             converted[token] = bias
         _check_ids(list(converted), vocab_size, "logit_bias")
         fields["logit_bias"] = converted
-    allowed = _get(request, "allowed_token_ids")
+    allowed = get("allowed_token_ids")
     if allowed is not None:
         if not allowed:
             raise BadRequest("allowed_token_ids must not be empty.", param="allowed_token_ids")
         _check_ids(allowed, vocab_size, "allowed_token_ids")
         fields["allowed_token_ids"] = list(allowed)
-    bad_words = _get(request, "bad_words")
+    bad_words = get("bad_words")
     if bad_words:
         fields["bad_words"] = list(bad_words)
     if structured_outputs:
         fields["structured_outputs"] = dict(structured_outputs)
 
-    extra_args: dict[str, Any] = dict(_get(request, "vllm_xargs") or {})
+    extra_args: dict[str, Any] = dict(get("vllm_xargs") or {})
     for name in ("kv_transfer_params", "ec_transfer_params"):
-        value = _get(request, name)
+        value = get(name)
         if value:
             extra_args[name] = value
     if extra_args:
@@ -390,7 +402,7 @@ def sampling_fields(
     fields["skip_clone"] = True
     for name in ("thinking_token_budget", "repetition_detection", "stream_interval",
                  "routed_experts_prompt_start"):
-        value = _get(request, name)
+        value = get(name)
         if value is not None:
             fields[name] = value
     return fields
