@@ -1,6 +1,6 @@
 """The derender functions' Mangum (the eager HTTP cycle) answers exactly as stock Mangum does.
 
-Why: ``tito.handlers._lambda`` runs the derender app without an event loop or Mangum's request
+Why: ``tito.handlers._mangum`` runs the derender app without an event loop or Mangum's request
 queue when the app never suspends, and falls back to Mangum's own cycle when it does. These ASGI
 test apps cover each case (answers at once, suspends on an await, sends the body in parts then
 receives the disconnect, raises before or after starting the answer), each compared with
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from mangum import Mangum
 
-from tito.handlers import _lambda
+from tito.handlers import _mangum
 
 
 def _event(body: str = '{"a": 1}') -> dict[str, Any]:
@@ -67,9 +67,9 @@ async def _raises_midway(scope: Any, receive: Any, send: Any) -> None:
                          ids=lambda a: a.__name__.strip("_"))
 def test_eager_mangum_answers_as_mangum(app: Any) -> None:
     stock = Mangum(app, lifespan="off")(_event(), None)
-    loop = _lambda._Loop()
-    eager = _lambda._DerenderMangum(app, loop, lifespan="off",
-                                    custom_handlers=[_lambda._HTTPGateway])
+    loop = _mangum.Loop()
+    eager = _mangum.EagerMangum(app, loop, lifespan="off",
+                                    custom_handlers=[_mangum.HTTPGatewayV2])
     assert eager(_event(), None) == stock
     assert eager(_event('{"b": "ü"}'), None) == Mangum(app, lifespan="off")(_event('{"b": "ü"}'),
                                                                              None)
@@ -78,11 +78,11 @@ def test_eager_mangum_answers_as_mangum(app: Any) -> None:
 def test_eager_cycle_needs_no_loop_and_falls_back_on_a_fresh_one() -> None:
     """A call that never suspends runs with asyncio's loop unset or closed; one that suspends
     gets the handler's own loop (a new one if it was closed)."""
-    loop = _lambda._Loop()
-    eager = _lambda._DerenderMangum(_echo, loop, lifespan="off")
+    loop = _mangum.Loop()
+    eager = _mangum.EagerMangum(_echo, loop, lifespan="off")
     asyncio.run(asyncio.sleep(0))  # leaves the thread without a current loop
     assert json.loads(eager(_event(), None)["body"]) == {"a": 1}
     loop.loop.close()
-    sleeper = _lambda._DerenderMangum(_sleeps, loop, lifespan="off")
+    sleeper = _mangum.EagerMangum(_sleeps, loop, lifespan="off")
     assert json.loads(sleeper(_event(), None)["body"]) == {"a": 1}
     assert not loop.loop.is_closed()

@@ -33,16 +33,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tito import __version__
-from tito.adapters.asgi import (
-    JsonAnswer,
-    read_json_body,
-    report_unhandled,
-    validation_message,
-    validation_param,
-    validator_error,
-)
+from tito.adapters.asgi import JsonAnswer, read_json_body, report_unhandled
 from tito.adapters.asgi import lone_surrogate_path as lone_surrogate_path  # re-exported
 from tito.adapters.asgi import on_unhandled as on_unhandled  # re-exported: the hooks' one list
+from tito.adapters.validation import validation_message, validation_param, validator_error
 from tito.errors import ErrorType, TitoError, error_body
 from tito.settings import check_environment
 

@@ -10,15 +10,17 @@ exactly what those routes do, in a few microseconds:
   hand (:mod:`tito.service.stream_body`: only bodies certainly valid, anything else falls
   through), other bodies validated by pydantic (the route's union, resolved by ``stream``); the
   service call, compact JSON out;
-- ``GET /health``, ``GET /version`` and ``GET /v1/models``; anything else 404 (unknown path) or 405 (wrong method);
+- ``GET /health``, ``GET /version`` and ``GET /v1/models``; anything else 404 (unknown path)
+  or 405 (wrong method);
 - every error in vLLM's shape with the same status, ``type``, ``message`` and ``param`` as the
   FastAPI app (``tests/test_asgi.py`` compares both apps on the same requests), unexpected ones
   as a 500 reported to :data:`on_unhandled`.
 
 The FastAPI app (:mod:`tito.adapters.app`) stays for ``tito serve`` and the OpenAPI schema (the
-render functions serve :mod:`tito.adapters.asgi_render`, this app with their routes); it reuses :func:`read_json_body` and the validation-message helpers below, so
-both apps apply one set of rules. Nothing here imports FastAPI or Starlette: a derender function's
-cold start skips them too.
+render functions serve :mod:`tito.adapters.asgi_render`, this app with their routes); it reuses
+:func:`read_json_body` here and the body parsing and validation messages of
+:mod:`tito.adapters.validation`, so both apps apply one set of rules. Nothing here imports
+FastAPI or Starlette: a derender function's cold start skips them too.
 
 Example::
 
@@ -37,7 +39,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from tito import __version__
-from tito.errors import ErrorType, InvalidField, TitoError, error_body, quote
+from tito.adapters.validation import parse_body, validate_body
+from tito.errors import ErrorType, TitoError, error_body, quote
 from tito.lazy import LazyMapping, import_attr
 
 logger = logging.getLogger("tito")
@@ -53,80 +56,12 @@ on_unhandled: list[Callable[[BaseException], None]] = []
 #: ``tito serve`` the same way (override with ``TITO_MAX_BODY_BYTES``).
 DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024
 
-_MAX_ERRORS = 10
-
-
 def max_body_bytes() -> int:
     """``TITO_MAX_BODY_BYTES`` or the default (a bad value falls back to the default)."""
     try:
         return int(os.environ.get("TITO_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
     except ValueError:
         return DEFAULT_MAX_BODY_BYTES
-
-
-# -- error messages shared with the FastAPI app -----------------------------------------------
-
-
-#: pydantic-core's wrapper / union-branch markers: not field names (vLLM's list)
-_INTERNAL_LOC = frozenset({
-    "function-wrap", "function-after", "function-before", "function-plain", "json-or-python",
-    "lax-or-strict", "chain", "default", "nullable", "tagged-union", "union", "call",
-    "arguments", "is-instance", "is-subclass", "callable", "str", "int", "float", "bool",
-    "bytes", "bytearray", "list", "tuple", "dict", "set", "frozenset", "complex", "none",
-    "nonetype",
-})
-_UNION_MEMBERS = frozenset({"DerenderChatRequest", "DerenderChatStreamRequest",
-                            "DerenderCompletionRequest", "DerenderCompletionStreamRequest",
-                            "DerenderResponsesRequest", "DerenderResponsesStreamRequest"})
-
-
-def loc_to_param(loc: Iterable[Any]) -> str | None:
-    """Dotted location without pydantic's union/tag segments (``body.generate_response.choices.0``)."""
-    parts: list[str] = []
-    for seg in loc:
-        s = str(seg)
-        if isinstance(seg, str) and (
-            any(c in s for c in "[](){}") or s.lower() in _INTERNAL_LOC or s in _UNION_MEMBERS
-        ):
-            continue
-        parts.append(s)
-    return ".".join(parts) or None
-
-
-def validator_error(errors: list[dict[str, Any]]) -> InvalidField | None:
-    """The first error raised by a request validator naming its field (vLLM's
-    ``VLLMValidationError``): such errors are reported as themselves, not as schema errors."""
-    for err in errors:
-        found = (err.get("ctx") or {}).get("error")
-        if isinstance(found, InvalidField):
-            return found
-    return None
-
-
-def validation_message(errors: list[dict[str, Any]]) -> str:
-    """pydantic errors as one message: a count, then one line per error (at most ten)."""
-    shown = errors[:_MAX_ERRORS]
-    lines = []
-    for err in shown:
-        loc = loc_to_param(err.get("loc", ())) or ""
-        text = f"{loc}: {err.get('msg', '')}"
-        if "input" in err and err.get("type") != "missing":
-            text += f" (input: {repr(err['input'])[:200]})"
-        lines.append("  " + text[:1000])
-    n = len(errors)
-    head = f"{n} validation error{'s' if n != 1 else ''}:"
-    return "\n".join([head, *lines])
-
-
-def validation_param(errors: list[dict[str, Any]]) -> str | None:
-    """The ``param`` of a validation error: a validator's named field, else the first location."""
-    if not errors:
-        return None
-    ctx = errors[0].get("ctx") or {}
-    param = getattr(ctx.get("error"), "param", None)
-    if isinstance(param, str) and param:
-        return param
-    return loc_to_param(errors[0].get("loc", ()))
 
 
 # -- responses --------------------------------------------------------------------------------
@@ -449,52 +384,3 @@ class DerenderApp:
     def _validate(adapter: Any, body: bytes) -> Any:
         """The body parsed and validated as FastAPI does (same errors, located under ``body``)."""
         return validate_body(adapter, parse_body(body))
-
-
-def parse_body(body: bytes) -> Any:
-    """The body's JSON, with FastAPI's errors for a body that is not JSON or not UTF-8."""
-    try:
-        return json.loads(body)
-    except json.JSONDecodeError as exc:
-        errors: list[dict[str, Any]] = [{
-            "type": "json_invalid", "loc": ("body", exc.pos), "msg": "JSON decode error",
-            "input": {}, "ctx": {"error": exc.msg},
-        }]
-        raise _Invalid(errors) from None
-    except ValueError:  # not UTF-8: Starlette's "error parsing the body"
-        raise _BadBody() from None
-
-
-def validate_body(adapter: Any, data: Any) -> Any:
-    """The parsed body validated as FastAPI does (same errors, located under ``body``)."""
-    from pydantic import ValidationError
-
-    try:
-        return adapter.validate_python(data, from_attributes=True)
-    except ValidationError as exc:
-        errors = [{**err, "loc": ("body", *err["loc"])} for err in exc.errors(include_url=False)]
-        raise _Invalid(errors) from None
-
-
-class _Invalid(TitoError):
-    """A body that failed validation, reported as the FastAPI app reports it: a request
-    validator's own rule as ``BadRequestError`` with its message and param, a schema error as
-    ``Bad Request`` with the list of errors."""
-
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
-        rule = validator_error(errors)
-        if rule is not None:
-            super().__init__(str(rule), param=rule.param)
-            self.type = ErrorType.BAD_REQUEST
-        else:
-            super().__init__(validation_message(errors), param=validation_param(errors))
-            self.type = ErrorType.VALIDATION
-
-
-class _BadBody(TitoError):
-    """A body that is not UTF-8: Starlette's 400 (its type is the status phrase)."""
-
-    type = ErrorType.VALIDATION
-
-    def __init__(self) -> None:
-        super().__init__("There was an error parsing the body")

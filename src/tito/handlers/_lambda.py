@@ -1,4 +1,4 @@
-"""Shared Lambda plumbing: one FastAPI app per function behind Mangum and Powertools.
+"""Shared Lambda plumbing: one app per function behind Mangum and Powertools.
 
 Why it looks like this (Lambda's init/invoke lifecycle, Mangum's event translation, Powertools'
 logger and EMF metrics):
@@ -10,6 +10,12 @@ logger and EMF metrics):
   render and derender are stateless (the client carries the stream state).
 * **``Mangum(app, lifespan="off")``**: with ``auto``/``on`` Mangum runs startup *and shutdown* on
   every invocation. Nothing here needs a lifespan.
+* **The plain ASGI apps run eagerly** (the derender and render functions:
+  :mod:`tito.handlers._mangum`): Mangum's event translation without its per-call request queue
+  or event loop, since those apps never suspend; a FastAPI app runs on the handler's own loop.
+* **Powertools' logger context in one pass** (:func:`_with_log_context`): the keys its
+  ``inject_lambda_context`` decorator leaves, set directly unless one of its optional features
+  (event logging, sampling, a log buffer) is configured.
 * **Unexpected errors are counted, not lost.** Mangum turns every exception into a 500 and the
   invocation still "succeeds", so Lambda's own ``Errors`` metric never moves. The app reports each
   500 to the ``on_unhandled`` hooks of :mod:`tito.adapters.app`; the hook here adds an
@@ -41,9 +47,6 @@ Example (one module per endpoint, as Lambda's ``Handler`` setting names it)::
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import binascii
 import functools
 import gc
 import json
@@ -63,14 +66,11 @@ from aws_lambda_powertools.metrics.provider import cold_start as cold_start_flag
 from aws_lambda_powertools.shared import constants as powertools_constants
 from aws_lambda_powertools.shared.functions import is_durable_context, resolve_truthy_env_var_choice
 from mangum import Mangum
-from mangum.handlers.api_gateway import HTTPGateway
-from mangum.exceptions import UnexpectedMessage
-from mangum.protocols.http import HTTPCycle, HTTPCycleState
-from mangum.types import ASGI, LambdaConfig, LambdaEvent, Response
 
 from tito.adapters import asgi
 from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
 from tito.errors import ErrorType, error_body
+from tito.handlers._mangum import EagerMangum, HTTPGatewayV2, Loop, event_problem
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -136,150 +136,6 @@ def endpoint_of(event: Any, base_path: str = "/") -> str:
     if prefix and path.startswith(prefix + "/"):
         path = path[len(prefix):]
     return ROUTE_ENDPOINTS.get(path.rstrip("/") or "/", OTHER_ENDPOINT)
-
-
-def event_problem(event: Any) -> str | None:
-    """What makes ``event`` unusable as an API Gateway / Function URL event, or None.
-
-    Why: Mangum raises (a 500 and an ``UnhandledError`` metric) on events it cannot map to a
-    request; a malformed event is the caller's mistake, so it gets a 400. Checks only the fields
-    Mangum reads, by type; cheap enough for every invocation.
-    """
-    if not isinstance(event, dict):
-        return "the Lambda event must be a JSON object"
-    if not isinstance(event.get("requestContext"), dict):
-        return "the Lambda event has no requestContext object (not an API Gateway event)"
-    if event.get("version") == "2.0" or "rawPath" in event:
-        if not isinstance(event["requestContext"].get("http"), dict):
-            return "requestContext.http must be an object"
-        for key in ("rawPath", "rawQueryString"):
-            if not isinstance(event.get(key, ""), str):
-                return f"{key} must be a string"
-        cookies = event.get("cookies", [])
-        if not isinstance(cookies, list) or not all(isinstance(c, str) for c in cookies):
-            return "cookies must be a list of strings"
-    elif not isinstance(event.get("httpMethod"), str) or not isinstance(event.get("path"), str):
-        return "the Lambda event has neither version 2.0 fields nor httpMethod and path"
-    for key in ("headers", "multiValueHeaders", "queryStringParameters",
-                "multiValueQueryStringParameters"):
-        value = event.get(key, {})
-        if key == "headers" and value is None:
-            return "headers must be an object, not null"
-        if value is not None and not isinstance(value, dict):
-            return f"{key} must be an object"
-        for k, v in (value or {}).items():
-            ok = isinstance(v, str) or (key.startswith("multi") and isinstance(v, list)
-                                        and all(isinstance(x, str) for x in v))
-            if not isinstance(k, str) or not ok:
-                return f"{key} must map strings to strings"
-    body = event.get("body")
-    if body is not None and not isinstance(body, str):
-        return "body must be a string or null"
-    if not isinstance(event.get("isBase64Encoded", False), bool):
-        return "isBase64Encoded must be a boolean"
-    if body and event.get("isBase64Encoded"):
-        try:
-            base64.b64decode(body, validate=True)
-        except (binascii.Error, ValueError):
-            return "body is not valid base64 (isBase64Encoded is true)"
-    return None
-
-
-class _Suspend:
-    """An awaitable that suspends once: what a cycle's ``receive`` does when it would wait."""
-
-    def __await__(self) -> Any:
-        yield
-
-
-class _EagerHTTPCycle(HTTPCycle):
-    """Mangum's HTTP cycle, run without an event loop when the app never suspends.
-
-    Why: the derender app awaits nothing but ``receive`` (the body, already here) and ``send``,
-    so it runs to completion in one ``send(None)``; Mangum's ``create_task`` +
-    ``run_until_complete`` around it, and the ``asyncio.Queue`` it builds per call for the two
-    receive messages, cost more than a streamed chunk's derender work. ``receive`` and ``send``
-    keep Mangum's contract (the body once, then ``http.disconnect`` after the response; the
-    same response dict, the same access-log line); should the app ever suspend (``receive``
-    again before answering, or awaiting anything else), the call is run again the normal way,
-    on ``loop`` (a derender call has no side effects to repeat).
-    """
-
-    def __init__(self, scope: dict[str, Any], body: bytes, loop: _Loop) -> None:
-        # no super().__init__: its asyncio.Queue is what this cycle does without
-        self.scope = scope
-        self.state = HTTPCycleState.REQUEST
-        self.logger = _HTTP_LOGGER
-        self._request: bytes | None = body
-        self._body = body
-        self._parts: list[bytes] = []
-        self._loop = loop
-
-    def __call__(self, app: ASGI) -> Response:
-        coro = self.run(app)
-        try:
-            coro.send(None)
-        except StopIteration:
-            return {"status": self.status, "headers": self.headers, "body": self.body}
-        coro.close()
-        self._loop.use()
-        return HTTPCycle(self.scope, self._body)(app)
-
-    async def receive(self) -> dict[str, Any]:
-        if self._request is not None:
-            body, self._request = self._request, None
-            return {"type": "http.request", "body": body, "more_body": False}
-        if self.state is not HTTPCycleState.COMPLETE:
-            await _Suspend()  # Mangum's queue would wait here: run it the normal way
-        return {"type": "http.disconnect"}
-
-    async def send(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        if self.state is HTTPCycleState.REQUEST and kind == "http.response.start":
-            self.status = message["status"]
-            self.headers = message.get("headers", [])
-            self.state = HTTPCycleState.RESPONSE
-        elif self.state is HTTPCycleState.RESPONSE and kind == "http.response.body":
-            self._parts.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                parts = self._parts
-                self.body = parts[0] if len(parts) == 1 else b"".join(parts)
-                self.state = HTTPCycleState.COMPLETE
-                self.logger.info("%s %s %s", self.scope["method"], self.scope["path"],
-                                 self.status)
-        else:
-            raise UnexpectedMessage(f"Unexpected {kind}")
-
-
-_HTTP_LOGGER = logging.getLogger("mangum.http")
-
-
-class _HTTPGateway(HTTPGateway):
-    """Mangum's HTTP API (v2) handler with its ASGI scope built once per event (Mangum builds it
-    again to shape the response: lowercasing and encoding every header twice per call)."""
-
-    def __init__(self, event: LambdaEvent, context: Any, config: LambdaConfig) -> None:
-        super().__init__(event, context, config)
-        self._scope: dict[str, Any] | None = None
-
-    @property
-    def scope(self) -> dict[str, Any]:  # type: ignore[override]
-        if self._scope is None:
-            self._scope = HTTPGateway.scope.fget(self)  # type: ignore[attr-defined]
-        return self._scope
-
-
-class _DerenderMangum(Mangum):
-    """Mangum for the derender app (``lifespan="off"``): the same event translation, the eager
-    cycle (:class:`_EagerHTTPCycle`; ``loop`` only for a call that suspends)."""
-
-    def __init__(self, app: ASGI, loop: _Loop, **kwargs: Any) -> None:
-        super().__init__(app, **kwargs)
-        self.loop = loop
-
-    def __call__(self, event: LambdaEvent, context: Any) -> dict[str, Any]:
-        handler = self.infer(event, context)
-        return handler(_EagerHTTPCycle(handler.scope, handler.body, self.loop)(self.app))
 
 
 def _bad_event(message: str) -> dict[str, Any]:
@@ -459,24 +315,6 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
     return lean
 
 
-class _Loop:
-    """A handler's own event loop, made asyncio's current loop just before Mangum runs on it.
-
-    Why: Mangum runs a call on ``asyncio.get_event_loop()``, which it sets up only once, when it
-    is built. Anything else in the process that unsets or closes the current loop (an
-    ``asyncio.run()``, a test framework) made every later invocation raise RuntimeError,
-    answered as a malformed event. Setting it is a thread-local store, done only for a call that
-    needs a loop: the derender app's calls run without one (:class:`_EagerHTTPCycle`)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-
-    def use(self) -> None:
-        if self.loop.is_closed():
-            self.loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(self.loop)
-
-
 def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> LambdaHandler:
     """Build the Lambda handler serving ``endpoints`` (names of ``tito.adapters.app.ENDPOINTS``).
 
@@ -496,11 +334,11 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
 
         app = create_app(endpoints=names)
     base_path = os.getenv("TITO_API_BASE_PATH") or "/"
-    loop = _Loop()  # this handler's own
+    loop = Loop()  # this handler's own
     eager = isinstance(app, asgi.DerenderApp)  # RenderApp too: neither ever suspends
     if eager:
-        mangum = _DerenderMangum(app, loop, lifespan="off", api_gateway_base_path=base_path,
-                                 custom_handlers=[_HTTPGateway])
+        mangum = EagerMangum(app, loop, lifespan="off", api_gateway_base_path=base_path,
+                                 custom_handlers=[HTTPGatewayV2])
     else:
         mangum = Mangum(app, lifespan="off", api_gateway_base_path=base_path)
     if load_models:

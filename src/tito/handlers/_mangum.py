@@ -1,0 +1,185 @@
+"""Mangum for tito's plain ASGI apps: the event check, the eager HTTP cycle, the handler's loop.
+
+Why a module of its own: these are the Lambda-to-ASGI plumbing of :mod:`tito.handlers._lambda`
+(Mangum's event translation made cheap for apps that never suspend), apart from its logging,
+metrics and handler assembly. :class:`EagerMangum` keeps Mangum's event translation and
+response shape; ``tests/test_lambda_cycle.py`` compares it with stock Mangum.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import logging
+from typing import Any
+
+from mangum import Mangum
+from mangum.exceptions import UnexpectedMessage
+from mangum.handlers.api_gateway import HTTPGateway
+from mangum.protocols.http import HTTPCycle, HTTPCycleState
+from mangum.types import ASGI, LambdaConfig, LambdaEvent, Response
+
+__all__ = ["EagerMangum", "HTTPGatewayV2", "Loop", "event_problem"]
+
+
+def event_problem(event: Any) -> str | None:
+    """What makes ``event`` unusable as an API Gateway / Function URL event, or None.
+
+    Why: Mangum raises (a 500 and an ``UnhandledError`` metric) on events it cannot map to a
+    request; a malformed event is the caller's mistake, so it gets a 400. Checks only the fields
+    Mangum reads, by type; cheap enough for every invocation.
+    """
+    if not isinstance(event, dict):
+        return "the Lambda event must be a JSON object"
+    if not isinstance(event.get("requestContext"), dict):
+        return "the Lambda event has no requestContext object (not an API Gateway event)"
+    if event.get("version") == "2.0" or "rawPath" in event:
+        if not isinstance(event["requestContext"].get("http"), dict):
+            return "requestContext.http must be an object"
+        for key in ("rawPath", "rawQueryString"):
+            if not isinstance(event.get(key, ""), str):
+                return f"{key} must be a string"
+        cookies = event.get("cookies", [])
+        if not isinstance(cookies, list) or not all(isinstance(c, str) for c in cookies):
+            return "cookies must be a list of strings"
+    elif not isinstance(event.get("httpMethod"), str) or not isinstance(event.get("path"), str):
+        return "the Lambda event has neither version 2.0 fields nor httpMethod and path"
+    for key in ("headers", "multiValueHeaders", "queryStringParameters",
+                "multiValueQueryStringParameters"):
+        value = event.get(key, {})
+        if key == "headers" and value is None:
+            return "headers must be an object, not null"
+        if value is not None and not isinstance(value, dict):
+            return f"{key} must be an object"
+        for k, v in (value or {}).items():
+            ok = isinstance(v, str) or (key.startswith("multi") and isinstance(v, list)
+                                        and all(isinstance(x, str) for x in v))
+            if not isinstance(k, str) or not ok:
+                return f"{key} must map strings to strings"
+    body = event.get("body")
+    if body is not None and not isinstance(body, str):
+        return "body must be a string or null"
+    if not isinstance(event.get("isBase64Encoded", False), bool):
+        return "isBase64Encoded must be a boolean"
+    if body and event.get("isBase64Encoded"):
+        try:
+            base64.b64decode(body, validate=True)
+        except (binascii.Error, ValueError):
+            return "body is not valid base64 (isBase64Encoded is true)"
+    return None
+
+
+class _Suspend:
+    """An awaitable that suspends once: what a cycle's ``receive`` does when it would wait."""
+
+    def __await__(self) -> Any:
+        yield
+
+
+class _EagerHTTPCycle(HTTPCycle):
+    """Mangum's HTTP cycle, run without an event loop when the app never suspends.
+
+    Why: the derender app awaits nothing but ``receive`` (the body, already here) and ``send``,
+    so it runs to completion in one ``send(None)``; Mangum's ``create_task`` +
+    ``run_until_complete`` around it, and the ``asyncio.Queue`` it builds per call for the two
+    receive messages, cost more than a streamed chunk's derender work. ``receive`` and ``send``
+    keep Mangum's contract (the body once, then ``http.disconnect`` after the response; the
+    same response dict, the same access-log line); should the app ever suspend (``receive``
+    again before answering, or awaiting anything else), the call is run again the normal way,
+    on ``loop`` (a derender call has no side effects to repeat).
+    """
+
+    def __init__(self, scope: dict[str, Any], body: bytes, loop: Loop) -> None:
+        # no super().__init__: its asyncio.Queue is what this cycle does without
+        self.scope = scope
+        self.state = HTTPCycleState.REQUEST
+        self.logger = _HTTP_LOGGER
+        self._request: bytes | None = body
+        self._body = body
+        self._parts: list[bytes] = []
+        self._loop = loop
+
+    def __call__(self, app: ASGI) -> Response:
+        coro = self.run(app)
+        try:
+            coro.send(None)
+        except StopIteration:
+            return {"status": self.status, "headers": self.headers, "body": self.body}
+        coro.close()
+        self._loop.use()
+        return HTTPCycle(self.scope, self._body)(app)
+
+    async def receive(self) -> dict[str, Any]:
+        if self._request is not None:
+            body, self._request = self._request, None
+            return {"type": "http.request", "body": body, "more_body": False}
+        if self.state is not HTTPCycleState.COMPLETE:
+            await _Suspend()  # Mangum's queue would wait here: run it the normal way
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if self.state is HTTPCycleState.REQUEST and kind == "http.response.start":
+            self.status = message["status"]
+            self.headers = message.get("headers", [])
+            self.state = HTTPCycleState.RESPONSE
+        elif self.state is HTTPCycleState.RESPONSE and kind == "http.response.body":
+            self._parts.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                parts = self._parts
+                self.body = parts[0] if len(parts) == 1 else b"".join(parts)
+                self.state = HTTPCycleState.COMPLETE
+                self.logger.info("%s %s %s", self.scope["method"], self.scope["path"],
+                                 self.status)
+        else:
+            raise UnexpectedMessage(f"Unexpected {kind}")
+
+
+_HTTP_LOGGER = logging.getLogger("mangum.http")
+
+
+class HTTPGatewayV2(HTTPGateway):
+    """Mangum's HTTP API (v2) handler with its ASGI scope built once per event (Mangum builds it
+    again to shape the response: lowercasing and encoding every header twice per call)."""
+
+    def __init__(self, event: LambdaEvent, context: Any, config: LambdaConfig) -> None:
+        super().__init__(event, context, config)
+        self._scope: dict[str, Any] | None = None
+
+    @property
+    def scope(self) -> dict[str, Any]:  # type: ignore[override]
+        if self._scope is None:
+            self._scope = HTTPGateway.scope.fget(self)  # type: ignore[attr-defined]
+        return self._scope
+
+
+class EagerMangum(Mangum):
+    """Mangum for the derender app (``lifespan="off"``): the same event translation, the eager
+    cycle (:class:`_EagerHTTPCycle`; ``loop`` only for a call that suspends)."""
+
+    def __init__(self, app: ASGI, loop: Loop, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.loop = loop
+
+    def __call__(self, event: LambdaEvent, context: Any) -> dict[str, Any]:
+        handler = self.infer(event, context)
+        return handler(_EagerHTTPCycle(handler.scope, handler.body, self.loop)(self.app))
+
+
+class Loop:
+    """A handler's own event loop, made asyncio's current loop just before Mangum runs on it.
+
+    Why: Mangum runs a call on ``asyncio.get_event_loop()``, which it sets up only once, when it
+    is built. Anything else in the process that unsets or closes the current loop (an
+    ``asyncio.run()``, a test framework) made every later invocation raise RuntimeError,
+    answered as a malformed event. Setting it is a thread-local store, done only for a call that
+    needs a loop: the derender app's calls run without one (:class:`_EagerHTTPCycle`)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+
+    def use(self) -> None:
+        if self.loop.is_closed():
+            self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)
