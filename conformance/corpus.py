@@ -675,6 +675,340 @@ STREAM_CHAT_GPTOSS = [
 ]
 
 
+# -- mistral-v3 (mistral-common: --tokenizer-mode mistral --tool-call-parser mistral) ---------
+
+MISTRAL_EOS, MISTRAL_TOOL_CALLS = 2, 5
+M_CALL = '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]'
+M_CALL2 = ('[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+           '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}]')
+M_CONVERSATION = [
+    {"role": "system", "content": "You are terse."},
+    {"role": "user", "content": "Weather in Paris and time in Tokyo?"},
+    {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "call00001", "type": "function",
+         "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
+        {"id": "chatcmpl-tool-abcdef123456", "type": "function",
+         "function": {"name": "get_time", "arguments": "{\"tz\": \"Asia/Tokyo\"}"}}]},
+    {"role": "tool", "tool_call_id": "call00001", "content": "18C, cloudy"},
+    {"role": "tool", "tool_call_id": "chatcmpl-tool-abcdef123456", "content": "21:04"},
+    {"role": "assistant", "content": "Paris: 18C. Tokyo: 21:04."},
+    {"role": "user", "content": "Thanks! 日本語で? 🌧️"},
+]
+
+
+def mchat(**fields: Any) -> dict[str, Any]:
+    return chat(model="mistral-v3", **fields)
+
+
+def mout(text: str, finish: str | None = "stop", *, eos: bool = True,
+         logprobs: int | None = None, index: int = 0, stop_reason: Any = None) -> dict[str, Any]:
+    """One mistral-v3 engine choice (``[TOOL_CALLS]`` is its special token), ``</s>`` at a stop."""
+    toks = ids(text, "mistral-v3") + ([MISTRAL_EOS] if eos and finish == "stop" else [])
+    choice: dict[str, Any] = {"index": index, "token_ids": toks, "finish_reason": finish}
+    if stop_reason is not None:
+        choice["stop_reason"] = stop_reason
+    if logprobs is not None:
+        choice["logprobs"] = lp_entries(toks, logprobs, seed=len(toks))
+    return choice
+
+
+RENDER_CHAT_MISTRAL: dict[str, dict[str, Any]] = {
+    "basic": mchat(),
+    "max_tokens": mchat(max_tokens=20),
+    "max_completion_tokens": mchat(max_completion_tokens=5),
+    "sampling": mchat(temperature=0.3, top_p=0.8, top_k=5, seed=3, repetition_penalty=1.05),
+    "system": mchat(messages=[{"role": "system", "content": "Be brief."}, *USER]),
+    "two_systems": mchat(messages=[{"role": "system", "content": "Be brief."},
+                                   {"role": "system", "content": "Be kind."}, *USER]),
+    "multi_turn": mchat(messages=[*USER, {"role": "assistant", "content": "Sunny."},
+                                  {"role": "user", "content": "And tomorrow?"}]),
+    "multi_turn_tools": mchat(messages=M_CONVERSATION, tools=TOOLS),
+    "content_parts": mchat(messages=[{"role": "user", "content": [
+        {"type": "text", "text": "Hello"}, {"type": "text", "text": "world"}]}]),
+    "name_field": mchat(messages=[{"role": "user", "name": "bob", "content": "Hi"}]),
+    "unicode": mchat(messages=[{"role": "user", "content": "Grüße 🌍 — «ok» 中文 [INST]"}]),
+    "tools_auto": mchat(tools=TOOLS),
+    "tools_none": mchat(tools=TOOLS, tool_choice="none"),
+    "tools_required": mchat(tools=TOOLS, tool_choice="required"),
+    "tools_required_single": mchat(tools=TOOLS, tool_choice="required", parallel_tool_calls=False),
+    "tools_named": mchat(tools=TOOLS, tool_choice=NAMED),
+    "tools_strict": mchat(tools=[WEATHER, STRICT]),
+    "tools_noparams": mchat(tools=[NOPARAMS], tool_choice="required"),
+    "response_format_json": mchat(response_format={"type": "json_object"}),
+    "response_format_schema": mchat(response_format={"type": "json_schema", "json_schema": {
+        "name": "w", "schema": {"type": "object", "properties": {"t": {"type": "number"}}}}}),
+    "required_with_response_format": mchat(tools=TOOLS, tool_choice="required",
+                                           response_format={"type": "json_object"}),
+    "structured_outputs_regex": mchat(tools=TOOLS, tool_choice="required",
+                                      structured_outputs={"regex": "[a-z]+"}),
+    "logprobs": mchat(logprobs=True, top_logprobs=2),
+    "n2": mchat(n=2),
+    "stop": mchat(stop=["END"], stop_token_ids=[4]),
+    "return_token_ids": mchat(return_token_ids=True),
+    "skip_special_false": mchat(skip_special_tokens=False),
+    "include_reasoning_false": mchat(include_reasoning=False),
+    "continue_final": mchat(messages=[*USER, {"role": "assistant", "content": "It is"}],
+                            continue_final_message=True, add_generation_prompt=False),
+    "request_id": mchat(request_id="m-1", cache_salt="s", priority=1),
+}
+
+RENDER_CHAT_MISTRAL_ERRORS: dict[str, dict[str, Any]] = {
+    "chat_template": mchat(chat_template="{{ 'x' }}"),
+    "chat_template_kwargs": mchat(chat_template_kwargs={"x": 1}),
+    "two_users": mchat(messages=[*USER, {"role": "user", "content": "Again"}]),
+    "assistant_last": mchat(messages=[*USER, {"role": "assistant", "content": "It"}]),
+    "assistant_first": mchat(messages=[{"role": "assistant", "content": "Hi"}, *USER]),
+    "tool_unknown_id": mchat(messages=[*USER, {"role": "tool", "tool_call_id": "abcdefghi",
+                                               "content": "r"}], tools=TOOLS),
+    "image_part": mchat(messages=[{"role": "user", "content": [
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]}]),
+    "messages_empty": mchat(messages=[]),
+    "named_unknown_tool": mchat(tools=TOOLS, tool_choice={"type": "function",
+                                                          "function": {"name": "nope"}}),
+    "max_tokens_too_big": mchat(max_tokens=10**6),
+    "top_logprobs_without_logprobs": mchat(top_logprobs=2),
+    "bad_tool_arguments": mchat(messages=[*USER, {"role": "assistant", "tool_calls": [
+        {"id": "abcdefghi", "type": "function", "function": {"name": "get_weather",
+                                                             "arguments": "{not json"}}]},
+        {"role": "tool", "tool_call_id": "abcdefghi", "content": "r"}], tools=TOOLS),
+}
+
+DERENDER_CHAT_MISTRAL: dict[str, tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]] = {
+    "plain": (mchat(), [mout("Hello! How can I help?")], {}),
+    "unicode": (mchat(), [mout("Grüße 🌍 — 中文 ✓")], {}),
+    "length": (mchat(), [mout("It is su", "length")], {}),
+    "abort": (mchat(), [mout("It", "abort")], {}),
+    "only_eos": (mchat(), [mout("")], {}),
+    "tool_auto": (mchat(tools=TOOLS), [mout(M_CALL)], {}),
+    "tool_auto_two": (mchat(tools=TOOLS), [mout(M_CALL2)], {}),
+    "tool_auto_text_before": (mchat(tools=TOOLS), [mout("Let me check. " + M_CALL)], {}),
+    "tool_auto_no_call": (mchat(tools=TOOLS), [mout("No tool needed.")], {}),
+    "tool_auto_single": (mchat(tools=TOOLS, parallel_tool_calls=False), [mout(M_CALL2)], {}),
+    "tool_auto_length": (mchat(tools=TOOLS), [mout(M_CALL[:30], "length")], {}),
+    "tool_auto_malformed": (mchat(tools=TOOLS), [mout(
+        '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Par')], {}),
+    "tool_auto_unknown_name": (mchat(tools=TOOLS), [mout(
+        '[TOOL_CALLS] [{"name": "nope", "arguments": {}}]')], {}),
+    "tool_auto_no_args": (mchat(tools=TOOLS), [mout('[TOOL_CALLS] [{"name": "get_time"}]')], {}),
+    "tool_auto_object": (mchat(tools=TOOLS), [mout(
+        '[TOOL_CALLS] {"name": "get_weather", "arguments": {"city": "Oslo"}}')], {}),
+    "tool_none": (mchat(tools=TOOLS, tool_choice="none"), [mout(M_CALL)], {}),
+    "tool_required": (mchat(tools=TOOLS, tool_choice="required"), [mout(
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}}]')], {}),
+    "tool_required_tagged": (mchat(tools=TOOLS, tool_choice="required"), [mout(M_CALL)], {}),
+    "tool_named": (mchat(tools=TOOLS, tool_choice=NAMED), [mout(
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}}]')], {}),
+    "no_tools_call_text": (mchat(), [mout(M_CALL)], {}),
+    "logprobs": (mchat(logprobs=True, top_logprobs=2), [mout("Sunny 🌞 today.", logprobs=4)], {}),
+    "logprobs_no_top": (mchat(logprobs=True), [mout("Ok.", logprobs=3)], {}),
+    "stop_string": (mchat(stop=["sunny"]), [mout("It is sunny today.")], {}),
+    "stop_token_ids": (mchat(stop_token_ids=[29491]), [mout("Sunny.", eos=False) | {
+        "finish_reason": "stop", "stop_reason": 29491}], {}),
+    "n2": (mchat(n=2), [mout("A.", index=0), mout("B.", index=1)], {}),
+    "return_token_ids": (mchat(return_token_ids=True), [mout("Hi.")], {}),
+    "metrics": (mchat(), [mout("Hi.")], {"metrics": METRICS}),
+    "special_mid_output_skip": (mchat(ignore_eos=True), [mout(
+        "Sunny.[INST] more", "length")], {}),
+    "special_mid_output_keep": (mchat(ignore_eos=True, skip_special_tokens=False), [mout(
+        "Sunny.[INST] more", "length")], {}),
+    "padded_vocab_id": (mchat(), [mout("Hi", "length") | {
+        "token_ids": ids("Hi", "mistral-v3") + [32767]}], {}),
+}
+
+STREAM_CHAT_MISTRAL = [
+    "plain", "unicode", "length", "only_eos", "tool_auto", "tool_auto_two",
+    "tool_auto_text_before", "tool_auto_single", "tool_auto_length", "tool_auto_malformed",
+    "tool_auto_no_args", "tool_required", "tool_named", "logprobs", "stop_token_ids",
+    "return_token_ids", "metrics", "special_mid_output_skip", "no_tools_call_text",
+]
+
+
+# -- qwen3: what a user of the openai SDK sends ------------------------------------------------
+
+IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
+RENDER_CHAT_EDGE: dict[str, dict[str, Any]] = {
+    "tool_result_parts": chat(messages=[
+        *USER, {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]},
+        {"role": "tool", "tool_call_id": "call_1",
+         "content": [{"type": "text", "text": "18C"}, {"type": "text", "text": "cloudy"}]}],
+        tools=TOOLS),
+    "assistant_null_content_calls": chat(messages=[
+        *USER, {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
+        {"role": "user", "content": "Thanks"}], tools=TOOLS),
+    "assistant_reasoning_turn": chat(messages=[
+        *USER, {"role": "assistant", "content": "Sunny.", "reasoning": "Easy question."},
+        {"role": "user", "content": "Sure?"}]),
+    "assistant_reasoning_content_turn": chat(messages=[
+        *USER, {"role": "assistant", "content": "Sunny.", "reasoning_content": "Easy."},
+        {"role": "user", "content": "Sure?"}]),
+    "name_fields": chat(messages=[{"role": "system", "content": "Hi", "name": "sys"},
+                                  {"role": "user", "content": "Hi", "name": "bob"},
+                                  {"role": "assistant", "content": "Hey", "name": "bot"},
+                                  {"role": "user", "content": "Weather?", "name": "bob"}]),
+    "developer_role": chat(messages=[{"role": "developer", "content": "Be brief."}, *USER]),
+    "empty_user_content": chat(messages=[{"role": "user", "content": ""}]),
+    "empty_parts": chat(messages=[{"role": "user", "content": []}]),
+    "null_user_content": chat(messages=[{"role": "user", "content": None}]),
+    "system_parts": chat(messages=[{"role": "system", "content": [
+        {"type": "text", "text": "Be"}, {"type": "text", "text": "brief."}]}, *USER]),
+    "image_part": chat(messages=[{"role": "user", "content": [
+        {"type": "text", "text": "What is this?"}, IMAGE]}]),
+    "image_only": chat(messages=[{"role": "user", "content": [IMAGE]}]),
+    "input_audio_part": chat(messages=[{"role": "user", "content": [
+        {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}]}]),
+    "refusal_part": chat(messages=[*USER, {"role": "assistant", "content": [
+        {"type": "refusal", "refusal": "No."}]}, {"role": "user", "content": "Why?"}]),
+    "long_stop_list": chat(stop=[f"stop{i}" for i in range(64)]),
+    "stop_empty_list": chat(stop=[]),
+    "stop_four": chat(stop=["a", "b", "c", "d"]),
+    "stop_five": chat(stop=["a", "b", "c", "d", "e"]),
+    "stop_unicode": chat(stop=["。", "🌍", "\n\n\n"]),
+    "both_max_tokens": chat(max_tokens=50, max_completion_tokens=7),
+    "max_tokens_null": chat(max_tokens=None),
+    "n2_greedy": chat(n=2, temperature=0.0),
+    "n_big": chat(n=16, temperature=1.0),
+    "logit_bias_many": chat(logit_bias={"9707": 100, "0": -100, "151645": -1.5}),
+    "min_tokens": chat(min_tokens=5, max_tokens=10),
+    "min_tokens_equal": chat(min_tokens=10, max_tokens=10),
+    "truncate_minus_one": chat(truncate_prompt_tokens=-1),
+    "truncate_big": chat(truncate_prompt_tokens=1000),
+    "truncation_side_right": chat(truncate_prompt_tokens=5, truncation_side="right"),
+    "priority_negative": chat(priority=-5),
+    "request_id_header_style": chat(request_id="abc_DEF-123.x"),
+    "cache_salt_long": chat(cache_salt="x" * 200),
+    "echo_chat": chat(echo=True, messages=[*USER, {"role": "assistant", "content": "It is"}],
+                      add_generation_prompt=False, continue_final_message=True),
+    "echo_chat_no_continue": chat(echo=True),
+    "add_special_tokens_true": chat(add_special_tokens=True),
+    "documents": chat(documents=[{"title": "Paris", "text": "Sunny"}]),
+    "chat_template_kwargs_extra": chat(chat_template_kwargs={"foo": "bar", "enable_thinking": True}),
+    "chat_template_kwargs_thinking_str": chat(chat_template_kwargs={"enable_thinking": "no"}),
+    "mm_processor_kwargs": chat(mm_processor_kwargs={"fps": 2}),
+    "tool_defer_loading": chat(tools=[{**WEATHER, "defer_loading": True}, TIME]),
+    "tool_strict_null": chat(tools=[{"type": "function", "function": {
+        **WEATHER["function"], "strict": None}}]),
+    "tool_extra_keys": chat(tools=[{"type": "function", "x-extra": 1, "function": {
+        **WEATHER["function"], "x-meta": {"a": 1}}}]),
+    "tool_choice_none_no_tools": chat(tool_choice="none"),
+    "tool_choice_auto_no_tools": chat(tool_choice="auto"),
+    "parallel_tool_calls_no_tools": chat(parallel_tool_calls=False),
+    "seed_negative": chat(seed=-1),
+    "temperature_zero": chat(temperature=0),
+    "top_p_small": chat(top_p=0.01, top_k=-1),
+    "presence_bounds": chat(presence_penalty=2.0, frequency_penalty=-2.0),
+    "logprobs_false_top": chat(logprobs=False),
+    "top_logprobs_zero": chat(logprobs=True, top_logprobs=0),
+    "top_logprobs_max": chat(logprobs=True, top_logprobs=20),
+    "return_tokens_as_token_ids": chat(logprobs=True, return_tokens_as_token_ids=True),
+    "stream_include_usage_false": chat(stream=True, stream_options={"include_usage": False}),
+    "user_and_metadata": chat(user="u", metadata={"k": "v"}, store=False, service_tier="auto"),
+    "vllm_xargs": chat(vllm_xargs={"k": 1}),
+    "repetition_detection_absent_fields": chat(spaces_between_special_tokens=False,
+                                               include_stop_str_in_output=True),
+}
+
+RENDER_CHAT_EDGE_ERRORS: dict[str, dict[str, Any]] = {
+    "logit_bias_out_of_vocab": chat(logit_bias={"999999": 1}),
+    "logit_bias_too_big_value": chat(logit_bias={"9707": 101}),
+    "logit_bias_not_dict": chat(logit_bias=[1, 2]),
+    "min_tokens_above_max": chat(min_tokens=20, max_tokens=10),
+    "min_tokens_negative": chat(min_tokens=-1),
+    "truncate_zero": chat(truncate_prompt_tokens=0),
+    "truncate_minus_two": chat(truncate_prompt_tokens=-2),
+    "truncate_above_max_len": chat(truncate_prompt_tokens=50000),
+    "truncation_side_bad": chat(truncate_prompt_tokens=5, truncation_side="middle"),
+    "priority_not_int": chat(priority="high"),
+    "cache_salt_empty": chat(cache_salt=""),
+    "cache_salt_not_str": chat(cache_salt=5),
+    "request_id_not_str": chat(request_id=5),
+    "n_negative": chat(n=-1),
+    "n_not_int": chat(n=1.5),
+    "top_p_zero": chat(top_p=0),
+    "top_p_above_one": chat(top_p=1.5),
+    "top_k_bad": chat(top_k=-2),
+    "min_p_bad": chat(min_p=2),
+    "presence_too_big": chat(presence_penalty=3),
+    "repetition_zero": chat(repetition_penalty=0),
+    "temperature_too_big": chat(temperature=1000),
+    "stop_too_many_types": chat(stop=["a", 1]),
+    "stop_token_ids_bad": chat(stop_token_ids=["a"]),
+    "max_completion_tokens_zero": chat(max_completion_tokens=0),
+    "max_tokens_negative": chat(max_tokens=-5),
+    "logprobs_not_bool": chat(logprobs="yes"),
+    "messages_not_list": chat(messages={"role": "user", "content": "x"}),
+    "message_no_role": chat(messages=[{"content": "x"}]),
+    "message_content_int": chat(messages=[{"role": "user", "content": 5}]),
+    "content_part_unknown_type": chat(messages=[{"role": "user", "content": [
+        {"type": "bogus", "text": "x"}]}]),
+    "content_part_text_missing": chat(messages=[{"role": "user", "content": [{"type": "text"}]}]),
+    "tool_call_missing_function": chat(messages=[*USER, {"role": "assistant", "tool_calls": [
+        {"id": "c", "type": "function"}]}]),
+    "tool_missing_call_id": chat(messages=[*USER, {"role": "tool", "content": "r"}]),
+    "tool_not_function_type": chat(tools=[{"type": "web_search"}]),
+    "tool_no_name": chat(tools=[{"type": "function", "function": {"description": "x"}}]),
+    "tool_choice_bad_string": chat(tools=TOOLS, tool_choice="sometimes"),
+    "tool_choice_named_no_function": chat(tools=TOOLS, tool_choice={"type": "function"}),
+    "response_format_bad_type": chat(response_format={"type": "xml"}),
+    "response_format_schema_missing": chat(response_format={"type": "json_schema"}),
+    "structured_outputs_two": chat(structured_outputs={"regex": "a", "choice": ["a"]}),
+    "chat_template_kwargs_not_dict": chat(chat_template_kwargs=[1]),
+    "documents_not_list": chat(documents="doc"),
+    "mm_processor_kwargs_not_dict": chat(mm_processor_kwargs=5),
+    "add_special_tokens_not_bool": chat(add_special_tokens="yes"),
+    "echo_not_bool": chat(echo="yes"),
+    "stream_not_bool": chat(stream="yes"),
+    "reasoning_effort_bad": chat(reasoning_effort="max"),
+    "image_url_bad": chat(messages=[{"role": "user", "content": [
+        {"type": "image_url", "image_url": {"url": "not a url"}}]}]),
+    "model_missing": {"messages": USER},
+    "body_not_object": [USER],
+    "assistant_bad_arguments": chat(messages=[*USER, {"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "get_weather",
+                                                      "arguments": "{not json"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "r"}], tools=TOOLS),
+    "assistant_list_arguments": chat(messages=[*USER, {"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "get_weather",
+                                                      "arguments": "[1, 2]"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "r"}], tools=TOOLS),
+    "assistant_empty_tool_calls": chat(messages=[*USER, {"role": "assistant", "content": "x",
+                                                         "tool_calls": []},
+                                                 {"role": "user", "content": "y"}]),
+}
+
+#: qwen3 derender edge cases: (chat_request, choices, extra)
+DERENDER_CHAT_EDGE: dict[str, tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]] = {
+    "echo_chat": (chat(echo=True, messages=[*USER, {"role": "assistant", "content": "It is"}],
+                       add_generation_prompt=False, continue_final_message=True),
+                  [out(" sunny.")], {}),
+    "echo_chat_plain": (chat(echo=True), [out(THINK_TEXT + "Sunny.")], {}),
+    "n3_mixed_finish": (chat(n=3), [out(THINK_TEXT + "A.", index=0),
+                                    out(THINK_TEXT + "B", "length", index=1),
+                                    out(THINK_TEXT + "C", "abort", index=2)], {}),
+    "min_tokens": (chat(min_tokens=3), [out(THINK_TEXT + "Sunny.")], {}),
+    "logit_bias": (chat(logit_bias={"9707": 5}), [out(THINK_TEXT + "Hello")], {}),
+    "stop_string_four": (chat(stop=["stop0", "stop1", "It is", "sunny"]),
+                       [out(THINK_TEXT + "It is sunny.")], {}),
+    "stop_string_unicode": (chat(stop=["🌍"]), [out(THINK_TEXT + "Hi 🌍 there")], {}),
+    "max_completion_tokens": (chat(max_completion_tokens=3), [out(THINK_TEXT + "Su", "length")],
+                              {}),
+    "return_tokens_as_token_ids": (chat(logprobs=True, top_logprobs=2,
+                                        return_tokens_as_token_ids=True),
+                                   [out(THINK_TEXT + "Hi 🌍", logprobs=3)], {}),
+    "tool_result_turn": (chat(messages=CONVERSATION, tools=TOOLS), [out(THINK_TEXT + "Ok.")], {}),
+    "developer_role": (chat(messages=[{"role": "developer", "content": "Be brief."}, *USER]),
+                       [out(THINK_TEXT + "Ok.")], {}),
+    "include_usage_stream_opts": (chat(stream=True, stream_options={
+        "include_usage": True, "continuous_usage_stats": True}), [out(THINK_TEXT + "Ok.")], {}),
+}
+STREAM_CHAT_EDGE = ["echo_chat", "echo_chat_plain", "min_tokens", "stop_string_four",
+                    "stop_string_unicode", "return_tokens_as_token_ids", "include_usage_stream_opts"]
+
+
 #: chat corpora per served model: group-name suffix -> (server, render, render errors, batch
 #: derender, names of the batch cases replayed as streams). Groups: ``render_chat{suffix}``,
 #: ``render_chat{suffix}_errors``, ``derender_chat{suffix}``, ``stream_chat{suffix}``.
@@ -682,4 +1016,8 @@ CHAT_MODELS: dict[str, tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]
     "": ("qwen3", RENDER_CHAT, RENDER_CHAT_ERRORS, DERENDER_CHAT, STREAM_CHAT),
     "_gptoss": ("gpt-oss", RENDER_CHAT_GPTOSS, RENDER_CHAT_GPTOSS_ERRORS, DERENDER_CHAT_GPTOSS,
                 STREAM_CHAT_GPTOSS),
+    "_mistral": ("mistral-v3", RENDER_CHAT_MISTRAL, RENDER_CHAT_MISTRAL_ERRORS,
+                 DERENDER_CHAT_MISTRAL, STREAM_CHAT_MISTRAL),
+    "_edge": ("qwen3", RENDER_CHAT_EDGE, RENDER_CHAT_EDGE_ERRORS, DERENDER_CHAT_EDGE,
+              STREAM_CHAT_EDGE),
 }

@@ -29,6 +29,7 @@ Mistral folder is loaded. This module holds no I/O: the tokenizer object is load
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from itertools import groupby
@@ -100,6 +101,11 @@ class MistralVocab(Vocab):
     def token_id(self, token: str) -> int | None:
         return self._piece_ids.get(token)
 
+    def piece(self, token_id: int) -> str:
+        """A logprob's ``token``: mistral-common's piece (``▁Sun``, ``<0xF0>``), as vLLM's
+        ``MistralTokenizer.convert_ids_to_tokens`` names it (recorded: conformance goldens)."""
+        return self.raw.id_to_piece(token_id) if self.in_vocab(token_id) else ""
+
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         clean = [i for i in ids if 0 <= i < self.size]
         if not clean:
@@ -119,17 +125,32 @@ class MistralVocab(Vocab):
         return list(self.raw.encode(text, bos=add_special_tokens, eos=False))
 
 
+def _mistral_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A history tool call as vLLM hands it to mistral-common: the id cut to its last 9
+    characters, the arguments a JSON object (a string is parsed; malformed or not an object:
+    ``{}``, vLLM's ``_postprocess_messages``)."""
+    out = dict(call)
+    if isinstance(out.get("id"), str):
+        out["id"] = out["id"][-TOOL_CALL_ID_CHARS:]
+    function = out.get("function")
+    if isinstance(function, Mapping):
+        args = function.get("arguments")
+        if isinstance(args, str):
+            try:
+                args = json.loads(args) if args else {}
+            except (ValueError, RecursionError):
+                args = {}
+        out["function"] = {**function, "arguments": args if isinstance(args, dict) else {}}
+    return out
+
+
 def _truncated_ids(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for message in messages:
         msg = dict(message)
         calls = msg.get("tool_calls")
         if isinstance(calls, list):
-            msg["tool_calls"] = [
-                {**c, "id": c["id"][-TOOL_CALL_ID_CHARS:]}
-                if isinstance(c, Mapping) and isinstance(c.get("id"), str) else c
-                for c in calls
-            ]
+            msg["tool_calls"] = [_mistral_call(c) if isinstance(c, Mapping) else c for c in calls]
         if isinstance(msg.get("tool_call_id"), str):
             msg["tool_call_id"] = msg["tool_call_id"][-TOOL_CALL_ID_CHARS:]
         out.append(msg)

@@ -290,6 +290,10 @@ def _check_ids(ids: Sequence[int], vocab_size: int | None, param: str) -> None:
         )
 
 
+#: below this temperature vLLM samples greedily (``_SAMPLING_EPS``)
+_GREEDY_EPS = 1e-5
+
+
 def _check_logprobs(count: int | None, max_logprobs: int | None, param: str) -> None:
     if count is None or max_logprobs is None or max_logprobs == -1:
         return
@@ -331,6 +335,11 @@ def sampling_fields(
         bound = "at least 1" if fields["n"] < 1 else f"at most {MAX_N_SEQUENCES}"
         raise BadRequest(f"n must be {bound}, got {fields['n']}.", param="n")
     fields["seed"] = get("seed")
+    temperature = fields.get("temperature")
+    if isinstance(temperature, (int, float)) and temperature > 2:  # vLLM's SamplingParams
+        raise BadRequest(f"temperature must be in [0, 2], got {temperature}.", param="temperature")
+    if fields["n"] > 1 and isinstance(temperature, (int, float)) and temperature < _GREEDY_EPS:
+        raise BadRequest(f"n must be 1 when using greedy sampling, got {fields['n']}.", param="n")
 
     stop_ids = list(get("stop_token_ids") or [])
     default_stop = list(defaults.get("stop_token_ids") or [])
@@ -360,6 +369,9 @@ def sampling_fields(
 
     fields["max_tokens"] = max_tokens
     fields["min_tokens"] = get("min_tokens") or 0
+    if fields["min_tokens"] < 0:
+        raise BadRequest(f"min_tokens must be greater than or equal to 0, got "
+                         f"{fields['min_tokens']}.", param="min_tokens")
     fields["ignore_eos"] = bool(get("ignore_eos"))
     fields["include_stop_str_in_output"] = bool(get("include_stop_str_in_output"))
     skip = get("skip_special_tokens", True) if skip_special_tokens is None else skip_special_tokens
@@ -377,7 +389,7 @@ def sampling_fields(
                 raise BadRequest(
                     f"logit_bias keys must be token ids, got '{quote(key)}'.", param="logit_bias"
                 ) from None
-            converted[token] = bias
+            converted[token] = min(100.0, max(-100.0, float(bias)))  # vLLM clamps to +-100
         _check_ids(list(converted), vocab_size, "logit_bias")
         fields["logit_bias"] = converted
     allowed = get("allowed_token_ids")

@@ -21,7 +21,6 @@ from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
     Logprob,
-    NonNegativeInt,
     OpenAIBaseModel,
     PerRequestMetrics,
     StreamOptions,
@@ -132,6 +131,10 @@ def check_top_logprobs(top_logprobs: int | None, logprobs: bool | None) -> None:
         )
 
 
+#: roles whose ``content`` vLLM's message types require (null only for the assistant's)
+_CONTENT_REQUIRED = frozenset({"system", "developer", "user"})
+
+
 def normalize_messages(messages: Any) -> Any:
     """Check the structure of ``messages`` and rename the deprecated ``reasoning_content``.
 
@@ -149,6 +152,10 @@ def normalize_messages(messages: Any) -> Any:
         if not isinstance(role, str) or not role:
             raise ValueError(f"messages[{i}].role must be a non-empty string.")
         content = msg.get("content")
+        if content is None and msg["role"] in _CONTENT_REQUIRED:
+            # vLLM's message types: only assistant content may be null (or absent)
+            raise ValueError(f"messages[{i}].content must be a string or a list of parts "
+                             f"for role {msg['role']!r}.")
         if content is not None and not isinstance(content, str):
             if not isinstance(content, list):
                 raise ValueError(
@@ -221,7 +228,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
     stop_token_ids: list[TokenId] | None = Field(default_factory=list)
     include_stop_str_in_output: bool = False
     ignore_eos: bool = False
-    min_tokens: NonNegativeInt = 0
+    min_tokens: int = 0  #: >= 0, checked with vLLM's message (core.sampling)
     skip_special_tokens: bool = True
     spaces_between_special_tokens: bool = True
     truncate_prompt_tokens: int | None = Field(default=None, ge=-1)
@@ -264,7 +271,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
         """Structural check and ``reasoning_content`` rename; see :func:`normalize_messages`."""
         return normalize_messages(value)
 
-    @field_validator("cache_salt")
+    @field_validator("cache_salt", mode="before")
     @classmethod
     def _cache_salt(cls, value: str | None) -> str | None:
         """The salt partitions the prefix cache; see :func:`check_cache_salt`."""

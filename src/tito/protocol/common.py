@@ -83,13 +83,12 @@ def check_cache_salt(value: str | None) -> str | None:
     """
     if value is None:
         return None
-    if not value:
-        raise ValueError("`cache_salt` must not be an empty string.")
-    if len(value) > 128:
-        raise ValueError(f"`cache_salt` must be at most 128 characters (got {len(value)}).")
-    for bad in ("@", "/", "\\", "\x00"):
-        if bad in value:
-            raise ValueError(f"`cache_salt` must not contain {bad!r}.")
+    if not isinstance(value, str) or not value:
+        raise InvalidField("Parameter 'cache_salt' must be a non-empty string if provided.",
+                           param="cache_salt")
+    if len(value) > 128 or any(bad in value for bad in ("@", "/", "\\", "\x00")):
+        raise InvalidField("Parameter 'cache_salt' must be at most 128 characters and must not "
+                           "contain '@', '/', '\\\\', or NUL.", param="cache_salt")
     return value
 
 

@@ -15,7 +15,6 @@ from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
     Logprob,
-    NonNegativeInt,
     OpenAIBaseModel,
     PerRequestMetrics,
     StreamOptions,
@@ -72,7 +71,7 @@ class CompletionRequest(OpenAIBaseModel):
     stop_token_ids: list[TokenId] | None = Field(default_factory=list)
     include_stop_str_in_output: bool = False
     ignore_eos: bool = False
-    min_tokens: NonNegativeInt = 0
+    min_tokens: int = 0  #: >= 0, checked with vLLM's message (core.sampling)
     skip_special_tokens: bool = True
     spaces_between_special_tokens: bool = True
     truncate_prompt_tokens: int | None = Field(default=None, ge=-1)
@@ -115,7 +114,7 @@ class CompletionRequest(OpenAIBaseModel):
             raise ValueError("`logprobs` must be a non-negative value or -1.")
         return value
 
-    @field_validator("cache_salt")
+    @field_validator("cache_salt", mode="before")
     @classmethod
     def _cache_salt(cls, value: str | None) -> str | None:
         """The salt partitions the prefix cache; see :func:`check_cache_salt`."""

@@ -342,6 +342,17 @@ def _request_id(prefix: str, request_id: str, header_id: str | None) -> str:
 # ------------------------------------------------------------------------------------------
 
 
+def _check_mm_processor_kwargs(request: Any) -> None:
+    """vLLM 0.33 refuses per-request ``mm_processor_kwargs`` unless its server runs with
+    ``--trust-request-mm-kwargs`` (tito has no such switch: they change preprocessing cost)."""
+    if request.mm_processor_kwargs is not None:
+        raise BadRequest(
+            "Per-request mm_processor_kwargs are disabled by default because they can change "
+            "multimodal preprocessing resource usage. Start the server with "
+            "--trust-request-mm-kwargs only when clients are trusted.",
+            param="mm_processor_kwargs")
+
+
 def _check_tool_choice(request: ChatCompletionRequest, model: ServedModel) -> None:
     """vLLM without a tool parser refuses tool choices it could not honour (spec 4.1 step 3)."""
     choice = request.tool_choice
@@ -500,8 +511,7 @@ def _parse_context(
         "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else "none"),
         "parallel_tool_calls": request.parallel_tool_calls is not False,
         "include_reasoning": request.include_reasoning,
-        "chat_template_kwargs": {} if harmony else {k: v for k, v in kwargs.items()
-                                                    if k != "documents"},
+        "chat_template_kwargs": {} if harmony else dict(kwargs),
         "history_tool_call_cnt": history,
     }
 
@@ -517,6 +527,14 @@ def _parse_context_tool(tool: Any) -> dict[str, Any]:
         out["defer_loading"] = fn.defer_loading if fn.defer_loading is not None else defer
     return {"type": tool.type, "function": out} | ({} if defer is None else
                                                    {"defer_loading": defer})
+
+
+def _template_tool(tool: Any) -> dict[str, Any]:
+    out = _parse_context_tool(tool)
+    for key in ("description", "parameters"):
+        if key not in tool.function.model_fields_set:
+            del out["function"][key]
+    return out
 
 
 def _get(obj: Any, name: str) -> Any:
@@ -544,6 +562,7 @@ def render_chat_request(
 
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
+    _check_mm_processor_kwargs(request)
     if request.add_generation_prompt and request.continue_final_message:
         raise BadRequest(
             "Cannot set both `continue_final_message` and `add_generation_prompt` to True.",
@@ -559,9 +578,10 @@ def render_chat_request(
     tools: list[dict[str, Any]] | None = None
     exclude_when_none = model.config.exclude_tools_when_tool_choice_none
     if request.tools is not None and not (request.tool_choice == "none" and exclude_when_none):
-        # only the fields the request set (a template testing `description is defined` must not
-        # see a null the client never sent; vLLM's model_dump adds them)
-        tools = [{"type": tool.type, **tool.model_dump(exclude_unset=True)} for tool in request.tools]
+        # vLLM's dump of each tool (its declared fields only, extra keys dropped, defer_loading
+        # copied into the function), without a description / parameters the client never sent
+        # (a template testing `description is defined` must not see a null; vLLM adds them)
+        tools = [_template_tool(tool) for tool in request.tools]
 
     harmony = is_harmony_model(model)
     mistral = isinstance(vocab, MistralVocab)

@@ -121,7 +121,9 @@ def make_tool_parser(
         from tito.core.parsers.tools.json_list import RequiredParser
 
         if tagged is not None and tagged.forced_calls == "mistral_list":
-            return RequiredParser(single_call=single)  # named too: a list of one call
+            from tito.core.parsers.tools.mistral import MistralListParser
+
+            return MistralListParser(single_call=single)  # named too: a list of one call
         if mode == "named":
             if not named_tool:
                 raise BadRequest("tool_choice names no function", param="tool_choice")

@@ -4,6 +4,7 @@ Formats (``[TOOL_CALLS]`` and ``[ARGS]`` are special tokens of the model, receiv
 :attr:`._base.ToolParser.marker_tokens`)::
 
     v0.3 (pre-v11):  TEXT [TOOL_CALLS] [{"name": "NAME", "arguments": {ARGS}, "id": "a1b2c3d4e"}, ...]
+                     TEXT [TOOL_CALLS] {"name": "NAME", "arguments": {ARGS}}   (one call object)
     v11+:            TEXT [TOOL_CALLS]NAME[ARGS]{ARGS} [TOOL_CALLS]NAME[ARGS]{ARGS} ... TEXT
     v11 fallback:    TEXT [TOOL_CALLS]NAME{ARGS} ...
 
@@ -17,7 +18,9 @@ Phases (``args``/``sargs``/``tail``/``sep``/``next`` are in :mod:`._objects` and
     Content; ``[TOOL_CALLS]`` switches to ``head`` (held back while a proper prefix).
 ``head``
     ``[TOOL_CALLS]``, whitespace, then ``[``: the v0.3 list (its first element; the list phases
-    follow, and ``]`` goes back to ``text``). Otherwise the v11 header: ``NAME`` (word
+    follow, and ``]`` goes back to ``text``); ``{``: one call object without its list (phase
+    ``ohead``: the element alone, as vLLM's pre-v11 ``json.loads`` accepts). Otherwise the v11
+    header: ``NAME`` (word
     characters, ``.``, ``-``), then ``[ARGS]`` and ``{``, or ``{`` at once: COMMIT at the ``{``
     (phase ``vargs``); anything else is INVALID there (the header's text is content, back to
     ``text``), as is a header longer than :data:`._base.HEADER_LIMIT` or undecided at the end.
@@ -45,7 +48,7 @@ from typing import ClassVar
 from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import Header, match_leads, scan, skip_ws
-from tito.core.parsers.tools.json_list import JsonListParser
+from tito.core.parsers.tools.json_list import JsonListParser, RequiredParser
 
 MARKER = "[TOOL_CALLS]"
 ARGS = "[ARGS]"
@@ -89,6 +92,8 @@ class MistralParser(JsonListParser):
     marker_tokens: ClassVar[tuple[str, ...]] = (MARKER, ARGS)
 
     def _lead(self, st: Work) -> Sequence[str]:
+        if st.phase == "ohead":
+            return (MARKER,)
         return (",",) if st.phase == "next" else (MARKER, "[")
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
@@ -99,8 +104,14 @@ class MistralParser(JsonListParser):
             j = skip_ws(s, skip_ws(s, pos) + len(MARKER))
             if j == len(s) and not final:
                 return pos, True
+            if j < len(s) and s[j] == "{":
+                st.phase = "ohead"  # one call object without its list, as vLLM's json.loads
+                return pos, False
             if j < len(s) and s[j] != "[":
                 return self._v11_head(st, s, pos, out, final)
+        return super()._on_head(st, s, pos, out, final)
+
+    def _on_ohead(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return super()._on_head(st, s, pos, out, final)
 
     def _v11_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
@@ -131,3 +142,19 @@ class MistralParser(JsonListParser):
 
     def _is_open(self, st: Work) -> bool:
         return st.phase in ("args", "sargs", "vargs")
+
+
+@dataclass(frozen=True)
+class MistralListParser(RequiredParser):
+    """``tool_choice`` required / named on mistral: vLLM's list ``[{name, arguments}]``, bare
+    (what render's schema forces) or after ``[TOOL_CALLS]`` (vLLM's mistral parser reads both;
+    recorded: ``conformance/goldens/derender_chat_mistral.json``)."""
+
+    def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        if st.phase == "head":
+            i = skip_ws(s, pos)
+            if s.startswith(MARKER, i):
+                return i + len(MARKER), False
+            if not final and is_proper_prefix(s[i:], (MARKER,)):
+                return pos, True
+        return super()._on_head(st, s, pos, out, final)
