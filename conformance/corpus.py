@@ -235,6 +235,18 @@ RENDER_COMPLETION: dict[str, dict[str, Any]] = {
     "response_format_json": completion(response_format={"type": "json_object"}),
     "add_special_tokens": completion(add_special_tokens=True),
     "truncate": completion(prompt="one two three four five six", truncate_prompt_tokens=3),
+    "logit_bias_clamped": completion(logit_bias={"11": 150, "13": -150}),
+    "echo_logprobs": completion(echo=True, logprobs=2),
+    "min_tokens": completion(min_tokens=4),
+    "seed_and_penalties": completion(seed=5, presence_penalty=1.0, frequency_penalty=0.5,
+                                     repetition_penalty=1.2, top_k=3, min_p=0.1),
+    "request_id_priority": completion(request_id="r-1", priority=4, cache_salt="c", user="u"),
+    "prompt_unicode_ids_mix": completion(prompt=["Grüße", "🌍"]),
+    "add_special_tokens_false": completion(add_special_tokens=False),
+    "stop_token_ids": completion(stop_token_ids=[13, 11], include_stop_str_in_output=True),
+    "allowed_token_ids": completion(allowed_token_ids=[11, 13, 50256]),
+    "bad_words": completion(bad_words=["cat"]),
+    "return_tokens_as_token_ids": completion(logprobs=1, return_tokens_as_token_ids=True),
 }
 
 RENDER_COMPLETION_ERRORS: dict[str, dict[str, Any]] = {
@@ -250,6 +262,19 @@ RENDER_COMPLETION_ERRORS: dict[str, dict[str, Any]] = {
     "max_tokens_too_big": completion(max_tokens=5000),
     "unknown_model": completion(model="nope"),
     "echo_with_max_tokens_zero_bad": completion(max_tokens=-1),
+    "temperature_too_big": completion(temperature=3),
+    "n2_greedy": completion(n=2, temperature=0),
+    "min_tokens_negative": completion(min_tokens=-2),
+    "min_tokens_above_max": completion(min_tokens=20, max_tokens=10),
+    "cache_salt_empty": completion(cache_salt=""),
+    "logit_bias_bad_key": completion(logit_bias={"x": 1}),
+    "stop_five": completion(stop=["a", "b", "c", "d", "e"]),
+    "prompt_nested_empty": completion(prompt=[[]]),
+    "prompt_bad_type": completion(prompt={"text": "x"}),
+    "mm_processor_kwargs": completion(mm_processor_kwargs={"fps": 1}),
+    "truncate_zero": completion(truncate_prompt_tokens=0),
+    "best_of_bad": completion(best_of=2, n=3),
+    "structured_two": completion(structured_outputs={"regex": "a", "choice": ["a"]}),
 }
 
 # -- derender ----------------------------------------------------------------------------------

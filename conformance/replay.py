@@ -144,6 +144,12 @@ DEVIATIONS: list[Deviation] = [
               "than the one that ended the output stay text); vLLM's parser engine drops them "
               "whatever the flag"),
     # -- qwen3: what openai SDK users send
+    Deviation("render_completion_errors", "stop_five", "*",
+              "up to 16 stop strings are accepted (tito's own bound: they ride in the stream "
+              "state); vLLM's OpenAI layer refuses more than 4 (VLLM_MAX_STOP_STRINGS)",),
+    Deviation("render_completion", "echo*", "*.sampling_params.skip_reading_prefix_cache",
+              "not sent: whether prompt logprobs (echo) may read the prefix cache is the "
+              "engine's decision (vLLM's render sets it)"),
     Deviation("render_chat_edge", "*stop_*", "*",
               "up to 16 stop strings are accepted (tito's own bound: they ride in the stream "
               "state); vLLM's OpenAI layer refuses more than 4 (VLLM_MAX_STOP_STRINGS)",),

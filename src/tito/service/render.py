@@ -778,6 +778,7 @@ def render_completion_request(
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
     _check_constraints(request)
+    _check_mm_processor_kwargs(request)
 
     prompts = core_render.normalize_completion_prompts(request.prompt)
     if len(prompts) > settings.max_completion_prompts:
