@@ -31,6 +31,10 @@ IM_START, IM_END, EOT = 151644, 151645, 151643
 THINK, END_THINK = 151667, 151668
 TOOL_CALL, END_TOOL_CALL = 151657, 151658
 GPT2_EOT = 50256
+HARMONY_RETURN, HARMONY_CALL = 200002, 200012
+MISTRAL_EOS = 2
+#: the EOS id that ends a ``stop`` output of each served model (``out``)
+EOS_IDS = {"qwen3": IM_END, "gpt2": GPT2_EOT, "gpt-oss": HARMONY_RETURN, "mistral-v3": MISTRAL_EOS}
 
 
 @lru_cache(maxsize=None)
@@ -295,13 +299,15 @@ def lp_entries(token_ids: list[int], k: int = 5, seed: int = 0) -> dict[str, Any
     return {"content": content}
 
 
-def out(text: str | list[int], finish: str | None = "stop", *, eos: bool = True,
+def out(text: str | list[int], finish: str | None = "stop", *, eos: bool | int = True,
         model: str = "qwen3", stop_reason: Any = None, logprobs: int | None = None,
         index: int = 0) -> dict[str, Any]:
-    """One engine choice: ``text`` encoded (plus the EOS when ``finish`` is stop and ``eos``)."""
+    """One engine choice: ``text`` encoded (markup of special tokens becomes them), plus, when
+    ``finish`` is stop, the id that stopped it: the model's EOS (``eos=True``), the id ``eos``
+    (e.g. harmony's ``<|call|>``), none (``eos=False`` or a ``stop_reason``)."""
     toks = list(text) if isinstance(text, list) else ids(text, model)
-    if finish == "stop" and eos and stop_reason is None:
-        toks.append(IM_END if model == "qwen3" else GPT2_EOT)
+    if finish == "stop" and eos is not False and stop_reason is None:
+        toks.append(EOS_IDS[model] if eos is True else eos)
     choice: dict[str, Any] = {"index": index, "token_ids": toks, "finish_reason": finish}
     if stop_reason is not None:
         choice["stop_reason"] = stop_reason
@@ -506,7 +512,6 @@ STREAM_COMPLETION = ["plain", "logprobs", "logprobs_unicode", "stop_string", "re
 
 # -- gpt-oss (harmony: --reasoning-parser openai_gptoss --tool-call-parser openai) -------------
 
-HARMONY_RETURN, HARMONY_CALL = 200002, 200012
 LOOKUP_PARAMS = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 DESCRIBED_ONLY = {"type": "function", "function": {"name": "now", "description": "Time now"}}
 
@@ -516,16 +521,10 @@ def gchat(**fields: Any) -> dict[str, Any]:
 
 
 def gout(text: str, finish: str | None = "stop", *, end: int | None = HARMONY_RETURN,
-         logprobs: int | None = None, index: int = 0, stop_reason: Any = None) -> dict[str, Any]:
-    """One gpt-oss engine choice: harmony text (markup is special tokens), then ``end`` (the
-    EOS that stopped it: ``<|return|>``, ``<|call|>``; None for none)."""
-    toks = ids(text, "gpt-oss") + ([end] if end is not None and finish == "stop" else [])
-    choice: dict[str, Any] = {"index": index, "token_ids": toks, "finish_reason": finish}
-    if stop_reason is not None:
-        choice["stop_reason"] = stop_reason
-    if logprobs is not None:
-        choice["logprobs"] = lp_entries(toks, logprobs, seed=len(toks))
-    return choice
+         **fields: Any) -> dict[str, Any]:
+    """One gpt-oss engine choice: harmony text, then ``end`` (``<|return|>``, ``<|call|>``;
+    None for none)."""
+    return out(text, finish, eos=False if end is None else end, model="gpt-oss", **fields)
 
 
 G_ANALYSIS = "<|channel|>analysis<|message|>User asks weather. Answer briefly.<|end|>"
@@ -702,22 +701,15 @@ STREAM_CHAT_GPTOSS = [
 
 # -- mistral-v3 (mistral-common: --tokenizer-mode mistral --tool-call-parser mistral) ---------
 
-MISTRAL_EOS, MISTRAL_TOOL_CALLS = 2, 5
 M_CALL = '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]'
 M_CALL2 = ('[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}, '
            '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}]')
+#: CONVERSATION with Mistral-shaped call ids (9 characters) and a long one vLLM cuts to its last 9
+M_IDS = {"call_1": "call00001", "call_2": "chatcmpl-tool-abcdef123456"}
 M_CONVERSATION = [
-    {"role": "system", "content": "You are terse."},
-    {"role": "user", "content": "Weather in Paris and time in Tokyo?"},
-    {"role": "assistant", "content": "", "tool_calls": [
-        {"id": "call00001", "type": "function",
-         "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
-        {"id": "chatcmpl-tool-abcdef123456", "type": "function",
-         "function": {"name": "get_time", "arguments": "{\"tz\": \"Asia/Tokyo\"}"}}]},
-    {"role": "tool", "tool_call_id": "call00001", "content": "18C, cloudy"},
-    {"role": "tool", "tool_call_id": "chatcmpl-tool-abcdef123456", "content": "21:04"},
-    {"role": "assistant", "content": "Paris: 18C. Tokyo: 21:04."},
-    {"role": "user", "content": "Thanks! 日本語で? 🌧️"},
+    {**m, "tool_calls": [{**c, "id": M_IDS[c["id"]]} for c in m["tool_calls"]]} if "tool_calls" in m
+    else {**m, "tool_call_id": M_IDS[m["tool_call_id"]]} if "tool_call_id" in m else m
+    for m in CONVERSATION
 ]
 
 
@@ -725,16 +717,9 @@ def mchat(**fields: Any) -> dict[str, Any]:
     return chat(model="mistral-v3", **fields)
 
 
-def mout(text: str, finish: str | None = "stop", *, eos: bool = True,
-         logprobs: int | None = None, index: int = 0, stop_reason: Any = None) -> dict[str, Any]:
+def mout(text: str, finish: str | None = "stop", **fields: Any) -> dict[str, Any]:
     """One mistral-v3 engine choice (``[TOOL_CALLS]`` is its special token), ``</s>`` at a stop."""
-    toks = ids(text, "mistral-v3") + ([MISTRAL_EOS] if eos and finish == "stop" else [])
-    choice: dict[str, Any] = {"index": index, "token_ids": toks, "finish_reason": finish}
-    if stop_reason is not None:
-        choice["stop_reason"] = stop_reason
-    if logprobs is not None:
-        choice["logprobs"] = lp_entries(toks, logprobs, seed=len(toks))
-    return choice
+    return out(text, finish, model="mistral-v3", **fields)
 
 
 RENDER_CHAT_MISTRAL: dict[str, dict[str, Any]] = {
