@@ -69,6 +69,16 @@ def _any(value: str) -> str | None:
     return None
 
 
+def _date(value: str) -> str | None:
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return "must be a date like 2026-12-01"
+    return None
+
+
 #: name -> check returning None (acceptable) or what is wrong with the value.
 SETTINGS: dict[str, Callable[[str], str | None]] = {
     "TITO_MODELS_DIR": _any,
@@ -87,6 +97,7 @@ SETTINGS: dict[str, Callable[[str], str | None]] = {
     "TITO_TEMPLATE_MAX_SECONDS": _positive_number,
     "TITO_TEMPLATE_MAX_SOURCE_CHARS": _positive_int,
     "TITO_API_BASE_PATH": _base_path,
+    "TITO_HARMONY_START_DATE": _date,  # gpt-oss's "Current date:" (service.render)
 }
 
 
