@@ -221,8 +221,8 @@ def _tool_calls_for_template(
                 parsed = {}
         else:
             parsed = args
-        if not isinstance(parsed, dict):  # vLLM: templates need a mapping ("[1, 2]" -> {})
-            parsed = {}
+        if not string_arguments and not isinstance(parsed, dict):
+            parsed = {}  # vLLM: templates need a mapping ("[1, 2]" -> {})
         new_call = {k: v for k, v in call.items() if v is not None}
         new_call["function"] = {**{k: v for k, v in function.items() if v is not None},
                                 "arguments": parsed}
