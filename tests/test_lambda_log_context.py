@@ -84,3 +84,16 @@ def test_optional_features_keep_the_decorator(monkeypatch: pytest.MonkeyPatch,
                for r in records)
     inside = [r for r in records if r["message"] == "inside"]
     assert inside and all(r["correlation_id"] == "r" for r in inside)
+
+
+def test_a_powertools_without_the_private_members_keeps_the_decorator(
+        monkeypatch: pytest.MonkeyPatch, log_stream: io.StringIO, lambda_context: Any) -> None:
+    """Another Powertools release may rename what the lean path reads: then the decorator runs,
+    with the same records."""
+    monkeypatch.delattr(_lambda.powertools_logger, "_is_cold_start")
+    handler = _lambda._with_log_context(_function)
+    assert handler.__code__.co_name != "lean"  # the decorator's wrapper, not the lean path
+    decorated = logger.inject_lambda_context(clear_state=True)(_reference)
+    monkeypatch.undo()  # the decorator itself needs the flag
+    assert _run(handler, log_stream, lambda_context) == _run(decorated, log_stream,
+                                                             lambda_context)

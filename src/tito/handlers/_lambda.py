@@ -283,11 +283,15 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
     with the formatter's own methods: the defaults (``clear_state``), ``cold_start`` (Powertools'
     own flag), the four Lambda context keys, ``correlation_id``, in the decorator's order
     (``tests/test_lambda_log_context.py`` compares the records of both). Otherwise the decorator
-    runs, as before.
+    runs, as before; also when Powertools lacks the two private members the lean path reads
+    (a release other than the pinned ``src/requirements.txt`` one may rename them).
     """
     log_event = resolve_truthy_env_var_choice(
         env=os.getenv(powertools_constants.LOGGER_LOG_EVENT_ENV, "false"), choice=None)
-    if log_event or logger.sampling_rate or getattr(logger, "_buffer_config", None):
+    private = (hasattr(logger, "_default_log_keys")  # the lean path reads these two:
+               and callable(getattr(powertools_logger, "_is_cold_start", None)))
+    if (log_event or logger.sampling_rate or getattr(logger, "_buffer_config", None)
+            or not private):  # another Powertools than the tested one: its own decorator
         def with_decorator(event: Any, context: Any) -> dict[str, Any]:
             logger.set_correlation_id(correlation_id(event))
             return handler(event, context)
