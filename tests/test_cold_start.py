@@ -90,3 +90,33 @@ def test_wire_models_build_their_schemas_on_first_use() -> None:
     before, after = json.loads(out.strip().splitlines()[-1])
     assert before == []
     assert after == ["ErrorResponse"]
+
+
+def test_protocol_names_resolve_lazily_to_their_submodules() -> None:
+    import importlib
+
+    import tito.protocol as P
+
+    subs = [importlib.import_module(f"tito.protocol.{s}") for s in P._SUBMODULES]
+    expected = {n: getattr(m, n) for m in subs for n in m.__all__}
+    assert P.__all__ == sorted(expected)
+    for name, obj in expected.items():
+        assert getattr(P, name) is obj
+    assert set(P.__all__) <= set(dir(P))
+    with pytest.raises(AttributeError, match="has no attribute 'Nope'"):
+        P.Nope  # noqa: B018
+    namespace: dict[str, object] = {}
+    exec("from tito.protocol import *", namespace)  # noqa: S102
+    assert namespace["ChatCompletionRequest"] is expected["ChatCompletionRequest"]
+
+
+def test_a_chat_derender_function_leaves_responses_and_tokenize_models_unimported() -> None:
+    mods = _imported_by("tito.handlers.chat_derender")
+    assert "tito.protocol.derender" in mods
+    assert not mods & {"tito.protocol.responses", "tito.protocol.tokenize"}
+
+
+def test_a_render_function_imports_only_its_own_service() -> None:
+    mods = _imported_by("tito.handlers.completions_render")
+    assert "tito.service.render" in mods
+    assert not mods & {"tito.service.tokenize", "tito.service.responses", "fastapi", "jinja2"}

@@ -16,10 +16,11 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tito.adapters.asgi import DerenderApp, JsonAnswer, Receive, Scope, read_json_body
+from tito.lazy import LazyMapping
 
 __all__ = ["RENDER_ENDPOINTS", "RenderApp"]
 
@@ -30,37 +31,51 @@ Run = Callable[[Any, "str | None"], Any]
 RENDER_ENDPOINTS = frozenset({"chat_render", "completions_render", "responses_render", "tokenize"})
 
 
-def _render_routes() -> dict[str, list[tuple[str, Any, Run]]]:
-    """endpoint name -> [(path, body type, service call)], as the FastAPI routes do them."""
-    from tito.protocol import (
-        ChatCompletionRequest,
-        CompletionRequest,
-        DetokenizeRequest,
-        ResponsesRequest,
-        TokenizeChatRequest,
-        TokenizeCompletionRequest,
-    )
-    from tito.service import render, responses
-    from tito.service import tokenize as tok
+def _chat_routes() -> list[tuple[str, Any, Run]]:
+    from tito.protocol import ChatCompletionRequest
+    from tito.service import render
 
     def chat(request: Any, header_id: str | None) -> Any:
         return render.render_chat_request(request, header_request_id=header_id).to_wire()
 
+    return [("/v1/chat/completions/render", ChatCompletionRequest, chat)]
+
+
+def _completions_routes() -> list[tuple[str, Any, Run]]:
+    from tito.protocol import CompletionRequest
+    from tito.service import render
+
     def completions(request: Any, header_id: str | None) -> Any:
         return [g.to_wire() for g in render.render_completion_request(request, header_request_id=header_id)]
 
-    return {
-        "chat_render": [("/v1/chat/completions/render", ChatCompletionRequest, chat)],
-        "completions_render": [("/v1/completions/render", CompletionRequest, completions)],
-        # vLLM ignores X-Request-Id here (the id is the request's own)
-        "responses_render": [("/v1/responses/render", ResponsesRequest,
-                              lambda r, _: responses.render_responses_request(r).to_wire())],
-        "tokenize": [
-            ("/tokenize", TokenizeCompletionRequest | TokenizeChatRequest,
-             lambda r, _: tok.tokenize(r).model_dump(mode="json")),
-            ("/detokenize", DetokenizeRequest, lambda r, _: tok.detokenize(r).model_dump(mode="json")),
-        ],
-    }
+    return [("/v1/completions/render", CompletionRequest, completions)]
+
+
+def _responses_routes() -> list[tuple[str, Any, Run]]:
+    from tito.protocol import ResponsesRequest
+    from tito.service import responses
+
+    # vLLM ignores X-Request-Id here (the id is the request's own)
+    return [("/v1/responses/render", ResponsesRequest,
+             lambda r, _: responses.render_responses_request(r).to_wire())]
+
+
+def _tokenize_routes() -> list[tuple[str, Any, Run]]:
+    from tito.protocol import DetokenizeRequest, TokenizeChatRequest, TokenizeCompletionRequest
+    from tito.service import tokenize as tok
+
+    return [
+        ("/tokenize", TokenizeCompletionRequest | TokenizeChatRequest,
+         lambda r, _: tok.tokenize(r).model_dump(mode="json")),
+        ("/detokenize", DetokenizeRequest, lambda r, _: tok.detokenize(r).model_dump(mode="json")),
+    ]
+
+
+def _render_routes() -> Mapping[str, list[tuple[str, Any, Run]]]:
+    """endpoint name -> [(path, body type, service call)], as the FastAPI routes do them; each
+    endpoint's modules imported only when it is served (lazy: a function's cold start)."""
+    return LazyMapping({"chat_render": _chat_routes, "completions_render": _completions_routes,
+                        "responses_render": _responses_routes, "tokenize": _tokenize_routes})
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -2,22 +2,48 @@
 
 Why one package re-exporting everything: callers write ``from tito.protocol import X`` with X the
 vLLM class name, and never need to know which submodule holds it.
+
+Why lazily (PEP 562): defining the ~90 models costs each cold start tens of ms of CPU, and a
+function uses a few submodules (a chat derender function never touches the Responses or tokenize
+models). A name is looked up in the submodules in :data:`_SUBMODULES` order, importing each
+until one exports it (each ``__all__``); ``__all__`` here, and ``dir()``, import them all.
 """
 
-from tito.protocol.chat import *  # noqa: F403
-from tito.protocol.chat import __all__ as _chat_all
-from tito.protocol.common import *  # noqa: F403
-from tito.protocol.common import __all__ as _common_all
-from tito.protocol.completion import *  # noqa: F403
-from tito.protocol.completion import __all__ as _completion_all
-from tito.protocol.derender import *  # noqa: F403
-from tito.protocol.derender import __all__ as _derender_all
-from tito.protocol.engine import *  # noqa: F403
-from tito.protocol.engine import __all__ as _engine_all
-from tito.protocol.responses import *  # noqa: F403
-from tito.protocol.responses import __all__ as _responses_all
-from tito.protocol.tokenize import *  # noqa: F403
-from tito.protocol.tokenize import __all__ as _tokenize_all
+from __future__ import annotations
 
-__all__ = sorted({*_common_all, *_chat_all, *_completion_all, *_engine_all, *_derender_all,
-                  *_responses_all, *_tokenize_all})
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the names are, for type checkers
+    from tito.protocol.chat import *  # noqa: F403
+    from tito.protocol.common import *  # noqa: F403
+    from tito.protocol.completion import *  # noqa: F403
+    from tito.protocol.derender import *  # noqa: F403
+    from tito.protocol.engine import *  # noqa: F403
+    from tito.protocol.responses import *  # noqa: F403
+    from tito.protocol.tokenize import *  # noqa: F403
+
+#: The submodules, cheapest first: each imports those it builds on (engine -> chat -> common).
+_SUBMODULES = ("common", "chat", "completion", "engine", "derender", "tokenize", "responses")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__all__":
+        names = sorted({n for sub in _SUBMODULES for n in _submodule(sub).__all__})
+        globals()["__all__"] = names
+        return names
+    if not name.startswith("__"):
+        for sub in _SUBMODULES:
+            module = _submodule(sub)
+            if name in module.__all__:
+                value = globals()[name] = getattr(module, name)
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__getattr__("__all__")})
+
+
+def _submodule(sub: str) -> Any:
+    return importlib.import_module(f"{__name__}.{sub}")
