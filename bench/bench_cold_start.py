@@ -11,7 +11,9 @@ tokenizer it serves. This bench asks how much tito adds on top, per function, in
   design, listed in :data:`DEPENDENCIES`: not whatever tito happens to import), sets each up the
   least way it is used (Powertools' ``Logger()`` and ``Metrics()``; one pydantic model validated
   once, which is when pydantic imports its schema machinery and looks up its plugins, ~40 ms)
-  and loads the same tokenizers directly with ``tokenizers.Tokenizer.from_file``.
+  and loads the same model files directly: the tokenizers with ``tokenizers.Tokenizer.from_file``
+  and, for the functions that compile their default model's chat template at init, that
+  template with Jinja2's sandbox as transformers sets it up (``from_string``).
 
 Each measurement is the CPU time (user + sys) of the whole child process, median of ``--repeat``
 runs, the two interleaved so the load of the shared box hits both alike. Both sides run from
@@ -48,7 +50,11 @@ _BASE = (
     "from mangum import Mangum",
     "from aws_lambda_powertools import Logger, Metrics; Logger(); Metrics()",
 )
-_TEMPLATES = ("import jinja2.sandbox",)
+_TEMPLATES = ("import jinja2.sandbox, jinja2.ext",)
+#: Jinja2 compiling a chat template as transformers sets it up (the functions that render chats
+#: compile their default model's template at init; ``{source}``: that template)
+_COMPILE = ("jinja2.sandbox.ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, "
+            "extensions=[jinja2.ext.loopcontrols]).from_string({source!r})")
 
 #: What each function needs by design: every function is a plain ASGI app behind Mangum (no
 #: FastAPI: that is ``tito serve``'s); those that render chat templates (chat, Responses,
@@ -69,7 +75,8 @@ import tito.handlers.{function}
 from tito.models import get_registry
 registry = get_registry()
 tops = sorted({{m.split('.')[0] for m in sys.modules}} - set(sys.stdlib_module_names) - {{'tito'}})
-print(json.dumps({{"loaded": [str(registry.get(n).path) for n in registry.loaded()], "packages": tops}}))
+print(json.dumps({{"loaded": [str(registry.get(n).path) for n in registry.loaded()], "packages": tops,
+                  "template": registry.default.chat_template}}))
 """
 
 _DEPS_PROBE = """
@@ -108,8 +115,12 @@ def probe(code: str) -> object:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def deps_code(function: str, folders: list[str]) -> str:
+def deps_code(function: str, folders: list[str], template: str | None) -> str:
+    """The dependencies' side: imports, the same tokenizers, and (for the functions that render
+    chats) the default model's chat template compiled by Jinja2's sandbox."""
     loads = [f"Tokenizer.from_file({str(Path(f) / 'tokenizer.json')!r})" for f in folders]
+    if template is not None and _TEMPLATES[0] in DEPENDENCIES[function]:
+        loads.append(_COMPILE.format(source=template))
     return "\n".join((*DEPENDENCIES[function], *loads))
 
 
@@ -130,7 +141,7 @@ def main() -> None:
         assert isinstance(deps, list)
         plans[function] = {
             "tito": f"import tito.handlers.{function}",
-            "deps": deps_code(function, info["loaded"]),
+            "deps": deps_code(function, info["loaded"], info["template"]),
             "loaded": [Path(p).name for p in info["loaded"]],
             # third-party packages tito imports beyond those its dependencies import themselves
             "extra_packages": sorted(set(info["packages"]) - set(deps)),
