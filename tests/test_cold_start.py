@@ -97,6 +97,8 @@ def test_protocol_names_resolve_lazily_to_their_submodules() -> None:
 
     import tito.protocol as P
 
+    files = {f.stem for f in (ROOT / "src" / "tito" / "protocol").glob("*.py")} - {"__init__"}
+    assert set(P._SUBMODULES) == files  # a new submodule must be listed to be found
     subs = [importlib.import_module(f"tito.protocol.{s}") for s in P._SUBMODULES]
     expected = {n: getattr(m, n) for m in subs for n in m.__all__}
     assert P.__all__ == sorted(expected)
