@@ -407,7 +407,7 @@ def _start(parser: str, vllm: str, tmp: Path, port: int,
     if level is not None:
         flags = [*flags, "--tool-strict-level", level]
     env = dict(os.environ, VLLM_TARGET_DEVICE="cpu", HF_HUB_OFFLINE="1",
-               VLLM_SYSTEM_START_DATE="2026-12-01")
+               VLLM_SYSTEM_START_DATE=record.HARMONY_DATE)
     if parser == "openai":  # openai-harmony's vocabulary, offline (main() rebuilt it)
         env["TIKTOKEN_ENCODINGS_BASE"] = str(tmp / "tiktoken")
     log = open(tmp / f"{parser}-{level}.log", "wb")  # noqa: SIM115 (lives as long as the server)

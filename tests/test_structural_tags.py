@@ -28,7 +28,7 @@ from fastapi.testclient import TestClient
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance import markers  # noqa: E402
+from conformance import markers, replay  # noqa: E402
 from tito.core.parsers.tools import TOOL_PARSERS  # noqa: E402
 from tito.models import registry  # noqa: E402
 
@@ -39,6 +39,13 @@ MODELS = ROOT / "layers" / "tokenizer" / "models"
 def test_every_format_has_goldens() -> None:
     recorded = {g.stem for g in GOLDENS}
     assert set(TOOL_PARSERS) | {"openai"} <= recorded
+
+
+@pytest.fixture(autouse=True)
+def _harmony_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpt-oss's ``Current date:`` line as recorded (record_structural.py pins vLLM's
+    ``VLLM_SYSTEM_START_DATE``): without it the openai goldens would match on that day only."""
+    monkeypatch.setenv(replay.HARMONY_DATE_ENV, replay.HARMONY_DATE)
 
 
 @pytest.fixture(scope="module")
