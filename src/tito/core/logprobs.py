@@ -28,6 +28,12 @@ and the earlier pieces report ``""``/``[]``: the concatenated token strings are 
 entries are repaired with the same context (the sampled ids before their position). This is
 vLLM's ``_correct_decoded_token``.
 
+**Output** is a :class:`Resolved`: the entries as JSON text, written from per-token fragments
+(``{"token":"...","logprob":`` and ``,"bytes":[...]``) cached per vocabulary in a bounded cache, so
+a batch's ~50k candidates cost one string each, not a dict each plus ``json.dumps`` of it; the
+answer's writer splices the text in (``tito.adapters.splice``). It reads as the list of dicts it
+holds (parsed once, when first read: the completions shape, Responses items).
+
 **Context across calls.** :func:`resolve` takes and returns the last ``CONTEXT_IDS`` (4) sampled
 ids, so a character split across two stream chunks resolves exactly as in one call. A legacy
 entry with a plain string (no id) resets the context: the ids before it are not known.
@@ -42,9 +48,12 @@ tito keeps the higher logprob.
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +64,7 @@ __all__ = [
     "CONTEXT_IDS",
     "LOGPROB_FLOOR",
     "EngineLogprob",
+    "Resolved",
     "from_engine_dict",
     "from_legacy_dict",
     "from_wire",
@@ -135,21 +145,77 @@ def from_wire(entry: EngineLogprob | Mapping[str, Any]) -> EngineLogprob:
     raise BadRequest("logprobs entry has neither token_id nor token", param="logprobs.content")
 
 
+class Resolved(Sequence[dict[str, Any]]):
+    """The resolved entries of one :func:`resolve` call, held as their JSON text.
+
+    Why text: a batch of 8k tokens with top-5 logprobs has ~50k candidates; one dict each, then
+    ``json.dumps`` of them, was half of a batch derender. The answer carries these entries as
+    they are, so they are written once, as JSON, from per-token fragments cached per vocabulary
+    (:func:`_fragment`); the JSON writer splices :meth:`json_text` in (``tito.adapters.splice``).
+    Reading entries (the completions shape, the Responses items, tests) parses the text once:
+    the dicts are exactly those the text holds, ``{token, logprob, bytes, top_logprobs}``.
+    """
+
+    __slots__ = ("_items", "_pieces")
+
+    def __init__(self, pieces: list[str]) -> None:
+        self._pieces = pieces  # one JSON object per position
+        self._items: list[dict[str, Any]] | None = None
+
+    def json_text(self) -> str:
+        """The entries as a JSON array (compact, UTF-8 characters kept, as ``dump_json``)."""
+        return "[" + ",".join(self._pieces) + "]"
+
+    def _entries(self) -> list[dict[str, Any]]:
+        if self._items is None:
+            self._items = json.loads(self.json_text())
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._entries()[index]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._entries())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Resolved):
+            return self._entries() == other._entries()
+        if isinstance(other, list):
+            return self._entries() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other: object) -> Any:
+        """Entries of consecutive calls, joined (as lists join)."""
+        if isinstance(other, Resolved):
+            return Resolved(self._pieces + other._pieces)
+        if isinstance(other, list):
+            return self._entries() + other
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Resolved({self._entries()!r})"
+
+
 def resolve(
     vocab: Vocab,
     entries: Sequence[EngineLogprob | Mapping[str, Any]],
     context_ids: Sequence[int],
-) -> tuple[list[dict[str, Any]], list[int]]:
-    """OpenAI ``ChatCompletionLogProbsContent`` dicts for ``entries``, and the new context.
+) -> tuple[Resolved, list[int]]:
+    """OpenAI ``ChatCompletionLogProbsContent`` entries for ``entries``, and the new context.
 
     ``context_ids`` are the sampled ids before the first entry (only the last 4 are used); the
     returned context is the last 4 sampled ids after the last entry, to pass to the next call.
     """
     context = [int(i) for i in context_ids][-CONTEXT_IDS:]
-    out: list[dict[str, Any]] = []
-    pieces: dict[int, tuple[str, list[int]]] = {}  # context-free (token, bytes) of this call
-    size = vocab.size
-    known = pieces.get
+    out: list[str] = []
+    cache = _fragments(vocab)
+    known = cache.get
+    inf = _INF
     for raw in entries:
         if type(raw) is dict and "token_id" in raw:
             # the engine's integer shape, read directly (ints and finite floats checked inline:
@@ -158,43 +224,34 @@ def resolve(
             if sampled.__class__ is not int:
                 sampled = _int(sampled, "token_id")
             logprob = raw.get("logprob")
-            if logprob.__class__ is not float or not -_INF < logprob < _INF:
+            if logprob.__class__ is not float or not -inf < logprob < inf:
                 logprob = _clamp(_float(logprob, "logprob"))
-            found = known(sampled)
-            if found is None:
-                found = _piece(vocab, sampled, context, pieces)
+            frag = known(sampled) or _fragment(vocab, sampled, context, cache)
             top = []
             add = top.append
             for cand in raw.get("top_logprobs") or ():
                 if type(cand) is not dict:
                     cand = from_wire(cand)
-                    cand_token, cand_bytes = _token_text(vocab, cand, context)
-                    top.append({"token": cand_token, "logprob": _clamp(cand.logprob),
-                                "bytes": cand_bytes})
+                    h, t = _text_fragment(_token_text(vocab, cand, context))
+                    add(f"{h}{_clamp(cand.logprob)!r}{t}}}")
                     continue
                 cand_id = cand.get("token_id")
+                cand_logprob = cand.get("logprob")
                 if cand_id.__class__ is not int:
                     cand_id = _int(cand_id, "token_id")
-                cand_logprob = cand.get("logprob")
-                if cand_logprob.__class__ is not float or not -_INF < cand_logprob < _INF:
+                if cand_logprob.__class__ is not float or not -inf < cand_logprob < inf:
                     cand_logprob = _clamp(_float(cand_logprob, "logprob"))
-                piece = known(cand_id)
-                if piece is None:
-                    piece = _piece(vocab, cand_id, context, pieces) if 0 <= cand_id < size \
-                        else ("", [])
-                add({"token": piece[0], "logprob": cand_logprob, "bytes": piece[1]})
-            out.append({"token": found[0], "logprob": logprob, "bytes": found[1],
-                        "top_logprobs": top})
+                h, t = known(cand_id) or _fragment(vocab, cand_id, context, cache)
+                add(f"{h}{cand_logprob!r}{t}}}")
+            out.append(f'{frag[0]}{logprob!r}{frag[1]},"top_logprobs":[{",".join(top)}]}}')
         else:
             entry = from_wire(raw)
-            token, token_bytes = _token_text(vocab, entry, context)
+            head, tail = _text_fragment(_token_text(vocab, entry, context))
             top = []
             for cand in entry.top:
-                cand_token, cand_bytes = _token_text(vocab, cand, context)
-                top.append({"token": cand_token, "logprob": _clamp(cand.logprob),
-                            "bytes": cand_bytes})
-            out.append({"token": token, "logprob": _clamp(entry.logprob), "bytes": token_bytes,
-                        "top_logprobs": top})
+                h, t = _text_fragment(_token_text(vocab, cand, context))
+                top.append(f"{h}{_clamp(cand.logprob)!r}{t}}}")
+            out.append(f'{head}{_clamp(entry.logprob)!r}{tail},"top_logprobs":[{",".join(top)}]}}')
             sampled = _entry_id(entry)
         if sampled is None:
             context = []
@@ -202,26 +259,56 @@ def resolve(
             context.append(sampled)
             if len(context) > CONTEXT_IDS:
                 del context[0]
-    return out, context
+    return Resolved(out), context
 
 
-def _piece(
-    vocab: Vocab, token_id: int, context: list[int], pieces: dict[int, tuple[str, list[int]]]
-) -> tuple[str, list[int]]:
-    """:func:`_token_text` for an id: the vocabulary's cached piece, repaired only when it ends in
-    U+FFFD (the one context-dependent case). ``pieces`` memoizes ``(token, bytes)`` within a call;
-    the bytes list is shared between equal entries (nothing downstream mutates it)."""
-    found = pieces.get(token_id)
-    if found is not None:
-        return found
+#: Token ids whose JSON fragments stay cached per vocabulary; when full, the older half goes.
+FRAGMENT_CACHE_IDS = 1 << 16
+
+_FRAGMENTS: weakref.WeakKeyDictionary[Vocab, dict[int, tuple[str, str]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _fragments(vocab: Vocab) -> dict[int, tuple[str, str]]:
+    """The fragment cache of ``vocab`` (id -> fragment; an empty tuple for a piece ending in
+    U+FFFD, whose fragment depends on the context)."""
+    found = _FRAGMENTS.get(vocab)
+    if found is None:
+        found = _FRAGMENTS[vocab] = {}
+    return found
+
+
+def _text_fragment(text: str) -> tuple[str, str]:
+    """The JSON of an entry with token string ``text`` around its logprob: ``{"token":...,
+    "logprob":`` and ``,"bytes":[...]`` (the bytes are ``text``'s UTF-8, as OpenAI's)."""
+    return ('{"token":' + json.dumps(text, ensure_ascii=False) + ',"logprob":',
+            ',"bytes":[' + ",".join(map(str, text.encode("utf-8"))) + "]")
+
+
+_EMPTY_FRAGMENT = _text_fragment("")
+
+
+def _fragment(
+    vocab: Vocab, token_id: int, context: list[int], cache: dict[int, tuple[str, str]]
+) -> tuple[str, str]:
+    """The JSON fragment of an id's entry (a cache miss, or a context-dependent piece).
+
+    Pieces are single-id decodes; one ending in U+FFFD is repaired with the context (the one
+    context-dependent case, so never cached as a fragment). The cache is bounded: when it holds
+    :data:`FRAGMENT_CACHE_IDS` ids, the older half is dropped (dicts keep insertion order).
+    """
     if token_id < 0 or token_id >= vocab.size:
-        return "", []
+        return _EMPTY_FRAGMENT
+    if token_id in cache:  # cached as () : repaired each time
+        return _text_fragment(_repair(vocab, token_id, context))
     text = vocab.piece(token_id)
+    if len(cache) >= FRAGMENT_CACHE_IDS:
+        for old in list(itertools.islice(cache, FRAGMENT_CACHE_IDS // 2)):
+            del cache[old]
     if text.endswith(_FFFD):
-        text = _repair(vocab, token_id, context)
-        return text, list(text.encode("utf-8"))
-    found = (text, list(text.encode("utf-8")))
-    pieces[token_id] = found
+        cache[token_id] = ()  # type: ignore[assignment]
+        return _text_fragment(_repair(vocab, token_id, context))
+    found = cache[token_id] = _text_fragment(text)
     return found
 
 
@@ -273,18 +360,15 @@ def _entry_id(entry: EngineLogprob) -> int | None:
     return None
 
 
-def _token_text(vocab: Vocab, entry: EngineLogprob, context: list[int]) -> tuple[str, list[int]]:
-    """``(token, bytes)`` for one entry: single-id decode, repaired when it ends in U+FFFD."""
+def _token_text(vocab: Vocab, entry: EngineLogprob, context: list[int]) -> str:
+    """The token string of one entry: single-id decode, repaired when it ends in U+FFFD."""
     token_id = _entry_id(entry)
     if token_id is None:
-        text = entry.token or ""
-        return text, list(text.encode("utf-8"))
+        return entry.token or ""
     if not vocab.in_vocab(token_id):
-        return "", []
+        return ""
     text = vocab.piece(token_id)
-    if text.endswith(_FFFD):
-        text = _repair(vocab, token_id, context)
-    return text, list(text.encode("utf-8"))
+    return _repair(vocab, token_id, context) if text.endswith(_FFFD) else text
 
 
 def _repair(vocab: Vocab, token_id: int, context: list[int]) -> str:
