@@ -8,7 +8,10 @@ every figure measured in the same run:
   derender (text, top-5 logprobs with token strings and bytes, usage), the response's JSON;
 - **decode**: ``tokenizers.Tokenizer.decode`` of the same ids, once (the Rust floor for the text);
 - the share of the time spent in cyclic garbage collection (``gc.callbacks``);
-- the response's SHA-256, so "same bytes out" can be checked across versions.
+- the response's SHA-256, so "same bytes out" can be checked across versions;
+- the request's and the response's sizes, and as Lambda counts them (JSON-escaped in the event
+  or proxy answer, :func:`tito.adapters.payload.event_bytes`; the limit is 6 MiB with the rest of
+  the event).
 
 Goal (issue 15): 8k tokens <= 100x decode, garbage collection not dominating.
 """
@@ -29,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 os.environ.setdefault("TITO_MAX_BODY_BYTES", str(64 << 20))  # the 32k row is over 6 MB
 
 from tito.adapters.asgi import DerenderApp, dump_json  # noqa: E402
+from tito.adapters.payload import event_bytes  # noqa: E402
 from tito.models import get_registry  # noqa: E402
 
 TEXT = (" The quick brown fox 😀 jumps over the lazy dog; 中文字符 and café. Once upon a time, "
@@ -93,8 +97,9 @@ def main() -> int:
     app = DerenderApp(["chat_derender"])
     base = vocab.encode(TEXT * 400)
     print("CPU time, one core, median of 3 (after one warm-up)")
-    print(f"{'tokens':>7s} {'request':>9s} {'response':>9s} {'tito':>9s} {'decode':>9s} "
+    print(f"{'tokens':>7s} {'request':>15s} {'response':>15s} {'tito':>9s} {'decode':>9s} "
           f"{'tito/decode':>11s} {'gc share':>8s}  sha256")
+    print(f"{'':7s} {'(escaped)':>15s} {'(escaped)':>15s}")
     for n in (8192, 32768):
         if n > model.config.max_model_len:
             print(f"{n:7d} skipped: over qwen3's max_model_len {model.config.max_model_len}")
@@ -129,7 +134,9 @@ def main() -> int:
         assert "choices" in body, out[:300]
         body["created"] = 0  # a clock reading: everything else must stay byte-identical
         out = dump_json(body)
-        print(f"{n:7d} {len(raw)/1e6:7.1f}MB {len(out)/1e6:7.1f}MB {t*1e3:7.0f}ms "
+        sizes = (f"{len(raw)/1e6:5.1f} ({event_bytes(raw)/1e6:4.1f})MB "
+                 f"{len(out)/1e6:5.1f} ({event_bytes(out)/1e6:4.1f})MB")
+        print(f"{n:7d} {sizes} {t*1e3:7.0f}ms "
               f"{d*1e3:7.2f}ms {t/d:11.0f} {share:8.0%}  {hashlib.sha256(out).hexdigest()[:16]}")
     print("goal: 8k tokens <= 100x decode")
     return 0

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from tito.adapters.app import create_app
 from tito.adapters.asgi import DerenderApp
+from tito.adapters.payload import event_bytes
 
 QWEN_IDS = [151667, 198, 785, 151668, 271, 9707, 0, 151657, 151658, 151645]
 CHAT = "/v1/chat/completions/derender"
@@ -175,7 +176,7 @@ def test_response_over_the_payload_limit_is_a_clear_413(monkeypatch: pytest.Monk
     served = TestClient(DerenderApp(["chat_derender"])).post(
         CHAT, content=raw, headers={"content-type": "application/json"})
     assert served.status_code == 200 and len(served.content) > len(raw)
-    monkeypatch.setenv("TITO_MAX_BODY_BYTES", str(len(raw) + 1))
+    monkeypatch.setenv("TITO_MAX_BODY_BYTES", str(event_bytes(raw)))  # the request just fits
     resp = TestClient(DerenderApp(["chat_derender"])).post(
         CHAT, content=raw, headers={"content-type": "application/json"})
     assert resp.status_code == 413

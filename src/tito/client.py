@@ -46,10 +46,10 @@ Theory of operation (streaming)
   not at all (the first token is never delayed), then a window that starts at ``start`` and grows
   by ``growth`` per round up to ``max_wait``, counted from the round's first event. A round ends
   early when ``chunks_per_call`` events are in or the engine stream ends.
-- **Oversized batch answers.** A batch derender whose request or answer would not fit the
-  functions' payload limit (Lambda's 6 MB; top-5 logprobs pass it near 11k tokens) is sent as
-  streamed calls and assembled into the very answer the batch call would give
-  (:mod:`tito.adapters.batch_split`).
+- **Oversized batch answers.** A batch derender (chat, completions, Responses) whose request or
+  answer would not fit the functions' payload limit (Lambda's 6 MB, counted as the event carries
+  the body: JSON-escaped; top-5 logprobs pass it near 14k tokens) is sent as streamed calls and
+  assembled into the very answer the batch call would give (:mod:`tito.adapters.batch_split`).
 - **What the user sees.** A derendered chunk whose only choice carries nothing (text held back by
   the detokenizer or a stop-string prefix) is not forwarded, nor is anything for a choice after it
   finished; a usage-only chunk always is. Every chunk of one response shares one ``id`` (the
@@ -497,8 +497,9 @@ class TitoClient:
     ``clock`` stamps each stream's ``created`` (inject a fixed one for reproducible output).
     ``http_shards``: connection pools per URL stage (see :class:`_Stage`). ``coalesce``: the wait
     window of streamed derender rounds (:class:`CoalescePolicy`; default: never wait).
-    ``max_payload_bytes``: the largest derender request or answer sent in one batch call; larger
-    ones are split into streamed calls (default: what fits Lambda's 6 MB payload limit).
+    ``max_payload_bytes``: the largest derender request or answer sent in one batch call, counted
+    as the Lambda event carries it (JSON-escaped); larger ones (chat, completions, Responses) are
+    split into streamed calls (default: what fits Lambda's 6 MB payload limit).
     """
 
     def __init__(
@@ -675,28 +676,24 @@ class TitoClient:
         path = DERENDER_PATHS[endpoint]
         content = json.dumps(body).encode()
 
-        async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
-            return dict(await self._post("derender", self.derender_http, path, body))
+        async def whole() -> dict[str, Any]:
+            return dict(await self._post("derender", self.derender_http, path, body, content))
 
-        async def split() -> dict[str, Any]:
+        async def split(request_bytes: int) -> dict[str, Any]:
             firsts = [{**c.derender_fields(vllm_compatible=self.vllm_compatible),
                        **({"prompt_tokens": c.prompt_tokens} if c.prompt_tokens is not None
                           else {})} for c in contexts]
             return await batch_split.derender_split(
                 endpoint, path, body,
                 "generate_response" if endpoint == "chat" else "generate_responses",
-                firsts, len(content), self.max_payload_bytes, post,
+                firsts, request_bytes, self.max_payload_bytes, self._derender_post,
                 every_call=self.vllm_compatible)
 
-        can_split = batch_split.splittable(responses)
-        if can_split and batch_split.oversized(len(content), responses, self.max_payload_bytes):
-            return await split()
-        try:
-            return dict(await self._post("derender", self.derender_http, path, body, content))
-        except TitoClientError as exc:
-            if exc.status == 413 and can_split:  # an answer the estimate missed
-                return await split()
-            raise
+        return await batch_split.whole_or_split(content, responses, self.max_payload_bytes,
+                                                whole, split)
+
+    async def _derender_post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        return dict(await self._post("derender", self.derender_http, path, body))
 
     def _context(self, endpoint: Endpoint, request: Mapping[str, Any],
                  gen: Mapping[str, Any]) -> StreamContext:
@@ -862,9 +859,22 @@ class TitoClient:
         gen = await self._render_responses({**request, "stream": False})
         answer = await self._post("generate", self.engine_http, GENERATE_PATH,
                                   self._engine_body(gen, False, None))
-        body = {**self._responses_fields(request, gen), "generate_response": answer}
-        return dict(await self._post("derender", self.derender_http, RESPONSES_DERENDER_PATH,
-                                     body))
+        fields = self._responses_fields(request, gen)
+        body = {**fields, "generate_response": answer}
+        content = json.dumps(body).encode()
+        from tito.adapters import batch_split
+
+        async def whole() -> dict[str, Any]:
+            return dict(await self._post("derender", self.derender_http,
+                                         RESPONSES_DERENDER_PATH, body, content))
+
+        async def split(request_bytes: int) -> dict[str, Any]:
+            return await batch_split.responses_split(
+                RESPONSES_DERENDER_PATH, body, fields, request_bytes, self.max_payload_bytes,
+                self._derender_post)
+
+        return await batch_split.whole_or_split(content, [answer], self.max_payload_bytes,
+                                                whole, split)
 
     async def responses_stream(
         self, request: Mapping[str, Any]

@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from tito import __version__
+from tito.adapters.payload import MAX_EVENT_BODY_BYTES, event_bytes, over_limit
 from tito.adapters.splice import dump_json
 from tito.adapters.validation import parse_body, validate_body
 from tito.errors import ErrorType, TitoError, error_body, quote
@@ -53,9 +54,10 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 #: Called with the exception for every unexpected error (500). The Lambda handlers add a metric.
 on_unhandled: list[Callable[[BaseException], None]] = []
 
-#: Largest accepted request body. Lambda caps a synchronous payload at 6 MB anyway; this bounds
-#: ``tito serve`` the same way (override with ``TITO_MAX_BODY_BYTES``).
-DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024
+#: Largest accepted request or answer body, counted as Lambda counts a payload (JSON-escaped in
+#: the event, :func:`tito.adapters.payload.event_bytes`): what fits Lambda's 6 MB with the rest of
+#: the event; ``tito serve`` is bounded the same way (override with ``TITO_MAX_BODY_BYTES``).
+DEFAULT_MAX_BODY_BYTES = MAX_EVENT_BODY_BYTES
 
 def max_body_bytes() -> int:
     """``TITO_MAX_BODY_BYTES`` or the default (a bad value falls back to the default)."""
@@ -94,7 +96,8 @@ def error_answer(message: str, *, type_: str, code: int, param: str | None = Non
 
 def too_large(limit: int) -> JsonAnswer:
     return error_answer(
-        f"Request body too large: at most {limit} bytes are accepted (TITO_MAX_BODY_BYTES). "
+        f"Request body too large: at most {limit} bytes are accepted, counted as the Lambda "
+        "event carries the body (JSON-escaped; TITO_MAX_BODY_BYTES). "
         "A batch derender this large must be sent as streamed calls (\"stream\": true, the "
         "engine output split over several generate_chunks calls); tito.client and the gateway "
         "do that split themselves.",
@@ -107,8 +110,9 @@ def response_too_large(size: int, limit: int) -> JsonAnswer:
     """413 for an answer over Lambda's synchronous payload limit (Lambda itself would fail the
     invocation and API Gateway answer a bare 502): say why and what to do instead."""
     return error_answer(
-        f"Response too large: {size} bytes, over the {limit}-byte payload limit of this "
-        "deployment (Lambda's 6 MB). Send this derender as streamed calls (\"stream\": true, "
+        f"Response too large: {size} bytes as Lambda counts it (JSON-escaped in the proxy "
+        f"answer), over the {limit}-byte payload limit of this deployment (Lambda's 6 MB). "
+        "Send this derender as streamed calls (\"stream\": true, "
         "a few thousand tokens per call); tito.client and the gateway do that split themselves.",
         type_=ErrorType.TOO_LARGE,
         code=413,
@@ -156,7 +160,8 @@ def lone_surrogate_path(body: bytes) -> str | None:
 async def read_json_body(scope: Scope, receive: Receive) -> bytes | JsonAnswer | None:
     """The body of a POST, or the error answer the JSON body guard gives (None: disconnected).
 
-    Rules (vLLM's, plus bounds): at most :func:`max_body_bytes` (413), content type
+    Rules (vLLM's, plus bounds): at most :func:`max_body_bytes` as the Lambda event carries it
+    (413, :func:`tito.adapters.payload.over_limit`), content type
     ``application/json`` (400), a body that starts as a JSON object (400), no lone UTF-16
     surrogate escape in any string (400, :func:`lone_surrogate_path`).
     """
@@ -187,6 +192,8 @@ async def read_json_body(scope: Scope, receive: Receive) -> bytes | JsonAnswer |
         parts.append(chunk)
         more = message.get("more_body", False)
     body = parts[0] if len(parts) == 1 else b"".join(parts)
+    if over_limit(body, limit):  # as the Lambda event would carry it
+        return too_large(limit)
     if not body.lstrip().startswith(b"{"):
         return error_answer("The request body must be a JSON object.",
                             type_=ErrorType.VALIDATION, code=400)
@@ -342,8 +349,8 @@ class DerenderApp:
             if result is None:
                 result = route[1](validate_body(route[0], data))
             answer = JsonAnswer(result)
-            if len(answer.body) > self.max_response_bytes:
-                return response_too_large(len(answer.body), self.max_response_bytes)
+            if over_limit(answer.body, self.max_response_bytes):
+                return response_too_large(event_bytes(answer.body), self.max_response_bytes)
             return answer
         if path in ("/health", "/version", "/v1/models"):
             if method != "GET":

@@ -7,10 +7,12 @@ does the streaming itself, so a caller of ``chat`` / ``completions`` gets the ba
 
 How, with nothing re-implemented on the client:
 
-1. **Decide before sending.** The request's size is known (its JSON); the answer's is estimated
-   from the logprob candidates it will hold (:func:`estimated_answer_bytes`, about 80 bytes
-   each in chat's shape). Over ``max_payload_bytes`` either way, the batch is split. An answer
-   the estimate missed still comes back as the function's 413, and is split then.
+1. **Decide before sending.** The request's size is known (its JSON, counted as the Lambda
+   event carries it: :func:`tito.adapters.payload.event_bytes`, as the function counts it); the
+   answer's is estimated from the logprob candidates it will hold
+   (:func:`estimated_answer_bytes`, about 96 escaped bytes each in chat's shape). Over
+   ``max_payload_bytes`` either way, the batch is split (:func:`whole_or_split`). An answer the
+   estimate missed still comes back as the function's 413, and is split then.
 2. **The skeleton**: the same batch derender without the choices' engine logprobs (the token
    ids alone are ~6 bytes a token). Its answer is the exact batch answer (text, reasoning, tool
    calls, finish and stop reasons, usage, ids, every default field), with ``logprobs`` missing.
@@ -20,6 +22,9 @@ How, with nothing re-implemented on the client:
    included), so the concatenation is the batch's logprobs.
 4. **Assembly**: the skeleton with each choice's ``logprobs`` filled in, in place (key order
    kept), after a completions echo's prompt logprobs when the skeleton has them.
+
+A Responses answer needs no skeleton: it is its stream's events assembled, so the one choice is
+streamed whole in pieces and the assembled ``Response`` is the answer (:func:`responses_split`).
 
 The skeleton decodes the text a second time; that is the price of not rebuilding the answer's
 shape on the client, and small next to the logprobs (most of a logprobs derender's time).
@@ -31,6 +36,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from tito.adapters.payload import MAX_EVENT_BODY_BYTES, event_bytes
 from tito.client import TitoClientError
 from tito.errors import ErrorType, error_body
 
@@ -39,16 +45,20 @@ __all__ = [
     "derender_split",
     "estimated_answer_bytes",
     "oversized",
+    "responses_split",
     "splittable",
+    "whole_or_split",
 ]
 
-#: The largest derender body (request or answer) sent in one call by default. Lambda's limit is
-#: 6 MB on the *event* and the *proxy answer*, which carry the body as an escaped JSON string
-#: (every ``"`` becomes ``\\"``: +15-25% for logprobs JSON): 4 MiB of body stays under it.
-DEFAULT_MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
-#: Estimated answer bytes per logprob candidate (chat's ``{"token","logprob","bytes"}`` objects
-#: of short tokens), per output token (text, ids) and for the rest of the answer.
-ANSWER_BYTES_PER_CANDIDATE = 80
+#: The largest derender body (request or answer) sent in one call by default, counted as Lambda
+#: counts it (:func:`tito.adapters.payload.event_bytes`: JSON-escaped in the event or proxy
+#: answer): the functions' own default limit (``TITO_MAX_BODY_BYTES``), Lambda's 6 MB less room
+#: for the rest of the event.
+DEFAULT_MAX_PAYLOAD_BYTES = MAX_EVENT_BODY_BYTES
+#: Estimated answer bytes (escaped as in the proxy answer) per logprob candidate (chat's
+#: ``{"token","logprob","bytes"}`` objects: ~75 for English text, more for multi-byte
+#: characters), per output token (text, ids) and for the rest of the answer.
+ANSWER_BYTES_PER_CANDIDATE = 96
 ANSWER_BYTES_PER_TOKEN = 16
 ANSWER_BYTES_FIXED = 4096
 #: Most tokens in one streamed piece, whatever the budget allows.
@@ -80,7 +90,8 @@ def estimated_answer_bytes(responses: Sequence[Mapping[str, Any]]) -> int:
 
 
 def oversized(request_bytes: int, responses: Sequence[Mapping[str, Any]], limit: int) -> bool:
-    """Would the batch call's request or (estimated) answer be over ``limit`` bytes?"""
+    """Would the batch call's request (its :func:`~tito.adapters.payload.event_bytes`) or its
+    (estimated) answer be over ``limit`` bytes?"""
     return request_bytes > limit or estimated_answer_bytes(responses) > limit
 
 
@@ -199,3 +210,82 @@ async def derender_split(
         if job is not None:
             choice["logprobs"] = _join(endpoint, choice.get("logprobs"), next(pending))
     return answer
+
+
+async def responses_split(
+    path: str,
+    body: Mapping[str, Any],
+    first: Mapping[str, Any],
+    request_bytes: int,
+    limit: int,
+    post: Post,
+) -> dict[str, Any]:
+    """A Responses batch derender made of streamed calls: the ``Response`` of the events.
+
+    A Responses answer is its stream assembled (``tito.service.responses_assembler``; the batch
+    derender is the assembled stream of one chunk), so no skeleton is needed: the one choice goes
+    in ``piece``-token calls carrying ``stream_state``, and the assembled ``response.completed``
+    (or ``.incomplete``) event's ``Response`` is the batch answer. The first call carries the
+    request's context (``first``) and what the batch takes the input token count from (the
+    engine's ``prompt_token_ids`` and ``usage``).
+    """
+    from tito.service.responses_assembler import Assembler
+
+    resp = body["generate_response"]
+    choice = resp["choices"][0]
+    ids = list(choice.get("token_ids") or [])
+    lp = dict(choice["logprobs"])
+    content, sampled = lp["content"], lp.get("sampled")
+    piece = _piece_tokens([resp], request_bytes, limit)
+    assembler = Assembler()
+    state: Any = None
+    last: dict[str, Any] | None = None
+    for start in range(0, max(len(ids), 1), piece):
+        end = start + piece
+        logprobs = {**lp, "content": content[start:end]}
+        if isinstance(sampled, list):
+            logprobs["sampled"] = sampled[start:end]
+        event: dict[str, Any] = {"request_id": resp.get("request_id"), "choices": [{
+            "index": choice.get("index", 0), "token_ids": ids[start:end], "logprobs": logprobs,
+            "finish_reason": (choice.get("finish_reason") or "stop") if end >= len(ids)
+            else None}]}
+        call: dict[str, Any] = {"stream": True}
+        if state is None:
+            call.update(first)
+            event.update({k: resp[k] for k in ("prompt_token_ids", "usage") if resp.get(k)})
+        else:
+            call["model"] = first.get("model")
+        call["stream_state"] = state
+        call["generate_chunk"] = event
+        out = await post(path, call)
+        state = out.get("stream_state")
+        for e in out.get("events") or []:
+            last = assembler.feed(e)
+        if isinstance(state, Mapping) and state.get("stop_fired"):
+            break  # a stop string ended the response: the rest has no output, as in the batch
+    if last is None or not isinstance(last.get("response"), dict):
+        raise TitoClientError("derender", 502, error_body(
+            "the streamed Responses derender did not complete the response",
+            type_=ErrorType.BAD_GATEWAY, code=502))
+    return last["response"]
+
+
+async def whole_or_split(
+    content: bytes,
+    responses: Sequence[Mapping[str, Any]],
+    limit: int,
+    whole: Callable[[], Awaitable[dict[str, Any]]],
+    split: Callable[[int], Awaitable[dict[str, Any]]],
+) -> dict[str, Any]:
+    """The batch call ``whole()`` (its JSON ``content``), or ``split(request_bytes)`` when it
+    would not fit ``limit`` (module header), or when the function answered 413 anyway."""
+    request_bytes = event_bytes(content)
+    can_split = splittable(responses)
+    if can_split and oversized(request_bytes, responses, limit):
+        return await split(request_bytes)
+    try:
+        return await whole()
+    except TitoClientError as exc:
+        if exc.status == 413 and can_split:  # an answer the estimate missed
+            return await split(request_bytes)
+        raise
