@@ -33,7 +33,7 @@ shape on the client, and small next to the logprobs (most of a logprobs derender
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from tito.adapters.payload import MAX_EVENT_BODY_BYTES, event_bytes
@@ -117,25 +117,33 @@ def _skeleton(responses: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _chunk_events(
+    request_id: Any, choice: Mapping[str, Any], piece: int
+) -> Iterator[dict[str, Any]]:
+    """The engine stream events of one batch ``choice``, ``piece`` tokens (and their logprob
+    entries) each; the last one carries the choice's finish reason."""
+    ids = list(choice.get("token_ids") or [])
+    lp = dict(choice["logprobs"])
+    content, sampled = lp["content"], lp.get("sampled")
+    for start in range(0, max(len(ids), 1), piece):
+        end = start + piece
+        logprobs = {**lp, "content": content[start:end]}
+        if isinstance(sampled, list):
+            logprobs["sampled"] = sampled[start:end]
+        yield {"request_id": request_id, "choices": [{
+            "index": choice.get("index", 0), "token_ids": ids[start:end], "logprobs": logprobs,
+            "finish_reason": (choice.get("finish_reason") or "stop") if end >= len(ids)
+            else None}]}
+
+
 async def _streamed_logprobs(
     path: str, first: Mapping[str, Any], model: Any, request_id: Any,
     choice: Mapping[str, Any], piece: int, post: Post, every_call: bool,
 ) -> list[Any]:
     """One choice streamed in ``piece``-token calls: the answer's logprobs of every chunk."""
-    ids = list(choice.get("token_ids") or [])
-    lp = dict(choice["logprobs"])
-    content, sampled = lp["content"], lp.get("sampled")
     state: Any = None
     parts: list[Any] = []
-    for start in range(0, len(ids), piece):
-        end = start + piece
-        logprobs = {**lp, "content": content[start:end]}
-        if isinstance(sampled, list):
-            logprobs["sampled"] = sampled[start:end]
-        event = {"request_id": request_id, "choices": [{
-            "index": choice.get("index", 0), "token_ids": ids[start:end], "logprobs": logprobs,
-            "finish_reason": (choice.get("finish_reason") or "stop") if end >= len(ids)
-            else None}]}
+    for event in _chunk_events(request_id, choice, piece):
         body: dict[str, Any] = {"stream": True}
         body.update(first if state is None or every_call else {"model": model})
         body["stream_state"] = state
@@ -232,23 +240,11 @@ async def responses_split(
     from tito.service.responses_assembler import Assembler
 
     resp = body["generate_response"]
-    choice = resp["choices"][0]
-    ids = list(choice.get("token_ids") or [])
-    lp = dict(choice["logprobs"])
-    content, sampled = lp["content"], lp.get("sampled")
     piece = _piece_tokens([resp], request_bytes, limit)
     assembler = Assembler()
     state: Any = None
     last: dict[str, Any] | None = None
-    for start in range(0, max(len(ids), 1), piece):
-        end = start + piece
-        logprobs = {**lp, "content": content[start:end]}
-        if isinstance(sampled, list):
-            logprobs["sampled"] = sampled[start:end]
-        event: dict[str, Any] = {"request_id": resp.get("request_id"), "choices": [{
-            "index": choice.get("index", 0), "token_ids": ids[start:end], "logprobs": logprobs,
-            "finish_reason": (choice.get("finish_reason") or "stop") if end >= len(ids)
-            else None}]}
+    for event in _chunk_events(resp.get("request_id"), resp["choices"][0], piece):
         call: dict[str, Any] = {"stream": True}
         if state is None:
             call.update(first)

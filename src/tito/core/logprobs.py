@@ -304,7 +304,7 @@ def _fragment(
     text = vocab.piece(token_id)
     if len(cache) >= FRAGMENT_CACHE_IDS:
         for old in list(itertools.islice(cache, FRAGMENT_CACHE_IDS // 2)):
-            del cache[old]
+            cache.pop(old, None)
     if text.endswith(_FFFD):
         cache[token_id] = ()  # type: ignore[assignment]
         return _text_fragment(_repair(vocab, token_id, context))

@@ -383,29 +383,28 @@ class GenerateLogProbsContent(GenerateLogProb):
     top_logprobs: list[GenerateLogProb] = Field(default_factory=list)
 
 
-_ENTRY_KEYS = frozenset({"token_id", "logprob", "rank", "top_logprobs"})
-_CANDIDATE_KEYS = frozenset({"token_id", "logprob", "rank"})
-
-
 def _plain_wire_entries(content: Any) -> bool:
-    """Is ``content`` exactly the wire shape, nothing to convert (only dicts with the known keys,
-    ids non-negative ints, logprobs floats, ranks ints or null, ``top_logprobs`` lists)?"""
+    """Is ``content`` of the wire shape already, nothing to convert (only dicts, ids non-negative
+    ints, logprobs floats, ranks ints or null, ``top_logprobs`` lists of such dicts)? Unknown
+    keys are left in: the models would ignore them, and nothing reads them."""
     for entry in content:
-        if type(entry) is not dict or not _ENTRY_KEYS.issuperset(entry):
+        if type(entry) is not dict:
             return False
-        token_id, rank = entry.get("token_id"), entry.get("rank")
-        if type(token_id) is not int or token_id < 0 or type(entry.get("logprob")) is not float:
+        get = entry.get
+        token_id, rank = get("token_id"), get("rank")
+        if type(token_id) is not int or token_id < 0 or type(get("logprob")) is not float:
             return False
         if rank is not None and type(rank) is not int:
             return False
-        top = entry.get("top_logprobs", ())
+        top = get("top_logprobs", ())
         if type(top) is not list and top != ():
             return False
         for cand in top:
-            if type(cand) is not dict or not _CANDIDATE_KEYS.issuperset(cand):
+            if type(cand) is not dict:
                 return False
-            token_id, rank = cand.get("token_id"), cand.get("rank")
-            if type(token_id) is not int or token_id < 0 or type(cand.get("logprob")) is not float:
+            get = cand.get
+            token_id, rank = get("token_id"), get("rank")
+            if type(token_id) is not int or token_id < 0 or type(get("logprob")) is not float:
                 return False
             if rank is not None and type(rank) is not int:
                 return False
