@@ -24,8 +24,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))  # this tree's tito
 
+from tito.adapters.payload import MAX_EVENT_BODY_BYTES  # noqa: E402
+
 MIB = 1024 * 1024
-BODY = 6 * MIB - 4096  # just under the 6 MiB body limit
+BODY = MAX_EVENT_BODY_BYTES - 4096  # just under the body limit (6 MiB less room for the event)
 
 CHAT = "/v1/chat/completions/render"
 COMPL = "/v1/completions/render"
