@@ -22,6 +22,7 @@ from test_asgi import JUNK, _paths  # the same mutations as the derender app's c
 
 from tito.adapters.app import create_app
 from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
+from tito.adapters.payload import event_bytes
 
 CHAT = "/v1/chat/completions/render"
 COMPLETIONS = "/v1/completions/render"
@@ -203,3 +204,23 @@ def test_engine_request_wire_is_its_json_dump(path: str, body: Any) -> None:
         dumped = generate.model_dump(mode="json")
         assert json.loads(dump_json(generate.to_wire())) == dumped
         assert dump_json(generate.to_wire()) == dump_json(dumped)
+
+
+def test_render_answer_over_the_payload_limit_is_a_clear_413(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A render answer repeats the request's constraint (structured_outputs, derender_context):
+    one Lambda could not return is a 413 saying so, not a failed invocation."""
+    schema = {"type": "object", "properties": {f"field_{k}": {"type": "string",
+              "description": "x" * 40} for k in range(40)}}
+    raw = json.dumps({"model": "qwen3", "messages": [{"role": "user", "content": "hi"}],
+                      "response_format": {"type": "json_schema", "json_schema": {
+                          "name": "big", "schema": schema}}}).encode()
+    path, headers = "/v1/chat/completions/render", {"content-type": "application/json"}
+    served = TestClient(RenderApp(["chat_render"])).post(path, content=raw, headers=headers)
+    assert served.status_code == 200 and event_bytes(served.content) > event_bytes(raw)
+    monkeypatch.setenv("TITO_MAX_BODY_BYTES", str(event_bytes(raw)))  # the request just fits
+    resp = TestClient(RenderApp(["chat_render"])).post(path, content=raw, headers=headers)
+    assert resp.status_code == 413, resp.text
+    err = resp.json()["error"]
+    assert err["code"] == 413 and err["type"] == "Request Entity Too Large"
+    assert "Response too large" in err["message"] and "response_format" in err["message"]

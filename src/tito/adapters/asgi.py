@@ -106,14 +106,18 @@ def too_large(limit: int) -> JsonAnswer:
     )
 
 
-def response_too_large(size: int, limit: int) -> JsonAnswer:
+#: what a client can do about a derender answer over the limit
+STREAM_HINT = ("Send this derender as streamed calls (\"stream\": true, a few thousand tokens "
+               "per call); tito.client and the gateway do that split themselves.")
+
+
+def response_too_large(size: int, limit: int, hint: str = STREAM_HINT) -> JsonAnswer:
     """413 for an answer over Lambda's synchronous payload limit (Lambda itself would fail the
-    invocation and API Gateway answer a bare 502): say why and what to do instead."""
+    invocation and API Gateway answer a bare 502): say why and what to do instead (``hint``)."""
     return error_answer(
         f"Response too large: {size} bytes as Lambda counts it (JSON-escaped in the proxy "
         f"answer), over the {limit}-byte payload limit of this deployment (Lambda's 6 MB). "
-        "Send this derender as streamed calls (\"stream\": true, "
-        "a few thousand tokens per call); tito.client and the gateway do that split themselves.",
+        + hint,
         type_=ErrorType.TOO_LARGE,
         code=413,
     )

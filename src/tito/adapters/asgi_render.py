@@ -6,7 +6,7 @@ more than that again per request. :class:`RenderApp` is :class:`tito.adapters.as
 with the render routes: the same JSON body guard, one pydantic validation of the body with
 FastAPI's error locations and messages, the same error shapes and the same ``GET`` routes; only
 the POST table and the ``X-Request-Id`` header (chat and completions render read it, as vLLM)
-differ. ``tests/test_asgi.py`` compares it with the FastAPI app on the same requests; ``tito
+differ, and an answer over the payload limit is a 413 with its own hint. ``tests/test_asgi.py`` compares it with the FastAPI app on the same requests; ``tito
 serve`` keeps the FastAPI routes (:mod:`tito.adapters.routes_render`, the OpenAPI schema).
 
 Example::
@@ -19,7 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tito.adapters.asgi import DerenderApp, JsonAnswer, Receive, Scope, read_json_body
+from tito.adapters.asgi import (
+    DerenderApp,
+    JsonAnswer,
+    Receive,
+    Scope,
+    read_json_body,
+    response_too_large,
+)
+from tito.adapters.payload import event_bytes, over_limit
 from tito.lazy import LazyMapping
 
 __all__ = ["RENDER_ENDPOINTS", "RenderApp"]
@@ -86,6 +94,12 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+#: a render answer repeats the request's tools and constraints (parse_context, derender_context,
+#: structured_outputs): what a client can do when that is over Lambda's limit
+_RENDER_HINT = ("A render answer repeats the request's tools, response_format and "
+                "structured_outputs next to the prompt's token ids: send smaller ones.")
+
+
 class RenderApp(DerenderApp):
     """ASGI app serving render endpoints plus ``GET /health``, ``/version``, ``/v1/models``.
 
@@ -102,4 +116,9 @@ class RenderApp(DerenderApp):
         body = await read_json_body(scope, receive)
         if body is None or isinstance(body, JsonAnswer):
             return body
-        return JsonAnswer(route[1](self._validate(route[0], body), _header(scope, b"x-request-id")))
+        answer = JsonAnswer(route[1](self._validate(route[0], body),
+                                     _header(scope, b"x-request-id")))
+        if over_limit(answer.body, self.max_response_bytes):
+            return response_too_large(event_bytes(answer.body), self.max_response_bytes,
+                                      _RENDER_HINT)
+        return answer
