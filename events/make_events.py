@@ -35,6 +35,7 @@ Events:
 * ``responses_render.json``: an OpenAI Responses request (instructions + the chat question);
   ``responses_derender.json`` / ``responses_derender_stream_first.json``: the chat reply derendered
   as a ``Response`` (batch) and as the first streaming call (``responses_request`` given).
+* ``messages_render.json``: the chat question as an Anthropic Messages request (the same prompt).
 * ``health.json`` / ``models.json`` / ``version.json``: the GET routes.
 * ``chat_render_gpt_oss.json`` / ``chat_derender_gpt_oss.json``: gpt-oss (harmony): a chat
   request with instructions and a tool, and the batch derender of a reply that reasons on the
@@ -334,6 +335,13 @@ def responses_render_body() -> dict[str, Any]:
             "max_output_tokens": 64}
 
 
+def messages_render_body() -> dict[str, Any]:
+    """``chat_render.json``'s conversation as an Anthropic Messages request (same prompt)."""
+    chat = chat_render_body()
+    return {"model": MODEL, "max_tokens": chat["max_completion_tokens"], "messages": CHAT_MESSAGES,
+            "temperature": chat["temperature"], "top_p": chat["top_p"]}
+
+
 # -- assembly -----------------------------------------------------------------------------------
 
 
@@ -388,6 +396,7 @@ def build_events() -> dict[str, dict[str, Any]]:
         ("chat_render", "POST", "/v1/chat/completions/render", chat_render_body),
         ("completions_render", "POST", "/v1/completions/render", completions_render_body),
         ("responses_render", "POST", "/v1/responses/render", responses_render_body),
+        ("messages_render", "POST", "/v1/messages/render", messages_render_body),
         ("responses_derender", "POST", "/v1/responses/derender", lambda: responses_batch),
         ("responses_derender_stream_first", "POST", "/v1/responses/derender",
          lambda: responses_stream_first),

@@ -22,11 +22,11 @@ os.environ.setdefault("POWERTOOLS_LOG_DEDUPLICATION_DISABLED", "1")
 
 #: Route modules written by other engineers; a handler needing a missing one is skipped.
 ROUTE_MODULES = ("tito.adapters.routes_derender", "tito.adapters.routes_render",
-                 "tito.adapters.routes_responses")
+                 "tito.adapters.routes_responses", "tito.adapters.routes_messages")
 
 #: Each endpoint handler module (tito.handlers.<name>) and the event files it serves.
 HANDLER_NAMES = ("chat_derender", "completions_derender", "chat_render", "completions_render",
-                 "tokenize", "responses_render", "responses_derender")
+                 "tokenize", "responses_render", "responses_derender", "messages_render")
 
 
 def import_or_skip(module: str) -> Any:

@@ -43,6 +43,7 @@ EVENT_HANDLERS = {
     "chat_render.json": "chat_render",
     "completions_render.json": "completions_render",
     "responses_render.json": "responses_render",
+    "messages_render.json": "messages_render",
     "responses_derender.json": "responses_derender",
     "responses_derender_stream_first.json": "responses_derender",
     "health.json": "chat_derender",
@@ -204,6 +205,13 @@ def test_event_through_its_handler(name: str, load_event: Any, lambda_context: A
     elif name == "responses_render.json":
         assert body["request_id"].startswith("resp_") and body["token_ids"]
         assert body["derender_context"]["kind"] == "responses"
+    elif name == "messages_render.json":  # the same question as chat_render.json, as Messages
+        chat = json.loads(load_event("chat_render.json")["body"])
+        assert body["request_id"].startswith("chatcmpl-")
+        assert body["token_ids"] == json.loads(load_event("chat_derender.json")["body"])[
+            "prompt_token_ids"]
+        assert body["sampling_params"]["max_tokens"] == request["max_tokens"]
+        assert body["sampling_params"]["temperature"] == chat["temperature"]
     elif name == "responses_derender.json":
         assert body["object"] == "response" and body["status"] == "completed"
         assert [item["type"] for item in body["output"]] == ["reasoning", "message"]
@@ -325,6 +333,7 @@ def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
         "completions_render": "tito.adapters.asgi_render",
         "tokenize": "tito.adapters.asgi_render",
         "responses_render": "tito.adapters.asgi_render",
+        "messages_render": "tito.adapters.asgi_render",
         "responses_derender": "tito.adapters.asgi",
     }
     checked = 0
@@ -346,6 +355,8 @@ def test_handler_modules_import_only_their_own_routes(tmp_path: Any) -> None:
         routes = {m for m in loaded if m.startswith("tito.adapters.routes_")}
         assert not routes, f"{name} imports {routes}"
         assert not {m for m in loaded if m.split(".")[0] in ("fastapi", "starlette")}
+        if name != "messages_render":  # its ~30 ms of Anthropic models are its own
+            assert "tito.protocol.anthropic" not in loaded
         if name.endswith("_derender"):  # no Jinja2 (no chat template to compile)
             assert "jinja2" not in loaded
         assert not {m for m in loaded if m.split(".")[0] in ("boto3", "uvicorn", "transformers")}

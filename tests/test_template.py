@@ -38,6 +38,7 @@ ROUTES = {
     ("POST", "/v1/completions/render"): ("CompletionsRenderFunction", "completions_render"),
     ("POST", "/v1/responses/render"): ("ResponsesRenderFunction", "responses_render"),
     ("POST", "/v1/responses/derender"): ("ResponsesDerenderFunction", "responses_derender"),
+    ("POST", "/v1/messages/render"): ("MessagesRenderFunction", "messages_render"),
     ("GET", "/health"): ("ChatDerenderFunction", "chat_derender"),
     ("GET", "/v1/models"): ("ChatDerenderFunction", "chat_derender"),
     ("POST", "/tokenize"): ("TokenizeFunction", "tokenize"),

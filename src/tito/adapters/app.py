@@ -57,6 +57,7 @@ ENDPOINTS: dict[str, tuple[str, str]] = {
     "completions_derender": ("tito.adapters.routes_derender", "completions_router"),
     "chat_render": ("tito.adapters.routes_render", "chat_router"),
     "completions_render": ("tito.adapters.routes_render", "completions_router"),
+    "messages_render": ("tito.adapters.routes_messages", "router"),
     "tokenize": ("tito.adapters.routes_tokenize", "router"),
     "responses_render": ("tito.adapters.routes_responses", "render_router"),
     "responses_derender": ("tito.adapters.routes_responses", "derender_router"),

@@ -20,7 +20,9 @@ where vLLM and Hugging Face made choices a client can observe:
   template names the role in quotes (vLLM's test), else it becomes ``system`` and system
   messages merge into one at the start, as vLLM 0.33 does. An empty assistant ``tool_calls``
   list is dropped (vLLM). Keys whose value is null are dropped (templates test
-  ``is defined``).
+  ``is defined``). A ``tool_reference`` part (a deferred tool's ``name``) is text in the string
+  format and ``{"type": "tool_reference", "name"}`` in the list format (vLLM). A system text part starting with ``x-anthropic-billing-header`` (Claude
+  Code's per-request line) loses that first line, as vLLM 0.33 does.
 * **Rendering** (:func:`render_chat`): template variables are the tokenizer's special-token
   strings, then the effective ``chat_template_kwargs``, then ``messages``, ``tools``,
   ``documents``, ``add_generation_prompt`` and ``continue_final_message`` (which kwargs cannot
@@ -156,6 +158,12 @@ def _content_parts(
                     f"{pw}.{_TEXT_PART_KEYS[kind]} must be a string for a '{kind}' part.", param=pw
                 )
             out.append(("text", text))
+        elif kind == "tool_reference":  # vLLM 0.33: a deferred tool's name, for the template
+            name = part.get("name")
+            if not isinstance(name, str):
+                raise BadRequest(f"{pw}.name must be a string for a 'tool_reference' part.",
+                                 param=pw)
+            out.append(("tool_reference", name))
         elif kind in MEDIA_PART_TYPES:
             key, placeholder = MEDIA_PART_TYPES[kind]
             if part.get(key) is None:
@@ -178,8 +186,10 @@ def _content_for_template(
         raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
     parts = _content_parts(content, where, media)
     if fmt == "string":
-        return "\n".join(text for kind, text in parts if kind == "text" and text is not None)
-    return [{"type": "text", "text": text} if kind == "text" else {"type": kind}
+        return "\n".join(text for kind, text in parts
+                         if kind in ("text", "tool_reference") and text is not None)
+    return [{"type": "text", "text": text} if kind == "text"
+            else {"type": kind, "name": text} if kind == "tool_reference" else {"type": kind}
             for kind, text in parts]
 
 
@@ -237,6 +247,32 @@ def _text_of(content: Any) -> str:
     return content or ""
 
 
+#: Claude Code's attribution line (a per-request hash) that vLLM 0.33 drops from system text.
+BILLING_HEADER = "x-anthropic-billing-header"
+
+
+def _strip_billing_header(content: Any) -> Any:
+    """vLLM 0.33's rule for system messages: a text part starting with :data:`BILLING_HEADER`
+    loses its first line (the part goes when nothing follows), so the prompt's prefix stays the
+    same from request to request."""
+    parts = [content] if isinstance(content, str) else content
+    if not isinstance(parts, list):
+        return content
+    out: list[Any] = []
+    for part in parts:
+        text = part if isinstance(part, str) else (
+            part.get("text") if isinstance(part, Mapping) and part.get("type") == "text" else None)
+        if not (isinstance(text, str) and text.startswith(BILLING_HEADER)):
+            out.append(part)
+            continue
+        rest = text.partition("\n")[2]
+        if rest:
+            out.append(rest if isinstance(part, str) else {**part, "text": rest})
+    if isinstance(content, str):
+        return out[0] if out else ""
+    return out
+
+
 def _developer_to_system(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """vLLM 0.33 for templates that do not know the ``developer`` role: it becomes ``system``
     (its ``tools`` dropped) and, when that leaves a system message anywhere but first, all system
@@ -281,6 +317,8 @@ def normalize_messages(
         msg: dict[str, Any] = {k: v for k, v in message.items() if v is not None}
         msg["role"] = role
         content = message.get("content")
+        if role == "system" and content:
+            content = _strip_billing_header(content)
         msg["content"] = (
             None if content is None and keep_null_content
             else _content_for_template(content, f"{where}.content", content_format, media)

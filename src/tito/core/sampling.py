@@ -412,8 +412,8 @@ def sampling_fields(
     if extra_args:
         fields["extra_args"] = extra_args
     fields["skip_clone"] = True
-    for name in ("thinking_token_budget", "repetition_detection", "stream_interval",
-                 "routed_experts_prompt_start"):
+    for name in ("thinking_token_budget", "watermarking", "repetition_detection",
+                 "stream_interval", "routed_experts_prompt_start"):
         value = get(name)
         if value is not None:
             fields[name] = value

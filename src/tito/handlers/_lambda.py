@@ -94,6 +94,7 @@ ROUTE_ENDPOINTS: dict[str, str] = {
     "/v1/chat/completions/render": "chat_render",
     "/v1/completions/render": "completions_render",
     "/v1/responses/render": "responses_render",
+    "/v1/messages/render": "messages_render",
     "/v1/responses/derender": "responses_derender",
     "/tokenize": "tokenize",
     "/detokenize": "detokenize",
@@ -269,7 +270,7 @@ def _load_models(endpoints: Sequence[str]) -> None:
 
 
 #: Endpoints that render chat templates (their default model's template is compiled at init).
-_TEMPLATE_ENDPOINTS = frozenset({"chat_render", "responses_render", "tokenize"})
+_TEMPLATE_ENDPOINTS = frozenset({"chat_render", "responses_render", "messages_render", "tokenize"})
 
 
 def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:

@@ -264,6 +264,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
     repetition_detection: dict[str, Any] | None = None
     stream_interval: int | None = None
     thinking_token_budget: int | None = None
+    watermarking: bool | None = None
 
     @field_validator("messages", mode="before")
     @classmethod

@@ -129,6 +129,7 @@ class SamplingParams(WireModel):
     skip_clone: bool = False
     skip_reading_prefix_cache: bool | None = None
     thinking_token_budget: int | None = None
+    watermarking: bool | None = None
     repetition_detection: dict[str, Any] | None = None
     stream_interval: int | None = None
     logprob_token_ids: list[TokenId] | None = None

@@ -508,7 +508,7 @@ def _parse_context(
     tools = None if request.tools is None else [_parse_context_tool(t) for t in request.tools]
     return {
         "tools": tools,
-        "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else "none"),
+        "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else None),
         "parallel_tool_calls": request.parallel_tool_calls is not False,
         "include_reasoning": request.include_reasoning,
         "chat_template_kwargs": {} if harmony else dict(kwargs),

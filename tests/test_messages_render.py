@@ -1,0 +1,97 @@
+"""``POST /v1/messages/render`` against vLLM 0.33.0's answers, field by field.
+
+Why: the goldens (``conformance/goldens/render_messages*.json``, recorded by
+``conformance/record_messages.py`` from the real render server: qwen3 tokenizer, qwen3 reasoning
+parser, hermes tools) are the reference; tito's answer to each stored request is normalized as
+the chat render goldens are (``conformance.replay``: engine defaults dropped, request ids by
+prefix, timestamps) and compared. Differences must be in ``DEVIATIONS`` (each with its reason)
+or in the chat render's own list (``conformance.replay.DEVIATIONS``: ``derender_context``, stop
+strings kept for derender, error wording...).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from conformance import replay  # noqa: E402
+from tito.adapters.app import create_app  # noqa: E402
+from tito.core.anthropic import to_chat_fields  # noqa: E402
+from tito.protocol.anthropic import AnthropicMessagesRequest  # noqa: E402
+
+GROUPS = ("render_messages", "render_messages_errors")
+_MEDIA = ("tito passes media parts through to the engine as content_parts (its chat render's "
+          "rule: it never fetches media); vLLM's render server refuses them for a text model")
+
+#: Intended differences of the Messages route (on top of the chat render's).
+DEVIATIONS = [
+    replay.Deviation("render_messages*", "*", "*chat_template_kwargs.cohere_format",
+                     "vLLM's CLI adds its Cohere renderer's default (cohere_format: cmd4) to "
+                     "every model's template kwargs; tito does not invent it (as chat render)"),
+    replay.Deviation("render_messages", "stop_sequences", "sampling_params.output_text_buffer_length",
+                     "stop strings stay in tito's derender (as chat render), so the engine needs "
+                     "no text buffer for them"),
+    replay.Deviation("render_messages", "*", "sampling_params.extra_args*",
+                     "kv_transfer_params also ride in sampling_params.extra_args (engines before "
+                     "0.33 read them there; as chat render); the top-level field matches vLLM"),
+    replay.Deviation("render_messages_errors", "image_*", "*", _MEDIA),
+    replay.Deviation("render_messages_errors", "tool_result_image", "*", _MEDIA),
+]
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(endpoints=["messages_render"]))
+
+
+def _cases(group: str) -> dict[str, Any]:
+    return json.loads((replay.GOLDENS / f"{group}.json").read_text())["cases"]
+
+
+def _diffs(client: TestClient, group: str, name: str, case: dict[str, Any]) -> list[
+        tuple[str, Any, Any, replay.Deviation | None]]:
+    r = client.post(case["path"], content=json.dumps(case["request"]),
+                    headers={"content-type": "application/json"})
+    found = [] if r.status_code == case["status"] else [("status", case["status"], r.status_code)]
+    want, got = replay.normalize(case["response"]), replay.normalize(r.json())
+    if r.status_code == 200 and case["status"] == 200:
+        want, got = replay.normalize_render(want), replay.normalize_render(got)
+    found += list(replay.diff(want, got))
+    out = []
+    for path, a, b in found:
+        out.append((path, a, b, _deviation(group, name, path, a)))
+    return out
+
+
+def _deviation(group: str, name: str, path: str, vllm: Any) -> replay.Deviation | None:
+    import fnmatch
+
+    for d in DEVIATIONS:
+        if fnmatch.fnmatchcase(group, d.group) and fnmatch.fnmatchcase(name, d.case) and \
+                fnmatch.fnmatchcase(path, d.path):
+            return d
+    return replay.deviation_for(group, name, path, vllm)
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_goldens_are_vllm_0_33(group: str) -> None:
+    data = json.loads((replay.GOLDENS / f"{group}.json").read_text())
+    assert data["vllm"]["version"].startswith("0.33.0")
+    assert len(data["cases"]) >= 30
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_tito_matches_vllm(client: TestClient, group: str) -> None:
+    unexplained = []
+    for name, case in _cases(group).items():
+        unexplained += [f"{name} {p}: vllm={json.dumps(a)[:200]} tito={json.dumps(b)[:200]}"
+                        for p, a, b, dev in _diffs(client, group, name, case) if dev is None]
+    assert not unexplained, f"{len(unexplained)} unexplained:\n" + "\n".join(unexplained[:40])
