@@ -5,19 +5,30 @@ Why a recorder of its own: the Messages corpus is one route on one server (qwen3
 ``--reasoning-parser qwen3 --tool-call-parser hermes --enable-auto-tool-choice``, the
 conformance server of :mod:`conformance.record`, whose helpers start it);
 ``tests/test_messages_render.py`` replays the stored requests against tito and compares field by
-field with :mod:`conformance.replay`'s normalization.
+field with :mod:`conformance.replay`'s normalization. A second server runs the same model with
+a plain ChatML ``--chat-template`` (:data:`CHATML`) that takes system messages anywhere and
+ignores ``reasoning_effort``, so both of vLLM's per-model probes go the other way there (inline
+system messages stay in place; disabled thinking becomes effort ``low``):
+``render_messages_chatml.json`` (the template is stored with the goldens). The conversion alone
+is recorded too: vLLM's ``AnthropicServingMessages.to_chat_completion_request`` (imported, no
+server) on every request of the corpus, with inline-system merging on and off:
+``anthropic_to_chat.json``, checked against :mod:`tito.core.anthropic` by
+``tests/test_anthropic_convert.py``.
 
 Re-record (any Python with vllm==0.33.0)::
 
     /work/vllm-venv/bin/python conformance/record_messages.py              # starts a server
-    /work/vllm-venv/bin/python conformance/record_messages.py --url http://127.0.0.1:8831
+    /work/vllm-venv/bin/python conformance/record_messages.py --url http://127.0.0.1:8831 \
+        --chatml-url http://127.0.0.1:8832                  # reuse running servers
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import urllib.request
@@ -28,7 +39,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from conformance.calls import request as post  # noqa: E402
-from conformance.record import start_server, wait_ready  # noqa: E402
+from conformance.record import (  # noqa: E402
+    SERVERS,
+    _free_port,
+    _model_folder,
+    start_server,
+    wait_ready,
+)
 
 PATH = "/v1/messages/render"
 GOLDENS = HERE / "goldens"
@@ -122,6 +139,9 @@ RENDER: dict[str, dict[str, Any]] = {
                                                  "name": "get_time"}]),
                                _u([{"type": "tool_result", "tool_use_id": "toolu_09",
                                     "content": "noon"}])], tools=[TIME]),
+    "tool_use_no_id": _req([_u("Time?"), _a([{"type": "tool_use", "name": "get_time",
+                                              "input": {"tz": "UTC"}}]),
+                            _u([{"type": "tool_result", "content": "noon"}])], tools=[TIME]),
     "tool_use_unicode": _req([_u("Météo à Zürich ?"), _a([{**USE, "input": {"city": "Zürich"}}]),
                               _u([{"type": "tool_result", "tool_use_id": "toolu_01",
                                    "content": "18 °C ☀"}])], tools=[WEATHER]),
@@ -233,15 +253,62 @@ RENDER_ERRORS: dict[str, dict[str, Any]] = {
 }
 
 
-def record(url: str) -> dict[str, dict[str, Any]]:
+#: A ChatML template without thinking or tools: accepts a system message anywhere, ignores
+#: ``reasoning_effort`` (so "none" renders as every effort does).
+CHATML = ("{%- for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + "
+          "message['content'] + '<|im_end|>\\n' }}{%- endfor %}{%- if add_generation_prompt %}"
+          "{{ '<|im_start|>assistant\\n' }}{%- endif %}")
+CHATML_CASES = ("plain", "multi_turn", "inline_system", "inline_system_blocks",
+                "inline_system_billing_only", "system_blocks_billing", "thinking_disabled",
+                "thinking_disabled_effort", "output_config_effort", "tool_result_string")
+
+
+def start_chatml(vllm: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """The qwen3 conformance server with :data:`CHATML` as its ``--chat-template``."""
+    folder = _model_folder("qwen3", tmp / "chatml")
+    template = tmp / "chatml.jinja"
+    template.write_text(CHATML)
+    port = _free_port()
+    log = open(tmp / "chatml.log", "wb")  # noqa: SIM115 (lives as long as the server)
+    proc = subprocess.Popen(
+        [vllm, "launch", "render", str(folder), *SERVERS["qwen3"], "--chat-template",
+         str(template), "--host", "127.0.0.1", "--port", str(port)],
+        env=dict(os.environ, VLLM_TARGET_DEVICE="cpu", HF_HUB_OFFLINE="1"),
+        stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def record(url: str, chatml_url: str) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
-    for group, corpus in (("render_messages", RENDER), ("render_messages_errors", RENDER_ERRORS)):
+    chatml = {name: RENDER[name] for name in CHATML_CASES}
+    for group, corpus, server in (("render_messages", RENDER, url),
+                                  ("render_messages_errors", RENDER_ERRORS, url),
+                                  ("render_messages_chatml", chatml, chatml_url)):
         out[group] = {}
         for name, body in corpus.items():
-            status, resp = post(url, PATH, body)
+            status, resp = post(server, PATH, body)
             out[group][name] = {"server": "qwen3", "path": PATH, "request": body,
                                 "status": status, "response": resp}
             print(f"{group}/{name}: {status}")
+    return out
+
+
+def record_conversions() -> dict[str, Any]:
+    """vLLM's chat request for each corpus request (the fields it set), merging on and off."""
+    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
+    import vllm  # noqa: F401  (initialises vLLM's import order)
+    from vllm.entrypoints.anthropic.protocol import AnthropicMessagesRequest
+    from vllm.entrypoints.anthropic.serving import AnthropicServingMessages
+
+    out: dict[str, Any] = {}
+    for name, body in RENDER.items():
+        for merge in (True, False):
+            request = AnthropicMessagesRequest.model_validate(body)
+            chat = AnthropicServingMessages.to_chat_completion_request(
+                request, merge_inline_system=merge, disabled_thinking_effort="none")
+            out[f"{name}.{'merged' if merge else 'inline'}"] = {
+                "request": body, "merge_inline_system": merge,
+                "chat": chat.model_dump(mode="json", exclude_unset=True)}
     return out
 
 
@@ -249,24 +316,33 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--vllm", default=str(Path(sys.executable).with_name("vllm")))
     ap.add_argument("--url", help="a running qwen3 render server (else one is started)")
+    ap.add_argument("--chatml-url", help="a running one with --chat-template CHATML")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="tito-messages-"))
-    proc = None
+    procs = []
     try:
-        url = args.url
+        url, chatml_url = args.url, args.chatml_url
         if url is None:
             proc, url = start_server("qwen3", args.vllm, tmp)
-            wait_ready(url, proc)
-        goldens = record(url)
+            procs.append((proc, url))
+        if chatml_url is None:
+            proc, chatml_url = start_chatml(args.vllm, tmp)
+            procs.append((proc, chatml_url))
+        for proc, started in procs:
+            wait_ready(started, proc)
+        goldens = record(url, chatml_url)
+        goldens["anthropic_to_chat"] = record_conversions()
         with urllib.request.urlopen(url + "/version") as r:
             version = json.loads(r.read())
         for group, cases in goldens.items():
             path = GOLDENS / f"{group}.json"
-            path.write_text(json.dumps({"vllm": version, "cases": cases}, indent=1,
-                                       ensure_ascii=False) + "\n")
+            data: dict[str, Any] = {"vllm": version, "cases": cases}
+            if group == "render_messages_chatml":
+                data["chat_template"] = CHATML
+            path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
             print(f"{path.relative_to(HERE.parent)}: {len(cases)} cases")
     finally:
-        if proc is not None:
+        for proc, _ in procs:
             proc.terminate()
             proc.wait(timeout=30)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -27,6 +27,7 @@ from tito.adapters.payload import event_bytes
 CHAT = "/v1/chat/completions/render"
 COMPLETIONS = "/v1/completions/render"
 RESPONSES = "/v1/responses/render"
+MESSAGES = "/v1/messages/render"
 TOOLS = [{"type": "function", "function": {
     "name": "get_weather", "description": "Weather",
     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
@@ -82,6 +83,19 @@ BODIES: list[tuple[str, Any, dict[str, str]]] = [
         {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}]}, {}),
     (RESPONSES, {"model": "qwen3"}, {}),
     (RESPONSES, {"model": "qwen3", "input": 5}, {}),
+    # messages
+    (MESSAGES, {"model": "qwen3", "max_tokens": 32, "messages": USER,
+                "system": [{"type": "text", "text": "Be brief."}]}, {"X-Request-Id": "m-1"}),
+    (MESSAGES, {"model": "qwen3", "max_tokens": 32, "thinking": {"type": "disabled"},
+                "tools": [{"name": "get_weather", "input_schema": {"type": "object"}}],
+                "tool_choice": {"type": "any"}, "messages": [*USER, {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": "t1", "name": "get_weather", "input": {"city": "P"}}]},
+                    {"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": "t1", "content": "sunny"}]}]}, {}),
+    (MESSAGES, {"model": "qwen3", "messages": USER}, {}),
+    (MESSAGES, {"model": "qwen3", "max_tokens": 2000, "messages": USER,
+                "thinking": {"type": "enabled", "budget_tokens": 4000}}, {}),
+    (MESSAGES, {"model": "nope", "max_tokens": 8, "messages": USER}, {}),
     # tokenize
     ("/tokenize", {"model": "qwen3", "prompt": "Hello there", "return_token_strs": True}, {}),
     ("/tokenize", {"model": "qwen3", "messages": USER}, {}),
@@ -152,7 +166,8 @@ def test_same_answer_for_raw_requests(clients: Any, method: str, path: str, cont
 
 
 GOOD = [b for b in BODIES if b[0] != CHAT or b[1].get("model") == "qwen3"][:4] + [
-    b for b in BODIES if b[0] in (COMPLETIONS, RESPONSES, "/tokenize")][:6]
+    b for b in BODIES if b[0] in (COMPLETIONS, RESPONSES, "/tokenize")][:6] + [
+    b for b in BODIES if b[0] == MESSAGES][:2]
 
 
 @given(data=st.data())

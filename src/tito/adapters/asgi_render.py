@@ -1,4 +1,5 @@
-"""A plain ASGI app for the render functions (chat, completions, Responses render; tokenize).
+"""A plain ASGI app for the render functions (chat, completions, Responses and Messages render;
+tokenize).
 
 Why not FastAPI here: a short chat render is ~100 us of templating and tokenizing, and FastAPI's
 routing, dependency solving (the body and the ``X-Request-Id`` header) and middleware stack cost
@@ -36,7 +37,8 @@ __all__ = ["RENDER_ENDPOINTS", "RenderApp"]
 Run = Callable[[Any, "str | None"], Any]
 
 #: Endpoints :class:`RenderApp` serves (the Lambda handlers pick it for these).
-RENDER_ENDPOINTS = frozenset({"chat_render", "completions_render", "responses_render", "tokenize"})
+RENDER_ENDPOINTS = frozenset({"chat_render", "completions_render", "responses_render",
+                              "messages_render", "tokenize"})
 
 
 def _chat_routes() -> list[tuple[str, Any, Run]]:
@@ -68,6 +70,17 @@ def _responses_routes() -> list[tuple[str, Any, Run]]:
              lambda r, _: responses.render_responses_request(r).to_wire())]
 
 
+def _messages_routes() -> list[tuple[str, Any, Run]]:
+    # the Anthropic models take ~30 ms to build: only the Messages function imports them
+    from tito.protocol.anthropic import AnthropicMessagesRequest
+    from tito.service.messages import render_messages_request
+
+    def messages(request: Any, header_id: str | None) -> Any:
+        return render_messages_request(request, header_request_id=header_id).to_wire()
+
+    return [("/v1/messages/render", AnthropicMessagesRequest, messages)]
+
+
 def _tokenize_routes() -> list[tuple[str, Any, Run]]:
     from tito.protocol import DetokenizeRequest, TokenizeChatRequest, TokenizeCompletionRequest
     from tito.service import tokenize as tok
@@ -83,7 +96,8 @@ def _render_routes() -> Mapping[str, list[tuple[str, Any, Run]]]:
     """endpoint name -> [(path, body type, service call)], as the FastAPI routes do them; each
     endpoint's modules imported only when it is served (lazy: a function's cold start)."""
     return LazyMapping({"chat_render": _chat_routes, "completions_render": _completions_routes,
-                        "responses_render": _responses_routes, "tokenize": _tokenize_routes})
+                        "responses_render": _responses_routes, "messages_render": _messages_routes,
+                        "tokenize": _tokenize_routes})
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
