@@ -204,6 +204,8 @@ def test_engine_request_wire_is_its_json_dump(path: str, body: Any) -> None:
     from tito.errors import TitoError
     from tito.protocol import ChatCompletionRequest, CompletionRequest, ResponsesRequest
     from tito.service.render import render_chat_request, render_completion_request
+    from tito.protocol.anthropic import AnthropicMessagesRequest
+    from tito.service.messages import render_messages_request
     from tito.service.responses import render_responses_request
 
     try:
@@ -211,6 +213,8 @@ def test_engine_request_wire_is_its_json_dump(path: str, body: Any) -> None:
             out = [render_chat_request(ChatCompletionRequest.model_validate(body))]
         elif path == COMPLETIONS:
             out = render_completion_request(CompletionRequest.model_validate(body))
+        elif path == MESSAGES:
+            out = [render_messages_request(AnthropicMessagesRequest.model_validate(body))]
         else:
             out = [render_responses_request(ResponsesRequest.model_validate(body))]
     except (TitoError, ValueError):
