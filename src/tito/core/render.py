@@ -21,8 +21,9 @@ where vLLM and Hugging Face made choices a client can observe:
   messages merge into one at the start, as vLLM 0.33 does. An empty assistant ``tool_calls``
   list is dropped (vLLM). Keys whose value is null are dropped (templates test
   ``is defined``). A ``tool_reference`` part (a deferred tool's ``name``) is text in the string
-  format and ``{"type": "tool_reference", "name"}`` in the list format (vLLM). A system text part starting with ``x-anthropic-billing-header`` (Claude
-  Code's per-request line) loses that first line, as vLLM 0.33 does.
+  format and ``{"type": "tool_reference", "name"}`` in the list format (vLLM). A system text
+  part starting with ``x-anthropic-billing-header`` (Claude Code's per-request line) loses that
+  first line, as vLLM 0.33 does.
 * **Rendering** (:func:`render_chat`): template variables are the tokenizer's special-token
   strings, then the effective ``chat_template_kwargs``, then ``messages``, ``tools``,
   ``documents``, ``add_generation_prompt`` and ``continue_final_message`` (which kwargs cannot

@@ -15,6 +15,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the names are, for type checkers
+    from tito.protocol.anthropic import *  # noqa: F403
     from tito.protocol.chat import *  # noqa: F403
     from tito.protocol.common import *  # noqa: F403
     from tito.protocol.completion import *  # noqa: F403
@@ -24,7 +25,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers
     from tito.protocol.tokenize import *  # noqa: F403
 
 #: The submodules, cheapest first: each imports those it builds on (engine -> chat -> common).
-_SUBMODULES = ("common", "chat", "completion", "engine", "derender", "tokenize", "responses")
+_SUBMODULES = ("common", "chat", "completion", "engine", "derender", "tokenize", "responses",
+               "anthropic")
 
 
 def __getattr__(name: str) -> Any:

@@ -9,11 +9,14 @@ body vLLM's render server accepts is accepted here and a body it refuses gets th
 ``role: "system"`` messages, a tool's ``input_schema`` an object (``type`` defaults to
 ``"object"``). Unknown fields are ignored, as vLLM's plain ``BaseModel`` does. Only the request is
 modelled: vLLM has no Messages derender, a rendered Messages request is derendered as chat.
+Schemas are built on first use (``WireModel``); only the Messages function imports this module.
 """
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from tito.protocol.common import WireModel
 
 __all__ = [
     "AnthropicContentBlock",
@@ -38,7 +41,7 @@ AnthropicThinkingDisplay = Literal["summarized", "omitted", "updates"]
 _TOOL_CHANGES = ("tool_addition", "tool_removal")
 
 
-class AnthropicTool(BaseModel):
+class AnthropicTool(WireModel):
     """A tool: ``input_schema`` is the JSON schema of its input (an object by default)."""
 
     name: str
@@ -55,14 +58,14 @@ class AnthropicTool(BaseModel):
         return value
 
 
-class AnthropicToolChangeReference(BaseModel):
+class AnthropicToolChangeReference(WireModel):
     """A tool named by a ``tool_addition`` / ``tool_removal`` block (declared in ``tools``)."""
 
     type: Literal["tool_reference"]
     name: str
 
 
-class AnthropicToolChangeDefinition(BaseModel):
+class AnthropicToolChangeDefinition(WireModel):
     """A tool defined by value in a ``tool_addition`` block."""
 
     type: Literal["tool_definition"]
@@ -74,7 +77,7 @@ AnthropicToolChange = Annotated[
 ]
 
 
-class AnthropicContentBlock(BaseModel):
+class AnthropicContentBlock(WireModel):
     """One content block; which fields count depends on ``type`` (as vLLM: one flat model)."""
 
     type: Literal["text", "image", "tool_use", "tool_result", "tool_reference", "thinking",
@@ -112,7 +115,7 @@ def _reject_tool_changes(content: str | list[AnthropicContentBlock] | None) -> N
             raise ValueError(f'{block.type} blocks are only allowed in messages with role "system"')
 
 
-class AnthropicMessage(BaseModel):
+class AnthropicMessage(WireModel):
     """One turn: a string or a list of blocks."""
 
     role: Literal["user", "assistant", "system"]
@@ -125,7 +128,7 @@ class AnthropicMessage(BaseModel):
         return self
 
 
-class AnthropicToolChoice(BaseModel):
+class AnthropicToolChoice(WireModel):
     """``auto`` / ``any`` (chat's ``required``) / ``tool`` (named) / ``none``."""
 
     type: Literal["auto", "any", "tool", "none"]
@@ -139,19 +142,19 @@ class AnthropicToolChoice(BaseModel):
         return self
 
 
-class AnthropicJsonOutputFormat(BaseModel):
+class AnthropicJsonOutputFormat(WireModel):
     """``output_config.format``: a JSON schema the answer must follow."""
 
     json_schema: dict[str, Any] | None = Field(default=None, alias="schema")
     type: Literal["json_schema"] = "json_schema"
 
 
-class AnthropicOutputConfig(BaseModel):
+class AnthropicOutputConfig(WireModel):
     effort: AnthropicEffort | None = None
     format: AnthropicJsonOutputFormat | None = None
 
 
-class AnthropicThinkingConfigEnabled(BaseModel):
+class AnthropicThinkingConfigEnabled(WireModel):
     """Thinking with a token budget (``display`` accepted, ignored: reasoning is kept)."""
 
     type: Literal["enabled"]
@@ -159,11 +162,11 @@ class AnthropicThinkingConfigEnabled(BaseModel):
     display: AnthropicThinkingDisplay | None = None
 
 
-class AnthropicThinkingConfigDisabled(BaseModel):
+class AnthropicThinkingConfigDisabled(WireModel):
     type: Literal["disabled"]
 
 
-class AnthropicThinkingConfigAdaptive(BaseModel):
+class AnthropicThinkingConfigAdaptive(WireModel):
     type: Literal["adaptive"]
     display: AnthropicThinkingDisplay | None = None
 
@@ -175,7 +178,7 @@ AnthropicThinkingConfig = Annotated[
 ]
 
 
-class AnthropicMessagesRequest(BaseModel):
+class AnthropicMessagesRequest(WireModel):
     """The Messages create request with vLLM 0.33's extensions (``cache_salt``,
     ``kv_transfer_params``, ``vllm_xargs``, ``chat_template_kwargs``...)."""
 
