@@ -253,6 +253,9 @@ SCRIPTS = [
     REASONING + "Let me check.\n" + CALL,
     REASONING + "Grüße aus 世界 🌍, fine.",
     "No reasoning at all, and a tool: " + CALL + "\n" + CALL.replace("Paris", "Lyon"),
+    # text after a call: a message item after the function_call, whatever the chunking
+    "Let me check.\n" + CALL + "\nChecked: sunny.",
+    REASONING + CALL + "\nAnd " + CALL.replace("Paris", "Lyon") + " done.",
 ]
 
 

@@ -21,6 +21,7 @@ logprobs do not depend on chunking and the extra work is bounded by one pass per
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
@@ -36,9 +37,9 @@ from tito.protocol.responses import (
 from tito.service import stream_state
 from tito.service.config import chat_config
 from tito.service.derender import (
-    _batch_choice,
     _check_ids,
     _check_response,
+    _engine_logprobs,
     _reasoning_tokens,
     _seed,
     _Stream,
@@ -137,23 +138,96 @@ def derender_responses(model: ServedModel, req: DerenderResponsesRequest) -> dic
     cfg = chat_config(model, settings)
     seed = _seed(req.prompt_token_ids, resp.prompt_token_ids, req.derender_context)
     choice = resp.choices[0]
+    choice = choice.model_copy(update={"finish_reason": choice.finish_reason or "stop"})
     ids = list(choice.token_ids or [])
-    state, out = _batch_choice(model, cfg, seed, choice, resp.request_id, choice.index)
     events = EventState(lp=bool(echo.get("logprobs")),
                         input_tokens=_input_tokens(req, resp.prompt_token_ids, resp.usage))
-    usage = Usage(input_tokens=events.input_tokens, output_tokens=len(ids),
-                  reasoning_tokens=_reasoning_tokens(cfg, state) or 0)
-    lps = None
-    if events.lp:  # _batch_choice's one step, split per token from the same start
-        lps = message_logprobs(model, cfg, start_choice(model.vocab, cfg, seed), ids, out,
-                               open_=None, finish_reason=choice.finish_reason or "stop",
-                               response_id=resp.request_id, index=choice.index)
-    _, emitted = events_for(events, out, response_id=_response_id(resp.request_id),
-                            created=int(time.time()), model=req.model or model.name,
-                            usage=lambda: usage, echo=echo, message_logprobs=lps)
+    start = start_choice(model.vocab, cfg, seed)
+    state = start
+
+    def step(one: Any) -> tuple[ChoiceState, ChoiceOutput]:
+        nonlocal state
+        before = state
+        state, out = step_choice(model.vocab, cfg, state, list(one.token_ids or []),
+                                 finish_reason=one.finish_reason,
+                                 engine_logprobs=_engine_logprobs(one),
+                                 response_id=resp.request_id, choice_index=choice.index)
+        return before, out
+
+    def rewind() -> None:
+        nonlocal state
+        state = start
+
+    def emit(one: Any, before: ChoiceState, out: ChoiceOutput) -> list[dict[str, Any]]:
+        nonlocal events
+        lps = None
+        if events.lp:
+            lps = message_logprobs(model, cfg, before, list(one.token_ids or []), out,
+                                   open_=events.open, finish_reason=one.finish_reason,
+                                   response_id=resp.request_id, index=choice.index)
+        events, emitted = events_for(
+            events, out, response_id=_response_id(resp.request_id), created=created,
+            model=req.model or model.name, usage=lambda: Usage(
+                input_tokens=events.input_tokens, output_tokens=len(ids),
+                reasoning_tokens=_reasoning_tokens(cfg, state) or 0),
+            echo=echo, message_logprobs=lps)
+        return emitted
+
+    created = int(time.time())
+    emitted = ordered_events(choice, step, rewind, emit)
     response = assemble(emitted)[-1]["response"]
     ResponsesResponse.model_validate(response)  # the wire model checks the shape
     return response
+
+
+def _mixes_calls(out: ChoiceOutput) -> bool:
+    """Does one output hold tool-call deltas next to text or reasoning (whose order against the
+    calls it does not keep)?"""
+    return bool(out.tool_calls) and bool(out.text or out.reasoning)
+
+
+def ordered_events(
+    choice: Any,
+    step: Callable[[Any], tuple[ChoiceState, ChoiceOutput]],
+    rewind: Callable[[], None],
+    emit: Callable[[Any, ChoiceState, ChoiceOutput], list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """The events of one engine choice, batch or stream, with the output items in token order.
+
+    Why: the items' order is the tokens' (text after a call is a new message, after the
+    ``function_call`` item), but one pipeline output of many tokens keeps text, reasoning and
+    calls apart, not their order. So a choice whose output mixes calls with text or reasoning
+    is stepped again (``rewind``, then ``step``) a token at a time, as a stream of one token per
+    call is: every chunking, and the batch, get the same items. ``step`` advances the caller's
+    state and returns (state before, output); ``emit`` turns an output into events.
+    """
+    before, result = step(choice)
+    ids = choice.token_ids or ()
+    if not (_mixes_calls(result) and len(ids) > 1 and not hasattr(choice, "text")):
+        return emit(choice, before, result)
+    rewind()
+    out: list[dict[str, Any]] = []
+    for one in _one_token_choices(choice):
+        out.extend(emit(one, *step(one)))
+    return out
+
+
+def _one_token_choices(choice: Any) -> list[Any]:
+    """``choice`` as one choice per token id: each its logprob entry, the finish on the last."""
+    ids = list(choice.token_ids)
+    lp = choice.logprobs
+    pieces = []
+    for k, token in enumerate(ids):
+        last = k == len(ids) - 1
+        update: dict[str, Any] = {"token_ids": [token],
+                                  "finish_reason": choice.finish_reason if last else None,
+                                  "stop_reason": choice.stop_reason if last else None}
+        if lp is not None:  # either wire shape: per-position lists, sliced to this position
+            update["logprobs"] = lp.model_copy(update={
+                name: value[k:k + 1] for name in ("content", "sampled")
+                if (value := getattr(lp, name, None)) is not None})
+        pieces.append(choice.model_copy(update=update))
+    return pieces
 
 
 class _ResponsesStream(_Stream):
@@ -178,21 +252,39 @@ class _ResponsesStream(_Stream):
     def _one(self, chunk: Any) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for choice in chunk.choices:
-            before = self.state
-            result = self._step(choice)
-            lps = None
-            if self.events.lp:
-                lps = message_logprobs(
-                    self.model, self.cfg, before, list(choice.token_ids or []), result,
-                    open_=self.events.open, finish_reason=choice.finish_reason,
-                    response_id=self.meta.id, index=choice.index)
-            self.events, emitted = events_for(
-                self.events, result, response_id=_response_id(self.meta.id),
-                created=self.meta.created, model=self.req.model or self.model.name,
-                usage=self._final_usage, echo=self.echo, message_logprobs=lps,
-            )
-            out.extend(emitted)
+            history = len(self.history or ()), len(self.history_lens)
+            start = self.state
+
+            def step(one: Any) -> tuple[ChoiceState, ChoiceOutput]:
+                before = self.state
+                return before, self._step(one)
+
+            def rewind() -> None:
+                self.state = start
+                if self.history is not None:
+                    del self.history[history[0]:], self.history_lens[history[1]:]
+
+            out.extend(ordered_events(choice, step, rewind, self._events))
+            if self.history is not None and len(self.history_lens) > history[1] + 1:
+                self.history_lens[history[1]:] = [len(choice.token_ids)]  # one engine chunk
         return out
+
+    def _events(self, choice: Any, before: ChoiceState, result: ChoiceOutput
+                ) -> list[dict[str, Any]]:
+        """The events of ``choice``'s ``result`` (stepped from ``before``); advances the
+        events' state."""
+        lps = None
+        if self.events.lp:
+            lps = message_logprobs(
+                self.model, self.cfg, before, list(choice.token_ids or []), result,
+                open_=self.events.open, finish_reason=choice.finish_reason,
+                response_id=self.meta.id, index=choice.index)
+        self.events, emitted = events_for(
+            self.events, result, response_id=_response_id(self.meta.id),
+            created=self.meta.created, model=self.req.model or self.model.name,
+            usage=self._final_usage, echo=self.echo, message_logprobs=lps,
+        )
+        return emitted
 
     def _final_usage(self) -> Usage:
         return Usage(input_tokens=self.events.input_tokens, output_tokens=self.state.tokens,
