@@ -8,7 +8,8 @@ with the render routes: the same JSON body guard, one pydantic validation of the
 FastAPI's error locations and messages, the same error shapes and the same ``GET`` routes; only
 the POST table and the ``X-Request-Id`` header (chat and completions render read it, as vLLM)
 differ, and an answer over the payload limit is a 413 with its own hint. ``tests/test_asgi.py``
-compares it with the FastAPI app on the same requests; ``tito serve`` keeps the FastAPI routes (:mod:`tito.adapters.routes_render`, the OpenAPI schema).
+compares it with the FastAPI app on the same requests; ``tito serve`` keeps the FastAPI routes
+(:mod:`tito.adapters.routes_render`, the OpenAPI schema).
 
 Example::
 
