@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
-from tito.protocol.engine import GenerateLogProbs, GenerateLogProbsContent
+from tito.protocol.generate_response import GenerateLogProbs, GenerateLogProbsContent
 
 MODELS = TypeAdapter(list[GenerateLogProbsContent] | None)
 

@@ -20,13 +20,16 @@ if TYPE_CHECKING:  # what the names are, for type checkers
     from tito.protocol.common import *  # noqa: F403
     from tito.protocol.completion import *  # noqa: F403
     from tito.protocol.derender import *  # noqa: F403
-    from tito.protocol.engine import *  # noqa: F403
+    from tito.protocol.generate_request import *  # noqa: F403
+    from tito.protocol.generate_response import *  # noqa: F403
     from tito.protocol.responses import *  # noqa: F403
     from tito.protocol.tokenize import *  # noqa: F403
 
-#: The submodules, cheapest first: each imports those it builds on (engine -> chat -> common).
-_SUBMODULES = ("common", "chat", "completion", "engine", "derender", "tokenize", "responses",
-               "anthropic")
+#: The submodules, cheapest first: each imports those it builds on (generate_response -> chat ->
+#: common). ``engine`` only re-exports the two ``generate_*`` modules (the names' old home), so
+#: it comes after them and a name is never looked up through it.
+_SUBMODULES = ("common", "chat", "completion", "generate_request", "generate_response", "engine",
+               "derender", "tokenize", "responses", "anthropic")
 
 
 def __getattr__(name: str) -> Any:

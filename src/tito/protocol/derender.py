@@ -26,7 +26,7 @@ from tito.errors import InvalidField, quote
 from tito.protocol.chat import ChatCompletionRequest, ChatCompletionStreamResponse
 from tito.protocol.common import NonNegativeInt, TokenId, WireModel
 from tito.protocol.completion import CompletionRequest, CompletionStreamResponse
-from tito.protocol.engine import GenerateTokensResponse, GenerateTokensStreamResponse
+from tito.protocol.generate_response import GenerateTokensResponse, GenerateTokensStreamResponse
 
 __all__ = [
     "MAX_LOGPROB_CONTEXT_TOKEN_IDS",

@@ -30,7 +30,7 @@ from tito.protocol.derender import (
     _null_stream_is_false,
     _stream_member,
 )
-from tito.protocol.engine import GenerateTokensResponse
+from tito.protocol.generate_response import GenerateTokensResponse
 
 __all__ = [
     "DerenderResponsesBody",
