@@ -5,7 +5,8 @@ same run, on the same tokenizer files and the same conversation, says whether ti
 (sandboxed bounded template + tokenization + request checks + sampling mapping) costs more than
 the reference implementation does for templating + tokenization alone.
 
-Two conversations with Qwen3's template: a **short** one-turn chat (system + user), and a
+Three conversations with Qwen3's template: a **short** one-turn chat (system + user), a
+**mid**-size one (``--mid-turns`` turns of the tool-calling exchange below, with its tools) and a
 **long** multi-turn tool-calling exchange (system prompt, tools, tool calls, tool results,
 reasoning) grown until its prompt is about ``--tokens`` long. Each is measured three ways:
 
@@ -18,9 +19,10 @@ reasoning) grown until its prompt is about ``--tokens`` long. Each is measured t
   it: parsed tool arguments), checked to give the same ids.
 
 Clock: CPU time (``time.process_time``, every thread of this process), medians of ``--repeat``
-interleaved runs. Run: ``python bench/bench_render.py [--tokens 8192] [--repeat 30]`` (no
-network; the tokenizer comes from ``layers/tokenizer/models/qwen3``; ``transformers`` is a dev
-dependency). Prints one JSON object; ratios below 1.0 mean tito is faster.
+interleaved runs. Run: ``python bench/bench_render.py [--tokens 8192] [--mid-turns 3]
+[--repeat 30]`` (no network; the tokenizer comes from ``layers/tokenizer/models/qwen3``;
+``transformers`` is a dev dependency). Prints one JSON object; ratios below 1.0 mean tito is
+faster.
 """
 
 from __future__ import annotations
@@ -152,6 +154,15 @@ def asgi_call(app: Any, path: str, body: bytes) -> Any:
     return run
 
 
+def mid_chat(turns: int) -> list[dict[str, Any]]:
+    """A few turns of the tool conversation (system prompt, ``turns`` turns, a last question)."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a concise assistant."}]
+    for i in range(turns):
+        messages += turn(i)
+    messages.append({"role": "user", "content": "Thanks. And tomorrow in Paris?"})
+    return messages
+
+
 def long_chat(hf: Any, tokens: int) -> list[dict[str, Any]]:
     """The tool conversation, grown until its prompt is at least ``tokens`` long."""
     messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a concise assistant."}]
@@ -176,6 +187,7 @@ SHORT_CHAT = [
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=8192, help="target prompt length (long chat)")
+    parser.add_argument("--mid-turns", type=int, default=3, help="tool turns of the mid-size chat")
     parser.add_argument("--repeat", type=int, default=30)
     args = parser.parse_args()
 
@@ -194,6 +206,7 @@ def main() -> None:
 
     cases = {
         "short": (SHORT_CHAT, None),
+        "mid": (mid_chat(args.mid_turns), TOOLS),
         "long": (long_chat(hf, args.tokens), TOOLS),
     }
     out: dict[str, Any] = {"clock": "CPU (process_time), 1 core", "repeat": args.repeat}

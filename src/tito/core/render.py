@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
+from tito.core.fast_encode import fast_encoder
 from tito.core.template_budget import DEFAULT_LIMITS, TemplateLimits, TemplateRenderError
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
@@ -505,6 +506,9 @@ def _encode(
     tokenizer = vocab.tokenizer
     if tokenizer is None:  # a vocabulary without a `tokenizers` object (mistral-common)
         return vocab.encode(text, add_special_tokens=add_special_tokens), []
+    fast = None if with_offsets else fast_encoder(tokenizer, add_special_tokens)
+    if fast is not None:  # the same ids, without the Rust pre-tokenizer (tito.core.fast_encode)
+        return fast(text), []
     pattern = _split_pattern(vocab) if not add_special_tokens and len(text) >= PARALLEL_ENCODE_MIN_CHARS else None
     if pattern is None:
         encoding = tokenizer.encode(text, add_special_tokens=add_special_tokens)

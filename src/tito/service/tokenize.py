@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from tito.core.render import tokenize_prompt
 from tito.errors import BadRequest
 from tito.models import ServedModel, get_registry
 from tito.protocol import (
@@ -31,7 +32,11 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
     """Token ids of a prompt or of a templated conversation (and their vocabulary strings)."""
     model = model or get_registry().get(request.model)
     if isinstance(request, TokenizeChatRequest):
-        fields = request.model_dump(exclude_unset=True, exclude={"return_token_strs"})
+        # the validated values as they are (not a dump): ``tools`` are already the chat
+        # request's tool models and are not validated again; only what a chat request checks
+        # beyond a tokenize body runs (message structure, cross-field rules)
+        fields = {name: getattr(request, name) for name in request.model_fields_set
+                  if name != "return_token_strs"}
         fields.setdefault("add_special_tokens", False)
         if not request.messages:
             raise BadRequest(
@@ -45,8 +50,9 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             loc = ".".join(str(part) for part in first.get("loc", ()))
             raise BadRequest(first["msg"].removeprefix("Value error, "), param=loc or None) from None
         ids = render_chat_request(chat, model=model).token_ids
-    else:
-        ids = model.vocab.encode(request.prompt, add_special_tokens=request.add_special_tokens)
+    else:  # as the completions render tokenizes a text prompt
+        ids = tokenize_prompt(model.vocab, request.prompt,
+                              add_special_tokens=request.add_special_tokens).token_ids
     strs = [model.vocab.token(i) or "" for i in ids] if request.return_token_strs else None
     return TokenizeResponse(
         count=len(ids), max_model_len=model.max_model_len, tokens=ids, token_strs=strs
