@@ -139,7 +139,7 @@ def _json_schema(f: Mapping[str, Any]) -> str | None:
         return f"unknown style {style}"
     if "any_order" in f and not isinstance(f["any_order"], bool):
         return "any_order must be a boolean"
-    return schema_error(schema)
+    return schema_error(schema, tag=True)
 
 
 def _budget(f: Mapping[str, Any], *keys: str) -> str | None:
