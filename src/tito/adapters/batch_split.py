@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from tito.adapters.payload import MAX_EVENT_BODY_BYTES, event_bytes
-from tito.client import TitoClientError
+from tito.client.wire import TitoClientError
 from tito.errors import ErrorType, error_body
 
 __all__ = [

@@ -49,17 +49,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from tito import __version__
 from tito.adapters.cli_args import add_server_options, new_parser
 from tito.adapters.streaming import ClosingStreamingResponse
-from tito.client import (
-    DEFAULT_CHUNKS_PER_CALL,
-    CoalescePolicy,
-    SSE_DONE,
-    Target,
-    TitoClient,
-    TitoClientError,
-    error_body,
-    sse_event,
-)
-from tito.errors import ErrorType
+from tito.client.engine_events import CoalescePolicy
+from tito.client.openai_api import TitoClient
+from tito.client.wire import DEFAULT_CHUNKS_PER_CALL, SSE_DONE, Target, TitoClientError, sse_event
+from tito.errors import ErrorType, error_body
 
 __all__ = ["create_gateway_app", "gateway_options", "main"]
 

@@ -49,18 +49,15 @@ from typing import IO, Any
 from tito.adapters.cli_args import LOG_LEVELS, new_parser
 from tito.adapters.invoke import LocalLambdaContext
 from tito.adapters.transports import api_gateway_event
-from tito.client import (
+from tito.client.stream_driver import StreamContext, StreamDerenderer, derender_batch_sync
+from tito.client.wire import (
     DERENDER_PATHS,
     SSE_DONE,
-    StreamContext,
-    StreamDerenderer,
     TitoClientError,
-    derender_batch_sync,
     engine_error_body,
-    error_body,
     sse_event,
 )
-from tito.errors import ErrorType
+from tito.errors import ErrorType, error_body
 
 __all__ = [
     "Capture",
