@@ -5,7 +5,7 @@ text the coupled vLLM server would have streamed, while every bit of state trave
 between calls. vLLM's derender carries token *strings* (``prev_tokens``); tito carries token *ids*,
 which is lossless for every vocabulary (strings are not where tokens are raw bytes, as in
 tiktoken vocabularies; review of vllm#53223), and maps to and from vLLM's strings only at the wire
-(:func:`window_tokens`, :func:`state_from_tokens`).
+(:func:`~tito.core.detok_state.window_tokens`, :func:`~tito.core.detok_state.state_from_tokens`).
 
 Theory of operation
 ===================
@@ -82,22 +82,15 @@ while the context's decode does not end in U+FFFD, ``full == prefix_text + decod
 the rule above needs only the held ids' bytes decoded (most often no held id and a token whose
 bytes are complete UTF-8: its cached text, :meth:`~tito.core.vocab.Vocab.whole_text`). The
 result is the rule's, by construction; any other case (a context ending inside a character, an
-unknown id, a due cut) takes the rule itself.
+unknown id, a due cut) takes the rule itself. Per token (a streamed call often carries one id)
+the common results cost lookups only: a context ends at a boundary when its last token is whole
+(a lossy reading resumes at a whole token's first byte), a two-id context (a character split in
+two) is answered from a memo bounded by :data:`INTERNED_STATES`, and the state after one whole
+token with nothing held, ``window == [id]``, is interned per id (states are values: nothing
+modifies one, so streams share it).
 
-**Seeding (spec 3.0-B, vLLM ``convert_prompt_ids_to_tokens``).** The last 7 prompt ids minus those
-that decode to nothing (rule 1: vLLM drops skipped specials and maps unknown ids to ``""``, both
-of which add no text), ``read = len(window)``, ``prefix = max(read - 5, 0)``. Without prompt ids the
-window is empty, and a Metaspace tokenizer loses the first output token's leading space exactly
-as vLLM's unseeded derender (and ``tokenizer.decode(output_ids)``) do.
-
-One improvement: when the prompt ends inside a character (a truncated multi-byte character, as in
-a token-in/token-out loop whose previous turn stopped on ``max_tokens``), vLLM's context ends in
-U+FFFD and the first pieces come out shifted (``DecodeStream`` leaks the whole prompt instead,
-vllm#48853). :func:`seed` probes with UTF-8 continuation bytes whether the trailing U+FFFD can still
-complete; if so it moves ``read`` back before the at most 3 incomplete ids, and the completed
-character is emitted as the first output text (should the output not complete it after all, its
-U+FFFDs come out in front of the first output text: the lossy reading of the bytes from there).
-A genuine U+FFFD at the end of the prompt cannot complete and is left in the context, as in vLLM.
+**Seeding** (the prompt's tail as context) is in :mod:`tito.core.detok_state`, with the
+state itself and its mapping to vLLM's ``prev_tokens``.
 
 **Flush (tito only).** vLLM never emits the held tail at the end of a sequence, so its streamed,
 batch and ``tokenizer.decode`` texts disagree when generation stops inside a character
@@ -133,13 +126,29 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from tito.core.state import Field, State, StateError
-from tito.core.vocab import BYTE_LEVEL_CHARS as _BYTE_LEVEL_CHARS
+from tito.core.detok_state import (
+    _BYTE_LEVEL_CHARS,  # noqa: F401  (the tests' byte alphabet, as before the split)
+    FFFD,
+    KEEP_ON_CUT,
+    MAX_CONTEXT,
+    MAX_HELD,
+    MAX_WINDOW,
+    SEED_CONTEXT,
+    SEED_IDS,
+    DetokState,
+    adds_text,
+    decode_ids,
+    decode_skip,
+    seed,
+    state_from_tokens,
+    trim_context,
+    window_tokens,
+)
 from tito.core.vocab import Vocab
-from tito.errors import BadRequest
 
 __all__ = [
     "FFFD",
+    "INTERNED_STATES",
     "KEEP_ON_CUT",
     "MAX_CONTEXT",
     "MAX_HELD",
@@ -153,65 +162,6 @@ __all__ = [
     "step",
     "window_tokens",
 ]
-
-FFFD = "\ufffd"
-#: vLLM's INITIAL_INCREMENTAL_DETOKENIZATION_OFFSET: context ids before ``read`` after seeding.
-SEED_CONTEXT = 5
-#: Prompt ids the seed looks at (vLLM: offset + 2, a margin for special tokens).
-SEED_IDS = SEED_CONTEXT + 2
-#: Context ids kept before ``read`` (normally the 1-4 ids of the last emitted piece).
-MAX_CONTEXT = 32
-#: Held ids before the held region is cut; a real character needs at most 3.
-MAX_HELD = 32
-#: Ids kept held by a cut: an incomplete UTF-8 character is at most 3 bytes, so at most 3 ids.
-KEEP_ON_CUT = 3
-#: Wire bound on the window, vLLM's ``DerenderStreamState.prev_tokens`` limit.
-MAX_WINDOW = 1024
-
-
-class DetokState(State):
-    """The detokenizer's whole state: a window of ids and two offsets into it.
-
-    ``window[prefix_offset:read_offset]`` is context (already emitted), ``window[read_offset:]`` is
-    held (not emitted yet). Ids may be out of vocabulary (they decode to ``""``), so a window
-    rebuilt from vLLM's ``prev_tokens`` with placeholders for ``""`` entries stays valid.
-    """
-
-    window: list[int] = Field(default_factory=list, max_length=MAX_WINDOW)
-    prefix_offset: int = Field(default=0, ge=0)
-    read_offset: int = Field(default=0, ge=0)
-
-    def _check(self) -> None:
-        if not self.prefix_offset <= self.read_offset <= len(self.window):
-            raise StateError((), (
-                f"need prefix_offset <= read_offset <= len(window), got {self.prefix_offset}, "
-                f"{self.read_offset}, {len(self.window)}"
-            ))
-
-
-# -- the three operations ----------------------------------------------------------------------
-
-
-def seed(
-    vocab: Vocab,
-    prompt_ids: Sequence[int] | None,
-    *,
-    skip_special_tokens: bool,
-    keep_special_ids: Collection[int] = (),
-) -> DetokState:
-    """The state before the first output id: the prompt's last ids as context (spec 3.0-B).
-
-    Seeding matters for Metaspace tokenizers, which strip the leading space of the first token of
-    a decode: with the prompt tail as context, the first output token keeps its space, as in the
-    coupled server. See the module header for skipped/unknown ids and prompts that end inside a
-    character.
-    """
-    if not prompt_ids:
-        return DetokState()
-    keep = keep_special_ids
-    window = [i for i in prompt_ids[-SEED_IDS:] if _adds_text(vocab, i, skip_special_tokens, keep)]
-    read = len(window) - _incomplete_tail(vocab, window, _decode_skip(skip_special_tokens, keep))
-    return DetokState(window=window, prefix_offset=max(read - SEED_CONTEXT, 0), read_offset=read)
 
 
 def step(
@@ -232,31 +182,39 @@ def step(
     """
     del spaces_between_special_tokens  # no effect on fast tokenizers (module header)
     keep = keep_special_ids
-    dskip = skip_special_tokens and not keep  # _decode_skip
     window = state.window  # never modified: replaced by new lists (the state stays as it was)
     read = state.read_offset
     prefix = state.prefix_offset
     if read - prefix > MAX_CONTEXT:
         prefix = read - MAX_CONTEXT
-    whole, table = vocab.whole_texts, vocab.byte_table
-    fast = whole is not None and (
-        (read - prefix == 1 and bool(whole.get(window[prefix])))
-        or _context_complete(vocab, window[prefix:read])
-    )
-    held = b""
-    if fast and read < len(window):  # (one held id, a split character, is the common case)
-        held = (vocab.token_bytes(window[read]) if read == len(window) - 1
-                else b"".join([vocab.token_bytes(i) for i in window[read:]]))
-    skipped = vocab.special_ids if skip_special_tokens else ()
-    prefix_text: str | None = None  # decode(window[prefix:read]), cached while offsets hold
-    pieces: list[str] = []
-    for token_id in ids:
-        if fast:  # "Fast path" in the module header: the rule's outcome, decoding held bytes only
+    whole = vocab.whole_texts
+    if whole is not None and (
+        read == prefix or whole.get(window[read - 1]) or _context_complete(vocab, window, prefix, read)
+    ):
+        if len(ids) == 1 and read == len(window):
+            # the most common case, a streamed call of one whole token with nothing held: its
+            # text, and it alone becomes the context
+            token_id = ids[0]
+            text = whole.get(token_id)
+            if text and not (
+                skip_special_tokens and token_id in vocab.special_ids and token_id not in keep
+            ):
+                return _AFTER_WHOLE.get(token_id) or _after_whole(token_id), [text]
+        pieces: list[str] = []
+        # "Fast path" in the module header: the rule's outcome, decoding held bytes only
+        table: dict[int, bytes] = vocab.byte_table  # type: ignore[assignment]
+        skipped = vocab.special_ids if skip_special_tokens else ()
+        held = b""
+        if read < len(window):  # (one held id, a split character, is the common case)
+            held = (table.get(window[read]) or vocab.token_bytes(window[read])
+                    if read == len(window) - 1
+                    else b"".join([vocab.token_bytes(i) for i in window[read:]]))
+        for token_id in ids:
             if token_id in skipped and token_id not in keep:
                 pieces.append("")  # rule 1
                 continue
             if read == len(window):
-                text = whole.get(token_id)  # type: ignore[union-attr]
+                text = whole.get(token_id)
                 if text is None:
                     text = vocab.whole_text(token_id)
                 if text:
@@ -264,39 +222,24 @@ def step(
                     window, prefix, read = [token_id], 0, 1
                     continue
             piece = table.get(token_id) or vocab.token_bytes(token_id)  # type: ignore[union-attr]
-            if piece and len(window) - read < MAX_HELD:
-                window = [*window, token_id]
-                held += piece
-                text = held.decode("utf-8", "replace")
-                if text and not text.endswith(FFFD):
-                    pieces.append(text)
-                    window = window[max(read, len(window) - MAX_CONTEXT):]
-                    prefix, read, held = 0, len(window), b""
-                else:
-                    pieces.append("")
-                continue
-            fast = False  # an id the rule itself must look at (unknown, or a cut is due)
-        if not _adds_text(vocab, token_id, skip_special_tokens, keep):
-            pieces.append("")
-            continue
-        window = [*window, token_id]
-        if prefix_text is None:
-            prefix_text = _decode(vocab, window[prefix:read], dskip)
-        full = _decode(vocab, window[prefix:], dskip)
-        if len(full) > len(prefix_text) and not full.endswith(FFFD):
-            end = len(window)
-        elif len(window) - read > MAX_HELD:
-            end = len(window) - KEEP_ON_CUT  # cut a pathological held region (module header)
-            full = _decode(vocab, window[prefix:end], dskip)
-        else:
-            pieces.append("")
-            continue
-        pieces.append(_new_text(vocab, window, read, end, prefix_text, full, dskip))
-        # Emitted up to ``end``: the old held region becomes context, drop what precedes it.
-        window = window[read:]
-        prefix, read = _trim_context(0, end - read)
-        window, prefix, read = window[prefix:], 0, read - prefix
-        prefix_text = None
+            if not piece or len(window) - read >= MAX_HELD:
+                # an id the rule itself must look at (unknown, or a cut is due): the rest too
+                window, prefix, read = _rule_step(vocab, window, prefix, read, ids[len(pieces):],
+                                                  pieces, skip_special_tokens, keep)
+                break
+            window = [*window, token_id]
+            held += piece
+            text = held.decode("utf-8", "replace")
+            if text and not text.endswith(FFFD):
+                pieces.append(text)
+                window = window[max(read, len(window) - MAX_CONTEXT):]
+                prefix, read, held = 0, len(window), b""
+            else:
+                pieces.append("")
+    else:
+        pieces = []
+        window, prefix, read = _rule_step(vocab, window, prefix, read, ids, pieces,
+                                          skip_special_tokens, keep)
     if prefix:
         window, prefix, read = window[prefix:], 0, read - prefix
     elif window is state.window:
@@ -304,16 +247,83 @@ def step(
     return DetokState._construct(window, prefix, read), pieces
 
 
-def _context_complete(vocab: Vocab, context: list[int]) -> bool:
-    """Does the decode of ``context`` end at a character boundary (so that what follows decodes
-    on its own)? Its decode must not end in U+FFFD (a genuine U+FFFD is taken for an
-    unfinished character: only the fast path is missed)."""
-    if len(context) == 1 and vocab.whole_text(context[0]):
+#: Most states interned by :func:`_after_whole`; when full, the cache is emptied.
+INTERNED_STATES = 1 << 14
+_AFTER_WHOLE: dict[int, DetokState] = {}
+
+
+def _after_whole(token_id: int) -> DetokState:
+    """The state after a whole token with nothing held, ``window == [token_id]``: interned per
+    id, since it is the per-token path's most common result and depends on the id alone (states
+    are values: nothing modifies one, so every stream may share it). Bounded by
+    :data:`INTERNED_STATES`, whatever ids come in."""
+    if len(_AFTER_WHOLE) >= INTERNED_STATES:
+        _AFTER_WHOLE.clear()
+    found = _AFTER_WHOLE[token_id] = DetokState._construct([token_id], 0, 1)
+    return found
+
+
+def _rule_step(
+    vocab: Vocab,
+    window: list[int],
+    prefix: int,
+    read: int,
+    ids: Sequence[int],
+    pieces: list[str],
+    skip_special_tokens: bool,
+    keep: Collection[int],
+) -> tuple[list[int], int, int]:
+    """The rule (module header) for each of ``ids``, its pieces appended to ``pieces``; the new
+    window and offsets (``window`` itself is never modified)."""
+    dskip = decode_skip(skip_special_tokens, keep)
+    prefix_text: str | None = None  # decode(window[prefix:read]), cached while offsets hold
+    for token_id in ids:
+        if not adds_text(vocab, token_id, skip_special_tokens, keep):
+            pieces.append("")
+            continue
+        window = [*window, token_id]
+        if prefix_text is None:
+            prefix_text = decode_ids(vocab, window[prefix:read], dskip)
+        full = decode_ids(vocab, window[prefix:], dskip)
+        if len(full) > len(prefix_text) and not full.endswith(FFFD):
+            end = len(window)
+        elif len(window) - read > MAX_HELD:
+            end = len(window) - KEEP_ON_CUT  # cut a pathological held region (module header)
+            full = decode_ids(vocab, window[prefix:end], dskip)
+        else:
+            pieces.append("")
+            continue
+        pieces.append(_new_text(vocab, window, read, end, prefix_text, full, dskip))
+        # Emitted up to ``end``: the old held region becomes context, drop what precedes it.
+        window = window[read:]
+        prefix, read = trim_context(0, end - read)
+        window, prefix, read = window[prefix:], 0, read - prefix
+        prefix_text = None
+    return window, prefix, read
+
+
+def _context_complete(vocab: Vocab, window: list[int], prefix: int, read: int) -> bool:
+    """Does the decode of the context ``window[prefix:read]`` end at a character boundary (so
+    that what follows decodes on its own)? It does when its last token is complete UTF-8 on its
+    own (:meth:`~tito.core.vocab.Vocab.whole_text`: a lossy UTF-8 reading resumes at its first
+    byte), else when the context's bytes do not decode to a trailing U+FFFD (a genuine U+FFFD is
+    taken for an unfinished character: only the fast path is missed). A context of two ids (a
+    character split in two, just emitted: the common case) is looked up in a bounded memo."""
+    last = window[read - 1]
+    if read - prefix == 2:
+        pair = (window[prefix], last)
+        memo = vocab.pair_memo
+        found = memo.get(pair)
+        if found is None:
+            if len(memo) >= INTERNED_STATES:
+                memo.clear()
+            found = memo[pair] = bool(vocab.whole_text(last)) or not (
+                vocab.token_bytes(pair[0]) + vocab.token_bytes(last)
+            ).decode("utf-8", "replace").endswith(FFFD)
+        return found
+    if vocab.whole_text(last):
         return True
-    if len(context) == 2:  # a character split in two, just emitted: the common case
-        data = vocab.token_bytes(context[0]) + vocab.token_bytes(context[1])
-    else:
-        data = b"".join([vocab.token_bytes(i) for i in context])
+    data = b"".join([vocab.token_bytes(i) for i in window[prefix:read]])
     return not data.decode("utf-8", "replace").endswith(FFFD)
 
 
@@ -331,93 +341,18 @@ def flush(
     piece plus this text equals ``vocab.decode(all ids)``. The returned state holds nothing, so a
     second flush returns ``""``.
     """
-    dskip = _decode_skip(skip_special_tokens, keep_special_ids)
+    dskip = decode_skip(skip_special_tokens, keep_special_ids)
     window = list(state.window)
-    prefix, read = _trim_context(state.prefix_offset, state.read_offset)
+    prefix, read = trim_context(state.prefix_offset, state.read_offset)
     text = ""
     if read < len(window):
-        prefix_text = _decode(vocab, window[prefix:read], dskip)
-        full = _decode(vocab, window[prefix:], dskip)
+        prefix_text = decode_ids(vocab, window[prefix:read], dskip)
+        full = decode_ids(vocab, window[prefix:], dskip)
         text = _new_text(vocab, window, read, len(window), prefix_text, full, dskip)
         window = window[read:]
-        prefix, read = _trim_context(0, len(window))
+        prefix, read = trim_context(0, len(window))
     window, prefix, read = window[prefix:], 0, read - prefix
     return DetokState(window=window, prefix_offset=prefix, read_offset=read), text
-
-
-# -- vLLM's token strings ----------------------------------------------------------------------
-
-
-def window_tokens(vocab: Vocab, state: DetokState) -> list[str]:
-    """The window as vLLM's ``prev_tokens``: vocabulary strings, ``""`` for unknown ids."""
-    return [vocab.token(i) or "" for i in state.window]
-
-
-def state_from_tokens(
-    vocab: Vocab, tokens: Sequence[str], prefix_offset: int, read_offset: int
-) -> DetokState:
-    """A state from vLLM's ``prev_tokens`` and offsets, validated against this vocabulary.
-
-    ``""`` entries (vLLM's placeholder for skipped or unknown ids) add no text, so they are
-    dropped and the offsets moved accordingly. A string that is not a token of this model is a
-    bad request: the window would decode to something else than what the client saw.
-    """
-    param = "stream_state.prev_tokens"
-    if len(tokens) > MAX_WINDOW:
-        raise BadRequest(
-            f"stream_state.prev_tokens has {len(tokens)} entries (at most {MAX_WINDOW})",
-            param=param,
-        )
-    if not 0 <= prefix_offset <= read_offset <= len(tokens):
-        raise BadRequest(
-            "stream_state needs 0 <= prefix_offset <= read_offset <= len(prev_tokens), got "
-            f"{prefix_offset}, {read_offset}, {len(tokens)}",
-            param="stream_state.read_offset",
-        )
-    window: list[int] = []
-    prefix, read = prefix_offset, read_offset
-    for k, token in enumerate(tokens):
-        if not isinstance(token, str):
-            raise BadRequest(f"stream_state.prev_tokens[{k}] is not a string", param=param)
-        if token == "":
-            prefix -= k < prefix_offset
-            read -= k < read_offset
-            continue
-        token_id = vocab.token_id(token)
-        if token_id is None:
-            raise BadRequest(
-                f"stream_state.prev_tokens[{k}] is not a token of this model", param=param
-            )
-        window.append(token_id)
-    return DetokState(window=window, prefix_offset=prefix, read_offset=read)
-
-
-# -- helpers -----------------------------------------------------------------------------------
-
-
-def _adds_text(
-    vocab: Vocab, token_id: int, skip_special_tokens: bool, keep: Collection[int] = ()
-) -> bool:
-    """False for ids the tokenizer's decode drops: unknown ids, and skipped special ids (those
-    not in ``keep``)."""
-    if skip_special_tokens and token_id in vocab.special_ids and token_id not in keep:
-        return False
-    return vocab.in_vocab(token_id)
-
-
-def _decode_skip(skip_special_tokens: bool, keep: Collection[int]) -> bool:
-    """The tokenizer's decode flag: with kept special ids the window holds no other special id
-    (:func:`_adds_text` left them out), so it decodes everything it holds."""
-    return skip_special_tokens and not keep
-
-
-def _decode(vocab: Vocab, ids: Sequence[int], skip_special_tokens: bool) -> str:
-    return vocab.decode(ids, skip_special_tokens=skip_special_tokens) if ids else ""
-
-
-def _trim_context(prefix: int, read: int) -> tuple[int, int]:
-    """Offsets with at most ``MAX_CONTEXT`` context ids (the caller slices the window)."""
-    return max(prefix, read - MAX_CONTEXT), read
 
 
 def _new_text(
@@ -437,58 +372,4 @@ def _new_text(
     """
     if full.startswith(prefix_text):
         return full[len(prefix_text):]
-    return _decode(vocab, window[read:end], skip_special_tokens)
-
-
-def _incomplete_tail(vocab: Vocab, window: Sequence[int], skip_special_tokens: bool) -> int:
-    """How many trailing ids (0-3) hold the start of a character that later ids can complete.
-
-    A trailing U+FFFD is either an unfinished UTF-8 sequence or a real U+FFFD (or a byte that can
-    never be valid). Only the first kind completes when continuation bytes follow, so probe with
-    them: ``0x80`` continues any lead byte but E0/F0 (which need ``0xA0``/``0x90`` and up),
-    ``0xA0`` continues any lead byte but ED/F4 (which need at most ``0x9F``/``0x8F``).
-    """
-    if not window or not _decode(vocab, window, skip_special_tokens).endswith(FFFD):
-        return 0
-    probe = _continuation_ids(vocab)
-    if probe is None:
-        return 0
-    c80, ca0 = probe
-    probes = [[c80] * k for k in (1, 2, 3)] + [[ca0] + [c80] * (k - 1) for k in (1, 2, 3)]
-    if all(
-        _decode(vocab, [*window, *extra], skip_special_tokens).endswith(FFFD) for extra in probes
-    ):
-        return 0
-    for n in range(1, min(KEEP_ON_CUT, len(window)) + 1):
-        if not _decode(vocab, window[:-n], skip_special_tokens).endswith(FFFD):
-            return n
-    return 0
-
-
-_CONTINUATION_CACHE: dict[int, tuple[Vocab, tuple[int, int] | None]] = {}
-
-
-def _continuation_ids(vocab: Vocab) -> tuple[int, int] | None:
-    """Ids of the single bytes 0x80 and 0xA0, for byte-fallback or byte-level vocabularies.
-
-    None when the vocabulary has no such tokens (then seeding behaves exactly like vLLM's).
-    """
-    cached = _CONTINUATION_CACHE.get(id(vocab))
-    if cached is not None and cached[0] is vocab:
-        return cached[1]
-    found: list[int] = []
-    for byte in (0x80, 0xA0):
-        candidates = (f"<0x{byte:02X}>", _BYTE_LEVEL_CHARS[byte])
-        ids = [vocab.token_id(c) for c in candidates]
-        # A lone continuation byte decodes to U+FFFD: that is how we know it is one.
-        good = [
-            i for i in ids
-            if i is not None and vocab.decode([i], skip_special_tokens=False) == FFFD
-        ]
-        if not good:
-            found = []
-            break
-        found.append(good[0])
-    result = (found[0], found[1]) if found else None
-    _CONTINUATION_CACHE[id(vocab)] = (vocab, result)
-    return result
+    return decode_ids(vocab, window[read:end], skip_special_tokens)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from tito.core import detokenizer, logprobs, stops
@@ -110,13 +110,15 @@ class ChoiceOutput:
 
     text: str = ""  #: content (chat) or text (completions)
     reasoning: str = ""
-    tool_calls: list[ToolCallOut] = field(default_factory=list)
+    tool_calls: Sequence[ToolCallOut] = ()  #: a list when there are some
     logprobs: list[dict[str, Any]] | None = None  #: chat-shaped logprob entries, when given
     finish_reason: str | None = None
     stop_reason: int | str | None = None
     role: str | None = None
 
 
+_NO_TOKEN_STOP = stops.NO_TOKEN_STOP
+_detok_step = detokenizer.step
 _ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
@@ -167,87 +169,127 @@ def step_choice(
     response_id: str = "",
     choice_index: int = 0,
 ) -> tuple[ChoiceState, ChoiceOutput]:
-    """Advance one choice by one engine chunk; see the module header for the stages."""
-    out = ChoiceOutput()
+    """Advance one choice by one engine chunk; see the module header for the stages.
+
+    Written for the per-token path (a streamed call often carries one id): each stage's work is
+    skipped when its input says there is none, and ``ids`` is never copied unless it changes.
+    """
     if state.finished:
-        return state, out
+        return state, ChoiceOutput()
     state = state.model_copy()  # shallow: every stage returns new sub-states, never mutates
+    role = None
     if not state.role_sent and not cfg.completion:
-        out.role = "assistant"
+        role = "assistant"
         state.role_sent = True
     final = finish_reason is not None
     stop_cfg = cfg.stop
 
     # 1. stop token. A stop-token candidate ending a non-final chunk waits in ``pending``: only
     # the next chunk tells whether it ended the choice (then it is never decoded) or not.
-    if state.pending is None:
-        carried = 0
-        decode_ids = list(ids)
-    else:
-        carried = 1
-        decode_ids = [state.pending, *ids]
+    carried = state.pending is not None
+    decode_ids = [state.pending, *ids] if carried else ids
+    if carried:
         state.pending = None
-    if not final and decode_ids and not stop_cfg.include_stop_str_in_output:
-        last = decode_ids[-1]  # could the engine stop on it (then it is never decoded)?
-        if last in stop_cfg.stop_token_ids or (
-            not stop_cfg.ignore_eos and last in vocab.all_eos_ids
-        ):
-            state.pending = decode_ids.pop()
-    if finish_reason == "stop":
+    token_stop = _NO_TOKEN_STOP
+    if not final:
+        if decode_ids and not stop_cfg.include_stop_str_in_output:
+            last = decode_ids[-1]  # could the engine stop on it (then it is never decoded)?
+            if last in stop_cfg.stop_token_ids or (
+                not stop_cfg.ignore_eos and last in vocab.all_eos_ids
+            ):
+                state.pending = last
+                decode_ids = decode_ids[:-1]
+    elif finish_reason == "stop":
         token_stop = stops.stop_token_check(
             vocab, stop_cfg, decode_ids[-1] if decode_ids else None, finish_reason
         )
         if token_stop.drop:
-            decode_ids.pop()
-    else:
-        token_stop = stops.NO_TOKEN_STOP
+            decode_ids = decode_ids[:-1]
 
     # 2. detokenize, one piece per id
     skip, keep = cfg.skip_special_tokens, cfg.keep_special_ids
-    state.detok, pieces = detokenizer.step(
-        vocab, state.detok, decode_ids, skip_special_tokens=skip, keep_special_ids=keep
-    )
+    detok, pieces = _detok_step(vocab, state.detok, decode_ids, skip_special_tokens=skip,
+                                keep_special_ids=keep)
     flushed = ""
     if final:
-        state.detok, flushed = detokenizer.flush(
-            vocab, state.detok, skip_special_tokens=skip, keep_special_ids=keep
+        detok, flushed = detokenizer.flush(
+            vocab, detok, skip_special_tokens=skip, keep_special_ids=keep
         )
+    state.detok = detok
 
     # 3. stop strings (none configured and nothing carried: the text passes, as stops.step's
     # first rule; inline, a call per token saved)
     held = state.stop
+    fired_at = None
     if not stop_cfg.stop and not (held.fired or held.held or held.tail):
-        text, fired, fired_at = "".join(pieces) + flushed, False, None
+        text, fired = "".join(pieces), False
+        if flushed:
+            text += flushed
     else:
         state.stop, text, fired, fired_at = stops.step(
             stop_cfg, held, pieces, final=final, flush_text=flushed
         )
+        if fired:
+            state.pending = None
     state.tokens += len(ids)
-    kept_ids = len(ids) if fired_at is None else max(fired_at + 1 - carried, 0)
-    if fired:
-        state.pending = None
 
     # 4-5. parsers
-    ids_for_parsers = decode_ids if fired_at is None else decode_ids[: fired_at + 1]
-    if state.harmony is not None:
-        state.harmony, reasoning, content, calls = _harmony_step(
-            vocab, cfg, state.harmony, ids_for_parsers, pieces,
-            flushed if fired_at is None else "", final=final or fired,
-        )
-    elif state.reasoning is None and state.tools is None:
+    if state.harmony is None and state.reasoning is None and state.tools is None:
         reasoning, content, calls = "", text, ()
     else:
-        state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
-            cfg, state.reasoning, state.tools, text, ids_for_parsers, final=final or fired
-        )
-    if cfg.include_reasoning:
-        out.reasoning = reasoning
-    out.text = content
+        parser_ids = decode_ids if fired_at is None else decode_ids[: fired_at + 1]
+        if state.harmony is not None:
+            state.harmony, reasoning, content, calls = _harmony_step(
+                vocab, cfg, state.harmony, parser_ids, pieces,
+                flushed if fired_at is None else "", final=final or fired,
+            )
+        else:
+            state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
+                cfg, state.reasoning, state.tools, text, parser_ids, final=final or fired
+            )
+    out = ChoiceOutput(content, reasoning if cfg.include_reasoning else "", (), None, None, None,
+                       role)
+    if calls:
+        out.tool_calls = _tool_calls_out(cfg, state, calls, response_id, choice_index)
+
+    # 6. logprobs (only for the tokens that produced output)
+    if engine_logprobs is not None:
+        entries = engine_logprobs[
+            : len(ids) if fired_at is None else max(fired_at + 1 - carried, 0)
+        ]
+        if cfg.top_logprobs is not None:
+            k = cfg.top_logprobs
+            entries = [e if len(e.get("top_logprobs") or ()) <= k
+                       else {**e, "top_logprobs": e["top_logprobs"][:k]} for e in entries]
+        out.logprobs, state.lp_context = logprobs.resolve(vocab, entries, state.lp_context)
+
+    # finish
+    if fired or final:
+        out.finish_reason = "stop" if fired else finish_reason
+        out.stop_reason = stops.resolve_stop_reason(token_stop, state.stop)
+        state.finished = True
+        if out.finish_reason == "stop" and state.tool_calls and cfg.tool_choice in (
+            "auto", "required"
+        ):
+            out.finish_reason = "tool_calls"
+    return state, out
+
+
+def _tool_calls_out(
+    cfg: ChoiceConfig,
+    state: ChoiceState,
+    calls: Sequence[ToolCallDelta],
+    response_id: str,
+    choice_index: int,
+) -> list[ToolCallOut]:
+    """The wire's tool-call deltas; a call's first delta (it names the function) counts the call
+    in ``state.tool_calls`` and carries its id (the format's own, or a derived one)."""
+    out = []
     for call in calls:
         first = call.name is not None
         if first:
             state.tool_calls += 1
-        out.tool_calls.append(
+        out.append(
             ToolCallOut(
                 index=call.index,
                 id=(
@@ -262,25 +304,7 @@ def step_choice(
                 arguments=call.arguments,
             )
         )
-
-    # 6. logprobs (only for the tokens that produced output)
-    if engine_logprobs is not None:
-        entries = engine_logprobs[:kept_ids]
-        if cfg.top_logprobs is not None:
-            k = cfg.top_logprobs
-            entries = [e if len(e.get("top_logprobs") or ()) <= k
-                       else {**e, "top_logprobs": e["top_logprobs"][:k]} for e in entries]
-        resolved, state.lp_context = logprobs.resolve(vocab, entries, state.lp_context)
-        out.logprobs = resolved
-
-    # finish
-    if fired or final:
-        out.finish_reason = "stop" if fired else finish_reason
-        out.stop_reason = stops.resolve_stop_reason(token_stop, state.stop)
-        state.finished = True
-    if out.finish_reason == "stop" and state.tool_calls and cfg.tool_choice in ("auto", "required"):
-        out.finish_reason = "tool_calls"
-    return state, out
+    return out
 
 
 # -- stage adapters (stops and parsers) --------------------------------------------------------

@@ -147,6 +147,12 @@ class Vocab:
         ``.get(id)``: None means not looked up yet."""
         return {} if self.byte_table is not None else None
 
+    @cached_property
+    def pair_memo(self) -> dict[tuple[int, int], bool]:
+        """The detokenizer's memo of two-id contexts: does their decode end at a character
+        boundary (``tito.core.detokenizer``; it bounds the memo's size)."""
+        return {}
+
     def whole_text(self, token_id: int) -> str:
         """A ``ByteLevel`` token's text when its bytes are complete UTF-8 on their own and the
         text does not end in U+FFFD, else ``""``: after context that is complete UTF-8 such a
