@@ -14,8 +14,9 @@ rounds, so the ratios hold on any machine:
   answer of the same size: what any Python implementation has to do at least.
 
 Also printed: the handler without Powertools (Mangum + app only) and the service alone (the
-body's ``json.loads`` + ``derender.handle_stream_body``: request check, state decode, core step,
-state encode, chunk dict; no JSON out), so the split of the cost is visible. Goals (issue 15):
+body parsed as the app parses it for its fast path, ``tito.adapters.validation.parse_fast``, +
+``derender.handle_stream_body``: request check, state decode, core step, state encode, chunk
+dict; no JSON out), so the split of the cost is visible. Goals (issue 15):
 handler <= 1.3x echo and <= 5x floor. ``TITO_STATE_SECRET=<32+ chars> python
 bench/bench_handler.py`` measures signed states (as a deployment with ``StateSecret`` runs: each
 call verifies the state's HMAC and signs the new one).
@@ -79,6 +80,7 @@ def echo_handler(path: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
 
 
 def main() -> int:
+    from tito.adapters.validation import parse_fast
     from tito.handlers import chat_derender, completions_derender
     from tito.models import get_registry
     from tito.service import derender
@@ -102,7 +104,7 @@ def main() -> int:
         echo = echo_handler(path)
         mangum_only = handler.mangum
         completion = name == "gpt2"
-        assert derender.handle_stream_body(json.loads(raw[0]), completion=completion) is not None
+        assert derender.handle_stream_body(parse_fast(raw[0]), completion=completion) is not None
         answer_size = len(handler(events[0], ctx)["body"])
         filler = "x" * max(answer_size - 40, 0)
         ds = DecodeStream(skip_special_tokens=True)
@@ -115,7 +117,7 @@ def main() -> int:
 
         variants: dict[str, Callable[[int], Any]] = {
             "handler": lambda k: handler(events[k], ctx),
-            "service": lambda k: derender.handle_stream_body(json.loads(raw[k]),
+            "service": lambda k: derender.handle_stream_body(parse_fast(raw[k]),
                                                              completion=completion),
             "echo": lambda k: echo(events[k], ctx),
             "floor": floor,

@@ -38,6 +38,21 @@ async def _echo(scope: Any, receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": message["body"]})
 
 
+async def _json_answer(scope: Any, receive: Any, send: Any) -> None:
+    """The apps' own answer (``tito.adapters.asgi.JsonAnswer``): the proxy answer's fast path."""
+    from tito.adapters.asgi import JsonAnswer
+
+    message = await receive()
+    await JsonAnswer({"echo": message["body"].decode(), "ü": [1, None]}, 201)(scope, receive, send)
+
+
+async def _json_not_utf8(scope: Any, receive: Any, send: Any) -> None:
+    await receive()
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-length", b"2"), (b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": b"\xff\xfe"})
+
+
 async def _sleeps(scope: Any, receive: Any, send: Any) -> None:
     await asyncio.sleep(0)  # suspends: only a loop can finish this call
     await _echo(scope, receive, send)
@@ -62,7 +77,7 @@ async def _raises_midway(scope: Any, receive: Any, send: Any) -> None:
     raise RuntimeError("boom")
 
 
-@pytest.mark.parametrize("app", [_echo, _sleeps, _parts_then_reads_again, _raises,
+@pytest.mark.parametrize("app", [_echo, _json_answer, _json_not_utf8, _sleeps, _parts_then_reads_again, _raises,
                                  _raises_midway],
                          ids=lambda a: a.__name__.strip("_"))
 def test_eager_mangum_answers_as_mangum(app: Any) -> None:

@@ -377,7 +377,8 @@ def _pins(path: Path) -> dict[str, str]:
 def test_function_requirements_are_pinned_runtime_deps() -> None:
     deps = _pyproject_deps()
     pins = _pins(SRC / "requirements.txt")
-    assert set(pins) == {"fastapi", "mangum", "aws-lambda-powertools", "pydantic", "jinja2"}
+    assert set(pins) == {"fastapi", "mangum", "aws-lambda-powertools", "pydantic", "jinja2",
+                         "orjson"}
     assert "tokenizers" not in pins  # the layer provides it; a copy in /var/task would shadow it
     for name, version in pins.items():
         assert deps[name].specifier.contains(version), f"{name}=={version} vs {deps[name]}"

@@ -41,7 +41,7 @@ from typing import Any
 from tito import __version__
 from tito.adapters.payload import MAX_EVENT_BODY_BYTES, event_bytes, over_limit
 from tito.adapters.splice import dump_json
-from tito.adapters.validation import parse_body, validate_body
+from tito.adapters.validation import parse_body, parse_fast, validate_body
 from tito.errors import ErrorType, TitoError, error_body, quote
 from tito.lazy import LazyMapping, import_attr
 
@@ -75,9 +75,9 @@ class JsonAnswer:
 
     __slots__ = ("body", "status")
 
-    def __init__(self, content: Any, status: int = 200) -> None:
+    def __init__(self, content: Any, status: int = 200, *, float_free: bool = False) -> None:
         self.status = status
-        self.body = dump_json(content)
+        self.body = dump_json(content, float_free=float_free)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await send({
@@ -347,12 +347,10 @@ class DerenderApp:
             body = await read_json_body(scope, receive)
             if body is None or isinstance(body, JsonAnswer):
                 return body
-            data = parse_body(body)
             fast = self._fast.get(path)
-            result = fast(data) if fast is not None else None
-            if result is None:
-                result = route[1](validate_body(route[0], data))
-            answer = JsonAnswer(result)
+            answer = self._fast_answer(fast, body) if fast is not None else None
+            if answer is None:
+                answer = JsonAnswer(route[1](validate_body(route[0], parse_body(body))))
             if over_limit(answer.body, self.max_response_bytes):
                 return response_too_large(event_bytes(answer.body), self.max_response_bytes)
             return answer
@@ -370,6 +368,26 @@ class DerenderApp:
 
             return JsonAnswer(get_registry().list_models())
         return error_answer("Not Found", type_=ErrorType.ROUTE_NOT_FOUND, code=404)
+
+    @staticmethod
+    def _fast_answer(fast: Fast, body: bytes) -> JsonAnswer | None:
+        """The fast entry's answer to ``body``, or None: the validated path answers it.
+
+        The fast entry sees the body as orjson reads it (:func:`parse_fast`) and takes only
+        float-free data, so its answer is float-free too and orjson writes it. It answers only
+        what it certainly can: it returns None for any other body, and whatever it raises (an
+        error of the request, or of data that only ``json`` reads exactly, such as an integer
+        past 64 bits) is left to the validated path, which parses the body again with ``json``
+        and gives the canonical answer or error. So both paths give the same bytes.
+        """
+        data = parse_fast(body)
+        if data is None:
+            return None
+        try:
+            result = fast(data)
+        except Exception:  # noqa: BLE001 - the validated path decides (and reports) it
+            return None
+        return None if result is None else JsonAnswer(result, float_free=True)
 
     @staticmethod
     def _validate(adapter: Any, body: bytes) -> Any:

@@ -16,7 +16,12 @@ from typing import Any
 
 from tito.errors import ErrorType, InvalidField, TitoError
 
-__all__ = ["loc_to_param", "parse_body", "validate_body", "validation_message",
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; without it every body is ``json``'s
+    orjson = None  # type: ignore[assignment]
+
+__all__ = ["loc_to_param", "parse_body", "parse_fast", "validate_body", "validation_message",
            "validation_param", "validator_error"]
 
 _MAX_ERRORS = 10
@@ -83,6 +88,24 @@ def validation_param(errors: list[dict[str, Any]]) -> str | None:
     if isinstance(param, str) and param:
         return param
     return loc_to_param(errors[0].get("loc", ()))
+
+
+def parse_fast(body: bytes) -> Any:
+    """The body's JSON as orjson reads it (~3x faster than ``json``), or None when it refuses it
+    (or is not installed): for a fast path that takes only float-free data.
+
+    Why float-free only: orjson reads every JSON value as ``json.loads`` does except numbers it
+    turns into floats that ``json`` keeps as integers (past 64 bits), and it refuses some texts
+    ``json`` takes (``NaN``, a lone surrogate escape). A fast path that accepts no float where it
+    reads the data (:func:`tito.service.stream_body.read`) therefore sees exactly ``json``'s values;
+    anything else is parsed again by :func:`parse_body` (``tests/test_json_codec.py``).
+    """
+    if orjson is None:
+        return None
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
 
 
 def parse_body(body: bytes) -> Any:

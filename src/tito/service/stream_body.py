@@ -16,6 +16,11 @@ calls (``chat_request``, ``completion_request``, ``derender_context``, ``generat
 ``logprobs``), a state without all of vLLM's fields or with replay ids. Errors are therefore
 always pydantic's own (and the service's, which come after validation either way).
 
+Float-free: no float is accepted anywhere (no field of the common call is a float; the state's
+free-form parts, ``tito.cfg.tool_params`` and ``tito.ext``, are searched for one), so the answer
+holds none either (orjson writes it: :func:`tito.adapters.splice.dump_json`), and a body read by
+orjson, which turns integers past 64 bits into floats, is read here exactly as ``json`` reads it.
+
 The view has the attributes the service reads from the validated models (``_Stream`` in
 :mod:`tito.service.derender`), with the same values.
 """
@@ -125,7 +130,24 @@ def _state(raw: Any) -> WireState | None:
     if (len(tokens) > _MAX_PREV_TOKENS or not _strings(tokens) or len(context) > _MAX_LP_CONTEXT
             or not _ids(context) or not _strings(raw["last_tool_call_ids"])):
         return None
+    tito = raw["tito"]
+    if tito is not None:
+        cfg = tito.get("cfg")
+        if ((cfg.__class__ is dict and _has_float(cfg.get("tool_params")))
+                or _has_float(tito.get("ext"))):
+            return None
     return WireState(raw)
+
+
+def _has_float(value: Any, depth: int = 0) -> bool:
+    """Does a free-form JSON value hold a float (or nest too deep to say cheaply)?"""
+    if value is None or value.__class__ in (str, int, bool):
+        return False
+    if depth > 64 or value.__class__ is float:
+        return True
+    items = value.values() if value.__class__ is dict else value
+    return any(_has_float(v, depth + 1) for v in items) if items.__class__ in (
+        type({}.values()), list) else True
 
 
 def _chunk(raw: Any) -> EngineChunk | None:

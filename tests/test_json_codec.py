@@ -1,0 +1,122 @@
+"""orjson on the fast path gives the standard library's bytes and values, exactly.
+
+``tito.adapters.splice.dump_json(float_free=True)`` writes answers with orjson and
+``tito.adapters.validation.parse_fast`` reads bodies with it; the reference is the standard
+library (``json.dumps`` with FastAPI's ``JSONResponse`` settings, ``json.loads``), which is also
+what runs when orjson is not installed. Arbitrary float-free JSON values (integers past 64 bits,
+control characters, non-BMP characters, keys that are not strings, pre-encoded parts), and for
+reading, floats too: what orjson reads differently (integers past 64 bits become floats) is
+never float-free, so the fast path never takes it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tito.adapters import splice, validation
+
+FASTAPI = {"ensure_ascii": False, "allow_nan": False, "indent": None, "separators": (",", ":")}
+
+free_scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
+                | st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
+                | st.sampled_from(["", "\x00\x1f\x7f\u2028", 'a"b\\c\n\t\r\b\f', "1.5", "😀中文",
+                                   "\\u0000"]))
+float_free = st.recursive(free_scalars, lambda inner: st.lists(inner, max_size=4)
+                          | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20)
+scalars = free_scalars | st.floats() | st.sampled_from([":1e5", "-0.0"])
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20)
+
+
+class Part:
+    """A pre-encoded part (as ``tito.core.logprobs.Resolved``)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def json_text(self) -> str:
+        return json.dumps(self.value, **FASTAPI)
+
+
+def _reference(content: Any) -> bytes:
+    return json.dumps(content, **FASTAPI).encode("utf-8")
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=float_free)
+def test_float_free_answers_are_the_standard_encoders_bytes(value: Any) -> None:
+    content = {"answer": value, "list": [value, (1, "t")]}
+    assert splice.dump_json(content, float_free=True) == _reference(content)
+    with pytest.MonkeyPatch.context() as m:  # orjson not installed: json writes it
+        m.setattr(splice, "orjson", None)
+        assert splice.dump_json(content, float_free=True) == _reference(content)
+
+
+def test_what_orjson_does_not_write_goes_to_json() -> None:
+    from enum import Enum
+
+    class Kind(str, Enum):
+        A = "a"
+
+    part = Part([1, "x"])
+    for content, plain in (({1: "int key"}, {"1": "int key"}), ({"x": Kind.A}, {"x": "a"}),
+                           ({"x": 2**80}, {"x": 2**80}), ({"p": part}, {"p": [1, "x"]})):
+        assert splice.dump_json(content, float_free=True) == _reference(plain)
+    with pytest.raises(UnicodeEncodeError):  # a lone surrogate: as before, not orjson's error
+        splice.dump_json({"x": "\ud800"}, float_free=True)
+
+
+def _types_and_values(a: Any, b: Any) -> bool:
+    """Equal values of the same types (``1 == 1.0`` is not enough)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_types_and_values(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_types_and_values(a[k], b[k]) for k in a)
+    return bool(a == b) or (a != a and b != b)
+
+
+def _has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    return isinstance(value, list) and any(_has_float(v) for v in value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=values, ascii_=st.booleans(), compact=st.booleans())
+def test_fast_parse_of_a_float_free_result_is_jsons(value: Any, ascii_: bool,
+                                                   compact: bool) -> None:
+    """Whatever orjson reads without a float is what ``json`` reads; when ``json``'s value has no
+    float, orjson's has none either (so the fast path, which takes no float, sees ``json``'s)."""
+    body = json.dumps({"v": value}, ensure_ascii=ascii_,
+                      separators=(",", ":") if compact else None).encode()
+    expected = json.loads(body)
+    got = validation.parse_fast(body)
+    if got is not None and not _has_float(got):
+        assert _types_and_values(got, expected)
+    if not _has_float(expected) and "NaN" not in body.decode() and "Infinity" not in body.decode():
+        assert got is not None
+
+
+@pytest.mark.parametrize("body", [
+    b'{"a": 123456789012345678901234567890}', b'{"a": -9223372036854775809}',
+    b'{"a": 18446744073709551616}',
+])
+def test_integers_past_64_bits_are_floats_to_orjson(body: bytes) -> None:
+    assert isinstance(validation.parse_fast(body)["a"], float)  # never float-free: json's
+
+
+@pytest.mark.parametrize("body", [
+    b'{"a": NaN}', b'{"a": 1e400}', b'{"a": "\\ud800"}', b'\xef\xbb\xbf{"a": 1}',
+    b'{"a": "\xff"}', b'{"a": 1,}', b'{"a": "x\x01"}', b"[" * 2000 + b"]" * 2000, b'{"a": 1',
+])
+def test_what_orjson_refuses_is_not_parsed_fast(body: bytes) -> None:
+    assert validation.parse_fast(body) is None
