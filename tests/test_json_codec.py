@@ -47,7 +47,7 @@ def _reference(content: Any) -> bytes:
     return json.dumps(content, **FASTAPI).encode("utf-8")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(value=float_free)
 def test_float_free_answers_are_the_standard_encoders_bytes(value: Any) -> None:
     content = {"answer": value, "list": [value, (1, "t")]}
@@ -90,7 +90,7 @@ def _has_float(value: Any) -> bool:
     return isinstance(value, list) and any(_has_float(v) for v in value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(value=values, ascii_=st.booleans(), compact=st.booleans())
 def test_fast_parse_of_a_float_free_result_is_jsons(value: Any, ascii_: bool,
                                                    compact: bool) -> None:

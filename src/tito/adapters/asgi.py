@@ -44,6 +44,7 @@ from tito.adapters.splice import dump_json
 from tito.adapters.validation import parse_body, parse_fast, validate_body
 from tito.errors import ErrorType, TitoError, error_body, quote
 from tito.lazy import LazyMapping, import_attr
+from tito.settings import env_reader
 
 logger = logging.getLogger("tito")
 
@@ -59,10 +60,16 @@ on_unhandled: list[Callable[[BaseException], None]] = []
 #: the event; ``tito serve`` is bounded the same way (override with ``TITO_MAX_BODY_BYTES``).
 DEFAULT_MAX_BODY_BYTES = MAX_EVENT_BODY_BYTES
 
+_MAX_BODY = env_reader("TITO_MAX_BODY_BYTES")
+
+
 def max_body_bytes() -> int:
     """``TITO_MAX_BODY_BYTES`` or the default (a bad value falls back to the default)."""
+    value = _MAX_BODY()
+    if value is None:
+        return DEFAULT_MAX_BODY_BYTES
     try:
-        return int(os.environ.get("TITO_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
+        return int(value)
     except ValueError:
         return DEFAULT_MAX_BODY_BYTES
 

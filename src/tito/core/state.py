@@ -211,11 +211,14 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
     cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
 
 
+_SCALARS = (str, int, bool, float, type(None))
+
+
 def _dump_value(value: Any, nondefault: bool) -> Any:
     if isinstance(value, State):
         return value._dump(nondefault)
-    if isinstance(value, list | tuple):
-        return [_dump_value(v, nondefault) for v in value]
+    if isinstance(value, list | tuple):  # scalars as they are: no call per token id
+        return [v if v.__class__ in _SCALARS else _dump_value(v, nondefault) for v in value]
     if isinstance(value, dict):
         return {k: _dump_value(v, nondefault) for k, v in value.items()}
     return value

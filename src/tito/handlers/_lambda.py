@@ -70,6 +70,7 @@ from mangum import Mangum
 from tito.adapters import asgi
 from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
 from tito.errors import ErrorType, error_body
+from tito.settings import env_reader
 from tito.handlers._mangum import EagerMangum, HTTPGatewayV2, Loop, event_problem
 
 if TYPE_CHECKING:
@@ -246,15 +247,16 @@ def _emit_metrics(endpoint: str, client_error: bool, context: Any) -> None:
         print(f"{template[0]}{int(time.time() * 1000)}{template[1]}")
 
 
-_ENV = os.environ
+_METRICS_DISABLED = env_reader(powertools_constants.METRICS_DISABLED_ENV)
+_POWERTOOLS_DEV = env_reader(powertools_constants.POWERTOOLS_DEV_ENV)
 
 
 def _metrics_disabled() -> bool:
     """Powertools' ``is_metrics_disabled`` (``POWERTOOLS_METRICS_DISABLED``, ``POWERTOOLS_DEV``),
     asked only when one of its two variables is set: when neither is, it says False, and its
-    three environment reads and parses cost more than the rest of the invocation's metrics."""
-    if (_ENV.get(powertools_constants.METRICS_DISABLED_ENV) is None
-            and _ENV.get(powertools_constants.POWERTOOLS_DEV_ENV) is None):
+    three environment reads (:func:`tito.settings.env_reader`) cost more than the rest of the
+    invocation's metrics."""
+    if _METRICS_DISABLED() is None and _POWERTOOLS_DEV() is None:
         return False
     return is_metrics_disabled()
 
@@ -297,13 +299,14 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
     with the formatter's own methods: the defaults (``clear_state``), ``cold_start`` (Powertools'
     own flag), the four Lambda context keys, ``correlation_id``, in the decorator's order
     (``tests/test_lambda_log_context.py`` compares the records of both). Otherwise the decorator
-    runs, as before; also when Powertools lacks the two private members the lean path reads
+    runs, as before; also when Powertools lacks the three private members the lean path reads
     (a release other than the pinned ``src/requirements.txt`` one may rename them).
     """
     log_event = resolve_truthy_env_var_choice(
         env=os.getenv(powertools_constants.LOGGER_LOG_EVENT_ENV, "false"), choice=None)
-    private = (hasattr(logger, "_default_log_keys")  # the lean path reads these two:
-               and callable(getattr(powertools_logger, "_is_cold_start", None)))
+    private = (hasattr(logger, "_default_log_keys")  # the lean path reads these three:
+               and callable(getattr(powertools_logger, "_is_cold_start", None))
+               and isinstance(getattr(powertools_logger, "is_cold_start", None), bool))
     if (log_event or logger.sampling_rate or getattr(logger, "_buffer_config", None)
             or not private):  # another Powertools than the tested one: its own decorator
         def with_decorator(event: Any, context: Any) -> dict[str, Any]:
@@ -320,8 +323,9 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
         formatter = logger.registered_formatter
         formatter.clear_state()
         formatter.thread_safe_clear_keys()
-        formatter.append_keys(
-            **default_keys, cold_start=powertools_logger._is_cold_start(),
+        formatter.append_keys(  # (_is_cold_start reads the environment: only while it may say so)
+            **default_keys, cold_start=powertools_logger.is_cold_start
+            and powertools_logger._is_cold_start(),
             function_name=lambda_context.function_name,
             function_memory_size=lambda_context.memory_limit_in_mb,
             function_arn=lambda_context.invoked_function_arn,

@@ -39,18 +39,26 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import time
 from collections.abc import Collection
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; without it settings are not cached
+    orjson = None  # type: ignore[assignment]
+
 from tito.core import detokenizer
 from tito.core.detokenizer import DetokState
+from tito.core.parsers.harmony import HarmonyState
+from tito.core.parsers.reasoning import ReasoningState
+from tito.core.parsers.tools import ToolState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
 from tito.core.state import Field, State, StateError
 from tito.core.stops import StopState
 from tito.core.vocab import Vocab
-from tito.errors import BadRequest, quote
+from tito.errors import BadRequest, TitoError, quote
+from tito.settings import env_reader
 
 STATE_VERSION = 1
 #: The top-level fields :func:`encode` writes (all of them are covered by the signature).
@@ -94,13 +102,17 @@ class TitoState(State):
     sig: str | None = Field(default=None, max_length=128)
 
 
+_SECRET = env_reader("TITO_STATE_SECRET")
+_TTL = env_reader("TITO_STATE_TTL_SECONDS")
+
+
 def _secret() -> bytes | None:
-    key = os.environ.get("TITO_STATE_SECRET")
+    key = _SECRET()
     return key.encode() if key else None
 
 
 def _ttl_seconds() -> int | None:
-    value = os.environ.get("TITO_STATE_TTL_SECONDS")
+    value = _TTL()
     try:
         return int(value) if value else None
     except ValueError:
@@ -133,14 +145,8 @@ def encode(
     ``replay``: ids and chunk lengths for vLLM's ``output_token_ids`` / ``output_chunk_lens``,
     only for clients that keep vLLM's fields alone on a parser stream (see the module header).
     """
-    st = state.model_dump(
-        mode="json",
-        exclude={"detok", "role_sent", "lp_context", "text_offset"},
-        exclude_defaults=True,
-    )
+    st = _st_dump(state)
     held = state.stop.held
-    if isinstance(st.get("stop"), dict):
-        st["stop"].pop("held", None)
     wire: dict[str, Any] = {
         "prev_tokens": detokenizer.window_tokens(vocab, state.detok),
         "prefix_offset": state.detok.prefix_offset,
@@ -165,6 +171,33 @@ def encode(
     if key is not None:
         wire["tito"]["sig"] = _sign(wire, key)
     return wire
+
+
+def _st_dump(state: ChoiceState) -> dict[str, Any]:
+    """``tito.st``: ``state.model_dump(exclude_defaults=True)`` without what vLLM's fields carry
+    (``detok``, ``role_sent``, ``lp_context``, ``text_offset``, the stop state's ``held``),
+    written field by field: the generic dump of every field, the window's included, cost a
+    streamed call more than its core step. Same keys in the same order
+    (``tests/test_stream_state_fast.py`` compares both)."""
+    st: dict[str, Any] = {}
+    stop = state.stop
+    if stop.held or stop.tail or stop.fired or stop.stop_reason is not None or stop.tokens:
+        st["stop"] = stop.model_dump(exclude={"held"}, exclude_defaults=True)
+    if state.reasoning is not None:
+        st["reasoning"] = state.reasoning.model_dump(exclude_defaults=True)
+    if state.tools is not None:
+        st["tools"] = state.tools.model_dump(exclude_defaults=True)
+    if state.harmony is not None:
+        st["harmony"] = state.harmony.model_dump(exclude_defaults=True)
+    if state.tokens:
+        st["tokens"] = state.tokens
+    if state.tool_calls:
+        st["tool_calls"] = state.tool_calls
+    if state.pending is not None:
+        st["pending"] = state.pending
+    if state.finished:
+        st["finished"] = True
+    return st
 
 
 def decode(
@@ -208,10 +241,13 @@ def decode(
                 "stream_state signature mismatch: the state was modified or issued by another "
                 "server", param="stream_state.tito.sig"
             )
-    try:
-        tito = TitoState.model_validate(tito_raw)
-    except StateError as exc:
-        raise BadRequest(f"invalid stream_state.tito: {exc}", param="stream_state.tito") from None
+    tito = _tito_fast(tito_raw)
+    if tito is None:
+        try:
+            tito = TitoState.model_validate(tito_raw)
+        except StateError as exc:
+            raise BadRequest(f"invalid stream_state.tito: {exc}",
+                             param="stream_state.tito") from None
     ttl = _ttl_seconds()
     if ttl is not None and time.time() - tito.created > ttl:
         raise BadRequest(
@@ -224,24 +260,137 @@ def decode(
             f"stream_state belongs to model '{quote(tito.model)}', not '{quote(model)}'",
             param="stream_state.tito.model",
         )
-    st = dict(tito.st)
-    stop = st.get("stop")
-    st["stop"] = {**(stop if isinstance(stop, dict) else {}), "held": raw.get("held_text") or ""}
-    try:
-        state = ChoiceState.model_validate(
-            {
+    detok = window_state(vocab, raw)
+    state = _choice_fast(tito.st, detok, raw)
+    if state is None:
+        st = dict(tito.st)
+        stop = st.get("stop")
+        st["stop"] = {**(stop if isinstance(stop, dict) else {}),
+                      "held": raw.get("held_text") or ""}
+        try:
+            state = ChoiceState.model_validate({
                 **st,
-                "detok": window_state(vocab, raw),
+                "detok": detok,
                 "role_sent": bool(raw.get("role_sent")),
                 "lp_context": list(raw.get("logprob_context_token_ids") or []),
                 "text_offset": int(raw.get("logprob_text_offset") or 0),
-            }
-        )
-    except StateError as exc:
-        raise BadRequest(f"invalid stream_state: {exc}", param="stream_state") from None
+            })
+        except StateError as exc:
+            raise BadRequest(f"invalid stream_state: {exc}", param="stream_state") from None
     meta = StreamMeta(model=tito.model, id=tito.id, created=tito.created, index=tito.index,
                       prompt_tokens=tito.prompt_tokens, n=tito.n, ext=tito.ext)
     return meta, tito.cfg, state
+
+
+_TITO_FIELDS = frozenset(TitoState.model_fields)
+_MISSING: Any = object()
+
+
+def _tito_fast(raw: dict[str, Any]) -> TitoState | None:
+    """``TitoState.model_validate(raw)`` for a valid ``tito`` object, its fields checked by hand
+    (the settings from :func:`_config`); None for anything else, which ``model_validate`` then
+    checks (and reports). Why: a streamed call decodes one per chunk, and the generic validation
+    of its eleven fields and the settings' seventeen cost more than the core step."""
+    if not raw.keys() <= _TITO_FIELDS:
+        return None
+    get = raw.get
+    v, model, id_, created = get("v"), get("model"), get("id"), get("created")
+    index, prompt_tokens, n, ext = get("index", 0), get("prompt_tokens"), get("n", 1), get("ext")
+    st, sig = get("st", _MISSING), get("sig")
+    if st is _MISSING:
+        st = {}
+    if (v.__class__ is not int or model.__class__ is not str or len(model) > 256
+            or id_.__class__ is not str or len(id_) > MAX_ID_CHARS
+            or created.__class__ is not int or created < 0
+            or index.__class__ is not int or index < 0
+            or (prompt_tokens is not None
+                and (prompt_tokens.__class__ is not int or prompt_tokens < 0))
+            or n.__class__ is not int or not 1 <= n <= 16384
+            or (ext is not None and ext.__class__ is not dict) or st.__class__ is not dict
+            or (sig is not None and (sig.__class__ is not str or len(sig) > 128))):
+        return None
+    cfg = _config(get("cfg"))
+    if cfg is None:
+        return None
+    return TitoState._construct(v, model, id_, created, index, prompt_tokens, n, ext, cfg, st,
+                                sig)
+
+
+#: ``tito.st`` keys :func:`_choice_fast` takes (the others come from vLLM's fields)
+_ST_KEYS = frozenset({"stop", "reasoning", "tools", "harmony", "tokens", "tool_calls", "pending",
+                      "finished"})
+_MAX_LP_CONTEXT = ChoiceState.model_fields["lp_context"].max_length
+
+
+def _choice_fast(st: dict[str, Any], detok: DetokState, raw: dict[str, Any]) -> ChoiceState | None:
+    """The choice state :func:`decode` validates (``tito.st`` with vLLM's fields), its scalar
+    fields checked by hand and its parser states by their ``model_validate``; None for anything
+    else (or invalid), which the generic validation then checks and reports. Why: the generic
+    pass over twelve fields and a stop state cost a third of a streamed call's decoding."""
+    if not st.keys() <= _ST_KEYS:
+        return None
+    held = raw.get("held_text") or ""
+    offset = raw.get("logprob_text_offset") or 0
+    context = raw.get("logprob_context_token_ids") or []
+    tokens, calls = st.get("tokens", 0), st.get("tool_calls", 0)
+    pending, finished = st.get("pending"), st.get("finished", False)
+    if (held.__class__ is not str or offset.__class__ is not int or offset < 0
+            or context.__class__ is not list or len(context) > _MAX_LP_CONTEXT
+            or tokens.__class__ is not int or tokens < 0 or calls.__class__ is not int
+            or calls < 0 or finished.__class__ is not bool
+            or (pending is not None and (pending.__class__ is not int or pending < 0))):
+        return None
+    for i in context:
+        if i.__class__ is not int:
+            return None
+    stop = st.get("stop")
+    try:
+        if stop is None or stop == {}:
+            stop = (StopState.model_validate({"held": held}) if held
+                    else StopState._construct("", "", False, None, 0))
+        elif stop.__class__ is dict:
+            stop = StopState.model_validate({**stop, "held": held})
+        else:
+            return None
+        parsers = [None if value is None else kind.model_validate(value)
+                   for value, kind in ((st.get("reasoning"), ReasoningState),
+                                       (st.get("tools"), ToolState),
+                                       (st.get("harmony"), HarmonyState))]
+    except (StateError, TitoError):
+        return None
+    return ChoiceState._construct(detok, stop, *parsers, bool(raw.get("role_sent")),
+                                  list(context), offset, tokens, calls, pending, finished)
+
+
+#: wire settings (their JSON) -> the validated ChoiceConfig: a stream's settings never change,
+#: so each stream validates them once per process (bounded; never mutated: shared)
+_CONFIGS: dict[bytes, ChoiceConfig] = {}
+_MAX_CONFIGS = 256
+
+
+def _config(raw: Any) -> ChoiceConfig | None:
+    """``ChoiceConfig.model_validate(raw)``, once per distinct settings; None when invalid (the
+    caller's generic validation reports it)."""
+    if raw.__class__ is not dict:
+        return None
+    key = None
+    if orjson is not None and "tool_params" not in raw:  # free-form: never a cache key
+        try:
+            key = orjson.dumps(raw)  # types kept: true is not 1 (both equal and hash alike)
+        except TypeError:
+            key = None
+        cfg = _CONFIGS.get(key) if key is not None else None
+        if cfg is not None:
+            return cfg
+    try:
+        cfg = ChoiceConfig.model_validate(raw)
+    except (StateError, TitoError):
+        return None
+    if key is not None:
+        if len(_CONFIGS) >= _MAX_CONFIGS:
+            _CONFIGS.clear()
+        _CONFIGS[key] = cfg
+    return cfg
 
 
 def window_state(vocab: Vocab, raw: dict[str, Any]) -> DetokState:
