@@ -1031,3 +1031,73 @@ CHAT_MODELS: dict[str, tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]
     "_edge": ("qwen3", RENDER_CHAT_EDGE, RENDER_CHAT_EDGE_ERRORS, DERENDER_CHAT_EDGE,
               STREAM_CHAT_EDGE),
 }
+
+
+# -- media content parts on text-only models (chat, Responses, Messages, tokenize) -------------
+
+#: name -> (server, path, body): the group ``render_media_errors``. vLLM 0.33 refuses media on a
+#: text-only model (template and mistral-common paths: "<model> is not a multimodal model";
+#: ``*_embeds``: "The model is not multimodal."), its harmony path (gpt-oss) drops them
+AUDIO = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
+INPUT_IMAGE = {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=",
+               "detail": "auto"}
+CLAUDE_IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                            "data": "iVBORw0KGgo="}}
+CHAT_R, RESPONSES_R, MESSAGES_R = ("/v1/chat/completions/render", "/v1/responses/render",
+                                   "/v1/messages/render")
+
+
+def _user_parts(model: str, parts: list[Any], role: str = "user", **extra: Any) -> dict[str, Any]:
+    first = {"role": role, "content": parts, **extra}
+    tail = [] if role == "user" else [{"role": "user", "content": "Hi"}]
+    return {"model": model, "messages": [first, *tail]}
+
+
+RENDER_MEDIA: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "chat_audio_url": ("qwen3", CHAT_R, _user_parts("qwen3", [
+        {"type": "audio_url", "audio_url": {"url": "data:audio/wav;base64,UklGRg=="}}])),
+    "chat_video_url": ("qwen3", CHAT_R, _user_parts("qwen3", [
+        {"type": "video_url", "video_url": {"url": "https://example.com/a.mp4"}}])),
+    "chat_image_embeds": ("qwen3", CHAT_R, _user_parts("qwen3", [
+        {"type": "image_embeds", "image_embeds": "AAAA"}])),
+    "chat_audio_embeds": ("qwen3", CHAT_R, _user_parts("qwen3", [
+        {"type": "audio_embeds", "audio_embeds": "AAAA"}])),
+    "chat_image_in_system": ("qwen3", CHAT_R, _user_parts("qwen3", [IMAGE], role="system")),
+    "chat_image_in_assistant": ("qwen3", CHAT_R, _user_parts("qwen3", [IMAGE], role="assistant")),
+    "chat_image_in_tool": ("qwen3", CHAT_R, _user_parts("qwen3", [IMAGE], role="tool",
+                                                        tool_call_id="c1")),
+    "chat_image_second_turn": ("qwen3", CHAT_R, {"model": "qwen3", "messages": [
+        *USER, {"role": "assistant", "content": "Sunny."},
+        {"role": "user", "content": [{"type": "text", "text": "And this?"}, IMAGE]}]}),
+    "chat_image_then_unknown": ("qwen3", CHAT_R, _user_parts("qwen3", [IMAGE, {"type": "bogus"}])),
+    "chat_input_image": ("qwen3", CHAT_R, _user_parts("qwen3", [INPUT_IMAGE])),
+    "chat_image_url_missing": ("qwen3", CHAT_R, _user_parts("qwen3", [{"type": "image_url"}])),
+    "tokenize_image": ("qwen3", "/tokenize", _user_parts("qwen3", [IMAGE])),
+    "responses_input_image": ("qwen3", RESPONSES_R, {"model": "qwen3", "input": [
+        {"role": "user", "content": [{"type": "input_text", "text": "What is this?"},
+                                     INPUT_IMAGE]}]}),
+    "responses_input_image_no_detail": ("qwen3", RESPONSES_R, {"model": "qwen3", "input": [
+        {"role": "user", "content": [{k: v for k, v in INPUT_IMAGE.items() if k != "detail"}]}]}),
+    "responses_input_file": ("qwen3", RESPONSES_R, {"model": "qwen3", "input": [
+        {"role": "user", "content": [{"type": "input_file", "file_data": "AAAA",
+                                      "filename": "a.pdf"}]}]}),
+    "messages_image": ("qwen3", MESSAGES_R, {"model": "qwen3", "max_tokens": 8, "messages": [
+        {"role": "user", "content": [CLAUDE_IMAGE, {"type": "text", "text": "What is this?"}]}]}),
+    "mistral_audio": ("mistral-v3", CHAT_R, _user_parts("mistral-v3", [AUDIO])),
+    "mistral_image_embeds": ("mistral-v3", CHAT_R, _user_parts("mistral-v3", [
+        {"type": "image_embeds", "image_embeds": "AAAA"}])),
+    "mistral_responses_input_image": ("mistral-v3", RESPONSES_R, {"model": "mistral-v3", "input": [
+        {"role": "user", "content": [INPUT_IMAGE]}]}),
+    "mistral_messages_image": ("mistral-v3", MESSAGES_R, {"model": "mistral-v3", "max_tokens": 8,
+                                                          "messages": [{"role": "user",
+                                                                        "content": [CLAUDE_IMAGE]}]}),
+    "gptoss_audio": ("gpt-oss", CHAT_R, _user_parts("gpt-oss", [AUDIO])),
+    "gptoss_image_text": ("gpt-oss", CHAT_R, _user_parts("gpt-oss", [
+        {"type": "text", "text": "What is this?"}, IMAGE])),
+    "gptoss_responses_input_image": ("gpt-oss", RESPONSES_R, {"model": "gpt-oss", "input": [
+        {"role": "user", "content": [{"type": "input_text", "text": "What is this?"},
+                                     INPUT_IMAGE]}]}),
+    "gptoss_messages_image": ("gpt-oss", MESSAGES_R, {"model": "gpt-oss", "max_tokens": 8,
+                                                      "messages": [{"role": "user",
+                                                                    "content": [CLAUDE_IMAGE]}]}),
+}

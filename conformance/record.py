@@ -211,9 +211,13 @@ def chat_groups(suffix: str) -> list[str]:
 
 COMPLETION_GROUPS = ["render_completion", "render_completion_errors", "derender_completion",
                      "derender_errors", "stream_completion"]
-#: every group and the server it needs
+#: every group and the server it is filed under
 GROUP_SERVERS = {**{g: corpus.CHAT_MODELS[s][0] for s in corpus.CHAT_MODELS
-                    for g in chat_groups(s)}, **dict.fromkeys(COMPLETION_GROUPS, "gpt2")}
+                    for g in chat_groups(s)}, **dict.fromkeys(COMPLETION_GROUPS, "gpt2"),
+                 "render_media_errors": "qwen3"}
+#: the other servers a group's cases go to
+GROUP_EXTRA_SERVERS = {"derender_errors": {"qwen3"},
+                       "render_media_errors": {s for s, _, _ in corpus.RENDER_MEDIA.values()}}
 
 
 def record_all(rec: Recorder, groups: list[str]) -> dict[str, dict[str, Any]]:
@@ -242,6 +246,9 @@ def record_all(rec: Recorder, groups: list[str]) -> dict[str, dict[str, Any]]:
         for name, (path, body) in corpus.DERENDER_ERRORS.items():
             server = "gpt2" if path.startswith("/v1/completions") else "qwen3"
             g["derender_errors"][name] = rec.http(server, path, body)
+    if "render_media_errors" in groups:
+        g["render_media_errors"] = {n: rec.http(server, path, body)
+                                    for n, (server, path, body) in corpus.RENDER_MEDIA.items()}
     if "stream_completion" in groups:
         g["stream_completion"] = {}
         for name in corpus.STREAM_COMPLETION:
@@ -268,10 +275,8 @@ def main() -> None:
     args = ap.parse_args()
     groups = [g for g in GROUP_SERVERS
               if not args.groups or any(fnmatch.fnmatchcase(g, p) for p in args.groups)]
-    if "derender_errors" in groups:
-        groups_servers = {GROUP_SERVERS[g] for g in groups} | {"qwen3"}
-    else:
-        groups_servers = {GROUP_SERVERS[g] for g in groups}
+    groups_servers = {GROUP_SERVERS[g] for g in groups}.union(
+        *(GROUP_EXTRA_SERVERS.get(g, set()) for g in groups))
     urls: dict[str, str] = dict(u.split("=", 1) for u in args.url)
     tmp = Path(tempfile.mkdtemp(prefix="tito-conformance-"))
     procs = []

@@ -22,6 +22,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -55,11 +56,11 @@ class Deviation:
 #: reasons shared by several entries
 _STOP16 = ("up to 16 stop strings are accepted (tito's own bound: they ride in the stream "
     "state); vLLM's OpenAI layer refuses more than 4 (VLLM_MAX_STOP_STRINGS)")
-_MEDIA = ("not yet matched: tito passes image/audio parts to the engine as content_parts "
-    "for any model; vLLM refuses them with 400 on a text-only model")
 _ECHO_CACHE = ("not sent: whether prompt logprobs (echo) may read the prefix cache is the "
     "engine's decision (vLLM's render sets it)")
 _QWEN3_PLAIN = ("same qwen3 rule (plain answers without <think> are content)")
+_PARAM_NOTATION = ("tito names the request field in one notation (vLLM mixes pydantic locations "
+    "with union member names, 'body.' prefixes and bare names)")
 _ERROR_LAYER = ("not yet matched: a schema error (type 'Bad Request') in one server is a request "
     "rule (BadRequestError) in the other; status agrees")
 
@@ -67,7 +68,7 @@ _ERROR_LAYER = ("not yet matched: a schema error (type 'Bad Request') in one ser
 #: the few whose reason starts "not yet matched" (known gaps, kept visible here and in the docs).
 DEVIATIONS: list[Deviation] = [
     # -- render
-    Deviation("render_chat*", "*", "*chat_template_kwargs.cohere_format",
+    Deviation("render_*", "*", "*chat_template_kwargs.cohere_format",
               "vLLM's CLI adds its Cohere renderer's default (cohere_format: cmd4) to every "
               "model's template kwargs; meaningless to other templates, tito does not invent it"),
     Deviation("render_*", "*", "*derender_context",
@@ -162,18 +163,13 @@ DEVIATIONS: list[Deviation] = [
               _ECHO_CACHE),
     Deviation("render_chat_edge", "*stop_*", "*",
               _STOP16,),
-    Deviation("render_chat_edge", "i*", "*",
-              _MEDIA),
-    Deviation("render_chat_edge_errors", "image_url_bad", "*",
-              _MEDIA),
     Deviation("render_chat_edge*", "echo*", "sampling_params.skip_reading_prefix_cache",
               _ECHO_CACHE),
     Deviation("render_chat_edge_errors", "logit_bias_out_of_vocab", "*",
               "a logit_bias id outside the vocabulary is a 400 at render, as for every other id "
               "a request sends; vLLM's render server passes it to the engine"),
-    Deviation("render_chat_edge*", "*", "error.param",
-              "tito names the request field in one notation (vLLM mixes pydantic locations "
-              "with union member names, 'body.' prefixes and bare names)"),
+    Deviation("render_chat_edge*", "*", "error.param", _PARAM_NOTATION),
+    Deviation("render_media_errors", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_chat_edge_errors", "tool_call_missing_function", "error.type",
               _ERROR_LAYER),
     Deviation("render_chat_edge_errors", "tool_choice_*", "error.type",
@@ -305,7 +301,7 @@ def normalize_render(req: Any) -> Any:
             so["structural_tag"] = json.loads(so["structural_tag"])
         sp["structured_outputs"] = so
     req["sampling_params"] = sp
-    req["request_id"] = str(req.get("request_id", "")).split("-")[0]
+    req["request_id"] = re.split(r"[-_]", str(req.get("request_id", "")))[0]  # the prefix
     return req
 
 
@@ -477,7 +473,8 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "stream_completion", "render_chat_gptoss", "render_chat_gptoss_errors",
           "derender_chat_gptoss", "stream_chat_gptoss", "render_chat_mistral",
           "render_chat_mistral_errors", "derender_chat_mistral", "stream_chat_mistral",
-          "render_chat_edge", "render_chat_edge_errors", "derender_chat_edge", "stream_chat_edge"]
+          "render_chat_edge", "render_chat_edge_errors", "derender_chat_edge", "stream_chat_edge",
+          "render_media_errors"]
 
 
 def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[

@@ -34,8 +34,6 @@ from tito.protocol.anthropic import AnthropicMessagesRequest  # noqa: E402
 from tito.service.messages import render_messages_request  # noqa: E402
 
 GROUPS = ("render_messages", "render_messages_errors", "render_messages_chatml")
-_MEDIA = ("tito passes media parts through to the engine as content_parts (its chat render's "
-          "rule: it never fetches media); vLLM's render server refuses them for a text model")
 
 #: Intended differences of the Messages route (on top of the chat render's).
 DEVIATIONS = [
@@ -48,8 +46,6 @@ DEVIATIONS = [
     replay.Deviation("render_messages", "*", "sampling_params.extra_args*",
                      "kv_transfer_params also ride in sampling_params.extra_args (engines before "
                      "0.33 read them there; as chat render); the top-level field matches vLLM"),
-    replay.Deviation("render_messages_errors", "image_*", "*", _MEDIA),
-    replay.Deviation("render_messages_errors", "tool_result_image", "*", _MEDIA),
 ]
 
 

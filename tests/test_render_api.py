@@ -94,16 +94,6 @@ def test_response_format_json_object(client):
     assert out["sampling_params"]["structured_outputs"] == {"json_object": True}
 
 
-def test_media_parts_pass_through_untouched(client):
-    image = {"type": "image_url", "image_url": {"url": "https://example.invalid/cat.png", "detail": "low"}}
-    audio = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
-    messages = [{"role": "user", "content": [{"type": "text", "text": "What is this?"}, image, audio]}]
-    out = post_ok(client, CHAT, {"model": "qwen3", "messages": messages})
-    assert out["content_parts"] == [image, audio]
-    text_only = post_ok(client, CHAT, {"model": "qwen3", "messages": [{"role": "user", "content": "What is this?"}]})
-    assert out["token_ids"] == text_only["token_ids"]
-
-
 def test_trusted_request_template_and_its_errors(client, monkeypatch):
     monkeypatch.setenv("TITO_TRUST_REQUEST_CHAT_TEMPLATE", "1")
     template = "{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}"

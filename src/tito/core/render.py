@@ -11,7 +11,9 @@ where vLLM and Hugging Face made choices a client can observe:
   becomes ``""`` (or ``[]``), as vLLM does, unless the template tests ``content is none``
   (DeepSeek-V3): then it stays null, as ``transformers`` passes it. Media parts (``image_url``, ``input_audio``, ``audio_url``,
   ``video_url``, ``*_embeds``, ...) are never fetched: they are returned untouched, in order, for
-  the engine (``GenerateRequest.content_parts``). Tool calls' JSON-string ``arguments`` become
+  the engine (``GenerateRequest.content_parts``); on a text-only model the first one (in message
+  order; an unknown part type before it is reported first) is a 400 with vLLM 0.33's message
+  (:func:`refuse_media`). Tool calls' JSON-string ``arguments`` become
   objects (``""``/null -> ``{}``; invalid JSON is a 400), as vLLM passes them and most templates
   expect (``| tojson``); a template that concatenates them as text (DeepSeek-V3) gets the
   client's string (see :attr:`tito.core.template.ChatTemplate.wants_string_arguments`). ``reasoning``
@@ -60,9 +62,11 @@ __all__ = [
     "NormalizedMessages",
     "TokenizedPrompt",
     "assistant_mask",
+    "check_text_only",
     "normalize_completion_prompts",
     "normalize_messages",
     "prompt_reasoning_ended",
+    "refuse_media",
     "render_chat",
     "tokenize_prompt",
     "truncate",
@@ -81,6 +85,11 @@ MEDIA_PART_TYPES: dict[str, tuple[str, str]] = {
     "video_embeds": ("video_embeds", "video"),
     "file": ("file", "file"),
 }
+
+#: vLLM 0.33's answer to a media part on a text-only model (its multimodal registry's), and to
+#: an ``*_embeds`` part (the model has no multimodal config)
+NOT_MULTIMODAL = "{model} is not a multimodal model"
+NOT_MULTIMODAL_EMBEDS = "The model is not multimodal."
 
 #: Text-bearing part types (``refusal`` and the Responses-style names are text for a template).
 _TEXT_PART_KEYS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal"}
@@ -140,10 +149,36 @@ def _part_type(part: Mapping[str, Any], where: str) -> str:
     raise BadRequest(f"{where} has no `type` and no recognised content key.", param=where)
 
 
+def refuse_media(kind: str, model: str) -> BadRequest:
+    """vLLM 0.33's 400 for a ``kind`` media part sent to the text-only model ``model``."""
+    return BadRequest(NOT_MULTIMODAL_EMBEDS if kind.endswith("_embeds")
+                      else NOT_MULTIMODAL.format(model=model))
+
+
+def check_text_only(messages: Sequence[Any], model: str) -> None:
+    """Refuse the first media part of ``messages`` (the messages a text-only model ``model``
+    encodes by code, without :func:`normalize_messages`), as vLLM 0.33 does; stops quietly at a
+    part whose type is not known (the encoder reports it)."""
+    for message in messages:
+        content = message.get("content") if isinstance(message, Mapping) else None
+        for part in content if isinstance(content, list) else ():
+            if not isinstance(part, Mapping):
+                continue
+            try:
+                kind = _part_type(part, "part")
+            except BadRequest:
+                return
+            if kind in MEDIA_PART_TYPES:
+                raise refuse_media(kind, model)
+            if kind not in _TEXT_PART_KEYS and kind != "tool_reference":
+                return
+
+
 def _content_parts(
-    content: list[Any], where: str, media: list[dict[str, Any]]
+    content: list[Any], where: str, media: list[dict[str, Any]], text_only: str | None = None
 ) -> list[tuple[str, str | None]]:
-    """(kind, text) per part; media parts are appended to ``media`` untouched."""
+    """(kind, text) per part; media parts are appended to ``media`` untouched (``text_only``:
+    the name of a text-only model, which refuses them)."""
     out: list[tuple[str, str | None]] = []
     for j, part in enumerate(content):
         pw = f"{where}[{j}]"
@@ -170,6 +205,8 @@ def _content_parts(
             key, placeholder = MEDIA_PART_TYPES[kind]
             if part.get(key) is None:
                 raise BadRequest(f"{pw} of type '{kind}' must carry `{key}`.", param=pw)
+            if text_only is not None:
+                raise refuse_media(kind, text_only)
             media.append(dict(part))
             out.append((placeholder, None))
         else:
@@ -178,7 +215,8 @@ def _content_parts(
 
 
 def _content_for_template(
-    content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]]
+    content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]],
+    text_only: str | None = None,
 ) -> str | list[dict[str, Any]]:
     if content is None:
         return "" if fmt == "string" else []
@@ -186,7 +224,7 @@ def _content_for_template(
         return content if fmt == "string" else [{"type": "text", "text": content}]
     if not isinstance(content, list):
         raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
-    parts = _content_parts(content, where, media)
+    parts = _content_parts(content, where, media, text_only)
     if fmt == "string":
         return "\n".join(text for kind, text in parts
                          if kind in ("text", "tool_reference") and text is not None)
@@ -300,8 +338,11 @@ def normalize_messages(
     keep_developer_role: bool = False,
     keep_null_content: bool = False,
     string_arguments: bool = False,
+    text_only_model: str | None = None,
 ) -> NormalizedMessages:
     """OpenAI chat messages -> the dicts a chat template reads (rules in the module docstring).
+
+    ``text_only_model``: the served name of a model that takes no media (its parts are a 400).
 
     Never mutates its input. Raises ``BadRequest`` naming ``messages[i]...`` for malformed input.
     """
@@ -323,7 +364,8 @@ def normalize_messages(
             content = _strip_billing_header(content)
         msg["content"] = (
             None if content is None and keep_null_content
-            else _content_for_template(content, f"{where}.content", content_format, media)
+            else _content_for_template(content, f"{where}.content", content_format, media,
+                                       text_only_model)
         )
         if "tool_calls" in msg:
             msg["tool_calls"] = _tool_calls_for_template(

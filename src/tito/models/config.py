@@ -53,6 +53,13 @@ class ModelConfig(BaseModel):
         description="vLLM --tokenizer-mode: auto = mistral-common when the folder holds its "
         "tokenizer file (tekken.json, tokenizer.model.v*), else tokenizer.json.",
     )
+    multimodal: bool = Field(
+        default=False,
+        description="Whether the model takes image/audio/video parts (passed to the engine as "
+        "content_parts); default: derived from config.json as vLLM does (a multimodal "
+        "architecture, or a vision/audio sub-config). A text-only model refuses them with "
+        "vLLM's 400.",
+    )
     exclude_tools_when_tool_choice_none: bool = Field(
         default=False, description="vLLM --exclude-tools-when-tool-choice-none."
     )

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from tokenizers import Tokenizer
 
 from tito.core.vocab import Vocab
-from tito.models import hf, mistral
+from tito.models import hf, mistral, multimodal
 from tito.models.config import ModelConfig
 from tito.models.hf import CONFIG_FILE, GENERATION_CONFIG_FILE
 
@@ -94,6 +94,11 @@ class ServedModel:
     @property
     def reasoning_parser(self) -> str | None:
         return self.config.reasoning_parser
+
+    @property
+    def multimodal(self) -> bool:
+        """Media parts go to the engine (``content_parts``); else vLLM's 400 (models.multimodal)."""
+        return self.config.multimodal
 
     @property
     def default_chat_template_kwargs(self) -> dict[str, Any]:
@@ -294,6 +299,7 @@ def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None
         "extra_eos_token_ids": generation_eos,
         "vocab_size": hf.vocab_size(config_json),
         "default_sampling_params": hf.default_sampling(generation),
+        "multimodal": multimodal.is_multimodal(config_json, params),
     }
     try:
         config = ModelConfig.model_validate({**derived, **raw_config})

@@ -615,7 +615,10 @@ def render_chat_request(
         keep_developer_role=template.mentions_developer_role,
         keep_null_content=template.tests_content_none,
         string_arguments=template.wants_string_arguments,
+        text_only_model=None if model.multimodal else model.name,
     )
+    if mistral and not model.multimodal:
+        core_render.check_text_only(request.messages, model.name)  # vLLM 0.33's 400
     if reused is not None and (normalized is None or not normalized.media_parts):
         if not isinstance(reused, list) or not all(isinstance(i, int) for i in reused):
             raise BadRequest("kv_transfer_params.prompt_token_ids must be a list of token ids.",
