@@ -98,7 +98,7 @@ async def _run(scenario: Scenario, folder: Path) -> bytes:
 
     from tito.adapters.fake_engine import FakeEngine, Reply, ReplyScript, create_fake_engine_app
     from tito.adapters.gateway import create_gateway_app
-    from tito.adapters.replay import CaptureDir
+    from tito.adapters.capture import CaptureDir
     from tito.client import TitoClient
 
     engine = FakeEngine(ReplyScript([Reply(text=t) for t in scenario.replies]),

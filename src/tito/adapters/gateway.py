@@ -21,7 +21,7 @@ with a status as long as nothing was sent; once chunks went out, an error become
 SDK raises on).
 
 ``--capture-dir D`` records every engine stream the gateway forwards as a replayable capture
-(:mod:`tito.adapters.replay`): ``D/<engine request id>.jsonl`` (a header line with the derender
+(:mod:`tito.adapters.capture`): ``D/<engine request id>.jsonl`` (a header line with the derender
 context, then each engine event) and ``D/<engine request id>.sse`` (the bytes the user got).
 
 Example::
@@ -77,7 +77,7 @@ def create_gateway_app(
     """
     capture = None
     if capture_dir is not None:
-        from tito.adapters.replay import CaptureDir
+        from tito.adapters.capture import CaptureDir
 
         capture = CaptureDir(capture_dir)
     if client is None:
