@@ -76,7 +76,7 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
     """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
     from tito.core.parsers import marker_special_ids
     from tito.core.parsers.harmony import harmony_marker_ids, is_harmony
-    from tito.core.parsers.reasoning import get_reasoning_parser
+    from tito.core.parsers.reasoning_formats import get_reasoning_parser
 
     mode, named = _tool_mode(model, req)
     reasoning = model.config.reasoning_parser

@@ -1,0 +1,160 @@
+"""The reasoning formats, by vLLM's ``--reasoning-parser`` name: their markers and switches.
+
+Why a module of its own: the table is data (one :class:`ReasoningParser` row per format, as
+:mod:`tito.core.parsers.reasoning`'s header lists them); the state machine that runs every row
+is :mod:`tito.core.parsers.reasoning`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tito.errors import BadRequest
+
+@dataclass(frozen=True)
+class ReasoningParser:
+    """A reasoning format: its markers and where an output starts when the prompt says nothing."""
+
+    name: str
+    start: str = "<think>"
+    end: str = "</think>"
+    #: True: output is reasoning until ``</think>`` even without ``<think>`` (deepseek_r1).
+    implicit_open: bool = False
+    #: True: ``chat_template_kwargs.enable_thinking == False`` disables parsing (qwen3).
+    honours_enable_thinking: bool = False
+    #: True: parsing is off unless ``thinking`` or ``enable_thinking`` is true (deepseek_v3:
+    #: vLLM's parser is deepseek_r1 with the switch on, the identity parser without it)
+    thinking_opt_in: bool = False
+    #: further spellings of the markers (granite: ``Here's`` / ``Here is``)
+    alt_starts: tuple[str, ...] = ()
+    alt_ends: tuple[str, ...] = ()
+    #: a marker closing the content, dropped when it first appears after the block
+    #: (hunyuan_a13b's ``\n</answer>``)
+    content_end: str = ""
+
+    @property
+    def starts(self) -> tuple[str, ...]:
+        return (self.start, *self.alt_starts)
+
+    @property
+    def ends(self) -> tuple[str, ...]:
+        return (self.end, *self.alt_ends)
+    #: the template kwargs that switch thinking off: ``"enable"`` (``enable_thinking: false``,
+    #: qwen3, seed_oss), ``"either"`` (``thinking``/``enable_thinking``: on when neither is
+    #: given, else when either is true: glm45, kimi_k2), ``""`` (no switch)
+    switch: str = ""
+    #: tool parser name -> its call start marker, which also ends the block (vLLM's grammars:
+    #: a call straight from reasoning ends it); the marker stays in the content for the tool parser
+    implicit_ends: Mapping[str, str] = field(default_factory=dict)
+    #: every output is content with this text in front (minimax_m2_append_think: ``<think>``)
+    prepend: str = ""
+    #: repeated markers are dropped, as vLLM 0.33's engine grammars absorb them: a start inside
+    #: the block, an end outside it (before the block, or after it until a tool call starts:
+    #: phase ``post``)
+    absorb: bool = False
+    #: reasoning loses its trailing whitespace (vLLM's ``strip_trailing_reasoning_whitespace``):
+    #: a whitespace run is held until more reasoning shows it is not trailing; the block's end
+    #: (or the output's) drops it. Only a run's last :data:`WS_HOLD` characters are ever dropped.
+    strip_trailing_ws: bool = False
+
+    @property
+    def marker_tokens(self) -> tuple[str, ...]:
+        """The markers, which some models hold as special tokens (Mistral's ``[THINK]``)."""
+        return (*self.starts, *self.ends)
+
+    def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
+        """The ``enabled`` flag for :func:`initial` from the request's template kwargs (as the
+        vLLM parser of the same name reads them)."""
+        kw = chat_template_kwargs or {}
+        if self.thinking_opt_in:
+            return bool(kw.get("thinking")) or bool(kw.get("enable_thinking"))
+        if self.switch == "enable" or self.honours_enable_thinking:
+            return kw.get("enable_thinking", True) is not False
+        if self.switch == "either":
+            thinking, enable = kw.get("thinking"), kw.get("enable_thinking")
+            return (thinking is None and enable is None) or bool(thinking) or bool(enable)
+        return True
+
+    def implicit_end_for(self, tool_parser: str | None) -> str:
+        """The call start that ends reasoning with this tool parser ("" when none)."""
+        return self.implicit_ends.get(tool_parser or "", "")
+
+
+_QWEN3_CALL = {"qwen3_coder": "<tool_call>", "qwen3_xml": "<tool_call>"}
+_GLM_CALL = {"glm45": "<tool_call>", "glm47": "<tool_call>"}
+
+REASONING_PARSERS: dict[str, ReasoningParser] = {
+    "qwen3": ReasoningParser("qwen3", switch="enable", implicit_ends=_QWEN3_CALL),
+    "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True),
+    "deepseek_v3": ReasoningParser("deepseek_v3", implicit_open=True, thinking_opt_in=True),
+    "mistral": ReasoningParser(
+        "mistral",
+        start="[THINK]",
+        end="[/THINK]",
+        implicit_ends={"mistral": "[TOOL_CALLS]"},
+        absorb=True,
+        strip_trailing_ws=True,
+    ),
+    "granite": ReasoningParser(
+        "granite",
+        start="Here is my thought process:",
+        end="Here is my response:",
+        alt_starts=("Here's my thought process:",),
+        alt_ends=("Here's my response:",),
+    ),
+    "hunyuan_a13b": ReasoningParser(
+        "hunyuan_a13b",
+        start="<think>\n",
+        end="\n</think>\n<answer>\n",
+        content_end="\n</answer>",
+    ),
+    "glm45": ReasoningParser(
+        "glm45",
+        implicit_open=True,
+        switch="either",
+        implicit_ends=_GLM_CALL,
+        strip_trailing_ws=True,
+    ),
+    "glm47": ReasoningParser(
+        "glm47",
+        implicit_open=True,
+        switch="either",
+        implicit_ends=_GLM_CALL,
+        strip_trailing_ws=True,
+    ),
+    "kimi_k2": ReasoningParser(
+        "kimi_k2",
+        implicit_open=True,
+        switch="either",
+        strip_trailing_ws=True,
+        implicit_ends={"kimi_k2": "<|tool_calls_section_begin|>"},
+    ),
+    "minimax_m2": ReasoningParser(
+        "minimax_m2",
+        implicit_open=True,
+        implicit_ends={"minimax_m2": "<minimax:tool_call>"},
+        strip_trailing_ws=True,
+    ),
+    "minimax_m2_append_think": ReasoningParser("minimax_m2_append_think", prepend="<think>"),
+    "seed_oss": ReasoningParser(
+        "seed_oss",
+        start="<seed:think>",
+        end="</seed:think>",
+        implicit_open=True,
+        switch="enable",
+        implicit_ends={"seed_oss": "<seed:tool_call>"},
+    ),
+}
+
+
+def get_reasoning_parser(name: str) -> ReasoningParser:
+    """The registered parser called ``name`` (400 when unknown)."""
+    try:
+        return REASONING_PARSERS[name]
+    except KeyError:
+        raise BadRequest(
+            f"unknown reasoning parser {name!r}; known: {sorted(REASONING_PARSERS)}",
+            param="reasoning_parser",
+        ) from None
