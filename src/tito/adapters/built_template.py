@@ -79,7 +79,7 @@ class BuiltFunction:
         cls, build_dir: Path, name: str, parameters: Mapping[str, str] | None = None
     ) -> BuiltFunction:
         """Read ``build_dir/template.yaml`` (as ``sam build`` writes it) for function ``name``."""
-        from tito.adapters.invoke import load_template  # the SAM-tag-aware YAML reader
+        from tito.adapters.sam_template import load_template  # the SAM-tag-aware YAML reader
 
         path = build_dir / "template.yaml"
         if not path.is_file():
