@@ -7,58 +7,9 @@ before the split; it re-exports both modules' names unchanged. New code imports 
 modules (or from :mod:`tito.protocol`, which finds a name in them before it looks here).
 """
 
-from tito.protocol.generate_request import (
-    GenerateRequest,
-    MultiModalFeatures,
-    PlaceholderRangeInfo,
-    ReasoningParserKwargs,
-    RequestOutputKind,
-    SamplingParams,
-)
-from tito.protocol.generate_response import (
-    TOKEN_ID_PREFIX,
-    GenerateLogProb,
-    GenerateLogProbs,
-    GenerateLogProbsContent,
-    GenerateResponse,
-    GenerateStreamResponse,
-    GenerateTextChoice,
-    GenerateTextResponse,
-    GenerateTextStreamChoice,
-    GenerateTextStreamResponse,
-    GenerateTokensChoice,
-    GenerateTokensLogProbs,
-    GenerateTokensResponse,
-    GenerateTokensStreamChoice,
-    GenerateTokensStreamResponse,
-    parse_generate_response,
-    parse_generate_stream_response,
-    parse_token_id_string,
-)
+from tito.protocol.generate_request import *  # noqa: F403
+from tito.protocol.generate_request import __all__ as _request_names
+from tito.protocol.generate_response import *  # noqa: F403
+from tito.protocol.generate_response import __all__ as _response_names
 
-__all__ = [
-    "TOKEN_ID_PREFIX",
-    "GenerateLogProb",
-    "GenerateLogProbs",
-    "GenerateLogProbsContent",
-    "GenerateRequest",
-    "GenerateResponse",
-    "GenerateStreamResponse",
-    "GenerateTextChoice",
-    "GenerateTextResponse",
-    "GenerateTextStreamChoice",
-    "GenerateTextStreamResponse",
-    "GenerateTokensChoice",
-    "GenerateTokensLogProbs",
-    "GenerateTokensResponse",
-    "GenerateTokensStreamChoice",
-    "GenerateTokensStreamResponse",
-    "MultiModalFeatures",
-    "PlaceholderRangeInfo",
-    "ReasoningParserKwargs",
-    "RequestOutputKind",
-    "SamplingParams",
-    "parse_generate_response",
-    "parse_generate_stream_response",
-    "parse_token_id_string",
-]
+__all__ = [*_request_names, *_response_names]

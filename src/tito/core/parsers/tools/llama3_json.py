@@ -38,8 +38,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import ASCII_WS, is_proper_prefix
+from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 PYTHON_TAG = "<|python_tag|>"
@@ -62,9 +63,7 @@ class Llama3JsonParser(ObjectCallParser):
         return PYTHON_TAG
 
     def _on_start(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos
-        while i < len(s) and s[i] in ASCII_WS:
-            i += 1
+        i = skip_ws(s, pos)
         self._content(st, out, s[pos:i])
         if i == len(s):
             return i, False

@@ -57,7 +57,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import ASCII_WS, is_proper_prefix
+from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import match_lead, skip_ws
 from tito.core.parsers.tools.pythonic_args import (  # MAX_DEPTH, json_body: public names here too
@@ -141,9 +141,7 @@ class PythonicParser(PythonArgsTranscoder):
     # -- outer phases --------------------------------------------------------------------------
 
     def _on_start(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos
-        while i < len(s) and s[i] in ASCII_WS:
-            i += 1
+        i = skip_ws(s, pos)
         self._content(st, out, s[pos:i])
         if i == len(s):
             return i, False
