@@ -346,6 +346,116 @@ VALIDATION.update({
     "rf_tag_regex_ok": {"response_format": {"type": "structural_tag", "format": {
         "type": "regex", "pattern": "\\d{3}-[a-z]+(?:x|y)?"}}},
 })
+
+def _tag_schema(schema: Any) -> dict[str, Any]:
+    return {"response_format": {"type": "structural_tag", "format": {
+        "type": "json_schema", "json_schema": schema}}}
+
+
+_STR = {"type": "string"}
+#: a structural tag's JSON schema around ``allOf`` (xgrammar parses every branch of a
+#: multi-branch allOf but generates none), and the converter's other rules it hides
+VALIDATION.update({
+    "rf_tag_allof_bad_branch": _tag_schema({"allOf": [{"type": "foo"}, _STR]}),
+    "rf_tag_allof_bad_pattern": _tag_schema({"allOf": [{"type": "string", "pattern": "(a"},
+                                                       {}]}),
+    "rf_tag_allof_one_bad_pattern": _tag_schema({"allOf": [{"type": "string",
+                                                            "pattern": "(a"}]}),
+    "rf_tag_allof_three": _tag_schema({"allOf": [_STR, {"type": "integer"}, {
+        "type": "object", "minProperties": 2, "properties": {"a": {}}}]}),
+    "rf_tag_allof_conflicting_types": _tag_schema({"allOf": [_STR, {"type": "integer"}]}),
+    "rf_tag_allof_nested": _tag_schema({"allOf": [{"allOf": [_STR, {"enum": []}]}, {}]}),
+    "rf_tag_allof_missing_ref": _tag_schema({"allOf": [{"$ref": "#/$defs/x"}, _STR]}),
+    "rf_tag_allof_ref_target_bad": _tag_schema({
+        "$ref": "#/$defs/a", "$defs": {"a": {"allOf": [{"type": "foo"}, {}]}}}),
+    "rf_tag_allof_float_count": _tag_schema({"allOf": [
+        {"type": "array", "items": {}, "minItems": 1.0}, {}]}),
+    "rf_tag_allof_in_property": _tag_schema({"type": "object", "properties": {"a": {
+        "allOf": [_STR, {"maxLength": 2}]}}, "required": ["a"]}),
+    "rf_tag_strict_array": _tag_schema({"type": "array", "minItems": 1}),
+    "rf_tag_ref_beside_type": _tag_schema({"$ref": "#/$defs/x", "type": "foo",
+                                           "$defs": {"x": {}}}),
+    "rf_tag_range_untyped": _tag_schema({"minimum": 5, "maximum": 1}),
+    "rf_tag_pattern_lookahead": _tag_schema({"type": "string", "pattern": "(?=a)b"}),
+    "so_tag_allof_bad_branch": {"structured_outputs": {"structural_tag": json.dumps(
+        {"type": "structural_tag", "format": {"type": "json_schema", "json_schema": {
+            "allOf": [{"type": "foo"}, _STR]}}})}},
+    "or_allof_tag": {"tools": [_OBJ_STRICT], **_tag_schema({"allOf": [_STR, {}]})},
+})
+#: Lark grammars: vLLM converts them to EBNF (xgrammar's from_lark) for the or-format and
+#: gpt-oss's final channel, and refuses one that does not convert there
+_LARK_RULES = 'start: greeting " " name+\ngreeting: "hi" | "Hello"i\nname: "a".."z"'
+_LARK_IGNORE = 'start: WORD ("," WORD)*\nWORD: "x" | "y"\n%ignore " "'
+VALIDATION.update({
+    "or_lark_grammar": {"tools": [_OBJ_STRICT], "structured_outputs": {
+        "grammar": 'start: "yes" | "no"'}},
+    "or_lark_rules": {"tools": [_OBJ_STRICT], "structured_outputs": {"grammar": _LARK_RULES}},
+    "or_lark_ignore": {"tools": [_OBJ_STRICT], "structured_outputs": {"grammar": _LARK_IGNORE}},
+    "or_lark_unknown_name": {"tools": [_OBJ_STRICT], "structured_outputs": {
+        "grammar": "start: a"}},
+    "or_lark_regex": {"tools": [_OBJ_STRICT], "structured_outputs": {
+        "grammar": "start: /[0-9]+/"}},
+    "so_lark_grammar": {"structured_outputs": {"grammar": 'start: "yes" | "no"'}},
+    "so_lark_rules": {"structured_outputs": {"grammar": _LARK_RULES}},
+    "so_lark_unknown_name": {"structured_outputs": {"grammar": "start: a"}},
+    "rf_tag_lark_grammar": {"response_format": {"type": "structural_tag", "format": {
+        "type": "grammar", "grammar": 'start: "a"'}}},
+})
+
+_R_STRICT = {"type": "function", "name": "w", "description": "the w tool", "strict": True,
+             "parameters": {"type": "object", "properties": {"c": {"type": "string"}}}}
+
+
+def _text(schema: Any) -> dict[str, Any]:
+    return {"text": {"format": {"type": "json_schema", "name": "a", "schema": schema}}}
+
+
+#: the same checks through ``/v1/responses/render``: ``text.format``, tools with tool_choice
+#: required / named, structured_outputs (vLLM's extension there)
+RESPONSES_VALIDATION: dict[str, dict[str, Any]] = {
+    "text_schema_bad_type": _text({"type": "foo"}),
+    "text_schema_deep": _text(_deep_schema(70)),
+    "text_schema_allof": _text({"allOf": [_STR, {"type": "foo"}]}),
+    "text_schema_unsupported": _text({"type": "array", "uniqueItems": True}),
+    "text_json_object": {"text": {"format": {"type": "json_object"}}},
+    "text_and_structured": {**_text(SCHEMA), "structured_outputs": {"regex": "a"}},
+    "or_text_schema": {"tools": [_R_STRICT], **_text(SCHEMA)},
+    "or_text_schema_bad_type": {"tools": [_R_STRICT], **_text({"type": "foo"})},
+    "or_text_schema_deep": {"tools": [_R_STRICT], **_text(_deep_schema(70))},
+    "or_text_schema_allof": {"tools": [_R_STRICT], **_text({"allOf": [_STR, {}]})},
+    "or_text_schema_unsupported": {"tools": [_R_STRICT], **_text({
+        "type": "string", "format": "bogus"})},
+    "or_text_json_object": {"tools": [_R_STRICT], "text": {"format": {"type": "json_object"}}},
+    "or_so_bad_regex": {"tools": [_R_STRICT], "structured_outputs": {"regex": "(a"}},
+    "or_so_lark": {"tools": [_R_STRICT], "structured_outputs": {"grammar": 'start: "a" | "b"'}},
+    "or_so_tag": {"tools": [_R_STRICT], "structured_outputs": {"structural_tag": json.dumps(
+        {"type": "structural_tag", "format": {"type": "const_string", "value": "ok"}})}},
+    "so_tag_bad": {"structured_outputs": {"structural_tag": json.dumps(
+        {"type": "structural_tag", "format": {"type": "json_schema", "json_schema": {
+            "allOf": [{"type": "foo"}, _STR]}}})}},
+    "so_tag_deep": {"structured_outputs": {"structural_tag": json.dumps(_deep_tag(90))}},
+    "required_text_schema": {"tools": [_R_STRICT], "tool_choice": "required",
+                             **_text(SCHEMA)},
+    "required_deep_tool": {"tools": [{**_R_STRICT, "strict": False,
+                                      "parameters": _deep_schema(70)}],
+                           "tool_choice": "required"},
+    "required_deep_strict_tool": {"tools": [{**_R_STRICT, "parameters": _deep_schema(70)}],
+                                  "tool_choice": "required"},
+    "required_bad_strict_tool": {"tools": [{**_R_STRICT, "parameters": {"type": "foo"}}],
+                                 "tool_choice": "required"},
+    "required_allof_strict_tool": {"tools": [{**_R_STRICT, "parameters": {
+        "allOf": [{"type": "foo"}, {"type": "object"}]}}], "tool_choice": "required"},
+    "named": {"tools": [_R_STRICT], "tool_choice": {"type": "function", "name": "w"}},
+    "named_missing": {"tools": [_R_STRICT], "tool_choice": {"type": "function", "name": "x"}},
+    "named_text_schema": {"tools": [_R_STRICT], "tool_choice": {"type": "function", "name": "w"},
+                          **_text(SCHEMA)},
+    "named_so_regex": {"tools": [_R_STRICT], "tool_choice": {"type": "function", "name": "w"},
+                       "structured_outputs": {"regex": "a"}},
+    "named_single": {"tools": [_R_STRICT], "tool_choice": {"type": "function", "name": "w"},
+                     "parallel_tool_calls": False},
+    "required_none_tools": {"tool_choice": "required"},
+}
+
 #: ``--tool-strict-level`` values recorded (a server each); ``auto`` only where the parser's
 #: own default differs (GLM's is ``function``)
 LEVELS = ["function", "parameter"]
@@ -490,6 +600,16 @@ def record_parser(parser: str, url: str, folder: Path) -> dict[str, Any]:
             events = record.split_choice(choice, sizes, f"chatcmpl-{name}", {})
             cases[f"{name}.{label}"] = _stream(url, "/v1/chat/completions/derender", model,
                                                request, prompt, events)
+    cases.update(record_validation(url, model))
+    with urllib.request.urlopen(url + "/version") as r:
+        version = json.loads(r.read())
+    return {"vllm": version, "tool_call_parser": parser, "cases": cases}
+
+
+def record_validation(url: str, model: str) -> dict[str, Any]:
+    """vLLM's render-time checks of constraints: ``validation_*`` (chat), ``validation_
+    completion_*`` (those without tools) and ``validation_responses_*``."""
+    cases: dict[str, Any] = {}
     for name, extra in VALIDATION.items():
         body = {"model": model, "messages": MSGS, **extra}
         status, resp = record.post(url, "/v1/chat/completions/render", body)
@@ -502,9 +622,13 @@ def record_parser(parser: str, url: str, folder: Path) -> dict[str, Any]:
             cases[f"validation_completion_{name}"] = {
                 "path": "/v1/completions/render", "request": body, "status": status,
                 "response": [slim(r) for r in resp] if isinstance(resp, list) else resp}
-    with urllib.request.urlopen(url + "/version") as r:
-        version = json.loads(r.read())
-    return {"vllm": version, "tool_call_parser": parser, "cases": cases}
+    for name, extra in RESPONSES_VALIDATION.items():
+        body = {"model": model, "input": _R_INPUT, **extra}
+        status, resp = record.post(url, "/v1/responses/render", body)
+        cases[f"validation_responses_{name}"] = {"path": "/v1/responses/render",
+                                                 "request": body, "status": status,
+                                                 "response": slim(resp)}
+    return cases
 
 
 def _levels(parser: str) -> list[str]:
@@ -515,16 +639,24 @@ def _levels(parser: str) -> list[str]:
     return ["auto", *LEVELS] if parser in LEVEL_AUTO else LEVELS
 
 
-def _record_one(parser: str, vllm: str, tmp: Path, ports: Any) -> str:
-    """Every recording of ``parser``: the default server, then one per strict level."""
-    runs: list[str | None] = [None, *_levels(parser)]
-    data: dict[str, Any] = {}
+def _record_one(parser: str, vllm: str, tmp: Path, ports: Any,
+                validation_only: bool = False) -> str:
+    """Every recording of ``parser``: the default server, then one per strict level (with
+    ``validation_only``: the default server's ``validation_*`` cases, merged into the golden)."""
+    runs: list[str | None] = [None] if validation_only else [None, *_levels(parser)]
+    path = GOLDENS / f"{parser}.json"
+    data: dict[str, Any] = json.loads(path.read_text()) if validation_only else {}
     port = ports.get()
     for level in runs:
         proc, url = _start(parser, vllm, tmp, port, level)
         try:
             record.wait_ready(url, proc)
-            if level is None:
+            if validation_only:
+                data["cases"] = {k: v for k, v in data["cases"].items()
+                                 if not k.startswith("validation_")}
+                data["cases"].update(record_validation(
+                    url, "gpt-oss" if parser == "openai" else "qwen3"))
+            elif level is None:
                 data = record_parser(parser, url, tmp / "qwen3")
             else:
                 data["cases"].update(_render_cases(
@@ -534,7 +666,6 @@ def _record_one(parser: str, vllm: str, tmp: Path, ports: Any) -> str:
             proc.terminate()
             proc.wait(timeout=60)
     ports.put(port)
-    path = GOLDENS / f"{parser}.json"
     path.write_text(json.dumps(data, ensure_ascii=False) + "\n")
     return f"{path.relative_to(HERE.parent)}: {len(data['cases'])} cases"
 
@@ -547,6 +678,8 @@ def main() -> None:
     ap.add_argument("--vllm", default=str(Path(sys.executable).with_name("vllm")))
     ap.add_argument("--ports", default="8821,8822,8823",
                     help="ports for the servers, one parser at a time on each (in parallel)")
+    ap.add_argument("--validation-only", action="store_true",
+                    help="re-record only the validation_* cases, into the existing goldens")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="tito-structural-"))
     GOLDENS.mkdir(parents=True, exist_ok=True)
@@ -562,8 +695,8 @@ def main() -> None:
         ports.put(int(port))
     try:
         with ThreadPoolExecutor(ports.qsize()) as pool:
-            jobs = [pool.submit(_record_one, parser, args.vllm, tmp, ports)
-                    for parser in args.parsers]
+            jobs = [pool.submit(_record_one, parser, args.vllm, tmp, ports,
+                                args.validation_only) for parser in args.parsers]
             for job in jobs:
                 print(job.result(), flush=True)
     finally:

@@ -183,12 +183,15 @@ class _Body:
             self.pos += 1
         elif self.peek() == "{":
             self.pos += 1
-            if not self.take("int"):
+            if not self.take("int") or int(self.toks[self.pos - 1][1]) < 0:
                 return "expect integer in repetition range"
             low = int(self.toks[self.pos - 1][1])
             if self.take(","):
-                if self.peek() == "int":
-                    if int(self.toks[self.pos][1]) < low:
+                if self.peek() == "int":  # -1: unbounded (as xgrammar prints it)
+                    high = int(self.toks[self.pos][1])
+                    if high < -1:
+                        return "expect integer in repetition range"
+                    if high != -1 and high < low:
                         return "repetition lower bound above the upper bound"
                     self.pos += 1
             if not self.take("}"):

@@ -448,6 +448,15 @@ def _check_constraints(request: Any) -> None:
         own.model_dump(by_alias=True, exclude_none=True) if own is not None else None)
 
 
+def calls_schema_replaces_text(model: ServedModel) -> bool:
+    """Whether vLLM 0.33 constrains required / named calls of ``model`` with the JSON schema of
+    the calls (a tool format without a structural tag), which on the Responses path becomes the
+    request's ``text.format`` (so a ``structured_outputs`` beside it is a 400 there)."""
+    parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
+    return parser is not None and not is_harmony_model(model) \
+        and parser.structural_tag_model is None and parser.forced_calls != "mistral_list"
+
+
 def _chat_structured_outputs(
     request: ChatCompletionRequest, model: ServedModel, tools: list[dict[str, Any]] | None,
     tool_choice: Any, *, harmony: bool = False, responses: bool = False,
@@ -573,7 +582,8 @@ def render_chat_request(
         raise BadRequest("return_assistant_tokens_mask must be a boolean.",
                          param="return_assistant_tokens_mask")
     _check_tool_choice(request, model)
-    _check_constraints(request)
+    if not responses:  # vLLM's Responses render checks no structural tag
+        _check_constraints(request)
 
     tools: list[dict[str, Any]] | None = None
     exclude_when_none = model.config.exclude_tools_when_tool_choice_none

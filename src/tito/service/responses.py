@@ -31,8 +31,9 @@ from pydantic import ValidationError
 
 from tito.errors import BadRequest, InvalidRequest
 from tito.protocol import ChatCompletionRequest, GenerateRequest
+from tito.protocol.common import StructuredOutputsParams
 from tito.protocol.responses import ResponsesRequest
-from tito.service.render import RenderSettings, render_chat_request
+from tito.service.render import RenderSettings, calls_schema_replaces_text, render_chat_request
 
 if TYPE_CHECKING:
     from tito.models import ServedModel
@@ -196,8 +197,18 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
             for t in tools
         ]
         fields["tool_choice"] = choice
+    # vLLM's Responses render takes a named tool with a constraint (the tag replaces it): the
+    # chat request's refusal of that pair is left out, the constraint set after validation
+    constraint = fields["structured_outputs"] if isinstance(choice, dict) else None
+    if constraint and any(constraint.get(k) is not None for k in ("json", "regex", "choice")):
+        fields["structured_outputs"] = None
+    else:
+        constraint = None
     try:
-        return ChatCompletionRequest.model_validate(fields)
+        chat = ChatCompletionRequest.model_validate(fields)
+        if constraint is not None:
+            chat.structured_outputs = StructuredOutputsParams.model_validate(constraint)
+        return chat
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err.get("loc", ()))
@@ -242,6 +253,12 @@ def render_responses_request(
             "previous_response_id is not supported by the stateless render endpoint.",
             param="previous_response_id",
         )
+    so, choice = request.structured_outputs, request.tool_choice
+    if so and so.get("structural_tag") is None and request.tools \
+            and (choice == "required" or isinstance(choice, dict)) \
+            and calls_schema_replaces_text(model):
+        raise BadRequest("Cannot specify both structured_outputs and text.format",
+                         param="structured_outputs")
     limit = model.max_model_len
     if request.max_output_tokens is not None and request.max_output_tokens > limit:
         raise BadRequest(

@@ -12,8 +12,9 @@ structure (``<|channel|>analysis<|message|>...``). vLLM 0.33 (``vllm/parser/harm
 where a JSON constraint (``json``, ``json_object``) accepts both ``<|channel|>final json`` and
 ``<|channel|>final <|constrain|>json`` headers, and a request's own structural tag puts its
 ``format`` there. This module writes that tag as the same JSON text vLLM sends to the engine.
-``grammar`` is passed through unchanged (vLLM converts Lark with xgrammar, which tito does not
-ship). Tool calls (required / named / strict) are :mod:`tito.core.parsers.tools.structural`'s
+An EBNF ``grammar`` goes there as it is, a Lark one converted to EBNF as xgrammar prints it
+(:mod:`tito.core.lark_convert`; a Lark grammar tito does not port, with regular expressions for
+instance, is passed through unchanged, the documented deviation). Tool calls (required / named / strict) are :mod:`tito.core.parsers.tools.structural`'s
 ``harmony`` format, which keeps this tag as the or-format's other branch for ``auto``.
 """
 

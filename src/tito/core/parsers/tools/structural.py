@@ -32,18 +32,21 @@ Rules (vLLM's ``DelegatingParser._apply_structural_tag``)::
 A constraint that fails xgrammar's validation alone (``xgrammar_supports``: a bad regex, an
 empty choice, a schema too deep or with features xgrammar lacks, a grammar that does not parse)
 gives no or-format: the request's own constraint applies alone, as in vLLM. An EBNF
-``grammar`` is the format ``grammar`` as sent; a Lark one (vLLM converts it to EBNF with
-xgrammar, not shipped by tito) gives no or-format either (the documented deviation).
+``grammar`` is the format ``grammar`` as sent; a Lark one is converted to the EBNF xgrammar
+prints for it (:mod:`tito.core.lark_convert`; one it refuses is vLLM's 400 "Invalid grammar
+specification." where it is converted); a Lark grammar using what tito does not port (regular
+expressions, imports, special tokens) gives no or-format (the documented deviation).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tito.core.lark_convert import LarkError, Unsupported, grammar_is_likely_lark, lark_to_ebnf
+from tito.core.parsers.tools.structural_dump import dump_format
 from tito.core.parsers.tools.structural_formats import BUILDERS, const, json_schema, one_of, tag
 from tito.core.structured_check import NESTING_MESSAGE, too_deep, xgrammar_supports
 from tito.errors import BadRequest
@@ -81,7 +84,8 @@ def _function(tool: Any) -> Mapping[str, Any]:
 def constraint_format(constraint: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """A request's own constraint (tito's ``structured_outputs`` dict) as an xgrammar format
     (vLLM's ``structured_outputs_to_format``), or None when it cannot be one; JSON text that
-    nests too deeply or does not parse is a 400, as there."""
+    nests too deeply or does not parse, and a Lark grammar xgrammar does not convert, are 400s,
+    as there."""
     if not constraint:
         return None
     if constraint.get("json_object"):
@@ -100,11 +104,20 @@ def constraint_format(constraint: Mapping[str, Any] | None) -> dict[str, Any] | 
         return {"type": "regex", "pattern": constraint["regex"]}
     if constraint.get("choice") is not None:
         return one_of([const(str(c)) for c in constraint["choice"]])
-    if constraint.get("grammar") is not None:  # EBNF as it is; Lark: see the module header
+    if constraint.get("grammar") is not None:  # EBNF as it is, Lark converted
         grammar = constraint["grammar"]
-        return None if grammar_is_likely_lark(grammar) else {"type": "grammar", "grammar": grammar}
+        if grammar_is_likely_lark(grammar):
+            try:
+                grammar = lark_to_ebnf(grammar)
+            except LarkError:
+                raise BadRequest("Invalid grammar specification.", param=None) from None
+            except Unsupported:  # not ported: see the module header
+                return None
+        return {"type": "grammar", "grammar": grammar}
     if constraint.get("structural_tag") is not None:
         raw = constraint["structural_tag"]
+        if isinstance(raw, str) and too_deep(raw, structural_tag=True):
+            raise BadRequest(NESTING_MESSAGE, param=None)
         tag_ = json.loads(raw) if isinstance(raw, str) else raw
         if not isinstance(tag_, Mapping):
             return None
@@ -114,21 +127,8 @@ def constraint_format(constraint: Mapping[str, Any] | None) -> dict[str, Any] | 
                              for s in tag_["structures"]],
                     "at_least_one": False, "stop_after_first": False, "excludes": []}
         fmt = tag_.get("format")
-        return fmt if isinstance(fmt, Mapping) else None
+        return dump_format(fmt) if isinstance(fmt, Mapping) else None
     return None
-
-
-def grammar_is_likely_lark(grammar: str) -> bool:
-    """vLLM's ``grammar_is_likely_lark``: no line (comments removed) defines a rule with
-    ``::=``."""
-    for line in grammar.split("\n"):
-        line = _COMMENT.sub("", line).strip()
-        if line and "::=" in line:
-            return False
-    return bool(grammar)
-
-
-_COMMENT = re.compile(r"(#|//).*$")
 
 
 def structural_tag(
