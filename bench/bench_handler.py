@@ -4,7 +4,7 @@ Run: ``python bench/bench_handler.py`` (about 20 s). CPU time of this process
 (``time.process_time``), one core; every variant is measured in the same run, interleaved in
 rounds, so the ratios hold on any machine:
 
-- **handler**: one one-token streamed chunk (gpt2 completions, and qwen3 chat) through
+- **handler**: one one-token streamed chunk (gpt2 completions, qwen3 chat and qwen3 Responses) through
   ``tito.handlers.<fn>.handler``: an API Gateway HTTP API v2 event, Powertools logger (correlation
   id) and metrics (one EMF record printed per invocation), Mangum, the derender ASGI app, request
   validation, state decode, core step, state encode, JSON out;
@@ -57,7 +57,9 @@ def make_stream_bodies(handler: Any, path: str, model: str, ids: list[int]) -> l
                 "generate_chunk": {"request_id": "generate-tokens-bench",
                                    "choices": [{"index": 0, "token_ids": [ids[k % len(ids)]],
                                                 "finish_reason": None}]}}
-        if model == "qwen3" and state is None:
+        if state is None and path.startswith("/v1/responses"):
+            body["responses_request"] = {"model": model, "input": "hi"}
+        elif model == "qwen3" and state is None:
             body["chat_request"] = {"messages": [{"role": "user", "content": "hi"}]}
         bodies.append(body)
         res = handler(http_api_event("bench", "POST", path, body), ctx)
@@ -80,20 +82,28 @@ def echo_handler(path: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
 
 
 def main() -> int:
+    from functools import partial
+
     from tito.adapters.validation import parse_fast
-    from tito.handlers import chat_derender, completions_derender
+    from tito.handlers import chat_derender, completions_derender, responses_derender
     from tito.models import get_registry
     from tito.service import derender
+    from tito.service import responses_derender as responses_service
 
     registry = get_registry()
     ctx = Context()
-    cases = [("gpt2", "/v1/completions/derender", completions_derender),
-             ("qwen3", "/v1/chat/completions/derender", chat_derender)]
+    cases = [("gpt2", "/v1/completions/derender", completions_derender,
+              partial(derender.handle_stream_body, completion=True)),
+             ("qwen3", "/v1/chat/completions/derender", chat_derender,
+              partial(derender.handle_stream_body, completion=False)),
+             ("qwen3", "/v1/responses/derender", responses_derender,
+              responses_service.handle_stream_body)]
     print(f"CPU time per call, median of {ROUNDS} interleaved rounds of {PER_ROUND} calls, 1 core")
     print(f"{'case':8s} {'handler':>9s} {'no-PT':>9s} {'service':>9s} {'echo':>9s} {'floor':>9s}"
           f" {'h/echo':>7s} {'h/floor':>8s}")
     sink = io.StringIO()
-    for name, path, module in cases:
+    for name, path, module, service in cases:
+        case = "resp" if path.startswith("/v1/responses") else name
         handler = module.handler
         vocab = registry.get(name).vocab
         ids = vocab.encode(TEXT)
@@ -103,8 +113,7 @@ def main() -> int:
         raw = [e["body"] for e in events]
         echo = echo_handler(path)
         mangum_only = handler.mangum
-        completion = name == "gpt2"
-        assert derender.handle_stream_body(parse_fast(raw[0]), completion=completion) is not None
+        assert service(parse_fast(raw[0])) is not None  # the fast path serves these calls
         answer_size = len(handler(events[0], ctx)["body"])
         filler = "x" * max(answer_size - 40, 0)
         ds = DecodeStream(skip_special_tokens=True)
@@ -117,8 +126,7 @@ def main() -> int:
 
         variants: dict[str, Callable[[int], Any]] = {
             "handler": lambda k: handler(events[k], ctx),
-            "service": lambda k: derender.handle_stream_body(parse_fast(raw[k]),
-                                                             completion=completion),
+            "service": lambda k: service(parse_fast(raw[k])),
             "echo": lambda k: echo(events[k], ctx),
             "floor": floor,
         }
@@ -133,7 +141,7 @@ def main() -> int:
                 sink.truncate()
         med = {k: statistics.median(v) for k, v in times.items()}
         no_pt = med.get("no-PT", float("nan"))
-        print(f"{name:8s} {med['handler']*1e6:7.0f}us {no_pt*1e6:7.0f}us "
+        print(f"{case:8s} {med['handler']*1e6:7.0f}us {no_pt*1e6:7.0f}us "
               f"{med['service']*1e6:7.0f}us {med['echo']*1e6:7.0f}us {med['floor']*1e6:7.0f}us "
               f"{med['handler']/med['echo']:7.2f} {med['handler']/med['floor']:8.1f}")
     print("goals: handler <= 1.3x echo, <= 5x floor")

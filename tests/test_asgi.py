@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from tito.adapters.payload import event_bytes
 QWEN_IDS = [151667, 198, 785, 151668, 271, 9707, 0, 151657, 151658, 151645]
 CHAT = "/v1/chat/completions/derender"
 COMPLETIONS = "/v1/completions/derender"
+RESPONSES = "/v1/responses/derender"
 
 BODIES: list[tuple[str, Any]] = [
     (CHAT, {"model": "qwen3", "prompt_token_ids": [151644, 77091, 198],
@@ -83,16 +85,30 @@ def _without_created(obj: Any) -> Any:
 
 
 @pytest.fixture(scope="module")
-def clients() -> tuple[TestClient, TestClient]:
-    names = ["chat_derender", "completions_derender"]
+def clients() -> tuple[TestClient, TestClient, TestClient]:
+    """The FastAPI app, the plain app, and the plain app without its fast path (the validated
+    path for every body: the reference of the fast path's bytes)."""
+    names = ["chat_derender", "completions_derender", "responses_derender"]
+    validated = DerenderApp(names)
+    validated._fast = {}
     return (TestClient(create_app(endpoints=names), raise_server_exceptions=False),
-            TestClient(DerenderApp(names), raise_server_exceptions=False))
+            TestClient(DerenderApp(names), raise_server_exceptions=False),
+            TestClient(validated, raise_server_exceptions=False))
 
 
-def _same(clients: tuple[TestClient, TestClient], method: str, path: str, content: bytes,
+def _clock_free(content: bytes) -> bytes:
+    return re.sub(rb'"(created|created_at)":[0-9]+', rb'"\1":0', content)
+
+
+def _same(clients: tuple[TestClient, ...], method: str, path: str, content: bytes,
           content_type: str) -> int:
     headers = {"content-type": content_type} if content_type else {}
-    ref, lean = (c.request(method, path, content=content, headers=headers) for c in clients)
+    ref, lean, validated = (c.request(method, path, content=content, headers=headers)
+                            for c in clients)
+    # the fast path (orjson in and out) gives the validated path's bytes, errors included (a
+    # first call's clock reading aside: the two calls may fall in different seconds)
+    assert (lean.status_code, _clock_free(lean.content)) == (validated.status_code,
+                                                             _clock_free(validated.content))
     assert lean.status_code == ref.status_code, (path, content, ref.text, lean.text)
     assert lean.headers["content-type"] == ref.headers["content-type"]
     if "stream_state" in ref.text or '"created"' in ref.text:
@@ -119,7 +135,7 @@ def test_streamed_states_continue_identically(clients: Any) -> None:
     for k, token in enumerate([15496, 11, 995, 0, 50256]):
         finish = "stop" if k == 4 else None
         out = []
-        for c, state in zip(clients, states, strict=True):
+        for c, state in zip(clients[:2], states, strict=True):
             body = {"stream": True, "model": "gpt2", "stream_state": state,
                     "generate_chunk": stream_chunk([token], finish_reason=finish)}
             out.append(c.post(COMPLETIONS, json=body).json())
@@ -185,13 +201,20 @@ def test_response_over_the_payload_limit_is_a_clear_413(monkeypatch: pytest.Monk
     assert "Response too large" in err["message"] and '"stream": true' in err["message"]
 
 
+def _logprobs(ids: list[int]) -> dict[str, Any]:
+    return {"content": [{"token_id": i, "logprob": -0.25 - i / 1e6, "top_logprobs": [
+        {"token_id": i, "logprob": -0.25 - i / 1e6}, {"token_id": 11, "logprob": -1e-05}]}
+        for i in ids]}
+
+
 def _continuation(clients: Any, path: str, model: str, first: dict[str, Any],
-                  ids: list[int]) -> dict[str, Any]:
+                  ids: list[int], *, logprobs: bool = False) -> dict[str, Any]:
     """The third call of a real stream (a parser stream's second state has no replay ids)."""
     state = clients[1].post(path, json=first).json()["stream_state"]
     for chunk in ([ids[0]], ids[1:]):
         body = {"stream": True, "model": model, "stream_state": state,
-                "generate_chunk": stream_chunk(chunk)}
+                "generate_chunk": stream_chunk(chunk, logprobs=_logprobs(chunk) if logprobs
+                                               else None)}
         state = clients[1].post(path, json=body).json()["stream_state"]
     return body
 
@@ -203,8 +226,27 @@ def continuations(clients: Any) -> list[tuple[str, dict[str, Any]]]:
                                    "tools": [{"type": "function", "function": {"name": "f"}}],
                                    "stop": ["zz"]},
                   "generate_chunk": stream_chunk(QWEN_IDS[:2])}
+    responses_first = {"stream": True, "model": "qwen3", "prompt_token_ids": [151644],
+                       "responses_request": {"model": "qwen3", "input": "hi", "tools": [
+                           {"type": "function", "name": "f", "parameters": {}}]},
+                       "generate_chunk": stream_chunk(QWEN_IDS[:2])}
     return [(CHAT, _continuation(clients, CHAT, "qwen3", chat_first, QWEN_IDS[2:5])),
-            (COMPLETIONS, _continuation(clients, COMPLETIONS, "gpt2", BODIES[4][1], [995, 0]))]
+            (COMPLETIONS, _continuation(clients, COMPLETIONS, "gpt2", BODIES[4][1], [995, 0])),
+            (RESPONSES, _continuation(clients, RESPONSES, "qwen3", responses_first,
+                                      QWEN_IDS[2:5])),
+            # logprobs on every chunk (the answer holds floats: json writes it)
+            (CHAT, _continuation(clients, CHAT, "qwen3", {
+                **chat_first, "chat_request": {**chat_first["chat_request"], "logprobs": True,
+                                               "top_logprobs": 2}}, QWEN_IDS[2:5],
+                logprobs=True)),
+            (COMPLETIONS, _continuation(clients, COMPLETIONS, "gpt2", {
+                **BODIES[4][1], "completion_request": {"prompt": "x", "logprobs": 1}},
+                [995, 0], logprobs=True)),
+            (RESPONSES, _continuation(clients, RESPONSES, "qwen3", {
+                **responses_first, "responses_request": {
+                    **responses_first["responses_request"],
+                    "include": ["message.output_text.logprobs"], "top_logprobs": 2}},
+                QWEN_IDS[5:8], logprobs=True))]
 
 
 def test_common_streamed_calls_take_the_unvalidated_path(continuations: Any) -> None:
@@ -214,6 +256,11 @@ def test_common_streamed_calls_take_the_unvalidated_path(continuations: Any) -> 
 
     for _, body in continuations:
         assert stream_body.read(json.loads(json.dumps(body))) is not None
+
+
+def test_continuations_same_bytes_on_both_paths(clients: Any, continuations: Any) -> None:
+    for path, body in continuations:
+        assert _same(clients, "POST", path, json.dumps(body).encode(), "application/json") == 200
 
 
 EXTRA = st.sampled_from(["last_content", "x", "tito", "stream", "usage", "logprobs", "index"])

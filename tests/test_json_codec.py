@@ -120,3 +120,17 @@ def test_integers_past_64_bits_are_floats_to_orjson(body: bytes) -> None:
 ])
 def test_what_orjson_refuses_is_not_parsed_fast(body: bytes) -> None:
     assert validation.parse_fast(body) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.floats(allow_nan=False, allow_infinity=False),
+       text=st.from_regex(r"-?(0|[1-9][0-9]{0,25})(\.[0-9]{1,25})?([eE][-+]?[0-9]{1,3})?",
+                          fullmatch=True))
+def test_fast_parse_reads_floats_as_json(value: float, text: str) -> None:
+    """The fast path takes floats in logprob entries: orjson reads every float as ``json`` does
+    (both correctly rounded), whether written by Python or as any decimal text."""
+    for body in (json.dumps([value]).encode(), f"[{text}]".encode()):
+        got, expected = validation.parse_fast(body), json.loads(body)
+        if got is not None and not (type(expected[0]) is int and type(got[0]) is float):
+            assert _types_and_values(got, expected), body  # (past 64 bits: refused where an
+            # integer is expected, see test_integers_past_64_bits_are_floats_to_orjson)

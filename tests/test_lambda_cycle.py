@@ -10,6 +10,7 @@ receives the disconnect, raises before or after starting the answer), each compa
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from typing import Any
 
@@ -86,6 +87,10 @@ def test_eager_mangum_answers_as_mangum(app: Any) -> None:
     eager = _mangum.EagerMangum(app, loop, lifespan="off",
                                     custom_handlers=[_mangum.HTTPGatewayV2])
     assert eager(_event(), None) == stock
+    lower = _event()  # API Gateway's own shape: lowercase header names (the one-pass scope)
+    lower["headers"] = {k.lower(): v for k, v in lower["headers"].items()}
+    lower["cookies"] = []
+    assert eager(copy.deepcopy(lower), None) == Mangum(app, lifespan="off")(lower, None)
     assert eager(_event('{"b": "ü"}'), None) == Mangum(app, lifespan="off")(_event('{"b": "ü"}'),
                                                                              None)
 
@@ -101,3 +106,25 @@ def test_eager_cycle_needs_no_loop_and_falls_back_on_a_fresh_one() -> None:
     sleeper = _mangum.EagerMangum(_sleeps, loop, lifespan="off")
     assert json.loads(sleeper(_event(), None)["body"]) == {"a": 1}
     assert not loop.loop.is_closed()
+
+
+@pytest.mark.parametrize("shape", ["as_sent", "lowercase", "cookies", "query", "base_path"])
+def test_v2_scope_is_mangums(shape: str) -> None:
+    """The one-pass scope of an API Gateway v2 event equals Mangum's own."""
+    from mangum.handlers.api_gateway import HTTPGateway
+
+    event = _event()
+    config = Mangum(_echo, lifespan="off").config
+    if shape != "as_sent":
+        event["headers"] = {k.lower(): v for k, v in event["headers"].items()}
+    if shape == "cookies":
+        event["cookies"] = ["a=1", "b=2"]
+    if shape == "query":
+        event["rawQueryString"] = "a=%20b&c"
+        event["requestContext"]["http"]["path"] = "/x%2Fy"
+        event["headers"]["host"] = "h.example:8443"
+    if shape == "base_path":
+        config = Mangum(_echo, lifespan="off", api_gateway_base_path="/dev").config
+        event["requestContext"]["http"]["path"] = "/dev/x"
+    assert _mangum.HTTPGatewayV2(event, None, config).scope == HTTPGateway(event, None,
+                                                                            config).scope

@@ -178,12 +178,19 @@ async def read_json_body(scope: Scope, receive: Receive) -> bytes | JsonAnswer |
     """
     limit = max_body_bytes()
     declared = content_type = ""
-    for key, value in scope["headers"]:
-        name = key.lower()
-        if name == b"content-length":
-            declared = value.decode("latin-1")
-        elif name == b"content-type":
-            content_type = value.decode("latin-1")
+    headers = scope["headers"]
+    table = dict(headers)
+    names = b"".join(table)
+    if names.lower() == names:  # lowercase names, as ASGI says: two lookups, the last one wins
+        declared = table.get(b"content-length", b"").decode("latin-1")
+        content_type = table.get(b"content-type", b"").decode("latin-1")
+    else:
+        for key, value in headers:
+            name = key.lower()
+            if name == b"content-length":
+                declared = value.decode("latin-1")
+            elif name == b"content-type":
+                content_type = value.decode("latin-1")
     if declared.isdigit() and int(declared) > limit:
         return too_large(limit)
     if content_type.split(";", 1)[0].strip().lower() != "application/json":
@@ -246,19 +253,32 @@ _DERENDER_ROUTES: dict[str, tuple[str, str, str, str]] = {
                            "tito.service.responses_derender", "handle_responses"),
 }
 
-#: A path's fast entry: the answer to a parsed JSON body it serves without pydantic, or None
-Fast = Callable[[Any], "dict[str, Any] | None"]
+#: A path's fast entry: (the answer, whether it holds no float) to a parsed JSON body it serves
+#: without pydantic, or None
+Fast = Callable[[Any], "tuple[dict[str, Any], bool] | None"]
 
 
-def _fast_routes() -> dict[str, Fast]:
-    """path -> the service's entry for the common streamed call (checked by hand, no pydantic:
-    :func:`tito.service.derender.handle_stream_body`); other bodies go through pydantic."""
-    from functools import partial
+#: path -> the service's entry for the common streamed call, checked by hand (no pydantic):
+#: :func:`tito.service.derender.handle_stream_body`, and the Responses one; each imported only by
+#: a function serving its path
+_FAST_ENTRIES: dict[str, tuple[str, dict[str, Any]]] = {
+    "/v1/chat/completions/derender": ("tito.service.derender:handle_stream_body",
+                                      {"completion": False}),
+    "/v1/completions/derender": ("tito.service.derender:handle_stream_body", {"completion": True}),
+    "/v1/responses/derender": ("tito.service.responses_derender:handle_stream_body", {}),
+}
 
-    from tito.service import derender
 
-    return {"/v1/chat/completions/derender": partial(derender.handle_stream_body, completion=False),
-            "/v1/completions/derender": partial(derender.handle_stream_body, completion=True)}
+def _fast_routes() -> Mapping[str, Fast]:
+    """path -> fast entry (:data:`_FAST_ENTRIES`, imported on lookup). A fast entry takes the
+    body as :func:`parse_fast` reads it and says whether its answer is float-free (see
+    :meth:`DerenderApp._fast_answer`); other bodies go through pydantic."""
+    return LazyMapping({path: functools.partial(_fast_entry, path) for path in _FAST_ENTRIES})
+
+
+def _fast_entry(path: str) -> Fast:
+    spec, kwargs = _FAST_ENTRIES[path]
+    return functools.partial(import_attr(spec), **kwargs)
 
 
 #: Endpoints :class:`DerenderApp` serves (the Lambda handlers pick it for these).
@@ -301,8 +321,8 @@ class DerenderApp:
             path: (_built(TypeAdapter(body_type)), run)
             for name in names for path, body_type, run in table[name]
         }
-        self._fast = {path: fast for path, fast in self.fast_routes().items()
-                      if path in self._post}
+        fast = self.fast_routes()
+        self._fast = {path: fast[path] for path in self._post if path in fast}
 
     @staticmethod
     def routes() -> Mapping[str, list[tuple[str, Any, Callable[..., Any]]]]:
@@ -380,8 +400,9 @@ class DerenderApp:
     def _fast_answer(fast: Fast, body: bytes) -> JsonAnswer | None:
         """The fast entry's answer to ``body``, or None: the validated path answers it.
 
-        The fast entry sees the body as orjson reads it (:func:`parse_fast`) and takes only
-        float-free data, so its answer is float-free too and orjson writes it. It answers only
+        The fast entry sees the body as orjson reads it (:func:`parse_fast`), which it reads as
+        ``json`` does (:mod:`tito.service.stream_body`), and says whether its answer holds no
+        float (then orjson writes it, else ``json``). It answers only
         what it certainly can: it returns None for any other body, and whatever it raises (an
         error of the request, or of data that only ``json`` reads exactly, such as an integer
         past 64 bits) is left to the validated path, which parses the body again with ``json``
@@ -394,7 +415,7 @@ class DerenderApp:
             result = fast(data)
         except Exception:  # noqa: BLE001 - the validated path decides (and reports) it
             return None
-        return None if result is None else JsonAnswer(result, float_free=True)
+        return None if result is None else JsonAnswer(result[0], float_free=result[1])
 
     @staticmethod
     def _validate(adapter: Any, body: bytes) -> Any:

@@ -220,7 +220,8 @@ def _dump_value(value: Any, nondefault: bool) -> Any:
     if isinstance(value, list | tuple):  # scalars as they are: no call per token id
         return [v if v.__class__ in _SCALARS else _dump_value(v, nondefault) for v in value]
     if isinstance(value, dict):
-        return {k: _dump_value(v, nondefault) for k, v in value.items()}
+        return {k: v if v.__class__ in _SCALARS else _dump_value(v, nondefault)
+                for k, v in value.items()}
     return value
 
 

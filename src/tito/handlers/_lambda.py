@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import logger as powertools_logger
+from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
@@ -295,18 +296,21 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
     Why not always the decorator: per invocation it builds a context model, resolves the
     formatter four times and rebuilds the key set twice, ~20 us of a streamed chunk (more than
     its core step). When none of the decorator's optional features is configured (event
-    logging, a sampling rate, a log buffer), the keys it would leave are set here in one pass,
-    with the formatter's own methods: the defaults (``clear_state``), ``cold_start`` (Powertools'
-    own flag), the four Lambda context keys, ``correlation_id``, in the decorator's order
+    logging, a sampling rate, a log buffer), the keys it would leave are set here in one pass
+    (for Powertools' own formatter, its key dict built at once as ``clear_state`` and
+    ``append_keys`` would leave it): the defaults, ``cold_start`` (Powertools' own flag), the
+    four Lambda context keys, ``correlation_id``, in the decorator's order
     (``tests/test_lambda_log_context.py`` compares the records of both). Otherwise the decorator
-    runs, as before; also when Powertools lacks the three private members the lean path reads
+    runs, as before; also when Powertools lacks the private members the lean path reads
     (a release other than the pinned ``src/requirements.txt`` one may rename them).
     """
     log_event = resolve_truthy_env_var_choice(
         env=os.getenv(powertools_constants.LOGGER_LOG_EVENT_ENV, "false"), choice=None)
-    private = (hasattr(logger, "_default_log_keys")  # the lean path reads these three:
+    formatter = logger.registered_formatter
+    private = (hasattr(logger, "_default_log_keys")  # the lean path reads these:
                and callable(getattr(powertools_logger, "_is_cold_start", None))
-               and isinstance(getattr(powertools_logger, "is_cold_start", None), bool))
+               and isinstance(getattr(powertools_logger, "is_cold_start", None), bool)
+               and hasattr(formatter, "log_record_order") and hasattr(formatter, "keys_combined"))
     if (log_event or logger.sampling_rate or getattr(logger, "_buffer_config", None)
             or not private):  # another Powertools than the tested one: its own decorator
         def with_decorator(event: Any, context: Any) -> dict[str, Any]:
@@ -321,17 +325,25 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
     def lean(event: Any, context: Any) -> dict[str, Any]:
         lambda_context = context.lambda_context if is_durable_context(context) else context
         formatter = logger.registered_formatter
-        formatter.clear_state()
+        keys = {  # (_is_cold_start reads the environment: asked only while it may say True)
+            **default_keys,
+            "cold_start": powertools_logger.is_cold_start and powertools_logger._is_cold_start(),
+            "function_name": lambda_context.function_name,
+            "function_memory_size": lambda_context.memory_limit_in_mb,
+            "function_arn": lambda_context.invoked_function_arn,
+            "function_request_id": lambda_context.aws_request_id,
+            "correlation_id": correlation_id(event),
+        }
+        if formatter.__class__ is LambdaPowertoolsFormatter:
+            # clear_state() then append_keys(**keys), as one dict built in the same order
+            log_format = dict.fromkeys(formatter.log_record_order)
+            log_format.update(formatter.keys_combined)
+            log_format.update(keys)
+            formatter.log_format = log_format
+        else:
+            formatter.clear_state()
+            formatter.append_keys(**keys)
         formatter.thread_safe_clear_keys()
-        formatter.append_keys(  # (_is_cold_start reads the environment: only while it may say so)
-            **default_keys, cold_start=powertools_logger.is_cold_start
-            and powertools_logger._is_cold_start(),
-            function_name=lambda_context.function_name,
-            function_memory_size=lambda_context.memory_limit_in_mb,
-            function_arn=lambda_context.invoked_function_arn,
-            function_request_id=lambda_context.aws_request_id,
-            correlation_id=correlation_id(event),
-        )
         return handler(event, context)
 
     return lean

@@ -17,6 +17,7 @@ from typing import Any
 from mangum import Mangum
 from mangum.exceptions import UnexpectedMessage
 from mangum.handlers.api_gateway import HTTPGateway
+from mangum.handlers.utils import get_server_and_port, strip_api_gateway_path
 from mangum.protocols.http import HTTPCycle, HTTPCycleState
 from mangum.types import ASGI, LambdaConfig, LambdaEvent, Response
 
@@ -158,8 +159,35 @@ class HTTPGatewayV2(HTTPGateway):
     @property
     def scope(self) -> dict[str, Any]:  # type: ignore[override]
         if self._scope is None:
-            self._scope = HTTPGateway.scope.fget(self)  # type: ignore[attr-defined]
+            self._scope = self._v2_scope() or HTTPGateway.scope.fget(self)  # type: ignore[attr-defined]
         return self._scope
+
+    def _v2_scope(self) -> dict[str, Any] | None:
+        """Mangum's scope of an HTTP API v2 event whose header names are lowercase already (API
+        Gateway's, Function URLs') and that has no cookies, built in one pass; None otherwise."""
+        event = self.event
+        headers = event.get("headers", {})
+        if (event.get("version") != "2.0" or event.get("cookies") or headers.__class__ is not dict
+                or not "".join(headers).islower()):
+            return None
+        http = event["requestContext"]["http"]
+        return {
+            "type": "http",
+            "method": http["method"],
+            "http_version": "1.1",
+            "headers": [[k.encode(), v.encode()] for k, v in headers.items()],
+            "path": strip_api_gateway_path(
+                http["path"], api_gateway_base_path=self.config["api_gateway_base_path"]),
+            "raw_path": None,
+            "root_path": "",
+            "scheme": headers.get("x-forwarded-proto", "https"),
+            "query_string": event.get("rawQueryString", "").encode(),
+            "server": get_server_and_port(headers),
+            "client": (http["sourceIp"], 0),
+            "asgi": {"version": "3.0", "spec_version": "2.0"},
+            "aws.event": event,
+            "aws.context": self.context,
+        }
 
     def __call__(self, response: Response) -> dict[str, Any]:
         """Mangum's proxy answer; for the apps' own JSON answer (exactly ``content-length`` and

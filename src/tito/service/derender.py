@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from tito.core.parsers.reasoning import get_reasoning_parser
@@ -62,6 +63,8 @@ def _check_ids(model: ServedModel, ids: Sequence[int] | None, param: str) -> Non
             f"{param} has {len(ids)} token ids, more than max_model_len ({limit})", param=param
         )
     size = model.vocab_size or model.vocab.size  # padded rows decode to "" (vLLM)
+    if max(ids) < size:  # (at C speed: the usual case)
+        return
     bad = next((i for i in ids if i >= size), None)
     if bad is not None:
         raise BadRequest(
@@ -345,10 +348,16 @@ def _check_wire_state(
     if state.reasoning is not None:
         if cfg.reasoning_parser is None:
             raise bad("a reasoning state without a reasoning parser", "st.reasoning")
-        parser = get_reasoning_parser(cfg.reasoning_parser)
-        expected = (model.vocab.token_id(parser.start), model.vocab.token_id(parser.end))
-        if (state.reasoning.start_id, state.reasoning.end_id) != expected:
+        if (state.reasoning.start_id, state.reasoning.end_id) != _marker_ids(
+                model.vocab, cfg.reasoning_parser):
             raise bad("reasoning marker ids are not this model's", "st.reasoning")
+
+
+@lru_cache(maxsize=64)
+def _marker_ids(vocab: Any, reasoning_parser: str) -> tuple[int | None, int | None]:
+    """The ids of a reasoning format's start and end markers in ``vocab`` (once per pair)."""
+    parser = get_reasoning_parser(reasoning_parser)
+    return vocab.token_id(parser.start), vocab.token_id(parser.end)
 
 
 class _Stream:
@@ -739,10 +748,10 @@ def _dump_chat(resp: ChatCompletionResponse) -> dict[str, Any]:
     return out
 
 
-def handle_stream_body(data: Any, *, completion: bool) -> dict[str, Any] | None:
-    """The answer to a parsed JSON body that is the common streamed call
-    (:func:`tito.service.stream_body.read`: checked by hand, no pydantic), or None: validate the
-    body with its model and call :func:`handle_chat` / :func:`handle_completions`.
+def handle_stream_body(data: Any, *, completion: bool) -> tuple[dict[str, Any], bool] | None:
+    """(the answer, whether it is float-free) to a parsed JSON body that is the common streamed
+    call (:func:`tito.service.stream_body.read`: checked by hand, no pydantic), or None:
+    validate the body with its model and call :func:`handle_chat` / :func:`handle_completions`.
 
     Same answers and errors as those (the checks after validation are the same code)."""
     call = stream_body.read(data)
@@ -752,8 +761,8 @@ def handle_stream_body(data: Any, *, completion: bool) -> dict[str, Any] | None:
 
     model = get_registry().get(call.model)
     if completion:
-        return derender_completion_stream(model, call)  # type: ignore[arg-type]
-    return derender_chat_stream(model, call)  # type: ignore[arg-type]
+        return derender_completion_stream(model, call), call.float_free  # type: ignore[arg-type]
+    return derender_chat_stream(model, call), call.float_free  # type: ignore[arg-type]
 
 
 def handle_completions(

@@ -34,7 +34,7 @@ from tito.protocol.responses import (
     ResponsesRequest,
     ResponsesResponse,
 )
-from tito.service import stream_state
+from tito.service import stream_body, stream_state
 from tito.service.config import chat_config
 from tito.service.derender import (
     _check_ids,
@@ -56,7 +56,7 @@ from tito.service.responses_events import (
 )
 
 __all__ = ["derender_responses", "derender_responses_stream", "handle_responses",
-           "message_logprobs"]
+           "handle_stream_body", "message_logprobs"]
 
 
 def _settings(
@@ -304,6 +304,19 @@ def derender_responses_stream(
     """One streaming call: engine chunk(s) + carried state -> this call's events + state."""
     stream = _ResponsesStream(model, req)
     return stream.response(stream.run())
+
+
+def handle_stream_body(data: Any) -> tuple[dict[str, Any], bool] | None:
+    """(the answer, whether it is float-free) to a parsed JSON body that is the common streamed
+    call (checked by hand: :func:`tito.service.stream_body.read`), or None: validate it and call
+    :func:`handle_responses` (same answers and errors: the code after validation is the same)."""
+    call = stream_body.read(data)
+    if call is None:
+        return None
+    from tito.models import get_registry
+
+    model = get_registry().get(call.model)
+    return derender_responses_stream(model, call), call.float_free  # type: ignore[arg-type]
 
 
 def handle_responses(

@@ -62,9 +62,8 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from tito.core.pipeline import ChoiceOutput
+from tito.core.state import Field, State
 
 __all__ = ["EventState", "Usage", "events_for", "item_id", "kind_after", "opens_item",
            "response_object"]
@@ -76,7 +75,7 @@ FINAL_FIELDS = ("id", "object", "created_at", "model", "status", "error", "incom
                 "usage")
 
 
-class Usage(BaseModel):
+class Usage(State):
     """What the final ``usage`` needs, known only at the end."""
 
     input_tokens: int = 0
@@ -84,10 +83,13 @@ class Usage(BaseModel):
     reasoning_tokens: int = 0
 
 
-class EventState(BaseModel):
-    """The events' state between calls (serialized into ``stream_state.tito.ext``): O(1)."""
+class EventState(State):
+    """The events' state between calls (serialized into ``stream_state.tito.ext``): O(1).
 
-    model_config = ConfigDict(extra="forbid")
+    A :class:`tito.core.state.State` (strict, unknown keys refused), not a pydantic model: a
+    streamed call validates, copies and dumps it once each, which cost pydantic several times
+    the events themselves.
+    """
 
     seq: int = Field(default=0, ge=0)  #: events emitted so far (0: the stream has not started)
     done: bool = False

@@ -1,8 +1,8 @@
 """The common streamed derender body, checked by hand instead of by its pydantic model.
 
 Why: a streaming client sends one such body per engine chunk, and pydantic's validation of
-``DerenderChatStreamRequest`` / ``DerenderCompletionStreamRequest`` (the state, the chunk, their
-defaults), then dumping the state back to a dict for the decoder, cost more than the core step.
+``DerenderChatStreamRequest`` / ``DerenderCompletionStreamRequest`` /
+``DerenderResponsesStreamRequest`` (the state, the chunk, their defaults), then dumping the state back to a dict for the decoder, cost more than the core step.
 Most calls carry only ``stream``, ``model``, the ``stream_state`` tito returned and one
 ``generate_chunk`` of one choice.
 
@@ -12,14 +12,18 @@ validated model would hold exactly these values), no field outside the common se
 returns None and goes through the pydantic model as before: an unknown or misspelled key, a type
 pydantic would coerce (``true`` for an int, ``"1"``), a bad value, the fields of first or rarer
 calls (``chat_request``, ``completion_request``, ``derender_context``, ``generate_chunks``,
-``prompt_token_ids``, the chunk's ``usage``/``metrics``/``prompt_token_ids``, the choice's
-``logprobs``), a state without all of vLLM's fields or with replay ids. Errors are therefore
+``prompt_token_ids``, the chunk's ``usage``/``metrics``/``prompt_token_ids``, logprobs of the
+legacy shape or not of the exact wire types), a state without all of vLLM's fields or with
+replay ids. Errors are therefore
 always pydantic's own (and the service's, which come after validation either way).
 
-Float-free: no float is accepted anywhere (no field of the common call is a float; the state's
-free-form parts, ``tito.cfg.tool_params`` and ``tito.ext``, are searched for one), so the answer
-holds none either (orjson writes it: :func:`tito.adapters.splice.dump_json`), and a body read by
-orjson, which turns integers past 64 bits into floats, is read here exactly as ``json`` reads it.
+Floats: none is accepted anywhere but in the logprob entries' ``logprob`` (no other field of the
+common call is a float; the state's free-form parts, ``tito.cfg.tool_params`` and ``tito.ext``,
+are searched for one). A call without logprobs is ``float_free``: its answer holds no float
+either, so orjson may write it (:func:`tito.adapters.splice.dump_json`). And a body read by
+orjson, which turns integers past 64 bits into floats, is read here as ``json`` reads it: where
+an integer is expected such a float is refused, and in a ``logprob`` it is the float the model
+would make of ``json``'s integer.
 
 The view has the attributes the service reads from the validated models (``_Stream`` in
 :mod:`tito.service.derender`), with the same values.
@@ -29,7 +33,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["EngineChoice", "EngineChunk", "StreamCall", "WireState", "read"]
+from tito.protocol.generate_response import _plain_wire_entries as plain_wire_entries
+
+__all__ = ["EngineChoice", "EngineChunk", "EngineLogprobs", "StreamCall", "WireState", "read"]
 
 #: vLLM's ``DerenderStreamState`` fields (tito's encoder writes all of them): name -> JSON type
 _STATE_TYPES: dict[str, type] = {
@@ -46,7 +52,8 @@ _BODY_KEYS = frozenset({"stream", "model", "stream_state", "generate_chunk"})
 #: engine chunk / choice keys that may be present, null (their default), on the common path
 _CHUNK_NULLABLE = frozenset({"usage", "prompt_token_ids", "mm_placeholders", "metrics"})
 _CHOICE_NULLABLE = frozenset({"stop_reason", "routed_experts", "sampling_mask",
-                              "weight_versions", "logprobs"})
+                              "weight_versions"})
+_LOGPROBS_KEYS = frozenset({"content", "sampled"})
 
 
 class WireState:
@@ -63,14 +70,27 @@ class WireState:
         return self.raw
 
 
+class EngineLogprobs:
+    """The choice's logprobs (``GenerateLogProbs``'s values: the wire's entry dicts, as the
+    model keeps them)."""
+
+    __slots__ = ("content",)
+    sampled = None
+
+    def __init__(self, content: list[dict[str, Any]]) -> None:
+        self.content = content
+
+
 class EngineChoice:
     """One choice of the engine chunk (``GenerateTokensStreamChoice``'s values)."""
 
-    __slots__ = ("finish_reason", "index", "token_ids")
-    logprobs = stop_reason = None
+    __slots__ = ("finish_reason", "index", "logprobs", "token_ids")
+    stop_reason = None
 
-    def __init__(self, index: int, token_ids: list[int] | None, finish_reason: str | None) -> None:
+    def __init__(self, index: int, token_ids: list[int] | None, finish_reason: str | None,
+                 logprobs: EngineLogprobs | None = None) -> None:
         self.index, self.token_ids, self.finish_reason = index, token_ids, finish_reason
+        self.logprobs = logprobs
 
 
 class EngineChunk:
@@ -85,16 +105,19 @@ class EngineChunk:
 
 
 class StreamCall:
-    """The body (``DerenderChatStreamRequest`` / ``DerenderCompletionStreamRequest``'s values)."""
+    """The body (``DerenderChatStreamRequest`` / ``DerenderCompletionStreamRequest`` /
+    ``DerenderResponsesStreamRequest``'s values). ``float_free``: no float anywhere (the
+    engine sent no logprobs), so neither has the answer."""
 
-    __slots__ = ("generate_chunk", "model", "stream_state")
+    __slots__ = ("float_free", "generate_chunk", "model", "stream_state")
     stream = True
     generate_chunks = prompt_tokens = prompt_token_ids = None
-    chat_request = completion_request = derender_context = None
+    chat_request = completion_request = responses_request = derender_context = None
 
     def __init__(self, model: str | None, stream_state: WireState | None,
                  generate_chunk: EngineChunk) -> None:
         self.model, self.stream_state, self.generate_chunk = model, stream_state, generate_chunk
+        self.float_free = generate_chunk.choices[0].logprobs is None
 
 
 def _ids(value: Any) -> bool:
@@ -119,18 +142,20 @@ def _strings(value: Any) -> bool:
 def _state(raw: Any) -> WireState | None:
     if raw.__class__ is not dict or raw.keys() != _STATE_KEYS:
         return None
-    for key, kind in _STATE_TYPES.items():
-        value = raw[key]
-        if value.__class__ is not kind and not (key == "tito" and value is None):
-            return None
-    if (raw["prefix_offset"] < 0 or raw["read_offset"] < 0 or raw["logprob_text_offset"] < 0
-            or raw["output_token_ids"] or raw["output_chunk_lens"]):  # replay: the full path
+    # each of _STATE_TYPES, written out (a loop over them cost twice as much)
+    tokens, context, tito = raw["prev_tokens"], raw["logprob_context_token_ids"], raw["tito"]
+    prefix, read, offset = raw["prefix_offset"], raw["read_offset"], raw["logprob_text_offset"]
+    if (tokens.__class__ is not list or context.__class__ is not list
+            or prefix.__class__ is not int or read.__class__ is not int
+            or offset.__class__ is not int or prefix < 0 or read < 0 or offset < 0
+            or raw["role_sent"].__class__ is not bool or raw["tools_streamed"].__class__ is not bool
+            or raw["stop_fired"].__class__ is not bool or raw["held_text"].__class__ is not str
+            or raw["output_token_ids"] != [] or raw["output_chunk_lens"] != []  # replay: full path
+            or (tito is not None and tito.__class__ is not dict)
+            or len(tokens) > _MAX_PREV_TOKENS or len(context) > _MAX_LP_CONTEXT
+            or not _strings(tokens) or not _ids(context)
+            or not _strings(raw["last_tool_call_ids"])):
         return None
-    tokens, context = raw["prev_tokens"], raw["logprob_context_token_ids"]
-    if (len(tokens) > _MAX_PREV_TOKENS or not _strings(tokens) or len(context) > _MAX_LP_CONTEXT
-            or not _ids(context) or not _strings(raw["last_tool_call_ids"])):
-        return None
-    tito = raw["tito"]
     if tito is not None:
         cfg = tito.get("cfg")
         if ((cfg.__class__ is dict and _has_float(cfg.get("tool_params")))
@@ -141,13 +166,23 @@ def _state(raw: Any) -> WireState | None:
 
 def _has_float(value: Any, depth: int = 0) -> bool:
     """Does a free-form JSON value hold a float (or nest too deep to say cheaply)?"""
-    if value is None or value.__class__ in (str, int, bool):
+    if value is None or value.__class__ in _EXACT:
         return False
-    if depth > 64 or value.__class__ is float:
+    if value.__class__ is dict:
+        items: Any = value.values()
+    elif value.__class__ is list:
+        items = value
+    else:
+        return True  # a float (JSON holds nothing else)
+    if depth > 64:
         return True
-    items = value.values() if value.__class__ is dict else value
-    return any(_has_float(v, depth + 1) for v in items) if items.__class__ in (
-        type({}.values()), list) else True
+    for item in items:
+        if item is not None and item.__class__ not in _EXACT and _has_float(item, depth + 1):
+            return True
+    return False
+
+
+_EXACT = (str, int, bool)
 
 
 def _chunk(raw: Any) -> EngineChunk | None:
@@ -172,10 +207,29 @@ def _chunk(raw: Any) -> EngineChunk | None:
             token_ids is not None and not _ids(token_ids)):
         return None
     for key, value in choice.items():
-        if key not in ("index", "finish_reason", "token_ids") and (
+        if key not in ("index", "finish_reason", "token_ids", "logprobs") and (
                 key not in _CHOICE_NULLABLE or value is not None):
             return None
-    return EngineChunk(request_id, [EngineChoice(index, token_ids, finish)])
+    logprobs = choice.get("logprobs")
+    if logprobs is not None:
+        logprobs = _logprobs(logprobs)
+        if logprobs is None:
+            return None
+    return EngineChunk(request_id, [EngineChoice(index, token_ids, finish, logprobs)])
+
+
+def _logprobs(raw: Any) -> EngineLogprobs | None:
+    """The engine's logprobs of the integer-id shape (``{"content": [entries]}``), each entry of
+    the exact wire types (the protocol model's own one-pass check: the model keeps such entries
+    as they are); anything else (the legacy shape, ``sampled``, values pydantic would convert)
+    goes to the model."""
+    if (raw.__class__ is not dict or not raw.keys() <= _LOGPROBS_KEYS
+            or raw.get("sampled") is not None):
+        return None
+    content = raw.get("content")
+    if content.__class__ is not list or not plain_wire_entries(content):
+        return None
+    return EngineLogprobs(content)
 
 
 def read(data: Any) -> StreamCall | None:

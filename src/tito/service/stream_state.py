@@ -163,7 +163,7 @@ def encode(
         "tito": {
             "v": STATE_VERSION,
             **meta.model_dump(exclude_defaults=True),
-            "cfg": cfg.model_dump(mode="json", exclude_defaults=True),
+            "cfg": _config_dump(cfg),
             "st": st,
         },
     }
@@ -171,6 +171,19 @@ def encode(
     if key is not None:
         wire["tito"]["sig"] = _sign(wire, key)
     return wire
+
+
+#: id of a cached ChoiceConfig (:data:`_CONFIGS`, which keeps it alive) -> (it, its flat dump)
+_CONFIG_DUMPS: dict[int, tuple[ChoiceConfig, dict[str, Any]]] = {}
+
+
+def _config_dump(cfg: ChoiceConfig) -> dict[str, Any]:
+    """``cfg.model_dump(exclude_defaults=True)``: a copy of the one made when :func:`_config`
+    cached ``cfg``, when that dump is flat (a copy then shares nothing a caller could change)."""
+    hit = _CONFIG_DUMPS.get(id(cfg))
+    if hit is not None and hit[0] is cfg:
+        return dict(hit[1])
+    return cfg.model_dump(mode="json", exclude_defaults=True)
 
 
 def _st_dump(state: ChoiceState) -> dict[str, Any]:
@@ -277,8 +290,8 @@ def decode(
             })
         except StateError as exc:
             raise BadRequest(f"invalid stream_state: {exc}", param="stream_state") from None
-    meta = StreamMeta(model=tito.model, id=tito.id, created=tito.created, index=tito.index,
-                      prompt_tokens=tito.prompt_tokens, n=tito.n, ext=tito.ext)
+    meta = StreamMeta._construct(tito.model, tito.id, tito.created, tito.index,
+                                 tito.prompt_tokens, tito.n, tito.ext)
     return meta, tito.cfg, state
 
 
@@ -389,7 +402,11 @@ def _config(raw: Any) -> ChoiceConfig | None:
     if key is not None:
         if len(_CONFIGS) >= _MAX_CONFIGS:
             _CONFIGS.clear()
+            _CONFIG_DUMPS.clear()
         _CONFIGS[key] = cfg
+        dump = cfg.model_dump(mode="json", exclude_defaults=True)
+        if all(v is None or v.__class__ in (str, int, bool) for v in dump.values()):
+            _CONFIG_DUMPS[id(cfg)] = (cfg, dump)
     return cfg
 
 
