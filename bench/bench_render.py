@@ -10,7 +10,8 @@ Three conversations with Qwen3's template: a **short** one-turn chat (system + u
 **long** multi-turn tool-calling exchange (system prompt, tools, tool calls, tool results,
 reasoning) grown until its prompt is about ``--tokens`` long. Each is measured three ways:
 
-* ``service``: validating the JSON body into the request model + ``render_chat_request``;
+* ``service``: validating the JSON body into the request model + ``render_chat_wire`` (the
+  engine request as the wire dict the app answers, ``render_chat_request(...).to_wire()``);
 * ``app``: the function's ASGI app (:class:`tito.adapters.asgi_render.RenderApp`) called
   directly: the body guard, validation, the service, the engine request as JSON bytes;
 * ``handler``: the whole ``chat_render`` Lambda handler (API Gateway v2 event in, JSON out:
@@ -195,7 +196,7 @@ def main() -> None:
 
     from tito.models import get_registry
     from tito.protocol import ChatCompletionRequest
-    from tito.service.render import RenderSettings, render_chat_request
+    from tito.service.render import RenderSettings, render_chat_wire
 
     with quiet():
         from tito.handlers.chat_render import handler  # the function's init: models, template
@@ -224,7 +225,8 @@ def main() -> None:
 
         def run_service() -> list[int]:
             request = ChatCompletionRequest.model_validate_json(raw)  # noqa: B023
-            return render_chat_request(request, settings=settings, model=model).token_ids
+            wire = render_chat_wire(request, settings=settings, model=model)
+            return wire["token_ids"]  # type: ignore[no-any-return]
 
         event = http_api_event(f"bench-{name}", "POST", "/v1/chat/completions/render", body)
         run_app = asgi_call(handler.app, "/v1/chat/completions/render", raw.encode())

@@ -5,9 +5,12 @@ Why not FastAPI here: a short chat render is ~100 us of templating and tokenizin
 routing, dependency solving (the body and the ``X-Request-Id`` header) and middleware stack cost
 more than that again per request. :class:`RenderApp` is :class:`tito.adapters.asgi.DerenderApp`
 with the render routes: the same JSON body guard, one pydantic validation of the body with
-FastAPI's error locations and messages, the same error shapes and the same ``GET`` routes; only
-the POST table and the ``X-Request-Id`` header (chat and completions render read it, as vLLM)
-differ, and an answer over the payload limit is a 413 with its own hint. ``tests/test_asgi.py``
+FastAPI's error locations and messages (a common chat body is checked by hand instead,
+:mod:`tito.service.chat_body`: the same request, or pydantic), the chat render answered as its
+wire dict directly (:func:`tito.service.render.render_chat_wire`), the same error shapes and
+the same ``GET`` routes; only the POST table and the ``X-Request-Id`` header (chat and
+completions render read it, as vLLM) differ, and an answer over the payload limit is a 413
+with its own hint. ``tests/test_asgi.py``
 compares it with the FastAPI app on the same requests; ``tito serve`` keeps the FastAPI routes
 (:mod:`tito.adapters.routes_render`, the OpenAPI schema).
 
@@ -30,6 +33,7 @@ from tito.adapters.asgi import (
     response_too_large,
 )
 from tito.adapters.payload import event_bytes, over_limit
+from tito.adapters.validation import parse_body, validate_body
 from tito.lazy import LazyMapping
 
 __all__ = ["RENDER_ENDPOINTS", "RenderApp"]
@@ -47,7 +51,7 @@ def _chat_routes() -> list[tuple[str, Any, Run]]:
     from tito.service import render
 
     def chat(request: Any, header_id: str | None) -> Any:
-        return render.render_chat_request(request, header_request_id=header_id).to_wire()
+        return render.render_chat_wire(request, header_request_id=header_id)
 
     return [("/v1/chat/completions/render", ChatCompletionRequest, chat)]
 
@@ -101,6 +105,14 @@ def _render_routes() -> Mapping[str, list[tuple[str, Any, Run]]]:
                         "tokenize": _tokenize_routes})
 
 
+def _render_readers() -> dict[str, Callable[[Any], Any]]:
+    """path -> the service's hand check of its common body (the validated request, or None:
+    pydantic validates it), for the routes that have one (:mod:`tito.service.chat_body`)."""
+    from tito.service import chat_body
+
+    return {"/v1/chat/completions/render": chat_body.read}
+
+
 def _header(scope: Scope, name: bytes) -> str | None:
     """The first value of header ``name`` (lower case), as Starlette's ``Headers.get``."""
     for key, value in scope["headers"]:
@@ -123,6 +135,8 @@ class RenderApp(DerenderApp):
     """
 
     routes = staticmethod(_render_routes)
+    #: path -> the hand check of its common body (here a body reader, not an answer)
+    fast_routes = staticmethod(_render_readers)
 
     async def _route(self, scope: Scope, receive: Receive) -> JsonAnswer | None:
         route = self._post.get(scope["path"])
@@ -131,8 +145,12 @@ class RenderApp(DerenderApp):
         body = await read_json_body(scope, receive)
         if body is None or isinstance(body, JsonAnswer):
             return body
-        answer = JsonAnswer(route[1](self._validate(route[0], body),
-                                     _header(scope, b"x-request-id")))
+        data = parse_body(body)
+        reader = self._fast.get(scope["path"])
+        request = reader(data) if reader is not None else None
+        if request is None:
+            request = validate_body(route[0], data)
+        answer = JsonAnswer(route[1](request, _header(scope, b"x-request-id")))
         if over_limit(answer.body, self.max_response_bytes):
             return response_too_large(event_bytes(answer.body), self.max_response_bytes,
                                       _RENDER_HINT)

@@ -75,6 +75,7 @@ from tito.protocol import (
 )
 from tito.protocol.common import stop_list
 from tito.service.harmony import harmony_prompt_ids, is_harmony_model
+from tito.service.render_wire import generate_request_wire, sampling_params_wire
 
 if TYPE_CHECKING:
     from tito.models import ServedModel
@@ -85,6 +86,7 @@ __all__ = [
     "RenderSettings",
     "effective_chat_template_kwargs",
     "render_chat_request",
+    "render_chat_wire",
     "render_completion_request",
     "warm_up",
 ]
@@ -565,6 +567,27 @@ def render_chat_request(
     ``responses``: the chat request stands for a Responses request (vLLM's mistral parser then
     adds no call schema).
     """
+    return _render_chat(request, settings, model, header_request_id, responses, wire=False)
+
+
+def render_chat_wire(
+    request: ChatCompletionRequest,
+    *,
+    settings: RenderSettings | None = None,
+    model: ServedModel | None = None,
+    header_request_id: str | None = None,
+) -> dict[str, Any]:
+    """``render_chat_request(...).to_wire()``, what the render functions answer, without
+    building the models when no value needs their checks (:mod:`tito.service.render_wire`):
+    the same dict, the same errors."""
+    return _render_chat(request, settings, model, header_request_id, False, wire=True)
+
+
+def _render_chat(
+    request: ChatCompletionRequest, settings: RenderSettings | None, model: ServedModel | None,
+    header_request_id: str | None, responses: bool, *, wire: bool,
+) -> Any:
+    """:func:`render_chat_request` (``wire`` false) or :func:`render_chat_wire` (true)."""
     settings = settings or current_settings()
     model = model or _lookup(request.model)
     vocab = model.vocab
@@ -707,7 +730,11 @@ def render_chat_request(
         vocab_size=vocab.size,
         max_logprobs=model.max_logprobs,
     )
-    sampling = _sampling_params(fields)
+    # the wire path skips the models when every value is certainly valid (reused ids and media
+    # parts take the models' checks); the models' errors come here either way
+    sampling_wire = (sampling_params_wire(fields) if wire and reused is None and not media
+                     else None)
+    sampling = _sampling_params(fields) if sampling_wire is None else None
 
     request_id = _request_id("chatcmpl", request.request_id, header_request_id)
     reasoning_ended = _reasoning_ended(request, model, token_ids)
@@ -734,31 +761,37 @@ def render_chat_request(
     if reasoning_ended is not None:
         context["reasoning_ended"] = reasoning_ended
 
+    values: dict[str, Any] = {
+        "request_id": request_id,
+        "token_ids": token_ids,
+        "assistant_tokens_mask": tokenized.assistant_mask,
+        "token_offsets": tokenized.token_offsets,
+        "content_parts": media or None,
+        "sampling_params": sampling if sampling_wire is None else sampling_wire,
+        "model": request.model,
+        "reasoning_ended": reasoning_ended,
+        "reasoning_parser_kwargs": None,
+        "return_token_ids": request.return_token_ids,
+        "stream": bool(request.stream),
+        "stream_options": request.stream_options if request.stream else None,
+        "cache_salt": request.cache_salt,
+        "priority": request.priority,
+        "kv_transfer_params": kv_params,
+        "ec_transfer_params": request.ec_transfer_params,
+        "parse_context": _parse_context(request, tool_choice_json, kwargs, harmony=harmony),
+        "derender_context": context,
+    }
+    if sampling_wire is not None:  # values the chat request validated, or render's own
+        if model.reasoning_parser:
+            values["reasoning_parser_kwargs"] = {"chat_template_kwargs": dict(kwargs)}
+        return generate_request_wire(values)
+    if model.reasoning_parser:
+        values["reasoning_parser_kwargs"] = ReasoningParserKwargs(chat_template_kwargs=kwargs)
     try:
-        return GenerateRequest(
-            request_id=request_id,
-            token_ids=token_ids,
-            assistant_tokens_mask=tokenized.assistant_mask,
-            token_offsets=tokenized.token_offsets,
-            content_parts=media or None,
-            sampling_params=sampling,
-            model=request.model,
-            reasoning_ended=reasoning_ended,
-            reasoning_parser_kwargs=(
-                ReasoningParserKwargs(chat_template_kwargs=kwargs) if model.reasoning_parser else None
-            ),
-            return_token_ids=request.return_token_ids,
-            stream=bool(request.stream),
-            stream_options=request.stream_options if request.stream else None,
-            cache_salt=request.cache_salt,
-            priority=request.priority,
-            kv_transfer_params=kv_params,
-            ec_transfer_params=request.ec_transfer_params,
-            parse_context=_parse_context(request, tool_choice_json, kwargs, harmony=harmony),
-            derender_context=context,
-        )
+        generate = GenerateRequest(**values)
     except ValidationError as exc:
         raise BadRequest(str(exc.errors()[0].get("msg")), param="messages") from None
+    return generate.to_wire() if wire else generate
 
 
 # ------------------------------------------------------------------------------------------
