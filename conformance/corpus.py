@@ -251,6 +251,8 @@ RENDER_COMPLETION: dict[str, dict[str, Any]] = {
     "allowed_token_ids": completion(allowed_token_ids=[11, 13, 50256]),
     "bad_words": completion(bad_words=["cat"]),
     "return_tokens_as_token_ids": completion(logprobs=1, return_tokens_as_token_ids=True),
+    "watermarking": completion(watermarking=True),
+    "watermarking_false": completion(watermarking=False),
 }
 
 RENDER_COMPLETION_ERRORS: dict[str, dict[str, Any]] = {
@@ -279,6 +281,7 @@ RENDER_COMPLETION_ERRORS: dict[str, dict[str, Any]] = {
     "truncate_zero": completion(truncate_prompt_tokens=0),
     "best_of_bad": completion(best_of=2, n=3),
     "structured_two": completion(structured_outputs={"regex": "a", "choice": ["a"]}),
+    "response_format_bad_type": completion(response_format={"type": "xml"}),
 }
 
 # -- derender ----------------------------------------------------------------------------------
@@ -690,12 +693,27 @@ DERENDER_CHAT_GPTOSS: dict[str, tuple[dict[str, Any], list[dict[str, Any]], dict
         + G_FINAL + "Ok.")], {}),
 }
 
+#: gpt-oss ids past the tokenizer's 200,019 (up to vocab_size 201,088), and special tokens
+#: inside a message: openai-harmony decodes them as their names (``<|reserved_N|>``)
+G_RESERVED = (ids(G_ANALYSIS[:-7], "gpt-oss") + [200019] + ids(" more.<|end|>" + G_FINAL + "Hi",
+                                                              "gpt-oss")
+              + [201087] + ids(" there", "gpt-oss") + [200013, 200018])
+DERENDER_CHAT_GPTOSS.update({
+    "reserved_ids": (gchat(), [gout(G_RESERVED)], {}),
+    "reserved_ids_keep_special": (gchat(skip_special_tokens=False), [gout(G_RESERVED)], {}),
+    "reserved_ids_logprobs": (gchat(logprobs=True, top_logprobs=2), [gout(G_RESERVED,
+                                                                          logprobs=3)], {}),
+    "reserved_id_last": (gchat(), [gout(G_FINAL[18:] + "Hi", "length", end=None) | {
+        "token_ids": ids(G_FINAL[18:] + "Hi", "gpt-oss") + [201087]}], {}),
+})
+
 STREAM_CHAT_GPTOSS = [
     "final_only", "analysis_final", "analysis_length", "final_length", "unicode", "plain_text",
     "tool_call", "tool_call_first", "tool_call_no_constrain", "tool_call_recipient_first",
     "tool_call_preamble", "tool_call_pretty_args", "tool_call_bad_json", "tool_call_length",
     "tool_required", "tool_named", "logprobs", "include_reasoning_false", "stop_token_end",
-    "return_token_ids", "metrics", "two_analysis", "only_eos",
+    "return_token_ids", "metrics", "two_analysis", "only_eos", "reserved_ids",
+    "reserved_ids_logprobs",
 ]
 
 
@@ -964,6 +982,24 @@ RENDER_CHAT_EDGE_ERRORS: dict[str, dict[str, Any]] = {
     "tool_choice_bad_string": chat(tools=TOOLS, tool_choice="sometimes"),
     "tool_choice_named_no_function": chat(tools=TOOLS, tool_choice={"type": "function"}),
     "response_format_bad_type": chat(response_format={"type": "xml"}),
+    "response_format_no_type": chat(response_format={}),
+    "response_format_not_object": chat(response_format="json"),
+    "tool_choice_int": chat(tools=TOOLS, tool_choice=5),
+    "tool_choice_bad_string_no_tools": chat(tool_choice="sometimes"),
+    "tool_choice_named_no_name": chat(tools=TOOLS, tool_choice={"type": "function",
+                                                                "function": {}}),
+    "tool_choice_named_empty_name": chat(tools=TOOLS, tool_choice={"type": "function",
+                                                                   "function": {"name": ""}}),
+    "tool_choice_named_function_string": chat(tools=TOOLS, tool_choice={
+        "type": "function", "function": "get_weather"}),
+    "tool_call_function_no_name": chat(messages=[*USER, {"role": "assistant", "tool_calls": [
+        {"id": "c", "type": "function", "function": {"arguments": "{}"}}]}]),
+    "tool_call_function_not_object": chat(messages=[*USER, {"role": "assistant", "tool_calls": [
+        {"id": "c", "type": "function", "function": "get_weather"}]}]),
+    "tool_call_no_arguments": chat(messages=[*USER, {"role": "assistant", "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "get_weather"}}]}]),
+    "tool_call_no_id": chat(messages=[*USER, {"role": "assistant", "tool_calls": [
+        {"type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}]),
     "response_format_schema_missing": chat(response_format={"type": "json_schema"}),
     "structured_outputs_two": chat(structured_outputs={"regex": "a", "choice": ["a"]}),
     "chat_template_kwargs_not_dict": chat(chat_template_kwargs=[1]),
@@ -1100,4 +1136,86 @@ RENDER_MEDIA: dict[str, tuple[str, str, dict[str, Any]]] = {
     "gptoss_messages_image": ("gpt-oss", MESSAGES_R, {"model": "gpt-oss", "max_tokens": 8,
                                                       "messages": [{"role": "user",
                                                                     "content": [CLAUDE_IMAGE]}]}),
+}
+
+#: gpt-oss ids past the tokenizer (vocab_size 201088) outside the chat derender: /detokenize
+#: (vLLM: "" for any id the tokenizer lacks), /tokenize of their names, the completions derender
+TOKENS_GPTOSS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "detokenize_reserved": ("gpt-oss", "/detokenize", {"model": "gpt-oss", "tokens": [
+        13225, 200013, 200018, 200019, 201087]}),
+    "detokenize_vocab_size": ("gpt-oss", "/detokenize", {"model": "gpt-oss", "tokens": [201088]}),
+    "detokenize_far": ("gpt-oss", "/detokenize", {"model": "gpt-oss", "tokens": [300000]}),
+    "tokenize_reserved_name": ("gpt-oss", "/tokenize", {"model": "gpt-oss", "return_token_strs": True,
+                                                        "prompt": "<|reserved_200019|>"}),
+    "detokenize_specials": ("gpt-oss", "/detokenize", {"model": "gpt-oss", "tokens": [
+        199998, 199999, 200000, 200002, 200012]}),
+    "detokenize_last_rows": ("gpt-oss", "/detokenize", {"model": "gpt-oss", "tokens": [
+        201086, 201087, 13225]}),
+    "tokenize_endofprompt": ("gpt-oss", "/tokenize", {"model": "gpt-oss", "return_token_strs": True,
+                                                      "prompt": "<|endofprompt|>x"}),
+    "completion_derender_reserved": ("gpt-oss", "/v1/completions/derender", {
+        "model": "gpt-oss", "completion_request": {"model": "gpt-oss", "prompt": "Hi"},
+        "generate_responses": [{"request_id": "cmpl-reserved", "choices": [{
+            "index": 0, "token_ids": [13225, 200019, 13225, 201087], "finish_reason": "length"}]}]}),
+    "completion_derender_reserved_keep": ("gpt-oss", "/v1/completions/derender", {
+        "model": "gpt-oss", "completion_request": {"model": "gpt-oss", "prompt": "Hi",
+                                                   "skip_special_tokens": False},
+        "generate_responses": [{"request_id": "cmpl-reserved", "choices": [{
+            "index": 0, "token_ids": [13225, 200013, 200019, 201087], "finish_reason": "length"}]}]}),
+    "completion_derender_reserved_logprobs": ("gpt-oss", "/v1/completions/derender", {
+        "model": "gpt-oss", "completion_request": {"model": "gpt-oss", "prompt": "Hi", "logprobs": 1},
+        "generate_responses": [{"request_id": "cmpl-reserved", "choices": [{
+            "index": 0, "token_ids": [13225, 200019], "finish_reason": "length",
+            "logprobs": lp_entries([13225, 200019], 2)}]}]}),
+}
+
+#: a template in vLLM's "openai" content format (it loops over a message's parts) that shows
+#: what it gets: a string as S[...], parts as type=text;
+PARTS_TEMPLATE = ("{% for m in messages %}{{ m.role }}:{% if m.content is string %}S[{{ m.content }}]"
+                  "{% else %}{% for p in m.content %}{{ p.type }}{% if p.text is defined %}="
+                  "{{ p.text }}{% endif %}{% if p.name is defined %}={{ p.name }}{% endif %};"
+                  "{% endfor %}{% endif %}\n{% endfor %}")
+_TOOL_TURN = [*USER, {"role": "assistant", "content": None, "tool_calls": [
+    {"id": "call_1", "type": "function",
+     "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}]
+
+
+def _parts_chat(tool_content: Any) -> dict[str, Any]:
+    return chat(chat_template=PARTS_TEMPLATE, tools=TOOLS, messages=[
+        *_TOOL_TURN, {"role": "tool", "tool_call_id": "call_1", "content": tool_content}])
+
+
+#: qwen3 with a request's own template (server ``qwen3-trusted``)
+RENDER_CHAT_TEMPLATE: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "tool_text_parts": ("qwen3-trusted", CHAT_R, _parts_chat(
+        [{"type": "text", "text": "18C"}, {"type": "text", "text": "cloudy"}])),
+    "tool_string": ("qwen3-trusted", CHAT_R, _parts_chat("18C")),
+    "tool_empty_parts": ("qwen3-trusted", CHAT_R, _parts_chat([])),
+    "tool_refusal_part": ("qwen3-trusted", CHAT_R, _parts_chat(
+        [{"type": "text", "text": "18C"}, {"type": "refusal", "refusal": "no"}])),
+    "tool_reference_part": ("qwen3-trusted", CHAT_R, _parts_chat(
+        [{"type": "text", "text": "see"}, {"type": "tool_reference", "name": "get_time"}])),
+    "user_text_parts": ("qwen3-trusted", CHAT_R, chat(chat_template=PARTS_TEMPLATE, messages=[
+        {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}])),
+    "system_text_parts": ("qwen3-trusted", CHAT_R, chat(chat_template=PARTS_TEMPLATE, messages=[
+        {"role": "system", "content": [{"type": "text", "text": "Be"},
+                                       {"type": "text", "text": "brief."}]}, *USER])),
+    "assistant_text_parts": ("qwen3-trusted", CHAT_R, chat(chat_template=PARTS_TEMPLATE, messages=[
+        *USER, {"role": "assistant", "content": [{"type": "text", "text": "It"},
+                                                 {"type": "text", "text": "rains."}]},
+        {"role": "user", "content": "Sure?"}])),
+    "tool_input_text_parts": ("qwen3-trusted", CHAT_R, _parts_chat(
+        [{"type": "input_text", "text": "18C"}, {"type": "output_text", "text": "dry"}])),
+    "tool_string_parts": ("qwen3-trusted", CHAT_R, _parts_chat(["18C", "dry"])),
+    "two_tool_results": ("qwen3-trusted", CHAT_R, chat(chat_template=PARTS_TEMPLATE, tools=TOOLS,
+                                                       messages=[*_TOOL_TURN, {
+        "role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "a"}]}, {
+        "role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "b"},
+                                                              {"type": "text", "text": "c"}]}])),
+}
+
+#: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
+HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
+    "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS,
+    "render_chat_template": RENDER_CHAT_TEMPLATE,
 }

@@ -52,6 +52,11 @@ SERVERS = {
     "mistral-v3": ["--served-model-name", "mistral-v3", "--tokenizer-mode", "mistral",
                    "--tool-call-parser", "mistral", "--enable-auto-tool-choice"],
 }
+#: qwen3 again, taking a request's own ``chat_template`` (the replay sets
+#: ``TITO_TRUST_REQUEST_CHAT_TEMPLATE`` for its cases)
+SERVERS["qwen3-trusted"] = [*SERVERS["qwen3"], "--trust-request-chat-template"]
+#: servers of another server's model folder
+SERVER_MODELS = {"qwen3-trusted": "qwen3"}
 #: harmony's ``Current date:`` line, pinned on both sides (tito: ``TITO_HARMONY_START_DATE``)
 HARMONY_DATE = "2026-12-01"
 
@@ -91,7 +96,8 @@ def start_server(name: str, vllm: str, tmp: Path,
         env["TIKTOKEN_ENCODINGS_BASE"] = str(tmp / "tiktoken")
     log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115 (lives as long as the server)
     proc = subprocess.Popen(
-        [vllm, "launch", "render", str(_model_folder(name, tmp)), *SERVERS[name],
+        [vllm, "launch", "render", str(_model_folder(SERVER_MODELS.get(name, name), tmp / name)),
+         *SERVERS[name],
          "--host", "127.0.0.1", "--port", str(port)],
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp,
     )
@@ -214,10 +220,11 @@ COMPLETION_GROUPS = ["render_completion", "render_completion_errors", "derender_
 #: every group and the server it is filed under
 GROUP_SERVERS = {**{g: corpus.CHAT_MODELS[s][0] for s in corpus.CHAT_MODELS
                     for g in chat_groups(s)}, **dict.fromkeys(COMPLETION_GROUPS, "gpt2"),
-                 "render_media_errors": "qwen3"}
+                 **{g: next(iter(cases.values()))[0] for g, cases in corpus.HTTP_GROUPS.items()}}
 #: the other servers a group's cases go to
 GROUP_EXTRA_SERVERS = {"derender_errors": {"qwen3"},
-                       "render_media_errors": {s for s, _, _ in corpus.RENDER_MEDIA.values()}}
+                       **{g: {s for s, _, _ in cases.values()}
+                          for g, cases in corpus.HTTP_GROUPS.items()}}
 
 
 def record_all(rec: Recorder, groups: list[str]) -> dict[str, dict[str, Any]]:
@@ -246,9 +253,9 @@ def record_all(rec: Recorder, groups: list[str]) -> dict[str, dict[str, Any]]:
         for name, (path, body) in corpus.DERENDER_ERRORS.items():
             server = "gpt2" if path.startswith("/v1/completions") else "qwen3"
             g["derender_errors"][name] = rec.http(server, path, body)
-    if "render_media_errors" in groups:
-        g["render_media_errors"] = {n: rec.http(server, path, body)
-                                    for n, (server, path, body) in corpus.RENDER_MEDIA.items()}
+    for group, cases in corpus.HTTP_GROUPS.items():
+        if group in groups:
+            g[group] = {n: rec.http(server, path, body) for n, (server, path, body) in cases.items()}
     if "stream_completion" in groups:
         g["stream_completion"] = {}
         for name in corpus.STREAM_COMPLETION:

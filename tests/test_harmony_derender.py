@@ -266,3 +266,78 @@ def test_state_stays_small_on_long_outputs(client, harmony_encoding):
         sizes.append(len(json.dumps(state)))
     # (the first answer also carries its chunk's ids in vLLM's replay fields, see README)
     assert max(sizes[1:]) < 1000 and max(sizes[1:]) - min(sizes[1:]) < 64, sizes
+
+
+# -- ids past the tokenizer (vocab_size 201,088) and special ids inside a message --------------
+
+RESERVED = [200000, 200013, 200018, 200019, 200500, 201087]  # openai-harmony: <|reserved_N|>
+
+
+def test_vocab_size_is_gpt_oss_config(gpt_oss):
+    # gpt-oss-20b/120b config.json: vocab_size 201088 (the tokenizer has 200,019 ids)
+    assert (gpt_oss.vocab.size, gpt_oss.vocab_size) == (200019, 201088)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(texts=st.lists(TEXT, min_size=1, max_size=4), data=st.data())
+def test_reserved_and_special_ids_read_as_openai_harmony(client, harmony_encoding, texts, data):
+    """Inside analysis and final messages, every special id and every id past the tokenizer is
+    its openai-harmony name, whatever skip_special_tokens (vLLM 0.33 recorded the same:
+    conformance goldens derender_chat_gptoss reserved_*); any chunking gives the batch answer."""
+    body: list[int] = []
+    for text in texts:
+        body += harmony_encoding.encode(text, allowed_special="all")
+        body.append(data.draw(st.sampled_from(RESERVED)))
+    analysis = harmony_encoding.encode("<|channel|>analysis<|message|>", allowed_special="all")
+    final = harmony_encoding.encode("<|end|><|start|>assistant<|channel|>final<|message|>",
+                                    allowed_special="all")
+    ids = analysis + body + final + body + [RETURN]
+    want = reference(harmony_encoding, ids)
+    assert "<|reserved_" in want[1]  # the reference decodes them by name
+    skip = data.draw(st.booleans())
+    got = message_fields(batch(client, ids, skip_special_tokens=skip))
+    assert got[:3] == want
+    cuts = data.draw(st.lists(st.integers(1, max(1, len(ids) - 1)), max_size=5))
+    assert stream(client, ids, cuts, skip_special_tokens=skip)[:4] == got
+
+
+def test_padded_ids_in_a_logprobs_stream(client):
+    """A padded id in the logprob context of a stream state is valid (bytes null, as vLLM)."""
+    ids = [200005, 17196, 200008, 12194, 201087, 1354, RETURN]
+    lps = {"content": [{"token_id": i, "logprob": -0.1, "top_logprobs": [
+        {"token_id": i, "logprob": -0.1}]} for i in ids]}
+    state, content, entries = None, "", []
+    for k in range(len(ids)):
+        last = k == len(ids) - 1
+        body = {"stream": True, "model": "gpt-oss", "stream_state": state,
+                "generate_chunk": {"request_id": "chatcmpl-h", "choices": [{
+                    "index": 0, "token_ids": [ids[k]], "finish_reason": "stop" if last else None,
+                    "logprobs": {"content": [lps["content"][k]]}}]}}
+        if state is None:
+            body["chat_request"] = chat_request(stream=True, logprobs=True, top_logprobs=1)
+        resp = client.post("/v1/chat/completions/derender", json=body)
+        assert resp.status_code == 200, resp.text
+        state = resp.json()["stream_state"]
+        for choice in resp.json()["chunk"]["choices"]:
+            content += choice["delta"].get("content") or ""
+            entries += (choice.get("logprobs") or {}).get("content") or []
+    assert content == "Hi<|reserved_201087|> there"
+    assert [(e["token"], e["bytes"]) for e in entries][4] == ("", None)
+
+
+@pytest.mark.parametrize("bad", [201088, 300000, -1])
+def test_ids_past_vocab_size_are_refused(client, bad):
+    resp = client.post("/v1/chat/completions/derender", json={
+        "model": "gpt-oss", "chat_request": chat_request(),
+        "generate_response": {"request_id": "chatcmpl-h", "choices": [
+            {"index": 0, "token_ids": [200005, 17196, 200008, bad, RETURN],
+             "finish_reason": "stop"}]}})
+    assert resp.status_code == 400  # -1: the schema's (a token id is >= 0), else the vocab's
+    assert "201088" in resp.json()["error"]["message"] or bad < 0
+
+
+def test_detokenize_padded_ids_as_vllm(client):
+    # vLLM 0.33 (conformance goldens tokens_gptoss): "" for ids the tokenizer lacks
+    resp = client.post("/detokenize", json={"model": "gpt-oss",
+                                            "tokens": [13225, 200019, 201087, 201088, 300000]})
+    assert resp.status_code == 200 and resp.json() == {"prompt": "Hello"}

@@ -97,10 +97,11 @@ def test_top_entries_are_repaired_with_the_sampled_context(vocabs):
     assert [t["token"] for t in out[2]["top_logprobs"]] == ["Ĉ", "Ċ"]
 
 
-def test_unknown_ids_give_empty_token_and_bytes(vocabs):
+def test_unknown_ids_give_empty_token_and_null_bytes(vocabs):
+    # vLLM 0.33 for a padded id (qwen3's 151700: conformance derender goldens, *reserved*)
     vocab = vocabs["gpt2"]
     out, context = lp.resolve(vocab, [engine(10**9, top=[(-1, -1.0)]), engine(vocab.size)], [])
-    assert [(e["token"], e["bytes"]) for e in out] == [("", []), ("", [])]
+    assert [(e["token"], e["bytes"]) for e in out] == [("", None), ("", None)]
     assert out[0]["top_logprobs"][0]["token"] == ""
     assert context == [10**9, vocab.size]
 

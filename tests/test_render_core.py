@@ -53,6 +53,19 @@ def test_messages_for_an_openai_format_template():
     assert out.messages[2]["content"] == []
 
 
+def test_tool_text_parts_become_one_string_in_the_openai_format():
+    # vLLM 0.33 (conformance goldens render_chat_template): all-text tool results are a string
+    tool = {"role": "tool", "tool_call_id": "c1"}
+    parts = [{"type": "text", "text": "18C"}, {"type": "refusal", "refusal": "no"}]
+    ref = [{"type": "text", "text": "see"}, {"type": "tool_reference", "name": "get_time"}]
+    out = normalize_messages(
+        [{**tool, "content": parts}, {**tool, "content": []}, {**tool, "content": ref},
+         {"role": "user", "content": parts}], content_format="openai")
+    assert [m["content"] for m in out.messages] == [
+        "18C\nno", "", [{"type": "text", "text": "see"}, {"type": "tool_reference", "name": "get_time"}],
+        [{"type": "text", "text": "18C"}, {"type": "text", "text": "no"}]]
+
+
 @pytest.mark.parametrize(
     "messages, fragment",
     [

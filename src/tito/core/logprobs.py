@@ -15,7 +15,7 @@ accepts those or the raw dicts. A legacy ``"token_id:N"`` becomes ``token_id=N``
 string is kept as ``token`` and passes through unchanged (its bytes are its UTF-8).
 
 **Token strings** are single-id decodes with ``skip_special_tokens=False`` (special tokens show as
-their text, as in vLLM), ``bytes`` is their UTF-8. An unknown id gives ``""`` and ``[]``. A
+their text, as in vLLM), ``bytes`` is their UTF-8. An unknown id gives ``""`` and null bytes (vLLM). A
 non-finite logprob (``-inf``, NaN) becomes ``-9999.0``, as vLLM clamps it; the ``rank`` is dropped.
 
 **U+FFFD repair.** A piece of a multi-byte character (a ``<0xNN>`` byte-fallback token, a byte-level
@@ -285,7 +285,8 @@ def _text_fragment(text: str) -> tuple[str, str]:
             ',"bytes":[' + ",".join(map(str, text.encode("utf-8"))) + "]")
 
 
-_EMPTY_FRAGMENT = _text_fragment("")
+#: an id the tokenizer lacks (a padded row): vLLM 0.33 reports ``""`` with null ``bytes``
+_UNKNOWN_FRAGMENT = ('{"token":"","logprob":', ',"bytes":null')
 
 
 def _fragment(
@@ -298,7 +299,7 @@ def _fragment(
     :data:`FRAGMENT_CACHE_IDS` ids, the older half is dropped (dicts keep insertion order).
     """
     if token_id < 0 or token_id >= vocab.size:
-        return _EMPTY_FRAGMENT
+        return _UNKNOWN_FRAGMENT
     if token_id in cache:  # cached as () : repaired each time
         return _text_fragment(_repair(vocab, token_id, context))
     text = vocab.piece(token_id)

@@ -25,7 +25,8 @@ where vLLM and Hugging Face made choices a client can observe:
   ``is defined``). A ``tool_reference`` part (a deferred tool's ``name``) is text in the string
   format and ``{"type": "tool_reference", "name"}`` in the list format (vLLM). A system text
   part starting with ``x-anthropic-billing-header`` (Claude Code's per-request line) loses that
-  first line, as vLLM 0.33 does.
+  first line, as vLLM 0.33 does. A tool message whose parts are all text gets them as one string
+  (joined with ``"\n"``) in the list format too, as vLLM 0.33 does (other parts keep the list).
 * **Rendering** (:func:`render_chat`): template variables are the tokenizer's special-token
   strings, then the effective ``chat_template_kwargs``, then ``messages``, ``tools``,
   ``documents``, ``add_generation_prompt`` and ``continue_final_message`` (which kwargs cannot
@@ -367,6 +368,10 @@ def normalize_messages(
             else _content_for_template(content, f"{where}.content", content_format, media,
                                        text_only_model)
         )
+        if role == "tool" and isinstance(msg["content"], list) and all(
+                p.get("type") == "text" for p in msg["content"]):
+            # vLLM 0.33: a tool result of text parts is one string (templates expect it)
+            msg["content"] = "\n".join(p["text"] for p in msg["content"])
         if "tool_calls" in msg:
             msg["tool_calls"] = _tool_calls_for_template(
                 msg["tool_calls"], f"{where}.tool_calls", string_arguments=string_arguments

@@ -16,7 +16,7 @@ from pydantic import (
     model_validator,
 )
 
-from tito.errors import InvalidField
+from tito.errors import InvalidField, quote
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -53,7 +53,9 @@ __all__ = [
     "ReasoningEffort",
     "ToolCall",
     "ToolChoice",
+    "check_response_format",
     "check_stream_options",
+    "check_tool_choice",
     "check_top_logprobs",
     "normalize_messages",
 ]
@@ -131,6 +133,58 @@ def check_top_logprobs(top_logprobs: int | None, logprobs: bool | None) -> None:
         )
 
 
+class SchemaRule(ValueError):
+    """A rule of vLLM's schema (its pydantic types) that tito checks by hand: reported as the
+    body's schema error (``Bad Request``), ``param`` its location (``body.x.y``)."""
+
+    def __init__(self, message: str, *, param: str) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+_NAMED_USAGE = 'Correct usage: `{"type": "function", "function": {"name": "my_function"}}`'
+
+
+def check_tool_choice(data: dict[str, Any]) -> None:
+    """vLLM 0.33's ``check_tool_usage`` on the raw body: a ``tool_choice`` that is neither a
+    mode nor a named tool is a request rule (``BadRequestError`` naming ``tool_choice`` or the
+    named tool's missing part), not a schema error; checked before the field's own type."""
+    choice = data.get("tool_choice")
+    if choice is None or choice == "none":
+        return
+    if data.get("tools") is None:
+        raise InvalidField("When using `tool_choice`, `tools` must be set.", param="tool_choice")
+    if not isinstance(choice, dict):
+        if choice in ("auto", "required"):
+            return
+        raise InvalidField(f"Invalid value for `tool_choice`: {quote(choice)}! Only named tools, "
+                           '"none", "auto" or "required" are supported.', param="tool_choice")
+    function = choice.get("function")
+    if not isinstance(function, dict):
+        raise InvalidField(f"Invalid value for `function`: `{quote(function)}` in `tool_choice`! "
+                           f"{_NAMED_USAGE}", param="tool_choice.function")
+    if "name" not in function:
+        raise InvalidField(f"Expected field `name` in `function` in `tool_choice`! {_NAMED_USAGE}",
+                           param="tool_choice.function.name")
+    if not isinstance(function["name"], str) or not function["name"]:
+        raise InvalidField(f"Invalid `name` in `function`: `{quote(function['name'])}` in "
+                           f"`tool_choice`! {_NAMED_USAGE}", param="tool_choice.function.name")
+
+
+#: ``response_format.type`` of vLLM 0.33's three response-format models
+RESPONSE_FORMAT_TYPES = ("text", "json_object", "json_schema", "structural_tag")
+
+
+def check_response_format(value: Any) -> Any:
+    """``response_format.type`` is part of vLLM 0.33's schema (its response-format models'
+    literals): a missing or unknown one is the body's 400 (``Bad Request``), not a request rule."""
+    if isinstance(value, dict) and value.get("type") not in RESPONSE_FORMAT_TYPES:
+        raise SchemaRule("response_format.type must be 'text', 'json_object', 'json_schema' or "
+                         f"'structural_tag' (got {quote(value.get('type'))}).",
+                         param="body.response_format.type")
+    return value
+
+
 #: roles whose ``content`` vLLM's message types require (null only for the assistant's)
 _CONTENT_REQUIRED = frozenset({"system", "developer", "user"})
 
@@ -170,6 +224,12 @@ def normalize_messages(messages: Any) -> Any:
         if tool_calls is not None:
             if not isinstance(tool_calls, list) or not all(isinstance(t, dict) for t in tool_calls):
                 raise ValueError(f"messages[{i}].tool_calls must be a list of objects.")
+            for k, call in enumerate(tool_calls):  # vLLM's tool-call param types: a schema rule
+                function = call.get("function")
+                if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+                    raise SchemaRule(f"messages[{i}].tool_calls[{k}].function must be an object "
+                                     "with a string `name`.",
+                                     param=f"body.messages.{i}.tool_calls.{k}.function")
         for key in ("tool_call_id", "name"):
             if msg.get(key) is not None and not isinstance(msg[key], str):
                 raise ValueError(f"messages[{i}].{key} must be a string.")
@@ -278,6 +338,12 @@ class ChatCompletionRequest(OpenAIBaseModel):
         """The salt partitions the prefix cache; see :func:`check_cache_salt`."""
         return check_cache_salt(value)
 
+    @field_validator("response_format")
+    @classmethod
+    def _response_format(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Its ``type`` is a schema rule; see :func:`check_response_format`."""
+        return check_response_format(value)
+
     @model_validator(mode="before")
     @classmethod
     def _tool_defaults_and_raw_checks(cls, data: Any) -> Any:
@@ -296,6 +362,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
             )
         if "tool_choice" not in data and tools:
             data = {**data, "tool_choice": "auto"}
+        check_tool_choice(data)
         check_stream_options(data)
         return data
 

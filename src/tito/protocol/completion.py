@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from tito.errors import InvalidField
-from tito.protocol.chat import check_stream_options
+from tito.protocol.chat import check_response_format, check_stream_options
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -98,6 +98,7 @@ class CompletionRequest(OpenAIBaseModel):
     repetition_detection: dict[str, Any] | None = None
     stream_interval: int | None = None
     thinking_token_budget: int | None = None
+    watermarking: bool | None = None  #: passed to the engine (SamplingParams), as vLLM 0.33
     mm_processor_kwargs: dict[str, Any] | None = None
 
     @field_validator("max_tokens", mode="before")
@@ -119,6 +120,12 @@ class CompletionRequest(OpenAIBaseModel):
     def _cache_salt(cls, value: str | None) -> str | None:
         """The salt partitions the prefix cache; see :func:`check_cache_salt`."""
         return check_cache_salt(value)
+
+    @field_validator("response_format")
+    @classmethod
+    def _response_format(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Its ``type`` is a schema rule, as for chat (:func:`check_response_format`)."""
+        return check_response_format(value)
 
     @model_validator(mode="before")
     @classmethod

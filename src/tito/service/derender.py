@@ -335,7 +335,7 @@ def _check_wire_state(
         raise bad("tool settings are not this model's", "cfg.tool_parser")
     if (cfg.tool_choice == "named") != bool(cfg.named_tool):
         raise bad("named_tool goes with tool_choice 'named'", "cfg.named_tool")
-    size = model.vocab.size
+    size = model.vocab_size  # the model's rows: padded ids are valid output
     if state.pending is not None and state.pending >= size:
         raise bad("pending is not a token id of this model", "st.pending")
     if any(not 0 <= i < size for i in state.lp_context):

@@ -28,9 +28,12 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
 
 1. Tokens are processed one by one with their detokenized piece. ``<|end|>``, ``<|call|>`` and
    ``<|return|>`` end a message and are never text; ``<|message|>`` ends a header; ``<|start|>``
-   opens a message after an end token. As in openai-harmony, other special tokens inside a
-   header or content are their text, and tokens between messages (after an end token, before
-   ``<|start|>``) are dropped.
+   opens a message after an end token. As in openai-harmony (so vLLM 0.33), other special
+   tokens inside a header or content are their name whatever ``skip_special_tokens``: the
+   markers, ``<|startoftext|>`` and ``<|endoftext|>`` by theirs, every other special id and
+   every id past the tokenizer (200,019 up to ``vocab_size`` 201,088) as ``<|reserved_N|>``
+   (200018 too, ``<|endofprompt|>`` in ``tokenizer.json``); tokens between messages (after an
+   end token, before ``<|start|>``) are dropped.
 2. A tool call starts when its header is complete (name, arguments ``""``); its content streams
    as argument deltas, verbatim (vLLM's batch path re-serializes the JSON; tito keeps the
    model's text in both paths so stream == batch). With ``parallel_tool_calls`` false only call 0
@@ -168,6 +171,16 @@ def _ids(vocab: Vocab) -> _Ids:
 
 #: harmony's formatting tokens: the text the parser must see whatever ``skip_special_tokens``
 MARKERS = ("<|start|>", "<|message|>", "<|end|>", "<|call|>", "<|return|>", _CHANNEL, _CONSTRAIN)
+
+
+#: the special tokens openai-harmony decodes by their own name (rule 1)
+_NAMED = frozenset({*MARKERS, "<|startoftext|>", "<|endoftext|>"})
+
+
+def _special_text(vocab: Vocab, tid: int) -> str:
+    """openai-harmony's text of a special id or an id past the tokenizer (rule 1)."""
+    text = vocab.token(tid)
+    return text if text in _NAMED else f"<|reserved_{tid}|>"
 
 
 def harmony_marker_ids(vocab: Vocab) -> list[int]:
@@ -365,7 +378,10 @@ def step(
     special = vocab.special_ids
     run = _Run(state.model_copy(), options)
     st = run.st
+    size = vocab.size
     for tid, piece in zip(ids, pieces, strict=True):
+        if tid in special or tid >= size:
+            piece = _special_text(vocab, tid)
         phase = st.phase
         if phase == "skip":
             if tid == marks.start:  # anything else between messages is dropped (rule 1)
@@ -384,7 +400,7 @@ def step(
             if tid in marks.ends:
                 st.phase, st.kind, st.counts = "skip", "drop", False
             else:
-                if st.counts and tid not in special:
+                if st.counts and tid not in special and tid < size:
                     st.reasoning_tokens += 1
                 run.emit(piece)
     if flushed:
