@@ -11,7 +11,7 @@ Rules: a format with a known ``type`` keeps its model's fields in the model's or
 request's value where it gave one, else the default; nested formats (``content``,
 ``elements``, ``tags``, dispatch ``rules``, token ``begin`` / ``end``) the same, recursively.
 A format without a known ``type`` is left as sent (pydantic would pick a model for it; tito
-checks it as xgrammar's compiler does, :mod:`tito.core.structured_check`).
+checks it as xgrammar's compiler does, :mod:`tito.core.tag_check`).
 
 Bounds: one walk over the format (its nesting is bounded by the nesting check before).
 """
