@@ -15,7 +15,8 @@ where a JSON constraint (``json``, ``json_object``) accepts both ``<|channel|>fi
 An EBNF ``grammar`` goes there as it is, a Lark one converted to EBNF as xgrammar prints it
 (:mod:`tito.core.lark_convert`; a Lark grammar tito does not port, with regular expressions for
 instance, is passed through unchanged, the documented deviation). Tool calls (required / named
-/ strict) are :mod:`tito.core.parsers.tools.structural`'s ``harmony`` format, which keeps this tag as the or-format's other branch for ``auto``.
+/ strict) are :mod:`tito.core.parsers.tools.structural`'s ``harmony`` format, which keeps this
+tag as the or-format's other branch for ``auto``.
 """
 
 from __future__ import annotations
