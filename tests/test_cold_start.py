@@ -8,6 +8,7 @@ use unimported.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -51,14 +52,17 @@ def test_unknown_tool_parser_errors_unchanged() -> None:
     assert str(err.value).startswith("unknown tool parser 'nope'; known: ['deepseek_v3', ")
 
 
-def _imported_by(module: str) -> set[str]:
+@functools.cache
+def _imported_by(module: str) -> frozenset[str]:
+    """The modules a fresh interpreter holds after importing ``module`` (the shipped models, the
+    default qwen3: hermes tools, qwen3 reasoning)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TITO_")}
     env["PYTHONPATH"] = str(ROOT / "src")
     env["TITO_MODELS_DIR"] = str(ROOT / "layers" / "tokenizer" / "models")
     code = f"import json, sys, {module}; print(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                          capture_output=True, text=True).stdout
-    return set(json.loads(out.strip().splitlines()[-1]))
+    return frozenset(json.loads(out.strip().splitlines()[-1]))
 
 
 @pytest.mark.parametrize("function", ["chat_derender", "chat_render"])
@@ -70,10 +74,77 @@ def test_a_function_imports_only_the_formats_its_model_uses(function: str) -> No
                           "deepseek_v3", "deepseek_v32", "qwen3_coder", "glm45", "minimax_m2"}
 
 
-def test_a_derender_function_imports_no_framework_nor_other_services() -> None:
-    mods = _imported_by("tito.handlers.chat_derender")
-    assert not mods & {"fastapi", "starlette", "jinja2", "tito.service.responses_derender",
-                       "tito.service.render", "tito.core.template"}
+#: what no function imports: frameworks of ``tito serve``, openai-harmony (tito encodes harmony
+#: itself), the Messages models (only their function)
+_NEVER = {"fastapi", "starlette", "openai_harmony", "tito.protocol.anthropic",
+          "tito.service.messages", "tito.core.anthropic"}
+#: gpt-oss's render side, for functions whose default model (qwen3) is not harmony
+_HARMONY_RENDER = {"tito.core.harmony", "tito.core.harmony.conversation",
+                   "tito.core.harmony.encode", "tito.core.harmony.structured"}
+#: the derender side: service, pipeline, stream state (a render function never derenders)
+_DERENDER = {"tito.service.derender", "tito.service.stream_state", "tito.service.stream_body",
+             "tito.core.pipeline", "tito.core.detokenizer", "tito.protocol.derender",
+             "tito.protocol.generate_response", "tito.protocol.responses_derender",
+             "tito.protocol.derender_completion"}
+_RENDER = {"tito.service.render", "tito.core.template", "tito.core.render", "jinja2"}
+
+#: function -> modules its handler import leaves unimported (beyond :data:`_NEVER`)
+UNSERVED: dict[str, set[str]] = {
+    "chat_derender": _RENDER | _HARMONY_RENDER | {
+        "tito.service.harmony", "tito.service.responses_derender", "tito.protocol.responses",
+        "tito.protocol.tokenize", "tito.protocol.generate_request", "tito.protocol.completion",
+        "tito.protocol.derender_completion"},
+    "completions_derender": _RENDER | _HARMONY_RENDER | {
+        "tito.service.responses_derender", "tito.protocol.responses", "tito.protocol.tokenize",
+        "tito.protocol.generate_request"},
+    "responses_derender": _RENDER | _HARMONY_RENDER | {"tito.protocol.tokenize",
+                                                    "tito.protocol.generate_request"},
+    # qwen3 only: not even harmony's output parser
+    "chat_render": _DERENDER | _HARMONY_RENDER | {
+        "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.responses",
+        "tito.protocol.tokenize", "tito.service.responses", "tito.service.tokenize"},
+    "completions_render": _DERENDER | _HARMONY_RENDER | {
+        "tito.core.parsers.harmony", "tito.core.template", "jinja2", "tito.protocol.chat",
+        "tito.protocol.responses",
+        "tito.protocol.tokenize", "tito.service.responses", "tito.service.tokenize"},
+    "responses_render": _DERENDER | _HARMONY_RENDER | {
+        "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.tokenize",
+        "tito.service.tokenize"},
+    "tokenize": _DERENDER | _HARMONY_RENDER | {
+        "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.responses",
+        "tito.service.responses"},
+}
+
+
+@pytest.mark.parametrize("function", sorted(UNSERVED))
+def test_a_function_imports_nothing_it_does_not_serve(function: str) -> None:
+    mods = _imported_by(f"tito.handlers.{function}")
+    assert f"tito.handlers.{function}" in mods
+    assert not mods & (UNSERVED[function] | _NEVER)
+
+
+def test_the_functions_import_what_they_serve() -> None:
+    """The sets above are not vacuous: each function holds its own service and models."""
+    assert {"tito.service.derender", "tito.protocol.derender", "tito.core.pipeline"} <= \
+        _imported_by("tito.handlers.chat_derender")
+    assert {"tito.service.render", "tito.core.template", "tito.protocol.chat"} <= \
+        _imported_by("tito.handlers.chat_render")
+    assert {"tito.service.responses_derender", "tito.protocol.responses"} <= \
+        _imported_by("tito.handlers.responses_derender")
+    assert {"tito.service.tokenize", "tito.protocol.tokenize"} <= \
+        _imported_by("tito.handlers.tokenize")
+
+
+def test_a_protocol_name_imports_only_its_own_submodule() -> None:
+    code = ("import json, sys\n"
+            "from tito.protocol import TokenizeCompletionRequest, ErrorResponse\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('tito.protocol.'))))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    # tokenize builds on chat's tool model and common's base: nothing else is imported
+    assert json.loads(out.strip().splitlines()[-1]) == [
+        "tito.protocol.chat", "tito.protocol.common", "tito.protocol.tokenize"]
 
 
 def test_wire_models_build_their_schemas_on_first_use() -> None:
@@ -98,9 +169,15 @@ def test_protocol_names_resolve_lazily_to_their_submodules() -> None:
     import tito.protocol as P
 
     files = {f.stem for f in (ROOT / "src" / "tito" / "protocol").glob("*.py")} - {"__init__"}
-    assert set(P._SUBMODULES) == files  # a new submodule must be listed to be found
-    subs = [importlib.import_module(f"tito.protocol.{s}") for s in P._SUBMODULES]
-    expected = {n: getattr(m, n) for m in subs for n in m.__all__}
+    # a new submodule must be listed to be found; engine only re-exports generate_* (old paths)
+    assert set(P._EXPORTS) == files - {"engine"}
+    engine = importlib.import_module("tito.protocol.engine")
+    assert all(getattr(P, n) is getattr(engine, n) for n in engine.__all__)
+    subs = {s: importlib.import_module(f"tito.protocol.{s}") for s in P._EXPORTS}
+    for sub, module in subs.items():  # the table is each submodule's __all__
+        assert sorted(P._EXPORTS[sub]) == sorted(module.__all__), sub
+    expected = {n: getattr(m, n) for m in subs.values() for n in m.__all__}
+    assert len(expected) == sum(len(m.__all__) for m in subs.values())  # each name in one home
     assert P.__all__ == sorted(expected)
     for name, obj in expected.items():
         assert getattr(P, name) is obj
@@ -112,13 +189,23 @@ def test_protocol_names_resolve_lazily_to_their_submodules() -> None:
     assert namespace["ChatCompletionRequest"] is expected["ChatCompletionRequest"]
 
 
-def test_a_chat_derender_function_leaves_responses_and_tokenize_models_unimported() -> None:
-    mods = _imported_by("tito.handlers.chat_derender")
-    assert "tito.protocol.derender" in mods
-    assert not mods & {"tito.protocol.responses", "tito.protocol.tokenize"}
+def test_shipped_state_code_is_current_and_used() -> None:
+    """tito.core._state_code holds every State class's generated methods (no compile at cold
+    start), exactly as the classes generate them now; regenerate with the command it prints."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env["TITO_MODELS_DIR"] = str(ROOT / "layers" / "tokenizer" / "models")
+    check = subprocess.run([sys.executable, "-m", "tito.core.state_codegen", "--check"], env=env,
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    from tito.core.pipeline import ChoiceState
+    from tito.core.state import GENERATED, State
 
+    assert ChoiceState.__init__.__code__.co_filename.endswith("_state_code.py")
 
-def test_a_render_function_imports_only_its_own_service() -> None:
-    mods = _imported_by("tito.handlers.completions_render")
-    assert "tito.service.render" in mods
-    assert not mods & {"tito.service.tokenize", "tito.service.responses", "fastapi", "jinja2"}
+    class Local(State):  # not in the shipped file: compiled at definition, as before
+        a: int = 1
+
+    assert Local(a=2).model_dump() == {"a": 2}
+    assert Local.__init__.__code__.co_filename == "<string>"
+    assert any(key.startswith("Local_") for key in GENERATED)
+

@@ -68,7 +68,7 @@ def _completions_routes() -> list[tuple[str, Any, Run]]:
 
 def _responses_routes() -> list[tuple[str, Any, Run]]:
     from tito.protocol import ResponsesRequest
-    from tito.service import responses
+    from tito.service import render, responses  # noqa: F401  (render: imported at init)
 
     # vLLM ignores X-Request-Id here (the id is the request's own)
     return [("/v1/responses/render", ResponsesRequest,
@@ -105,12 +105,18 @@ def _render_routes() -> Mapping[str, list[tuple[str, Any, Run]]]:
                         "tokenize": _tokenize_routes})
 
 
-def _render_readers() -> dict[str, Callable[[Any], Any]]:
-    """path -> the service's hand check of its common body (the validated request, or None:
-    pydantic validates it), for the routes that have one (:mod:`tito.service.chat_body`)."""
+def _chat_reader() -> Callable[[Any], Any]:
     from tito.service import chat_body
 
-    return {"/v1/chat/completions/render": chat_body.read}
+    return chat_body.read
+
+
+def _render_readers() -> Mapping[str, Callable[[Any], Any]]:
+    """path -> the service's hand check of its common body (the validated request, or None:
+    pydantic validates it), for the routes that have one (:mod:`tito.service.chat_body`). Lazy:
+    the app looks up only the paths it serves (a completions render function never imports
+    the chat models)."""
+    return LazyMapping({"/v1/chat/completions/render": _chat_reader})
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -28,14 +28,23 @@ valid state was written by :meth:`~State.model_dump`.
 
 The method names are pydantic's (``model_validate``, ``model_dump``, ``model_dump_json``,
 ``model_validate_json``, ``model_copy``, ``model_fields``) so call sites read the same.
+
+Cold start: compiling the generated methods of the ten states a derender function defines took
+~14 ms of its init. :mod:`tito.core._state_code` ships them as ordinary source (written by
+``python -m tito.core.state_codegen``, compiled to bytecode with the rest of the package): a
+class whose generated source is there, character for character, uses it; any other class (a
+state changed since, a test's own) compiles its source as before.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
+
+from tito.core import _state_code
 
 __all__ = ["Field", "State", "StateError"]
 
@@ -203,12 +212,32 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
         lines.append("        except StateError as exc:")
         lines.append(f"            raise StateError(({n!r}, *exc.loc), exc.msg) from None")
     lines.append("    return new")
-    exec("\n".join(lines), env)  # noqa: S102 - generated from the class's own field names
+    made = _made(cls, "\n".join(lines), env)
     for attr in ("__init__", "model_copy", "__eq__", "_dump"):
-        setattr(cls, attr, env[attr])
-    cls._validate = staticmethod(env["_validate"])
-    cls._construct = staticmethod(env["_construct"])
+        setattr(cls, attr, made[attr])
+    cls._validate = staticmethod(made["_validate"])
+    cls._construct = staticmethod(made["_construct"])
     cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
+
+
+#: key -> (module, source, env names) of every class generated in this process, for
+#: :mod:`tito.core.state_codegen`
+GENERATED: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+
+
+def _made(cls: Any, source: str, env: dict[str, Any]) -> dict[str, Any]:
+    """The functions ``source`` defines, their globals ``env``: made by the shipped
+    :mod:`tito.core._state_code` maker of this exact source (its parameters are ``env``'s
+    names), else compiled now."""
+    names = tuple(sorted(env))
+    digest = hashlib.sha1(f"{names}\n{source}".encode(), usedforsecurity=False).hexdigest()
+    key = f"{cls.__name__}_{digest[:16]}"
+    GENERATED[key] = (cls.__module__, source, names)
+    maker = getattr(_state_code, key, None)
+    if maker is not None:
+        return maker(*(env[n] for n in names))  # type: ignore[no-any-return]
+    exec(source, env)  # noqa: S102 - generated from the class's own field names
+    return env
 
 
 _SCALARS = (str, int, bool, float, type(None))

@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tito.protocol.common import new_dict, new_list  # not the builtins: see new_list
+
 
 class ModelConfig(BaseModel):
     """Effective settings of one model (``tito.json`` over the values derived from the folder)."""
@@ -33,7 +35,7 @@ class ModelConfig(BaseModel):
     )
     max_logprobs: int = Field(default=20, ge=-1, description="vLLM --max-logprobs; -1 = unlimited.")
     extra_eos_token_ids: list[int] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Stop ids beyond the primary EOS; default: generation_config.json eos_token_id "
         "(else config.json's).",
     )
@@ -43,7 +45,7 @@ class ModelConfig(BaseModel):
         "unset); the engine can sample ids in [tokenizer size, vocab_size), they decode to ''.",
     )
     default_chat_template_kwargs: dict[str, Any] = Field(
-        default_factory=dict, description="vLLM --default-chat-template-kwargs."
+        default_factory=new_dict, description="vLLM --default-chat-template-kwargs."
     )
     default_sampling_params: dict[str, Any] | None = Field(
         default=None, description="Sampling defaults (vLLM: generation_config.json sampling fields)."

@@ -200,8 +200,12 @@ def _tito_json(folder: Path, overrides: Mapping[str, Any] | None) -> dict[str, A
 
 def _check_parsers(folder: Path, config: ModelConfig) -> None:
     """Parser names must exist now, not at the first request that needs them."""
-    from tito.core.parsers import REASONING_PARSERS, TOOL_PARSERS
-    from tito.core.parsers.harmony import HARMONY_REASONING_PARSERS, HARMONY_TOOL_PARSERS
+    from tito.core.parsers import (
+        HARMONY_REASONING_PARSERS,
+        HARMONY_TOOL_PARSERS,
+        REASONING_PARSERS,
+        TOOL_PARSERS,
+    )
 
     for key, value, known in (
         ("tool_parser", config.tool_parser, {*TOOL_PARSERS, *HARMONY_TOOL_PARSERS}),

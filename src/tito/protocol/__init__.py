@@ -5,8 +5,9 @@ vLLM class name, and never need to know which submodule holds it.
 
 Why lazily (PEP 562): defining the ~90 models costs each cold start tens of ms of CPU, and a
 function uses a few submodules (a chat derender function never touches the Responses or tokenize
-models). A name is looked up in the submodules in :data:`_SUBMODULES` order, importing each
-until one exports it (each ``__all__``); ``__all__`` here, and ``dir()``, import them all.
+models). A name imports only the submodule that defines it, found in :data:`_EXPORTS` (a table,
+not a search: trying the submodules in turn imported every one before the right one);
+``tests/test_cold_start.py`` checks the table against each submodule's ``__all__``.
 """
 
 from __future__ import annotations
@@ -20,30 +21,93 @@ if TYPE_CHECKING:  # what the names are, for type checkers
     from tito.protocol.common import *  # noqa: F403
     from tito.protocol.completion import *  # noqa: F403
     from tito.protocol.derender import *  # noqa: F403
+    from tito.protocol.derender_completion import *  # noqa: F403
     from tito.protocol.generate_request import *  # noqa: F403
     from tito.protocol.generate_response import *  # noqa: F403
     from tito.protocol.responses import *  # noqa: F403
+    from tito.protocol.responses_derender import *  # noqa: F403
     from tito.protocol.tokenize import *  # noqa: F403
 
-#: The submodules, cheapest first: each imports those it builds on (generate_response -> chat ->
-#: common). ``engine`` only re-exports the two ``generate_*`` modules (the names' old home), so
-#: it comes after them and a name is never looked up through it.
-_SUBMODULES = ("common", "chat", "completion", "generate_request", "generate_response", "engine",
-               "derender", "tokenize", "responses", "anthropic")
+#: submodule -> the names it defines (its ``__all__``); ``engine``, the old home of the
+#: ``generate_*`` names, only re-exports them and is not listed
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "common": (
+        "CompletionTokenUsageInfo", "ErrorInfo", "ErrorResponse", "INT64_MAX", "INT64_MIN",
+        "Logprob", "NonNegativeInt", "OpenAIBaseModel", "PerRequestMetrics", "PlaceholderRangeInfo",
+        "PromptTokenUsageInfo", "SpeculativeDecodingMetrics", "StreamOptions",
+        "StructuredOutputsParams", "TokenId", "UsageInfo", "WeightVersion", "check_cache_salt",
+        "check_response_format", "check_stream_options", "new_dict", "new_list", "random_uuid",
+        "stop_list", "unix_now"
+    ),
+    "chat": (
+        "ChatCompletionLogProb", "ChatCompletionLogProbs", "ChatCompletionLogProbsContent",
+        "ChatCompletionNamedFunction", "ChatCompletionNamedToolChoiceParam",
+        "ChatCompletionRequest", "ChatCompletionResponse", "ChatCompletionResponseChoice",
+        "ChatCompletionResponseStreamChoice", "ChatCompletionStreamResponse",
+        "ChatCompletionToolsParam", "ChatMessage", "DeltaFunctionCall", "DeltaMessage",
+        "DeltaToolCall", "FunctionCall", "FunctionDefinition", "ReasoningEffort", "ToolCall",
+        "ToolChoice", "check_tool_choice", "check_top_logprobs", "normalize_messages"
+    ),
+    "completion": (
+        "CompletionLogProbs", "CompletionPrompt", "CompletionRequest", "CompletionResponse",
+        "CompletionResponseChoice", "CompletionResponseStreamChoice", "CompletionStreamResponse"
+    ),
+    "generate_request": (
+        "GenerateRequest", "MultiModalFeatures", "ReasoningParserKwargs", "RequestOutputKind",
+        "SamplingParams"
+    ),
+    "generate_response": (
+        "GenerateLogProb", "GenerateLogProbs", "GenerateLogProbsContent", "GenerateResponse",
+        "GenerateStreamResponse", "GenerateTextChoice", "GenerateTextResponse",
+        "GenerateTextStreamChoice", "GenerateTextStreamResponse", "GenerateTokensChoice",
+        "GenerateTokensLogProbs", "GenerateTokensResponse", "GenerateTokensStreamChoice",
+        "GenerateTokensStreamResponse", "TOKEN_ID_PREFIX", "parse_generate_response",
+        "parse_generate_stream_response", "parse_token_id_string"
+    ),
+    "derender": (
+        "DerenderChatBody", "DerenderChatRequest", "DerenderChatStreamRequest",
+        "DerenderChatStreamResponse", "DerenderContext", "DerenderStreamState",
+        "MAX_LOGPROB_CONTEXT_TOKEN_IDS", "MAX_PREV_TOKENS"
+    ),
+    "derender_completion": (
+        "DerenderCompletionBody", "DerenderCompletionRequest", "DerenderCompletionStreamRequest",
+        "DerenderCompletionStreamResponse"
+    ),
+    "tokenize": (
+        "DetokenizeRequest", "DetokenizeResponse", "TokenizeChatRequest",
+        "TokenizeCompletionRequest", "TokenizeRequest", "TokenizeResponse", "VersionResponse"
+    ),
+    "responses": (
+        "IncompleteDetails", "InputTokensDetails", "OutputTokensDetails",
+        "ResponseFunctionToolCall", "ResponseOutputMessage", "ResponseOutputText",
+        "ResponseReasoningItem", "ResponseReasoningTextContent", "ResponseUsage",
+        "ResponsesRequest", "ResponsesResponse", "ResponsesStreamEvent", "ResponsesTool"
+    ),
+    "responses_derender": (
+        "DerenderResponsesBody", "DerenderResponsesRequest", "DerenderResponsesStreamRequest",
+        "DerenderResponsesStreamResponse"
+    ),
+    "anthropic": (
+        "AnthropicContentBlock", "AnthropicJsonOutputFormat", "AnthropicMessage",
+        "AnthropicMessagesRequest", "AnthropicOutputConfig", "AnthropicThinkingConfigAdaptive",
+        "AnthropicThinkingConfigDisabled", "AnthropicThinkingConfigEnabled", "AnthropicTool",
+        "AnthropicToolChangeDefinition", "AnthropicToolChangeReference", "AnthropicToolChoice"
+    ),
+}
+
+#: name -> the submodule defining it
+_HOME = {name: sub for sub, names in _EXPORTS.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
     if name == "__all__":
-        names = sorted({n for sub in _SUBMODULES for n in _submodule(sub).__all__})
-        globals()["__all__"] = names
+        names = globals()["__all__"] = sorted(_HOME)
         return names
-    if not name.startswith("__"):
-        for sub in _SUBMODULES:
-            module = _submodule(sub)
-            if name in module.__all__:
-                value = globals()[name] = getattr(module, name)
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    sub = _HOME.get(name)
+    if sub is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(_submodule(sub), name)
+    return value
 
 
 def __dir__() -> list[str]:

@@ -27,7 +27,11 @@ from tito.protocol.common import (
     StructuredOutputsParams,
     TokenId,
     UsageInfo,
+    SchemaRule,
     check_cache_salt,
+    check_response_format,
+    check_stream_options,
+    new_list,
     random_uuid,
     unix_now,
 )
@@ -53,8 +57,6 @@ __all__ = [
     "ReasoningEffort",
     "ToolCall",
     "ToolChoice",
-    "check_response_format",
-    "check_stream_options",
     "check_tool_choice",
     "check_top_logprobs",
     "normalize_messages",
@@ -115,12 +117,6 @@ ToolChoice = Literal["none", "auto", "required"] | ChatCompletionNamedToolChoice
 # --------------------------------------------------------------------------------------------
 
 
-def check_stream_options(data: dict[str, Any]) -> None:
-    """``stream_options`` without ``stream`` is a client mistake vLLM reports, not ignores."""
-    if data.get("stream_options") is not None and not data.get("stream"):
-        raise InvalidField("Stream options can only be defined when `stream=True`.", param="stream_options")
-
-
 def check_top_logprobs(top_logprobs: int | None, logprobs: bool | None) -> None:
     """Top logprobs are a refinement of logprobs, so they need ``logprobs`` on; -1 means all."""
     if top_logprobs is None:
@@ -131,15 +127,6 @@ def check_top_logprobs(top_logprobs: int | None, logprobs: bool | None) -> None:
         raise InvalidField(
             "when using `top_logprobs`, `logprobs` must be set to true.", param="top_logprobs"
         )
-
-
-class SchemaRule(ValueError):
-    """A rule of vLLM's schema (its pydantic types) that tito checks by hand: reported as the
-    body's schema error (``Bad Request``), ``param`` its location (``body.x.y``)."""
-
-    def __init__(self, message: str, *, param: str) -> None:
-        super().__init__(message)
-        self.param = param
 
 
 _NAMED_USAGE = 'Correct usage: `{"type": "function", "function": {"name": "my_function"}}`'
@@ -172,19 +159,6 @@ def check_tool_choice(data: dict[str, Any]) -> None:
 
 
 #: ``response_format.type`` of vLLM 0.33's three response-format models
-RESPONSE_FORMAT_TYPES = ("text", "json_object", "json_schema", "structural_tag")
-
-
-def check_response_format(value: Any) -> Any:
-    """``response_format.type`` is part of vLLM 0.33's schema (its response-format models'
-    literals): a missing or unknown one is the body's 400 (``Bad Request``), not a request rule."""
-    if isinstance(value, dict) and value.get("type") not in RESPONSE_FORMAT_TYPES:
-        raise SchemaRule("response_format.type must be 'text', 'json_object', 'json_schema' or "
-                         f"'structural_tag' (got {quote(value.get('type'))}).",
-                         param="body.response_format.type")
-    return value
-
-
 #: roles whose ``content`` vLLM's message types require (null only for the assistant's)
 _CONTENT_REQUIRED = frozenset({"system", "developer", "user"})
 
@@ -267,7 +241,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
     presence_penalty: float | None = 0.0
     response_format: dict[str, Any] | None = None
     seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
-    stop: str | list[str] | None = Field(default_factory=list)
+    stop: str | list[str] | None = Field(default_factory=new_list)
     stream: bool | None = False
     stream_options: StreamOptions | None = None
     temperature: float | None = None
@@ -285,7 +259,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
     min_p: float | None = None
     repetition_penalty: float | None = None
     length_penalty: float = 1.0
-    stop_token_ids: list[TokenId] | None = Field(default_factory=list)
+    stop_token_ids: list[TokenId] | None = Field(default_factory=new_list)
     include_stop_str_in_output: bool = False
     ignore_eos: bool = False
     min_tokens: int = 0  #: >= 0, checked with vLLM's message (core.sampling)
@@ -296,7 +270,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
     prompt_logprobs: int | None = None
     logprob_token_ids: list[TokenId] | None = None
     allowed_token_ids: list[TokenId] | None = None
-    bad_words: list[str] = Field(default_factory=list)
+    bad_words: list[str] = Field(default_factory=new_list)
 
     # vLLM chat extras
     echo: bool = False
@@ -446,7 +420,7 @@ class ChatMessage(OpenAIBaseModel):
     annotations: list[dict[str, Any]] | None = None
     audio: dict[str, Any] | None = None
     function_call: FunctionCall | None = None
-    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_calls: list[ToolCall] = Field(default_factory=new_list)
     reasoning: str | None = None
 
     @model_serializer(mode="wrap")
@@ -461,7 +435,7 @@ class DeltaMessage(OpenAIBaseModel):
     role: str | None = None
     content: str | None = None
     reasoning: str | None = None
-    tool_calls: list[DeltaToolCall] = Field(default_factory=list)
+    tool_calls: list[DeltaToolCall] = Field(default_factory=new_list)
 
     @model_serializer(mode="wrap")
     def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -480,7 +454,7 @@ class ChatCompletionLogProb(OpenAIBaseModel):
 class ChatCompletionLogProbsContent(ChatCompletionLogProb):
     """A sampled token's logprob with its top alternatives."""
 
-    top_logprobs: list[ChatCompletionLogProb] = Field(default_factory=list)
+    top_logprobs: list[ChatCompletionLogProb] = Field(default_factory=new_list)
 
 
 class ChatCompletionLogProbs(OpenAIBaseModel):

@@ -10,7 +10,6 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from tito.errors import InvalidField
-from tito.protocol.chat import check_response_format, check_stream_options
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -22,6 +21,9 @@ from tito.protocol.common import (
     TokenId,
     UsageInfo,
     check_cache_salt,
+    check_response_format,
+    check_stream_options,
+    new_list,
     random_uuid,
     unix_now,
 )
@@ -54,7 +56,7 @@ class CompletionRequest(OpenAIBaseModel):
     n: int = 1
     presence_penalty: float | None = 0.0
     seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
-    stop: str | list[str] | None = Field(default_factory=list)
+    stop: str | list[str] | None = Field(default_factory=new_list)
     stream: bool | None = False
     stream_options: StreamOptions | None = None
     suffix: str | None = None
@@ -68,7 +70,7 @@ class CompletionRequest(OpenAIBaseModel):
     min_p: float | None = None
     repetition_penalty: float | None = None
     length_penalty: float = 1.0
-    stop_token_ids: list[TokenId] | None = Field(default_factory=list)
+    stop_token_ids: list[TokenId] | None = Field(default_factory=new_list)
     include_stop_str_in_output: bool = False
     ignore_eos: bool = False
     min_tokens: int = 0  #: >= 0, checked with vLLM's message (core.sampling)
@@ -79,7 +81,7 @@ class CompletionRequest(OpenAIBaseModel):
     prompt_logprobs: int | None = None
     logprob_token_ids: list[TokenId] | None = None
     allowed_token_ids: list[TokenId] | None = None
-    bad_words: list[str] = Field(default_factory=list)
+    bad_words: list[str] = Field(default_factory=new_list)
 
     # vLLM completion extras
     add_special_tokens: bool = True
@@ -152,10 +154,10 @@ class CompletionRequest(OpenAIBaseModel):
 class CompletionLogProbs(OpenAIBaseModel):
     """Completions logprobs: parallel lists, one entry per token, with absolute text offsets."""
 
-    text_offset: list[int] = Field(default_factory=list)
-    token_logprobs: list[float | None] = Field(default_factory=list)
-    tokens: list[str] = Field(default_factory=list)
-    top_logprobs: list[dict[str, float] | None] = Field(default_factory=list)
+    text_offset: list[int] = Field(default_factory=new_list)
+    token_logprobs: list[float | None] = Field(default_factory=new_list)
+    tokens: list[str] = Field(default_factory=new_list)
+    top_logprobs: list[dict[str, float] | None] = Field(default_factory=new_list)
 
 
 class CompletionResponseChoice(OpenAIBaseModel):

@@ -4,7 +4,9 @@ Why client-carried state: tito is stateless (Lambda), so everything the next str
 travels in ``DerenderStreamState``. It carries vLLM's fields (so a vLLM client's state round-trips
 unchanged) plus one ``tito`` object holding tito's own versioned state, which the service validates
 and signs. The route body is a union resolved by ``stream``, as in vLLM; :data:`DerenderChatBody`
-and :data:`DerenderCompletionBody` are ready-made FastAPI body types for it.
+is a ready-made FastAPI body type for it. The completions bodies are
+:mod:`tito.protocol.derender_completion`'s (a chat derender function never defines the
+completions models).
 
 tito extensions (off unless used): ``generate_chunks`` lets one call derender several engine events,
 and the response then carries ``chunks`` instead of ``chunk``.
@@ -22,10 +24,9 @@ from pydantic import (
     model_validator,
 )
 
-from tito.errors import InvalidField, quote
+from tito.errors import quote
 from tito.protocol.chat import ChatCompletionRequest, ChatCompletionStreamResponse
-from tito.protocol.common import NonNegativeInt, TokenId, WireModel
-from tito.protocol.completion import CompletionRequest, CompletionStreamResponse
+from tito.protocol.common import NonNegativeInt, TokenId, WireModel, new_list
 from tito.protocol.generate_response import GenerateTokensResponse, GenerateTokensStreamResponse
 
 __all__ = [
@@ -36,10 +37,6 @@ __all__ = [
     "DerenderChatRequest",
     "DerenderChatStreamRequest",
     "DerenderChatStreamResponse",
-    "DerenderCompletionBody",
-    "DerenderCompletionRequest",
-    "DerenderCompletionStreamRequest",
-    "DerenderCompletionStreamResponse",
     "DerenderStreamState",
 ]
 
@@ -65,18 +62,18 @@ class DerenderStreamState(WireModel):
     the static ones; size limits tied to ``max_model_len`` are the service's job.
     """
 
-    prev_tokens: list[str] = Field(default_factory=list, max_length=MAX_PREV_TOKENS)
+    prev_tokens: list[str] = Field(default_factory=new_list, max_length=MAX_PREV_TOKENS)
     prefix_offset: NonNegativeInt = 0
     read_offset: NonNegativeInt = 0
     role_sent: bool = False
     logprob_context_token_ids: list[TokenId] = Field(
-        default_factory=list, max_length=MAX_LOGPROB_CONTEXT_TOKEN_IDS
+        default_factory=new_list, max_length=MAX_LOGPROB_CONTEXT_TOKEN_IDS
     )
     logprob_text_offset: NonNegativeInt = 0
-    output_token_ids: list[TokenId] = Field(default_factory=list)
-    output_chunk_lens: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list)
+    output_token_ids: list[TokenId] = Field(default_factory=new_list)
+    output_chunk_lens: list[Annotated[int, Field(gt=0)]] = Field(default_factory=new_list)
     tools_streamed: bool = False
-    last_tool_call_ids: list[str] = Field(default_factory=list)
+    last_tool_call_ids: list[str] = Field(default_factory=new_list)
     held_text: str = ""
     stop_fired: bool = False
     tito: dict[str, Any] | None = None
@@ -117,7 +114,7 @@ class DerenderContext(WireModel):
     model: str | None = None
     request_id: str | None = None
     prompt_tokens: NonNegativeInt | None = None
-    prompt_tail: list[TokenId] = Field(default_factory=list, max_length=64)
+    prompt_tail: list[TokenId] = Field(default_factory=new_list, max_length=64)
     #: the whole prompt, only with ``echo`` (derender prepends it)
     prompt_token_ids: list[TokenId] | None = None
     skip_special_tokens: bool = True
@@ -166,68 +163,33 @@ def _null_stream_is_false(data: Any) -> Any:
     return data
 
 
-class DerenderChatRequest(WireModel):
-    """Body of a batch ``/v1/chat/completions/derender``: a whole generate response at once."""
+class _DerenderBatchRequestBase(WireModel):
+    """Fields (first) and the null-``stream`` rule of every batch derender body."""
 
     stream: Literal[False] = False
     model: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_stream(cls, data: Any) -> Any:
+        """See :func:`_null_stream_is_false`."""
+        return _null_stream_is_false(data)
+
+
+class DerenderChatRequest(_DerenderBatchRequestBase):
+    """Body of a batch ``/v1/chat/completions/derender``: a whole generate response at once."""
+
     generate_response: GenerateTokensResponse
     prompt_tokens: NonNegativeInt | None = None
     prompt_token_ids: list[TokenId] | None = None
     chat_request: ChatCompletionRequest | None = None
     derender_context: DerenderContext | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _null_stream(cls, data: Any) -> Any:
-        """See :func:`_null_stream_is_false`."""
-        return _null_stream_is_false(data)
-
     @field_validator("generate_response", mode="before")
     @classmethod
     def _mode(cls, value: Any) -> Any:
         """Refuse text-mode output with a clear message (see :func:`_tokens_only`)."""
         return _tokens_only(value)
-
-
-class DerenderCompletionRequest(WireModel):
-    """Body of a batch ``/v1/completions/derender``: one generate response per prompt."""
-
-    stream: Literal[False] = False
-    model: str | None = None
-    generate_responses: list[GenerateTokensResponse]
-    prompt_tokens: list[NonNegativeInt] | None = None
-    prompt_token_ids: list[list[TokenId] | None] | None = None
-    completion_request: CompletionRequest | None = None
-    derender_context: DerenderContext | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _null_stream(cls, data: Any) -> Any:
-        """See :func:`_null_stream_is_false`."""
-        return _null_stream_is_false(data)
-
-    @field_validator("generate_responses", mode="before")
-    @classmethod
-    def _mode(cls, value: Any) -> Any:
-        """Refuse text-mode output with a clear message (see :func:`_tokens_only`); an empty list
-        is vLLM's own rule (a BadRequestError, not a schema error)."""
-        if isinstance(value, list) and not value:
-            raise InvalidField("generate_responses must not be empty", param="generate_responses")
-        return _each_tokens_only(value)
-
-    @model_validator(mode="after")
-    def _per_prompt_lengths(self) -> "DerenderCompletionRequest":
-        """The per-prompt lists are matched by position, so their lengths must agree."""
-        n = len(self.generate_responses)
-        for name in ("prompt_tokens", "prompt_token_ids"):
-            value = getattr(self, name)
-            if value is not None and len(value) != n:
-                raise InvalidField(
-                    f"`{name}` has {len(value)} entries but there are {n} generate_responses.",
-                    param=name,
-                )
-        return self
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,13 +242,6 @@ class DerenderChatStreamRequest(_DerenderStreamRequestBase):
     derender_context: DerenderContext | None = None
 
 
-class DerenderCompletionStreamRequest(_DerenderStreamRequestBase):
-    """Body of one streaming ``/v1/completions/derender`` call."""
-
-    completion_request: CompletionRequest | None = None
-    derender_context: DerenderContext | None = None
-
-
 # --------------------------------------------------------------------------------------------
 # Streaming responses
 # --------------------------------------------------------------------------------------------
@@ -306,19 +261,6 @@ class DerenderChatStreamResponse(WireModel):
 
     chunk: ChatCompletionStreamResponse | None = None
     chunks: list[ChatCompletionStreamResponse] | None = None
-    stream_state: DerenderStreamState
-
-    @model_serializer(mode="wrap")
-    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Omit the tito-only ``chunks`` key when null."""
-        return _omit_null_chunks(handler(self))
-
-
-class DerenderCompletionStreamResponse(WireModel):
-    """``{chunk, stream_state}`` for completions; same ``chunks`` extension as chat."""
-
-    chunk: CompletionStreamResponse | None = None
-    chunks: list[CompletionStreamResponse] | None = None
     stream_state: DerenderStreamState
 
     @model_serializer(mode="wrap")
@@ -351,10 +293,3 @@ DerenderChatBody = Annotated[
     Discriminator(_stream_member("DerenderChatRequest", "DerenderChatStreamRequest")),
 ]
 """Body of ``/v1/chat/completions/derender``: batch unless ``stream`` is true."""
-
-DerenderCompletionBody = Annotated[
-    Annotated[DerenderCompletionRequest, Tag("DerenderCompletionRequest")]
-    | Annotated[DerenderCompletionStreamRequest, Tag("DerenderCompletionStreamRequest")],
-    Discriminator(_stream_member("DerenderCompletionRequest", "DerenderCompletionStreamRequest")),
-]
-"""Body of ``/v1/completions/derender``: batch unless ``stream`` is true."""

@@ -24,11 +24,14 @@ from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
     NonNegativeInt,
+    PlaceholderRangeInfo,
     StreamOptions,
     StructuredOutputsParams,
     TokenId,
     WireModel,
     check_cache_salt,
+    new_dict,
+    new_list,
     random_uuid,
     stop_list,
 )
@@ -36,7 +39,6 @@ from tito.protocol.common import (
 __all__ = [
     "GenerateRequest",
     "MultiModalFeatures",
-    "PlaceholderRangeInfo",
     "ReasoningParserKwargs",
     "RequestOutputKind",
     "SamplingParams",
@@ -77,8 +79,8 @@ class SamplingParams(WireModel):
     top_k: int = Field(default=0, ge=-1)
     min_p: float = Field(default=0.0, ge=0.0, le=1.0)
     seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
-    stop: list[str] = Field(default_factory=list)
-    stop_token_ids: list[TokenId] = Field(default_factory=list)
+    stop: list[str] = Field(default_factory=new_list)
+    stop_token_ids: list[TokenId] = Field(default_factory=new_list)
     include_stop_str_in_output: bool = False
     ignore_eos: bool = False
     max_tokens: int | None = Field(default=16, ge=1)
@@ -92,7 +94,7 @@ class SamplingParams(WireModel):
     structured_outputs: StructuredOutputsParams | None = None
     logit_bias: dict[int, float] | None = None
     allowed_token_ids: list[TokenId] | None = None
-    bad_words: list[str] = Field(default_factory=list)
+    bad_words: list[str] = Field(default_factory=new_list)
     extra_args: dict[str, Any] | None = None
     skip_clone: bool = False
     skip_reading_prefix_cache: bool | None = None
@@ -154,13 +156,6 @@ class SamplingParams(WireModel):
 # --------------------------------------------------------------------------------------------
 
 
-class PlaceholderRangeInfo(WireModel):
-    """Where one multimodal item's placeholder tokens sit in ``token_ids``."""
-
-    offset: NonNegativeInt
-    length: int = Field(gt=0)
-
-
 class MultiModalFeatures(WireModel):
     """Pre-processed multimodal inputs keyed by modality (``image``, ``audio``, ...).
 
@@ -213,7 +208,7 @@ class ReasoningParserKwargs(WireModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    chat_template_kwargs: dict[str, Any] = Field(default_factory=dict)
+    chat_template_kwargs: dict[str, Any] = Field(default_factory=new_dict)
 
 
 class GenerateRequest(WireModel):

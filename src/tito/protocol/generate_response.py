@@ -26,12 +26,13 @@ from tito.protocol.common import (
     Logprob,
     NonNegativeInt,
     PerRequestMetrics,
+    PlaceholderRangeInfo,
     TokenId,
     UsageInfo,
     WeightVersion,
     WireModel,
+    new_list,
 )
-from tito.protocol.generate_request import PlaceholderRangeInfo
 
 __all__ = [
     "TOKEN_ID_PREFIX",
@@ -83,7 +84,7 @@ class GenerateLogProb(WireModel):
 class GenerateLogProbsContent(GenerateLogProb):
     """[main] one generated position: the sampled token first in ``top_logprobs``."""
 
-    top_logprobs: list[GenerateLogProb] = Field(default_factory=list)
+    top_logprobs: list[GenerateLogProb] = Field(default_factory=new_list)
 
 
 def _plain_wire_entries(content: Any) -> bool:

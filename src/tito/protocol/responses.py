@@ -1,5 +1,6 @@
 """OpenAI Responses API shapes: the request render consumes, the ``Response`` object and the
-stream events derender produces.
+stream events derender produces (the derender bodies: :mod:`tito.protocol.responses_derender`,
+so the Responses render function never defines the derender and engine-response models).
 
 Why these names: they are the openai SDK's (``openai.types.responses``) and vLLM 0.33's
 (``ResponsesRequest``), field for field, so an SDK client parses every object tito sends into its
@@ -8,35 +9,22 @@ large union (messages, ``function_call``, ``function_call_output``, ``reasoning`
 render walks item by item with clear 400s, as vLLM's ``construct_input_messages`` does.
 """
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tito.errors import InvalidField
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
-    NonNegativeInt,
     OpenAIBaseModel,
-    TokenId,
     WireModel,
+    new_list,
     random_uuid,
     unix_now,
 )
-from tito.protocol.derender import (
-    DerenderContext,
-    DerenderStreamState,
-    _DerenderStreamRequestBase,
-    _null_stream_is_false,
-    _stream_member,
-)
-from tito.protocol.generate_response import GenerateTokensResponse
 
 __all__ = [
-    "DerenderResponsesBody",
-    "DerenderResponsesRequest",
-    "DerenderResponsesStreamRequest",
-    "DerenderResponsesStreamResponse",
     "IncompleteDetails",
     "InputTokensDetails",
     "OutputTokensDetails",
@@ -104,7 +92,7 @@ class ResponsesRequest(OpenAIBaseModel):
     temperature: float | None = None
     text: TextConfig | None = None
     tool_choice: Literal["none", "auto", "required"] | dict[str, Any] = "auto"
-    tools: list[ResponsesTool] = Field(default_factory=list)
+    tools: list[ResponsesTool] = Field(default_factory=new_list)
     top_logprobs: int | None = Field(default=0, ge=0, le=20)
     top_p: float | None = None
     top_k: int | None = None
@@ -118,8 +106,8 @@ class ResponsesRequest(OpenAIBaseModel):
     frequency_penalty: float | None = Field(default=None, ge=-2.0, le=2.0)
     repetition_penalty: float | None = None
     seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
-    stop: str | list[str] | None = Field(default_factory=list)
-    stop_token_ids: list[int] | None = Field(default_factory=list)
+    stop: str | list[str] | None = Field(default_factory=new_list)
+    stop_token_ids: list[int] | None = Field(default_factory=new_list)
     ignore_eos: bool = False
     request_id: str = Field(default_factory=lambda: f"resp_{random_uuid()}")
     priority: int = Field(default=0, ge=INT64_MIN, le=INT64_MAX)
@@ -191,7 +179,7 @@ class ResponseOutputText(OpenAIBaseModel):
 
     type: Literal["output_text"] = "output_text"
     text: str
-    annotations: list[Any] = Field(default_factory=list)
+    annotations: list[Any] = Field(default_factory=new_list)
     logprobs: list[dict[str, Any]] | None = None
 
 
@@ -202,7 +190,7 @@ class ResponseOutputMessage(OpenAIBaseModel):
     type: Literal["message"] = "message"
     role: Literal["assistant"] = "assistant"
     status: Literal["in_progress", "completed", "incomplete"] = "completed"
-    content: list[ResponseOutputText] = Field(default_factory=list)
+    content: list[ResponseOutputText] = Field(default_factory=new_list)
 
 
 class ResponseReasoningTextContent(OpenAIBaseModel):
@@ -217,7 +205,7 @@ class ResponseReasoningItem(OpenAIBaseModel):
 
     id: str
     type: Literal["reasoning"] = "reasoning"
-    summary: list[Any] = Field(default_factory=list)
+    summary: list[Any] = Field(default_factory=new_list)
     content: list[ResponseReasoningTextContent] | None = None
     encrypted_content: str | None = None
     status: Literal["in_progress", "completed", "incomplete"] | None = None
@@ -273,7 +261,7 @@ class ResponsesResponse(OpenAIBaseModel):
     parallel_tool_calls: bool = True
     temperature: float | None = None
     tool_choice: Any = "auto"
-    tools: list[Any] = Field(default_factory=list)
+    tools: list[Any] = Field(default_factory=new_list)
     top_p: float | None = None
     background: bool | None = False
     max_output_tokens: int | None = None
@@ -295,50 +283,3 @@ class ResponsesStreamEvent(WireModel):
 
     type: str
     sequence_number: int
-
-
-# --------------------------------------------------------------------------------------------
-# Derender bodies
-# --------------------------------------------------------------------------------------------
-
-
-class DerenderResponsesRequest(WireModel):
-    """Body of a batch ``/v1/responses/derender``: the engine's whole response plus the original
-    Responses request (or render's ``derender_context``)."""
-
-    stream: Literal[False] = False
-    model: str | None = None
-    generate_response: GenerateTokensResponse
-    prompt_tokens: NonNegativeInt | None = None
-    prompt_token_ids: list[TokenId] | None = None
-    responses_request: ResponsesRequest | None = None
-    derender_context: DerenderContext | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _null_stream(cls, data: Any) -> Any:
-        """``"stream": null`` is "not streaming" (as the chat body)."""
-        return _null_stream_is_false(data)
-
-
-class DerenderResponsesStreamRequest(_DerenderStreamRequestBase):
-    """Body of one streaming ``/v1/responses/derender`` call (the request, or render's
-    context, is needed on the first call only: the settings ride in the state)."""
-
-    responses_request: ResponsesRequest | None = None
-    derender_context: DerenderContext | None = None
-
-
-class DerenderResponsesStreamResponse(WireModel):
-    """``{events, stream_state}``: this call's Responses stream events, in order."""
-
-    events: list[ResponsesStreamEvent]
-    stream_state: DerenderStreamState
-
-
-#: The route body: batch or one streaming call, resolved by ``stream`` (as the chat route).
-DerenderResponsesBody = Annotated[
-    Annotated[DerenderResponsesRequest, Tag("DerenderResponsesRequest")]
-    | Annotated[DerenderResponsesStreamRequest, Tag("DerenderResponsesStreamRequest")],
-    Discriminator(_stream_member("DerenderResponsesRequest", "DerenderResponsesStreamRequest")),
-]

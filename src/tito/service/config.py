@@ -10,12 +10,14 @@ parsers instead, which lets every other special token leak into the content.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tito.core.pipeline import ChoiceConfig
 from tito.models import ServedModel
-from tito.protocol import ChatCompletionRequest, CompletionRequest
 from tito.protocol.derender import DerenderContext
+
+if TYPE_CHECKING:
+    from tito.protocol import ChatCompletionRequest, CompletionRequest
 
 
 def _tool_mode(model: ServedModel, req: ChatCompletionRequest | None) -> tuple[str, str | None]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tito.core.parsers.reasoning import get_reasoning_parser
 from tito.core.pipeline import (
@@ -32,14 +32,8 @@ from tito.protocol import (
     ChatCompletionResponse,
     ChatCompletionResponseChoice,
     ChatMessage,
-    CompletionLogProbs,
-    CompletionRequest,
-    CompletionResponse,
-    CompletionResponseChoice,
     DerenderChatRequest,
     DerenderChatStreamRequest,
-    DerenderCompletionRequest,
-    DerenderCompletionStreamRequest,
     FunctionCall,
     GenerateTokensStreamResponse,
     ToolCall,
@@ -49,6 +43,14 @@ from tito.protocol.common import CompletionTokenUsageInfo
 from tito.service import stream_body, stream_chunks, stream_state
 from tito.service.config import chat_config, completion_config
 
+if TYPE_CHECKING:  # the completions models: imported where used (a chat derender function
+    # never defines them)
+    from tito.protocol import (
+        CompletionRequest,
+        CompletionResponse,
+        DerenderCompletionRequest,
+        DerenderCompletionStreamRequest,
+    )
 
 
 # -- bounds ------------------------------------------------------------------------------------
@@ -567,6 +569,7 @@ class _Stream:
             logprobs = None
             if _has_logprobs(choice):
                 from tito.core import logprobs as lp
+                from tito.protocol import CompletionLogProbs
 
                 logprobs_dict, self.state.text_offset = lp.to_completion(
                     out.logprobs or [], self.state.text_offset
@@ -649,6 +652,7 @@ def _join_lp(first: dict[str, Any] | None, second: dict[str, Any]) -> dict[str, 
 def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> CompletionResponse:
     """Batch completions derender: every choice of every response, indices counted across them."""
     from tito.core import logprobs as lp
+    from tito.protocol import CompletionLogProbs, CompletionResponse, CompletionResponseChoice
 
     responses = req.generate_responses
     if not responses:
@@ -772,6 +776,6 @@ def handle_completions(
     from tito.models import get_registry
 
     model = get_registry().get(body.model)
-    if isinstance(body, DerenderCompletionStreamRequest):
+    if body.stream:  # DerenderCompletionStreamRequest (its stream is Literal[True])
         return derender_completion_stream(model, body)
     return derender_completion(model, body).model_dump()

@@ -10,8 +10,7 @@ from __future__ import annotations
 import datetime
 from typing import TYPE_CHECKING, Any
 
-from tito.core.harmony import build_conversation, render_for_completion
-from tito.core.parsers.harmony import is_harmony
+from tito.core.parsers import is_harmony
 
 if TYPE_CHECKING:
     from tito.models import ServedModel
@@ -31,6 +30,8 @@ def harmony_prompt_ids(
 ) -> list[int]:
     """The prompt vLLM 0.33 renders for ``request`` on gpt-oss (``tools``: as vLLM includes
     them, None when absent or excluded)."""
+    from tito.core.harmony import build_conversation, render_for_completion  # gpt-oss only
+
     day = start_date or datetime.date.today().strftime("%Y-%m-%d")
     conversation = build_conversation(
         request.messages, tools=tools, reasoning_effort=request.reasoning_effort, start_date=day

@@ -57,7 +57,6 @@ from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
 from tito.core.mistral import encode_chat as mistral_encode_chat
 from tito.core import sampling as core_sampling
-from tito.core.harmony.structured import harmony_structured_outputs
 from tito.core.parsers.tools import TYPED_TOOL_PARSERS
 from tito.core.parsers.tools._schema import tool_params
 from tito.core.parsers.tools import TOOL_PARSERS
@@ -65,20 +64,15 @@ from tito.core.parsers.tools.structural import structural_tag
 from tito.core.structured_check import check_request as check_structured_request
 from tito.core.template_budget import TemplateLimits, TemplateRenderError
 from tito.errors import BadRequest
-from tito.protocol import (
-    ChatCompletionNamedToolChoiceParam,
-    ChatCompletionRequest,
-    CompletionRequest,
-    GenerateRequest,
-    ReasoningParserKwargs,
-    SamplingParams,
-)
+from tito.protocol import GenerateRequest, ReasoningParserKwargs, SamplingParams
 from tito.protocol.common import stop_list
 from tito.service.harmony import harmony_prompt_ids, is_harmony_model
 from tito.service.render_wire import generate_request_wire, sampling_params_wire
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the request models are only annotations here: the completions render
+    # function never imports the chat models (nor the chat render function the completion ones)
     from tito.models import ServedModel
+    from tito.protocol import ChatCompletionRequest, CompletionRequest
 
 __all__ = [
     "DERENDER_CONTEXT_VERSION",
@@ -366,11 +360,7 @@ def _check_tool_choice(request: ChatCompletionRequest, model: ServedModel) -> No
             "(vLLM: --enable-auto-tool-choice and --tool-call-parser).",
             param="tool_choice",
         )
-    desc = (
-        f'function "{choice.function.name}"'
-        if isinstance(choice, ChatCompletionNamedToolChoiceParam)
-        else f'"{choice}"'
-    )
+    desc = f'"{choice}"' if isinstance(choice, str) else f'function "{choice.function.name}"'
     raise BadRequest(
         f"tool_choice={desc} requires a tool parser, and model `{model.name}` has none "
         "(vLLM: --tool-call-parser).",
@@ -474,6 +464,8 @@ def _chat_structured_outputs(
         response_format=response_format, structured_outputs=own)
     level = model.config.tool_strict_level  # the server's floor, else the format's default
     if harmony:
+        from tito.core.harmony.structured import harmony_structured_outputs  # gpt-oss only
+
         constraint = harmony_structured_outputs(constraint)
         tag_model: str | None = "harmony"
         parser = None
@@ -706,7 +698,7 @@ def _render_chat(
 
     tool_choice = request.tool_choice
     tool_choice_json: Any = (
-        tool_choice.model_dump() if isinstance(tool_choice, ChatCompletionNamedToolChoiceParam) else tool_choice
+        tool_choice if tool_choice is None or isinstance(tool_choice, str) else tool_choice.model_dump()
     )
     structured = _chat_structured_outputs(request, model, tools, tool_choice_json, harmony=harmony,
                                           responses=responses)

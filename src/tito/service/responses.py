@@ -30,13 +30,15 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tito.errors import BadRequest, InvalidRequest
-from tito.protocol import ChatCompletionRequest, GenerateRequest
+from tito.protocol import ChatCompletionRequest
 from tito.protocol.common import StructuredOutputsParams
 from tito.protocol.responses import ResponsesRequest
-from tito.service.render import RenderSettings, calls_schema_replaces_text, render_chat_request
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the render side is imported where it renders: the Responses derender
+    # function uses this module's conversion only (its render function imports it at init)
     from tito.models import ServedModel
+    from tito.protocol import GenerateRequest
+    from tito.service.render import RenderSettings
 
 __all__ = ["chat_request_for", "echo_fields", "input_messages", "render_responses_request"]
 
@@ -244,6 +246,8 @@ def render_responses_request(
     model: ServedModel | None = None,
 ) -> GenerateRequest:
     """Render one Responses request (vLLM 0.33's ``/v1/responses/render``)."""
+    from tito.service.render import calls_schema_replaces_text, render_chat_request
+
     if model is None:
         from tito.models import get_registry
 

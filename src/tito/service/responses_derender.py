@@ -28,11 +28,10 @@ from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_ch
 from tito.errors import BadRequest
 from tito.models import ServedModel
 from tito.protocol import ChatCompletionRequest, DerenderContext
-from tito.protocol.responses import (
+from tito.protocol.responses import ResponsesRequest, ResponsesResponse
+from tito.protocol.responses_derender import (
     DerenderResponsesRequest,
     DerenderResponsesStreamRequest,
-    ResponsesRequest,
-    ResponsesResponse,
 )
 from tito.service import stream_body, stream_state
 from tito.service.config import chat_config

@@ -2,7 +2,7 @@
 
 Why: a stream makes one call per engine chunk, and building ``ChatCompletionStreamResponse``
 (its choice, its ``DeltaMessage``, tool-call deltas) then dumping it cost more than the core
-step. The dicts here are shallow copies of templates dumped once from the wire models themselves
+step. The dicts here are shallow copies of templates, the wire models' dumps of their defaults
 (:mod:`tito.protocol` keeps the field names, their order and defaults), with the per-call values
 put in; values that are models (usage, metrics, completions logprobs) are dumped by their model,
 chat logprob entries are the pipeline's own dicts (already of the wire shape). ``DeltaMessage``'s
@@ -12,7 +12,6 @@ rule is kept: ``tool_calls`` only when there are some.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from tito.core.pipeline import ChoiceOutput
@@ -20,38 +19,31 @@ from tito.core.pipeline import ChoiceOutput
 __all__ = ["chat_chunk", "chat_choice", "completion_chunk", "completion_choice"]
 
 
-@cache
-def _templates() -> dict[str, dict[str, Any]]:
-    """Each shape dumped once from its model (on the first streamed call: the models may be
-    built lazily)."""
-    from tito.protocol import (
-        ChatCompletionLogProbs,
-        ChatCompletionResponseStreamChoice,
-        ChatCompletionStreamResponse,
-        CompletionResponseStreamChoice,
-        CompletionStreamResponse,
-        DeltaFunctionCall,
-        DeltaMessage,
-        DeltaToolCall,
-    )
-
-    return {
-        "chat": ChatCompletionStreamResponse(id="", created=0, model="", choices=[]).model_dump(),
-        "chat_choice": ChatCompletionResponseStreamChoice(index=0,
-                                                          delta=DeltaMessage()).model_dump(),
-        "delta": DeltaMessage().model_dump(),
-        "tool_call": DeltaToolCall(index=0).model_dump(),
-        "function": DeltaFunctionCall().model_dump(),
-        "logprobs": ChatCompletionLogProbs().model_dump(),
-        "completion": CompletionStreamResponse(id="", created=0, model="",
-                                               choices=[]).model_dump(),
-        "completion_choice": CompletionResponseStreamChoice(index=0, text="").model_dump(),
-    }
+#: Each shape as its model dumps it with the fields left at their defaults (the per-call values
+#: are put in by the functions below). Literals, not dumps made at run time: dumping the models
+#: would build their pydantic schemas (~15 ms, deferred to first use) on a function's first
+#: streamed call. ``tests/test_stream_chunks.py`` compares each with its model's dump.
+_TEMPLATES: dict[str, dict[str, Any]] = {
+    "chat": {"id": "", "object": "chat.completion.chunk", "created": 0, "model": "",
+             "choices": [], "usage": None, "system_fingerprint": None, "prompt_token_ids": None,
+             "prompt_text": None, "metrics": None},
+    "chat_choice": {"index": 0, "delta": {"role": None, "content": None, "reasoning": None},
+                    "logprobs": None, "finish_reason": None, "stop_reason": None,
+                    "token_ids": None},
+    "delta": {"role": None, "content": None, "reasoning": None},
+    "tool_call": {"id": None, "type": None, "index": 0, "function": None},
+    "function": {"name": None, "arguments": None},
+    "logprobs": {"content": None},
+    "completion": {"id": "", "object": "text_completion", "created": 0, "model": "",
+                   "choices": [], "usage": None, "system_fingerprint": None, "metrics": None},
+    "completion_choice": {"index": 0, "text": "", "logprobs": None, "finish_reason": None,
+                          "stop_reason": None, "prompt_token_ids": None, "token_ids": None},
+}
 
 
 def _chunk(kind: str, id_: str, created: int, model: str, choices: list[dict[str, Any]],
            usage: Any, metrics: Any) -> dict[str, Any]:
-    out = dict(_templates()[kind])
+    out = dict(_TEMPLATES[kind])
     out["id"], out["created"], out["model"], out["choices"] = id_, created, model, choices
     if usage is not None:
         out["usage"] = usage.model_dump()
@@ -76,7 +68,7 @@ def chat_choice(index: int, out: ChoiceOutput, *, logprobs: bool,
                 token_ids: list[int] | None) -> dict[str, Any]:
     """``ChatCompletionResponseStreamChoice`` of the pipeline's output: the delta (role, content,
     reasoning, tool calls), logprobs (the entries, when the engine sent logprobs), finish."""
-    templates = _templates()
+    templates = _TEMPLATES
     delta = dict(templates["delta"])
     delta["role"] = out.role
     delta["content"] = out.text or None
@@ -104,7 +96,7 @@ def chat_choice(index: int, out: ChoiceOutput, *, logprobs: bool,
 def completion_choice(index: int, text: str, out: ChoiceOutput, *, logprobs: Any,
                       token_ids: list[int] | None) -> dict[str, Any]:
     """``CompletionResponseStreamChoice``; ``logprobs``: a ``CompletionLogProbs`` or None."""
-    choice = dict(_templates()["completion_choice"])
+    choice = dict(_TEMPLATES["completion_choice"])
     choice["index"], choice["text"] = index, text
     choice["logprobs"] = logprobs.model_dump() if logprobs is not None else None
     choice["finish_reason"], choice["stop_reason"] = out.finish_reason, out.stop_reason

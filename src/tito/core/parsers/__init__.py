@@ -8,7 +8,20 @@ output length; every step is linear in the new text.
 
 from __future__ import annotations
 
-from tito.core.parsers import reasoning, tools
+#: vLLM's parser names for gpt-oss (``--tool-call-parser openai``,
+#: ``--reasoning-parser openai_gptoss``). Here, not in :mod:`tito.core.parsers.harmony` (which
+#: re-exports them): every function checks a model's parser names at init, and only one that
+#: serves gpt-oss imports the harmony parser.
+HARMONY_TOOL_PARSERS = frozenset({"openai"})
+HARMONY_REASONING_PARSERS = frozenset({"openai_gptoss"})
+
+
+def is_harmony(tool_parser: str | None, reasoning_parser: str | None) -> bool:
+    """Do these parser names (a model's tito.json) mean the harmony format?"""
+    return tool_parser in HARMONY_TOOL_PARSERS or reasoning_parser in HARMONY_REASONING_PARSERS
+
+
+from tito.core.parsers import reasoning, tools  # noqa: E402  (after the names above)
 from tito.core.parsers.reasoning import (
     REASONING_PARSERS,
     ReasoningParser,
@@ -26,6 +39,8 @@ from tito.core.parsers.tools import (
 )
 
 __all__ = [
+    "HARMONY_REASONING_PARSERS",
+    "HARMONY_TOOL_PARSERS",
     "REASONING_PARSERS",
     "TOOL_PARSERS",
     "ReasoningParser",
@@ -34,6 +49,7 @@ __all__ = [
     "ToolChoiceMode",
     "ToolParser",
     "ToolState",
+    "is_harmony",
     "make_tool_parser",
     "marker_special_ids",
     "parse_tool_choice",

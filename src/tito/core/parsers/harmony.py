@@ -62,6 +62,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from tito.core.parsers import HARMONY_REASONING_PARSERS, HARMONY_TOOL_PARSERS, is_harmony
 from tito.core.parsers.tools._base import ToolCallDelta
 from tito.core.state import Field, State
 from tito.core.vocab import Vocab
@@ -79,10 +80,6 @@ __all__ = [
     "step",
 ]
 
-#: vLLM's parser names for gpt-oss (``--tool-call-parser openai``,
-#: ``--reasoning-parser openai_gptoss``).
-HARMONY_TOOL_PARSERS = frozenset({"openai"})
-HARMONY_REASONING_PARSERS = frozenset({"openai_gptoss"})
 #: Longest header held while waiting for ``<|message|>`` (characters).
 HEADER_LIMIT = 256
 
@@ -100,11 +97,6 @@ _ASCII_WS = " \t\n\x0c\r"
 
 Phase = Literal["header", "content", "skip", "raw"]
 Kind = Literal["reasoning", "content", "tool", "drop"]
-
-
-def is_harmony(tool_parser: str | None, reasoning_parser: str | None) -> bool:
-    """Do these parser names (a model's tito.json) mean the harmony format?"""
-    return tool_parser in HARMONY_TOOL_PARSERS or reasoning_parser in HARMONY_REASONING_PARSERS
 
 
 class HarmonyState(State):
