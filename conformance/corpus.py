@@ -778,6 +778,7 @@ RENDER_CHAT_MISTRAL: dict[str, dict[str, Any]] = {
     "continue_final": mchat(messages=[*USER, {"role": "assistant", "content": "It is"}],
                             continue_final_message=True, add_generation_prompt=False),
     "request_id": mchat(request_id="m-1", cache_salt="s", priority=1),
+    "tool_choice_null_no_tools": mchat(tool_choice=None),
 }
 
 RENDER_CHAT_MISTRAL_ERRORS: dict[str, dict[str, Any]] = {
@@ -1219,3 +1220,15 @@ HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
     "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS,
     "render_chat_template": RENDER_CHAT_TEMPLATE,
 }
+
+#: the Messages render's thinking settings on every model: vLLM probes which reasoning_effort
+#: turns thinking off per model ("none", or "low" when the template refuses or ignores it)
+_THINKING = {"disabled": {"type": "disabled"}, "enabled": {"type": "enabled", "budget_tokens": 1024},
+             "adaptive": {"type": "adaptive"}, "unset": None}
+RENDER_MESSAGES_MODELS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    f"{server}_thinking_{name}": (server, MESSAGES_R, {
+        "model": server, "max_tokens": 2000, "messages": [{"role": "user", "content": "Hi"}],
+        **({"thinking": thinking} if thinking else {})})
+    for server in ("qwen3", "mistral-v3", "gpt-oss") for name, thinking in _THINKING.items()
+}
+HTTP_GROUPS["render_messages_models"] = RENDER_MESSAGES_MODELS

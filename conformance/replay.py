@@ -481,7 +481,8 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "derender_chat_gptoss", "stream_chat_gptoss", "render_chat_mistral",
           "render_chat_mistral_errors", "derender_chat_mistral", "stream_chat_mistral",
           "render_chat_edge", "render_chat_edge_errors", "derender_chat_edge", "stream_chat_edge",
-          "render_media_errors", "tokens_gptoss", "render_chat_template"]
+          "render_media_errors", "tokens_gptoss", "render_chat_template",
+          "render_messages_models"]
 
 
 def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[

@@ -709,8 +709,9 @@ def _render_chat(
     skip_special = request.skip_special_tokens
     tool_parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
     if (model.reasoning_parser is not None and not is_harmony_model(model)) or (
-            tool_parser is not None and tool_parser.engine_reads_special and request.tools
-            and tool_choice_json != "none"):
+            tool_parser is not None and tool_parser.engine_reads_special
+            and tool_choice_json != "none"
+            and (request.tools or tool_parser.engine_reads_special_without_tools)):
         skip_special = False
     fields = core_sampling.sampling_fields(
         request,

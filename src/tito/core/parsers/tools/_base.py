@@ -182,6 +182,9 @@ class ToolParser:
     #: the request has tools and ``tool_choice`` is not "none" (its markers are special tokens
     #: of some models); render sends the same flag (recorded: conformance/goldens/structural)
     engine_reads_special: ClassVar[bool] = False
+    #: ... also without tools, for any ``tool_choice`` but "none" (null too: vLLM 0.33's mistral
+    #: parser on a tokenizer without its grammar; conformance/goldens render_messages_models)
+    engine_reads_special_without_tools: ClassVar[bool] = False
     #: vLLM's ``default_tool_strict_level`` (``--tool-strict-level`` unset): ``auto``, or
     #: ``function`` (every request with tools gets the tag, ``auto`` included: GLM)
     default_tool_strict_level: ClassVar[str] = "auto"

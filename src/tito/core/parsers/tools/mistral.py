@@ -81,6 +81,7 @@ def parse_v11_header(s: str) -> Header:
 @dataclass(frozen=True)
 class MistralParser(JsonListParser):
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
+    engine_reads_special_without_tools: ClassVar[bool] = True  # and without them
     name: ClassVar[str] = "mistral"
     forced_calls: ClassVar[str] = "mistral_list"
     first_phase: ClassVar[str] = "text"
