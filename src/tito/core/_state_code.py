@@ -8,7 +8,7 @@ One maker per class (``<Class>_<hash of its generated source>``), used by
 # fmt: off
 
 
-def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_harmony, _d_include_reasoning, _d_keep_special_ids, _d_named_tool, _d_parallel_tool_calls, _d_reasoning_enabled, _d_reasoning_parser, _d_return_token_ids, _d_skip_special_tokens, _d_spaces_between_special_tokens, _d_stop, _d_tool_choice, _d_tool_params, _d_tool_parser, _d_top_logprobs, _dump_value, _f_keep_special_ids, _f_stop, _fields, _new, _set):  # tito.core.pipeline
+def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_harmony, _d_include_reasoning, _d_keep_special_ids, _d_named_tool, _d_parallel_tool_calls, _d_reasoning_enabled, _d_reasoning_parser, _d_return_token_ids, _d_skip_special_tokens, _d_spaces_between_special_tokens, _d_stop, _d_tool_choice, _d_tool_params, _d_tool_parser, _d_top_logprobs, _dump_value, _f_keep_special_ids, _f_stop, _fields, _new, _set):
     def __init__(self, *, skip_special_tokens=_d_skip_special_tokens, keep_special_ids=_MISSING, spaces_between_special_tokens=_d_spaces_between_special_tokens, stop=_MISSING, reasoning_parser=_d_reasoning_parser, reasoning_enabled=_d_reasoning_enabled, include_reasoning=_d_include_reasoning, tool_parser=_d_tool_parser, tool_choice=_d_tool_choice, named_tool=_d_named_tool, parallel_tool_calls=_d_parallel_tool_calls, tool_params=_d_tool_params, completion=_d_completion, harmony=_d_harmony, top_logprobs=_d_top_logprobs, return_token_ids=_d_return_token_ids):
         self.skip_special_tokens = skip_special_tokens
         self.keep_special_ids = _f_keep_special_ids() if keep_special_ids is _MISSING else keep_special_ids
@@ -259,7 +259,7 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
     return locals()
 
 
-def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finished, _d_harmony, _d_lp_context, _d_pending, _d_reasoning, _d_role_sent, _d_stop, _d_text_offset, _d_tokens, _d_tool_calls, _d_tools, _dump_value, _f_detok, _f_lp_context, _f_stop, _fields, _new, _set):  # tito.core.pipeline
+def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finished, _d_harmony, _d_lp_context, _d_pending, _d_reasoning, _d_role_sent, _d_stop, _d_text_offset, _d_tokens, _d_tool_calls, _d_tools, _dump_value, _f_detok, _f_lp_context, _f_stop, _fields, _new, _set):
     def __init__(self, *, detok=_MISSING, stop=_MISSING, reasoning=_d_reasoning, tools=_d_tools, harmony=_d_harmony, role_sent=_d_role_sent, lp_context=_MISSING, text_offset=_d_text_offset, tokens=_d_tokens, tool_calls=_d_tool_calls, pending=_d_pending, finished=_d_finished):
         self.detok = _f_detok() if detok is _MISSING else detok
         self.stop = _f_stop() if stop is _MISSING else stop
@@ -454,7 +454,7 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
     return locals()
 
 
-def DetokState_cf4b915b5cf88586(StateError, _MISSING, _cls, _d_prefix_offset, _d_read_offset, _d_window, _dump_value, _f_window, _fields, _new, _set):  # tito.core.detok_state
+def DetokState_cf4b915b5cf88586(StateError, _MISSING, _cls, _d_prefix_offset, _d_read_offset, _d_window, _dump_value, _f_window, _fields, _new, _set):
     def __init__(self, *, window=_MISSING, prefix_offset=_d_prefix_offset, read_offset=_d_read_offset):
         self.window = _f_window() if window is _MISSING else window
         self.prefix_offset = prefix_offset
@@ -523,7 +523,7 @@ def DetokState_cf4b915b5cf88586(StateError, _MISSING, _cls, _d_prefix_offset, _d
     return locals()
 
 
-def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_tokens, _d_lp, _d_open, _d_out, _d_seq, _dump_value, _fields, _new, _set):  # tito.service.responses_events
+def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_tokens, _d_lp, _d_open, _d_out, _d_seq, _dump_value, _fields, _new, _set):
     def __init__(self, *, seq=_d_seq, done=_d_done, out=_d_out, open=_d_open, lp=_d_lp, input_tokens=_d_input_tokens):
         self.seq = seq
         self.done = done
@@ -634,7 +634,7 @@ def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_to
     return locals()
 
 
-def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _new, _set):  # tito.core.parsers.harmony
+def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _new, _set):
     def __init__(self, *, phase=_d_phase, header=_d_header, first=_d_first, kind=_d_kind, counts=_d_counts, said=_d_said, reasoning_sent=_d_reasoning_sent, content_sent=_d_content_sent, calls=_d_calls, reasoning_tokens=_d_reasoning_tokens):
         self.phase = phase
         self.header = header
@@ -801,7 +801,7 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
     return locals()
 
 
-def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):  # tito.core.parsers.reasoning
+def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):
     def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens):
         self.phase = phase
         self.held = held
@@ -982,7 +982,7 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
     return locals()
 
 
-def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_include_stop_str_in_output, _d_min_tokens, _d_stop, _d_stop_token_ids, _dump_value, _f_stop, _f_stop_token_ids, _fields, _new, _set):  # tito.core.stops
+def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_include_stop_str_in_output, _d_min_tokens, _d_stop, _d_stop_token_ids, _dump_value, _f_stop, _f_stop_token_ids, _fields, _new, _set):
     def __init__(self, *, stop=_MISSING, stop_token_ids=_MISSING, include_stop_str_in_output=_d_include_stop_str_in_output, min_tokens=_d_min_tokens, ignore_eos=_d_ignore_eos):
         _set(self, 'stop', _f_stop() if stop is _MISSING else stop)
         _set(self, 'stop_token_ids', _f_stop_token_ids() if stop_token_ids is _MISSING else stop_token_ids)
@@ -1079,7 +1079,7 @@ def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_in
     return locals()
 
 
-def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d_stop_reason, _d_tail, _d_tokens, _dump_value, _fields, _new, _set):  # tito.core.stops
+def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d_stop_reason, _d_tail, _d_tokens, _dump_value, _fields, _new, _set):
     def __init__(self, *, held=_d_held, tail=_d_tail, fired=_d_fired, stop_reason=_d_stop_reason, tokens=_d_tokens):
         self.held = held
         self.tail = tail
@@ -1176,7 +1176,7 @@ def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d
     return locals()
 
 
-def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d_n, _d_prompt_tokens, _dump_value, _fields, _new, _set):  # tito.service.stream_state
+def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d_n, _d_prompt_tokens, _dump_value, _fields, _new, _set):
     def __init__(self, *, model, id, created, index=_d_index, prompt_tokens=_d_prompt_tokens, n=_d_n, ext=_d_ext):
         self.model = model
         self.id = id
@@ -1301,7 +1301,7 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
     return locals()
 
 
-def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_n, _d_prompt_tokens, _d_sig, _d_st, _dump_value, _f_st, _fields, _new, _set):  # tito.service.stream_state
+def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_n, _d_prompt_tokens, _d_sig, _d_st, _dump_value, _f_st, _fields, _new, _set):
     def __init__(self, *, v, model, id, created, index=_d_index, prompt_tokens=_d_prompt_tokens, n=_d_n, ext=_d_ext, cfg, st=_MISSING, sig=_d_sig):
         self.v = v
         self.model = model
@@ -1482,7 +1482,7 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
     return locals()
 
 
-def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf, _d_calls, _d_comma, _d_depth, _d_esc, _d_expect, _d_fn, _d_gap, _d_in_str, _d_insec, _d_key, _d_name_sent, _d_pend, _d_phase, _d_quote, _d_stack, _d_tok, _d_truncated, _d_val, _d_vs, _d_vt, _d_ws, _dump_value, _fields, _new, _set):  # tito.core.parsers.tools._base
+def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf, _d_calls, _d_comma, _d_depth, _d_esc, _d_expect, _d_fn, _d_gap, _d_in_str, _d_insec, _d_key, _d_name_sent, _d_pend, _d_phase, _d_quote, _d_stack, _d_tok, _d_truncated, _d_val, _d_vs, _d_vt, _d_ws, _dump_value, _fields, _new, _set):
     def __init__(self, *, phase=_d_phase, buf=_d_buf, ws=_d_ws, gap=_d_gap, calls=_d_calls, name_sent=_d_name_sent, args_sent=_d_args_sent, depth=_d_depth, in_str=_d_in_str, esc=_d_esc, truncated=_d_truncated, stack=_d_stack, expect=_d_expect, tok=_d_tok, key=_d_key, quote=_d_quote, pend=_d_pend, comma=_d_comma, fn=_d_fn, vt=_d_vt, val=_d_val, vs=_d_vs, insec=_d_insec):
         self.phase = phase
         self.buf = buf
@@ -1831,7 +1831,7 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
     return locals()
 
 
-def Usage_1cdcc7ae59c21bdc(StateError, _MISSING, _cls, _d_input_tokens, _d_output_tokens, _d_reasoning_tokens, _dump_value, _fields, _new, _set):  # tito.service.responses_events
+def Usage_1cdcc7ae59c21bdc(StateError, _MISSING, _cls, _d_input_tokens, _d_output_tokens, _d_reasoning_tokens, _dump_value, _fields, _new, _set):
     def __init__(self, *, input_tokens=_d_input_tokens, output_tokens=_d_output_tokens, reasoning_tokens=_d_reasoning_tokens):
         self.input_tokens = input_tokens
         self.output_tokens = output_tokens

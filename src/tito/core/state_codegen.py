@@ -51,7 +51,8 @@ def render() -> str:
     for key, (module, source, names) in sorted(state.GENERATED.items()):
         if not module.startswith("tito."):
             continue  # a test's own State class
-        parts.append(f"\n\ndef {key}({', '.join(names)}):  # {module}\n")
+        # no module in the text: a class moved to another module keeps its maker
+        parts.append(f"\n\ndef {key}({', '.join(names)}):\n")
         parts.append(textwrap.indent(source, "    ") + "\n    return locals()\n")
     return "".join(parts)
 
