@@ -166,3 +166,22 @@ def test_tampered_states_decode_or_fail_as_the_generic_path(
             ["tokens", "stop", "held", "phase", "tool_params", "x", "detok", "sig"]))] = \
             data.draw(json_values)
     assert _decode(model, raw, fast=True) == _decode(model, raw, fast=False)
+
+
+canonical_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=8)
+    | st.sampled_from(["\x7f", "é", "Ġthe", "中文", "😀", "a\\xb", "\\x41", "\x00\x1f\n",
+                      "\ud7ff\ue000\uffff"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.dictionaries(st.text(max_size=5), canonical_values, max_size=5))
+def test_canonical_json_is_the_standard_encoders(value: dict[str, Any]) -> None:
+    """The signature's canonical JSON (orjson, then ``ensure_ascii``'s escapes) is byte for byte
+    ``json.dumps(sort_keys=True, separators=(",", ":"))`` of every float-free state (so states
+    signed by any tito release verify on any other)."""
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+    assert stream_state._canonical(value) == expected

@@ -125,7 +125,29 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 
 
 def _canonical(obj: dict[str, Any]) -> bytes:
+    """The state's canonical JSON (what the signature covers): ``_CANONICAL``'s bytes.
+
+    orjson writes them when it can, ~10x faster (a signed call signs twice): sorted keys, compact,
+    then the non-ASCII characters escaped as ``json``'s ``ensure_ascii`` does (``\\u00e9``; DEL
+    too). Not when that would differ: a character past U+FFFF (``json`` writes a surrogate pair),
+    a ``\\x`` already in the text (the escape step's own marker), anything orjson refuses. A
+    float it would write otherwise (``1e-05``), but a state tito writes holds none (its only
+    free-form parts, the tool typing map and the events' state, are strings and integers), so
+    only a state changed by its client could: refused either way, its signature cannot match."""
+    if orjson is not None:
+        try:
+            raw = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+        except TypeError:
+            raw = None
+        if raw is not None and b"\\x" not in raw and not raw.translate(None, _BELOW_4_BYTE):
+            if not raw.isascii():
+                raw = raw.decode().encode("ascii", "backslashreplace").replace(b"\\x", b"\\u00")
+            return raw.replace(b"\x7f", b"\\u007f")
     return _CANONICAL.encode(obj).encode()
+
+
+#: every byte but the lead bytes of 4-byte UTF-8 sequences (characters past U+FFFF)
+_BELOW_4_BYTE = bytes(range(0xF0))
 
 
 def _sign(obj: dict[str, Any], key: bytes) -> str:
