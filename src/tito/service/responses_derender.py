@@ -4,12 +4,13 @@ stream events (streaming), over the chat derender's per-choice pipeline.
 Why no code of its own for tokens: a Responses output is a chat choice shaped differently. The
 settings come from the same :func:`~tito.service.config.chat_config` (the Responses request is
 first turned into its chat request, or render's ``derender_context`` is used as for chat), the
-tokens go through the same :class:`tito.service.derender._Stream` (state load, bounds, pipeline
-step, state encode), and only the shaping differs: :mod:`tito.service.responses_events` turns
-each chunk's :class:`~tito.core.pipeline.ChoiceOutput` into compact events, whose O(1) state
-rides in ``stream_state.tito.ext``. Batch is that stream of one chunk plus finish, completed by
-:mod:`tito.service.responses_assembler`: its ``Response`` is the one ``response.completed``
-carries once assembled (the gateway and ``tito.client`` assemble streams the same way).
+tokens go through the same :class:`tito.service.derender_stream._Stream` (state load, bounds,
+pipeline step, state encode), and only the shaping differs:
+:mod:`tito.service.responses_events` turns each chunk's :class:`~tito.core.pipeline.ChoiceOutput`
+into compact events, whose O(1) state rides in ``stream_state.tito.ext``. Batch is that stream
+of one chunk plus finish, completed by :mod:`tito.service.responses_assembler`: its ``Response``
+is the one ``response.completed`` carries once assembled (the gateway and ``tito.client``
+assemble streams the same way).
 
 Output logprobs are split between items per token, not per chunk: a token's entry belongs to
 the message when the message is the item open right after that token is stepped alone. A chunk
@@ -35,14 +36,9 @@ from tito.protocol.responses_derender import (
 )
 from tito.service import stream_body, stream_state
 from tito.service.config import chat_config
-from tito.service.derender import (
-    _check_ids,
-    _check_response,
-    _engine_logprobs,
-    _reasoning_tokens,
-    _seed,
-    _Stream,
-)
+from tito.service.derender_checks import _check_ids, _check_response
+from tito.service.derender_shaping import _engine_logprobs, _reasoning_tokens, _seed
+from tito.service.derender_stream import _Stream
 from tito.service.responses import chat_request_for, echo_fields
 from tito.service.responses_assembler import assemble
 from tito.service.responses_events import (

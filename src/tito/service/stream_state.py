@@ -38,26 +38,24 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import time
 from collections.abc import Collection
 from typing import Any
 
-try:
-    import orjson
-except ImportError:  # pragma: no cover - a dependency; without it settings are not cached
-    orjson = None  # type: ignore[assignment]
-
 from tito.core import detokenizer
 from tito.core.detokenizer import DetokState
-from tito.core.parsers.harmony import HarmonyState
-from tito.core.parsers.reasoning import ReasoningState
-from tito.core.parsers.tools import ToolState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
 from tito.core.state import Field, State, StateError
 from tito.core.stops import StopState
 from tito.core.vocab import Vocab
-from tito.errors import BadRequest, TitoError, quote
+from tito.errors import BadRequest, quote
+from tito.service.stream_state_fast import (  # the per-call shortcuts (and their names here)
+    _canonical,
+    _choice_fast,
+    _config,
+    _config_dump,
+    _st_dump,
+)
 from tito.settings import env_reader
 
 STATE_VERSION = 1
@@ -119,37 +117,6 @@ def _ttl_seconds() -> int | None:
         return None
 
 
-#: The signature's canonical JSON (sorted keys, compact, ASCII), one encoder built once
-#: (``json.dumps`` with options builds a new one per call; a signed call signs twice)
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-
-
-def _canonical(obj: dict[str, Any]) -> bytes:
-    """The state's canonical JSON (what the signature covers): ``_CANONICAL``'s bytes.
-
-    orjson writes them when it can, ~10x faster (a signed call signs twice): sorted keys, compact,
-    then the non-ASCII characters escaped as ``json``'s ``ensure_ascii`` does (``\\u00e9``; DEL
-    too). Not when that would differ: a character past U+FFFF (``json`` writes a surrogate pair),
-    a ``\\x`` already in the text (the escape step's own marker), anything orjson refuses. A
-    float it would write otherwise (``1e-05``), but a state tito writes holds none (its only
-    free-form parts, the tool typing map and the events' state, are strings and integers), so
-    only a state changed by its client could: refused either way, its signature cannot match."""
-    if orjson is not None:
-        try:
-            raw = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
-        except TypeError:
-            raw = None
-        if raw is not None and b"\\x" not in raw and not raw.translate(None, _BELOW_4_BYTE):
-            if not raw.isascii():
-                raw = raw.decode().encode("ascii", "backslashreplace").replace(b"\\x", b"\\u00")
-            return raw.replace(b"\x7f", b"\\u007f")
-    return _CANONICAL.encode(obj).encode()
-
-
-#: every byte but the lead bytes of 4-byte UTF-8 sequences (characters past U+FFFF)
-_BELOW_4_BYTE = bytes(range(0xF0))
-
-
 def _sign(obj: dict[str, Any], key: bytes) -> str:
     return hmac.new(key, _canonical(obj), hashlib.sha256).hexdigest()
 
@@ -193,46 +160,6 @@ def encode(
     if key is not None:
         wire["tito"]["sig"] = _sign(wire, key)
     return wire
-
-
-#: id of a cached ChoiceConfig (:data:`_CONFIGS`, which keeps it alive) -> (it, its flat dump)
-_CONFIG_DUMPS: dict[int, tuple[ChoiceConfig, dict[str, Any]]] = {}
-
-
-def _config_dump(cfg: ChoiceConfig) -> dict[str, Any]:
-    """``cfg.model_dump(exclude_defaults=True)``: a copy of the one made when :func:`_config`
-    cached ``cfg``, when that dump is flat (a copy then shares nothing a caller could change)."""
-    hit = _CONFIG_DUMPS.get(id(cfg))
-    if hit is not None and hit[0] is cfg:
-        return dict(hit[1])
-    return cfg.model_dump(mode="json", exclude_defaults=True)
-
-
-def _st_dump(state: ChoiceState) -> dict[str, Any]:
-    """``tito.st``: ``state.model_dump(exclude_defaults=True)`` without what vLLM's fields carry
-    (``detok``, ``role_sent``, ``lp_context``, ``text_offset``, the stop state's ``held``),
-    written field by field: the generic dump of every field, the window's included, cost a
-    streamed call more than its core step. Same keys in the same order
-    (``tests/test_stream_state_fast.py`` compares both)."""
-    st: dict[str, Any] = {}
-    stop = state.stop
-    if stop.held or stop.tail or stop.fired or stop.stop_reason is not None or stop.tokens:
-        st["stop"] = stop.model_dump(exclude={"held"}, exclude_defaults=True)
-    if state.reasoning is not None:
-        st["reasoning"] = state.reasoning.model_dump(exclude_defaults=True)
-    if state.tools is not None:
-        st["tools"] = state.tools.model_dump(exclude_defaults=True)
-    if state.harmony is not None:
-        st["harmony"] = state.harmony.model_dump(exclude_defaults=True)
-    if state.tokens:
-        st["tokens"] = state.tokens
-    if state.tool_calls:
-        st["tool_calls"] = state.tool_calls
-    if state.pending is not None:
-        st["pending"] = state.pending
-    if state.finished:
-        st["finished"] = True
-    return st
 
 
 def decode(
@@ -349,87 +276,6 @@ def _tito_fast(raw: dict[str, Any]) -> TitoState | None:
         return None
     return TitoState._construct(v, model, id_, created, index, prompt_tokens, n, ext, cfg, st,
                                 sig)
-
-
-#: ``tito.st`` keys :func:`_choice_fast` takes (the others come from vLLM's fields)
-_ST_KEYS = frozenset({"stop", "reasoning", "tools", "harmony", "tokens", "tool_calls", "pending",
-                      "finished"})
-_MAX_LP_CONTEXT = ChoiceState.model_fields["lp_context"].max_length
-
-
-def _choice_fast(st: dict[str, Any], detok: DetokState, raw: dict[str, Any]) -> ChoiceState | None:
-    """The choice state :func:`decode` validates (``tito.st`` with vLLM's fields), its scalar
-    fields checked by hand and its parser states by their ``model_validate``; None for anything
-    else (or invalid), which the generic validation then checks and reports. Why: the generic
-    pass over twelve fields and a stop state cost a third of a streamed call's decoding."""
-    if not st.keys() <= _ST_KEYS:
-        return None
-    held = raw.get("held_text") or ""
-    offset = raw.get("logprob_text_offset") or 0
-    context = raw.get("logprob_context_token_ids") or []
-    tokens, calls = st.get("tokens", 0), st.get("tool_calls", 0)
-    pending, finished = st.get("pending"), st.get("finished", False)
-    if (held.__class__ is not str or offset.__class__ is not int or offset < 0
-            or context.__class__ is not list or len(context) > _MAX_LP_CONTEXT
-            or tokens.__class__ is not int or tokens < 0 or calls.__class__ is not int
-            or calls < 0 or finished.__class__ is not bool
-            or (pending is not None and (pending.__class__ is not int or pending < 0))):
-        return None
-    for i in context:
-        if i.__class__ is not int:
-            return None
-    stop = st.get("stop")
-    try:
-        if stop is None or stop == {}:
-            stop = (StopState.model_validate({"held": held}) if held
-                    else StopState._construct("", "", False, None, 0))
-        elif stop.__class__ is dict:
-            stop = StopState.model_validate({**stop, "held": held})
-        else:
-            return None
-        parsers = [None if value is None else kind.model_validate(value)
-                   for value, kind in ((st.get("reasoning"), ReasoningState),
-                                       (st.get("tools"), ToolState),
-                                       (st.get("harmony"), HarmonyState))]
-    except (StateError, TitoError):
-        return None
-    return ChoiceState._construct(detok, stop, *parsers, bool(raw.get("role_sent")),
-                                  list(context), offset, tokens, calls, pending, finished)
-
-
-#: wire settings (their JSON) -> the validated ChoiceConfig: a stream's settings never change,
-#: so each stream validates them once per process (bounded; never mutated: shared)
-_CONFIGS: dict[bytes, ChoiceConfig] = {}
-_MAX_CONFIGS = 256
-
-
-def _config(raw: Any) -> ChoiceConfig | None:
-    """``ChoiceConfig.model_validate(raw)``, once per distinct settings; None when invalid (the
-    caller's generic validation reports it)."""
-    if raw.__class__ is not dict:
-        return None
-    key = None
-    if orjson is not None and "tool_params" not in raw:  # free-form: never a cache key
-        try:
-            key = orjson.dumps(raw)  # types kept: true is not 1 (both equal and hash alike)
-        except TypeError:
-            key = None
-        cfg = _CONFIGS.get(key) if key is not None else None
-        if cfg is not None:
-            return cfg
-    try:
-        cfg = ChoiceConfig.model_validate(raw)
-    except (StateError, TitoError):
-        return None
-    if key is not None:
-        if len(_CONFIGS) >= _MAX_CONFIGS:
-            _CONFIGS.clear()
-            _CONFIG_DUMPS.clear()
-        _CONFIGS[key] = cfg
-        dump = cfg.model_dump(mode="json", exclude_defaults=True)
-        if all(v is None or v.__class__ in (str, int, bool) for v in dump.values()):
-            _CONFIG_DUMPS[id(cfg)] = (cfg, dump)
-    return cfg
 
 
 def window_state(vocab: Vocab, raw: dict[str, Any]) -> DetokState:

@@ -1,0 +1,140 @@
+"""Derender bounds: what a request or a client-carried stream state may hold (each a 400).
+
+Why a module of its own: the batch and streamed derenders (:mod:`tito.service.derender`,
+:mod:`tito.service.derender_stream`, the Responses derender) check the same limits of spec 3.1
+before any decoding (ids within ``max_model_len`` and the vocabulary, logprob counts within
+``max_logprobs``, choice counts) and a carried state's settings against what this model and
+endpoint can issue; written once, here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from tito.core.parsers.reasoning import get_reasoning_parser
+from tito.core.pipeline import ChoiceConfig, ChoiceState, tool_parser_for
+from tito.core.sampling import MAX_N_SEQUENCES  # choices per response, responses per request
+from tito.errors import BadRequest, quote
+from tito.models import ServedModel
+
+__all__ = ["_check_choice_count", "_check_ids", "_check_logprobs", "_check_response",
+           "_check_wire_state"]
+
+
+def _check_ids(model: ServedModel, ids: Sequence[int] | None, param: str) -> None:
+    if not ids:
+        return
+    limit = model.config.max_model_len
+    if len(ids) > limit:
+        raise BadRequest(
+            f"{param} has {len(ids)} token ids, more than max_model_len ({limit})", param=param
+        )
+    size = model.vocab_size or model.vocab.size  # padded rows decode to "" (vLLM)
+    if max(ids) < size:  # (at C speed: the usual case)
+        return
+    bad = next((i for i in ids if i >= size), None)
+    if bad is not None:
+        raise BadRequest(
+            f"{param} contains token id {bad}, outside the vocabulary of model "
+            f"{model.name!r} (size {size})",
+            param=param,
+        )
+
+
+def _check_logprobs(model: ServedModel, logprobs: Any, param: str) -> None:
+    if logprobs is None or logprobs.content is None:
+        return
+    limit = model.config.max_model_len
+    if len(logprobs.content) > limit:
+        raise BadRequest(
+            f"{param}.content length {len(logprobs.content)} exceeds max_model_len ({limit})",
+            param=f"{param}.content",
+        )
+    max_lp = model.config.max_logprobs
+    if max_lp < 0:
+        return
+    for entry in logprobs.content:  # dicts (integer-id shape) or models (legacy shape)
+        top = entry.get("top_logprobs") if type(entry) is dict else entry.top_logprobs
+        n = len(top or ())
+        if n > max_lp:
+            raise BadRequest(
+                f"{param}.content top_logprobs count {n} exceeds max_logprobs ({max_lp})",
+                param=f"{param}.content",
+            )
+
+
+def _check_choice_count(n: int, what: str, param: str) -> None:
+    if n > MAX_N_SEQUENCES:
+        raise BadRequest(
+            f"{what} count {n} exceeds the limit of {MAX_N_SEQUENCES}", param=param
+        )
+
+
+def _check_response(model: ServedModel, resp: Any, param: str) -> None:
+    if getattr(resp, "output_mode", "tokens") != "tokens":
+        raise BadRequest(
+            "derender accepts only output_mode 'tokens' generate responses", param=param
+        )
+    _check_choice_count(len(resp.choices), "choices", f"{param}.choices")
+    for i, choice in enumerate(resp.choices):
+        _check_ids(model, choice.token_ids, f"{param}.choices.{i}.token_ids")
+        _check_logprobs(model, choice.logprobs, f"{param}.choices.{i}.logprobs")
+    limit = model.config.max_model_len
+    if resp.prompt_logprobs is not None and len(resp.prompt_logprobs) > limit:
+        raise BadRequest(
+            f"prompt_logprobs length {len(resp.prompt_logprobs)} exceeds max_model_len ({limit})",
+            param=f"{param}.prompt_logprobs",
+        )
+    _check_ids(model, getattr(resp, "prompt_token_ids", None), f"{param}.prompt_token_ids")
+
+
+def _check_wire_state(
+    model: ServedModel, cfg: ChoiceConfig, state: ChoiceState, *, completion: bool
+) -> None:
+    """A client-carried state must hold settings this model and endpoint can issue.
+
+    Why: an unsigned state can say anything. Its settings are checked against what
+    :mod:`tito.service.config` can derive for this model and endpoint (the parsers are the
+    model's, never the client's choice), and its parser phases against the format's phases, so
+    a tampered state is a 400 or decodes as some honest request would have.
+    """
+    def bad(message: str, param: str) -> BadRequest:
+        return BadRequest(f"stream_state was not issued for this stream: {message}",
+                          param=f"stream_state.tito.{param}")
+
+    if cfg.completion != completion:
+        kind = "completions" if cfg.completion else "chat"
+        raise bad(f"it is a {kind} stream state", "cfg.completion")
+    reasoning = None if completion else model.config.reasoning_parser
+    if cfg.reasoning_parser not in (None, reasoning):
+        raise bad("reasoning_parser is not this model's", "cfg.reasoning_parser")
+    tool_parser = model.config.tool_parser if cfg.tool_choice != "none" else None
+    if cfg.tool_parser != tool_parser or (completion and cfg.tool_choice != "none"):
+        raise bad("tool settings are not this model's", "cfg.tool_parser")
+    if (cfg.tool_choice == "named") != bool(cfg.named_tool):
+        raise bad("named_tool goes with tool_choice 'named'", "cfg.named_tool")
+    size = model.vocab_size  # the model's rows: padded ids are valid output
+    if state.pending is not None and state.pending >= size:
+        raise bad("pending is not a token id of this model", "st.pending")
+    if any(not 0 <= i < size for i in state.lp_context):
+        raise bad("logprob context ids are outside the vocabulary", "st.lp_context")
+    if state.tools is not None:
+        if cfg.tool_choice == "none":
+            raise bad("a tool parser state without tools", "st.tools")
+        if state.tools.phase not in tool_parser_for(cfg).phases:
+            raise bad(f"unknown tool parser phase '{quote(state.tools.phase)}'", "st.tools.phase")
+    if state.reasoning is not None:
+        if cfg.reasoning_parser is None:
+            raise bad("a reasoning state without a reasoning parser", "st.reasoning")
+        if (state.reasoning.start_id, state.reasoning.end_id) != _marker_ids(
+                model.vocab, cfg.reasoning_parser):
+            raise bad("reasoning marker ids are not this model's", "st.reasoning")
+
+
+@lru_cache(maxsize=64)
+def _marker_ids(vocab: Any, reasoning_parser: str) -> tuple[int | None, int | None]:
+    """The ids of a reasoning format's start and end markers in ``vocab`` (once per pair)."""
+    parser = get_reasoning_parser(reasoning_parser)
+    return vocab.token_id(parser.start), vocab.token_id(parser.end)

@@ -1,0 +1,209 @@
+"""Derender shaping: engine values and request settings to the pipeline's inputs and the wire.
+
+Why a module of its own: the batch derender (:mod:`tito.service.derender`), the streamed one
+(:mod:`tito.service.derender_stream`) and the Responses derender read the engine's logprobs and
+ids, seed the detokenizer and count usage the same way; these helpers are that shared part
+(completions' ``echo`` of the prompt included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
+from tito.errors import BadRequest
+from tito.models import ServedModel
+from tito.protocol import (
+    ChatCompletionLogProbs,
+    FunctionCall,
+    GenerateTokensStreamResponse,
+    ToolCall,
+    UsageInfo,
+)
+from tito.protocol.common import CompletionTokenUsageInfo
+
+if TYPE_CHECKING:  # the completions models: imported where used (a chat derender function
+    # never defines them)
+    from tito.protocol import CompletionRequest
+
+
+def _engine_logprobs(choice: Any) -> list[dict[str, Any]] | None:
+    """The choice's logprob entries as plain dicts (integer-id or legacy shape), or None."""
+    if choice.logprobs is None or choice.logprobs.content is None:
+        return None
+    content = choice.logprobs.content
+    if not content or type(content[0]) is dict:
+        return content  # the integer-id shape: held as dicts (``GenerateLogProbs``)
+    return choice.logprobs.model_dump()["content"]  # legacy: one serializer call for all
+
+
+def _token_ids(cfg: ChoiceConfig, ids: Sequence[int] | None) -> list[int] | None:
+    """``return_token_ids``: the choice's (or chunk's) engine ids, as vLLM returns them; hidden
+    with the reasoning when ``include_reasoning`` is false on the parser path (they would leak
+    it)."""
+    if not cfg.return_token_ids or (not cfg.include_reasoning and _parsing(cfg)):
+        return None
+    return list(ids or [])
+
+
+def _has_logprobs(choice: Any) -> bool:
+    return choice.logprobs is not None
+
+
+def _chat_logprobs(out: ChoiceOutput) -> ChatCompletionLogProbs:
+    """The choice's resolved logprob entries as the wire model, not validated again: they are
+    :func:`tito.core.logprobs.resolve`'s own dicts, of exactly the wire shape (a batch has tens
+    of thousands); :func:`_dump_chat` puts them into the dumped response as they are."""
+    return ChatCompletionLogProbs.model_construct(content=out.logprobs)
+
+
+def _usage(prompt_tokens: int, completion_tokens: int, reasoning: int | None) -> UsageInfo:
+    return UsageInfo(
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        total_tokens=prompt_tokens + completion_tokens,
+        completion_tokens_details=(
+            CompletionTokenUsageInfo(reasoning_tokens=reasoning) if reasoning is not None else None
+        ),
+    )
+
+
+def _reasoning_tokens(cfg: ChoiceConfig, state: ChoiceState) -> int | None:
+    if cfg.reasoning_parser is None:
+        return None
+    if state.harmony is not None:
+        return state.harmony.reasoning_tokens
+    if state.reasoning is None:
+        return None
+    return state.reasoning.reasoning_tokens
+
+
+def _merge_calls(outputs: list[ChoiceOutput]) -> list[ToolCall]:
+    """Collapse streamed tool-call deltas into complete calls (batch shape)."""
+    calls: dict[int, dict[str, str]] = {}
+    for out in outputs:
+        for d in out.tool_calls:
+            c = calls.setdefault(d.index, {"id": "", "name": "", "arguments": ""})
+            c["id"] = d.id or c["id"]
+            c["name"] = d.name or c["name"]
+            c["arguments"] += d.arguments
+    return [
+        ToolCall(id=c["id"], function=FunctionCall(name=c["name"], arguments=c["arguments"]))
+        for _, c in sorted(calls.items())
+    ]
+
+
+def _seed(
+    request_ids: Sequence[int] | None, engine_ids: Sequence[int] | None, context: Any
+) -> Sequence[int] | None:
+    """Prompt ids seeding the detokenizer: request, then engine payload, then render's context."""
+    if request_ids is not None:
+        return request_ids
+    if engine_ids is not None:
+        return engine_ids
+    if context is not None and getattr(context, "prompt_token_ids", None):
+        return context.prompt_token_ids  # echo: the whole prompt
+    if context is not None and context.prompt_tail:
+        return context.prompt_tail
+    return None
+
+
+def _prompt_tokens(req: Any) -> int:
+    if req.prompt_tokens is not None:
+        return int(req.prompt_tokens)
+    context = getattr(req, "derender_context", None)
+    return int(context.prompt_tokens or 0) if context is not None else 0
+
+
+def _batch_choice(
+    model: ServedModel,
+    cfg: ChoiceConfig,
+    seed: Sequence[int] | None,
+    choice: Any,
+    response_id: str,
+    index: int,
+) -> tuple[ChoiceState, ChoiceOutput]:
+    """A whole choice through the streaming state machine: one chunk with every id, then finish.
+
+    This is what makes batch == stream by construction: there is no separate batch decoder.
+    """
+    state = start_choice(model.vocab, cfg, seed)
+    return step_choice(
+        model.vocab,
+        cfg,
+        state,
+        list(choice.token_ids or []),
+        finish_reason=choice.finish_reason or "stop",
+        engine_logprobs=_engine_logprobs(choice),
+        response_id=response_id,
+        choice_index=index,
+    )
+
+
+def _replayed(cfg: ChoiceConfig) -> bool:
+    """Is the state of these settings more than vLLM's window fields can carry (parsers, or stop
+    strings with their hold-back and fired flag)? A client keeping only vLLM's fields then
+    continues by replaying ``output_token_ids``, vLLM's own method."""
+    return _parsing(cfg) or bool(cfg.stop.stop)
+
+
+def _parsing(cfg: ChoiceConfig) -> bool:
+    """Does a reasoning or tool parser run for these settings?"""
+    return cfg.reasoning_parser is not None or cfg.tool_choice != "none"
+
+
+def _stream_chunks(req: Any) -> list[GenerateTokensStreamResponse]:
+    chunks = req.generate_chunks if req.generate_chunks is not None else [req.generate_chunk]
+    return [c for c in chunks if c is not None]
+
+
+def _echo_requested(req: CompletionRequest | None) -> bool:
+    """``echo`` prepends the prompt; ``suffix`` is refused (as vLLM's render does)."""
+    if req is None:
+        return False
+    if req.suffix is not None:
+        raise BadRequest("suffix is not currently supported", param="suffix")
+    return bool(req.echo)
+
+
+def _echo(
+    model: ServedModel,
+    cfg: ChoiceConfig,
+    prompt_ids: Sequence[int] | None,
+    prompt_logprobs: list[Any] | None,
+) -> tuple[str, dict[str, Any] | None, int]:
+    """The echoed prompt: its text, its completion-shaped logprobs (when the engine sent
+    ``prompt_logprobs``) and the text offset where the output's logprobs continue."""
+    from tito.core import logprobs as lp
+
+    if prompt_ids is None:
+        raise BadRequest("echo needs the prompt: send prompt_token_ids", param="prompt_token_ids")
+    text = model.vocab.decode(prompt_ids, skip_special_tokens=cfg.skip_special_tokens)
+    if prompt_logprobs is None:
+        return text, None, len(text)
+    entries: list[dict[str, Any]] = []
+    for pos, token_id in enumerate(prompt_ids):
+        at = prompt_logprobs[pos] if pos < len(prompt_logprobs) else None
+        if not at:
+            entries.append({"token_id": token_id, "logprob": 0.0, "top_logprobs": []})
+            continue
+        mine = at.get(token_id)
+        entries.append({
+            "token_id": token_id,
+            "logprob": mine.logprob if mine is not None else -9999.0,
+            "top_logprobs": [{"token_id": t, "logprob": v.logprob} for t, v in at.items()],
+        })
+    resolved, _ = lp.resolve(model.vocab, entries, [])
+    shaped, offset = lp.to_completion(resolved, 0)
+    for pos in range(len(prompt_ids)):  # positions the engine could not score (the first)
+        if pos >= len(prompt_logprobs) or not prompt_logprobs[pos]:
+            shaped["token_logprobs"][pos] = None
+            shaped["top_logprobs"][pos] = None
+    return text, shaped, offset
+
+
+def _join_lp(first: dict[str, Any] | None, second: dict[str, Any]) -> dict[str, Any]:
+    if first is None:
+        return second
+    return {key: first[key] + second[key] for key in second}

@@ -1,0 +1,289 @@
+"""The streamed derender call: the carried state in, the engine chunk(s) through the pipeline,
+the stream chunk(s) and the next state out (:class:`_Stream`, shared with the Responses
+derender, which shapes the same steps as events).
+
+Why a module of its own: it is the per-chunk path (state load and checks, vLLM-style replay for
+a client that kept only vLLM's fields, one :func:`~tito.core.pipeline.step_choice` per engine
+choice, the chunk dicts of :mod:`tito.service.stream_chunks`, the state encode), apart from the
+batch derender of :mod:`tito.service.derender`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tito.core.pipeline import ChoiceOutput, start_choice, step_choice
+from tito.core.sampling import MAX_N_SEQUENCES
+from tito.errors import BadRequest, quote
+from tito.models import ServedModel
+from tito.protocol import (
+    ChatCompletionRequest,
+    DerenderChatStreamRequest,
+    GenerateTokensStreamResponse,
+    UsageInfo,
+)
+from tito.service import stream_chunks, stream_state
+from tito.service.config import chat_config, completion_config
+from tito.service.derender_checks import _check_ids, _check_logprobs, _check_wire_state
+from tito.service.derender_shaping import (
+    _echo,
+    _echo_requested,
+    _engine_logprobs,
+    _has_logprobs,
+    _parsing,
+    _reasoning_tokens,
+    _replayed,
+    _seed,
+    _stream_chunks,
+    _token_ids,
+    _usage,
+)
+
+if TYPE_CHECKING:  # the completions models: imported where used (a chat derender function
+    # never defines them)
+    from tito.protocol import CompletionRequest, DerenderCompletionStreamRequest
+
+__all__ = ["derender_chat_stream", "derender_completion_stream"]
+
+
+class _Stream:
+    """The per-call context of a streaming derender: state in, chunks out, state back."""
+
+    #: the choice state came from the client (``stream_state.tito``), not from this server
+    from_wire = False
+
+    def __init__(
+        self,
+        model: ServedModel,
+        req: Any,
+        request_obj: ChatCompletionRequest | CompletionRequest | None,
+        *,
+        completion: bool,
+    ) -> None:
+        self.model = model
+        self.req = req
+        self.completion = completion
+        chunks = _stream_chunks(req)
+        if not chunks:
+            raise BadRequest("a streaming derender needs generate_chunk or generate_chunks",
+                             param="generate_chunk")
+        for k, chunk in enumerate(chunks):
+            param = "generate_chunk" if req.generate_chunks is None else f"generate_chunks.{k}"
+            if getattr(chunk, "output_mode", "tokens") != "tokens":
+                raise BadRequest("derender accepts only output_mode 'tokens' chunks", param=param)
+            if len(chunk.request_id) > stream_state.MAX_ID_CHARS:
+                raise BadRequest(
+                    f"{param}.request_id is {len(chunk.request_id)} characters long; at most "
+                    f"{stream_state.MAX_ID_CHARS} are accepted.", param=f"{param}.request_id")
+            if len(chunk.choices) > 1:
+                kind = "completion" if completion else "chat"
+                raise BadRequest(
+                    f"derender_{kind}_stream expects at most one choice per chunk "
+                    f"(got {len(chunk.choices)}).",
+                    param=f"{param}.choices",
+                )
+            for choice in chunk.choices:
+                _check_ids(self.model, choice.token_ids, f"{param}.choices.0.token_ids")
+                _check_logprobs(self.model, choice.logprobs, f"{param}.choices.0.logprobs")
+        self.chunks = chunks
+        self.echo_prefix = ""
+        #: ids replayed / to replay in vLLM's ``output_token_ids`` (None: not carried)
+        self.history: list[int] | None = None
+        self.history_lens: list[int] = []
+        _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
+        if getattr(req, "derender_context", None) is not None:
+            _check_ids(model, req.derender_context.prompt_token_ids,
+                       "derender_context.prompt_token_ids")
+        self._load_state(request_obj)
+
+    def _load_state(self, request_obj: Any) -> None:
+        model, req = self.model, self.req
+        vocab = model.vocab
+        first = self.chunks[0]
+        raw = None
+        if req.stream_state is not None:
+            raw = req.stream_state.model_dump(mode="json")
+            loaded = stream_state.decode(vocab, raw, model=model.name,
+                                         sent=req.stream_state.model_fields_set)
+            if loaded is not None:
+                self.meta, self.cfg, self.state = loaded
+                _check_wire_state(model, self.cfg, self.state, completion=self.completion)
+                for k, chunk in enumerate(self.chunks):
+                    if chunk.request_id != self.meta.id:  # a state is bound to its stream
+                        param = ("generate_chunk" if req.generate_chunks is None
+                                 else f"generate_chunks.{k}")
+                        raise BadRequest(
+                            f"stream_state belongs to stream '{quote(self.meta.id)}', not "
+                            f"'{quote(chunk.request_id)}': keep one state per stream",
+                            param=f"{param}.request_id",
+                        )
+                self.from_wire = True
+                return
+        # First call, or a client that kept only vLLM's fields: settings from the request.
+        self.cfg = (completion_config if self.completion else chat_config)(model, request_obj)
+        index = next((c.choices[0].index for c in self.chunks if c.choices), 0)
+        n = max(1, int(getattr(request_obj, "n", None) or 1))
+        if n > MAX_N_SEQUENCES:  # as render refuses it (vLLM's _verify_num_sequences)
+            where = ("derender_context" if request_obj is getattr(req, "derender_context", None)
+                     else "completion_request" if self.completion else "chat_request")
+            raise BadRequest(f"n must be at most {MAX_N_SEQUENCES}, got {n}", param=f"{where}.n")
+        self.meta = stream_state.StreamMeta.model_validate(dict(
+            model=model.name, id=first.request_id, created=int(time.time()), index=index,
+            prompt_tokens=req.prompt_tokens if req.prompt_tokens is not None else (
+                req.derender_context.prompt_tokens if req.derender_context is not None else None),
+            n=n,
+        ))
+        engine_seed = next((c.prompt_token_ids for c in self.chunks if c.prompt_token_ids), None)
+        seed = _seed(req.prompt_token_ids, engine_seed, req.derender_context)
+        if raw is None:
+            self.state = start_choice(vocab, self.cfg, seed)
+            if self.completion and _echo_requested(request_obj):
+                self.echo_prefix = _echo(model, self.cfg, seed, None)[0]
+                self.state.text_offset = len(self.echo_prefix)
+            # vLLM compatibility: a client that will keep only vLLM's fields can continue a
+            # parser stream by replay (below) if the first chunk's ids travel in vLLM's
+            # replay fields; later tito states leave them empty.
+            self.history = [] if _replayed(self.cfg) else None
+        elif _replayed(self.cfg):
+            self._replay_vllm_state(raw, seed)
+        else:
+            self.state = stream_state.plain_state(vocab, self.cfg, raw)
+
+    def _replay_vllm_state(self, raw: dict[str, Any], seed: Sequence[int] | None) -> None:
+        """A vLLM-shaped state on the parser (or stop-string) path: rebuild the parsers and the
+        stop hold-back by replaying vLLM's ``output_token_ids`` in their original chunks, as vLLM
+        does (O(history): the price of a client that drops ``stream_state.tito``)."""
+        history = list(raw.get("output_token_ids") or [])
+        lens = list(raw.get("output_chunk_lens") or [])
+        if seed is None and _parsing(self.cfg):
+            raise BadRequest(
+                "prompt_token_ids is required on every call when the stream_state has no tito "
+                "object and a reasoning or tool parser is configured",
+                param="prompt_token_ids",
+            )
+        _check_ids(self.model, history, "stream_state.output_token_ids")
+        state = start_choice(self.model.vocab, self.cfg, seed)
+        pos = 0
+        for n in lens:
+            state, _ = step_choice(
+                self.model.vocab, self.cfg, state, history[pos : pos + n], finish_reason=None,
+                response_id=self.meta.id, choice_index=self.meta.index,
+            )
+            pos += n
+        state.finished = state.finished or bool(raw.get("stop_fired"))
+        # what replay without the engine's logprobs cannot rebuild rides in vLLM's own fields
+        state.role_sent = state.role_sent or bool(raw.get("role_sent"))
+        state.lp_context = list(raw.get("logprob_context_token_ids") or state.lp_context)
+        state.text_offset = int(raw.get("logprob_text_offset") or state.text_offset)
+        self.state = state
+        self.history = history
+        self.history_lens = lens
+
+    def run(self) -> list[Any]:
+        out = []
+        for chunk in self.chunks:
+            out.append(self._one(chunk))
+        return out
+
+    def _usage(self, chunk: GenerateTokensStreamResponse) -> UsageInfo | None:
+        if chunk.usage is None:
+            return None
+        prompt = self.req.prompt_tokens
+        if prompt is None:
+            prompt = self.meta.prompt_tokens
+        if prompt is None:
+            prompt = chunk.usage.prompt_tokens or 0
+        completion = chunk.usage.completion_tokens or 0
+        # reasoning tokens are counted per choice: only meaningful for the usage of one choice
+        reasoning = _reasoning_tokens(self.cfg, self.state) if self.meta.n == 1 else None
+        return _usage(prompt, completion, reasoning)
+
+    def _step(self, choice: Any) -> ChoiceOutput:
+        """One engine choice of one chunk through the pipeline (state checked and advanced)."""
+        if choice.index != self.meta.index:
+            if self.state.tokens or self.state.role_sent or self.state.finished:
+                raise BadRequest(
+                    f"stream_state belongs to choice {self.meta.index}, not {choice.index}: "
+                    "keep one state per choice index",
+                    param="generate_chunk.choices.0.index",
+                )
+            self.meta = self.meta.model_copy(update={"index": choice.index})
+        ids = list(choice.token_ids or [])
+        limit = self.model.config.max_model_len
+        if self.state.tokens + len(ids) > limit:
+            raise BadRequest(
+                f"the stream's output would exceed max_model_len ({limit}) tokens",
+                param="generate_chunk.choices.0.token_ids",
+            )
+        if self.history is not None and ids:
+            self.history.extend(ids)
+            self.history_lens.append(len(ids))
+        try:
+            self.state, out = step_choice(
+                self.model.vocab,
+                self.cfg,
+                self.state,
+                ids,
+                finish_reason=choice.finish_reason,
+                engine_logprobs=_engine_logprobs(choice),
+                response_id=self.meta.id,
+                choice_index=choice.index,
+            )
+        except (ValueError, LookupError, TypeError, AttributeError, RuntimeError) as exc:
+            if not self.from_wire or isinstance(exc, BadRequest):
+                raise
+            # A state that passed every field check yet is inconsistent (only a tampered
+            # unsigned state can be): the client's fault, not a server error.
+            raise BadRequest(
+                "stream_state is inconsistent and cannot be continued; send back the state "
+                "exactly as returned", param="stream_state.tito.st",
+            ) from None
+        return out
+
+    def _one(self, chunk: GenerateTokensStreamResponse) -> dict[str, Any]:
+        """One engine chunk -> the stream chunk, as the dict its wire model dumps."""
+        choices = [self._choice(choice, self._step(choice)) for choice in chunk.choices]
+        shape = stream_chunks.completion_chunk if self.completion else stream_chunks.chat_chunk
+        return shape(self.meta.id, self.meta.created, self.req.model or self.model.name, choices,
+                     self._usage(chunk), chunk.metrics)
+
+    def _choice(self, choice: Any, out: ChoiceOutput) -> dict[str, Any]:
+        token_ids = _token_ids(self.cfg, choice.token_ids)
+        if self.completion:
+            logprobs = None
+            if _has_logprobs(choice):
+                from tito.core import logprobs as lp
+                from tito.protocol import CompletionLogProbs
+
+                logprobs_dict, self.state.text_offset = lp.to_completion(
+                    out.logprobs or [], self.state.text_offset
+                )
+                logprobs = CompletionLogProbs(**logprobs_dict)
+            prefix, self.echo_prefix = self.echo_prefix, ""
+            return stream_chunks.completion_choice(choice.index, prefix + out.text, out,
+                                                   logprobs=logprobs, token_ids=token_ids)
+        return stream_chunks.chat_choice(choice.index, out, logprobs=_has_logprobs(choice),
+                                         token_ids=token_ids)
+
+    def response(self, results: list[Any]) -> dict[str, Any]:
+        replay = (self.history, self.history_lens) if self.history else None
+        state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state, replay=replay)
+        if self.req.generate_chunks is not None:
+            return {"chunk": None, "chunks": results, "stream_state": state}
+        return {"chunk": results[0], "stream_state": state}
+
+
+def derender_chat_stream(model: ServedModel, req: DerenderChatStreamRequest) -> dict[str, Any]:
+    """One streaming call: the engine chunk(s) and the carried state in, chunk(s) and state out."""
+    stream = _Stream(model, req, req.chat_request or req.derender_context, completion=False)
+    return stream.response(stream.run())
+
+
+def derender_completion_stream(
+    model: ServedModel, req: DerenderCompletionStreamRequest
+) -> dict[str, Any]:
+    """One streaming completions call (same state machine as chat, text-shaped output)."""
+    stream = _Stream(model, req, req.completion_request or req.derender_context, completion=True)
+    return stream.response(stream.run())
