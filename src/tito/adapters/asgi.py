@@ -33,7 +33,6 @@ import functools
 import gc
 import json
 import logging
-import os
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
