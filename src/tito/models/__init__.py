@@ -24,15 +24,8 @@ from tito.models.registry import (
     read_models_dir,
     reset_registry,
 )
-from tito.models.served import (
-    ModelLoadError,
-    ModelSpec,
-    ServedModel,
-    build_model,
-    load_model,
-    read_model_spec,
-    token_content,
-)
+from tito.models.model_spec import ModelLoadError, ModelSpec, read_model_spec
+from tito.models.served import ServedModel, build_model, load_model, token_content
 
 __all__ = [
     "EMBEDDED_DEFAULT_MODEL",

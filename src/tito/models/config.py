@@ -6,7 +6,7 @@ so it is served as it is. What vLLM takes as server flags (``--served-model-name
 ``--tool-call-parser``, ``--reasoning-parser``, ``--max-model-len``, ``--max-logprobs``) has no place
 in those files, and a stateless Lambda has no command line: ``tito.json`` (optional) holds them and
 overrides any derived value. Unknown keys are errors (a typo must not be ignored silently); the
-folder loader (:mod:`tito.models.served`) adds the folder name and checks parser names.
+folder loader (:mod:`tito.models.model_spec`) adds the folder name and checks parser names.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tito.models.served import ModelLoadError
+from tito.models.model_spec import ModelLoadError
 
 logger = logging.getLogger(__name__)
 

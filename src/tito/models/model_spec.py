@@ -1,0 +1,150 @@
+"""A model folder's settings files read and validated: the cheap half of loading a model.
+
+Why a module of its own: the registry reads every folder's :class:`ModelSpec` at init (served
+name, ``/v1/models`` card, every error those small JSON files can hold: unknown ``tito.json``
+keys, unknown parser names, a missing tokenizer file) and builds the
+:class:`~tito.models.served.ServedModel` from it only when the model is first needed
+(:func:`tito.models.served.build_model`, which loads the tokenizer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from tito.models import hf, mistral, multimodal
+from tito.models.config import ModelConfig
+from tito.models.hf import CONFIG_FILE, GENERATION_CONFIG_FILE
+
+TOKENIZER_FILE = "tokenizer.json"
+TOKENIZER_CONFIG_FILE = "tokenizer_config.json"
+TITO_CONFIG_FILE = "tito.json"
+CHAT_TEMPLATE_FILE = "chat_template.jinja"
+ADDITIONAL_CHAT_TEMPLATES_DIR = "additional_chat_templates"
+
+
+class ModelLoadError(RuntimeError):
+    """A model folder (or the models directory, or the S3 source) is unusable.
+
+    A deployment error, raised at process start (Lambda init), not a client error: it is not a
+    :class:`tito.errors.TitoError` on purpose, so it can never be turned into a 4xx response.
+    """
+
+
+def _tito_json(folder: Path, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``tito.json`` (optional) with the caller's overrides on top; unknown keys are errors."""
+    try:
+        raw = hf.read_optional_json(folder, TITO_CONFIG_FILE) or {}
+    except hf.HFConfigError as exc:
+        raise ModelLoadError(f"model folder {folder}: {exc}") from None
+    raw.update(overrides or {})
+    unknown = sorted(set(raw) - set(ModelConfig.model_fields))
+    if unknown:
+        raise ModelLoadError(
+            f"model folder {folder}: {TITO_CONFIG_FILE}: unknown key(s) {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(ModelConfig.model_fields))})"
+        )
+    return raw
+
+
+def _check_parsers(folder: Path, config: ModelConfig) -> None:
+    """Parser names must exist now, not at the first request that needs them."""
+    from tito.core.parsers import (
+        HARMONY_REASONING_PARSERS,
+        HARMONY_TOOL_PARSERS,
+        REASONING_PARSERS,
+        TOOL_PARSERS,
+    )
+
+    for key, value, known in (
+        ("tool_parser", config.tool_parser, {*TOOL_PARSERS, *HARMONY_TOOL_PARSERS}),
+        ("reasoning_parser", config.reasoning_parser,
+         {*REASONING_PARSERS, *HARMONY_REASONING_PARSERS}),
+    ):
+        if value is not None and value not in known:
+            raise ModelLoadError(
+                f"model folder {folder}: unknown {key} {value!r} (known: {', '.join(sorted(known))})"
+            )
+    tool, reasoning = config.tool_parser, config.reasoning_parser
+    if (tool in HARMONY_TOOL_PARSERS and reasoning not in (None, *HARMONY_REASONING_PARSERS)) or (
+        reasoning in HARMONY_REASONING_PARSERS and tool not in (None, *HARMONY_TOOL_PARSERS)
+    ):
+        raise ModelLoadError(
+            f"model folder {folder}: harmony (gpt-oss) parsers go together: tool_parser "
+            f"'openai' with reasoning_parser 'openai_gptoss' (got {tool!r}, {reasoning!r})"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class ModelSpec:
+    """A model folder read and validated without loading its tokenizer: the cheap half of a load.
+
+    Why split: loading a tokenizer costs 0.1-1 s, reading the small JSON files beside it a few
+    milliseconds. The registry reads every folder's spec at init (served name, ``/v1/models``
+    card, every error those files can hold) and builds a :class:`ServedModel` from it only when
+    the model is first needed (:func:`build_model`).
+    """
+
+    name: str
+    path: Path
+    config: ModelConfig
+    """Settings; ``vocab_size`` is None here when no file states it (the build fills it in)."""
+    tokenizer_config: dict[str, Any]
+    mistral_file: Path | None
+    """mistral-common's tokenizer file when the folder is served through it, else None."""
+    created: int
+
+
+def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ModelSpec:
+    """Read and validate a folder's settings files; :class:`ModelLoadError` names folder and reason.
+
+    ``overrides``: settings that win over ``tito.json`` (``tito serve --model`` flags), same keys.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        raise ModelLoadError(f"model folder {folder} does not exist or is not a directory")
+    raw_config = _tito_json(folder, overrides)
+    mode = raw_config.get("tokenizer_mode", "auto")
+    mistral_file = mistral.mistral_tokenizer_file(folder) if mode != "hf" else None
+    if mode == "mistral" and mistral_file is None:
+        raise ModelLoadError(
+            f"model folder {folder}: tokenizer_mode mistral needs tekken.json or tokenizer.model.v*"
+        )
+    if mistral_file is None and not (folder / TOKENIZER_FILE).is_file():
+        raise ModelLoadError(f"model folder {folder}: missing {TOKENIZER_FILE}")
+
+    try:
+        tokenizer_config = hf.read_optional_json(folder, TOKENIZER_CONFIG_FILE) or {}
+        config_json = hf.read_optional_json(folder, CONFIG_FILE)
+        generation = hf.read_optional_json(folder, GENERATION_CONFIG_FILE)
+        generation_eos = hf.generation_eos_ids(config_json, generation)
+        params = hf.read_optional_json(folder, mistral.PARAMS_FILE) if mistral_file else None
+    except hf.HFConfigError as exc:
+        raise ModelLoadError(f"model folder {folder}: {exc}") from None
+    if mistral_file is not None and config_json is None and params is not None:
+        config_json = {"max_position_embeddings": params.get("max_seq_len")}
+    derived: dict[str, Any] = {
+        "max_model_len": (raw_config["max_model_len"] if "max_model_len" in raw_config
+                          else hf.max_model_len(config_json, tokenizer_config)),
+        "extra_eos_token_ids": generation_eos,
+        "vocab_size": hf.vocab_size(config_json),
+        "default_sampling_params": hf.default_sampling(generation),
+        "multimodal": multimodal.is_multimodal(config_json, params),
+    }
+    try:
+        config = ModelConfig.model_validate({**derived, **raw_config})
+    except ValidationError as exc:
+        raise ModelLoadError(f"model folder {folder}: invalid {TITO_CONFIG_FILE}: {exc}") from None
+    _check_parsers(folder, config)
+    return ModelSpec(
+        name=config.served_model_name or folder.name,
+        path=folder,
+        config=config,
+        tokenizer_config=tokenizer_config,
+        mistral_file=mistral_file,
+        created=int((mistral_file or folder / TOKENIZER_FILE).stat().st_mtime),
+    )
