@@ -332,6 +332,38 @@ def test_step_is_pure(vocabs):
     assert state.model_dump() == before
 
 
+@pytest.mark.parametrize("name", ["qwen3", "gpt2"])
+def test_per_token_states_are_values_every_stream_may_share(vocabs, name):
+    """A stream stepped one id at a time (states interned after whole tokens, two-id contexts
+    from the memo) leaves every state it returned as it was, and a second stream over the same
+    ids returns equal states and pieces (shared, never modified); under a small bound too."""
+    vocab = vocabs[name]
+    ids = vocab.encode("".join(TEXTS))
+    runs = []
+    for _ in range(2):
+        state, seen = d.DetokState(), []
+        for token_id in ids:
+            state, piece = d.step(vocab, state, [token_id], skip_special_tokens=True)
+            seen.append((state, state.model_dump(), piece))
+        runs.append(seen)
+    for (s1, dump1, p1), (s2, dump2, p2) in zip(*runs, strict=True):
+        assert s1.model_dump() == dump1 == dump2 == s2.model_dump() and p1 == p2
+    _, once = d.step(vocab, d.DetokState(), ids, skip_special_tokens=True)
+    assert [p for _, _, p in runs[0] for p in p] == once
+
+
+def test_interned_states_stay_bounded(vocabs, monkeypatch):
+    vocab = vocabs["gpt2"]
+    monkeypatch.setattr(d, "INTERNED_STATES", 8)
+    monkeypatch.setattr(d, "_AFTER_WHOLE", {})
+    monkeypatch.setattr(vocab, "pair_memo", {})
+    state = d.DetokState()
+    split = vocab.encode("中文字符 😀" * 3)  # two-id contexts
+    for token_id in [*range(1000, 1100), *split]:
+        state, _ = d.step(vocab, state, [token_id], skip_special_tokens=True)
+        assert len(d._AFTER_WHOLE) <= 8 and len(vocab.pair_memo) <= 8
+
+
 # -- the bound under pathological input -----------------------------------------------------------
 
 

@@ -47,7 +47,7 @@ def test_spliced_answer_is_the_json_of_its_entries(vocabs: Any, text: str, k: in
     answer = {"id": "x", "choices": [{"logprobs": {"content": resolved}, "text": text}]}
     expected = {"id": "x", "choices": [{"logprobs": {"content": plain}, "text": text}]}
     assert dump_json(answer) == reference(expected)
-    assert resolved.json_text().encode("utf-8") == reference(plain)
+    assert resolved.json_text().encode("utf-8") == resolved.json_bytes() == reference(plain)
 
 
 def test_entries_are_the_wire_dicts(vocabs: Any) -> None:
@@ -80,13 +80,38 @@ def test_non_finite_values_elsewhere_take_pydantic_json_mode_with_the_splice(
     assert dump_json(answer) == reference(expected)
 
 
-def test_the_fragment_cache_is_bounded(vocabs: Any, monkeypatch: Any) -> None:
+def test_the_fragment_tables_are_bounded_by_the_vocabulary(vocabs: Any) -> None:
+    """Any ids (out of the vocabulary too) leave two tables of the vocabulary's size; a
+    fragment built again is the same."""
     vocab = vocabs["gpt2"]
-    monkeypatch.setattr(lp, "FRAGMENT_CACHE_IDS", 64)
-    lp._fragments(vocab).clear()
-    ids = list(range(1000, 1300))
-    first, _ = lp.resolve(vocab, _entries(vocab, ids, 2), [])
-    assert len(lp._fragments(vocab)) <= 64
-    again, _ = lp.resolve(vocab, _entries(vocab, ids, 2), [])
-    assert again == first and first.json_text() == again.json_text()
-    lp._fragments(vocab).clear()
+    ids = [*range(1000, 1300), vocab.size, vocab.size + 10**9]
+    first, _ = lp.resolve(vocab, _entries(vocab, ids[:300], 2) + [
+        {"token_id": i, "logprob": -1.0, "top_logprobs": [{"token_id": i, "logprob": -2.0}]}
+        for i in ids[300:]], [])
+    heads, tails = lp._fragments(vocab)
+    assert len(heads) == len(tails) == vocab.size
+    heads[:] = [None] * vocab.size  # rebuilt on the next look-up
+    again, _ = lp.resolve(vocab, _entries(vocab, ids[:300], 2) + [
+        {"token_id": i, "logprob": -1.0, "top_logprobs": [{"token_id": i, "logprob": -2.0}]}
+        for i in ids[300:]], [])
+    assert again == first and first.json_bytes() == again.json_bytes()
+    assert first[-1] == {"token": "", "logprob": -1.0, "bytes": None, "top_logprobs": [
+        {"token": "", "logprob": -2.0, "bytes": None}]}  # vLLM's for an id past the vocabulary
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text())
+def test_fragments_are_the_json_of_their_entry(text: str) -> None:
+    """The fragment writer's shortcut for plain texts (no escaping) is json.dumps's answer."""
+    head, tail = lp._text_fragment(text)
+    entry = json.loads(head + "-1.5" + tail + "}")
+    assert entry == {"token": text, "logprob": -1.5, "bytes": list(text.encode("utf-8"))}
+    assert (head + "-1.5" + tail + "}").encode() == reference(entry)
+
+
+def test_top_keeps_the_engines_first_candidates(vocabs: Any) -> None:
+    vocab = vocabs["qwen3"]
+    entries = _entries(vocab, vocab.encode("one two"), 3)
+    kept, _ = lp.resolve(vocab, entries, [], 2)
+    every, _ = lp.resolve(vocab, entries, [])
+    assert [e["top_logprobs"] for e in kept] == [e["top_logprobs"][:2] for e in every]

@@ -3,10 +3,11 @@
 Why: the largest part of a batch derender answer, its logprob entries, is already JSON text when
 it is made (:class:`tito.core.logprobs.Resolved`, written from per-token fragments); parsing it
 into dicts only to have ``json.dumps`` write it again was most of the answer's cost. Any value
-with a ``json_text()`` method is such a part: ``json.dumps`` meets it as an unknown object and
-asks its ``default`` hook, which stands a placeholder string in for it; the placeholders are then
-replaced by the parts' texts. A placeholder holds a random nonce drawn per answer, so no string
-a request sends can be taken for one.
+with a ``json_bytes()`` method (its JSON as UTF-8) is such a part: ``json.dumps`` meets it as an
+unknown object and asks its ``default`` hook, which stands a placeholder string in for it; the
+answer is then written as bytes, the placeholders replaced by the parts' bytes (never one text of
+them all: with one emoji in it, a text is four bytes a character). A placeholder holds a random
+nonce drawn per answer, so no string a request sends can be taken for one.
 
 An answer known to hold no float (``float_free``: the streamed chunk's answer of the hand-checked
 path, :func:`tito.service.stream_body.read`) is written by orjson when it is installed (a declared
@@ -34,25 +35,25 @@ __all__ = ["dump_json"]
 class _Parts:
     """The pre-encoded parts met while writing one answer, and their placeholders."""
 
-    __slots__ = ("nonce", "texts")
+    __slots__ = ("nonce", "parts")
 
     def __init__(self) -> None:
-        self.texts: list[str] = []
+        self.parts: list[bytes] = []
         self.nonce = os.urandom(8).hex()
 
     def placeholder(self, value: Any) -> str:
-        self.texts.append(value.json_text())
-        return f"\x00{self.nonce}:{len(self.texts) - 1}"
+        self.parts.append(value.json_bytes())
+        return f"\x00{self.nonce}:{len(self.parts) - 1}"
 
-    def fill(self, text: str) -> str:
-        """``text`` with every placeholder (a JSON string) replaced by its part."""
+    def fill(self, text: str) -> bytes:
+        """``text`` as UTF-8 with every placeholder (a JSON string) replaced by its part."""
         head, *rest = text.split(f'"\\u0000{self.nonce}:')
-        out = [head]
+        out = [head.encode("utf-8")]
         for piece in rest:
             index, after = piece.split('"', 1)
-            out.append(self.texts[int(index)])
-            out.append(after)
-        return "".join(out)
+            out.append(self.parts[int(index)])
+            out.append(after.encode("utf-8"))
+        return b"".join(out)
 
 
 #: The parts of the answer being written on this thread (None until one is met).
@@ -61,7 +62,7 @@ _writing = threading.local()
 
 def _default(value: Any) -> str:
     """``json.dumps``'s hook: a placeholder for a pre-encoded part, else the usual error."""
-    if not hasattr(value, "json_text"):
+    if not hasattr(value, "json_bytes"):
         raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
     parts = _writing.parts
     if parts is None:
@@ -83,7 +84,7 @@ def _placeholders(value: Any) -> Any:
         return {k: _placeholders(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_placeholders(v) for v in value]
-    if hasattr(value, "json_text"):
+    if hasattr(value, "json_bytes"):
         return _default(value)
     return value
 
@@ -116,4 +117,4 @@ def dump_json(content: Any, *, float_free: bool = False) -> bytes:
         _writing.parts = None
         text = _ENCODER.encode(TypeAdapter(Any).dump_python(_placeholders(content), mode="json"))
     parts, _writing.parts = _writing.parts, None
-    return (text if parts is None else parts.fill(text)).encode("utf-8")
+    return text.encode("utf-8") if parts is None else parts.fill(text)

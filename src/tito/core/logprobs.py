@@ -9,10 +9,8 @@ reshapes that into parallel lists with ``text_offset`` (spec 3.0-E).
 Theory of operation
 ===================
 
-**Input** is normalized to :class:`EngineLogprob` (:func:`from_engine_dict` for the integer shape,
-:func:`from_legacy_dict` for the legacy shape, :func:`from_wire` for either); :func:`resolve`
-accepts those or the raw dicts. A legacy ``"token_id:N"`` becomes ``token_id=N``; any other legacy
-string is kept as ``token`` and passes through unchanged (its bytes are its UTF-8).
+**Input**: entries of either engine shape, as dicts or as :class:`EngineLogprob`
+(:mod:`tito.core.engine_logprobs` reads and checks them; its names are re-exported here).
 
 **Token strings** are single-id decodes with ``skip_special_tokens=False`` (special tokens show as
 their text, as in vLLM), ``bytes`` is their UTF-8. An unknown id gives ``""`` and null bytes (vLLM). A
@@ -29,10 +27,12 @@ entries are repaired with the same context (the sampled ids before their positio
 vLLM's ``_correct_decoded_token``.
 
 **Output** is a :class:`Resolved`: the entries as JSON text, written from per-token fragments
-(``{"token":"...","logprob":`` and ``,"bytes":[...]``) cached per vocabulary in a bounded cache, so
-a batch's ~50k candidates cost one string each, not a dict each plus ``json.dumps`` of it; the
-answer's writer splices the text in (``tito.adapters.splice``). It reads as the list of dicts it
-holds (parsed once, when first read: the completions shape, Responses items).
+(``{"token":"...","logprob":`` and ``,"bytes":[...]``) kept per vocabulary in two tables of its
+size (bounded by it: a 32k-token batch's ~128k distinct random candidates all stay, where a cache
+of fewer ids thrashed), so a batch's ~160k candidates cost one string each, not a dict each plus
+``json.dumps`` of it; the answer's writer splices their UTF-8 in (``tito.adapters.splice``). It
+reads as the list of dicts it holds (parsed once, when first read: the completions shape,
+Responses items).
 
 **Context across calls.** :func:`resolve` takes and returns the last ``CONTEXT_IDS`` (4) sampled
 ids, so a character split across two stream chunks resolves exactly as in one call. A legacy
@@ -43,22 +43,30 @@ entry with a plain string (no id) resets the context: the ids before it are not 
 running sum of ``len(token)`` from the given offset. vLLM builds the top dict with a comprehension,
 so when two candidates decode to the same string (two byte pieces that both repair to ``""``,
 say) the *later*, less likely one overwrites the earlier (the collision class of vllm PR #44504);
-tito keeps the higher logprob.
+tito does the same, for parity (``tests/test_logprobs.py`` pins it).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-import re
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from tito.core.engine_logprobs import (
+    LOGPROB_FLOOR,
+    EngineLogprob,
+    check_float,
+    check_int,
+    clamp,
+    entry_id,
+    from_engine_dict,
+    from_legacy_dict,
+    from_wire,
+    parse_token_placeholder,
+)
 from tito.core.vocab import Vocab
-from tito.errors import BadRequest
 
 __all__ = [
     "CONTEXT_IDS",
@@ -75,74 +83,8 @@ __all__ = [
 
 #: Preceding sampled ids used to repair a U+FFFD (vLLM's ``_LOGPROB_CONTEXT_WINDOW``).
 CONTEXT_IDS = 4
-#: What a non-finite logprob is reported as (vLLM's clamp).
-LOGPROB_FLOOR = -9999.0
-
 _FFFD = "\ufffd"
-_PLACEHOLDER = re.compile(r"token_id:(\d+)")
 
-
-@dataclass(frozen=True, slots=True)
-class EngineLogprob:
-    """One engine logprob entry in either wire shape, as plain data.
-
-    Exactly one of ``token_id`` (integer shape, or a parsed legacy ``"token_id:N"``) and
-    ``token`` (a legacy string that is not a placeholder) is normally set. ``top`` holds the
-    candidates in engine order (their own ``top`` is empty).
-    """
-
-    token_id: int | None
-    token: str | None
-    logprob: float
-    top: tuple[EngineLogprob, ...] = field(default_factory=tuple)
-    rank: int | None = None
-
-
-def parse_token_placeholder(token: str) -> int | None:
-    """The id in a legacy ``"token_id:N"`` placeholder, or None for any other string."""
-    match = _PLACEHOLDER.fullmatch(token)
-    return int(match.group(1)) if match else None
-
-
-def from_engine_dict(entry: Mapping[str, Any]) -> EngineLogprob:
-    """An entry of the integer shape: ``{token_id, logprob, rank?, top_logprobs?}``."""
-    return EngineLogprob(
-        token_id=_int(entry.get("token_id"), "token_id"),
-        token=None,
-        logprob=_float(entry.get("logprob"), "logprob"),
-        top=tuple(from_engine_dict(t) for t in entry.get("top_logprobs") or ()),
-        rank=entry.get("rank"),
-    )
-
-
-def from_legacy_dict(entry: Mapping[str, Any]) -> EngineLogprob:
-    """An entry of the legacy shape: ``{token, logprob, bytes?, top_logprobs?}``.
-
-    ``"token_id:N"`` is parsed into an id; any other string is kept as text.
-    """
-    token = entry.get("token")
-    if not isinstance(token, str):
-        raise BadRequest("logprobs entry has no token string", param="logprobs.content.token")
-    token_id = parse_token_placeholder(token)
-    return EngineLogprob(
-        token_id=token_id,
-        token=None if token_id is not None else token,
-        logprob=_float(entry.get("logprob"), "logprob"),
-        top=tuple(from_legacy_dict(t) for t in entry.get("top_logprobs") or ()),
-    )
-
-
-def from_wire(entry: EngineLogprob | Mapping[str, Any]) -> EngineLogprob:
-    """Either dict shape (told apart by ``token_id`` vs ``token``), or an entry unchanged."""
-    if isinstance(entry, EngineLogprob):
-        return entry
-    if not isinstance(entry, Mapping):
-        raise BadRequest("logprobs entry must be an object", param="logprobs.content")
-    if "token_id" in entry:
-        return from_engine_dict(entry)
-    if "token" in entry:
-        return from_legacy_dict(entry)
-    raise BadRequest("logprobs entry has neither token_id nor token", param="logprobs.content")
 
 
 class Resolved(Sequence[dict[str, Any]]):
@@ -150,8 +92,8 @@ class Resolved(Sequence[dict[str, Any]]):
 
     Why text: a batch of 8k tokens with top-5 logprobs has ~50k candidates; one dict each, then
     ``json.dumps`` of them, was half of a batch derender. The answer carries these entries as
-    they are, so they are written once, as JSON, from per-token fragments cached per vocabulary
-    (:func:`_fragment`); the JSON writer splices :meth:`json_text` in (``tito.adapters.splice``).
+    they are, so they are written once, as JSON, from per-token fragments kept per vocabulary
+    (:func:`_fragments`); the JSON writer splices :meth:`json_bytes` in (``tito.adapters.splice``).
     Reading entries (the completions shape, the Responses items, tests) parses the text once:
     the dicts are exactly those the text holds, ``{token, logprob, bytes, top_logprobs}``.
     """
@@ -165,6 +107,12 @@ class Resolved(Sequence[dict[str, Any]]):
     def json_text(self) -> str:
         """The entries as a JSON array (compact, UTF-8 characters kept, as ``dump_json``)."""
         return "[" + ",".join(self._pieces) + "]"
+
+    def json_bytes(self) -> bytes:
+        """:meth:`json_text` as UTF-8, what the answer's writer splices in. Each entry is encoded
+        on its own: one text of them all is four bytes a character as soon as one entry holds an
+        emoji, and copying that was most of a long batch's writing."""
+        return b"[" + b",".join([piece.encode() for piece in self._pieces]) + b"]"
 
     def _entries(self) -> list[dict[str, Any]]:
         if self._items is None:
@@ -205,54 +153,73 @@ def resolve(
     vocab: Vocab,
     entries: Sequence[EngineLogprob | Mapping[str, Any]],
     context_ids: Sequence[int],
+    top: int | None = None,
 ) -> tuple[Resolved, list[int]]:
     """OpenAI ``ChatCompletionLogProbsContent`` entries for ``entries``, and the new context.
 
     ``context_ids`` are the sampled ids before the first entry (only the last 4 are used); the
     returned context is the last 4 sampled ids after the last entry, to pass to the next call.
+    ``top``: candidates kept per position, the engine's first (None: all it sent).
     """
     context = [int(i) for i in context_ids][-CONTEXT_IDS:]
     out: list[str] = []
-    cache = _fragments(vocab)
-    known = cache.get
+    heads, tails = _fragments(vocab)
+    size = len(heads)
     inf = _INF
     for raw in entries:
-        if type(raw) is dict and "token_id" in raw:
+        if raw.__class__ is dict and "token_id" in raw:
             # the engine's integer shape, read directly (ints and finite floats checked inline:
             # this loop runs for every candidate of every position of a batch)
-            sampled = raw.get("token_id")
+            sampled = raw["token_id"]
             if sampled.__class__ is not int:
-                sampled = _int(sampled, "token_id")
+                sampled = check_int(sampled, "token_id")
             logprob = raw.get("logprob")
             if logprob.__class__ is not float or not -inf < logprob < inf:
-                logprob = _clamp(_float(logprob, "logprob"))
-            frag = known(sampled) or _fragment(vocab, sampled, context, cache)
-            top = []
-            add = top.append
-            for cand in raw.get("top_logprobs") or ():
-                if type(cand) is not dict:
+                logprob = clamp(check_float(logprob, "logprob"))
+            head = heads[sampled] if 0 <= sampled < size else None
+            if head:
+                tail = tails[sampled]
+            else:
+                head, tail = _fragment(vocab, sampled, context, heads, tails)
+            cands = raw.get("top_logprobs") or ()
+            if top is not None and len(cands) > top:
+                cands = cands[:top]
+            texts = []
+            add = texts.append
+            for cand in cands:
+                if cand.__class__ is not dict:
                     cand = from_wire(cand)
                     h, t = _text_fragment(_token_text(vocab, cand, context))
-                    add(f"{h}{_clamp(cand.logprob)!r}{t}}}")
+                    add(f"{h}{clamp(cand.logprob)!r}{t}}}")
                     continue
-                cand_id = cand.get("token_id")
-                cand_logprob = cand.get("logprob")
+                try:
+                    cand_id, cand_logprob = cand["token_id"], cand["logprob"]
+                except KeyError:  # (what .get reads: a missing logprob is the floor)
+                    cand_id, cand_logprob = cand.get("token_id"), cand.get("logprob")
                 if cand_id.__class__ is not int:
-                    cand_id = _int(cand_id, "token_id")
+                    cand_id = check_int(cand_id, "token_id")
                 if cand_logprob.__class__ is not float or not -inf < cand_logprob < inf:
-                    cand_logprob = _clamp(_float(cand_logprob, "logprob"))
-                h, t = known(cand_id) or _fragment(vocab, cand_id, context, cache)
-                add(f"{h}{cand_logprob!r}{t}}}")
-            out.append(f'{frag[0]}{logprob!r}{frag[1]},"top_logprobs":[{",".join(top)}]}}')
+                    cand_logprob = clamp(check_float(cand_logprob, "logprob"))
+                h = heads[cand_id] if 0 <= cand_id < size else None
+                if h:
+                    add(f"{h}{cand_logprob!r}{tails[cand_id]}}}")
+                else:
+                    h, t = _fragment(vocab, cand_id, context, heads, tails)
+                    add(f"{h}{cand_logprob!r}{t}}}")
+            out.append(f'{head}{logprob!r}{tail},"top_logprobs":[{",".join(texts)}]}}')
         else:
+            if top is not None and isinstance(raw, Mapping) and len(
+                raw.get("top_logprobs") or ()
+            ) > top:  # (the candidates past ``top`` are not read)
+                raw = {**raw, "top_logprobs": raw["top_logprobs"][:top]}
             entry = from_wire(raw)
             head, tail = _text_fragment(_token_text(vocab, entry, context))
-            top = []
-            for cand in entry.top:
+            texts = []
+            for cand in entry.top if top is None else entry.top[:top]:
                 h, t = _text_fragment(_token_text(vocab, cand, context))
-                top.append(f"{h}{_clamp(cand.logprob)!r}{t}}}")
-            out.append(f'{head}{_clamp(entry.logprob)!r}{tail},"top_logprobs":[{",".join(top)}]}}')
-            sampled = _entry_id(entry)
+                texts.append(f"{h}{clamp(cand.logprob)!r}{t}}}")
+            out.append(f'{head}{clamp(entry.logprob)!r}{tail},"top_logprobs":[{",".join(texts)}]}}')
+            sampled = entry_id(entry)
         if sampled is None:
             context = []
         else:
@@ -262,27 +229,38 @@ def resolve(
     return Resolved(out), context
 
 
-#: Token ids whose JSON fragments stay cached per vocabulary; when full, the older half goes.
-FRAGMENT_CACHE_IDS = 1 << 16
-
-_FRAGMENTS: weakref.WeakKeyDictionary[Vocab, dict[int, tuple[str, str]]] = (
+_FRAGMENTS: weakref.WeakKeyDictionary[Vocab, tuple[list[str | None], list[str | None]]] = (
     weakref.WeakKeyDictionary())
 
 
-def _fragments(vocab: Vocab) -> dict[int, tuple[str, str]]:
-    """The fragment cache of ``vocab`` (id -> fragment; an empty tuple for a piece ending in
-    U+FFFD, whose fragment depends on the context)."""
+def _fragments(vocab: Vocab) -> tuple[list[str | None], list[str | None]]:
+    """The fragment tables of ``vocab``: for each id the head and the tail of its entry's JSON
+    (:func:`_text_fragment`), None until the id is first met, a ``""`` head for a piece ending in
+    U+FFFD (its fragment depends on the context). Two lists of the vocabulary's size: bounded by
+    it whatever ids come in (a batch's random candidates, ~128k distinct ids, all stay), about
+    150 bytes an id when full, no key objects, and one index per candidate."""
     found = _FRAGMENTS.get(vocab)
     if found is None:
-        found = _FRAGMENTS[vocab] = {}
+        found = _FRAGMENTS[vocab] = ([None] * vocab.size, [None] * vocab.size)
     return found
+
+
+#: Each byte's decimal text, for the ``bytes`` lists.
+_BYTE_TEXTS = [str(b) for b in range(256)]
 
 
 def _text_fragment(text: str) -> tuple[str, str]:
     """The JSON of an entry with token string ``text`` around its logprob: ``{"token":...,
-    "logprob":`` and ``,"bytes":[...]`` (the bytes are ``text``'s UTF-8, as OpenAI's)."""
-    return ('{"token":' + json.dumps(text, ensure_ascii=False) + ',"logprob":',
-            ',"bytes":[' + ",".join(map(str, text.encode("utf-8"))) + "]")
+    "logprob":`` and ``,"bytes":[...]`` (the bytes are ``text``'s UTF-8, as OpenAI's). A
+    printable text without ``"`` or ``\\`` is its own JSON string (``json.dumps`` escapes only
+    those and control characters, with ``ensure_ascii=False``)."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        quoted = '"' + text + '"'
+    else:
+        quoted = json.dumps(text, ensure_ascii=False)
+    byte_texts = _BYTE_TEXTS
+    return ('{"token":' + quoted + ',"logprob":',
+            ',"bytes":[' + ",".join([byte_texts[b] for b in text.encode("utf-8")]) + "]")
 
 
 #: an id the tokenizer lacks (a padded row): vLLM 0.33 reports ``""`` with null ``bytes``
@@ -290,27 +268,27 @@ _UNKNOWN_FRAGMENT = ('{"token":"","logprob":', ',"bytes":null')
 
 
 def _fragment(
-    vocab: Vocab, token_id: int, context: list[int], cache: dict[int, tuple[str, str]]
+    vocab: Vocab,
+    token_id: int,
+    context: list[int],
+    heads: list[str | None],
+    tails: list[str | None],
 ) -> tuple[str, str]:
-    """The JSON fragment of an id's entry (a cache miss, or a context-dependent piece).
+    """The JSON fragment of an id's entry, when the tables do not hold it: an id out of the
+    vocabulary (``""``, null bytes), one not met yet (its fragment is built and kept) or a piece
+    ending in U+FFFD (repaired with the context each time, the one context-dependent case).
 
-    Pieces are single-id decodes; one ending in U+FFFD is repaired with the context (the one
-    context-dependent case, so never cached as a fragment). The cache is bounded: when it holds
-    :data:`FRAGMENT_CACHE_IDS` ids, the older half is dropped (dicts keep insertion order).
+    Pieces are single-id decodes; the tables keep the fragment, not the piece as well.
     """
-    if token_id < 0 or token_id >= vocab.size:
+    if not 0 <= token_id < len(heads):
         return _UNKNOWN_FRAGMENT
-    if token_id in cache:  # cached as () : repaired each time
-        return _text_fragment(_repair(vocab, token_id, context))
-    text = vocab.piece(token_id)
-    if len(cache) >= FRAGMENT_CACHE_IDS:
-        for old in list(itertools.islice(cache, FRAGMENT_CACHE_IDS // 2)):
-            cache.pop(old, None)
-    if text.endswith(_FFFD):
-        cache[token_id] = ()  # type: ignore[assignment]
-        return _text_fragment(_repair(vocab, token_id, context))
-    found = cache[token_id] = _text_fragment(text)
-    return found
+    if heads[token_id] is None:
+        text = vocab.decode([token_id], skip_special_tokens=False) if vocab.in_vocab(token_id) else ""
+        if not text.endswith(_FFFD):
+            found = heads[token_id], tails[token_id] = _text_fragment(text)
+            return found
+        heads[token_id] = ""
+    return _text_fragment(_repair(vocab, token_id, context))
 
 
 def to_completion(
@@ -353,17 +331,9 @@ def to_completion(
 # -- helpers -----------------------------------------------------------------------------------
 
 
-def _entry_id(entry: EngineLogprob) -> int | None:
-    if entry.token_id is not None:
-        return entry.token_id
-    if entry.token is not None:
-        return parse_token_placeholder(entry.token)
-    return None
-
-
 def _token_text(vocab: Vocab, entry: EngineLogprob, context: list[int]) -> str:
     """The token string of one entry: single-id decode, repaired when it ends in U+FFFD."""
-    token_id = _entry_id(entry)
+    token_id = entry_id(entry)
     if token_id is None:
         return entry.token or ""
     if not vocab.in_vocab(token_id):
@@ -397,21 +367,3 @@ def _repair(vocab: Vocab, token_id: int, context: list[int]) -> str:
 
 
 _INF = math.inf
-
-
-def _clamp(value: float) -> float:
-    return value if math.isfinite(value) else LOGPROB_FLOOR
-
-
-def _int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequest(f"logprobs entry {name} must be an integer", param=f"logprobs.{name}")
-    return value
-
-
-def _float(value: Any, name: str) -> float:
-    if value is None:
-        return LOGPROB_FLOOR  # vLLM: no engine entry for the sampled token
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadRequest(f"logprobs entry {name} must be a number", param=f"logprobs.{name}")
-    return float(value)

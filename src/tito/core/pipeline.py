@@ -257,11 +257,8 @@ def step_choice(
         entries = engine_logprobs[
             : len(ids) if fired_at is None else max(fired_at + 1 - carried, 0)
         ]
-        if cfg.top_logprobs is not None:
-            k = cfg.top_logprobs
-            entries = [e if len(e.get("top_logprobs") or ()) <= k
-                       else {**e, "top_logprobs": e["top_logprobs"][:k]} for e in entries]
-        out.logprobs, state.lp_context = logprobs.resolve(vocab, entries, state.lp_context)
+        out.logprobs, state.lp_context = logprobs.resolve(
+            vocab, entries, state.lp_context, cfg.top_logprobs)
 
     # finish
     if fired or final:
