@@ -126,6 +126,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from tito.core.detok_state import __all__ as _state_names
 from tito.core.detok_state import (
     _BYTE_LEVEL_CHARS,  # noqa: F401  (the tests' byte alphabet, as before the split)
     FFFD,
@@ -146,22 +147,7 @@ from tito.core.detok_state import (
 )
 from tito.core.vocab import Vocab
 
-__all__ = [
-    "FFFD",
-    "INTERNED_STATES",
-    "KEEP_ON_CUT",
-    "MAX_CONTEXT",
-    "MAX_HELD",
-    "MAX_WINDOW",
-    "SEED_CONTEXT",
-    "SEED_IDS",
-    "DetokState",
-    "flush",
-    "seed",
-    "state_from_tokens",
-    "step",
-    "window_tokens",
-]
+__all__ = [*_state_names, "INTERNED_STATES", "flush", "step"]  # the state's names re-exported
 
 
 def step(
