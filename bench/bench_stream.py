@@ -5,7 +5,8 @@ Run: ``python bench/bench_stream.py`` (about a minute on 2 cores). CPU time of t
 in interleaved rounds, medians), so the ratios hold on any machine, loaded or not:
 
 - per-call time at token position ~100 vs ~100,000 (one token per call, full call as the
-  derender app runs it: JSON in, request check, state decode, pipeline, state encode, JSON out);
+  derender app runs it: JSON in, request check, state decode, pipeline, state encode, JSON out;
+  the two streams' calls interleaved, medians);
 - the stream state's JSON size at both positions;
 - tito's per-token cost (full call, and the core pipeline alone, one id per call) as a ratio to
   ``tokenizers.decoders.DecodeStream.step`` stepping the same ids.
@@ -53,27 +54,37 @@ def call(fn, cls, model, body: dict) -> dict:
     return res
 
 
-def per_call_times(fn, cls, model, name: str, ids: list[int], start_pos: int) -> tuple[float, int]:
-    """Median seconds per one-token call after advancing the stream to ``start_pos`` tokens."""
+def advance(fn, cls, model, name: str, ids: list[int], start_pos: int) -> dict | None:
+    """The stream state after ``start_pos`` tokens (advanced quickly, in chunks of 1,000)."""
     state = None
     pos = 0
-    while pos < start_pos:  # advance quickly with big chunks
+    while pos < start_pos:
         n = min(1000, start_pos - pos)
         part = [ids[(pos + k) % len(ids)] for k in range(n)]
         state = call(fn, cls, model, {"stream": True, "model": name, "stream_state": state,
                                       "generate_chunk": chunk(part)})["stream_state"]
         pos += n
-    times = []
-    size = 0
+    return state
+
+
+def per_call_times(fn, cls, model, name: str, ids: list[int],
+                   positions: tuple[int, ...]) -> list[tuple[float, int]]:
+    """Median seconds per one-token call and the largest state, for a stream at each of
+    ``positions`` tokens; the streams' calls interleaved (one call each in turn), so a change in
+    the box's load weighs on every position alike."""
+    states = [advance(fn, cls, model, name, ids, pos) for pos in positions]
+    times: list[list[float]] = [[] for _ in positions]
+    sizes = [0 for _ in positions]
     for k in range(CALLS):
-        body = {"stream": True, "model": name, "stream_state": state,
-                "generate_chunk": chunk([ids[(pos + k) % len(ids)]])}
-        t0 = time.process_time()
-        res = call(fn, cls, model, body)
-        times.append(time.process_time() - t0)
-        state = res["stream_state"]
-        size = max(size, len(json.dumps(state, ensure_ascii=False).encode()))
-    return statistics.median(times), size
+        for j, pos in enumerate(positions):
+            body = {"stream": True, "model": name, "stream_state": states[j],
+                    "generate_chunk": chunk([ids[(pos + k) % len(ids)]])}
+            t0 = time.process_time()
+            res = call(fn, cls, model, body)
+            times[j].append(time.process_time() - t0)
+            states[j] = res["stream_state"]
+            sizes[j] = max(sizes[j], len(json.dumps(states[j], ensure_ascii=False).encode()))
+    return [(statistics.median(t), size) for t, size in zip(times, sizes, strict=True)]
 
 
 def decode_stream_per_token(vocab, ids: list[int]) -> float:
@@ -145,8 +156,8 @@ def main() -> int:
         base = registry.get(name)
         model = dataclasses.replace(base, config=base.config.model_copy(update={"max_model_len": 10**6}))
         ids = model.vocab.encode(TEXT)
-        early, size_early = per_call_times(fn, cls, model, name, ids, 100)
-        late, size_late = per_call_times(fn, cls, model, name, ids, 100_000)
+        (early, size_early), (late, size_late) = per_call_times(
+            fn, cls, model, name, ids, (100, 100_000))
         stream_ids = (ids * (3000 // len(ids) + 1))[:3000]
         ds, core = per_token(model.vocab, stream_ids)
         rows.append((name, early, late, size_early, size_late, ds, core))
