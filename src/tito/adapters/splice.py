@@ -3,11 +3,12 @@
 Why: the largest part of a batch derender answer, its logprob entries, is already JSON text when
 it is made (:class:`tito.core.logprobs.Resolved`, written from per-token fragments); parsing it
 into dicts only to have ``json.dumps`` write it again was most of the answer's cost. Any value
-with a ``json_bytes()`` method (its JSON as UTF-8) is such a part: ``json.dumps`` meets it as an
-unknown object and asks its ``default`` hook, which stands a placeholder string in for it; the
-answer is then written as bytes, the placeholders replaced by the parts' bytes (never one text of
-them all: with one emoji in it, a text is four bytes a character). A placeholder holds a random
-nonce drawn per answer, so no string a request sends can be taken for one.
+with a ``json_bytes()`` method (its JSON as UTF-8; or ``json_text()``, its JSON) is such a part:
+``json.dumps`` meets it as an unknown object and asks its ``default`` hook, which stands a
+placeholder string in for it; the answer is then written as bytes, the placeholders replaced by
+the parts' bytes (never one text of them all: with one emoji in it, a text is four bytes a
+character). A placeholder holds a random nonce drawn per answer, so no string a request sends can
+be taken for one.
 
 An answer known to hold no float (``float_free``: the streamed chunk's answer of the hand-checked
 path, :func:`tito.service.stream_body.read`) is written by orjson when it is installed (a declared
@@ -42,7 +43,8 @@ class _Parts:
         self.nonce = os.urandom(8).hex()
 
     def placeholder(self, value: Any) -> str:
-        self.parts.append(value.json_bytes())
+        write = getattr(value, "json_bytes", None)
+        self.parts.append(write() if write is not None else value.json_text().encode("utf-8"))
         return f"\x00{self.nonce}:{len(self.parts) - 1}"
 
     def fill(self, text: str) -> bytes:
@@ -56,13 +58,17 @@ class _Parts:
         return b"".join(out)
 
 
+def _is_part(value: Any) -> bool:
+    return hasattr(value, "json_bytes") or hasattr(value, "json_text")
+
+
 #: The parts of the answer being written on this thread (None until one is met).
 _writing = threading.local()
 
 
 def _default(value: Any) -> str:
     """``json.dumps``'s hook: a placeholder for a pre-encoded part, else the usual error."""
-    if not hasattr(value, "json_bytes"):
+    if not _is_part(value):
         raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
     parts = _writing.parts
     if parts is None:
@@ -84,7 +90,7 @@ def _placeholders(value: Any) -> Any:
         return {k: _placeholders(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_placeholders(v) for v in value]
-    if hasattr(value, "json_bytes"):
+    if _is_part(value):
         return _default(value)
     return value
 
