@@ -277,13 +277,11 @@ def _fragment(
     """The JSON fragment of an id's entry, when the tables do not hold it: an id out of the
     vocabulary (``""``, null bytes), one not met yet (its fragment is built and kept) or a piece
     ending in U+FFFD (repaired with the context each time, the one context-dependent case).
-
-    Pieces are single-id decodes; the tables keep the fragment, not the piece as well.
     """
     if not 0 <= token_id < len(heads):
         return _UNKNOWN_FRAGMENT
     if heads[token_id] is None:
-        text = vocab.decode([token_id], skip_special_tokens=False) if vocab.in_vocab(token_id) else ""
+        text = vocab.piece(token_id)  # the vocabulary's own naming (Mistral: its raw piece)
         if not text.endswith(_FFFD):
             found = heads[token_id], tails[token_id] = _text_fragment(text)
             return found
