@@ -129,6 +129,12 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         b = tick()
         limit = b.limits.max_output_chars
+        if operator == "+" and type(left) is str and type(right) is str:
+            # the common case (a template's string concatenations), checked as below, inline:
+            # the size pre-check, then the result's size charged as check_size does
+            if len(left) + len(right) > limit:
+                raise too_big(b, "a value")
+            return check_size(b, left + right)
         if operator == "*":
             seq, n = (left, right) if isinstance(right, int) else (right, left)
             if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > limit:
@@ -288,14 +294,26 @@ _ITEM_FILTERS = frozenset({
 })
 
 
+#: Filters that do O(1) work and answer an integer (``len``): one step, nothing to check.
+_CONSTANT_FILTERS = frozenset({"length", "count"})
+
+
 def _guard_filter(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap a filter with the step charge, the size pre-checks and the result size check.
 
     Its input is charged before the filter runs (one step per item, per character for the
     per-item filters, per 64 characters of text for the others), and an iterator input (a lazy
     ``map``, ``batch``...) is wrapped so that each item it yields costs a step: no filter can
-    do unbounded work in one call.
+    do unbounded work in one call. ``length`` (``len``, constant time, an integer) costs its
+    step only.
     """
+    if name in _CONSTANT_FILTERS:
+        @wraps(func)
+        def constant(*args: Any, **kwargs: Any) -> Any:
+            tick()
+            return func(*args, **kwargs)
+
+        return constant
 
     @wraps(func)
     def guarded(*args: Any, **kwargs: Any) -> Any:

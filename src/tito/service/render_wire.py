@@ -160,6 +160,10 @@ def sampling_params_wire(fields: dict[str, Any]) -> dict[str, Any] | None:
     for name, value in fields.items():
         field = _FIELDS.get(name)
         if field is not None:
+            default = field.default
+            if name != "max_tokens" and (value is default or (
+                    type(value) is type(default) and value == default)):
+                continue  # the default itself: valid, and left out of the wire
             ok, value = field.check(value)
         elif name == "seed":
             ok = value != -1 and _SEED_CHECK.check(value)[0]
