@@ -10,8 +10,9 @@ Three conversations with Qwen3's template: a **short** one-turn chat (system + u
 **long** multi-turn tool-calling exchange (system prompt, tools, tool calls, tool results,
 reasoning) grown until its prompt is about ``--tokens`` long. Each is measured three ways:
 
-* ``service``: validating the JSON body into the request model + ``render_chat_wire`` (the
-  engine request as the wire dict the app answers, ``render_chat_request(...).to_wire()``);
+* ``service``: the JSON body parsed and checked into the request model as the app does (by
+  hand for a common body, :mod:`tito.service.chat_body`, else pydantic) + ``render_chat_wire``
+  (the engine request as the wire dict the app answers, ``render_chat_request(...).to_wire()``);
 * ``app``: the function's ASGI app (:class:`tito.adapters.asgi_render.RenderApp`) called
   directly: the body guard, validation, the service, the engine request as JSON bytes;
 * ``handler``: the whole ``chat_render`` Lambda handler (API Gateway v2 event in, JSON out:
@@ -196,6 +197,7 @@ def main() -> None:
 
     from tito.models import get_registry
     from tito.protocol import ChatCompletionRequest
+    from tito.service.chat_body import read as read_chat_body
     from tito.service.render import RenderSettings, render_chat_wire
 
     with quiet():
@@ -224,7 +226,8 @@ def main() -> None:
                                           add_generation_prompt=True, return_dict=False)
 
         def run_service() -> list[int]:
-            request = ChatCompletionRequest.model_validate_json(raw)  # noqa: B023
+            data = json.loads(raw)  # noqa: B023
+            request = read_chat_body(data) or ChatCompletionRequest.model_validate(data)
             wire = render_chat_wire(request, settings=settings, model=model)
             return wire["token_ids"]  # type: ignore[no-any-return]
 
