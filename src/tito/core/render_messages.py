@@ -1,0 +1,313 @@
+"""OpenAI chat messages -> the dicts a chat template reads, and the media parts set aside.
+
+Why a module of its own: the message rules (content formats, null content, tool-call
+arguments, reasoning names, the developer role, billing headers, media parts) are listed in
+:mod:`tito.core.render`'s docstring, which re-exports every name here; this is their code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tito.errors import BadRequest
+
+if TYPE_CHECKING:
+    from tito.core.template import ContentFormat
+
+
+#: Media part type -> the key holding its payload, and the placeholder type templates see.
+MEDIA_PART_TYPES: dict[str, tuple[str, str]] = {
+    "image_url": ("image_url", "image"),
+    "input_image": ("image_url", "image"),
+    "image_embeds": ("image_embeds", "image"),
+    "image_pil": ("image_pil", "image"),
+    "input_audio": ("input_audio", "audio"),
+    "audio_url": ("audio_url", "audio"),
+    "audio_embeds": ("audio_embeds", "audio"),
+    "video_url": ("video_url", "video"),
+    "video_embeds": ("video_embeds", "video"),
+    "file": ("file", "file"),
+}
+
+
+#: vLLM 0.33's answer to a media part on a text-only model (its multimodal registry's), and to
+#: an ``*_embeds`` part (the model has no multimodal config)
+NOT_MULTIMODAL = "{model} is not a multimodal model"
+
+
+NOT_MULTIMODAL_EMBEDS = "The model is not multimodal."
+
+
+#: Text-bearing part types (``refusal`` and the Responses-style names are text for a template).
+_TEXT_PART_KEYS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal"}
+
+
+@dataclass(frozen=True)
+class NormalizedMessages:
+    """Messages as the template receives them, and the media parts set aside for the engine."""
+
+    messages: list[dict[str, Any]]
+    media_parts: list[dict[str, Any]]
+
+
+def _part_type(part: Mapping[str, Any], where: str) -> str:
+    """A part's type; vLLM infers it from the payload key when ``type`` is missing."""
+    kind = part.get("type")
+    if kind is not None:
+        if not isinstance(kind, str):
+            raise BadRequest(f"{where}.type must be a string.", param=where)
+        return kind
+    for key in ("text", *MEDIA_PART_TYPES):
+        if key in part:
+            return key
+    raise BadRequest(f"{where} has no `type` and no recognised content key.", param=where)
+
+
+def refuse_media(kind: str, model: str) -> BadRequest:
+    """vLLM 0.33's 400 for a ``kind`` media part sent to the text-only model ``model``."""
+    return BadRequest(NOT_MULTIMODAL_EMBEDS if kind.endswith("_embeds")
+                      else NOT_MULTIMODAL.format(model=model))
+
+
+def check_text_only(messages: Sequence[Any], model: str) -> None:
+    """Refuse the first media part of ``messages`` (the messages a text-only model ``model``
+    encodes by code, without :func:`normalize_messages`), as vLLM 0.33 does; stops quietly at a
+    part whose type is not known (the encoder reports it)."""
+    for message in messages:
+        content = message.get("content") if isinstance(message, Mapping) else None
+        for part in content if isinstance(content, list) else ():
+            if not isinstance(part, Mapping):
+                continue
+            try:
+                kind = _part_type(part, "part")
+            except BadRequest:
+                return
+            if kind in MEDIA_PART_TYPES:
+                raise refuse_media(kind, model)
+            if kind not in _TEXT_PART_KEYS and kind != "tool_reference":
+                return
+
+
+def _content_parts(
+    content: list[Any], where: str, media: list[dict[str, Any]], text_only: str | None = None
+) -> list[tuple[str, str | None]]:
+    """(kind, text) per part; media parts are appended to ``media`` untouched (``text_only``:
+    the name of a text-only model, which refuses them)."""
+    out: list[tuple[str, str | None]] = []
+    for j, part in enumerate(content):
+        pw = f"{where}[{j}]"
+        if isinstance(part, str):
+            out.append(("text", part))
+            continue
+        if not isinstance(part, Mapping):
+            raise BadRequest(f"{pw} must be an object or a string.", param=pw)
+        kind = _part_type(part, pw)
+        if kind in _TEXT_PART_KEYS:
+            text = part.get(_TEXT_PART_KEYS[kind])
+            if not isinstance(text, str):
+                raise BadRequest(
+                    f"{pw}.{_TEXT_PART_KEYS[kind]} must be a string for a '{kind}' part.", param=pw
+                )
+            out.append(("text", text))
+        elif kind == "tool_reference":  # vLLM 0.33: a deferred tool's name, for the template
+            name = part.get("name")
+            if not isinstance(name, str):
+                raise BadRequest(f"{pw}.name must be a string for a 'tool_reference' part.",
+                                 param=pw)
+            out.append(("tool_reference", name))
+        elif kind in MEDIA_PART_TYPES:
+            key, placeholder = MEDIA_PART_TYPES[kind]
+            if part.get(key) is None:
+                raise BadRequest(f"{pw} of type '{kind}' must carry `{key}`.", param=pw)
+            if text_only is not None:
+                raise refuse_media(kind, text_only)
+            media.append(dict(part))
+            out.append((placeholder, None))
+        else:
+            raise BadRequest(f"{pw}: unknown content part type '{kind}'.", param=pw)
+    return out
+
+
+def _content_for_template(
+    content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]],
+    text_only: str | None = None,
+) -> str | list[dict[str, Any]]:
+    if content is None:
+        return "" if fmt == "string" else []
+    if isinstance(content, str):
+        return content if fmt == "string" else [{"type": "text", "text": content}]
+    if not isinstance(content, list):
+        raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
+    parts = _content_parts(content, where, media, text_only)
+    if fmt == "string":
+        return "\n".join(text for kind, text in parts
+                         if kind in ("text", "tool_reference") and text is not None)
+    return [{"type": "text", "text": text} if kind == "text"
+            else {"type": kind, "name": text} if kind == "tool_reference" else {"type": kind}
+            for kind, text in parts]
+
+
+def _tool_calls_for_template(
+    tool_calls: Any, where: str, *, string_arguments: bool = False
+) -> list[dict[str, Any]]:
+    if not isinstance(tool_calls, list):
+        raise BadRequest(f"{where} must be a list.", param=where)
+    out: list[dict[str, Any]] = []
+    for j, call in enumerate(tool_calls):
+        cw = f"{where}[{j}]"
+        if not isinstance(call, Mapping):
+            raise BadRequest(f"{cw} must be an object.", param=cw)
+        function = call.get("function")
+        if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
+            raise BadRequest(f"{cw}.function.name must be a string.", param=f"{cw}.function.name")
+        args = function.get("arguments")
+        if args is not None and not isinstance(args, (str, dict, list)):
+            raise BadRequest(
+                f"{cw}.function.arguments must be a JSON string.", param=f"{cw}.function.arguments"
+            )
+        parsed: Any
+        if string_arguments:
+            # the template concatenates them: the client's own text, as transformers passes it
+            parsed = args if isinstance(args, str) else json.dumps(args or {}, ensure_ascii=False)
+        elif args is None or args == "":
+            parsed = {}
+        elif isinstance(args, str):
+            try:
+                parsed = json.loads(args)
+            except RecursionError:
+                raise BadRequest(
+                    f"{cw}.function.arguments is nested too deeply.",
+                    param=f"{cw}.function.arguments",
+                ) from None
+            except ValueError:
+                # vLLM 0.33: a malformed string in the history is coerced to {} so that the
+                # conversation can go on (recorded: conformance goldens, *_bad_arguments)
+                parsed = {}
+        else:
+            parsed = args
+        if not string_arguments and not isinstance(parsed, dict):
+            parsed = {}  # vLLM: templates need a mapping ("[1, 2]" -> {})
+        new_call = {k: v for k, v in call.items() if v is not None}
+        new_call["function"] = {**{k: v for k, v in function.items() if v is not None},
+                                "arguments": parsed}
+        out.append(new_call)
+    return out
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, list):
+        return "\n".join(p["text"] if isinstance(p, dict) else p for p in content
+                         if isinstance(p, str) or (isinstance(p, dict) and "text" in p))
+    return content or ""
+
+
+#: Claude Code's attribution line (a per-request hash) that vLLM 0.33 drops from system text.
+BILLING_HEADER = "x-anthropic-billing-header"
+
+
+def _strip_billing_header(content: Any) -> Any:
+    """vLLM 0.33's rule for system messages: a text part starting with :data:`BILLING_HEADER`
+    loses its first line (the part goes when nothing follows), so the prompt's prefix stays the
+    same from request to request."""
+    parts = [content] if isinstance(content, str) else content
+    if not isinstance(parts, list):
+        return content
+    out: list[Any] = []
+    for part in parts:
+        text = part if isinstance(part, str) else (
+            part.get("text") if isinstance(part, Mapping) and part.get("type") == "text" else None)
+        if not (isinstance(text, str) and text.startswith(BILLING_HEADER)):
+            out.append(part)
+            continue
+        rest = text.partition("\n")[2]
+        if rest:
+            out.append(rest if isinstance(part, str) else {**part, "text": rest})
+    if isinstance(content, str):
+        return out[0] if out else ""
+    return out
+
+
+def _developer_to_system(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """vLLM 0.33 for templates that do not know the ``developer`` role: it becomes ``system``
+    (its ``tools`` dropped) and, when that leaves a system message anywhere but first, all system
+    messages merge into one at the start (texts joined with a blank line, empty ones skipped)."""
+    converted = []
+    for msg in messages:
+        if msg["role"] == "developer":
+            msg = {k: v for k, v in msg.items() if k != "tools"}
+            msg["role"] = "system"
+        converted.append(msg)
+    systems = [i for i, m in enumerate(converted) if m["role"] == "system"]
+    if not systems or systems == [0]:
+        return converted
+    texts = [t for t in (_text_of(converted[i].get("content")) for i in systems) if t]
+    merged = {"role": "system", "content": "\n\n".join(texts)}
+    return [merged, *(m for m in converted if m["role"] != "system")]
+
+
+def normalize_messages(
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    content_format: ContentFormat = "string",
+    keep_developer_role: bool = False,
+    keep_null_content: bool = False,
+    string_arguments: bool = False,
+    text_only_model: str | None = None,
+) -> NormalizedMessages:
+    """OpenAI chat messages -> the dicts a chat template reads (rules in the module docstring).
+
+    ``text_only_model``: the served name of a model that takes no media (its parts are a 400).
+
+    Never mutates its input. Raises ``BadRequest`` naming ``messages[i]...`` for malformed input.
+    """
+    if not messages:
+        raise BadRequest("`messages` must contain at least one message.", param="messages")
+    media: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
+    for i, message in enumerate(messages):
+        where = f"messages[{i}]"
+        if not isinstance(message, Mapping):
+            raise BadRequest(f"{where} must be an object.", param=where)
+        role = message.get("role")
+        if not isinstance(role, str) or not role:
+            raise BadRequest(f"{where}.role must be a non-empty string.", param=f"{where}.role")
+        msg: dict[str, Any] = {k: v for k, v in message.items() if v is not None}
+        msg["role"] = role
+        content = message.get("content")
+        if role == "system" and content:
+            content = _strip_billing_header(content)
+        msg["content"] = (
+            None if content is None and keep_null_content
+            else _content_for_template(content, f"{where}.content", content_format, media,
+                                       text_only_model)
+        )
+        if role == "tool" and isinstance(msg["content"], list) and all(
+                p.get("type") == "text" for p in msg["content"]):
+            # vLLM 0.33: a tool result of text parts is one string (templates expect it)
+            msg["content"] = "\n".join(p["text"] for p in msg["content"])
+        if "tool_calls" in msg:
+            msg["tool_calls"] = _tool_calls_for_template(
+                msg["tool_calls"], f"{where}.tool_calls", string_arguments=string_arguments
+            )
+            if not msg["tool_calls"] and role == "assistant":
+                del msg["tool_calls"]  # vLLM: keeps templates on the plain assistant path
+        reasoning = msg.pop("reasoning", None)
+        legacy = msg.pop("reasoning_content", None)
+        if reasoning is None:
+            reasoning = legacy
+        if reasoning is not None:
+            if not isinstance(reasoning, str):
+                raise BadRequest(f"{where}.reasoning must be a string.", param=f"{where}.reasoning")
+            msg.setdefault("thinking", reasoning)
+            msg["reasoning"] = reasoning
+            msg["reasoning_content"] = reasoning
+        for key in ("name", "tool_call_id"):
+            if key in msg and not isinstance(msg[key], str):
+                raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
+        out.append(msg)
+    if not keep_developer_role and any(m["role"] == "developer" for m in out):
+        out = _developer_to_system(out)
+    return NormalizedMessages(out, media)

@@ -1,0 +1,223 @@
+"""The chat render's own checks and parts (template choice, constraints, ``parse_context``).
+
+Why a module of its own: :func:`tito.service.render.render_chat_request` runs these steps in
+vLLM's order; each is a small function of the request and the served model, kept here so the
+render itself reads as that order. ``warm_up`` (re-exported by :mod:`tito.service.render`)
+compiles a model's template at a function's init.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tito.core import render as core_render
+from tito.core.mistral import MistralVocab
+from tito.core import sampling as core_sampling
+from tito.core.parsers.tools import TOOL_PARSERS
+from tito.core.parsers.tools.structural import structural_tag
+from tito.core.template_budget import TemplateRenderError
+from tito.errors import BadRequest
+from tito.service.harmony import is_harmony_model
+from tito.service.render_common import REASONING_ALWAYS_ENDED, REASONING_MARKERS
+from tito.service.render_settings import RenderSettings, current_settings
+
+if TYPE_CHECKING:
+    from tito.models import ServedModel
+    from tito.protocol import ChatCompletionRequest
+
+logger = logging.getLogger("tito.service.render")
+
+
+_UNTRUSTED_TEMPLATE = (
+    "Chat template is passed with request, but --trust-request-chat-template is not set. "
+    "Refused request with untrusted chat template."
+)
+
+
+def _check_tool_choice(request: ChatCompletionRequest, model: ServedModel) -> None:
+    """vLLM without a tool parser refuses tool choices it could not honour (spec 4.1 step 3)."""
+    choice = request.tool_choice
+    if model.tool_parser is not None or choice in (None, "none"):
+        return
+    if choice == "auto":
+        raise BadRequest(
+            f'"auto" tool choice requires a tool parser, and model `{model.name}` has none '
+            "(vLLM: --enable-auto-tool-choice and --tool-call-parser).",
+            param="tool_choice",
+        )
+    desc = f'"{choice}"' if isinstance(choice, str) else f'function "{choice.function.name}"'
+    raise BadRequest(
+        f"tool_choice={desc} requires a tool parser, and model `{model.name}` has none "
+        "(vLLM: --tool-call-parser).",
+        param="tool_choice",
+    )
+
+
+def _template_source(
+    request: ChatCompletionRequest, model: ServedModel, settings: RenderSettings
+) -> str:
+    kwargs_template = (request.chat_template_kwargs or {}).get("chat_template")
+    requested = request.chat_template if request.chat_template is not None else kwargs_template
+    if requested is not None:
+        if not settings.trust_request_chat_template:
+            raise BadRequest(_UNTRUSTED_TEMPLATE, param="chat_template")
+        if not isinstance(requested, str) or not requested:
+            raise BadRequest("chat_template must be a non-empty string.", param="chat_template")
+        return requested
+    if model.chat_template is None:
+        raise BadRequest(
+            f"Model `{model.name}` has no chat template, so chat requests cannot be rendered "
+            "(send a chat_template with TITO_TRUST_REQUEST_CHAT_TEMPLATE=1, or use completions).",
+            param="chat_template",
+        )
+    return model.chat_template
+
+
+def _compile(source: str, settings: RenderSettings) -> Any:
+    from tito.core.template import compile_template  # Jinja2: only functions that render chats
+
+    try:
+        return compile_template(source, settings.template_limits)
+    except TemplateRenderError as exc:
+        raise BadRequest(str(exc), param="chat_template") from None
+
+
+def warm_up(model: ServedModel, settings: RenderSettings | None = None) -> None:
+    """Compile ``model``'s chat template now (a function's init), so no request pays for it.
+
+    Why here: :func:`compile_template` caches per (source, limits), and requests use the limits
+    of :func:`current_settings`; so compiling with those same limits is what the first
+    request would do. A template that does not compile is logged, not raised: requests then get
+    the 400 naming the error, as they would without the warm-up.
+    """
+    if model.chat_template is None or is_harmony_model(model) or isinstance(model.vocab, MistralVocab):
+        return  # chats encoded by code
+    from tito.core.template import compile_template
+
+    try:
+        compile_template(model.chat_template, (settings or current_settings()).template_limits)
+    except TemplateRenderError as exc:
+        logger.warning("the chat template of model %s does not compile: %s", model.name, exc)
+
+
+def _reasoning_ended(
+    request: ChatCompletionRequest, model: ServedModel, token_ids: list[int]
+) -> bool | None:
+    """Spec 4.1 step 11: include_reasoning=false -> true; a reasoning parser -> scan the prompt."""
+    if not request.include_reasoning:
+        return True
+    parser = model.reasoning_parser
+    if parser is None:
+        return None
+    if parser in REASONING_ALWAYS_ENDED:
+        return True
+    markers = REASONING_MARKERS.get(parser)
+    if markers is None:
+        return None
+    return core_render.prompt_reasoning_ended(token_ids, model.vocab, *markers)
+
+
+def calls_schema_replaces_text(model: ServedModel) -> bool:
+    """Whether vLLM 0.33 constrains required / named calls of ``model`` with the JSON schema of
+    the calls (a tool format without a structural tag), which on the Responses path becomes the
+    request's ``text.format`` (so a ``structured_outputs`` beside it is a 400 there)."""
+    parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
+    return parser is not None and not is_harmony_model(model) \
+        and parser.structural_tag_model is None and parser.forced_calls != "mistral_list"
+
+
+def _chat_structured_outputs(
+    request: ChatCompletionRequest, model: ServedModel, tools: list[dict[str, Any]] | None,
+    tool_choice: Any, *, harmony: bool = False, responses: bool = False,
+) -> dict[str, Any] | None:
+    """The engine constraint: the tool format's structural tag when vLLM 0.33 sends one
+    (:mod:`tito.core.parsers.tools.structural`, for ``auto`` with the request's own constraint
+    its or-format), else the request's own constraint (harmony: on the final channel) or the
+    JSON schema of a list of calls (formats without a tag)."""
+    response_format = request.response_format
+    own = request.structured_outputs.model_dump(by_alias=True, exclude_none=True) \
+        if request.structured_outputs is not None else None
+    constraint = core_sampling.structured_outputs_for(
+        response_format=response_format, structured_outputs=own)
+    level = model.config.tool_strict_level  # the server's floor, else the format's default
+    if harmony:
+        from tito.core.harmony.structured import harmony_structured_outputs  # gpt-oss only
+
+        constraint = harmony_structured_outputs(constraint)
+        tag_model: str | None = "harmony"
+        parser = None
+    else:
+        parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
+        tag_model = parser.structural_tag_model if parser is not None else None
+    if level is None:
+        level = parser.default_tool_strict_level if parser is not None else "auto"
+    tag = structural_tag(tag_model, tools, tool_choice, strict_level=level,
+                         parallel_tool_calls=request.parallel_tool_calls, constraint=constraint)
+    if tag is not None:
+        return {"structural_tag": tag}
+    if harmony or parser is None:
+        return constraint
+    if parser.forced_calls == "mistral_list":
+        rf_type = _get(response_format, "type") if response_format is not None else None
+        forced = tools and (tool_choice == "required" or isinstance(tool_choice, dict))
+        if forced and not responses and not own and rf_type in (None, "text", "json_object",
+                                                                "json_schema"):
+            schema = core_sampling.mistral_calls_schema(tools, tool_choice)
+            if schema is not None:
+                return {"json": schema}
+        return constraint
+    return core_sampling.structured_outputs_for(
+        response_format=response_format,
+        structured_outputs=own,
+        tool_choice=tool_choice,
+        tools=tools,
+        parallel_tool_calls=request.parallel_tool_calls,
+    )
+
+
+def _parse_context(
+    request: ChatCompletionRequest, tool_choice: Any, kwargs: Mapping[str, Any], *, harmony: bool,
+) -> dict[str, Any]:
+    """vLLM 0.33's ``ParseContext`` of a chat render (``_build_parse_context``; its field order).
+
+    ``tools`` are the request's as vLLM serializes ``ChatCompletionToolsParam``: every declared
+    field (``description`` / ``parameters`` null when absent), ``strict`` and ``defer_loading``
+    only when set, nothing else. Harmony output is parsed without template kwargs (``{}``)."""
+    history = sum(len(_get(m, "tool_calls") or []) for m in request.messages
+                  if _get(m, "role") == "assistant")
+    tools = None if request.tools is None else [_parse_context_tool(t) for t in request.tools]
+    return {
+        "tools": tools,
+        "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else None),
+        "parallel_tool_calls": request.parallel_tool_calls is not False,
+        "include_reasoning": request.include_reasoning,
+        "chat_template_kwargs": {} if harmony else dict(kwargs),
+        "history_tool_call_cnt": history,
+    }
+
+
+def _parse_context_tool(tool: Any) -> dict[str, Any]:
+    fn = tool.function
+    defer = (tool.model_extra or {}).get("defer_loading")  # vLLM: copied into the function
+    out: dict[str, Any] = {"name": fn.name, "description": fn.description,
+                           "parameters": fn.parameters}
+    if fn.strict is not None:
+        out["strict"] = fn.strict
+    if (fn.defer_loading if fn.defer_loading is not None else defer) is not None:
+        out["defer_loading"] = fn.defer_loading if fn.defer_loading is not None else defer
+    return {"type": tool.type, "function": out} | ({} if defer is None else
+                                                   {"defer_loading": defer})
+
+
+def _template_tool(tool: Any) -> dict[str, Any]:
+    out = _parse_context_tool(tool)
+    for key in ("description", "parameters"):
+        if key not in tool.function.model_fields_set:
+            del out["function"][key]
+    return out
+
+
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)

@@ -1,0 +1,208 @@
+"""The parts of a render request both endpoints share (chat and completions render).
+
+Why a module of its own: :mod:`tito.service.render` (chat) and
+:mod:`tito.service.render_completions` apply the same bounds, the same request-id rules and
+build the same ``derender_context`` keys (listed in :mod:`tito.service.render`'s docstring);
+written once here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from tito.core import render as core_render
+from tito.core.structured_check import check_request as check_structured_request
+from tito.errors import BadRequest
+from tito.protocol import SamplingParams
+from tito.protocol.common import stop_list
+
+if TYPE_CHECKING:
+    from tito.models import ServedModel
+    from tito.protocol import ChatCompletionRequest
+
+
+DERENDER_CONTEXT_VERSION = 1
+
+
+PROMPT_TAIL_IDS = 8
+
+
+#: Reasoning parser name -> (start marker, end marker) used to decide ``reasoning_ended``.
+REASONING_MARKERS: dict[str, tuple[str, str]] = {
+    "qwen3": ("<think>", "</think>"),
+    "deepseek_r1": ("<think>", "</think>"),
+    "deepseek_v3": ("<think>", "</think>"),
+    "glm45": ("<think>", "</think>"),
+    "glm47": ("<think>", "</think>"),
+    "kimi_k2": ("<think>", "</think>"),
+    "minimax_m2": ("<think>", "</think>"),
+    "seed_oss": ("<seed:think>", "</seed:think>"),
+}
+
+
+#: reasoning parsers whose ``is_reasoning_end`` is true for any prompt (vLLM's GptOssReasoningParser:
+#: harmony output is parsed by channel, there is no block to wait for)
+REASONING_ALWAYS_ENDED = frozenset({"openai_gptoss"})
+
+
+def _lookup(name: str | None) -> ServedModel:
+    from tito.models import get_registry
+
+    return get_registry().get(name)
+
+
+def _merge_kwargs(defaults: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """vLLM's ``merge_kwargs``: overrides win, except their null and ``"auto"`` values."""
+    out = dict(defaults or {})
+    out.update({k: v for k, v in (overrides or {}).items() if v is not None and v != "auto"})
+    return out
+
+
+def effective_chat_template_kwargs(
+    request: ChatCompletionRequest, server_defaults: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The kwargs the template is rendered with (spec 4.1 step 6, 3.1-e).
+
+    Request ``chat_template_kwargs`` < the request's own fields (``add_generation_prompt``,
+    ``continue_final_message``, ``documents``, ``reasoning_effort`` and the derived
+    ``enable_thinking = reasoning_effort != "none"`` unless the client set it) ; server defaults
+    (``default_chat_template_kwargs``) fill in what the request left out.
+    """
+    user = dict(request.chat_template_kwargs or {})
+    extra: dict[str, Any] = {
+        "add_generation_prompt": request.add_generation_prompt,
+        "continue_final_message": request.continue_final_message,
+        "documents": request.documents,
+        "reasoning_effort": request.reasoning_effort,
+    }
+    if request.reasoning_effort is not None and "enable_thinking" not in user:
+        extra["enable_thinking"] = request.reasoning_effort != "none"
+    return _merge_kwargs(server_defaults, _merge_kwargs(user, extra))
+
+
+def _sampling_params(fields: dict[str, Any]) -> SamplingParams:
+    try:
+        return SamplingParams(**fields)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err.get("loc", ()))
+        raise BadRequest(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")), param=loc or None) from None
+
+
+def _truncate_to(requested: int | None, budget: int) -> int | None:
+    """``truncate_prompt_tokens``: -1 means the whole prompt budget; more than it is a 400."""
+    if requested is None:
+        return None
+    if requested == -1:
+        return budget
+    if requested > budget:
+        raise BadRequest(
+            f"truncate_prompt_tokens={requested} cannot be greater than max_model_len - "
+            f"max output tokens = {budget}. Please request a smaller truncation size.",
+            param="truncate_prompt_tokens",
+        )
+    return requested
+
+
+def _fail_fast(vocab: Any, text: str, budget: int, max_model_len: int, param: str) -> None:
+    """Refuse a prompt text certainly longer than ``budget`` tokens before tokenizing it whole."""
+    bound = core_render.prompt_tokens_lower_bound(vocab, text, budget)
+    if bound > budget:
+        raise BadRequest(
+            f"The prompt is more than {budget} tokens long (at least {bound}), which leaves no "
+            f"room to generate within the model's context length of {max_model_len} tokens "
+            "(max_model_len). Please reduce the length of the input prompt.",
+            param=param,
+        )
+
+
+def _check_prompt_ids(ids: list[int], vocab_size: int, param: str) -> None:
+    bad = [i for i in ids if not 0 <= i < vocab_size]
+    if bad:
+        raise BadRequest(
+            f"{param} contains token ids outside the vocabulary (size {vocab_size}): {bad[:10]}.",
+            param=param,
+        )
+
+
+def _stream_options(request: Any) -> dict[str, Any] | None:
+    if not request.stream or request.stream_options is None:
+        return None
+    opts = request.stream_options
+    include = bool(opts.include_usage)
+    return {"include_usage": include, "continuous_usage_stats": include and bool(opts.continuous_usage_stats)}
+
+
+def _common_context(
+    *, kind: str, model: ServedModel, request: Any, request_id: str, token_ids: list[int],
+    skip_special_tokens: bool,
+) -> dict[str, Any]:
+    """The ``derender_context`` keys both endpoints share (defaults left out)."""
+    ctx: dict[str, Any] = {
+        "v": DERENDER_CONTEXT_VERSION,
+        "kind": kind,
+        "model": model.name,
+        "request_id": request_id,
+        "prompt_tokens": len(token_ids),
+        "prompt_tail": token_ids[-PROMPT_TAIL_IDS:],
+    }
+    stop = list(stop_list(request.stop))
+    optional = {
+        "skip_special_tokens": (skip_special_tokens, True),
+        "spaces_between_special_tokens": (request.spaces_between_special_tokens, True),
+        "stop": (stop, []),
+        "stop_token_ids": (list(request.stop_token_ids or []), []),
+        "include_stop_str_in_output": (request.include_stop_str_in_output, False),
+        "min_tokens": (request.min_tokens, 0),
+        "ignore_eos": (request.ignore_eos, False),
+        "return_tokens_as_token_ids": (request.return_tokens_as_token_ids, None),
+        "stream_options": (_stream_options(request), None),
+        "n": (request.n or 1, 1),
+        "return_token_ids": (bool(request.return_token_ids), False),
+    }
+    for key, (value, default) in optional.items():
+        if value != default:
+            ctx[key] = value
+    return ctx
+
+
+#: Longest client-chosen request id (``request_id`` or the ``X-Request-Id`` header): the id is
+#: echoed into every response and stream state, so it must stay small.
+MAX_REQUEST_ID_CHARS = 256
+
+
+def _client_request_id(request_id: str, header_id: str | None) -> str:
+    """The client's id for this request (the header wins), bounded."""
+    value, param = (header_id, "x-request-id") if header_id else (request_id, "request_id")
+    if len(value) > MAX_REQUEST_ID_CHARS:
+        raise BadRequest(
+            f"{param} is {len(value)} characters long; at most {MAX_REQUEST_ID_CHARS} are accepted.",
+            param=param,
+        )
+    return value
+
+
+def _request_id(prefix: str, request_id: str, header_id: str | None) -> str:
+    return f"{prefix}-{_client_request_id(request_id, header_id)}"
+
+
+def _check_mm_processor_kwargs(request: Any) -> None:
+    """vLLM 0.33 refuses per-request ``mm_processor_kwargs`` unless its server runs with
+    ``--trust-request-mm-kwargs`` (tito has no such switch: they change preprocessing cost)."""
+    if request.mm_processor_kwargs is not None:
+        raise BadRequest(
+            "Per-request mm_processor_kwargs are disabled by default because they can change "
+            "multimodal preprocessing resource usage. Start the server with "
+            "--trust-request-mm-kwargs only when clients are trusted.",
+            param="mm_processor_kwargs")
+
+
+def _check_constraints(request: Any) -> None:
+    """vLLM 0.33's render-time refusals of structural tags (:mod:`tito.core.structured_check`)."""
+    own = request.structured_outputs
+    check_structured_request(
+        request.response_format,
+        own.model_dump(by_alias=True, exclude_none=True) if own is not None else None)
