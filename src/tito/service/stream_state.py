@@ -198,7 +198,10 @@ def decode(
     if key is not None:
         sig = tito_raw.get("sig")
         unsigned = {**raw, "tito": {k: v for k, v in tito_raw.items() if k != "sig"}}
-        if not isinstance(sig, str) or not hmac.compare_digest(sig, _sign(unsigned, key)):
+        # a signature is hex: a non-ASCII one is refused before compare_digest (which raises
+        # TypeError on non-ASCII strings)
+        if (not isinstance(sig, str) or not sig.isascii()
+                or not hmac.compare_digest(sig, _sign(unsigned, key))):
             raise BadRequest(
                 "stream_state signature mismatch: the state was modified or issued by another "
                 "server", param="stream_state.tito.sig"
