@@ -415,8 +415,3 @@ class DerenderApp:
         except Exception:  # noqa: BLE001 - the validated path decides (and reports) it
             return None
         return None if result is None else JsonAnswer(result[0], float_free=result[1])
-
-    @staticmethod
-    def _validate(adapter: Any, body: bytes) -> Any:
-        """The body parsed and validated as FastAPI does (same errors, located under ``body``)."""
-        return validate_body(adapter, parse_body(body))
