@@ -101,16 +101,20 @@ UNSERVED: dict[str, set[str]] = {
                                                     "tito.protocol.generate_request"},
     # qwen3 only: not even harmony's output parser
     "chat_render": _DERENDER | _HARMONY_RENDER | {
+        "tito.protocol.chat_response",
         "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.responses",
         "tito.protocol.tokenize", "tito.service.responses", "tito.service.tokenize"},
     "completions_render": _DERENDER | _HARMONY_RENDER | {
+        "tito.protocol.chat_response",
         "tito.core.parsers.harmony", "tito.core.template", "jinja2", "tito.protocol.chat",
         "tito.protocol.responses",
         "tito.protocol.tokenize", "tito.service.responses", "tito.service.tokenize"},
     "responses_render": _DERENDER | _HARMONY_RENDER | {
+        "tito.protocol.chat_response",
         "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.tokenize",
         "tito.service.tokenize"},
     "tokenize": _DERENDER | _HARMONY_RENDER | {
+        "tito.protocol.chat_response",
         "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.responses",
         "tito.service.responses"},
 }
@@ -176,6 +180,9 @@ def test_protocol_names_resolve_lazily_to_their_submodules() -> None:
     subs = {s: importlib.import_module(f"tito.protocol.{s}") for s in P._EXPORTS}
     for sub, module in subs.items():  # the table is each submodule's __all__
         assert sorted(P._EXPORTS[sub]) == sorted(module.__all__), sub
+    chat = subs["chat"]  # the response models' old home still gives them (lazily)
+    assert chat._RESPONSE_NAMES == set(subs["chat_response"].__all__)
+    assert all(getattr(chat, n) is getattr(subs["chat_response"], n) for n in chat._RESPONSE_NAMES)
     expected = {n: getattr(m, n) for m in subs.values() for n in m.__all__}
     assert len(expected) == sum(len(m.__all__) for m in subs.values())  # each name in one home
     assert P.__all__ == sorted(expected)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # what the names are, for type checkers
     from tito.protocol.anthropic import *  # noqa: F403
     from tito.protocol.chat import *  # noqa: F403
+    from tito.protocol.chat_response import *  # noqa: F403
     from tito.protocol.common import *  # noqa: F403
     from tito.protocol.completion import *  # noqa: F403
     from tito.protocol.derender import *  # noqa: F403
@@ -40,13 +41,16 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "stop_list", "unix_now"
     ),
     "chat": (
-        "ChatCompletionLogProb", "ChatCompletionLogProbs", "ChatCompletionLogProbsContent",
         "ChatCompletionNamedFunction", "ChatCompletionNamedToolChoiceParam",
-        "ChatCompletionRequest", "ChatCompletionResponse", "ChatCompletionResponseChoice",
-        "ChatCompletionResponseStreamChoice", "ChatCompletionStreamResponse",
-        "ChatCompletionToolsParam", "ChatMessage", "DeltaFunctionCall", "DeltaMessage",
-        "DeltaToolCall", "FunctionCall", "FunctionDefinition", "ReasoningEffort", "ToolCall",
-        "ToolChoice", "check_tool_choice", "check_top_logprobs", "normalize_messages"
+        "ChatCompletionRequest", "ChatCompletionToolsParam", "FunctionDefinition",
+        "ReasoningEffort", "ToolChoice", "check_tool_choice", "check_top_logprobs",
+        "normalize_messages"
+    ),
+    "chat_response": (
+        "ChatCompletionLogProb", "ChatCompletionLogProbs", "ChatCompletionLogProbsContent",
+        "ChatCompletionResponse", "ChatCompletionResponseChoice",
+        "ChatCompletionResponseStreamChoice", "ChatCompletionStreamResponse", "ChatMessage",
+        "DeltaFunctionCall", "DeltaMessage", "DeltaToolCall", "FunctionCall", "ToolCall"
     ),
     "completion": (
         "CompletionLogProbs", "CompletionPrompt", "CompletionRequest", "CompletionResponse",

@@ -25,7 +25,8 @@ from pydantic import (
 )
 
 from tito.errors import quote
-from tito.protocol.chat import ChatCompletionRequest, ChatCompletionStreamResponse
+from tito.protocol.chat import ChatCompletionRequest
+from tito.protocol.chat_response import ChatCompletionStreamResponse
 from tito.protocol.common import NonNegativeInt, TokenId, WireModel, new_list
 from tito.protocol.generate_response import GenerateTokensResponse, GenerateTokensStreamResponse
 

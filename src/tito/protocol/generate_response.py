@@ -21,7 +21,7 @@ from pydantic import (
     WrapValidator,
 )
 
-from tito.protocol.chat import ChatCompletionLogProbs
+from tito.protocol.chat_response import ChatCompletionLogProbs
 from tito.protocol.common import (
     Logprob,
     NonNegativeInt,
