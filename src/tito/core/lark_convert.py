@@ -30,6 +30,7 @@ Bounds: linear in the grammar (every rule and expression visited once per pass).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from tito.core.lark_parse import LarkError, Unsupported, parse
@@ -323,7 +324,26 @@ def _print(expr: Any, names: dict[int, str]) -> str:
 def lark_to_ebnf(text: str) -> str:
     """The EBNF vLLM 0.33 sends for the Lark grammar ``text`` (xgrammar's printed grammar).
     Raises :class:`LarkError` when xgrammar refuses it, :class:`Unsupported` for what is not
-    ported."""
+    ported.
+
+    Why memoized: a render checks the grammar (:func:`lark_error`) and then builds the engine's
+    constraint from it, so one request converts the same text twice; the last few outcomes are
+    kept (a fresh exception is raised each time)."""
+    ebnf, error = _converted(text)
+    if error is not None:
+        raise error[0](error[1])
+    return ebnf
+
+
+@lru_cache(maxsize=8)
+def _converted(text: str) -> tuple[str, tuple[type[Exception], str] | None]:
+    try:
+        return _convert(text), None
+    except (LarkError, Unsupported) as e:
+        return "", (type(e), str(e))
+
+
+def _convert(text: str) -> str:
     defs, ignores = parse(text)
     rules = _Compiler(defs, ignores).compile()
     root = rules.ids["start"]
