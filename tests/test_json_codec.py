@@ -134,3 +134,61 @@ def test_fast_parse_reads_floats_as_json(value: float, text: str) -> None:
         if got is not None and not (type(expected[0]) is int and type(got[0]) is float):
             assert _types_and_values(got, expected), body  # (past 64 bits: refused where an
             # integer is expected, see test_integers_past_64_bits_are_floats_to_orjson)
+
+
+# -- parse_body: orjson first, json's values exactly ----------------------------------------
+
+with_specials = (values | st.sampled_from([float("nan"), float("inf"), -float("inf"), 2**64,
+                                           -(2**63) - 1, 10**30, "\ud800", "a\udfffb"])
+                 | st.integers(-(2**200), 2**200))
+documents = st.recursive(with_specials, lambda inner: st.lists(inner, max_size=4)
+                         | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=documents, ascii_=st.booleans(), compact=st.booleans())
+def test_parse_body_reads_what_json_reads(value: Any, ascii_: bool, compact: bool) -> None:
+    """The batch bodies' reader (orjson, with ``json`` for what orjson refuses or reads
+    differently) gives ``json.loads``'s values, types and key order, NaN, infinities, integers
+    past 64 bits and lone surrogates included."""
+    body = json.dumps({"v": value}, ensure_ascii=ascii_,
+                      separators=(",", ":") if compact else None).encode("utf-8", "surrogatepass")
+    assert _types_and_values(validation.parse_body(body), json.loads(body))
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.from_regex(r"-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,30})?([eE][-+]?[0-9]{1,3})?",
+                          fullmatch=True))
+def test_parse_body_reads_numbers_as_json(text: str) -> None:
+    """Any decimal text: integers of any length, floats correctly rounded, overflow to inf."""
+    body = f'{{"a": [{text}, "{text}"]}}'.encode()
+    assert _types_and_values(validation.parse_body(body), json.loads(body))
+
+
+@pytest.mark.parametrize("body", [
+    b'{"a": 1, "b": 2, "a": 3}', b'{"a": {"x": 1}, "a": [5]}', b'{"a": NaN, "b": -Infinity}',
+    b'{"a": 1e400, "b": -1e999}', b'{"a": "\\ud800", "b": "\\udc00x"}',
+    b'{"a": 18446744073709551615, "b": 18446744073709551616, "c": -9223372036854775809}',
+    b'{"a": 1234567890123456789012345678901234567890.5}', b'{"a": -0, "b": -0.0}',
+    b'{"a": "\xed\xa0\x80"}', b" \n{\"a\": [1, 2.5, true, null]}\t ", b"[" * 300 + b"]" * 300,
+])
+def test_parse_body_edge_cases_are_jsons(body: bytes) -> None:
+    assert _types_and_values(validation.parse_body(body), json.loads(body))
+
+
+@pytest.mark.parametrize("body", [b'{"a": 1,}', b'{"a": "x\x01"}', b'{"a": 1', b"{'a': 1}",
+                                  b'{"a": 01}', b'{"a": .5}'])
+def test_parse_body_errors_are_jsons(body: bytes) -> None:
+    """A body that is not JSON gets the same error (position and message) as before."""
+    with pytest.raises(json.JSONDecodeError) as expected:
+        json.loads(body)
+    with pytest.raises(validation.TitoError) as got:
+        validation.parse_body(body)
+    assert got.value.message.startswith(f"1 validation error:\n  body.{expected.value.pos}: ")
+
+
+def test_parse_body_of_non_utf8_or_too_deep_fails_as_before() -> None:
+    with pytest.raises(validation.TitoError, match="error parsing the body"):
+        validation.parse_body(b'{"a": "\xff"}')
+    with pytest.raises(RecursionError):  # past orjson's 1,024 levels: json's own outcome
+        validation.parse_body(b"[" * 100_000 + b"]" * 100_000)
