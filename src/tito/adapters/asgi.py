@@ -18,8 +18,9 @@ exactly what those routes do, in a few microseconds:
 
 The FastAPI app (:mod:`tito.adapters.app`) stays for ``tito serve`` and the OpenAPI schema (the
 render functions serve :mod:`tito.adapters.asgi_render`, this app with their routes); it reuses
-:func:`read_json_body` here and the body parsing and validation messages of
-:mod:`tito.adapters.validation`, so both apps apply one set of rules. Nothing here imports
+:func:`read_json_body` (:mod:`tito.adapters.asgi_http`: the HTTP rules, re-exported here)
+and the body parsing and validation messages of :mod:`tito.adapters.validation`, so both apps
+apply one set of rules. Nothing here imports
 FastAPI or Starlette: a derender function's cold start skips them too.
 
 Example::
@@ -31,211 +32,34 @@ from __future__ import annotations
 
 import functools
 import gc
-import json
-import logging
-import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from tito import __version__
-from tito.adapters.payload import MAX_EVENT_BODY_BYTES, event_bytes, over_limit
-from tito.adapters.splice import dump_json
+from tito.adapters.asgi_http import (  # re-exported: the HTTP rules both plain apps share
+    DEFAULT_MAX_BODY_BYTES as DEFAULT_MAX_BODY_BYTES,
+)
+from tito.adapters.asgi_http import STREAM_HINT as STREAM_HINT
+from tito.adapters.asgi_http import JsonAnswer as JsonAnswer
+from tito.adapters.asgi_http import Receive as Receive
+from tito.adapters.asgi_http import Scope as Scope
+from tito.adapters.asgi_http import Send as Send
+from tito.adapters.asgi_http import error_answer as error_answer
+from tito.adapters.asgi_http import internal_error as internal_error
+from tito.adapters.asgi_http import lone_surrogate_path as lone_surrogate_path
+from tito.adapters.asgi_http import max_body_bytes as max_body_bytes
+from tito.adapters.asgi_http import read_json_body as read_json_body
+from tito.adapters.asgi_http import report_unhandled as report_unhandled
+from tito.adapters.asgi_http import response_too_large as response_too_large
+from tito.adapters.asgi_http import too_large as too_large
+from tito.adapters.payload import event_bytes, over_limit
+from tito.adapters.splice import dump_json as dump_json  # re-exported (benches, tests)
 from tito.adapters.validation import parse_body, parse_fast, validate_body
-from tito.errors import ErrorType, TitoError, error_body, quote
+from tito.errors import ErrorType, TitoError
 from tito.lazy import LazyMapping, import_attr
-from tito.settings import env_reader
-
-logger = logging.getLogger("tito")
-
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 #: Called with the exception for every unexpected error (500). The Lambda handlers add a metric.
 on_unhandled: list[Callable[[BaseException], None]] = []
-
-#: Largest accepted request or answer body, counted as Lambda counts a payload (JSON-escaped in
-#: the event, :func:`tito.adapters.payload.event_bytes`): what fits Lambda's 6 MB with the rest of
-#: the event; ``tito serve`` is bounded the same way (override with ``TITO_MAX_BODY_BYTES``).
-DEFAULT_MAX_BODY_BYTES = MAX_EVENT_BODY_BYTES
-
-_MAX_BODY = env_reader("TITO_MAX_BODY_BYTES")
-
-
-def max_body_bytes() -> int:
-    """``TITO_MAX_BODY_BYTES`` or the default (a bad value falls back to the default)."""
-    value = _MAX_BODY()
-    if value is None:
-        return DEFAULT_MAX_BODY_BYTES
-    try:
-        return int(value)
-    except ValueError:
-        return DEFAULT_MAX_BODY_BYTES
-
-
-# -- responses --------------------------------------------------------------------------------
-
-
-class JsonAnswer:
-    """A JSON response as bytes and a status; an ASGI app of its own (sends itself)."""
-
-    __slots__ = ("body", "status")
-
-    def __init__(self, content: Any, status: int = 200, *, float_free: bool = False) -> None:
-        self.status = status
-        self.body = dump_json(content, float_free=float_free)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await send({
-            "type": "http.response.start",
-            "status": self.status,
-            "headers": [(b"content-length", str(len(self.body)).encode()),
-                        (b"content-type", b"application/json")],
-        })
-        await send({"type": "http.response.body", "body": self.body})
-
-
-def error_answer(message: str, *, type_: str, code: int, param: str | None = None) -> JsonAnswer:
-    """An error body as a response with ``code`` as its status."""
-    return JsonAnswer(error_body(message, type_=type_, code=code, param=param), code)
-
-
-def too_large(limit: int) -> JsonAnswer:
-    return error_answer(
-        f"Request body too large: at most {limit} bytes are accepted, counted as the Lambda "
-        "event carries the body (JSON-escaped; TITO_MAX_BODY_BYTES). "
-        "A batch derender this large must be sent as streamed calls (\"stream\": true, the "
-        "engine output split over several generate_chunks calls); tito.client and the gateway "
-        "do that split themselves.",
-        type_=ErrorType.TOO_LARGE,
-        code=413,
-    )
-
-
-#: what a client can do about a derender answer over the limit
-STREAM_HINT = ("Send this derender as streamed calls (\"stream\": true, a few thousand tokens "
-               "per call); tito.client and the gateway do that split themselves.")
-
-
-def response_too_large(size: int, limit: int, hint: str = STREAM_HINT) -> JsonAnswer:
-    """413 for an answer over Lambda's synchronous payload limit (Lambda itself would fail the
-    invocation and API Gateway answer a bare 502): say why and what to do instead (``hint``)."""
-    return error_answer(
-        f"Response too large: {size} bytes as Lambda counts it (JSON-escaped in the proxy "
-        f"answer), over the {limit}-byte payload limit of this deployment (Lambda's 6 MB). "
-        + hint,
-        type_=ErrorType.TOO_LARGE,
-        code=413,
-    )
-
-
-#: A ``\\uD800``-``\\uDFFF`` escape: the only way a JSON text can smuggle a lone surrogate into a
-#: Python string (raw surrogate bytes are invalid UTF-8 and fail decoding). A match may still be a
-#: valid pair or an escaped backslash; :func:`lone_surrogate_path` decides.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def lone_surrogate_path(body: bytes) -> str | None:
-    """The dotted path of the first JSON string (value or key) holding a lone UTF-16 surrogate.
-
-    Why at the edge: such a string cannot be encoded as UTF-8, so it breaks the tokenizer, the
-    response's serialisation and even a log line quoting it. One C regex scan per body; the JSON
-    is decoded again (and walked) only when a surrogate escape is present.
-    """
-    if not _SURROGATE_ESCAPE.search(body):
-        return None
-    try:
-        doc = json.loads(body)
-    except (ValueError, RecursionError):
-        return None  # the route's own parser reports it
-    stack: list[tuple[str, Any]] = [("", doc)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, str):
-            if _LONE_SURROGATE.search(value):
-                return path or "body"
-        elif isinstance(value, dict):
-            for key, item in reversed(list(value.items())):
-                here = f"{path}.{key}" if path else str(key)
-                if _LONE_SURROGATE.search(key):
-                    return path or "body"
-                stack.append((here, item))
-        elif isinstance(value, list):
-            stack.extend((f"{path}.{i}" if path else str(i), v)
-                         for i, v in reversed(list(enumerate(value))))
-    return None
-
-
-async def read_json_body(scope: Scope, receive: Receive) -> bytes | JsonAnswer | None:
-    """The body of a POST, or the error answer the JSON body guard gives (None: disconnected).
-
-    Rules (vLLM's, plus bounds): at most :func:`max_body_bytes` as the Lambda event carries it
-    (413, :func:`tito.adapters.payload.over_limit`), content type
-    ``application/json`` (400), a body that starts as a JSON object (400), no lone UTF-16
-    surrogate escape in any string (400, :func:`lone_surrogate_path`).
-    """
-    limit = max_body_bytes()
-    declared = content_type = ""
-    headers = scope["headers"]
-    table = dict(headers)
-    names = b"".join(table)
-    if names.lower() == names:  # lowercase names, as ASGI says: two lookups, the last one wins
-        declared = table.get(b"content-length", b"").decode("latin-1")
-        content_type = table.get(b"content-type", b"").decode("latin-1")
-    else:
-        for key, value in headers:
-            name = key.lower()
-            if name == b"content-length":
-                declared = value.decode("latin-1")
-            elif name == b"content-type":
-                content_type = value.decode("latin-1")
-    if declared.isdigit() and int(declared) > limit:
-        return too_large(limit)
-    if content_type.split(";", 1)[0].strip().lower() != "application/json":
-        return error_answer(
-            "1 validation error:\n  Unsupported Media Type: Only 'application/json' is allowed",
-            type_=ErrorType.VALIDATION, code=400)
-    parts: list[bytes] = []
-    size, more = 0, True
-    while more:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            return None
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            return too_large(limit)
-        parts.append(chunk)
-        more = message.get("more_body", False)
-    body = parts[0] if len(parts) == 1 else b"".join(parts)
-    if over_limit(body, limit):  # as the Lambda event would carry it
-        return too_large(limit)
-    if not body.lstrip().startswith(b"{"):
-        return error_answer("The request body must be a JSON object.",
-                            type_=ErrorType.VALIDATION, code=400)
-    bad = lone_surrogate_path(body)
-    if bad is not None:
-        return error_answer(
-            f"{quote(bad)} contains a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
-            "which is not valid Unicode text.",
-            type_=ErrorType.BAD_REQUEST, code=400, param=bad,
-        )
-    return body
-
-
-def report_unhandled(exc: BaseException, hooks: Sequence[Callable[[BaseException], None]]) -> None:
-    """Log an unexpected error with its traceback and tell every hook (a broken hook is logged)."""
-    logger.exception("unhandled error: %s", type(exc).__name__, exc_info=exc, stacklevel=2)
-    for hook in hooks:
-        try:
-            hook(exc)
-        except Exception:  # a broken hook must not turn a 500 into a crash
-            logger.exception("on_unhandled hook failed")
-
-
-def internal_error() -> JsonAnswer:
-    return error_answer("Internal server error.", type_=ErrorType.INTERNAL, code=500)
 
 
 # -- the derender app -------------------------------------------------------------------------
@@ -335,33 +159,35 @@ class DerenderApp:
     fast_routes = staticmethod(_fast_routes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """:meth:`_route`'s answer (or its error's), sent, with the cyclic garbage collector
+        paused while it is made.
+
+        Why paused: a batch derender builds hundreds of thousands of small acyclic objects
+        (logprob entries, their bytes lists); with the collector on, over half of its time went
+        to collections that free nothing. Lambda runs one request per process at a time, and
+        what a request leaves behind is collected when the collector is back on. The answer's
+        two messages are sent here, not by :class:`JsonAnswer` (one coroutine less per call).
+        """
         if scope["type"] != "http":
             return  # no lifespan or websocket support (Mangum runs with lifespan="off")
+        paused = gc.isenabled()
+        gc.disable()
         try:
-            answer = await self._answer(scope, receive)
+            answer = await self._route(scope, receive)
         except TitoError as exc:
             answer = error_answer(exc.message, type_=exc.type, code=exc.status, param=exc.param)
         except Exception as exc:
             report_unhandled(exc, on_unhandled)
             answer = internal_error()
-        if answer is not None:
-            await answer(scope, receive, send)
-
-    async def _answer(self, scope: Scope, receive: Receive) -> JsonAnswer | None:
-        """:meth:`_route` with the cyclic garbage collector paused.
-
-        Why: a batch derender builds hundreds of thousands of small acyclic objects (logprob
-        entries, their bytes lists); with the collector on, over half of its time went to
-        collections that free nothing. Lambda runs one request per process at a time, and what
-        a request leaves behind is collected when the collector is back on.
-        """
-        paused = gc.isenabled()
-        gc.disable()
-        try:
-            return await self._route(scope, receive)
         finally:
             if paused:
                 gc.enable()
+        if answer is not None:
+            body = answer.body
+            await send({"type": "http.response.start", "status": answer.status,
+                        "headers": [(b"content-length", str(len(body)).encode()),
+                                    (b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": body})
 
     async def _route(self, scope: Scope, receive: Receive) -> JsonAnswer | None:
         path, method = scope["path"], scope["method"]

@@ -388,7 +388,7 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
             if not eager:
                 loop.use()
             # Powertools' and Mangum's LambdaContext protocols differ only in typing details.
-            response = _bad_event(problem) if problem else mangum(event, cast(Any, context))
+            response = _bad_event(problem) if problem else mangum(event, context)  # type: ignore[arg-type]
         except (KeyError, TypeError, AttributeError, ValueError, RuntimeError) as exc:
             # Mangum's event mapping failed on a shape event_problem does not know: the event is
             # unusable (errors inside the app never get here: it answers them itself).

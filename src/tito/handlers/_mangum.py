@@ -24,13 +24,49 @@ from mangum.types import ASGI, LambdaConfig, LambdaEvent, Response
 __all__ = ["EagerMangum", "HTTPGatewayV2", "Loop", "event_problem"]
 
 
+#: keys that take an event off :func:`_plain_v2`'s path: cookies and the maps besides its headers
+_NOT_PLAIN = frozenset({"cookies", "multiValueHeaders", "queryStringParameters",
+                        "multiValueQueryStringParameters"})
+
+
 def event_problem(event: Any) -> str | None:
     """What makes ``event`` unusable as an API Gateway / Function URL event, or None.
 
     Why: Mangum raises (a 500 and an ``UnhandledError`` metric) on events it cannot map to a
     request; a malformed event is the caller's mistake, so it gets a 400. Checks only the fields
-    Mangum reads, by type; cheap enough for every invocation.
+    Mangum reads, by type; cheap enough for every invocation. The usual event (HTTP API v2, no
+    cookies, string headers, a text body) passes :func:`_plain_v2` at once; any other gets
+    every check.
     """
+    if _plain_v2(event):
+        return None
+    return _event_problem(event)
+
+
+def _plain_v2(event: Any) -> bool:
+    """Is ``event`` an HTTP API v2 event :func:`_event_problem` certainly finds no problem in:
+    exact dicts, string headers, no cookies, no other maps, a text body not base64? (False
+    only says: check it all.)"""
+    if event.__class__ is not dict or event.get("version") != "2.0":
+        return False
+    context, headers, body = event.get("requestContext"), event.get("headers"), event.get("body")
+    if (context.__class__ is not dict or context.get("http").__class__ is not dict
+            or event.get("rawPath", "").__class__ is not str
+            or event.get("rawQueryString", "").__class__ is not str
+            or headers.__class__ is not dict or (body is not None and body.__class__ is not str)
+            or event.get("isBase64Encoded", False) is not False
+            or not _NOT_PLAIN.isdisjoint(event)):
+        return False
+    try:  # strings only, checked at C speed
+        "".join(headers)
+        "".join(headers.values())
+    except TypeError:
+        return False
+    return True
+
+
+def _event_problem(event: Any) -> str | None:
+    """:func:`event_problem`'s every check."""
     if not isinstance(event, dict):
         return "the Lambda event must be a JSON object"
     if not isinstance(event.get("requestContext"), dict):
@@ -128,24 +164,30 @@ class _EagerHTTPCycle(HTTPCycle):
         return {"type": "http.disconnect"}
 
     async def send(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        if self.state is HTTPCycleState.REQUEST and kind == "http.response.start":
-            self.status = message["status"]
-            self.headers = message.get("headers", [])
-            self.state = HTTPCycleState.RESPONSE
-        elif self.state is HTTPCycleState.RESPONSE and kind == "http.response.body":
-            self._parts.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                parts = self._parts
-                self.body = parts[0] if len(parts) == 1 else b"".join(parts)
-                self.state = HTTPCycleState.COMPLETE
+        kind, state = message["type"], self.state
+        if state is _RESPONSE and kind == "http.response.body":
+            body = message.get("body", b"")
+            if message.get("more_body", False):
+                self._parts.append(body)
+                return
+            if self._parts:
+                body = b"".join([*self._parts, body])
+            self.body = body
+            self.state = HTTPCycleState.COMPLETE
+            if self.logger.isEnabledFor(logging.INFO):  # (Mangum's access line: off in Lambda)
                 self.logger.info("%s %s %s", self.scope["method"], self.scope["path"],
                                  self.status)
+        elif state is _REQUEST and kind == "http.response.start":
+            self.status = message["status"]
+            self.headers = message.get("headers", [])
+            self.state = _RESPONSE
         else:
             raise UnexpectedMessage(f"Unexpected {kind}")
 
 
+_REQUEST, _RESPONSE = HTTPCycleState.REQUEST, HTTPCycleState.RESPONSE
 _HTTP_LOGGER = logging.getLogger("mangum.http")
+_encode = str.encode  # (Mangum's ``k.encode()`` of each header name and value, at C speed)
 
 
 class HTTPGatewayV2(HTTPGateway):
@@ -171,13 +213,15 @@ class HTTPGatewayV2(HTTPGateway):
                 or not "".join(headers).islower()):
             return None
         http = event["requestContext"]["http"]
+        path, base = http["path"], self.config["api_gateway_base_path"]
+        if not path or "%" in path or base != "/":  # else Mangum's stripping returns it as is
+            path = strip_api_gateway_path(path, api_gateway_base_path=base)
         return {
             "type": "http",
             "method": http["method"],
             "http_version": "1.1",
-            "headers": [[k.encode(), v.encode()] for k, v in headers.items()],
-            "path": strip_api_gateway_path(
-                http["path"], api_gateway_base_path=self.config["api_gateway_base_path"]),
+            "headers": list(map(list, zip(map(_encode, headers), map(_encode, headers.values())))),
+            "path": path,
             "raw_path": None,
             "root_path": "",
             "scheme": headers.get("x-forwarded-proto", "https"),
@@ -218,9 +262,14 @@ class EagerMangum(Mangum):
     def __init__(self, app: ASGI, loop: Loop, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.loop = loop
+        #: Mangum's inference tries the custom handlers first; this one's own test, inline
+        self._v2_first = self.custom_handlers[:1] == [HTTPGatewayV2]
 
     def __call__(self, event: LambdaEvent, context: Any) -> dict[str, Any]:
-        handler = self.infer(event, context)
+        if self._v2_first and "version" in event and "requestContext" in event:
+            handler: Any = HTTPGatewayV2(event, context, self.config)
+        else:
+            handler = self.infer(event, context)
         return handler(_EagerHTTPCycle(handler.scope, handler.body, self.loop)(self.app))
 
 
