@@ -33,6 +33,7 @@ from tito.adapters.asgi import (
     response_too_large,
 )
 from tito.adapters.payload import event_bytes, over_limit
+from tito.adapters.splice import dump_json
 from tito.adapters.validation import parse_body, validate_body
 from tito.lazy import LazyMapping
 
@@ -133,6 +134,17 @@ _RENDER_HINT = ("A render answer repeats the request's tools, response_format an
                 "structured_outputs next to the prompt's token ids: send smaller ones.")
 
 
+class _RenderAnswer(JsonAnswer):
+    """A render's answer (200), written by orjson unless a float in it is one ``json`` writes
+    otherwise (:func:`tito.adapters.splice.dump_json`'s ``checked_floats``): the same bytes."""
+
+    __slots__ = ()
+
+    def __init__(self, content: Any) -> None:  # noqa: D107 - no super(): the body written here
+        self.status = 200
+        self.body = dump_json(content, checked_floats=True)
+
+
 class RenderApp(DerenderApp):
     """ASGI app serving render endpoints plus ``GET /health``, ``/version``, ``/v1/models``.
 
@@ -156,7 +168,7 @@ class RenderApp(DerenderApp):
         request = reader(data) if reader is not None else None
         if request is None:
             request = validate_body(route[0], data)
-        answer = JsonAnswer(route[1](request, _header(scope, b"x-request-id")))
+        answer = _RenderAnswer(route[1](request, _header(scope, b"x-request-id")))
         if over_limit(answer.body, self.max_response_bytes):
             return response_too_large(event_bytes(answer.body), self.max_response_bytes,
                                       _RENDER_HINT)

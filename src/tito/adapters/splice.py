@@ -16,12 +16,23 @@ dependency), ~10x faster than ``json`` on such an answer and with the same bytes
 every JSON type as ``json.dumps(ensure_ascii=False, separators=(",", ":"))`` does except floats
 (``1e-05`` is ``0.00001`` there). Anything it does not write natively goes to ``json``
 (``tests/test_json_codec.py`` compares the two on arbitrary float-free values).
+
+An answer that may hold floats but rarely an odd one (``checked_floats``: a render's engine
+request, whose floats are sampling parameters such as ``0.6``) is written by orjson too, and its
+bytes are kept when no float in them can be one ``json`` writes otherwise. The two agree on every
+finite float in [1e-4, 1e16) (both write the shortest text that reads back as the same float, in
+positional notation); outside it ``json`` writes an exponent (``1e-05``, ``1e+16``) and orjson
+writes ``0.00001``, ``1e-7`` or ``1e16``. So orjson's text is kept unless a number in it (what
+follows a ``:``, ``[`` or ``,`` in compact JSON) has an exponent or starts ``0.0000``
+(:func:`_odd_float`; a string holding such text only costs a second, ``json``, pass). Non-finite
+floats are ``null`` either way (pydantic's JSON mode, below).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from typing import Any
 
@@ -101,19 +112,47 @@ _ORJSON_OPTIONS = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DAT
                    | orjson.OPT_PASSTHROUGH_SUBCLASS) if orjson is not None else 0
 
 
-def dump_json(content: Any, *, float_free: bool = False) -> bytes:
+#: An ``e`` after a digit in orjson's output: where a number with an exponent may be (orjson
+#: writes ``e``, never ``E``). Written ``e`` first, so the scan runs at C speed to each ``e``.
+_E_AFTER_DIGIT = re.compile(rb"e(?<=[0-9]e)")
+#: The text before such an ``e`` when it is a number's: ``:``, ``[`` or ``,``, then a mantissa
+#: (at most 17 digits, a point and a sign in orjson's output)
+_NUMBER_BEFORE_E = re.compile(rb"[:\[,]-?[0-9][0-9.]{0,20}\Z")
+#: More candidates than this in one answer: not worth looking at each, ``json`` writes it
+_MAX_CANDIDATES = 16
+
+
+def _odd_float(out: bytes) -> bool:
+    """Can a number in orjson's compact output ``out`` be written otherwise by ``json``? (One
+    with an exponent, or below 1e-4, see the module header.) True may be a false alarm (a string
+    holding such text); False is certain."""
+    if b"0.0000" in out:
+        return True
+    for count, match in enumerate(_E_AFTER_DIGIT.finditer(out)):
+        at = match.start()
+        if count == _MAX_CANDIDATES or _NUMBER_BEFORE_E.search(out, max(0, at - 22), at):
+            return True
+    return False
+
+
+def dump_json(content: Any, *, float_free: bool = False, checked_floats: bool = False) -> bytes:
     """The bytes FastAPI's ``JSONResponse`` writes for ``content`` (compact, UTF-8, no NaN),
     pre-encoded parts spliced in.
 
     Values plain JSON cannot hold (non-finite floats from an engine's logprobs) go through
     pydantic's JSON mode first, as FastAPI's response serialization does. ``float_free``: the
     caller knows ``content`` holds no float, so orjson may write it (see the module header).
+    ``checked_floats``: orjson writes it, and its bytes are kept when no float in them could
+    differ from ``json``'s (:func:`_odd_float`), else ``json`` writes it.
     """
-    if float_free and orjson is not None:
+    if (float_free or checked_floats) and orjson is not None:
         try:
-            return orjson.dumps(content, option=_ORJSON_OPTIONS)
+            out = orjson.dumps(content, option=_ORJSON_OPTIONS)
         except TypeError:  # orjson.JSONEncodeError too: not for orjson, ``json`` decides
             pass
+        else:
+            if float_free or (out[:1] in (b"{", b"[") and not _odd_float(out)):
+                return out
     _writing.parts = None
     try:
         text = _ENCODER.encode(content)
