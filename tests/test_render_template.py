@@ -91,6 +91,34 @@ def test_attribute_lookups_answer_as_jinjas_own_sandbox(attr):
         assert text(source, values=values) == expected
 
 
+#: ``str`` method calls a template makes (the sandbox calls most of them directly)
+STR_CALLS = ["s.startswith('<t>')", "s.endswith('</t>', 1)", "s.split(',')", "s.split(',', 1)[-1]",
+             "s.rsplit(maxsplit=1)", "s.strip('<>')", "s.lstrip('\\n')", "s.replace(',', ';')",
+             "s.upper()", "s.center(20, '*')", "s.zfill(24)", "s.count(',')", "s.find('b')",
+             "s.splitlines()", "s.partition(',')", "s.encode()", "s.isdigit()", "s.title()",
+             "s.removeprefix('<t>')", "s.join(['x', 'y'])", "s.format(1)", "'{}-{}'.format(s, 2)",
+             "s.index('z')", "s.split(sep=',', _loop_vars=1)", "s.maketrans('a', 'b')",
+             "'{0.__class__}'.format(s)", "'{a.__class__}'.format_map({'a': 1})"]
+
+
+@pytest.mark.parametrize("call", STR_CALLS)
+def test_str_method_calls_answer_as_jinjas_own_sandbox(call):
+    """A ``str`` method called in a template (in and out of a loop) gives what Jinja's
+    ``ImmutableSandboxedEnvironment`` gives, its errors included."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    reference = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    source = f"{{{{ {call} }}}}|{{% for _ in [1, 2] %}}{{{{ {call} }}}};{{% endfor %}}"
+    variables = {"s": "<t>a,b\nc, d</t>"}
+    try:
+        expected = reference.from_string(source).render(**variables)
+    except Exception:  # noqa: BLE001 - the reference refuses it: so must tito
+        with pytest.raises(TemplateRenderError):
+            render(source, **variables)
+    else:
+        assert text(source, **variables) == expected
+
+
 def test_unsafe_methods_stay_refused_once_cached():
     for _ in range(2):
         with pytest.raises(TemplateRenderError):

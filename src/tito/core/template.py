@@ -84,6 +84,10 @@ class ChatTemplate:
             self.tests_content_none: bool = tests_content_none(ast)
             self.wants_string_arguments: bool = wants_string_arguments(ast)
             self._template = SANDBOX.from_string(Instrument().visit(ast))
+            # what Template.generate rebuilds per render, once: its globals (a ChainMap Jinja
+            # copies key by key into every render's variables) as one dict, its entry point
+            self._globals = dict(self._template.globals)
+            self._root = self._template.root_render_func
         except jinja2.TemplateError as exc:
             raise TemplateRenderError(f"invalid chat template: {exc}") from None
         except (RecursionError, MemoryError, SyntaxError) as exc:
@@ -104,7 +108,7 @@ class ChatTemplate:
         token = BUDGET.set(budget)
         pieces: list[str] = []
         try:
-            for piece in self._template.generate(**context):
+            for piece in self._root(self._new_context(context)):
                 budget.out_len += len(piece)
                 if budget.out_len > limits.max_output_chars:
                     raise too_big(budget, "a prompt")
@@ -123,6 +127,15 @@ class ChatTemplate:
         finally:
             BUDGET.reset(token)
         return RenderedTemplate("".join(pieces), tuple(budget.spans))
+
+    def _new_context(self, variables: Mapping[str, Any]) -> jinja2.runtime.Context:
+        """The context ``Template.generate(**variables)`` renders with (``new_context``: the
+        globals, then the variables), from the globals copied at compile time. Calling the root
+        function directly also skips ``generate``'s traceback rewriting of a failed render: the
+        same exception, with Python's traceback."""
+        parent = self._globals.copy()
+        parent.update(variables)
+        return SANDBOX.context_class(SANDBOX, parent, self._template.name, self._template.blocks)
 
 
 @lru_cache(maxsize=32)

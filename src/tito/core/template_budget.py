@@ -60,7 +60,7 @@ class TemplateLimits:
 DEFAULT_LIMITS = TemplateLimits()
 
 
-@dataclass
+@dataclass(slots=True)
 class Budget:
     limits: TemplateLimits
     deadline: float
@@ -71,6 +71,7 @@ class Budget:
 
 
 BUDGET: ContextVar[Budget | None] = ContextVar("tito_template_budget", default=None)
+_get_budget = BUDGET.get
 
 
 def current_budget() -> Budget:
@@ -82,7 +83,7 @@ def current_budget() -> Budget:
 
 def tick(budget: Budget | None = None) -> Budget:
     """Charge one step; stop the render when the step or time budget is spent."""
-    b = budget or current_budget()
+    b = budget or _get_budget() or current_budget()
     b.steps += 1
     if b.steps > b.limits.max_steps:
         raise TemplateRenderError(

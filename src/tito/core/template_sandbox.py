@@ -31,6 +31,7 @@ from jinja2.utils import Namespace, generate_lorem_ipsum, pass_context, pass_env
 from jinja2.visitor import NodeTransformer
 
 from tito.core.template_budget import (
+    BUDGET,
     FMT_BIG,
     PCT_BIG,
     Budget,
@@ -57,6 +58,11 @@ _MAX_CACHED_ATTRIBUTES = 4096
 #: Attribute names an exact ``dict`` has (its methods and ``object``'s): any other name written
 #: ``d.name`` in a template is an item lookup.
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+_BUILTIN_METHOD = type("".startswith)
+#: ``str`` methods the sandbox calls as they are: all public ones but ``format`` and
+#: ``format_map`` (which it wraps) and ``join`` (whose generator argument is materialised first)
+_PLAIN_STR_METHODS = frozenset(
+    name for name in dir(str) if not name.startswith("_") and name not in ("format", "format_map", "join"))
 
 
 class _BoundedSandbox(ImmutableSandboxedEnvironment):
@@ -75,11 +81,17 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
     _safe_attributes: dict[tuple[type, str], bool] = {}
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+        kind = type(obj)
+        if kind is dict and attribute not in _DICT_ATTRIBUTES:
             try:
                 return obj[attribute]
             except LookupError:
                 return self.undefined(obj=obj, name=attribute)
+        if self._safe_attributes.get((kind, attribute)):  # the sandbox's answer, cached: safe
+            try:
+                return getattr(obj, attribute)
+            except AttributeError:
+                pass  # (an item of that name, or undefined: the sandbox decides)
         return super().getattr(obj, attribute)
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
@@ -96,6 +108,13 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
 
     def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         b = tick()
+        if type(obj) is _BUILTIN_METHOD and type(obj.__self__) is str and obj.__name__ in _PLAIN_STR_METHODS:
+            # `content.startswith(...)`: what the sandbox's call does for a str method (safe, no
+            # context to pass, the loop's and block's variables dropped), with the checks below
+            check_str_method(b, obj, args, kwargs)
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+            return check_size(b, obj(*args, **kwargs))
         if isinstance(obj, LoopContext) and args:  # `loop(children)` in a recursive for loop
             args = (bounded_iter(args[0], b), *args[1:])
         elif (
@@ -181,7 +200,14 @@ def _concat_filter(context: Any, value: Any) -> Any:
 
 
 def _finalize(value: Any) -> Any:
-    """Every ``{{ expression }}`` passes here before it is turned into text."""
+    """Every ``{{ expression }}`` passes here before it is turned into text.
+
+    A constant string (``{{- '<|im_start|>' }}``) is let through at compile time, when no
+    render runs: Jinja then writes it into the compiled template as text, merged with its
+    neighbours, as it does without a finalize; the render still counts it in its output size."""
+    b = BUDGET.get()
+    if b is None and type(value) is str:  # compile time (a render always has its budget)
+        return value
     b = current_budget()
     if isinstance(value, str):
         return check_size(b, value)
