@@ -183,5 +183,130 @@ class LarkCorpus:
 
 
 def lark_corpus() -> list[str]:
-    return LARK + [LarkCorpus(20261203, False).grammar() for _ in range(600)] + [
-        LarkCorpus(20261204, True).grammar() for _ in range(300)]
+    good, bad = LarkCorpus(20261203, False), LarkCorpus(20261204, True)
+    return LARK + [good.grammar() for _ in range(600)] + [bad.grammar() for _ in range(300)]
+
+
+#: regular-expression terminals and %import by hand: classes, escapes, unicode, counts,
+#: alternation, groups, anchors, flags, and what xgrammar refuses (lookarounds, backreferences,
+#: \p, \b, modifiers, bad counts, unbalanced groups, reversed ranges)
+REGEX_LARK = [
+    "start: /[0-9]+/", "start: /a|b(c)?d{2,3}/", "start: /\\d\\w\\s./s", "start: /\\d\\w\\s./",
+    "start: /[^a-z\\]]/", "start: /a+b+/ /c+/", "start: x\nx: /a+/\nX: /q/",
+    "start: /a+/ \"b\"\n%ignore /[ ]+/", "start: /x(?:y|z)+/", "start: /(ab)*c/",
+    "start: /[\\x41b]/", "start: /[\\^a]/", "start: /(a|)/", "start: /|a||b|/", "start: /()*/",
+    "start: /[a-]/", "start: /[--a]/", "start: /[z-a]/", "start: /\\u{1F600}+/", "start: /\\cA/",
+    "start: /é+/", "start: /\\é/", "start: /[é-ü]{2}/", "start: /\\u00e9\\x41\\x{41}/",
+    "start: /\\u{110000}/", "start: /\\u{FFFFFF}/", "start: /\\u{}/", "start: /\\u{1234567}/",
+    "start: /\\x/", "start: /\\xZZ/", "start: /a\\/", "start: /\\/", "start: /\\//",
+    "start: /[\\/]/", "start: /a/i", "start: /a/x", "start: /a/l", "start: /a/su",
+    "start: /a/us", "start: /a.b/s", "start: /a.b/", "start: /[.]/", "start: /\\./",
+    "start: /(?=a)b/", "start: /(?!a)b/", "start: /(?<=a)b/", "start: /(?<!a)b/",
+    "start: /(?<name>a)/", "start: /(?<n1>a)/", "start: /(?P<n>a)/", "start: /(?i)a/",
+    "start: /(?s:a)/", "start: /(?/", "start: /(a/", "start: /a)/", "start: /a**/",
+    "start: /a+?/", "start: /a*?b/", "start: /a{2}?/", "start: /a{2}{3}/", "start: /a{2}*/",
+    "start: /a??/", "start: /a?+/", "start: /*a/", "start: /a|*b/", "start: /(*a)/",
+    "start: /a{,3}/", "start: /a{3,1}/", "start: /a{3,}/", "start: /a{3}/", "start: /a{x}/",
+    "start: /a{3/", "start: /a{3,4/", "start: /a{99999999999}/", "start: /a{9999999999999999}/",
+    "start: /a{2147483647}/", "start: /a{2147483648}/", "start: /\\1/", "start: /(a)\\1/",
+    "start: /\\k<a>/", "start: /\\p{L}/", "start: /\\P{L}/", "start: /\\bx/", "start: /\\Bx/",
+    "start: /[]/", "start: /[^]/", "start: /[^]a]/", "start: /[]a]/", "start: /[a/",
+    "start: /[\\d\\w]/", "start: /[\\D]/", "start: /[\\W]/", "start: /[\\s]/", "start: /[\\S]/",
+    "start: /[a-\\d]/", "start: /[\\]-a]/", "start: /[\\--\\-]/", "start: /[\\n\\t\\r\\f\\v]/",
+    "start: /[\\b]/", "start: /[\\0]/", "start: /\\0/", "start: /\\e\\a/", "start: /[\\e]/",
+    "start: /[\"']/", "start: /\"'/", "start: /\\\"/", "start: /[\\\\]/", "start: /\\\\/",
+    "start: /[\\x01b]/", "start: /[\\cAb]/", "start: /[\\u00e9f]/", "start: /\\q/",
+    "start: /[\\q]/", "start: /\\c1/", "start: /\\c/", "start: /^abc$/", "start: /a^b/",
+    "start: /a$b/", "start: /^/", "start: /$/", "start: /^$/", "start: /^$|abc/",
+    "start: /(|a)/", "start: /(a|$)/", "start: /a||b/", "start: /(?:)/", "start: /()/",
+    "start: /(())/", "start: /((a)|(b))+/", "start: /(a(b(c)*)+)?/",
+    "start: /[\n]/", "start: /a\nb/", "start: /\\n\\r\\t/", "start: /[ab\\]]+/",
+    "start: /\t/", "start: /[\t ]+/", "start: /a b/", "start: /#x/", "start: /[#]/",
+    "start: /🙂+/", "start: /[🙂-🙃]/", "start: /\\U0001F600/", "start: /\\uD83D/",
+    "start: /a/ \"b\" /c/", "start: A B\nA: /a+/\nB: A /b/", "start: A\nA: \"x\" /y*/",
+    "start: a\na: /x/ | /y/+", "start: /x/*", "start: (/a/ /b/)~2",
+    "start: /a/\n%ignore /\\s+/", "start: /a/ /b/\n%ignore WS\n%import common.WS",
+    "start: root\nroot: /a+/", "start: /a/ root_0\nroot_0: /b+/", "start: /a/\nstart_2: /b/",
+    "start: NUMBER\n%import common.NUMBER", "start: w\n%import common.WORD -> w",
+    "start: ESCAPED_STRING WS C_COMMENT\n%import common (ESCAPED_STRING, WS, C_COMMENT)",
+    "start: SIGNED_NUMBER\n%import common.SIGNED_NUMBER",
+    "start: INT DECIMAL FLOAT SIGNED_FLOAT SIGNED_INT\n"
+    "%import common (INT, DECIMAL, FLOAT, SIGNED_FLOAT, SIGNED_INT)",
+    "start: DIGIT HEXDIGIT LETTER LCASE_LETTER UCASE_LETTER CNAME WS_INLINE\n"
+    "%import common (DIGIT, HEXDIGIT, LETTER, LCASE_LETTER, UCASE_LETTER, CNAME, WS_INLINE)",
+    "start: CR LF NEWLINE SH_COMMENT CPP_COMMENT SQL_COMMENT _EXP\n"
+    "%import common (CR, LF, NEWLINE, SH_COMMENT, CPP_COMMENT, SQL_COMMENT, _EXP)",
+    "start: X\n%import common.NOPE -> X", "start: X\n%import other.X",
+    "start: X\n%import common.X", "start: NUMBER\nNUMBER: \"1\"\n%import common.NUMBER",
+    "%import common.WORD -> start", "start: x\n%import common.WORD -> x",
+    "start: a\n%import common.WORD -> a\na: \"q\"", "start: WORD\n%import common.WORD\n",
+    "start: WORD\n%import common.WORD junk", "start: WORD\n%import common.", "%import",
+    "start: WORD\n%import common (WORD", "start: WORD\n%import common ()",
+    "start: WORD\n%import common.WORD -> ", "start: /unterminated",
+    "start: /a/ /", "start: \"a\" // comment /x/", "start: /[/]/", "start: /a\\/b/",
+    "start: /" + "(" * 70 + "a" + ")" * 70 + "/",
+    "start: /" + "(" * 1001 + "a" + ")" * 1001 + "/",
+    "start: /" + "(" * 1001 + "a" + ")" * 1000 + "/",
+    "start: /" + "a|" * 300 + "b/", "start: /" + "[a-z]{1,3}" * 100 + "/",
+    "start: /" + "(?:a+)" * 50 + "/", "start: /a/\nstart: /b/", "start: /a\x00b/",
+    "start: /(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?/",
+    "start: /\"(?:[^\"\\\\]|\\\\.)*\"/", "start: /[A-Za-z_][A-Za-z_0-9]*/",
+    "start: /(?:(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)/",
+    "start: /[\\w.+-]+@[\\w-]+\\.[\\w.]+/", "start: /\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}/",
+    "start: /(?i:a)/", "start: /(?#c)/", "start: /\\Z/", "start: /\\A/", "start: /\\z/",
+    "start: /a{0}/", "start: /a{0,0}/", "start: /(a){2,}/", "start: /[a]{2,}/",
+    "start: /[a]*/", "start: /[^a]*b/", "start: /(?:[ab])*/", "start: /\\d*/", "start: /.*/s",
+    "start: /.*/", "start: /(.|\\n)*/", "start: /[\\s\\S]*/",
+]
+
+_RX_ATOMS = ["a", "b", "é", "🙂", ".", "\\.", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\n",
+             "\\t", "\\\\", "\\/", "\\x41", "\\u00e9", "\\u{1F600}", "\\cJ", "\\-", "\\q", "-",
+             "[a-z]", "[^a-z]", "[\\d_]", "[\\w-]", "[a\\]]", "[\\^x]", "[-a]", "[a-]", "[.]",
+             "[é-ü]", "[\\x00-\\x1f]", "[^\\s]", '"', "'", "#", " ", "\t", "[\\x41b]"]
+_RX_BAD = ["\\b", "\\1", "\\p{L}", "(?=a)", "[z-a]", "[]", "{2}", "*", "(?i)"]
+_RX_REPEATS = ["", "", "", "", "*", "+", "?", "*?", "+?", "{2}", "{1,3}", "{2,}", "{0}"]
+_RX_BAD_REPEATS = ["{3,1}", "{,2}", "**", "{2}?+"]
+
+
+class RegexCorpus:
+    """Seeded regex terminals: atoms (escapes, classes, unicode, anchors and a few refusals),
+    groups (capturing, ``(?:``, named), alternation, every repetition; inside rules and
+    terminals, beside strings, with flags and ``%ignore`` / ``%import``."""
+
+    def __init__(self, seed: int) -> None:
+        self.rnd = random.Random(seed)
+
+    def regex(self, d: int = 0) -> str:
+        r = self.rnd
+        parts = []
+        for _ in range(r.randint(1, 3)):
+            x = r.random()
+            if d < 2 and x < 0.2:
+                inner = "|".join(self.regex(d + 1) for _ in range(r.randint(1, 3)))
+                atom = r.choice(["(", "(?:", "(?<g>", "("]) + inner + ")"
+            else:
+                atom = r.choice(_RX_BAD if r.random() < 0.03 else _RX_ATOMS)
+            parts.append(atom + r.choice(_RX_BAD_REPEATS if r.random() < 0.02 else _RX_REPEATS))
+        return r.choice(["", "", "", "^", "\\A"]) + "".join(parts) + r.choice(["", "", "", "$"])
+
+    def grammar(self) -> str:
+        r = self.rnd
+        flags = r.choice(["", "", "", "", "", "", "s", "u", "su", "i", "x"])
+        rx = "/" + self.regex() + "/" + flags
+        shape = r.randint(0, 5)
+        if shape == 0:
+            return "start: " + rx
+        if shape == 1:
+            return f"start: A \"x\" A?\nA: {rx}"
+        if shape == 2:
+            return f"start: a+ | b\na: {rx} \"y\"\nb: " + "/" + self.regex() + "/"
+        if shape == 3:
+            return f"start: {rx} WORD\n%import common.WORD\n%ignore WS\n%import common.WS"
+        if shape == 4:
+            return f"start: ({rx} | \"z\")~1..3\nroot: {rx}"
+        return f"start: T+\nT: {rx} | \"q\"\n%ignore {rx}"
+
+
+def regex_lark_corpus() -> list[str]:
+    corpus = RegexCorpus(20261205)
+    return REGEX_LARK + [corpus.grammar() for _ in range(700)]

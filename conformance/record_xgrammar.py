@@ -28,7 +28,7 @@ from typing import Any
 
 if __package__ in (None, ""):  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from conformance.lark_corpus import lark_corpus  # noqa: E402
+from conformance.lark_corpus import lark_corpus, regex_lark_corpus  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "goldens" / "structural" / "_xgrammar.json"
 LARK_OUT = OUT.with_name("_lark.json")
@@ -318,7 +318,7 @@ def main() -> None:
     OUT.write_text(json.dumps({"vllm": version("vllm"), "xgrammar": version("xgrammar"),
                                "cases": cases}, ensure_ascii=False) + "\n")
     print(f"{OUT}: {len(cases)} cases, {sum(c['accepted'] for c in cases)} accepted")
-    lark = [lark_case(g) for g in lark_corpus()]
+    lark = [lark_case(g) for g in lark_corpus() + regex_lark_corpus()]
     LARK_OUT.write_text(json.dumps({"vllm": version("vllm"), "xgrammar": version("xgrammar"),
                                     "cases": lark}, ensure_ascii=False) + "\n")
     print(f"{LARK_OUT}: {len(lark)} grammars, {sum(c['ebnf'] is not None for c in lark)} "

@@ -90,14 +90,6 @@ DEVIATIONS.update({
 
 
 DEVIATIONS.update({
-    (p, "validation_or_lark_regex"): "a Lark grammar with a regular expression: vLLM converts "
-    "it to EBNF with xgrammar's regex converter for the or-format; tito does not port Lark's "
-    "regular expressions (tito.core.lark_convert) and sends the request's grammar alone (the "
-    "Lark deviation of docs/conformance.md)" for p in (
-        "hermes", "openai", "glm45", "glm47", "kimi_k2", "llama3_json", "llama4_json",
-        "deepseek_v3", "deepseek_v31", "deepseek_v32", "qwen3_coder", "qwen3_xml", "minimax_m2")
-})
-DEVIATIONS.update({
     ("openai", case): "vLLM's harmony render stops at openai-harmony's JSON recursion limit "
     "('invalid conversation JSON', 400) on a tool schema nested 70 deep; tito renders the "
     "prompt (its harmony encoder has no such limit; the body size bounds the work)"

@@ -15,7 +15,8 @@ Bounds: the tokenizer is linear; the body check recurses at most :data:`MAX_DEPT
 
 from __future__ import annotations
 
-from tito.core.regex_check import char_class, regex_error
+from tito.core.lark_ebnf import class_error
+from tito.core.regex_check import regex_error
 from tito.core.schema_check import schema_error
 
 MAX_DEPTH = 128
@@ -54,8 +55,8 @@ def _ebnf_tokens(text: str) -> tuple[str | None, list[tuple[str, str, int]]]:
                 j += 2 if text[j] == "\\" else 1
             if j >= n:
                 return "unterminated character class", toks
-            err, _ = char_class(text[:j + 1], i + 1) if j > i + 1 else (None, 0)
-            if err and err != "empty character class":
+            err = class_error(text, i)
+            if err:
                 return err, toks
             toks.append(("class", text[i:j + 1], line))
             i = j + 1

@@ -1,7 +1,7 @@
 """Lark grammars to xgrammar's EBNF, as vLLM 0.33 sends them: ``str(xgrammar.Grammar.from_lark(g))``
 (xgrammar 0.2.8's ``lark_converter.cc``, normalized and printed), byte for byte, for the part of
-Lark tito parses (:mod:`tito.core.lark_parse`: no regular expressions, imports, special tokens
-or named grammars: those are :class:`Unsupported`, sent as they are).
+Lark tito parses (:mod:`tito.core.lark_parse`; what it does not port is :class:`Unsupported`,
+sent as it is).
 
 Why: vLLM 0.33 puts a request's Lark ``grammar`` converted to EBNF into a structural tag (the
 or-format's second branch; gpt-oss's final channel), and refuses one xgrammar cannot convert
@@ -12,17 +12,17 @@ Rules (each as xgrammar): ``start`` is the root, printed ``root`` (a rule alread
 ignore rules (``lark_ignore_item``, ``lark_ignore ::= lark_ignore_item{0, -1}``, appended after
 every non-empty string, range and terminal reference of a rule), then the rules; a repetition
 of anything but a name is a new rule ``<rule>_repeat`` (``_1``, ``_2``... when the name is
-taken); a case-insensitive letter is ``[aA]``. Then the grammar is normalized (a one-element
+taken); a case-insensitive letter is ``[aA]``; a regular expression is xgrammar's
+``Grammar.FromRegex`` of it (:mod:`tito.core.lark_regex`) added under its own rule names (each
+taken as a hint: ``root``, ``root_1``... then ``root_2``, ``root_1_1``... for the next);
+``%import common.X`` is a terminal (after the others) with xgrammar's regex for X. Then the grammar is normalized (a one-element
 sequence or choice is its element, nested sequences and choices are flattened, the empty
 alternative goes first, a choice inside a sequence is a new rule ``<rule>_<i>``) and the rules
 unreachable from the root are dropped. Refused besides the syntax: an unknown or duplicate
 name, no ``start``, a terminal referring to a rule or (through others) to itself, a range
 whose ends are not single characters or are reversed, ``~`` complements, non-ASCII
-case-insensitive strings.
-
-Printing: ``name ::= (alternatives)``, each ``(elements)``, strings in double quotes with C
-escapes (``\\?`` too) and ``\\xHH`` / ``\\uHHHH`` / ``\\UHHHHHHHH`` outside printable ASCII,
-classes ``[...]`` (``-`` and ``]`` escaped), repetitions ``name{lo, hi}``.
+case-insensitive strings, a regular expression xgrammar refuses, an unknown import, ``start``
+a terminal. Printing: :func:`tito.core.lark_grammar.print_rules`.
 
 Bounds: linear in the grammar (every rule and expression visited once per pass).
 """
@@ -33,7 +33,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from tito.core.lark_grammar import Rules, normalize, print_rules, reachable, rename_root
 from tito.core.lark_parse import LarkError, Unsupported, parse
+from tito.core.lark_regex import regex_rules
 
 
 def grammar_is_likely_lark(grammar: str) -> bool:
@@ -48,48 +50,29 @@ def grammar_is_likely_lark(grammar: str) -> bool:
 
 _COMMENT = re.compile(r"(#|//).*$")
 
-# -- compile: grammar expressions are tuples ("empty",), ("bytes", str), ("class", neg,
-# ranges), ("ref", rule), ("repeat", rule, lo, hi), ("seq", items), ("choice", items) ----------
-
-
-class _Rules:
-    """xgrammar's ``GrammarBuilder`` naming: a hint is taken as is, else ``hint_1``,
-    ``hint_2``... (a counter per hint)."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self.bodies: list[Any] = []
-        self.ids: dict[str, int] = {}
-        self.counts: dict[str, int] = {}
-
-    def add(self, name: str, body: Any = None) -> int:
-        self.ids[name] = len(self.names)
-        self.names.append(name)
-        self.bodies.append(body)
-        return self.ids[name]
-
-    def add_hint(self, hint: str, body: Any = None) -> int:
-        if hint in self.ids:
-            k = self.counts.get(hint, 1)
-            while f"{hint}_{k}" in self.ids:
-                k += 1
-            self.counts[hint] = k
-            hint = f"{hint}_{k}"
-        return self.add(hint, body)
+# -- compile (expressions as in tito.core.lark_grammar) --------------------------------------
 
 
 class _Compiler:
-    def __init__(self, defs: list[tuple[str, bool, Any]], ignores: list[Any]) -> None:
+    def __init__(self, defs: list[tuple[str, bool, Any]], ignores: list[Any],
+                 imports: list[tuple[str, str]]) -> None:
+        for path, name in imports:  # xgrammar's ExpandImports: terminals after the rest
+            if path not in COMMON:
+                raise LarkError(f"unknown common import {path!r}")
+            defs = [*defs, (name, True, ("regex", COMMON[path], ""))]
         self.defs = {name: (terminal, body) for name, terminal, body in defs}
         if len(self.defs) != len(defs):
             raise LarkError("duplicate rule or terminal")
         self.order, self.ignores = defs, ignores
-        self.rules = _Rules()
+        self.rules = Rules()
         self.skip: int | None = None
+        self.unsupported: str | None = None  # raised once nothing is refused
 
-    def compile(self) -> _Rules:
+    def compile(self) -> Rules:
         if "start" not in self.defs:
             raise LarkError("no start rule found")
+        if self.defs["start"][0]:
+            raise LarkError("start must be a rule")
         self._terminal_cycles()
         for name, _, _ in self.order:
             self.rules.add(name)
@@ -167,8 +150,14 @@ class _Compiler:
         if kind == "str":
             expr = _string_expr(node[1], node[2])
             return self.skipped(expr, terminal) if node[1] else expr
+        if kind == "regex":
+            try:
+                expr = ("ref", self.rules.add_grammar(regex_rules(node[1], node[2]), 0))
+            except Unsupported as e:
+                self.unsupported, expr = self.unsupported or str(e), ("empty",)
+            return self.skipped(expr, terminal)
         if kind == "range":
-            if len(node[1]) != 1 or len(node[2]) != 1:
+            if len(node[1]) != 1 or len(node[2]) != 1 or "\0" in (node[1], node[2]):
                 raise LarkError("character range endpoints must be one character")
             if node[1] > node[2]:
                 raise LarkError("character range start must not exceed end")
@@ -176,11 +165,28 @@ class _Compiler:
         raise LarkError("regular-expression complement '~' is not supported")
 
 
+#: ``%import common.X``: xgrammar's ``CommonRegexes`` (Lark's common.lark as regexes)
+_FLOAT = r"([0-9]+\.[0-9]*|\.[0-9]+)([eE](\+|-)?[0-9]+)?|[0-9]+[eE](\+|-)?[0-9]+"
+_NUMBER = r"([0-9]+)|" + _FLOAT
+COMMON = {f"common.{k}": v for k, v in {
+    "DIGIT": "[0-9]", "HEXDIGIT": "[a-fA-F0-9]", "INT": "[0-9]+", "SIGNED_INT": r"(\+|-)?[0-9]+",
+    "DECIMAL": r"([0-9]+\.[0-9]*)|(\.[0-9]+)", "_EXP": r"[eE](\+|-)?[0-9]+", "FLOAT": _FLOAT,
+    "SIGNED_FLOAT": r"(\+|-)?(" + _FLOAT + ")", "NUMBER": _NUMBER,
+    "SIGNED_NUMBER": r"(\+|-)?(" + _NUMBER + ")", "ESCAPED_STRING": r'\"([^\"\\]|\\.)*\"',
+    "LCASE_LETTER": "[a-z]", "UCASE_LETTER": "[A-Z]", "LETTER": "[A-Za-z]", "WORD": "[A-Za-z]+",
+    "CNAME": "[_A-Za-z][_A-Za-z0-9]*", "WS_INLINE": r"[ \t]+", "WS": r"[ \t\f\r\n]+",
+    "CR": r"\r", "LF": r"\n", "NEWLINE": r"(\r?\n)+", "SH_COMMENT": r"#[^\n]*",
+    "CPP_COMMENT": r"//[^\n]*", "C_COMMENT": r"\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/",
+    "SQL_COMMENT": r"--[^\n]*"}.items()}
+
+
 def _string_expr(text: str, flags: str) -> Any:
     if not flags:
         return ("bytes", text) if text else ("empty",)
     items: list[Any] = []
-    for c in text:
+    if text and text[0] == "\0":  # xgrammar decodes the C string: nothing
+        raise LarkError("case-insensitive string is not valid UTF-8")
+    for c in text.split("\0", 1)[0]:
         if not c.isascii():
             raise LarkError("case-insensitive string literals support ASCII characters only")
         items.append(("class", False, [(ord(c.lower()), ord(c.lower())),
@@ -189,136 +195,6 @@ def _string_expr(text: str, flags: str) -> Any:
     if not items:
         return ("empty",)
     return items[0] if len(items) == 1 else ("seq", items)
-
-
-# -- normalize, drop the unreachable, print ----------------------------------------------------
-
-
-def _single(expr: Any) -> Any:
-    """xgrammar's ``SingleElementExprEliminator``."""
-    kind = expr[0]
-    if kind in ("seq", "choice"):
-        items = [_single(e) for e in expr[1]]
-        return items[0] if len(items) == 1 else (kind, items)
-    if kind == "class" and not expr[1] and len(expr[2]) == 1 and expr[2][0][0] == expr[2][0][1]:
-        return ("bytes", chr(expr[2][0][0]))
-    return expr
-
-
-class _Normalizer:
-    """xgrammar's ``StructureNormalizer``: every rule a choice of sequences of atoms."""
-
-    def __init__(self, rules: _Rules) -> None:
-        self.base = rules
-        self.out = _Rules()
-        for name in rules.names:
-            self.out.add(name)
-        self.current = ""
-
-    def apply(self) -> _Rules:
-        for i, name in enumerate(self.base.names):
-            self.current = name
-            self.out.bodies[i] = self.body(_single(self.base.bodies[i]))
-        return self.out
-
-    def body(self, expr: Any) -> Any:
-        if expr[0] == "seq":
-            return ("choice", [("seq", self.sequence(expr))])
-        if expr[0] == "choice":
-            return ("choice", self.choices(expr))
-        if expr[0] == "empty":
-            return ("choice", [expr])
-        return ("choice", [("seq", [expr])])
-
-    def choices(self, expr: Any) -> list[Any]:
-        out: list[Any] = []
-        empty = False
-        for e in expr[1]:
-            if e[0] == "seq":
-                items = self.sequence(e)
-                if items:
-                    out.append(("seq", items))
-                else:
-                    empty = True
-            elif e[0] == "choice":
-                sub = self.choices(e)
-                if sub[0][0] == "empty":
-                    empty, sub = True, sub[1:]
-                out.extend(sub)
-            elif e[0] == "empty":
-                empty = True
-            else:
-                out.append(("seq", [e]))
-        return [("empty",), *out] if empty else out
-
-    def sequence(self, expr: Any) -> list[Any]:
-        out: list[Any] = []
-        for e in expr[1]:
-            if e[0] == "seq":
-                out.extend(self.sequence(e))
-            elif e[0] == "choice":
-                sub = self.choices(e)
-                if len(sub) == 1:
-                    if sub[0][0] != "empty":
-                        out.extend(sub[0][1])
-                else:
-                    out.append(("ref", self.out.add_hint(self.current, ("choice", sub))))
-            elif e[0] != "empty":
-                out.append(e)
-        return out
-
-
-def _reachable(rules: _Rules, root: int) -> list[int]:
-    seen, queue = {root}, [root]
-    while queue:
-        stack = [rules.bodies[queue.pop()]]
-        while stack:
-            e = stack.pop()
-            if e[0] in ("ref", "repeat"):
-                if e[1] not in seen:
-                    seen.add(e[1])
-                    queue.append(e[1])
-            elif e[0] in ("seq", "choice"):
-                stack.extend(e[1])
-    return sorted(seen)
-
-
-_ESCAPES = {"'": "\\'", '"': '\\"', "?": "\\?", "\\": "\\\\", "\a": "\\a", "\b": "\\b",
-            "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\0": "\\0",
-            "\x1b": "\\e"}
-
-
-def _escape(cp: int, extra: dict[str, str] | None = None) -> str:
-    c = chr(cp)
-    if extra and c in extra:
-        return extra[c]
-    if c in _ESCAPES:
-        return _ESCAPES[c]
-    if 0x20 <= cp <= 0x7E:
-        return c
-    return f"\\x{cp:02x}" if cp <= 0xFF else f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\U{cp:08x}"
-
-
-_CLASS_ESCAPES = {"-": "\\-", "]": "\\]"}
-
-
-def _print(expr: Any, names: dict[int, str]) -> str:
-    kind = expr[0]
-    if kind == "choice":
-        return "(" + " | ".join(_print(e, names) for e in expr[1]) + ")"
-    if kind == "seq":
-        return "(" + " ".join(_print(e, names) for e in expr[1]) + ")"
-    if kind == "empty":
-        return '""'
-    if kind == "bytes":
-        return '"' + "".join(_escape(ord(c)) for c in expr[1]) + '"'
-    if kind == "class":
-        parts = "".join(_escape(lo, _CLASS_ESCAPES) + (
-            "" if lo == hi else "-" + _escape(hi, _CLASS_ESCAPES)) for lo, hi in expr[2])
-        return "[" + ("^" if expr[1] else "") + parts + "]"
-    if kind == "ref":
-        return names[expr[1]]
-    return f"{names[expr[1]]}{{{expr[2]}, {expr[3]}}}"
 
 
 def lark_to_ebnf(text: str) -> str:
@@ -344,19 +220,14 @@ def _converted(text: str) -> tuple[str, tuple[type[Exception], str] | None]:
 
 
 def _convert(text: str) -> str:
-    defs, ignores = parse(text)
-    rules = _Compiler(defs, ignores).compile()
+    compiler = _Compiler(*parse(text))
+    rules = compiler.compile()
+    if compiler.unsupported:
+        raise Unsupported(compiler.unsupported)
     root = rules.ids["start"]
-    if "root" in rules.ids:  # xgrammar's RootRuleRenamer
-        taken = set(rules.names)
-        rules.names[rules.ids["root"]] = next(
-            f"root_{i}" for i in range(len(taken) + 1) if f"root_{i}" not in taken)
-    rules.names[root] = "root"
-    rules.ids = {name: i for i, name in enumerate(rules.names)}
-    rules = _Normalizer(rules).apply()
-    keep = _reachable(rules, root)
-    names = {i: rules.names[i] for i in keep}
-    return "".join(f"{names[i]} ::= {_print(rules.bodies[i], names)}\n" for i in keep)
+    rename_root(rules, root)
+    rules = normalize(rules)
+    return print_rules(rules, reachable(rules, root))
 
 
 def lark_error(text: str) -> str | None:

@@ -1,22 +1,22 @@
-"""Lark grammar syntax as xgrammar 0.2.8 reads it (``lark_converter.cc``'s lexer and parser),
-for :mod:`tito.core.lark_convert`: the part tito ports, parsed to small tuples.
+"""Lark grammar syntax as xgrammar 0.2.8 reads it (``lark_converter.cc``'s parser, over
+:mod:`tito.core.lark_lex`'s tokens), for :mod:`tito.core.lark_convert`: parsed to small tuples.
 
-Grammar: items one a line (``# ...`` and ``// ...`` comments); ``name: body`` (``?name`` /
-``!name`` the same; a name whose first letter after one ``_`` is upper case is a terminal);
-``%ignore body``. Bodies: alternatives ``|`` (also starting a new line), sequences, ``(...)``
-groups, ``[...]`` optional, ``"string"`` (JSON escapes; ``"..."i`` ASCII case-insensitive),
-``"a".."z"`` ranges, names, ``-> alias`` (dropped); repetitions ``? * +``, ``~n``,
-``~n..m``, ``{n}``, ``{n,}``, ``{,m}``, ``{n,m}`` (counts at most 2**31 - 1). Refused
-(:class:`LarkError`, as xgrammar): a syntax error, a bad string literal, priorities
-(``name.2``), templates, ``::``, ``&``, ``%if``, unknown directives. Not ported
-(:class:`Unsupported`): regular expressions ``/.../``, ``%import``, ``%json``, ``%regex``,
-``%lark``, ``%grammar_options``, special tokens ``<...>``, named grammars ``@name``, rule
-attributes ``name[...]``.
+Grammar: items one a line; ``name: body`` (``?name`` / ``!name`` the same; a name whose first
+letter after one ``_`` is upper case is a terminal); ``%ignore body``; ``%import a.b.C``,
+``%import a.b.C -> D``, ``%import a.b (C, D)``. Bodies: alternatives ``|`` (also starting a new
+line), sequences, ``(...)`` groups, ``[...]`` optional, ``"string"`` (JSON escapes; ``"..."i``
+ASCII case-insensitive), ``"a".."z"`` ranges, ``/regex/flags``, names, ``-> alias`` (dropped);
+repetitions ``? * +``, ``~n``, ``~n..m``, ``{n}``, ``{n,}``, ``{,m}``, ``{n,m}`` (counts at most
+2**31 - 1). Refused (:class:`LarkError`, as xgrammar): a syntax error, a bad string literal,
+priorities (``name.2``), templates, ``::``, ``&``, ``%if``, unknown directives. Not ported
+(:class:`Unsupported`): what :mod:`tito.core.lark_lex` does not port, rule attributes
+``name[...]``.
 
 Nodes: ``("seq", [nodes])``, ``("choice", [nodes])``, ``("repeat", node, lo, hi)`` (hi -1:
-unbounded), ``("name", text)``, ``("str", text, flags)``, ``("range", a, b)``, ``("not", node)``.
+unbounded), ``("name", text)``, ``("str", text, flags)``, ``("range", a, b)``,
+``("regex", pattern, flags)``, ``("not", node)``.
 
-Bounds: one pass over the text; group nesting at most :data:`MAX_DEPTH` (deeper is
+Bounds: one pass over the tokens; group nesting at most :data:`MAX_DEPTH` (deeper is
 :class:`Unsupported`).
 """
 
@@ -24,198 +24,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from tito.core.lark_lex import LarkError, Unsupported, json_string, tokens
+
 MAX_DEPTH = 64
 _INT32_MAX = 2**31 - 1
-
-
-class LarkError(ValueError):
-    """xgrammar refuses the grammar (vLLM answers 400 where it converts)."""
-
-
-class Unsupported(Exception):
-    """The grammar uses a part of xgrammar's Lark that tito does not port."""
-
-
-# -- lexer ---------------------------------------------------------------------------------
-
-_SIMPLE = {",": ",", "=": "=", "(": "(", ")": ")", "[": "[", "]": "]", "{": "{", "}": "}",
-           "|": "|", "&": "&", "~": "~", "*": "*"}
-_DIRECTIVES = {"%ignore": "ignore", "%if": "if", "%import": None, "%json": None,
-               "%regex": None, "%grammar_options": None, "%lark": None}
-
-
-def _is_alpha(c: str) -> bool:
-    return c.isascii() and c.isalpha()
-
-
-def _is_word(c: str) -> bool:
-    return c.isascii() and (c.isalnum() or c in "_-")
-
-
-def _tokens(src: str) -> list[tuple[str, str]]:
-    """``(kind, text)`` tokens; kinds are the punctuation itself, ``nl``, ``name``, ``num``,
-    ``str``, ``ignore``, ``if``, ``directive`` (an unsupported one) and ``end``."""
-    out: list[tuple[str, str]] = []
-    i, n = 0, len(src)
-    while i < n:
-        c = src[i]
-        nxt = src[i + 1] if i + 1 < n else ""
-        if c in " \t\f":
-            i += 1
-        elif c in "\r\n":
-            i += 2 if c == "\r" and nxt == "\n" else 1
-            out.append(("nl", "\n"))
-        elif c == "#" or c == "/" and nxt == "/":
-            while i < n and src[i] not in "\r\n":
-                i += 1
-        elif c == ":":
-            out.append(("::", "::") if nxt == ":" else (":", ":"))
-            i += 2 if nxt == ":" else 1
-        elif c == ".":
-            out.append(("..", "..") if nxt == "." else (".", "."))
-            i += 2 if nxt == "." else 1
-        elif c == "-" or c == "+":
-            if c == "-" and nxt == ">":
-                out.append(("->", "->"))
-                i += 2
-            elif nxt.isascii() and nxt.isdigit():
-                i = _number(src, i, out)
-            elif c == "+":
-                out.append(("+", "+"))
-                i += 1
-            else:
-                raise LarkError("unexpected '-' character")
-        elif c in _SIMPLE:
-            out.append((c, c))
-            i += 1
-        elif c == "?" or c == "!":
-            if _is_alpha(nxt) or nxt == "_":
-                i = _name(src, i, out)
-            elif c == "?":
-                out.append(("?", "?"))
-                i += 1
-            else:
-                raise LarkError("unexpected '!' character")
-        elif c == '"':
-            i = _string(src, i, out)
-        elif c == "/":
-            raise Unsupported("regular expressions")
-        elif c == "<":
-            raise Unsupported("special tokens")
-        elif c == "@":
-            raise Unsupported("named grammars")
-        elif c == "%":
-            j = i + 1
-            while j < n and (_is_alpha(src[j]) or src[j] == "_"):
-                j += 1
-            word = src[i:j]
-            if word in _DIRECTIVES and _DIRECTIVES[word] is None:
-                raise Unsupported(word)
-            out.append((_DIRECTIVES.get(word) or "directive", word))
-            i = j
-        elif _is_alpha(c) or c == "_":
-            i = _name(src, i, out)
-        elif c.isascii() and c.isdigit():
-            i = _number(src, i, out)
-        else:
-            raise LarkError(f"unexpected character {c!r}")
-    out.append(("end", ""))
-    return out
-
-
-def _name(src: str, i: int, out: list[tuple[str, str]]) -> int:
-    j = i + 1 if src[i] in "!?" else i
-    while j < len(src) and _is_word(src[j]):
-        j += 1
-    out.append(("name", src[i:j]))
-    return j
-
-
-def _number(src: str, i: int, out: list[tuple[str, str]]) -> int:
-    n, j = len(src), i + 1 if src[i] in "+-" else i
-
-    def digits(k: int) -> int:
-        while k < n and src[k].isascii() and src[k].isdigit():
-            k += 1
-        return k
-
-    j = digits(j)
-    if j < n and src[j] == "." and src[j + 1:j + 2] != ".":
-        j = digits(j + 1)
-    if j < n and src[j] in "eE":
-        j += 1
-        if j < n and src[j] in "+-":
-            j += 1
-        j = digits(j)
-    out.append(("num", src[i:j]))
-    return j
-
-
-def _string(src: str, i: int, out: list[tuple[str, str]]) -> int:
-    j, escaped = i + 1, False
-    while j < len(src):
-        c = src[j]
-        if not escaped and c == '"':
-            j += 1
-            if src[j:j + 1] == "i":
-                j += 1
-            out.append(("str", src[i:j]))
-            return j
-        if c in "\r\n":
-            break
-        escaped = not escaped and c == "\\"
-        j += 1
-    raise LarkError("unterminated string literal")
-
-
-_JSON_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r",
-                 "t": "\t"}
-
-
-def _json_string(lit: str) -> str:
-    """A JSON string literal as picojson reads it (``\\uXXXX`` with surrogate pairs)."""
-    body, out, i = lit[1:-1], [], 0
-    while i < len(body):
-        c = body[i]
-        if c < " ":
-            raise LarkError("invalid string literal")
-        if c != "\\":
-            out.append(c)
-            i += 1
-            continue
-        e = body[i + 1:i + 2]
-        if e in _JSON_ESCAPES:
-            out.append(_JSON_ESCAPES[e])
-            i += 2
-        elif e == "u":
-            cp, i = _hex4(body, i + 2), i + 6
-            if 0xD800 <= cp <= 0xDBFF:
-                if body[i:i + 2] != "\\u":
-                    raise LarkError("invalid string literal")
-                low = _hex4(body, i + 2)
-                if not 0xDC00 <= low <= 0xDFFF:
-                    raise LarkError("invalid string literal")
-                cp, i = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00), i + 6
-            elif 0xDC00 <= cp <= 0xDFFF:
-                raise LarkError("invalid string literal")
-            out.append(chr(cp))
-        else:
-            raise LarkError("invalid string literal")
-    return "".join(out)
-
-
-def _hex4(s: str, i: int) -> int:
-    h = s[i:i + 4]
-    if len(h) != 4 or not all(c in "0123456789abcdefABCDEF" for c in h):
-        raise LarkError("invalid string literal")
-    return int(h, 16)
 
 
 # -- parser --------------------------------------------------------------------------------
 
 
 class _Parser:
-    def __init__(self, toks: list[tuple[str, str]]) -> None:
+    def __init__(self, toks: list[tuple[str, Any]]) -> None:
         self.toks, self.pos, self.depth = toks, 0, 0
 
     def peek(self, k: int = 0) -> str:
@@ -237,13 +56,17 @@ class _Parser:
         while self.match("nl"):
             pass
 
-    def document(self) -> tuple[list[tuple[str, bool, Any]], list[Any]]:
+    def document(self) -> tuple[list[tuple[str, bool, Any]], list[Any],
+                                list[tuple[str, str]]]:
         defs: list[tuple[str, bool, Any]] = []
         ignores: list[Any] = []
+        imports: list[tuple[str, str]] = []
         self.newlines()
         while self.peek() != "end":
             if self.match("ignore"):
                 ignores.append(self.choice())
+            elif self.match("import"):
+                self.imports(imports)
             elif self.peek() == "directive":
                 raise LarkError(f"directive {self.toks[self.pos][1]} is not supported")
             else:
@@ -251,7 +74,24 @@ class _Parser:
             if self.peek() not in ("nl", "end"):
                 raise LarkError("expected end of grammar item")
             self.newlines()
-        return defs, ignores
+        return defs, ignores, imports
+
+    def imports(self, out: list[tuple[str, str]]) -> None:
+        """``%import a.b.C``, ``%import a.b.C -> D``, ``%import a.b (C, D)``: (path, name)."""
+        path = self.take("name", "expected import path")
+        while self.match("."):
+            path += "." + self.take("name", "expected name after '.'")
+        if self.match("("):
+            out.append((path + "." + (name := self.take("name", "expected imported name")), name))
+            while self.match(","):
+                name = self.take("name", "expected imported name")
+                out.append((path + "." + name, name))
+            self.take(")", "expected ')' after import list")
+            return
+        name = path.rsplit(".", 1)[-1]
+        if self.match("->"):
+            name = self.take("name", "expected import alias")
+        out.append((path, name))
 
     def definition(self) -> tuple[str, bool, Any]:
         raw = self.take("name", "expected rule or terminal name")
@@ -350,6 +190,8 @@ class _Parser:
             node = self.choice()
             self.take("]", "expected ']' after optional group")
             return ("repeat", node, 0, 1)
+        if self.match("regex"):
+            return ("regex", *self.toks[self.pos - 1][1])
         if self.match("str"):
             text, flags = _literal(self.toks[self.pos - 1][1])
             if self.match(".."):
@@ -379,12 +221,13 @@ def _is_terminal(raw: str) -> bool:
 
 def _literal(token: str) -> tuple[str, str]:
     flags = "i" if token.endswith("i") else ""
-    return _json_string(token[:-1] if flags else token), flags
+    return json_string(token[:-1] if flags else token), flags
 
 
-def parse(text: str) -> tuple[list[tuple[str, bool, Any]], list[Any]]:
-    """``text``'s definitions ``(name, is_terminal, body)`` and ``%ignore`` bodies."""
-    return _Parser(_tokens(text)).document()
+def parse(text: str) -> tuple[list[tuple[str, bool, Any]], list[Any], list[tuple[str, str]]]:
+    """``text``'s definitions ``(name, is_terminal, body)``, ``%ignore`` bodies and
+    ``%import`` (path, local name) pairs."""
+    return _Parser(tokens(text)).document()
 
 
 __all__ = ["LarkError", "MAX_DEPTH", "Unsupported", "parse"]

@@ -13,7 +13,7 @@ where a JSON constraint (``json``, ``json_object``) accepts both ``<|channel|>fi
 ``<|channel|>final <|constrain|>json`` headers, and a request's own structural tag puts its
 ``format`` there. This module writes that tag as the same JSON text vLLM sends to the engine.
 An EBNF ``grammar`` goes there as it is, a Lark one converted to EBNF as xgrammar prints it
-(:mod:`tito.core.lark_convert`; a Lark grammar tito does not port, with regular expressions for
+(:mod:`tito.core.lark_convert`; a Lark grammar tito does not port, with `%json` for
 instance, is passed through unchanged, the documented deviation). Tool calls (required / named
 / strict) are :mod:`tito.core.parsers.tools.structural`'s ``harmony`` format, which keeps this
 tag as the or-format's other branch for ``auto``.

@@ -34,8 +34,8 @@ empty choice, a schema too deep or with features xgrammar lacks, a grammar that 
 gives no or-format: the request's own constraint applies alone, as in vLLM. An EBNF
 ``grammar`` is the format ``grammar`` as sent; a Lark one is converted to the EBNF xgrammar
 prints for it (:mod:`tito.core.lark_convert`; one it refuses is vLLM's 400 "Invalid grammar
-specification." where it is converted); a Lark grammar using what tito does not port (regular
-expressions, imports, special tokens) gives no or-format (the documented deviation).
+specification." where it is converted); a Lark grammar using what tito does not port (``%json``,
+``/.../i``, ...: docs/conformance.md) gives no or-format (the documented deviation).
 """
 
 from __future__ import annotations
