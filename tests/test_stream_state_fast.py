@@ -115,8 +115,9 @@ def test_real_states_decode_dump_and_round_trip_as_the_generic_path(
         assert list(stream_state._st_dump(state).items()) == list(_generic_st(state).items())
         again = stream_state.encode(vocab, meta, cfg, state)
         # the state comes back exactly as it was issued (the first one of a parser stream also
-        # carried its ids for vLLM-style replay)
-        assert again == {**raw, "output_token_ids": [], "output_chunk_lens": []}
+        # carried its ids for vLLM-style replay; a held stop-token candidate rides there)
+        held = [state.pending] if state.pending is not None else []
+        assert again == {**raw, "output_token_ids": held, "output_chunk_lens": [1] * len(held)}
         kinds.update(raw["tito"]["st"])
     # the streams reach every kind of carried state the fast paths handle
     assert {"stop", "reasoning", "tools", "tokens"} <= kinds

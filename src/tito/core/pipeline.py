@@ -168,8 +168,14 @@ def step_choice(
     engine_logprobs: list[dict[str, Any]] | None = None,
     response_id: str = "",
     choice_index: int = 0,
+    stop_reason: int | str | None = None,
 ) -> tuple[ChoiceState, ChoiceOutput]:
     """Advance one choice by one engine chunk; see the module header for the stages.
+
+    ``stop_reason`` is the engine's, read on a ``stop`` finish only: an id names the token that
+    stopped it (dropped as a stop token even when the request's ``stop_token_ids`` do not list
+    it), and whatever tito's own stop rules did not explain is reported as the engine said
+    (vLLM's derender passes the engine's ``stop_reason`` on).
 
     Written for the per-token path (a streamed call often carries one id): each stage's work is
     skipped when its input says there is none, and ``ids`` is never copied unless it changes.
@@ -201,7 +207,8 @@ def step_choice(
                 decode_ids = decode_ids[:-1]
     elif finish_reason == "stop":
         token_stop = stops.stop_token_check(
-            vocab, stop_cfg, decode_ids[-1] if decode_ids else None, finish_reason
+            vocab, stop_cfg, decode_ids[-1] if decode_ids else None, finish_reason,
+            stop_reason
         )
         if token_stop.drop:
             decode_ids = decode_ids[:-1]
@@ -263,7 +270,8 @@ def step_choice(
     # finish
     if fired or final:
         out.finish_reason = "stop" if fired else finish_reason
-        out.stop_reason = stops.resolve_stop_reason(token_stop, state.stop)
+        out.stop_reason = stops.resolve_stop_reason(
+            token_stop, state.stop, stop_reason if finish_reason == "stop" else None)
         state.finished = True
         if out.finish_reason == "stop" and state.tool_calls and cfg.tool_choice in (
             "auto", "required"

@@ -187,7 +187,8 @@ NO_TOKEN_STOP = TokenStop(drop=False, stop_reason=None, matched=False)
 
 
 def stop_token_check(
-    vocab: Vocab, cfg: StopConfig, last_id: int | None, finish_reason: str | None
+    vocab: Vocab, cfg: StopConfig, last_id: int | None, finish_reason: str | None,
+    engine_reason: int | str | None = None,
 ) -> TokenStop:
     """Decide whether the chunk's last id is the token the engine stopped on (spec 3.7 rule 1).
 
@@ -196,7 +197,9 @@ def stop_token_check(
     engine-side stop string, say) is ordinary output too. Precedence mirrors vLLM's engine
     ``check_stop``: primary EOS (unless ``ignore_eos``) -> ``stop_reason`` None; then
     ``stop_token_ids`` -> the id; then generation-config extra EOS (unless ``ignore_eos``,
-    as vLLM only merges them into ``stop_token_ids`` without it) -> the id.
+    as vLLM only merges them into ``stop_token_ids`` without it) -> the id; last, an id the
+    engine reported as its ``stop_reason`` (``engine_reason``) -> that id, as vLLM's derender
+    trusts it.
     """
     if finish_reason != "stop" or last_id is None:
         return NO_TOKEN_STOP
@@ -206,20 +209,26 @@ def stop_token_check(
         reason = last_id
     elif not cfg.ignore_eos and last_id in vocab.extra_eos_token_ids:
         reason = last_id
+    elif type(engine_reason) is int and last_id == engine_reason:
+        reason = last_id
     else:
         return NO_TOKEN_STOP
     return TokenStop(drop=not cfg.include_stop_str_in_output, stop_reason=reason, matched=True)
 
 
-def resolve_stop_reason(token: TokenStop, state: StopState) -> str | int | None:
-    """The choice's ``stop_reason``: a fired stop string wins over the token stop.
+def resolve_stop_reason(token: TokenStop, state: StopState,
+                        engine_reason: int | str | None = None) -> str | int | None:
+    """The choice's ``stop_reason``: a fired stop string wins over the token stop, and that
+    over what the engine reported (``engine_reason``, on a ``stop`` finish).
 
     Why: the coupled engine scans the text left after dropping the stop token, and a string
-    found there ends the output earlier, so vLLM reports the string (spec 3.7 rule 2).
+    found there ends the output earlier, so vLLM reports the string (spec 3.7 rule 2); an
+    engine-side stop tito's rules did not see (a stop string or id the engine applied) is
+    still the engine's answer, which vLLM's derender passes on.
     """
     if state.fired:
         return state.stop_reason
-    return token.stop_reason if token.matched else None
+    return token.stop_reason if token.matched else engine_reason
 
 
 # -- stop strings -----------------------------------------------------------------------------

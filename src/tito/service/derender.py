@@ -30,6 +30,7 @@ from tito.service.derender_shaping import (
     _echo,
     _echo_requested,
     _has_logprobs,
+    _hides_metadata,
     _join_lp,
     _merge_calls,
     _prompt_tokens,
@@ -86,11 +87,12 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
                     tool_calls=tool_calls,
                 ),
                 logprobs=(
-                    _chat_logprobs(out) if _has_logprobs(choice) else None
+                    _chat_logprobs(out)
+                    if _has_logprobs(choice) and not _hides_metadata(model, cfg) else None
                 ),
                 finish_reason=out.finish_reason,
                 stop_reason=out.stop_reason,
-                token_ids=_token_ids(cfg, choice.token_ids),
+                token_ids=_token_ids(model, cfg, choice.token_ids),
             )
         )
     return ChatCompletionResponse(
@@ -160,7 +162,7 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
                     logprobs=logprobs,
                     finish_reason=out.finish_reason,
                     stop_reason=out.stop_reason,
-                    token_ids=_token_ids(cfg, choice.token_ids),
+                    token_ids=_token_ids(model, cfg, choice.token_ids),
                 )
             )
             k += 1

@@ -55,12 +55,16 @@ def _check_logprobs(model: ServedModel, logprobs: Any, param: str) -> None:
     max_lp = model.config.max_logprobs
     if max_lp < 0:
         return
+    # the engine sends the sampled token first, then the top-k: k = max_logprobs and a sampled
+    # token outside them is max_logprobs + 1 entries, a valid output (vLLM's batch derender
+    # refuses it, its stream takes it)
     for entry in logprobs.content:  # dicts (integer-id shape) or models (legacy shape)
         top = entry.get("top_logprobs") if type(entry) is dict else entry.top_logprobs
         n = len(top or ())
-        if n > max_lp:
+        if n > max_lp + 1:
             raise BadRequest(
-                f"{param}.content top_logprobs count {n} exceeds max_logprobs ({max_lp})",
+                f"{param}.content top_logprobs count {n} exceeds max_logprobs ({max_lp}) "
+                "and the sampled token",
                 param=f"{param}.content",
             )
 

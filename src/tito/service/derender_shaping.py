@@ -38,11 +38,19 @@ def _engine_logprobs(choice: Any) -> list[dict[str, Any]] | None:
     return choice.logprobs.model_dump()["content"]  # legacy: one serializer call for all
 
 
-def _token_ids(cfg: ChoiceConfig, ids: Sequence[int] | None) -> list[int] | None:
+def _hides_metadata(model: ServedModel, cfg: ChoiceConfig) -> bool:
+    """``include_reasoning: false`` on a model with a reasoning or tool parser: a chat choice's
+    logprobs and token ids are left out (they would show the reasoning), as vLLM's derender
+    and coupled chat endpoint do whenever the server has a parser (the request's tools aside)."""
+    return not cfg.include_reasoning and not cfg.completion and (
+        model.config.reasoning_parser is not None or model.config.tool_parser is not None)
+
+
+def _token_ids(model: ServedModel, cfg: ChoiceConfig,
+               ids: Sequence[int] | None) -> list[int] | None:
     """``return_token_ids``: the choice's (or chunk's) engine ids, as vLLM returns them; hidden
-    with the reasoning when ``include_reasoning`` is false on the parser path (they would leak
-    it)."""
-    if not cfg.return_token_ids or (not cfg.include_reasoning and _parsing(cfg)):
+    with the reasoning (:func:`_hides_metadata`)."""
+    if not cfg.return_token_ids or _hides_metadata(model, cfg):
         return None
     return list(ids or [])
 
@@ -135,6 +143,7 @@ def _batch_choice(
         state,
         list(choice.token_ids or []),
         finish_reason=choice.finish_reason or "stop",
+        stop_reason=choice.stop_reason,
         engine_logprobs=_engine_logprobs(choice),
         response_id=response_id,
         choice_index=index,

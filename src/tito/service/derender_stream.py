@@ -32,6 +32,7 @@ from tito.service.derender_shaping import (
     _echo_requested,
     _engine_logprobs,
     _has_logprobs,
+    _hides_metadata,
     _parsing,
     _reasoning_tokens,
     _replayed,
@@ -149,6 +150,7 @@ class _Stream:
         elif _replayed(self.cfg):
             self._replay_vllm_state(raw, seed)
         else:
+            _check_ids(model, raw.get("output_token_ids"), "stream_state.output_token_ids")
             self.state = stream_state.plain_state(vocab, self.cfg, raw)
 
     def _replay_vllm_state(self, raw: dict[str, Any], seed: Sequence[int] | None) -> None:
@@ -227,6 +229,7 @@ class _Stream:
                 self.state,
                 ids,
                 finish_reason=choice.finish_reason,
+                stop_reason=choice.stop_reason,
                 engine_logprobs=_engine_logprobs(choice),
                 response_id=self.meta.id,
                 choice_index=choice.index,
@@ -250,7 +253,7 @@ class _Stream:
                      self._usage(chunk), chunk.metrics)
 
     def _choice(self, choice: Any, out: ChoiceOutput) -> dict[str, Any]:
-        token_ids = _token_ids(self.cfg, choice.token_ids)
+        token_ids = _token_ids(self.model, self.cfg, choice.token_ids)
         if self.completion:
             logprobs = None
             if _has_logprobs(choice):
@@ -264,7 +267,8 @@ class _Stream:
             prefix, self.echo_prefix = self.echo_prefix, ""
             return stream_chunks.completion_choice(choice.index, prefix + out.text, out,
                                                    logprobs=logprobs, token_ids=token_ids)
-        return stream_chunks.chat_choice(choice.index, out, logprobs=_has_logprobs(choice),
+        shown = _has_logprobs(choice) and not _hides_metadata(self.model, self.cfg)
+        return stream_chunks.chat_choice(choice.index, out, logprobs=shown,
                                          token_ids=token_ids)
 
     def response(self, results: list[Any]) -> dict[str, Any]:

@@ -136,6 +136,10 @@ def encode(
     """
     st = _st_dump(state)
     held = state.stop.held
+    if replay is None and state.pending is not None:
+        # a stop-token candidate held at the chunk's end (plain path): in vLLM's replay fields
+        # too, so a client keeping only those does not lose it (:func:`plain_state`)
+        replay = ([state.pending], [1])
     wire: dict[str, Any] = {
         "prev_tokens": detokenizer.window_tokens(vocab, state.detok),
         "prefix_offset": state.detok.prefix_offset,
@@ -305,6 +309,9 @@ def plain_state(vocab: Vocab, cfg: ChoiceConfig, raw: dict[str, Any]) -> ChoiceS
     state.lp_context = list(raw.get("logprob_context_token_ids") or [])
     state.text_offset = int(raw.get("logprob_text_offset") or 0)
     state.finished = bool(raw.get("stop_fired"))
+    held_ids = raw.get("output_token_ids") or []
+    if len(held_ids) == 1 and list(raw.get("output_chunk_lens") or []) == [1]:
+        state.pending = int(held_ids[0])  # the held stop-token candidate (:func:`encode`)
     try:
         state.stop = StopState.model_validate({"held": raw.get("held_text") or ""})
     except StateError as exc:
