@@ -1,6 +1,7 @@
 """tito.service.render_wire: the wire dict without the models is the models' wire dict.
 
-References: ``SamplingParams(**fields).to_wire()`` and ``render_chat_request(...).to_wire()``
+References: ``SamplingParams(**fields).to_wire()``, ``render_chat_request(...).to_wire()`` and
+``render_completion_request(...)``'s ``to_wire()``
 (the validated path, which the FastAPI app and every other caller use), on generated values and
 requests, good, bad and mutated: the same bytes when both succeed, the same error otherwise.
 """
@@ -16,8 +17,13 @@ from pydantic import ValidationError
 
 from tito.adapters.splice import dump_json
 from tito.errors import TitoError
-from tito.protocol import ChatCompletionRequest, SamplingParams
-from tito.service.render import render_chat_request, render_chat_wire
+from tito.protocol import ChatCompletionRequest, CompletionRequest, SamplingParams
+from tito.service.render import (
+    render_chat_request,
+    render_chat_wire,
+    render_completion_request,
+    render_completion_wire,
+)
 from tito.service.render_wire import sampling_params_wire
 
 _NUMBERS = (st.integers(-3, 20) | st.floats(allow_nan=True, allow_infinity=True)
@@ -127,3 +133,48 @@ def test_common_chat_skips_the_models(monkeypatch):
     monkeypatch.setattr(render, "_sampling_params", fail)
     monkeypatch.setattr(render, "GenerateRequest", fail)
     assert dump_json(render_chat_wire(request)) == expected
+
+
+_PROMPTS = st.sampled_from(["Once upon a time", "café ☕", ["a", "b c"], [1, 2, 3], [[5, 6], [7]],
+                            [], "", [10**9], [-1], [True, 2]])
+_COMPLETION_FIELDS = {
+    **{k: v for k, v in _REQUEST_FIELDS.items() if k not in {
+        "max_completion_tokens", "logprobs", "top_logprobs", "tools", "tool_choice",
+        "include_reasoning", "reasoning_effort", "thinking_token_budget",
+        "chat_template_kwargs"}},
+    "logprobs": st.sampled_from([None, 0, 1, 5, 30]), "echo": st.booleans(),
+    "add_special_tokens": st.booleans(), "truncate_prompt_tokens": st.sampled_from([None, 2, -1]),
+    "ec_transfer_params": st.sampled_from([None, {"e": 1}]),
+}
+
+
+@pytest.mark.parametrize("model", ["qwen3", "gpt2"])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_completion_wire_equals_the_validated_wire(model, data):
+    body = {"model": model, "request_id": "fixed", "prompt": data.draw(_PROMPTS)}
+    keys = data.draw(st.sets(st.sampled_from(sorted(_COMPLETION_FIELDS)), max_size=6))
+    for key in sorted(keys):
+        body[key] = data.draw(_COMPLETION_FIELDS[key], label=key)
+    try:
+        request = CompletionRequest.model_validate(body)
+    except (ValidationError, TitoError):
+        return  # both apps answer the body's validation error before either path runs
+    expected = _outcome(lambda: [g.to_wire() for g in render_completion_request(
+        request, header_request_id="h")])
+    assert _outcome(lambda: render_completion_wire(request, header_request_id="h")) == expected
+
+
+def test_common_completion_skips_the_models(monkeypatch):
+    import tito.service.render_completions as completions
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the models were built")
+
+    request = CompletionRequest.model_validate(
+        {"model": "gpt2", "prompt": ["The capital of France is", "Hi"], "temperature": 0.0,
+         "max_tokens": 32, "logprobs": 1, "request_id": "r"})
+    expected = dump_json([g.to_wire() for g in render_completion_request(request)])
+    monkeypatch.setattr(completions, "_sampling_params", fail)
+    monkeypatch.setattr(completions, "GenerateRequest", fail)
+    assert dump_json(render_completion_wire(request)) == expected

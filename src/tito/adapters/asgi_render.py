@@ -62,7 +62,7 @@ def _completions_routes() -> list[tuple[str, Any, Run]]:
     from tito.service import render
 
     def completions(request: Any, header_id: str | None) -> Any:
-        return [g.to_wire() for g in render.render_completion_request(request, header_request_id=header_id)]
+        return render.render_completion_wire(request, header_request_id=header_id)
 
     return [("/v1/completions/render", CompletionRequest, completions)]
 

@@ -94,7 +94,7 @@ from tito.service.render_common import (
     _sampling_params,
     _truncate_to,
 )
-from tito.service.render_completions import render_completion_request
+from tito.service.render_completions import render_completion_request, render_completion_wire
 from tito.service.render_settings import current_settings, RenderSettings
 
 if TYPE_CHECKING:  # the request models are only annotations here: the completions render
@@ -115,6 +115,7 @@ __all__ = [
     "render_chat_request",
     "render_chat_wire",
     "render_completion_request",
+    "render_completion_wire",
     "warm_up",
 ]
 

@@ -7,13 +7,14 @@ Why a module of its own: it shares the checks and the ``derender_context`` of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tito.core import render as core_render
 from tito.core import sampling as core_sampling
 from tito.errors import BadRequest
 from tito.protocol import GenerateRequest
 from tito.service.render_settings import RenderSettings, current_settings
+from tito.service.render_wire import generate_request_wire, sampling_params_wire
 from tito.service.render_common import (
     _check_constraints,
     _check_mm_processor_kwargs,
@@ -39,6 +40,27 @@ def render_completion_request(
     header_request_id: str | None = None,
 ) -> list[GenerateRequest]:
     """Render a completions request into one engine request per prompt, in prompt order (spec 4.2)."""
+    return _render_completions(request, settings, model, header_request_id, wire=False)
+
+
+def render_completion_wire(
+    request: CompletionRequest,
+    *,
+    settings: RenderSettings | None = None,
+    model: ServedModel | None = None,
+    header_request_id: str | None = None,
+) -> list[dict[str, Any]]:
+    """``[g.to_wire() for g in render_completion_request(...)]``, what the completions render
+    function answers, without building the models when no value needs their checks
+    (:mod:`tito.service.render_wire`): the same dicts, the same errors."""
+    return _render_completions(request, settings, model, header_request_id, wire=True)
+
+
+def _render_completions(
+    request: CompletionRequest, settings: RenderSettings | None, model: ServedModel | None,
+    header_request_id: str | None, *, wire: bool,
+) -> Any:
+    """:func:`render_completion_request` (``wire`` false) or :func:`render_completion_wire`."""
     settings = settings or current_settings()
     model = model or _lookup(request.model)
     vocab = model.vocab
@@ -79,7 +101,7 @@ def render_completion_request(
     )
     base_id = _client_request_id(request.request_id, header_request_id)
 
-    out: list[GenerateRequest] = []
+    out: list[Any] = []
     for i, prompt in enumerate(prompts):
         param = "prompt" if len(prompts) == 1 else f"prompt.{i}"
         if isinstance(prompt, str):
@@ -116,7 +138,8 @@ def render_completion_request(
             vocab_size=vocab.size,
             max_logprobs=model.max_logprobs,
         )
-        sampling = _sampling_params(fields)
+        sampling_wire = sampling_params_wire(fields) if wire else None
+        sampling = _sampling_params(fields) if sampling_wire is None else None
         request_id = f"cmpl-{base_id}" if len(prompts) == 1 else f"cmpl-{base_id}-{i}"
         context = _common_context(
             kind="completion", model=model, request=request, request_id=request_id,
@@ -127,21 +150,24 @@ def render_completion_request(
         if request.echo:  # derender prepends the prompt: it needs all of it, not the tail
             context["echo"] = True
             context["prompt_token_ids"] = list(token_ids)
-        out.append(
-            GenerateRequest(
-                request_id=request_id,
-                token_ids=token_ids,
-                token_offsets=tokenized.token_offsets,
-                sampling_params=sampling,
-                model=request.model,
-                return_token_ids=request.return_token_ids,
-                stream=bool(request.stream),
-                stream_options=request.stream_options if request.stream else None,
-                cache_salt=request.cache_salt,
-                priority=request.priority,
-                kv_transfer_params=request.kv_transfer_params,
-                ec_transfer_params=request.ec_transfer_params,
-                derender_context=context,
-            )
-        )
+        values: dict[str, Any] = {
+            "request_id": request_id,
+            "token_ids": token_ids,
+            "token_offsets": tokenized.token_offsets,
+            "sampling_params": sampling if sampling_wire is None else sampling_wire,
+            "model": request.model,
+            "return_token_ids": request.return_token_ids,
+            "stream": bool(request.stream),
+            "stream_options": request.stream_options if request.stream else None,
+            "cache_salt": request.cache_salt,
+            "priority": request.priority,
+            "kv_transfer_params": request.kv_transfer_params,
+            "ec_transfer_params": request.ec_transfer_params,
+            "derender_context": context,
+        }
+        if sampling_wire is not None:  # values the completions request validated, or render's
+            out.append(generate_request_wire(values))
+        else:
+            generate = GenerateRequest(**values)
+            out.append(generate.to_wire() if wire else generate)
     return out
