@@ -980,3 +980,16 @@ def test_stream_state_chunk_lens_must_cover_output_ids() -> None:
         )
     with pytest.raises(ValidationError):
         DerenderStreamState.model_validate({"output_token_ids": [1], "output_chunk_lens": [1, 0]})
+
+
+def test_random_uuid_is_a_uuid4_hex() -> None:
+    """Request ids: what ``uuid.uuid4().hex`` gives (version 4, RFC 4122 variant), all distinct."""
+    import uuid
+
+    from tito.protocol.common import random_uuid
+
+    ids = [random_uuid() for _ in range(500)]
+    assert len(set(ids)) == len(ids)
+    for value in ids:
+        parsed = uuid.UUID(value)
+        assert parsed.hex == value and parsed.version == 4 and parsed.variant == uuid.RFC_4122

@@ -139,6 +139,32 @@ class ChatTemplate:
 
 
 @lru_cache(maxsize=32)
+def _compiled(source: str, limits: TemplateLimits) -> ChatTemplate:
+    return ChatTemplate(source, limits)
+
+
+#: (source, limits, template) of the last call: a model's own template, asked for by every
+#: request with the same two objects, found by identity (the cache's key hashes and compares
+#: the limits' seven fields per call)
+_last: tuple[Any, Any, Any] = (None, None, None)
+
+
 def compile_template(source: str, limits: TemplateLimits = DEFAULT_LIMITS) -> ChatTemplate:
     """Compile (once per distinct source) a chat template; :class:`TemplateRenderError` if invalid."""
-    return ChatTemplate(source, limits)
+    global _last
+    last_source, last_limits, template = _last
+    if source is last_source and limits is last_limits:
+        return template  # type: ignore[no-any-return]
+    template = _compiled(source, limits)
+    _last = (source, limits, template)
+    return template
+
+
+def _cache_clear() -> None:
+    global _last
+    _last = (None, None, None)
+    _compiled.cache_clear()
+
+
+compile_template.cache_info = _compiled.cache_info  # type: ignore[attr-defined]
+compile_template.cache_clear = _cache_clear  # type: ignore[attr-defined]

@@ -57,6 +57,11 @@ def _defaults() -> list[tuple[str, Any, Any]]:
 
 
 _DEFAULTS = _defaults()
+#: every field with its plain default (a placeholder for the others), in the model's order
+_PLAIN = {name: default for name, default, _ in _DEFAULTS}
+_FACTORIES = tuple((name, factory) for name, _, factory in _DEFAULTS if factory is not None)
+_REQUIRED = tuple(name for name, default, factory in _DEFAULTS
+                  if factory is None and default is PydanticUndefined)
 #: what :func:`_construct` assumes of the model (else every body goes to pydantic)
 _USABLE = (not ChatCompletionRequest.__pydantic_post_init__
            and not ChatCompletionRequest.__private_attributes__
@@ -66,15 +71,17 @@ _USABLE = (not ChatCompletionRequest.__pydantic_post_init__
 def _construct(values: dict[str, Any]) -> ChatCompletionRequest:
     """``ChatCompletionRequest.model_construct(**values)`` (valid values, no aliases, no
     extras), without its per-field default resolution (pydantic 2.13 inspects each default
-    factory's signature on every call: milliseconds per request)."""
-    fields: dict[str, Any] = {}
-    for name, default, factory in _DEFAULTS:
-        if name in values:
-            fields[name] = values[name]
-        elif factory is not None:
+    factory's signature on every call: milliseconds per request): the plain defaults copied
+    at once (:data:`_PLAIN`, every field in the model's order), then the factories' values and
+    the request's own; a required field the request lacks is left out, as pydantic leaves it."""
+    fields = _PLAIN.copy()
+    for name, factory in _FACTORIES:
+        if name not in values:
             fields[name] = factory()
-        elif default is not PydanticUndefined:
-            fields[name] = default
+    fields.update(values)
+    for name in _REQUIRED:
+        if name not in values:
+            del fields[name]
     request = ChatCompletionRequest.__new__(ChatCompletionRequest)
     _setattr(request, "__dict__", fields)
     _setattr(request, "__pydantic_fields_set__", set(values))

@@ -147,7 +147,7 @@ def field_checks(model: type[BaseModel], exclude: frozenset[str]) -> dict[str, _
 #: enum (``output_kind``) are handled below or not at all
 _VALIDATED = frozenset({"seed", "stop", "output_kind"})
 _FIELDS = field_checks(SamplingParams, _VALIDATED)
-_ORDER = tuple(SamplingParams.model_fields)
+_POSITION = {name: i for i, name in enumerate(SamplingParams.model_fields)}
 _SEED = SamplingParams.model_fields["seed"]
 _SEED_CHECK = _Field("int", True, _SEED.metadata, None)
 _OUTPUT_KINDS = frozenset(int(kind) for kind in type(SamplingParams.model_fields["output_kind"].default))
@@ -178,13 +178,12 @@ def sampling_params_wire(fields: dict[str, Any]) -> dict[str, Any] | None:
     if max_tokens is not None and values.get("min_tokens", 0) > max_tokens:
         return None  # the model's cross-field error
     out: dict[str, Any] = {}
-    for name in _ORDER:
-        if name in values:
-            value = values[name]
-            field = _FIELDS.get(name)
-            default = field.default if field is not None else SamplingParams.model_fields[name].default
-            if name == "max_tokens" or value != default:
-                out[name] = value
+    for name in sorted(values, key=_POSITION.__getitem__):  # the model's field order
+        value = values[name]
+        field = _FIELDS.get(name)
+        default = field.default if field is not None else SamplingParams.model_fields[name].default
+        if name == "max_tokens" or value != default:
+            out[name] = value
     return out
 
 
