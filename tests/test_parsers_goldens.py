@@ -23,19 +23,12 @@ import random
 import sys
 
 import pytest
-from tokenizers import AddedToken, Tokenizer
-
-from tito.core.parsers import marker_special_ids
-from tito.core.parsers.reasoning import get_reasoning_parser
-from tito.core.parsers.tools._schema import tool_params
-from tito.core.pipeline import ChoiceConfig, ChoiceState, start_choice, step_choice
-from tito.core.vocab import Vocab
 
 GOLDENS = pathlib.Path(__file__).parent / "goldens"
 sys.path.insert(0, str(GOLDENS))
-from parser_cases import CASES, markers_for  # noqa: E402
+from parser_cases import CASES  # noqa: E402
+from parser_pipeline import norm as _norm, run, vocab_for  # noqa: E402
 
-QWEN3 = pathlib.Path(__file__).parents[1] / "layers" / "tokenizer" / "models" / "qwen3"
 RECORDED = {g["id"]: g for g in json.loads((GOLDENS / "parsers_vllm.json").read_text())}
 
 _WEATHER_ARGS = '{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}'
@@ -162,81 +155,6 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted"}
-
-
-def _vocab(markers: tuple[str, ...]) -> Vocab:
-    tok = Tokenizer.from_file(str(QWEN3 / "tokenizer.json"))
-    if markers:
-        tok.add_special_tokens([AddedToken(m, special=True, normalized=False) for m in markers])
-    return Vocab(tok, eos_token_id=tok.token_to_id("<|im_end|>"))
-
-
-_VOCABS: dict[tuple[str, ...], Vocab] = {}
-
-
-def vocab_for(case: dict) -> Vocab:
-    key = tuple(markers_for(case))
-    if key not in _VOCABS:
-        _VOCABS[key] = _vocab(key)
-    return _VOCABS[key]
-
-
-def config_for(case: dict) -> ChoiceConfig:
-    rp = case["reasoning"]
-    enabled = get_reasoning_parser(rp).enabled_from_kwargs(case.get("kwargs")) if rp else True
-    tp = case["tool"]
-    return ChoiceConfig(
-        # as the service configures a parser stream: special tokens skipped except the markers
-        skip_special_tokens=True,
-        keep_special_ids=marker_special_ids(vocab_for(case), tp, rp),
-        reasoning_parser=rp,
-        reasoning_enabled=enabled,
-        tool_parser=tp,
-        tool_choice="auto" if tp else "none",
-        tool_params=tool_params(case["tools"]) if tp else None,
-    )
-
-
-def run(case: dict, sizes: list[int]) -> dict:
-    """The case through the pipeline, chunked by ``sizes`` (cycled); the joined result."""
-    vocab, cfg = vocab_for(case), config_for(case)
-    ids = vocab.encode(case["text"])
-    state = start_choice(vocab, cfg, vocab.encode(case["prompt"]) if "prompt" in case else [])
-    reasoning, content, names, args, call_ids = [], [], {}, {}, {}
-    i = k = 0
-    while True:
-        n = sizes[k % len(sizes)]
-        k += 1
-        chunk = ids[i : i + n]
-        i += n
-        final = i >= len(ids)
-        state = ChoiceState.model_validate_json(state.model_dump_json())
-        state, out = step_choice(
-            vocab, cfg, state, chunk, finish_reason="length" if final else None, response_id="r"
-        )
-        reasoning.append(out.reasoning)
-        content.append(out.text)
-        for d in out.tool_calls:
-            if d.name is not None:
-                assert d.index not in names
-                names[d.index], call_ids[d.index] = d.name, d.id
-            args[d.index] = args.get(d.index, "") + d.arguments
-        if final:
-            break
-    return {
-        "reasoning": "".join(reasoning) or None,
-        "content": "".join(content) or None,
-        "calls": [[names[j], args[j]] for j in sorted(names)],
-        "ids": [call_ids[j] for j in sorted(names)],
-    }
-
-
-def _norm(result: dict) -> dict:
-    return {
-        "reasoning": result["reasoning"] or None,
-        "content": (result["content"] or "").strip() or None,
-        "calls": [list(c) for c in result["calls"]],
-    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

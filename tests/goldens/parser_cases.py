@@ -602,6 +602,12 @@ MARKERS: dict[str, list[str]] = {
     "deepseek_v31": [_VB, _VE, _VC, _VS, _VCE],
     "minimax_m2_append_think": [],
     "mistral": ["[THINK]", "[/THINK]", "[TOOL_CALLS]", "[ARGS]"],
+    # the formats the fuzzer adds (conformance/fuzz_parsers.py): the models' special tokens
+    "llama3_json": ["<|python_tag|>"],
+    "llama4_json": ["<|python_tag|>"],
+    "llama4_pythonic": ["<|python_start|>", "<|python_end|>"],
+    "deepseek_v3": [_VB, _VE, _VC, _VS, _VCE],
+    "granite": ["<|tool_call|>"],
 }
 
 

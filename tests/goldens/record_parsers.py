@@ -76,22 +76,49 @@ def record(case: dict) -> dict:
     except Exception as exc:  # a reference failure is recorded, not hidden
         out["batch"] = {"error": f"{type(exc).__name__}: {exc}"}
 
+    out["stream"] = stream(case, [1], final_alone=True)
+    return out
+
+
+def stream(case: dict, sizes: list[int], *, final_alone: bool = False) -> dict:
+    """vLLM's ``parse_delta`` over the case's ids in chunks of ``sizes`` (cycled), each chunk's
+    text the incremental detokenizer's pieces joined, as vLLM's serving feeds it; the last chunk
+    says ``finished`` (``final_alone``: an empty finishing call after the last token instead)."""
+    tok = tokenizer(markers_for(case))
+    kwargs = case.get("kwargs") or {}
+    cls = ParserManager.get_parser(
+        tool_parser_name=case["tool"], reasoning_parser_name=case["reasoning"],
+        enable_auto_tools=case["tool"] is not None,
+    )
+    request = ChatCompletionRequest(
+        model="m", messages=[{"role": "user", "content": "hi"}],
+        tools=case["tools"] or None, chat_template_kwargs=kwargs or None,
+    )
+    prompt_ids = tok.encode(case["prompt"], add_special_tokens=False) if "prompt" in case else []
     parser = cls(tok, request.tools, chat_template_kwargs=kwargs)
     ids = tok.encode(case["text"], add_special_tokens=False)
-    prev_tokens, prefix, read = None, 0, 0
+    chunks, i, k = [], 0, 0
+    while i < len(ids):
+        n = sizes[k % len(sizes)]
+        chunks.append(ids[i : i + n])
+        i, k = i + n, k + 1
+    if final_alone or not chunks:
+        chunks.append([])
+    prev_tokens, prefix, read, seen = None, 0, 0, []
     reasoning, content, names, args, call_ids = [], [], {}, {}, {}
     try:
-        for i in range(len(ids) + 1):
-            last = i == len(ids)
-            delta_ids = [] if last else [ids[i]]
+        for j, chunk in enumerate(chunks):
             text = ""
-            if not last:
-                new, text, prefix, read = detokenize_incrementally(
-                    tok, ids[: i + 1], prev_tokens, prefix, read,
+            for t in chunk:
+                seen.append(t)
+                new, piece, prefix, read = detokenize_incrementally(
+                    tok, seen, prev_tokens, prefix, read,
                     skip_special_tokens=False, spaces_between_special_tokens=True,
                 )
                 prev_tokens = (prev_tokens or []) + new
-            d = parser.parse_delta(text, delta_ids, request, prompt_token_ids=prompt_ids, finished=last)
+                text += piece
+            d = parser.parse_delta(text, list(chunk), request, prompt_token_ids=prompt_ids,
+                                   finished=j == len(chunks) - 1)
             if d is None:
                 continue
             reasoning.append(d.reasoning or "")
@@ -103,17 +130,16 @@ def record(case: dict) -> dict:
                     names[tc.index] = tc.function.name
                 if tc.function and tc.function.arguments:
                     args[tc.index] = args.get(tc.index, "") + tc.function.arguments
-        out["stream"] = {
-            "reasoning": "".join(reasoning) or None,
-            "content": "".join(content) or None,
-            "calls": [[names.get(k), args.get(k, "")] for k in sorted(set(names) | set(args))],
-            # only the model's own ids (Kimi-K2's) are data; other formats' ids are random
-            "ids": [call_ids.get(k) for k in sorted(set(names) | set(args))]
-            if case["tool"] == "kimi_k2" else None,
-        }
     except Exception as exc:
-        out["stream"] = {"error": f"{type(exc).__name__}: {exc}"}
-    return out
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    keys = sorted(set(names) | set(args))
+    return {
+        "reasoning": "".join(reasoning) or None,
+        "content": "".join(content) or None,
+        "calls": [[names.get(k), args.get(k, "")] for k in keys],
+        # only the model's own ids (Kimi-K2's) are data; other formats' ids are random
+        "ids": [call_ids.get(k) for k in keys] if case["tool"] == "kimi_k2" else None,
+    }
 
 
 def main() -> None:
