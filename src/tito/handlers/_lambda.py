@@ -13,7 +13,7 @@ logger and EMF metrics):
 * **The plain ASGI apps run eagerly** (the derender and render functions:
   :mod:`tito.handlers._mangum`): Mangum's event translation without its per-call request queue
   or event loop, since those apps never suspend; a FastAPI app runs on the handler's own loop.
-* **Powertools' logger context in one pass** (:func:`_with_log_context`): the keys its
+* **Powertools' logger context in one pass** (:mod:`tito.handlers._powertools`): the keys its
   ``inject_lambda_context`` decorator leaves, set directly unless one of its optional features
   (event logging, sampling, a log buffer) is configured.
 * **Unexpected errors are counted, not lost.** Mangum turns every exception into a 500 and the
@@ -47,46 +47,38 @@ Example (one module per endpoint, as Lambda's ``Handler`` setting names it)::
 
 from __future__ import annotations
 
-import functools
 import gc
 import json
 import logging
 import os
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import logger as powertools_logger
-from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.metrics.functions import is_metrics_disabled
-from aws_lambda_powertools.metrics.provider import cold_start as cold_start_flag
-from aws_lambda_powertools.shared import constants as powertools_constants
-from aws_lambda_powertools.shared.functions import is_durable_context, resolve_truthy_env_var_choice
 from mangum import Mangum
 
 from tito.adapters import asgi
 from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
 from tito.errors import ErrorType, error_body
-from tito.settings import env_reader
 from tito.handlers._mangum import EagerMangum, HTTPGatewayV2, Loop, event_problem
+from tito.handlers._powertools import (  # re-exported: the process's one logger and metrics
+    _emit_metrics,
+    _with_log_context,
+    correlation_id,
+    logger,
+    metrics,
+)
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
     from fastapi import FastAPI
 
-__all__ = ["LambdaHandler", "endpoint_of", "logger", "make_handler", "metrics"]
+__all__ = ["LambdaHandler", "correlation_id", "endpoint_of", "logger", "make_handler", "metrics",
+           "powertools_logger"]
 
-SERVICE = os.getenv("POWERTOOLS_SERVICE_NAME") or "tito"
-NAMESPACE = os.getenv("POWERTOOLS_METRICS_NAMESPACE") or "Tito"
-
-#: Module-level so every handler in a process (tests, ``tito serve``) shares one configuration;
-#: Powertools keeps the metric set process-wide anyway.
-logger = Logger(service=SERVICE)
-metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
 
 #: API path -> value of the ``endpoint`` metric dimension. Anything else is ``other``: a fixed set
 #: keeps the number of CloudWatch metric series (each one billed) bounded.
@@ -148,17 +140,6 @@ def _bad_event(message: str) -> dict[str, Any]:
             "body": json.dumps(body), "isBase64Encoded": False}
 
 
-def correlation_id(event: Any) -> str | None:
-    """The API Gateway request id (Powertools' ``correlation_paths.API_GATEWAY_HTTP``,
-    ``requestContext.requestId``), read directly: Powertools' JMESPath lookup costs ~80 us per
-    invocation, more than the rest of a streamed derender call's logging and metrics together."""
-    if not isinstance(event, dict):
-        return None
-    ctx = event.get("requestContext")
-    value = ctx.get("requestId") if isinstance(ctx, dict) else None
-    return value if isinstance(value, str) else None
-
-
 def _report_unhandled(exc: BaseException) -> None:
     """``on_unhandled`` hook: count the 500 and log its type with the correlation id.
 
@@ -210,58 +191,6 @@ def _configure_logging() -> None:
         asgi.on_unhandled.append(_report_unhandled)
 
 
-#: (endpoint, client error) -> the invocation's EMF record as Powertools serializes it, split
-#: around its timestamp (see :func:`_emit_metrics`)
-_EMF_TEMPLATES: dict[tuple[str, bool], tuple[str, str]] = {}
-_TIMESTAMP_MARK = 1234567890123
-
-
-def _emit_metrics(endpoint: str, client_error: bool, context: Any) -> None:
-    """The invocation's metrics: ``ColdStart`` on the first one, then one EMF record with
-    ``Requests`` (and ``ClientErrors`` for a 4xx) under the ``endpoint`` dimension.
-
-    Why not ``Metrics.log_metrics`` per call: adding two metrics and serializing the record
-    through Powertools costs ~30 us, as much as a streamed chunk's derender work. Powertools
-    still writes every record: the first one of each shape is serialized by it and kept as a
-    template, later ones only get a new timestamp. An invocation that added metrics of its own
-    (``UnhandledError``) is flushed by Powertools itself.
-    """
-    if cold_start_flag.is_cold_start:
-        metrics.provider.add_cold_start_metric(context=context)  # its own record (log_metrics)
-        cold_start_flag.is_cold_start = False
-    key = (endpoint, client_error)
-    template = _EMF_TEMPLATES.get(key)
-    if template is None or metrics.metric_set or metrics.dimension_set:
-        metrics.add_dimension(name="endpoint", value=endpoint)
-        metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
-        if client_error:
-            metrics.add_metric(name="ClientErrors", unit=MetricUnit.Count, value=1)
-        if template is None and len(metrics.metric_set) == 1 + client_error:
-            record = metrics.serialize_metric_set()
-            record["_aws"]["Timestamp"] = _TIMESTAMP_MARK
-            head, _, tail = json.dumps(record, separators=(",", ":")).partition(
-                str(_TIMESTAMP_MARK))
-            _EMF_TEMPLATES[key] = (head, tail)
-        metrics.flush_metrics()
-        return
-    if not _metrics_disabled():
-        print(f"{template[0]}{int(time.time() * 1000)}{template[1]}")
-
-
-_METRICS_DISABLED = env_reader(powertools_constants.METRICS_DISABLED_ENV)
-_POWERTOOLS_DEV = env_reader(powertools_constants.POWERTOOLS_DEV_ENV)
-
-
-def _metrics_disabled() -> bool:
-    """Powertools' ``is_metrics_disabled`` (``POWERTOOLS_METRICS_DISABLED``, ``POWERTOOLS_DEV``),
-    asked only when one of its two variables is set: when neither is, it says False, and its
-    three environment reads (:func:`tito.settings.env_reader`) cost more than the rest of the
-    invocation's metrics."""
-    if _METRICS_DISABLED() is None and _POWERTOOLS_DEV() is None:
-        return False
-    return is_metrics_disabled()
-
-
 def _load_models(endpoints: Sequence[str]) -> None:
     """Load the model registry now (init phase), so no request pays for it: the default model,
     and for the endpoints that render chats its compiled chat template.
@@ -287,66 +216,6 @@ def _load_models(endpoints: Sequence[str]) -> None:
 
 #: Endpoints that render chat templates (their default model's template is compiled at init).
 _TEMPLATE_ENDPOINTS = frozenset({"chat_render", "responses_render", "messages_render", "tokenize"})
-
-
-def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
-    """``handler`` with Powertools' logger context: ``Logger.inject_lambda_context(
-    clear_state=True)`` plus the correlation id (:func:`correlation_id`).
-
-    Why not always the decorator: per invocation it builds a context model, resolves the
-    formatter four times and rebuilds the key set twice, ~20 us of a streamed chunk (more than
-    its core step). When none of the decorator's optional features is configured (event
-    logging, a sampling rate, a log buffer), the keys it would leave are set here in one pass
-    (for Powertools' own formatter, its key dict built at once as ``clear_state`` and
-    ``append_keys`` would leave it): the defaults, ``cold_start`` (Powertools' own flag), the
-    four Lambda context keys, ``correlation_id``, in the decorator's order
-    (``tests/test_lambda_log_context.py`` compares the records of both). Otherwise the decorator
-    runs, as before; also when Powertools lacks the private members the lean path reads
-    (a release other than the pinned ``src/requirements.txt`` one may rename them).
-    """
-    log_event = resolve_truthy_env_var_choice(
-        env=os.getenv(powertools_constants.LOGGER_LOG_EVENT_ENV, "false"), choice=None)
-    formatter = logger.registered_formatter
-    private = (hasattr(logger, "_default_log_keys")  # the lean path reads these:
-               and callable(getattr(powertools_logger, "_is_cold_start", None))
-               and isinstance(getattr(powertools_logger, "is_cold_start", None), bool)
-               and hasattr(formatter, "log_record_order") and hasattr(formatter, "keys_combined"))
-    if (log_event or logger.sampling_rate or getattr(logger, "_buffer_config", None)
-            or not private):  # another Powertools than the tested one: its own decorator
-        def with_decorator(event: Any, context: Any) -> dict[str, Any]:
-            logger.set_correlation_id(correlation_id(event))
-            return handler(event, context)
-
-        return functools.wraps(handler)(logger.inject_lambda_context(clear_state=True)(
-            with_decorator))
-    default_keys = logger._default_log_keys
-
-    @functools.wraps(handler)
-    def lean(event: Any, context: Any) -> dict[str, Any]:
-        lambda_context = context.lambda_context if is_durable_context(context) else context
-        formatter = logger.registered_formatter
-        keys = {  # (_is_cold_start reads the environment: asked only while it may say True)
-            **default_keys,
-            "cold_start": powertools_logger.is_cold_start and powertools_logger._is_cold_start(),
-            "function_name": lambda_context.function_name,
-            "function_memory_size": lambda_context.memory_limit_in_mb,
-            "function_arn": lambda_context.invoked_function_arn,
-            "function_request_id": lambda_context.aws_request_id,
-            "correlation_id": correlation_id(event),
-        }
-        if formatter.__class__ is LambdaPowertoolsFormatter:
-            # clear_state() then append_keys(**keys), as one dict built in the same order
-            log_format = dict.fromkeys(formatter.log_record_order)
-            log_format.update(formatter.keys_combined)
-            log_format.update(keys)
-            formatter.log_format = log_format
-        else:
-            formatter.clear_state()
-            formatter.append_keys(**keys)
-        formatter.thread_safe_clear_keys()
-        return handler(event, context)
-
-    return lean
 
 
 def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> LambdaHandler:
@@ -387,8 +256,9 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
             problem = event_problem(event)
             if not eager:
                 loop.use()
-            # Powertools' and Mangum's LambdaContext protocols differ only in typing details.
-            response = _bad_event(problem) if problem else mangum(event, context)  # type: ignore[arg-type]
+            # (Powertools' and Mangum's LambdaContext protocols differ only in typing details)
+            response = _bad_event(problem) if problem else mangum(
+                event, context)  # type: ignore[arg-type]
         except (KeyError, TypeError, AttributeError, ValueError, RuntimeError) as exc:
             # Mangum's event mapping failed on a shape event_problem does not know: the event is
             # unusable (errors inside the app never get here: it answers them itself).
