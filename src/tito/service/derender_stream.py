@@ -107,7 +107,8 @@ class _Stream:
         if req.stream_state is not None:
             raw = req.stream_state.model_dump(mode="json")
             loaded = stream_state.decode(vocab, raw, model=model.name,
-                                         sent=req.stream_state.model_fields_set)
+                                         sent=req.stream_state.model_fields_set,
+                                         issued=getattr(req.stream_state, "issued", None))
             if loaded is not None:
                 self.meta, self.cfg, self.state = loaded
                 _check_wire_state(model, self.cfg, self.state, completion=self.completion)

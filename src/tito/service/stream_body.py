@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from tito.protocol.generate_response import _plain_wire_entries as plain_wire_entries
+from tito.service.stream_state import issued
 
 __all__ = ["EngineChoice", "EngineChunk", "EngineLogprobs", "StreamCall", "WireState", "read"]
 
@@ -58,13 +59,16 @@ _LOGPROBS_KEYS = frozenset({"content", "sampled"})
 
 class WireState:
     """The client's ``stream_state`` as the service reads it from the validated model: its JSON
-    dump (``model_dump``) and the fields sent (``model_fields_set``); here every field is sent."""
+    dump (``model_dump``) and the fields sent (``model_fields_set``); here every field is sent.
+    ``issued``: a state this process issued, as :func:`tito.service.stream_state.issued` found
+    it (else None)."""
 
-    __slots__ = ("model_fields_set", "raw")
+    __slots__ = ("issued", "model_fields_set", "raw")
 
-    def __init__(self, raw: dict[str, Any]) -> None:
+    def __init__(self, raw: dict[str, Any], issued: Any = None) -> None:
         self.raw = raw
         self.model_fields_set = _STATE_KEYS
+        self.issued = issued
 
     def model_dump(self, *, mode: str = "json") -> dict[str, Any]:
         return self.raw
@@ -142,6 +146,9 @@ def _strings(value: Any) -> bool:
 def _state(raw: Any) -> WireState | None:
     if raw.__class__ is not dict or raw.keys() != _STATE_KEYS:
         return None
+    found = issued(raw)
+    if found is not None:  # the very bytes this process issued: valid as they are
+        return WireState(raw, found)
     # each of _STATE_TYPES, written out (a loop over them cost twice as much)
     tokens, context, tito = raw["prev_tokens"], raw["logprob_context_token_ids"], raw["tito"]
     prefix, read, offset = raw["prefix_offset"], raw["read_offset"], raw["logprob_text_offset"]

@@ -42,6 +42,11 @@ import time
 from collections.abc import Collection
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; without it nothing is remembered
+    orjson = None  # type: ignore[assignment]
+
 from tito.core import detokenizer
 from tito.core.detokenizer import DetokState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
@@ -163,17 +168,79 @@ def encode(
     key = _secret()
     if key is not None:
         wire["tito"]["sig"] = _sign(wire, key)
+    if not replay:
+        _remember(vocab, wire, key, meta, cfg, state)
     return wire
 
 
+# -- the states this process issued -----------------------------------------------------------
+
+#: The JSON bytes (orjson's, compact) of the last states this process issued -> (vocabulary,
+#: secret, meta, settings, choice state): what :func:`decode` makes of those bytes
+_ISSUED: dict[bytes, tuple[Vocab, bytes | None, StreamMeta, ChoiceConfig, ChoiceState]] = {}
+_MAX_ISSUED = 64
+
+
+def _remember(vocab: Vocab, wire: dict[str, Any], key: bytes | None, meta: StreamMeta,
+              cfg: ChoiceConfig, state: ChoiceState) -> None:
+    """Keep the state just issued, should its client send it back to this process (a warm
+    Lambda sandbox serving a stream's next chunk, ``tito serve``): :func:`issued` then finds it
+    by its bytes, and :func:`decode` skips the decoding, checking and signature verification
+    that would rebuild these same objects.
+
+    Why it is exact: kept only when decoding the wire gives back these very states, i.e. when
+    every id of the window is the one its vocabulary string names (``prev_tokens`` holds no
+    ``""`` placeholder for an unknown id, no string two ids share); the other fields round-trip
+    as they are (``tests/test_stream_state_issued.py`` decodes every state kept and compares).
+    A state changed in any byte (reordered keys included) is not found: it is decoded and
+    checked as any other.
+    """
+    tokens = wire["prev_tokens"]
+    if (orjson is None or "" in tokens
+            or list(map(vocab.tokenizer.token_to_id, tokens)) != state.detok.window):
+        return
+    try:
+        raw = orjson.dumps(wire)
+    except TypeError:
+        return
+    if len(_ISSUED) >= _MAX_ISSUED:
+        try:  # the oldest (another thread may have just removed it)
+            del _ISSUED[next(iter(_ISSUED))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass
+    _ISSUED[raw] = (vocab, key, meta, cfg, state)
+
+
+def issued(raw: dict[str, Any]) -> Any:
+    """What :func:`decode` makes of ``raw`` when it is a state this process issued (kept by
+    :func:`_remember`) as a JSON body's parser read it, or None; :func:`decode` takes it as its
+    ``issued`` argument."""
+    if not _ISSUED:
+        return None
+    try:
+        return _ISSUED.get(orjson.dumps(raw))
+    except TypeError:
+        return None
+
+
 def decode(
-    vocab: Vocab, raw: dict[str, Any], *, model: str, sent: Collection[str] | None = None
+    vocab: Vocab, raw: dict[str, Any], *, model: str, sent: Collection[str] | None = None,
+    issued: Any = None,
 ) -> tuple[StreamMeta, ChoiceConfig, ChoiceState] | None:
     """Validate a wire state produced by :func:`encode` (returns None when ``tito`` is absent).
 
     ``raw`` is the state as the client sent it (vLLM fields already type-checked by the
     protocol model). Raises :class:`BadRequest` for a tampered, foreign or malformed state.
+    ``issued``: :func:`issued`'s finding for ``raw``, taken as it is when issued for this
+    vocabulary and model under the secret configured now and not expired (else ``raw`` is
+    decoded, and refused as it would be).
     """
+    if issued is not None:
+        issued_vocab, key, meta, cfg, state = issued
+        ttl = _ttl_seconds()
+        if (issued_vocab is vocab and meta.model == model and key == _secret()
+                and (ttl is None or time.time() - meta.created <= ttl)):
+            return meta, cfg, state.model_copy()  # (a copy: callers may set its fields)
     tito_raw = raw.get("tito")
     if tito_raw is None:
         if _secret() is not None:
