@@ -35,7 +35,8 @@ SECRET = "s" * 40
 CASES: list[tuple[str, str, dict[str, Any], str]] = [
     ("completion" if model == "gpt2" else "chat", model, settings_, text)
     for model, settings_, text in STREAMS
-] + [("responses", "qwen3", {}, QWEN_OUT), ("responses", "qwen3", {"top_logprobs": 2}, QWEN_OUT)]
+] + [("responses", "qwen3", {}, QWEN_OUT), ("responses", "qwen3", {"top_logprobs": 2}, QWEN_OUT),
+      ("completion", "gpt2", {"logprobs": 1}, GPT2_OUT)]
 
 
 def _call(kind: str, body: dict[str, Any]) -> Any:

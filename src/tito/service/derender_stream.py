@@ -261,9 +261,11 @@ class _Stream:
                 from tito.core import logprobs as lp
                 from tito.protocol import CompletionLogProbs
 
-                logprobs_dict, self.state.text_offset = lp.to_completion(
-                    out.logprobs or [], self.state.text_offset
-                )
+                logprobs_dict, offset = lp.to_completion(out.logprobs or [],
+                                                         self.state.text_offset)
+                # a copy: a finished choice's state is the one it came in as, which may be
+                # kept as issued (tito.service.stream_state._remember)
+                self.state = self.state.model_copy(update={"text_offset": offset})
                 logprobs = CompletionLogProbs(**logprobs_dict)
             prefix, self.echo_prefix = self.echo_prefix, ""
             return stream_chunks.completion_choice(choice.index, prefix + out.text, out,

@@ -240,7 +240,7 @@ def decode(
         ttl = _ttl_seconds()
         if (issued_vocab is vocab and meta.model == model and key == _secret()
                 and (ttl is None or time.time() - meta.created <= ttl)):
-            return meta, cfg, state.model_copy()  # (a copy: callers may set its fields)
+            return meta, cfg, state  # (never changed: the pipeline steps copies of it)
     tito_raw = raw.get("tito")
     if tito_raw is None:
         if _secret() is not None:
