@@ -225,6 +225,14 @@ def _one_token_choices(choice: Any) -> list[Any]:
     return pieces
 
 
+#: id of an events state's dump (``stream_state.tito.ext``) -> (the dump, the state): a kept
+#: issued state (:func:`tito.service.stream_state.issued`) carries that very dict back, whose
+#: events state need not be validated again. Never changed (the wire gets a copy of it); found
+#: by identity, checked against the dict it keeps alive.
+_DUMPED: dict[int, tuple[dict[str, Any], EventState]] = {}
+_MAX_DUMPED = 128
+
+
 class _ResponsesStream(_Stream):
     """The chat stream's state handling, with Responses events as the per-chunk output."""
 
@@ -232,9 +240,13 @@ class _ResponsesStream(_Stream):
         settings, echo = _settings(model, req.responses_request, req.derender_context)
         super().__init__(model, req, settings, completion=False)  # type: ignore[arg-type]
         self.echo: dict[str, Any] | None = None
-        if self.meta.ext is not None:
+        ext = self.meta.ext
+        dumped = _DUMPED.get(id(ext)) if ext is not None else None
+        if dumped is not None and dumped[0] is ext:  # a kept state's own: dumped from this
+            self.events = dumped[1]
+        elif ext is not None:
             try:
-                self.events = EventState.model_validate(self.meta.ext)
+                self.events = EventState.model_validate(ext)
             except ValueError as exc:
                 raise BadRequest(f"invalid stream_state.tito.ext: {exc}",
                                  param="stream_state.tito.ext") from None
@@ -286,7 +298,11 @@ class _ResponsesStream(_Stream):
                      reasoning_tokens=_reasoning_tokens(self.cfg, self.state) or 0)
 
     def response(self, results: list[Any]) -> dict[str, Any]:
-        self.meta = self.meta.model_copy(update={"ext": self.events.model_dump(mode="json")})
+        ext = self.events.model_dump(mode="json")
+        if len(_DUMPED) >= _MAX_DUMPED:
+            _DUMPED.clear()
+        _DUMPED[id(ext)] = (ext, self.events)
+        self.meta = self.meta.model_copy(update={"ext": ext})
         replay = (self.history, self.history_lens) if self.history else None
         state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state,
                                     replay=replay)
