@@ -86,15 +86,18 @@ class _Stream:
                     param=f"{param}.choices",
                 )
             for choice in chunk.choices:
-                _check_ids(self.model, choice.token_ids, f"{param}.choices.0.token_ids")
-                _check_logprobs(self.model, choice.logprobs, f"{param}.choices.0.logprobs")
+                if choice.token_ids:
+                    _check_ids(self.model, choice.token_ids, f"{param}.choices.0.token_ids")
+                if choice.logprobs is not None:
+                    _check_logprobs(self.model, choice.logprobs, f"{param}.choices.0.logprobs")
         self.chunks = chunks
         self.echo_prefix = ""
         #: ids replayed / to replay in vLLM's ``output_token_ids`` (None: not carried)
         self.history: list[int] | None = None
         self.history_lens: list[int] = []
-        _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
-        if getattr(req, "derender_context", None) is not None:
+        if req.prompt_token_ids:
+            _check_ids(model, req.prompt_token_ids, "prompt_token_ids")
+        if req.derender_context is not None:
             _check_ids(model, req.derender_context.prompt_token_ids,
                        "derender_context.prompt_token_ids")
         self._load_state(request_obj)

@@ -55,6 +55,8 @@ _CHUNK_NULLABLE = frozenset({"usage", "prompt_token_ids", "mm_placeholders", "me
 _CHOICE_NULLABLE = frozenset({"stop_reason", "routed_experts", "sampling_mask",
                               "weight_versions"})
 _LOGPROBS_KEYS = frozenset({"content", "sampled"})
+#: engine choice keys of any value the checks below accept
+_CHOICE_KEYS = frozenset({"index", "finish_reason", "token_ids", "logprobs"})
 
 
 class WireState:
@@ -198,11 +200,12 @@ def _chunk(raw: Any) -> EngineChunk | None:
     request_id, choices = raw.get("request_id"), raw.get("choices")
     if request_id.__class__ is not str or choices.__class__ is not list or len(choices) != 1:
         return None
-    for key, value in raw.items():
-        if key in ("request_id", "choices") or (key == "output_mode" and value == "tokens"):
-            continue
-        if key not in _CHUNK_NULLABLE or value is not None:
-            return None
+    if len(raw) > 2:  # more than the two keys every chunk has: each at its default
+        for key, value in raw.items():
+            if key in ("request_id", "choices") or (key == "output_mode" and value == "tokens"):
+                continue
+            if key not in _CHUNK_NULLABLE or value is not None:
+                return None
     choice = choices[0]
     if choice.__class__ is not dict:
         return None
@@ -213,10 +216,10 @@ def _chunk(raw: Any) -> EngineChunk | None:
     if (finish is not None and finish.__class__ is not str) or (
             token_ids is not None and not _ids(token_ids)):
         return None
-    for key, value in choice.items():
-        if key not in ("index", "finish_reason", "token_ids", "logprobs") and (
-                key not in _CHOICE_NULLABLE or value is not None):
-            return None
+    if not choice.keys() <= _CHOICE_KEYS:  # others: each at its default
+        for key, value in choice.items():
+            if key not in _CHOICE_KEYS and (key not in _CHOICE_NULLABLE or value is not None):
+                return None
     logprobs = choice.get("logprobs")
     if logprobs is not None:
         logprobs = _logprobs(logprobs)
