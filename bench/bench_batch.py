@@ -4,8 +4,8 @@ Run: ``python bench/bench_batch.py`` (about 30 s). CPU time (``time.process_time
 every figure measured in the same run:
 
 - **tito**: the whole derender function's work for one batch body, through its ASGI app (what
-  Mangum drives): the body guard, ``json.loads`` and pydantic validation of the request, the
-  derender (text, top-5 logprobs with token strings and bytes, usage), the response's JSON;
+  Mangum drives): the body guard, the request read (orjson; ``json`` for what orjson reads
+  differently) and validated by pydantic, the derender (text, top-5 logprobs with token strings and bytes, usage), the response's JSON;
 - **decode**: ``tokenizers.Tokenizer.decode`` of the same ids, once (the Rust floor for the text);
 - the share of the time spent in cyclic garbage collection (``gc.callbacks``);
 - the response's SHA-256, so "same bytes out" can be checked across versions;

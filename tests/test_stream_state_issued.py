@@ -229,3 +229,25 @@ def test_a_kept_state_elsewhere_or_later_is_refused_as_before(
     monkeypatch.setattr(stream_state.time, "time", lambda: 10.0**10)
     outcome = _outcome("chat", body)
     assert outcome[0] == "error" and "expired" in outcome[1]
+
+
+@pytest.mark.parametrize("secret", [SECRET, "k" * 100, "ключ" * 10])
+def test_signatures_are_hmac_sha256_of_the_canonical_json(
+        secret: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The documented signature (stream_state's header): HMAC-SHA256 with the secret over the
+    state without ``sig`` as ``json.dumps(sort_keys=True, separators=(",", ":"))``, hex; the
+    standard library's, computed here, for every state of a stream (and two secrets in turn)."""
+    import hashlib
+    import hmac
+
+    monkeypatch.setenv("TITO_STATE_SECRET", secret)
+    answers = _run("chat", "qwen3", {"tools": [{"type": "function", "function": {
+        "name": "get_weather", "parameters": {"type": "object"}}}]}, QWEN_OUT)
+    monkeypatch.setenv("TITO_STATE_SECRET", secret + "2")
+    answers += _run("responses", "qwen3", {}, QWEN_OUT)[:5]
+    for k, answer in enumerate(answers):
+        state = json.loads(answer)["stream_state"]
+        sig = state["tito"].pop("sig")
+        canonical = json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
+        key = (secret if k < len(answers) - 5 else secret + "2").encode()
+        assert sig == hmac.new(key, canonical, hashlib.sha256).hexdigest()

@@ -122,8 +122,21 @@ def _ttl_seconds() -> int | None:
         return None
 
 
+#: the secret -> its HMAC-SHA256 with nothing hashed yet (keying one costs more than hashing
+#: a state: each signature copies it)
+_KEYED: dict[bytes, hmac.HMAC] = {}
+
+
 def _sign(obj: dict[str, Any], key: bytes) -> str:
-    return hmac.new(key, _canonical(obj), hashlib.sha256).hexdigest()
+    """HMAC-SHA256 of the canonical JSON, hex."""
+    keyed = _KEYED.get(key)
+    if keyed is None:
+        if len(_KEYED) > 4:  # (a rotated secret)
+            _KEYED.clear()
+        keyed = _KEYED[key] = hmac.new(key, digestmod=hashlib.sha256)
+    signer = keyed.copy()
+    signer.update(_canonical(obj))
+    return signer.hexdigest()
 
 
 def encode(
