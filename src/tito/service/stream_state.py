@@ -210,7 +210,7 @@ def _remember(vocab: Vocab, wire: dict[str, Any], key: bytes | None, meta: Strea
     """
     tokens = wire["prev_tokens"]
     if (orjson is None or "" in tokens
-            or list(map(vocab.tokenizer.token_to_id, tokens)) != state.detok.window):
+            or list(map(vocab.token_id, tokens)) != state.detok.window):
         return
     try:
         raw = orjson.dumps(wire)
