@@ -216,3 +216,43 @@ def test_shipped_state_code_is_current_and_used() -> None:
     assert Local.__init__.__code__.co_filename == "<string>"
     assert any(key.startswith("Local_") for key in GENERATED)
 
+
+
+def test_render_traits_are_the_parsers_attributes() -> None:
+    """Render reads a format's traits from a table (no format module imported): each is the
+    parser's own class attribute."""
+    assert set(T.RENDER_TRAITS) == set(T.TOOL_PARSERS)
+    for name, traits in T.RENDER_TRAITS.items():
+        parser = T.TOOL_PARSERS[name]
+        for attr in T.RenderTraits.__slots__:
+            assert getattr(traits, attr) == getattr(parser, attr), (name, attr)
+
+
+def _first_request_imports(function: str) -> frozenset[str]:
+    """The modules a fresh interpreter holds after its function's import and first request
+    (``events/<function>.json``)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TITO_")}
+    env["PYTHONPATH"] = str(ROOT / "src")
+    env["TITO_MODELS_DIR"] = str(ROOT / "layers" / "tokenizer" / "models")
+    code = ("import json, sys, types\n"
+            f"import tito.handlers.{function} as m\n"
+            "ctx = types.SimpleNamespace(function_name='f', memory_limit_in_mb=1024, "
+            "invoked_function_arn='arn:aws:lambda:us-east-1:1:function:f', aws_request_id='r', "
+            "log_group_name='g', log_stream_name='s', function_version='1', "
+            "get_remaining_time_in_millis=lambda: 10000)\n"
+            f"event = json.loads(open({str(ROOT / 'events' / (function + '.json'))!r}).read())\n"
+            "assert m.handler(event, ctx)['statusCode'] == 200\n"
+            "print(json.dumps(sorted(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return frozenset(json.loads(out.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("function", ["chat_render", "responses_render", "tokenize"])
+def test_a_render_function_never_imports_a_tool_format(function: str) -> None:
+    # render reads the format's traits (RENDER_TRAITS), never its parser: not even hermes
+    mods = _first_request_imports(function)
+    assert not {m for m in mods if m.startswith("tito.core.parsers.tools.")} - {
+        "tito.core.parsers.tools._base", "tito.core.parsers.tools.choice",
+        "tito.core.parsers.tools.structural", "tito.core.parsers.tools.structural_dump",
+        "tito.core.parsers.tools.structural_formats", "tito.core.parsers.tools._schema"}

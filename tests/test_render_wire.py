@@ -178,3 +178,101 @@ def test_common_completion_skips_the_models(monkeypatch):
     monkeypatch.setattr(completions, "_sampling_params", fail)
     monkeypatch.setattr(completions, "GenerateRequest", fail)
     assert dump_json(render_completion_wire(request)) == expected
+
+
+_RESPONSES_INPUTS = st.sampled_from([
+    "What is the capital of France?", "café ☕", [],
+    [{"role": "user", "content": "Hi"}],
+    [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]},
+     {"type": "function_call", "call_id": "c1", "name": "get_weather",
+      "arguments": "{\"city\": \"Lima\"}"},
+     {"type": "function_call_output", "call_id": "c1", "output": "20"}],
+])
+_RESPONSES_FIELDS = {
+    "instructions": st.sampled_from([None, "Be brief.", ""]),
+    "max_output_tokens": st.sampled_from([None, 0, 1, 64, 10**6]),
+    "temperature": _VALUE, "top_p": _VALUE, "top_k": _VALUE, "min_p": _VALUE, "seed": _VALUE,
+    "presence_penalty": _VALUE, "repetition_penalty": _VALUE,
+    "stop": st.sampled_from([None, [], "x", ["a", "b"]]),
+    "stop_token_ids": st.sampled_from([None, [], [1, 2]]),
+    "cache_salt": st.sampled_from([None, "s"]), "priority": st.integers(-2, 2),
+    "logit_bias": st.sampled_from([None, {"1": 2.0}]), "ignore_eos": st.booleans(),
+    "skip_special_tokens": st.sampled_from([None, True, False]),
+    "include": st.sampled_from([None, ["message.output_text.logprobs"]]),
+    "top_logprobs": st.sampled_from([None, 0, 3]), "include_reasoning": st.booleans(),
+    "reasoning": st.sampled_from([None, {"effort": "low"}, {"effort": "none"}]),
+    "text": st.sampled_from([None, {"format": {"type": "json_object"}},
+                             {"format": {"type": "text"}}]),
+    "tools": st.sampled_from([[], [{"type": "function", "name": "get_weather",
+                                    "parameters": {"type": "object"}}]]),
+    "tool_choice": st.sampled_from(["auto", "none", "required"]),
+    "chat_template_kwargs": st.sampled_from([None, {}, {"enable_thinking": False}]),
+    "kv_transfer_params": st.sampled_from([None, {}, {"a": 1}]),
+    "structured_outputs": st.sampled_from([None, {"regex": "a+"}]),
+    "vllm_xargs": st.sampled_from([None, {}, {"k": 1}]), "stream": st.booleans(),
+}
+
+
+@pytest.mark.parametrize("model", ["qwen3", "gpt2"])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_responses_wire_equals_the_validated_wire(model, data):
+    from tito.protocol import ResponsesRequest
+    from tito.service import chat_body, responses
+
+    body = {"model": model, "request_id": "resp_fixed", "input": data.draw(_RESPONSES_INPUTS)}
+    keys = data.draw(st.sets(st.sampled_from(sorted(_RESPONSES_FIELDS)), max_size=6))
+    for key in sorted(keys):
+        body[key] = data.draw(_RESPONSES_FIELDS[key], label=key)
+    try:
+        request = ResponsesRequest.model_validate(body)
+    except (ValidationError, TitoError):
+        return
+    wire = _outcome(lambda: responses.render_responses_wire(request))
+    chat = _outcome(lambda: (lambda c: (c.model_dump(), sorted(c.model_fields_set)))(
+        responses.chat_request_for(request)))
+    with pytest.MonkeyPatch.context() as patch:  # the reference: every chat request validated
+        patch.setattr(chat_body, "read", lambda data: None)
+        assert _outcome(lambda: (lambda c: (c.model_dump(), sorted(c.model_fields_set)))(
+            responses.chat_request_for(request))) == chat
+        assert _outcome(lambda: responses.render_responses_request(request).to_wire()) == wire
+
+
+def test_common_responses_render_skips_the_models(monkeypatch):
+    import tito.service.render as render
+    from tito.protocol import ResponsesRequest
+    from tito.service import responses
+
+    request = ResponsesRequest.model_validate(
+        {"model": "qwen3", "instructions": "Answer briefly.", "input": "Capital of Peru?",
+         "max_output_tokens": 64, "request_id": "resp_r"})
+    expected = dump_json(responses.render_responses_request(request).to_wire())
+
+    def fail(*args, **kwargs):
+        raise AssertionError("a model was validated")
+
+    monkeypatch.setattr(render, "_sampling_params", fail)
+    monkeypatch.setattr(render, "GenerateRequest", fail)
+    monkeypatch.setattr(ChatCompletionRequest, "model_validate", fail)
+    assert dump_json(responses.render_responses_wire(request)) == expected
+
+
+def test_common_chat_tokenize_skips_the_models(monkeypatch):
+    import tito.service.render as render
+    from tito.protocol import TokenizeChatRequest
+    from tito.service.tokenize import tokenize
+
+    request = TokenizeChatRequest.model_validate(
+        {"model": "qwen3", "messages": _MESSAGES[1], "return_token_strs": True})
+    expected = tokenize(request).model_dump()
+    chat = ChatCompletionRequest.model_validate({"model": "qwen3", "messages": _MESSAGES[1],
+                                                 "add_special_tokens": False})
+    assert expected["tokens"] == render_chat_request(chat).token_ids
+
+    def fail(*args, **kwargs):
+        raise AssertionError("a model was validated")
+
+    monkeypatch.setattr(render, "_sampling_params", fail)
+    monkeypatch.setattr(render, "GenerateRequest", fail)
+    monkeypatch.setattr(ChatCompletionRequest, "model_validate", fail)
+    assert tokenize(request).model_dump() == expected

@@ -73,7 +73,7 @@ def _responses_routes() -> list[tuple[str, Any, Run]]:
 
     # vLLM ignores X-Request-Id here (the id is the request's own)
     return [("/v1/responses/render", ResponsesRequest,
-             lambda r, _: responses.render_responses_request(r).to_wire())]
+             lambda r, _: responses.render_responses_wire(r))]
 
 
 def _messages_routes() -> list[tuple[str, Any, Run]]:

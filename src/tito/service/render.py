@@ -61,7 +61,7 @@ from tito.core.mistral import encode_chat as mistral_encode_chat
 from tito.core import sampling as core_sampling
 from tito.core.parsers.tools import TYPED_TOOL_PARSERS
 from tito.core.parsers.tools._schema import tool_params
-from tito.core.parsers.tools import TOOL_PARSERS
+from tito.core.parsers.tools import RENDER_TRAITS
 from tito.errors import BadRequest
 from tito.protocol import GenerateRequest, ReasoningParserKwargs
 from tito.service.harmony import harmony_prompt_ids, is_harmony_model
@@ -155,11 +155,12 @@ def render_chat_wire(
     settings: RenderSettings | None = None,
     model: ServedModel | None = None,
     header_request_id: str | None = None,
+    responses: bool = False,
 ) -> dict[str, Any]:
     """``render_chat_request(...).to_wire()``, what the render functions answer, without
     building the models when no value needs their checks (:mod:`tito.service.render_wire`):
     the same dict, the same errors."""
-    return _render_chat(request, settings, model, header_request_id, False, wire=True)
+    return _render_chat(request, settings, model, header_request_id, responses, wire=True)
 
 
 def _render_chat(
@@ -294,7 +295,7 @@ def _render_chat(
     # adjust_request does so when tools are sent and tool_choice is not "none". Derender still
     # honours the request's own flag (derender_context).
     skip_special = request.skip_special_tokens
-    tool_parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
+    tool_parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
     if (model.reasoning_parser is not None and not is_harmony_model(model)) or (
             tool_parser is not None and tool_parser.engine_reads_special
             and tool_choice_json != "none"

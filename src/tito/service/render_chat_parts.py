@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
 from tito.core import sampling as core_sampling
-from tito.core.parsers.tools import TOOL_PARSERS
+from tito.core.parsers.tools import RENDER_TRAITS
 from tito.core.parsers.tools.structural import structural_tag
 from tito.core.template_budget import TemplateRenderError
 from tito.errors import BadRequest
@@ -123,7 +123,7 @@ def calls_schema_replaces_text(model: ServedModel) -> bool:
     """Whether vLLM 0.33 constrains required / named calls of ``model`` with the JSON schema of
     the calls (a tool format without a structural tag), which on the Responses path becomes the
     request's ``text.format`` (so a ``structured_outputs`` beside it is a 400 there)."""
-    parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
+    parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
     return parser is not None and not is_harmony_model(model) \
         and parser.structural_tag_model is None and parser.forced_calls != "mistral_list"
 
@@ -149,7 +149,7 @@ def _chat_structured_outputs(
         tag_model: str | None = "harmony"
         parser = None
     else:
-        parser = TOOL_PARSERS.get(model.tool_parser) if model.tool_parser else None
+        parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
         tag_model = parser.structural_tag_model if parser is not None else None
     if level is None:
         level = parser.default_tool_strict_level if parser is not None else "auto"

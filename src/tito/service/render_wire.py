@@ -30,7 +30,7 @@ from pydantic_core import PydanticUndefined
 
 from tito.protocol.generate_request import GenerateRequest, SamplingParams
 
-__all__ = ["field_checks", "generate_request_wire", "sampling_params_wire"]
+__all__ = ["SAMPLING_ORDER", "field_checks", "generate_request_wire", "sampling_params_wire"]
 
 _MAX_EXACT_FLOAT_INT = 2**53
 
@@ -147,7 +147,9 @@ def field_checks(model: type[BaseModel], exclude: frozenset[str]) -> dict[str, _
 #: enum (``output_kind``) are handled below or not at all
 _VALIDATED = frozenset({"seed", "stop", "output_kind"})
 _FIELDS = field_checks(SamplingParams, _VALIDATED)
-_POSITION = {name: i for i, name in enumerate(SamplingParams.model_fields)}
+#: the order of ``SamplingParams``' fields, which its wire dict keeps
+SAMPLING_ORDER = tuple(SamplingParams.model_fields)
+_POSITION = {name: i for i, name in enumerate(SAMPLING_ORDER)}
 _SEED = SamplingParams.model_fields["seed"]
 _SEED_CHECK = _Field("int", True, _SEED.metadata, None)
 _OUTPUT_KINDS = frozenset(int(kind) for kind in type(SamplingParams.model_fields["output_kind"].default))

@@ -40,7 +40,10 @@ if TYPE_CHECKING:  # the render side is imported where it renders: the Responses
     from tito.protocol import GenerateRequest
     from tito.service.render import RenderSettings
 
-__all__ = ["chat_request_for", "echo_fields", "input_messages", "render_responses_request"]
+__all__ = [
+    "chat_request_for", "echo_fields", "input_messages", "render_responses_request",
+    "render_responses_wire",
+]
 
 
 def _text_of(content: Any) -> str | None:
@@ -207,7 +210,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
     else:
         constraint = None
     try:
-        chat = ChatCompletionRequest.model_validate(fields)
+        chat = _chat_request(fields)
         if constraint is not None:
             chat.structured_outputs = StructuredOutputsParams.model_validate(constraint)
         return chat
@@ -215,6 +218,39 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err.get("loc", ()))
         raise BadRequest(str(err.get("msg")), param=loc or None) from None
+
+
+def _plain_defaults() -> dict[str, Any]:
+    """The chat request's fields with a null or empty default (name -> it), but ``tool_choice``
+    (its before-validator reads whether the key was sent)."""
+    out: dict[str, Any] = {}
+    for name, info in ChatCompletionRequest.model_fields.items():
+        default = info.default_factory() if info.default_factory is not None else info.default
+        if name != "tool_choice" and (default is None or default == [] or default == {}):
+            out[name] = default
+    return out
+
+
+#: a key holding its field's default is left out of the hand check (``cache_salt`` and
+#: ``response_format``, whose field validators leave null as it is, included)
+_PLAIN_DEFAULTS = _plain_defaults()
+
+
+def _chat_request(fields: dict[str, Any]) -> ChatCompletionRequest:
+    """``ChatCompletionRequest.model_validate(fields)``: checked by hand when its values are
+    plain (:mod:`tito.service.chat_body`; a value equal to its field's null or empty default
+    left to that default, every key then counted as sent, as validation counts them), else by
+    the model (a test compares both on generated Responses requests)."""
+    from tito.service import chat_body
+
+    plain = {k: v for k, v in fields.items()
+             if k not in _PLAIN_DEFAULTS or type(v) is not type(_PLAIN_DEFAULTS[k])
+             or v != _PLAIN_DEFAULTS[k]}
+    chat = chat_body.read(plain)
+    if chat is None:
+        return ChatCompletionRequest.model_validate(fields)
+    object.__setattr__(chat, "__pydantic_fields_set__", set(fields))
+    return chat
 
 
 def echo_fields(request: ResponsesRequest) -> dict[str, Any]:
@@ -246,7 +282,58 @@ def render_responses_request(
     model: ServedModel | None = None,
 ) -> GenerateRequest:
     """Render one Responses request (vLLM 0.33's ``/v1/responses/render``)."""
-    from tito.service.render import calls_schema_replaces_text, render_chat_request
+    from tito.service.render import render_chat_request
+
+    chat, model = _chat_to_render(request, model)
+    generate = render_chat_request(chat, settings=settings, model=model, responses=True)
+    generate.request_id = request.request_id
+    generate.reasoning_ended = None
+    generate.parse_context = None  # vLLM's Responses render builds none
+    sampling = generate.sampling_params  # skip_special_tokens: as chat's (render_chat_request)
+    if sampling.extra_args is None:
+        sampling.extra_args = {}
+    generate.derender_context = _responses_context(request, generate.derender_context)
+    return generate
+
+
+def render_responses_wire(
+    request: ResponsesRequest,
+    *,
+    settings: RenderSettings | None = None,
+    model: ServedModel | None = None,
+) -> dict[str, Any]:
+    """``render_responses_request(...).to_wire()``, what the Responses render function answers,
+    without building the engine request's models when no value needs their checks (the chat
+    render's wire path, :func:`tito.service.render.render_chat_wire`): the same dict, the same
+    errors."""
+    from tito.service.render import render_chat_wire
+    from tito.service.render_wire import SAMPLING_ORDER
+
+    chat, model = _chat_to_render(request, model)
+    wire = render_chat_wire(chat, settings=settings, model=model, responses=True)
+    wire["request_id"] = request.request_id
+    wire["reasoning_ended"] = None
+    wire["parse_context"] = None
+    sampling = wire["sampling_params"]
+    if sampling.get("extra_args") is None:  # {} is not the default (None): sent, in its place
+        sampling = {**sampling, "extra_args": {}}
+        wire["sampling_params"] = {k: sampling[k] for k in SAMPLING_ORDER if k in sampling}
+    wire["derender_context"] = _responses_context(request, wire.get("derender_context"))
+    return wire
+
+
+def _responses_context(request: ResponsesRequest, context: dict[str, Any] | None) -> dict[str, Any]:
+    """The chat render's ``derender_context`` for a Responses request (its kind, id, echo)."""
+    context = dict(context or {})
+    context.update(kind="responses", request_id=request.request_id, response=echo_fields(request))
+    return context
+
+
+def _chat_to_render(
+    request: ResponsesRequest, model: ServedModel | None
+) -> tuple[ChatCompletionRequest, ServedModel]:
+    """The checks of a Responses render, then the chat request it renders (and its model)."""
+    from tito.service.render import calls_schema_replaces_text
 
     if model is None:
         from tito.models import get_registry
@@ -274,15 +361,4 @@ def render_responses_request(
         raise BadRequest(
             "Cannot apply chat template to an empty conversation. Provide at least one message.",
         )
-    chat = chat_request_for(request, model)
-    generate = render_chat_request(chat, settings=settings, model=model, responses=True)
-    generate.request_id = request.request_id
-    generate.reasoning_ended = None
-    generate.parse_context = None  # vLLM's Responses render builds none
-    sampling = generate.sampling_params  # skip_special_tokens: as chat's (render_chat_request)
-    if sampling.extra_args is None:
-        sampling.extra_args = {}
-    context = dict(generate.derender_context or {})
-    context.update(kind="responses", request_id=request.request_id, response=echo_fields(request))
-    generate.derender_context = context
-    return generate
+    return chat_request_for(request, model), model

@@ -23,7 +23,8 @@ from tito.protocol import (
     TokenizeRequest,
     TokenizeResponse,
 )
-from tito.service.render import render_chat_request
+from tito.service import chat_body
+from tito.service.render import render_chat_wire
 
 __all__ = ["detokenize", "tokenize"]
 
@@ -43,13 +44,19 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                 "Cannot apply chat template to an empty conversation. Provide at least one message.",
                 param="messages",
             )
-        try:
-            chat = ChatCompletionRequest.model_validate(fields)
-        except ValidationError as exc:  # a cross-field rule of chat requests, e.g. continue_final_message
-            first = exc.errors()[0]
-            loc = ".".join(str(part) for part in first.get("loc", ()))
-            raise BadRequest(first["msg"].removeprefix("Value error, "), param=loc or None) from None
-        ids = render_chat_request(chat, model=model).token_ids
+        # plain values are checked by hand (the request validation would give, no schema
+        # built: tito.service.chat_body), anything else by the chat request model
+        chat = chat_body.read(fields)
+        if chat is None:
+            try:
+                chat = ChatCompletionRequest.model_validate(fields)
+            except ValidationError as exc:  # a cross-field rule of chat requests, e.g. continue_final_message
+                first = exc.errors()[0]
+                loc = ".".join(str(part) for part in first.get("loc", ()))
+                raise BadRequest(first["msg"].removeprefix("Value error, "),
+                                 param=loc or None) from None
+        # the engine request's ids, its wire dict built without the models when it can be
+        ids = render_chat_wire(chat, model=model)["token_ids"]
     else:  # as the completions render tokenizes a text prompt
         ids = tokenize_prompt(model.vocab, request.prompt,
                               add_special_tokens=request.add_special_tokens).token_ids

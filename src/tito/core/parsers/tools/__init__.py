@@ -69,6 +69,48 @@ _FORMATS = {
 TOOL_PARSERS: Mapping[str, ToolParser] = LazyMapping(
     {name: _parser(spec) for name, spec in _FORMATS.items()})
 
+class RenderTraits:
+    """What render reads of a format: its parser's class attributes of the same names
+    (:class:`._base.ToolParser` documents them), known without importing the format's module
+    (a render function's first request imported its parser for these alone). A test checks
+    :data:`RENDER_TRAITS` against every parser."""
+
+    __slots__ = ("default_tool_strict_level", "engine_reads_special",
+                 "engine_reads_special_without_tools", "forced_calls", "structural_tag_model")
+
+    def __init__(self, structural_tag_model: str | None = None, *, special: bool = False,
+                 special_without_tools: bool = False, strict_level: str = "auto",
+                 forced_calls: str = "json_list") -> None:
+        self.structural_tag_model = structural_tag_model
+        self.engine_reads_special = special
+        self.engine_reads_special_without_tools = special_without_tools
+        self.default_tool_strict_level = strict_level
+        self.forced_calls = forced_calls
+
+
+#: vLLM's ``--tool-call-parser`` name -> what render reads of its format
+RENDER_TRAITS: Mapping[str, RenderTraits] = {
+    "hermes": RenderTraits("hermes", special=True),
+    "mistral": RenderTraits(special=True, special_without_tools=True, forced_calls="mistral_list"),
+    "llama3_json": RenderTraits("llama"),
+    "llama4_json": RenderTraits("llama"),
+    "pythonic": RenderTraits(),
+    "deepseek_v3": RenderTraits("deepseek_r1"),
+    "llama4_pythonic": RenderTraits(),
+    "granite": RenderTraits(special=True),
+    "granite-20b-fc": RenderTraits(),
+    "hunyuan_a13b": RenderTraits(),
+    "deepseek_v31": RenderTraits("deepseek_v3_1"),
+    "deepseek_v32": RenderTraits("deepseek_v3_2", special=True),
+    "qwen3_coder": RenderTraits("qwen_3_coder", special=True),
+    "qwen3_xml": RenderTraits("qwen_3_coder", special=True),
+    "seed_oss": RenderTraits(special=True),
+    "glm45": RenderTraits("glm_4_7", special=True, strict_level="function"),
+    "glm47": RenderTraits("glm_4_7", special=True, strict_level="function"),
+    "kimi_k2": RenderTraits("kimi", special=True),
+    "minimax_m2": RenderTraits("minimax", special=True),
+}
+
 #: Formats whose argument values are text typed from the request's tool schemas: their
 #: parser needs :func:`._schema.tool_params` of the request (``make_tool_parser(tool_params=)``).
 #: Their parsers are the :class:`._xml.XmlCallParser` ones (a test checks it; named here so
@@ -78,6 +120,8 @@ TYPED_TOOL_PARSERS = frozenset(
 
 __all__ = [
     "HEADER_LIMIT",
+    "RENDER_TRAITS",
+    "RenderTraits",
     "STATE_BYTES_LIMIT",
     "TOOL_PARSERS",
     "TYPED_TOOL_PARSERS",
