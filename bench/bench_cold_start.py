@@ -32,9 +32,12 @@ the environment says ``PYTHONDONTWRITEBYTECODE`` (without that, tito was timed c
 run per function (not timed) reports which models the function loaded and which other
 third-party packages it imported.
 
-Run: ``python bench/bench_cold_start.py [--repeat 5] [--functions chat_derender chat_render]``.
-Prints one JSON object; ``ratio`` = tito / deps, ``first_ratio`` the same with the first
-request (goal <= 1.1 for both).
+Run: ``python bench/bench_cold_start.py [--repeat 5] [--functions chat_derender chat_render]
+[--baseline OTHER/src]``. Prints one JSON object; ``ratio`` = tito / deps, ``first_ratio`` the
+same with the first request (goal <= 1.1 for both), ``spread_cpu_s`` each side's [min, max].
+``--baseline`` times another checkout's tito too (a worktree of the code before a change),
+interleaved with the rest: ``before_ratio`` / ``before_first_ratio``, before and after measured
+in the same run.
 """
 
 from __future__ import annotations
@@ -154,11 +157,11 @@ assert answer["statusCode"] == 200, answer
 """
 
 
-def _env() -> dict[str, str]:
+def _env(src: Path = ROOT / "src") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("TITO_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update({
-        "PYTHONPATH": str(ROOT / "src"),
+        "PYTHONPATH": str(src),
         "TITO_MODELS_DIR": str(MODELS),
         "POWERTOOLS_SERVICE_NAME": "tito",
         "POWERTOOLS_METRICS_NAMESPACE": "Tito",
@@ -167,10 +170,10 @@ def _env() -> dict[str, str]:
     return env
 
 
-def cpu_of(code: str) -> float:
-    """CPU seconds (user + sys) of a fresh interpreter running ``code``."""
+def cpu_of(code: str, src: Path = ROOT / "src") -> float:
+    """CPU seconds (user + sys) of a fresh interpreter running ``code`` (tito from ``src``)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-c", code], check=True, env=_env(),
+    subprocess.run([sys.executable, "-c", code], check=True, env=_env(src),
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -198,10 +201,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--functions", nargs="+", choices=sorted(DEPENDENCIES),
                         default=list(DEPENDENCIES))
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout's src folder (e.g. a worktree of main before a "
+                             "change): its tito timed too, interleaved, as `before`")
     args = parser.parse_args()
 
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "src" / "tito")],
-                   check=True, env=_env(), stdout=subprocess.DEVNULL)
+    srcs = {"tito": ROOT / "src"}
+    if args.baseline is not None:
+        srcs["before"] = args.baseline.resolve()
+    for src in srcs.values():
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(src / "tito")],
+                       check=True, env=_env(src), stdout=subprocess.DEVNULL)
     plans = {}
     for function in args.functions:
         info = probe(_PROBE.format(function=function))
@@ -219,19 +229,28 @@ def main() -> None:
             # third-party packages tito imports beyond those its dependencies import themselves
             "extra_packages": sorted(set(info["packages"]) - set(deps)),
         }
-    sides = ("tito", "deps", "tito_first", "deps_first")
-    for plan in plans.values():  # both first-request sides answer (and write their caches)
-        for side in ("tito_first", "deps_first"):
-            cpu_of(plan[side])
+    sides = ["tito", "deps", "tito_first", "deps_first"]
+    if "before" in srcs:
+        sides += ["before", "before_first"]
+        for plan in plans.values():
+            plan["before"], plan["before_first"] = plan["tito"], plan["tito_first"]
+    src_of = {side: srcs["before"] if side.startswith("before") else ROOT / "src"
+              for side in sides}
+    for plan in plans.values():  # the first-request sides answer once (and write their caches)
+        for side in sides:
+            if side.endswith("_first"):
+                cpu_of(plan[side], src_of[side])
     times: dict[str, dict[str, list[float]]] = {f: {s: [] for s in sides} for f in plans}
     for _ in range(args.repeat):
         for function, plan in plans.items():  # interleaved: the box's load hits all alike
             for side in sides:
-                times[function][side].append(cpu_of(plan[side]))
+                times[function][side].append(cpu_of(plan[side], src_of[side]))
     out = {}
     for function, plan in plans.items():
         tito, deps, tito_first, deps_first = (statistics.median(times[function][s])
-                                              for s in sides)
+                                              for s in sides[:4])
+        spread = {s: [round(min(times[function][s]), 3), round(max(times[function][s]), 3)]
+                  for s in sides}
         out[function] = {
             "tito_cpu_s": round(tito, 3),
             "deps_cpu_s": round(deps, 3),
@@ -240,6 +259,11 @@ def main() -> None:
             "first_tito_cpu_s": round(tito_first, 3),
             "first_deps_cpu_s": round(deps_first, 3),
             "first_ratio": round(tito_first / deps_first, 3),
+            "spread_cpu_s": spread,  # [min, max] of each side's runs
+            **({"before_ratio": round(statistics.median(times[function]["before"]) / deps, 3),
+                "before_first_ratio": round(
+                    statistics.median(times[function]["before_first"]) / deps_first, 3)}
+               if "before" in srcs else {}),
             "models_loaded_at_init": plan["loaded"],
             "extra_packages": plan["extra_packages"],
         }

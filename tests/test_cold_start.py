@@ -87,17 +87,19 @@ _DERENDER = {"tito.service.derender", "tito.service.stream_state", "tito.service
              "tito.protocol.generate_response", "tito.protocol.responses_derender",
              "tito.protocol.derender_completion"}
 _RENDER = {"tito.service.render", "tito.core.template", "tito.core.render", "jinja2"}
+#: gpt-oss's output parser (a qwen3 choice needs only its state's class: harmony_state)
+_HARMONY_PARSER = {"tito.core.parsers.harmony"}
 
 #: function -> modules its handler import leaves unimported (beyond :data:`_NEVER`)
 UNSERVED: dict[str, set[str]] = {
-    "chat_derender": _RENDER | _HARMONY_RENDER | {
+    "chat_derender": _RENDER | _HARMONY_RENDER | _HARMONY_PARSER | {
         "tito.service.harmony", "tito.service.responses_derender", "tito.protocol.responses",
         "tito.protocol.tokenize", "tito.protocol.generate_request", "tito.protocol.completion",
         "tito.protocol.derender_completion"},
-    "completions_derender": _RENDER | _HARMONY_RENDER | {
+    "completions_derender": _RENDER | _HARMONY_RENDER | _HARMONY_PARSER | {
         "tito.service.responses_derender", "tito.protocol.responses", "tito.protocol.tokenize",
         "tito.protocol.generate_request"},
-    "responses_derender": _RENDER | _HARMONY_RENDER | {"tito.protocol.tokenize",
+    "responses_derender": _RENDER | _HARMONY_RENDER | _HARMONY_PARSER | {"tito.protocol.tokenize",
                                                     "tito.protocol.generate_request"},
     # qwen3 only: not even harmony's output parser
     "chat_render": _DERENDER | _HARMONY_RENDER | {
@@ -228,6 +230,7 @@ def test_render_traits_are_the_parsers_attributes() -> None:
             assert getattr(traits, attr) == getattr(parser, attr), (name, attr)
 
 
+@functools.cache
 def _first_request_imports(function: str) -> frozenset[str]:
     """The modules a fresh interpreter holds after its function's import and first request
     (``events/<function>.json``)."""
@@ -246,6 +249,12 @@ def _first_request_imports(function: str) -> frozenset[str]:
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                          capture_output=True, text=True).stdout
     return frozenset(json.loads(out.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("function", ["chat_derender", "responses_derender"])
+def test_a_qwen3_derender_never_imports_the_harmony_parser(function: str) -> None:
+    assert "tito.core.parsers.harmony_state" in _first_request_imports(function)
+    assert not _first_request_imports(function) & (_HARMONY_PARSER | _HARMONY_RENDER)
 
 
 @pytest.mark.parametrize("function", ["chat_render", "responses_render", "tokenize"])

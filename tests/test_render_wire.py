@@ -97,6 +97,18 @@ _REQUEST_FIELDS = {
 }
 
 
+def _request(model_type, data, body, fields):
+    """``body`` plus up to six drawn ``fields``, validated by ``model_type``; None when the
+    body is invalid (both apps answer its validation error before either path runs)."""
+    keys = data.draw(st.sets(st.sampled_from(sorted(fields)), max_size=6))
+    for key in sorted(keys):
+        body[key] = data.draw(fields[key], label=key)
+    try:
+        return model_type.model_validate(body)
+    except (ValidationError, TitoError):
+        return None
+
+
 def _outcome(fn):
     try:
         return "ok", dump_json(fn())
@@ -109,13 +121,9 @@ def _outcome(fn):
 @given(data=st.data())
 def test_chat_wire_equals_the_validated_wire(model, data):
     body = {"model": model, "request_id": "fixed", "messages": data.draw(st.sampled_from(_MESSAGES))}
-    keys = data.draw(st.sets(st.sampled_from(sorted(_REQUEST_FIELDS)), max_size=6))
-    for key in sorted(keys):
-        body[key] = data.draw(_REQUEST_FIELDS[key], label=key)
-    try:
-        request = ChatCompletionRequest.model_validate(body)
-    except (ValidationError, TitoError):
-        return  # both apps answer the body's validation error before either path runs
+    request = _request(ChatCompletionRequest, data, body, _REQUEST_FIELDS)
+    if request is None:
+        return
     expected = _outcome(lambda: render_chat_request(request, header_request_id="h").to_wire())
     assert _outcome(lambda: render_chat_wire(request, header_request_id="h")) == expected
 
@@ -153,13 +161,9 @@ _COMPLETION_FIELDS = {
 @given(data=st.data())
 def test_completion_wire_equals_the_validated_wire(model, data):
     body = {"model": model, "request_id": "fixed", "prompt": data.draw(_PROMPTS)}
-    keys = data.draw(st.sets(st.sampled_from(sorted(_COMPLETION_FIELDS)), max_size=6))
-    for key in sorted(keys):
-        body[key] = data.draw(_COMPLETION_FIELDS[key], label=key)
-    try:
-        request = CompletionRequest.model_validate(body)
-    except (ValidationError, TitoError):
-        return  # both apps answer the body's validation error before either path runs
+    request = _request(CompletionRequest, data, body, _COMPLETION_FIELDS)
+    if request is None:
+        return
     expected = _outcome(lambda: [g.to_wire() for g in render_completion_request(
         request, header_request_id="h")])
     assert _outcome(lambda: render_completion_wire(request, header_request_id="h")) == expected
@@ -221,12 +225,8 @@ def test_responses_wire_equals_the_validated_wire(model, data):
     from tito.service import chat_body, responses
 
     body = {"model": model, "request_id": "resp_fixed", "input": data.draw(_RESPONSES_INPUTS)}
-    keys = data.draw(st.sets(st.sampled_from(sorted(_RESPONSES_FIELDS)), max_size=6))
-    for key in sorted(keys):
-        body[key] = data.draw(_RESPONSES_FIELDS[key], label=key)
-    try:
-        request = ResponsesRequest.model_validate(body)
-    except (ValidationError, TitoError):
+    request = _request(ResponsesRequest, data, body, _RESPONSES_FIELDS)
+    if request is None:
         return
     wire = _outcome(lambda: responses.render_responses_wire(request))
     chat = _outcome(lambda: (lambda c: (c.model_dump(), sorted(c.model_fields_set)))(

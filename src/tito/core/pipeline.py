@@ -36,10 +36,10 @@ from typing import Any
 
 from tito.core import detokenizer, logprobs, stops
 from tito.core.detokenizer import DetokState
-from tito.core.parsers import harmony as harmony_parser
 from tito.core.parsers import reasoning as reasoning_parsers
 from tito.core.parsers import tools as tool_parsers
-from tito.core.parsers.harmony import HarmonyOptions, HarmonyState
+# the harmony parser itself is imported only by a gpt-oss choice: its state is all others need
+from tito.core.parsers.harmony_state import HarmonyState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolCallDelta, ToolChoiceMode, ToolState
 from tito.core.state import Field, State
@@ -154,7 +154,7 @@ def start_choice(
     )
     state.reasoning, state.tools = _parsers_initial(vocab, cfg, prompt_ids)
     if cfg.harmony:
-        state.harmony = harmony_parser.initial()
+        state.harmony = HarmonyState()  # harmony's initial()
     return state
 
 
@@ -380,7 +380,9 @@ def _harmony_step(
     final: bool,
 ) -> tuple[HarmonyState, str, str, list[ToolCallDelta]]:
     """gpt-oss: the token-level harmony parser (stop strings only cut its ids, see its header)."""
-    options = HarmonyOptions(
+    from tito.core.parsers import harmony as harmony_parser
+
+    options = harmony_parser.HarmonyOptions(
         reasoning=cfg.reasoning_parser is not None,
         tools=cfg.tool_choice != "none",
         single_call=not cfg.parallel_tool_calls,

@@ -96,20 +96,31 @@ class Vocab:
         return frozenset(ids)
 
     @cached_property
-    def _pieces(self) -> dict[int, str]:
-        return {}
+    def _pieces(self) -> dict[int, str] | None:
+        """Cache of :meth:`piece`; None for a ``ByteLevel`` vocabulary, whose pieces its
+        :attr:`whole_texts` already hold (a second table of every id's text was ~20 MB on
+        qwen3 once full)."""
+        return None if self.byte_table is not None else {}
 
     def piece(self, token_id: int) -> str:
         """``decode([token_id], skip_special_tokens=False)`` (``""`` out of vocabulary), cached.
 
         Why cached: logprobs name every sampled and top-k token by its own decode, tens of
         thousands of times per batch, always from the same vocabulary. The cache holds at most one
-        string per vocabulary id, so it is bounded by the vocabulary, whatever requests send.
+        string per vocabulary id, so it is bounded by the vocabulary, whatever requests send. A
+        ``ByteLevel`` token's piece is its :meth:`whole_text` when it has one (the same text:
+        its bytes are complete UTF-8), else its bytes read as the decoder reads them (lossy).
         """
-        text = self._pieces.get(token_id)
+        pieces = self._pieces
+        if pieces is None:
+            text = self.whole_text(token_id)
+            if text or not self.in_vocab(token_id):
+                return text
+            return self.token_bytes(token_id).decode("utf-8", "replace")
+        text = pieces.get(token_id)
         if text is None:
             text = self.decode([token_id], skip_special_tokens=False) if self.in_vocab(token_id) else ""
-            self._pieces[token_id] = text
+            pieces[token_id] = text
         return text
 
     # -- text --------------------------------------------------------------------------------

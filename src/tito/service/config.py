@@ -74,10 +74,15 @@ def _completion_top_logprobs(req: Any) -> int | None:
     return max(int(logprobs) + 1, 0)
 
 
+def _harmony_marker_ids(vocab: Any) -> list[int]:
+    from tito.core.parsers.harmony import harmony_marker_ids  # gpt-oss only
+
+    return harmony_marker_ids(vocab)
+
+
 def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> ChoiceConfig:
     """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
-    from tito.core.parsers import marker_special_ids
-    from tito.core.parsers.harmony import harmony_marker_ids, is_harmony
+    from tito.core.parsers import is_harmony, marker_special_ids
     from tito.core.parsers.reasoning_formats import get_reasoning_parser
 
     mode, named = _tool_mode(model, req)
@@ -91,7 +96,7 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
     keep: list[int] = []
     if parsing and skip:
         keep = (
-            harmony_marker_ids(model.vocab) if harmony else marker_special_ids(
+            _harmony_marker_ids(model.vocab) if harmony else marker_special_ids(
                 model.vocab, model.config.tool_parser if mode != "none" else None, reasoning
             )
         )

@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - a dependency; without it the generic p
     orjson = None  # type: ignore[assignment]
 
 from tito.core.detokenizer import DetokState
-from tito.core.parsers.harmony import HarmonyState
+from tito.core.parsers.harmony_state import HarmonyState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolState
 from tito.core.pipeline import ChoiceConfig, ChoiceState

@@ -60,11 +60,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
 from tito.core.parsers import HARMONY_REASONING_PARSERS, HARMONY_TOOL_PARSERS, is_harmony
+from tito.core.parsers.harmony_state import HEADER_LIMIT, HarmonyState
 from tito.core.parsers.tools._base import ToolCallDelta
-from tito.core.state import Field, State
 from tito.core.vocab import Vocab
 
 __all__ = [
@@ -80,8 +79,6 @@ __all__ = [
     "step",
 ]
 
-#: Longest header held while waiting for ``<|message|>`` (characters).
-HEADER_LIMIT = 256
 
 _CHANNEL = "<|channel|>"
 _CONSTRAIN = "<|constrain|>"
@@ -94,25 +91,6 @@ _RUST_WS = frozenset(
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
 _ASCII_WS = " \t\n\x0c\r"
-
-Phase = Literal["header", "content", "skip", "raw"]
-Kind = Literal["reasoning", "content", "tool", "drop"]
-
-
-class HarmonyState(State):
-    """Everything the harmony parser carries between chunks (small, JSON round trip)."""
-
-    phase: Phase = "header"
-    header: str = Field(default="", max_length=HEADER_LIMIT + 32)  #: header text so far
-    first: bool = True  #: the current message is the first one (its role is given)
-    kind: Kind = "drop"  #: where the current message's content goes
-    counts: bool = False  #: the current message's tokens are reasoning tokens (rule 6)
-    said: bool = False  #: the current message emitted text
-    reasoning_sent: bool = False  #: reasoning text went out (rule 3)
-    content_sent: bool = False  #: content text went out (rule 3)
-    calls: int = Field(default=0, ge=0, le=1_000_000)  #: tool calls started (= next index)
-    reasoning_tokens: int = Field(default=0, ge=0)
-
 
 @dataclass(frozen=True)
 class HarmonyOptions:

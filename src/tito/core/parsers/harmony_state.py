@@ -1,0 +1,35 @@
+"""The harmony parser's carried state (:mod:`tito.core.parsers.harmony`), on its own.
+
+Why a module of its own: every chat choice's state (:class:`tito.core.pipeline.ChoiceState`)
+declares a ``harmony`` field of this type, so every derender function needs the class, while
+only one serving a gpt-oss model runs the parser (its module is imported on first use).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from tito.core.state import Field, State
+
+__all__ = ["HEADER_LIMIT", "HarmonyState", "Kind", "Phase"]
+
+#: Longest header held while waiting for ``<|message|>`` (characters).
+HEADER_LIMIT = 256
+
+Phase = Literal["header", "content", "skip", "raw"]
+Kind = Literal["reasoning", "content", "tool", "drop"]
+
+
+class HarmonyState(State):
+    """Everything the harmony parser carries between chunks (small, JSON round trip)."""
+
+    phase: Phase = "header"
+    header: str = Field(default="", max_length=HEADER_LIMIT + 32)  #: header text so far
+    first: bool = True  #: the current message is the first one (its role is given)
+    kind: Kind = "drop"  #: where the current message's content goes
+    counts: bool = False  #: the current message's tokens are reasoning tokens (rule 6)
+    said: bool = False  #: the current message emitted text
+    reasoning_sent: bool = False  #: reasoning text went out (rule 3)
+    content_sent: bool = False  #: content text went out (rule 3)
+    calls: int = Field(default=0, ge=0, le=1_000_000)  #: tool calls started (= next index)
+    reasoning_tokens: int = Field(default=0, ge=0)
