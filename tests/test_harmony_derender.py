@@ -179,16 +179,19 @@ def reference(enc, ids):
     from openai_harmony import HarmonyError, Role, StreamableParser
 
     parser = StreamableParser(enc, Role.ASSISTANT)
+    current = []  # vLLM's _current_message_tokens: the ids since the last completed message
     for t in ids:
+        done = len(parser.messages)
         try:
             parser.process(t)
         except HarmonyError:
             continue
-    in_header = parser.state_data["state"] == "Header"
+        current = [] if len(parser.messages) > done else [*current, t]
+    recovered = ""
     try:
         parser.process_eos()
-    except HarmonyError:
-        pass
+    except HarmonyError:  # vLLM's recovery: the unfinished message's text, a final message
+        recovered = enc.decode(current)
     reasoning, content, calls = [], [], []
     for m in parser.messages:
         text = m.content[0].text if m.content else ""
@@ -204,12 +207,8 @@ def reference(enc, ids):
             reasoning.append(text)
         elif (m.channel == "final" or (m.channel == "commentary" and rec is None)) and text:
             content.append(text)
-    if in_header and not parser.messages and ids:
-        # vLLM's recovery of an output that never finished its first header: its text is
-        # content (tito: when it holds no harmony marker; a later header cut says nothing)
-        text = enc.decode(ids)
-        if "<|channel|>" not in text and "<|constrain|>" not in text:
-            content.append(text)
+    if recovered:
+        content.append(recovered)
     return "\n".join(reasoning), "\n".join(content), calls
 
 

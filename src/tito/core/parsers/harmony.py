@@ -45,8 +45,10 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    that does not parse drops its message (openai-harmony raises; vLLM skips the tokens). The
    first header, when it holds no harmony marker at all, is plain text: at the end of the
    output, or past the limit, it becomes content and the rest streams as content (vLLM's
-   recovery of an output that is not harmony). A later header cut by the end of the output says
-   nothing and is dropped.
+   recovery of an output that is not harmony). Any other header cut by the end of the output is
+   content too, as written from its ``<|start|>`` (vLLM's recovery when openai-harmony's
+   ``process_eos`` fails mid-header: the message's tokens decoded, markers as text, a ``final``
+   message joined to the others with ``"\n"``).
 5. The end of the output (``final``) ends the current message with what it said so far (a
    ``length`` cut gives the partial channel, a partial call keeps its partial arguments).
 6. Reasoning tokens (usage) are counted as vLLM does: non-special tokens inside a message whose
@@ -378,9 +380,14 @@ def step(
             st.header += flushed
         elif st.phase in ("content", "raw"):
             run.emit(flushed)
-    if final:
-        if st.phase == "header" and st.first and st.header and _plain(st.header):
+    if final and st.phase == "header":
+        if st.first and st.header and _plain(st.header):
             run.raw()
+        elif st.header or not st.first:  # rule 4: a header cut by the end is content
+            text = st.header if st.first else _special_text(vocab, marks.start) + st.header
+            st.kind, st.said = "content", False
+            run.emit(text)
+    if final:
         st.header = ""
         st.phase = "skip"
     return st, HarmonyStep(
