@@ -330,3 +330,38 @@ def test_expired_state(client, monkeypatch):
     assert _post_state(client, st_).status_code == 200
     st_["tito"]["created"] -= 7200
     assert "expired" in _bad(_post_state(client, st_))["message"]
+
+
+#: vLLM 0.33's own DerenderStreamState fields (a client written for vLLM keeps only these)
+_VLLM_FIELDS = ("prev_tokens", "prefix_offset", "read_offset", "role_sent",
+                "logprob_context_token_ids", "logprob_text_offset", "output_token_ids",
+                "output_chunk_lens", "tools_streamed", "last_tool_call_ids")
+
+
+@pytest.mark.parametrize("finish_only", [True, False])
+@pytest.mark.parametrize("vllm_client", [True, False])
+def test_held_stop_token_survives_a_vllm_fields_client(client, vocabs, finish_only, vllm_client):
+    """A stop-token id ending a chunk is held until the next chunk says whether it ended the
+    output; a client keeping only vLLM's fields must not lose it (found by fuzz_derender)."""
+    vocab = vocabs["gpt2"]
+    nl = vocab.encode("\n")[0]
+    ids = vocab.encode(" a") + [nl] + vocab.encode(" b") + [nl]
+    req = {"model": "gpt2", "prompt": "x", "stop_token_ids": [nl]}
+    batch = post(client, COMPLETIONS, {"model": "gpt2", "completion_request": req,
+                                       "generate_responses": [generate_response(
+                                           ids, finish_reason="stop")]})
+    want = (batch["choices"][0]["text"], batch["choices"][0]["stop_reason"])
+    assert want == (" a\n b", nl)
+    chunks = [ids[:2], ids[2:]] if not finish_only else [ids[:2], ids[2:], []]
+    state, text, stop_reason = None, "", None
+    for k, part in enumerate(chunks):
+        body = {"stream": True, "model": "gpt2", "stream_state": state, "completion_request": req,
+                "generate_chunk": stream_chunk(part, finish_reason="stop"
+                                               if k == len(chunks) - 1 else None)}
+        res = post(client, COMPLETIONS, body)
+        text += res["chunk"]["choices"][0]["text"]
+        stop_reason = res["chunk"]["choices"][0]["stop_reason"] or stop_reason
+        state = res["stream_state"]
+        if vllm_client:
+            state = {f: state[f] for f in _VLLM_FIELDS}
+    assert (text, stop_reason) == want
