@@ -186,6 +186,8 @@ class _EagerHTTPCycle(HTTPCycle):
 
 
 _REQUEST, _RESPONSE = HTTPCycleState.REQUEST, HTTPCycleState.RESPONSE
+#: the content type header the apps send (as :class:`tito.adapters.asgi.DerenderApp` sends it)
+_JSON_TYPE = (b"content-type", b"application/json")
 _HTTP_LOGGER = logging.getLogger("mangum.http")
 _encode = str.encode  # (Mangum's ``k.encode()`` of each header name and value, at C speed)
 
@@ -239,10 +241,9 @@ class HTTPGatewayV2(HTTPGateway):
         JsonAnswer` sends) built at once, as Mangum's v2 rules build it (headers as they are,
         the body as text, no cookies), without its header and MIME-type passes."""
         headers, body = response["headers"], response["body"]
-        if (self.event.get("version") == "2.0" and len(headers) == 2 and body
-                and headers[1][1] == b"application/json"
-                and "application/json" in self.config["text_mime_types"]
-                and headers[0][0] == b"content-length" and headers[1][0] == b"content-type"):
+        if (len(headers) == 2 and headers[1] == _JSON_TYPE and body
+                and headers[0][0] == b"content-length" and self.event.get("version") == "2.0"
+                and "application/json" in self.config["text_mime_types"]):
             try:
                 text = body.decode()
             except UnicodeDecodeError:

@@ -173,7 +173,7 @@ def encode(
         "stop_fired": state.finished,
         "tito": {
             "v": STATE_VERSION,
-            **meta.model_dump(exclude_defaults=True),
+            **_meta_dump(meta),
             "cfg": _config_dump(cfg),
             "st": st,
         },
@@ -184,6 +184,22 @@ def encode(
     if not replay:
         _remember(vocab, wire, key, meta, cfg, state)
     return wire
+
+
+#: the last meta dumped and its dump (a kept state's meta comes back as the same object)
+_LAST_META: list[Any] = [None, None]
+
+
+def _meta_dump(meta: StreamMeta) -> dict[str, Any]:
+    """``meta.model_dump(exclude_defaults=True)``, remembered for the last meta when it holds
+    scalars only (its ``**`` into the wire then copies all of it)."""
+    last = _LAST_META
+    if last[0] is meta:
+        return last[1]  # type: ignore[no-any-return]
+    dump = meta.model_dump(exclude_defaults=True)
+    if meta.ext is None:
+        last[:] = (meta, dump)
+    return dump
 
 
 # -- the states this process issued -----------------------------------------------------------
