@@ -152,7 +152,7 @@ class _Compiler:
             return self.skipped(expr, terminal) if node[1] else expr
         if kind == "regex":
             try:
-                expr = ("ref", self.rules.add_grammar(regex_rules(node[1], node[2]), 0))
+                expr = ("ref", self.rules.add_grammar(regex_rules(node[1], node[2], hint), 0))
             except Unsupported as e:
                 self.unsupported, expr = self.unsupported or str(e), ("empty",)
             return self.skipped(expr, terminal)

@@ -32,6 +32,7 @@ Bounds: both passes are linear and iterative; groups nested deeper than :data:`M
 from __future__ import annotations
 
 from tito.core.lark_ebnf import regex_grammar
+from tito.core.lark_fsm_regex import fsm_regex_error
 from tito.core.lark_grammar import Rules, escape
 from tito.core.lark_parse import LarkError, Unsupported
 
@@ -317,16 +318,23 @@ def rewrite_dots(pattern: str) -> str:
     return "".join(out)
 
 
-def regex_rules(pattern: str, flags: str) -> Rules:
-    """``Grammar.FromRegex`` of a Lark regex terminal ``/pattern/flags`` (``s``: ``.`` takes
-    newlines; ``u`` changes nothing; ``i`` is not ported)."""
+def regex_rules(pattern: str, flags: str, hint: str) -> Rules:
+    """The rules of a Lark regex terminal ``/pattern/flags`` (``s``: ``.`` takes newlines;
+    ``u`` changes nothing): ``Grammar.FromRegex``'s, or with ``i`` one rule ``<hint>_regex ::=
+    Regex("(?i)...")`` once xgrammar's automaton parser takes the pattern
+    (:mod:`tito.core.lark_fsm_regex`); rule 0 is the one to refer to."""
     for f in flags:
         if f not in "isu":
             raise LarkError(f"regular-expression flag {f!r} is not supported")
-    if "i" in flags:
-        raise Unsupported("case-insensitive regular expressions")
     if "s" not in flags:
         pattern = rewrite_dots(pattern)
+    if "i" in flags:
+        err = fsm_regex_error("(?i)" + pattern)
+        if err:
+            raise LarkError(err)
+        rules = Rules()
+        rules.add(hint + "_regex", ("regex", "(?i)" + pattern))
+        return rules
     return regex_grammar(regex_to_ebnf(pattern), MAX_DEPTH)
 
 
