@@ -105,10 +105,12 @@ def response_too_large(size: int, limit: int, hint: str = STREAM_HINT) -> JsonAn
     )
 
 
-#: A ``\\uD800``-``\\uDFFF`` escape: the only way a JSON text can smuggle a lone surrogate into a
-#: Python string (raw surrogate bytes are invalid UTF-8 and fail decoding). A match may still be a
-#: valid pair or an escaped backslash; :func:`lone_surrogate_path` decides.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+#: A ``\\uD800``-``\\uDFFF`` escape, or a surrogate's raw bytes (``ED A0-BF ..``: invalid UTF-8,
+#: yet ``json.loads`` of bytes decodes them with ``surrogatepass``, as starlette's
+#: ``request.json()`` does): the ways a JSON text can smuggle a lone surrogate into a Python
+#: string. A match may still be a valid pair or an escaped backslash; :func:`lone_surrogate_path`
+#: decides.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -1,0 +1,249 @@
+"""A seeded mutation fuzzer of every route's hand-checked fast paths against the validated path.
+
+Why: the render and derender functions serve plain ASGI apps (``RenderApp``, ``DerenderApp``)
+whose fast paths (orjson body parsing, the streamed body check, the chat body, the render wire
+dicts) bypass pydantic; a 500 or a silent divergence hides there. The reference is the FastAPI
+app (pydantic for every body) and, for derender, ``DerenderApp`` with its fast path switched off.
+
+Seeds: the valid bodies in ``events/*.json`` (and ``events/streams``), the conformance goldens'
+requests, and streamed states made by the app itself. Each case mutates one seed a few times
+(keys dropped or duplicated, wrong types, huge/negative/float/bool numbers, NaN/Infinity literals,
+deep nesting, long strings, lone surrogates, truncated JSON, wrong content type, mutated
+``stream_state`` strings) and checks: status < 500, errors in OpenAI's shape, the plain app's
+answer equal to the reference's (random ids and clocks aside), and < 1 s of CPU per request.
+
+    PYTHONPATH=src python3 conformance/fuzz_hard.py --seed 1 -n 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tito.adapters.app import create_app
+from tito.adapters.asgi import DerenderApp
+from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
+
+ROOT = Path(__file__).resolve().parent.parent
+DERENDER = ["chat_derender", "completions_derender", "responses_derender"]
+_IDS = re.compile(rb"[0-9a-f]{32}|[0-9a-f]{16}")
+_CLOCK = re.compile(rb'"(created|created_at)":\s?[0-9]+')
+
+
+def seeds() -> list[tuple[str, Any]]:
+    """(path, body) from the events and the goldens (JSON bodies only)."""
+    out: list[tuple[str, Any]] = []
+    for path in sorted((ROOT / "events").rglob("*.json")):
+        try:
+            event = json.loads(path.read_text())
+            body = json.loads(event["body"])
+            route = event.get("rawPath") or event["requestContext"]["http"]["path"]
+        except (KeyError, TypeError, ValueError):
+            continue
+        if isinstance(body, dict):
+            out.append((route, body))
+    for path in sorted((ROOT / "conformance" / "goldens").glob("*.json")):
+        cases = json.loads(path.read_text()).get("cases", {})
+        for case in (cases.values() if isinstance(cases, dict) else cases):
+            if isinstance(case, dict) and isinstance(case.get("request"), dict) and case.get("path"):
+                out.append((case["path"], case["request"]))
+    return out
+
+
+WEIRD: list[Any] = [None, True, False, 0, -1, 1, 2**31, 2**63, -(2**63) - 1, 10**30, 1.5, -0.0,
+                    1e308, 1e-320, "", "x" * 5000, "\ud800", "\udc00x", "é\u0000", [], {},
+                    [[[[[[]]]]]], {"a": {"b": {"c": {}}}}, "NaN", "1", "true", [None], [1.5],
+                    {"": None}, ["\ud83d"], 3.0, 2.5e10]
+LITERALS = [b"NaN", b"Infinity", b"-Infinity", b"1e999", b"-1e999", b"123456789012345678901234567890",
+            b"1.0", b"-0", b"true", b'"\\ud800"', b'"\\udfff\\ud800"']
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+def _value(rng: random.Random, old: Any) -> Any:
+    r = rng.random()
+    if isinstance(old, bool) and r < 0.3:
+        return rng.choice([0, 1, "true", None])
+    if isinstance(old, int) and r < 0.5:
+        return rng.choice([old + 1, -old - 1, float(old), old * 2**40, bool(old), str(old), 2**64])
+    if isinstance(old, float) and r < 0.5:
+        return rng.choice([int(old), -old, old * 1e300, str(old), 1e-310])
+    if isinstance(old, str) and r < 0.5:
+        return rng.choice([old * 200, old[:-1], old + "\ud800", "", old.upper(), old[::-1],
+                           old[: len(old) // 2], None])
+    if isinstance(old, list) and r < 0.5:
+        return rng.choice([old * 3, old[:1], [], [old], old + [rng.choice(WEIRD)]])
+    if isinstance(old, dict) and r < 0.5:
+        return rng.choice([{}, [old], {**old, "x": 1}])
+    if r < 0.6:
+        deep: Any = 0
+        for _ in range(rng.choice([10, 100, 500])):
+            deep = rng.choice([[deep], {"a": deep}])
+        return deep
+    return copy.deepcopy(rng.choice(WEIRD))
+
+
+def mutate(rng: random.Random, body: Any) -> Any:
+    body = copy.deepcopy(body)
+    for _ in range(rng.randint(1, 3)):
+        where = rng.choice(_paths(body))
+        if not where:
+            if rng.random() < 0.1:
+                body = _value(rng, body)
+            continue
+        target = body
+        for key in where[:-1]:
+            target = target[key]
+        how = rng.random()
+        if how < 0.2 and isinstance(target, dict):
+            del target[where[-1]]
+        elif how < 0.3 and isinstance(target[where[-1]], dict):
+            target[where[-1]][rng.choice(["tito", "x", "stream", "index", "type", "role"])] = \
+                copy.deepcopy(rng.choice(WEIRD))
+        else:
+            target[where[-1]] = _value(rng, target[where[-1]])
+    return body
+
+
+def _encode(rng: random.Random, body: Any) -> tuple[bytes, str]:
+    """The body's bytes (sometimes broken at the byte level) and a content type."""
+    raw = json.dumps(body, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogatepass")
+    r = rng.random()
+    if r < 0.05:
+        raw = raw[: rng.randrange(max(1, len(raw)))]
+    elif r < 0.15:
+        # a number or string literal swapped for NaN/Infinity/huge/lone surrogate
+        spots = [m.start() for m in re.finditer(rb"(?<=[:\[,] )-?[0-9]+(\.[0-9]+)?|(?<=[:\[,])-?[0-9]+", raw)]
+        if spots:
+            at = rng.choice(spots)
+            end = at + 1
+            while end < len(raw) and raw[end:end + 1] in b"0123456789.eE+-":
+                end += 1
+            raw = raw[:at] + rng.choice(LITERALS) + raw[end:]
+    elif r < 0.2 and raw.startswith(b"{") and len(raw) > 2:
+        # a duplicated key: the first key again, last wins for json, first kept by nobody
+        first = raw[1:].split(b",", 1)[0]
+        raw = b"{" + first + b", " + raw[1:]
+    elif r < 0.22:
+        raw = raw.replace(b'"', b"'", 1)
+    ctype = rng.choice(["application/json"] * 12 + ["text/plain", "", "application/json; charset=utf-8",
+                                                     "application/x-www-form-urlencoded"])
+    return raw, ctype
+
+
+def _norm(content: bytes) -> bytes:
+    return _CLOCK.sub(rb'"\1":0', _IDS.sub(b"<id>", content))
+
+
+def _shape(resp: Any) -> str | None:
+    if resp.status_code >= 500:
+        return "5xx"
+    if resp.status_code >= 400:
+        try:
+            err = resp.json()["error"]
+            assert set(err) >= {"message", "type", "param", "code"} and isinstance(err["message"], str)
+        except Exception:  # noqa: BLE001 - any failure here is the finding
+            return "error shape"
+    return None
+
+
+class Apps:
+    """The reference (FastAPI) and the plain apps, built once."""
+
+    def __init__(self) -> None:
+        self.ref = TestClient(create_app(), raise_server_exceptions=False)
+        self.render = TestClient(RenderApp(sorted(RENDER_ENDPOINTS)), raise_server_exceptions=False)
+        self.derender = TestClient(DerenderApp(DERENDER), raise_server_exceptions=False)
+        slow = DerenderApp(DERENDER)
+        slow._fast = {}  # the plain app without its fast path: pydantic for every body
+        self.validated = TestClient(slow, raise_server_exceptions=False)
+
+    def check(self, path: str, raw: bytes, ctype: str) -> list[tuple[str, str]]:
+        """(kind, detail) of every finding for one request (empty: all well)."""
+        headers = {"content-type": ctype} if ctype else {}
+        derender = path.endswith("/derender")
+        clients = ([("ref", self.ref), ("lean", self.derender), ("validated", self.validated)]
+                   if derender else [("ref", self.ref), ("lean", self.render)])
+        out: list[tuple[str, str]] = []
+        answers = {}
+        for name, client in clients:
+            t0 = time.process_time()
+            resp = client.post(path, content=raw, headers=headers)
+            cpu = time.process_time() - t0
+            answers[name] = resp
+            for kind in [_shape(resp), "slow" if cpu > 1.0 else None]:
+                if kind:
+                    out.append((f"{kind} {name} {path}", f"cpu={cpu:.2f}s {resp.status_code} "
+                                f"{resp.content[:300]!r}"))
+        # the fast path against the validated path: byte for byte (derender: the plain app
+        # without its fast path; render: the FastAPI app)
+        base = answers["validated" if derender else "ref"]
+        lean = answers["lean"]
+        if (lean.status_code, _norm(lean.content)) != (base.status_code, _norm(base.content)):
+            out.append((f"diverges lean {path}", f"{base.status_code} {base.content[:300]!r}"
+                        f" != {lean.status_code} {lean.content[:300]!r}"))
+        if derender and answers["ref"].status_code != lean.status_code:
+            out.append((f"status differs from fastapi {path}",
+                        f"{answers['ref'].status_code} != {lean.status_code}"))
+        return out
+
+
+def streamed_seeds(apps: Apps, pool: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Continuations: the state a first streamed call returns, fed back (the fast path's input)."""
+    out = []
+    for path, body in pool:
+        if path.endswith("/derender") and body.get("stream") and body.get("generate_chunk"):
+            resp = apps.derender.post(path, json=dict(body, stream_state=None))
+            if resp.status_code == 200:
+                out.append((path, dict(body, stream_state=resp.json()["stream_state"])))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("-n", type=int, default=500)
+    ap.add_argument("--show", type=int, default=3, help="examples printed per kind")
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    apps = Apps()
+    pool = seeds()
+    pool += streamed_seeds(apps, pool)
+    found: Counter[str] = Counter()
+    routes: Counter[str] = Counter()
+    for i in range(args.n):
+        path, body = rng.choice(pool)
+        raw, ctype = _encode(rng, mutate(rng, body))
+        routes[path] += 1
+        for kind, detail in apps.check(path, raw, ctype):
+            found[kind] += 1
+            if found[kind] <= args.show:
+                print(f"[{i}] {kind}: {detail}\n  body={raw[:400]!r} ctype={ctype!r}")
+    print(f"\n{args.n} cases from {len(pool)} seeds, routes: {dict(routes)}")
+    for key, count in sorted(found.items()):
+        print(f"  {count:5d}  {key}")
+    print("no findings" if not found else f"{sum(found.values())} findings")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

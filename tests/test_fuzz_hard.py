@@ -1,0 +1,56 @@
+"""The seeded mutation fuzzer of conformance/fuzz_hard.py, a few examples per CI run, and the
+bugs it found as regression cases.
+
+Why: the plain apps' fast paths (orjson parsing, the streamed body check, the render wire
+dicts) bypass pydantic; whatever a body holds, they must answer < 500, in OpenAI's error shape,
+and byte for byte as the validated path does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance import fuzz_hard
+
+
+@pytest.fixture(scope="module")
+def apps() -> fuzz_hard.Apps:
+    return fuzz_hard.Apps()
+
+
+@pytest.fixture(scope="module")
+def pool(apps: fuzz_hard.Apps) -> list[tuple[str, Any]]:
+    seeds = fuzz_hard.seeds()
+    return seeds + fuzz_hard.streamed_seeds(apps, seeds)
+
+
+CHAT = "/v1/chat/completions/render"
+
+
+@pytest.mark.parametrize(("path", "raw"), [
+    # raw surrogate bytes (invalid UTF-8 that json.loads of bytes lets through): the tokenizer
+    # raised TypeError (500), an error message quoting one raised UnicodeEncodeError (an empty 500)
+    (CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": "Hi\xed\xa0\x80"}]}'),
+    (CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": [{"type": "x\xed\xa0\x80"}]}]}'),
+    (CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": "Hi"}], "x\xed\xb0\x80": 1}'),
+    ("/v1/chat/completions/derender", b'{"model": "qwen3", "x\xed\xa0\x80": 1}'),
+])
+def test_found_cases(apps: fuzz_hard.Apps, path: str, raw: bytes) -> None:
+    assert apps.check(path, raw, "application/json") == []
+    assert apps.ref.post(path, content=raw, headers={"content-type": "application/json"}
+                         ).status_code == 400
+
+
+@given(seed=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_mutated_seeds(apps: fuzz_hard.Apps, pool: list[tuple[str, Any]], seed: int) -> None:
+    rng = random.Random(seed)
+    path, body = rng.choice(pool)
+    raw, ctype = fuzz_hard._encode(rng, fuzz_hard.mutate(rng, body))
+    findings = [f for f in apps.check(path, raw, ctype) if not f[0].startswith("slow")]
+    assert findings == [], (path, raw[:2000], ctype)
