@@ -54,3 +54,26 @@ def test_mutated_seeds(apps: fuzz_hard.Apps, pool: list[tuple[str, Any]], seed: 
     raw, ctype = fuzz_hard._encode(rng, fuzz_hard.mutate(rng, body))
     findings = [f for f in apps.check(path, raw, ctype) if not f[0].startswith("slow")]
     assert findings == [], (path, raw[:2000], ctype)
+
+
+def _deep(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize("body", [
+    # a free-form value nested 300 deep: pydantic's serializer (the FastAPI route's model_dump)
+    # hit its recursion guard (a 500) where the plain app answered
+    {"model": "qwen3", "messages": [{"role": "user", "content": "hi"}], "tools": [
+        {"type": "function", "function": {"name": "f", "parameters": {"type": "object",
+                                                                     "x": _deep(300)}}}]},
+])
+def test_deep_free_form_values(apps: fuzz_hard.Apps, body: dict[str, Any]) -> None:
+    import json
+
+    raw = json.dumps(body).encode()
+    assert apps.check(CHAT, raw, "application/json") == []
+    assert apps.ref.post(CHAT, content=raw, headers={"content-type": "application/json"}
+                         ).status_code == 200

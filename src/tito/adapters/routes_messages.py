@@ -10,8 +10,9 @@ the rendered request is a chat one, derendered by ``/v1/chat/completions/derende
 from __future__ import annotations
 
 from fastapi import APIRouter, Header
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
+from tito.adapters.routes_render import _answer
 from tito.protocol.anthropic import AnthropicMessagesRequest
 from tito.service.messages import render_messages_request
 
@@ -24,8 +25,8 @@ router = APIRouter(tags=["render"])
 async def messages_render(
     request: AnthropicMessagesRequest,
     x_request_id: str | None = Header(default=None),
-) -> JSONResponse:
+) -> Response:
     """Render an Anthropic Messages request into one ``GenerateRequest``: the chat render of the
     chat request vLLM converts it to (``X-Request-Id`` wins over the generated id, as chat)."""
     generate = render_messages_request(request, header_request_id=x_request_id)
-    return JSONResponse(generate.model_dump(mode="json"))
+    return _answer(generate.to_wire())

@@ -15,8 +15,9 @@ Lambda function that handles a single endpoint).
 from __future__ import annotations
 
 from fastapi import APIRouter, Header
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
+from tito.adapters.splice import dump_json
 from tito.protocol import ChatCompletionRequest, CompletionRequest
 from tito.service.render import render_chat_request, render_completion_request
 
@@ -30,20 +31,28 @@ completions_router = APIRouter(tags=["render"])
 async def chat_completions_render(
     request: ChatCompletionRequest,
     x_request_id: str | None = Header(default=None),
-) -> JSONResponse:
+) -> Response:
     """Render an OpenAI chat request into one ``GenerateRequest`` for ``/inference/v1/generate``."""
     generate = render_chat_request(request, header_request_id=x_request_id)
-    return JSONResponse(generate.model_dump(mode="json"))
+    return _answer(generate.to_wire())
 
 
 @completions_router.post("/v1/completions/render", response_model=None)
 async def completions_render(
     request: CompletionRequest,
     x_request_id: str | None = Header(default=None),
-) -> JSONResponse:
+) -> Response:
     """Render an OpenAI completions request into one ``GenerateRequest`` per prompt."""
     generates = render_completion_request(request, header_request_id=x_request_id)
-    return JSONResponse([g.model_dump(mode="json") for g in generates])
+    return _answer([g.to_wire() for g in generates])
+
+
+def _answer(wire: object) -> Response:
+    """An engine request's wire dict written as :class:`tito.adapters.asgi_render.RenderApp`
+    writes it (``to_wire`` + ``dump_json``): the same bytes, and no pydantic serializer over the
+    free-form fields (tools, kv_transfer_params), whose recursion guard failed a request nested
+    a few hundred levels deep with a 500 here while the plain app answered it."""
+    return Response(dump_json(wire, checked_floats=True), media_type="application/json")
 
 
 router = APIRouter()

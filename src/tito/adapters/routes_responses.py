@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
+from tito.adapters.routes_render import _answer
 from tito.protocol import DerenderResponsesBody, ResponsesRequest
 from tito.service.responses import render_responses_request
 from tito.service.responses_derender import handle_responses
@@ -24,10 +25,10 @@ derender_router = APIRouter(tags=["derender"])
 
 
 @render_router.post("/v1/responses/render", response_model=None)
-async def responses_render(request: ResponsesRequest) -> JSONResponse:
+async def responses_render(request: ResponsesRequest) -> Response:
     """Render an OpenAI Responses request into one ``GenerateRequest`` (vLLM ignores
     ``X-Request-Id`` here: the id is the request's ``request_id``, ``resp_<hex>`` by default)."""
-    return JSONResponse(render_responses_request(request).model_dump(mode="json"))
+    return _answer(render_responses_request(request).to_wire())
 
 
 @derender_router.post("/v1/responses/derender")
