@@ -50,7 +50,9 @@ def _plain_v2(event: Any) -> bool:
     if event.__class__ is not dict or event.get("version") != "2.0":
         return False
     context, headers, body = event.get("requestContext"), event.get("headers"), event.get("body")
-    if (context.__class__ is not dict or context.get("http").__class__ is not dict
+    http = context.get("http") if context.__class__ is dict else None
+    if (http.__class__ is not dict or http.get("path", "").__class__ is not str
+            or http.get("method", "").__class__ is not str
             or event.get("rawPath", "").__class__ is not str
             or event.get("rawQueryString", "").__class__ is not str
             or headers.__class__ is not dict or (body is not None and body.__class__ is not str)
@@ -74,6 +76,9 @@ def _event_problem(event: Any) -> str | None:
     if event.get("version") == "2.0" or "rawPath" in event:
         if not isinstance(event["requestContext"].get("http"), dict):
             return "requestContext.http must be an object"
+        for key in ("path", "method"):  # Mangum routes by these (a list: unhashable, a 500)
+            if not isinstance(event["requestContext"]["http"].get(key, ""), str):
+                return f"requestContext.http.{key} must be a string"
         for key in ("rawPath", "rawQueryString"):
             if not isinstance(event.get(key, ""), str):
                 return f"{key} must be a string"
