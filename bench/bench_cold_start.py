@@ -34,7 +34,10 @@ third-party packages it imported.
 
 Run: ``python bench/bench_cold_start.py [--repeat 5] [--functions chat_derender chat_render]
 [--baseline OTHER/src]``. Prints one JSON object; ``ratio`` = tito / deps, ``first_ratio`` the
-same with the first request (goal <= 1.1 for both), ``spread_cpu_s`` each side's [min, max].
+same with the first request (goal <= 1.1 for both), ``spread_cpu_s`` each side's [min, max];
+``own_init_ms`` / ``own_first_request_ms``: tito's own part measured inside one process (the
+dependencies imported first, the tokenizer loads subtracted), free of the two processes' noise
+(+-25% per run on a loaded box).
 ``--baseline`` times another checkout's tito too (a worktree of the code before a change),
 interleaved with the rest: ``before_ratio`` / ``before_first_ratio``, before and after measured
 in the same run.
@@ -157,6 +160,26 @@ assert answer["statusCode"] == 200, answer
 """
 
 
+#: tito's own part, without the noise of two processes: the dependencies imported first (as the
+#: deps side does), then the handler's import timed in the same process, the tokenizer loads
+#: (``Tokenizer.from_file``) subtracted, then the first request timed
+_OWN = _CONTEXT + """{imports}
+import json, time
+_tok = [0.0]
+_load = Tokenizer.from_file
+def _timed(path):
+    t = time.process_time(); out = _load(path); _tok[0] += time.process_time() - t; return out
+Tokenizer.from_file = _timed
+t0 = time.process_time()
+import tito.handlers.{function} as module
+t1 = time.process_time()
+answer = module.handler(json.loads(open({event!r}).read()), CTX)
+t2 = time.process_time()
+assert answer["statusCode"] == 200, answer
+print(json.dumps([(t1 - t0 - _tok[0]) * 1000, (t2 - t1) * 1000]))
+"""
+
+
 def _env(src: Path = ROOT / "src") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("TITO_") and k != "PYTHONDONTWRITEBYTECODE"}
@@ -179,9 +202,9 @@ def cpu_of(code: str, src: Path = ROOT / "src") -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def probe(code: str) -> object:
+def probe(code: str, src: Path = ROOT / "src") -> object:
     """Run ``code`` once (writing bytecode caches) and return the JSON of its last stdout line."""
-    proc = subprocess.run([sys.executable, "-c", code], check=True, env=_env(),
+    proc = subprocess.run([sys.executable, "-c", code], check=True, env=_env(src),
                           capture_output=True, text=True)
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -225,6 +248,8 @@ def main() -> None:
             "deps": deps_init,
             "tito_first": _TITO_FIRST.format(function=function, event=event),
             "deps_first": deps_init + "\n" + _DEPS_FIRST.format(kind=KIND[function], event=event),
+            "own": _OWN.format(imports="\n".join(DEPENDENCIES[function]), function=function,
+                               event=event),
             "loaded": [Path(p).name for p in info["loaded"]],
             # third-party packages tito imports beyond those its dependencies import themselves
             "extra_packages": sorted(set(info["packages"]) - set(deps)),
@@ -241,10 +266,13 @@ def main() -> None:
             if side.endswith("_first"):
                 cpu_of(plan[side], src_of[side])
     times: dict[str, dict[str, list[float]]] = {f: {s: [] for s in sides} for f in plans}
+    own: dict[str, dict[str, list[list[float]]]] = {f: {n: [] for n in srcs} for f in plans}
     for _ in range(args.repeat):
         for function, plan in plans.items():  # interleaved: the box's load hits all alike
             for side in sides:
                 times[function][side].append(cpu_of(plan[side], src_of[side]))
+            for name, src in srcs.items():
+                own[function][name].append(probe(plan["own"], src))  # type: ignore[arg-type]
     out = {}
     for function, plan in plans.items():
         tito, deps, tito_first, deps_first = (statistics.median(times[function][s])
@@ -260,6 +288,12 @@ def main() -> None:
             "first_deps_cpu_s": round(deps_first, 3),
             "first_ratio": round(tito_first / deps_first, 3),
             "spread_cpu_s": spread,  # [min, max] of each side's runs
+            # tito's own CPU in one process (medians): init beyond its dependencies' imports and
+            # the tokenizer loads (its template compile included), and the first request
+            **{f"{prefix}own_{part}_ms":
+               round(statistics.median(o[i] for o in own[function][name]), 1)
+               for name, prefix in (("tito", ""), ("before", "before_")) if name in srcs
+               for i, part in enumerate(("init", "first_request"))},
             **({"before_ratio": round(statistics.median(times[function]["before"]) / deps, 3),
                 "before_first_ratio": round(
                     statistics.median(times[function]["before_first"]) / deps_first, 3)}
