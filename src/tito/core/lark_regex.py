@@ -34,7 +34,7 @@ from __future__ import annotations
 from tito.core.lark_ebnf import regex_grammar
 from tito.core.lark_fsm_regex import fsm_regex_error
 from tito.core.lark_grammar import Rules, escape
-from tito.core.lark_parse import LarkError, Unsupported
+from tito.core.lark_parse import LarkError
 
 MAX_DEPTH = 64
 _HEX = "0123456789abcdefABCDEF"
