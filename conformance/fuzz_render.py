@@ -169,7 +169,39 @@ def message(r: random.Random, role: str | None = None) -> dict[str, Any]:
     return m
 
 
+def clean_message(r: random.Random, role: str) -> dict[str, Any]:
+    """A well-formed message of ``role`` (text or text parts; assistant calls well-formed)."""
+    if role == "tool":
+        return {"role": "tool", "tool_call_id": "call_1", "content": pick(r, TEXTS[:5])}
+    c: Any = pick(r, TEXTS) if r.random() < 0.8 else [
+        {"type": "text", "text": pick(r, TEXTS[:5])} for _ in range(r.randrange(1, 3))]
+    m: dict[str, Any] = {"role": role, "content": c}
+    if role == "assistant" and r.random() < 0.3:
+        m["tool_calls"] = [{"id": "call_1", "type": "function", "function": {
+            "name": "get_weather", "arguments": '{"city": "Paris"}'}}]
+    return m
+
+
+def clean_conversation(r: random.Random) -> list[dict[str, Any]]:
+    msgs = [{"role": "system", "content": pick(r, TEXTS[:5])}] if r.random() < 0.3 else []
+    for i in range(r.randrange(1, 4)):
+        msgs.append(clean_message(r, "user"))
+        if r.random() < 0.6:
+            a = clean_message(r, "assistant")
+            msgs.append(a)
+            if "tool_calls" in a:
+                msgs.append(clean_message(r, "tool"))
+    if r.random() < 0.2:
+        msgs.append(clean_message(r, "assistant"))
+    return msgs
+
+
 def conversation(r: random.Random) -> list[Any]:
+    if getattr(r, "clean", False):
+        msgs = clean_conversation(r)
+        if r.random() < 0.25:  # one defect
+            msgs[r.randrange(len(msgs))] = message(r)
+        return msgs
     k = r.random()
     if k < 0.3:
         return [{"role": "user", "content": text(r)}]
@@ -303,21 +335,26 @@ def replay_parts_template() -> str:
 
 def add_fields(r: random.Random, body: dict[str, Any], fields: dict[str, Callable[[], Any]],
                k: int) -> None:
-    for name in r.sample(sorted(fields), k=min(k, len(fields))):
-        body[name] = maybe_wild(r, fields[name], p=0.12)
+    """``k`` random fields; a clean case gets at most one of a wild value."""
+    names = r.sample(sorted(fields), k=min(k, len(fields)))
+    wild = r.randrange(len(names)) if names and r.random() < 0.15 else -1
+    for j, name in enumerate(names):
+        clean = getattr(r, "clean", False)
+        body[name] = (pick(r, WILD) if j == wild else fields[name]() if clean
+                      else maybe_wild(r, fields[name], p=0.12))
 
 
 def n_fields(r: random.Random) -> int:
-    return pick(r, [0, 1, 1, 2, 2, 3, 4, 6])
+    return pick(r, [0, 1, 1, 2, 3] if getattr(r, "clean", False) else [0, 1, 2, 3, 4, 6])
 
 
 def model_field(r: random.Random, server: str, body: dict[str, Any]) -> None:
     name = "qwen3" if server == "qwen3-trusted" else server
     k = r.random()
-    if k < 0.03 and server == "qwen3":  # the default model of both (tito's replay: qwen3)
-        body.pop("model", None)
-    elif k < 0.05:
-        body["model"] = pick(r, ["nope", "", None, 5])
+    if k < 0.05 and server == "qwen3":  # a missing or empty name is the default model of both
+        body.pop("model", None) if k < 0.03 else body.update(model=pick(r, ["", None]))
+    elif k < 0.07:
+        body["model"] = pick(r, ["nope", 5])
     else:
         body["model"] = name
 
@@ -532,15 +569,73 @@ ENDPOINTS: dict[str, tuple[float, Callable[[random.Random, str], tuple[str, dict
 }
 
 
+def _ids_past(values: Any, vocab: int) -> bool:
+    if isinstance(values, dict):
+        values = [k for k in values if isinstance(k, str) and k.lstrip("-").isdigit()]
+        values = [int(k) for k in values]
+    if not isinstance(values, list):
+        return False
+    flat = [x for v in values for x in (v if isinstance(v, list) else [v])]
+    return any(type(x) is int and x >= vocab for x in flat)
+
+
+def _messages_of(body: dict[str, Any]) -> list[dict[str, Any]]:
+    msgs = body.get("messages")
+    return [m for m in msgs if isinstance(m, dict)] if isinstance(msgs, list) else []
+
+
+def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
+    """The intended deviations (``replay.DEVIATIONS``, case ``*.<label>*``) a case runs into,
+    decided from the request alone: they become part of its name."""
+    out = []
+    vocab = VOCAB[server]
+    if any(_ids_past(body.get(k), vocab) for k in ("stop_token_ids", "allowed_token_ids",
+                                                    "logprob_token_ids", "logit_bias")) or (
+            path == CMPL_R and _ids_past(body.get("prompt"), vocab)):
+        out.append("oov")
+    counts = [body.get(k) for k in ("top_logprobs", "prompt_logprobs")]
+    if path == CMPL_R:
+        counts.append(body.get("logprobs"))
+    if any(type(c) is int and (c > 20 or c == -1) for c in counts):
+        out.append("logprobs_bound")
+    stop = body.get("stop_sequences" if path == MSG_R else "stop")
+    if isinstance(stop, list) and len(stop) > 4:
+        out.append("stop_many")
+    msgs = _messages_of(body)
+    if any(isinstance(m.get("content"), list) and any(
+            isinstance(p, str) or isinstance(p, dict) and p.get("type") in (
+                "input_text", "output_text") for p in m["content"]) for m in msgs):
+        out.append("bare_parts")
+    calls = [c for m in msgs if m.get("role") == "assistant"
+             for c in (m.get("tool_calls") if isinstance(m.get("tool_calls"), list) else [])]
+    if any(not isinstance(c, dict) or "id" not in c or not isinstance(
+            (c.get("function") or {}).get("arguments") if isinstance(c.get("function"), dict)
+            else None, str) for c in calls):
+        out.append("call_partial")
+    tools = body.get("tools") if path in (CHAT_R, "/tokenize") else None
+    if isinstance(tools, list) and any(
+            isinstance(t, dict) and isinstance(t.get("function"), dict) and not (
+                "description" in t["function"] and "parameters" in t["function"])
+            for t in tools):
+        out.append("tool_nulls")
+    if body.get("kv_transfer_params"):
+        out.append("kv")
+    if path == "/detokenize" and server == "mistral-v3":
+        out.append("mistral")
+    return out
+
+
 def generate(seed: int, i: int, servers: list[str]) -> tuple[str, str, str, dict[str, Any]]:
     """Case ``i`` of ``seed``: (name, server, path, body); the same for the same arguments."""
     r = random.Random(f"{seed}-{i}")
+    r.clean = r.random() < 0.7  # type: ignore[attr-defined] (most cases: at most one defect)
     endpoint = r.choices(list(ENDPOINTS), weights=[w for w, _ in ENDPOINTS.values()])[0]
     pool = [s for s in servers if endpoint in ("completion", "tokenize", "detokenize")
             or s in CHAT_SERVERS or r.random() < 0.1] or servers
     server = pick(r, pool)
     path, body = ENDPOINTS[endpoint][1](r, server)
-    return f"s{seed}-{i}-{endpoint}", server, path, body
+    name = f"s{seed}-{i}-{endpoint}" + "".join(f".{x}" for x in labels(server, path, body))
+    return name, server, path, body
 
 
 # -- the comparison ---------------------------------------------------------------------------
@@ -549,7 +644,7 @@ GROUP = "render_fuzz"
 
 
 def kind_of(d: replay.Difference, path: str) -> str:
-    endpoint = d.case.split("-", 2)[2]
+    endpoint = d.case.split("-", 2)[2].split(".")[0]
     field = re.sub(r"\.\d+", ".N", d.path)
     if d.path == "status":
         return f"{endpoint} status vllm={d.vllm} tito={d.tito}"
@@ -606,6 +701,8 @@ def run(args: argparse.Namespace, cases: list[tuple[str, str, str, dict[str, Any
         per_server[server] += 1
         status, resp = post(urls[server], path, body)
         statuses[(server, status)] += 1
+        if status >= 500:  # vLLM's own crash (an unhandled exception): tito answers 4xx
+            name += ".vllm500"
         case = {"server": server, "path": path, "request": body, "status": status,
                 "response": resp}
         try:

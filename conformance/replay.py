@@ -100,6 +100,36 @@ DEVIATIONS: list[Deviation] = [
               "it to the engine"),
     Deviation("render_completion_errors", "prompt_too_long", "error.param",
               "param names the request field (prompt); vLLM names its internal input_tokens"),
+    # -- the render fuzzer's cases (fuzz_render.py names a case after the deviations it meets)
+    Deviation("render_fuzz*", "*.oov*", "*",
+              "a token id outside the vocabulary (stop_token_ids, allowed_token_ids, "
+              "logprob_token_ids, logit_bias, prompt ids) is a 400 at render; vLLM's render "
+              "server passes it to the engine"),
+    Deviation("render_fuzz*", "*.logprobs_bound*", "*",
+              "tito checks top_logprobs/logprobs/prompt_logprobs against max_logprobs (20; -1 "
+              "on a bounded model) at render with a 400; vLLM's render passes them on and the "
+              "engine refuses later"),
+    Deviation("render_fuzz*", "*.stop_many*", "*", _STOP16),
+    Deviation("render_fuzz*", "*.bare_parts*", "*", _TOOL_PARTS),
+    Deviation("render_fuzz*", "*.call_partial*", "*",
+              "a history tool call without `id` or string `arguments` is rendered (arguments {} "
+              "as for an empty string), as transformers renders it; vLLM's message types "
+              "require both (a schema 400)"),
+    Deviation("render_fuzz*", "*.tool_nulls*", "*",
+              "a tool given without description/parameters is shown to the template without "
+              "null keys (tito's template-parity rule with transformers); vLLM renders them as "
+              "null"),
+    Deviation("render_fuzz*", "*.kv*", "sampling_params.extra_args",
+              "kv_transfer_params also ride in sampling_params.extra_args (engines before 0.33 "
+              "read them there)"),
+    Deviation("render_fuzz*", "*detokenize.mistral*", "prompt",
+              "/detokenize on a Mistral tokenizer gives the text; vLLM's (mistral-common with "
+              "special tokens kept) gives the raw SentencePiece pieces, '\u2581' for spaces"),
+    Deviation("render_fuzz*", "*.vllm500*", "*",
+              "vLLM answers 500 (an unhandled exception, e.g. structured_outputs that is not "
+              "an object); tito refuses the body with a 400"),
+    Deviation("render_fuzz*", "*", "*sampling_params.skip_reading_prefix_cache", _ECHO_CACHE),
+    Deviation("render_fuzz*", "*", "error.param", _PARAM_NOTATION),
     # -- errors
     Deviation("*", "*", "error.message",
               "wording (pydantic's and each server's own); status, type and param are compared"),
@@ -516,7 +546,8 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_chat_mistral_errors", "derender_chat_mistral", "stream_chat_mistral",
           "render_chat_edge", "render_chat_edge_errors", "derender_chat_edge", "stream_chat_edge",
           "render_media_errors", "tokens_gptoss", "render_chat_template",
-          "render_messages_models", "derender_fuzz", "stream_fuzz"]
+          "render_messages_models", "derender_fuzz", "stream_fuzz", "render_fuzz",
+          "render_fuzz_errors"]
 
 
 def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[

@@ -181,6 +181,7 @@ def encode_chat(
         return list(vocab.mistral.encode_chat_completion(request).tokens)
     except ValidationError as exc:
         reason = exc.errors()[0].get("msg")
-    except (MistralCommonException, AssertionError, ValueError, TypeError, KeyError) as exc:
+    except (MistralCommonException, AssertionError, ValueError, TypeError, KeyError,
+            AttributeError) as exc:  # AttributeError: a bare string where it wants a part
         reason = str(exc) or type(exc).__name__
     raise BadRequest(f"mistral-common refused the conversation: {reason}", param="messages")

@@ -143,8 +143,9 @@ def _content_for_template(
         raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
     parts = _content_parts(content, where, media, text_only)
     if fmt == "string":
+        # an empty text part adds nothing, not even its separator (vLLM keeps truthy parts)
         return "\n".join(text for kind, text in parts
-                         if kind in ("text", "tool_reference") and text is not None)
+                         if kind in ("text", "tool_reference") and text)
     return [{"type": "text", "text": text} if kind == "text"
             else {"type": kind, "name": text} if kind == "tool_reference" else {"type": kind}
             for kind, text in parts]

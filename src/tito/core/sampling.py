@@ -228,6 +228,9 @@ def sampling_fields(
     fields["stop_token_ids"] = stop_ids
 
     logprob_token_ids = get("logprob_token_ids")
+    if logprob_token_ids and (not get("logprobs") if kind == "chat" else get("logprobs") is None):
+        raise BadRequest("when using `logprob_token_ids`, `logprobs` must be set"
+                         + (" to true." if kind == "chat" else "."), param="logprob_token_ids")
     echo = bool(get("echo"))
     if kind == "chat":
         top = get("top_logprobs")
@@ -259,7 +262,7 @@ def sampling_fields(
     fields["output_kind"] = OUTPUT_KIND_DELTA if get("stream") else OUTPUT_KIND_FINAL_ONLY
 
     logit_bias = get("logit_bias")
-    if logit_bias:
+    if logit_bias is not None:  # {} is sent as {}, as vLLM does
         converted: dict[int, float] = {}
         for key, bias in logit_bias.items():
             try:
@@ -277,7 +280,13 @@ def sampling_fields(
             raise BadRequest("allowed_token_ids must not be empty.", param="allowed_token_ids")
         _check_ids(allowed, vocab_size, "allowed_token_ids")
         fields["allowed_token_ids"] = list(allowed)
+    stop = get("stop")
+    if stop == "" or isinstance(stop, list) and "" in stop:  # vLLM's SamplingParams
+        raise BadRequest("stop cannot contain an empty string.", param="stop")
     bad_words = get("bad_words")
+    if bad_words and "" in bad_words:
+        raise BadRequest(f"bad_words cannot contain an empty string. Got bad_words={bad_words!r}",
+                         param="bad_words")
     if bad_words:
         fields["bad_words"] = list(bad_words)
     if structured_outputs:

@@ -27,6 +27,7 @@ from tito.protocol.common import (
     TokenId,
     SchemaRule,
     check_cache_salt,
+    check_thinking_token_budget,
     check_response_format,
     check_stream_options,
     new_list,
@@ -283,6 +284,12 @@ class ChatCompletionRequest(OpenAIBaseModel):
     stream_interval: int | None = None
     thinking_token_budget: int | None = None
     watermarking: bool | None = None
+
+    @field_validator("thinking_token_budget", mode="before")
+    @classmethod
+    def _thinking_token_budget(cls, value: Any) -> Any:
+        """-1 means unlimited, which the engine spells null (:func:`check_thinking_token_budget`)."""
+        return check_thinking_token_budget(value)
 
     @field_validator("messages", mode="before")
     @classmethod

@@ -40,6 +40,7 @@ __all__ = [
     "UsageInfo",
     "WeightVersion",
     "check_cache_salt",
+    "check_thinking_token_budget",
     "check_response_format",
     "check_stream_options",
     "new_dict",
@@ -118,6 +119,11 @@ def check_response_format(value: Any) -> Any:
         raise SchemaRule("response_format.type must be 'text', 'json_object', 'json_schema' or "
                          f"'structural_tag' (got {quote(value.get('type'))}).",
                          param="body.response_format.type")
+    spec = value.get("json_schema") if isinstance(value, dict) else None
+    if spec is not None and (not isinstance(spec, dict) or not isinstance(spec.get("name"), str)
+                             or not isinstance(spec.get("schema") or {}, dict)):
+        raise SchemaRule("response_format.json_schema needs a string `name` (and `schema`, when "
+                         "given, an object).", param="body.response_format.json_schema")
     return value
 
 
@@ -126,6 +132,16 @@ def check_stream_options(data: dict[str, Any]) -> None:
     by the chat and completions requests)."""
     if data.get("stream_options") is not None and not data.get("stream"):
         raise InvalidField("Stream options can only be defined when `stream=True`.", param="stream_options")
+
+
+def check_thinking_token_budget(value: Any) -> int | None:
+    """vLLM's rule: a non-negative integer, or -1 for unlimited (sent to the engine as null)."""
+    if value is None or value == -1 and type(value) is int:
+        return None
+    if type(value) is not int or value < 0:
+        raise InvalidField("`thinking_token_budget` must be a non-negative integer or -1 for "
+                           "unlimited.", param="thinking_token_budget")
+    return value
 
 
 def check_cache_salt(value: str | None) -> str | None:
@@ -302,4 +318,7 @@ class StructuredOutputsParams(OpenAIBaseModel):
                 "You can only use one kind of structured outputs constraint but multiple are "
                 f"specified: {given}.", param=None
             )
+        if not given:  # vLLM's StructuredOutputsParams refuses an empty constraint too
+            raise InvalidField("You must use one kind of structured outputs constraint but none "
+                               "are specified.", param=None)
         return self

@@ -21,6 +21,7 @@ from tito.protocol.common import (
     TokenId,
     UsageInfo,
     check_cache_salt,
+    check_thinking_token_budget,
     check_response_format,
     check_stream_options,
     new_list,
@@ -102,6 +103,12 @@ class CompletionRequest(OpenAIBaseModel):
     thinking_token_budget: int | None = None
     watermarking: bool | None = None  #: passed to the engine (SamplingParams), as vLLM 0.33
     mm_processor_kwargs: dict[str, Any] | None = None
+
+    @field_validator("thinking_token_budget", mode="before")
+    @classmethod
+    def _thinking_token_budget(cls, value: Any) -> Any:
+        """-1 means unlimited, which the engine spells null (:func:`check_thinking_token_budget`)."""
+        return check_thinking_token_budget(value)
 
     @field_validator("max_tokens", mode="before")
     @classmethod

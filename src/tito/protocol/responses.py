@@ -11,7 +11,7 @@ render walks item by item with clear 400s, as vLLM's ``construct_input_messages`
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from tito.errors import InvalidField
 from tito.protocol.common import (
@@ -68,12 +68,31 @@ class TextConfig(OpenAIBaseModel):
     format: dict[str, Any] | None = None
     verbosity: str | None = None
 
+    @field_validator("format")
+    @classmethod
+    def _format(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The openai SDK's union (vLLM validates it): text, json_object, or json_schema with
+        a ``name`` and a ``schema``; anything else is a schema error."""
+        if value is None:
+            return None
+        kind = value.get("type")
+        if kind not in ("text", "json_object", "json_schema"):
+            raise ValueError("format.type must be 'text', 'json_object' or 'json_schema'.")
+        if kind == "json_schema" and (not isinstance(value.get("name"), str)
+                                      or not isinstance(value.get("schema"), dict)):
+            raise ValueError("a json_schema format needs a string `name` and a `schema` object.")
+        return value
+
 
 class ResponsesRequest(OpenAIBaseModel):
     """The Responses create request, with vLLM 0.33's extras and defaults."""
 
     background: bool | None = False
-    include: list[str] | None = None
+    #: vLLM 0.33's accepted values (a schema error otherwise)
+    include: list[Literal["code_interpreter_call.outputs", "computer_call_output.output.image_url",
+                          "file_search_call.results", "message.input_image.image_url",
+                          "message.output_text.logprobs", "reasoning.encrypted_content"]
+                  ] | None = None
     input: str | list[dict[str, Any]]
     instructions: str | None = None
     max_output_tokens: int | None = None
@@ -117,6 +136,22 @@ class ResponsesRequest(OpenAIBaseModel):
     chat_template_kwargs: dict[str, Any] | None = None
     structured_outputs: dict[str, Any] | None = None
     vllm_xargs: dict[str, Any] | None = None
+
+    @field_validator("input")
+    @classmethod
+    def _input_messages(cls, value: Any) -> Any:
+        """A message item (``type`` message or none) has a role of the union vLLM validates
+        against (user, assistant, system, developer) and content: else a schema error."""
+        if isinstance(value, list):
+            for item in value:
+                if item.get("type", "message") != "message":
+                    continue
+                if item.get("role") not in ("user", "assistant", "system", "developer"):
+                    raise ValueError("a message's role must be 'user', 'assistant', 'system' or "
+                                     "'developer'.")
+                if not isinstance(item.get("content"), (str, list)):
+                    raise ValueError("a message needs content (a string or a list of parts).")
+        return value
 
     @model_validator(mode="before")
     @classmethod

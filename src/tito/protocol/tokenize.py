@@ -44,8 +44,8 @@ class TokenizeChatRequest(OpenAIBaseModel):
     return_token_strs: bool | None = False
     chat_template: str | None = None
     chat_template_kwargs: dict[str, Any] | None = None
+    media_io_kwargs: dict[str, dict[str, Any]] | None = None
     tools: list[ChatCompletionToolsParam] | None = None
-    documents: list[dict[str, str]] | None = None
     mm_processor_kwargs: dict[str, Any] | None = None
 
 

@@ -191,7 +191,7 @@ def _parse_context(
     return {
         "tools": tools,
         "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else None),
-        "parallel_tool_calls": request.parallel_tool_calls is not False,
+        "parallel_tool_calls": request.parallel_tool_calls,  # null stays null, as vLLM sends it
         "include_reasoning": request.include_reasoning,
         "chat_template_kwargs": {} if harmony else dict(kwargs),
         "history_tool_call_cnt": history,

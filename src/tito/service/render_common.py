@@ -192,12 +192,18 @@ def _request_id(prefix: str, request_id: str, header_id: str | None) -> str:
 def _check_mm_processor_kwargs(request: Any) -> None:
     """vLLM 0.33 refuses per-request ``mm_processor_kwargs`` unless its server runs with
     ``--trust-request-mm-kwargs`` (tito has no such switch: they change preprocessing cost)."""
-    if request.mm_processor_kwargs is not None:
+    if request.mm_processor_kwargs:  # an empty dict overrides nothing (vLLM: accepted)
         raise BadRequest(
             "Per-request mm_processor_kwargs are disabled by default because they can change "
             "multimodal preprocessing resource usage. Start the server with "
             "--trust-request-mm-kwargs only when clients are trusted.",
             param="mm_processor_kwargs")
+    if getattr(request, "media_io_kwargs", None):
+        raise BadRequest(
+            "Per-request media_io_kwargs are disabled by default because they can change "
+            "multimodal media loading resource usage. Start the server with "
+            "--trust-request-mm-kwargs only when clients are trusted.",
+            param="media_io_kwargs")
 
 
 def _check_constraints(request: Any) -> None:

@@ -161,7 +161,7 @@ def _render_completions(
             "stream_options": request.stream_options if request.stream else None,
             "cache_salt": request.cache_salt,
             "priority": request.priority,
-            "kv_transfer_params": request.kv_transfer_params,
+            "kv_transfer_params": request.kv_transfer_params or None,  # {}: null, as vLLM
             "ec_transfer_params": request.ec_transfer_params,
             "derender_context": context,
         }

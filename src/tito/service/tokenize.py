@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from tito.core.mistral import MistralVocab
 from tito.core.render import tokenize_prompt
 from tito.errors import BadRequest
 from tito.models import ServedModel, get_registry
@@ -36,9 +37,16 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         # the validated values as they are (not a dump): ``tools`` are already the chat
         # request's tool models and are not validated again; only what a chat request checks
         # beyond a tokenize body runs (message structure, cross-field rules)
+        # vLLM's tokenize body has no ``documents`` (nor other chat fields): ignored, as extras
         fields = {name: getattr(request, name) for name in request.model_fields_set
-                  if name != "return_token_strs"}
+                  if name != "return_token_strs" and name in TokenizeChatRequest.model_fields}
         fields.setdefault("add_special_tokens", False)
+        # what vLLM's tokenize takes though its chat render refuses it: an empty tool list,
+        # template kwargs for a Mistral tokenizer (mistral-common has no template to give them)
+        if fields.get("tools") == []:
+            del fields["tools"]
+        if isinstance(model.vocab, MistralVocab):
+            fields.pop("chat_template_kwargs", None)
         if not request.messages:
             raise BadRequest(
                 "Cannot apply chat template to an empty conversation. Provide at least one message.",
