@@ -40,7 +40,6 @@ __all__ = [
     "UsageInfo",
     "WeightVersion",
     "check_cache_salt",
-    "check_thinking_token_budget",
     "check_response_format",
     "check_stream_options",
     "new_dict",
