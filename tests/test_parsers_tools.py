@@ -648,8 +648,12 @@ def test_llama4_pythonic_markers_and_not_a_call():
     p = make_tool_parser("llama4_pythonic")
     for text in ("<|python_start|>[not a call]<|python_end|>", "text [f(a=1)]", "<|python_start|>"):
         assert assert_chunking_invariant(p, text).result == (text, [])
-    run = assert_chunking_invariant(p, "<|python_start|> [f(a=1)] <|python_end|> then")
+    run = assert_chunking_invariant(p, "<|python_start|>[f(a=1)] <|python_end|> then")
     assert run.result == (" then", [("f", '{"a": 1}')])
+    # vLLM 0.33 (batch and stream): the list must follow the marker at once, the marker open
+    # the output (conformance/fuzz_parsers.py found both)
+    for text in ("<|python_start|> [f(a=1)] <|python_end|> then", " [f(a=1)]"):
+        assert assert_chunking_invariant(p, text).result == (text, [])
 
 
 # -- llama3_json, pythonic, deepseek_v3 (text level) ------------------------------------------
@@ -1414,7 +1418,7 @@ def _py(v) -> str:
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     kwargs=st.dictionaries(
-        st.from_regex(r"[a-z_][a-z0-9_]{0,5}", fullmatch=True), _VALUES, max_size=3
+        st.from_regex(r"[a-z][a-z0-9_]{0,5}", fullmatch=True), _VALUES, max_size=3
     ),
     cut=st.integers(0, 10_000),
 )

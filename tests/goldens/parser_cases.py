@@ -569,6 +569,29 @@ def _qwen3_reasoning() -> list[dict]:
     return out
 
 
+def _fuzz_found() -> list[dict]:
+    """Cases ``conformance/fuzz_parsers.py`` found tito differing on (fixed since)."""
+    py = [
+        ("leading_newline", "\n[get_time()]"), ("leading_space", " [get_time()]"),
+        ("space_after_bracket", "[ get_time()]"), ("space_before_paren", "[get_time ()]"),
+        ("space_in_parens", "[get_time( )]"), ("space_before_kw", "[get_weather( city='Paris')]"),
+        ("space_before_eq", "[get_weather(city ='Paris')]"), ("underscore_name", "[_get()]"),
+        ("adjacent", "[get_weather(city='Paris'), get_time()]"),
+    ]
+    out = [{"id": f"pythonic/fuzz_{cid}", "tool": "pythonic", "reasoning": None, "tools": [WEATHER],
+            "text": t} for cid, t in py]
+    out.append({"id": "llama4_pythonic/fuzz_space_after_marker", "tool": "llama4_pythonic",
+                "reasoning": None, "tools": [WEATHER], "text": "<|python_start|> [get_time()]<|python_end|>"})
+    out.append({"id": "llama4_pythonic/fuzz_marker_then_list", "tool": "llama4_pythonic",
+                "reasoning": None, "tools": [WEATHER], "text": "<|python_start|>[get_time()]<|python_end|>"})
+    key = ("<tool_call>get_weather\n<arg_key>city</arg_ke>\n<arg_value>Rome</arg_value>\n"
+           "<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>")
+    for tool in ("glm45", "glm47"):
+        out.append({"id": f"{tool}/fuzz_broken_key_close", "tool": tool, "reasoning": None,
+                    "tools": [GLM_TOOL], "text": key})
+    return out
+
+
 CASES: list[dict] = [
     *_qwen("qwen3_coder"),
     *_qwen("qwen3_xml")[:6],
@@ -586,6 +609,7 @@ CASES: list[dict] = [
     *_kimi_ids(),
     *_mistral(),
     *_qwen3_reasoning(),
+    *_fuzz_found(),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are

@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from tito.core.parsers._text import find_first, is_proper_prefix
 from tito.core.parsers.tools._json import skip_ws
-from tito.core.parsers.tools._xml import BAD, NEED, HeadResult, XmlCallParser, open_header
+from tito.core.parsers.tools._xml import BAD, NEED, HeadResult, XmlCallParser
 
 KEY_END = "</arg_key>"
 VALUE_START = "<arg_value>"
@@ -50,9 +50,12 @@ class Glm45Parser(XmlCallParser):
         return ("ok", hit, name, "") if name and "<" not in name else BAD
 
     def _key(self, h: str) -> HeadResult:
+        # KEY runs to the first </arg_key> whatever it holds (vLLM's ``<arg_key>(.*?)</arg_key>``,
+        # markup included): wait for it within the header limit, never decide on a partial key,
+        # which a later </arg_key> could still close (stream == batch)
         j = h.find(KEY_END)
         if j == -1:
-            return open_header(h, KEY_END)
+            return NEED
         key = h[:j].strip()
         i = skip_ws(h, j + len(KEY_END))
         if i == len(h) or is_proper_prefix(h[i:], (VALUE_START,)):

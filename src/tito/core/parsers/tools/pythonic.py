@@ -15,7 +15,9 @@ a token or dict key of at most :data:`HEADER_LIMIT` characters, an unfinished es
 Phases:
 
 ``start``
-    Leading whitespace is held (gap rule); ``[`` goes to ``head``, anything else to ``rest``.
+    ``[`` (or the optional lead) as the very first character goes to ``head``; anything else,
+    leading whitespace included, to ``rest`` (vLLM: the regex matches at 0, the stream needs
+    ``startswith("[")``).
 ``head`` / ``next``
     ``[`` (``head``) or ``,`` (``next``; ``, ]`` ends the list), then ``NAME(``, then ``)``
     (a call without arguments:
@@ -66,7 +68,8 @@ from tito.core.parsers.tools.pythonic_args import (  # MAX_DEPTH, json_body: pub
     json_body,
 )
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: a name or keyword as vLLM's regex reads one: a letter first (``[a-zA-Z]+\w*``)
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -78,21 +81,24 @@ class _PyHeader:
 
 
 def parse_header(s: str, lead: str, optional_lead: str = "") -> _PyHeader:
-    """``[optional_lead] lead NAME ( [KEYWORD =|)]`` with whitespace anywhere between tokens."""
+    """``[optional_lead] lead NAME ( [KEYWORD =|)]``: the tokens adjacent, as vLLM's batch
+    ``TOOL_CALL_REGEX`` requires (``[get(a=1)`` is a call, ``[ get(a=1)``, ``[get (a=1)``,
+    ``[get( a=1)``, ``[get(a =1)`` and ``[_get()`` are text); after a ``,`` lead whitespace is
+    allowed (``,\\s*``)."""
     n = len(s)
-    i = skip_ws(s, 0)
+    i = 0
     if optional_lead:
         j = match_lead(s, i, optional_lead)
         if j == -1:
             return _PyHeader("need")
         if j >= 0:
-            i = skip_ws(s, j)
+            i = j
     j = match_lead(s, i, lead)
     if j == -1:
         return _PyHeader("need")
     if j == -2:
         return _PyHeader("invalid", i)
-    i = skip_ws(s, j)
+    i = j if lead == "[" else skip_ws(s, j)
     if lead == "," and s.startswith("]", i):
         return _PyHeader("end", i + 1)  # a trailing comma: "[f(), ]"
     m = _IDENT.match(s, i)
@@ -100,13 +106,10 @@ def parse_header(s: str, lead: str, optional_lead: str = "") -> _PyHeader:
         return _PyHeader("need") if i == n else _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    name = m.group()
-    i = skip_ws(s, m.end())
-    if i == n:
-        return _PyHeader("need")
+    name, i = m.group(), m.end()
     if s[i] != "(":
         return _PyHeader("invalid", i)
-    i = skip_ws(s, i + 1)
+    i += 1
     if i == n:
         return _PyHeader("need")
     if s[i] == ")":
@@ -116,10 +119,7 @@ def parse_header(s: str, lead: str, optional_lead: str = "") -> _PyHeader:
         return _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    kw = m.group()
-    i = skip_ws(s, m.end())
-    if i == n:
-        return _PyHeader("need")
+    kw, i = m.group(), m.end()
     if s[i] != "=" or s.startswith("==", i):
         if s[i] == "=" and i + 1 == n:
             return _PyHeader("need")
@@ -141,8 +141,9 @@ class PythonicParser(PythonArgsTranscoder):
     # -- outer phases --------------------------------------------------------------------------
 
     def _on_start(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = skip_ws(s, pos)
-        self._content(st, out, s[pos:i])
+        # the list must open the output: vLLM's regex matches at 0 and its stream needs
+        # ``current_text.startswith("[")``, so leading whitespace makes the output text
+        i = pos
         if i == len(s):
             return i, False
         opt = self.optional_lead
