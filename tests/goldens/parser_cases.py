@@ -589,6 +589,14 @@ def _fuzz_found() -> list[dict]:
     for tool in ("glm45", "glm47"):
         out.append({"id": f"{tool}/fuzz_broken_key_close", "tool": tool, "reasoning": None,
                     "tools": [GLM_TOOL], "text": key})
+    # repeated reasoning markers, which vLLM 0.33's batch absorbs (a start inside the block, an
+    # end after it); a start after the block stays content
+    for name in ("glm45", "glm47", "kimi_k2", "minimax_m2", "seed_oss"):
+        s, e = ("<seed:think>", "</seed:think>") if name == "seed_oss" else ("<think>", "</think>")
+        for cid, t in (("repeated_start", f"{s}a{s}b{e}c"), ("stray_end", f"a{e}b{e}c"),
+                       ("end_after_block", f"{s}a{e}b{e}c")):
+            out.append({"id": f"{name}/fuzz_{cid}", "tool": None, "reasoning": name, "tools": [],
+                        "text": t})
     return out
 
 

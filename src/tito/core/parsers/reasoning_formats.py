@@ -116,6 +116,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         switch="either",
         implicit_ends=_GLM_CALL,
         strip_trailing_ws=True,
+        absorb=True,
     ),
     "glm47": ReasoningParser(
         "glm47",
@@ -123,6 +124,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         switch="either",
         implicit_ends=_GLM_CALL,
         strip_trailing_ws=True,
+        absorb=True,
     ),
     "kimi_k2": ReasoningParser(
         "kimi_k2",
@@ -130,12 +132,14 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         switch="either",
         strip_trailing_ws=True,
         implicit_ends={"kimi_k2": "<|tool_calls_section_begin|>"},
+        absorb=True,
     ),
     "minimax_m2": ReasoningParser(
         "minimax_m2",
         implicit_open=True,
         implicit_ends={"minimax_m2": "<minimax:tool_call>"},
         strip_trailing_ws=True,
+        absorb=True,
     ),
     "minimax_m2_append_think": ReasoningParser("minimax_m2_append_think", prepend="<think>"),
     "seed_oss": ReasoningParser(
@@ -145,6 +149,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         implicit_open=True,
         switch="enable",
         implicit_ends={"seed_oss": "<seed:tool_call>"},
+        absorb=True,
     ),
 }
 
