@@ -1108,6 +1108,8 @@ _FRAGMENTS = {
         '{"name": "g", "arguments": {}}',
     ],
     "pythonic": [
+        " ",
+        "_g(",
         "[",
         "]",
         "(",
@@ -1257,6 +1259,7 @@ _FRAGMENTS = {
         "\\",
     ],
     "glm45": [
+        "</arg_ke>",  # a broken close: the key waits for a later </arg_key> (fuzz_parsers)
         "<tool_call>",
         "</tool_call>",
         "f",

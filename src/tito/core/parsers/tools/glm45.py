@@ -9,7 +9,8 @@ Format (GLM's template; ``<tool_call>`` and ``</tool_call>`` are tokens)::
 
 Grammar (phases and shared rules in :mod:`._xml`): each ``<tool_call>`` is one call (no outer
 section). NAME runs to the first ``<arg_key>`` or ``</tool_call>`` (stripped; GLM-4.7 writes no
-newline before ``<arg_key>``); ``<arg_key>KEY</arg_key>`` (KEY stripped), optional whitespace,
+newline before ``<arg_key>``); ``<arg_key>KEY</arg_key>`` (KEY runs to the
+first ``</arg_key>`` whatever it holds, as vLLM's regex, and is stripped), optional whitespace,
 ``<arg_value>VALUE</arg_value>``; VALUE is kept verbatim (no trimming, as vLLM) and typed from the
 tool schema (:mod:`._schema`). A call without arguments is ``<tool_call>NAME</tool_call>``.
 Tool names are checked against the request's tools, as vLLM does (``validate_tool_names``): a
