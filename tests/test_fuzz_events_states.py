@@ -89,6 +89,19 @@ def test_mutated_lambda_event_is_answered(handler, lambda_context, event) -> Non
     assert 200 <= response["statusCode"] < 500, response
 
 
+@pytest.mark.parametrize("key", ["method", "path", "sourceIp"])
+@pytest.mark.parametrize("junk", [["/v1/chat/completions/derender"], None, 7])
+def test_requestcontext_http_fields_of_the_wrong_type_are_a_400(handler, lambda_context, key,
+                                                                 junk) -> None:
+    """Mangum's scope takes requestContext.http's method, path and sourceIp as they are: a list
+    there was a TypeError in the app's route lookup (a 500, found by the mutation test above)."""
+    event = json.loads(json.dumps(_EVENT))
+    event["requestContext"]["http"][key] = junk
+    response = handler(event, lambda_context)
+    assert response["statusCode"] == 400, response
+    assert f"requestContext.http.{key} must be a string" in json.loads(response["body"])["error"]["message"]
+
+
 # -- stream states -----------------------------------------------------------------------------
 
 FIRST = {"stream": True, "model": "qwen3", "prompt_token_ids": [151644, 77091, 198],

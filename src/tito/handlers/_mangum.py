@@ -51,8 +51,9 @@ def _plain_v2(event: Any) -> bool:
         return False
     context, headers, body = event.get("requestContext"), event.get("headers"), event.get("body")
     http = context.get("http") if context.__class__ is dict else None
-    if (http.__class__ is not dict or http.get("path", "").__class__ is not str
-            or http.get("method", "").__class__ is not str
+    if (http.__class__ is not dict or http.get("path").__class__ is not str
+            or http.get("method").__class__ is not str
+            or http.get("sourceIp").__class__ is not str
             or event.get("rawPath", "").__class__ is not str
             or event.get("rawQueryString", "").__class__ is not str
             or headers.__class__ is not dict or (body is not None and body.__class__ is not str)
@@ -74,10 +75,11 @@ def _event_problem(event: Any) -> str | None:
     if not isinstance(event.get("requestContext"), dict):
         return "the Lambda event has no requestContext object (not an API Gateway event)"
     if event.get("version") == "2.0" or "rawPath" in event:
-        if not isinstance(event["requestContext"].get("http"), dict):
+        http = event["requestContext"].get("http")
+        if not isinstance(http, dict):
             return "requestContext.http must be an object"
-        for key in ("path", "method"):  # Mangum routes by these (a list: unhashable, a 500)
-            if not isinstance(event["requestContext"]["http"].get(key, ""), str):
+        for key in ("method", "path", "sourceIp"):  # what Mangum's scope reads of it
+            if not isinstance(http.get(key), str):
                 return f"requestContext.http.{key} must be a string"
         for key in ("rawPath", "rawQueryString"):
             if not isinstance(event.get(key, ""), str):
