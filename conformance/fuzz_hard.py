@@ -68,14 +68,16 @@ LITERALS = [b"NaN", b"Infinity", b"-Infinity", b"1e999", b"-1e999", b"1234567890
             b"1.0", b"-0", b"true", b'"\\ud800"', b'"\\udfff\\ud800"']
 
 
-def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into ``obj`` (keys and list indexes), the empty path first: the places a
+    mutation can hit (shared with tests/test_fuzz_endpoints.py)."""
     out = [prefix]
     if isinstance(obj, dict):
         for k, v in obj.items():
-            out += _paths(v, prefix + (k,))
+            out += paths(v, prefix + (k,))
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
-            out += _paths(v, prefix + (i,))
+            out += paths(v, prefix + (i,))
     return out
 
 
@@ -105,7 +107,7 @@ def _value(rng: random.Random, old: Any) -> Any:
 def mutate(rng: random.Random, body: Any) -> Any:
     body = copy.deepcopy(body)
     for _ in range(rng.randint(1, 3)):
-        where = rng.choice(_paths(body))
+        where = rng.choice(paths(body))
         if not where:
             if rng.random() < 0.1:
                 body = _value(rng, body)

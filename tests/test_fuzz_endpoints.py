@@ -13,6 +13,7 @@ from helpers import generate_response, stream_chunk
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance.fuzz_hard import paths
 from tito.adapters import app as app_module
 from tito.adapters.app import create_app
 
@@ -54,17 +55,6 @@ JUNK = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=12,
 )
-
-
-def _paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out += _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            out += _paths(v, prefix + (i,))
-    return out
 
 
 def _set(obj: Any, path: tuple, value: Any) -> Any:
@@ -113,7 +103,7 @@ def test_mutated_bodies_never_500(client, _no_unhandled, data):
     path = data.draw(st.sampled_from(sorted(VALID)))
     body = copy.deepcopy(data.draw(st.sampled_from(VALID[path])))
     for _ in range(data.draw(st.integers(1, 3))):
-        where = data.draw(st.sampled_from(_paths(body)))
+        where = data.draw(st.sampled_from(paths(body)))
         body = _set(body, where, data.draw(JUNK))
     resp = client.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
     assert resp.status_code < 500, (path, body, resp.text)
