@@ -35,6 +35,17 @@ USER = [{"role": "user", "content": "Hello"}]
 CALL = {"id": "call_1", "type": "function",
         "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
 
+def _nested(depth: int) -> dict[str, Any]:
+    """A JSON object nested ``depth`` levels deep (past pydantic's serializer recursion guard,
+    which made the FastAPI app answer 500 for a deep ``kv_transfer_params``)."""
+    out: dict[str, Any] = {}
+    for _ in range(depth):
+        out = {"a": out}
+    return out
+
+
+DEEP = _nested(300)
+
 #: (path, JSON body, headers)
 BODIES: list[tuple[str, Any, dict[str, str]]] = [
     # chat: good
@@ -67,6 +78,7 @@ BODIES: list[tuple[str, Any, dict[str, str]]] = [
     (CHAT, {"model": "qwen3", "messages": [*USER, {"role": "assistant", "tool_calls": [
         {**CALL, "function": {"name": "f", "arguments": "{not json"}}]}]}, {}),
     (CHAT, {"model": "qwen3", "messages": USER}, {"X-Request-Id": "x" * 300}),
+    (CHAT, {"model": "qwen3", "messages": USER, "kv_transfer_params": DEEP}, {}),
     # completions
     (COMPLETIONS, {"model": "gpt2", "prompt": "Hello, world", "max_tokens": 5, "echo": True,
                    "logprobs": 2, "stop": "a"}, {"X-Request-Id": "c-1"}),
@@ -76,6 +88,7 @@ BODIES: list[tuple[str, Any, dict[str, str]]] = [
     (COMPLETIONS, {"model": "gpt2", "prompt": [10**9]}, {}),
     (COMPLETIONS, {"model": "gpt2", "prompt": []}, {}),
     (COMPLETIONS, {"model": "gpt2"}, {}),
+    (COMPLETIONS, {"model": "gpt2", "prompt": "x", "kv_transfer_params": DEEP}, {}),
     # responses
     (RESPONSES, {"model": "qwen3", "input": "Hello", "instructions": "Be brief.",
                  "request_id": "resp_1"}, {"X-Request-Id": "ignored"}),
@@ -83,6 +96,7 @@ BODIES: list[tuple[str, Any, dict[str, str]]] = [
         {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}]}, {}),
     (RESPONSES, {"model": "qwen3"}, {}),
     (RESPONSES, {"model": "qwen3", "input": 5}, {}),
+    (RESPONSES, {"model": "qwen3", "input": "Hi", "kv_transfer_params": DEEP}, {}),
     # messages
     (MESSAGES, {"model": "qwen3", "max_tokens": 32, "messages": USER,
                 "system": [{"type": "text", "text": "Be brief."}]}, {"X-Request-Id": "m-1"}),
@@ -96,6 +110,7 @@ BODIES: list[tuple[str, Any, dict[str, str]]] = [
     (MESSAGES, {"model": "qwen3", "max_tokens": 2000, "messages": USER,
                 "thinking": {"type": "enabled", "budget_tokens": 4000}}, {}),
     (MESSAGES, {"model": "nope", "max_tokens": 8, "messages": USER}, {}),
+    (MESSAGES, {"model": "qwen3", "max_tokens": 8, "messages": USER, "kv_transfer_params": DEEP}, {}),
     # tokenize
     ("/tokenize", {"model": "qwen3", "prompt": "Hello there", "return_token_strs": True}, {}),
     ("/tokenize", {"model": "qwen3", "messages": USER}, {}),

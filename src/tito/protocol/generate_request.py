@@ -144,11 +144,23 @@ class SamplingParams(WireModel):
         the default 16, because generate only applies its own max_tokens defaulting when the key
         is absent; omitting an explicit 16 would silently change the request.
         """
-        data = self.model_dump(mode="json", exclude_defaults=True)
+        data = self.model_dump(mode="json", exclude_defaults=True, exclude=_FREE_FORM)
+        reorder = False
+        for name in _FREE_FORM:  # as parsed from JSON; pydantic's serializer recursion guard
+            value = getattr(self, name)  # failed one nested a few hundred levels deep (a 500)
+            if value is not None:
+                data[name] = value
+                reorder = True
         if "max_tokens" in self.model_fields_set and "max_tokens" not in data:
             data["max_tokens"] = self.max_tokens
+            reorder = True
+        if reorder:
             data = {k: data[k] for k in type(self).model_fields if k in data}
         return data
+
+
+#: SamplingParams' free-form JSON fields: written as they were read (see ``to_wire``)
+_FREE_FORM = frozenset({"extra_args", "repetition_detection"})
 
 
 # --------------------------------------------------------------------------------------------
