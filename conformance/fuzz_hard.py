@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import fnmatch
 import json
 import random
 import re
@@ -225,11 +226,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-n", type=int, default=500)
     ap.add_argument("--show", type=int, default=3, help="examples printed per kind")
+    ap.add_argument("--paths", default="*", help="fnmatch pattern of the routes to fuzz "
+                    "(e.g. '/v1/responses/*')")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     apps = Apps()
     pool = seeds()
     pool += streamed_seeds(apps, pool)
+    pool = [(path, body) for path, body in pool if fnmatch.fnmatchcase(path, args.paths)]
     found: Counter[str] = Counter()
     routes: Counter[str] = Counter()
     for i in range(args.n):
