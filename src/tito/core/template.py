@@ -10,6 +10,8 @@ Theory of operation (one module per concern; this one is the public face):
   expect from ``transformers.apply_chat_template`` (sandbox, ``trim_blocks``/``lstrip_blocks``,
   loop controls, a ``tojson`` that does not HTML-escape, ``raise_exception``, ``strftime_now``,
   ``{% generation %}`` spans, tito's ``fromjson``), every hook reporting to the budget.
+* :mod:`tito.core.template_filters`: the filters and globals a template calls, each charging
+  the budget (installed in the environment by the sandbox).
 * :mod:`tito.core.template_budget`: containment. The :class:`TemplateLimits` of a render
   (steps, time, sizes), enforced by a per-render budget; every failure is a
   :class:`TemplateRenderError`, which the render layer turns into
