@@ -212,9 +212,11 @@ def test_lambda_render_functions_serve_the_render_app() -> None:
 
 
 @pytest.mark.parametrize(("path", "body"), [(p, b) for p, b, _ in BODIES if p != "/tokenize"
-                                            and p != "/detokenize"])
+                                            and p != "/detokenize"
+                                            and b.get("kv_transfer_params") is not DEEP])
 def test_engine_request_wire_is_its_json_dump(path: str, body: Any) -> None:
-    """``GenerateRequest.to_wire`` (what the render app sends) is pydantic's JSON dump."""
+    """``GenerateRequest.to_wire`` (what the render app sends) is pydantic's JSON dump (not for
+    a ``DEEP`` value: pydantic's own dump of it fails its recursion guard; ``to_wire`` does not)."""
     from tito.adapters.asgi import dump_json
     from tito.errors import TitoError
     from tito.protocol import ChatCompletionRequest, CompletionRequest, ResponsesRequest
