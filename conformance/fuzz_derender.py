@@ -198,6 +198,7 @@ def _qwen3_call(rnd: random.Random, tags: set[str]) -> str:
         tags.add("tool_auto_malformed")
         body = "not json at all"
     elif kind == "params":
+        tags.add("tool_auto_no_args")  # vLLM reads no arguments there (tito: the parameters)
         body = json.dumps({"name": name, "parameters": args})
     return f"<tool_call>\n{body}\n</tool_call>"
 
@@ -318,7 +319,9 @@ def _mistral_text(rnd: random.Random, req: dict[str, Any], tags: set[str]) -> li
         for _ in range(rnd.choice([1, 1, 2])):
             name = rnd.choice(["get_weather", "get_time"])
             calls.append({"name": name, "arguments": rnd.choice(TOOL_ARGS[name])})
-        body = json.dumps(calls)
+        body = json.dumps(calls, ensure_ascii=rnd.random() < 0.5)
+        if body != json.dumps(calls, ensure_ascii=False):
+            tags.add("tool_call_escaped_args")  # vLLM's batch re-serializes them (not its stream)
         if rnd.random() < 0.15:
             body = body[:rnd.randint(1, len(body))]
             tags.add("tool_auto_malformed")
@@ -353,7 +356,8 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
     the engine cut at), length, abort."""
     served, completion = MODELS[model]
     eos = corpus.EOS_IDS[served] if end is None and model != "gpt-oss" else end
-    kind = rnd.choices(["eos", "length", "abort", "stop_id", "stop_str"], [6, 3, 1, 1, 2])[0]
+    kind = rnd.choices(["eos", "length", "abort", "stop_id", "stop_str", "none"],
+                       [6, 3, 1, 1, 2, 0.3])[0]
     stop_reason: Any = None
     finish: str | None = "stop"
     stops = [x for x in req.get("stop") or [] if x]
@@ -363,6 +367,12 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
     if kind == "stop_str" and hit is not None:
         toks, stop_reason = toks[:hit[0]], hit[1]
         tags.add("stop_string_engine_cut")
+    elif kind == "none":  # a batch choice without finish_reason (the case is not streamed)
+        finish = None
+        tags.add("finish_null")
+        if eos is not None and rnd.random() < 0.5:
+            toks = toks + [eos]  # not dropped: the engine did not say it stopped there
+            tags.update({"special_plain_skip", "special_x"})  # a special token: skipped?
     elif kind in ("length", "abort"):
         finish = kind
         toks = toks[:rnd.randint(0, len(toks))] if rnd.random() < 0.6 else toks
@@ -374,13 +384,17 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
             tags.add("stop_id_harmony")
     elif eos is not None:
         toks = toks + [eos]
-    if finish in ("length", "abort") and served == "qwen3" and not completion:
+    if finish != "stop" and served == "qwen3" and not completion:
         t = _decode(model, toks, False)
         if t.count("<tool_call>") > t.count("</tool_call>"):
             tags.add("tool_auto_malformed")  # cut inside a call: vLLM's batch makes all content
+    if finish != "stop" and model == "mistral-v3":
+        t = _decode(model, toks, False)
+        if "[TOOL_CALLS]" in t and not _isjson(t.split("[TOOL_CALLS]", 1)[1].strip()):
+            tags.add("tool_auto_malformed")  # cut inside the list: vLLM's batch makes it content
     if (req.get("include_stop_str_in_output") or req.get("ignore_eos")) and finish == "stop":
         tags.update({"special_plain_skip", "special_x"})  # the stop token stays: skipped?
-    if stops and stop_reason is None and _first_stop(model, toks, stops, skip):
+    if stops and not isinstance(stop_reason, str) and _first_stop(model, toks, stops, skip):
         tags.add("stop_string_in_output")  # an output the engine would have cut earlier
     if any(_decode(model, t, skip).endswith("\ufffd") for t in (toks, toks[:-1]) if t):
         tags.add("partial_char_at_end")  # tito flushes it as U+FFFD, vLLM drops it
@@ -528,11 +542,16 @@ GENERAL = {
 }
 
 
+#: the suffix of a model's own DEVIATIONS cases (``tool_none_mistral``: a golden's name too)
+SUFFIX = {"mistral-v3": "_mistral", "gpt-oss": "_gptoss"}
+
+
 def _intended(case: Case, group: str, path: str, vllm: Any) -> replay.Deviation | None:
     for tag, (glob, dev) in GENERAL.items():
         if tag in case.tags and fnmatch.fnmatchcase(path, glob):
             return dev
-    for tag in [t + s for t in sorted(case.tags) for s in ("", ".one")] + ["*"]:
+    model = SUFFIX.get(case.model, "")  # model-specific entries: NAME_<model>
+    for tag in [t + s for t in sorted(case.tags) for s in ("", ".one", model)] + ["*"]:
         d = replay.deviation_for(group, tag, path, vllm)
         if d is not None:
             return d
@@ -573,7 +592,7 @@ class Fuzzer:
                                        replay.normalize(resp)):
                 found.append(Found(case.cid, "batch", p, a, b, _intended(case, bgroup, p, a)))
         recorded: dict[str, Any] = {"batch": golden, "streams": []}
-        if not stream:
+        if not stream or "finish_null" in case.tags:  # a stream always finishes
             return found, recorded
         for sc in stream_cases(case, prompt):
             vl = self.rec.stream(served, sc["path"], sc["settings_key"], sc["settings"], prompt,

@@ -15,8 +15,13 @@ surface as a ``tokenizers`` vocabulary:
 * ``decode(ids, skip_special_tokens=True)`` is mistral-common's ``decode`` (``IGNORE``);
   ``skip_special_tokens=False`` keeps special tokens as their text and decodes the text between
   them normally (mistral-common's ``KEEP`` for Tekken; for SentencePiece its ``KEEP`` returns raw
-  ``▁`` pieces, so the runs are decoded as ``IGNORE`` does, which is what vLLM's Mistral
-  detokenizer shows).
+  ``▁`` pieces, so the runs are decoded as ``IGNORE`` does): ``/detokenize``'s text.
+* an output's text (derender) follows vLLM's Mistral detokenizer instead
+  (``MistralTokenizer.convert_tokens_to_string``): whatever ``skip_special_tokens`` says, the
+  only special tokens it shows are :attr:`text_special_ids` (``[TOOL_CALLS]``, ``[ARGS]``,
+  ``[THINK]``, ``[/THINK]``, those the tokenizer has); the others vanish without splitting the
+  text around them, so ``[/INST]`` + ``▁It`` reads `` It`` (recorded: ``derender_fuzz``
+  ``mistral_skip_false*``).
 * token strings (vLLM's ``prev_tokens``, the window a stream carries) are mistral-common's
   pieces (``id_to_piece``), except Tekken's regular tokens, written as their bytes in GPT-2's
   byte-level alphabet: Tekken's pieces of partial characters all read ``"�"`` and would not map
@@ -76,6 +81,9 @@ class MistralVocab(Vocab):
         self.bos_token_id = self.raw.bos_id
         self.extra_eos_token_ids = tuple(i for i in extra_eos_token_ids if i != self.eos_token_id)
         self._sentencepiece = not hasattr(self.raw, "id_to_byte_piece")
+        self.text_special_ids = frozenset(
+            self.added_tokens[t] for t in ("[TOOL_CALLS]", "[ARGS]", "[THINK]", "[/THINK]")
+            if t in self.added_tokens)
 
     @cached_property
     def _piece_ids(self) -> dict[str, int]:

@@ -169,8 +169,13 @@ def step_choice(
     response_id: str = "",
     choice_index: int = 0,
     stop_reason: int | str | None = None,
+    last: bool = False,
 ) -> tuple[ChoiceState, ChoiceOutput]:
     """Advance one choice by one engine chunk; see the module header for the stages.
+
+    ``last``: the output ends here although the engine gave no ``finish_reason`` (a batch
+    response's choice without one, as vLLM's batch derender reads it: everything decoded and
+    flushed, no stop token dropped, ``finish_reason`` stays null).
 
     ``stop_reason`` is the engine's, read on a ``stop`` finish only: an id names the token that
     stopped it (dropped as a stop token even when the request's ``stop_token_ids`` do not list
@@ -187,7 +192,7 @@ def step_choice(
     if not state.role_sent and not cfg.completion:
         role = "assistant"
         state.role_sent = True
-    final = finish_reason is not None
+    final = finish_reason is not None or last
     stop_cfg = cfg.stop
 
     # 1. stop token. A stop-token candidate ending a non-final chunk waits in ``pending``: only

@@ -46,6 +46,10 @@ _BYTE_OF_CHAR = {c: b for b, c in enumerate(BYTE_LEVEL_CHARS)}
 class Vocab:
     """Immutable view of a ``tokenizers.Tokenizer`` plus the model's EOS ids."""
 
+    #: None, or the only special ids an output's text shows with ``skip_special_tokens: false``
+    #: (vLLM's Mistral detokenizer: :class:`tito.core.mistral.MistralVocab`)
+    text_special_ids: frozenset[int] | None = None
+
     def __init__(
         self,
         tokenizer: Tokenizer,

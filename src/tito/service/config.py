@@ -80,6 +80,18 @@ def _harmony_marker_ids(vocab: Any) -> list[int]:
     return harmony_marker_ids(vocab)
 
 
+def _decode_flags(model: ServedModel, req: Any) -> tuple[bool, list[int]]:
+    """(skip_special_tokens, special ids kept as text) of the request's output. A vocabulary
+    whose detokenizer shows only some special tokens (:attr:`~tito.core.vocab.Vocab.
+    text_special_ids`: vLLM's Mistral one) reads ``skip_special_tokens: false`` as skipping
+    every other special token, so one between two words keeps the space after it."""
+    skip = req.skip_special_tokens if req else True
+    shown = model.vocab.text_special_ids
+    if not skip and shown is not None:
+        return True, sorted(shown)
+    return skip, []
+
+
 def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> ChoiceConfig:
     """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
     from tito.core.parsers import is_harmony, marker_special_ids
@@ -92,9 +104,8 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
     if reasoning is not None and not harmony:
         enabled = get_reasoning_parser(reasoning).enabled_from_kwargs(template_kwargs(model, req))
     parsing = reasoning is not None or mode != "none" or harmony
-    skip = req.skip_special_tokens if req else True
-    keep: list[int] = []
-    if parsing and skip:
+    skip, keep = _decode_flags(model, req)
+    if parsing and skip and not keep:
         keep = (
             _harmony_marker_ids(model.vocab) if harmony else marker_special_ids(
                 model.vocab, model.config.tool_parser if mode != "none" else None, reasoning
@@ -137,8 +148,10 @@ def _tool_params(
 
 def completion_config(model: ServedModel, req: CompletionRequest | None) -> ChoiceConfig:
     """Settings for a completions choice: no parsers ever run on completions."""
+    skip, keep = _decode_flags(model, req)
     return ChoiceConfig.model_validate({
-        "skip_special_tokens": req.skip_special_tokens if req else True,
+        "skip_special_tokens": skip,
+        "keep_special_ids": keep,
         "spaces_between_special_tokens": req.spaces_between_special_tokens if req else True,
         "stop": _stop_config(req),
         "completion": True,

@@ -90,7 +90,7 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
                     _chat_logprobs(out)
                     if _has_logprobs(choice) and not _hides_metadata(model, cfg) else None
                 ),
-                finish_reason=out.finish_reason,
+                finish_reason=out.finish_reason or _unfinished_reason(cfg, tool_calls),
                 stop_reason=out.stop_reason,
                 token_ids=_token_ids(model, cfg, choice.token_ids),
             )
@@ -105,6 +105,13 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
         kv_transfer_params=resp.kv_transfer_params,
         metrics=resp.metrics,
     )
+
+
+def _unfinished_reason(cfg: Any, tool_calls: list[Any]) -> str:
+    """A chat choice the engine sent without ``finish_reason``: ``stop``, or ``tool_calls`` when
+    it holds calls (not for a named tool), as vLLM's ``resolve_finish_reason`` reads it (a
+    completions choice keeps null, as vLLM's)."""
+    return "tool_calls" if tool_calls and cfg.tool_choice in ("auto", "required") else "stop"
 
 
 def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> CompletionResponse:
