@@ -71,6 +71,10 @@ RAW: list[tuple[str, str, bytes, str]] = [
     ("GET", "/v1/models", b"", ""),
     ("GET", "/version", b"", ""),
     ("POST", CHAT, b'{"model": "qwen3", "x": ["\\ud800"]}', "application/json"),
+    # the fast path searches only a body orjson refuses: raw surrogate bytes, a key, a pair
+    ("POST", CHAT, b'{"model": "qwen3", "x": "\xed\xa0\x80"}', "application/json"),
+    ("POST", CHAT, b'{"stream": true, "model": "qwen3", "\\udc00": 1}', "application/json"),
+    ("POST", CHAT, b'{"stream": true, "model": "\\ud83d\\ude00"}', "application/json"),
     ("GET", "/nowhere", b"", ""),
     ("POST", "/v1/chat/completions/render", b"{}", "application/json"),
 ]

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tito.adapters import splice, validation
+from tito.adapters.asgi_http import lone_surrogate_path
 
 FASTAPI = {"ensure_ascii": False, "allow_nan": False, "indent": None, "separators": (",", ":")}
 
@@ -192,3 +193,17 @@ def test_parse_body_of_non_utf8_or_too_deep_fails_as_before() -> None:
         validation.parse_body(b'{"a": "\xff"}')
     with pytest.raises(RecursionError):  # past orjson's 1,024 levels: json's own outcome
         validation.parse_body(b"[" * 100_000 + b"]" * 100_000)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=documents, ascii_=st.booleans(), raw=st.booleans())
+def test_a_body_orjson_reads_holds_no_lone_surrogate(value: Any, ascii_: bool, raw: bool) -> None:
+    """The derender app searches a fast path's body for lone surrogates only when orjson refuses
+    it (``tito.adapters.asgi.DerenderApp``): orjson never reads one (escaped, or as raw bytes),
+    so any body it reads is one the body guard finds none in."""
+    body = json.dumps({"v": value}, ensure_ascii=ascii_).encode(
+        "utf-8", "surrogatepass" if raw else "backslashreplace")
+    if validation.parse_fast(body) is not None:
+        assert lone_surrogate_path(body) is None
+    if lone_surrogate_path(body) is not None:
+        assert validation.parse_fast(body) is None

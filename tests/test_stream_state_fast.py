@@ -186,3 +186,24 @@ def test_canonical_json_is_the_standard_encoders(value: dict[str, Any]) -> None:
     signed by any tito release verify on any other)."""
     expected = json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
     assert stream_state._canonical(value) == expected
+
+
+metas = st.builds(
+    stream_state.StreamMeta, model=st.sampled_from(["qwen3", "gpt2"]),
+    id=st.sampled_from(["r", "generate-tokens-x"]), created=st.integers(0, 3),
+    index=st.integers(0, 2), prompt_tokens=st.none() | st.integers(0, 5), n=st.integers(1, 3),
+    ext=st.none() | st.dictionaries(st.text(max_size=3), json_values, max_size=4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(sequence=st.lists(metas, min_size=1, max_size=4))
+def test_meta_dump_is_the_generic_dump(sequence: list[Any]) -> None:
+    """``encode``'s meta dump (remembered for the last meta, or its fields but ``ext`` when
+    ``ext`` holds scalars) equals ``model_dump(exclude_defaults=True)``, key order included, for
+    any sequence of metas (each dumped twice: the remembered path too)."""
+    for meta in sequence:
+        for _ in range(2):
+            got = stream_state._meta_dump(meta)
+            expected = meta.model_dump(exclude_defaults=True)
+            assert list(got.items()) == list(expected.items())
+            assert json.dumps(got) == json.dumps(expected)

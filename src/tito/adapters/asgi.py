@@ -51,6 +51,7 @@ from tito.adapters.asgi_http import max_body_bytes as max_body_bytes
 from tito.adapters.asgi_http import read_json_body as read_json_body
 from tito.adapters.asgi_http import report_unhandled as report_unhandled
 from tito.adapters.asgi_http import response_too_large as response_too_large
+from tito.adapters.asgi_http import surrogate_answer as surrogate_answer
 from tito.adapters.asgi_http import too_large as too_large
 from tito.adapters.payload import event_bytes, over_limit
 from tito.adapters.splice import dump_json as dump_json  # re-exported (benches, tests)
@@ -196,11 +197,21 @@ class DerenderApp:
             if method != "POST":
                 return error_answer("Method Not Allowed", type_=ErrorType.METHOD_NOT_ALLOWED,
                                     code=405)
-            body = await read_json_body(scope, receive)
+            fast = self._fast.get(path)
+            # (a fast path's body is read by orjson, which refuses any lone surrogate: only a
+            # body it refuses is searched for one, as the guard would have searched it)
+            body = await read_json_body(scope, receive, check_surrogates=fast is None)
             if body is None or isinstance(body, JsonAnswer):
                 return body
-            fast = self._fast.get(path)
-            answer = self._fast_answer(fast, body) if fast is not None else None
+            answer = None
+            if fast is not None:
+                data = parse_fast(body)
+                if data is None:
+                    answer = surrogate_answer(body)
+                    if answer is not None:
+                        return answer
+                else:
+                    answer = self._fast_answer(fast, data)
             if answer is None:
                 answer = JsonAnswer(route[1](validate_body(route[0], parse_body(body))))
             if over_limit(answer.body, self.max_response_bytes):
@@ -222,8 +233,9 @@ class DerenderApp:
         return error_answer("Not Found", type_=ErrorType.ROUTE_NOT_FOUND, code=404)
 
     @staticmethod
-    def _fast_answer(fast: Fast, body: bytes) -> JsonAnswer | None:
-        """The fast entry's answer to ``body``, or None: the validated path answers it.
+    def _fast_answer(fast: Fast, data: Any) -> JsonAnswer | None:
+        """The fast entry's answer to the body ``data`` (as :func:`parse_fast` read it), or
+        None: the validated path answers it.
 
         The fast entry sees the body as orjson reads it (:func:`parse_fast`), which it reads as
         ``json`` does (:mod:`tito.service.stream_body`), and says whether its answer holds no
@@ -233,9 +245,6 @@ class DerenderApp:
         past 64 bits) is left to the validated path, which parses the body again with ``json``
         and gives the canonical answer or error. So both paths give the same bytes.
         """
-        data = parse_fast(body)
-        if data is None:
-            return None
         try:
             result = fast(data)
         except Exception:  # noqa: BLE001 - the validated path decides (and reports) it

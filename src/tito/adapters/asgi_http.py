@@ -22,7 +22,8 @@ from tito.settings import env_reader
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "STREAM_HINT", "JsonAnswer", "Receive", "Scope", "Send",
            "error_answer", "internal_error", "lone_surrogate_path", "max_body_bytes",
-           "read_json_body", "report_unhandled", "response_too_large", "too_large"]
+           "read_json_body", "report_unhandled", "response_too_large", "surrogate_answer",
+           "too_large"]
 
 logger = logging.getLogger("tito")
 
@@ -145,13 +146,16 @@ def lone_surrogate_path(body: bytes) -> str | None:
     return None
 
 
-async def read_json_body(scope: Scope, receive: Receive) -> bytes | JsonAnswer | None:
+async def read_json_body(scope: Scope, receive: Receive, *,
+                         check_surrogates: bool = True) -> bytes | JsonAnswer | None:
     """The body of a POST, or the error answer the JSON body guard gives (None: disconnected).
 
     Rules (vLLM's, plus bounds): at most :func:`max_body_bytes` as the Lambda event carries it
     (413, :func:`tito.adapters.payload.over_limit`), content type
     ``application/json`` (400), a body that starts as a JSON object (400), no lone UTF-16
-    surrogate escape in any string (400, :func:`lone_surrogate_path`).
+    surrogate escape in any string (400, :func:`surrogate_answer`). ``check_surrogates=False``:
+    the caller applies that last rule itself (:class:`tito.adapters.asgi.DerenderApp`, only
+    for a body orjson refuses: one it reads holds no lone surrogate).
     """
     limit = max_body_bytes()
     headers = scope["headers"]
@@ -199,14 +203,24 @@ async def read_json_body(scope: Scope, receive: Receive) -> bytes | JsonAnswer |
     if not body.lstrip().startswith(b"{"):
         return error_answer("The request body must be a JSON object.",
                             type_=ErrorType.VALIDATION, code=400)
-    bad = lone_surrogate_path(body)
-    if bad is not None:
-        return error_answer(
-            f"{quote(bad)} contains a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
-            "which is not valid Unicode text.",
-            type_=ErrorType.BAD_REQUEST, code=400, param=bad,
-        )
+    if check_surrogates:
+        bad = surrogate_answer(body)
+        if bad is not None:
+            return bad
     return body
+
+
+def surrogate_answer(body: bytes) -> JsonAnswer | None:
+    """The 400 for a body with a lone UTF-16 surrogate in a string (:func:`lone_surrogate_path`),
+    or None."""
+    bad = lone_surrogate_path(body)
+    if bad is None:
+        return None
+    return error_answer(
+        f"{quote(bad)} contains a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
+        "which is not valid Unicode text.",
+        type_=ErrorType.BAD_REQUEST, code=400, param=bad,
+    )
 
 
 def report_unhandled(exc: BaseException, hooks: Sequence[Callable[[BaseException], None]]) -> None:

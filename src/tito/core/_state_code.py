@@ -8,7 +8,7 @@ One maker per class (``<Class>_<hash of its generated source>``), used by
 # fmt: off
 
 
-def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_harmony, _d_include_reasoning, _d_keep_special_ids, _d_named_tool, _d_parallel_tool_calls, _d_reasoning_enabled, _d_reasoning_parser, _d_return_token_ids, _d_skip_special_tokens, _d_spaces_between_special_tokens, _d_stop, _d_tool_choice, _d_tool_params, _d_tool_parser, _d_top_logprobs, _dump_value, _f_keep_special_ids, _f_stop, _fields, _new, _set):
+def ChoiceConfig_5dfa879792bee103(StateError, _MISSING, _cls, _d_completion, _d_harmony, _d_include_reasoning, _d_keep_special_ids, _d_named_tool, _d_parallel_tool_calls, _d_reasoning_enabled, _d_reasoning_parser, _d_return_token_ids, _d_skip_special_tokens, _d_spaces_between_special_tokens, _d_stop, _d_tool_choice, _d_tool_params, _d_tool_parser, _d_top_logprobs, _dump_value, _f_keep_special_ids, _f_stop, _fields, _new, _set):
     def __init__(self, *, skip_special_tokens=_d_skip_special_tokens, keep_special_ids=_MISSING, spaces_between_special_tokens=_d_spaces_between_special_tokens, stop=_MISSING, reasoning_parser=_d_reasoning_parser, reasoning_enabled=_d_reasoning_enabled, include_reasoning=_d_include_reasoning, tool_parser=_d_tool_parser, tool_choice=_d_tool_choice, named_tool=_d_named_tool, parallel_tool_calls=_d_parallel_tool_calls, tool_params=_d_tool_params, completion=_d_completion, harmony=_d_harmony, top_logprobs=_d_top_logprobs, return_token_ids=_d_return_token_ids):
         self.skip_special_tokens = skip_special_tokens
         self.keep_special_ids = _f_keep_special_ids() if keep_special_ids is _MISSING else keep_special_ids
@@ -73,54 +73,88 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         return (self.skip_special_tokens, self.keep_special_ids, self.spaces_between_special_tokens, self.stop, self.reasoning_parser, self.reasoning_enabled, self.include_reasoning, self.tool_parser, self.tool_choice, self.named_tool, self.parallel_tool_calls, self.tool_params, self.completion, self.harmony, self.top_logprobs, self.return_token_ids, ) == (other.skip_special_tokens, other.keep_special_ids, other.spaces_between_special_tokens, other.stop, other.reasoning_parser, other.reasoning_enabled, other.include_reasoning, other.tool_parser, other.tool_choice, other.named_tool, other.parallel_tool_calls, other.tool_params, other.completion, other.harmony, other.top_logprobs, other.return_token_ids, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.skip_special_tokens
+            if v != _d_skip_special_tokens:
+                d['skip_special_tokens'] = v
+            v = self.keep_special_ids
+            if v != _d_keep_special_ids:
+                d['keep_special_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.spaces_between_special_tokens
+            if v != _d_spaces_between_special_tokens:
+                d['spaces_between_special_tokens'] = v
+            v = self.stop
+            if v != _d_stop:
+                d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.reasoning_parser
+            if v != _d_reasoning_parser:
+                d['reasoning_parser'] = v
+            v = self.reasoning_enabled
+            if v != _d_reasoning_enabled:
+                d['reasoning_enabled'] = v
+            v = self.include_reasoning
+            if v != _d_include_reasoning:
+                d['include_reasoning'] = v
+            v = self.tool_parser
+            if v != _d_tool_parser:
+                d['tool_parser'] = v
+            v = self.tool_choice
+            if v != _d_tool_choice:
+                d['tool_choice'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.named_tool
+            if v != _d_named_tool:
+                d['named_tool'] = v
+            v = self.parallel_tool_calls
+            if v != _d_parallel_tool_calls:
+                d['parallel_tool_calls'] = v
+            v = self.tool_params
+            if v != _d_tool_params:
+                d['tool_params'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.completion
+            if v != _d_completion:
+                d['completion'] = v
+            v = self.harmony
+            if v != _d_harmony:
+                d['harmony'] = v
+            v = self.top_logprobs
+            if v != _d_top_logprobs:
+                d['top_logprobs'] = v
+            v = self.return_token_ids
+            if v != _d_return_token_ids:
+                d['return_token_ids'] = v
+            return d
         v = self.skip_special_tokens
-        if not nondefault or v != _d_skip_special_tokens:
-            d['skip_special_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['skip_special_tokens'] = v
         v = self.keep_special_ids
-        if not nondefault or v != _d_keep_special_ids:
-            d['keep_special_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['keep_special_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.spaces_between_special_tokens
-        if not nondefault or v != _d_spaces_between_special_tokens:
-            d['spaces_between_special_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['spaces_between_special_tokens'] = v
         v = self.stop
-        if not nondefault or v != _d_stop:
-            d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.reasoning_parser
-        if not nondefault or v != _d_reasoning_parser:
-            d['reasoning_parser'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['reasoning_parser'] = v
         v = self.reasoning_enabled
-        if not nondefault or v != _d_reasoning_enabled:
-            d['reasoning_enabled'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['reasoning_enabled'] = v
         v = self.include_reasoning
-        if not nondefault or v != _d_include_reasoning:
-            d['include_reasoning'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['include_reasoning'] = v
         v = self.tool_parser
-        if not nondefault or v != _d_tool_parser:
-            d['tool_parser'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tool_parser'] = v
         v = self.tool_choice
-        if not nondefault or v != _d_tool_choice:
-            d['tool_choice'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tool_choice'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.named_tool
-        if not nondefault or v != _d_named_tool:
-            d['named_tool'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['named_tool'] = v
         v = self.parallel_tool_calls
-        if not nondefault or v != _d_parallel_tool_calls:
-            d['parallel_tool_calls'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['parallel_tool_calls'] = v
         v = self.tool_params
-        if not nondefault or v != _d_tool_params:
-            d['tool_params'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tool_params'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.completion
-        if not nondefault or v != _d_completion:
-            d['completion'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['completion'] = v
         v = self.harmony
-        if not nondefault or v != _d_harmony:
-            d['harmony'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['harmony'] = v
         v = self.top_logprobs
-        if not nondefault or v != _d_top_logprobs:
-            d['top_logprobs'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['top_logprobs'] = v
         v = self.return_token_ids
-        if not nondefault or v != _d_return_token_ids:
-            d['return_token_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['return_token_ids'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -130,6 +164,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('skip_special_tokens', _MISSING)
         if v is _MISSING:
             new.skip_special_tokens = _d_skip_special_tokens
+        elif v.__class__ is bool:
+            new.skip_special_tokens = v
         else:
             try:
                 new.skip_special_tokens = checkers['skip_special_tokens'](v)
@@ -146,6 +182,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('spaces_between_special_tokens', _MISSING)
         if v is _MISSING:
             new.spaces_between_special_tokens = _d_spaces_between_special_tokens
+        elif v.__class__ is bool:
+            new.spaces_between_special_tokens = v
         else:
             try:
                 new.spaces_between_special_tokens = checkers['spaces_between_special_tokens'](v)
@@ -162,6 +200,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('reasoning_parser', _MISSING)
         if v is _MISSING:
             new.reasoning_parser = _d_reasoning_parser
+        elif (v is None or (v.__class__ is str)):
+            new.reasoning_parser = v
         else:
             try:
                 new.reasoning_parser = checkers['reasoning_parser'](v)
@@ -170,6 +210,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('reasoning_enabled', _MISSING)
         if v is _MISSING:
             new.reasoning_enabled = _d_reasoning_enabled
+        elif v.__class__ is bool:
+            new.reasoning_enabled = v
         else:
             try:
                 new.reasoning_enabled = checkers['reasoning_enabled'](v)
@@ -178,6 +220,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('include_reasoning', _MISSING)
         if v is _MISSING:
             new.include_reasoning = _d_include_reasoning
+        elif v.__class__ is bool:
+            new.include_reasoning = v
         else:
             try:
                 new.include_reasoning = checkers['include_reasoning'](v)
@@ -186,6 +230,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('tool_parser', _MISSING)
         if v is _MISSING:
             new.tool_parser = _d_tool_parser
+        elif (v is None or (v.__class__ is str)):
+            new.tool_parser = v
         else:
             try:
                 new.tool_parser = checkers['tool_parser'](v)
@@ -202,6 +248,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('named_tool', _MISSING)
         if v is _MISSING:
             new.named_tool = _d_named_tool
+        elif (v is None or (v.__class__ is str)):
+            new.named_tool = v
         else:
             try:
                 new.named_tool = checkers['named_tool'](v)
@@ -210,6 +258,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('parallel_tool_calls', _MISSING)
         if v is _MISSING:
             new.parallel_tool_calls = _d_parallel_tool_calls
+        elif v.__class__ is bool:
+            new.parallel_tool_calls = v
         else:
             try:
                 new.parallel_tool_calls = checkers['parallel_tool_calls'](v)
@@ -226,6 +276,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('completion', _MISSING)
         if v is _MISSING:
             new.completion = _d_completion
+        elif v.__class__ is bool:
+            new.completion = v
         else:
             try:
                 new.completion = checkers['completion'](v)
@@ -234,6 +286,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('harmony', _MISSING)
         if v is _MISSING:
             new.harmony = _d_harmony
+        elif v.__class__ is bool:
+            new.harmony = v
         else:
             try:
                 new.harmony = checkers['harmony'](v)
@@ -242,6 +296,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('top_logprobs', _MISSING)
         if v is _MISSING:
             new.top_logprobs = _d_top_logprobs
+        elif (v is None or (v.__class__ is int and v >= 0)):
+            new.top_logprobs = v
         else:
             try:
                 new.top_logprobs = checkers['top_logprobs'](v)
@@ -250,6 +306,8 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('return_token_ids', _MISSING)
         if v is _MISSING:
             new.return_token_ids = _d_return_token_ids
+        elif v.__class__ is bool:
+            new.return_token_ids = v
         else:
             try:
                 new.return_token_ids = checkers['return_token_ids'](v)
@@ -259,7 +317,7 @@ def ChoiceConfig_9bce672d8b5ff0f9(StateError, _MISSING, _cls, _d_completion, _d_
     return locals()
 
 
-def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finished, _d_harmony, _d_lp_context, _d_pending, _d_reasoning, _d_role_sent, _d_stop, _d_text_offset, _d_tokens, _d_tool_calls, _d_tools, _dump_value, _f_detok, _f_lp_context, _f_stop, _fields, _new, _set):
+def ChoiceState_8846fe0e1433e460(StateError, _MISSING, _cls, _d_detok, _d_finished, _d_harmony, _d_lp_context, _d_pending, _d_reasoning, _d_role_sent, _d_stop, _d_text_offset, _d_tokens, _d_tool_calls, _d_tools, _dump_value, _f_detok, _f_lp_context, _f_stop, _fields, _new, _set):
     def __init__(self, *, detok=_MISSING, stop=_MISSING, reasoning=_d_reasoning, tools=_d_tools, harmony=_d_harmony, role_sent=_d_role_sent, lp_context=_MISSING, text_offset=_d_text_offset, tokens=_d_tokens, tool_calls=_d_tool_calls, pending=_d_pending, finished=_d_finished):
         self.detok = _f_detok() if detok is _MISSING else detok
         self.stop = _f_stop() if stop is _MISSING else stop
@@ -312,42 +370,68 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
         return (self.detok, self.stop, self.reasoning, self.tools, self.harmony, self.role_sent, self.lp_context, self.text_offset, self.tokens, self.tool_calls, self.pending, self.finished, ) == (other.detok, other.stop, other.reasoning, other.tools, other.harmony, other.role_sent, other.lp_context, other.text_offset, other.tokens, other.tool_calls, other.pending, other.finished, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.detok
+            if v != _d_detok:
+                d['detok'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.stop
+            if v != _d_stop:
+                d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.reasoning
+            if v != _d_reasoning:
+                d['reasoning'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.tools
+            if v != _d_tools:
+                d['tools'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.harmony
+            if v != _d_harmony:
+                d['harmony'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.role_sent
+            if v != _d_role_sent:
+                d['role_sent'] = v
+            v = self.lp_context
+            if v != _d_lp_context:
+                d['lp_context'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.text_offset
+            if v != _d_text_offset:
+                d['text_offset'] = v
+            v = self.tokens
+            if v != _d_tokens:
+                d['tokens'] = v
+            v = self.tool_calls
+            if v != _d_tool_calls:
+                d['tool_calls'] = v
+            v = self.pending
+            if v != _d_pending:
+                d['pending'] = v
+            v = self.finished
+            if v != _d_finished:
+                d['finished'] = v
+            return d
         v = self.detok
-        if not nondefault or v != _d_detok:
-            d['detok'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['detok'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.stop
-        if not nondefault or v != _d_stop:
-            d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.reasoning
-        if not nondefault or v != _d_reasoning:
-            d['reasoning'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['reasoning'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.tools
-        if not nondefault or v != _d_tools:
-            d['tools'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tools'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.harmony
-        if not nondefault or v != _d_harmony:
-            d['harmony'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['harmony'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.role_sent
-        if not nondefault or v != _d_role_sent:
-            d['role_sent'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['role_sent'] = v
         v = self.lp_context
-        if not nondefault or v != _d_lp_context:
-            d['lp_context'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['lp_context'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.text_offset
-        if not nondefault or v != _d_text_offset:
-            d['text_offset'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['text_offset'] = v
         v = self.tokens
-        if not nondefault or v != _d_tokens:
-            d['tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tokens'] = v
         v = self.tool_calls
-        if not nondefault or v != _d_tool_calls:
-            d['tool_calls'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tool_calls'] = v
         v = self.pending
-        if not nondefault or v != _d_pending:
-            d['pending'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['pending'] = v
         v = self.finished
-        if not nondefault or v != _d_finished:
-            d['finished'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['finished'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -397,6 +481,8 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
         v = data.get('role_sent', _MISSING)
         if v is _MISSING:
             new.role_sent = _d_role_sent
+        elif v.__class__ is bool:
+            new.role_sent = v
         else:
             try:
                 new.role_sent = checkers['role_sent'](v)
@@ -413,6 +499,8 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
         v = data.get('text_offset', _MISSING)
         if v is _MISSING:
             new.text_offset = _d_text_offset
+        elif v.__class__ is int and v >= 0:
+            new.text_offset = v
         else:
             try:
                 new.text_offset = checkers['text_offset'](v)
@@ -421,6 +509,8 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
         v = data.get('tokens', _MISSING)
         if v is _MISSING:
             new.tokens = _d_tokens
+        elif v.__class__ is int and v >= 0:
+            new.tokens = v
         else:
             try:
                 new.tokens = checkers['tokens'](v)
@@ -429,6 +519,8 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
         v = data.get('tool_calls', _MISSING)
         if v is _MISSING:
             new.tool_calls = _d_tool_calls
+        elif v.__class__ is int and v >= 0:
+            new.tool_calls = v
         else:
             try:
                 new.tool_calls = checkers['tool_calls'](v)
@@ -437,6 +529,8 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
         v = data.get('pending', _MISSING)
         if v is _MISSING:
             new.pending = _d_pending
+        elif (v is None or (v.__class__ is int and v >= 0)):
+            new.pending = v
         else:
             try:
                 new.pending = checkers['pending'](v)
@@ -445,6 +539,8 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
         v = data.get('finished', _MISSING)
         if v is _MISSING:
             new.finished = _d_finished
+        elif v.__class__ is bool:
+            new.finished = v
         else:
             try:
                 new.finished = checkers['finished'](v)
@@ -454,7 +550,7 @@ def ChoiceState_9408813542e3e886(StateError, _MISSING, _cls, _d_detok, _d_finish
     return locals()
 
 
-def DetokState_cf4b915b5cf88586(StateError, _MISSING, _cls, _d_prefix_offset, _d_read_offset, _d_window, _dump_value, _f_window, _fields, _new, _set):
+def DetokState_50dd4f677152b109(StateError, _MISSING, _cls, _d_prefix_offset, _d_read_offset, _d_window, _dump_value, _f_window, _fields, _new, _set):
     def __init__(self, *, window=_MISSING, prefix_offset=_d_prefix_offset, read_offset=_d_read_offset):
         self.window = _f_window() if window is _MISSING else window
         self.prefix_offset = prefix_offset
@@ -480,15 +576,23 @@ def DetokState_cf4b915b5cf88586(StateError, _MISSING, _cls, _d_prefix_offset, _d
         return (self.window, self.prefix_offset, self.read_offset, ) == (other.window, other.prefix_offset, other.read_offset, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.window
+            if v != _d_window:
+                d['window'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.prefix_offset
+            if v != _d_prefix_offset:
+                d['prefix_offset'] = v
+            v = self.read_offset
+            if v != _d_read_offset:
+                d['read_offset'] = v
+            return d
         v = self.window
-        if not nondefault or v != _d_window:
-            d['window'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['window'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.prefix_offset
-        if not nondefault or v != _d_prefix_offset:
-            d['prefix_offset'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['prefix_offset'] = v
         v = self.read_offset
-        if not nondefault or v != _d_read_offset:
-            d['read_offset'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['read_offset'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -506,6 +610,8 @@ def DetokState_cf4b915b5cf88586(StateError, _MISSING, _cls, _d_prefix_offset, _d
         v = data.get('prefix_offset', _MISSING)
         if v is _MISSING:
             new.prefix_offset = _d_prefix_offset
+        elif v.__class__ is int and v >= 0:
+            new.prefix_offset = v
         else:
             try:
                 new.prefix_offset = checkers['prefix_offset'](v)
@@ -514,6 +620,8 @@ def DetokState_cf4b915b5cf88586(StateError, _MISSING, _cls, _d_prefix_offset, _d
         v = data.get('read_offset', _MISSING)
         if v is _MISSING:
             new.read_offset = _d_read_offset
+        elif v.__class__ is int and v >= 0:
+            new.read_offset = v
         else:
             try:
                 new.read_offset = checkers['read_offset'](v)
@@ -523,7 +631,7 @@ def DetokState_cf4b915b5cf88586(StateError, _MISSING, _cls, _d_prefix_offset, _d
     return locals()
 
 
-def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_tokens, _d_lp, _d_open, _d_out, _d_seq, _dump_value, _fields, _new, _set):
+def EventState_6536c7b77119e1ae(StateError, _MISSING, _cls, _d_done, _d_input_tokens, _d_lp, _d_open, _d_out, _d_seq, _dump_value, _fields, _new, _set):
     def __init__(self, *, seq=_d_seq, done=_d_done, out=_d_out, open=_d_open, lp=_d_lp, input_tokens=_d_input_tokens):
         self.seq = seq
         self.done = done
@@ -558,24 +666,38 @@ def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_to
         return (self.seq, self.done, self.out, self.open, self.lp, self.input_tokens, ) == (other.seq, other.done, other.out, other.open, other.lp, other.input_tokens, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.seq
+            if v != _d_seq:
+                d['seq'] = v
+            v = self.done
+            if v != _d_done:
+                d['done'] = v
+            v = self.out
+            if v != _d_out:
+                d['out'] = v
+            v = self.open
+            if v != _d_open:
+                d['open'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.lp
+            if v != _d_lp:
+                d['lp'] = v
+            v = self.input_tokens
+            if v != _d_input_tokens:
+                d['input_tokens'] = v
+            return d
         v = self.seq
-        if not nondefault or v != _d_seq:
-            d['seq'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['seq'] = v
         v = self.done
-        if not nondefault or v != _d_done:
-            d['done'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['done'] = v
         v = self.out
-        if not nondefault or v != _d_out:
-            d['out'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['out'] = v
         v = self.open
-        if not nondefault or v != _d_open:
-            d['open'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['open'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.lp
-        if not nondefault or v != _d_lp:
-            d['lp'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['lp'] = v
         v = self.input_tokens
-        if not nondefault or v != _d_input_tokens:
-            d['input_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['input_tokens'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -585,6 +707,8 @@ def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_to
         v = data.get('seq', _MISSING)
         if v is _MISSING:
             new.seq = _d_seq
+        elif v.__class__ is int and v >= 0:
+            new.seq = v
         else:
             try:
                 new.seq = checkers['seq'](v)
@@ -593,6 +717,8 @@ def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_to
         v = data.get('done', _MISSING)
         if v is _MISSING:
             new.done = _d_done
+        elif v.__class__ is bool:
+            new.done = v
         else:
             try:
                 new.done = checkers['done'](v)
@@ -601,6 +727,8 @@ def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_to
         v = data.get('out', _MISSING)
         if v is _MISSING:
             new.out = _d_out
+        elif v.__class__ is int and v >= 0:
+            new.out = v
         else:
             try:
                 new.out = checkers['out'](v)
@@ -617,6 +745,8 @@ def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_to
         v = data.get('lp', _MISSING)
         if v is _MISSING:
             new.lp = _d_lp
+        elif v.__class__ is bool:
+            new.lp = v
         else:
             try:
                 new.lp = checkers['lp'](v)
@@ -625,6 +755,8 @@ def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_to
         v = data.get('input_tokens', _MISSING)
         if v is _MISSING:
             new.input_tokens = _d_input_tokens
+        elif v.__class__ is int and v >= 0:
+            new.input_tokens = v
         else:
             try:
                 new.input_tokens = checkers['input_tokens'](v)
@@ -634,7 +766,7 @@ def EventState_a614492d2f797c29(StateError, _MISSING, _cls, _d_done, _d_input_to
     return locals()
 
 
-def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _new, _set):
+def HarmonyState_b5b634756995434a(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _new, _set):
     def __init__(self, *, phase=_d_phase, header=_d_header, first=_d_first, kind=_d_kind, counts=_d_counts, said=_d_said, reasoning_sent=_d_reasoning_sent, content_sent=_d_content_sent, calls=_d_calls, reasoning_tokens=_d_reasoning_tokens):
         self.phase = phase
         self.header = header
@@ -681,36 +813,58 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         return (self.phase, self.header, self.first, self.kind, self.counts, self.said, self.reasoning_sent, self.content_sent, self.calls, self.reasoning_tokens, ) == (other.phase, other.header, other.first, other.kind, other.counts, other.said, other.reasoning_sent, other.content_sent, other.calls, other.reasoning_tokens, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.phase
+            if v != _d_phase:
+                d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.header
+            if v != _d_header:
+                d['header'] = v
+            v = self.first
+            if v != _d_first:
+                d['first'] = v
+            v = self.kind
+            if v != _d_kind:
+                d['kind'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.counts
+            if v != _d_counts:
+                d['counts'] = v
+            v = self.said
+            if v != _d_said:
+                d['said'] = v
+            v = self.reasoning_sent
+            if v != _d_reasoning_sent:
+                d['reasoning_sent'] = v
+            v = self.content_sent
+            if v != _d_content_sent:
+                d['content_sent'] = v
+            v = self.calls
+            if v != _d_calls:
+                d['calls'] = v
+            v = self.reasoning_tokens
+            if v != _d_reasoning_tokens:
+                d['reasoning_tokens'] = v
+            return d
         v = self.phase
-        if not nondefault or v != _d_phase:
-            d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.header
-        if not nondefault or v != _d_header:
-            d['header'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['header'] = v
         v = self.first
-        if not nondefault or v != _d_first:
-            d['first'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['first'] = v
         v = self.kind
-        if not nondefault or v != _d_kind:
-            d['kind'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['kind'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.counts
-        if not nondefault or v != _d_counts:
-            d['counts'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['counts'] = v
         v = self.said
-        if not nondefault or v != _d_said:
-            d['said'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['said'] = v
         v = self.reasoning_sent
-        if not nondefault or v != _d_reasoning_sent:
-            d['reasoning_sent'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['reasoning_sent'] = v
         v = self.content_sent
-        if not nondefault or v != _d_content_sent:
-            d['content_sent'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['content_sent'] = v
         v = self.calls
-        if not nondefault or v != _d_calls:
-            d['calls'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['calls'] = v
         v = self.reasoning_tokens
-        if not nondefault or v != _d_reasoning_tokens:
-            d['reasoning_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['reasoning_tokens'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -728,6 +882,8 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('header', _MISSING)
         if v is _MISSING:
             new.header = _d_header
+        elif v.__class__ is str and len(v) <= 288:
+            new.header = v
         else:
             try:
                 new.header = checkers['header'](v)
@@ -736,6 +892,8 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('first', _MISSING)
         if v is _MISSING:
             new.first = _d_first
+        elif v.__class__ is bool:
+            new.first = v
         else:
             try:
                 new.first = checkers['first'](v)
@@ -752,6 +910,8 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('counts', _MISSING)
         if v is _MISSING:
             new.counts = _d_counts
+        elif v.__class__ is bool:
+            new.counts = v
         else:
             try:
                 new.counts = checkers['counts'](v)
@@ -760,6 +920,8 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('said', _MISSING)
         if v is _MISSING:
             new.said = _d_said
+        elif v.__class__ is bool:
+            new.said = v
         else:
             try:
                 new.said = checkers['said'](v)
@@ -768,6 +930,8 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('reasoning_sent', _MISSING)
         if v is _MISSING:
             new.reasoning_sent = _d_reasoning_sent
+        elif v.__class__ is bool:
+            new.reasoning_sent = v
         else:
             try:
                 new.reasoning_sent = checkers['reasoning_sent'](v)
@@ -776,6 +940,8 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('content_sent', _MISSING)
         if v is _MISSING:
             new.content_sent = _d_content_sent
+        elif v.__class__ is bool:
+            new.content_sent = v
         else:
             try:
                 new.content_sent = checkers['content_sent'](v)
@@ -784,6 +950,8 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('calls', _MISSING)
         if v is _MISSING:
             new.calls = _d_calls
+        elif v.__class__ is int and v >= 0 and v <= 1000000:
+            new.calls = v
         else:
             try:
                 new.calls = checkers['calls'](v)
@@ -792,6 +960,8 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('reasoning_tokens', _MISSING)
         if v is _MISSING:
             new.reasoning_tokens = _d_reasoning_tokens
+        elif v.__class__ is int and v >= 0:
+            new.reasoning_tokens = v
         else:
             try:
                 new.reasoning_tokens = checkers['reasoning_tokens'](v)
@@ -801,7 +971,7 @@ def HarmonyState_2e7d386269592380(StateError, _MISSING, _cls, _d_calls, _d_conte
     return locals()
 
 
-def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):
+def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):
     def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens):
         self.phase = phase
         self.held = held
@@ -851,39 +1021,63 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.reasoning_tokens, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.reasoning_tokens, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.phase
+            if v != _d_phase:
+                d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.held
+            if v != _d_held:
+                d['held'] = v
+            v = self.opened
+            if v != _d_opened:
+                d['opened'] = v
+            v = self.answered
+            if v != _d_answered:
+                d['answered'] = v
+            v = self.implicit_end
+            if v != _d_implicit_end:
+                d['implicit_end'] = v
+            v = self.implicit_end_id
+            if v != _d_implicit_end_id:
+                d['implicit_end_id'] = v
+            v = self.ws
+            if v != _d_ws:
+                d['ws'] = v
+            v = self.id_phase
+            if v != _d_id_phase:
+                d['id_phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.start_id
+            if v != _d_start_id:
+                d['start_id'] = v
+            v = self.end_id
+            if v != _d_end_id:
+                d['end_id'] = v
+            v = self.reasoning_tokens
+            if v != _d_reasoning_tokens:
+                d['reasoning_tokens'] = v
+            return d
         v = self.phase
-        if not nondefault or v != _d_phase:
-            d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.held
-        if not nondefault or v != _d_held:
-            d['held'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['held'] = v
         v = self.opened
-        if not nondefault or v != _d_opened:
-            d['opened'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['opened'] = v
         v = self.answered
-        if not nondefault or v != _d_answered:
-            d['answered'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['answered'] = v
         v = self.implicit_end
-        if not nondefault or v != _d_implicit_end:
-            d['implicit_end'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['implicit_end'] = v
         v = self.implicit_end_id
-        if not nondefault or v != _d_implicit_end_id:
-            d['implicit_end_id'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['implicit_end_id'] = v
         v = self.ws
-        if not nondefault or v != _d_ws:
-            d['ws'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['ws'] = v
         v = self.id_phase
-        if not nondefault or v != _d_id_phase:
-            d['id_phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['id_phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.start_id
-        if not nondefault or v != _d_start_id:
-            d['start_id'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['start_id'] = v
         v = self.end_id
-        if not nondefault or v != _d_end_id:
-            d['end_id'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['end_id'] = v
         v = self.reasoning_tokens
-        if not nondefault or v != _d_reasoning_tokens:
-            d['reasoning_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['reasoning_tokens'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -901,6 +1095,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('held', _MISSING)
         if v is _MISSING:
             new.held = _d_held
+        elif v.__class__ is str and len(v) <= 32:
+            new.held = v
         else:
             try:
                 new.held = checkers['held'](v)
@@ -909,6 +1105,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('opened', _MISSING)
         if v is _MISSING:
             new.opened = _d_opened
+        elif v.__class__ is bool:
+            new.opened = v
         else:
             try:
                 new.opened = checkers['opened'](v)
@@ -917,6 +1115,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('answered', _MISSING)
         if v is _MISSING:
             new.answered = _d_answered
+        elif v.__class__ is bool:
+            new.answered = v
         else:
             try:
                 new.answered = checkers['answered'](v)
@@ -925,6 +1125,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('implicit_end', _MISSING)
         if v is _MISSING:
             new.implicit_end = _d_implicit_end
+        elif v.__class__ is str and len(v) <= 32:
+            new.implicit_end = v
         else:
             try:
                 new.implicit_end = checkers['implicit_end'](v)
@@ -933,6 +1135,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('implicit_end_id', _MISSING)
         if v is _MISSING:
             new.implicit_end_id = _d_implicit_end_id
+        elif (v is None or (v.__class__ is int)):
+            new.implicit_end_id = v
         else:
             try:
                 new.implicit_end_id = checkers['implicit_end_id'](v)
@@ -941,6 +1145,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('ws', _MISSING)
         if v is _MISSING:
             new.ws = _d_ws
+        elif v.__class__ is str and len(v) <= 64:
+            new.ws = v
         else:
             try:
                 new.ws = checkers['ws'](v)
@@ -957,6 +1163,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('start_id', _MISSING)
         if v is _MISSING:
             new.start_id = _d_start_id
+        elif (v is None or (v.__class__ is int)):
+            new.start_id = v
         else:
             try:
                 new.start_id = checkers['start_id'](v)
@@ -965,6 +1173,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('end_id', _MISSING)
         if v is _MISSING:
             new.end_id = _d_end_id
+        elif (v is None or (v.__class__ is int)):
+            new.end_id = v
         else:
             try:
                 new.end_id = checkers['end_id'](v)
@@ -973,6 +1183,8 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('reasoning_tokens', _MISSING)
         if v is _MISSING:
             new.reasoning_tokens = _d_reasoning_tokens
+        elif v.__class__ is int and v >= 0:
+            new.reasoning_tokens = v
         else:
             try:
                 new.reasoning_tokens = checkers['reasoning_tokens'](v)
@@ -982,7 +1194,7 @@ def ReasoningState_8f5c264785e70dab(StateError, _MISSING, _cls, _d_answered, _d_
     return locals()
 
 
-def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_include_stop_str_in_output, _d_min_tokens, _d_stop, _d_stop_token_ids, _dump_value, _f_stop, _f_stop_token_ids, _fields, _new, _set):
+def StopConfig_fa49609b9214da6e(StateError, _MISSING, _cls, _d_ignore_eos, _d_include_stop_str_in_output, _d_min_tokens, _d_stop, _d_stop_token_ids, _dump_value, _f_stop, _f_stop_token_ids, _fields, _new, _set):
     def __init__(self, *, stop=_MISSING, stop_token_ids=_MISSING, include_stop_str_in_output=_d_include_stop_str_in_output, min_tokens=_d_min_tokens, ignore_eos=_d_ignore_eos):
         _set(self, 'stop', _f_stop() if stop is _MISSING else stop)
         _set(self, 'stop_token_ids', _f_stop_token_ids() if stop_token_ids is _MISSING else stop_token_ids)
@@ -1014,21 +1226,33 @@ def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_in
         return (self.stop, self.stop_token_ids, self.include_stop_str_in_output, self.min_tokens, self.ignore_eos, ) == (other.stop, other.stop_token_ids, other.include_stop_str_in_output, other.min_tokens, other.ignore_eos, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.stop
+            if v != _d_stop:
+                d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.stop_token_ids
+            if v != _d_stop_token_ids:
+                d['stop_token_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.include_stop_str_in_output
+            if v != _d_include_stop_str_in_output:
+                d['include_stop_str_in_output'] = v
+            v = self.min_tokens
+            if v != _d_min_tokens:
+                d['min_tokens'] = v
+            v = self.ignore_eos
+            if v != _d_ignore_eos:
+                d['ignore_eos'] = v
+            return d
         v = self.stop
-        if not nondefault or v != _d_stop:
-            d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['stop'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.stop_token_ids
-        if not nondefault or v != _d_stop_token_ids:
-            d['stop_token_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['stop_token_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.include_stop_str_in_output
-        if not nondefault or v != _d_include_stop_str_in_output:
-            d['include_stop_str_in_output'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['include_stop_str_in_output'] = v
         v = self.min_tokens
-        if not nondefault or v != _d_min_tokens:
-            d['min_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['min_tokens'] = v
         v = self.ignore_eos
-        if not nondefault or v != _d_ignore_eos:
-            d['ignore_eos'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['ignore_eos'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -1054,6 +1278,8 @@ def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_in
         v = data.get('include_stop_str_in_output', _MISSING)
         if v is _MISSING:
             _set(new, 'include_stop_str_in_output', _d_include_stop_str_in_output)
+        elif v.__class__ is bool:
+            _set(new, 'include_stop_str_in_output', v)
         else:
             try:
                 _set(new, 'include_stop_str_in_output', checkers['include_stop_str_in_output'](v))
@@ -1062,6 +1288,8 @@ def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_in
         v = data.get('min_tokens', _MISSING)
         if v is _MISSING:
             _set(new, 'min_tokens', _d_min_tokens)
+        elif v.__class__ is int:
+            _set(new, 'min_tokens', v)
         else:
             try:
                 _set(new, 'min_tokens', checkers['min_tokens'](v))
@@ -1070,6 +1298,8 @@ def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_in
         v = data.get('ignore_eos', _MISSING)
         if v is _MISSING:
             _set(new, 'ignore_eos', _d_ignore_eos)
+        elif v.__class__ is bool:
+            _set(new, 'ignore_eos', v)
         else:
             try:
                 _set(new, 'ignore_eos', checkers['ignore_eos'](v))
@@ -1079,7 +1309,7 @@ def StopConfig_7b8608b272d7dd17(StateError, _MISSING, _cls, _d_ignore_eos, _d_in
     return locals()
 
 
-def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d_stop_reason, _d_tail, _d_tokens, _dump_value, _fields, _new, _set):
+def StopState_c59346db927cb567(StateError, _MISSING, _cls, _d_fired, _d_held, _d_stop_reason, _d_tail, _d_tokens, _dump_value, _fields, _new, _set):
     def __init__(self, *, held=_d_held, tail=_d_tail, fired=_d_fired, stop_reason=_d_stop_reason, tokens=_d_tokens):
         self.held = held
         self.tail = tail
@@ -1111,21 +1341,33 @@ def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d
         return (self.held, self.tail, self.fired, self.stop_reason, self.tokens, ) == (other.held, other.tail, other.fired, other.stop_reason, other.tokens, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.held
+            if v != _d_held:
+                d['held'] = v
+            v = self.tail
+            if v != _d_tail:
+                d['tail'] = v
+            v = self.fired
+            if v != _d_fired:
+                d['fired'] = v
+            v = self.stop_reason
+            if v != _d_stop_reason:
+                d['stop_reason'] = v
+            v = self.tokens
+            if v != _d_tokens:
+                d['tokens'] = v
+            return d
         v = self.held
-        if not nondefault or v != _d_held:
-            d['held'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['held'] = v
         v = self.tail
-        if not nondefault or v != _d_tail:
-            d['tail'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tail'] = v
         v = self.fired
-        if not nondefault or v != _d_fired:
-            d['fired'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['fired'] = v
         v = self.stop_reason
-        if not nondefault or v != _d_stop_reason:
-            d['stop_reason'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['stop_reason'] = v
         v = self.tokens
-        if not nondefault or v != _d_tokens:
-            d['tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tokens'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -1135,6 +1377,8 @@ def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d
         v = data.get('held', _MISSING)
         if v is _MISSING:
             new.held = _d_held
+        elif v.__class__ is str and len(v) <= 255:
+            new.held = v
         else:
             try:
                 new.held = checkers['held'](v)
@@ -1143,6 +1387,8 @@ def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d
         v = data.get('tail', _MISSING)
         if v is _MISSING:
             new.tail = _d_tail
+        elif v.__class__ is str and len(v) <= 255:
+            new.tail = v
         else:
             try:
                 new.tail = checkers['tail'](v)
@@ -1151,6 +1397,8 @@ def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d
         v = data.get('fired', _MISSING)
         if v is _MISSING:
             new.fired = _d_fired
+        elif v.__class__ is bool:
+            new.fired = v
         else:
             try:
                 new.fired = checkers['fired'](v)
@@ -1159,6 +1407,8 @@ def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d
         v = data.get('stop_reason', _MISSING)
         if v is _MISSING:
             new.stop_reason = _d_stop_reason
+        elif (v is None or (v.__class__ is str and len(v) <= 256)):
+            new.stop_reason = v
         else:
             try:
                 new.stop_reason = checkers['stop_reason'](v)
@@ -1167,6 +1417,8 @@ def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d
         v = data.get('tokens', _MISSING)
         if v is _MISSING:
             new.tokens = _d_tokens
+        elif v.__class__ is int and v >= 0 and v <= 9007199254740992:
+            new.tokens = v
         else:
             try:
                 new.tokens = checkers['tokens'](v)
@@ -1176,7 +1428,7 @@ def StopState_1278cb0e83bc7923(StateError, _MISSING, _cls, _d_fired, _d_held, _d
     return locals()
 
 
-def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d_n, _d_prompt_tokens, _dump_value, _fields, _new, _set):
+def StreamMeta_77d2b9f5f6fad37e(StateError, _MISSING, _cls, _d_ext, _d_index, _d_n, _d_prompt_tokens, _dump_value, _fields, _new, _set):
     def __init__(self, *, model, id, created, index=_d_index, prompt_tokens=_d_prompt_tokens, n=_d_n, ext=_d_ext):
         self.model = model
         self.id = id
@@ -1214,27 +1466,40 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
         return (self.model, self.id, self.created, self.index, self.prompt_tokens, self.n, self.ext, ) == (other.model, other.id, other.created, other.index, other.prompt_tokens, other.n, other.ext, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.model
+            d['model'] = v
+            v = self.id
+            d['id'] = v
+            v = self.created
+            d['created'] = v
+            v = self.index
+            if v != _d_index:
+                d['index'] = v
+            v = self.prompt_tokens
+            if v != _d_prompt_tokens:
+                d['prompt_tokens'] = v
+            v = self.n
+            if v != _d_n:
+                d['n'] = v
+            v = self.ext
+            if v != _d_ext:
+                d['ext'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            return d
         v = self.model
-        if True:
-            d['model'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['model'] = v
         v = self.id
-        if True:
-            d['id'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['id'] = v
         v = self.created
-        if True:
-            d['created'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['created'] = v
         v = self.index
-        if not nondefault or v != _d_index:
-            d['index'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['index'] = v
         v = self.prompt_tokens
-        if not nondefault or v != _d_prompt_tokens:
-            d['prompt_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['prompt_tokens'] = v
         v = self.n
-        if not nondefault or v != _d_n:
-            d['n'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['n'] = v
         v = self.ext
-        if not nondefault or v != _d_ext:
-            d['ext'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['ext'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -1244,6 +1509,8 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
         v = data.get('model', _MISSING)
         if v is _MISSING:
             raise StateError(('model',), 'Field required')
+        elif v.__class__ is str:
+            new.model = v
         else:
             try:
                 new.model = checkers['model'](v)
@@ -1252,6 +1519,8 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
         v = data.get('id', _MISSING)
         if v is _MISSING:
             raise StateError(('id',), 'Field required')
+        elif v.__class__ is str and len(v) <= 512:
+            new.id = v
         else:
             try:
                 new.id = checkers['id'](v)
@@ -1260,6 +1529,8 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
         v = data.get('created', _MISSING)
         if v is _MISSING:
             raise StateError(('created',), 'Field required')
+        elif v.__class__ is int and v >= 0:
+            new.created = v
         else:
             try:
                 new.created = checkers['created'](v)
@@ -1268,6 +1539,8 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
         v = data.get('index', _MISSING)
         if v is _MISSING:
             new.index = _d_index
+        elif v.__class__ is int and v >= 0:
+            new.index = v
         else:
             try:
                 new.index = checkers['index'](v)
@@ -1276,6 +1549,8 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
         v = data.get('prompt_tokens', _MISSING)
         if v is _MISSING:
             new.prompt_tokens = _d_prompt_tokens
+        elif (v is None or (v.__class__ is int and v >= 0)):
+            new.prompt_tokens = v
         else:
             try:
                 new.prompt_tokens = checkers['prompt_tokens'](v)
@@ -1284,6 +1559,8 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
         v = data.get('n', _MISSING)
         if v is _MISSING:
             new.n = _d_n
+        elif v.__class__ is int and v >= 1 and v <= 16384:
+            new.n = v
         else:
             try:
                 new.n = checkers['n'](v)
@@ -1301,7 +1578,7 @@ def StreamMeta_b9841aac44d6ef1e(StateError, _MISSING, _cls, _d_ext, _d_index, _d
     return locals()
 
 
-def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_n, _d_prompt_tokens, _d_sig, _d_st, _dump_value, _f_st, _fields, _new, _set):
+def TitoState_37692571a8592476(StateError, _MISSING, _cls, _d_ext, _d_index, _d_n, _d_prompt_tokens, _d_sig, _d_st, _dump_value, _f_st, _fields, _new, _set):
     def __init__(self, *, v, model, id, created, index=_d_index, prompt_tokens=_d_prompt_tokens, n=_d_n, ext=_d_ext, cfg, st=_MISSING, sig=_d_sig):
         self.v = v
         self.model = model
@@ -1351,39 +1628,58 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         return (self.v, self.model, self.id, self.created, self.index, self.prompt_tokens, self.n, self.ext, self.cfg, self.st, self.sig, ) == (other.v, other.model, other.id, other.created, other.index, other.prompt_tokens, other.n, other.ext, other.cfg, other.st, other.sig, )
     def _dump(self, nondefault):
         d = {}
-        v = self.v
-        if True:
-            d['v'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
-        v = self.model
-        if True:
-            d['model'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
-        v = self.id
-        if True:
-            d['id'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
-        v = self.created
-        if True:
-            d['created'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
-        v = self.index
-        if not nondefault or v != _d_index:
-            d['index'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
-        v = self.prompt_tokens
-        if not nondefault or v != _d_prompt_tokens:
-            d['prompt_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
-        v = self.n
-        if not nondefault or v != _d_n:
-            d['n'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
-        v = self.ext
-        if not nondefault or v != _d_ext:
-            d['ext'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
-        v = self.cfg
-        if True:
+        if nondefault:
+            v = self.v
+            d['v'] = v
+            v = self.model
+            d['model'] = v
+            v = self.id
+            d['id'] = v
+            v = self.created
+            d['created'] = v
+            v = self.index
+            if v != _d_index:
+                d['index'] = v
+            v = self.prompt_tokens
+            if v != _d_prompt_tokens:
+                d['prompt_tokens'] = v
+            v = self.n
+            if v != _d_n:
+                d['n'] = v
+            v = self.ext
+            if v != _d_ext:
+                d['ext'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.cfg
             d['cfg'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.st
+            if v != _d_st:
+                d['st'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.sig
+            if v != _d_sig:
+                d['sig'] = v
+            return d
+        v = self.v
+        d['v'] = v
+        v = self.model
+        d['model'] = v
+        v = self.id
+        d['id'] = v
+        v = self.created
+        d['created'] = v
+        v = self.index
+        d['index'] = v
+        v = self.prompt_tokens
+        d['prompt_tokens'] = v
+        v = self.n
+        d['n'] = v
+        v = self.ext
+        d['ext'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.cfg
+        d['cfg'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.st
-        if not nondefault or v != _d_st:
-            d['st'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['st'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.sig
-        if not nondefault or v != _d_sig:
-            d['sig'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['sig'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -1393,6 +1689,8 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         v = data.get('v', _MISSING)
         if v is _MISSING:
             raise StateError(('v',), 'Field required')
+        elif v.__class__ is int:
+            new.v = v
         else:
             try:
                 new.v = checkers['v'](v)
@@ -1401,6 +1699,8 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         v = data.get('model', _MISSING)
         if v is _MISSING:
             raise StateError(('model',), 'Field required')
+        elif v.__class__ is str and len(v) <= 256:
+            new.model = v
         else:
             try:
                 new.model = checkers['model'](v)
@@ -1409,6 +1709,8 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         v = data.get('id', _MISSING)
         if v is _MISSING:
             raise StateError(('id',), 'Field required')
+        elif v.__class__ is str and len(v) <= 512:
+            new.id = v
         else:
             try:
                 new.id = checkers['id'](v)
@@ -1417,6 +1719,8 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         v = data.get('created', _MISSING)
         if v is _MISSING:
             raise StateError(('created',), 'Field required')
+        elif v.__class__ is int and v >= 0:
+            new.created = v
         else:
             try:
                 new.created = checkers['created'](v)
@@ -1425,6 +1729,8 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         v = data.get('index', _MISSING)
         if v is _MISSING:
             new.index = _d_index
+        elif v.__class__ is int and v >= 0:
+            new.index = v
         else:
             try:
                 new.index = checkers['index'](v)
@@ -1433,6 +1739,8 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         v = data.get('prompt_tokens', _MISSING)
         if v is _MISSING:
             new.prompt_tokens = _d_prompt_tokens
+        elif (v is None or (v.__class__ is int and v >= 0)):
+            new.prompt_tokens = v
         else:
             try:
                 new.prompt_tokens = checkers['prompt_tokens'](v)
@@ -1441,6 +1749,8 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         v = data.get('n', _MISSING)
         if v is _MISSING:
             new.n = _d_n
+        elif v.__class__ is int and v >= 1 and v <= 16384:
+            new.n = v
         else:
             try:
                 new.n = checkers['n'](v)
@@ -1473,6 +1783,8 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
         v = data.get('sig', _MISSING)
         if v is _MISSING:
             new.sig = _d_sig
+        elif (v is None or (v.__class__ is str and len(v) <= 128)):
+            new.sig = v
         else:
             try:
                 new.sig = checkers['sig'](v)
@@ -1482,7 +1794,7 @@ def TitoState_2224817671465e27(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
     return locals()
 
 
-def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf, _d_calls, _d_comma, _d_depth, _d_esc, _d_expect, _d_fn, _d_gap, _d_in_str, _d_insec, _d_key, _d_name_sent, _d_pend, _d_phase, _d_quote, _d_stack, _d_tok, _d_truncated, _d_val, _d_vs, _d_vt, _d_ws, _dump_value, _fields, _new, _set):
+def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf, _d_calls, _d_comma, _d_depth, _d_esc, _d_expect, _d_fn, _d_gap, _d_in_str, _d_insec, _d_key, _d_name_sent, _d_pend, _d_phase, _d_quote, _d_stack, _d_tok, _d_truncated, _d_val, _d_vs, _d_vt, _d_ws, _dump_value, _fields, _new, _set):
     def __init__(self, *, phase=_d_phase, buf=_d_buf, ws=_d_ws, gap=_d_gap, calls=_d_calls, name_sent=_d_name_sent, args_sent=_d_args_sent, depth=_d_depth, in_str=_d_in_str, esc=_d_esc, truncated=_d_truncated, stack=_d_stack, expect=_d_expect, tok=_d_tok, key=_d_key, quote=_d_quote, pend=_d_pend, comma=_d_comma, fn=_d_fn, vt=_d_vt, val=_d_val, vs=_d_vs, insec=_d_insec):
         self.phase = phase
         self.buf = buf
@@ -1568,75 +1880,123 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         return (self.phase, self.buf, self.ws, self.gap, self.calls, self.name_sent, self.args_sent, self.depth, self.in_str, self.esc, self.truncated, self.stack, self.expect, self.tok, self.key, self.quote, self.pend, self.comma, self.fn, self.vt, self.val, self.vs, self.insec, ) == (other.phase, other.buf, other.ws, other.gap, other.calls, other.name_sent, other.args_sent, other.depth, other.in_str, other.esc, other.truncated, other.stack, other.expect, other.tok, other.key, other.quote, other.pend, other.comma, other.fn, other.vt, other.val, other.vs, other.insec, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.phase
+            if v != _d_phase:
+                d['phase'] = v
+            v = self.buf
+            if v != _d_buf:
+                d['buf'] = v
+            v = self.ws
+            if v != _d_ws:
+                d['ws'] = v
+            v = self.gap
+            if v != _d_gap:
+                d['gap'] = v
+            v = self.calls
+            if v != _d_calls:
+                d['calls'] = v
+            v = self.name_sent
+            if v != _d_name_sent:
+                d['name_sent'] = v
+            v = self.args_sent
+            if v != _d_args_sent:
+                d['args_sent'] = v
+            v = self.depth
+            if v != _d_depth:
+                d['depth'] = v
+            v = self.in_str
+            if v != _d_in_str:
+                d['in_str'] = v
+            v = self.esc
+            if v != _d_esc:
+                d['esc'] = v
+            v = self.truncated
+            if v != _d_truncated:
+                d['truncated'] = v
+            v = self.stack
+            if v != _d_stack:
+                d['stack'] = v
+            v = self.expect
+            if v != _d_expect:
+                d['expect'] = v
+            v = self.tok
+            if v != _d_tok:
+                d['tok'] = v
+            v = self.key
+            if v != _d_key:
+                d['key'] = v
+            v = self.quote
+            if v != _d_quote:
+                d['quote'] = v
+            v = self.pend
+            if v != _d_pend:
+                d['pend'] = v
+            v = self.comma
+            if v != _d_comma:
+                d['comma'] = v
+            v = self.fn
+            if v != _d_fn:
+                d['fn'] = v
+            v = self.vt
+            if v != _d_vt:
+                d['vt'] = v
+            v = self.val
+            if v != _d_val:
+                d['val'] = v
+            v = self.vs
+            if v != _d_vs:
+                d['vs'] = v
+            v = self.insec
+            if v != _d_insec:
+                d['insec'] = v
+            return d
         v = self.phase
-        if not nondefault or v != _d_phase:
-            d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['phase'] = v
         v = self.buf
-        if not nondefault or v != _d_buf:
-            d['buf'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['buf'] = v
         v = self.ws
-        if not nondefault or v != _d_ws:
-            d['ws'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['ws'] = v
         v = self.gap
-        if not nondefault or v != _d_gap:
-            d['gap'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['gap'] = v
         v = self.calls
-        if not nondefault or v != _d_calls:
-            d['calls'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['calls'] = v
         v = self.name_sent
-        if not nondefault or v != _d_name_sent:
-            d['name_sent'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['name_sent'] = v
         v = self.args_sent
-        if not nondefault or v != _d_args_sent:
-            d['args_sent'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['args_sent'] = v
         v = self.depth
-        if not nondefault or v != _d_depth:
-            d['depth'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['depth'] = v
         v = self.in_str
-        if not nondefault or v != _d_in_str:
-            d['in_str'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['in_str'] = v
         v = self.esc
-        if not nondefault or v != _d_esc:
-            d['esc'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['esc'] = v
         v = self.truncated
-        if not nondefault or v != _d_truncated:
-            d['truncated'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['truncated'] = v
         v = self.stack
-        if not nondefault or v != _d_stack:
-            d['stack'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['stack'] = v
         v = self.expect
-        if not nondefault or v != _d_expect:
-            d['expect'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['expect'] = v
         v = self.tok
-        if not nondefault or v != _d_tok:
-            d['tok'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['tok'] = v
         v = self.key
-        if not nondefault or v != _d_key:
-            d['key'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['key'] = v
         v = self.quote
-        if not nondefault or v != _d_quote:
-            d['quote'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['quote'] = v
         v = self.pend
-        if not nondefault or v != _d_pend:
-            d['pend'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['pend'] = v
         v = self.comma
-        if not nondefault or v != _d_comma:
-            d['comma'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['comma'] = v
         v = self.fn
-        if not nondefault or v != _d_fn:
-            d['fn'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['fn'] = v
         v = self.vt
-        if not nondefault or v != _d_vt:
-            d['vt'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['vt'] = v
         v = self.val
-        if not nondefault or v != _d_val:
-            d['val'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['val'] = v
         v = self.vs
-        if not nondefault or v != _d_vs:
-            d['vs'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['vs'] = v
         v = self.insec
-        if not nondefault or v != _d_insec:
-            d['insec'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['insec'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -1646,6 +2006,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('phase', _MISSING)
         if v is _MISSING:
             new.phase = _d_phase
+        elif v.__class__ is str and len(v) <= 16:
+            new.phase = v
         else:
             try:
                 new.phase = checkers['phase'](v)
@@ -1654,6 +2016,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('buf', _MISSING)
         if v is _MISSING:
             new.buf = _d_buf
+        elif v.__class__ is str and len(v) <= 264:
+            new.buf = v
         else:
             try:
                 new.buf = checkers['buf'](v)
@@ -1662,6 +2026,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('ws', _MISSING)
         if v is _MISSING:
             new.ws = _d_ws
+        elif v.__class__ is str and len(v) <= 64:
+            new.ws = v
         else:
             try:
                 new.ws = checkers['ws'](v)
@@ -1670,6 +2036,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('gap', _MISSING)
         if v is _MISSING:
             new.gap = _d_gap
+        elif v.__class__ is bool:
+            new.gap = v
         else:
             try:
                 new.gap = checkers['gap'](v)
@@ -1678,6 +2046,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('calls', _MISSING)
         if v is _MISSING:
             new.calls = _d_calls
+        elif v.__class__ is int and v >= 0 and v <= 1000000:
+            new.calls = v
         else:
             try:
                 new.calls = checkers['calls'](v)
@@ -1686,6 +2056,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('name_sent', _MISSING)
         if v is _MISSING:
             new.name_sent = _d_name_sent
+        elif v.__class__ is bool:
+            new.name_sent = v
         else:
             try:
                 new.name_sent = checkers['name_sent'](v)
@@ -1694,6 +2066,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('args_sent', _MISSING)
         if v is _MISSING:
             new.args_sent = _d_args_sent
+        elif v.__class__ is int and v >= 0:
+            new.args_sent = v
         else:
             try:
                 new.args_sent = checkers['args_sent'](v)
@@ -1702,6 +2076,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('depth', _MISSING)
         if v is _MISSING:
             new.depth = _d_depth
+        elif v.__class__ is int and v >= 0:
+            new.depth = v
         else:
             try:
                 new.depth = checkers['depth'](v)
@@ -1710,6 +2086,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('in_str', _MISSING)
         if v is _MISSING:
             new.in_str = _d_in_str
+        elif v.__class__ is bool:
+            new.in_str = v
         else:
             try:
                 new.in_str = checkers['in_str'](v)
@@ -1718,6 +2096,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('esc', _MISSING)
         if v is _MISSING:
             new.esc = _d_esc
+        elif v.__class__ is bool:
+            new.esc = v
         else:
             try:
                 new.esc = checkers['esc'](v)
@@ -1726,6 +2106,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('truncated', _MISSING)
         if v is _MISSING:
             new.truncated = _d_truncated
+        elif v.__class__ is bool:
+            new.truncated = v
         else:
             try:
                 new.truncated = checkers['truncated'](v)
@@ -1734,6 +2116,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('stack', _MISSING)
         if v is _MISSING:
             new.stack = _d_stack
+        elif v.__class__ is str and len(v) <= 63:
+            new.stack = v
         else:
             try:
                 new.stack = checkers['stack'](v)
@@ -1742,6 +2126,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('expect', _MISSING)
         if v is _MISSING:
             new.expect = _d_expect
+        elif v.__class__ is str and len(v) <= 8:
+            new.expect = v
         else:
             try:
                 new.expect = checkers['expect'](v)
@@ -1750,6 +2136,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('tok', _MISSING)
         if v is _MISSING:
             new.tok = _d_tok
+        elif v.__class__ is str and len(v) <= 200:
+            new.tok = v
         else:
             try:
                 new.tok = checkers['tok'](v)
@@ -1758,6 +2146,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('key', _MISSING)
         if v is _MISSING:
             new.key = _d_key
+        elif v.__class__ is str and len(v) <= 200:
+            new.key = v
         else:
             try:
                 new.key = checkers['key'](v)
@@ -1766,6 +2156,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('quote', _MISSING)
         if v is _MISSING:
             new.quote = _d_quote
+        elif v.__class__ is str and len(v) <= 3:
+            new.quote = v
         else:
             try:
                 new.quote = checkers['quote'](v)
@@ -1774,6 +2166,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('pend', _MISSING)
         if v is _MISSING:
             new.pend = _d_pend
+        elif v.__class__ is str and len(v) <= 100:
+            new.pend = v
         else:
             try:
                 new.pend = checkers['pend'](v)
@@ -1782,6 +2176,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('comma', _MISSING)
         if v is _MISSING:
             new.comma = _d_comma
+        elif v.__class__ is bool:
+            new.comma = v
         else:
             try:
                 new.comma = checkers['comma'](v)
@@ -1790,6 +2186,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('fn', _MISSING)
         if v is _MISSING:
             new.fn = _d_fn
+        elif v.__class__ is str and len(v) <= 200:
+            new.fn = v
         else:
             try:
                 new.fn = checkers['fn'](v)
@@ -1798,6 +2196,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('vt', _MISSING)
         if v is _MISSING:
             new.vt = _d_vt
+        elif v.__class__ is str and len(v) <= 16:
+            new.vt = v
         else:
             try:
                 new.vt = checkers['vt'](v)
@@ -1806,6 +2206,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('val', _MISSING)
         if v is _MISSING:
             new.val = _d_val
+        elif v.__class__ is str and len(v) <= 257:
+            new.val = v
         else:
             try:
                 new.val = checkers['val'](v)
@@ -1814,6 +2216,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('vs', _MISSING)
         if v is _MISSING:
             new.vs = _d_vs
+        elif v.__class__ is bool:
+            new.vs = v
         else:
             try:
                 new.vs = checkers['vs'](v)
@@ -1822,6 +2226,8 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('insec', _MISSING)
         if v is _MISSING:
             new.insec = _d_insec
+        elif v.__class__ is bool:
+            new.insec = v
         else:
             try:
                 new.insec = checkers['insec'](v)
@@ -1831,7 +2237,7 @@ def ToolState_26589b4ad95ad715(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
     return locals()
 
 
-def Usage_1cdcc7ae59c21bdc(StateError, _MISSING, _cls, _d_input_tokens, _d_output_tokens, _d_reasoning_tokens, _dump_value, _fields, _new, _set):
+def Usage_8030296d36da5ec3(StateError, _MISSING, _cls, _d_input_tokens, _d_output_tokens, _d_reasoning_tokens, _dump_value, _fields, _new, _set):
     def __init__(self, *, input_tokens=_d_input_tokens, output_tokens=_d_output_tokens, reasoning_tokens=_d_reasoning_tokens):
         self.input_tokens = input_tokens
         self.output_tokens = output_tokens
@@ -1857,15 +2263,23 @@ def Usage_1cdcc7ae59c21bdc(StateError, _MISSING, _cls, _d_input_tokens, _d_outpu
         return (self.input_tokens, self.output_tokens, self.reasoning_tokens, ) == (other.input_tokens, other.output_tokens, other.reasoning_tokens, )
     def _dump(self, nondefault):
         d = {}
+        if nondefault:
+            v = self.input_tokens
+            if v != _d_input_tokens:
+                d['input_tokens'] = v
+            v = self.output_tokens
+            if v != _d_output_tokens:
+                d['output_tokens'] = v
+            v = self.reasoning_tokens
+            if v != _d_reasoning_tokens:
+                d['reasoning_tokens'] = v
+            return d
         v = self.input_tokens
-        if not nondefault or v != _d_input_tokens:
-            d['input_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['input_tokens'] = v
         v = self.output_tokens
-        if not nondefault or v != _d_output_tokens:
-            d['output_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['output_tokens'] = v
         v = self.reasoning_tokens
-        if not nondefault or v != _d_reasoning_tokens:
-            d['reasoning_tokens'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        d['reasoning_tokens'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -1875,6 +2289,8 @@ def Usage_1cdcc7ae59c21bdc(StateError, _MISSING, _cls, _d_input_tokens, _d_outpu
         v = data.get('input_tokens', _MISSING)
         if v is _MISSING:
             new.input_tokens = _d_input_tokens
+        elif v.__class__ is int:
+            new.input_tokens = v
         else:
             try:
                 new.input_tokens = checkers['input_tokens'](v)
@@ -1883,6 +2299,8 @@ def Usage_1cdcc7ae59c21bdc(StateError, _MISSING, _cls, _d_input_tokens, _d_outpu
         v = data.get('output_tokens', _MISSING)
         if v is _MISSING:
             new.output_tokens = _d_output_tokens
+        elif v.__class__ is int:
+            new.output_tokens = v
         else:
             try:
                 new.output_tokens = checkers['output_tokens'](v)
@@ -1891,6 +2309,8 @@ def Usage_1cdcc7ae59c21bdc(StateError, _MISSING, _cls, _d_input_tokens, _d_outpu
         v = data.get('reasoning_tokens', _MISSING)
         if v is _MISSING:
             new.reasoning_tokens = _d_reasoning_tokens
+        elif v.__class__ is int:
+            new.reasoning_tokens = v
         else:
             try:
                 new.reasoning_tokens = checkers['reasoning_tokens'](v)

@@ -174,19 +174,29 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
     lines.append("    if other.__class__ is not self.__class__:")
     lines.append("        return NotImplemented")
     lines.append(f"    return {tup('self')} == {tup('other')}")
-    # the dump: every field, or only those that differ from their defaults
+    # the dump: every field, or only those that differ from their defaults (a field declared
+    # a scalar holds one: its value as it is; any other value through _dump_value)
+    def dumped(n: str) -> str:
+        if _scalar_annotation(fields[n].annotation):
+            return "v"
+        return "v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)"
+
     lines.append("def _dump(self, nondefault):")
     lines.append("    d = {}")
+    lines.append("    if nondefault:")
     for n in names:
         info = fields[n]
-        lines.append(f"    v = self.{n}")
+        lines.append(f"        v = self.{n}")
         if not info.required:  # a factory's value is compared with one made now
             env[f"_d_{n}"] = info.make_default()
-            lines.append(f"    if not nondefault or v != _d_{n}:")
+            lines.append(f"        if v != _d_{n}:")
+            lines.append(f"            d[{n!r}] = {dumped(n)}")
         else:
-            lines.append("    if True:")
-        lines.append(f"        d[{n!r}] = v if v.__class__ in (str, int, bool) or v is None "
-                     "else _dump_value(v, nondefault)")
+            lines.append(f"        d[{n!r}] = {dumped(n)}")
+    lines.append("        return d")
+    for n in names:
+        lines.append(f"    v = self.{n}")
+        lines.append(f"    d[{n!r}] = {dumped(n)}")
     lines.append("    return d")
     # the validation (model_validate's work): each field read once, checked only when present
     env["_fields"] = frozenset(names)
@@ -206,6 +216,10 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
             lines.append("        " + assign("new", n, f"_d_{n}"))
         else:
             lines.append("        " + assign("new", n, f"_f_{n}()"))
+        accept = _accepted(info)
+        if accept:  # certainly valid (what its checker returns as it is): no checker call
+            lines.append(f"    elif {accept}:")
+            lines.append("        " + assign("new", n, "v"))
         lines.append("    else:")
         lines.append("        try:")
         lines.append("            " + assign("new", n, f"checkers[{n!r}](v)"))
@@ -218,6 +232,36 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
     cls._validate = staticmethod(made["_validate"])
     cls._construct = staticmethod(made["_construct"])
     cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
+
+
+#: annotations (as written, or the types) of fields that hold a scalar JSON value
+_SCALAR_ANNOTATIONS = frozenset({"str", "int", "bool", "str | None", "int | None", "bool | None",
+                                 str, int, bool})
+
+
+def _scalar_annotation(annotation: Any) -> bool:
+    return annotation in _SCALAR_ANNOTATIONS
+
+
+def _accepted(info: FieldInfo) -> str:
+    """A condition on ``v`` under which the field's checker (:mod:`tito.core.state_checks`)
+    returns ``v`` unchanged, for a field declared ``str``, ``int``, ``bool`` or one of them
+    ``| None``; "" for any other field (its checker always runs)."""
+    annotation = info.annotation if isinstance(info.annotation, str) else getattr(
+        info.annotation, "__name__", "")
+    optional = annotation.endswith(" | None")
+    base = annotation.removesuffix(" | None")
+    if base == "bool":
+        test = "v.__class__ is bool"
+    elif base == "str":
+        test = "v.__class__ is str" + (
+            f" and len(v) <= {info.max_length}" if info.max_length is not None else "")
+    elif base == "int":
+        test = "v.__class__ is int" + (f" and v >= {info.ge}" if info.ge is not None else "") + (
+            f" and v <= {info.le}" if info.le is not None else "")
+    else:
+        return ""
+    return f"(v is None or ({test}))" if optional else test
 
 
 #: key -> (module, source, env names) of every class generated in this process, for

@@ -130,30 +130,62 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
         return functools.wraps(handler)(logger.inject_lambda_context(clear_state=True)(
             with_decorator))
     default_keys = logger._default_log_keys
+    #: the last log format built, without its two per-invocation values, and what it was built
+    #: from (see :func:`_base_format`)
+    last: list[Any] = [None, None]
 
     @functools.wraps(handler)
     def lean(event: Any, context: Any) -> dict[str, Any]:
         lambda_context = context.lambda_context if is_durable_context(context) else context
         formatter = logger.registered_formatter
-        keys = {  # (_is_cold_start reads the environment: asked only while it may say True)
-            **default_keys,
-            "cold_start": powertools_logger.is_cold_start and powertools_logger._is_cold_start(),
-            "function_name": lambda_context.function_name,
-            "function_memory_size": lambda_context.memory_limit_in_mb,
-            "function_arn": lambda_context.invoked_function_arn,
-            "function_request_id": lambda_context.aws_request_id,
-            "correlation_id": correlation_id(event),
-        }
+        # (_is_cold_start reads the environment: asked only while it may say True)
+        cold = powertools_logger.is_cold_start and powertools_logger._is_cold_start()
         if formatter.__class__ is LambdaPowertoolsFormatter:
-            # clear_state() then append_keys(**keys), as one dict built in the same order
-            log_format = dict.fromkeys(formatter.log_record_order)
-            log_format.update(formatter.keys_combined)
-            log_format.update(keys)
+            # clear_state() then append_keys(**keys), as one dict built in the same order: a
+            # copy of the same dict built for the previous invocation, when it was built from
+            # the same keys (the usual case: only the request ids differ)
+            source = (formatter, formatter.log_record_order, formatter.keys_combined,
+                      default_keys, cold, lambda_context.function_name,
+                      lambda_context.memory_limit_in_mb, lambda_context.invoked_function_arn)
+            if last[0] != source:  # (compared with copies: a key changed in place is seen)
+                last[:] = ((formatter, list(source[1]), dict(source[2]), dict(default_keys),
+                            *source[4:]),
+                           _base_format(formatter, default_keys, cold, lambda_context))
+            log_format = last[1].copy()
+            log_format["function_request_id"] = lambda_context.aws_request_id
+            log_format["correlation_id"] = correlation_id(event)
             formatter.log_format = log_format
         else:
+            keys = {
+                **default_keys,
+                "cold_start": cold,
+                "function_name": lambda_context.function_name,
+                "function_memory_size": lambda_context.memory_limit_in_mb,
+                "function_arn": lambda_context.invoked_function_arn,
+                "function_request_id": lambda_context.aws_request_id,
+                "correlation_id": correlation_id(event),
+            }
             formatter.clear_state()
             formatter.append_keys(**keys)
         formatter.thread_safe_clear_keys()
         return handler(event, context)
 
     return lean
+
+
+def _base_format(formatter: Any, default_keys: dict[str, Any], cold: bool,
+                 lambda_context: Any) -> dict[str, Any]:
+    """The formatter's ``log_format`` after ``clear_state()`` and ``append_keys`` of the
+    invocation's keys (the decorator's), the two request ids left None (their places kept)."""
+    log_format = dict.fromkeys(formatter.log_record_order)
+    log_format.update(formatter.keys_combined)
+    log_format.update({
+        **default_keys,
+        "cold_start": cold,
+        "function_name": lambda_context.function_name,
+        "function_memory_size": lambda_context.memory_limit_in_mb,
+        "function_arn": lambda_context.invoked_function_arn,
+        "function_request_id": None,
+        "correlation_id": None,
+    })
+    return log_format

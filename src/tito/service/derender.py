@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from tito import models as _models
 from tito.models import ServedModel
 from tito.protocol import (
     ChatCompletionResponse,
@@ -215,9 +216,7 @@ def handle_stream_body(data: Any, *, completion: bool) -> tuple[dict[str, Any], 
     call = stream_body.read(data)
     if call is None:
         return None
-    from tito.models import get_registry
-
-    model = get_registry().get(call.model)
+    model = _models.get_registry().get(call.model)  # (the module's: tests may replace it)
     if completion:
         return derender_completion_stream(model, call), call.float_free  # type: ignore[arg-type]
     return derender_chat_stream(model, call), call.float_free  # type: ignore[arg-type]

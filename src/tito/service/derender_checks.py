@@ -104,26 +104,22 @@ def _check_wire_state(
     model's, never the client's choice), and its parser phases against the format's phases, so
     a tampered state is a 400 or decodes as some honest request would have.
     """
-    def bad(message: str, param: str) -> BadRequest:
-        return BadRequest(f"stream_state was not issued for this stream: {message}",
-                          param=f"stream_state.tito.{param}")
-
-    if cfg.completion != completion:
-        kind = "completions" if cfg.completion else "chat"
-        raise bad(f"it is a {kind} stream state", "cfg.completion")
-    reasoning = None if completion else model.config.reasoning_parser
-    if cfg.reasoning_parser not in (None, reasoning):
-        raise bad("reasoning_parser is not this model's", "cfg.reasoning_parser")
-    tool_parser = model.config.tool_parser if cfg.tool_choice != "none" else None
-    if cfg.tool_parser != tool_parser or (completion and cfg.tool_choice != "none"):
-        raise bad("tool settings are not this model's", "cfg.tool_parser")
-    if (cfg.tool_choice == "named") != bool(cfg.named_tool):
-        raise bad("named_tool goes with tool_choice 'named'", "cfg.named_tool")
+    key = (id(cfg), id(model), completion)
+    checked = _CFG_CHECKED.get(key)
+    if checked is None or checked[0] is not cfg or checked[1] is not model:
+        _check_wire_config(model, cfg, completion)  # (a stream's settings: once per process)
+        if len(_CFG_CHECKED) >= _MAX_CFG_CHECKED:
+            _CFG_CHECKED.clear()
+        _CFG_CHECKED[key] = (cfg, model)  # (kept alive here: their ids are not reused)
     size = model.vocab_size  # the model's rows: padded ids are valid output
     if state.pending is not None and state.pending >= size:
-        raise bad("pending is not a token id of this model", "st.pending")
-    if any(not 0 <= i < size for i in state.lp_context):
-        raise bad("logprob context ids are outside the vocabulary", "st.lp_context")
+        raise _not_issued("pending is not a token id of this model", "st.pending")
+    for i in state.lp_context:
+        if not 0 <= i < size:
+            raise _not_issued("logprob context ids are outside the vocabulary", "st.lp_context")
+    if state.tools is None and state.reasoning is None:
+        return
+    bad = _not_issued
     if state.tools is not None:
         if cfg.tool_choice == "none":
             raise bad("a tool parser state without tools", "st.tools")
@@ -135,6 +131,35 @@ def _check_wire_state(
         if (state.reasoning.start_id, state.reasoning.end_id) != _marker_ids(
                 model.vocab, cfg.reasoning_parser):
             raise bad("reasoning marker ids are not this model's", "st.reasoning")
+
+
+def _not_issued(message: str, param: str) -> BadRequest:
+    return BadRequest(f"stream_state was not issued for this stream: {message}",
+                      param=f"stream_state.tito.{param}")
+
+
+#: (id of a ChoiceConfig, id of a model, completion endpoint) -> (those settings, that model):
+#: the settings passed :func:`_check_wire_config` for them. Settings are never changed once
+#: built, and a stream's states carry the same object (kept as issued, or decoded through
+#: ``stream_state_fast``'s cache), so each stream's are checked once per process.
+_CFG_CHECKED: dict[tuple[int, int, bool], tuple[ChoiceConfig, ServedModel]] = {}
+_MAX_CFG_CHECKED = 256
+
+
+def _check_wire_config(model: ServedModel, cfg: ChoiceConfig, completion: bool) -> None:
+    """:func:`_check_wire_state`'s checks of the settings alone."""
+    bad = _not_issued
+    if cfg.completion != completion:
+        kind = "completions" if cfg.completion else "chat"
+        raise bad(f"it is a {kind} stream state", "cfg.completion")
+    reasoning = None if completion else model.config.reasoning_parser
+    if cfg.reasoning_parser not in (None, reasoning):
+        raise bad("reasoning_parser is not this model's", "cfg.reasoning_parser")
+    tool_parser = model.config.tool_parser if cfg.tool_choice != "none" else None
+    if cfg.tool_parser != tool_parser or (completion and cfg.tool_choice != "none"):
+        raise bad("tool settings are not this model's", "cfg.tool_parser")
+    if (cfg.tool_choice == "named") != bool(cfg.named_tool):
+        raise bad("named_tool goes with tool_choice 'named'", "cfg.named_tool")
 
 
 @lru_cache(maxsize=64)

@@ -27,6 +27,7 @@ from typing import Any
 
 from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
 from tito.errors import BadRequest
+from tito import models as _models
 from tito.models import ServedModel
 from tito.protocol import ChatCompletionRequest, DerenderContext
 from tito.protocol.responses import ResponsesRequest, ResponsesResponse
@@ -324,9 +325,7 @@ def handle_stream_body(data: Any) -> tuple[dict[str, Any], bool] | None:
     call = stream_body.read(data)
     if call is None:
         return None
-    from tito.models import get_registry
-
-    model = get_registry().get(call.model)
+    model = _models.get_registry().get(call.model)  # (the module's: tests may replace it)
     return derender_responses_stream(model, call), call.float_free  # type: ignore[arg-type]
 
 

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, Literal
 
 from tito.core.pipeline import ChoiceOutput
@@ -99,8 +100,9 @@ class EventState(State):
     input_tokens: int = Field(default=0, ge=0)
 
 
+@lru_cache(maxsize=256)
 def item_id(response_id: str, kind: ItemKind, index: int) -> str:
-    """A deterministic output item id."""
+    """A deterministic output item id (cached: a stream's every delta event names its item)."""
     digest = hashlib.sha256(f"{response_id}\x00{index}".encode()).hexdigest()[:32]
     return f"{_PREFIX[kind]}_{digest}"
 
