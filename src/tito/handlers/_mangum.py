@@ -47,23 +47,23 @@ def _plain_v2(event: Any) -> bool:
     """Is ``event`` an HTTP API v2 event :func:`_event_problem` certainly finds no problem in:
     exact dicts, string headers, no cookies, no other maps, a text body not base64? (False
     only says: check it all.)"""
-    if event.__class__ is not dict or event.get("version") != "2.0":
+    if event.__class__ is not dict:
         return False
-    context, headers, body = event.get("requestContext"), event.get("headers"), event.get("body")
-    http = context.get("http") if context.__class__ is dict else None
-    if (http.__class__ is not dict or http.get("path").__class__ is not str
-            or http.get("method").__class__ is not str
-            or http.get("sourceIp").__class__ is not str
-            or event.get("rawPath", "").__class__ is not str
-            or event.get("rawQueryString", "").__class__ is not str
-            or headers.__class__ is not dict or (body is not None and body.__class__ is not str)
-            or event.get("isBase64Encoded", False) is not False
-            or not _NOT_PLAIN.isdisjoint(event)):
+    get = event.get
+    context, headers, body = get("requestContext"), get("headers"), get("body")
+    if (get("version") != "2.0" or context.__class__ is not dict or headers.__class__ is not dict
+            or (body is not None and body.__class__ is not str)
+            or get("isBase64Encoded", False) is not False or not _NOT_PLAIN.isdisjoint(event)):
+        return False
+    http = context.get("http")
+    if http.__class__ is not dict:
         return False
     try:  # strings only, checked at C speed
+        "".join((http["method"], http["path"], http["sourceIp"], get("rawPath", ""),
+                 get("rawQueryString", "")))
         "".join(headers)
         "".join(headers.values())
-    except TypeError:
+    except (KeyError, TypeError):
         return False
     return True
 
@@ -153,14 +153,28 @@ class _EagerHTTPCycle(HTTPCycle):
         self._loop = loop
 
     def __call__(self, app: ASGI) -> Response:
-        coro = self.run(app)
+        coro = app(self.scope, self.receive, self.send)  # (Mangum's run(), without its frame)
         try:
             coro.send(None)
         except StopIteration:
             return {"status": self.status, "headers": self.headers, "body": self.body}
+        except BaseException as exc:  # noqa: BLE001 - as run() takes it: logged, a 500
+            self._failed(exc)
+            return {"status": self.status, "headers": self.headers, "body": self.body}
         coro.close()
         self._loop.use()
         return HTTPCycle(self.scope, self._body)(app)
+
+    def _failed(self, exc: BaseException) -> None:
+        """What Mangum's ``run`` does when the app raises: its log line and its 500 (run itself,
+        on an app raising ``exc`` again)."""
+        async def again(scope: Any, receive: Any, send: Any) -> None:
+            raise exc
+
+        try:
+            self.run(again).send(None)
+        except StopIteration:
+            pass
 
     async def receive(self) -> dict[str, Any]:
         if self._request is not None:
@@ -213,6 +227,15 @@ class HTTPGatewayV2(HTTPGateway):
             self._scope = self._v2_scope() or HTTPGateway.scope.fget(self)  # type: ignore[attr-defined]
         return self._scope
 
+    @property
+    def body(self) -> bytes:  # type: ignore[override]
+        """Mangum's body (``maybe_encode_body``), a text body not base64 encoded at once."""
+        event = self.event
+        body = event.get("body")
+        if body.__class__ is str and event.get("isBase64Encoded", False) is False:
+            return body.encode()
+        return HTTPGateway.body.fget(self)  # type: ignore[attr-defined,no-any-return]
+
     def _v2_scope(self) -> dict[str, Any] | None:
         """Mangum's scope of an HTTP API v2 event whose header names are lowercase already (API
         Gateway's, Function URLs') and that has no cookies, built in one pass; None otherwise."""
@@ -235,7 +258,7 @@ class HTTPGatewayV2(HTTPGateway):
             "root_path": "",
             "scheme": headers.get("x-forwarded-proto", "https"),
             "query_string": event.get("rawQueryString", "").encode(),
-            "server": get_server_and_port(headers),
+            "server": _server(headers),
             "client": (http["sourceIp"], 0),
             "asgi": {"version": "3.0", "spec_version": "2.0"},
             "aws.event": event,
@@ -261,6 +284,14 @@ class HTTPGatewayV2(HTTPGateway):
                                     "content-type": "application/json"},
                         "isBase64Encoded": False}
         return super().__call__(response)
+
+
+def _server(headers: dict[str, Any]) -> tuple[str, int]:
+    """Mangum's ``get_server_and_port``, its usual case (a host without a port) inline."""
+    host = headers.get("host", "mangum")
+    if ":" in host:
+        return get_server_and_port(headers)
+    return host, int(headers.get("x-forwarded-port", 80))
 
 
 class EagerMangum(Mangum):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -81,8 +82,8 @@ def _emit_metrics(endpoint: str, client_error: bool, context: Any) -> None:
             _EMF_TEMPLATES[key] = (head, tail)
         metrics.flush_metrics()
         return
-    if not _metrics_disabled():
-        print(f"{template[0]}{int(time.time() * 1000)}{template[1]}")
+    if not _metrics_disabled():  # (print's line, in one write)
+        sys.stdout.write(f"{template[0]}{int(time.time() * 1000)}{template[1]}\n")
 
 
 _METRICS_DISABLED = env_reader(powertools_constants.METRICS_DISABLED_ENV)
