@@ -312,6 +312,7 @@ def _isjson(s: str) -> bool:
 
 def _mistral_text(rnd: random.Random, req: dict[str, Any], tags: set[str]) -> list[int]:
     s = ""
+    forced = req.get("tools") and req.get("tool_choice") not in (None, "auto", "none")
     if rnd.random() < 0.5:
         s += text(rnd)
     if rnd.random() < (0.7 if req.get("tools") else 0.1):
@@ -325,11 +326,16 @@ def _mistral_text(rnd: random.Random, req: dict[str, Any], tags: set[str]) -> li
         if rnd.random() < 0.15:
             body = body[:rnd.randint(1, len(body))]
             tags.add("tool_auto_malformed")
-        s += "[TOOL_CALLS] " + body
+        if forced and rnd.random() < 0.4:
+            s = body  # what render's schema forces: the bare list
+        else:
+            s += "[TOOL_CALLS] " + body
         if not req.get("tools"):
             tags.add("no_tools_call_text")
     if not s:
         s = text(rnd)
+    if forced and not s.startswith("["):
+        tags.add("forced_text")  # required / named output starting with text
     return _sprinkle(rnd, ids(s, "mistral-v3"), "mistral-v3", tags)
 
 
@@ -389,8 +395,10 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
         if t.count("<tool_call>") > t.count("</tool_call>"):
             tags.add("tool_auto_malformed")  # cut inside a call: vLLM's batch makes all content
     if finish != "stop" and model == "mistral-v3":
-        t = _decode(model, toks, False)
-        if "[TOOL_CALLS]" in t and not _isjson(t.split("[TOOL_CALLS]", 1)[1].strip()):
+        t = _decode(model, toks, False).strip()
+        body = (t.split("[TOOL_CALLS]", 1)[1].strip() if "[TOOL_CALLS]" in t
+                else t if t.startswith("[") else None)  # after the marker, or a bare list
+        if body is not None and not _isjson(body):
             tags.add("tool_auto_malformed")  # cut inside the list: vLLM's batch makes it content
     if (req.get("include_stop_str_in_output") or req.get("ignore_eos")) and finish == "stop":
         tags.update({"special_plain_skip", "special_x"})  # the stop token stays: skipped?

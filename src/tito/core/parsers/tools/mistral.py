@@ -46,9 +46,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import is_proper_prefix
-from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
+from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._json import Header, match_leads, scan, skip_ws
-from tito.core.parsers.tools.json_list import JsonListParser, RequiredParser
+from tito.core.parsers.tools._objects import ObjectCallParser
+from tito.core.parsers.tools.json_list import JsonListParser
 
 MARKER = "[TOOL_CALLS]"
 ARGS = "[ARGS]"
@@ -146,16 +147,40 @@ class MistralParser(JsonListParser):
 
 
 @dataclass(frozen=True)
-class MistralListParser(RequiredParser):
-    """``tool_choice`` required / named on mistral: vLLM's list ``[{name, arguments}]``, bare
-    (what render's schema forces) or after ``[TOOL_CALLS]`` (vLLM's mistral parser reads both;
-    recorded: ``conformance/goldens/derender_chat_mistral.json``)."""
+class MistralListParser(MistralParser):
+    """``tool_choice`` required / named on mistral. vLLM's mistral parser has no forced-call
+    path of its own (``supports_required_and_named`` is False): it reads them as ``auto``
+    (text, then ``[TOOL_CALLS]`` and the calls, whatever their names), and also takes the bare
+    list ``[{name, arguments}]`` (or one call object) that render's schema forces, when the
+    output starts with it (phases ``bare`` / ``bobj``, after leading whitespace). Recorded:
+    ``conformance/goldens/derender_chat_mistral.json``, and ``derender_fuzz``
+    ``forced_text_mistral_required``.
+    """
 
-    def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        if st.phase == "head":
-            i = skip_ws(s, pos)
-            if s.startswith(MARKER, i):
-                return i + len(MARKER), False
-            if not final and is_proper_prefix(s[i:], (MARKER,)):
+    first_phase: ClassVar[str] = "start"
+
+    def _lead(self, st: Work) -> Sequence[str]:
+        if st.phase == "bare":
+            return ("[",)
+        return () if st.phase == "bobj" else super()._lead(st)
+
+    def _on_start(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = skip_ws(s, pos)
+        if i == len(s):
+            if final:  # only whitespace: no call and no content (vLLM: content null)
+                return i, False
+            if i - pos <= WS_LIMIT:
                 return pos, True
-        return super()._on_head(st, s, pos, out, final)
+        elif not final and is_proper_prefix(s[i:], (MARKER,)):
+            return pos, True
+        st.phase = "text"
+        if i < len(s) and not s.startswith(MARKER, i):
+            st.phase = {"[": "bare", "{": "bobj"}.get(s[i], "text")
+            if st.phase != "text":  # leading whitespace is not content there (vLLM strips it)
+                return i, False
+        return pos, False
+
+    def _on_bare(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        return ObjectCallParser._on_head(self, st, s, pos, out, final)
+
+    _on_bobj = _on_bare
