@@ -200,6 +200,15 @@ def _qwen3_coder(rng, calls, start="<tool_call>", end="</tool_call>"):
     return "\n".join(f"{start}\n{fn(n, a)}\n{end}" for n, a in calls)
 
 
+def _mimo(rng, calls):
+    # MiMo's template: the Qwen XML without newlines between the wrapper tags (sometimes added)
+    nl = rng.choice(["", "", "\n"])
+    def fn(n, a):
+        params = "".join(f"<parameter={k}>{_xml_value(v)}</parameter>{nl}" for k, v in a.items())
+        return f"<tool_call>{nl}<function={n}>{nl}{params}</function>{nl}</tool_call>"
+    return nl.join(fn(n, a) for n, a in calls)
+
+
 def _seed(rng, calls):
     return _qwen3_coder(rng, calls, "<seed:tool_call>", "</seed:tool_call>")
 
@@ -240,6 +249,7 @@ def _dsml(rng, calls):
 #: tool parser -> (markup writer, the markers that may show up in content or be mangled)
 FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
+    "qwen3_json": (_hermes, ["<tool_call>", "</tool_call>"]),
     "mistral": (_mistral, ["[TOOL_CALLS]", "[ARGS]"]),
     "llama3_json": (_llama3, ["<|python_tag|>", '{"name": '] ),
     "llama4_json": (_llama3, ["<|python_tag|>", '{"name": ']),
@@ -253,6 +263,9 @@ FORMATS = {
     "qwen3_coder": (_qwen3_coder, ["<tool_call>", "<function=", "</parameter>"]),
     "qwen3_xml": (_qwen3_coder, ["<tool_call>", "<function=", "</parameter>"]),
     "seed_oss": (_seed, ["<seed:tool_call>", "<function=", "</parameter>"]),
+    "step3p5": (_qwen3_coder, ["<tool_call>", "<function=", "</parameter>"]),
+    "mimo": (_mimo, ["<tool_call>", "<function=", "</parameter>"]),
+    "ling3": (_glm47, ["<tool_call>", "<arg_key>", "</arg_value>"]),
     "glm45": (_glm, ["<tool_call>", "<arg_key>", "</arg_value>"]),
     "glm47": (_glm47, ["<tool_call>", "<arg_key>", "</arg_value>"]),
     "kimi_k2": (_kimi, [_KB, _KC, _KA, _KCE]),
@@ -276,6 +289,12 @@ REASONING = {
     "minimax_m2": ("<think>", "</think>", None),
     "minimax_m2_append_think": ("<think>", "</think>", None),
     "seed_oss": ("<seed:think>", "</seed:think>", None),
+    "step5": ("<think>", "</think>", None),
+    "holo2": ("<think>", "</think>", None),
+    "step3p5": ("<think>", "</think>", None),
+    "mimo": ("<think>", "</think>", None),
+    "nemotron_v3": ("<think>", "</think>", None),
+    "ling3": ("<think>", "</think>", None),
 }
 #: each model's (tool parser, reasoning parser)
 PAIRS = [
@@ -283,6 +302,8 @@ PAIRS = [
     ("deepseek_v3", "deepseek_r1"), ("deepseek_v31", "deepseek_v3"), ("glm45", "glm45"),
     ("glm47", "glm47"), ("kimi_k2", "kimi_k2"), ("minimax_m2", "minimax_m2"),
     ("seed_oss", "seed_oss"), ("hunyuan_a13b", "hunyuan_a13b"), ("granite", "granite"),
+    ("qwen3_json", "qwen3"), ("step3p5", "step3p5"), ("mimo", "mimo"), ("ling3", "ling3"),
+    ("qwen3_coder", "nemotron_v3"),
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

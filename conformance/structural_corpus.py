@@ -12,7 +12,8 @@ from typing import Any
 PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "deepseek_v31",
            "deepseek_v32", "qwen3_coder", "qwen3_xml", "glm45", "glm47", "minimax_m2",
            "mistral", "pythonic", "llama4_pythonic", "granite", "granite-20b-fc",
-           "hunyuan_a13b", "seed_oss", "openai"]
+           "hunyuan_a13b", "seed_oss", "openai", "qwen3_json", "step3p5",
+           "ling3", "mimo"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -145,6 +146,10 @@ OUTPUTS: dict[str, str] = {
     "mistral": '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]',
 }
 OUTPUTS.update({"llama4_json": OUTPUTS["llama3_json"], "qwen3_xml": OUTPUTS["qwen3_coder"],
+                "qwen3_json": OUTPUTS["hermes"], "step3p5": OUTPUTS["qwen3_coder"],
+                "ling3": OUTPUTS["glm45"],
+                "mimo": "<tool_call><function=get_weather><parameter=city>Paris</parameter>"
+                        "</function></tool_call>",
                 "glm47": OUTPUTS["glm45"]})
 #: derender cases: (chat request of CHAT, output kind): "tagged" = OUTPUTS[parser] (the JSON
 #: list for the formats without a tag), "args" = the named function's bare arguments

@@ -134,11 +134,16 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
             ("prompt_closed_stray_end", None, "a</think>b<think>c"),
         )
     },
-    "qwen3+qwen3_coder/thinking_off": (
-        {"reasoning": None, "content": "plain</think> <think>tail", "calls": []},
-        "thinking off: nothing of the reasoning format is parsed, the markers stay content (as "
-        "vLLM's reasoning-only path, qwen3/thinking_off); vLLM's tool engine drops the </think>",
-    ),
+    **{
+        cid: (
+            {"reasoning": None, "content": content, "calls": []},
+            "thinking off: nothing of the reasoning format is parsed, the markers stay content (as "
+            "vLLM's reasoning-only path, qwen3/thinking_off); vLLM's tool engine drops the </think>",
+        )
+        for cid, content in (("qwen3+qwen3_coder/thinking_off", "plain</think> <think>tail"),
+                             ("mimo+mimo/off", "a</think>b"),
+                             ("qwen3_coder+nemotron_v3/off", "a</think>b"))
+    },
     "mistral+mistral/call_inside_words": (
         {"reasoning": "the", "content": "[TOOL_CALLS] token", "calls": []},
         "[TOOL_CALLS] and a name with no arguments before the output ends: vLLM's batch makes a "
@@ -146,11 +151,11 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
         "treats a header cut by the end of the output as content, as in every format",
     ),
     "mistral/reasoning_only_parser": (
-        {"reasoning": 'I should call.get_current_weather{"city": "Paris"}', "content": None,
-         "calls": []},
-        "no tool parser for the request: tito ends reasoning at a call start only when the "
-        "paired tool parser reads the output (every format alike), and the unkept special "
-        "markers are skipped; vLLM's Mistral grammar ends reasoning at [TOOL_CALLS] regardless",
+        {"reasoning": "I should call.",
+         "content": '[TOOL_CALLS]get_current_weather{"city": "Paris"}', "calls": []},
+        "no tool parser for the request: [TOOL_CALLS] ends the block (the reasoning grammar's "
+        "call start, kept) but [ARGS], a special token of the tool format only, is skipped as "
+        "skip_special_tokens asks; vLLM's parser path keeps every special token",
     ),
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)

@@ -365,7 +365,7 @@ def test_any_chunking_equals_batch_and_the_definition(pieces, name, phase, cuts)
 
 _MARKERS_OF = sorted({
     m for p in REASONING_PARSERS.values()
-    for m in (*p.starts, *p.ends, p.content_end, *p.implicit_ends.values()) if m
+    for m in (*p.starts, *p.ends, p.content_end, p.implicit_end) if m
 })
 _ANY_PIECES = [*_MARKERS_OF, *(m[: len(m) // 2] for m in _MARKERS_OF), "a", " ", "\n", "中", "  \n"]
 
@@ -381,7 +381,7 @@ def test_every_parser_any_chunking_equals_batch(pieces, name, phase, cuts):
     """Every format (with its implicit end, absorbed repeats, held trailing whitespace): any split
     of the text, one character per call and the whole text give the same reasoning and content."""
     parser = REASONING_PARSERS[name]
-    implicit = next(iter(parser.implicit_ends.values()), "")
+    implicit = parser.implicit_end
     text = "".join(pieces)
     state0 = ReasoningState(phase=phase, id_phase=phase, implicit_end=implicit)
     batch = drive(parser, state0, [(text, [])])[:2]

@@ -78,6 +78,9 @@ def test_typed_parser_state_stays_bounded_with_every_buffer_full(name):
     opening = {
         "qwen3_coder": "<tool_call>\n<function=f>\n<parameter=n>\n",
         "qwen3_xml": "<tool_call>\n<function=f>\n<parameter=n>\n",
+        "step3p5": "<tool_call>\n<function=f>\n<parameter=n>\n",
+        "mimo": "<tool_call><function=f><parameter=n>",
+        "ling3": "<tool_call>f<arg_key>n</arg_key><arg_value>",
         "seed_oss": "<seed:tool_call>\n<function=f>\n<parameter=n>\n",
         "glm45": "<tool_call>f<arg_key>n</arg_key><arg_value>",
         "glm47": "<tool_call>f<arg_key>n</arg_key><arg_value>",

@@ -597,6 +597,89 @@ def _fuzz_found() -> list[dict]:
                        ("end_after_block", f"{s}a{e}b{e}c")):
             out.append({"id": f"{name}/fuzz_{cid}", "tool": None, "reasoning": name, "tools": [],
                         "text": t})
+    # qwen3 + hermes: a <tool_call> ends an unclosed think block (vLLM's qwen3 grammar), also in
+    # the prompt-opened block of the Qwen3 thinking templates
+    hermes_call = '<tool_call>\n{"name": "get_current_weather", "arguments": {"city": "Dallas"}}\n</tool_call>'
+    for tool in ("hermes", "qwen3_json"):
+        for cid, text, prompt in (
+                ("think_unclosed_call", "<think>hm\n" + hermes_call, None),
+                ("prompt_open_call", "hm\n" + hermes_call, _QP + "<think>\n"),
+                ("closed_then_call", "<think>hm</think>\n\n" + hermes_call, None)):
+            case = {"id": f"qwen3+{tool}/fuzz_{cid}", "tool": tool, "reasoning": "qwen3",
+                    "tools": [WEATHER], "text": text}
+            if prompt is not None:
+                case["prompt"] = prompt
+            out.append(case)
+    out.append({"id": "qwen3_json/fuzz_alias", "tool": "qwen3_json", "reasoning": None,
+                "tools": [WEATHER], "text": "Sure.\n" + hermes_call})
+    # vLLM 0.33's reasoning aliases: step5 is deepseek_r1's parser, holo2 deepseek_v3's with
+    # thinking on unless the template kwargs turn it off
+    for name in ("step5", "holo2"):
+        for cid, text, kwargs in (
+                ("block", "<think>a</think>b", None), ("no_start", "a</think>b", None),
+                ("unclosed", "<think>a", None), ("plain", "just text", None),
+                ("off", "a</think>b", {"thinking": False}),
+                ("off_enable", "a</think>b", {"enable_thinking": False}),
+                ("on", "a</think>b", {"thinking": True})):
+            case = {"id": f"{name}/fuzz_{cid}", "tool": None, "reasoning": name, "tools": [],
+                    "text": text}
+            if kwargs:
+                case["kwargs"] = kwargs
+            out.append(case)
+    return out
+
+
+def _new_formats() -> list[dict]:
+    """vLLM 0.33's step3p5, mimo, ling3 (tool and reasoning) and nemotron_v3 (reasoning)."""
+    q = ("<tool_call>\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n"
+         "<parameter=state>\nTX\n</parameter>\n</function>\n</tool_call>")
+    typed = ("<tool_call>\n<function=calculate_area>\n<parameter=shape>\nrectangle\n</parameter>\n"
+             '<parameter=dimensions>\n{"width": 10, "height": 20}\n</parameter>\n'
+             "<parameter=precision>\n2\n</parameter>\n</function>\n</tool_call>")
+    m = ("<tool_call><function=get_current_weather><parameter=city>Dallas</parameter>"
+         "<parameter=state>TX</parameter></function></tool_call>")
+    m_typed = ("<tool_call><function=calculate_area><parameter=shape>rectangle</parameter>"
+               '<parameter=dimensions>{"width": 10}</parameter><parameter=precision>2'
+               "</parameter></function></tool_call>")
+    g = ("<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value>"
+         "<arg_key>date</arg_key><arg_value>2024-06-27</arg_value></tool_call>")
+    calls = {"step3p5": (q, typed, TOOLS), "mimo": (m, m_typed, TOOLS),
+             "ling3": (g, g.replace("Beijing", "Shanghai"), [GLM_TOOL])}
+    out: list[dict] = []
+    for name, (one, two, tools) in calls.items():
+        for cid, text in (("single", one), ("text_before", "Let me check.\n" + one),
+                          ("parallel", one + "\n" + two), ("plain", "No tools needed."),
+                          ("nested_newline", "\n\n" + two),
+                          ("truncated", one[: len(one) * 2 // 3])):
+            out.append({"id": f"{name}/{cid}", "tool": name, "reasoning": None, "tools": tools,
+                        "text": text})
+        for cid, text, kwargs in (
+                ("block_call", "<think>I should call.\n</think>\n\n" + one, None),
+                ("no_start_call", "I should call.</think>" + one, None),
+                ("unclosed_call", "<think>I should call.\n" + one, None),
+                ("answer", "<think>hm  \n</think>\n\nThe answer.", None),
+                ("plain", "just text", None),
+                ("repeated", "<think>a<think>b</think>c</think>d", None),
+                ("off", "a</think>b", {"enable_thinking": False}),
+                ("thinking_off", "a</think>b", {"thinking": False})):
+            case = {"id": f"{name}+{name}/{cid}", "tool": name, "reasoning": name, "tools": tools,
+                    "text": text}
+            if kwargs:
+                case["kwargs"] = kwargs
+            out.append(case)
+            if not (name == "ling3" and cid.endswith("_call")):  # GLM's markers: special tokens
+                out.append(dict(case, id=f"{name}/reasoning_{cid}", tool=None, tools=[]))
+    for cid, text, kwargs in (
+            ("block_call", "<think>I should call.\n</think>\n\n" + q, None),
+            ("unclosed_call", "<think>I should call.\n" + q, None),
+            ("answer", "<think>hm  \n</think>\n\nThe answer.", None),
+            ("plain", "just text", None), ("off", "a</think>b", {"enable_thinking": False})):
+        case = {"id": f"qwen3_coder+nemotron_v3/{cid}", "tool": "qwen3_coder",
+                "reasoning": "nemotron_v3", "tools": TOOLS, "text": text}
+        if kwargs:
+            case["kwargs"] = kwargs
+        out.append(case)
+        out.append(dict(case, id=f"nemotron_v3/{cid}", tool=None, tools=[]))
     return out
 
 
@@ -618,6 +701,7 @@ CASES: list[dict] = [
     *_mistral(),
     *_qwen3_reasoning(),
     *_fuzz_found(),
+    *_new_formats(),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -628,6 +712,7 @@ MARKERS: dict[str, list[str]] = {
     "seed_oss": ["<seed:tool_call>", "</seed:tool_call>", "<seed:think>", "</seed:think>"],
     "glm45": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
     "glm47": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
+    "ling3": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
     "kimi_k2": [_KB, _KE, _CB, _CE, _AB],
     "minimax_m2": ["<minimax:tool_call>", "</minimax:tool_call>"],
     "deepseek_v32": [f"<{_D}function_calls>", f"</{_D}function_calls>"],

@@ -13,8 +13,8 @@ Further formats, by vLLM's ``--reasoning-parser`` name (same phases, other marke
   ``enable_thinking`` true, else no reasoning at all (vLLM delegates to its identity parser);
 - ``mistral``: ``[THINK]`` ... ``[/THINK]`` (special tokens of Magistral / Mistral v13: they reach
   the parser through the detokenizer's kept ids, :func:`tito.core.parsers.marker_special_ids`),
-  starting in ``pre`` like vLLM's engine (initial state CONTENT); with the ``mistral`` tool parser
-  ``[TOOL_CALLS]`` ends the block; repeated markers are absorbed and trailing reasoning
+  starting in ``pre`` like vLLM's engine (initial state CONTENT); ``[TOOL_CALLS]`` ends the
+  block; repeated markers are absorbed and trailing reasoning
   whitespace dropped, as vLLM 0.33's Mistral grammar does;
 - ``granite``: ``Here is my thought process:`` / ``Here's my thought process:`` ... ``Here is my
   response:`` / ``Here's my response:`` (any spelling opens or closes), starting in ``pre``;
@@ -29,22 +29,28 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
 :mod:`tito.core.parsers.reasoning_formats`):
 
 ============================  =====================================================================
-``qwen3``                      starts in ``pre``; ``enable_thinking: false`` turns it off; with the
-                               ``qwen3_coder``/``qwen3_xml`` tool parser a ``<tool_call>`` ends it
-``deepseek_r1``                starts in ``think`` (reasoning before ``</think>`` without ``<think>``)
-``glm45``, ``glm47``           starts in ``think``; ``thinking``/``enable_thinking`` false turns it
-                               off; a ``<tool_call>`` (glm45/glm47 tools) ends it
+``qwen3``                      starts in ``pre``; ``enable_thinking: false`` turns it off; a
+                               ``<tool_call>`` ends it
+``deepseek_r1``, ``step5``     starts in ``think`` (reasoning before ``</think>`` without ``<think>``)
+``holo2``                      deepseek_r1 unless ``thinking``/``enable_thinking`` is false
+``glm45``, ``glm47``,          starts in ``think``; ``thinking``/``enable_thinking`` false turns it
+``ling3``                      off; a ``<tool_call>`` ends it
 ``kimi_k2``                    likewise; ``<|tool_calls_section_begin|>`` ends it
 ``minimax_m2``                 starts in ``think`` (MiniMax-M2 writes only ``</think>``);
                                ``<minimax:tool_call>`` ends it
 ``minimax_m2_append_think``    no reasoning: the whole output is content with ``<think>`` in front
 ``seed_oss``                   ``<seed:think>`` ... ``</seed:think>``, starts in ``think``;
                                ``enable_thinking: false`` turns it off; ``<seed:tool_call>`` ends it
+``step3p5``, ``mimo``,         vLLM's qwen3 grammar starting in ``think``: ``<tool_call>`` ends it,
+``nemotron_v3``                repeats absorbed; ``enable_thinking: false`` turns mimo's and
+                               nemotron_v3's off (step3p5's template always thinks); step3p5 and
+                               nemotron_v3 drop trailing reasoning whitespace
 ============================  =====================================================================
 
-An *implicit end* (vLLM 0.33's grammars: a tool call straight from reasoning) is the paired tool
+An *implicit end* (vLLM 0.33's grammars: a tool call straight from reasoning) is the model's tool
 format's call start: it ends the block and stays in the content, where the tool parser finds it.
-It applies only when that tool parser runs (``tool_choice`` auto).
+As in vLLM 0.33 it applies whatever tool parser runs (the grammar is the reasoning parser's own),
+also with none; the marker, when it is a special token, is kept in the text for that reason.
 
 Theory of operation
 ===================
@@ -174,8 +180,8 @@ def initial(
     ``prompt_tail_ids``: the last prompt ids (:data:`PROMPT_TAIL_IDS` are plenty; more is fine,
     the scan stops at the current turn's start). ``enabled=False`` (e.g. from
     :meth:`ReasoningParser.enabled_from_kwargs`) makes every output character content.
-    ``tool_parser``: the request's tool format, whose call start may end the block
-    (:attr:`ReasoningParser.implicit_ends`).
+    ``tool_parser``: the request's tool format (unused: the call start that ends the block,
+    :attr:`ReasoningParser.implicit_end`, is the reasoning grammar's own, as vLLM 0.33's).
     """
     start_id = vocab.token_id(parser.start)
     end_id = vocab.token_id(parser.end)
@@ -191,7 +197,7 @@ def initial(
             break
     if not enabled or parser.prepend:
         phase = "done"
-    implicit = parser.implicit_end_for(tool_parser)
+    implicit = parser.implicit_end
     return ReasoningState(
         phase=phase,
         id_phase=phase,

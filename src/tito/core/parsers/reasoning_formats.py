@@ -8,7 +8,7 @@ is :mod:`tito.core.parsers.reasoning`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from tito.errors import BadRequest
@@ -45,9 +45,10 @@ class ReasoningParser:
     #: qwen3, seed_oss), ``"either"`` (``thinking``/``enable_thinking``: on when neither is
     #: given, else when either is true: glm45, kimi_k2), ``""`` (no switch)
     switch: str = ""
-    #: tool parser name -> its call start marker, which also ends the block (vLLM's grammars:
-    #: a call straight from reasoning ends it); the marker stays in the content for the tool parser
-    implicit_ends: Mapping[str, str] = field(default_factory=dict)
+    #: the model's tool-call start marker, which also ends the block (vLLM 0.33's grammars: a
+    #: call straight from reasoning ends it, whatever tool parser runs, or none: the grammar is
+    #: the reasoning parser's own); the marker stays in the content for the tool parser
+    implicit_end: str = ""
     #: every output is content with this text in front (minimax_m2_append_think: ``<think>``)
     prepend: str = ""
     #: repeated markers are dropped, as vLLM 0.33's engine grammars absorb them: a start inside
@@ -62,7 +63,7 @@ class ReasoningParser:
     @property
     def marker_tokens(self) -> tuple[str, ...]:
         """The markers, which some models hold as special tokens (Mistral's ``[THINK]``)."""
-        return (*self.starts, *self.ends)
+        return (*self.starts, *self.ends, *((self.implicit_end,) if self.implicit_end else ()))
 
     def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
         """The ``enabled`` flag for :func:`initial` from the request's template kwargs (as the
@@ -77,23 +78,22 @@ class ReasoningParser:
             return (thinking is None and enable is None) or bool(thinking) or bool(enable)
         return True
 
-    def implicit_end_for(self, tool_parser: str | None) -> str:
-        """The call start that ends reasoning with this tool parser ("" when none)."""
-        return self.implicit_ends.get(tool_parser or "", "")
 
-
-_QWEN3_CALL = {"qwen3_coder": "<tool_call>", "qwen3_xml": "<tool_call>"}
-_GLM_CALL = {"glm45": "<tool_call>", "glm47": "<tool_call>"}
+#: the call start of vLLM's qwen3 grammar (qwen3, step3p5, mimo, nemotron_v3) and GLM's
+_TOOL_CALL = "<tool_call>"
 
 REASONING_PARSERS: dict[str, ReasoningParser] = {
-    "qwen3": ReasoningParser("qwen3", switch="enable", implicit_ends=_QWEN3_CALL),
+    "qwen3": ReasoningParser("qwen3", switch="enable", implicit_end=_TOOL_CALL),
     "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True),
     "deepseek_v3": ReasoningParser("deepseek_v3", implicit_open=True, thinking_opt_in=True),
+    # vLLM's DeepSeekV3ReasoningWithThinkingParser: deepseek_v3 with thinking on by default
+    "holo2": ReasoningParser("holo2", implicit_open=True, switch="either"),
+    "step5": ReasoningParser("step5", implicit_open=True),  # vLLM: the deepseek_r1 parser
     "mistral": ReasoningParser(
         "mistral",
         start="[THINK]",
         end="[/THINK]",
-        implicit_ends={"mistral": "[TOOL_CALLS]"},
+        implicit_end="[TOOL_CALLS]",
         absorb=True,
         strip_trailing_ws=True,
     ),
@@ -114,7 +114,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         "glm45",
         implicit_open=True,
         switch="either",
-        implicit_ends=_GLM_CALL,
+        implicit_end=_TOOL_CALL,
         strip_trailing_ws=True,
         absorb=True,
     ),
@@ -122,7 +122,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         "glm47",
         implicit_open=True,
         switch="either",
-        implicit_ends=_GLM_CALL,
+        implicit_end=_TOOL_CALL,
         strip_trailing_ws=True,
         absorb=True,
     ),
@@ -131,24 +131,47 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         implicit_open=True,
         switch="either",
         strip_trailing_ws=True,
-        implicit_ends={"kimi_k2": "<|tool_calls_section_begin|>"},
+        implicit_end="<|tool_calls_section_begin|>",
         absorb=True,
     ),
     "minimax_m2": ReasoningParser(
         "minimax_m2",
         implicit_open=True,
-        implicit_ends={"minimax_m2": "<minimax:tool_call>"},
+        implicit_end="<minimax:tool_call>",
+        strip_trailing_ws=True,
+        absorb=True,
+    ),
+    # GLM's grammar and markers (vLLM's Ling3Parser is its Glm47MoeParser)
+    "ling3": ReasoningParser(
+        "ling3",
+        implicit_open=True,
+        switch="either",
+        implicit_end=_TOOL_CALL,
         strip_trailing_ws=True,
         absorb=True,
     ),
     "minimax_m2_append_think": ReasoningParser("minimax_m2_append_think", prepend="<think>"),
+    # vLLM's qwen3 grammar starting in the block (qwen3_config(thinking=True)); step3p5's
+    # template always opens it (enable_thinking is ignored); nemotron_v3's batch also swaps an
+    # empty content with the reasoning under force_nonempty_content (its stream does not:
+    # tito keeps stream == batch and does not swap)
+    "step3p5": ReasoningParser(
+        "step3p5", implicit_open=True, implicit_end=_TOOL_CALL, absorb=True,
+        strip_trailing_ws=True,
+    ),
+    "mimo": ReasoningParser(
+        "mimo", implicit_open=True, switch="enable", implicit_end=_TOOL_CALL, absorb=True),
+    "nemotron_v3": ReasoningParser(
+        "nemotron_v3", implicit_open=True, switch="enable", implicit_end=_TOOL_CALL,
+        absorb=True, strip_trailing_ws=True,
+    ),
     "seed_oss": ReasoningParser(
         "seed_oss",
         start="<seed:think>",
         end="</seed:think>",
         implicit_open=True,
         switch="enable",
-        implicit_ends={"seed_oss": "<seed:tool_call>"},
+        implicit_end="<seed:tool_call>",
         absorb=True,
     ),
 }

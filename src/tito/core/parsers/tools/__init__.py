@@ -43,6 +43,7 @@ def _parser(spec: str) -> Callable[[], ToolParser]:
 #: vLLM's ``--tool-call-parser`` name -> the format's "module:Class" below this package.
 _FORMATS = {
     "hermes": "hermes:HermesParser",
+    "qwen3_json": "hermes:HermesParser",  # vLLM 0.33: an alias of hermes (Qwen2.5 / QwQ / Qwen3)
     "mistral": "mistral:MistralParser",
     "llama3_json": "llama3_json:Llama3JsonParser",
     "llama4_json": "llama3_json:Llama3JsonParser",
@@ -61,6 +62,9 @@ _FORMATS = {
     "glm47": "glm45:Glm45Parser",
     "kimi_k2": "kimi_k2:KimiK2Parser",
     "minimax_m2": "minimax_m2:MinimaxM2Parser",
+    "step3p5": "qwen3_coder:Qwen3CoderParser",  # vLLM 0.33: Step-3.5 / 3.7, Qwen3-Coder's grammar
+    "ling3": "glm45:Ling3Parser",
+    "mimo": "mimo:MiMoParser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -91,6 +95,7 @@ class RenderTraits:
 #: vLLM's ``--tool-call-parser`` name -> what render reads of its format
 RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "hermes": RenderTraits("hermes", special=True),
+    "qwen3_json": RenderTraits("hermes", special=True),
     "mistral": RenderTraits(special=True, special_without_tools=True, forced_calls="mistral_list"),
     "llama3_json": RenderTraits("llama"),
     "llama4_json": RenderTraits("llama"),
@@ -109,6 +114,9 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "glm47": RenderTraits("glm_4_7", special=True, strict_level="function"),
     "kimi_k2": RenderTraits("kimi", special=True),
     "minimax_m2": RenderTraits("minimax", special=True),
+    "step3p5": RenderTraits("qwen_3_coder", special=True),
+    "ling3": RenderTraits("glm_4_7", special=True),
+    "mimo": RenderTraits("mimo", special=True),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
@@ -116,7 +124,8 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 #: Their parsers are the :class:`._xml.XmlCallParser` ones (a test checks it; named here so
 #: that asking imports no format).
 TYPED_TOOL_PARSERS = frozenset(
-    {"deepseek_v32", "glm45", "glm47", "minimax_m2", "qwen3_coder", "qwen3_xml", "seed_oss"})
+    {"deepseek_v32", "glm45", "glm47", "ling3", "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml",
+     "seed_oss", "step3p5"})
 
 __all__ = [
     "HEADER_LIMIT",

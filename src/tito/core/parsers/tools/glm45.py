@@ -1,4 +1,4 @@
-"""``glm45`` / ``glm47``: GLM-4.5 / 4.6 / 4.7 tool calls.
+"""``glm45`` / ``glm47``: GLM-4.5 / 4.6 / 4.7 tool calls (and ``ling3``: Ling 3, the same).
 
 Format (GLM's template; ``<tool_call>`` and ``</tool_call>`` are tokens)::
 
@@ -15,6 +15,8 @@ first ``</arg_key>`` whatever it holds, as vLLM's regex, and is stripped), optio
 tool schema (:mod:`._schema`). A call without arguments is ``<tool_call>NAME</tool_call>``.
 Tool names are checked against the request's tools, as vLLM does (``validate_tool_names``): a
 call of an unknown tool is not a call (vLLM drops it; tito keeps its text as content).
+``ling3`` (vLLM's ``Ling3ToolParser``: GLM-4.7's grammar) differs only in render: its tool
+strict level defaults to ``auto``.
 """
 
 from __future__ import annotations
@@ -64,3 +66,9 @@ class Glm45Parser(XmlCallParser):
         if not h.startswith(VALUE_START, i) or not key:
             return BAD
         return "ok", i + len(VALUE_START), key, ""
+
+
+@dataclass(frozen=True)
+class Ling3Parser(Glm45Parser):
+    name: ClassVar[str] = "ling3"
+    default_tool_strict_level: ClassVar[str] = "auto"

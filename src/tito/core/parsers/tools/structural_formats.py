@@ -28,6 +28,8 @@ the call mode, and returns the ``format``. Grammar of the shapes (``T(name)`` on
               T (v31) = tag("<｜tool▁call▁begin｜>N<｜tool▁sep｜>", ARGS, "<｜tool▁call▁end｜>")
     deepseek_v3_2  DSML invoke tags in <｜DSML｜function_calls> (ARGS in deepseek_xml style)
     qwen_3_coder   T = tag("<tool_call>\\n<function=N>\\n", ARGS qwen_xml, "\\n</function>\\n</tool_call>")
+    mimo      T = tag("<tool_call><function=N>", ARGS qwen_xml, "</function></tool_call>"),
+              triggered by "<tool_call>" (the bare T when forced)
     glm_4_7   every tool strict: xgrammar's builtin (ARGS in glm_xml style); otherwise vLLM's
               own: a strict tool pins its schema, a loose one only its keys and value types
     minimax   T = tag('<invoke name="N">\\n', ARGS minimax_xml, "</invoke>\\n") inside
@@ -133,6 +135,17 @@ def qwen_3_coder(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
     tags = [tag(f"<tool_call>\n<function={t.name}>\n", json_schema(t.schema, "qwen_xml"),
                 "\n</function>\n</tool_call>") for t in tools]
     return _triggered_or_forced(tags, mode, "<tool_call>\n<function=", THINK)
+
+
+def mimo(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
+    excludes = [*THINK, "</tool_call>", "<function="]
+    tags = [tag(f"<tool_call><function={t.name}>", json_schema(t.schema, "qwen_xml"),
+                "</function></tool_call>") for t in tools]
+    if mode == "forced":
+        return tags[0]
+    if not tags:
+        return any_text(["<tool_call>", *excludes])
+    return triggered(["<tool_call>"], tags, excludes, at_least_one=mode == "required")
 
 
 def _sectioned(tags: list[Format], mode: CallMode, begin: str, end: str,
@@ -304,6 +317,7 @@ BUILDERS: dict[str, Builder] = {
     "deepseek_v3_1": deepseek_v3_1,
     "deepseek_v3_2": deepseek_v3_2,
     "qwen_3_coder": qwen_3_coder,
+    "mimo": mimo,
     "glm_4_7": glm_4_7,
     "minimax": minimax,
     "harmony": harmony,
