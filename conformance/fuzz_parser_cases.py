@@ -136,6 +136,10 @@ def _hermes(rng, calls):
         for n, a in calls)
 
 
+def _longcat(rng, calls):
+    return _hermes(rng, calls).replace("tool_call>", "longcat_tool_call>")
+
+
 def _json_obj(rng, n, a, key="arguments"):
     return f'{{"name": "{n}", "{key}": {_dumps(rng, a)}}}'
 
@@ -246,10 +250,20 @@ def _dsml(rng, calls):
     return f"<{_D}function_calls>\n" + "\n".join(one(n, a) for n, a in calls) + f"\n</{_D}function_calls>"
 
 
+def _dsml4(rng, calls, dsml=_D, section="tool_calls"):
+    return _dsml(rng, calls).replace(f"{_D}function_calls>", f"{dsml}{section}>").replace(
+        f"{_D}invoke", f"{dsml}invoke").replace(f"{_D}parameter", f"{dsml}parameter")
+
+
+def _dsml41(rng, calls):
+    return _dsml4(rng, calls, "｜DSML｜ ", "calls")
+
+
 #: tool parser -> (markup writer, the markers that may show up in content or be mangled)
 FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
     "qwen3_json": (_hermes, ["<tool_call>", "</tool_call>"]),
+    "longcat": (_longcat, ["<longcat_tool_call>", "</longcat_tool_call>"]),
     "mistral": (_mistral, ["[TOOL_CALLS]", "[ARGS]"]),
     "llama3_json": (_llama3, ["<|python_tag|>", '{"name": '] ),
     "llama4_json": (_llama3, ["<|python_tag|>", '{"name": ']),
@@ -263,6 +277,8 @@ FORMATS = {
     "qwen3_coder": (_qwen3_coder, ["<tool_call>", "<function=", "</parameter>"]),
     "qwen3_xml": (_qwen3_coder, ["<tool_call>", "<function=", "</parameter>"]),
     "seed_oss": (_seed, ["<seed:tool_call>", "<function=", "</parameter>"]),
+    "deepseek_v4": (_dsml4, [f"<{_D}tool_calls>", f'<{_D}invoke name="', f"</{_D}parameter>"]),
+    "deepseek_v41": (_dsml41, ["<｜DSML｜ calls>", '<｜DSML｜ invoke name="', "</｜DSML｜ parameter>"]),
     "step3p5": (_qwen3_coder, ["<tool_call>", "<function=", "</parameter>"]),
     "mimo": (_mimo, ["<tool_call>", "<function=", "</parameter>"]),
     "ling3": (_glm47, ["<tool_call>", "<arg_key>", "</arg_value>"]),
@@ -295,6 +311,8 @@ REASONING = {
     "mimo": ("<think>", "</think>", None),
     "nemotron_v3": ("<think>", "</think>", None),
     "ling3": ("<think>", "</think>", None),
+    "deepseek_v4": ("<think>", "</think>", None),
+    "deepseek_v41": ("<think>", "</think>", None),
 }
 #: each model's (tool parser, reasoning parser)
 PAIRS = [
@@ -303,7 +321,7 @@ PAIRS = [
     ("glm47", "glm47"), ("kimi_k2", "kimi_k2"), ("minimax_m2", "minimax_m2"),
     ("seed_oss", "seed_oss"), ("hunyuan_a13b", "hunyuan_a13b"), ("granite", "granite"),
     ("qwen3_json", "qwen3"), ("step3p5", "step3p5"), ("mimo", "mimo"), ("ling3", "ling3"),
-    ("qwen3_coder", "nemotron_v3"),
+    ("qwen3_coder", "nemotron_v3"), ("deepseek_v4", "deepseek_v4"), ("deepseek_v41", "deepseek_v41"),
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

@@ -52,7 +52,7 @@ def _json_equal(a: str, b: str) -> bool:
 
 #: vLLM parsers whose batch path re-serializes the arguments (json.dumps) while their stream
 #: sends the model's text: tito streams the model's text in both (stream == batch)
-_BATCH_RESERIALIZES = {"hermes", "qwen3_json", "granite-20b-fc", "hunyuan_a13b", "mistral", "granite", "kimi_k2"}
+_BATCH_RESERIALIZES = {"hermes", "qwen3_json", "longcat", "granite-20b-fc", "hunyuan_a13b", "mistral", "granite", "kimi_k2"}
 
 
 def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> str | None:

@@ -26,6 +26,7 @@ MARKERS = [
     "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>",
     "<minimax:tool_call>", "</minimax:tool_call>", "<seed:tool_call>", "</seed:tool_call>",
     "[TOOL_CALLS]", "[ARGS]", "<|tool_call|>", "<tool_calls>", "</tool_calls>",
+    "<longcat_tool_call>", "</longcat_tool_call>",
 ]
 
 

@@ -13,7 +13,7 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "deepseek_v32", "qwen3_coder", "qwen3_xml", "glm45", "glm47", "minimax_m2",
            "mistral", "pythonic", "llama4_pythonic", "granite", "granite-20b-fc",
            "hunyuan_a13b", "seed_oss", "openai", "qwen3_json", "step3p5",
-           "ling3", "mimo"]
+           "ling3", "mimo", "longcat", "deepseek_v4", "deepseek_v41"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -147,6 +147,11 @@ OUTPUTS: dict[str, str] = {
 }
 OUTPUTS.update({"llama4_json": OUTPUTS["llama3_json"], "qwen3_xml": OUTPUTS["qwen3_coder"],
                 "qwen3_json": OUTPUTS["hermes"], "step3p5": OUTPUTS["qwen3_coder"],
+                "longcat": OUTPUTS["hermes"].replace("tool_call>", "longcat_tool_call>"),
+                "deepseek_v4": OUTPUTS["deepseek_v32"].replace("function_calls>", "tool_calls>"),
+                "deepseek_v41": OUTPUTS["deepseek_v32"].replace("function_calls>", " calls>")
+                .replace("｜DSML｜invoke", "｜DSML｜ invoke")
+                .replace("｜DSML｜parameter", "｜DSML｜ parameter"),
                 "ling3": OUTPUTS["glm45"],
                 "mimo": "<tool_call><function=get_weather><parameter=city>Paris</parameter>"
                         "</function></tool_call>",

@@ -66,10 +66,14 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
         {"reasoning": None, "content": None, "calls": [["get_weather", '{"city": "Seat"}']]},
         "cut inside a value: vLLM's batch drops it, its stream sends it unclosed; tito closes it",
     ),
-    "deepseek_v32/truncated": (
-        {"reasoning": None, "content": None, "calls": [["get_weather", '{"city": "杭"}']]},
-        "cut inside a value: vLLM's batch drops it, its stream sends it unclosed; tito closes it",
-    ),
+    **{
+        cid: (
+            {"reasoning": None, "content": None, "calls": [["get_weather", '{"city": "杭"}']]},
+            "cut inside a value: vLLM's batch drops it, its stream sends it unclosed; tito closes it",
+        )
+        for cid in ("deepseek_v32/truncated", "deepseek_v4/truncated_value",
+                    "deepseek_v41/truncated_value")
+    },
     **{
         f"{p}/unknown_tool": (
             {"reasoning": None, "content": text, "calls": []},

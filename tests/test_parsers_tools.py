@@ -897,6 +897,8 @@ XML_SECTIONS = {
     "glm47": "<tool_call>",
     "minimax_m2": "<minimax:tool_call>",
     "deepseek_v32": "<｜DSML｜function_calls>",
+    "deepseek_v4": "<｜DSML｜tool_calls>",
+    "deepseek_v41": "<｜DSML｜ calls>",
 }
 XML_NAME_HEADERS = {
     "qwen3_coder": "<tool_call><function=",
@@ -909,6 +911,8 @@ XML_NAME_HEADERS = {
     "glm47": "<tool_call>",
     "minimax_m2": '<minimax:tool_call><invoke name="',
     "deepseek_v32": '<｜DSML｜function_calls><｜DSML｜invoke name="',
+    "deepseek_v4": '<｜DSML｜tool_calls><｜DSML｜invoke name="',
+    "deepseek_v41": '<｜DSML｜ calls><｜DSML｜ invoke name="',
 }
 
 
@@ -928,6 +932,12 @@ def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its
         "deepseek_v32": '<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter '
         f'name="data" string="true">{big}</｜DSML｜parameter>\n</｜DSML｜invoke>\n'
         "</｜DSML｜function_calls>",
+        "deepseek_v4": '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter '
+        f'name="data" string="true">{big}</｜DSML｜parameter>\n</｜DSML｜invoke>\n'
+        "</｜DSML｜tool_calls>",
+        "deepseek_v41": '<｜DSML｜ calls>\n<｜DSML｜ invoke name="f">\n<｜DSML｜ parameter '
+        f'name="data" string="true">{big}</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n'
+        "</｜DSML｜ calls>",
     }
 
 
@@ -936,7 +946,7 @@ def state_bytes(state: ToolState) -> int:
 
 
 #: vLLM's registry names that are another name's parser (the tables below are keyed by the other)
-ALIASES = {"qwen3_json": "hermes"}
+ALIASES = {"qwen3_json": "hermes", "longcat": "hermes"}
 
 
 @pytest.mark.parametrize("name", sorted(TOOL_PARSERS))
@@ -960,6 +970,8 @@ def test_one_megabyte_argument_keeps_the_state_small(name):
         "<|tool_calls_section_end|>",
         **XML_BIG_CALLS(big),
     }[ALIASES.get(name, name)]
+    if name == "longcat":
+        text = text.replace("tool_call>", "longcat_tool_call>")
     p = make_tool_parser(name)
     state, sizes, args = T.initial(p), [], []
     for i in range(0, len(text), 65536):

@@ -87,6 +87,10 @@ def test_typed_parser_state_stays_bounded_with_every_buffer_full(name):
         "minimax_m2": '<minimax:tool_call><invoke name="f"><parameter name="n">',
         "deepseek_v32": '<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="n" '
         'string="false">',
+        "deepseek_v4": '<｜DSML｜tool_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="n" '
+        'string="false">',
+        "deepseek_v41": '<｜DSML｜ calls><｜DSML｜ invoke name="f"><｜DSML｜ parameter name="n" '
+        'string="false">',
     }[name]
     state, sizes = T.initial(p), []
     state, _, _ = T.step(p, state, opening, final=False)

@@ -680,7 +680,49 @@ def _new_formats() -> list[dict]:
             case["kwargs"] = kwargs
         out.append(case)
         out.append(dict(case, id=f"nemotron_v3/{cid}", tool=None, tools=[]))
+    lc = ('<longcat_tool_call>\n{"name": "get_current_weather", "arguments": {"city": "Dallas", '
+          '"state": "TX"}}\n</longcat_tool_call>')
+    lc2 = '<longcat_tool_call>{"name": "calculate_area", "arguments": {"shape": "square"}}</longcat_tool_call>'
+    for cid, text in (("single", lc), ("text_before", "Let me check.\n" + lc),
+                      ("parallel", lc + "\n" + lc2), ("plain", "No tools needed."),
+                      ("truncated", lc[:60])):
+        out.append({"id": f"longcat/{cid}", "tool": "longcat", "reasoning": None, "tools": TOOLS,
+                    "text": text})
+    d = "｜DSML｜"
+    for name, dsml, section in (("deepseek_v4", d, "tool_calls"), ("deepseek_v41", d + " ", "calls")):
+        one = (f'<{dsml}{section}>\n<{dsml}invoke name="get_weather">\n<{dsml}parameter name="city" '
+               f'string="true">杭州</{dsml}parameter>\n<{dsml}parameter name="days" string="false">3'
+               f"</{dsml}parameter>\n</{dsml}invoke>\n</{dsml}{section}>")
+        two = one.replace("杭州", "Paris").replace(f"</{dsml}invoke>\n</{dsml}{section}>",
+                                                   f'</{dsml}invoke>\n<{dsml}invoke name="get_time">'
+                                                   f"\n</{dsml}invoke>\n</{dsml}{section}>")
+        wrapped = (f'<{dsml}{section}>\n<{dsml}invoke name="get_weather">\n<{dsml}parameter '
+                   f'name="arguments" string="false">{{"city": "Rome", "days": "2"}}</{dsml}parameter>'
+                   f"\n</{dsml}invoke>\n</{dsml}{section}>")
+        for cid, text in (("single", one), ("text_before", "Let me check.\n\n" + one),
+                          ("parallel", two), ("wrapper", wrapped), ("plain", "No tools."),
+                          ("truncated_value", one[: one.index("杭州") + 1])):
+            out.append({"id": f"{name}/{cid}", "tool": name, "reasoning": None, "tools": [GLM_TOOL, _DS_TIME],
+                        "text": text})
+        for cid, text, kwargs in (
+                ("block_call", "<think>I should call.\n</think>\n\n" + one, None),
+                ("unclosed_call", "<think>I should call.\n" + one, None),
+                ("answer", "<think>hm  \n</think>The answer.", None),
+                ("no_start", "hm</think>The answer.", None), ("plain", "just text", None),
+                ("repeated", "<think>a<think>b</think>c</think>d", None),
+                ("off", "The answer.", {"thinking": False})):
+            case = {"id": f"{name}+{name}/{cid}", "tool": name, "reasoning": name,
+                    "tools": [GLM_TOOL, _DS_TIME], "text": text}
+            if kwargs:
+                case["kwargs"] = kwargs
+            out.append(case)
+            if not cid.endswith("_call"):  # the section markers are special tokens here
+                out.append(dict(case, id=f"{name}/reasoning_{cid}", tool=None, tools=[]))
     return out
+
+
+_DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
+    "type": "object", "properties": {}}}}
 
 
 CASES: list[dict] = [
@@ -713,6 +755,9 @@ MARKERS: dict[str, list[str]] = {
     "glm45": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
     "glm47": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
     "ling3": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
+    "longcat": ["<longcat_tool_call>", "</longcat_tool_call>"],
+    "deepseek_v4": ["<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>"],
+    "deepseek_v41": ["<｜DSML｜ calls>", "</｜DSML｜ calls>"],
     "kimi_k2": [_KB, _KE, _CB, _CE, _AB],
     "minimax_m2": ["<minimax:tool_call>", "</minimax:tool_call>"],
     "deepseek_v32": [f"<{_D}function_calls>", f"</{_D}function_calls>"],

@@ -89,6 +89,16 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # vLLM's DeepSeekV3ReasoningWithThinkingParser: deepseek_v3 with thinking on by default
     "holo2": ReasoningParser("holo2", implicit_open=True, switch="either"),
     "step5": ReasoningParser("step5", implicit_open=True),  # vLLM: the deepseek_r1 parser
+    # vLLM's DeepSeekV4Parser grammar: thinking on unless thinking/enable_thinking say otherwise;
+    # a <think> after the block reopens it in vLLM (tito: content, as for every format)
+    "deepseek_v4": ReasoningParser(
+        "deepseek_v4", implicit_open=True, switch="either", absorb=True,
+        implicit_end="<｜DSML｜tool_calls>", strip_trailing_ws=True,
+    ),
+    "deepseek_v41": ReasoningParser(
+        "deepseek_v41", implicit_open=True, switch="either", absorb=True,
+        implicit_end="<｜DSML｜ calls>", strip_trailing_ws=True,
+    ),
     "mistral": ReasoningParser(
         "mistral",
         start="[THINK]",

@@ -65,6 +65,9 @@ _FORMATS = {
     "step3p5": "qwen3_coder:Qwen3CoderParser",  # vLLM 0.33: Step-3.5 / 3.7, Qwen3-Coder's grammar
     "ling3": "glm45:Ling3Parser",
     "mimo": "mimo:MiMoParser",
+    "longcat": "hermes:LongcatParser",
+    "deepseek_v4": "deepseek_v4:DeepSeekV4Parser",
+    "deepseek_v41": "deepseek_v4:DeepSeekV41Parser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -117,6 +120,9 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "step3p5": RenderTraits("qwen_3_coder", special=True),
     "ling3": RenderTraits("glm_4_7", special=True),
     "mimo": RenderTraits("mimo", special=True),
+    "longcat": RenderTraits("longcat", special=True),
+    "deepseek_v4": RenderTraits("deepseek_v4", special=True),
+    "deepseek_v41": RenderTraits("deepseek_v4_1", special=True),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
@@ -124,7 +130,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 #: Their parsers are the :class:`._xml.XmlCallParser` ones (a test checks it; named here so
 #: that asking imports no format).
 TYPED_TOOL_PARSERS = frozenset(
-    {"deepseek_v32", "glm45", "glm47", "ling3", "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml",
+    {"deepseek_v32", "deepseek_v4", "deepseek_v41", "glm45", "glm47", "ling3", "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml",
      "seed_oss", "step3p5"})
 
 __all__ = [

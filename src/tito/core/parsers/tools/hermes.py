@@ -1,4 +1,4 @@
-"""``hermes``: Hermes / Qwen2.5 / Qwen3 tool calls.
+"""``hermes`` / ``qwen3_json``: Hermes / Qwen2.5 / Qwen3 tool calls (and ``longcat``).
 
 Format (Qwen3's template, any number of calls, text allowed around them)::
 
@@ -59,10 +59,30 @@ class HermesParser(ObjectCallParser):
     string_stop_markers: ClassVar[tuple[str, ...]] = ("\n" + END,)
     string_args: ClassVar[bool] = True
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
+    #: the call's opening marker (the closing one is ``end_marker``)
+    start: ClassVar[str] = START
     structural_tag_model: ClassVar[str | None] = "hermes"
 
     def _lead(self, st: Work) -> Sequence[str]:
-        return (START,)
+        return (self.start,)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        return self._text_until(st, s, pos, out, final, START, "head")
+        return self._text_until(st, s, pos, out, final, self.start, "head")
+
+
+LONGCAT_START = "<longcat_tool_call>"
+LONGCAT_END = "</longcat_tool_call>"
+
+
+@dataclass(frozen=True)
+class LongcatParser(HermesParser):
+    """``longcat``: Meituan LongCat-Flash, hermes' grammar in ``<longcat_tool_call>`` blocks
+    (vLLM's ``LongcatFlashToolParser`` is its hermes parser with these markers)."""
+
+    name: ClassVar[str] = "longcat"
+    start: ClassVar[str] = LONGCAT_START
+    stop_markers: ClassVar[tuple[str, ...]] = (LONGCAT_END, LONGCAT_START)
+    end_marker: ClassVar[str] = LONGCAT_END
+    string_stop_markers: ClassVar[tuple[str, ...]] = ("\n" + LONGCAT_END,)
+    marker_tokens: ClassVar[tuple[str, ...]] = (LONGCAT_START, LONGCAT_END)
+    structural_tag_model: ClassVar[str | None] = "longcat"

@@ -12,6 +12,7 @@ A builder takes the tools (already resolved: a named ``tool_choice`` leaves exac
 the call mode, and returns the ``format``. Grammar of the shapes (``T(name)`` one call's tag)::
 
     hermes    auto: triggered(["<tool_call>"], T*)       else tags_with_separator(T*, "")
+              (longcat: the same with <longcat_tool_call> / </longcat_tool_call>)
               T = tag('<tool_call>\\n{"name": "N", "arguments": ' | '<tool_call>{"name": ...',
                       ARGS, '}\\n</tool_call>' | '}</tool_call>')
     llama     auto: triggered(['{"name": '], T*)  required: the same, at_least_one  forced: T
@@ -27,6 +28,8 @@ the call mode, and returns the ``format``. Grammar of the shapes (``T(name)`` on
                             "\\n```<｜tool▁call▁end｜>")                (calls joined by "\\n")
               T (v31) = tag("<｜tool▁call▁begin｜>N<｜tool▁sep｜>", ARGS, "<｜tool▁call▁end｜>")
     deepseek_v3_2  DSML invoke tags in <｜DSML｜function_calls> (ARGS in deepseek_xml style)
+    deepseek_v4    the same in <｜DSML｜tool_calls>; deepseek_v4_1 with "｜DSML｜ " markers, the
+              calls block <｜DSML｜ calls> and ARGS in deepseek_v4_1_xml style
     qwen_3_coder   T = tag("<tool_call>\\n<function=N>\\n", ARGS qwen_xml, "\\n</function>\\n</tool_call>")
     mimo      T = tag("<tool_call><function=N>", ARGS qwen_xml, "</function></tool_call>"),
               triggered by "<tool_call>" (the bare T when forced)
@@ -207,6 +210,27 @@ def deepseek_v3_2(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
                       trigger="<｜DSML｜function_calls>", lead="\n\n")
 
 
+def _deepseek_v4(tools: Sequence[ToolSpec], mode: CallMode, dsml: str, calls: str,
+                 style: str) -> Format:
+    """xgrammar's DeepSeek-V4 shape (V3.2's with other markers); V4.1 (``dsml`` ends with a
+    space) also keeps a calls block out of free text when no tool is left."""
+    tags = [tag(f'<{dsml}invoke name="{t.name}">\n', json_schema(t.schema, style),
+                f"</{dsml}invoke>\n") for t in tools]
+    begin = f"<{dsml}{calls}>"
+    if mode == "auto" and not tags and dsml.endswith(" "):
+        return any_text([*THINK, begin])
+    return _sectioned(tags, mode, begin + "\n", f"</{dsml}{calls}>", THINK, trigger=begin,
+                      lead="\n\n")
+
+
+def deepseek_v4(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
+    return _deepseek_v4(tools, mode, "｜DSML｜", "tool_calls", "deepseek_xml")
+
+
+def deepseek_v4_1(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
+    return _deepseek_v4(tools, mode, "｜DSML｜ ", "calls", "deepseek_v4_1_xml")
+
+
 def minimax(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
     """vLLM's own MiniMax-M2 builder (not xgrammar's ``minimax``)."""
     tags = [tag(f'<invoke name="{t.name}">\n', json_schema(t.schema, "minimax_xml"),
@@ -311,11 +335,15 @@ def _harmony_call_heads(name: str) -> list[str]:
 #: vLLM 0.33's structural-tag model name -> builder
 BUILDERS: dict[str, Builder] = {
     "hermes": lambda tools, mode: hermes_style(tools, mode, "<tool_call>", "</tool_call>"),
+    "longcat": lambda tools, mode: hermes_style(tools, mode, "<longcat_tool_call>",
+                                                "</longcat_tool_call>"),
     "llama": llama,
     "kimi": kimi,
     "deepseek_r1": deepseek_r1,
     "deepseek_v3_1": deepseek_v3_1,
     "deepseek_v3_2": deepseek_v3_2,
+    "deepseek_v4": deepseek_v4,
+    "deepseek_v4_1": deepseek_v4_1,
     "qwen_3_coder": qwen_3_coder,
     "mimo": mimo,
     "glm_4_7": glm_4_7,
