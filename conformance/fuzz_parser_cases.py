@@ -263,6 +263,7 @@ def _dsml41(rng, calls):
 FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
     "qwen3_json": (_hermes, ["<tool_call>", "</tool_call>"]),
+    "granite4": (_hermes, ["<tool_call>", "</tool_call>"]),
     "longcat": (_longcat, ["<longcat_tool_call>", "</longcat_tool_call>"]),
     "mistral": (_mistral, ["[TOOL_CALLS]", "[ARGS]"]),
     "llama3_json": (_llama3, ["<|python_tag|>", '{"name": '] ),

@@ -13,7 +13,8 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "deepseek_v32", "qwen3_coder", "qwen3_xml", "glm45", "glm47", "minimax_m2",
            "mistral", "pythonic", "llama4_pythonic", "granite", "granite-20b-fc",
            "hunyuan_a13b", "seed_oss", "openai", "qwen3_json", "step3p5",
-           "ling3", "mimo", "longcat", "deepseek_v4", "deepseek_v41"]
+           "ling3", "mimo", "longcat", "deepseek_v4", "deepseek_v41",
+           "granite4"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -174,6 +175,7 @@ NATIVE: dict[str, str] = {
     "seed_oss": "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>"
                 "\n</function>\n</seed:tool_call>",
     "mistral": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+    "granite4": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
 }
 _MISTRAL_LIST = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
 #: streaming derender cases: (chat request of CHAT, call mode); each is sent one id per call

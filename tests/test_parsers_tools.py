@@ -946,7 +946,7 @@ def state_bytes(state: ToolState) -> int:
 
 
 #: vLLM's registry names that are another name's parser (the tables below are keyed by the other)
-ALIASES = {"qwen3_json": "hermes", "longcat": "hermes"}
+ALIASES = {"qwen3_json": "hermes", "longcat": "hermes", "granite4": "hermes"}
 
 
 @pytest.mark.parametrize("name", sorted(TOOL_PARSERS))

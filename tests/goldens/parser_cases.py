@@ -718,6 +718,24 @@ def _new_formats() -> list[dict]:
             out.append(case)
             if not cid.endswith("_call"):  # the section markers are special tokens here
                 out.append(dict(case, id=f"{name}/reasoning_{cid}", tool=None, tools=[]))
+    # vLLM's llama3_json / llama4_json / granite4 send json.dumps of the arguments (both paths)
+    compact = '{"name": "get_current_weather", "parameters": {"city":"Dallas","state":"TX"}}'
+    escapes = ('<|python_tag|>{"name": "get_current_weather", "parameters": {"city": '
+               '"S\\u00e3o Paulo \\ud83d\\ude00", "state": "a\\/b\\tc"}}')
+    numbers = ('{"name": "calculate_area", "parameters": {"precision": 2.50, "dimensions": '
+               '{"w": 1E2, "h": -0}}}; {"name": "get_current_weather", "parameters": {\n  "city": "X"\n}}')
+    for name in ("llama3_json", "llama4_json"):
+        for cid, text in (("compact", compact), ("escapes", escapes), ("numbers", numbers)):
+            out.append({"id": f"{name}/normalized_{cid}", "tool": name, "reasoning": None,
+                        "tools": TOOLS, "text": text})
+    g4 = '<tool_call>\n{"name": "get_current_weather", "arguments": {\n  "city": "Dallas"\n}}\n</tool_call>'
+    for cid, text in (("single", g4), ("text_around", "Let me see. " + g4 + " Done."),
+                      ("parallel", g4 + "\n" + g4.replace("Dallas", "S\\u00e3o")),
+                      ("string_arguments", '<tool_call>{"name": "calculate_area", "arguments": '
+                                           '"{\\"shape\\": \\"square\\"}"}</tool_call>'),
+                      ("plain", "No tools.")):
+        out.append({"id": f"granite4/normalized_{cid}", "tool": "granite4", "reasoning": None,
+                    "tools": TOOLS, "text": text})
     return out
 
 

@@ -66,6 +66,7 @@ _FORMATS = {
     "ling3": "glm45:Ling3Parser",
     "mimo": "mimo:MiMoParser",
     "longcat": "hermes:LongcatParser",
+    "granite4": "hermes:Granite4Parser",
     "deepseek_v4": "deepseek_v4:DeepSeekV4Parser",
     "deepseek_v41": "deepseek_v4:DeepSeekV41Parser",
 }
@@ -121,6 +122,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "ling3": RenderTraits("glm_4_7", special=True),
     "mimo": RenderTraits("mimo", special=True),
     "longcat": RenderTraits("longcat", special=True),
+    "granite4": RenderTraits(special=True),
     "deepseek_v4": RenderTraits("deepseek_v4", special=True),
     "deepseek_v41": RenderTraits("deepseek_v4_1", special=True),
 }

@@ -41,6 +41,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from tito.core.parsers._text import is_proper_prefix
+from tito.core.parsers.tools import _jsonnorm as jsonnorm
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
 from tito.core.parsers.tools._json import parse_object_header, scan
 
@@ -118,6 +119,9 @@ class ObjectCallParser(ToolParser):
     args_required: ClassVar[bool] = False
     #: arguments may be a JSON string holding their text (phase ``sargs``)
     string_args: ClassVar[bool] = False
+    #: object arguments are sent as ``json.dumps`` writes them (:mod:`._jsonnorm`), not as the
+    #: model wrote them (vLLM's llama3_json and granite4 parsers, batch and stream)
+    normalize_args: ClassVar[bool] = False
 
     # -- what the subclass tells about the header now being parsed -----------------------------
 
@@ -154,17 +158,21 @@ class ObjectCallParser(ToolParser):
             st.phase = self.resume_phase
             return pos + h.pos, False
         self._start_call(st, out, h.name)
+        st.pend = ""
         if h.kind == "commit":
             st.phase = "sargs" if h.string else "args"
             return pos + h.pos + (1 if h.string else 0), False
-        out.args(st, "{}" if h.args is None else h.args)
+        if h.args is None or not h.args.startswith("{"):  # absent, or a string's decoded text
+            out.args(st, "{}" if h.args is None else h.args)
+        else:
+            self._object_args(st, out, h.args, end=True)
         self._end_call(st)
         st.phase = self.after_phase
         return pos + h.pos, False
 
     def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         kind, i = scan(st, s, pos, self._interrupts(), self._string_interrupts())
-        out.args(st, s[pos:i])
+        self._object_args(st, out, s[pos:i], end=kind == "done")
         if kind == "done":
             st.depth = 1  # back inside the call object
             st.phase = "tail"
@@ -234,6 +242,8 @@ class ObjectCallParser(ToolParser):
         for marker in markers:
             if s.startswith(marker, i):
                 st.in_str = st.esc = False
+                if emit:
+                    self._object_args(st, out, "", end=True)
                 self._end_call(st)
                 st.phase = self.interrupt_phase or self.resume_phase
                 consumed = bool(self.end_marker) and marker.endswith(self.end_marker)
@@ -241,10 +251,22 @@ class ObjectCallParser(ToolParser):
         if not final and is_proper_prefix(s[i:], markers):
             return i, True
         if emit:
-            out.args(st, s[i])
+            self._object_args(st, out, s[i])
         if s[i] in "{[":  # an interrupt character that is also JSON structure
             st.depth += 1
         return i + 1, False
+
+    def _object_args(self, st: Work, out: Out, text: str, *, end: bool = False) -> None:
+        """Send object arguments' text (re-serialized with :attr:`normalize_args`; ``end``: the
+        arguments are over, what the rewrite holds goes out)."""
+        if self.normalize_args:  # the rewrite's state rides in ``pend`` (free in phase args)
+            st.pend, text = jsonnorm.feed(st.pend, text, final=end)
+        out.args(st, text)
+
+    def _finish(self, st: Work, out: Out) -> None:
+        if st.pend and st.phase == "args":  # cut inside the arguments: what is held goes out
+            self._object_args(st, out, "", end=True)
+        super()._finish(st, out)
 
     def _is_open(self, st: Work) -> bool:
         return st.phase in ("args", "sargs")

@@ -1,4 +1,4 @@
-"""``hermes`` / ``qwen3_json``: Hermes / Qwen2.5 / Qwen3 tool calls (and ``longcat``).
+"""``hermes`` / ``qwen3_json``: Hermes / Qwen2.5 / Qwen3 tool calls (and ``longcat``, ``granite4``).
 
 Format (Qwen3's template, any number of calls, text allowed around them)::
 
@@ -86,3 +86,15 @@ class LongcatParser(HermesParser):
     string_stop_markers: ClassVar[tuple[str, ...]] = ("\n" + LONGCAT_END,)
     marker_tokens: ClassVar[tuple[str, ...]] = (LONGCAT_START, LONGCAT_END)
     structural_tag_model: ClassVar[str | None] = "longcat"
+
+
+@dataclass(frozen=True)
+class Granite4Parser(HermesParser):
+    """``granite4``: IBM Granite 4, hermes blocks (vLLM's ``Granite4ToolParser``: text around
+    the blocks is content, arguments written as a JSON string are passed on, object arguments
+    are sent as ``json.dumps`` writes them, batch and stream); it has no structural tag, so
+    ``required`` / named use the JSON-list schema."""
+
+    name: ClassVar[str] = "granite4"
+    normalize_args: ClassVar[bool] = True
+    structural_tag_model: ClassVar[str | None] = None

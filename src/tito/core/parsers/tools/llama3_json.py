@@ -28,8 +28,9 @@ Phases (``head``/``args``/``tail`` are in :mod:`._objects`):
     Content until the end (calls are only recognised at the start of the output).
 
 Rules: a malformed first object makes the whole output content (plain JSON answers stay
-content); a malformed later object ends the calls there. Arguments are raw JSON text (vLLM's
-batch path re-serializes them; semantically equal). Unknown tool names pass through (as vLLM).
+content); a malformed later object ends the calls there. Arguments are sent as ``json.dumps``
+writes them (vLLM re-serializes them in batch and stream; :mod:`._jsonnorm` rewrites the text as
+it passes). Unknown tool names pass through (as vLLM).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class Llama3JsonParser(ObjectCallParser):
     resume_phase: ClassVar[str] = "rest"
     after_phase: ClassVar[str] = "sep"
     args_required: ClassVar[bool] = True
+    normalize_args: ClassVar[bool] = True
     marker_tokens: ClassVar[tuple[str, ...]] = (PYTHON_TAG,)
 
     def _lead(self, st: Work) -> Sequence[str]:
