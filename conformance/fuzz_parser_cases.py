@@ -187,6 +187,10 @@ def _granite(rng, calls):
     return marker + "[" + ", ".join(_json_obj(rng, n, a) for n, a in calls) + "]"
 
 
+def _phi4(rng, calls):
+    return "functools[" + ", ".join(_json_obj(rng, n, a) for n, a in calls) + "]"
+
+
 def _granite20(rng, calls):
     return rng.choice(["\n", " ", ""]).join(f"<function_call> {_json_obj(rng, n, a)}" for n, a in calls)
 
@@ -264,6 +268,7 @@ FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
     "qwen3_json": (_hermes, ["<tool_call>", "</tool_call>"]),
     "granite4": (_hermes, ["<tool_call>", "</tool_call>"]),
+    "phi4_mini_json": (_phi4, ["functools", "functools["]),
     "longcat": (_longcat, ["<longcat_tool_call>", "</longcat_tool_call>"]),
     "mistral": (_mistral, ["[TOOL_CALLS]", "[ARGS]"]),
     "llama3_json": (_llama3, ["<|python_tag|>", '{"name": '] ),

@@ -14,7 +14,7 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "mistral", "pythonic", "llama4_pythonic", "granite", "granite-20b-fc",
            "hunyuan_a13b", "seed_oss", "openai", "qwen3_json", "step3p5",
            "ling3", "mimo", "longcat", "deepseek_v4", "deepseek_v41",
-           "granite4"]
+           "granite4", "phi4_mini_json"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -175,6 +175,7 @@ NATIVE: dict[str, str] = {
     "seed_oss": "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>"
                 "\n</function>\n</seed:tool_call>",
     "mistral": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+    "phi4_mini_json": 'functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
     "granite4": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
 }
 _MISTRAL_LIST = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]'

@@ -963,6 +963,7 @@ def test_one_megabyte_argument_keeps_the_state_small(name):
         "llama4_pythonic": f'<|python_start|>[f(data="{big}")]<|python_end|>',
         "granite": f'<|tool_call|>[{{"name": "f", "arguments": {{"data": "{big}"}}}}]',
         "granite-20b-fc": f'<function_call> {{"name": "f", "arguments": {{"data": "{big}"}}}}',
+        "phi4_mini_json": f'functools[{{"name": "f", "arguments": {{"data": "{big}"}}}}]',
         "hunyuan_a13b": f'<tool_calls>[{{"name": "f", "arguments": {{"data": "{big}"}}}}]</tool_calls>',
         "deepseek_v31": f'{DS_BEGIN}{DS_CALL}f{DS_SEP}{{"data": "{big}"}}{DS_CALL_END}{DS_END}',
         "kimi_k2": "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
@@ -996,6 +997,7 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
         "llama4_pythonic": "<|python_",
         "granite": "<|tool_",
         "granite-20b-fc": "<function_",
+        "phi4_mini_json": "functoo",
         "hunyuan_a13b": "<tool_",
         "deepseek_v31": DS_BEGIN[:5],
         "kimi_k2": "<|tool_calls_",
@@ -1011,6 +1013,7 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
         "llama4_pythonic": "<|python_start|>[f",
         "granite": '<|tool_call|>[{"name": "',
         "granite-20b-fc": '<function_call>{"name": "',
+        "phi4_mini_json": 'functools[{"name": "',
         "hunyuan_a13b": '<tool_calls>[{"name": "',
         "deepseek_v31": f"{DS_BEGIN}{DS_CALL}",
         "kimi_k2": "<|tool_calls_section_begin|><|tool_call_begin|>functions.",

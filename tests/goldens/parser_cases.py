@@ -736,6 +736,13 @@ def _new_formats() -> list[dict]:
                       ("plain", "No tools.")):
         out.append({"id": f"granite4/normalized_{cid}", "tool": "granite4", "reasoning": None,
                     "tools": TOOLS, "text": text})
+    phi = 'functools[{"name": "get_current_weather", "arguments": {"city": "Dallas", "state":"TX"}}]'
+    phi2 = ('functools[{"name": "get_current_weather", "arguments": {"city": "Dallas"}}, '
+            '{"name": "calculate_area", "parameters": {"shape": "S\\u00e3o", "precision": 2.50}}]')
+    for cid, text in (("single", phi), ("parallel", phi2), ("plain", "No tools."),
+                      ("leading_space", " " + phi)):
+        out.append({"id": f"phi4_mini_json/{cid}", "tool": "phi4_mini_json", "reasoning": None,
+                    "tools": TOOLS, "text": text})
     return out
 
 

@@ -67,6 +67,7 @@ _FORMATS = {
     "mimo": "mimo:MiMoParser",
     "longcat": "hermes:LongcatParser",
     "granite4": "hermes:Granite4Parser",
+    "phi4_mini_json": "phi4_mini_json:Phi4MiniJsonParser",
     "deepseek_v4": "deepseek_v4:DeepSeekV4Parser",
     "deepseek_v41": "deepseek_v4:DeepSeekV41Parser",
 }
@@ -123,6 +124,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "mimo": RenderTraits("mimo", special=True),
     "longcat": RenderTraits("longcat", special=True),
     "granite4": RenderTraits(special=True),
+    "phi4_mini_json": RenderTraits(),
     "deepseek_v4": RenderTraits("deepseek_v4", special=True),
     "deepseek_v41": RenderTraits("deepseek_v4_1", special=True),
 }
