@@ -205,6 +205,9 @@ STREAM_DEVIATIONS: dict[tuple[str, str], str] = {
        "(the derender deviation above), so the forced list is content; tito reads it as the "
        "calls, as vLLM's pre-v11 path does for a real v0.3 tokenizer" for m in (
            "required", "named")},
+    ("phi4_mini_json", "stream_auto_strict.*"): "vLLM's phi4_mini_json parser streams nothing "
+    "(its streaming method returns no delta): no call, finish stop; its batch answer is the "
+    "call (derender_*), as tito's stream (stream == batch)",
 }
 
 
