@@ -312,6 +312,7 @@ REASONING = {
     "minimax_m2_append_think": ("<think>", "</think>", None),
     "seed_oss": ("<seed:think>", "</seed:think>", None),
     "step5": ("<think>", "</think>", None),
+    "olmo3": ("<think>", "</think>", None),
     "holo2": ("<think>", "</think>", None),
     "step3p5": ("<think>", "</think>", None),
     "mimo": ("<think>", "</think>", None),

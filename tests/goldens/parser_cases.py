@@ -743,6 +743,10 @@ def _new_formats() -> list[dict]:
                       ("leading_space", " " + phi)):
         out.append({"id": f"phi4_mini_json/{cid}", "tool": "phi4_mini_json", "reasoning": None,
                     "tools": TOOLS, "text": text})
+    for cid, text in (("block", "<think>a\nb</think>\n\nThe answer."), ("no_start", "a</think>b"),
+                      ("repeated_end", "<think>a</think>b</think>c"), ("empty", "<think></think>ok")):
+        out.append({"id": f"olmo3/{cid}", "tool": None, "reasoning": "olmo3", "tools": [],
+                    "text": text})
     return out
 
 

@@ -89,6 +89,8 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # vLLM's DeepSeekV3ReasoningWithThinkingParser: deepseek_v3 with thinking on by default
     "holo2": ReasoningParser("holo2", implicit_open=True, switch="either"),
     "step5": ReasoningParser("step5", implicit_open=True),  # vLLM: the deepseek_r1 parser
+    # OLMo 3: <think> optional (templates may put it in the prompt), markers as plain text
+    "olmo3": ReasoningParser("olmo3", implicit_open=True),
     # vLLM's DeepSeekV4Parser grammar: thinking on unless thinking/enable_thinking say otherwise;
     # a <think> after the block reopens it in vLLM (tito: content, as for every format)
     "deepseek_v4": ReasoningParser(
