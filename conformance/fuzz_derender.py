@@ -229,7 +229,12 @@ def _qwen3_text(rnd: random.Random, req: dict[str, Any], tags: set[str]) -> list
         parts.append(_qwen3_call(rnd, tags))  # markup without tools
     if not parts or not any(parts):
         parts.append(text(rnd))
-    toks = ids("".join(p for p in parts))
+    full = "".join(parts)
+    rest = full.rsplit("</think>", 1)[-1] if "</think>" in full else (
+        "" if full.startswith("<think>") else full)
+    if req.get("tool_choice") not in (None, "auto", "none") and not rest.strip():
+        tags.add("forced_blank")  # required / named, no call, whitespace content
+    toks = ids(full)
     return _sprinkle(rnd, toks, "qwen3", tags)
 
 

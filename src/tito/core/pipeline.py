@@ -238,8 +238,13 @@ def step_choice(
         if flushed:
             text += flushed
     else:
+        seen = pieces
+        if cfg.harmony and keep and skip:
+            # the engine's text, which stop strings match, holds no harmony marker (render's
+            # skip_special_tokens); harmony reads the ids and pieces, not this text
+            seen = ["" if i in keep else p for i, p in zip(decode_ids, pieces, strict=True)]
         state.stop, text, fired, fired_at = stops.step(
-            stop_cfg, held, pieces, final=final, flush_text=flushed
+            stop_cfg, held, seen, final=final, flush_text=flushed
         )
         if fired:
             state.pending = None

@@ -204,9 +204,11 @@ def make_tool_parser(
         raise BadRequest(
             f"unknown tool parser {name!r}; known: {sorted(TOOL_PARSERS)}", param="tool_parser"
         ) from None
+    forced = mode != "auto"
     if name in TYPED_TOOL_PARSERS:
-        return dataclasses.replace(parser, single_call=single, tool_params=tool_params)
-    return dataclasses.replace(parser, single_call=single)
+        return dataclasses.replace(parser, single_call=single, tool_params=tool_params,
+                                   forced=forced)
+    return dataclasses.replace(parser, single_call=single, forced=forced)
 
 
 def id_shape(name: str | None) -> str:

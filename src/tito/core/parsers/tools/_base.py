@@ -195,6 +195,9 @@ class ToolParser:
     forced_calls: ClassVar[str] = "json_list"
     #: keep only the call with index 0 in the output (``parallel_tool_calls=false``)
     single_call: bool = False
+    #: an output without calls whose content is only whitespace has no content (``required``
+    #: / named read with the format's own parser: vLLM's ``_extract_tool_calls`` returns none)
+    forced: bool = False
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -239,7 +242,7 @@ class ToolParser:
     def _finish(self, st: Work, out: Out) -> None:
         """End of output: resolve the gap rule and the truncation flag."""
         if st.ws:
-            if st.calls == 0:
+            if st.calls == 0 and not self.forced:
                 out.content.append(st.ws)
             st.ws = ""
         st.truncated = self._is_open(st)
