@@ -476,6 +476,13 @@ DERENDER_ERRORS: dict[str, tuple[str, dict[str, Any]]] = {
     "chat_stream_parser_no_prompt": ("/v1/chat/completions/derender", {
         "model": "qwen3", "stream": True, "chat_request": chat(),
         "generate_chunk": {"request_id": "r", "choices": [{"index": 0, "token_ids": [9707]}]}}),
+    "chat_no_request_parser": ("/v1/chat/completions/derender", {
+        "model": "qwen3", "generate_response": {"request_id": "r", "choices": [
+            {"index": 0, "token_ids": [151667, 87, 151668, 9707, 151645],
+             "finish_reason": "stop"}]}}),
+    "chat_stream_no_request_parser": ("/v1/chat/completions/derender", {
+        "model": "qwen3", "stream": True, "prompt_token_ids": [9707],
+        "generate_chunk": {"request_id": "r", "choices": [{"index": 0, "token_ids": [9707]}]}}),
     "completion_empty_responses": ("/v1/completions/derender", {"model": "gpt2",
                                                                 "generate_responses": []}),
     "completion_prompt_tokens_mismatch": ("/v1/completions/derender", {

@@ -186,6 +186,8 @@ def _qwen3_call(rnd: random.Random, tags: set[str]) -> str:
     kind = rnd.choices(["good", "compact", "no_args", "bad_json", "not_json", "params"],
                        [6, 1, 1, 1, 1, 1])[0]
     body = json.dumps({"name": name, "arguments": args}, ensure_ascii=rnd.random() < 0.3)
+    if body != json.dumps({"name": name, "arguments": args}, ensure_ascii=False):
+        tags.add("tool_call_escaped_args")  # vLLM's batch re-serializes them (not its stream)
     if kind == "compact":
         return f"<tool_call>{body}</tool_call>"
     if kind == "no_args":
@@ -413,6 +415,8 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
         tags.add("partial_char_at_end")  # tito flushes it as U+FFFD, vLLM drops it
     if not toks and rnd.random() < 0.7:
         toks = ids("x", served)
+        if served == "qwen3" and not completion:
+            tags.add("plain")  # no <think>: the qwen3 deviation
     if not toks:
         tags.update({"empty_output", "abort_empty"})
     if eos is not None and toks == [eos]:
