@@ -95,6 +95,8 @@ class Case:
     extra: dict[str, Any] = field(default_factory=dict)
     tags: set[str] = field(default_factory=set)
     sizes: dict[int, list[int]] = field(default_factory=dict)
+    #: the engine's response (its first stream event) carries the prompt's ids too
+    engine_prompt: bool = False
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -484,6 +486,7 @@ def gen_case(seed: int, i: int, model: str) -> Case:
             "tokens_per_second") if rnd.random() < 0.7}
     if rnd.random() < 0.15:
         case.extra["kv_transfer_params"] = {"remote_block_ids": [1, 2], "do_remote_decode": False}
+    case.engine_prompt = rnd.random() < 0.3  # the engine's own prompt_token_ids too
     return case
 
 
@@ -519,15 +522,16 @@ class Found:
 
 def batch_body(case: Case, prompt: list[int]) -> tuple[str, dict[str, Any]]:
     served, completion = MODELS[case.model]
+    extra = dict(case.extra, prompt_token_ids=prompt) if case.engine_prompt else case.extra
     if completion:
         return CMPL_D, {"model": served, "completion_request": case.request,
                         "prompt_token_ids": [prompt], "prompt_tokens": [len(prompt)],
                         "generate_responses": [{"request_id": f"cmpl-{case.cid}",
-                                                "choices": case.choices, **case.extra}]}
+                                                "choices": case.choices, **extra}]}
     return CHAT_D, {"model": served, "chat_request": case.request, "prompt_token_ids": prompt,
                     "prompt_tokens": len(prompt),
                     "generate_response": {"request_id": f"chatcmpl-{case.cid}",
-                                          "choices": case.choices, **case.extra}}
+                                          "choices": case.choices, **extra}}
 
 
 def stream_cases(case: Case, prompt: list[int]) -> list[dict[str, Any]]:
@@ -539,6 +543,8 @@ def stream_cases(case: Case, prompt: list[int]) -> list[dict[str, Any]]:
         events = record.split_choice(ch, case.sizes[ch["index"]],
                                      f"{'cmpl' if completion else 'chatcmpl'}-{case.cid}",
                                      case.extra)
+        if case.engine_prompt:
+            events[0]["prompt_token_ids"] = prompt
         out.append({"server": served, "path": CMPL_D if completion else CHAT_D,
                     "settings_key": "completion_request" if completion else "chat_request",
                     "settings": settings, "prompt_token_ids": prompt, "chunks": events,

@@ -480,6 +480,8 @@ def fold_stream(calls: list[dict[str, Any]], completion: bool) -> dict[str, Any]
             folded["usage"] = chunk["usage"]
         if chunk.get("metrics") is not None:
             folded["metrics"] = chunk["metrics"]
+        if chunk.get("prompt_token_ids") is not None:  # chat: on the chunk
+            folded["prompt_token_ids"] = chunk["prompt_token_ids"]
         for choice in chunk["choices"]:
             if completion:
                 text += choice.get("text") or ""
@@ -505,6 +507,8 @@ def fold_stream(calls: list[dict[str, Any]], completion: bool) -> dict[str, Any]
                     logprobs.extend(lp.get("content") or [])
             if choice.get("token_ids") is not None:
                 token_ids = (token_ids or []) + list(choice["token_ids"])
+            if choice.get("prompt_token_ids") is not None:  # completions: on the choice
+                folded["prompt_token_ids"] = choice["prompt_token_ids"]
             if choice.get("finish_reason") is not None:
                 folded["finishes"] += 1
                 folded["finish_reason"] = choice["finish_reason"]

@@ -103,6 +103,8 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
         choices=choices,
         usage=_usage(_prompt_tokens(req), completion_tokens, reasoning_total),
         prompt_logprobs=resp.prompt_logprobs,
+        # return_token_ids: the engine's prompt ids, as vLLM (not hidden with the reasoning)
+        prompt_token_ids=resp.prompt_token_ids if cfg.return_token_ids else None,
         kv_transfer_params=resp.kv_transfer_params,
         metrics=resp.metrics,
     )
@@ -170,6 +172,7 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
                     logprobs=logprobs,
                     finish_reason=out.finish_reason,
                     stop_reason=out.stop_reason,
+                    prompt_token_ids=resp.prompt_token_ids if cfg.return_token_ids else None,
                     token_ids=_token_ids(model, cfg, choice.token_ids),
                 )
             )

@@ -253,8 +253,13 @@ class _Stream:
         """One engine chunk -> the stream chunk, as the dict its wire model dumps."""
         choices = [self._choice(choice, self._step(choice)) for choice in chunk.choices]
         shape = stream_chunks.completion_chunk if self.completion else stream_chunks.chat_chunk
-        return shape(self.meta.id, self.meta.created, self.req.model or self.model.name, choices,
-                     self._usage(chunk), chunk.metrics)
+        out = shape(self.meta.id, self.meta.created, self.req.model or self.model.name, choices,
+                    self._usage(chunk), chunk.metrics)
+        if chunk.prompt_token_ids is not None and self.cfg.return_token_ids:
+            # the engine chunk's prompt ids, as vLLM: on the chunk (chat), on each choice
+            for where in choices if self.completion else (out,):
+                where["prompt_token_ids"] = list(chunk.prompt_token_ids)
+        return out
 
     def _choice(self, choice: Any, out: ChoiceOutput) -> dict[str, Any]:
         token_ids = _token_ids(self.model, self.cfg, choice.token_ids)
