@@ -97,6 +97,8 @@ class Case:
     sizes: dict[int, list[int]] = field(default_factory=dict)
     #: the engine's response (its first stream event) carries the prompt's ids too
     engine_prompt: bool = False
+    usage: dict[str, Any] | None = None  #: the engine's usage (streams)
+    usage_event: bool = False  #: ... in an event without choices after the last one
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -487,6 +489,11 @@ def gen_case(seed: int, i: int, model: str) -> Case:
     if rnd.random() < 0.15:
         case.extra["kv_transfer_params"] = {"remote_block_ids": [1, 2], "do_remote_decode": False}
     case.engine_prompt = rnd.random() < 0.3  # the engine's own prompt_token_ids too
+    if rnd.random() < 0.3:  # the engine's usage: on the last event, or an event of its own
+        out = sum(len(ch["token_ids"]) for ch in case.choices)
+        case.usage = {"prompt_tokens": rnd.randint(1, 40), "completion_tokens": out,
+                      "total_tokens": out + 40}
+        case.usage_event = rnd.random() < 0.5
     return case
 
 
@@ -545,6 +552,11 @@ def stream_cases(case: Case, prompt: list[int]) -> list[dict[str, Any]]:
                                      case.extra)
         if case.engine_prompt:
             events[0]["prompt_token_ids"] = prompt
+        if case.usage is not None and case.usage_event:
+            events.append({"request_id": events[-1]["request_id"], "choices": [],
+                           "usage": case.usage})
+        elif case.usage is not None:
+            events[-1]["usage"] = case.usage
         out.append({"server": served, "path": CMPL_D if completion else CHAT_D,
                     "settings_key": "completion_request" if completion else "chat_request",
                     "settings": settings, "prompt_token_ids": prompt, "chunks": events,
