@@ -68,6 +68,9 @@ _HELD_STOP = ("a stop token at the end of a chunk is held until the next chunk s
 _MISTRAL_SKIP = ("skip_special_tokens drops every special token from content, [TOOL_CALLS] too "
     "(vLLM's Mistral detokenizer keeps [TOOL_CALLS] as text under skip_special_tokens, so with "
     "tool_choice none the answer shows the marker)")
+_REASONING_TOKENS = ("tito reports usage.completion_tokens_details.reasoning_tokens (OpenAI's "
+    "field) on the reasoning path (batch, and a stream's usage of one choice); vLLM's derender "
+    "leaves it null")
 _PARAM_NOTATION = ("tito names the request field in one notation (vLLM mixes pydantic locations "
     "with union member names, 'body.' prefixes and bare names)")
 
@@ -158,9 +161,8 @@ DEVIATIONS: list[Deviation] = [
               "without prompt ids tito starts the reasoning parser in its initial phase (and "
               "render's derender_context carries the prompt tail); vLLM refuses with 400"),
     # -- batch derender
-    Deviation("derender_*", "*", "usage.completion_tokens_details",
-              "tito reports usage.completion_tokens_details.reasoning_tokens (OpenAI's field) on "
-              "the reasoning path; vLLM's derender leaves it null"),
+    Deviation("derender_*", "*", "usage.completion_tokens_details", _REASONING_TOKENS),
+    Deviation("stream_*", "*", "usage.completion_tokens_details", _REASONING_TOKENS),
     Deviation("derender_*", "empty_output*", "*",
               "empty token_ids accepted (an abort before the first token gives an empty "
               "choice); vLLM answers 400"),
