@@ -48,7 +48,9 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    recovery of an output that is not harmony). Any other header cut by the end of the output is
    content too, as written from its ``<|start|>`` (vLLM's recovery when openai-harmony's
    ``process_eos`` fails mid-header: the message's tokens decoded, markers as text, a ``final``
-   message joined to the others with ``"\n"``).
+   message joined to the others with ``"\n"``). Such text (a cut header, a plain first
+   header) is the tokenizer's decode: other special ids by the tokenizer's names, ids past the
+   tokenizer ``""`` (recorded: ``derender_fuzz`` ``harmony_header_cut_padded``).
 5. The end of the output (``final``) ends the current message with what it said so far (a
    ``length`` cut gives the partial channel, a partial call keeps its partial arguments).
 6. Reasoning tokens (usage) are counted as vLLM does: non-special tokens inside a message whose
@@ -59,6 +61,7 @@ State: :class:`HarmonyState`, bounded (the header buffer, a few flags and counte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -153,6 +156,22 @@ def _special_text(vocab: Vocab, tid: int) -> str:
     """openai-harmony's text of a special id or an id past the tokenizer (rule 1)."""
     text = vocab.token(tid)
     return text if text in _NAMED else f"<|reserved_{tid}|>"
+
+
+_RESERVED = re.compile(r"<\|reserved_(\d+)\|>")
+
+
+def _decoded(vocab: Vocab, tid: int) -> str:
+    """The tokenizer's text of a special id (``""`` past the tokenizer): what vLLM's recovery
+    of text that is no harmony message shows (rule 4)."""
+    return vocab.decode([tid], skip_special_tokens=False) if tid < vocab.size else ""
+
+
+def _as_decoded(vocab: Vocab, header: str) -> str:
+    """A header's text (special ids by openai-harmony's names) as the tokenizer decodes it."""
+    if "<|reserved_" not in header:
+        return header
+    return _RESERVED.sub(lambda m: _decoded(vocab, int(m.group(1))), header)
 
 
 def harmony_marker_ids(vocab: Vocab) -> list[int]:
@@ -352,9 +371,9 @@ def step(
     st = run.st
     size = vocab.size
     for tid, piece in zip(ids, pieces, strict=True):
-        if tid in special or tid >= size:
-            piece = _special_text(vocab, tid)
         phase = st.phase
+        if tid in special or tid >= size:
+            piece = _decoded(vocab, tid) if phase == "raw" else _special_text(vocab, tid)
         if phase == "skip":
             if tid == marks.start:  # anything else between messages is dropped (rule 1)
                 st.phase, st.header, st.first, st.kind = "header", "", False, "drop"
@@ -365,6 +384,7 @@ def step(
                 st.header += piece
                 if len(st.header) > HEADER_LIMIT:
                     if st.first and _plain(st.header):
+                        st.header = _as_decoded(vocab, st.header)
                         run.raw()
                     else:
                         st.phase, st.header = "skip", ""
@@ -382,9 +402,11 @@ def step(
             run.emit(flushed)
     if final and st.phase == "header":
         if st.first and st.header and _plain(st.header):
+            st.header = _as_decoded(vocab, st.header)
             run.raw()
         elif st.header or not st.first:  # rule 4: a header cut by the end is content
-            text = st.header if st.first else _special_text(vocab, marks.start) + st.header
+            text = _as_decoded(vocab, st.header)
+            text = text if st.first else _special_text(vocab, marks.start) + text
             st.kind, st.said = "content", False
             run.emit(text)
     if final:
