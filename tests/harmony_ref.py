@@ -184,10 +184,44 @@ def vllm_conversation(
 
 
 def render_ids(encoding: Any, harmony_messages: list[Any]) -> list[int]:
-    """``render_conversation_for_completion(conversation, Role.ASSISTANT)`` (vLLM's config)."""
+    """``render_conversation_for_completion(conversation, Role.ASSISTANT)`` (vLLM's config),
+    with the headers vLLM 0.33 writes (:func:`_recipient_after_channel`)."""
     from openai_harmony import Conversation, RenderConversationConfig, Role
 
-    return encoding.render_conversation_for_completion(
+    ids = encoding.render_conversation_for_completion(
         Conversation.from_messages(harmony_messages), Role.ASSISTANT,
         config=RenderConversationConfig(auto_drop_analysis=False),
     )
+    return _recipient_after_channel(encoding, ids)
+
+
+def _recipient_after_channel(encoding: Any, ids: list[int]) -> list[int]:
+    """openai-harmony 0.0.8 (this reference) writes every recipient before the channel
+    (``functions.f to=assistant<|channel|>commentary``). vLLM 0.33 requires oss-harmony >= 0.0.11,
+    which writes it after the channel (``functions.f<|channel|>commentary to=assistant``), and
+    rewrites only assistant call headers back to the old order (vLLM's
+    ``_use_legacy_tool_call_headers``): so the header of any message whose author is not
+    ``assistant`` gets its `` to=...`` moved behind the channel here (checked against vLLM's own
+    renders in ``tests/goldens/harmony.json`` by ``test_reference_mirror_equals_vllm``)."""
+    special = {name: encoding.encode(name, allowed_special="all")[0]
+               for name in ("<|start|>", "<|channel|>", "<|message|>")}
+    out: list[int] = []
+    i = 0
+    while i < len(ids):
+        if ids[i] != special["<|start|>"] or special["<|message|>"] not in ids[i:]:
+            out.append(ids[i])
+            i += 1
+            continue
+        end = ids.index(special["<|message|>"], i)
+        header = ids[i + 1:end]
+        if special["<|channel|>"] in header:
+            k = header.index(special["<|channel|>"])
+            author = encoding.decode(header[:k])
+            name, sep, recipient = author.partition(" to=")
+            if sep and name != "assistant" and not name.startswith("assistant:"):
+                channel = encoding.decode(header[k + 1:])
+                header = (encoding.encode(name, allowed_special=set()) + [special["<|channel|>"]]
+                          + encoding.encode(f"{channel} to={recipient}", allowed_special=set()))
+        out += [ids[i], *header, ids[end]]
+        i = end + 1
+    return out

@@ -4,12 +4,25 @@
 Grammar of one rendered message (``[X]`` is the special token X, every other piece is text
 tokenized on its own, without special-token matching: tiktoken's ``encode_ordinary``)::
 
-    [<|start|>] ROLE (":" NAME)? (" to=" RECIPIENT)? ([<|channel|>] CHANNEL)? (" " CONTENT_TYPE)?
+    [<|start|>] ROLE (":" NAME)? ([<|channel|>] CHANNEL)? (" to=" RECIPIENT)?
+    (" " [<|constrain|>] CONTENT_TYPE)?
     [<|message|>] CONTENT... ([<|call|>] if an assistant message has a recipient, else [<|end|>])
 
-A tool message writes its author NAME instead of the role; a content type starting with
-``<|constrain|>`` is written `` `` + [<|constrain|>] + the rest. Each content part is its own
-piece. After the last message: ``[<|start|>] "assistant"``.
+except an assistant call (role ``assistant`` without a name, a channel, a recipient and a
+content type), written in the legacy order::
+
+    [<|start|>] "assistant to=" RECIPIENT [<|channel|>] CHANNEL " " CONTENT_TYPE [<|message|>] ...
+
+Why two orders: vLLM 0.33 requires oss-harmony >= 0.0.11, whose renderer writes the recipient
+after the channel and a content type behind ``<|constrain|>``; vLLM then rewrites the headers of
+assistant calls back to the legacy order gpt-oss was trained on (its
+``_use_legacy_tool_call_headers``). So a tool result is ``functions.NAME<|channel|>commentary
+to=assistant`` and a call ``assistant to=functions.NAME<|channel|>commentary json``, as vLLM
+0.33's render server writes them (``conformance/goldens/render_fuzz_gptoss.json``).
+
+A tool message writes its author NAME instead of the role; a content type given with a leading
+``<|constrain|>`` is written without it. Each content part is its own piece. After the last
+message: ``[<|start|>] "assistant"``.
 
 System content: sections joined by a blank line - identity / ``Knowledge cutoff: ...`` /
 ``Current date: ...`` (one per line), ``Reasoning: EFFORT``, ``# Valid channels: a, b, c.``
@@ -129,18 +142,25 @@ def _render(vocab: Vocab, tk: HarmonyTokens, msg: Message, has_tools: bool, out:
         out += encode_ordinary(vocab, msg.role)
         if msg.name is not None:
             out += encode_ordinary(vocab, f":{msg.name}")
-    if msg.recipient is not None and msg.recipient != "all":
-        out += encode_ordinary(vocab, f" to={msg.recipient}")
-    if msg.channel is not None:
+    recipient = msg.recipient if msg.recipient != "all" else None
+    content_type = msg.content_type
+    if content_type is not None and content_type.startswith("<|constrain|>"):
+        content_type = content_type[len("<|constrain|>"):]
+    if (msg.role == "assistant" and msg.name is None and msg.channel and recipient
+            and content_type):  # an assistant call: the legacy order (module header)
+        out += encode_ordinary(vocab, f" to={recipient}")
         out.append(tk.channel)
-        out += encode_ordinary(vocab, msg.channel)
-    if msg.content_type is not None:
-        if msg.content_type.startswith("<|constrain|>"):
+        out += encode_ordinary(vocab, f"{msg.channel} {content_type}")
+    else:
+        if msg.channel is not None:
+            out.append(tk.channel)
+            out += encode_ordinary(vocab, msg.channel)
+        if recipient is not None:
+            out += encode_ordinary(vocab, f" to={recipient}")
+        if content_type is not None:
             out += encode_ordinary(vocab, " ")
             out.append(tk.constrain)
-            out += encode_ordinary(vocab, msg.content_type[len("<|constrain|>"):])
-        else:
-            out += encode_ordinary(vocab, f" {msg.content_type}")
+            out += encode_ordinary(vocab, content_type)
     out.append(tk.message)
     for content in msg.content:
         if isinstance(content, SystemContent):
