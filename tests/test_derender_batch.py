@@ -253,7 +253,7 @@ def test_unknown_model(client):
     body = {"model": "nope", "generate_response": generate_response([1])}
     err = _error(_raw(client, CHAT, json.dumps(body)), 404)
     assert err["type"] == "NotFoundError" and err["param"] == "model"
-    assert err["message"] == "The model `nope` does not exist."
+    assert err["message"].startswith("The model `nope` does not exist. Valid aliases: ")
 
 
 def test_completions_empty_and_mismatched(client):

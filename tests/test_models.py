@@ -331,7 +331,9 @@ def test_get(registry: ModelRegistry) -> None:
 def test_not_found_wording(registry: ModelRegistry) -> None:
     with pytest.raises(NotFound) as info:
         registry.get("gpt-4o")
-    assert info.value.message == "The model `gpt-4o` does not exist."
+    # vLLM 0.33's words: the served names follow
+    assert info.value.message == ("The model `gpt-4o` does not exist. Valid aliases: "
+                                  f"{', '.join(registry._specs)}.")
     assert info.value.param == "model"
     assert info.value.status == 404 and info.value.type == "NotFoundError"
 

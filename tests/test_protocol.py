@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter, ValidationError
 
+from tito.errors import RequestRule
 from tito.protocol import (
     ChatCompletionLogProb,
     ChatCompletionLogProbs,
@@ -574,14 +575,14 @@ def test_chat_defaults() -> None:
 
 
 def test_chat_tools_empty_list_rejected() -> None:
-    with pytest.raises(ValidationError, match="at least one tool"):
+    with pytest.raises(RequestRule, match="must not be an empty array"):
         _chat(tools=[])
 
 
 def test_chat_named_tool_choice_must_name_a_tool() -> None:
     named = {"type": "function", "function": {"name": "get_weather"}}
     assert _chat(tools=[TOOL], tool_choice=named).tool_choice is not None
-    with pytest.raises(ValidationError, match="has not been passed"):
+    with pytest.raises(RequestRule, match="does not match any of the specified"):
         _chat(tools=[TOOL], tool_choice={"type": "function", "function": {"name": "nope"}})
 
 
@@ -589,7 +590,7 @@ def test_chat_named_tool_choice_must_name_a_tool() -> None:
     "choice", ["required", "auto", {"type": "function", "function": {"name": "get_weather"}}]
 )
 def test_chat_tool_choice_needs_tools(choice: Any) -> None:
-    with pytest.raises(ValidationError, match="`tools` must be set"):
+    with pytest.raises(RequestRule, match="`tools` must be set"):
         _chat(tool_choice=choice)
 
 
@@ -597,7 +598,7 @@ def test_chat_named_tool_choice_excludes_structured_outputs() -> None:
     """vLLM 0.33's message (conformance/goldens/structural/*: validation_so_json_with_named);
     a grammar is not counted (validation_so_grammar_with_named: 200, the tag replaces it)."""
     named = {"type": "function", "function": {"name": "get_weather"}}
-    with pytest.raises(ValidationError, match="either use constraints for structured outputs"):
+    with pytest.raises(RequestRule, match="either use constraints for structured outputs"):
         _chat(tools=[TOOL], tool_choice=named, structured_outputs={"regex": "a"})
     _chat(tools=[TOOL], tool_choice=named, structured_outputs={"grammar": 'root ::= "a"'})
 
@@ -605,26 +606,27 @@ def test_chat_named_tool_choice_excludes_structured_outputs() -> None:
 def test_chat_top_logprobs_needs_logprobs() -> None:
     assert _chat(logprobs=True, top_logprobs=5).top_logprobs == 5
     assert _chat(logprobs=True, top_logprobs=-1).top_logprobs == -1
-    with pytest.raises(ValidationError, match="`logprobs` must be set to true"):
+    with pytest.raises(RequestRule, match="`logprobs` must be set to true"):
         _chat(top_logprobs=3)
-    with pytest.raises(ValidationError, match="non-negative"):
+    with pytest.raises(RequestRule, match="positive value or -1"):
         _chat(logprobs=True, top_logprobs=-2)
 
 
 def test_chat_stream_options_only_with_stream() -> None:
     assert _chat(stream=True, stream_options={"include_usage": True}).stream_options is not None
-    with pytest.raises(ValidationError, match="only be defined when `stream=True`"):
+    with pytest.raises(RequestRule, match="only be defined when `stream=True`"):
         _chat(stream_options={"include_usage": True})
 
 
 def test_chat_generation_prompt_and_continue_final_message_exclusive() -> None:
     _chat(add_generation_prompt=False, continue_final_message=True)
-    with pytest.raises(ValidationError, match="continue_final_message"):
-        _chat(continue_final_message=True)
+    _chat(continue_final_message=True)  # vLLM refuses it at render (the default applied)
+    with pytest.raises(RequestRule, match="continue_final_message"):
+        _chat(continue_final_message=True, add_generation_prompt=True)
 
 
 def test_chat_cache_salt_rules() -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(RequestRule):
         _chat(cache_salt="a/b")
 
 
@@ -814,10 +816,17 @@ def test_completion_prompt_forms(prompt: Any) -> None:
     assert req.max_tokens == 16 and req.add_special_tokens and req.echo is False
 
 
-@pytest.mark.parametrize("prompt", [None, "", [], [1, -2], [[1], [-1]], [1, "a"]])
+@pytest.mark.parametrize("prompt", [[1, -2], [[1], [-1]], [1, "a"]])
 def test_completion_prompt_rejected(prompt: Any) -> None:
     with pytest.raises(ValidationError):
         CompletionRequest.model_validate({"prompt": prompt})
+
+
+@pytest.mark.parametrize("prompt", [None, ""])
+def test_completion_prompt_missing_is_a_raw_rule(prompt: Any) -> None:
+    """vLLM checks it on the raw body, before any field (an empty list: at render)."""
+    with pytest.raises(RequestRule, match="Either prompt or prompt_embeds"):
+        CompletionRequest.model_validate({"prompt": prompt, "logprobs": "x"})
 
 
 def test_completion_request_fields() -> None:
@@ -825,9 +834,9 @@ def test_completion_request_fields() -> None:
         {"prompt": "x", "max_tokens": None, "echo": True, "suffix": "s", "logprobs": 2}
     )
     assert req.max_tokens == 16 and req.echo and req.suffix == "s" and req.logprobs == 2
-    with pytest.raises(ValidationError, match="only be defined when `stream=True`"):
+    with pytest.raises(RequestRule, match="only be defined when `stream=True`"):
         CompletionRequest.model_validate({"prompt": "x", "stream_options": {"include_usage": True}})
-    with pytest.raises(ValidationError):
+    with pytest.raises(RequestRule, match="positive value or -1"):
         CompletionRequest.model_validate({"prompt": "x", "logprobs": -3})
 
 

@@ -71,6 +71,13 @@ class BadRequest(TitoError):
     """The request (body, state or engine payload) is invalid: 400."""
 
 
+class RequestRule(BadRequest):
+    """A rule vLLM 0.33 checks on the raw body before its schema (its ``VLLMValidationError``
+    in a ``mode="before"`` validator): raised inside a request model's validation, it is no
+    ``ValueError``, so pydantic does not collect it and it wins over any schema error of the
+    body, as in vLLM (:mod:`tito.protocol.raw_rules`)."""
+
+
 class InvalidRequest(BadRequest):
     """A 400 of OpenAI's own ``invalid_request_error`` type (vLLM uses it for requests the
     endpoint cannot serve by design, e.g. ``previous_response_id`` on a stateless render)."""

@@ -243,7 +243,8 @@ class ModelRegistry:
                 raise NotFound(
                     f"The model `{quote(name)}` failed to load (see the server log).", param="model"
                 )
-            raise NotFound(f"The model `{quote(name)}` does not exist.", param="model")
+            raise NotFound(f"The model `{quote(name)}` does not exist. Valid aliases: "
+                           f"{', '.join(self._specs)}.", param="model")  # vLLM's words
         return model
 
     def loaded(self) -> list[str]:

@@ -37,13 +37,13 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Logprob", "NonNegativeInt", "OpenAIBaseModel", "PerRequestMetrics", "PlaceholderRangeInfo",
         "PromptTokenUsageInfo", "SpeculativeDecodingMetrics", "StreamOptions",
         "StructuredOutputsParams", "TokenId", "UsageInfo", "WeightVersion", "check_cache_salt",
-        "check_response_format", "check_stream_options", "new_dict", "new_list", "random_uuid",
+        "check_response_format", "new_dict", "new_list", "random_uuid",
         "stop_list", "unix_now"
     ),
     "chat": (
         "ChatCompletionNamedFunction", "ChatCompletionNamedToolChoiceParam",
         "ChatCompletionRequest", "ChatCompletionToolsParam", "FunctionDefinition",
-        "ReasoningEffort", "ToolChoice", "check_tool_choice", "check_top_logprobs",
+        "ReasoningEffort", "ToolChoice",
         "normalize_messages"
     ),
     "chat_response": (

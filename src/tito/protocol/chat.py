@@ -17,7 +17,6 @@ from pydantic import (
     model_validator,
 )
 
-from tito.errors import InvalidField, quote
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -26,13 +25,12 @@ from tito.protocol.common import (
     StructuredOutputsParams,
     TokenId,
     SchemaRule,
-    check_cache_salt,
     check_thinking_token_budget,
     check_response_format,
-    check_stream_options,
     new_list,
     random_uuid,
 )
+from tito.protocol.raw_rules import chat_rules
 
 __all__ = [
     "ChatCompletionNamedFunction",
@@ -42,8 +40,6 @@ __all__ = [
     "FunctionDefinition",
     "ReasoningEffort",
     "ToolChoice",
-    "check_tool_choice",
-    "check_top_logprobs",
     "normalize_messages",
 ]
 
@@ -100,47 +96,6 @@ ToolChoice = Literal["none", "auto", "required"] | ChatCompletionNamedToolChoice
 # --------------------------------------------------------------------------------------------
 # Shared request validation (also used by CompletionRequest)
 # --------------------------------------------------------------------------------------------
-
-
-def check_top_logprobs(top_logprobs: int | None, logprobs: bool | None) -> None:
-    """Top logprobs are a refinement of logprobs, so they need ``logprobs`` on; -1 means all."""
-    if top_logprobs is None:
-        return
-    if top_logprobs < 0 and top_logprobs != -1:
-        raise InvalidField("`top_logprobs` must be a non-negative value or -1.", param="top_logprobs")
-    if top_logprobs != 0 and not logprobs:
-        raise InvalidField(
-            "when using `top_logprobs`, `logprobs` must be set to true.", param="top_logprobs"
-        )
-
-
-_NAMED_USAGE = 'Correct usage: `{"type": "function", "function": {"name": "my_function"}}`'
-
-
-def check_tool_choice(data: dict[str, Any]) -> None:
-    """vLLM 0.33's ``check_tool_usage`` on the raw body: a ``tool_choice`` that is neither a
-    mode nor a named tool is a request rule (``BadRequestError`` naming ``tool_choice`` or the
-    named tool's missing part), not a schema error; checked before the field's own type."""
-    choice = data.get("tool_choice")
-    if choice is None or choice == "none":
-        return
-    if data.get("tools") is None:
-        raise InvalidField("When using `tool_choice`, `tools` must be set.", param="tool_choice")
-    if not isinstance(choice, dict):
-        if choice in ("auto", "required"):
-            return
-        raise InvalidField(f"Invalid value for `tool_choice`: {quote(choice)}! Only named tools, "
-                           '"none", "auto" or "required" are supported.', param="tool_choice")
-    function = choice.get("function")
-    if not isinstance(function, dict):
-        raise InvalidField(f"Invalid value for `function`: `{quote(function)}` in `tool_choice`! "
-                           f"{_NAMED_USAGE}", param="tool_choice.function")
-    if "name" not in function:
-        raise InvalidField(f"Expected field `name` in `function` in `tool_choice`! {_NAMED_USAGE}",
-                           param="tool_choice.function.name")
-    if not isinstance(function["name"], str) or not function["name"]:
-        raise InvalidField(f"Invalid `name` in `function`: `{quote(function['name'])}` in "
-                           f"`tool_choice`! {_NAMED_USAGE}", param="tool_choice.function.name")
 
 
 #: ``response_format.type`` of vLLM 0.33's three response-format models
@@ -297,12 +252,6 @@ class ChatCompletionRequest(OpenAIBaseModel):
         """Structural check and ``reasoning_content`` rename; see :func:`normalize_messages`."""
         return normalize_messages(value)
 
-    @field_validator("cache_salt", mode="before")
-    @classmethod
-    def _cache_salt(cls, value: str | None) -> str | None:
-        """The salt partitions the prefix cache; see :func:`check_cache_salt`."""
-        return check_cache_salt(value)
-
     @field_validator("response_format")
     @classmethod
     def _response_format(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -311,52 +260,11 @@ class ChatCompletionRequest(OpenAIBaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _tool_defaults_and_raw_checks(cls, data: Any) -> Any:
-        """Checks that need to know which keys the client actually sent.
-
-        ``tool_choice`` defaults to "auto" only when tools are given and the client said nothing,
-        which is invisible after defaults are applied, so it happens on the raw dict.
-        """
-        if not isinstance(data, dict):
-            return data
-        tools = data.get("tools")
-        if isinstance(tools, list) and len(tools) == 0:
-            raise InvalidField(
-                "`tools` must contain at least one tool when given (got an empty list).",
-                param="tools",
-            )
-        if "tool_choice" not in data and tools:
-            data = {**data, "tool_choice": "auto"}
-        check_tool_choice(data)
-        check_stream_options(data)
-        return data
-
-    @model_validator(mode="after")
-    def _cross_field_checks(self) -> "ChatCompletionRequest":
-        """Reject combinations vLLM rejects, with its messages, before any work is done."""
-        check_top_logprobs(self.top_logprobs, self.logprobs)
-        if self.add_generation_prompt and self.continue_final_message:
-            raise InvalidField(
-                "Cannot set both `continue_final_message` and `add_generation_prompt` to True.",
-                param="continue_final_message",
-            )
-        choice = self.tool_choice
-        if choice is not None and choice != "none":
-            if not self.tools:
-                raise InvalidField("When using `tool_choice`, `tools` must be set.", param="tool_choice")
-            if isinstance(choice, ChatCompletionNamedToolChoiceParam):
-                names = [t.function.name for t in self.tools]
-                if choice.function.name not in names:
-                    raise InvalidField(
-                        f"Tool '{choice.function.name}' has not been passed in `tools` "
-                        f"(available: {names}).",
-                        param="tool_choice",
-                    )
-                so = self.structured_outputs
-                if so is not None and any(v is not None for v in (so.json_, so.regex, so.choice)):
-                    raise InvalidField("You can only either use constraints for structured "
-                                       "outputs or tools, not both.", param=None)
-        return self
+    def _raw_rules(cls, data: Any) -> Any:
+        """vLLM's checks of the raw body, in its order, before any field
+        (:func:`tito.protocol.raw_rules.chat_rules`; ``tool_choice`` defaults to "auto" when
+        tools are given, which only the raw body shows)."""
+        return chat_rules(data) if isinstance(data, dict) else data
 
 
 #: the response models, whose old home this module was: still importable from it, lazily

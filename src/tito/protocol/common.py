@@ -41,7 +41,6 @@ __all__ = [
     "WeightVersion",
     "check_cache_salt",
     "check_response_format",
-    "check_stream_options",
     "new_dict",
     "new_list",
     "random_uuid",
@@ -124,13 +123,6 @@ def check_response_format(value: Any) -> Any:
         raise SchemaRule("response_format.json_schema needs a string `name` (and `schema`, when "
                          "given, an object).", param="body.response_format.json_schema")
     return value
-
-
-def check_stream_options(data: dict[str, Any]) -> None:
-    """``stream_options`` without ``stream`` is a client mistake vLLM reports, not ignores (shared
-    by the chat and completions requests)."""
-    if data.get("stream_options") is not None and not data.get("stream"):
-        raise InvalidField("Stream options can only be defined when `stream=True`.", param="stream_options")
 
 
 def check_thinking_token_budget(value: Any) -> int | None:

@@ -9,7 +9,6 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from tito.errors import InvalidField
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -20,14 +19,13 @@ from tito.protocol.common import (
     StructuredOutputsParams,
     TokenId,
     UsageInfo,
-    check_cache_salt,
     check_thinking_token_budget,
     check_response_format,
-    check_stream_options,
     new_list,
     random_uuid,
     unix_now,
 )
+from tito.protocol.raw_rules import completion_rules
 
 __all__ = [
     "CompletionLogProbs",
@@ -116,20 +114,6 @@ class CompletionRequest(OpenAIBaseModel):
         """OpenAI documents null as "the default"; for completions that default is 16."""
         return 16 if value is None else value
 
-    @field_validator("logprobs")
-    @classmethod
-    def _logprobs(cls, value: int | None) -> int | None:
-        """A count of top logprobs per token; -1 asks for all of them."""
-        if value is not None and value < 0 and value != -1:
-            raise ValueError("`logprobs` must be a non-negative value or -1.")
-        return value
-
-    @field_validator("cache_salt", mode="before")
-    @classmethod
-    def _cache_salt(cls, value: str | None) -> str | None:
-        """The salt partitions the prefix cache; see :func:`check_cache_salt`."""
-        return check_cache_salt(value)
-
     @field_validator("response_format")
     @classmethod
     def _response_format(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -138,24 +122,10 @@ class CompletionRequest(OpenAIBaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _raw_checks(cls, data: Any) -> Any:
-        """``stream_options`` must come with ``stream`` (same rule as chat)."""
-        if isinstance(data, dict):
-            check_stream_options(data)
-        return data
-
-    @model_validator(mode="after")
-    def _prompt_given(self) -> "CompletionRequest":
-        """Without a prompt there is nothing to render; vLLM answers 400, not an empty list."""
-        if self.prompt_embeds:
-            return self
-        if isinstance(self.prompt, list) and len(self.prompt) == 0:
-            raise InvalidField("You must pass at least one prompt", param="prompt")
-        if self.prompt is None or len(self.prompt) == 0:
-            raise InvalidField(
-                "Either prompt or prompt_embeds must be provided and non-empty.", param="prompt"
-            )
-        return self
+    def _raw_rules(cls, data: Any) -> Any:
+        """vLLM's checks of the raw body, in its order, before any field
+        (:func:`tito.protocol.raw_rules.completion_rules`)."""
+        return completion_rules(data) if isinstance(data, dict) else data
 
 
 class CompletionLogProbs(OpenAIBaseModel):

@@ -8,10 +8,11 @@ answer is ``{"count", "max_model_len", "tokens", "token_strs"}``. A detokenize b
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from tito.protocol.chat import ChatCompletionToolsParam
 from tito.protocol.common import OpenAIBaseModel, TokenId
+from tito.protocol.raw_rules import tokenize_chat_rules
 
 __all__ = [
     "DetokenizeRequest",
@@ -47,6 +48,12 @@ class TokenizeChatRequest(OpenAIBaseModel):
     media_io_kwargs: dict[str, dict[str, Any]] | None = None
     tools: list[ChatCompletionToolsParam] | None = None
     mm_processor_kwargs: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _raw_rules(cls, data: Any) -> Any:
+        """vLLM's check of the raw body before its fields (:mod:`tito.protocol.raw_rules`)."""
+        return tokenize_chat_rules(data) if isinstance(data, dict) else data
 
 
 TokenizeRequest = TokenizeCompletionRequest | TokenizeChatRequest

@@ -9,8 +9,8 @@ validating the body would give exactly those values: every key a field of the mo
 :func:`tito.service.render_wire.field_checks` can decide (a plain JSON type, optionally null,
 plain bounds; an ``int`` for a ``float`` field becomes the float pydantic makes of it), with a
 value of that exact type within its bounds; ``messages`` through the model's own field
-validator (and copied as pydantic copies them); the model's own model validators run, before
-and after, unchanged. Anything else returns None and the caller validates the body with
+validator (and copied as pydantic copies them); the model's own model validator runs (vLLM's raw-body rules,
+:mod:`tito.protocol.raw_rules`). Anything else returns None and the caller validates the body with
 pydantic as before: an unknown key, a field of another kind (``tools``, ``tool_choice``,
 ``stop``, ``stream_options``, ``response_format``, ``reasoning_effort``, ``cache_salt``...), a
 value pydantic would coerce or refuse, a validator's refusal. Errors are therefore always
@@ -33,9 +33,8 @@ __all__ = ["read"]
 _CHECKS = field_checks(ChatCompletionRequest, frozenset(
     name for validator in ChatCompletionRequest.__pydantic_decorators__.field_validators.values()
     for name in validator.info.fields))
-_before = ChatCompletionRequest._tool_defaults_and_raw_checks
+_before = ChatCompletionRequest._raw_rules
 _messages = ChatCompletionRequest._messages
-_after = ChatCompletionRequest._cross_field_checks
 
 
 _setattr = object.__setattr__
@@ -117,7 +116,6 @@ def read(data: Any) -> ChatCompletionRequest | None:
             return None
         values["messages"] = [dict(m) for m in checked]
         request = _construct(values)
-        _after(request)
     except Exception:  # the model's own refusal: pydantic reports it
         return None
     return request

@@ -84,7 +84,6 @@ from tito.service.render_common import (
     PROMPT_TAIL_IDS,
     REASONING_ALWAYS_ENDED,
     REASONING_MARKERS,
-    _check_constraints,
     _check_mm_processor_kwargs,
     _check_prompt_ids,
     _common_context,
@@ -176,17 +175,17 @@ def _render_chat(
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
     _check_mm_processor_kwargs(request)
     if request.add_generation_prompt and request.continue_final_message:
+        # the defaults applied (the raw body's rule is tito.protocol.raw_rules'); vLLM's words
         raise BadRequest(
-            "Cannot set both `continue_final_message` and `add_generation_prompt` to True.",
-            param="continue_final_message",
-        )
+            "continue_final_message and add_generation_prompt are not compatible. Use "
+            "continue_final_message when you want the model to continue the final message, and "
+            "add_generation_prompt when you want to add a header that will prompt it to start a "
+            "new assistant message instead.")
     want_mask = (request.model_extra or {}).get("return_assistant_tokens_mask") or False
     if not isinstance(want_mask, bool):
         raise BadRequest("return_assistant_tokens_mask must be a boolean.",
                          param="return_assistant_tokens_mask")
     _check_tool_choice(request, model)
-    if not responses:  # vLLM's Responses render checks no structural tag
-        _check_constraints(request)
 
     tools: list[dict[str, Any]] | None = None
     exclude_when_none = model.config.exclude_tools_when_tool_choice_none

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tito.core import render as core_render
-from tito.core.structured_check import check_request as check_structured_request
 from tito.errors import BadRequest
 from tito.protocol import SamplingParams
 from tito.protocol.common import stop_list
@@ -204,11 +203,3 @@ def _check_mm_processor_kwargs(request: Any) -> None:
             "multimodal media loading resource usage. Start the server with "
             "--trust-request-mm-kwargs only when clients are trusted.",
             param="media_io_kwargs")
-
-
-def _check_constraints(request: Any) -> None:
-    """vLLM 0.33's render-time refusals of structural tags (:mod:`tito.core.structured_check`)."""
-    own = request.structured_outputs
-    check_structured_request(
-        request.response_format,
-        own.model_dump(by_alias=True, exclude_none=True) if own is not None else None)

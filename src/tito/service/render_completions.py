@@ -16,7 +16,6 @@ from tito.protocol import GenerateRequest
 from tito.service.render_settings import RenderSettings, current_settings
 from tito.service.render_wire import generate_request_wire, sampling_params_wire
 from tito.service.render_common import (
-    _check_constraints,
     _check_mm_processor_kwargs,
     _check_prompt_ids,
     _client_request_id,
@@ -65,6 +64,8 @@ def _render_completions(
     model = model or _lookup(request.model)
     vocab = model.vocab
 
+    if isinstance(request.prompt, list) and not request.prompt and request.prompt_embeds is None:
+        raise BadRequest("You must pass at least one prompt", param="prompt")  # after the model
     if request.suffix is not None:
         raise BadRequest("suffix is not currently supported", param="suffix")
     if request.prompt_embeds is not None:
@@ -77,7 +78,6 @@ def _render_completions(
                          "only.", param="prompt_embeds")
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
-    _check_constraints(request)
     _check_mm_processor_kwargs(request)
 
     prompts = core_render.normalize_completion_prompts(request.prompt)
