@@ -570,13 +570,15 @@ ENDPOINTS: dict[str, tuple[float, Callable[[random.Random, str], tuple[str, dict
 
 
 def _ids_past(values: Any, vocab: int) -> bool:
+    """Whether ``values`` (ids, lists of ids, or a logit_bias object) hold an id outside
+    ``[0, vocab)``."""
     if isinstance(values, dict):
         values = [k for k in values if isinstance(k, str) and k.lstrip("-").isdigit()]
         values = [int(k) for k in values]
     if not isinstance(values, list):
         return False
     flat = [x for v in values for x in (v if isinstance(v, list) else [v])]
-    return any(type(x) is int and x >= vocab for x in flat)
+    return any(type(x) is int and not 0 <= x < vocab for x in flat)
 
 
 def _messages_of(body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -618,6 +620,12 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
                 "description" in t["function"] and "parameters" in t["function"])
             for t in tools):
         out.append("tool_nulls")
+    if body.get("allowed_token_ids") == []:
+        out.append("allowed_empty")
+    if path in (CHAT_R, MSG_R) and server == "gpt-oss" and any(
+            type(body.get(k)) is int and body[k] > 131072
+            for k in ("max_tokens", "max_completion_tokens")):
+        out.append("gptoss_max")
     if body.get("kv_transfer_params"):
         out.append("kv")
     if path == "/detokenize" and server == "mistral-v3":

@@ -111,9 +111,9 @@ DEVIATIONS: list[Deviation] = [
               "param names the request field (prompt); vLLM names its internal input_tokens"),
     # -- the render fuzzer's cases (fuzz_render.py names a case after the deviations it meets)
     Deviation("render_fuzz*", "*.oov*", "*",
-              "a token id outside the vocabulary (stop_token_ids, allowed_token_ids, "
-              "logprob_token_ids, logit_bias, prompt ids) is a 400 at render; vLLM's render "
-              "server passes it to the engine"),
+              "a token id outside the vocabulary, negative or too big (stop_token_ids, "
+              "allowed_token_ids, logprob_token_ids, logit_bias, prompt ids) is a 400 at "
+              "render; vLLM's render server passes it to the engine"),
     Deviation("render_fuzz*", "*.logprobs_bound*", "*",
               "tito checks top_logprobs/logprobs/prompt_logprobs against max_logprobs (20; -1 "
               "on a bounded model) at render with a 400; vLLM's render passes them on and the "
@@ -128,7 +128,13 @@ DEVIATIONS: list[Deviation] = [
               "a tool given without description/parameters is shown to the template without "
               "null keys (tito's template-parity rule with transformers); vLLM renders them as "
               "null"),
-    Deviation("render_fuzz*", "*.kv*", "sampling_params.extra_args",
+    Deviation("render_fuzz*", "*.allowed_empty*", "*",
+              "an empty allowed_token_ids is a 400 at render (no token could be sampled); "
+              "vLLM's render server passes it on and its engine refuses it"),
+    Deviation("render_fuzz*", "*.gptoss_max*", "*",
+              "max_tokens above max_model_len is a 400 for every model, as vLLM answers for "
+              "template models; vLLM's harmony render skips that check and clamps silently"),
+    Deviation("render_fuzz*", "*.kv*", "*sampling_params.extra_args",
               "kv_transfer_params also ride in sampling_params.extra_args (engines before 0.33 "
               "read them there)"),
     Deviation("render_fuzz*", "*detokenize.mistral*", "prompt",

@@ -46,6 +46,14 @@ completions (:func:`completion_rules`)
 
 tokenize with ``messages``: chat 2 only (:func:`tokenize_chat_rules`).
 
+Responses (:func:`responses_rules`)
+    1. tools / tool_choice: without tools, ``"auto"`` / ``"none"`` (default ``"auto"``) become
+       ``"none"`` and ``"required"`` or a named tool is refused; a named tool must name one
+    2. no custom tool with a grammar format
+    3. an ``input`` that is neither a string nor a list but iterable (an object) becomes the
+       list of its keys
+    4. no ``prompt`` template; 5. ``background`` needs ``store`` (default true); 6. ``cache_salt``
+
 Errors a request model checks later (field types, values the render refuses) keep their own
 place; this module only moves what vLLM checks first.
 """
@@ -57,7 +65,7 @@ from typing import Any
 from tito.errors import InvalidField, RequestRule, quote
 from tito.protocol.common import check_cache_salt
 
-__all__ = ["chat_rules", "completion_rules", "tokenize_chat_rules"]
+__all__ = ["chat_rules", "completion_rules", "responses_rules", "tokenize_chat_rules"]
 
 
 def check_structured(response_format: Any, structured_outputs: Any) -> None:
@@ -297,4 +305,39 @@ def completion_rules(data: dict[str, Any]) -> dict[str, Any]:
 def tokenize_chat_rules(data: dict[str, Any]) -> dict[str, Any]:
     """vLLM's ``TokenizeChatRequest`` rule (chat rule 2)."""
     _generation_prompt(data)
+    return data
+
+
+def responses_rules(data: dict[str, Any]) -> dict[str, Any]:
+    """The Responses rules of the module header, in order; the body (a new dict when a default
+    or a conversion applies)."""
+    tools = data.get("tools")
+    choice = data.get("tool_choice", "auto")
+    named = isinstance(choice, dict) and choice.get("type") in ("function", "custom")
+    if not (isinstance(tools, (list, dict, str)) and len(tools) > 0):
+        if choice in ("auto", "none", None):  # null: no tools to call either
+            data = {**data, "tool_choice": "none"}
+        elif choice == "required":
+            raise _rule("Tool choice 'required' must be specified with 'tools' parameter.",
+                        "tool_choice")
+        elif named:
+            raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
+    elif named:
+        names = {t.get("name") for t in tools if isinstance(t, dict)} \
+            if isinstance(tools, list) else set()
+        if not choice.get("name") or choice.get("name") not in names:
+            raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
+    for tool in tools if isinstance(tools, list) else ():
+        if isinstance(tool, dict) and tool.get("type") == "custom" \
+                and isinstance(tool.get("format"), dict) \
+                and tool["format"].get("type") == "grammar":
+            raise _rule("Custom tools with a grammar format are not supported; only free-form "
+                        "text custom tools are accepted.", "tools")
+    if isinstance(data.get("input"), dict):
+        data = {**data, "input": list(data["input"])}
+    if data.get("prompt") is not None:
+        raise _rule("prompt template is not supported", "prompt")
+    if data.get("background") and not data.get("store", True):
+        raise _rule("background can only be used when `store` is true", "background")
+    _cache_salt(data)
     return data

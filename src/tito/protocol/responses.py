@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from tito.errors import InvalidField
+from tito.errors import BadRequest
+from tito.protocol.raw_rules import responses_rules
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -155,49 +156,21 @@ class ResponsesRequest(OpenAIBaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _raw_checks(cls, data: Any) -> Any:
-        """vLLM's before-validators: background needs store, no prompt templates, tool usage."""
-        if not isinstance(data, dict):
-            return data
-        if data.get("background") and not data.get("store", True):
-            raise InvalidField("background can only be used when `store` is true",
-                               param="background")
-        if data.get("prompt") is not None:
-            raise InvalidField("prompt template is not supported", param="prompt")
-        tools = data.get("tools")
-        choice = data.get("tool_choice", "auto")
-        named = isinstance(choice, dict) and choice.get("type") in ("function", "custom")
-        if not (isinstance(tools, list) and tools):
-            if choice in ("auto", "none", None):
-                data = {**data, "tool_choice": "none"}
-            elif choice == "required":
-                raise InvalidField(
-                    "Tool choice 'required' must be specified with 'tools' parameter.",
-                    param="tool_choice",
-                )
-            elif named:
-                raise InvalidField(
-                    "Tool choice 'function' not found in 'tools' parameter.", param="tool_choice"
-                )
-        elif named:
-            names = {t.get("name") for t in tools if isinstance(t, dict)}
-            if not choice.get("name") or choice.get("name") not in names:
-                raise InvalidField(
-                    "Tool choice 'function' not found in 'tools' parameter.", param="tool_choice"
-                )
-        return data
+    def _raw_rules(cls, data: Any) -> Any:
+        """vLLM's checks of the raw body, in its order, before any field
+        (:func:`tito.protocol.raw_rules.responses_rules`)."""
+        return responses_rules(data) if isinstance(data, dict) else data
 
-    @model_validator(mode="after")
-    def _ranges(self) -> "ResponsesRequest":
-        """vLLM's SamplingParams range checks, reported on the request's own field names."""
+    def check_ranges(self) -> None:
+        """vLLM's SamplingParams range checks, reported on the request's own field names (at
+        render, after the model lookup, as vLLM's)."""
         t = self.temperature
         if t is not None and t < 0:
-            raise InvalidField(f"temperature must be non-negative, got {t}.", param="temperature")
+            raise BadRequest(f"temperature must be non-negative, got {t}.", param="temperature")
         if t is not None and t > 2:
-            raise InvalidField(f"temperature must be in [0, 2], got {t}.", param="temperature")
+            raise BadRequest(f"temperature must be in [0, 2], got {t}.", param="temperature")
         if self.top_p is not None and not 0 < self.top_p <= 1:
-            raise InvalidField(f"top_p must be in (0, 1], got {self.top_p}.", param="top_p")
-        return self
+            raise BadRequest(f"top_p must be in (0, 1], got {self.top_p}.", param="top_p")
 
     def output_logprobs(self) -> bool:
         """Does the request ask for output logprobs (``include``)?"""

@@ -333,6 +333,7 @@ def _chat_to_render(
     request: ResponsesRequest, model: ServedModel | None
 ) -> tuple[ChatCompletionRequest, ServedModel]:
     """The checks of a Responses render, then the chat request it renders (and its model)."""
+    from tito.service.harmony import is_harmony_model
     from tito.service.render import calls_schema_replaces_text
 
     if model is None:
@@ -344,6 +345,7 @@ def _chat_to_render(
             "previous_response_id is not supported by the stateless render endpoint.",
             param="previous_response_id",
         )
+    request.check_ranges()
     so, choice = request.structured_outputs, request.tool_choice
     if so and so.get("structural_tag") is None and request.tools \
             and (choice == "required" or isinstance(choice, dict)) \
@@ -357,7 +359,8 @@ def _chat_to_render(
             f"max_model_len={limit}. Please request fewer output tokens.",
             param="max_output_tokens",
         )
-    if isinstance(request.input, list) and not request.input and not request.instructions:
+    if isinstance(request.input, list) and not request.input and not request.instructions \
+            and not is_harmony_model(model):  # harmony renders an empty conversation
         raise BadRequest(
             "Cannot apply chat template to an empty conversation. Provide at least one message.",
         )

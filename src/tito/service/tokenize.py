@@ -25,6 +25,7 @@ from tito.protocol import (
     TokenizeResponse,
 )
 from tito.service import chat_body
+from tito.service.harmony import is_harmony_model
 from tito.service.render import render_chat_wire
 
 __all__ = ["detokenize", "tokenize"]
@@ -47,7 +48,7 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             del fields["tools"]
         if isinstance(model.vocab, MistralVocab):
             fields.pop("chat_template_kwargs", None)
-        if not request.messages:
+        if not request.messages and not is_harmony_model(model):  # harmony renders none
             raise BadRequest(
                 "Cannot apply chat template to an empty conversation. Provide at least one message.",
                 param="messages",
