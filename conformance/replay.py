@@ -586,7 +586,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_chat_edge", "render_chat_edge_errors", "derender_chat_edge", "stream_chat_edge",
           "render_media_errors", "tokens_gptoss", "render_chat_template",
           "render_messages_models", "derender_fuzz", "stream_fuzz", "render_fuzz",
-          "render_fuzz_errors"]
+          "render_fuzz_errors", "render_fuzz_order"]
 
 
 def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[
