@@ -71,6 +71,13 @@ class BadRequest(TitoError):
     """The request (body, state or engine payload) is invalid: 400."""
 
 
+class SchemaError(BadRequest):
+    """A value that does not fit the request's schema, found after the body's own validation
+    (tokenize checks its messages as a chat request's): vLLM's FastAPI ``Bad Request``."""
+
+    type = ErrorType.VALIDATION
+
+
 class RequestRule(BadRequest):
     """A rule vLLM 0.33 checks on the raw body before its schema (its ``VLLMValidationError``
     in a ``mode="before"`` validator): raised inside a request model's validation, it is no

@@ -45,14 +45,53 @@ __all__ = [
 OUTPUT_LOGPROBS = "message.output_text.logprobs"
 
 
+#: the tool types of vLLM 0.33's Responses request (the openai SDK's union) -> the fields each
+#: requires besides ``type``; a tool of another type is a schema error
+TOOL_TYPES: dict[str, tuple[str, ...]] = {
+    "function": ("name",), "file_search": ("vector_store_ids",), "computer": (),
+    "computer_use_preview": ("display_height", "display_width", "environment"),
+    "web_search": (), "web_search_2025_08_26": (), "mcp": ("server_label",),
+    "code_interpreter": ("container",), "programmatic_tool_calling": (),
+    "image_generation": (), "local_shell": (), "shell": (), "custom": ("name",),
+    "namespace": ("description", "name", "tools"), "tool_search": (),
+    "web_search_preview": (), "web_search_preview_2025_03_11": (), "apply_patch": (),
+}
+
+#: the input item types of vLLM 0.33's Responses request (the openai SDK's union): another
+#: ``type`` is a schema error
+INPUT_ITEM_TYPES = frozenset({
+    "message", "file_search_call", "computer_call", "computer_call_output", "web_search_call",
+    "function_call", "function_call_output", "tool_search_call", "tool_search_output",
+    "additional_tools", "configuration_update", "reasoning", "compaction",
+    "image_generation_call", "code_interpreter_call", "local_shell_call",
+    "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
+    "apply_patch_call_output", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response",
+    "mcp_call", "custom_tool_call_output", "custom_tool_call", "compaction_trigger",
+    "item_reference", "program", "program_output",
+})
+
+
 class ResponsesTool(OpenAIBaseModel):
-    """A function tool in the Responses' flat form (``{"type": "function", "name", ...}``)."""
+    """A tool: a function in the Responses' flat form (``{"type": "function", "name", ...}``),
+    or one of the built-in kinds vLLM's schema takes (:data:`TOOL_TYPES`; their fields extras)."""
 
     type: str = "function"
     name: str | None = None
     description: str | None = None
     parameters: dict[str, Any] | None = None
     strict: bool | None = None
+
+    @model_validator(mode="after")
+    def _known_kind(self) -> "ResponsesTool":
+        """vLLM's union: a known type with its required fields, else a schema error."""
+        required = TOOL_TYPES.get(self.type)
+        if required is None:
+            raise ValueError(f"tool type {self.type!r} is not one of vLLM's Responses tools.")
+        given = self.model_fields_set | set(self.model_extra or {})
+        missing = [f for f in required if f not in given or getattr(self, f, 0) is None]
+        if missing:
+            raise ValueError(f"a {self.type!r} tool needs {', '.join(missing)}.")
+        return self
 
 
 class ReasoningConfig(OpenAIBaseModel):
@@ -145,6 +184,10 @@ class ResponsesRequest(OpenAIBaseModel):
         against (user, assistant, system, developer) and content: else a schema error."""
         if isinstance(value, list):
             for item in value:
+                if not isinstance(item, dict) or item.get("type", "message") not in \
+                        INPUT_ITEM_TYPES:
+                    raise ValueError("an input item is an object of one of the Responses input "
+                                     "item types.")
                 if item.get("type", "message") != "message":
                     continue
                 if item.get("role") not in ("user", "assistant", "system", "developer"):

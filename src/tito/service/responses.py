@@ -145,16 +145,22 @@ def _structured(request: ResponsesRequest) -> dict[str, Any] | None:
 
 def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None) -> ChatCompletionRequest:
     """The chat request vLLM's Responses preprocessing amounts to (also derender's settings)."""
+    from tito.service.harmony import is_harmony_model
     tools = [t for t in request.tools if t.type == "function"]
     for i, tool in enumerate(request.tools):
-        if tool.type != "function":
+        if tool.type in ("custom", "namespace"):  # vLLM renders them; tito cannot yet
             raise BadRequest(
-                f"tools.{i}: only function tools are supported (got type {tool.type!r}).",
-                param=f"tools.{i}",
+                f"tools.{i}: {tool.type} tools are not supported (function tools are; built-in "
+                "tools are ignored, as vLLM's render ignores them).", param=f"tools.{i}",
             )
-        if not tool.name:
+        if tool.type != "function" and model is not None and is_harmony_model(model):
+            raise BadRequest(f"tool type {tool.type!r} is not supported.", param="tools")
+        if tool.type == "function" and not tool.name:
             raise BadRequest(f"tools.{i}.name is required.", param=f"tools.{i}.name")
     choice: Any = request.tool_choice
+    if request.tools and not tools and choice == "required":
+        raise BadRequest("tool_choice requires a function call, but tools contains no function "
+                         "tool the model can call.", param="tool_choice")
     if isinstance(choice, dict):
         choice = {"type": "function", "function": {"name": choice.get("name")}}
     logprobs = request.output_logprobs()

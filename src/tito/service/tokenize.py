@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from tito.core.mistral import MistralVocab
 from tito.core.render import tokenize_prompt
-from tito.errors import BadRequest
+from tito.errors import BadRequest, InvalidField, SchemaError
 from tito.models import ServedModel, get_registry
 from tito.protocol import (
     ChatCompletionRequest,
@@ -59,11 +59,14 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         if chat is None:
             try:
                 chat = ChatCompletionRequest.model_validate(fields)
-            except ValidationError as exc:  # a cross-field rule of chat requests, e.g. continue_final_message
-                first = exc.errors()[0]
-                loc = ".".join(str(part) for part in first.get("loc", ()))
-                raise BadRequest(first["msg"].removeprefix("Value error, "),
-                                 param=loc or None) from None
+            except ValidationError as exc:  # vLLM validates them with the body: its schema
+                first = exc.errors()[0]  # error, or a validator's own rule (BadRequestError)
+                loc = ".".join(("body", *(str(part) for part in first.get("loc", ()))))
+                rule = (first.get("ctx") or {}).get("error")
+                if isinstance(rule, InvalidField):
+                    raise BadRequest(str(rule), param=rule.param) from None
+                raise SchemaError(f"1 validation error:\n  {loc}: {first['msg']}",
+                                  param=loc) from None
         # the engine request's ids, its wire dict built without the models when it can be
         ids = render_chat_wire(chat, model=model)["token_ids"]
     else:  # as the completions render tokenizes a text prompt
