@@ -73,7 +73,7 @@ def test_tool_text_parts_become_one_string_in_the_openai_format():
         ([{"role": "user", "content": 3}], "messages[0].content"),
         ([{"role": "user", "content": [{"type": "text", "text": None}]}], "messages[0].content[0].text"),
         ([{"role": "user", "content": [{"type": "video_url"}]}], "must carry `video_url`"),
-        ([{"role": "user", "content": [{"nothing": 1}]}], "no `type`"),
+        ([{"role": "user", "content": [{"nothing": 1}]}], "Missing 'type' field"),
         ([{"role": "assistant", "tool_calls": [{"function": {"arguments": "{}"}}]}], "function.name"),
         ([{"role": "assistant", "content": "x", "reasoning": 5}], "reasoning must be a string"),
         ([{"role": "", "content": "x"}], "role"),

@@ -54,16 +54,17 @@ class NormalizedMessages:
 
 
 def _part_type(part: Mapping[str, Any], where: str) -> str:
-    """A part's type; vLLM infers it from the payload key when ``type`` is missing."""
+    """A part's type; vLLM infers a media part's from its payload key when ``type`` is missing
+    (a text part needs its ``type``: vLLM 0.33's message types refuse it)."""
     kind = part.get("type")
     if kind is not None:
         if not isinstance(kind, str):
             raise BadRequest(f"{where}.type must be a string.", param=where)
         return kind
-    for key in ("text", *MEDIA_PART_TYPES):
+    for key in MEDIA_PART_TYPES:
         if key in part:
             return key
-    raise BadRequest(f"{where} has no `type` and no recognised content key.", param=where)
+    raise BadRequest("Missing 'type' field in multimodal part.", param="type")  # vLLM's words
 
 
 def refuse_media(kind: str, model: str) -> BadRequest:

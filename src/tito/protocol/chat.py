@@ -139,6 +139,9 @@ def normalize_messages(messages: Any) -> Any:
             if not isinstance(tool_calls, list) or not all(isinstance(t, dict) for t in tool_calls):
                 raise ValueError(f"messages[{i}].tool_calls must be a list of objects.")
             for k, call in enumerate(tool_calls):  # vLLM's tool-call param types: a schema rule
+                if call.get("type") != "function":
+                    raise SchemaRule(f"messages[{i}].tool_calls[{k}].type must be 'function'.",
+                                     param=f"body.messages.{i}.tool_calls.{k}.type")
                 function = call.get("function")
                 if not isinstance(function, dict) or not isinstance(function.get("name"), str):
                     raise SchemaRule(f"messages[{i}].tool_calls[{k}].function must be an object "

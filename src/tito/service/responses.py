@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tito.errors import BadRequest, InvalidRequest
+from tito.errors import BadRequest, InvalidRequest, quote
 from tito.protocol import ChatCompletionRequest
 from tito.protocol.common import StructuredOutputsParams
 from tito.protocol.responses import ResponsesRequest
@@ -335,6 +335,27 @@ def _responses_context(request: ResponsesRequest, context: dict[str, Any] | None
     return context
 
 
+def _check_harmony_items(items: list[dict[str, Any]]) -> None:
+    """vLLM 0.33's harmony Responses path converts the input items itself: a tool output needs
+    an earlier ``function_call`` item with its ``call_id`` (the tool's name comes from it) and a
+    string output, and only messages, reasoning, function calls and their outputs are taken; else its
+    ``invalid_request_error`` naming ``input``."""
+    calls: set[Any] = set()
+    for item in items:
+        kind = item.get("type", "message")
+        if kind == "function_call":
+            calls.add(item.get("call_id"))
+        elif kind == "function_call_output":
+            if item.get("call_id") not in calls:
+                raise InvalidRequest(f"No call message found for {quote(item.get('call_id'))}",
+                                     param="input")
+            if not isinstance(item.get("output"), str):  # harmony's Message takes text only
+                raise InvalidRequest("1 validation error for Message: a tool output on gpt-oss "
+                                     "must be a string.", param="input")
+        elif kind not in ("message", "reasoning"):
+            raise InvalidRequest(f"Unknown input type: {quote(kind)}", param="input")
+
+
 def _chat_to_render(
     request: ResponsesRequest, model: ServedModel | None
 ) -> tuple[ChatCompletionRequest, ServedModel]:
@@ -351,6 +372,8 @@ def _chat_to_render(
             "previous_response_id is not supported by the stateless render endpoint.",
             param="previous_response_id",
         )
+    if is_harmony_model(model) and isinstance(request.input, list):
+        _check_harmony_items(request.input)
     request.check_ranges()
     so, choice = request.structured_outputs, request.tool_choice
     if so and so.get("structural_tag") is None and request.tools \
