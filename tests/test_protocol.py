@@ -672,12 +672,13 @@ def test_chat_messages_accept_rich_content() -> None:
         ["hello"],
         [{"content": "no role"}],
         [{"role": "user", "content": 5}],
-        [{"role": "user", "content": [5]}],
+        [{"role": "bogus", "content": [5]}],  # a custom role's parts: checked with the body
         [{"role": "assistant", "tool_calls": {"id": "x"}}],
         [{"role": "tool", "tool_call_id": 3, "content": "x"}],
     ],
 )
 def test_chat_messages_malformed_rejected(msgs: list[Any]) -> None:
+    """(The parts of a user message are vLLM's render's to check: ``test_render_api``.)"""
     with pytest.raises(ValidationError):
         ChatCompletionRequest.model_validate({"messages": msgs})
 

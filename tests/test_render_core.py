@@ -75,7 +75,7 @@ def test_tool_text_parts_become_one_string_in_the_openai_format():
         ([{"role": "user", "content": [{"type": "video_url"}]}], "must carry `video_url`"),
         ([{"role": "user", "content": [{"nothing": 1}]}], "Missing 'type' field"),
         ([{"role": "assistant", "tool_calls": [{"function": {"arguments": "{}"}}]}], "function.name"),
-        ([{"role": "assistant", "content": "x", "reasoning": 5}], "reasoning must be a string"),
+        ([{"role": "tool", "content": "x", "tool_call_id": 5}], "tool_call_id must be a string"),
         ([{"role": "", "content": "x"}], "role"),
     ],
 )

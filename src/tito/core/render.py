@@ -17,8 +17,9 @@ where vLLM and Hugging Face made choices a client can observe:
   objects (``""``/null -> ``{}``; invalid JSON is a 400), as vLLM passes them and most templates
   expect (``| tojson``); a template that concatenates them as text (DeepSeek-V3) gets the
   client's string (see :attr:`tito.core.template.ChatTemplate.wants_string_arguments`). ``reasoning``
-  (or the deprecated ``reasoning_content``) is given to the template under both names (and
-  ``thinking``), as ``transformers`` does. ``developer`` reaches the template as it is when the
+  (or the deprecated ``reasoning_content``) of an assistant message is given to the template
+  under both names (and ``thinking``, as ``transformers`` does), whatever its value, and other
+  roles' is dropped, as vLLM 0.33 does; so is a ``name`` that is not a string. ``developer`` reaches the template as it is when the
   template names the role in quotes (vLLM's test), else it becomes ``system`` and system
   messages merge into one at the start, as vLLM 0.33 does. An empty assistant ``tool_calls``
   list is dropped (vLLM). Keys whose value is null are dropped (templates test

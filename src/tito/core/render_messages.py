@@ -300,15 +300,15 @@ def normalize_messages(
         legacy = msg.pop("reasoning_content", None)
         if reasoning is None:
             reasoning = legacy
-        if reasoning is not None:
-            if not isinstance(reasoning, str):
-                raise BadRequest(f"{where}.reasoning must be a string.", param=f"{where}.reasoning")
+        if reasoning is not None and role == "assistant":  # vLLM: any value, the assistant's
             msg.setdefault("thinking", reasoning)
             msg["reasoning"] = reasoning
             msg["reasoning_content"] = reasoning
-        for key in ("name", "tool_call_id"):
-            if key in msg and not isinstance(msg[key], str):
-                raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
+        if "name" in msg and not isinstance(msg["name"], str):
+            del msg["name"]  # vLLM keeps a string name only (a tool message's type has none)
+        if "tool_call_id" in msg and not isinstance(msg["tool_call_id"], str):
+            raise BadRequest(f"{where}.tool_call_id must be a string.",
+                             param=f"{where}.tool_call_id")
         out.append(msg)
     if not keep_developer_role and any(m["role"] == "developer" for m in out):
         out = _developer_to_system(out)

@@ -98,9 +98,23 @@ ToolChoice = Literal["none", "auto", "required"] | ChatCompletionNamedToolChoice
 # --------------------------------------------------------------------------------------------
 
 
-#: ``response_format.type`` of vLLM 0.33's three response-format models
 #: roles whose ``content`` vLLM's message types require (null only for the assistant's)
 _CONTENT_REQUIRED = frozenset({"system", "developer", "user"})
+#: roles whose openai message type reads a non-string ``content`` as an ``Iterable`` of parts,
+#: which pydantic checks only when render iterates it (vLLM 0.33: a 400 at render, after the
+#: model lookup, or no check at all where its harmony path never iterates it)
+_LAZY_CONTENT = frozenset({"system", "developer", "user", "assistant", "tool"})
+
+
+def _openai_message(msg: dict[str, Any]) -> bool:
+    """Whether ``msg`` fits its role's openai message type apart from its content parts (then
+    vLLM leaves the parts to render; a tool message's type has no ``name``, so any is taken)."""
+    role = msg["role"]
+    if role not in _LAZY_CONTENT:
+        return False
+    if role == "tool":
+        return isinstance(msg.get("tool_call_id"), str)
+    return msg.get("name") is None or isinstance(msg["name"], str)
 
 
 def normalize_messages(messages: Any) -> Any:
@@ -124,12 +138,14 @@ def normalize_messages(messages: Any) -> Any:
             # vLLM's message types: only assistant content may be null (or absent)
             raise ValueError(f"messages[{i}].content must be a string or a list of parts "
                              f"for role {msg['role']!r}.")
-        if content is not None and not isinstance(content, str):
+        lazy = _openai_message(msg)
+        if content is not None and not isinstance(content, str) and not (
+                lazy and isinstance(content, dict)):  # an object iterates as its keys
             if not isinstance(content, list):
                 raise ValueError(
                     f"messages[{i}].content must be a string, a list of parts or null."
                 )
-            for j, part in enumerate(content):
+            for j, part in enumerate(() if lazy else content):
                 if not isinstance(part, (dict, str)):
                     raise ValueError(f"messages[{i}].content[{j}] must be an object.")
                 if isinstance(part, dict) and "type" in part and not isinstance(part["type"], str):
@@ -147,7 +163,7 @@ def normalize_messages(messages: Any) -> Any:
                     raise SchemaRule(f"messages[{i}].tool_calls[{k}].function must be an object "
                                      "with a string `name`.",
                                      param=f"body.messages.{i}.tool_calls.{k}.function")
-        for key in ("tool_call_id", "name"):
+        for key in ("tool_call_id",) if lazy and role == "tool" else ("tool_call_id", "name"):
             if msg.get(key) is not None and not isinstance(msg[key], str):
                 raise ValueError(f"messages[{i}].{key} must be a string.")
         if "reasoning_content" in msg:

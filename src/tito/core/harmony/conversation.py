@@ -167,6 +167,9 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str) -> list[M
     role = msg.get("role")
     if role not in ROLES:
         raise BadRequest(f"{where}.role {role!r} is not supported by Harmony.", param=f"{where}.role")
+    if isinstance(msg.get("content"), Mapping) and role != "tool":
+        # vLLM iterates it as its keys, which are no parts (a tool result's is never read)
+        raise BadRequest(f"{where}.content must be a string or a list of parts, not an object.")
     out: list[Message] = []
     tool_calls = msg.get("tool_calls") or []
     reasoning = msg.get("reasoning")
