@@ -149,9 +149,11 @@ def test_a_protocol_name_imports_only_its_own_submodule() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                          capture_output=True, text=True).stdout
-    # tokenize builds on chat's tool model and common's base: nothing else is imported
+    # tokenize builds on chat's tool model, common's base and the raw-body rules both check
+    # before their fields: nothing else is imported
     assert json.loads(out.strip().splitlines()[-1]) == [
-        "tito.protocol.chat", "tito.protocol.common", "tito.protocol.tokenize"]
+        "tito.protocol.chat", "tito.protocol.common", "tito.protocol.raw_rules",
+        "tito.protocol.tokenize"]
 
 
 def test_wire_models_build_their_schemas_on_first_use() -> None:
