@@ -77,6 +77,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "DerenderCompletionBody", "DerenderCompletionRequest", "DerenderCompletionStreamRequest",
         "DerenderCompletionStreamResponse"
     ),
+    "raw_rules": (
+        "chat_rules", "completion_rules", "responses_rules", "tokenize_chat_rules"
+    ),
     "tokenize": (
         "DetokenizeRequest", "DetokenizeResponse", "TokenizeChatRequest",
         "TokenizeCompletionRequest", "TokenizeRequest", "TokenizeResponse", "VersionResponse"

@@ -68,7 +68,7 @@ from tito.protocol.common import check_cache_salt
 __all__ = ["chat_rules", "completion_rules", "responses_rules", "tokenize_chat_rules"]
 
 
-def check_structured(response_format: Any, structured_outputs: Any) -> None:
+def _check_structured(response_format: Any, structured_outputs: Any) -> None:
     """:func:`tito.core.structured_check.check_request`, imported on first use (the grammar
     checkers stay out of a cold start that never sees a constraint)."""
     from tito.core.structured_check import check_request
@@ -168,7 +168,7 @@ def _structured_outputs(data: dict[str, Any], *, chat: bool) -> None:
                                                                       "required"):
         raise _rule("You can only either use constraints for structured outputs or tools, "
                     "not both.")
-    check_structured(None, so)
+    _check_structured(None, so)
 
 
 def _logprob_numbers(data: dict[str, Any], names: tuple[str, ...]) -> None:
@@ -234,7 +234,7 @@ def _response_format(data: dict[str, Any]) -> None:
         raise _rule("When response_format type is 'json_schema', the 'json_schema' field must "
                     "be provided.", "response_format")
     if rf.get("type") == "structural_tag":
-        check_structured(rf, None)
+        _check_structured(rf, None)
 
 
 def _messages(data: dict[str, Any]) -> dict[str, Any]:
