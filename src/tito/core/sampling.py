@@ -19,8 +19,9 @@ Rules, in the order they apply:
   when ``echo``. Counts above the model's ``max_logprobs`` are a 400.
 * **max_tokens** (:func:`resolve_max_tokens`): the requested value (chat:
   ``max_completion_tokens`` else ``max_tokens``; completions: ``max_tokens``, 16 by default),
-  else all the room left in ``max_model_len``. A prompt leaving no room, or a request asking for
-  more than the room left, is a 400 naming both lengths.
+  else all the room left in ``max_model_len``; a request asking for more than the room left
+  gets the room (vLLM 0.33's ``get_max_tokens`` clamps it). A prompt leaving no room is a 400
+  naming both lengths.
 * **Structured outputs** (:func:`structured_outputs_for`): ``response_format`` ``json_schema`` ->
   ``json``, ``json_object`` -> ``json_object``, ``structural_tag`` -> ``structural_tag``;
   ``tool_choice`` ``"required"`` -> a JSON schema for a non-empty array of ``{name, parameters}``
@@ -31,6 +32,8 @@ Rules, in the order they apply:
 """
 
 from __future__ import annotations
+
+import math
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
@@ -101,10 +104,11 @@ def _reader(source: Any) -> Callable[..., Any]:
 
 
 def check_output_budget(max_model_len: int, requested: int | None, param: str) -> int:
-    """Validate a requested output length before tokenizing; return the prompt token budget.
+    """Validate a requested output length before tokenizing; return the prompt token budget:
+    ``max_model_len`` (vLLM 0.33 reserves no output room for the prompt; the output is clamped
+    to what the prompt leaves, :func:`resolve_max_tokens`).
 
-    Why before: a request that can never fit is refused without rendering anything, and the
-    budget bounds truncation (``truncate_prompt_tokens=-1`` keeps exactly that many tokens).
+    Why before: a request that can never fit is refused without rendering anything.
     """
     if requested is None:
         return max_model_len
@@ -116,7 +120,7 @@ def check_output_budget(max_model_len: int, requested: int | None, param: str) -
             "Please request fewer output tokens.",
             param=param,
         )
-    return max_model_len - requested
+    return max_model_len
 
 
 def resolve_max_tokens(
@@ -130,7 +134,7 @@ def resolve_max_tokens(
     """The ``max_tokens`` to send: the request's, else all the room the prompt leaves.
 
     Raises ``BadRequest`` naming the prompt length and ``max_model_len`` when the prompt leaves
-    no room or the request asks for more than the room left.
+    no room; a request for more than the room left gets the room, as vLLM 0.33 clamps it.
     """
     room = max_model_len - prompt_tokens
     if room <= 0:
@@ -142,15 +146,7 @@ def resolve_max_tokens(
         )
     if requested is None:
         return room
-    if requested > room:
-        raise BadRequest(
-            f"You passed {prompt_tokens} input tokens and requested {requested} output tokens. "
-            f"However, the model's context length is only {max_model_len} tokens (max_model_len), "
-            f"resulting in a maximum input length of {max_model_len - requested} tokens. "
-            "Please reduce the length of the input prompt or the requested output tokens.",
-            param=param,
-        )
-    return requested
+    return min(requested, room)
 
 
 # ------------------------------------------------------------------------------------------
@@ -217,10 +213,13 @@ def sampling_fields(
     temperature = fields.get("temperature")
     if isinstance(temperature, (int, float)) and temperature > 2:  # vLLM's SamplingParams
         raise BadRequest(f"temperature must be in [0, 2], got {temperature}.", param="temperature")
+    penalty = fields.get("repetition_penalty")
+    if isinstance(penalty, float) and not math.isfinite(penalty):  # vLLM's SamplingParams
+        raise BadRequest(f"repetition_penalty must be a finite number, got {penalty}.")
     if fields["n"] > 1 and isinstance(temperature, (int, float)) and temperature < _GREEDY_EPS:
         raise BadRequest(f"n must be 1 when using greedy sampling, got {fields['n']}.", param="n")
 
-    stop_ids = list(get("stop_token_ids") or [])
+    stop_ids = list(dict.fromkeys(get("stop_token_ids") or []))  # vLLM's SamplingParams
     default_stop = list(defaults.get("stop_token_ids") or [])
     if default_stop:
         stop_ids = list(dict.fromkeys([*stop_ids, *default_stop]))

@@ -98,8 +98,6 @@ ToolChoice = Literal["none", "auto", "required"] | ChatCompletionNamedToolChoice
 # --------------------------------------------------------------------------------------------
 
 
-#: roles whose ``content`` vLLM's message types require (null only for the assistant's)
-_CONTENT_REQUIRED = frozenset({"system", "developer", "user"})
 #: roles whose openai message type reads a non-string ``content`` as an ``Iterable`` of parts,
 #: which pydantic checks only when render iterates it (vLLM 0.33: a 400 at render, after the
 #: model lookup, or no check at all where its harmony path never iterates it)
@@ -134,8 +132,10 @@ def normalize_messages(messages: Any) -> Any:
         if not isinstance(role, str) or not role:
             raise ValueError(f"messages[{i}].role must be a non-empty string.")
         content = msg.get("content")
-        if content is None and msg["role"] in _CONTENT_REQUIRED:
-            # vLLM's message types: only assistant content may be null (or absent)
+        if content is None and "content" in msg and role != "assistant" and not (
+                role == "function" and isinstance(msg.get("name"), str)):
+            # vLLM's message types: only the assistant's (and a named function's) content may
+            # be null; an absent one is its custom message type's (any role: empty content)
             raise ValueError(f"messages[{i}].content must be a string or a list of parts "
                              f"for role {msg['role']!r}.")
         lazy = _openai_message(msg)

@@ -73,7 +73,7 @@ class SamplingParams(WireModel):
     n: int = Field(default=1, ge=1, le=16384)
     presence_penalty: float = Field(default=0.0, ge=-2.0, le=2.0)
     frequency_penalty: float = Field(default=0.0, ge=-2.0, le=2.0)
-    repetition_penalty: float = Field(default=1.0, gt=0.0, allow_inf_nan=False)  # vLLM: > 0, finite, no upper bound
+    repetition_penalty: float = Field(default=1.0, gt=0.0)  # vLLM: no upper bound
     temperature: float = Field(default=1.0, ge=0.0)
     top_p: float = Field(default=1.0, gt=0.0, le=1.0)
     top_k: int = Field(default=0, ge=-1)

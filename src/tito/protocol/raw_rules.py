@@ -312,6 +312,8 @@ def responses_rules(data: dict[str, Any]) -> dict[str, Any]:
     """The Responses rules of the module header, in order; the body (a new dict when a default
     or a conversion applies)."""
     tools = data.get("tools")
+    if tools is not None and not isinstance(tools, (list, dict, str)):  # vLLM's len(tools)
+        raise RequestRule(f"object of type '{type(tools).__name__}' has no len()")
     choice = data.get("tool_choice", "auto")
     named = isinstance(choice, dict) and choice.get("type") in ("function", "custom")
     if not (isinstance(tools, (list, dict, str)) and len(tools) > 0):

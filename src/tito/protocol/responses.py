@@ -176,6 +176,23 @@ class ResponsesRequest(OpenAIBaseModel):
     chat_template_kwargs: dict[str, Any] | None = None
     structured_outputs: dict[str, Any] | None = None
     vllm_xargs: dict[str, Any] | None = None
+    # typed as vLLM 0.33 types them (a wrong type is its schema error), otherwise unused
+    prompt_cache_key: str | None = None
+    prompt_cache_retention: Literal["in_memory", "24h"] | None = None
+    safety_identifier: str | None = None
+    watermarking: bool | None = None
+    session_id: str | None = None
+    media_io_kwargs: dict[str, dict[str, Any]] | None = None
+    mm_processor_kwargs: dict[str, Any] | None = None
+    mm_payload: Literal["tensors", "none"] = "tensors"
+    return_mm_kwargs: bool | None = None
+    enable_response_messages: bool = False
+
+    @field_validator("prompt_cache_retention", mode="before")
+    @classmethod
+    def _cache_retention(cls, value: Any) -> Any:
+        """vLLM reads ``in-memory`` as ``in_memory``."""
+        return "in_memory" if value == "in-memory" else value
 
     @field_validator("input")
     @classmethod

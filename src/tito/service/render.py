@@ -174,7 +174,8 @@ def _render_chat(
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
     _check_mm_processor_kwargs(request)
-    if request.add_generation_prompt and request.continue_final_message:
+    if request.add_generation_prompt and request.continue_final_message \
+            and not is_harmony_model(model):  # (vLLM's harmony render never looks)
         # the defaults applied (the raw body's rule is tito.protocol.raw_rules'); vLLM's words
         raise BadRequest(
             "continue_final_message and add_generation_prompt are not compatible. Use "
@@ -235,7 +236,7 @@ def _render_chat(
         if not isinstance(reused, list) or not all(isinstance(i, int) for i in reused):
             raise BadRequest("kv_transfer_params.prompt_token_ids must be a list of token ids.",
                              param="kv_transfer_params")
-        _check_prompt_ids(reused, vocab.size, "kv_transfer_params.prompt_token_ids")
+        _check_prompt_ids(reused, model.vocab_size, "kv_transfer_params.prompt_token_ids")
         window = core_render.truncate(len(reused), truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
         media: list[dict[str, Any]] = []
@@ -245,7 +246,8 @@ def _render_chat(
                                 continue_final_message=request.continue_final_message)
             if mistral else harmony_prompt_ids(model, request, tools, settings.harmony_start_date)
         )
-        window = core_render.truncate(len(ids), truncate_to, side)
+        # vLLM 0.33's harmony render does not truncate (its max_tokens still counts the cut)
+        window = core_render.truncate(len(ids), None if harmony else truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=ids[window])
         media = []
     else:
@@ -275,9 +277,13 @@ def _render_chat(
     token_ids = tokenized.token_ids
     if not token_ids:
         raise BadRequest("No token_ids rendered", param="messages")
+    counted = len(token_ids)  # vLLM's get_max_tokens counts a truncation it did not make
+    if request.truncate_prompt_tokens is not None:
+        limit = request.truncate_prompt_tokens
+        counted = min(counted, model.max_model_len if limit == -1 else limit)
     max_tokens = core_sampling.resolve_max_tokens(
         max_model_len=model.max_model_len,
-        prompt_tokens=len(token_ids),
+        prompt_tokens=counted,
         requested=requested_max,
         param=max_param,
         prompt_param="messages",
@@ -307,7 +313,7 @@ def _render_chat(
         default_sampling=model.config.default_sampling_params,
         structured_outputs=structured,
         skip_special_tokens=skip_special,
-        vocab_size=vocab.size,
+        vocab_size=model.vocab_size,
         max_logprobs=model.max_logprobs,
     )
     # the wire path skips the models when every value is certainly valid (reused ids and media

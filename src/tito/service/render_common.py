@@ -92,15 +92,16 @@ def _sampling_params(fields: dict[str, Any]) -> SamplingParams:
 
 
 def _truncate_to(requested: int | None, budget: int) -> int | None:
-    """``truncate_prompt_tokens``: -1 means the whole prompt budget; more than it is a 400."""
+    """``truncate_prompt_tokens`` (``budget``: ``max_model_len``): -1 keeps all but one token of
+    it (one left to generate, vLLM 0.33's ``max_truncation_tokens``); more than it is a 400."""
     if requested is None:
         return None
     if requested == -1:
-        return budget
+        return max(0, budget - 1)
     if requested > budget:
         raise BadRequest(
-            f"truncate_prompt_tokens={requested} cannot be greater than max_model_len - "
-            f"max output tokens = {budget}. Please request a smaller truncation size.",
+            f"truncate_prompt_tokens={requested} cannot be greater than max_model_len = "
+            f"{budget}. Please request a smaller truncation size.",
             param="truncate_prompt_tokens",
         )
     return requested

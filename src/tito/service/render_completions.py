@@ -116,7 +116,7 @@ def _render_completions(
                 with_offsets=bool(request.return_token_offsets),
             )
         else:
-            _check_prompt_ids(prompt, vocab.size, param)
+            _check_prompt_ids(prompt, model.vocab_size, param)
             window = core_render.truncate(len(prompt), truncate_to, side)
             tokenized = core_render.TokenizedPrompt(token_ids=prompt[window])
         token_ids = tokenized.token_ids
@@ -135,7 +135,7 @@ def _render_completions(
             max_tokens=max_tokens,
             default_sampling=model.config.default_sampling_params,
             structured_outputs=structured,
-            vocab_size=vocab.size,
+            vocab_size=model.vocab_size,
             max_logprobs=model.max_logprobs,
         )
         sampling_wire = sampling_params_wire(fields) if wire else None

@@ -201,6 +201,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         "ec_transfer_params": request.ec_transfer_params,
         "structured_outputs": _structured(request),
         "vllm_xargs": request.vllm_xargs,
+        "watermarking": request.watermarking,
     }
     if tools:
         fields["tools"] = [
