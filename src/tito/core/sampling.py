@@ -287,7 +287,7 @@ def sampling_fields(
         raise BadRequest(f"bad_words cannot contain an empty string. Got bad_words={bad_words!r}",
                          param="bad_words")
     if bad_words:
-        fields["bad_words"] = list(bad_words)
+        fields["bad_words"] = list(dict.fromkeys(bad_words))  # vLLM's SamplingParams
     if structured_outputs:
         fields["structured_outputs"] = dict(structured_outputs)
 
@@ -304,4 +304,20 @@ def sampling_fields(
         value = get(name)
         if value is not None:
             fields[name] = value
+    _greedy(fields)
     return fields
+
+
+def _greedy(fields: dict[str, Any]) -> None:
+    """vLLM's SamplingParams after its range checks: a temperature below 1e-5 is greedy, so
+    ``top_p`` 1, ``top_k`` 0 and ``min_p`` 0 (what its render writes). Values its checks refuse
+    are left for tito's to refuse the same way."""
+    temperature, top_p = fields.get("temperature"), fields.get("top_p")
+    top_k, min_p = fields.get("top_k"), fields.get("min_p")
+    if not (isinstance(temperature, (int, float)) and 0 <= temperature < _GREEDY_EPS):
+        return
+    if (isinstance(top_p, (int, float)) and not 0 < top_p <= 1
+            or type(top_k) is int and top_k < -1 or type(top_k) not in (int, type(None))
+            or isinstance(min_p, (int, float)) and not 0 <= min_p <= 1):
+        return
+    fields.update(top_p=1.0, top_k=0, min_p=0.0)

@@ -64,8 +64,8 @@ class SamplingParams(WireModel):
     Defaults are the vLLM dataclass defaults, so :meth:`to_wire` can omit them exactly as msgspec's
     ``omit_defaults`` does. Range checks are vLLM's: the engine would 400 on the same values, and
     failing at render gives the client the error one hop earlier. Greedy normalisation
-    (temperature ~0 forcing top_p/top_k/min_p) is deliberately not done here: it is the engine's
-    business and doing it here would change what tito sends.
+    (temperature ~0 forcing top_p/top_k/min_p) is done where the fields are made
+    (:func:`tito.core.sampling.sampling_fields`), as vLLM 0.33's render writes it.
     """
 
     model_config = ConfigDict(extra="forbid")
