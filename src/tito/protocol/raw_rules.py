@@ -317,7 +317,7 @@ def responses_rules(data: dict[str, Any]) -> dict[str, Any]:
     choice = data.get("tool_choice", "auto")
     named = isinstance(choice, dict) and choice.get("type") in ("function", "custom")
     if not (isinstance(tools, (list, dict, str)) and len(tools) > 0):
-        if choice in ("auto", "none", None):  # null: no tools to call either
+        if choice in ("auto", "none"):  # (a null one is the schema's to refuse)
             data = {**data, "tool_choice": "none"}
         elif choice == "required":
             raise _rule("Tool choice 'required' must be specified with 'tools' parameter.",
