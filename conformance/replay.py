@@ -134,7 +134,7 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_fuzz*", "*.gptoss_max*", "*",
               "max_tokens above max_model_len is a 400 for every model, as vLLM answers for "
               "template models; vLLM's harmony render skips that check and clamps silently"),
-    Deviation("render_fuzz*", "*.kv*", "*sampling_params.extra_args",
+    Deviation("render_fuzz*", "*.kv*", "*sampling_params.extra_args*",
               "kv_transfer_params also ride in sampling_params.extra_args (engines before 0.33 "
               "read them there)"),
     Deviation("render_fuzz*", "*detokenize.mistral*", "prompt",

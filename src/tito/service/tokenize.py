@@ -24,6 +24,7 @@ from tito.protocol import (
     TokenizeRequest,
     TokenizeResponse,
 )
+from tito.protocol.common import SchemaRule
 from tito.service import chat_body
 from tito.service.harmony import is_harmony_model
 from tito.service.render import render_chat_wire
@@ -68,6 +69,10 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                 rule = (first.get("ctx") or {}).get("error")
                 if isinstance(rule, InvalidField):
                     raise BadRequest(str(rule), param=rule.param) from None
+                if isinstance(rule, SchemaRule) and ".tool_calls." in rule.param:
+                    # vLLM's tokenize body leaves a history call to render (its Iterable is
+                    # validated lazily; its chat request materializes it with the body)
+                    raise BadRequest(str(rule)) from None
                 raise SchemaError(f"1 validation error:\n  {loc}: {first['msg']}",
                                   param=loc) from None
         # the engine request's ids, its wire dict built without the models when it can be
