@@ -615,11 +615,12 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
             (c.get("function") or {}).get("arguments") if isinstance(c.get("function"), dict)
             else None, str) for c in calls):
         out.append("call_partial")
-    tools = body.get("tools") if path in (CHAT_R, "/tokenize") else None
-    if isinstance(tools, list) and any(
-            isinstance(t, dict) and isinstance(t.get("function"), dict) and not (
-                "description" in t["function"] and "parameters" in t["function"])
-            for t in tools):
+    tools = body.get("tools")
+    functions = ([t["function"] for t in tools if isinstance(t, dict)
+                  and isinstance(t.get("function"), dict)] if path in (CHAT_R, "/tokenize")
+                 else [t for t in tools if isinstance(t, dict) and t.get("type") == "function"]
+                 if path == RESP_R else []) if isinstance(tools, list) else []
+    if any(not ("description" in f and "parameters" in f) for f in functions):
         out.append("tool_nulls")
     if body.get("allowed_token_ids") == []:
         out.append("allowed_empty")
@@ -747,6 +748,11 @@ def run(args: argparse.Namespace, cases: list[tuple[str, str, str, dict[str, Any
         print("\nintended:")
         for reason, n in sorted(intended.items(), key=lambda kv: -kv[1]):
             print(f"   {n} x {reason}")
+    differing: dict[str, int] = defaultdict(int)
+    for name, server, _, _ in cases:
+        differing[server] += any(k.split(".")[0] == name.split(".")[0] for k in found)
+    print("unexplained per model: " + ", ".join(
+        f"{s} {differing[s]}/{n}" for s, n in sorted(per_server.items())))
     print(f"\n{len(found)} cases with unexplained differences, {len(kinds)} kinds")
     if args.record:
         save(args.record, found, urls)
