@@ -115,12 +115,13 @@ def _openai_message(msg: dict[str, Any]) -> bool:
     return msg.get("name") is None or isinstance(msg["name"], str)
 
 
-def normalize_messages(messages: Any) -> Any:
+def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
     """Check the structure of ``messages`` and rename the deprecated ``reasoning_content``.
 
     Messages stay plain dicts (the chat template consumes dicts and templates use arbitrary keys),
     but their skeleton is checked here so a malformed body is a clear 400, not a template crash.
-    The input is never mutated: renamed messages are copies.
+    The input is never mutated: renamed messages are copies. ``check_calls`` false leaves the
+    history tool calls' shape to the render (vLLM's tokenize body validates them lazily).
     """
     if not isinstance(messages, list):
         return messages  # let the field type report it
@@ -154,7 +155,7 @@ def normalize_messages(messages: Any) -> Any:
         if tool_calls is not None:
             if not isinstance(tool_calls, list) or not all(isinstance(t, dict) for t in tool_calls):
                 raise ValueError(f"messages[{i}].tool_calls must be a list of objects.")
-            for k, call in enumerate(tool_calls):  # vLLM's tool-call param types: a schema rule
+            for k, call in enumerate(tool_calls if check_calls else ()):  # vLLM's schema
                 if call.get("type") != "function":
                     raise SchemaRule(f"messages[{i}].tool_calls[{k}].type must be 'function'.",
                                      param=f"body.messages.{i}.tool_calls.{k}.type")

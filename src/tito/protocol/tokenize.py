@@ -8,9 +8,9 @@ answer is ``{"count", "max_model_len", "tokens", "token_strs"}``. A detokenize b
 
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from tito.protocol.chat import ChatCompletionToolsParam
+from tito.protocol.chat import ChatCompletionToolsParam, normalize_messages
 from tito.protocol.common import OpenAIBaseModel, TokenId
 from tito.protocol.raw_rules import tokenize_chat_rules
 
@@ -54,6 +54,18 @@ class TokenizeChatRequest(OpenAIBaseModel):
     def _raw_rules(cls, data: Any) -> Any:
         """vLLM's check of the raw body before its fields (:mod:`tito.protocol.raw_rules`)."""
         return tokenize_chat_rules(data) if isinstance(data, dict) else data
+
+    @field_validator("messages", mode="before")
+    @classmethod
+    def _messages(cls, value: Any) -> Any:
+        """The messages' schema, as a chat request's (vLLM checks it with the body, before
+        the model lookup); the render checks the rest. A deprecated ``reasoning_content`` is
+        dropped, not renamed: vLLM's tokenize body has no rename, and its message types keep
+        only ``reasoning``."""
+        if isinstance(value, list):
+            value = [{k: v for k, v in m.items() if k != "reasoning_content"}
+                     if isinstance(m, dict) and "reasoning_content" in m else m for m in value]
+        return normalize_messages(value, check_calls=False)
 
 
 TokenizeRequest = TokenizeCompletionRequest | TokenizeChatRequest
