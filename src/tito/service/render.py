@@ -217,7 +217,8 @@ def _render_chat(
     )
     max_param = "max_completion_tokens" if request.max_completion_tokens is not None else "max_tokens"
     budget = core_sampling.check_output_budget(model.max_model_len, requested_max, max_param)
-    truncate_to = _truncate_to(request.truncate_prompt_tokens, budget)
+    truncate_to = (None if is_harmony_model(model)  # vLLM's harmony render never truncates
+                   else _truncate_to(request.truncate_prompt_tokens, budget))
     side = request.truncation_side or "left"
 
     kv_params = dict(request.kv_transfer_params) if request.kv_transfer_params else None
@@ -247,7 +248,7 @@ def _render_chat(
             if mistral else harmony_prompt_ids(model, request, tools, settings.harmony_start_date)
         )
         # vLLM 0.33's harmony render does not truncate (its max_tokens still counts the cut)
-        window = core_render.truncate(len(ids), None if harmony else truncate_to, side)
+        window = core_render.truncate(len(ids), truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=ids[window])
         media = []
     else:
