@@ -209,13 +209,10 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
             for t in tools
         ]
         fields["tool_choice"] = choice
-    # vLLM's Responses render takes a named tool with a constraint (the tag replaces it): the
-    # chat request's refusal of that pair is left out, the constraint set after validation
-    constraint = fields["structured_outputs"] if isinstance(choice, dict) else None
-    if constraint and any(constraint.get(k) is not None for k in ("json", "regex", "choice")):
-        fields["structured_outputs"] = None
-    else:
-        constraint = None
+    # vLLM's Responses render takes a named tool with a constraint (the tag replaces it) and
+    # checks no structural tag: the chat request's raw-body rules on them are left out, the
+    # constraint set after validation
+    constraint = fields.pop("structured_outputs")
     try:
         chat = _chat_request(fields)
         if constraint is not None:
