@@ -401,11 +401,12 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
             tags.add("stop_id_harmony")
     elif eos is not None:
         toks = toks + [eos]
-    if finish != "stop" and served == "qwen3" and not completion:
+    cut = finish != "stop" or isinstance(stop_reason, str)  # length, abort, a stop string
+    if cut and served == "qwen3" and not completion:
         t = _decode(model, toks, False)
         if t.count("<tool_call>") > t.count("</tool_call>"):
             tags.add("tool_auto_malformed")  # cut inside a call: vLLM's batch makes all content
-    if finish != "stop" and model == "mistral-v3":
+    if cut and model == "mistral-v3":
         t = _decode(model, toks, False).strip()
         body = (t.split("[TOOL_CALLS]", 1)[1].strip() if "[TOOL_CALLS]" in t
                 else t if t.startswith("[") else None)  # after the marker, or a bare list
