@@ -111,7 +111,7 @@ def test_completion_chunk_is_the_models_dump(out: ChoiceOutput, index: int, text
                                           choices=[reference], usage=usage, metrics=metrics))
 
 
-def test_templates_are_never_shared_between_chunks() -> None:
+def test_chunks_never_share_dicts() -> None:
     """Each chunk owns its dicts: changing one (a caller filling in fields) changes no other."""
     out = ChoiceOutput(text="a", tool_calls=[ToolCallOut(index=0, id="x", name="f")])
     first = stream_chunks.chat_chunk("i", 1, "m", [stream_chunks.chat_choice(
@@ -122,23 +122,3 @@ def test_templates_are_never_shared_between_chunks() -> None:
         0, out, logprobs=False, token_ids=None)])
     assert second["usage"] is None
     assert second["choices"][0]["delta"]["tool_calls"][0]["function"]["name"] == "f"
-
-
-def test_templates_are_the_models_dumps_of_their_defaults() -> None:
-    """The literal templates (no pydantic build on a function's first streamed call) are what
-    the models dump with every per-call field at its default."""
-    dumps = {
-        "chat": ChatCompletionStreamResponse(id="", created=0, model="", choices=[]).model_dump(),
-        "chat_choice": ChatCompletionResponseStreamChoice(index=0,
-                                                          delta=DeltaMessage()).model_dump(),
-        "delta": DeltaMessage().model_dump(),
-        "tool_call": DeltaToolCall(index=0).model_dump(),
-        "function": DeltaFunctionCall().model_dump(),
-        "logprobs": ChatCompletionLogProbs().model_dump(),
-        "completion": CompletionStreamResponse(id="", created=0, model="",
-                                               choices=[]).model_dump(),
-        "completion_choice": CompletionResponseStreamChoice(index=0, text="").model_dump(),
-    }
-    assert stream_chunks._TEMPLATES == dumps
-    for kind, template in stream_chunks._TEMPLATES.items():  # the same key order on the wire
-        assert json.dumps(template) == json.dumps(dumps[kind])

@@ -164,8 +164,9 @@ def _parsing(cfg: ChoiceConfig) -> bool:
 
 
 def _stream_chunks(req: Any) -> list[GenerateTokensStreamResponse]:
-    chunks = req.generate_chunks if req.generate_chunks is not None else [req.generate_chunk]
-    return [c for c in chunks if c is not None]
+    if req.generate_chunks is None:  # (the usual call: one chunk)
+        return [] if req.generate_chunk is None else [req.generate_chunk]
+    return [c for c in req.generate_chunks if c is not None]
 
 
 def _echo_requested(req: CompletionRequest | None) -> bool:

@@ -251,7 +251,9 @@ class _Stream:
 
     def _one(self, chunk: GenerateTokensStreamResponse) -> dict[str, Any]:
         """One engine chunk -> the stream chunk, as the dict its wire model dumps."""
-        choices = [self._choice(choice, self._step(choice)) for choice in chunk.choices]
+        choices = []
+        for choice in chunk.choices:
+            choices.append(self._choice(choice, self._step(choice)))
         shape = stream_chunks.completion_chunk if self.completion else stream_chunks.chat_chunk
         out = shape(self.meta.id, self.meta.created, self.req.model or self.model.name, choices,
                     self._usage(chunk), chunk.metrics)

@@ -136,14 +136,18 @@ def _choice_fast(st: dict[str, Any], detok: DetokState, raw: dict[str, Any]) -> 
             stop = StopState.model_validate({**stop, "held": held})
         else:
             return None
-        parsers = [None if value is None else kind.model_validate(value)
-                   for value, kind in ((st.get("reasoning"), ReasoningState),
-                                       (st.get("tools"), ToolState),
-                                       (st.get("harmony"), HarmonyState))]
+        reasoning, tools, harmony = st.get("reasoning"), st.get("tools"), st.get("harmony")
+        if reasoning is not None:
+            reasoning = ReasoningState.model_validate(reasoning)
+        if tools is not None:
+            tools = ToolState.model_validate(tools)
+        if harmony is not None:
+            harmony = HarmonyState.model_validate(harmony)
     except (StateError, TitoError):
         return None
-    return ChoiceState._construct(detok, stop, *parsers, bool(raw.get("role_sent")),
-                                  list(context), offset, tokens, calls, pending, finished)
+    return ChoiceState._construct(detok, stop, reasoning, tools, harmony,
+                                  bool(raw.get("role_sent")), list(context), offset, tokens,
+                                  calls, pending, finished)
 
 
 #: wire settings (their JSON) -> the validated ChoiceConfig: a stream's settings never change,
