@@ -20,12 +20,18 @@ def held_suffix(text: str, markers: Sequence[str]) -> int:
     >>> held_suffix("abc <tool_", ["<tool_call>"])
     6
     """
-    best = 0
+    best, n = 0, len(text)
     for marker in markers:
-        for k in range(min(len(marker) - 1, len(text)), best, -1):
-            if text.endswith(marker[:k]):
-                best = k
+        # a suffix of k (1 <= k < len(marker)) characters is one starting with the marker's
+        # first character: only those starts are tried, longest first (a parser calls this on
+        # every chunk, and a chunk's tail rarely holds a marker's first character)
+        first = marker[:1]
+        i = text.find(first, max(n - len(marker) + 1, 0)) if first else -1
+        while i != -1 and n - i > best:
+            if marker.startswith(text[i:]):
+                best = n - i
                 break
+            i = text.find(first, i + 1)
     return best
 
 
