@@ -214,8 +214,10 @@ class DerenderApp:
                     answer = self._fast_answer(fast, data)
             if answer is None:
                 answer = JsonAnswer(route[1](validate_body(route[0], parse_body(body))))
-            if over_limit(answer.body, self.max_response_bytes):
-                return response_too_large(event_bytes(answer.body), self.max_response_bytes)
+            limit = self.max_response_bytes
+            if 2 * len(answer.body) > limit and over_limit(answer.body, limit):  # (its own
+                # first test, inline)
+                return response_too_large(event_bytes(answer.body), limit)
             return answer
         if path in ("/health", "/version", "/v1/models"):
             if method != "GET":

@@ -198,9 +198,9 @@ async def read_json_body(scope: Scope, receive: Receive, *,
             parts.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(parts)
-    if over_limit(body, limit):  # as the Lambda event would carry it
+    if 2 * len(body) > limit and over_limit(body, limit):  # as the Lambda event would carry it
         return too_large(limit)
-    if not body.lstrip().startswith(b"{"):
+    if body[:1] != b"{" and not body.lstrip().startswith(b"{"):  # (no copy for the usual body)
         return error_answer("The request body must be a JSON object.",
                             type_=ErrorType.VALIDATION, code=400)
     if check_surrogates:

@@ -63,7 +63,7 @@ from mangum import Mangum
 from tito.adapters import asgi
 from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
 from tito.errors import ErrorType, error_body
-from tito.handlers._mangum import EagerMangum, HTTPGatewayV2, Loop, event_problem
+from tito.handlers._mangum import EagerMangum, HTTPGatewayV2, Loop, _plain_v2, event_problem
 from tito.handlers._powertools import (  # re-exported: the process's one logger and metrics
     _emit_metrics,
     _with_log_context,
@@ -253,7 +253,8 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
         token = _in_invocation.set(True)
         response: dict[str, Any] = {}
         try:
-            problem = event_problem(event)
+            problem = None if _plain_v2(event) else event_problem(event)  # (event_problem's
+            # own first test, inline)
             if not eager:
                 loop.use()
             # (Powertools' and Mangum's LambdaContext protocols differ only in typing details)

@@ -31,7 +31,6 @@ from tito.service.derender_shaping import (
     _echo,
     _echo_requested,
     _engine_logprobs,
-    _has_logprobs,
     _hides_metadata,
     _parsing,
     _reasoning_tokens,
@@ -234,7 +233,7 @@ class _Stream:
                 ids,
                 finish_reason=choice.finish_reason,
                 stop_reason=choice.stop_reason,
-                engine_logprobs=_engine_logprobs(choice),
+                engine_logprobs=None if choice.logprobs is None else _engine_logprobs(choice),
                 response_id=self.meta.id,
                 choice_index=choice.index,
             )
@@ -256,7 +255,7 @@ class _Stream:
             choices.append(self._choice(choice, self._step(choice)))
         shape = stream_chunks.completion_chunk if self.completion else stream_chunks.chat_chunk
         out = shape(self.meta.id, self.meta.created, self.req.model or self.model.name, choices,
-                    self._usage(chunk), chunk.metrics)
+                    None if chunk.usage is None else self._usage(chunk), chunk.metrics)
         if chunk.prompt_token_ids is not None and self.cfg.return_token_ids:
             # the engine chunk's prompt ids, as vLLM: on the chunk (chat), on each choice
             for where in choices if self.completion else (out,):
@@ -264,10 +263,11 @@ class _Stream:
         return out
 
     def _choice(self, choice: Any, out: ChoiceOutput) -> dict[str, Any]:
-        token_ids = _token_ids(self.model, self.cfg, choice.token_ids)
+        token_ids = (_token_ids(self.model, self.cfg, choice.token_ids)
+                     if self.cfg.return_token_ids else None)  # (the call only when it may say)
         if self.completion:
             logprobs = None
-            if _has_logprobs(choice):
+            if choice.logprobs is not None:
                 from tito.core import logprobs as lp
                 from tito.protocol import CompletionLogProbs
 
@@ -280,7 +280,7 @@ class _Stream:
             prefix, self.echo_prefix = self.echo_prefix, ""
             return stream_chunks.completion_choice(choice.index, prefix + out.text, out,
                                                    logprobs=logprobs, token_ids=token_ids)
-        shown = _has_logprobs(choice) and not _hides_metadata(self.model, self.cfg)
+        shown = choice.logprobs is not None and not _hides_metadata(self.model, self.cfg)
         return stream_chunks.chat_choice(choice.index, out, logprobs=shown,
                                          token_ids=token_ids)
 
