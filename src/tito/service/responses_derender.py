@@ -199,7 +199,8 @@ def ordered_events(
     """
     before, result = step(choice)
     ids = choice.token_ids or ()
-    if not (_mixes_calls(result) and len(ids) > 1 and not hasattr(choice, "text")):
+    if not (result.tool_calls and _mixes_calls(result) and len(ids) > 1
+            and not hasattr(choice, "text")):
         return emit(choice, before, result)
     rewind()
     out: list[dict[str, Any]] = []
@@ -238,7 +239,9 @@ class _ResponsesStream(_Stream):
     """The chat stream's state handling, with Responses events as the per-chunk output."""
 
     def __init__(self, model: ServedModel, req: DerenderResponsesStreamRequest) -> None:
-        settings, echo = _settings(model, req.responses_request, req.derender_context)
+        settings, echo = (_settings(model, req.responses_request, req.derender_context)
+                          if req.responses_request is not None or req.derender_context is not None
+                          else (None, {}))  # (what _settings says to a later call)
         super().__init__(model, req, settings, completion=False)  # type: ignore[arg-type]
         self.echo: dict[str, Any] | None = None
         ext = self.meta.ext
@@ -307,7 +310,8 @@ class _ResponsesStream(_Stream):
         replay = (self.history, self.history_lens) if self.history else None
         state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state,
                                     replay=replay)
-        return {"events": [e for events in results for e in events], "stream_state": state}
+        events = results[0] if len(results) == 1 else [e for one in results for e in one]
+        return {"events": events, "stream_state": state}
 
 
 def derender_responses_stream(
