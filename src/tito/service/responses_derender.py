@@ -263,22 +263,25 @@ class _ResponsesStream(_Stream):
     def _one(self, chunk: Any) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for choice in chunk.choices:
-            history = len(self.history or ()), len(self.history_lens)
-            start = self.state
-
-            def step(one: Any) -> tuple[ChoiceState, ChoiceOutput]:
-                before = self.state
-                return before, self._step(one)
-
-            def rewind() -> None:
-                self.state = start
-                if self.history is not None:
-                    del self.history[history[0]:], self.history_lens[history[1]:]
-
-            out.extend(ordered_events(choice, step, rewind, self._events))
-            if self.history is not None and len(self.history_lens) > history[1] + 1:
-                self.history_lens[history[1]:] = [len(choice.token_ids)]  # one engine chunk
+            lens = len(self.history_lens)
+            self._mark = (self.state, len(self.history or ()), lens)
+            out.extend(ordered_events(choice, self._step_from, self._rewind, self._events))
+            if self.history is not None and len(self.history_lens) > lens + 1:
+                self.history_lens[lens:] = [len(choice.token_ids)]  # one engine chunk
         return out
+
+    def _step_from(self, one: Any) -> tuple[ChoiceState, ChoiceOutput]:
+        """:func:`ordered_events`' step: (the state before, the output)."""
+        before = self.state
+        return before, self._step(one)
+
+    def _rewind(self) -> None:
+        """:func:`ordered_events`' rewind: back to the state and history of :meth:`_one`'s
+        mark."""
+        start, ids, lens = self._mark
+        self.state = start
+        if self.history is not None:
+            del self.history[ids:], self.history_lens[lens:]
 
     def _events(self, choice: Any, before: ChoiceState, result: ChoiceOutput
                 ) -> list[dict[str, Any]]:
@@ -302,7 +305,7 @@ class _ResponsesStream(_Stream):
                      reasoning_tokens=_reasoning_tokens(self.cfg, self.state) or 0)
 
     def response(self, results: list[Any]) -> dict[str, Any]:
-        ext = self.events.model_dump(mode="json")
+        ext = self.events._dump(False)  # (model_dump(mode="json"))
         if len(_DUMPED) >= _MAX_DUMPED:
             _DUMPED.clear()
         _DUMPED[id(ext)] = (ext, self.events)

@@ -82,11 +82,11 @@ def _st_dump(state: ChoiceState) -> dict[str, Any]:
     if stop.held or stop.tail or stop.fired or stop.stop_reason is not None or stop.tokens:
         st["stop"] = stop.model_dump(exclude={"held"}, exclude_defaults=True)
     if state.reasoning is not None:
-        st["reasoning"] = state.reasoning.model_dump(exclude_defaults=True)
+        st["reasoning"] = state.reasoning._dump(True)  # (model_dump(exclude_defaults=True))
     if state.tools is not None:
-        st["tools"] = state.tools.model_dump(exclude_defaults=True)
+        st["tools"] = state.tools._dump(True)
     if state.harmony is not None:
-        st["harmony"] = state.harmony.model_dump(exclude_defaults=True)
+        st["harmony"] = state.harmony._dump(True)
     if state.tokens:
         st["tokens"] = state.tokens
     if state.tool_calls:
