@@ -110,9 +110,9 @@ def _check_wire_state(
         _check_wire_config(model, cfg, completion)  # (a stream's settings: once per process)
         if len(_CFG_CHECKED) >= _MAX_CFG_CHECKED:
             _CFG_CHECKED.clear()
-        markers = (None if cfg.reasoning_parser is None
-                   else _marker_ids(model.vocab, cfg.reasoning_parser))
-        checked = _CFG_CHECKED[key] = (cfg, model, markers)  # (kept alive: ids not reused)
+        # (kept alive: ids not reused; the markers' ids asked for by a reasoning state only:
+        # a format without markers, harmony's, has none to ask for)
+        checked = _CFG_CHECKED[key] = [cfg, model, None]
     size = model.vocab_size  # the model's rows: padded ids are valid output
     if state.pending is not None and state.pending >= size:
         raise _not_issued("pending is not a token id of this model", "st.pending")
@@ -130,7 +130,10 @@ def _check_wire_state(
     if state.reasoning is not None:
         if cfg.reasoning_parser is None:
             raise bad("a reasoning state without a reasoning parser", "st.reasoning")
-        if (state.reasoning.start_id, state.reasoning.end_id) != checked[2]:
+        markers = checked[2]
+        if markers is None:
+            markers = checked[2] = _marker_ids(model.vocab, cfg.reasoning_parser)
+        if (state.reasoning.start_id, state.reasoning.end_id) != markers:
             raise bad("reasoning marker ids are not this model's", "st.reasoning")
 
 
@@ -139,11 +142,12 @@ def _not_issued(message: str, param: str) -> BadRequest:
                       param=f"stream_state.tito.{param}")
 
 
-#: (id of a ChoiceConfig, id of a model, completion endpoint) -> (those settings, that model,
-#: the reasoning markers' ids): the settings passed :func:`_check_wire_config` for them. Settings are never changed once
+#: (id of a ChoiceConfig, id of a model, completion endpoint) -> [those settings, that model,
+#: the reasoning markers' ids once a reasoning state asked for them]: the settings passed
+#: :func:`_check_wire_config` for them. Settings are never changed once
 #: built, and a stream's states carry the same object (kept as issued, or decoded through
 #: ``stream_state_fast``'s cache), so each stream's are checked once per process.
-_CFG_CHECKED: dict[tuple[int, int, bool], tuple[ChoiceConfig, ServedModel, Any]] = {}
+_CFG_CHECKED: dict[tuple[int, int, bool], list[Any]] = {}
 _MAX_CFG_CHECKED = 256
 
 
