@@ -3,7 +3,8 @@
 Why: a stream makes one call per engine chunk, and building ``ChatCompletionStreamResponse``
 (its choice, its ``DeltaMessage``, tool-call deltas) then dumping it cost more than the core
 step. The dicts here are written out as the wire models dump them (:mod:`tito.protocol` keeps
-the field names, their order and defaults), with the per-call values put in; values that are models (usage, metrics, completions logprobs) are dumped by their model,
+the field names, their order and defaults), with the per-call values put in; values that are
+models (usage, metrics, completions logprobs) are dumped by their model,
 chat logprob entries are the pipeline's own dicts (already of the wire shape). ``DeltaMessage``'s
 rule is kept: ``tool_calls`` only when there are some.
 ``tests/test_stream_chunks.py`` compares every shape with the models' dumps.
