@@ -475,7 +475,7 @@ class Tito:
 
 def fold_stream(calls: list[dict[str, Any]], completion: bool) -> dict[str, Any]:
     """A stream's chunks as one choice (what a client assembles), plus shape facts."""
-    folded: dict[str, Any] = {"finishes": 0, "roles": 0}
+    folded: dict[str, Any] = {"finishes": 0, "roles": 0, "chunk_keys": [], "choice_keys": []}
     text, reasoning, calls_by_index = "", "", {}  # type: ignore[var-annotated]
     logprobs: list[Any] | None = None
     token_ids: list[int] | None = None
@@ -484,6 +484,7 @@ def fold_stream(calls: list[dict[str, Any]], completion: bool) -> dict[str, Any]
             folded["error"] = {"status": call["status"], "type": call["response"]["error"]["type"]}
             break
         chunk = call["response"]["chunk"]
+        _add_keys(folded["chunk_keys"], chunk)
         if chunk.get("usage") is not None:
             folded["usage"] = chunk["usage"]
         if chunk.get("metrics") is not None:
@@ -491,6 +492,7 @@ def fold_stream(calls: list[dict[str, Any]], completion: bool) -> dict[str, Any]
         if chunk.get("prompt_token_ids") is not None:  # chat: on the chunk
             folded["prompt_token_ids"] = chunk["prompt_token_ids"]
         for choice in chunk["choices"]:
+            _add_keys(folded["choice_keys"], choice)
             if completion:
                 text += choice.get("text") or ""
             else:
@@ -527,6 +529,12 @@ def fold_stream(calls: list[dict[str, Any]], completion: bool) -> dict[str, Any]
         folded.update(reasoning=reasoning, tool_calls=[calls_by_index[i]
                                                        for i in sorted(calls_by_index)])
     return normalize(folded)
+
+
+def _add_keys(seen: list[str], obj: dict[str, Any]) -> None:
+    """The keys of the stream's chunks (or choices), each once, in order of first appearance:
+    a chunk key one side never writes (vLLM's always-null ``weight_versions``) shows here."""
+    seen.extend(k for k in obj if k not in seen)
 
 
 def _merge_completion_lp(parts: list[dict[str, Any]] | None) -> dict[str, Any] | None:

@@ -184,6 +184,7 @@ STREAM_RESPONSE: dict[str, Any] = {
                 "finish_reason": None,
                 "stop_reason": None,
                 "token_ids": None,
+                "weight_versions": None,  # vLLM 0.33 (conformance goldens; not in the spec)
             }
         ],
         "usage": None,
@@ -191,6 +192,7 @@ STREAM_RESPONSE: dict[str, Any] = {
         "prompt_token_ids": None,
         "prompt_text": None,
         "metrics": None,
+        "kv_transfer_params": None,  # vLLM 0.33 (conformance goldens; not in the spec)
     },
     "stream_state": {
         "prev_tokens": ["...tail..."],

@@ -169,6 +169,7 @@ class ChatCompletionResponseStreamChoice(OpenAIBaseModel):
     finish_reason: str | None = None
     stop_reason: int | str | None = None
     token_ids: list[int] | None = None
+    weight_versions: list[Any] | None = None  # vLLM 0.33: null in derender streams
 
 
 class ChatCompletionStreamResponse(OpenAIBaseModel):
@@ -184,3 +185,4 @@ class ChatCompletionStreamResponse(OpenAIBaseModel):
     prompt_token_ids: list[int] | None = None
     prompt_text: str | None = None
     metrics: PerRequestMetrics | None = None
+    kv_transfer_params: dict[str, Any] | None = None  # vLLM 0.33: null in derender streams

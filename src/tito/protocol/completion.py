@@ -179,6 +179,7 @@ class CompletionResponseStreamChoice(OpenAIBaseModel):
     stop_reason: int | str | None = None
     prompt_token_ids: list[int] | None = None
     token_ids: list[int] | None = None
+    weight_versions: list[Any] | None = None  # vLLM 0.33: null in derender streams
 
 
 class CompletionStreamResponse(OpenAIBaseModel):
@@ -192,3 +193,4 @@ class CompletionStreamResponse(OpenAIBaseModel):
     usage: UsageInfo | None = None
     system_fingerprint: str | None = None
     metrics: PerRequestMetrics | None = None
+    kv_transfer_params: dict[str, Any] | None = None  # vLLM 0.33: null in derender streams

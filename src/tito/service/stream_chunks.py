@@ -32,7 +32,8 @@ def chat_chunk(id_: str, created: int, model: str, choices: list[dict[str, Any]]
     return {"id": id_, "object": "chat.completion.chunk", "created": created, "model": model,
             "choices": choices, "usage": None if usage is None else usage.model_dump(),
             "system_fingerprint": None, "prompt_token_ids": None, "prompt_text": None,
-            "metrics": None if metrics is None else metrics.model_dump()}
+            "metrics": None if metrics is None else metrics.model_dump(),
+            "kv_transfer_params": None}
 
 
 def completion_chunk(id_: str, created: int, model: str, choices: list[dict[str, Any]],
@@ -41,7 +42,8 @@ def completion_chunk(id_: str, created: int, model: str, choices: list[dict[str,
     return {"id": id_, "object": "text_completion", "created": created, "model": model,
             "choices": choices, "usage": None if usage is None else usage.model_dump(),
             "system_fingerprint": None,
-            "metrics": None if metrics is None else metrics.model_dump()}
+            "metrics": None if metrics is None else metrics.model_dump(),
+            "kv_transfer_params": None}
 
 
 def chat_choice(index: int, out: ChoiceOutput, *, logprobs: bool,
@@ -57,7 +59,7 @@ def chat_choice(index: int, out: ChoiceOutput, *, logprobs: bool,
     return {"index": index, "delta": delta,
             "logprobs": {"content": out.logprobs} if logprobs else None,
             "finish_reason": out.finish_reason, "stop_reason": out.stop_reason,
-            "token_ids": token_ids}
+            "token_ids": token_ids, "weight_versions": None}
 
 
 def completion_choice(index: int, text: str, out: ChoiceOutput, *, logprobs: Any,
@@ -66,4 +68,4 @@ def completion_choice(index: int, text: str, out: ChoiceOutput, *, logprobs: Any
     return {"index": index, "text": text,
             "logprobs": logprobs.model_dump() if logprobs is not None else None,
             "finish_reason": out.finish_reason, "stop_reason": out.stop_reason,
-            "prompt_token_ids": None, "token_ids": token_ids}
+            "prompt_token_ids": None, "token_ids": token_ids, "weight_versions": None}
