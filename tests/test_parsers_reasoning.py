@@ -10,9 +10,10 @@ import pathlib
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from tito.core.parsers import reasoning as reasoning_parser
 from tito.core.parsers.reasoning import (
     PROMPT_TAIL_IDS,
     REASONING_PARSERS,
@@ -404,3 +405,28 @@ def test_mistral_tool_call_ends_reasoning_and_repeats_are_absorbed():
     no_tools = ReasoningState(phase="pre", id_phase="pre")
     plain = '[TOOL_CALLS]f[ARGS]{"x": 1}'
     assert drive(m, no_tools, [("[THINK]plan" + plain, [])])[:2] == ("plan" + plain, "")
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.lists(st.sampled_from([*"ab  \n\nH中<[/", "</think>", "<think>", "[THINK]", "[/THINK]",
+                                   "<tool_call>"]), max_size=12).map("".join),
+    name=st.sampled_from(sorted(REASONING_PARSERS)),
+    phase=st.sampled_from(["pre", "think", "post", "done"]),
+    opened=st.booleans(),
+    held=st.sampled_from(["", "", "", "<", "</thi"]),
+    ws=st.sampled_from(["", " ", "\n\n"]),
+    final=st.sampled_from([False, False, False, True]),
+)
+@example(text="a ", name="mistral", phase="think", opened=False, held="", ws="", final=False)
+@example(text="b", name="deepseek_v4", phase="pre", opened=True, held="", ws=" ", final=False)
+def test_per_token_shortcut_equals_the_scan(text, name, phase, opened, held, ws, final):
+    """step's shortcut (no marker's first character in the text) gives what the general scan
+    gives: the same reasoning, content and state, for every format, phase and carried state."""
+    parser = REASONING_PARSERS[name]
+    state0 = ReasoningState(phase=phase, id_phase=phase, opened=opened, held=held,
+                            ws=ws, implicit_end=parser.implicit_end)
+    fast = reasoning_parser.step(parser, state0, text, [1, 2], final=final)
+    copy = state0.model_copy()
+    copy.id_phase, copy.reasoning_tokens = reasoning_parser._count(copy, [1, 2])
+    assert fast == reasoning_parser._scan(parser, copy, text, final)

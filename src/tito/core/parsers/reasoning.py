@@ -224,7 +224,24 @@ def step(
     """
     st = state.model_copy()
     st.id_phase, st.reasoning_tokens = _count(st, ids)
+    phase = st.phase
+    if (phase != "done" and not final and not st.held and not (parser.prepend and not st.opened)
+            and _no_marker_start(parser, st, text)):
+        # the per-token case: no marker can start in the text (none of their first characters
+        # is in it), so there is no hit and nothing to hold: all of it goes to the phase's side,
+        # as the loop below would send it (property-tested against it)
+        if phase == "think":
+            if parser.strip_trailing_ws:
+                text = _hold_trailing_ws(st, text, ended=False)
+            return st, text, ""
+        return st, _hold_trailing_ws(st, "", ended=True) if parser.strip_trailing_ws else "", text
+    return _scan(parser, st, text, final)
 
+
+def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
+          final: bool) -> tuple[ReasoningState, str, str]:
+    """:func:`step`'s general case: the markers searched for in the held text and ``text``
+    (``st``: the new state, ids counted, updated here)."""
     reasoning: list[str] = []
     content: list[str] = []
     s = st.held + text
@@ -267,6 +284,27 @@ def step(
     if parser.strip_trailing_ws:
         text_r = _hold_trailing_ws(st, text_r, ended=st.phase != "think" or final)
     return st, text_r, "".join(content)
+
+
+#: id of a parser -> (it, the first characters of every marker it may look for)
+_FIRSTS: dict[int, tuple[ReasoningParser, str]] = {}
+
+
+def _no_marker_start(parser: ReasoningParser, st: ReasoningState, text: str) -> bool:
+    """Is none of the first characters of the markers ``parser`` (and the state's call start)
+    may look for in ``text``? Then no marker occurs in it and no suffix of it is a marker's
+    proper prefix."""
+    hit = _FIRSTS.get(id(parser))
+    if hit is None or hit[0] is not parser:
+        if len(_FIRSTS) >= 64:  # (parsers are the table's: only tests make more)
+            _FIRSTS.clear()
+        markers = (*parser.starts, *parser.ends, parser.content_end, parser.implicit_end)
+        hit = _FIRSTS[id(parser)] = (parser, "".join(sorted({m[0] for m in markers if m})))
+    for c in hit[1]:
+        if c in text:
+            return False
+    implicit = st.implicit_end
+    return not (implicit and implicit[0] in text)
 
 
 def _looking(
