@@ -95,14 +95,18 @@ def _check_response(model: ServedModel, resp: Any, param: str) -> None:
 
 
 def _check_wire_state(
-    model: ServedModel, cfg: ChoiceConfig, state: ChoiceState, *, completion: bool
+    model: ServedModel, cfg: ChoiceConfig, state: ChoiceState, *, completion: bool,
+    issued: bool = False,
 ) -> None:
     """A client-carried state must hold settings this model and endpoint can issue.
 
     Why: an unsigned state can say anything. Its settings are checked against what
     :mod:`tito.service.config` can derive for this model and endpoint (the parsers are the
     model's, never the client's choice), and its parser phases against the format's phases, so
-    a tampered state is a 400 or decodes as some honest request would have.
+    a tampered state is a 400 or decodes as some honest request would have. ``issued``: the
+    state is one this process issued for this model (:func:`tito.service.stream_state.issued`),
+    made by the pipeline from a state that passed these checks: only its settings are checked
+    against the endpoint (another endpoint of ``tito serve`` may be sent it).
     """
     key = (id(cfg), id(model), completion)
     checked = _CFG_CHECKED.get(key)
@@ -113,6 +117,8 @@ def _check_wire_state(
         # (kept alive: ids not reused; the markers' ids asked for by a reasoning state only:
         # a format without markers, harmony's, has none to ask for)
         checked = _CFG_CHECKED[key] = [cfg, model, None]
+    if issued:
+        return
     size = model.vocab_size  # the model's rows: padded ids are valid output
     if state.pending is not None and state.pending >= size:
         raise _not_issued("pending is not a token id of this model", "st.pending")

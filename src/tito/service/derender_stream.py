@@ -108,12 +108,13 @@ class _Stream:
         raw = None
         if req.stream_state is not None:
             raw = req.stream_state.model_dump(mode="json")
+            issued = getattr(req.stream_state, "issued", None)
             loaded = stream_state.decode(vocab, raw, model=model.name,
-                                         sent=req.stream_state.model_fields_set,
-                                         issued=getattr(req.stream_state, "issued", None))
+                                         sent=req.stream_state.model_fields_set, issued=issued)
             if loaded is not None:
                 self.meta, self.cfg, self.state = loaded
-                _check_wire_state(model, self.cfg, self.state, completion=self.completion)
+                _check_wire_state(model, self.cfg, self.state, completion=self.completion,
+                                  issued=issued is not None and self.state is issued[4])
                 for k, chunk in enumerate(self.chunks):
                     if chunk.request_id != self.meta.id:  # a state is bound to its stream
                         param = ("generate_chunk" if req.generate_chunks is None
