@@ -87,11 +87,10 @@ def main() -> int:
     from tito.adapters.validation import parse_fast
     from tito.handlers import chat_derender, completions_derender, responses_derender
     from tito.models import get_registry
-    from tito.service import derender
+    from tito.service import derender, stream_state_kept
     from tito.service import responses_derender as responses_service
-    from tito.service import stream_state
 
-    issued = stream_state._ISSUED
+    issued = stream_state_kept._ISSUED
 
     registry = get_registry()
     ctx = Context()

@@ -1,7 +1,7 @@
 """States this process issued, sent back, are taken as issued: the same answers, the same refusals.
 
-``tito.service.stream_state`` keeps the last states it encoded (``_remember``, by their JSON
-bytes), so a stream's next chunk served by the same process skips decoding and checking its
+``tito.service.stream_state_kept`` keeps the last states the codec encoded (``_remember``, by
+their JSON bytes), so a stream's next chunk served by the same process skips decoding and checking its
 state (``issued``). The reference is the decoder itself: every state kept decodes to exactly the
 objects kept; whole streams in random chunkings (chat with reasoning and tools, stop strings,
 logprobs, completions with echo, Responses, signed states) answer byte for byte the same with and
@@ -20,15 +20,24 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
+from test_stream_state_fast import GPT2_OUT, QWEN_OUT, STREAMS
 
 from tito.adapters.splice import dump_json
 from tito.adapters.validation import parse_fast
 from tito.errors import BadRequest
 from tito.models import get_registry
-from tito.protocol import DerenderChatBody, DerenderCompletionBody, DerenderResponsesBody
-from tito.service import derender, derender_stream, responses_derender, stream_state
-
-from test_stream_state_fast import GPT2_OUT, QWEN_OUT, STREAMS
+from tito.protocol import (
+    DerenderChatBody,
+    DerenderCompletionBody,
+    DerenderResponsesBody,
+)
+from tito.service import (
+    derender,
+    derender_stream,
+    responses_derender,
+    stream_state,
+    stream_state_kept,
+)
 
 SECRET = "s" * 40
 #: (kind, model, first call's settings, output): the codec's streams plus a Responses one
@@ -103,7 +112,7 @@ def _run(kind: str, model: str, settings_: dict[str, Any], text: str,
 
 def _check_kept(model: str) -> None:
     vocab = get_registry().get(model).vocab
-    for raw, (kept_vocab, _, meta, cfg, state) in list(stream_state._ISSUED.items()):
+    for raw, (kept_vocab, _, meta, cfg, state) in list(stream_state_kept._ISSUED.items()):
         if kept_vocab is not vocab:
             continue
         decoded = stream_state.decode(vocab, orjson.loads(raw), model=meta.model)
@@ -113,7 +122,7 @@ def _check_kept(model: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stream_state, "_ISSUED", {})
+    monkeypatch.setattr(stream_state_kept, "_ISSUED", {})
     clock = SimpleNamespace(time=lambda: 1796160000.0)  # one ``created`` for every stream
     monkeypatch.setattr(derender_stream, "time", clock)
     monkeypatch.setattr(responses_derender, "time", clock)
@@ -128,7 +137,7 @@ def test_every_kept_state_decodes_to_what_was_kept(secret: str | None,
         monkeypatch.setenv("TITO_STATE_SECRET", secret)
     for case in CASES:
         _run(*case, check=True)
-    assert len(stream_state._ISSUED) > 20  # states were kept (and found: see below)
+    assert len(stream_state_kept._ISSUED) > 20  # states were kept (and found: see below)
 
 
 def test_kept_states_are_found_by_the_next_call(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -155,7 +164,7 @@ def test_streams_answer_the_same_without_kept_states(case: Any, cuts: list[int],
             m.setenv("TITO_STATE_SECRET", SECRET)
         kept = _run(*case, cuts=cuts)
         m.setattr(stream_state, "_remember", lambda *args: None)
-        m.setattr(stream_state, "_ISSUED", {})
+        m.setattr(stream_state_kept, "_ISSUED", {})
         assert _run(*case, cuts=cuts) == kept
 
 
@@ -174,7 +183,7 @@ def _issued_body(model: str = "qwen3") -> tuple[dict[str, Any], list[int]]:
             break
         state = json.loads(dump_json(_call("chat", body)))["stream_state"]
         body = {"stream": True, "model": model, "stream_state": state}
-    assert stream_state.issued(parse_fast(json.dumps(state).encode())) is not None
+    assert stream_state_kept.issued(parse_fast(json.dumps(state).encode())) is not None
     return body, ids
 
 
@@ -187,7 +196,7 @@ def _outcome(kind: str, body: dict[str, Any]) -> Any:
 
 def _without_kept(kind: str, body: dict[str, Any]) -> Any:
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(stream_state, "_ISSUED", {})
+        m.setattr(stream_state_kept, "_ISSUED", {})
         return _outcome(kind, body)
 
 

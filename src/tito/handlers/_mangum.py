@@ -218,7 +218,7 @@ class HTTPGatewayV2(HTTPGateway):
     again to shape the response: lowercasing and encoding every header twice per call)."""
 
     def __init__(self, event: LambdaEvent, context: Any, config: LambdaConfig) -> None:
-        super().__init__(event, context, config)
+        self.event, self.context, self.config = event, context, config  # (HTTPGateway's own)
         self._scope: dict[str, Any] | None = None
 
     @property
@@ -307,9 +307,16 @@ class EagerMangum(Mangum):
     def __call__(self, event: LambdaEvent, context: Any) -> dict[str, Any]:
         if self._v2_first and "version" in event and "requestContext" in event:
             handler: Any = HTTPGatewayV2(event, context, self.config)
+            scope = handler._scope = handler._v2_scope() or handler.scope  # (the properties'
+            body = event.get("body")  # usual cases, inline)
+            if body.__class__ is not str or event.get("isBase64Encoded", False) is not False:
+                body = handler.body
+            else:
+                body = body.encode()
         else:
             handler = self.infer(event, context)
-        return handler(_EagerHTTPCycle(handler.scope, handler.body, self.loop)(self.app))
+            scope, body = handler.scope, handler.body
+        return handler(_EagerHTTPCycle(scope, body, self.loop)(self.app))
 
 
 class Loop:

@@ -104,7 +104,7 @@ def _check_wire_state(
     :mod:`tito.service.config` can derive for this model and endpoint (the parsers are the
     model's, never the client's choice), and its parser phases against the format's phases, so
     a tampered state is a 400 or decodes as some honest request would have. ``issued``: the
-    state is one this process issued for this model (:func:`tito.service.stream_state.issued`),
+    state is one this process issued for this model (:func:`tito.service.stream_state_kept.issued`),
     made by the pipeline from a state that passed these checks: only its settings are checked
     against the endpoint (another endpoint of ``tito serve`` may be sent it).
     """

@@ -40,6 +40,8 @@ from tito.service.derender_shaping import (
     _token_ids,
     _usage,
 )
+from tito.service.stream_body import StreamCall
+from tito.service.stream_state_kept import take_issued
 
 if TYPE_CHECKING:  # the completions models: imported where used (a chat derender function
     # never defines them)
@@ -65,6 +67,9 @@ class _Stream:
         self.model = model
         self.req = req
         self.completion = completion
+        if (req.__class__ is StreamCall and req.stream_state is not None
+                and req.stream_state.issued is not None and self._kept()):
+            return
         chunks = _stream_chunks(req)
         if not chunks:
             raise BadRequest("a streaming derender needs generate_chunk or generate_chunks",
@@ -100,6 +105,33 @@ class _Stream:
             _check_ids(model, req.derender_context.prompt_token_ids,
                        "derender_context.prompt_token_ids")
         self._load_state(request_obj)
+
+    def _kept(self) -> bool:
+        """Set up a hand-read call (one chunk of one choice) on a state this process issued
+        (:func:`tito.service.stream_state_kept.issued`) for this model and stream, as the checks
+        below would set it up, and say so; False: they run (and give any error, in their
+        order). The state is the issued one: its settings are checked against the endpoint, the
+        chunk's ids and logprobs as below."""
+        req = self.req
+        model = self.model
+        loaded = take_issued(req.stream_state.issued, model.vocab, model.name)
+        chunk = req.generate_chunk
+        if loaded is None or chunk.request_id != loaded[0].id:
+            return False  # (a kept state's id is never too long)
+        choice = chunk.choices[0]
+        if choice.token_ids:
+            _check_ids(self.model, choice.token_ids, "generate_chunk.choices.0.token_ids")
+        if choice.logprobs is not None:
+            _check_logprobs(self.model, choice.logprobs, "generate_chunk.choices.0.logprobs")
+        self.meta, self.cfg, self.state = loaded
+        _check_wire_state(self.model, self.cfg, self.state, completion=self.completion,
+                          issued=True)
+        self.chunks = [chunk]
+        self.echo_prefix = ""
+        self.history = None
+        self.history_lens = []
+        self.from_wire = True
+        return True
 
     def _load_state(self, request_obj: Any) -> None:
         model, req = self.model, self.req
@@ -275,7 +307,7 @@ class _Stream:
                 logprobs_dict, offset = lp.to_completion(out.logprobs or [],
                                                          self.state.text_offset)
                 # a copy: a finished choice's state is the one it came in as, which may be
-                # kept as issued (tito.service.stream_state._remember)
+                # kept as issued (tito.service.stream_state_kept._remember)
                 self.state = self.state.model_copy(update={"text_offset": offset})
                 logprobs = CompletionLogProbs(**logprobs_dict)
             prefix, self.echo_prefix = self.echo_prefix, ""

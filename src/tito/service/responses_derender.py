@@ -228,7 +228,7 @@ def _one_token_choices(choice: Any) -> list[Any]:
 
 
 #: id of an events state's dump (``stream_state.tito.ext``) -> (the dump, the state): a kept
-#: issued state (:func:`tito.service.stream_state.issued`) carries that very dict back, whose
+#: issued state (:func:`tito.service.stream_state_kept.issued`) carries that very dict back, whose
 #: events state need not be validated again. Never changed (the wire gets a copy of it); found
 #: by identity, checked against the dict it keeps alive.
 _DUMPED: dict[int, tuple[dict[str, Any], EventState]] = {}

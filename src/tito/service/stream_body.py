@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from tito.protocol.generate_response import _plain_wire_entries as plain_wire_entries
-from tito.service.stream_state import issued
+from tito.service.stream_state_kept import issued
 
 __all__ = ["EngineChoice", "EngineChunk", "EngineLogprobs", "StreamCall", "WireState", "read"]
 
@@ -62,7 +62,7 @@ _CHOICE_KEYS = frozenset({"index", "finish_reason", "token_ids", "logprobs"})
 class WireState:
     """The client's ``stream_state`` as the service reads it from the validated model: its JSON
     dump (``model_dump``) and the fields sent (``model_fields_set``); here every field is sent.
-    ``issued``: a state this process issued, as :func:`tito.service.stream_state.issued` found
+    ``issued``: a state this process issued, as :func:`tito.service.stream_state_kept.issued` found
     it (else None)."""
 
     __slots__ = ("issued", "model_fields_set", "raw")

@@ -61,7 +61,12 @@ from tito.service.stream_state_fast import (  # the per-call shortcuts (and thei
     _config_dump,
     _st_dump,
 )
-from tito.settings import env_reader
+from tito.service.stream_state_kept import (  # the states this process issued, the settings
+    _remember,
+    _secret,
+    _ttl_seconds,
+    take_issued,
+)
 
 STATE_VERSION = 1
 #: The top-level fields :func:`encode` writes (all of them are covered by the signature).
@@ -103,23 +108,6 @@ class TitoState(State):
     cfg: ChoiceConfig
     st: dict = Field(default_factory=dict)  #: validated as the ChoiceState (by :func:`decode`)
     sig: str | None = Field(default=None, max_length=128)
-
-
-_SECRET = env_reader("TITO_STATE_SECRET")
-_TTL = env_reader("TITO_STATE_TTL_SECONDS")
-
-
-def _secret() -> bytes | None:
-    key = _SECRET()
-    return key.encode() if key else None
-
-
-def _ttl_seconds() -> int | None:
-    value = _TTL()
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
 
 
 #: the secret -> its HMAC-SHA256 with nothing hashed yet (keying one costs more than hashing
@@ -216,56 +204,6 @@ def _meta_dump(meta: StreamMeta) -> dict[str, Any]:
     return {**base[1], "ext": dict(ext)}
 
 
-# -- the states this process issued -----------------------------------------------------------
-
-#: The JSON bytes (orjson's, compact) of the last states this process issued -> (vocabulary,
-#: secret, meta, settings, choice state): what :func:`decode` makes of those bytes
-_ISSUED: dict[bytes, tuple[Vocab, bytes | None, StreamMeta, ChoiceConfig, ChoiceState]] = {}
-_MAX_ISSUED = 64
-
-
-def _remember(vocab: Vocab, wire: dict[str, Any], key: bytes | None, meta: StreamMeta,
-              cfg: ChoiceConfig, state: ChoiceState) -> None:
-    """Keep the state just issued, should its client send it back to this process (a warm
-    Lambda sandbox serving a stream's next chunk, ``tito serve``): :func:`issued` then finds it
-    by its bytes, and :func:`decode` skips the decoding, checking and signature verification
-    that would rebuild these same objects.
-
-    Why it is exact: kept only when decoding the wire gives back these very states, i.e. when
-    every id of the window is the one its vocabulary string names (``prev_tokens`` holds no
-    ``""`` placeholder for an unknown id, no string two ids share); the other fields round-trip
-    as they are (``tests/test_stream_state_issued.py`` decodes every state kept and compares).
-    A state changed in any byte (reordered keys included) is not found: it is decoded and
-    checked as any other.
-    """
-    tokens = wire["prev_tokens"]
-    if (orjson is None or "" in tokens
-            or list(map(vocab.token_id, tokens)) != state.detok.window):
-        return
-    try:
-        raw = orjson.dumps(wire)
-    except TypeError:
-        return
-    if len(_ISSUED) >= _MAX_ISSUED:
-        try:  # the oldest (another thread may have just removed it)
-            del _ISSUED[next(iter(_ISSUED))]
-        except (KeyError, RuntimeError, StopIteration):
-            pass
-    _ISSUED[raw] = (vocab, key, meta, cfg, state)
-
-
-def issued(raw: dict[str, Any]) -> Any:
-    """What :func:`decode` makes of ``raw`` when it is a state this process issued (kept by
-    :func:`_remember`) as a JSON body's parser read it, or None; :func:`decode` takes it as its
-    ``issued`` argument."""
-    if not _ISSUED:
-        return None
-    try:
-        return _ISSUED.get(orjson.dumps(raw))
-    except TypeError:
-        return None
-
-
 def decode(
     vocab: Vocab, raw: dict[str, Any], *, model: str, sent: Collection[str] | None = None,
     issued: Any = None,
@@ -279,11 +217,9 @@ def decode(
     decoded, and refused as it would be).
     """
     if issued is not None:
-        issued_vocab, key, meta, cfg, state = issued
-        ttl = _ttl_seconds()
-        if (issued_vocab is vocab and meta.model == model and key == _secret()
-                and (ttl is None or time.time() - meta.created <= ttl)):
-            return meta, cfg, state  # (never changed: the pipeline steps copies of it)
+        taken = take_issued(issued, vocab, model)
+        if taken is not None:
+            return taken
     tito_raw = raw.get("tito")
     if tito_raw is None:
         if _secret() is not None:

@@ -1,0 +1,105 @@
+"""The states this process issued, kept by their JSON bytes, and the codec's two settings.
+
+Why a module of its own: :mod:`tito.service.stream_state` is the codec (format, checks,
+signature); this is its shortcut for a state sent back to the process that issued it (a warm
+Lambda sandbox serving a stream's next chunk, ``tito serve``): found by its bytes, it is taken as
+the objects it was encoded from, without decoding, checking or verifying its signature again
+(``tests/test_stream_state_issued.py``: every kept state decodes to what was kept; streams
+answer the same without them). ``TITO_STATE_SECRET`` and ``TITO_STATE_TTL_SECONDS`` are read here
+(each call sees the current value), since whether a kept state may be taken depends on both.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; without it nothing is remembered
+    orjson = None  # type: ignore[assignment]
+
+from tito.settings import env_reader
+
+if TYPE_CHECKING:
+    from tito.core.pipeline import ChoiceConfig, ChoiceState
+    from tito.core.vocab import Vocab
+    from tito.service.stream_state import StreamMeta
+
+__all__ = ["issued", "take_issued"]
+
+_SECRET = env_reader("TITO_STATE_SECRET")
+_TTL = env_reader("TITO_STATE_TTL_SECONDS")
+
+
+def _secret() -> bytes | None:
+    key = _SECRET()
+    return key.encode() if key else None
+
+
+def _ttl_seconds() -> int | None:
+    value = _TTL()
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
+
+
+#: The JSON bytes (orjson's, compact) of the last states this process issued -> (vocabulary,
+#: secret, meta, settings, choice state): what ``decode`` makes of those bytes
+_ISSUED: dict[bytes, tuple[Vocab, bytes | None, StreamMeta, ChoiceConfig, ChoiceState]] = {}
+_MAX_ISSUED = 64
+
+
+def _remember(vocab: Vocab, wire: dict[str, Any], key: bytes | None, meta: StreamMeta,
+              cfg: ChoiceConfig, state: ChoiceState) -> None:
+    """Keep the state just issued, should its client send it back to this process:
+    :func:`issued` then finds it by its bytes, and :func:`take_issued` gives the objects
+    ``decode`` would rebuild from them.
+
+    Why it is exact: kept only when decoding the wire gives back these very states, i.e. when
+    every id of the window is the one its vocabulary string names (``prev_tokens`` holds no
+    ``""`` placeholder for an unknown id, no string two ids share); the other fields round-trip
+    as they are (``tests/test_stream_state_issued.py`` decodes every state kept and compares).
+    A state changed in any byte (reordered keys included) is not found: it is decoded and
+    checked as any other.
+    """
+    tokens = wire["prev_tokens"]
+    if (orjson is None or "" in tokens
+            or list(map(vocab.token_id, tokens)) != state.detok.window):
+        return
+    try:
+        raw = orjson.dumps(wire)
+    except TypeError:
+        return
+    if len(_ISSUED) >= _MAX_ISSUED:
+        try:  # the oldest (another thread may have just removed it)
+            del _ISSUED[next(iter(_ISSUED))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass
+    _ISSUED[raw] = (vocab, key, meta, cfg, state)
+
+
+def issued(raw: dict[str, Any]) -> Any:
+    """What ``decode`` makes of ``raw`` when it is a state this process issued (kept by
+    :func:`_remember`) as a JSON body's parser read it, or None; ``decode`` takes it as its
+    ``issued`` argument, :func:`take_issued` as its first."""
+    if not _ISSUED:
+        return None
+    try:
+        return _ISSUED.get(orjson.dumps(raw))
+    except TypeError:
+        return None
+
+
+def take_issued(found: Any, vocab: Vocab, model: str
+                ) -> tuple[StreamMeta, ChoiceConfig, ChoiceState] | None:
+    """The (meta, settings, choice state) of ``found`` (:func:`issued`'s finding) when it was
+    issued for this vocabulary and model under the secret configured now and has not expired;
+    else None (``decode`` then decodes it, and refuses it as it would any state)."""
+    issued_vocab, key, meta, cfg, state = found
+    ttl = _ttl_seconds()
+    if (issued_vocab is vocab and meta.model == model and key == _secret()
+            and (ttl is None or time.time() - meta.created <= ttl)):
+        return meta, cfg, state  # (never changed: the pipeline steps copies of it)
+    return None
