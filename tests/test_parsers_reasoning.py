@@ -430,3 +430,32 @@ def test_per_token_shortcut_equals_the_scan(text, name, phase, opened, held, ws,
     copy = state0.model_copy()
     copy.id_phase, copy.reasoning_tokens = reasoning_parser._count(copy, [1, 2])
     assert fast == reasoning_parser._scan(parser, copy, text, final)
+
+
+def _count_by_loop(phase: str, count: int, start: int | None, end: int | None,
+                   end2: int | None, ids: list[int]) -> tuple[str, int]:
+    """The counting rule, id by id (the reference of ``_count``'s shortcuts)."""
+    for tid in ids:
+        if phase == "pre":
+            if tid == start:
+                phase = "think"
+            elif end2 is not None and tid == end2:
+                return "done", count
+        elif phase == "think":
+            if tid == end or (end2 is not None and tid == end2):
+                return "done", count
+            if tid != start:
+                count += 1
+    return phase, count
+
+
+@settings(max_examples=300, deadline=None)
+@given(phase=st.sampled_from(["pre", "think", "post", "done"]),
+       ids=st.lists(st.integers(0, 5), max_size=6),
+       markers=st.tuples(st.sampled_from([None, 1]), st.sampled_from([None, 2]),
+                         st.sampled_from([None, 3])))
+def test_token_count_shortcuts_equal_the_per_id_rule(phase, ids, markers):
+    start, end, end2 = markers
+    state = ReasoningState(phase=phase, id_phase=phase, start_id=start, end_id=end,
+                           implicit_end_id=end2, reasoning_tokens=7)
+    assert reasoning_parser._count(state, ids) == _count_by_loop(phase, 7, start, end, end2, ids)

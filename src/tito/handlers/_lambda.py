@@ -246,6 +246,7 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
         mangum = Mangum(app, lifespan="off", api_gateway_base_path=base_path)
     if load_models:
         _load_models(names)
+    endpoints: dict[str, str] = {}  # rawPath -> endpoint_of's answer
 
     @_with_log_context
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
@@ -269,8 +270,16 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
             _in_invocation.reset(token)
             _last_reported = None  # never keep an exception (and its frames) across invocations
             status = response.get("statusCode")
-            _emit_metrics(endpoint_of(event, base_path),
-                          isinstance(status, int) and 400 <= status < 500, context)
+            # (endpoint_of depends on a non-empty rawPath alone: its answers kept per path)
+            path = event.get("rawPath") if event.__class__ is dict else None
+            endpoint = endpoints.get(path) if path.__class__ is str else None
+            if endpoint is None:
+                endpoint = endpoint_of(event, base_path)
+                if path and path.__class__ is str:
+                    if len(endpoints) >= 64:  # (paths are the client's: bounded)
+                        endpoints.clear()
+                    endpoints[path] = endpoint
+            _emit_metrics(endpoint, isinstance(status, int) and 400 <= status < 500, context)
         return response
 
     # Everything built so far (modules, app, tokenizers' Python side) lives as long as the

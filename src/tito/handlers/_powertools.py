@@ -15,16 +15,21 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging import formatter as powertools_formatter
 from aws_lambda_powertools.logging import logger as powertools_logger
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 from aws_lambda_powertools.metrics.provider import cold_start as cold_start_flag
 from aws_lambda_powertools.shared import constants as powertools_constants
-from aws_lambda_powertools.shared.functions import is_durable_context, resolve_truthy_env_var_choice
+from aws_lambda_powertools.shared.functions import (
+    is_durable_context,
+    resolve_truthy_env_var_choice,
+)
 
 from tito.settings import env_reader
 
@@ -131,6 +136,12 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
         return functools.wraps(handler)(logger.inject_lambda_context(clear_state=True)(
             with_decorator))
     default_keys = logger._default_log_keys
+    #: the context variable the formatter's ``thread_safe_clear_keys`` empties
+    thread_keys = getattr(powertools_formatter, "THREAD_LOCAL_KEYS", None)
+    get_keys = getattr(powertools_formatter, "_get_context", None)
+    if (thread_keys.__class__ is not ContextVar or not callable(get_keys)
+            or get_keys() is not thread_keys):
+        thread_keys = None
     #: the last log format built, without its two per-invocation values, and what it was built
     #: from (see :func:`_base_format`)
     last: list[Any] = [None, None]
@@ -138,7 +149,8 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
     @functools.wraps(handler)
     def lean(event: Any, context: Any) -> dict[str, Any]:
         lambda_context = context.lambda_context if is_durable_context(context) else context
-        formatter = logger.registered_formatter
+        own = getattr(logger, "logger_handler", None)  # (registered_formatter's first case)
+        formatter = own.formatter if own else logger.registered_formatter
         # (_is_cold_start reads the environment: asked only while it may say True)
         cold = powertools_logger.is_cold_start and powertools_logger._is_cold_start()
         if formatter.__class__ is LambdaPowertoolsFormatter:
@@ -156,6 +168,9 @@ def _with_log_context(handler: Callable[[Any, Any], dict[str, Any]]) -> Any:
             log_format["function_request_id"] = lambda_context.aws_request_id
             log_format["correlation_id"] = correlation_id(event)
             formatter.log_format = log_format
+            if thread_keys is not None:  # (its thread_safe_clear_keys(), inline)
+                thread_keys.set({})
+                return handler(event, context)
         else:
             keys = {
                 **default_keys,

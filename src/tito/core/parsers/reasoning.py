@@ -357,8 +357,11 @@ def _count(st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
     if phase in ("done", "post") or not ids:
         return phase, count
     start_id, end_id, end2 = st.start_id, st.end_id, st.implicit_end_id
-    if phase == "think" and end_id not in ids and start_id not in ids and end2 not in ids:
-        return phase, count + len(ids)  # the common case, no per-id loop
+    if start_id not in ids and end2 not in ids:  # the common cases, no per-id loop
+        if phase == "pre":
+            return phase, count
+        if end_id not in ids:  # (think)
+            return phase, count + len(ids)
     for tid in ids:
         if phase == "pre":
             if tid == start_id:
