@@ -1,12 +1,13 @@
 """States this process issued, sent back, are taken as issued: the same answers, the same refusals.
 
 ``tito.service.stream_state_kept`` keeps the last states the codec encoded (``_remember``, by
-their JSON bytes), so a stream's next chunk served by the same process skips decoding and checking its
-state (``issued``). The reference is the decoder itself: every state kept decodes to exactly the
-objects kept; whole streams in random chunkings (chat with reasoning and tools, stop strings,
-logprobs, completions with echo, Responses, signed states) answer byte for byte the same with and
-without the kept states; and a kept state changed in any way, sent under another secret, expired,
-or sent to another model or endpoint is refused with the error it always had.
+their JSON bytes), so a stream's next chunk served by the same process skips decoding and
+checking its state (``issued``). The reference is the decoder itself: every state kept decodes
+to exactly the objects kept; whole streams in random chunkings (chat with reasoning and tools,
+stop strings, logprobs, completions with echo, Responses, signed states) answer byte for byte
+the same with and without the kept states; and a kept state changed in any way, sent under
+another secret, expired, or sent to another model or endpoint is refused with the error it
+always had.
 """
 
 from __future__ import annotations
