@@ -128,3 +128,66 @@ def test_v2_scope_is_mangums(shape: str) -> None:
         event["requestContext"]["http"]["path"] = "/dev/x"
     assert _mangum.HTTPGatewayV2(event, None, config).scope == HTTPGateway(event, None,
                                                                             config).scope
+
+
+def _derender_events() -> list[dict[str, Any]]:
+    """Requests for the chat derender app: a first streamed call, its next call (the fast
+    entry), a batch call, the guard's refusals, an error of the service, other routes."""
+    from tito.models import get_registry
+
+    ids = get_registry().get("qwen3").vocab.encode("Hello there, 中文 😀!")
+    first = {"stream": True, "model": "qwen3", "chat_request": {"messages": [
+        {"role": "user", "content": "hi"}]}, "generate_chunk": {
+        "request_id": "generate-tokens-x", "choices": [{"index": 0, "token_ids": ids[:3],
+                                                        "finish_reason": None}]}}
+    app = _mangum.EagerMangum(_derender_app(), _mangum.Loop(), lifespan="off",
+                              custom_handlers=[_mangum.HTTPGatewayV2])
+    state = json.loads(app(_derender_event(json.dumps(first)), None)["body"])["stream_state"]
+    later = {"stream": True, "model": "qwen3", "stream_state": state, "generate_chunk": {
+        "request_id": "generate-tokens-x", "choices": [{"index": 0, "token_ids": ids[3:5],
+                                                        "finish_reason": None}]}}
+    foreign = {**later, "generate_chunk": {**later["generate_chunk"], "request_id": "other"}}
+    batch = {"model": "qwen3", "generate_response": {"request_id": "generate-tokens-y",
+             "choices": [{"index": 0, "token_ids": ids, "finish_reason": "stop"}]}}
+    events = [_derender_event(json.dumps(b)) for b in (first, later, foreign, batch)]
+    events.append(_derender_event(json.dumps(later).replace("qwen3", "nope", 1)))
+    events.append(_derender_event("[1, 2]"))
+    events.append(_derender_event('{"stream": true, "model": "qwen3", "x": "\\ud800"}'))
+    events.append(_derender_event("x" * 40, content_type="text/plain"))
+    events.append(_derender_event(json.dumps(later), length="99999999"))
+    events.append(_derender_event("", method="GET"))
+    events.append(_derender_event("", method="GET", path="/health"))
+    return events
+
+
+def _derender_app() -> Any:
+    from tito.adapters.asgi import DerenderApp
+
+    return DerenderApp(["chat_derender"])
+
+
+def _derender_event(body: str, *, content_type: str = "application/json", length: str = "",
+                    method: str = "POST",
+                    path: str = "/v1/chat/completions/derender") -> dict[str, Any]:
+    event = _event(body)
+    event["rawPath"] = event["requestContext"]["http"]["path"] = path
+    event["requestContext"]["http"]["method"] = method
+    event["headers"] = {"content-type": content_type, "host": "h.example",
+                        "content-length": length or str(len(body.encode()))}
+    return event
+
+
+def test_derender_app_answers_through_its_eager_entry_as_through_asgi() -> None:
+    """The derender app's eager entry (``respond``: the body given, no ASGI messages) answers
+    every request as its ASGI ``__call__`` does behind stock Mangum: the fast path, its
+    refusals, service errors, the validated path, the guard's answers, other routes."""
+    eager = _mangum.EagerMangum(_derender_app(), _mangum.Loop(), lifespan="off",
+                                custom_handlers=[_mangum.HTTPGatewayV2])
+    assert eager._respond is not None
+    stock = Mangum(_derender_app(), lifespan="off")
+    statuses = []
+    for event in _derender_events():
+        expected = stock(copy.deepcopy(event), None)
+        assert eager(copy.deepcopy(event), None) == expected, event["body"][:80]
+        statuses.append(expected["statusCode"])
+    assert statuses == [200, 200, 400, 200, 404, 400, 400, 400, 413, 405, 200]

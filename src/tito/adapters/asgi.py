@@ -44,6 +44,7 @@ from tito.adapters.asgi_http import JsonAnswer as JsonAnswer
 from tito.adapters.asgi_http import Receive as Receive
 from tito.adapters.asgi_http import Scope as Scope
 from tito.adapters.asgi_http import Send as Send
+from tito.adapters.asgi_http import body_answer, header_answer
 from tito.adapters.asgi_http import error_answer as error_answer
 from tito.adapters.asgi_http import internal_error as internal_error
 from tito.adapters.asgi_http import lone_surrogate_path as lone_surrogate_path
@@ -203,22 +204,7 @@ class DerenderApp:
             body = await read_json_body(scope, receive, check_surrogates=fast is None)
             if body is None or isinstance(body, JsonAnswer):
                 return body
-            answer = None
-            if fast is not None:
-                data = parse_fast(body)
-                if data is None:
-                    answer = surrogate_answer(body)
-                    if answer is not None:
-                        return answer
-                else:
-                    answer = self._fast_answer(fast, data)
-            if answer is None:
-                answer = JsonAnswer(route[1](validate_body(route[0], parse_body(body))))
-            limit = self.max_response_bytes
-            if 2 * len(answer.body) > limit and over_limit(answer.body, limit):  # (its own
-                # first test, inline)
-                return response_too_large(event_bytes(answer.body), limit)
-            return answer
+            return self._post_answer(route, fast, body)
         if path in ("/health", "/version", "/v1/models"):
             if method != "GET":
                 return error_answer("Method Not Allowed", type_=ErrorType.METHOD_NOT_ALLOWED,
@@ -233,6 +219,58 @@ class DerenderApp:
 
             return JsonAnswer(get_registry().list_models())
         return error_answer("Not Found", type_=ErrorType.ROUTE_NOT_FOUND, code=404)
+
+    def _post_answer(self, route: tuple[Any, Callable[..., Any]], fast: Fast | None,
+                     body: bytes) -> JsonAnswer:
+        """The answer to a POST of the route's path, its body through the guard."""
+        answer = None
+        if fast is not None:
+            data = parse_fast(body)
+            if data is None:
+                answer = surrogate_answer(body)
+                if answer is not None:
+                    return answer
+            else:
+                answer = self._fast_answer(fast, data)
+        if answer is None:
+            answer = JsonAnswer(route[1](validate_body(route[0], parse_body(body))))
+        limit = self.max_response_bytes
+        if 2 * len(answer.body) > limit and over_limit(answer.body, limit):  # (its own
+            # first test, inline)
+            return response_too_large(event_bytes(answer.body), limit)
+        return answer
+
+    def respond(self, scope: Scope, body: bytes) -> JsonAnswer | None:
+        """What :meth:`__call__` answers to a POST of a fast path whose whole body is here (a
+        Lambda event's), without the ASGI messages; None for any other request (the caller
+        then runs :meth:`__call__`).
+
+        Why: Mangum's eager cycle (:mod:`tito.handlers._mangum`) has the body before the app
+        runs; the coroutines and messages that carry it in and the answer out cost a streamed
+        call more than its stop and reasoning stages together. The same steps in the same order
+        (the guard's header checks, its body checks, :meth:`_post_answer`, the same error answers,
+        the collector paused), so the same answers (``tests/test_lambda_cycle.py`` compares
+        both through Mangum)."""
+        fast = self._fast.get(scope["path"])
+        if fast is None or scope["method"] != "POST" or scope["type"] != "http":
+            return None
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            limit = max_body_bytes()
+            answer = header_answer(scope, limit) or body_answer(body, limit,
+                                                                check_surrogates=False)
+            if answer is None:
+                answer = self._post_answer(self._post[scope["path"]], fast, body)
+        except TitoError as exc:
+            answer = error_answer(exc.message, type_=exc.type, code=exc.status, param=exc.param)
+        except Exception as exc:
+            report_unhandled(exc, on_unhandled)
+            answer = internal_error()
+        finally:
+            if paused:
+                gc.enable()
+        return answer
 
     @staticmethod
     def _fast_answer(fast: Fast, data: Any) -> JsonAnswer | None:

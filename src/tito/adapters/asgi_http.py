@@ -155,9 +155,40 @@ async def read_json_body(scope: Scope, receive: Receive, *,
     ``application/json`` (400), a body that starts as a JSON object (400), no lone UTF-16
     surrogate escape in any string (400, :func:`surrogate_answer`). ``check_surrogates=False``:
     the caller applies that last rule itself (:class:`tito.adapters.asgi.DerenderApp`, only
-    for a body orjson refuses: one it reads holds no lone surrogate).
+    for a body orjson refuses: one it reads holds no lone surrogate). The headers are checked
+    before the body is received (:func:`header_answer`), the body once all of it is here
+    (:func:`body_answer`).
     """
     limit = max_body_bytes()
+    answer = header_answer(scope, limit)
+    if answer is not None:
+        return answer
+    message = await receive()
+    if message["type"] == "http.disconnect":
+        return None
+    body = message.get("body", b"")
+    if len(body) > limit:
+        return too_large(limit)
+    if message.get("more_body", False):
+        parts, size, more = [body], len(body), True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                return too_large(limit)
+            parts.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(parts)
+    answer = body_answer(body, limit, check_surrogates=check_surrogates)
+    return body if answer is None else answer
+
+
+def header_answer(scope: Scope, limit: int) -> JsonAnswer | None:
+    """:func:`read_json_body`'s answer from the headers alone (a declared size over ``limit``,
+    a content type other than JSON), or None."""
     headers = scope["headers"]
     table = dict(headers)
     names = b"".join(table)
@@ -179,35 +210,20 @@ async def read_json_body(scope: Scope, receive: Receive, *,
         return error_answer(
             "1 validation error:\n  Unsupported Media Type: Only 'application/json' is allowed",
             type_=ErrorType.VALIDATION, code=400)
-    message = await receive()
-    if message["type"] == "http.disconnect":
-        return None
-    body = message.get("body", b"")
-    if len(body) > limit:
-        return too_large(limit)
-    if message.get("more_body", False):
-        parts, size, more = [body], len(body), True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return None
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                return too_large(limit)
-            parts.append(chunk)
-            more = message.get("more_body", False)
-        body = b"".join(parts)
-    if 2 * len(body) > limit and over_limit(body, limit):  # as the Lambda event would carry it
-        return too_large(limit)
+    return None
+
+
+def body_answer(body: bytes, limit: int, *, check_surrogates: bool = True) -> JsonAnswer | None:
+    """:func:`read_json_body`'s answer to the whole body (its size as the Lambda event carries
+    it, a JSON object, no lone surrogate unless ``check_surrogates`` is False), or None."""
+    if len(body) > limit or (2 * len(body) > limit and over_limit(body, limit)):
+        return too_large(limit)  # (the first test: a body received in one part)
     if body[:1] != b"{" and not body.lstrip().startswith(b"{"):  # (no copy for the usual body)
         return error_answer("The request body must be a JSON object.",
                             type_=ErrorType.VALIDATION, code=400)
     if check_surrogates:
-        bad = surrogate_answer(body)
-        if bad is not None:
-            return bad
-    return body
+        return surrogate_answer(body)
+    return None
 
 
 def surrogate_answer(body: bytes) -> JsonAnswer | None:

@@ -153,6 +153,9 @@ class RenderApp(DerenderApp):
     """
 
     routes = staticmethod(_render_routes)
+    #: no eager entry: every request through :meth:`__call__` (its POST routes read the body
+    #: themselves)
+    respond = None  # type: ignore[assignment]
     #: path -> the hand check of its common body (here a body reader, not an answer)
     fast_routes = staticmethod(_render_readers)
 

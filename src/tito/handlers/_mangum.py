@@ -303,6 +303,9 @@ class EagerMangum(Mangum):
         self.loop = loop
         #: Mangum's inference tries the custom handlers first; this one's own test, inline
         self._v2_first = self.custom_handlers[:1] == [HTTPGatewayV2]
+        #: the app's answer to a request whose body is here, without ASGI messages, or None
+        #: (:meth:`tito.adapters.asgi.DerenderApp.respond`)
+        self._respond = getattr(app, "respond", None)
 
     def __call__(self, event: LambdaEvent, context: Any) -> dict[str, Any]:
         if self._v2_first and "version" in event and "requestContext" in event:
@@ -316,6 +319,21 @@ class EagerMangum(Mangum):
         else:
             handler = self.infer(event, context)
             scope, body = handler.scope, handler.body
+        if self._respond is not None:
+            try:
+                answer = self._respond(scope, body)
+            except BaseException as exc:  # noqa: BLE001 - as the cycle takes it: logged, a 500
+                cycle = _EagerHTTPCycle(scope, body, self.loop)
+                cycle._failed(exc)
+                return handler({"status": cycle.status, "headers": cycle.headers,
+                                "body": cycle.body})
+            if answer is not None:  # the response the app's two messages would make
+                if _HTTP_LOGGER.isEnabledFor(logging.INFO):  # (Mangum's access line)
+                    _HTTP_LOGGER.info("%s %s %s", scope["method"], scope["path"], answer.status)
+                return handler({"status": answer.status,
+                                "headers": [(b"content-length", str(len(answer.body)).encode()),
+                                            _JSON_TYPE],
+                                "body": answer.body})
         return handler(_EagerHTTPCycle(scope, body, self.loop)(self.app))
 
 
