@@ -252,6 +252,42 @@ def events_for(
     ``usage`` is asked for only when the choice finishes; ``echo`` (the request fields the
     ``Response`` repeats) is needed only by the stream's first call; ``message_logprobs`` are the
     chunk's logprob entries that belong to the message (when logprobs were asked for)."""
+    if (st.seq and not st.done and out.finish_reason is None and not out.tool_calls
+            and not (out.text and out.reasoning)):
+        # the per-token case: one delta in the item already open, or nothing (the general
+        # path's events, written at once; property-tested against it)
+        lps = message_logprobs if st.lp else None
+        if out.reasoning and st.open == "reasoning":
+            new = st.model_copy()
+            new.seq += 1
+            return new, [{"type": "response.reasoning_text.delta", "sequence_number": st.seq,
+                          "item_id": item_id(response_id, "reasoning", st.out),
+                          "output_index": st.out, "content_index": 0, "delta": out.reasoning}]
+        if st.open == "message" and (out.text or lps) and not out.reasoning:
+            new = st.model_copy()
+            new.seq += 1
+            return new, [{"type": "response.output_text.delta", "sequence_number": st.seq,
+                          "item_id": item_id(response_id, "message", st.out),
+                          "output_index": st.out, "content_index": 0, "delta": out.text,
+                          "logprobs": lps or []}]
+        if not (out.text or out.reasoning):
+            return st.model_copy(), []
+    return _events(st, out, response_id=response_id, created=created, model=model, usage=usage,
+                   echo=echo, message_logprobs=message_logprobs)
+
+
+def _events(
+    st: EventState,
+    out: ChoiceOutput,
+    *,
+    response_id: str,
+    created: int,
+    model: str,
+    usage: Callable[[], Usage],
+    echo: dict[str, Any] | None,
+    message_logprobs: list[dict[str, Any]] | None,
+) -> tuple[EventState, list[dict[str, Any]]]:
+    """:func:`events_for`'s general case."""
     st = st.model_copy()
     if st.done:
         return st, []
