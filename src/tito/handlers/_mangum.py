@@ -270,20 +270,30 @@ class HTTPGatewayV2(HTTPGateway):
         ``content-type: application/json``, a UTF-8 body: what :class:`tito.adapters.asgi.
         JsonAnswer` sends) built at once, as Mangum's v2 rules build it (headers as they are,
         the body as text, no cookies), without its header and MIME-type passes."""
-        headers, body = response["headers"], response["body"]
-        if (len(headers) == 2 and headers[1] == _JSON_TYPE and body
-                and headers[0][0] == b"content-length" and self.event.get("version") == "2.0"
-                and "application/json" in self.config["text_mime_types"]):
-            try:
-                text = body.decode()
-            except UnicodeDecodeError:
-                pass
-            else:
-                return {"statusCode": response["status"], "body": text,
-                        "headers": {"content-length": headers[0][1].decode(),
-                                    "content-type": "application/json"},
-                        "isBase64Encoded": False}
+        headers = response["headers"]
+        if len(headers) == 2 and headers[1] == _JSON_TYPE and headers[0][0] == b"content-length":
+            answer = _json_proxy(self, response["status"], response["body"],
+                                 headers[0][1].decode())
+            if answer is not None:
+                return answer
         return super().__call__(response)
+
+
+def _json_proxy(handler: HTTPGatewayV2, status: int, body: bytes,
+                length: str) -> dict[str, Any] | None:
+    """The v2 proxy answer of a JSON answer (headers: ``length`` and the JSON content type) as
+    Mangum's rules build it (the headers as they are, a UTF-8 body as text, no cookies), or
+    None: Mangum's own rules decide."""
+    if not body or handler.event.get("version") != "2.0" or "application/json" not in \
+            handler.config["text_mime_types"]:
+        return None
+    try:
+        text = body.decode()
+    except UnicodeDecodeError:
+        return None
+    return {"statusCode": status, "body": text,
+            "headers": {"content-length": length, "content-type": "application/json"},
+            "isBase64Encoded": False}
 
 
 def _server(headers: dict[str, Any]) -> tuple[str, int]:
@@ -330,6 +340,11 @@ class EagerMangum(Mangum):
             if answer is not None:  # the response the app's two messages would make
                 if _HTTP_LOGGER.isEnabledFor(logging.INFO):  # (Mangum's access line)
                     _HTTP_LOGGER.info("%s %s %s", scope["method"], scope["path"], answer.status)
+                if handler.__class__ is HTTPGatewayV2:  # (its answer's usual case, at once)
+                    out = _json_proxy(handler, answer.status, answer.body,
+                                      str(len(answer.body)))
+                    if out is not None:
+                        return out
                 return handler({"status": answer.status,
                                 "headers": [(b"content-length", str(len(answer.body)).encode()),
                                             _JSON_TYPE],
