@@ -414,18 +414,24 @@ def test_mistral_tool_call_ends_reasoning_and_repeats_are_absorbed():
     name=st.sampled_from(sorted(REASONING_PARSERS)),
     phase=st.sampled_from(["pre", "think", "post", "done"]),
     opened=st.booleans(),
+    answered=st.booleans(),
     held=st.sampled_from(["", "", "", "<", "</thi"]),
     ws=st.sampled_from(["", " ", "\n\n"]),
     final=st.sampled_from([False, False, False, True]),
 )
-@example(text="a ", name="mistral", phase="think", opened=False, held="", ws="", final=False)
-@example(text="b", name="deepseek_v4", phase="pre", opened=True, held="", ws=" ", final=False)
-def test_per_token_shortcut_equals_the_scan(text, name, phase, opened, held, ws, final):
+@example(text="a ", name="mistral", phase="think", opened=False, answered=False, held="", ws="",
+         final=False)
+@example(text="b", name="deepseek_v4", phase="pre", opened=True, answered=False, held="", ws=" ",
+         final=False)
+@example(text="b\n</answer>", name="hunyuan_a13b", phase="done", opened=True, answered=False,
+         held="", ws="", final=False)
+def test_per_token_shortcut_equals_the_scan(text, name, phase, opened, answered, held, ws,
+                                            final):
     """step's shortcut (no marker's first character in the text) gives what the general scan
     gives: the same reasoning, content and state, for every format, phase and carried state."""
     parser = REASONING_PARSERS[name]
-    state0 = ReasoningState(phase=phase, id_phase=phase, opened=opened, held=held,
-                            ws=ws, implicit_end=parser.implicit_end)
+    state0 = ReasoningState(phase=phase, id_phase=phase, opened=opened, answered=answered,
+                            held=held, ws=ws, implicit_end=parser.implicit_end)
     fast = reasoning_parser.step(parser, state0, text, [1, 2], final=final)
     copy = state0.model_copy()
     copy.id_phase, copy.reasoning_tokens = reasoning_parser._count(copy, [1, 2])

@@ -175,9 +175,9 @@ def encode(
 
 
 #: the last meta dumped and its dump (a kept state's meta comes back as the same object)
-_LAST_META: list[Any] = [None, None]
+_LAST_META: tuple[Any, Any] = (None, None)
 #: the last meta's fields but ``ext`` and the dump of a meta of those without ``ext``
-_LAST_BASE: list[Any] = [None, None]
+_LAST_BASE: tuple[Any, Any] = (None, None)
 _SCALAR_TYPES = frozenset({str, int, bool, float, type(None)})
 
 
@@ -187,20 +187,23 @@ def _meta_dump(meta: StreamMeta) -> dict[str, Any]:
     last field) holds scalars only (the Responses events' state, a new one per call) is the
     remembered dump of its other fields plus a copy of ``ext`` (what the generic dump makes of
     such a dict)."""
-    last = _LAST_META
+    global _LAST_META
+    last = _LAST_META  # (one read: another thread may replace it)
     if last[0] is meta:
         return last[1]  # type: ignore[no-any-return]
     ext = meta.ext
     if ext is None:
         dump = meta.model_dump(exclude_defaults=True)
-        last[:] = (meta, dump)
+        _LAST_META = (meta, dump)
         return dump
     if ext.__class__ is not dict or not _SCALAR_TYPES.issuperset(map(type, ext.values())):
         return meta.model_dump(exclude_defaults=True)
+    global _LAST_BASE
     base = _LAST_BASE
     key = (meta.model, meta.id, meta.created, meta.index, meta.prompt_tokens, meta.n)
     if base[0] != key:
-        base[:] = (key, meta.model_copy(update={"ext": None}).model_dump(exclude_defaults=True))
+        base = _LAST_BASE = (key, meta.model_copy(update={"ext": None}).model_dump(
+            exclude_defaults=True))
     return {**base[1], "ext": dict(ext)}
 
 

@@ -71,6 +71,10 @@ def _config_dump(cfg: ChoiceConfig) -> dict[str, Any]:
     return cfg.model_dump(mode="json", exclude_defaults=True)
 
 
+#: the last reasoning state dumped by :func:`_st_dump`, and its dump
+_LAST_REASONING: tuple[Any, dict[str, Any]] = (None, {})
+
+
 def _st_dump(state: ChoiceState) -> dict[str, Any]:
     """``tito.st``: ``state.model_dump(exclude_defaults=True)`` without what vLLM's fields carry
     (``detok``, ``role_sent``, ``lp_context``, ``text_offset``, the stop state's ``held``),
@@ -81,8 +85,14 @@ def _st_dump(state: ChoiceState) -> dict[str, Any]:
     stop = state.stop
     if stop.held or stop.tail or stop.fired or stop.stop_reason is not None or stop.tokens:
         st["stop"] = stop.model_dump(exclude={"held"}, exclude_defaults=True)
-    if state.reasoning is not None:
-        st["reasoning"] = state.reasoning._dump(True)  # (model_dump(exclude_defaults=True))
+    reasoning = state.reasoning
+    if reasoning is not None:
+        global _LAST_REASONING
+        last = _LAST_REASONING  # (one read: another thread may replace it)
+        if last[0] is not reasoning:  # (a parser phase that changes nothing keeps its state)
+            last = _LAST_REASONING = (reasoning, reasoning._dump(True))  # (model_dump(
+            # exclude_defaults=True): flat, so a copy shares nothing)
+        st["reasoning"] = dict(last[1])
     if state.tools is not None:
         st["tools"] = state.tools._dump(True)
     if state.harmony is not None:

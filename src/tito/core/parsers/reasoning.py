@@ -222,14 +222,20 @@ def step(
     ``text`` is the chunk's text (after stop strings), ``ids`` the chunk's ids (for counting only),
     ``final`` true on the choice's last call (releases the held-back marker prefix).
     """
+    counted = _count(state, ids)
+    phase = state.phase
+    # the per-token cases (property-tested against the scan): no marker can start in the text
+    # (none of their first characters is in it), so there is no hit and nothing to hold, and
+    # all of it goes to the phase's side, as the scan would send it
+    plain = not state.held and not (parser.prepend and not state.opened)
+    if (plain and phase != "think" and not state.ws
+            and counted == (state.id_phase, state.reasoning_tokens)
+            and ((phase == "done" and (not parser.content_end or state.answered))
+                 or (phase != "done" and not final and _no_marker_start(parser, state, text)))):
+        return state, "", text  # content, the state unchanged: the same (immutable) object
     st = state.model_copy()
-    st.id_phase, st.reasoning_tokens = _count(st, ids)
-    phase = st.phase
-    if (phase != "done" and not final and not st.held and not (parser.prepend and not st.opened)
-            and _no_marker_start(parser, st, text)):
-        # the per-token case: no marker can start in the text (none of their first characters
-        # is in it), so there is no hit and nothing to hold: all of it goes to the phase's side,
-        # as the loop below would send it (property-tested against it)
+    st.id_phase, st.reasoning_tokens = counted
+    if plain and phase != "done" and not final and _no_marker_start(parser, st, text):
         if phase == "think":
             if parser.strip_trailing_ws:
                 text = _hold_trailing_ws(st, text, ended=False)
