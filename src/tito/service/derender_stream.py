@@ -108,15 +108,17 @@ class _Stream:
 
     def _kept(self) -> bool:
         """Set up a hand-read call (one chunk of one choice) on a state this process issued
-        (:func:`tito.service.stream_state_kept.issued`) for this model and stream, as the checks
-        below would set it up, and say so; False: they run (and give any error, in their
-        order). The state is the issued one: its settings are checked against the endpoint, the
-        chunk's ids and logprobs as below."""
+        (:func:`tito.service.stream_state_kept.issued`) for this model, stream and endpoint, as
+        the checks below would set it up, and say so; False: they run (and give any error, in
+        their order). The state is the issued one, whose settings passed the wire checks for
+        this model (or were made for it), by a call to an endpoint of its kind; the chunk's ids
+        and logprobs are checked as below."""
         req = self.req
         model = self.model
         loaded = take_issued(req.stream_state.issued, model.vocab, model.name)
         chunk = req.generate_chunk
-        if loaded is None or chunk.request_id != loaded[0].id:
+        if (loaded is None or chunk.request_id != loaded[0].id
+                or loaded[1].completion != self.completion):
             return False  # (a kept state's id is never too long)
         choice = chunk.choices[0]
         if choice.token_ids:
@@ -124,8 +126,6 @@ class _Stream:
         if choice.logprobs is not None:
             _check_logprobs(self.model, choice.logprobs, "generate_chunk.choices.0.logprobs")
         self.meta, self.cfg, self.state = loaded
-        _check_wire_state(self.model, self.cfg, self.state, completion=self.completion,
-                          issued=True)
         self.chunks = [chunk]
         self.echo_prefix = ""
         self.history = None
