@@ -309,7 +309,9 @@ class _ResponsesStream(_Stream):
         if len(_DUMPED) >= _MAX_DUMPED:
             _DUMPED.clear()
         _DUMPED[id(ext)] = (ext, self.events)
-        self.meta = self.meta.model_copy(update={"ext": ext})
+        meta = self.meta  # (its model_copy with this ext, at once)
+        self.meta = stream_state.StreamMeta._construct(meta.model, meta.id, meta.created,
+                                                       meta.index, meta.prompt_tokens, meta.n, ext)
         replay = (self.history, self.history_lens) if self.history else None
         state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state,
                                     replay=replay)
