@@ -125,6 +125,15 @@ def _built(adapter: Any) -> Any:
     return adapter
 
 
+def _failure(exc: Exception) -> JsonAnswer:
+    """The answer to an exception a request raised: its own error answer for a request's error
+    (:class:`tito.errors.TitoError`), else a 500 reported to :data:`on_unhandled`."""
+    if isinstance(exc, TitoError):
+        return error_answer(exc.message, type_=exc.type, code=exc.status, param=exc.param)
+    report_unhandled(exc, on_unhandled)
+    return internal_error()
+
+
 class DerenderApp:
     """ASGI app serving derender endpoints plus ``GET /health``, ``/version``, ``/v1/models``."""
 
@@ -176,11 +185,8 @@ class DerenderApp:
         gc.disable()
         try:
             answer = await self._route(scope, receive)
-        except TitoError as exc:
-            answer = error_answer(exc.message, type_=exc.type, code=exc.status, param=exc.param)
-        except Exception as exc:
-            report_unhandled(exc, on_unhandled)
-            answer = internal_error()
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
+            answer = _failure(exc)
         finally:
             if paused:
                 gc.enable()
@@ -262,11 +268,8 @@ class DerenderApp:
                                                                 check_surrogates=False)
             if answer is None:
                 answer = self._post_answer(self._post[scope["path"]], fast, body)
-        except TitoError as exc:
-            answer = error_answer(exc.message, type_=exc.type, code=exc.status, param=exc.param)
-        except Exception as exc:
-            report_unhandled(exc, on_unhandled)
-            answer = internal_error()
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
+            answer = _failure(exc)
         finally:
             if paused:
                 gc.enable()

@@ -272,21 +272,13 @@ def events_for(
                           "logprobs": lps or []}]
         if not (out.text or out.reasoning):
             return st.model_copy(), []
-    return _events(st, out, response_id=response_id, created=created, model=model, usage=usage,
-                   echo=echo, message_logprobs=message_logprobs)
+    return _events(st, out, response_id, created, model, usage, echo, message_logprobs)
 
 
-def _events(
-    st: EventState,
-    out: ChoiceOutput,
-    *,
-    response_id: str,
-    created: int,
-    model: str,
-    usage: Callable[[], Usage],
-    echo: dict[str, Any] | None,
-    message_logprobs: list[dict[str, Any]] | None,
-) -> tuple[EventState, list[dict[str, Any]]]:
+def _events(st: EventState, out: ChoiceOutput, response_id: str, created: int, model: str,
+            usage: Callable[[], Usage], echo: dict[str, Any] | None,
+            message_logprobs: list[dict[str, Any]] | None
+            ) -> tuple[EventState, list[dict[str, Any]]]:
     """:func:`events_for`'s general case."""
     st = st.model_copy()
     if st.done:
