@@ -25,7 +25,8 @@ _LP = [{"token": "a", "logprob": -0.5, "bytes": [97], "top_logprobs": []}]
     lp=st.booleans(),
     text=st.sampled_from(["", "a b"]),
     reasoning=st.sampled_from(["", "hm"]),
-    call=st.sampled_from([None, ToolCallOut(0, "call-1", "f", "{"), ToolCallOut(0, None, None, "}")]),
+    call=st.sampled_from([None, ToolCallOut(0, "call-1", "f", "{"),
+                          ToolCallOut(0, None, None, "}")]),
     finish=st.sampled_from([None, None, "stop", "length"]),
     logprobs=st.sampled_from([None, [], _LP]),
 )
