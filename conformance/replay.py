@@ -246,8 +246,8 @@ DEVIATIONS: list[Deviation] = [
               "(vLLM joins them with '\\n' in batch only)"),
     # -- mistral-v3 (mistral-common)
     Deviation("derender_chat_mistral", "tool_auto_length", "choices.0.message.content",
-              "an output cut by length inside a call header is content verbatim, [TOOL_CALLS] "
-              "included, as for every format (vLLM's mistral batch path drops the marker, its "
+              "an output cut by length inside the header of a v0.3 call list is content "
+              "verbatim, [TOOL_CALLS] included, as hermes' (vLLM's mistral batch path drops the marker, its "
               "stream drops everything)"),
     Deviation("derender_chat_mistral", "tool_none", "choices.*.message.content", _MISTRAL_SKIP),
     Deviation("derender_*", "tool_none_mistral*", "choices.*.message.content", _MISTRAL_SKIP),

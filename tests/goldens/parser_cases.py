@@ -750,6 +750,58 @@ def _new_formats() -> list[dict]:
     return out
 
 
+def _cut_headers() -> list[dict]:
+    """A ``length`` cut inside a call's header (parsconf2): vLLM 0.33's engine formats name a
+    call with what came (arguments ``{}``) and drop the cut markup; its regex formats (hermes'
+    batch, DeepSeek-V3's) do not make the call. One case per format and cut position."""
+    w, a = "get_current_weather", "<tool_call>\n<function=get_current_weather>\n<parameter=city>\nParis"
+    dv4 = f'<{_D}tool_calls>\n<{_D}invoke name="get_weather">\n'
+    rows = [
+        # (tool, reasoning, tools, id, text)
+        *((t, None, TOOLS, cid, "Hi " + text) for t in ("qwen3_coder", "qwen3_xml", "step3p5")
+          for cid, text in (("cut_name", a[: a.index("weather")]), ("cut_section", "<tool_call>\n<func"),
+                            ("cut_marker_only", "<tool_call>"), ("cut_bare", "<function=get_cur"),
+                            ("cut_second", a.replace("Paris", "Paris\n</parameter>\n</function>\n"
+                                                     "</tool_call>\n<tool_call>\n<function=calc")))),
+        ("seed_oss", None, TOOLS, "cut_name", "Hi <seed:tool_call>\n<function=get_cur"),
+        ("mimo", None, TOOLS, "cut_name", "Hi <tool_call><function=get_cur"),
+        ("mimo", None, TOOLS, "cut_whitespace_name", "Hi <tool_call><function=  "),
+        *((t, None, [GLM_TOOL, _DS_TIME], cid, "Hi " + text) for t in ("deepseek_v4", "deepseek_v32")
+          for cid, text in (("cut_name", dv4[: dv4.index("weather")]),
+                            ("cut_quote", dv4[: dv4.index(">", 30)]),
+                            ("cut_section", dv4[: dv4.index("invoke")]))),
+        ("deepseek_v41", None, [GLM_TOOL, _DS_TIME], "cut_name",
+         f'Hi <{_D} calls>\n<{_D} invoke name="get_wea'),
+        *((t, None, [GLM_TOOL], cid, "Hi " + text) for t in ("glm45", "glm47", "ling3")
+          for cid, text in (("cut_known_name", "<tool_call>get_weather"),
+                            ("cut_name", "<tool_call>get_wea"), ("cut_marker_only", "<tool_call>"))),
+        ("minimax_m2", None, [GLM_TOOL], "cut_known_name",
+         'Hi <minimax:tool_call>\n<invoke name="get_weather'),
+        ("minimax_m2", None, [GLM_TOOL], "cut_name", 'Hi <minimax:tool_call>\n<invoke name="get_wea'),
+        ("kimi_k2", None, [GLM_TOOL], "cut_name", "Hi " + _KB + _CB + "functions.get_wea"),
+        ("kimi_k2", None, [GLM_TOOL], "cut_id", "Hi " + _KB + _CB + "functions.get_weather:0 <|tool"),
+        ("kimi_k2", None, [GLM_TOOL], "cut_section", "Hi " + _KB + "<|tool_ca"),
+        ("mistral", None, TOOLS, "cut_name", "Hi [TOOL_CALLS]get_cur"),
+        ("mistral", None, TOOLS, "cut_args_marker", "Hi [TOOL_CALLS]get_current_weather[ARGS]"),
+        ("mistral", None, TOOLS, "cut_marker_only", "Hi [TOOL_CALLS]"),
+        ("deepseek_v3", None, TOOLS, "cut_name", "Hi " + _VB + _VC + "function" + _VS + "get_cur"),
+        ("deepseek_v31", None, TOOLS, "cut_name", "Hi " + _VB + _VC + w + _VS),
+        ("granite", None, TOOLS, "cut_name", 'Hi <|tool_call|>[{"name": "get_cur'),
+        ("granite", None, TOOLS, "cut_after_name", 'Hi <|tool_call|>[{"name": "get_current_weather", "argu'),
+        ("granite", None, TOOLS, "cut_second", 'Hi <tool_call>[{"name": "get_current_weather", '
+                                               '"arguments": {}}, {"name": "calculate_area"'),
+        ("hermes", None, TOOLS, "cut_name", 'Hi <tool_call>\n{"name": "get_cur'),
+        ("hermes", "qwen3", TOOLS, "cut_name", '<think>a</think>\n\n<tool_call>\n{"name": "get_cur'),
+        ("qwen3_coder", "qwen3", TOOLS, "cut_name", "<think>a</think>\n\n" + a[: a.index("weather")]),
+        ("deepseek_v4", "deepseek_v4", [GLM_TOOL, _DS_TIME], "cut_name",
+         "<think>a</think>" + dv4[: dv4.index("weather")]),
+        ("kimi_k2", "kimi_k2", [GLM_TOOL], "cut_name", "<think>a</think>" + _KB + _CB + "functions.get_wea"),
+        ("mistral", "mistral", TOOLS, "cut_name", "[THINK]a[/THINK]Hi [TOOL_CALLS]get_cur"),
+    ]
+    return [{"id": f"{t}{'+' + r if r else ''}/{cid}", "tool": t, "reasoning": r, "tools": tools,
+             "text": text} for t, r, tools, cid, text in rows]
+
+
 _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
     "type": "object", "properties": {}}}}
 
@@ -773,6 +825,7 @@ CASES: list[dict] = [
     *_qwen3_reasoning(),
     *_fuzz_found(),
     *_new_formats(),
+    *_cut_headers(),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are

@@ -137,8 +137,10 @@ def stream(case: dict, sizes: list[int], *, final_alone: bool = False) -> dict:
         "reasoning": "".join(reasoning) or None,
         "content": "".join(content) or None,
         "calls": [[names.get(k), args.get(k, "")] for k in keys],
-        # only the model's own ids (Kimi-K2's) are data; other formats' ids are random
-        "ids": [call_ids.get(k) for k in keys] if case["tool"] == "kimi_k2" else None,
+        # only the model's own ids (Kimi-K2's) are data; other formats' ids are random, and so
+        # is the id vLLM draws for a Kimi call whose header names no id (recorded as None)
+        "ids": [None if (call_ids.get(k) or "chatcmpl-tool-").startswith("chatcmpl-tool-")
+                else call_ids[k] for k in keys] if case["tool"] == "kimi_k2" else None,
     }
 
 

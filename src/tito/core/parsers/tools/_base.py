@@ -33,7 +33,9 @@ returned unchanged, and whitespace before text that follows a call is kept with 
 content (marker included) and parsing resumes right after the offending character; a call whose
 arguments break after they started streaming ends there (reported as far as it got).
 **Truncation**: at ``final`` a call still open stays a call with the arguments received so far and
-``state.truncated`` is set; a header still undecided at ``final`` is content.
+``state.truncated`` is set; a header still undecided at ``final`` is content, except where vLLM
+0.33's parser engine makes a call of it (the XML and DSML formats, kimi_k2, mistral's v11 calls,
+granite: their headers say how).
 
 Because the state machine is a pure function of the text (the chunking only changes *when*
 things are emitted), any split of the same text gives the same concatenated content and the same

@@ -97,6 +97,10 @@ def _interrupt_chars(markers: tuple[str, ...]) -> str:
     return "".join(sorted({m[0] for m in markers}))
 
 
+#: the name vLLM's parser engine finds in a cut call object (``ParserEngine._NAME_RE``)
+_CUT_NAME = re.compile(r'"name"\s*:\s*"([^"]+)"')
+
+
 @dataclass(frozen=True)
 class ObjectCallParser(ToolParser):
     """Base for JSON-object call formats (see the module header)."""
@@ -122,6 +126,10 @@ class ObjectCallParser(ToolParser):
     #: object arguments are sent as ``json.dumps`` writes them (:mod:`._jsonnorm`), not as the
     #: model wrote them (vLLM's llama3_json and granite4 parsers, batch and stream)
     normalize_args: ClassVar[bool] = False
+    #: a header the end of the output cuts (a length cut) is read as vLLM 0.33's parser engine
+    #: reads it (granite): its markup is dropped, and once the name's string has closed the
+    #: call is made with arguments ``{}``; otherwise such a header is content (vLLM's batch)
+    engine_cut: ClassVar[bool] = False
 
     # -- what the subclass tells about the header now being parsed -----------------------------
 
@@ -152,6 +160,14 @@ class ObjectCallParser(ToolParser):
             rest = len(s) - pos
             if not final and rest <= limit:
                 return pos, True
+            if self.engine_cut and rest <= limit:
+                name = _CUT_NAME.search(s, pos)
+                if name is not None:
+                    self._start_call(st, out, name.group(1))
+                    out.args(st, "{}")
+                    self._end_call(st)
+                st.phase = self.resume_phase
+                return len(s), False
             h = h.__class__("invalid", min(rest, limit))
         if h.kind == "invalid":
             self._content(st, out, s[pos : pos + h.pos])

@@ -20,6 +20,11 @@ Phases:
     :data:`HEADER_LIMIT`. A bad header gives back ``call_open`` as content. With
     ``validate_names`` a name the request's tools do not have is a bad header (vLLM drops the
     call; tito keeps its text). COMMIT: the call starts, ``fn`` keeps its name for typing.
+    Cut by the end of the output (a ``length`` cut): as vLLM 0.33's parser engine, the call is
+    named with what came of the header (the format's :meth:`XmlCallParser._cut_name`:
+    ``<function=get_wea`` is ``get_wea``), arguments ``{}``; with no name (or, with
+    ``validate_names``, not a tool's) the cut markup is dropped; a section cut before its first
+    call (in ``open``) is dropped too.
 ``args``
     Between parameters: whitespace and stray text are dropped (vLLM's converters ignore them);
     ``param_open`` -> ``key``; ``call_close`` ends the call (-> ``sect``, or ``text`` when the
@@ -158,6 +163,11 @@ class XmlCallParser(ToolParser):
         :data:`HEADER_LIMIT` characters); the end index is relative to ``h``."""
         raise NotImplementedError
 
+    def _cut_name(self, h: str) -> str:
+        """The name vLLM 0.33 gives a call whose header ``h`` (the text after ``call_open``) the
+        end of the output cut: its parser engine's name text so far, stripped ("": no call)."""
+        return h.strip()
+
     def _key(self, h: str) -> HeadResult:
         """The key header ``h`` (right after ``param_open``); the 4th item is the format's
         attribute (DSML's ``string``)."""
@@ -198,7 +208,10 @@ class XmlCallParser(ToolParser):
             if s.startswith(self.section_end, j):
                 st.phase = "text"
                 return j + len(self.section_end), False
-            if not final and (j == len(s) or is_proper_prefix(s[j:], (self.call_open, self.section_end))):
+            if j == len(s) or is_proper_prefix(s[j:], (self.call_open, self.section_end)):
+                if final:  # cut before the first call: vLLM's engine drops the markup
+                    st.phase = "text"
+                    return len(s), False
                 return pos, True
         self._content(st, out, s[pos:j])
         st.phase = "text"
@@ -216,11 +229,17 @@ class XmlCallParser(ToolParser):
         i = at + len(self.call_open)
         budget = HEADER_LIMIT + LEAD_LIMIT - (i - pos)  # the held header fits ``buf``
         kind, end, name, _ = self._name(s[i : i + budget])
-        if kind == "need" and not final and len(s) - i <= budget:
-            return pos, True
-        if kind == "ok" and self.validate_names and self.tool_params is not None:
-            if name not in self.tool_params:
-                kind = "bad"
+        if kind == "need" and len(s) - i <= budget:
+            if not final:
+                return pos, True
+            # the output ends inside the header (a length cut): vLLM's engine names the call
+            # with what came, or, with no (valid) name, drops the cut markup
+            kind, end, name = "ok", len(s) - i, self._cut_name(s[i:])
+            if not name or not self._known(name):
+                st.phase, st.insec = "text", False
+                return len(s), False
+        if kind == "ok" and not self._known(name):
+            kind = "bad"
         if kind != "ok":
             self._content(st, out, s[pos:i])
             st.phase = "sect" if section and pos == at else "text"
@@ -231,6 +250,10 @@ class XmlCallParser(ToolParser):
         st.fn = name
         st.phase = "args"
         return i + end, False
+
+    def _known(self, name: str) -> bool:
+        """Whether a call may have this name (``validate_names``: one of the request's tools)."""
+        return not self.validate_names or self.tool_params is None or name in self.tool_params
 
     def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = skip_ws(s, pos)

@@ -17,7 +17,9 @@ Phases (``args`` is in :mod:`._objects`):
     ``<｜tool▁call▁begin｜> TYPE <｜tool▁sep｜> NAME \\n ```json \\n {``
     (whitespace allowed between markers; TYPE and NAME on one line; NAME stripped, non-empty).
     COMMIT at the arguments' ``{``; INVALID: the header's text is content, back to ``text``;
-    NEED beyond :data:`HEADER_LIMIT`: likewise.
+    NEED beyond :data:`HEADER_LIMIT`: likewise. NEED at the end of the output (a ``length``
+    cut): no call and the section's markup is dropped, as vLLM's batch (its regexes need a
+    whole call; ``kimi_k2`` names a call there, see its header).
 ``args``
     The arguments JSON streams raw; ``<｜tool▁call▁end｜>`` outside strings ends a broken call
     (consumed), ``<｜tool▁calls▁end｜>`` ends it and the section.
@@ -118,8 +120,10 @@ class DeepSeekV3Parser(ObjectCallParser):
         h = self._parse_header(s[pos : pos + limit], lead)
         if h.kind == "need":
             rest = len(s) - pos
-            if not final and rest <= limit:
-                return pos, True
+            if rest <= limit:
+                if not final:
+                    return pos, True
+                return self._cut(st, s, pos, out, lead)
             h = Header("invalid", min(rest, limit))
         if h.kind == "invalid":
             self._content(st, out, s[pos : pos + h.pos])
@@ -136,6 +140,23 @@ class DeepSeekV3Parser(ObjectCallParser):
             return pos + h.pos, False
         st.phase = "args"
         return pos + h.pos, False
+
+    def _cut(self, st: Work, s: str, pos: int, out: Out, lead: Sequence[str]) -> tuple[int, bool]:
+        """The output ends inside a call's header (a length cut): the call vLLM 0.33 makes of
+        it (:meth:`_cut_call`), with arguments ``{}``, or none; the header's markup is dropped
+        either way, as vLLM does."""
+        cut = self._cut_call(s[pos:], lead)
+        if cut is not None:
+            self._start_call(st, out, *cut)
+            out.args(st, "{}")
+            self._end_call(st)
+        st.phase = "text"
+        return len(s), False
+
+    def _cut_call(self, h: str, lead: Sequence[str]) -> tuple[str, str | None] | None:
+        """The name and the model's id (or None) of the call vLLM makes of a header ``h`` cut
+        by the end of the output, or None: DeepSeek's regexes need a whole call."""
+        return None
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = skip_ws(s, pos)

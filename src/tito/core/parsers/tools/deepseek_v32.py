@@ -57,6 +57,10 @@ class DeepSeekV32Parser(XmlCallParser):
     def _name(self, h: str) -> HeadResult:
         return quoted_attr(h, 0, ">")
 
+    def _cut_name(self, h: str) -> str:
+        # vLLM's name starts after ``name="`` (its closing ``"`` too is name until ``>`` comes)
+        return h[1:].strip() if h[:1] == '"' else ""
+
     def _key(self, h: str) -> HeadResult:
         m = _ATTR.match(h)
         if m is None:

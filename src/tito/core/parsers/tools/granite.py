@@ -15,7 +15,9 @@ Phases (``head``/``sep``/``next``/``args``/``sargs``/``tail`` are in :mod:`.json
     Content; the first of the two markers switches to ``head`` (proper prefixes held back).
 ``head``
     That marker, whitespace, ``[`` and the first call object (an unparsable header is content,
-    marker included). After the list's ``]``: ``text`` again.
+    marker included). After the list's ``]``: ``text`` again. A header the end of the output
+    cuts (a ``length`` cut) is markup, dropped; once the name's string has closed it is a call
+    with arguments ``{}`` (vLLM 0.33's parser engine, batch and stream).
 
 Rules: as :mod:`.json_list` (a malformed element ends the list, its text is content);
 ``"arguments"`` written as a JSON string is decoded (as hermes); a further marker inside broken
@@ -42,6 +44,7 @@ class GraniteParser(JsonListParser):
     first_phase: ClassVar[str] = "text"
     resume_phase: ClassVar[str] = "text"
     string_args: ClassVar[bool] = True
+    engine_cut: ClassVar[bool] = True
     stop_markers: ClassVar[tuple[str, ...]] = (TOOL_TOKEN, TOOL_STRING)
     marker_tokens: ClassVar[tuple[str, ...]] = (TOOL_TOKEN, TOOL_STRING)
 

@@ -21,6 +21,10 @@ without such an id, or with an empty name (a bare index ``0``, ``get_weather``, 
 same but never loses text: ``skip`` passes that call's text, from its ``<|tool_call_begin|>``
 through its ``<|tool_call_end|>``, on as content, and parsing resumes between calls (``sep``).
 
+Cut header (the output ends inside it, a ``length`` cut): the markup is dropped and, as vLLM
+0.33's parser engine, the call is named from the id when one is complete, else with the header's
+text so far (``functions.get_wea``, tito's own id), arguments ``{}`` (vLLM's stream: ``""``).
+
 Rules: arguments are the model's raw JSON (vLLM: the stripped raw text); text after the section
 is content (vLLM drops it); unknown tool names pass through (as vLLM).
 """
@@ -90,6 +94,19 @@ class KimiK2Parser(DeepSeekV3Parser):
         if not name:
             return Header("skip", i - len(CALL_BEGIN))
         return Header(kind, pos, name, call_id=call_id)  # type: ignore[arg-type]
+
+    def _cut_call(self, h: str, lead: Sequence[str]) -> tuple[str, str | None] | None:
+        # vLLM's engine names the call from the id when one is complete, else with the
+        # header's text so far (and draws the id)
+        i = match_leads(h, (*lead, CALL_BEGIN))
+        if isinstance(i, Header):
+            return None
+        hit = h.find(ARG_BEGIN, i)
+        header = h[i:] if hit == -1 else h[i:hit]
+        call_id, name = call_id_and_name(header)
+        if name:
+            return name, call_id
+        return (header.strip(), None) if header.strip() else None
 
     def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """A call that names no tool: its text is content through its ``<|tool_call_end|>``

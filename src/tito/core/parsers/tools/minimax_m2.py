@@ -41,3 +41,7 @@ class MinimaxM2Parser(XmlCallParser):
 
     def _key(self, h: str) -> HeadResult:
         return quoted_attr(h, 0, ">")
+
+    def _cut_name(self, h: str) -> str:
+        # vLLM's name starts after ``name="``, ``name='`` or ``name=``
+        return (h[1:] if h[:1] in "\"'" else h).strip()

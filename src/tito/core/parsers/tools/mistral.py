@@ -23,7 +23,10 @@ Phases (``args``/``sargs``/``tail``/``sep``/``next`` are in :mod:`._objects` and
     header: ``NAME`` (word
     characters, ``.``, ``-``), then ``[ARGS]`` and ``{``, or ``{`` at once: COMMIT at the ``{``
     (phase ``vargs``); anything else is INVALID there (the header's text is content, back to
-    ``text``), as is a header longer than :data:`._base.HEADER_LIMIT` or undecided at the end.
+    ``text``), as is a header longer than :data:`._base.HEADER_LIMIT`. Cut by the end of the
+    output (a ``length`` cut): a call named with the text after the marker (up to ``[ARGS]``,
+    stripped), arguments ``{}``, as vLLM 0.33's batch (its stream: ``""``); the marker alone is
+    dropped.
 ``vargs``
     The v11 arguments object streams raw until the scanner sees it close (then ``text``: a
     further ``[TOOL_CALLS]`` starts the next call, the whitespace between calls is dropped). A
@@ -62,6 +65,9 @@ def parse_v11_header(s: str) -> Header:
     j = match_leads(s, (MARKER,))
     if isinstance(j, Header):
         return j
+    j = skip_ws(s, j)
+    if j == len(s):
+        return Header("need")
     m = _NAME.match(s, j)
     if m is None:
         return Header("invalid", j)
@@ -104,7 +110,10 @@ class MistralParser(JsonListParser):
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         if st.phase == "head":
             j = skip_ws(s, skip_ws(s, pos) + len(MARKER))
-            if j == len(s) and not final:
+            if j == len(s):
+                if final:  # cut right after the marker: vLLM's engine drops it
+                    st.phase = "text"
+                    return j, False
                 return pos, True
             if j < len(s) and s[j] == "{":
                 st.phase = "ohead"  # one call object without its list, as vLLM's json.loads
@@ -120,8 +129,18 @@ class MistralParser(JsonListParser):
         h = parse_v11_header(s[pos : pos + _V11_LIMIT])
         if h.kind == "need":
             rest = len(s) - pos
-            if not final and rest <= _V11_LIMIT:
-                return pos, True
+            if rest <= _V11_LIMIT:
+                if not final:
+                    return pos, True
+                # cut inside the header (a length cut): vLLM's engine names the call with the
+                # text after the marker (up to [ARGS]), arguments {} (its stream: "")
+                j = skip_ws(s, pos) + len(MARKER)
+                k = s.find(ARGS, j)
+                self._start_call(st, out, s[j : len(s) if k == -1 else k].strip())
+                out.args(st, "{}")
+                self._end_call(st)
+                st.phase = "text"
+                return len(s), False
             h = Header("invalid", min(rest, _V11_LIMIT))
         if h.kind == "invalid":
             self._content(st, out, s[pos : pos + h.pos])
