@@ -59,7 +59,8 @@ def tito_call(vocab, cfg, state, ids, pos) -> tuple[float, int]:
         t0 = time.perf_counter()
         state, _ = step_choice(vocab, cfg, state, [ids[pos + k]], finish_reason=None)
         times.append(time.perf_counter() - t0)
-        size = max(size, len(state.model_dump_json(exclude_defaults=True).encode()))
+        size = max(size, len(json.dumps(state.model_dump(exclude_defaults=True),
+                                        ensure_ascii=False, separators=(",", ":")).encode()))
     return statistics.median(times), size
 
 
