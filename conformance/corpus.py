@@ -1222,10 +1222,109 @@ RENDER_CHAT_TEMPLATE: dict[str, tuple[str, str, dict[str, Any]]] = {
                                                               {"type": "text", "text": "c"}]}])),
 }
 
+#: the message dicts a template gets, seen through templates that dump them (``tojson``):
+#: which keys vLLM keeps and in what order, lenient and strict content parts, "auto" templates
+DUMP_TEMPLATE = "{% for m in messages %}{{ m|tojson }}\n{% endfor %}"
+PARTS_DUMP_TEMPLATE = ("{% for m in messages %}{{ m.role }}:{% if m.content is string %}"
+                       "S{{ m.content|tojson }}{% else %}{% for p in m.content %}{{ p|tojson }};"
+                       "{% endfor %}{% endif %}\n{% endfor %}")
+_A, _N = {"type": "text", "text": "a"}, {"type": "text"}
+_THINK = {"type": "thinking", "thinking": "h"}
+
+
+def _dump(*messages: dict[str, Any], template: str = DUMP_TEMPLATE, **kw: Any) -> tuple[
+        str, str, dict[str, Any]]:
+    return ("qwen3-trusted", CHAT_R, chat(chat_template=template, messages=list(messages), **kw))
+
+
+def _parts(role: str, *parts: Any, server: str = "qwen3") -> tuple[str, str, dict[str, Any]]:
+    message: dict[str, Any] = {"role": role, "content": list(parts)}
+    if role == "tool":
+        message["tool_call_id"] = "c1"
+    return (server, CHAT_R, chat(messages=[message] if role in ("user", "tool")
+                                 else [message, *USER]))
+
+
+_CALL = {"id": "c1", "type": "function", "index": 0,
+         "function": {"name": "get_weather", "arguments": "{\"a\": 1}", "x": 2}}
+RENDER_CHAT_MESSAGES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "template_auto": ("qwen3-trusted", CHAT_R, chat(chat_template="auto")),
+    "template_kwargs_auto": ("qwen3-trusted", CHAT_R, chat(
+        chat_template_kwargs={"chat_template": "auto"})),
+    "template_empty": ("qwen3-trusted", CHAT_R, chat(chat_template="")),
+    "template_empty_kwargs": ("qwen3-trusted", CHAT_R, chat(
+        chat_template="", chat_template_kwargs={"chat_template": "{{ 'k' }}"})),
+    "template_auto_kwargs": ("qwen3-trusted", CHAT_R, chat(
+        chat_template="auto", chat_template_kwargs={"chat_template": "{{ 'k' }}"})),
+    "template_request_over_kwargs_auto": ("qwen3-trusted", CHAT_R, chat(
+        chat_template="{{ 'x' }}", chat_template_kwargs={"chat_template": "auto"})),
+    "template_auto_untrusted": ("qwen3", CHAT_R, chat(chat_template="auto")),
+    "template_kwargs_null": ("qwen3", CHAT_R, chat(chat_template_kwargs={"chat_template": None})),
+    "keys_user_extra": _dump({"role": "user", "content": "Hi", "foo": 1, "bar": None}),
+    "keys_assistant_extra": _dump({"role": "assistant", "content": "a", "name": "n", "foo": [1],
+                                   "refusal": "no", "audio": {"id": "x"}}, *USER),
+    "keys_assistant_thinking": _dump({"role": "assistant", "content": "x", "thinking": "t"},
+                                     *USER),
+    "keys_reasoning_and_thinking": _dump({"role": "assistant", "content": "x", "reasoning": "r",
+                                          "thinking": "t"}, *USER),
+    "keys_reasoning_content": _dump({"role": "assistant", "content": "x",
+                                     "reasoning_content": "rc"}, *USER),
+    "keys_user_call_fields": _dump({"role": "user", "content": "x", "tool_call_id": "1",
+                                    "tool_calls": [_CALL]}),
+    "keys_tool_extra": _dump({"role": "tool", "content": "x", "tool_call_id": "1", "foo": 2}),
+    "keys_custom_role": _dump({"role": "critic", "content": "x", "name": "bob", "task": "tt",
+                               "reasoning": "r", "foo": 2}, *USER),
+    "keys_system_name": _dump({"role": "system", "content": "x", "name": "sys", "foo": 2},
+                              *USER),
+    "keys_developer_kept": _dump(
+        {"role": "developer", "content": "x"}, *USER,
+        template="{% for m in messages %}{% if m.role == 'developer' %}D{% endif %}"
+                 "{{ m|tojson }}\n{% endfor %}"),
+    "keys_call_order": _dump({"role": "assistant", "content": None, "tool_calls": [_CALL]},
+                             {"role": "tool", "content": "r", "tool_call_id": "c1"}),
+    "keys_call_null_extras": _dump({"role": "assistant", "content": None, "tool_calls": [
+        {"index": None, "type": "function", "id": "c1",
+         "function": {"x": None, "name": "get_weather", "arguments": "{}"}}]},
+        {"role": "tool", "content": "r", "tool_call_id": "c1"}),
+    "parts_extra_keys": _dump({"role": "user", "content": [
+        {"type": "text", "text": "a", "extra": 1},
+        {"type": "refusal", "refusal": "no", "x": 2},
+        {"type": "thinking", "thinking": "h", "closed": True, "sig": "s"}]},
+        template=PARTS_DUMP_TEMPLATE),
+    "parts_lenient_list": _dump({"role": "user", "content": [
+        _A, _N, {"type": "thinking"}, {"type": "input_text"}]}, template=PARTS_DUMP_TEMPLATE),
+    "parts_custom_role_list": _dump({"role": "critic", "content": [
+        _N, "s", {"type": "text", "text": "t", "k": [1]}]}, template=PARTS_DUMP_TEMPLATE),
+    "parts_text_uuid": _dump({"role": "user", "content": [
+        {"type": "text", "text": "a", "uuid": "u"}]}, template=PARTS_DUMP_TEMPLATE),
+    "parts_tool_thinking": _dump({"role": "tool", "tool_call_id": "1", "content": [
+        _A, _THINK]}, template=PARTS_DUMP_TEMPLATE),
+    "parts_user_missing_text": _parts("user", _N),
+    "parts_user_text_then_missing": _parts("user", _A, _N),
+    "parts_user_missing_then_text": _parts("user", _N, _A),
+    "parts_user_two_missing": _parts("user", _N, _N),
+    "parts_user_thinking": _parts("user", _THINK),
+    "parts_user_text_thinking": _parts("user", _A, _THINK),
+    "parts_user_thinking_missing": _parts("user", {"type": "thinking"}),
+    "parts_user_text_thinking_missing": _parts("user", _A, {"type": "thinking"}),
+    "parts_user_text_refusal_missing": _parts("user", _A, {"type": "refusal"}),
+    "parts_user_refusal_missing": _parts("user", {"type": "refusal"}),
+    "parts_user_text_null": _parts("user", _A, {"type": "text", "text": None}),
+    "parts_user_text_number": _parts("user", _A, {"type": "text", "text": 5}),
+    "parts_user_input_text_missing": _parts("user", _A, {"type": "input_text"}),
+    "parts_custom_missing_text": _parts("critic", _N),
+    "parts_assistant_thinking": _parts("assistant", _THINK, _A),
+    "parts_assistant_missing_text": _parts("assistant", _N),
+    "parts_system_missing_text": _parts("system", _N),
+    "parts_system_thinking": _parts("system", _THINK),
+    "parts_tool_thinking_default": _parts("tool", _THINK),
+    "parts_tool_missing_text": _parts("tool", _N),
+}
+
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
 HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
     "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS,
-    "render_chat_template": RENDER_CHAT_TEMPLATE,
+    "render_chat_template": RENDER_CHAT_TEMPLATE, "render_chat_messages": RENDER_CHAT_MESSAGES,
 }
 
 #: the Messages render's thinking settings on every model: vLLM probes which reasoning_effort

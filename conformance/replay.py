@@ -219,6 +219,7 @@ DEVIATIONS: list[Deviation] = [
               "a request sends; vLLM's render server passes it to the engine"),
     Deviation("render_chat_edge*", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_media_errors", "*", "error.param", _PARAM_NOTATION),
+    Deviation("render_chat_messages", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_chat_edge_errors", "tool_call_no_*", "*",
               "a history tool call without `id` or `arguments` is rendered (arguments {} as "
               "for an empty string, no id for the template), as transformers renders it; "
@@ -592,7 +593,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "derender_chat_gptoss", "stream_chat_gptoss", "render_chat_mistral",
           "render_chat_mistral_errors", "derender_chat_mistral", "stream_chat_mistral",
           "render_chat_edge", "render_chat_edge_errors", "derender_chat_edge", "stream_chat_edge",
-          "render_media_errors", "tokens_gptoss", "render_chat_template",
+          "render_media_errors", "tokens_gptoss", "render_chat_template", "render_chat_messages",
           "render_messages_models", "derender_fuzz", "stream_fuzz", "render_fuzz",
           "render_fuzz_errors", "render_fuzz_order"]
 

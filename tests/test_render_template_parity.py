@@ -8,7 +8,9 @@ expects them, stated here per template (not derived by tito's code):
 * ``content: null`` stays null for a template that tests ``content is none`` (DeepSeek-V3);
   elsewhere it is ``""``, as vLLM hands it over;
 * tool-call ``arguments`` stay the client's JSON string for a template that concatenates them
-  (DeepSeek-V3), else they are objects (vLLM and ``transformers``' documented form);
+  (DeepSeek-V3), else they are objects (vLLM and ``transformers``' documented form); a call's
+  keys come in the order of openai's typed dicts (``id``, ``function``: ``arguments``, ``name``;
+  ``type``), as vLLM 0.33 validates them (recorded: ``render_chat_messages`` goldens);
 * ``developer`` stays as it is for a template that names the role; elsewhere the reference is the
   conversation vLLM 0.33 builds (a system message; system messages merged first);
 * tools reach the template with only the fields the request set.
@@ -110,9 +112,12 @@ def reference_messages(name: str, template: str) -> list[dict[str, Any]]:
             m["content"] = ""
         if isinstance(m["content"], list) and not parts:
             m["content"] = "\n".join(p["text"] for p in m["content"])
-        for tc in m.get("tool_calls", []):
-            if not string_args:
-                tc["function"]["arguments"] = json.loads(tc["function"]["arguments"])
+        for k, tc in enumerate(m.get("tool_calls", [])):
+            args = tc["function"]["arguments"]
+            # vLLM 0.33 validates a call as openai's typed dicts: their key order
+            m["tool_calls"][k] = {"id": tc["id"], "function": {
+                "arguments": args if string_args else json.loads(args),
+                "name": tc["function"]["name"]}, "type": tc["type"]}
         out.append(m)
     return out
 

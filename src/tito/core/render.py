@@ -18,13 +18,19 @@ where vLLM and Hugging Face made choices a client can observe:
   expect (``| tojson``); a template that concatenates them as text (DeepSeek-V3) gets the
   client's string (see :attr:`tito.core.template.ChatTemplate.wants_string_arguments`). ``reasoning``
   (or the deprecated ``reasoning_content``) of an assistant message is given to the template
-  under both names (and ``thinking``, as ``transformers`` does), whatever its value, and other
-  roles' is dropped, as vLLM 0.33 does; so is a ``name`` that is not a string. ``developer`` reaches the template as it is when the
-  template names the role in quotes (vLLM's test), else it becomes ``system`` and system
-  messages merge into one at the start, as vLLM 0.33 does. An empty assistant ``tool_calls``
-  list is dropped (vLLM). Keys whose value is null are dropped (templates test
-  ``is defined``). A ``tool_reference`` part (a deferred tool's ``name``) is text in the string
-  format and ``{"type": "tool_reference", "name"}`` in the list format (vLLM). A system text
+  under both names, whatever its value, and other roles' is dropped, as vLLM 0.33 does; so is a
+  ``name`` or ``task`` that is not a string. The template gets vLLM 0.33's keys only, in its
+  order (role, content, the assistant's ``tool_calls`` and reasoning, the tool's
+  ``tool_call_id``, ``name``, ``task``, the developer's ``tools``); other keys are dropped.
+  ``developer`` reaches the template as it is when the template names the role in quotes
+  (vLLM's test), else it becomes ``system`` and system messages merge into one at the start, as
+  vLLM 0.33 does. An empty assistant ``tool_calls`` list is dropped (vLLM). Text parts are
+  ``text``, ``input_text``, ``output_text``, ``refusal`` and ``thinking``; one without its text
+  is a 400, unless vLLM reads the message as its custom type (a custom role, or a complete text
+  / thinking / refusal part among the parts): then a ``text`` / ``refusal`` part without text
+  is skipped and the others get a null text. In the list format a part keeps the keys vLLM's
+  part types do not know. A ``tool_reference`` part (a deferred tool's ``name``) is text in the
+  string format and ``{"type": "tool_reference", "name"}`` in the list format (vLLM). A system text
   part starting with ``x-anthropic-billing-header`` (Claude Code's per-request line) loses that
   first line, as vLLM 0.33 does. A tool message whose parts are all text gets them as one string
   (joined with ``"\n"``) in the list format too, as vLLM 0.33 does (other parts keep the list).

@@ -41,8 +41,29 @@ NOT_MULTIMODAL = "{model} is not a multimodal model"
 NOT_MULTIMODAL_EMBEDS = "The model is not multimodal."
 
 
-#: Text-bearing part types (``refusal`` and the Responses-style names are text for a template).
-_TEXT_PART_KEYS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal"}
+#: Text-bearing part types (``refusal``, ``thinking`` and the Responses-style names are text for a
+#: template), and the key holding their text.
+_TEXT_PART_KEYS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal",
+                   "thinking": "thinking"}
+
+#: Part types whose missing text drops the part (vLLM 0.33's ``PART_TYPES_TO_SKIP_NONE_CONTENT``);
+#: the other text types give a null text.
+_SKIP_WITHOUT_TEXT = frozenset({"text", "refusal"})
+
+#: The part types that, complete (their text a string), make vLLM 0.33's message union pick its
+#: custom message type for a message of an OpenAI role: its parts are then read leniently (a
+#: part without its text is skipped) where the OpenAI type's lazily checked parts are a 400.
+_EXACT_TEXT_PARTS = {"text": "text", "thinking": "thinking", "refusal": "refusal"}
+
+#: The OpenAI roles (their message types check content parts strictly, when render reads them).
+_OPENAI_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+
+#: Every key of vLLM 0.33's content part types; a part's other keys ride along on the part the
+#: template gets in the list format (vLLM's ``_collect_extra_fields``).
+_KNOWN_PART_KEYS = frozenset({
+    "audio_embeds", "audio_url", "closed", "data", "file", "image_embeds", "image_pil",
+    "image_url", "input_audio", "name", "prompt_cache_breakpoint", "refusal", "text", "thinking",
+    "type", "uuid", "video_embeds", "video_url"})
 
 
 @dataclass(frozen=True)
@@ -57,7 +78,7 @@ def _part_type(part: Mapping[str, Any], where: str) -> str:
     """A part's type; vLLM infers a media part's from its payload key when ``type`` is missing
     (a text part needs its ``type``: vLLM 0.33's message types refuse it)."""
     kind = part.get("type")
-    if kind is not None:
+    if kind is not None and part.get("uuid") is None:  # vLLM: a uuid makes it a media part
         if not isinstance(kind, str):
             raise BadRequest(f"{where}.type must be a string.", param=where)
         return kind
@@ -92,33 +113,61 @@ def check_text_only(messages: Sequence[Any], model: str) -> None:
                 return
 
 
+def _lenient_parts(role: str, content: list[Any]) -> bool:
+    """Whether vLLM 0.33 reads ``content`` leniently: a message of a custom role, or one with a
+    complete text / thinking / refusal part (pydantic's smart union then prefers vLLM's custom
+    message type, whose parts are validated up front and permissively, over the OpenAI type
+    whose parts are checked strictly as render reads them; checked on every 1-3 part mix)."""
+    if role not in _OPENAI_ROLES:
+        return True
+    for part in content:
+        if isinstance(part, Mapping):
+            kind = part.get("type")
+            if isinstance(kind, str) and kind in _EXACT_TEXT_PARTS and isinstance(
+                    part.get(_EXACT_TEXT_PARTS[kind]), str):
+                return True
+    return False
+
+
+#: one part as the template's list format writes it: (kind, text or name, the extra keys)
+_Part = tuple[str, "str | None", dict[str, Any]]
+
+
 def _content_parts(
-    content: list[Any], where: str, media: list[dict[str, Any]], text_only: str | None = None
-) -> list[tuple[str, str | None]]:
-    """(kind, text) per part; media parts are appended to ``media`` untouched (``text_only``:
-    the name of a text-only model, which refuses them)."""
-    out: list[tuple[str, str | None]] = []
+    content: list[Any], where: str, media: list[dict[str, Any]], text_only: str | None = None,
+    *, lenient: bool = False,
+) -> list[_Part]:
+    """(kind, text, extra keys) per part; media parts are appended to ``media`` untouched
+    (``text_only``: the name of a text-only model, which refuses them). ``lenient``: a text
+    part without its text is skipped (``text``, ``refusal``) or has a null text, as vLLM 0.33's
+    custom message type reads it (:func:`_lenient_parts`); otherwise it is a 400."""
+    out: list[_Part] = []
     for j, part in enumerate(content):
         pw = f"{where}[{j}]"
         if isinstance(part, str):
-            out.append(("text", part))
+            out.append(("text", part, {}))
             continue
         if not isinstance(part, Mapping):
             raise BadRequest(f"{pw} must be an object or a string.", param=pw)
         kind = _part_type(part, pw)
+        extra = {k: v for k, v in part.items() if k not in _KNOWN_PART_KEYS}
         if kind in _TEXT_PART_KEYS:
             text = part.get(_TEXT_PART_KEYS[kind])
+            if text is None and lenient:
+                if kind not in _SKIP_WITHOUT_TEXT:
+                    out.append(("text", None, extra))
+                continue
             if not isinstance(text, str):
                 raise BadRequest(
                     f"{pw}.{_TEXT_PART_KEYS[kind]} must be a string for a '{kind}' part.", param=pw
                 )
-            out.append(("text", text))
+            out.append(("text", text, extra))
         elif kind == "tool_reference":  # vLLM 0.33: a deferred tool's name, for the template
             name = part.get("name")
             if not isinstance(name, str):
                 raise BadRequest(f"{pw}.name must be a string for a 'tool_reference' part.",
                                  param=pw)
-            out.append(("tool_reference", name))
+            out.append(("tool_reference", name, {}))
         elif kind in MEDIA_PART_TYPES:
             key, placeholder = MEDIA_PART_TYPES[kind]
             if part.get(key) is None:
@@ -126,7 +175,7 @@ def _content_parts(
             if text_only is not None:
                 raise refuse_media(kind, text_only)
             media.append(dict(part))
-            out.append((placeholder, None))
+            out.append((placeholder, None, extra))
         else:
             raise BadRequest(f"{pw}: unknown content part type '{kind}'.", param=pw)
     return out
@@ -134,7 +183,7 @@ def _content_parts(
 
 def _content_for_template(
     content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]],
-    text_only: str | None = None,
+    text_only: str | None = None, role: str = "user",
 ) -> str | list[dict[str, Any]]:
     if content is None:
         return "" if fmt == "string" else []
@@ -142,14 +191,16 @@ def _content_for_template(
         return content if fmt == "string" else [{"type": "text", "text": content}]
     if not isinstance(content, list):
         raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
-    parts = _content_parts(content, where, media, text_only)
+    parts = _content_parts(content, where, media, text_only,
+                           lenient=_lenient_parts(role, content))
     if fmt == "string":
         # an empty text part adds nothing, not even its separator (vLLM keeps truthy parts)
-        return "\n".join(text for kind, text in parts
+        return "\n".join(text for kind, text, _ in parts
                          if kind in ("text", "tool_reference") and text)
-    return [{"type": "text", "text": text} if kind == "text"
-            else {"type": kind, "name": text} if kind == "tool_reference" else {"type": kind}
-            for kind, text in parts]
+    return [{"type": "text", "text": text, **extra} if kind == "text"
+            else {"type": kind, "name": text} if kind == "tool_reference"
+            else {"type": kind, **extra}
+            for kind, text, extra in parts]
 
 
 def _tool_calls_for_template(
@@ -192,10 +243,20 @@ def _tool_calls_for_template(
             parsed = args
         if not string_arguments and not isinstance(parsed, dict):
             parsed = {}  # vLLM: templates need a mapping ("[1, 2]" -> {})
-        new_call = {k: v for k, v in call.items() if v is not None}
-        new_call["function"] = {**{k: v for k, v in function.items() if v is not None},
-                                "arguments": parsed}
+        # vLLM 0.33 validates the call as openai's typed dicts: their keys first, in their
+        # order, then the client's others
+        new_call = _typed_order(call, ("id", "function", "type"))
+        new_call["function"] = _typed_order(function, ("arguments", "name"))
+        new_call["function"]["arguments"] = parsed
         out.append(new_call)
+    return out
+
+
+def _typed_order(obj: Mapping[str, Any], declared: tuple[str, ...]) -> dict[str, Any]:
+    """``obj`` as pydantic dumps a typed dict that allows extra keys: the ``declared`` keys
+    first, in their order, then the others as sent (null ones too, as vLLM 0.33 passes them)."""
+    out = {k: obj[k] for k in declared if obj.get(k) is not None}
+    out.update((k, v) for k, v in obj.items() if k not in declared)
     return out
 
 
@@ -276,39 +337,45 @@ def normalize_messages(
         role = message.get("role")
         if not isinstance(role, str) or not role:
             raise BadRequest(f"{where}.role must be a non-empty string.", param=f"{where}.role")
-        msg: dict[str, Any] = {k: v for k, v in message.items() if v is not None}
-        msg["role"] = role
+        # vLLM 0.33 gives the template these keys only, in this order (its ConversationMessage):
+        # role, content, the assistant's tool calls and reasoning, the tool's call id, a string
+        # name / task, the developer's tools; a client's other keys never reach the template
+        msg: dict[str, Any] = {"role": role}
         content = message.get("content")
         if role == "system" and content:
             content = _strip_billing_header(content)
         msg["content"] = (
             None if content is None and keep_null_content
             else _content_for_template(content, f"{where}.content", content_format, media,
-                                       text_only_model)
+                                       text_only_model, role)
         )
         if role == "tool" and isinstance(msg["content"], list) and all(
                 p.get("type") == "text" for p in msg["content"]):
             # vLLM 0.33: a tool result of text parts is one string (templates expect it)
-            msg["content"] = "\n".join(p["text"] for p in msg["content"])
-        if "tool_calls" in msg:
-            msg["tool_calls"] = _tool_calls_for_template(
-                msg["tool_calls"], f"{where}.tool_calls", string_arguments=string_arguments
-            )
-            if not msg["tool_calls"] and role == "assistant":
-                del msg["tool_calls"]  # vLLM: keeps templates on the plain assistant path
-        reasoning = msg.pop("reasoning", None)
-        legacy = msg.pop("reasoning_content", None)
-        if reasoning is None:
-            reasoning = legacy
-        if reasoning is not None and role == "assistant":  # vLLM: any value, the assistant's
-            msg.setdefault("thinking", reasoning)
-            msg["reasoning"] = reasoning
-            msg["reasoning_content"] = reasoning
-        if "name" in msg and not isinstance(msg["name"], str):
-            del msg["name"]  # vLLM keeps a string name only (a tool message's type has none)
-        if "tool_call_id" in msg and not isinstance(msg["tool_call_id"], str):
-            raise BadRequest(f"{where}.tool_call_id must be a string.",
-                             param=f"{where}.tool_call_id")
+            msg["content"] = "\n".join(p["text"] or "" for p in msg["content"])
+        if role == "assistant":
+            if message.get("tool_calls") is not None:
+                calls = _tool_calls_for_template(
+                    message["tool_calls"], f"{where}.tool_calls", string_arguments=string_arguments
+                )
+                if calls:  # vLLM drops an empty list: templates stay on the plain assistant path
+                    msg["tool_calls"] = calls
+            reasoning = message.get("reasoning")
+            if reasoning is None:
+                reasoning = message.get("reasoning_content")
+            if reasoning is not None:  # vLLM: any value, under both names
+                msg["reasoning"] = reasoning
+                msg["reasoning_content"] = reasoning
+        elif role == "tool" and message.get("tool_call_id") is not None:
+            if not isinstance(message["tool_call_id"], str):
+                raise BadRequest(f"{where}.tool_call_id must be a string.",
+                                 param=f"{where}.tool_call_id")
+            msg["tool_call_id"] = message["tool_call_id"]
+        for key in ("name", "task"):  # vLLM keeps them when they are strings
+            if isinstance(message.get(key), str):
+                msg[key] = message[key]
+        if role == "developer":
+            msg["tools"] = message.get("tools")  # vLLM: even null (dropped if it becomes system)
         out.append(msg)
     if not keep_developer_role and any(m["role"] == "developer" for m in out):
         out = _developer_to_system(out)

@@ -59,10 +59,14 @@ def _template_source(
     request: ChatCompletionRequest, model: ServedModel, settings: RenderSettings
 ) -> str:
     kwargs_template = (request.chat_template_kwargs or {}).get("chat_template")
-    requested = request.chat_template if request.chat_template is not None else kwargs_template
-    if requested is not None:
-        if not settings.trust_request_chat_template:
-            raise BadRequest(_UNTRUSTED_TEMPLATE, param="chat_template")
+    if (request.chat_template is not None or kwargs_template is not None) and (
+            not settings.trust_request_chat_template):
+        raise BadRequest(_UNTRUSTED_TEMPLATE, param="chat_template")
+    # vLLM 0.33: an empty or "auto" request template leaves the kwargs' one, "auto" there the
+    # model's own (its merge_kwargs skips null and "auto")
+    requested = (request.chat_template if request.chat_template not in (None, "", "auto")
+                 else kwargs_template)
+    if requested is not None and requested != "auto":
         if not isinstance(requested, str) or not requested:
             raise BadRequest("chat_template must be a non-empty string.", param="chat_template")
         return requested
