@@ -1321,6 +1321,45 @@ RENDER_CHAT_MESSAGES: dict[str, tuple[str, str, dict[str, Any]]] = {
     "parts_tool_missing_text": _parts("tool", _N),
 }
 
+_GPTOSS_CALL = [{"id": "c1", "type": "function",
+                 "function": {"name": "get_weather", "arguments": "{}"}}]
+_GPTOSS_TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "parameters": {"type": "object", "properties": {}}}}]
+
+
+def _oss(*messages: dict[str, Any], **kw: Any) -> tuple[str, str, dict[str, Any]]:
+    return ("gpt-oss", CHAT_R, {"model": "gpt-oss", "messages": list(messages), **kw})
+
+
+_UNTYPED = [{"text": "x"}]
+_HI = {"role": "user", "content": "Hi"}
+_RESULT = {"role": "tool", "tool_call_id": "c1", "content": "r"}
+#: gpt-oss (harmony, built in code): which messages' parts vLLM reads (the custom type's list)
+#: and which it holds as an OpenAI type's iterator (flattened to nothing, or checked strictly)
+RENDER_CHAT_MESSAGES.update({
+    "gptoss_system_untyped": _oss({"role": "system", "content": _UNTYPED}, _HI),
+    "gptoss_developer_untyped": _oss({"role": "developer", "content": _UNTYPED}, _HI),
+    "gptoss_later_system_untyped": _oss(_HI, {"role": "system", "content": _UNTYPED}, _HI),
+    "gptoss_user_untyped": _oss({"role": "user", "content": _UNTYPED}),
+    "gptoss_assistant_untyped": _oss(_HI, {"role": "assistant", "content": _UNTYPED}, _HI),
+    "gptoss_tool_untyped": _oss(_HI, {"role": "tool", "tool_call_id": "c1",
+                                      "content": _UNTYPED}),
+    "gptoss_calls_untyped": _oss(_HI, {"role": "assistant", "content": _UNTYPED,
+                                       "tool_calls": _GPTOSS_CALL}, _RESULT,
+                                 tools=_GPTOSS_TOOLS),
+    "gptoss_calls_string_part": _oss(_HI, {"role": "assistant", "content": ["s"],
+                                           "tool_calls": _GPTOSS_CALL}, _RESULT,
+                                     tools=_GPTOSS_TOOLS),
+    "gptoss_calls_text_part": _oss(_HI, {"role": "assistant", "content": [_A],
+                                         "tool_calls": _GPTOSS_CALL}, _RESULT,
+                                   tools=_GPTOSS_TOOLS),
+    "gptoss_user_text_missing": _oss({"role": "user", "content": [_A, _N]}),
+    "gptoss_user_thinking": _oss({"role": "user", "content": [_THINK]}),
+    "gptoss_system_missing_text": _oss({"role": "system", "content": [_N]}, _HI),
+    "gptoss_system_name_untyped": _oss({"role": "system", "content": _UNTYPED,
+                                        "tool_call_id": "x"}, _HI),
+})
+
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
 HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
     "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS,

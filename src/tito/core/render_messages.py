@@ -50,14 +50,6 @@ _TEXT_PART_KEYS = {"text": "text", "input_text": "text", "output_text": "text", 
 #: the other text types give a null text.
 _SKIP_WITHOUT_TEXT = frozenset({"text", "refusal"})
 
-#: The part types that, complete (their text a string), make vLLM 0.33's message union pick its
-#: custom message type for a message of an OpenAI role: its parts are then read leniently (a
-#: part without its text is skipped) where the OpenAI type's lazily checked parts are a 400.
-_EXACT_TEXT_PARTS = {"text": "text", "thinking": "thinking", "refusal": "refusal"}
-
-#: The OpenAI roles (their message types check content parts strictly, when render reads them).
-_OPENAI_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
-
 #: Every key of vLLM 0.33's content part types; a part's other keys ride along on the part the
 #: template gets in the list format (vLLM's ``_collect_extra_fields``).
 _KNOWN_PART_KEYS = frozenset({
@@ -113,20 +105,69 @@ def check_text_only(messages: Sequence[Any], model: str) -> None:
                 return
 
 
-def _lenient_parts(role: str, content: list[Any]) -> bool:
-    """Whether vLLM 0.33 reads ``content`` leniently: a message of a custom role, or one with a
-    complete text / thinking / refusal part (pydantic's smart union then prefers vLLM's custom
-    message type, whose parts are validated up front and permissively, over the OpenAI type
-    whose parts are checked strictly as render reads them; checked on every 1-3 part mix)."""
-    if role not in _OPENAI_ROLES:
+#: the keys of vLLM 0.33's custom message type, and of each OpenAI role's message type
+_CUSTOM_KEYS = frozenset({"role", "content", "name", "tool_call_id", "tool_calls", "reasoning",
+                          "tools", "task"})
+_OPENAI_KEYS = {
+    **dict.fromkeys(("system", "developer", "user"), frozenset({"role", "content", "name"})),
+    "assistant": frozenset({"role", "content", "name", "audio", "function_call", "refusal",
+                            "tool_calls"}),
+    "tool": frozenset({"role", "content", "tool_call_id"}),
+}
+#: the fields of vLLM's simple media part types (all optional)
+_SIMPLE_MEDIA_FIELDS = (("image_url", "uuid"), ("audio_url",), ("video_url", "uuid"),
+                        ("image_pil", "uuid"))
+#: the typed part fields a complete part of each type sets (pydantic counts them)
+_PART_FIELDS = {"text": ("text",), "thinking": ("thinking",), "refusal": ("refusal",),
+                "tool_reference": ("name",)}
+
+
+def _part_fields(part: Any) -> int | None:
+    """How many typed fields ``part`` sets as vLLM's custom type validates it (None: invalid)."""
+    if isinstance(part, str):
+        return 0
+    if not isinstance(part, Mapping):
+        return None
+    kind = part.get("type")
+    if isinstance(kind, str) and kind in _PART_FIELDS and all(
+            isinstance(part.get(k), str) for k in _PART_FIELDS[kind]):
+        return 1 + len(_PART_FIELDS[kind]) + isinstance(part.get("closed"), bool)
+    media = part.get(kind) if isinstance(kind, str) and kind in MEDIA_PART_TYPES else None
+    if isinstance(media, Mapping) and isinstance(media.get("url"), str):
+        return 2 + len(media)  # type, the payload, the payload's keys
+    # else the permissive simple media types (all keys optional): the best one's keys
+    return max(sum(1 for k in fields if k in part) for fields in _SIMPLE_MEDIA_FIELDS)
+
+
+def custom_typed(message: Mapping[str, Any]) -> bool:
+    """Whether vLLM 0.33 reads this message as its custom message type, whose content parts are
+    a list validated up front and permissively (a text part without its text is skipped), rather
+    than as its role's OpenAI type, whose parts are an iterator checked strictly as render reads
+    them. pydantic's smart union picks the type that sets the most fields, nested ones counted
+    (the OpenAI types' iterables count none), the OpenAI type on a tie; a custom role is always
+    custom. Checked against vLLM on every 1-3 part mix and on the keys each type knows."""
+    role = message.get("role")
+    openai = _OPENAI_KEYS.get(role)  # type: ignore[arg-type]
+    if openai is None:
         return True
-    for part in content:
-        if isinstance(part, Mapping):
-            kind = part.get("type")
-            if isinstance(kind, str) and kind in _EXACT_TEXT_PARTS and isinstance(
-                    part.get(_EXACT_TEXT_PARTS[kind]), str):
-                return True
-    return False
+    content = message.get("content")
+    parts = [_part_fields(p) for p in content] if isinstance(content, list) else []
+    calls = message.get("tool_calls")
+    if None in parts or not (calls is None or isinstance(calls, list) and all(
+            isinstance(c, Mapping) and isinstance(c.get("id"), str)
+            and isinstance(c.get("function"), Mapping) for c in calls)):
+        return False  # the custom type refuses it
+    if role == "tool" and not isinstance(message.get("tool_call_id"), str):
+        return True  # the OpenAI tool type needs its call id
+    if role == "assistant" and "tool_calls" in message and calls is None:
+        return True  # the OpenAI assistant type's tool_calls are not nullable
+    custom = sum(1 for k in message if k in _CUSTOM_KEYS) + sum(parts)  # type: ignore[arg-type]
+    custom += 5 * len(calls or ())  # id, type, function and its name and arguments
+    own = sum(1 for k in message if k in openai)
+    for key in ("audio", "function_call"):
+        if role == "assistant" and isinstance(message.get(key), Mapping):
+            own += len(message[key])
+    return custom > own
 
 
 #: one part as the template's list format writes it: (kind, text or name, the extra keys)
@@ -140,7 +181,7 @@ def _content_parts(
     """(kind, text, extra keys) per part; media parts are appended to ``media`` untouched
     (``text_only``: the name of a text-only model, which refuses them). ``lenient``: a text
     part without its text is skipped (``text``, ``refusal``) or has a null text, as vLLM 0.33's
-    custom message type reads it (:func:`_lenient_parts`); otherwise it is a 400."""
+    custom message type reads it (:func:`custom_typed`); otherwise it is a 400."""
     out: list[_Part] = []
     for j, part in enumerate(content):
         pw = f"{where}[{j}]"
@@ -183,7 +224,7 @@ def _content_parts(
 
 def _content_for_template(
     content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]],
-    text_only: str | None = None, role: str = "user",
+    text_only: str | None = None, lenient: bool = False,
 ) -> str | list[dict[str, Any]]:
     if content is None:
         return "" if fmt == "string" else []
@@ -191,8 +232,7 @@ def _content_for_template(
         return content if fmt == "string" else [{"type": "text", "text": content}]
     if not isinstance(content, list):
         raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
-    parts = _content_parts(content, where, media, text_only,
-                           lenient=_lenient_parts(role, content))
+    parts = _content_parts(content, where, media, text_only, lenient=lenient)
     if fmt == "string":
         # an empty text part adds nothing, not even its separator (vLLM keeps truthy parts)
         return "\n".join(text for kind, text, _ in parts
@@ -347,7 +387,8 @@ def normalize_messages(
         msg["content"] = (
             None if content is None and keep_null_content
             else _content_for_template(content, f"{where}.content", content_format, media,
-                                       text_only_model, role)
+                                       text_only_model, isinstance(content, list)
+                                       and custom_typed(message))
         )
         if role == "tool" and isinstance(msg["content"], list) and all(
                 p.get("type") == "text" for p in msg["content"]):

@@ -28,6 +28,10 @@ The conversation (rules as vLLM applies them)
    - user (and any other role): its content parts, each its own text (tokenized separately).
 4. analysis messages before the last assistant ``final`` message are dropped
    (``auto_drop_analysis_messages``).
+5. a message vLLM holds as its role's OpenAI type (:func:`tito.core.render_messages.custom_typed`
+   false) has its parts as an iterator: the steps that flatten text (instructions, tool results,
+   an assistant's text before its calls) read none from it, and the steps that iterate it check
+   each part against the role's OpenAI part types (a 400 for a part without ``type`` or text).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tito.core.render_messages import custom_typed
 from tito.errors import BadRequest
 
 __all__ = [
@@ -113,6 +118,32 @@ def flatten_text(content: Any) -> str | None:
     return "".join(texts) if texts else None
 
 
+def _lazy(msg: Mapping[str, Any]) -> bool:
+    """Whether vLLM 0.33 holds this message's parts as a lazily validated iterator (an OpenAI
+    role's message type, :func:`tito.core.render_messages.custom_typed`): its
+    ``flatten_input_text_content`` reads no text from that (it is not a list), and iterating it
+    checks each part against the role's OpenAI part types."""
+    content = msg.get("content")
+    return isinstance(content, list) and not custom_typed(msg)
+
+
+#: the part types of the OpenAI message types whose parts harmony's default path iterates
+_LAZY_PART_TYPES = {"user": ("text", "image_url", "input_audio", "file"),
+                    "assistant": ("text", "refusal")}
+
+
+def _check_lazy_parts(role: str, content: list[Any], where: str) -> None:
+    """The parts of a :func:`_lazy` message as pydantic checks them when vLLM iterates them:
+    each an object of one of the role's part types (a text / refusal part here lacks its text,
+    or the message would not be lazy)."""
+    allowed = _LAZY_PART_TYPES.get(role, ("text",))
+    for k, part in enumerate(content):
+        kind = part.get("type") if isinstance(part, Mapping) else None
+        if kind not in allowed or kind in ("text", "refusal"):
+            raise BadRequest(f"{where}.content.{k}: not a valid {role} content part "
+                             f"(types: {', '.join(allowed)}).")
+
+
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise BadRequest(f"{where} must be a string.", param=where)
@@ -173,8 +204,9 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str) -> list[M
     out: list[Message] = []
     tool_calls = msg.get("tool_calls") or []
     reasoning = msg.get("reasoning")
+    lazy = _lazy(msg)
     if role == "assistant" and tool_calls:
-        text = flatten_text(msg.get("content"))
+        text = None if lazy else flatten_text(msg.get("content"))
         if text:
             out.append(Message("assistant", (text,), channel="commentary"))
         if reasoning:
@@ -191,7 +223,7 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str) -> list[M
         return out
     if role == "tool":
         name = names.get(msg.get("tool_call_id", ""), "") or ""
-        text = flatten_text(msg.get("content")) or ""
+        text = "" if lazy else flatten_text(msg.get("content")) or ""
         return [Message("tool", (text,), name=f"functions.{name}", channel="commentary",
                         recipient="assistant")]
     if role == "assistant" and reasoning:
@@ -201,6 +233,8 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str) -> list[M
     if isinstance(content, str):
         parts: tuple[str, ...] = (content,)
     else:
+        if lazy:
+            _check_lazy_parts(role, content, where)
         parts = tuple(
             _text(c.get("text", ""), f"{where}.content.{k}.text") if isinstance(c, dict)
             else _text(c, f"{where}.content.{k}")
@@ -210,7 +244,7 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str) -> list[M
         if parts and parts[0]:
             out.append(Message("assistant", parts, channel="final"))
     elif role in ("system", "developer"):
-        instructions = flatten_text(msg.get("content"))
+        instructions = None if lazy else flatten_text(msg.get("content"))
         if instructions is not None:
             out.append(Message("developer", (DeveloperContent(instructions=instructions),)))
     else:
@@ -243,7 +277,7 @@ def build_conversation(
     rest = list(messages)
     instructions = None
     if rest and isinstance(rest[0], Mapping) and rest[0].get("role") in ("system", "developer"):
-        instructions = flatten_text(rest[0].get("content"))
+        instructions = None if _lazy(rest[0]) else flatten_text(rest[0].get("content"))
         rest = rest[1:]
     out = [system_message(reasoning_effort, start_date)]
     descriptions = tool_descriptions(tools) if tools is not None else None

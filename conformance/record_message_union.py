@@ -1,0 +1,73 @@
+"""Record which message type vLLM 0.33.0's chat request gives each of a corpus of messages.
+
+Why: vLLM's ``ChatCompletionMessageParam`` is a pydantic smart union of the OpenAI role types
+(content parts an iterator, checked strictly only when render reads them) and its own custom
+type (parts a list, validated up front and permissively). Which one a message gets decides
+whether a malformed part is a 400 or is skipped, and whether gpt-oss's harmony path reads the
+parts at all. ``tito.core.render_messages.custom_typed`` states the rule;
+``tests/test_message_union.py`` checks it against this golden.
+
+    /work/vllm-venv/bin/python conformance/record_message_union.py   # writes the golden
+
+A message is recorded when vLLM's request model takes it; ``custom`` is whether its content
+came out a list (the custom type) rather than an iterator.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+GOLDEN = Path(__file__).resolve().parent / "goldens" / "message_union.json"
+
+PARTS: list[Any] = [
+    {"type": "text", "text": "a"}, {"type": "text"}, {"type": "thinking", "thinking": "h"},
+    {"type": "thinking"}, {"type": "thinking", "thinking": "h", "closed": True},
+    {"type": "refusal", "refusal": "r"}, {"type": "refusal"}, {"type": "text", "text": 5},
+    {"type": "bogus"}, "str", {"type": "input_text", "text": "i"}, {"text": "x"},
+    {"type": "image_url", "image_url": {"url": "u"}}, {"image_url": "u"},
+    {"type": "tool_reference", "name": "t"},
+    {"type": "image_url", "image_url": {"url": "u", "detail": "low"}},
+    {"type": "text", "text": "a", "extra": 1}, {"audio_url": "u", "uuid": "x"}, 5,
+]
+CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+EXTRA: dict[str, list[Any]] = {
+    "name": ["n"], "tool_call_id": ["c", None], "tool_calls": [[CALL], [], None,
+                                                               [{"type": "function"}]],
+    "reasoning": ["r", None], "refusal": ["no"], "task": ["t"], "tools": [None], "foo": [1],
+    "audio": [{"id": "a"}], "function_call": [{"name": "f", "arguments": "{}"}],
+}
+ROLES = ["user", "system", "assistant", "tool", "developer"]
+
+
+def corpus(n: int, seed: int) -> list[dict[str, Any]]:
+    r = random.Random(seed)
+    out = []
+    for _ in range(n):
+        message: dict[str, Any] = {"role": r.choice(ROLES),
+                                   "content": [r.choice(PARTS) for _ in range(r.randint(0, 3))]}
+        for key in r.sample(list(EXTRA), r.randint(0, 3)):
+            message[key] = r.choice(EXTRA[key])
+        out.append(message)
+    return out
+
+
+def main() -> None:
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    cases = []
+    for message in corpus(1500, seed=33):
+        try:
+            request = ChatCompletionRequest(model="m", messages=[message])
+        except Exception:  # noqa: BLE001 - refused by the request model: not a union case
+            continue
+        content = request.messages[0].get("content")
+        cases.append({"message": message, "custom": isinstance(content, list)})
+    GOLDEN.write_text(json.dumps({"vllm": "0.33.0", "cases": cases}, indent=0) + "\n")
+    print(f"{GOLDEN}: {len(cases)} cases")
+
+
+if __name__ == "__main__":
+    main()
