@@ -47,7 +47,8 @@ def _canonical(obj: dict[str, Any]) -> bytes:
             raw = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
         except TypeError:
             raw = None
-        if raw is not None and b"\\x" not in raw and not raw.translate(None, _BELOW_4_BYTE):
+        if (raw is not None and (b"\\" not in raw or b"\\x" not in raw)  # (one byte: memchr)
+                and not raw.translate(None, _BELOW_4_BYTE)):
             if not raw.isascii():
                 raw = raw.decode().encode("ascii", "backslashreplace").replace(b"\\x", b"\\u00")
             return raw.replace(b"\x7f", b"\\u007f")
