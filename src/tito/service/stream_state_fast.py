@@ -50,7 +50,10 @@ def _canonical(obj: dict[str, Any]) -> bytes:
         if (raw is not None and (b"\\" not in raw or b"\\x" not in raw)  # (one byte: memchr)
                 and not raw.translate(None, _BELOW_4_BYTE)):
             if not raw.isascii():
-                raw = raw.decode().encode("ascii", "backslashreplace").replace(b"\\x", b"\\u00")
+                latin1 = b"\xc2" in raw or b"\xc3" in raw  # (U+0080-U+00FF's UTF-8 lead bytes)
+                raw = raw.decode().encode("ascii", "backslashreplace")
+                if latin1:  # (backslashreplace writes those as \xNN, json as \u00NN)
+                    raw = raw.replace(b"\\x", b"\\u00")
             return raw.replace(b"\x7f", b"\\u007f")
     return _CANONICAL.encode(obj).encode()
 
