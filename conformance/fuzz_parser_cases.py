@@ -263,6 +263,25 @@ def _dsml41(rng, calls):
     return _dsml4(rng, calls, "｜DSML｜ ", "calls")
 
 
+_GQ = '<|"|>'
+
+
+def _gemma_value(rng, v) -> str:
+    if isinstance(v, str):
+        return _GQ + v + _GQ
+    if isinstance(v, dict):
+        return "{" + ",".join(f"{k}:{_gemma_value(rng, x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + rng.choice([",", ", "]).join(_gemma_value(rng, x) for x in v) + "]"
+    return json.dumps(v)
+
+
+def _gemma4(rng, calls):
+    return rng.choice(["", "\n"]).join(
+        f"<|tool_call>call:{n}{{" + ",".join(f"{k}:{_gemma_value(rng, v)}" for k, v in a.items())
+        + "}<tool_call|>" for n, a in calls)
+
+
 #: tool parser -> (markup writer, the markers that may show up in content or be mangled)
 FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
@@ -293,6 +312,8 @@ FORMATS = {
     "kimi_k2": (_kimi, [_KB, _KC, _KA, _KCE]),
     "minimax_m2": (_minimax, ["<minimax:tool_call>", '<invoke name="', "</parameter>"]),
     "deepseek_v32": (_dsml, [f"<{_D}function_calls>", f'<{_D}invoke name="', f"</{_D}parameter>"]),
+    # newparsers
+    "gemma4": (_gemma4, ["<|tool_call>", "<tool_call|>", _GQ]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
 _AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic"}
@@ -320,6 +341,8 @@ REASONING = {
     "ling3": ("<think>", "</think>", None),
     "deepseek_v4": ("<think>", "</think>", None),
     "deepseek_v41": ("<think>", "</think>", None),
+    # newparsers
+    "gemma4": ("<|channel>thought\n", "<channel|>", None),
 }
 #: each model's (tool parser, reasoning parser)
 PAIRS = [
@@ -329,6 +352,7 @@ PAIRS = [
     ("seed_oss", "seed_oss"), ("hunyuan_a13b", "hunyuan_a13b"), ("granite", "granite"),
     ("qwen3_json", "qwen3"), ("step3p5", "step3p5"), ("mimo", "mimo"), ("ling3", "ling3"),
     ("qwen3_coder", "nemotron_v3"), ("deepseek_v4", "deepseek_v4"), ("deepseek_v41", "deepseek_v41"),
+    ("gemma4", "gemma4"),
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

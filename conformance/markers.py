@@ -27,6 +27,8 @@ MARKERS = [
     "<minimax:tool_call>", "</minimax:tool_call>", "<seed:tool_call>", "</seed:tool_call>",
     "[TOOL_CALLS]", "[ARGS]", "<|tool_call|>", "<tool_calls>", "</tool_calls>",
     "<longcat_tool_call>", "</longcat_tool_call>",
+    # newparsers
+    "<|tool_call>", "<tool_call|>", '<|"|>', "<|channel>", "<channel|>",
 ]
 
 

@@ -14,7 +14,9 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "mistral", "pythonic", "llama4_pythonic", "granite", "granite-20b-fc",
            "hunyuan_a13b", "seed_oss", "openai", "qwen3_json", "step3p5",
            "ling3", "mimo", "longcat", "deepseek_v4", "deepseek_v41",
-           "granite4", "phi4_mini_json"]
+           "granite4", "phi4_mini_json",
+           # newparsers
+           "gemma4"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -177,7 +179,11 @@ NATIVE: dict[str, str] = {
     "mistral": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
     "phi4_mini_json": 'functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
     "granite4": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    "gemma4": '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
 }
+#: formats vLLM reads in their own syntax for required / named too, with no constraint
+#: (``supports_required_and_named = False`` and no structural tag)
+NATIVE_FORCED = {"gemma4"}
 _MISTRAL_LIST = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
 #: streaming derender cases: (chat request of CHAT, call mode); each is sent one id per call
 #: and in seeded random chunks (``corpus.chunkings``), vLLM driven as its protocol requires
@@ -193,7 +199,7 @@ def constrained_text(parser: str, mode: str) -> str:
     the format's own syntax."""
     if parser in OUTPUTS and parser != "mistral":
         return OUTPUTS[parser]
-    if mode == "auto":
+    if mode == "auto" or parser in NATIVE_FORCED:
         return NATIVE[parser]
     if parser == "mistral":
         return _MISTRAL_LIST

@@ -155,6 +155,38 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
         "call start, kept) but [ARGS], a special token of the tool format only, is skipped as "
         "skip_special_tokens asks; vLLM's parser path keeps every special token",
     ),
+    # -- newparsers ------------------------------------------------------------------------------
+    **{
+        cid: (
+            {"reasoning": None, "content": content,
+             "calls": [["get_current_weather", args]] * n},
+            "vLLM's batch path drops text after the first call, its stream path keeps it: tito "
+            "keeps it",
+        )
+        for cid, content, args, n in (
+            ("gemma4/end_in_string", " after", '{"city": "a"}', 1),
+            ("gemma4/text_around", "A  B ", '{"city": "London"}', 2))
+    },
+    **{
+        f"gemma4/reasoning_{k}": (
+            {"reasoning": "hm", "content": "<|tool_call>call:get_current_weather{city:London}",
+             "calls": []},
+            "no tool parser for the request: <|tool_call> ends the block (the reasoning grammar's "
+            "call start, kept) but <|\"|> and <tool_call|>, special tokens of the tool format "
+            "only, are skipped as skip_special_tokens asks; vLLM's parser path keeps every "
+            "special token",
+        )
+        for k in ("block_call", "unclosed_call")
+    },
+    **{
+        cid: (
+            {"reasoning": None, "content": "hmanswer", "calls": []},
+            "a <channel|> with no block open: vLLM's batch makes the text before it reasoning (it "
+            "reads the whole output first), its stream content with the marker absorbed; tito "
+            "follows the stream (an output starting with thought\\n opens the block in both)",
+        )
+        for cid in ("gemma4+gemma4/bare_end", "gemma4/reasoning_bare_end")
+    },
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted"}

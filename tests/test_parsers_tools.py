@@ -904,6 +904,7 @@ XML_SECTIONS = {
     "deepseek_v32": "<｜DSML｜function_calls>",
     "deepseek_v4": "<｜DSML｜tool_calls>",
     "deepseek_v41": "<｜DSML｜ calls>",
+    "gemma4": "<|tool_call>",
 }
 XML_NAME_HEADERS = {
     "qwen3_coder": "<tool_call><function=",
@@ -918,6 +919,7 @@ XML_NAME_HEADERS = {
     "deepseek_v32": '<｜DSML｜function_calls><｜DSML｜invoke name="',
     "deepseek_v4": '<｜DSML｜tool_calls><｜DSML｜invoke name="',
     "deepseek_v41": '<｜DSML｜ calls><｜DSML｜ invoke name="',
+    "gemma4": "<|tool_call>call:",
 }
 
 
@@ -943,6 +945,7 @@ def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its
         "deepseek_v41": '<｜DSML｜ calls>\n<｜DSML｜ invoke name="f">\n<｜DSML｜ parameter '
         f'name="data" string="true">{big}</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n'
         "</｜DSML｜ calls>",
+        "gemma4": f'<|tool_call>call:f{{data:<|"|>{big}<|"|>}}<tool_call|>',
     }
 
 
@@ -1349,6 +1352,10 @@ _FRAGMENTS = {
         '{"q": 1}',
         "{" + "y" * 130 + "}",
         "<",
+    ],
+    "gemma4": [
+        "<|tool_call>", "<tool_call|>", "call:", "f", "g", "{", "}", "[", "]", ",", ":", "n:",
+        "o:", "d:", "x:", '<|"|>', "7", "a", " ", "\n", "true", "(", ")", "text", "<",
     ],
     "required": [
         "[",

@@ -91,6 +91,7 @@ def test_typed_parser_state_stays_bounded_with_every_buffer_full(name):
         'string="false">',
         "deepseek_v41": '<｜DSML｜ calls><｜DSML｜ invoke name="f"><｜DSML｜ parameter name="n" '
         'string="false">',
+        "gemma4": '<|tool_call>call:f{n:<|"|>',
     }[name]
     state, sizes = T.initial(p), []
     state, _, _ = T.step(p, state, opening, final=False)

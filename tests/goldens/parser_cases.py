@@ -802,6 +802,92 @@ def _cut_headers() -> list[dict]:
              "text": text} for t, r, tools, cid, text in rows]
 
 
+# -- newparsers: vLLM 0.33 registry names added in this block (gemma4 ...) ------------------------
+
+_GQ = '<|"|>'
+_GC, _GE = "<|tool_call>", "<tool_call|>"
+
+
+def _gemma4() -> list[dict]:
+    """vLLM 0.33's gemma4 tool and reasoning parsers: vLLM's own cases
+    (tests/tool_parsers/test_gemma4_tool_parser.py, tests/reasoning/test_gemma4_reasoning_parser.py)
+    and ours (typing by the schema, nesting, truncation, reasoning with and without markers)."""
+    q, c, e = _GQ, _GC, _GE
+    weather = f"{c}call:get_current_weather{{city:{q}London{q}}}{e}"
+    calls = {
+        "no_call": "Hello, how can I help you today?",
+        "single": weather,
+        "multiple_arguments": f"{c}call:get_current_weather{{city:{q}San Francisco{q},unit:{q}celsius{q}}}{e}",
+        "text_before": f"Let me check the weather for you. {weather}",
+        "multiple_calls": f"{weather}{c}call:get_time{{location:{q}London{q}}}{e}",
+        "nested_untyped": f"{c}call:complex_function{{nested:{{inner:{q}value{q}}},list:[{q}a{q},{q}b{q}]}}{e}",
+        "number_boolean_untyped": f"{c}call:set_status{{is_active:true,count:42,score:3.14}}{e}",
+        "incomplete": f"{c}call:get_current_weather{{city:{q}London",
+        "hyphenated_name": f"{c}call:get-weather{{location:{q}London{q}}}{e}",
+        "dotted_name": f"{c}call:weather.get{{location:{q}London{q}}}{e}",
+        "no_arguments": f"{c}call:get_status{{}}{e}",
+        "string_with_comma": f"{c}call:get_current_weather{{city:{q}Paris, France{q}}}{e}",
+        "quoted_key": f"{c}call:calculate_area{{dimensions:{{{q}3{q}:{q}new text{q}}}}}{e}",
+        "typed": f"{c}call:test_types{{int_param:42,float_param:3.14,bool_param:false,str_param:{q}x{q},"
+                 f"arr_param:[{q}a{q},1,null],num:-1e5,unknown:null,obj_param:{{{q}3{q}:{q}t{q}}},"
+                 f"anyof_int:null,anyof_str:{q}7{q},type_as_array:5,multi:{q}9{q}}}{e}",
+        "typed_quoted_number": f"{c}call:calculate_area{{shape:{q}sq{q},precision:{q}3{q},dimensions:{{w:3.5,h:true}}}}{e}",
+        "bare_string": f"{c}call:test_types{{str_param:hello world ,int_param:007,float_param:1.}}{e}",
+        "spaces": f"{c}call: get_current_weather {{ city : {q}x{q} , state:{q}y{q} }}{e}",
+        "escapes": f'{c}call:get_current_weather{{city:{q}line1\nline2 "q" \\ é{q}}}{e}',
+        "marker_in_string": f"{c}call:get_current_weather{{city:{q}a{c}b{q}}}{e}",
+        "end_in_string": f"{c}call:get_current_weather{{city:{q}a{e} after",
+        "paren_form": f"{c}call:get_current_weather(city:{q}L{q},state:TX){e}",
+        "bare_colon": f"{c}:get_current_weather{{city:{q}L{q}}}{e}",
+        "no_braces": f"{c}call:get_status{e}",
+        "text_around": f"A {weather} B {weather}\n",
+        "newlines_between": f"{weather}\n\n{c}call:calculate_area{{}}{e}",
+        "key_without_value": f"{c}call:get_current_weather{{city}}{e}",
+        "empty_value": f"{c}call:get_current_weather{{city:}}{e}",
+        "truncated_bare": f"{c}call:calculate_area{{precision:2",
+        "truncated_after_brace": f"{c}call:calculate_area{{precision:2}}",
+        "nested_deep": f"{c}call:calculate_area{{dimensions:{{a:[1,{{b:2}}],c:{q}d{q}}},precision:{q}3{q}}}{e}",
+        "trailing_text_in_call": f"{c}call:get_current_weather{{city:{q}x{q}}} trailing{e}",
+        "stray_end": f"before {e} after",
+        "unknown_tool_typed_text": f"{c}call:a{{x:1}}{e}{c}call:b{{y:{q}q{q}}}{e}",
+        "array_items": f"{c}call:test_types{{arr_param:[1, 2 ,[3,{q}x{q}],{{k:v}}],obj_param:{{}}}}{e}",
+        "cut_name": f"Hi {c}call:get_current_wea",
+        "cut_marker": f"Hi {c}",
+        "cut_preamble": f"Hi {c}cal",
+    }
+    out: list[dict] = []
+    for cid, text in calls.items():
+        out.append({"id": f"gemma4/{cid}", "tool": "gemma4", "reasoning": None, "tools": TOOLS,
+                    "text": text})
+    think = {
+        "block": "<|channel>thought\nLet me think.<channel|>The answer.",
+        "block_no_prefix": "<|channel>hm<channel|>answer",
+        "prefix_no_start": "thought\nhm<channel|>answer",
+        "prefix_only_unclosed": "thought\nhm",
+        "block_call": f"<|channel>thought\nhm  \n<channel|>{weather}",
+        "unclosed_call": f"<|channel>thought\nhm  \n{weather}",
+        "unclosed": "<|channel>thought\nhm",
+        "first_line_only": "<|channel>thought",
+        "first_line_empty_block": "<|channel>thought\n<channel|>answer",
+        "partial_first_line": "<|channel>thou",
+        "plain": "plain answer",
+        "content_then_block": "answer<channel|>more<|channel>x",
+        "repeated": "<|channel>a<|channel>b<channel|>c<channel|>d",
+        "thinking_off": "<|channel>thought\na<channel|>b",
+        "bare_end": "hm<channel|>answer",
+    }
+    for cid, text in think.items():
+        case = {"id": f"gemma4+gemma4/{cid}", "tool": "gemma4", "reasoning": "gemma4",
+                "tools": TOOLS, "text": text}
+        if cid == "thinking_off":
+            case["kwargs"] = {"enable_thinking": False}
+        out.append(case)
+        out.append(dict(case, id=f"gemma4/reasoning_{cid}", tool=None, tools=[]))
+    out.append({"id": "gemma4+gemma4/prompt_open", "tool": "gemma4", "reasoning": "gemma4",
+                "tools": TOOLS, "text": "thought\nhm<channel|>ans", "prompt": "<|turn>model\n<|channel>"})
+    return out
+
+
 _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
     "type": "object", "properties": {}}}}
 
@@ -826,6 +912,7 @@ CASES: list[dict] = [
     *_fuzz_found(),
     *_new_formats(),
     *_cut_headers(),
+    *_gemma4(),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -852,6 +939,9 @@ MARKERS: dict[str, list[str]] = {
     "llama4_pythonic": ["<|python_start|>", "<|python_end|>"],
     "deepseek_v3": [_VB, _VE, _VC, _VS, _VCE],
     "granite": ["<|tool_call|>"],
+    # newparsers
+    "gemma4": ["<|channel>", "<channel|>", "<|tool_call>", "<tool_call|>", '<|"|>', "<|turn>",
+               "<|tool_response>"],
 }
 
 

@@ -2,7 +2,10 @@
 
 Run with vLLM's python (never from the tests)::
 
-    /work/vllm-venv/bin/python tests/goldens/record_parsers.py
+    /work/vllm-venv/bin/python tests/goldens/record_parsers.py [ID_PREFIX ...]
+
+With id prefixes only the cases whose id starts with one are recorded again; the others keep
+their stored goldens (the file stays in ``CASES`` order; cases no longer in ``CASES`` go).
 
 For each case: the Qwen3 tokenizer of ``layers/tokenizer/models/qwen3`` with the format's markers
 added as special tokens (``parser_cases.MARKERS``), vLLM's composed parser
@@ -145,7 +148,12 @@ def stream(case: dict, sizes: list[int], *, final_alone: bool = False) -> dict:
 
 
 def main() -> None:
-    goldens = [record(c) for c in CASES]
+    prefixes = tuple(sys.argv[1:])
+    old = {}
+    if prefixes and (HERE / "parsers_vllm.json").exists():
+        old = {g["id"]: g for g in json.loads((HERE / "parsers_vllm.json").read_text())}
+    goldens = [old[c["id"]] if prefixes and not c["id"].startswith(prefixes) and c["id"] in old
+               else record(c) for c in CASES]
     (HERE / "parsers_vllm.json").write_text(json.dumps(goldens, ensure_ascii=False, indent=1) + "\n")
     bad = [g["id"] for g in goldens if g["batch"] != {k: g["stream"].get(k) for k in g["batch"]}]
     print(f"{len(goldens)} cases recorded; vLLM batch != stream in {len(bad)}: {bad}")

@@ -971,8 +971,8 @@ def HarmonyState_b5b634756995434a(StateError, _MISSING, _cls, _d_calls, _d_conte
     return locals()
 
 
-def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):
-    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens):
+def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):
+    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens, lead=_d_lead, led=_d_led, begun=_d_begun):
         self.phase = phase
         self.held = held
         self.opened = opened
@@ -984,7 +984,10 @@ def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_
         self.start_id = start_id
         self.end_id = end_id
         self.reasoning_tokens = reasoning_tokens
-    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, reasoning_tokens):
+        self.lead = lead
+        self.led = led
+        self.begun = begun
+    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, reasoning_tokens, lead, led, begun):
         new = _new(_cls)
         new.phase = phase
         new.held = held
@@ -997,6 +1000,9 @@ def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_
         new.start_id = start_id
         new.end_id = end_id
         new.reasoning_tokens = reasoning_tokens
+        new.lead = lead
+        new.led = led
+        new.begun = begun
         return new
     def model_copy(self, update=None, deep=False):
         new = _new(_cls)
@@ -1011,6 +1017,9 @@ def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_
         new.start_id = self.start_id
         new.end_id = self.end_id
         new.reasoning_tokens = self.reasoning_tokens
+        new.lead = self.lead
+        new.led = self.led
+        new.begun = self.begun
         if update:
             for k, v in update.items():
                 _set(new, k, v)
@@ -1018,7 +1027,7 @@ def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.reasoning_tokens, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.reasoning_tokens, )
+        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.reasoning_tokens, self.lead, self.led, self.begun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.reasoning_tokens, other.lead, other.led, other.begun, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -1055,6 +1064,15 @@ def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_
             v = self.reasoning_tokens
             if v != _d_reasoning_tokens:
                 d['reasoning_tokens'] = v
+            v = self.lead
+            if v != _d_lead:
+                d['lead'] = v
+            v = self.led
+            if v != _d_led:
+                d['led'] = v
+            v = self.begun
+            if v != _d_begun:
+                d['begun'] = v
             return d
         v = self.phase
         d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
@@ -1078,6 +1096,12 @@ def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_
         d['end_id'] = v
         v = self.reasoning_tokens
         d['reasoning_tokens'] = v
+        v = self.lead
+        d['lead'] = v
+        v = self.led
+        d['led'] = v
+        v = self.begun
+        d['begun'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -1190,6 +1214,36 @@ def ReasoningState_81f7a6685076d5d8(StateError, _MISSING, _cls, _d_answered, _d_
                 new.reasoning_tokens = checkers['reasoning_tokens'](v)
             except StateError as exc:
                 raise StateError(('reasoning_tokens', *exc.loc), exc.msg) from None
+        v = data.get('lead', _MISSING)
+        if v is _MISSING:
+            new.lead = _d_lead
+        elif v.__class__ is str and len(v) <= 16:
+            new.lead = v
+        else:
+            try:
+                new.lead = checkers['lead'](v)
+            except StateError as exc:
+                raise StateError(('lead', *exc.loc), exc.msg) from None
+        v = data.get('led', _MISSING)
+        if v is _MISSING:
+            new.led = _d_led
+        elif v.__class__ is bool:
+            new.led = v
+        else:
+            try:
+                new.led = checkers['led'](v)
+            except StateError as exc:
+                raise StateError(('led', *exc.loc), exc.msg) from None
+        v = data.get('begun', _MISSING)
+        if v is _MISSING:
+            new.begun = _d_begun
+        elif v.__class__ is bool:
+            new.begun = v
+        else:
+            try:
+                new.begun = checkers['begun'](v)
+            except StateError as exc:
+                raise StateError(('begun', *exc.loc), exc.msg) from None
         return new
     return locals()
 

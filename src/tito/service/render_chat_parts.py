@@ -129,7 +129,7 @@ def calls_schema_replaces_text(model: ServedModel) -> bool:
     request's ``text.format`` (so a ``structured_outputs`` beside it is a 400 there)."""
     parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
     return parser is not None and not is_harmony_model(model) \
-        and parser.structural_tag_model is None and parser.forced_calls != "mistral_list"
+        and parser.structural_tag_model is None and parser.forced_calls == "json_list"
 
 
 def _chat_structured_outputs(
@@ -161,7 +161,7 @@ def _chat_structured_outputs(
                          parallel_tool_calls=request.parallel_tool_calls, constraint=constraint)
     if tag is not None:
         return {"structural_tag": tag}
-    if harmony or parser is None:
+    if harmony or parser is None or parser.forced_calls == "native":
         return constraint
     if parser.forced_calls == "mistral_list":
         rf_type = _get(response_format, "type") if response_format is not None else None

@@ -46,6 +46,10 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
 ``nemotron_v3``                repeats absorbed; ``enable_thinking: false`` turns mimo's and
                                nemotron_v3's off (step3p5's template always thinks); step3p5 and
                                nemotron_v3 drop trailing reasoning whitespace
+``gemma4``                     ``<|channel>`` ... ``<channel|>``, starts in ``pre``; the block's
+                               first line ``thought\n`` is dropped (a block of only ``thought`` is
+                               none), an output starting with it opens the block; ``<|tool_call>``
+                               ends it; repeats absorbed, trailing whitespace dropped
 ============================  =====================================================================
 
 An *implicit end* (vLLM 0.33's grammars: a tool call straight from reasoning) is the model's tool
@@ -166,6 +170,11 @@ class ReasoningState(State):
     start_id: int | None = None  #: ``<think>`` id in this vocabulary (None: not a token)
     end_id: int | None = None  #: ``</think>`` id
     reasoning_tokens: int = Field(default=0, ge=0)  #: ids inside the block so far
+    #: ``block_prefix`` / ``lead_opens`` formats only (gemma4): the reasoning's first characters
+    #: while they may still be the prefix; the prefix is decided; the output's start is decided
+    lead: str = Field(default="", max_length=16)
+    led: bool = False
+    begun: bool = False
 
 
 def initial(
@@ -256,6 +265,15 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
     if parser.prepend and not st.opened:
         st.opened = True
         s = parser.prepend + s
+    if parser.lead_opens and not st.begun and s:
+        prefix = parser.block_prefix
+        if st.phase == "pre" and s.startswith(prefix):
+            st.phase = st.id_phase = "think"  # the output opens the block itself
+            st.opened = True
+        elif st.phase == "pre" and prefix.startswith(s) and not final:
+            st.held = s
+            return st, "", ""
+        st.begun = True
     implicit = (st.implicit_end,) if st.implicit_end else ()
     while True:
         if st.phase == "done":
@@ -287,6 +305,9 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
             st.phase = "post" if parser.absorb else "done"
         # else: a stray end outside the block, absorbed
     text_r = "".join(reasoning)
+    if parser.block_prefix and not st.led:
+        text_r = _strip_block_prefix(parser.block_prefix, st, text_r,
+                                     ended=st.phase != "think" or final)
     if parser.strip_trailing_ws:
         text_r = _hold_trailing_ws(st, text_r, ended=st.phase != "think" or final)
     return st, text_r, "".join(content)
@@ -327,6 +348,23 @@ def _looking(
     if st.opened and not parser.absorb:
         return (*parser.ends, *implicit)
     return (*parser.starts, *parser.ends, *implicit)
+
+
+def _strip_block_prefix(prefix: str, st: ReasoningState, text: str, *, ended: bool) -> str:
+    """The reasoning's first characters lose ``prefix`` (vLLM's gemma4 ``thought\\n``): held in
+    ``st.lead`` while they may still be it; a block holding only its first line has none."""
+    combined = st.lead + text
+    if not combined:
+        return ""
+    st.lead = ""
+    if combined.startswith(prefix):
+        st.led = True
+        return combined[len(prefix) :]
+    if prefix.startswith(combined) and not ended:
+        st.lead = combined
+        return ""
+    st.led = True
+    return "" if combined == prefix.rstrip() else combined
 
 
 def _hold_trailing_ws(st: ReasoningState, text: str, *, ended: bool) -> str:

@@ -59,6 +59,12 @@ class ReasoningParser:
     #: a whitespace run is held until more reasoning shows it is not trailing; the block's end
     #: (or the output's) drops it. Only a run's last :data:`WS_HOLD` characters are ever dropped.
     strip_trailing_ws: bool = False
+    #: text the model writes first inside the block, dropped from the reasoning (gemma4's
+    #: ``thought\n``); a reasoning that is only its first line (``thought``) is none
+    block_prefix: str = ""
+    #: an output that starts with :attr:`block_prefix` opens the block (the template's prompt
+    #: wrote the start marker: vLLM's gemma4 injects it)
+    lead_opens: bool = False
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:
@@ -176,6 +182,12 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     "nemotron_v3": ReasoningParser(
         "nemotron_v3", implicit_open=True, switch="enable", implicit_end=_TOOL_CALL,
         absorb=True, strip_trailing_ws=True,
+    ),
+    # newparsers: vLLM 0.33's Gemma4Parser grammar (channel markers; a call ends the block;
+    # repeats absorbed; thinking is parsed whatever enable_thinking says)
+    "gemma4": ReasoningParser(
+        "gemma4", start="<|channel>", end="<channel|>", implicit_end="<|tool_call>", absorb=True,
+        strip_trailing_ws=True, block_prefix="thought\n", lead_opens=True,
     ),
     "seed_oss": ReasoningParser(
         "seed_oss",

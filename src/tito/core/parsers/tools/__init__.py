@@ -70,6 +70,8 @@ _FORMATS = {
     "phi4_mini_json": "phi4_mini_json:Phi4MiniJsonParser",
     "deepseek_v4": "deepseek_v4:DeepSeekV4Parser",
     "deepseek_v41": "deepseek_v4:DeepSeekV41Parser",
+    # newparsers (vLLM 0.33's registry names tito lacked)
+    "gemma4": "gemma4:Gemma4Parser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -127,6 +129,8 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "phi4_mini_json": RenderTraits(),
     "deepseek_v4": RenderTraits("deepseek_v4", special=True),
     "deepseek_v41": RenderTraits("deepseek_v4_1", special=True),
+    # newparsers
+    "gemma4": RenderTraits(special=True, special_without_tools=True, forced_calls="native"),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
@@ -134,7 +138,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 #: Their parsers are the :class:`._xml.XmlCallParser` ones (a test checks it; named here so
 #: that asking imports no format).
 TYPED_TOOL_PARSERS = frozenset(
-    {"deepseek_v32", "deepseek_v4", "deepseek_v41", "glm45", "glm47", "ling3", "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml",
+    {"deepseek_v32", "deepseek_v4", "deepseek_v41", "gemma4", "glm45", "glm47", "ling3", "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml",
      "seed_oss", "step3p5"})
 
 __all__ = [
@@ -180,7 +184,9 @@ def make_tool_parser(
     if mode == "none":
         return PassthroughParser()
     tagged = TOOL_PARSERS.get(name) if name is not None else None
-    if mode in ("required", "named") and not (tagged is not None and has_structural_tag(tagged)):
+    native = tagged is not None and tagged.forced_calls == "native"
+    if mode in ("required", "named") and not (
+            tagged is not None and (has_structural_tag(tagged) or native)):
         from tito.core.parsers.tools.json_list import RequiredParser
 
         if tagged is not None and tagged.forced_calls == "mistral_list":
@@ -204,7 +210,7 @@ def make_tool_parser(
         raise BadRequest(
             f"unknown tool parser {name!r}; known: {sorted(TOOL_PARSERS)}", param="tool_parser"
         ) from None
-    forced = mode != "auto"
+    forced = mode != "auto" and not native  # native: read exactly as auto (vLLM's fallback)
     if name in TYPED_TOOL_PARSERS:
         return dataclasses.replace(parser, single_call=single, tool_params=tool_params,
                                    forced=forced)

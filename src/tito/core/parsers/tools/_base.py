@@ -193,7 +193,8 @@ class ToolParser:
     #: without a tag, how ``required`` / named are constrained and read back: ``json_list``
     #: (vLLM's base parser: a list of ``{name, parameters}``, named: the bare arguments) or
     #: ``mistral_list`` (vLLM's mistral parser: ``[{name, arguments}]``, one item when named;
-    #: no constraint for Responses requests)
+    #: no constraint for Responses requests) or ``native`` (vLLM's ``supports_required_and_named
+    #: = False`` engine formats: no constraint; the output is read as ``auto`` reads it)
     forced_calls: ClassVar[str] = "json_list"
     #: keep only the call with index 0 in the output (``parallel_tool_calls=false``)
     single_call: bool = False

@@ -289,6 +289,10 @@ class XmlCallParser(ToolParser):
     def _open_value(self, st: Work, out: Out, key: str, attr: str) -> None:
         """A parameter starts: its key goes out, its value phase begins."""
         out.args(st, ("{" if st.args_sent == 0 else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
+        self._begin_value(st, out, key, attr)
+
+    def _begin_value(self, st: Work, out: Out, key: str, attr: str) -> None:
+        """A value's phase begins: a string streams (``vstr``), a typed value is buffered."""
         st.vt = self._value_code(st, key, attr)
         st.val = ""
         st.vs = False

@@ -1,0 +1,343 @@
+"""``gemma4``: Google Gemma 4 tool calls, in Gemma's own argument language.
+
+Format (Gemma 4's template; the markers and the string quote ``<|"|>`` are special tokens)::
+
+    TEXT <|tool_call>call:NAME{KEY:VALUE,KEY:VALUE}<tool_call|> TEXT <|tool_call>...
+
+    VALUE  := <|"|>TEXT<|"|>            a string, verbatim (no escapes)
+            | {KEY:VALUE,...}           an object
+            | [VALUE,...]               an array
+            | BARE                      text up to the next , } or ] (stripped): 42, true, null
+    KEY    := TEXT up to ':' (stripped; <|"|>KEY<|"|> loses its quotes)
+
+Grammar, as vLLM 0.33's ``Gemma4Parser`` reads it (``vllm/parser/gemma4.py``): the header is
+``<|tool_call>``, anything up to the first ``:`` (``call:``, or a bare ``:``), the NAME (stripped,
+non-empty) up to ``{`` or ``(`` (then the closer is ``)``) or ``<tool_call|>`` (a call without
+arguments: ``{}``). Separators ``,`` and whitespace between members and items are skipped. Every
+leaf (string or bare) is text; vLLM types the leaves from the request's tool schema
+(``_fix_arg_types``, :mod:`._schema`): a member by its property's schema, nested objects by their
+``properties``, array items by ``items``; a leaf without a schema stays a string (so an unknown
+tool's ``count:42`` is ``"42"``). Arguments are ``json.dumps`` of that typed object.
+
+Phases (the shared value phases ``vstr``/``vbuf``/``vraw`` are :mod:`._xml`'s):
+
+``text``
+    Content; ``<|tool_call>`` -> ``name``; a stray ``<tool_call|>`` is dropped (vLLM absorbs it).
+``name``
+    The header, held in ``buf`` up to :data:`HEADER_LIMIT`; a header that does not parse (no
+    ``:``, an empty NAME, too long) gives back ``<|tool_call>`` as content; one cut by the end of
+    the output is a call named with what came of NAME (arguments ``{}``), or nothing when no
+    NAME came (vLLM's engine, as for the other engine formats).
+``args``
+    A member or item position: separators skipped; in an object ``KEY:`` (held up to
+    :data:`HEADER_LIMIT`) -> ``val``; a closer (``}``, ``]``, ``)``) ends the innermost
+    container (the outermost: -> ``tail``); ``<tool_call|>`` ends the call (consumed).
+``val``
+    A value's first character: ``<|"|>`` -> ``vstr`` (a string-typed leaf streams escaped) or
+    ``vbuf`` (a typed leaf waits for its end, :data:`VALUE_LIMIT`); ``{`` / ``[`` open a
+    container; anything else -> ``bare``.
+``bare`` / ``bstr``
+    A bare leaf, buffered up to its terminator (``,``, ``}``, ``]``, and ``)`` in a ``(`` call)
+    and written typed; past :data:`VALUE_LIMIT` it streams as a string (``bstr``, trailing
+    whitespace held in ``ws``).
+``tail``
+    After the outermost closer: text up to ``<tool_call|>`` is dropped (vLLM ignores it).
+
+State: the containers open in ``stack`` (``O``/``o`` object, ``A``/``a`` array, ``P``/``p``
+the outermost in ``(`` form; upper case: nothing written in it yet), the schema path of the
+typed ones in ``key`` (JSON list), the member's key in ``tok``. At most 62 nested containers
+(deeper nesting ends the arguments there, closed); a key longer than :data:`HEADER_LIMIT` does too.
+
+Differences from vLLM (documented in docs/conformance.md): vLLM's stream keeps a NAME's
+surrounding spaces (its batch strips them: tito strips); an empty NAME makes vLLM drop the call
+with its text (tito: the text is content); a repeated key is written twice (vLLM's batch keeps the
+first position with the last value; its stream breaks); a leaf cut by the end of the output is kept
+(vLLM's batch drops a bare leaf cut inside a nested container); ``KEY:`` followed at once by
+``,`` is ``""`` (vLLM drops the rest of that object); text after the outermost closer that holds a
+``:`` is dropped (vLLM's batch reads it as more members).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers.tools import _schema
+from tito.core.parsers.tools._base import HEADER_LIMIT, VALUE_LIMIT, WS_LIMIT, Out, Work
+from tito.core.parsers.tools._xml import XmlCallParser, _esc
+
+START = "<|tool_call>"
+END = "<tool_call|>"
+QUOTE = '<|"|>'
+_SKIP = " ,\n\t"  # vLLM's separators between members / items
+_VALUE_WS = " \n\t"  # vLLM's whitespace after KEY:
+_CLOSERS = "})]"
+_MAX_STACK = 62
+_VALUE_PHASES = ("vstr", "vbuf", "vraw")
+
+
+@dataclass(frozen=True)
+class Gemma4Parser(XmlCallParser):
+    name: ClassVar[str] = "gemma4"
+    call_open: ClassVar[str] = START
+    call_close: ClassVar[str] = END
+    param_close: ClassVar[str] = QUOTE  # the string quote ends a string value (``_value``)
+    open_ends_value: ClassVar[bool] = False
+    engine_reads_special_without_tools: ClassVar[bool] = True
+    #: vLLM 0.33's gemma4 parser reads ``required`` / named output in its own format and sends
+    #: no constraint for them (``supports_required_and_named = False``, no structural tag)
+    forced_calls: ClassVar[str] = "native"
+
+    @property
+    def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (START, END, QUOTE)
+
+    # -- schema ----------------------------------------------------------------------------------
+
+    def _container_node(self, st: Work) -> Any:
+        """The schema node of the innermost open container (the tool's map at the outermost),
+        or None when it is untyped."""
+        if not self.tool_params or st.fn not in self.tool_params:
+            return None
+        path = json.loads(st.key) if st.key else []
+        if len(path) != len(st.stack) - 1:
+            return None
+        node: Any = {"p": self.tool_params[st.fn]}
+        for seg in path:
+            node = node.get("i") if seg is None else node.get("p", {}).get(seg)
+        return node
+
+    def _node(self, st: Work, key: str) -> Any:
+        """The node of the value starting now: member ``st.tok`` or an array item."""
+        parent = self._container_node(st)
+        if not isinstance(parent, Mapping):
+            return None
+        if st.stack[-1] in "Aa":
+            return parent.get("i")
+        props = parent.get("p")
+        return props.get(st.tok) if isinstance(props, Mapping) else None
+
+    # -- phases ----------------------------------------------------------------------------------
+
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i, hold = self._text_until(st, s, pos, out, final, (START, END), "name")
+        if st.phase == "name" and s.startswith(END, i):  # a stray closer: absorbed
+            st.phase = "text"
+            return i + len(END), False
+        return i, hold
+
+    def _on_name(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i = pos + len(START)
+        h = s[i : i + HEADER_LIMIT + 1]
+        colon = h.find(":")
+        end_at = h.find(END)
+        hit, mark = (-1, None) if colon == -1 else find_first(h, ("{", "(", END), colon + 1)
+        if colon != -1 and (end_at == -1 or colon < end_at) and hit != -1:
+            name = h[colon + 1 : hit].strip()
+            if name:
+                self._start_call(st, out, name)
+                st.fn = name
+                st.key = st.tok = ""
+                out.args(st, "{")
+                st.stack = "O" if mark != "(" else "P"
+                if mark == END:
+                    self._close_all(st, out)
+                    st.phase = "text"
+                    return i + hit + len(END), False
+                st.phase = "args"
+                return i + hit + 1, False
+        elif end_at == -1 and len(h) <= HEADER_LIMIT and len(s) - i <= HEADER_LIMIT:
+            if not final:
+                return pos, True
+            # a length cut inside the header: vLLM's engine names the call with what came of
+            # the NAME (arguments {}), or drops the cut markup when no NAME came
+            name = h[colon + 1 :].strip() if colon != -1 else ""
+            if name:
+                self._start_call(st, out, name)
+                out.args(st, "{}")
+                self._end_call(st)
+            st.phase = "text"
+            return len(s), False
+        self._content(st, out, START)  # not a call: the marker is text
+        st.phase = "text"
+        return i, False
+
+    def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        n = len(s)
+        i = pos
+        while i < n and s[i] in _SKIP:
+            i += 1
+        if s.startswith(END, i):
+            self._close_all(st, out)
+            st.phase = "text"
+            return i + len(END), False
+        if i == n or (not final and is_proper_prefix(s[i:], (END,))):
+            if final:
+                return n, False
+            return i, i < n
+        if s[i] in _CLOSERS:
+            self._close_one(st, out)
+            return i + 1, False
+        if st.stack[-1] in "Aa":  # an array item
+            self._sep(st, out)
+            st.tok = ""
+            st.phase = "val"
+            return i, False
+        colon, end_at = s.find(":", i), s.find(END, i)
+        if colon == -1 or (end_at != -1 and end_at < colon) or colon - i > HEADER_LIMIT:
+            if end_at != -1:  # a KEY without ':' before the end: dropped
+                return end_at, False
+            if final:
+                return n, False
+            if n - i <= HEADER_LIMIT:
+                return i, True
+            st.phase = "tail"  # a KEY past the bound: the arguments end here
+            return n, False
+        key = s[i:colon].strip()
+        if len(key) >= 2 * len(QUOTE) and key.startswith(QUOTE) and key.endswith(QUOTE):
+            key = key[len(QUOTE) : -len(QUOTE)]
+        self._sep(st, out)
+        out.args(st, json.dumps(key, ensure_ascii=False) + ": ")
+        st.tok = key
+        st.phase = "val"
+        return colon + 1, False
+
+    def _on_val(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        n = len(s)
+        i = pos
+        while i < n and s[i] in _VALUE_WS:
+            i += 1
+        if i == n or (not final and is_proper_prefix(s[i:], (QUOTE, END))):
+            if not final:
+                return i, i < n
+        if s.startswith(QUOTE, i):
+            self._begin_value(st, out, st.tok, "")
+            return i + len(QUOTE), False
+        if i < n and s[i] in "{[":
+            if len(st.stack) >= _MAX_STACK:
+                out.args(st, '""')
+                st.phase = "tail"
+                return i, False
+            node = self._node(st, st.tok)
+            typed = self._container_node(st) is not None and isinstance(node, Mapping)
+            if typed:
+                path = json.loads(st.key) if st.key else []
+                seg = None if st.stack[-1] in "Aa" else st.tok
+                key = json.dumps([*path, seg], ensure_ascii=False)
+                st.key = key if len(key) <= HEADER_LIMIT else st.key
+            out.args(st, s[i])
+            st.stack += "O" if s[i] == "{" else "A"
+            st.phase = "args"
+            return i + 1, False
+        st.vt = self._value_code(st, st.tok, "")
+        st.val = ""
+        st.phase = "bare"
+        return i, False
+
+    def _on_bare(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        stops = (",", "}", "]", END, *((")",) if st.stack[-1:] in ("P", "p") and len(st.stack) == 1 else ()))
+        hit, _ = find_first(s, stops, pos)
+        stop = len(s) if hit == -1 else hit
+        keep = 0 if final or hit != -1 else held_suffix(s[pos:], (END,))
+        self._bare_text(st, out, s[pos : stop - keep])
+        if hit == -1 and not final:
+            return stop - keep, keep > 0
+        self._end_bare(st, out)
+        st.phase = "args"
+        return stop, False
+
+    _on_bstr = _on_bare
+
+    def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        hit = s.find(END, pos)
+        if hit != -1:
+            self._close_all(st, out)
+            st.phase = "text"
+            return hit + len(END), False
+        keep = 0 if final else held_suffix(s[pos:], (END,))
+        return len(s) - keep, keep > 0
+
+    # -- pieces ----------------------------------------------------------------------------------
+
+    def _sep(self, st: Work, out: Out) -> None:
+        """A member or item starts in the innermost container: a comma after the first."""
+        top = st.stack[-1]
+        if top.isupper():
+            st.stack = st.stack[:-1] + top.lower()
+        else:
+            out.args(st, ", ")
+
+    def _bare_text(self, st: Work, out: Out, text: str) -> None:
+        if not text:
+            return
+        if st.phase == "bare":
+            st.val += text
+            if len(st.val) <= VALUE_LIMIT:
+                return
+            text, st.val = st.val.lstrip(), ""
+            out.args(st, '"')
+            st.phase = "bstr"
+        text = st.ws + text
+        body = text.rstrip()
+        st.ws = text[len(body) :][-WS_LIMIT:]
+        out.args(st, _esc(text[: len(text) - len(st.ws)]))
+
+    def _end_bare(self, st: Work, out: Out) -> None:
+        if st.phase == "bstr":
+            out.args(st, '"')
+        else:
+            text = st.val.strip()
+            out.args(st, _esc_json(text) if st.vt == "s" else _schema.dumps(
+                _schema.coerce(text, st.vt[1:])))
+        st.val = st.ws = st.vt = ""
+
+    def _end_leaf(self, st: Work, out: Out) -> None:
+        if st.phase in ("bare", "bstr"):
+            self._end_bare(st, out)
+        elif st.phase in _VALUE_PHASES:
+            self._end_value(st, out)
+
+    def _close_one(self, st: Work, out: Out) -> None:
+        """The innermost container closes (the outermost: the arguments are complete)."""
+        top = st.stack[-1]
+        if len(st.stack) == 1:
+            out.args(st, "}")
+            st.stack = ""
+            st.phase = "tail"
+            return
+        out.args(st, "}" if top in "Oo" else "]")
+        st.stack = st.stack[:-1]
+        path = json.loads(st.key) if st.key else []
+        if len(path) > len(st.stack) - 1:
+            st.key = json.dumps(path[: len(st.stack) - 1], ensure_ascii=False) if len(st.stack) > 1 else ""
+        st.phase = "args"
+
+    def _close_all(self, st: Work, out: Out) -> None:
+        """The call ends: the open leaf and every open container are closed (valid JSON)."""
+        self._end_leaf(st, out)
+        if st.phase == "val" and st.stack:  # ``KEY:`` and nothing: ""
+            out.args(st, '""')
+        while st.stack:
+            self._close_one(st, out)
+        st.fn = st.key = st.tok = ""
+        self._end_call(st)
+
+    # -- end of output ---------------------------------------------------------------------------
+
+    def _is_open(self, st: Work) -> bool:
+        return st.phase in ("args", "val", "bare", "bstr", *_VALUE_PHASES)
+
+    def _finish(self, st: Work, out: Out) -> None:
+        open_call = self._is_open(st)
+        if open_call or st.phase == "tail":
+            self._close_all(st, out)
+            st.phase = "text"
+        super(XmlCallParser, self)._finish(st, out)
+        st.truncated = open_call
+
+
+def _esc_json(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)

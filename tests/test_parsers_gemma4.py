@@ -1,0 +1,100 @@
+"""gemma4's argument language beyond vLLM's cases: the bounds (a bare leaf past the buffer, deep
+nesting, a long key), typing through nested schemas, and the reasoning block's first line.
+What vLLM answers for the ordinary shapes is in the goldens (``parser_cases._gemma4``)."""
+
+from __future__ import annotations
+
+import json
+
+from tito.core.parsers import reasoning as R
+from tito.core.parsers import tools as T
+from tito.core.parsers.tools import STATE_BYTES_LIMIT, ToolState, make_tool_parser
+from tito.core.parsers.tools._base import HEADER_LIMIT, VALUE_LIMIT
+from tito.core.parsers.tools.gemma4 import _MAX_STACK
+
+Q = '<|"|>'
+
+
+def run(parser, chunks):
+    state, content, names, args, sizes = T.initial(parser), [], {}, {}, []
+    for k, text in enumerate(chunks):
+        state = ToolState.model_validate_json(state.model_dump_json())
+        state, c, calls = T.step(parser, state, text, final=k == len(chunks) - 1)
+        sizes.append(len(state.model_dump_json().encode()))
+        content.append(c)
+        for d in calls:
+            if d.name is not None:
+                names[d.index] = d.name
+            args[d.index] = args.get(d.index, "") + d.arguments
+    return "".join(content), [(names[i], args[i]) for i in sorted(names)], max(sizes)
+
+
+def both(parser, text):
+    """The batch result, checked equal to one character per call."""
+    batch = run(parser, [text])
+    assert run(parser, [*text, ""])[:2] == batch[:2]
+    return batch
+
+
+def test_bare_leaf_past_the_buffer_streams_as_a_string_with_trailing_spaces_dropped():
+    p = make_tool_parser("gemma4", tool_params={"f": {"n": "i"}})
+    big = "9 " * VALUE_LIMIT
+    content, calls, size = both(p, f"<|tool_call>call:f{{n:{big}  }}<tool_call|>")
+    assert content == "" and calls == [("f", json.dumps({"n": big.strip()}))]
+    assert size < STATE_BYTES_LIMIT
+    assert both(p, "<|tool_call>call:f{n: 12 }<tool_call|>")[1] == [("f", '{"n": 12}')]
+
+
+def test_nested_leaves_are_typed_through_properties_and_items():
+    params = {"f": {"d": {"t": "o", "p": {"x": "i", "l": {"t": "a", "i": "b"}}}, "s": "s"}}
+    p = make_tool_parser("gemma4", tool_params=params)
+    text = f"<|tool_call>call:f{{d:{{x:7,l:[true,0],y:3}},s:{Q}8{Q},u:9}}<tool_call|>"
+    assert both(p, text)[1] == [("f", '{"d": {"x": 7, "l": [true, false], "y": "3"}, "s": "8", "u": "9"}')]
+
+
+def test_deep_nesting_ends_the_arguments_closed_and_the_state_stays_bounded():
+    p = make_tool_parser("gemma4")
+    text = "<|tool_call>call:f{a:" + "[" * 500 + "1" + "]" * 500 + "}<tool_call|>after"
+    content, calls, size = both(p, text)
+    assert content == "after" and size < STATE_BYTES_LIMIT
+    args = json.loads(calls[0][1])
+    depth = 0
+    node = args["a"]
+    while isinstance(node, list):
+        node, depth = (node[0] if node else None), depth + 1
+    assert depth == _MAX_STACK - 1
+
+
+def test_a_key_past_the_header_limit_ends_the_arguments():
+    p = make_tool_parser("gemma4")
+    key = "k" * (HEADER_LIMIT + 5)
+    content, calls, _ = both(p, f"<|tool_call>call:f{{a:1,{key}:2}}<tool_call|>ok")
+    assert content == "ok" and calls == [("f", '{"a": "1"}')]
+
+
+def test_paren_form_and_header_cut_by_the_end():
+    p = make_tool_parser("gemma4")
+    assert both(p, f"<|tool_call>call:f(a:{Q}x{Q},b:2){Q}")[1] == [("f", '{"a": "x", "b": "2"}')]
+    # a header cut by the end of the output: a call named with what came (vLLM's engine)
+    assert both(p, "text <|tool_call>call:get_wea")[:2] == ("text ", [("get_wea", "{}")])
+    assert both(p, "text <|tool_call>cal")[:2] == ("text ", [])
+
+
+def test_reasoning_first_line_is_dropped_under_any_split():
+    from tito.core.parsers.reasoning import REASONING_PARSERS
+    from tito.models import get_registry
+
+    parser = REASONING_PARSERS["gemma4"]
+    vocab = get_registry().get("qwen3").vocab
+    for text, want in (("thought\nhm<channel|>ok", ("hm", "ok")),
+                       ("<|channel>thought<channel|>ok", ("", "ok")),
+                       ("<|channel>thou", ("thou", "")),
+                       ("thoughtful answer", ("", "thoughtful answer"))):
+        for size in (1, 2, len(text)):
+            st, r, c = R.initial(parser, vocab, []), [], []
+            for i in range(0, len(text), size):
+                st, a, b = R.step(parser, st, text[i : i + size], [], final=False)
+                r.append(a)
+                c.append(b)
+            st, a, b = R.step(parser, st, "", [], final=True)
+            assert ("".join(r) + a, "".join(c) + b) == want, (text, size)
