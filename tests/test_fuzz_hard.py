@@ -63,6 +63,22 @@ def _deep(depth: int) -> dict[str, Any]:
     return value
 
 
+@pytest.mark.parametrize("path", ["/v1/completions/derender", "/v1/chat/completions/derender"])
+def test_deep_stream_state_is_a_400(apps: fuzz_hard.Apps, path: str) -> None:
+    """A stream_state holding a value nested 300 deep: its model_dump hit pydantic's recursion
+    guard (a 500; found by test_mutated_seeds once the structural goldens grew)."""
+    import json
+
+    model = "gpt2" if "/v1/completions" in path else "qwen3"
+    body = {"stream": True, "model": model, "stream_state": {"tito": {"x": _deep(300)}},
+            "generate_chunk": {"request_id": "generate-tokens-1",
+                               "choices": [{"index": 0, "token_ids": [15496]}]}}
+    raw = json.dumps(body).encode()
+    assert apps.check(path, raw, "application/json") == []
+    assert apps.ref.post(path, content=raw, headers={"content-type": "application/json"}
+                         ).status_code == 400
+
+
 @pytest.mark.parametrize("body", [
     # a free-form value nested 300 deep: pydantic's serializer (the FastAPI route's model_dump)
     # hit its recursion guard (a 500) where the plain app answered

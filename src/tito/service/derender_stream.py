@@ -139,7 +139,11 @@ class _Stream:
         first = self.chunks[0]
         raw = None
         if req.stream_state is not None:
-            raw = req.stream_state.model_dump(mode="json")
+            try:
+                raw = req.stream_state.model_dump(mode="json")
+            except ValueError:  # pydantic's recursion guard: a free-form value nested too deep
+                raise BadRequest("stream_state is nested too deeply",
+                                 param="stream_state") from None
             issued = getattr(req.stream_state, "issued", None)
             loaded = stream_state.decode(vocab, raw, model=model.name,
                                          sent=req.stream_state.model_fields_set, issued=issued)
