@@ -282,6 +282,34 @@ def _gemma4(rng, calls):
         + "}<tool_call|>" for n, a in calls)
 
 
+def _hy_v3(rng, calls):
+    def one(n, a):
+        nl = rng.choice(["", "\n"])
+        return (f"<tool_call>{n}<tool_sep>" + "".join(
+            f"{nl}<arg_key>{k}</arg_key>{nl}<arg_value>{_xml_value(v)}</arg_value>"
+            for k, v in a.items()) + f"{nl}</tool_call>")
+    return "<tool_calls>\n" + "\n".join(one(n, a) for n, a in calls) + "\n</tool_calls>"
+
+
+def _jamba(rng, calls):
+    return "<tool_calls>" + _dumps(rng, [{"name": n, "arguments": a} for n, a in calls]) + "</tool_calls>"
+
+
+def _internlm(rng, calls):  # vLLM reads one call
+    n, a = calls[0]
+    key = rng.choice(["parameters", "arguments"])
+    return f'<|action_start|><|plugin|>\n{{"name": "{n}", "{key}": {_dumps(rng, a)}}}<|action_end|>'
+
+
+def _functiongemma(rng, calls):
+    def val(v):
+        return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+    return "".join(
+        f"<start_function_call>call:{n}{{"
+        + ",".join(f"{k}:<escape>{val(v)}<escape>" for k, v in a.items())
+        + "}<end_function_call>" for n, a in calls)
+
+
 #: tool parser -> (markup writer, the markers that may show up in content or be mangled)
 FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
@@ -314,6 +342,13 @@ FORMATS = {
     "deepseek_v32": (_dsml, [f"<{_D}function_calls>", f'<{_D}invoke name="', f"</{_D}parameter>"]),
     # newparsers
     "gemma4": (_gemma4, ["<|tool_call>", "<tool_call|>", _GQ]),
+    "step5": (_qwen3_coder, ["<tool_call>", "<function=", "</parameter>"]),
+    "ernie45": (_hermes, ["<tool_call>", "</tool_call>"]),
+    "hy_v3": (_hy_v3, ["<tool_calls>", "<tool_call>", "<tool_sep>", "</arg_value>"]),
+    "jamba": (_jamba, ["<tool_calls>", "</tool_calls>"]),
+    "internlm": (_internlm, ["<|action_start|>", "<|plugin|>", "<|action_end|>"]),
+    "functiongemma": (_functiongemma, ["<start_function_call>", "<end_function_call>",
+                                       "<escape>"]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
 _AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic"}
@@ -343,6 +378,9 @@ REASONING = {
     "deepseek_v41": ("<think>", "</think>", None),
     # newparsers
     "gemma4": ("<|channel>thought\n", "<channel|>", None),
+    "granite_thinking_parser": ("<think>", "</think>", None),
+    "ernie45": ("<think>", "</think>", None),
+    "hy_v3": ("<think>", "</think>", {"reasoning_effort": "high"}),
 }
 #: each model's (tool parser, reasoning parser)
 PAIRS = [
@@ -352,7 +390,8 @@ PAIRS = [
     ("seed_oss", "seed_oss"), ("hunyuan_a13b", "hunyuan_a13b"), ("granite", "granite"),
     ("qwen3_json", "qwen3"), ("step3p5", "step3p5"), ("mimo", "mimo"), ("ling3", "ling3"),
     ("qwen3_coder", "nemotron_v3"), ("deepseek_v4", "deepseek_v4"), ("deepseek_v41", "deepseek_v41"),
-    ("gemma4", "gemma4"),
+    ("gemma4", "gemma4"), ("step5", "step5"), ("qwen3_coder", "granite_thinking_parser"),
+    ("ernie45", "ernie45"), ("hy_v3", "hy_v3"),
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

@@ -29,6 +29,9 @@ MARKERS = [
     "<longcat_tool_call>", "</longcat_tool_call>",
     # newparsers
     "<|tool_call>", "<tool_call|>", '<|"|>', "<|channel>", "<channel|>",
+    "<tool_sep>", "<response>", "</response>",
+    "<|action_start|>", "<|plugin|>", "<|action_end|>", "<start_function_call>",
+    "<end_function_call>", "<escape>",
 ]
 
 

@@ -16,7 +16,7 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "ling3", "mimo", "longcat", "deepseek_v4", "deepseek_v41",
            "granite4", "phi4_mini_json",
            # newparsers
-           "gemma4"]
+           "gemma4", "step5", "ernie45", "hy_v3", "jamba", "internlm", "functiongemma"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -150,6 +150,7 @@ OUTPUTS: dict[str, str] = {
 }
 OUTPUTS.update({"llama4_json": OUTPUTS["llama3_json"], "qwen3_xml": OUTPUTS["qwen3_coder"],
                 "qwen3_json": OUTPUTS["hermes"], "step3p5": OUTPUTS["qwen3_coder"],
+                "step5": OUTPUTS["qwen3_coder"],
                 "longcat": OUTPUTS["hermes"].replace("tool_call>", "longcat_tool_call>"),
                 "deepseek_v4": OUTPUTS["deepseek_v32"].replace("function_calls>", "tool_calls>"),
                 "deepseek_v41": OUTPUTS["deepseek_v32"].replace("function_calls>", " calls>")
@@ -180,6 +181,14 @@ NATIVE: dict[str, str] = {
     "phi4_mini_json": 'functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
     "granite4": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
     "gemma4": '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
+    "ernie45": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    "hy_v3": "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n"
+             "<arg_value>Paris</arg_value>\n</tool_call>\n</tool_calls>",
+    "jamba": '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>',
+    "internlm": '<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": '
+                '"Paris"}}<|action_end|>',
+    "functiongemma": "<start_function_call>call:get_weather{city:<escape>Paris<escape>}"
+                     "<end_function_call>",
 }
 #: formats vLLM reads in their own syntax for required / named too, with no constraint
 #: (``supports_required_and_named = False`` and no structural tag)

@@ -905,6 +905,9 @@ XML_SECTIONS = {
     "deepseek_v4": "<｜DSML｜tool_calls>",
     "deepseek_v41": "<｜DSML｜ calls>",
     "gemma4": "<|tool_call>",
+    "step5": "<tool_call>",
+    "hy_v3": "<tool_calls>",
+    "functiongemma": "<start_function_call>",
 }
 XML_NAME_HEADERS = {
     "qwen3_coder": "<tool_call><function=",
@@ -920,6 +923,9 @@ XML_NAME_HEADERS = {
     "deepseek_v4": '<｜DSML｜tool_calls><｜DSML｜invoke name="',
     "deepseek_v41": '<｜DSML｜ calls><｜DSML｜ invoke name="',
     "gemma4": "<|tool_call>call:",
+    "step5": "<tool_call><function=",
+    "hy_v3": "<tool_calls><tool_call>",
+    "functiongemma": "<start_function_call>call:",
 }
 
 
@@ -946,6 +952,11 @@ def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its
         f'name="data" string="true">{big}</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n'
         "</｜DSML｜ calls>",
         "gemma4": f'<|tool_call>call:f{{data:<|"|>{big}<|"|>}}<tool_call|>',
+        "step5": f"<tool_call>\n{q}\n</tool_call>",
+        "hy_v3": f"<tool_calls><tool_call>f<tool_sep><arg_key>data</arg_key><arg_value>{big}"
+        "</arg_value></tool_call></tool_calls>",
+        "functiongemma": f"<start_function_call>call:f{{data:<escape>{big}<escape>}}"
+        "<end_function_call>",
     }
 
 
@@ -954,7 +965,8 @@ def state_bytes(state: ToolState) -> int:
 
 
 #: vLLM's registry names that are another name's parser (the tables below are keyed by the other)
-ALIASES = {"qwen3_json": "hermes", "longcat": "hermes", "granite4": "hermes"}
+ALIASES = {"qwen3_json": "hermes", "longcat": "hermes", "granite4": "hermes", "ernie45": "hermes",
+           "jamba": "hunyuan_a13b"}
 
 
 @pytest.mark.parametrize("name", sorted(TOOL_PARSERS))
@@ -962,6 +974,8 @@ def test_one_megabyte_argument_keeps_the_state_small(name):
     big = "x" * 1_000_000
     text = {
         "hermes": f'<tool_call>{{"name": "f", "arguments": {{"data": "{big}"}}}}</tool_call>',
+        "internlm": f'<|action_start|><|plugin|>{{"name": "f", "parameters": {{"data": "{big}"}}}}'
+        "<|action_end|>",
         "mistral": f'[TOOL_CALLS] [{{"name": "f", "arguments": {{"data": "{big}"}}}}]',
         "llama3_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
         "llama4_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
@@ -997,6 +1011,7 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
     p = make_tool_parser(name)
     prefix = {
         "hermes": "<tool_",
+        "internlm": "<|action_",
         "mistral": "[TOOL_",
         "deepseek_v3": DS_BEGIN[:5],
         "llama3_json": "<|python_",
@@ -1013,6 +1028,7 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
     }[ALIASES.get(name, name)]
     header = {
         "hermes": '<tool_call>{"name": "',
+        "internlm": '<|action_start|><|plugin|>{"name": "',
         "mistral": '[TOOL_CALLS] [{"name": "',
         "deepseek_v3": f"{DS_BEGIN}{DS_CALL}function{DS_SEP}",
         "llama3_json": '{"name": "',
@@ -1356,6 +1372,11 @@ _FRAGMENTS = {
     "gemma4": [
         "<|tool_call>", "<tool_call|>", "call:", "f", "g", "{", "}", "[", "]", ",", ":", "n:",
         "o:", "d:", "x:", '<|"|>', "7", "a", " ", "\n", "true", "(", ")", "text", "<",
+    ],
+    "hy_v3": [
+        "<tool_calls>", "</tool_calls>", "<tool_call>", "</tool_call>", "f", "g", "<tool_sep>",
+        "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "n", "o", "d", "a", "7",
+        "[1, 'x']", "true", "5.0", " ", "\n", "text", "<",
     ],
     "required": [
         "[",

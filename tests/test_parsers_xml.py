@@ -92,6 +92,9 @@ def test_typed_parser_state_stays_bounded_with_every_buffer_full(name):
         "deepseek_v41": '<｜DSML｜ calls><｜DSML｜ invoke name="f"><｜DSML｜ parameter name="n" '
         'string="false">',
         "gemma4": '<|tool_call>call:f{n:<|"|>',
+        "step5": "<tool_call>\n<function=f>\n<parameter=n>\n",
+        "hy_v3": "<tool_calls><tool_call>f<tool_sep><arg_key>n</arg_key><arg_value>",
+        "functiongemma": "<start_function_call>call:f{n:<escape>",
     }[name]
     state, sizes = T.initial(p), []
     state, _, _ = T.step(p, state, opening, final=False)

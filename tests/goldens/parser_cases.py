@@ -888,6 +888,145 @@ def _gemma4() -> list[dict]:
     return out
 
 
+_HY_TOOLS = [
+    {"type": "function", "function": {"name": "get_current_date", "parameters": {}}},
+    {"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}, "date": {"type": "string"}}}}},
+    *TOOLS,
+]
+
+
+def _batch2() -> list[dict]:
+    """vLLM 0.33's step5 (tool), granite_thinking_parser (reasoning), ernie45 and hy_v3 (tool
+    and reasoning): vLLM's own cases (tests/tool_parsers/test_hy_v3_tool_parser.py,
+    test_ernie45_moe_tool_parser.py) and ours."""
+    out: list[dict] = []
+    q = ("<tool_call>\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n"
+         "</function>\n</tool_call>")
+    for cid, text in (("single", q), ("text_before", "Let me check.\n\n" + q),
+                      ("plain", "No tools needed."), ("truncated", q[:50])):
+        out.append({"id": f"step5/{cid}", "tool": "step5", "reasoning": None, "tools": TOOLS,
+                    "text": text})
+        out.append({"id": f"step5+step5/{cid}", "tool": "step5", "reasoning": "step5",
+                    "tools": TOOLS, "text": "<think>hm</think>\n" + text})
+    for cid, text, kwargs in (
+            ("block", "<think>hm\n</think>\n\nThe answer.", None),
+            ("no_start", "hm</think>\nThe answer.", None),
+            ("unclosed", "<think>hm", None),
+            ("plain", "just text", None),
+            ("newlines_only", "<think>hm</think>\n\n", None),
+            ("call", "<think>hm</think>\n" + q, None),
+            ("unclosed_call", "<think>hm\n" + q, None),
+            ("off", "\n\nThe answer.", {"enable_thinking": False}),
+            ("off_markers", "a</think>\nb", {"enable_thinking": False})):
+        case = {"id": f"qwen3_coder+granite_thinking_parser/{cid}", "tool": "qwen3_coder",
+                "reasoning": "granite_thinking_parser", "tools": TOOLS, "text": text}
+        if kwargs:
+            case["kwargs"] = kwargs
+        out.append(case)
+        out.append(dict(case, id=f"granite_thinking_parser/{cid}", tool=None, tools=[]))
+    e = '<tool_call>\n{"name": "get_current_weather", "arguments": {"city": "Dallas", "state":"TX"}}\n</tool_call>'
+    e2 = '<tool_call>\n{"name": "calculate_area", "arguments": {"shape": "S\\u00e3o"}}\n</tool_call>'
+    for cid, text in (("single", e), ("text_before", "Let me check.\n" + e),
+                      ("parallel", e + "\n" + e2), ("plain", "No tools."),
+                      ("text_after", e + "\nDone."), ("truncated", e[:40]),
+                      ("no_arguments", '<tool_call>\n{"name": "get_time"}\n</tool_call>')):
+        out.append({"id": f"ernie45/{cid}", "tool": "ernie45", "reasoning": None, "tools": TOOLS,
+                    "text": text})
+    for cid, text in (("block", "abc\n</think>\n\n<response>\ndef\n</response>\n"),
+                      ("short", "abc\n</think>\ndef"),
+                      ("with_start", "<think>abc</think>\n\ndef"),
+                      ("unclosed", "abc"),
+                      ("call", "abc\n</think>\n\n\n" + e + "\n"),
+                      ("response_only_open", "abc</think>\n<response>\ndef")):
+        out.append({"id": f"ernie45+ernie45/{cid}", "tool": "ernie45", "reasoning": "ernie45",
+                    "tools": TOOLS, "text": text})
+        out.append({"id": f"ernie45/reasoning_{cid}", "tool": None, "reasoning": "ernie45",
+                    "tools": [], "text": text})
+    w = ("<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Beijing"
+         "</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2026-03-30</arg_value>\n</tool_call>\n"
+         "</tool_calls>")
+    hy = {
+        "zero_arg_inline": "<tool_calls><tool_call>get_current_date<tool_sep></tool_call></tool_calls>",
+        "zero_arg_newline": "<tool_calls>\n<tool_call>get_current_date<tool_sep>\n</tool_call>\n</tool_calls>",
+        "args_same_line": "<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>Beijing"
+                          "</arg_value><arg_key>date</arg_key><arg_value>2026-03-30</arg_value></tool_call></tool_calls>",
+        "args_with_newlines": w,
+        "content_before": "Checking.<tool_calls>\n<tool_call>get_current_date<tool_sep>\n</tool_call>\n</tool_calls>",
+        "multiple": w.replace("\n</tool_calls>", "\n" + w[len("<tool_calls>\n"):].replace("Beijing", "Hangzhou")),
+        "plain": "This is a plain response.",
+        "typed": "<tool_calls><tool_call>test_types<tool_sep><arg_key>int_param</arg_key><arg_value>42</arg_value>"
+                 "<arg_key>float_param</arg_key><arg_value>5.0</arg_value><arg_key>bool_param</arg_key>"
+                 "<arg_value>True</arg_value><arg_key>obj_param</arg_key><arg_value>{\"a\": 1}</arg_value>"
+                 "<arg_key>arr_param</arg_key><arg_value>[1, 'x']</arg_value><arg_key>num</arg_key>"
+                 "<arg_value>7</arg_value><arg_key>anyof_int</arg_key><arg_value>null</arg_value>"
+                 "<arg_key>unknown</arg_key><arg_value>(1, 2)</arg_value><arg_key>str_param</arg_key>"
+                 "<arg_value> 12 </arg_value></tool_call></tool_calls>",
+        "unknown_tool": "<tool_calls><tool_call>nope<tool_sep><arg_key>x</arg_key><arg_value>1</arg_value>"
+                        "</tool_call></tool_calls>",
+        "truncated": w[:90],
+        "text_after": w + "\nDone.",
+        "no_section_end": w[: -len("\n</tool_calls>")],
+    }
+    for cid, text in hy.items():
+        out.append({"id": f"hy_v3/{cid}", "tool": "hy_v3", "reasoning": None, "tools": _HY_TOOLS,
+                    "text": text})
+    for cid, text, kwargs in (
+            ("no_think_default", "<think>hm</think>answer", None),
+            ("effort_high", "<think>hm</think>answer", {"reasoning_effort": "high"}),
+            ("effort_no_think", "<think>hm</think>answer", {"reasoning_effort": "no_think"}),
+            ("effort_no_start", "hm</think>answer", {"reasoning_effort": "low"}),
+            ("effort_unclosed", "<think>hm", {"reasoning_effort": "low"}),
+            ("effort_call", "<think>hm</think>\n" + w, {"reasoning_effort": "low"})):
+        case = {"id": f"hy_v3+hy_v3/{cid}", "tool": "hy_v3", "reasoning": "hy_v3",
+                "tools": _HY_TOOLS, "text": text}
+        if kwargs:
+            case["kwargs"] = kwargs
+        out.append(case)
+        out.append(dict(case, id=f"hy_v3/reasoning_{cid}", tool=None, tools=[]))
+    return out
+
+
+def _batch3() -> list[dict]:
+    """vLLM 0.33's jamba, internlm and functiongemma tool parsers (shapes of vLLM's
+    test_jamba_tool_parser.py, test_internlm2_tool_parser.py, test_functiongemma_tool_parser.py)
+    and ours."""
+    out: list[dict] = []
+    j = ('<tool_calls>[\n    {"name": "get_current_weather", "arguments": {"city": "Dallas", '
+         '"state": "TX", "unit": "fahrenheit"}}\n]</tool_calls>')
+    j2 = ('<tool_calls>[{"name": "get_current_weather", "arguments": {"city":"Dallas"}}, '
+          '{"name": "calculate_area", "arguments": {"shape": "S\\u00e3o", "precision": 2.50}}]</tool_calls>')
+    for cid, text in (("single", j), ("parallel", j2), ("text_before", "Sure! " + j),
+                      ("plain", "This is a test"), ("truncated", j[:70])):
+        out.append({"id": f"jamba/{cid}", "tool": "jamba", "reasoning": None, "tools": TOOLS,
+                    "text": text})
+    i = ('<|action_start|><|plugin|>\n{"name": "get_current_weather", "parameters": {"city": '
+         '"Dallas", "state":"TX"}}<|action_end|>')
+    for cid, text in (("single", i), ("text_before", "I'll check. " + i),
+                      ("arguments_key", i.replace('"parameters"', '"arguments"')),
+                      ("plain", "Hello there."), ("no_arguments",
+                       '<|action_start|><|plugin|>\n{"name": "get_time"}<|action_end|>'),
+                      ("truncated", i[:60])):
+        out.append({"id": f"internlm/{cid}", "tool": "internlm", "reasoning": None,
+                    "tools": TOOLS, "text": text})
+    fs, fe, es = "<start_function_call>", "<end_function_call>", "<escape>"
+    f = f"{fs}call:get_current_weather{{city:{es}London{es}}}{fe}"
+    for cid, text in (
+            ("single", f), ("no_call", "Hello, how can I help?"),
+            ("multiple_args", f"{fs}call:get_current_weather{{city:{es}San Francisco{es},"
+                              f"unit:{es}celsius{es}}}{fe}"),
+            ("text_before", "Let me check. " + f),
+            ("json_values", f"{fs}call:test_types{{int_param:{es}42{es},bool_param:{es}true{es},"
+                            f"obj_param:{es}{{\"a\": 1}}{es},str_param:{es}hello{es}}}{fe}"),
+            ("multiple_calls", f + f.replace("London", "Paris")),
+            ("no_args", f"{fs}call:get_time{{}}{fe}"),
+            ("unterminated", f"{fs}call:get_current_weather{{city:{es}Lon"),
+            ("stray_end", f"The {fe} token")):
+        out.append({"id": f"functiongemma/{cid}", "tool": "functiongemma", "reasoning": None,
+                    "tools": TOOLS, "text": text})
+    return out
+
+
 _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
     "type": "object", "properties": {}}}}
 
@@ -913,6 +1052,19 @@ CASES: list[dict] = [
     *_new_formats(),
     *_cut_headers(),
     *_gemma4(),
+    *_batch2(),
+    *_batch3(),
+]
+
+#: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt
+#: ids) for the reasoning parsers newparsers added: (reasoning parser, template kwargs, prompt)
+_TURN = "<|im_start|>assistant\n"
+ENDED_CASES: list[tuple[str, dict, str]] = [
+    *(("gemma4", {}, p) for p in ("<|turn>model\n", "<|turn>model\n<|channel>",
+                                  "<|turn>model\n<|channel>x<channel|>")),
+    *((name, kw, p) for name in ("ernie45", "granite_thinking_parser", "hy_v3")
+      for kw in ({}, {"enable_thinking": False}, {"reasoning_effort": "high"})
+      for p in (_TURN, _TURN + "<think>\n", _TURN + "<think>\n\n</think>\n\n")),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -942,6 +1094,12 @@ MARKERS: dict[str, list[str]] = {
     # newparsers
     "gemma4": ["<|channel>", "<channel|>", "<|tool_call>", "<tool_call|>", '<|"|>', "<|turn>",
                "<|tool_response>"],
+    "ernie45": ["<response>", "</response>"],
+    "jamba": ["<tool_calls>", "</tool_calls>"],
+    "internlm": ["<|action_start|>", "<|plugin|>", "<|action_end|>"],
+    "functiongemma": ["<start_function_call>", "<end_function_call>", "<escape>"],
+    "hy_v3": ["<tool_calls>", "</tool_calls>", "<tool_sep>", "<arg_key>", "</arg_key>", "<arg_value>",
+              "</arg_value>"],
 }
 
 

@@ -27,7 +27,7 @@ import tempfile
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from parser_cases import CASES, markers_for  # noqa: E402
+from parser_cases import CASES, ENDED_CASES, markers_for  # noqa: E402
 from transformers import PreTrainedTokenizerFast  # noqa: E402
 from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest  # noqa: E402
 from vllm.parser.parser_manager import ParserManager  # noqa: E402
@@ -147,6 +147,20 @@ def stream(case: dict, sizes: list[int], *, final_alone: bool = False) -> dict:
     }
 
 
+def record_ended() -> list[dict]:
+    """vLLM's ``reasoning_ended`` for :data:`ENDED_CASES`: its render asks the composed parser's
+    ``is_reasoning_end`` on the prompt ids (``resolve_reasoning_ended``)."""
+    out = []
+    for name, kwargs, prompt in ENDED_CASES:
+        tok = tokenizer(markers_for({"tool": None, "reasoning": name}))
+        cls = ParserManager.get_parser(tool_parser_name=None, reasoning_parser_name=name,
+                                       enable_auto_tools=False)
+        parser = cls(tok, None, chat_template_kwargs=kwargs)
+        ended = parser.is_reasoning_end(tok.encode(prompt, add_special_tokens=False))
+        out.append({"reasoning": name, "kwargs": kwargs, "prompt": prompt, "ended": ended})
+    return out
+
+
 def main() -> None:
     prefixes = tuple(sys.argv[1:])
     old = {}
@@ -155,6 +169,8 @@ def main() -> None:
     goldens = [old[c["id"]] if prefixes and not c["id"].startswith(prefixes) and c["id"] in old
                else record(c) for c in CASES]
     (HERE / "parsers_vllm.json").write_text(json.dumps(goldens, ensure_ascii=False, indent=1) + "\n")
+    (HERE / "reasoning_ended_vllm.json").write_text(
+        json.dumps(record_ended(), ensure_ascii=False, indent=1) + "\n")
     bad = [g["id"] for g in goldens if g["batch"] != {k: g["stream"].get(k) for k in g["batch"]}]
     print(f"{len(goldens)} cases recorded; vLLM batch != stream in {len(bad)}: {bad}")
 

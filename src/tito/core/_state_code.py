@@ -971,8 +971,8 @@ def HarmonyState_b5b634756995434a(StateError, _MISSING, _cls, _d_calls, _d_conte
     return locals()
 
 
-def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):
-    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens, lead=_d_lead, led=_d_led, begun=_d_begun):
+def ReasoningState_806709eafdd1ba04(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):
+    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens, lead=_d_lead, led=_d_led, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
         self.opened = opened
@@ -987,7 +987,8 @@ def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_
         self.lead = lead
         self.led = led
         self.begun = begun
-    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, reasoning_tokens, lead, led, begun):
+        self.cbegun = cbegun
+    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, reasoning_tokens, lead, led, begun, cbegun):
         new = _new(_cls)
         new.phase = phase
         new.held = held
@@ -1003,6 +1004,7 @@ def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_
         new.lead = lead
         new.led = led
         new.begun = begun
+        new.cbegun = cbegun
         return new
     def model_copy(self, update=None, deep=False):
         new = _new(_cls)
@@ -1020,6 +1022,7 @@ def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_
         new.lead = self.lead
         new.led = self.led
         new.begun = self.begun
+        new.cbegun = self.cbegun
         if update:
             for k, v in update.items():
                 _set(new, k, v)
@@ -1027,7 +1030,7 @@ def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.reasoning_tokens, self.lead, self.led, self.begun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.reasoning_tokens, other.lead, other.led, other.begun, )
+        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.reasoning_tokens, self.lead, self.led, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.reasoning_tokens, other.lead, other.led, other.begun, other.cbegun, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -1073,6 +1076,9 @@ def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_
             v = self.begun
             if v != _d_begun:
                 d['begun'] = v
+            v = self.cbegun
+            if v != _d_cbegun:
+                d['cbegun'] = v
             return d
         v = self.phase
         d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
@@ -1102,6 +1108,8 @@ def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_
         d['led'] = v
         v = self.begun
         d['begun'] = v
+        v = self.cbegun
+        d['cbegun'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -1244,6 +1252,16 @@ def ReasoningState_f473eabd04043471(StateError, _MISSING, _cls, _d_answered, _d_
                 new.begun = checkers['begun'](v)
             except StateError as exc:
                 raise StateError(('begun', *exc.loc), exc.msg) from None
+        v = data.get('cbegun', _MISSING)
+        if v is _MISSING:
+            new.cbegun = _d_cbegun
+        elif v.__class__ is bool:
+            new.cbegun = v
+        else:
+            try:
+                new.cbegun = checkers['cbegun'](v)
+            except StateError as exc:
+                raise StateError(('cbegun', *exc.loc), exc.msg) from None
         return new
     return locals()
 

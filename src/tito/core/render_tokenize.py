@@ -274,7 +274,8 @@ def normalize_completion_prompts(prompt: Any) -> list[str | list[int]]:
 
 
 def prompt_reasoning_ended(
-    token_ids: Sequence[int], vocab: Vocab, start_marker: str, end_marker: str
+    token_ids: Sequence[int], vocab: Vocab, start_marker: str, end_marker: str, *,
+    default: bool = False,
 ) -> bool:
     """Whether the prompt already closed the reasoning block the model would otherwise open.
 
@@ -284,7 +285,8 @@ def prompt_reasoning_ended(
     turn boundary the generation prompt starts with) and then answers False: markers of earlier
     assistant turns (a tool-call loop) say nothing about the turn being generated. vLLM scans the
     whole prompt and reports True in that case, which makes structured outputs and reasoning
-    parsing start in the wrong place.
+    parsing start in the wrong place. ``default``: the answer when the turn shows neither
+    marker (True for formats whose reasoning opens only at its start marker: gemma4).
     """
     start_id = vocab.token_id(start_marker)
     end_id = vocab.token_id(end_marker)
@@ -295,5 +297,5 @@ def prompt_reasoning_ended(
         if token == start_id:
             return False
         if token in specials:
-            return False
-    return False
+            return default
+    return default

@@ -324,7 +324,7 @@ def _render_chat(
     sampling = _sampling_params(fields) if sampling_wire is None else None
 
     request_id = _request_id("chatcmpl", request.request_id, header_request_id)
-    reasoning_ended = _reasoning_ended(request, model, token_ids)
+    reasoning_ended = _reasoning_ended(request, model, token_ids, kwargs)
     context = _common_context(
         kind="chat", model=model, request=request, request_id=request_id, token_ids=token_ids,
         skip_special_tokens=request.skip_special_tokens,

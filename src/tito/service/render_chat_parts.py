@@ -20,7 +20,12 @@ from tito.core.parsers.tools.structural import structural_tag
 from tito.core.template_budget import TemplateRenderError
 from tito.errors import BadRequest
 from tito.service.harmony import is_harmony_model
-from tito.service.render_common import REASONING_ALWAYS_ENDED, REASONING_MARKERS
+from tito.service.render_common import (
+    REASONING_ALWAYS_ENDED,
+    REASONING_MARKERS,
+    REASONING_OFF_ENDED,
+    REASONING_OPENS_AT_START,
+)
 from tito.service.render_settings import RenderSettings, current_settings
 
 if TYPE_CHECKING:
@@ -107,9 +112,11 @@ def warm_up(model: ServedModel, settings: RenderSettings | None = None) -> None:
 
 
 def _reasoning_ended(
-    request: ChatCompletionRequest, model: ServedModel, token_ids: list[int]
+    request: ChatCompletionRequest, model: ServedModel, token_ids: list[int],
+    kwargs: Mapping[str, Any] | None = None,
 ) -> bool | None:
-    """Spec 4.1 step 11: include_reasoning=false -> true; a reasoning parser -> scan the prompt."""
+    """Spec 4.1 step 11: include_reasoning=false -> true; a reasoning parser -> scan the prompt
+    (``kwargs``: the effective template kwargs, for the parsers whose switch vLLM reads there)."""
     if not request.include_reasoning:
         return True
     parser = model.reasoning_parser
@@ -120,7 +127,13 @@ def _reasoning_ended(
     markers = REASONING_MARKERS.get(parser)
     if markers is None:
         return None
-    return core_render.prompt_reasoning_ended(token_ids, model.vocab, *markers)
+    if parser in REASONING_OFF_ENDED:
+        from tito.core.parsers.reasoning_formats import get_reasoning_parser
+
+        if not get_reasoning_parser(parser).enabled_from_kwargs(kwargs):
+            return True
+    return core_render.prompt_reasoning_ended(
+        token_ids, model.vocab, *markers, default=parser in REASONING_OPENS_AT_START)
 
 
 def calls_schema_replaces_text(model: ServedModel) -> bool:

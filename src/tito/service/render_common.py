@@ -39,7 +39,19 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     "kimi_k2": ("<think>", "</think>"),
     "minimax_m2": ("<think>", "</think>"),
     "seed_oss": ("<seed:think>", "</seed:think>"),
+    # newparsers (checked against vLLM 0.33's parsers' is_reasoning_end)
+    "gemma4": ("<|channel>", "<channel|>"),
+    "granite_thinking_parser": ("<think>", "</think>"),
+    "ernie45": ("<think>", "</think>"),
+    "hy_v3": ("<think>", "</think>"),
 }
+
+#: reasoning parsers whose block opens only at its start marker: a prompt whose turn opened no
+#: block has its reasoning over (vLLM's gemma4 engine starts in content)
+REASONING_OPENS_AT_START = frozenset({"gemma4"})
+#: reasoning parsers that vLLM reports over when the template kwargs switch thinking off
+#: (granite_thinking_parser's engine; hy_v3's identity parser without a reasoning_effort)
+REASONING_OFF_ENDED = frozenset({"granite_thinking_parser", "hy_v3"})
 
 
 #: reasoning parsers whose ``is_reasoning_end`` is true for any prompt (vLLM's GptOssReasoningParser:

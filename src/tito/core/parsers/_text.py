@@ -54,3 +54,18 @@ def find_first(text: str, markers: Sequence[str], start: int = 0) -> tuple[int, 
 def is_proper_prefix(text: str, markers: Sequence[str]) -> bool:
     """True when ``text`` is a non-empty proper prefix of a marker (more text may complete it)."""
     return bool(text) and any(len(text) < len(m) and m.startswith(text) for m in markers)
+
+
+def drop_markers(text: str, markers: Sequence[str], *, final: bool) -> tuple[str, str]:
+    """``text`` without any occurrence of ``markers``: ``(kept, held)``, ``held`` a trailing
+    proper prefix of one (none at ``final``), to be put in front of the next text."""
+    kept, pos = [], 0
+    while True:
+        hit, marker = find_first(text, markers, pos)
+        if hit == -1:
+            break
+        kept.append(text[pos:hit])
+        pos = hit + len(marker or "")
+    keep = 0 if final else held_suffix(text[pos:], markers)
+    kept.append(text[pos : len(text) - keep])
+    return "".join(kept), text[len(text) - keep :]

@@ -50,6 +50,11 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
                                first line ``thought\n`` is dropped (a block of only ``thought`` is
                                none), an output starting with it opens the block; ``<|tool_call>``
                                ends it; repeats absorbed, trailing whitespace dropped
+``granite_thinking_parser``    nemotron_v3's row; the content's leading newlines are dropped
+``ernie45``                    deepseek_r1's rule; ``<response>`` / ``</response>`` are dropped
+                               from the content
+``hy_v3``                      deepseek_r1's rule, only with a ``reasoning_effort`` other than
+                               ``no_think`` in the template kwargs
 ============================  =====================================================================
 
 An *implicit end* (vLLM 0.33's grammars: a tool call straight from reasoning) is the model's tool
@@ -136,7 +141,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from tito.core.parsers._text import find_first, held_suffix
+from tito.core.parsers._text import drop_markers, find_first, held_suffix
 from tito.core.parsers.reasoning_formats import (  # the table's names: public here too
     REASONING_PARSERS,
     ReasoningParser,
@@ -175,6 +180,7 @@ class ReasoningState(State):
     lead: str = Field(default="", max_length=16)
     led: bool = False
     begun: bool = False
+    cbegun: bool = False  #: ``content_lstrip`` formats: the content has started
 
 
 def initial(
@@ -281,6 +287,10 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
         if st.phase == "done":
             if parser.content_end and not st.answered:
                 pos = _content_end(parser, st, s, pos, content, final)
+            if parser.content_drop:
+                kept, st.held = drop_markers(s[pos:], parser.content_drop, final=final)
+                content.append(kept)
+                break
             content.append(s[pos:])
             break
         looking = _looking(parser, st, implicit)
@@ -312,7 +322,11 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
                                      ended=st.phase != "think" or final)
     if parser.strip_trailing_ws:
         text_r = _hold_trailing_ws(st, text_r, ended=st.phase != "think" or final)
-    return st, text_r, "".join(content)
+    text_c = "".join(content)
+    if parser.content_lstrip and not st.cbegun and text_c:
+        text_c = text_c.lstrip(parser.content_lstrip)
+        st.cbegun = bool(text_c)
+    return st, text_r, text_c
 
 
 #: id of a parser -> (it, the first characters of every marker it may look for)

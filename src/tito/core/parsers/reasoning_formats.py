@@ -43,7 +43,8 @@ class ReasoningParser:
         return (self.end, *self.alt_ends)
     #: the template kwargs that switch thinking off: ``"enable"`` (``enable_thinking: false``,
     #: qwen3, seed_oss), ``"either"`` (``thinking``/``enable_thinking``: on when neither is
-    #: given, else when either is true: glm45, kimi_k2), ``""`` (no switch)
+    #: given, else when either is true: glm45, kimi_k2), ``"effort"`` (on only with a
+    #: ``reasoning_effort`` other than ``no_think``: hy_v3), ``""`` (no switch)
     switch: str = ""
     #: the model's tool-call start marker, which also ends the block (vLLM 0.33's grammars: a
     #: call straight from reasoning ends it, whatever tool parser runs, or none: the grammar is
@@ -65,6 +66,12 @@ class ReasoningParser:
     #: an output that starts with :attr:`block_prefix` opens the block (the template's prompt
     #: wrote the start marker: vLLM's gemma4 injects it)
     lead_opens: bool = False
+    #: characters dropped from the start of the content (granite_thinking_parser: the
+    #: template's ``\n`` after ``</think>``)
+    content_lstrip: str = ""
+    #: markers dropped from the content after the block wherever they stand (ernie45's
+    #: ``<response>`` wrapper)
+    content_drop: tuple[str, ...] = ()
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:
@@ -79,6 +86,8 @@ class ReasoningParser:
             return bool(kw.get("thinking")) or bool(kw.get("enable_thinking"))
         if self.switch == "enable" or self.honours_enable_thinking:
             return kw.get("enable_thinking", True) is not False
+        if self.switch == "effort":  # thinking only with a reasoning_effort other than no_think
+            return (kw.get("reasoning_effort") or "no_think") != "no_think"
         if self.switch == "either":
             thinking, enable = kw.get("thinking"), kw.get("enable_thinking")
             return (thinking is None and enable is None) or bool(thinking) or bool(enable)
@@ -189,6 +198,16 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         "gemma4", start="<|channel>", end="<channel|>", implicit_end="<|tool_call>", absorb=True,
         strip_trailing_ws=True, block_prefix="thought\n", lead_opens=True,
     ),
+    # vLLM's GraniteThinkingParser: nemotron_v3's grammar, the content's leading newlines dropped
+    "granite_thinking_parser": ReasoningParser(
+        "granite_thinking_parser", implicit_open=True, switch="enable", implicit_end=_TOOL_CALL,
+        absorb=True, strip_trailing_ws=True, content_lstrip="\n",
+    ),
+    # vLLM's Ernie45ReasoningParser: deepseek_r1's rule, the content's <response> wrapper dropped
+    "ernie45": ReasoningParser("ernie45", implicit_open=True,
+                               content_drop=("<response>", "</response>")),
+    # vLLM's HYV3ReasoningParser: deepseek_r1's rule, only with a reasoning_effort (else identity)
+    "hy_v3": ReasoningParser("hy_v3", implicit_open=True, switch="effort"),
     "seed_oss": ReasoningParser(
         "seed_oss",
         start="<seed:think>",

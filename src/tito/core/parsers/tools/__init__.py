@@ -72,6 +72,12 @@ _FORMATS = {
     "deepseek_v41": "deepseek_v4:DeepSeekV41Parser",
     # newparsers (vLLM 0.33's registry names tito lacked)
     "gemma4": "gemma4:Gemma4Parser",
+    "step5": "qwen3_coder:Qwen3CoderParser",  # vLLM 0.33: Qwen3-Coder's grammar (Step-5)
+    "ernie45": "hermes:Ernie45Parser",
+    "hy_v3": "hy_v3:HyV3Parser",
+    "jamba": "hunyuan_a13b:JambaParser",
+    "internlm": "hermes:Internlm2Parser",
+    "functiongemma": "gemma4:FunctionGemmaParser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -131,6 +137,12 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "deepseek_v41": RenderTraits("deepseek_v4_1", special=True),
     # newparsers
     "gemma4": RenderTraits(special=True, special_without_tools=True, forced_calls="native"),
+    "step5": RenderTraits("qwen_3_coder", special=True),
+    "ernie45": RenderTraits(),
+    "hy_v3": RenderTraits(),
+    "jamba": RenderTraits(special=True),
+    "internlm": RenderTraits(special=True),
+    "functiongemma": RenderTraits(special=True),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
@@ -138,8 +150,9 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 #: Their parsers are the :class:`._xml.XmlCallParser` ones (a test checks it; named here so
 #: that asking imports no format).
 TYPED_TOOL_PARSERS = frozenset(
-    {"deepseek_v32", "deepseek_v4", "deepseek_v41", "gemma4", "glm45", "glm47", "ling3", "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml",
-     "seed_oss", "step3p5"})
+    {"deepseek_v32", "deepseek_v4", "deepseek_v41", "functiongemma", "gemma4", "glm45", "glm47",
+     "hy_v3", "ling3",
+     "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml", "seed_oss", "step3p5", "step5"})
 
 __all__ = [
     "HEADER_LIMIT",

@@ -90,10 +90,14 @@ class Gemma4Parser(XmlCallParser):
     #: vLLM 0.33's gemma4 parser reads ``required`` / named output in its own format and sends
     #: no constraint for them (``supports_required_and_named = False``, no structural tag)
     forced_calls: ClassVar[str] = "native"
+    #: a closing marker in content is dropped (vLLM's gemma4 engine absorbs it)
+    absorb_stray_end: ClassVar[bool] = True
+    #: a header cut by the end of the output names a call (vLLM's engine; not its regexes)
+    cut_calls: ClassVar[bool] = True
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (START, END, QUOTE)
+        return (self.call_open, self.call_close, self.param_close)
 
     # -- schema ----------------------------------------------------------------------------------
 
@@ -123,18 +127,21 @@ class Gemma4Parser(XmlCallParser):
     # -- phases ----------------------------------------------------------------------------------
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i, hold = self._text_until(st, s, pos, out, final, (START, END), "name")
-        if st.phase == "name" and s.startswith(END, i):  # a stray closer: absorbed
+        end = self.call_close
+        markers = (self.call_open, end) if self.absorb_stray_end else (self.call_open,)
+        i, hold = self._text_until(st, s, pos, out, final, markers, "name")
+        if st.phase == "name" and s.startswith(end, i):  # a stray closer: absorbed
             st.phase = "text"
-            return i + len(END), False
+            return i + len(end), False
         return i, hold
 
     def _on_name(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos + len(START)
+        i = pos + len(self.call_open)
         h = s[i : i + HEADER_LIMIT + 1]
         colon = h.find(":")
-        end_at = h.find(END)
-        hit, mark = (-1, None) if colon == -1 else find_first(h, ("{", "(", END), colon + 1)
+        end = self.call_close
+        end_at = h.find(end)
+        hit, mark = (-1, None) if colon == -1 else find_first(h, ("{", "(", end), colon + 1)
         if colon != -1 and (end_at == -1 or colon < end_at) and hit != -1:
             name = h[colon + 1 : hit].strip()
             if name:
@@ -143,25 +150,26 @@ class Gemma4Parser(XmlCallParser):
                 st.key = st.tok = ""
                 out.args(st, "{")
                 st.stack = "O" if mark != "(" else "P"
-                if mark == END:
+                if mark == end:
                     self._close_all(st, out)
                     st.phase = "text"
-                    return i + hit + len(END), False
+                    return i + hit + len(end), False
                 st.phase = "args"
                 return i + hit + 1, False
         elif end_at == -1 and len(h) <= HEADER_LIMIT and len(s) - i <= HEADER_LIMIT:
             if not final:
                 return pos, True
-            # a length cut inside the header: vLLM's engine names the call with what came of
-            # the NAME (arguments {}), or drops the cut markup when no NAME came
-            name = h[colon + 1 :].strip() if colon != -1 else ""
-            if name:
-                self._start_call(st, out, name)
-                out.args(st, "{}")
-                self._end_call(st)
-            st.phase = "text"
-            return len(s), False
-        self._content(st, out, START)  # not a call: the marker is text
+            if self.cut_calls:
+                # a length cut inside the header: vLLM's engine names the call with what came
+                # of the NAME (arguments {}), or drops the cut markup when no NAME came
+                name = h[colon + 1 :].strip() if colon != -1 else ""
+                if name:
+                    self._start_call(st, out, name)
+                    out.args(st, "{}")
+                    self._end_call(st)
+                st.phase = "text"
+                return len(s), False
+        self._content(st, out, self.call_open)  # not a call: the marker is text
         st.phase = "text"
         return i, False
 
@@ -170,11 +178,11 @@ class Gemma4Parser(XmlCallParser):
         i = pos
         while i < n and s[i] in _SKIP:
             i += 1
-        if s.startswith(END, i):
+        if s.startswith(self.call_close, i):
             self._close_all(st, out)
             st.phase = "text"
-            return i + len(END), False
-        if i == n or (not final and is_proper_prefix(s[i:], (END,))):
+            return i + len(self.call_close), False
+        if i == n or (not final and is_proper_prefix(s[i:], (self.call_close,))):
             if final:
                 return n, False
             return i, i < n
@@ -186,7 +194,7 @@ class Gemma4Parser(XmlCallParser):
             st.tok = ""
             st.phase = "val"
             return i, False
-        colon, end_at = s.find(":", i), s.find(END, i)
+        colon, end_at = s.find(":", i), s.find(self.call_close, i)
         if colon == -1 or (end_at != -1 and end_at < colon) or colon - i > HEADER_LIMIT:
             if end_at != -1:  # a KEY without ':' before the end: dropped
                 return end_at, False
@@ -197,8 +205,9 @@ class Gemma4Parser(XmlCallParser):
             st.phase = "tail"  # a KEY past the bound: the arguments end here
             return n, False
         key = s[i:colon].strip()
-        if len(key) >= 2 * len(QUOTE) and key.startswith(QUOTE) and key.endswith(QUOTE):
-            key = key[len(QUOTE) : -len(QUOTE)]
+        q = self.param_close
+        if len(key) >= 2 * len(q) and key.startswith(q) and key.endswith(q):
+            key = key[len(q) : -len(q)]
         self._sep(st, out)
         out.args(st, json.dumps(key, ensure_ascii=False) + ": ")
         st.tok = key
@@ -210,12 +219,12 @@ class Gemma4Parser(XmlCallParser):
         i = pos
         while i < n and s[i] in _VALUE_WS:
             i += 1
-        if i == n or (not final and is_proper_prefix(s[i:], (QUOTE, END))):
+        if i == n or (not final and is_proper_prefix(s[i:], (self.param_close, self.call_close))):
             if not final:
                 return i, i < n
-        if s.startswith(QUOTE, i):
+        if s.startswith(self.param_close, i):
             self._begin_value(st, out, st.tok, "")
-            return i + len(QUOTE), False
+            return i + len(self.param_close), False
         if i < n and s[i] in "{[":
             if len(st.stack) >= _MAX_STACK:
                 out.args(st, '""')
@@ -238,10 +247,11 @@ class Gemma4Parser(XmlCallParser):
         return i, False
 
     def _on_bare(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        stops = (",", "}", "]", END, *((")",) if st.stack[-1:] in ("P", "p") and len(st.stack) == 1 else ()))
+        paren = st.stack in ("P", "p")  # the outermost ``(``: its ``)`` ends a bare leaf
+        stops = (",", "}", "]", self.call_close, *((")",) if paren else ()))
         hit, _ = find_first(s, stops, pos)
         stop = len(s) if hit == -1 else hit
-        keep = 0 if final or hit != -1 else held_suffix(s[pos:], (END,))
+        keep = 0 if final or hit != -1 else held_suffix(s[pos:], (self.call_close,))
         self._bare_text(st, out, s[pos : stop - keep])
         if hit == -1 and not final:
             return stop - keep, keep > 0
@@ -252,12 +262,12 @@ class Gemma4Parser(XmlCallParser):
     _on_bstr = _on_bare
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit = s.find(END, pos)
+        hit = s.find(self.call_close, pos)
         if hit != -1:
             self._close_all(st, out)
             st.phase = "text"
-            return hit + len(END), False
-        keep = 0 if final else held_suffix(s[pos:], (END,))
+            return hit + len(self.call_close), False
+        keep = 0 if final else held_suffix(s[pos:], (self.call_close,))
         return len(s) - keep, keep > 0
 
     # -- pieces ----------------------------------------------------------------------------------
@@ -310,9 +320,9 @@ class Gemma4Parser(XmlCallParser):
             return
         out.args(st, "}" if top in "Oo" else "]")
         st.stack = st.stack[:-1]
-        path = json.loads(st.key) if st.key else []
-        if len(path) > len(st.stack) - 1:
-            st.key = json.dumps(path[: len(st.stack) - 1], ensure_ascii=False) if len(st.stack) > 1 else ""
+        path, depth = (json.loads(st.key) if st.key else []), len(st.stack) - 1
+        if len(path) > depth:
+            st.key = json.dumps(path[:depth], ensure_ascii=False) if depth else ""
         st.phase = "args"
 
     def _close_all(self, st: Work, out: Out) -> None:
@@ -341,3 +351,24 @@ class Gemma4Parser(XmlCallParser):
 
 def _esc_json(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class FunctionGemmaParser(Gemma4Parser):
+    """``functiongemma``: FunctionGemma 270M, the same call syntax with ``<escape>`` quotes
+    (vLLM's ``FunctionGemmaToolParser``: ``<start_function_call>call:NAME{KEY:<escape>VALUE
+    <escape>}<end_function_call>``). Its values are not typed by the schema: each is JSON when
+    its text parses as JSON, else the text (vLLM reads only quoted values; a bare one is read
+    the same way here)."""
+
+    name: ClassVar[str] = "functiongemma"
+    call_open: ClassVar[str] = "<start_function_call>"
+    call_close: ClassVar[str] = "<end_function_call>"
+    param_close: ClassVar[str] = "<escape>"
+    engine_reads_special_without_tools: ClassVar[bool] = False
+    forced_calls: ClassVar[str] = "json_list"
+    absorb_stray_end: ClassVar[bool] = False  # vLLM's regex leaves it in the content
+    cut_calls: ClassVar[bool] = False  # a cut header is content (vLLM's regex needs the ``{``)
+
+    def _value_code(self, st: Work, key: str, attr: str) -> str:
+        return "b"  # no known type: JSON when it parses, else the text (vLLM's json.loads)

@@ -98,3 +98,31 @@ class Granite4Parser(HermesParser):
     name: ClassVar[str] = "granite4"
     normalize_args: ClassVar[bool] = True
     structural_tag_model: ClassVar[str | None] = None
+
+@dataclass(frozen=True)
+class Ernie45Parser(Granite4Parser):
+    """``ernie45``: Baidu ERNIE 4.5 thinking models, hermes blocks (vLLM's ``Ernie45ToolParser``:
+    ``<tool_call>{"name": N, "arguments": {...}}</tool_call>``, arguments sent as ``json.dumps``
+    writes them, content before the first call; it leaves ``skip_special_tokens`` alone)."""
+
+    name: ClassVar[str] = "ernie45"
+    engine_reads_special: ClassVar[bool] = False
+
+
+INTERNLM_START = "<|action_start|><|plugin|>"
+INTERNLM_END = "<|action_end|>"
+
+
+@dataclass(frozen=True)
+class Internlm2Parser(Granite4Parser):
+    """``internlm``: InternLM2 / 2.5, one JSON call object after ``<|action_start|><|plugin|>``
+    up to ``<|action_end|>`` (vLLM's ``Internlm2ToolParser``: ``"parameters"`` or
+    ``"arguments"``, sent as ``json.dumps`` writes them; it reads only the first call, tito
+    every one)."""
+
+    name: ClassVar[str] = "internlm"
+    start: ClassVar[str] = INTERNLM_START
+    stop_markers: ClassVar[tuple[str, ...]] = (INTERNLM_END, INTERNLM_START)
+    end_marker: ClassVar[str] = INTERNLM_END
+    string_stop_markers: ClassVar[tuple[str, ...]] = ("\n" + INTERNLM_END,)
+    marker_tokens: ClassVar[tuple[str, ...]] = ("<|action_start|>", "<|plugin|>", INTERNLM_END)

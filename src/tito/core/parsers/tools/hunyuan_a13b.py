@@ -48,3 +48,13 @@ class HunyuanA13BParser(JsonListParser):
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._text_until(st, s, pos, out, final, START, "head")
+
+
+@dataclass(frozen=True)
+class JambaParser(HunyuanA13BParser):
+    """``jamba``: AI21 Jamba, the same ``<tool_calls>[...]</tool_calls>`` list (vLLM's
+    ``JambaToolParser``), arguments sent as ``json.dumps`` writes them (its batch path)."""
+
+    name: ClassVar[str] = "jamba"
+    normalize_args: ClassVar[bool] = True
+    engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
