@@ -314,3 +314,14 @@ def test_render_reasoning_ended_equals_vllm(golden):
     request = SimpleNamespace(include_reasoning=True)
     ids = vocab.encode(golden["prompt"])
     assert _reasoning_ended(request, model, ids, golden["kwargs"]) is golden["ended"]
+
+
+@pytest.mark.parametrize("cid", ["granite_thinking_parser/block", "granite_thinking_parser/no_start",
+                                 "granite_thinking_parser/off",
+                                 "qwen3_coder+granite_thinking_parser/block"])
+def test_granite_thinking_content_loses_its_leading_newlines_exactly(cid):
+    """The content's leading newlines are dropped under any chunking (compared unnormalized with
+    vLLM's batch: the goldens' comparison strips content, which would hide them)."""
+    case = next(c for c in CASES if c["id"] == cid)
+    for sizes in ([10**6], [1], [2, 1, 3]):
+        assert run(case, sizes)["content"] == RECORDED[cid]["batch"]["content"]

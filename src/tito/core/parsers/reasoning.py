@@ -241,9 +241,11 @@ def step(
     phase = state.phase
     # the per-token cases (property-tested against the scan): no marker can start in the text
     # (none of their first characters is in it), so there is no hit and nothing to hold, and
-    # all of it goes to the phase's side, as the scan would send it; not while gemma4's output
-    # start or block prefix is undecided (the scan's lead_opens / block_prefix rules)
-    edge = parser.block_prefix and not (state.led and state.begun)
+    # all of it goes to the phase's side, as the scan would send it; not while an edge rule of
+    # the scan is pending (gemma4's output start or block prefix, granite_thinking_parser's
+    # content start, ernie45's dropped content markers)
+    edge = (parser.block_prefix and not (state.led and state.begun)) or (
+        parser.content_lstrip and not state.cbegun) or parser.content_drop
     plain = not state.held and not (parser.prepend and not state.opened) and not edge
     if (plain and phase != "think" and not state.ws
             and counted == (state.id_phase, state.reasoning_tokens)
