@@ -310,6 +310,14 @@ def _functiongemma(rng, calls):
         + "}<end_function_call>" for n, a in calls)
 
 
+def _step3(rng, calls):
+    def one(n, a):
+        return ("<｜tool_call_begin｜>function<｜tool_sep｜>" + f'<steptml:invoke name="{n}">'
+                + "".join(f'<steptml:parameter name="{k}">{_xml_value(v)}</steptml:parameter>'
+                          for k, v in a.items()) + "</steptml:invoke><｜tool_call_end｜>")
+    return "<｜tool_calls_begin｜>" + "".join(one(n, a) for n, a in calls) + "<｜tool_calls_end｜>"
+
+
 #: tool parser -> (markup writer, the markers that may show up in content or be mangled)
 FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
@@ -349,6 +357,7 @@ FORMATS = {
     "internlm": (_internlm, ["<|action_start|>", "<|plugin|>", "<|action_end|>"]),
     "functiongemma": (_functiongemma, ["<start_function_call>", "<end_function_call>",
                                        "<escape>"]),
+    "step3": (_step3, ["<｜tool_calls_begin｜>", "<｜tool_call_begin｜>", "</steptml:parameter>"]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
 _AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic"}
@@ -381,6 +390,7 @@ REASONING = {
     "granite_thinking_parser": ("<think>", "</think>", None),
     "ernie45": ("<think>", "</think>", None),
     "hy_v3": ("<think>", "</think>", {"reasoning_effort": "high"}),
+    "step3": ("<think>", "</think>", None),
 }
 #: each model's (tool parser, reasoning parser)
 PAIRS = [
@@ -391,7 +401,7 @@ PAIRS = [
     ("qwen3_json", "qwen3"), ("step3p5", "step3p5"), ("mimo", "mimo"), ("ling3", "ling3"),
     ("qwen3_coder", "nemotron_v3"), ("deepseek_v4", "deepseek_v4"), ("deepseek_v41", "deepseek_v41"),
     ("gemma4", "gemma4"), ("step5", "step5"), ("qwen3_coder", "granite_thinking_parser"),
-    ("ernie45", "ernie45"), ("hy_v3", "hy_v3"),
+    ("ernie45", "ernie45"), ("hy_v3", "hy_v3"), ("step3", "step3"),
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

@@ -32,6 +32,8 @@ MARKERS = [
     "<tool_sep>", "<response>", "</response>",
     "<|action_start|>", "<|plugin|>", "<|action_end|>", "<start_function_call>",
     "<end_function_call>", "<escape>",
+    "<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<｜tool_call_begin｜>", "<｜tool_call_end｜>",
+    "<｜tool_sep｜>",
 ]
 
 

@@ -16,7 +16,8 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "ling3", "mimo", "longcat", "deepseek_v4", "deepseek_v41",
            "granite4", "phi4_mini_json",
            # newparsers
-           "gemma4", "step5", "ernie45", "hy_v3", "jamba", "internlm", "functiongemma"]
+           "gemma4", "step5", "ernie45", "hy_v3", "jamba", "internlm", "functiongemma",
+           "step3"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -189,6 +190,9 @@ NATIVE: dict[str, str] = {
                 '"Paris"}}<|action_end|>',
     "functiongemma": "<start_function_call>call:get_weather{city:<escape>Paris<escape>}"
                      "<end_function_call>",
+    "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke '
+             'name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter>'
+             "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
 }
 #: formats vLLM reads in their own syntax for required / named too, with no constraint
 #: (``supports_required_and_named = False`` and no structural tag)

@@ -233,6 +233,25 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
          "calls": [["get_current_weather", '{"city": "Lon"}']]},
         "cut inside a value: tito keeps it (vLLM's batch drops it, its stream sends no arguments)",
     ),
+    **{
+        cid: (
+            {"reasoning": None, "content": None,
+             "calls": [["get_current_weather", '{"city": "Tokyo"}']]},
+            why,
+        )
+        for cid, why in (
+            ("step3/no_type_header", "a call without function<｜tool_sep｜>: vLLM's stream reads it "
+                                     "(tito too), its batch makes the section content"),
+            ("step3/unclosed_section", "a section the end of the output cut: vLLM's stream sends "
+                                       "its calls (tito too), its batch makes it content"))
+    },
+    "step3/reasoning_call": (
+        {"reasoning": "hm", "calls": [],
+         "content": 'function<steptml:invoke name="get_current_weather"><steptml:parameter '
+                    'name="city">Tokyo</steptml:parameter></steptml:invoke>'},
+        "no tool parser for the request: the tool format's special tokens are skipped as "
+        "skip_special_tokens asks; vLLM's parser path keeps every special token",
+    ),
     "hy_v3/reasoning_effort_call": (
         {"reasoning": "hm", "content": "\n\n<tool_call>get_weather\ncity\nBeijing\ndate\n"
                                        "2026-03-30\n</tool_call>\n", "calls": []},

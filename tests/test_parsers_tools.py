@@ -908,6 +908,7 @@ XML_SECTIONS = {
     "step5": "<tool_call>",
     "hy_v3": "<tool_calls>",
     "functiongemma": "<start_function_call>",
+    "step3": "<｜tool_calls_begin｜>",
 }
 XML_NAME_HEADERS = {
     "qwen3_coder": "<tool_call><function=",
@@ -926,6 +927,7 @@ XML_NAME_HEADERS = {
     "step5": "<tool_call><function=",
     "hy_v3": "<tool_calls><tool_call>",
     "functiongemma": "<start_function_call>call:",
+    "step3": "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
 }
 
 
@@ -957,6 +959,9 @@ def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its
         "</arg_value></tool_call></tool_calls>",
         "functiongemma": f"<start_function_call>call:f{{data:<escape>{big}<escape>}}"
         "<end_function_call>",
+        "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke '
+        f'name="f"><steptml:parameter name="data">{big}</steptml:parameter></steptml:invoke>'
+        "<｜tool_call_end｜><｜tool_calls_end｜>",
     }
 
 

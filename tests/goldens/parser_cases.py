@@ -1027,6 +1027,65 @@ def _batch3() -> list[dict]:
     return out
 
 
+_STEP3_TOOLS = [
+    {"type": "function", "function": {"name": "edit_file", "parameters": {"type": "object", "properties": {
+        "old_string": {"type": "string"}, "indent": {"type": "integer"},
+        "enabled": {"type": "boolean"}}}}},
+    {"type": "function", "function": {"name": "test_function", "parameters": {"type": "object", "properties": {
+        "string_field": {"type": "string"}, "int_field": {"type": "integer"},
+        "float_field": {"type": "number"}, "bool_field": {"type": "boolean"},
+        "null_field": {"type": "null"}, "array_field": {"type": "array"},
+        "object_field": {"type": "object"}}}}},
+    *TOOLS,
+]
+
+
+def _step3() -> list[dict]:
+    """vLLM 0.33's step3 tool and reasoning parsers (shapes of vLLM's test_step3_tool_parser.py)
+    and ours."""
+    b, e, cb, ce, sep = ("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<｜tool_call_begin｜>",
+                         "<｜tool_call_end｜>", "<｜tool_sep｜>")
+
+    def call(name, params, head=f"function{sep}"):
+        return (f'{cb}{head}<steptml:invoke name="{name}">'
+                + "".join(f'<steptml:parameter name="{k}">{v}</steptml:parameter>' for k, v in params)
+                + f"</steptml:invoke>{ce}")
+    weather = call("get_current_weather", [("city", "Tokyo")])
+    out = []
+    texts = {
+        "no_call": "This is a regular response without any tool calls.",
+        "single": b + weather + e,
+        "parallel": b + weather + call("get_time", [("timezone", "Asia/Tokyo")]) + e,
+        "data_types": b + call("test_function", [
+            ("string_field", "hello"), ("int_field", "42"), ("float_field", "3.14"),
+            ("bool_field", "true"), ("null_field", "null"), ("array_field", '["a", "b", "c"]'),
+            ("object_field", '{"nested": "value"}')]) + e,
+        "float_integral": b + call("test_function", [("float_field", "5"), ("int_field", "x")]) + e,
+        "empty_arguments": b + f'{cb}function{sep}<steptml:invoke name="refresh"></steptml:invoke>{ce}' + e,
+        "surrounding_text": "Let me check the weather for you.\n\n" + b + weather + e
+                            + "\n\nI'll get that information.",
+        "escaped_strings": b + call("test_function", [("quoted", 'He said "hello"'),
+                                                      ("path", "C:\\Users\\file.txt"),
+                                                      ("newline", "line1\nline2")]) + e,
+        "whitespace": b + call("edit_file", [("old_string", "    if x:\n        return 1\n"),
+                                             ("indent", " 4 "), ("enabled", " true ")],
+                               head=f"function{sep}edit_file\n") + e,
+        "no_type_header": b + call("get_current_weather", [("city", "Tokyo")], head="") + e,
+        "unclosed_section": b + weather,
+        "newlines": b + "\n" + weather + "\n" + e,
+    }
+    for cid, text in texts.items():
+        out.append({"id": f"step3/{cid}", "tool": "step3", "reasoning": None,
+                    "tools": _STEP3_TOOLS, "text": text})
+    for cid, text in (("block", "abc</think>xyz"), ("no_end", "abc"),
+                      ("call", "hm</think>" + b + weather + e), ("empty", "</think>answer")):
+        out.append({"id": f"step3+step3/{cid}", "tool": "step3", "reasoning": "step3",
+                    "tools": _STEP3_TOOLS, "text": text})
+        out.append({"id": f"step3/reasoning_{cid}", "tool": None, "reasoning": "step3",
+                    "tools": [], "text": text})
+    return out
+
+
 _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
     "type": "object", "properties": {}}}}
 
@@ -1054,6 +1113,7 @@ CASES: list[dict] = [
     *_gemma4(),
     *_batch2(),
     *_batch3(),
+    *_step3(),
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt
@@ -1062,7 +1122,7 @@ _TURN = "<|im_start|>assistant\n"
 ENDED_CASES: list[tuple[str, dict, str]] = [
     *(("gemma4", {}, p) for p in ("<|turn>model\n", "<|turn>model\n<|channel>",
                                   "<|turn>model\n<|channel>x<channel|>")),
-    *((name, kw, p) for name in ("ernie45", "granite_thinking_parser", "hy_v3")
+    *((name, kw, p) for name in ("ernie45", "granite_thinking_parser", "hy_v3", "step3")
       for kw in ({}, {"enable_thinking": False}, {"reasoning_effort": "high"})
       for p in (_TURN, _TURN + "<think>\n", _TURN + "<think>\n\n</think>\n\n")),
 ]
@@ -1096,6 +1156,8 @@ MARKERS: dict[str, list[str]] = {
                "<|tool_response>"],
     "ernie45": ["<response>", "</response>"],
     "jamba": ["<tool_calls>", "</tool_calls>"],
+    "step3": ["<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<｜tool_call_begin｜>",
+              "<｜tool_call_end｜>", "<｜tool_sep｜>"],
     "internlm": ["<|action_start|>", "<|plugin|>", "<|action_end|>"],
     "functiongemma": ["<start_function_call>", "<end_function_call>", "<escape>"],
     "hy_v3": ["<tool_calls>", "</tool_calls>", "<tool_sep>", "<arg_key>", "</arg_key>", "<arg_value>",

@@ -44,6 +44,7 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     "granite_thinking_parser": ("<think>", "</think>"),
     "ernie45": ("<think>", "</think>"),
     "hy_v3": ("<think>", "</think>"),
+    "step3": ("<think>", "</think>"),
 }
 
 #: reasoning parsers whose block opens only at its start marker: a prompt whose turn opened no

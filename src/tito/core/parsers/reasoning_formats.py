@@ -208,6 +208,9 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
                                content_drop=("<response>", "</response>")),
     # vLLM's HYV3ReasoningParser: deepseek_r1's rule, only with a reasoning_effort (else identity)
     "hy_v3": ReasoningParser("hy_v3", implicit_open=True, switch="effort"),
+    # vLLM's Step3ReasoningParser: everything before </think> is reasoning (a <think> the model
+    # writes is consumed here; vLLM keeps it in the reasoning text)
+    "step3": ReasoningParser("step3", implicit_open=True),
     "seed_oss": ReasoningParser(
         "seed_oss",
         start="<seed:think>",

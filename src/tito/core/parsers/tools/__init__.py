@@ -78,6 +78,7 @@ _FORMATS = {
     "jamba": "hunyuan_a13b:JambaParser",
     "internlm": "hermes:Internlm2Parser",
     "functiongemma": "gemma4:FunctionGemmaParser",
+    "step3": "step3:Step3Parser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -143,6 +144,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "jamba": RenderTraits(special=True),
     "internlm": RenderTraits(special=True),
     "functiongemma": RenderTraits(special=True),
+    "step3": RenderTraits(special=True),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
@@ -152,7 +154,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 TYPED_TOOL_PARSERS = frozenset(
     {"deepseek_v32", "deepseek_v4", "deepseek_v41", "functiongemma", "gemma4", "glm45", "glm47",
      "hy_v3", "ling3",
-     "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml", "seed_oss", "step3p5", "step5"})
+     "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml", "seed_oss", "step3", "step3p5", "step5"})
 
 __all__ = [
     "HEADER_LIMIT",
