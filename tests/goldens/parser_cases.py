@@ -1078,6 +1078,7 @@ def _step3() -> list[dict]:
         out.append({"id": f"step3/{cid}", "tool": "step3", "reasoning": None,
                     "tools": _STEP3_TOOLS, "text": text})
     for cid, text in (("block", "abc</think>xyz"), ("no_end", "abc"),
+                      ("with_start", "<think>abc</think>xyz"),
                       ("call", "hm</think>" + b + weather + e), ("empty", "</think>answer")):
         out.append({"id": f"step3+step3/{cid}", "tool": "step3", "reasoning": "step3",
                     "tools": _STEP3_TOOLS, "text": text})

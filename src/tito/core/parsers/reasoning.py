@@ -55,6 +55,8 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
                                from the content
 ``hy_v3``                      deepseek_r1's rule, only with a ``reasoning_effort`` other than
                                ``no_think`` in the template kwargs
+``step3``                      everything before ``</think>`` is reasoning (no start marker: a
+                               ``<think>`` is reasoning text)
 ============================  =====================================================================
 
 An *implicit end* (vLLM 0.33's grammars: a tool call straight from reasoning) is the model's tool

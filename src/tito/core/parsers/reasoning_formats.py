@@ -36,7 +36,8 @@ class ReasoningParser:
 
     @property
     def starts(self) -> tuple[str, ...]:
-        return (self.start, *self.alt_starts)
+        """The start markers (none when ``start`` is ``""``: step3's ``<think>`` is text)."""
+        return tuple(m for m in (self.start, *self.alt_starts) if m)
 
     @property
     def ends(self) -> tuple[str, ...]:
@@ -208,9 +209,8 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
                                content_drop=("<response>", "</response>")),
     # vLLM's HYV3ReasoningParser: deepseek_r1's rule, only with a reasoning_effort (else identity)
     "hy_v3": ReasoningParser("hy_v3", implicit_open=True, switch="effort"),
-    # vLLM's Step3ReasoningParser: everything before </think> is reasoning (a <think> the model
-    # writes is consumed here; vLLM keeps it in the reasoning text)
-    "step3": ReasoningParser("step3", implicit_open=True),
+    # vLLM's Step3ReasoningParser: everything before </think> is reasoning, a <think> included
+    "step3": ReasoningParser("step3", start="", implicit_open=True),
     "seed_oss": ReasoningParser(
         "seed_oss",
         start="<seed:think>",
