@@ -1087,6 +1087,27 @@ def _step3() -> list[dict]:
     return out
 
 
+def _olmo3() -> list[dict]:
+    """vLLM 0.33's olmo3 tool parser (shapes of vLLM's test_olmo3_tool_parser.py) and ours."""
+    w = 'get_current_weather(city="San Francisco", state="CA", unit="fahrenheit")'
+    texts = {
+        "no_call": "How can I help you today?",
+        "single": f"<function_calls>{w}</function_calls>",
+        "single_newlines": f"<function_calls>\n{w}\n</function_calls>",
+        "parallel": f'<function_calls>\n{w}\ncalculate_area(shape="square", dimensions={{"side": 2}}, precision=null)\n</function_calls>',
+        "literals": '<function_calls>\ntest_types(bool_param=true, obj_param={"a": false, "b": null}, arr_param=[1, 2.5, "x"], num=1e3)\n</function_calls>',
+        "python_literals": "<function_calls>\ntest_types(bool_param=True, str_param='it\\'s', anyof_int=None)\n</function_calls>",
+        "no_args": "<function_calls>\nget_time()\n</function_calls>",
+        "bare_calls": w,
+        "text_after": f"<function_calls>\n{w}\n</function_calls>\nDone.",
+        "text_before": f"Sure. <function_calls>\n{w}\n</function_calls>",
+        "truncated": f"<function_calls>\n{w[:40]}",
+        "unicode": '<function_calls>\nget_current_weather(city="東京 \\u00e9")\n</function_calls>',
+    }
+    return [{"id": f"olmo3/{cid}", "tool": "olmo3", "reasoning": None, "tools": TOOLS,
+             "text": text} for cid, text in texts.items()]
+
+
 _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
     "type": "object", "properties": {}}}}
 
@@ -1115,6 +1136,7 @@ CASES: list[dict] = [
     *_batch2(),
     *_batch3(),
     *_step3(),
+    *_olmo3(),
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

@@ -79,6 +79,7 @@ _FORMATS = {
     "internlm": "hermes:Internlm2Parser",
     "functiongemma": "gemma4:FunctionGemmaParser",
     "step3": "step3:Step3Parser",
+    "olmo3": "olmo3:Olmo3Parser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -145,6 +146,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "internlm": RenderTraits(special=True),
     "functiongemma": RenderTraits(special=True),
     "step3": RenderTraits(special=True),
+    "olmo3": RenderTraits(),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their

@@ -137,6 +137,9 @@ class PythonicParser(PythonArgsTranscoder):
     optional_lead: ClassVar[str] = ""
     #: the phase after the list's ``]``
     closed_phase: ClassVar[str] = "rest"
+    #: what opens the list and what stands before each later call (olmo3: none, and whitespace)
+    list_lead: ClassVar[str] = "["
+    next_lead: ClassVar[str] = ","
 
     # -- outer phases --------------------------------------------------------------------------
 
@@ -156,7 +159,8 @@ class PythonicParser(PythonArgsTranscoder):
         return self._on_head(st, s, pos, out, final)
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        lead, opt = ("[", self.optional_lead) if st.phase == "head" else (",", "")
+        lead, opt = ((self.list_lead, self.optional_lead) if st.phase == "head"
+                     else (self.next_lead, ""))
         limit = HEADER_LIMIT + 1 + len(opt)
         h = parse_header(s[pos : pos + limit], lead, opt)
         if h.kind == "need":
