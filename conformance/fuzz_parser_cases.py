@@ -318,6 +318,12 @@ def _step3(rng, calls):
     return "<｜tool_calls_begin｜>" + "".join(one(n, a) for n, a in calls) + "<｜tool_calls_end｜>"
 
 
+def _olmo3(rng, calls):
+    return "<function_calls>\n" + "\n".join(
+        f"{n}(" + ", ".join(f"{k}={_py(v)}" for k, v in a.items()) + ")" for n, a in calls
+    ) + "\n</function_calls>"
+
+
 #: tool parser -> (markup writer, the markers that may show up in content or be mangled)
 FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
@@ -358,9 +364,10 @@ FORMATS = {
     "functiongemma": (_functiongemma, ["<start_function_call>", "<end_function_call>",
                                        "<escape>"]),
     "step3": (_step3, ["<｜tool_calls_begin｜>", "<｜tool_call_begin｜>", "</steptml:parameter>"]),
+    "olmo3": (_olmo3, ["<function_calls>", "</function_calls>"]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
-_AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic"}
+_AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic", "olmo3"}
 
 #: reasoning parser -> (start, end, template kwargs that switch it on or None)
 REASONING = {

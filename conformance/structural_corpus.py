@@ -17,7 +17,7 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "granite4", "phi4_mini_json",
            # newparsers
            "gemma4", "step5", "ernie45", "hy_v3", "jamba", "internlm", "functiongemma",
-           "step3"]
+           "step3", "olmo3"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -193,6 +193,7 @@ NATIVE: dict[str, str] = {
     "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke '
              'name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter>'
              "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+    "olmo3": '<function_calls>\nget_weather(city="Paris")\n</function_calls>',
 }
 #: formats vLLM reads in their own syntax for required / named too, with no constraint
 #: (``supports_required_and_named = False`` and no structural tag)

@@ -985,6 +985,7 @@ def test_one_megabyte_argument_keeps_the_state_small(name):
         "llama3_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
         "llama4_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
         "pythonic": f'[f(data="{big}")]',
+        "olmo3": f'<function_calls>\nf(data="{big}")\n</function_calls>',
         "deepseek_v3": f"{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n"
         f'{{"data": "{big}"}}\n```{DS_CALL_END}{DS_END}',
         "llama4_pythonic": f'<|python_start|>[f(data="{big}")]<|python_end|>',
@@ -1022,6 +1023,7 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
         "llama3_json": "<|python_",
         "llama4_json": "<|python_",
         "pythonic": "[f",
+        "olmo3": "<function_cal",
         "llama4_pythonic": "<|python_",
         "granite": "<|tool_",
         "granite-20b-fc": "<function_",
@@ -1039,6 +1041,7 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
         "llama3_json": '{"name": "',
         "llama4_json": '{"name": "',
         "pythonic": "[f",
+        "olmo3": "<function_calls>\nf",
         "llama4_pythonic": "<|python_start|>[f",
         "granite": '<|tool_call|>[{"name": "',
         "granite-20b-fc": '<function_call>{"name": "',

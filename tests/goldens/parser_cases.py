@@ -967,6 +967,8 @@ def _batch2() -> list[dict]:
         "truncated": w[:90],
         "text_after": w + "\nDone.",
         "no_section_end": w[: -len("\n</tool_calls>")],
+        "cut_name": "Hi <tool_calls>\n<tool_call>get_wea",
+        "cut_section": "Hi <tool_calls>\n<tool_ca",
     }
     for cid, text in hy.items():
         out.append({"id": f"hy_v3/{cid}", "tool": "hy_v3", "reasoning": None, "tools": _HY_TOOLS,
@@ -1073,6 +1075,8 @@ def _step3() -> list[dict]:
         "no_type_header": b + call("get_current_weather", [("city", "Tokyo")], head="") + e,
         "unclosed_section": b + weather,
         "newlines": b + "\n" + weather + "\n" + e,
+        "cut_name": "Hi " + b + cb + f'function{sep}<steptml:invoke name="get_cur',
+        "cut_type": "Hi " + b + cb + "func",
     }
     for cid, text in texts.items():
         out.append({"id": f"step3/{cid}", "tool": "step3", "reasoning": None,

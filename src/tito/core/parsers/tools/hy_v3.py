@@ -55,6 +55,9 @@ class HyV3Parser(XmlCallParser):
     def _name(self, h: str) -> HeadResult:
         return up_to(h, SEP)
 
+    def _cut_name(self, h: str) -> str:
+        return ""  # vLLM's regex parser makes no call of a header cut by the end (markup dropped)
+
     _key = Glm45Parser._key
 
     def _value_code(self, st: Work, key: str, attr: str) -> str:
