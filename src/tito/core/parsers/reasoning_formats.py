@@ -1,8 +1,59 @@
 """The reasoning formats, by vLLM's ``--reasoning-parser`` name: their markers and switches.
 
 Why a module of its own: the table is data (one :class:`ReasoningParser` row per format, as
-:mod:`tito.core.parsers.reasoning`'s header lists them); the state machine that runs every row
-is :mod:`tito.core.parsers.reasoning`.
+listed below); the state machine that runs every row is :mod:`tito.core.parsers.reasoning`
+(its header: the phases and rules every row shares).
+
+Formats beyond ``<think>`` ... ``</think>``, by vLLM's ``--reasoning-parser`` name:
+
+- ``deepseek_v3``: deepseek_r1 when ``chat_template_kwargs`` has ``thinking`` or
+  ``enable_thinking`` true, else no reasoning at all (vLLM delegates to its identity parser);
+- ``mistral``: ``[THINK]`` ... ``[/THINK]`` (special tokens of Magistral / Mistral v13: they reach
+  the parser through the detokenizer's kept ids, :func:`tito.core.parsers.marker_special_ids`),
+  starting in ``pre`` like vLLM's engine (initial state CONTENT); ``[TOOL_CALLS]`` ends the
+  block; repeated markers are absorbed and trailing reasoning
+  whitespace dropped, as vLLM 0.33's Mistral grammar does;
+- ``granite``: ``Here is my thought process:`` / ``Here's my thought process:`` ... ``Here is my
+  response:`` / ``Here's my response:`` (any spelling opens or closes), starting in ``pre``;
+- ``hunyuan_a13b``: ``<think>\n`` ... ``\n</think>\n<answer>\n``, and the content's closing
+  ``\n</answer>`` is dropped (the first one, also without a think block).
+
+vLLM's granite and hunyuan batch paths call an output whose block never closes content, while
+their streams already sent it as reasoning; tito keeps it reasoning (rule 3). Reasoning tokens are
+counted only for single-token markers (granite's and hunyuan's are text).
+
+The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningParser` row below):
+
+============================  =====================================================================
+``qwen3``                      starts in ``pre``; ``enable_thinking: false`` turns it off; a
+                               ``<tool_call>`` ends it
+``deepseek_r1``, ``step5``,    starts in ``think`` (reasoning before ``</think>`` without ``<think>``)
+``olmo3``
+``holo2``                      deepseek_r1 unless ``thinking``/``enable_thinking`` is false
+``glm45``, ``glm47``,          starts in ``think``; ``thinking``/``enable_thinking`` false turns it
+``ling3``                      off; a ``<tool_call>`` ends it
+``kimi_k2``                    likewise; ``<|tool_calls_section_begin|>`` ends it
+``minimax_m2``                 starts in ``think`` (MiniMax-M2 writes only ``</think>``);
+                               ``<minimax:tool_call>`` ends it
+``minimax_m2_append_think``    no reasoning: the whole output is content with ``<think>`` in front
+``seed_oss``                   ``<seed:think>`` ... ``</seed:think>``, starts in ``think``;
+                               ``enable_thinking: false`` turns it off; ``<seed:tool_call>`` ends it
+``step3p5``, ``mimo``,         vLLM's qwen3 grammar starting in ``think``: ``<tool_call>`` ends it,
+``nemotron_v3``                repeats absorbed; ``enable_thinking: false`` turns mimo's and
+                               nemotron_v3's off (step3p5's template always thinks); step3p5 and
+                               nemotron_v3 drop trailing reasoning whitespace
+``gemma4``                     ``<|channel>`` ... ``<channel|>``, starts in ``pre``; the block's
+                               first line ``thought\n`` is dropped (a block of only ``thought`` is
+                               none), an output starting with it opens the block; ``<|tool_call>``
+                               ends it; repeats absorbed, trailing whitespace dropped
+``granite_thinking_parser``    nemotron_v3's row; the content's leading newlines are dropped
+``ernie45``                    deepseek_r1's rule; ``<response>`` / ``</response>`` are dropped
+                               from the content
+``hy_v3``                      deepseek_r1's rule, only with a ``reasoning_effort`` other than
+                               ``no_think`` in the template kwargs
+``step3``                      everything before ``</think>`` is reasoning (no start marker: a
+                               ``<think>`` is reasoning text)
+============================  =====================================================================
 """
 
 from __future__ import annotations
