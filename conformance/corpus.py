@@ -1360,10 +1360,64 @@ RENDER_CHAT_MESSAGES.update({
                                         "tool_call_id": "x"}, _HI),
 })
 
+_FC = {"type": "function_call", "call_id": "call_1", "name": "get_weather",
+       "arguments": "{\"city\": \"Paris\"}"}
+_FO = {"type": "function_call_output", "call_id": "call_1", "output": "18C"}
+_RT = {"type": "reasoning_text", "text": "think"}
+_SAID = {"role": "assistant", "content": "hello"}
+
+
+def _reasoning(*content: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "reasoning", "id": "rs_1", "summary": [], "content": list(content)}
+
+
+def _items(*items: dict[str, Any], server: str = "gpt-oss") -> tuple[str, str, dict[str, Any]]:
+    return (server, RESPONSES_R, {"model": server, "input": [_HI, *items]})
+
+
+def _said(*parts: dict[str, Any], **kw: Any) -> dict[str, Any]:
+    return {"role": "assistant", "content": list(parts), **kw}
+
+
+_OUT = {"type": "output_text", "text": "a"}
+#: Responses input items: gpt-oss converts them one by one (vLLM's response_input_to_harmony),
+#: and which message items take output parts (either model)
+RENDER_RESPONSES_ITEMS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "gptoss_said_then_call": _items(_SAID, _FC, _FO),
+    "gptoss_special_said_then_call": _items({"role": "assistant", "content": "<|im_end|>"}, _FC),
+    "gptoss_reasoning_call_output": _items(_reasoning(_RT), _FC, _FO),
+    "gptoss_call_then_reasoning": _items(_FC, _reasoning(_RT), _FO),
+    "gptoss_two_reasoning_texts": _items(_reasoning(_RT, {"type": "reasoning_text",
+                                                         "text": "more"}), _SAID),
+    "gptoss_empty_reasoning": _items(_reasoning(), _SAID, _HI),
+    "gptoss_summary_only": _items({"type": "reasoning", "id": "r", "summary": [
+        {"type": "summary_text", "text": "sum"}]}, _SAID, _HI),
+    "gptoss_said_reasoning_call": _items(_SAID, _reasoning(_RT), _FC, _FO),
+    "gptoss_two_parts": _items(_said(_OUT, {"type": "output_text", "text": "b"},
+                                     type="message"), _HI),
+    "gptoss_output_message_call": _items(_said(
+        {"type": "output_text", "text": "x", "annotations": []}, type="message", id="m",
+        status="completed"), _FC, _FO),
+    "gptoss_two_said": _items(_SAID, _SAID, _HI),
+    "gptoss_turns": _items(_reasoning(_RT), _SAID, _HI, _reasoning(_RT), _FC, _FO),
+    "output_parts_no_type": _items(_said(_OUT)),
+    "output_parts_annotations_no_type": _items(_said({**_OUT, "annotations": []})),
+    "output_parts_typed": _items(_said(_OUT, type="message")),
+    "output_parts_user": _items({"type": "message", "role": "user", "content": [_OUT]}),
+    "output_parts_refusal": _items(_said({"type": "refusal", "refusal": "no"}, type="message"),
+                                   server="qwen3"),
+    "output_parts_mixed": _items(_said({"type": "input_text", "text": "a"}, _OUT,
+                                       type="message")),
+    "output_parts_no_text": _items(_said({"type": "output_text"}, type="message")),
+    "output_parts_qwen3": _items(_said(_OUT), server="qwen3"),
+    "output_parts_typed_qwen3": _items(_said(_OUT, type="message"), server="qwen3"),
+}
+
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
 HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
     "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS,
     "render_chat_template": RENDER_CHAT_TEMPLATE, "render_chat_messages": RENDER_CHAT_MESSAGES,
+    "render_responses_items": RENDER_RESPONSES_ITEMS,
 }
 
 #: the Messages render's thinking settings on every model: vLLM probes which reasoning_effort

@@ -111,6 +111,10 @@ def tool_call(r: random.Random) -> dict[str, Any]:
         call["function"]["arguments"] = pick(r, [{"city": "Paris"}, None, 1])
     if r.random() < 0.08:
         del call[pick(r, ["id", "type", "function"])]
+    if r.random() < 0.1:  # extra keys (vLLM keeps them, after the typed ones)
+        call[pick(r, ["index", "extra"])] = pick(r, [0, None, "x"])
+    if r.random() < 0.1:  # the client's key order
+        call = dict(reversed(list(call.items())))
     return call
 
 
@@ -131,6 +135,9 @@ def part(r: random.Random) -> Any:
         {"type": "bogus"}, {"text": "no type"}, "bare string", None, 3,
         {"type": "image_url", "image_url": {"url": PNG, "detail": "low"}},
         {"type": "file", "file": {"file_data": "AAAA"}},
+        {"type": "thinking"}, {"type": "thinking", "thinking": "h", "closed": True},
+        {"type": "text", "text": "x", "extra": 1}, {"type": "text", "text": "u", "uuid": "u"},
+        {"type": "refusal"}, {"type": "input_text"},
     ])
 
 
@@ -167,6 +174,10 @@ def message(r: random.Random, role: str | None = None) -> dict[str, Any]:
         m["name"] = "get_weather"
     if r.random() < 0.04:
         m["extra_unknown_field"] = 1
+    if r.random() < 0.12:  # keys vLLM's message types know or not (which reach a template)
+        m[pick(r, ["thinking", "refusal", "audio", "task", "tool_call_id", "function_call",
+                   "tools", "reasoning"])] = pick(r, ["t", None, {"id": "a"}, 4, [],
+                                                      {"name": "f", "arguments": "{}"}])
     return m
 
 
@@ -317,7 +328,9 @@ def sampling_fields(r: random.Random, vocab: int, chat: bool) -> dict[str, Calla
             "mm_processor_kwargs": lambda: pick(r, [{}, None]),
             "media_io_kwargs": lambda: pick(r, [{}, None]),
             "chat_template": lambda: pick(r, ["{{ messages[0].content }}", "{% bad", None,
-                                              replay_parts_template()]),
+                                              replay_parts_template(), "auto", "",
+                                              corpus_attr("DUMP_TEMPLATE"),
+                                              corpus_attr("PARTS_DUMP_TEMPLATE")]),
         })
     else:
         f.update({
@@ -329,9 +342,13 @@ def sampling_fields(r: random.Random, vocab: int, chat: bool) -> dict[str, Calla
 
 
 def replay_parts_template() -> str:
+    return corpus_attr("PARTS_TEMPLATE")
+
+
+def corpus_attr(name: str) -> Any:
     from conformance import corpus
 
-    return corpus.PARTS_TEMPLATE
+    return getattr(corpus, name)
 
 
 def add_fields(r: random.Random, body: dict[str, Any], fields: dict[str, Callable[[], Any]],

@@ -124,6 +124,25 @@ class TextConfig(OpenAIBaseModel):
         return value
 
 
+def _check_output_parts(item: dict[str, Any]) -> None:
+    """A message with ``output_text`` / ``refusal`` parts is an output message (the other
+    message types take input parts only): an assistant's, ``type: "message"`` written out, and
+    every part an ``output_text`` with its text or a ``refusal`` (vLLM 0.33's union; recorded:
+    ``render_fuzz_order``; its id, status and annotations may be missing)."""
+    parts = item["content"]
+    if not isinstance(parts, list) or not any(
+            isinstance(p, dict) and p.get("type") in ("output_text", "refusal") for p in parts):
+        return
+    if item.get("role") != "assistant" or item.get("type") != "message":
+        raise ValueError("a message with output_text or refusal parts is an output message: an "
+                         "assistant's, with type 'message'.")
+    for p in parts:
+        if not (isinstance(p, dict) and (
+                p.get("type") == "output_text" and isinstance(p.get("text"), str)
+                or p.get("type") == "refusal" and isinstance(p.get("refusal"), str))):
+            raise ValueError("an output message's parts are output_text or refusal parts.")
+
+
 class ResponsesRequest(OpenAIBaseModel):
     """The Responses create request, with vLLM 0.33's extras and defaults."""
 
@@ -212,6 +231,7 @@ class ResponsesRequest(OpenAIBaseModel):
                                      "'developer'.")
                 if not isinstance(item.get("content"), (str, list)):
                     raise ValueError("a message needs content (a string or a list of parts).")
+                _check_output_parts(item)
         return value
 
     @model_validator(mode="before")

@@ -13,7 +13,10 @@ differs is done here, in vLLM's order:
   one); ``function_call_output`` is a tool message; ``reasoning`` items and assistant
   ``output_text`` messages fill the preceding assistant message's ``reasoning``/``content`` when
   still empty (else start a new assistant message); other role messages pass through (their
-  ``input_text`` parts are joined with ``\\n`` by the chat content rules);
+  ``input_text`` parts are joined with ``\\n`` by the chat content rules); on gpt-oss (harmony)
+  no item joins another, as vLLM's ``response_input_to_harmony`` converts them one by one: an
+  assistant message is its own ``final`` message (one text per part), a reasoning item its
+  content texts joined with ``\\n`` (none without content);
 - ``max_output_tokens`` -> ``max_tokens``; ``text.format`` -> ``structured_outputs``;
   ``reasoning.effort`` -> ``reasoning_effort`` (and ``enable_thinking``); ``include`` with
   ``message.output_text.logprobs`` -> ``top_logprobs`` logprobs;
@@ -68,8 +71,21 @@ def _reasoning_text(item: dict[str, Any]) -> str:
     return ""
 
 
-def input_messages(request: ResponsesRequest) -> list[dict[str, Any]]:
-    """The chat messages of a Responses request (rules in the module docstring)."""
+def _harmony_reasoning(item: dict[str, Any]) -> str | None:
+    """vLLM 0.33's harmony path: a reasoning item's content texts joined with ``\n``; None
+    (no message) without content."""
+    if item.get("encrypted_content"):
+        raise BadRequest("Encrypted content is not supported.", param="input")
+    parts = item.get("content")
+    if not isinstance(parts, list) or not parts:
+        return None
+    return "\n".join(p.get("text") or "" if isinstance(p, dict) else "" for p in parts)
+
+
+def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[dict[str, Any]]:
+    """The chat messages of a Responses request (rules in the module docstring). ``harmony``:
+    gpt-oss, whose items vLLM 0.33 converts one by one (``response_input_to_harmony``): none
+    joins the one before, an assistant message is always its own ``final`` message."""
     messages: list[dict[str, Any]] = []
     if request.instructions:
         messages.append({"role": "system", "content": request.instructions})
@@ -78,7 +94,8 @@ def input_messages(request: ResponsesRequest) -> list[dict[str, Any]]:
         return messages
     for i, item in enumerate(request.input):
         where = f"input.{i}"
-        prev = messages[-1] if messages and messages[-1].get("role") == "assistant" else None
+        prev = (messages[-1] if not harmony and messages
+                and messages[-1].get("role") == "assistant" else None)
         kind = item.get("type")
         role = item.get("role")
         if kind == "function_call":
@@ -96,12 +113,21 @@ def input_messages(request: ResponsesRequest) -> list[dict[str, Any]]:
             if not isinstance(output, (str, list)) or not isinstance(item.get("call_id"), str):
                 raise BadRequest(f"{where} needs a string call_id and an output.", param=where)
             messages.append({"role": "tool", "content": output, "tool_call_id": item["call_id"]})
+        elif kind == "reasoning" and harmony:
+            text = _harmony_reasoning(item)
+            if text is not None:
+                messages.append({"role": "assistant", "reasoning": text})
         elif kind == "reasoning":
             text = _reasoning_text(item)
             if prev is not None and prev.get("reasoning") is None:
                 prev["reasoning"] = text
             else:
                 messages.append({"role": "assistant", "reasoning": text})
+        elif role == "assistant" and harmony and isinstance(item.get("content"), list):
+            # vLLM 0.33's harmony path: one text content per part (read as complete text parts)
+            messages.append({"role": "assistant", "content": [
+                {"type": "text", "text": p.get("text") or "" if isinstance(p, dict) else ""}
+                for p in item["content"]]})
         elif role == "assistant":
             text = _text_of(item.get("content"))
             if text is None:
@@ -167,7 +193,8 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
     continue_final = _continue_final(request)
     fields: dict[str, Any] = {
         "model": request.model,
-        "messages": input_messages(request),
+        "messages": input_messages(request, harmony=model is not None
+                                   and is_harmony_model(model)),
         "max_tokens": request.max_output_tokens,
         "temperature": request.temperature,
         "top_p": request.top_p,
