@@ -87,7 +87,7 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_*", "*", "*sampling_params.stop",
               "stop strings are applied by tito's derender (batch and stream) and not sent to the "
               "tokens-only engine, which would cut text derender still has to see"),
-    Deviation("render_chat*", "stop*", "sampling_params.output_text_buffer_length",
+    Deviation("render_*", "*", "*sampling_params.output_text_buffer_length",
               "follows from the stop strings staying in derender (no engine-side buffer needed)"),
     Deviation("render_chat_errors", "top_logprobs_*", "*",
               "tito checks top_logprobs against max_logprobs (and -1 on a bounded model) at "
