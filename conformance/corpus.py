@@ -1409,6 +1409,20 @@ RENDER_RESPONSES_ITEMS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "output_parts_mixed": _items(_said({"type": "input_text", "text": "a"}, _OUT,
                                        type="message")),
     "output_parts_no_text": _items(_said({"type": "output_text"}, type="message")),
+    "gptoss_later_developer_empty": _items(_FC, {"role": "developer", "content": ""}),
+    "gptoss_later_system_empty_parts": _items({"role": "system", "content": [
+        {"type": "input_text", "text": ""}]}, _HI),
+    "gptoss_first_system_empty": ("gpt-oss", RESPONSES_R, {"model": "gpt-oss", "input": [
+        {"role": "system", "content": ""}, _HI]}),
+    "gptoss_instructions_and_system": ("gpt-oss", RESPONSES_R, {
+        "model": "gpt-oss", "instructions": "be", "input": [{"role": "system", "content": "s"},
+                                                           _HI]}),
+    "mistral_template_kwargs": ("mistral-v3", RESPONSES_R, {
+        "model": "mistral-v3", "input": "Hi", "chat_template_kwargs": {}}),
+    "mistral_template_kwargs_set": ("mistral-v3", RESPONSES_R, {
+        "model": "mistral-v3", "input": "Hi", "chat_template_kwargs": {"x": 1}}),
+    "mistral_chat_template_kwargs_empty": ("mistral-v3", CHAT_R, {
+        "model": "mistral-v3", "messages": [_HI], "chat_template_kwargs": {}}),
     "output_parts_qwen3": _items(_said(_OUT), server="qwen3"),
     "output_parts_typed_qwen3": _items(_said(_OUT, type="message"), server="qwen3"),
 }

@@ -198,7 +198,8 @@ def _render_chat(
 
     harmony = is_harmony_model(model)
     mistral = isinstance(vocab, MistralVocab)
-    if mistral and (request.chat_template is not None or request.chat_template_kwargs):
+    if mistral and (request.chat_template is not None
+                    or request.chat_template_kwargs is not None):  # even {}
         raise BadRequest("chat_template is not supported for Mistral tokenizers.",
                          param="chat_template")  # vLLM's validate_request_params
     template = (None if harmony or mistral

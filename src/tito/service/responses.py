@@ -71,6 +71,22 @@ def _reasoning_text(item: dict[str, Any]) -> str:
     return ""
 
 
+def _mistral(model: ServedModel) -> bool:
+    from tito.core.mistral import MistralVocab  # only where a model is given
+
+    return isinstance(model.vocab, MistralVocab)
+
+
+def _flat_text(content: Any) -> str:
+    """vLLM's ``flatten_input_text_content``, as a truth value's string: the text parts joined."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(p if isinstance(p, str) else p.get("text") or "" if isinstance(p, dict)
+                   else "" for p in content)
+
+
 def _harmony_reasoning(item: dict[str, Any]) -> str | None:
     """vLLM 0.33's harmony path: a reasoning item's content texts joined with ``\n``; None
     (no message) without content."""
@@ -136,6 +152,8 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
                 prev["content"] = text
             else:
                 messages.append({"role": "assistant", "content": text})
+        elif harmony and role in ("system", "developer") and not _flat_text(item.get("content")):
+            continue  # vLLM's harmony path: no message for instructions without text
         elif isinstance(role, str):
             messages.append({k: v for k, v in item.items() if k not in ("type", "id", "status")})
         else:
@@ -217,7 +235,10 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         "include_reasoning": request.include_reasoning,
         "parallel_tool_calls": request.parallel_tool_calls,
         "reasoning_effort": request.reasoning.effort if request.reasoning else None,
-        "chat_template_kwargs": request.chat_template_kwargs,
+        # vLLM's Responses route never checks them against a Mistral tokenizer (its chat
+        # route refuses any): they have nothing to reach there
+        "chat_template_kwargs": None if model is not None and _mistral(model)
+        else request.chat_template_kwargs,
         "add_generation_prompt": not continue_final,
         "continue_final_message": continue_final,
         "stream": bool(request.stream),
