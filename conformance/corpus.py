@@ -1334,6 +1334,32 @@ def _oss(*messages: dict[str, Any], **kw: Any) -> tuple[str, str, dict[str, Any]
 _UNTYPED = [{"text": "x"}]
 _HI = {"role": "user", "content": "Hi"}
 _RESULT = {"role": "tool", "tool_call_id": "c1", "content": "r"}
+#: the fields only one message type can take, typed (a schema error otherwise)
+RENDER_CHAT_MESSAGES.update({
+    f"typed_{name}": ("qwen3", CHAT_R, chat(messages=[*USER, message]))
+    for name, message in {
+        "null_content_function_call": {"role": "assistant", "content": None, "function_call": 4},
+        "content_function_call": {"role": "assistant", "content": "x", "function_call": 4},
+        "no_content_function_call": {"role": "assistant", "function_call": 4},
+        "null_content_audio": {"role": "assistant", "content": None, "audio": 4},
+        "null_content_refusal": {"role": "assistant", "content": None, "refusal": 4},
+        "null_content_function_call_object": {"role": "assistant", "content": None,
+                                              "function_call": {"name": "f", "arguments": "{}"}},
+        "function_reasoning": {"role": "function", "content": "x", "reasoning": 4},
+        "named_function_reasoning": {"role": "function", "content": "x", "name": "f",
+                                     "reasoning": 4},
+        "custom_reasoning": {"role": "critic", "content": "x", "reasoning": 4},
+        "custom_reasoning_object": {"role": "critic", "content": "x", "reasoning": {"a": 1}},
+        "custom_task": {"role": "critic", "content": "x", "task": 4},
+        "custom_tools": {"role": "critic", "content": "x", "tools": 4},
+        "user_reasoning": {"role": "user", "content": "x", "reasoning": 4},
+        "user_tool_call_id": {"role": "user", "content": "x", "tool_call_id": 4},
+        "developer_tool_call_id": {"role": "developer", "content": "x",
+                                   "tool_call_id": {"a": 1}},
+        "tool_no_id_task": {"role": "tool", "content": [], "task": {"id": "a"}},
+    }.items()
+})
+
 #: gpt-oss (harmony, built in code): which messages' parts vLLM reads (the custom type's list)
 #: and which it holds as an OpenAI type's iterator (flattened to nothing, or checked strictly)
 RENDER_CHAT_MESSAGES.update({

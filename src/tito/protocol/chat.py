@@ -115,6 +115,29 @@ def _openai_message(msg: dict[str, Any]) -> bool:
     return msg.get("name") is None or isinstance(msg["name"], str)
 
 
+#: fields one message type alone can take, and their JSON types: the OpenAI assistant type's
+#: (the only one a null content fits) and vLLM's custom type's (the only one a custom role, or
+#: a function message without a name, fits)
+_ASSISTANT_FIELDS = (("function_call", dict), ("audio", dict), ("refusal", str))
+_CUSTOM_FIELDS = (("reasoning", str), ("task", str), ("tools", list))
+
+
+def _check_typed_fields(msg: dict[str, Any], role: str, i: int) -> None:
+    """The fields vLLM 0.33's message union types when only one of its types can take the
+    message (a schema error otherwise); where several can, a value one refuses picks another."""
+    if role == "assistant" and "content" in msg and msg["content"] is None:
+        fields: tuple[tuple[str, Any], ...] = _ASSISTANT_FIELDS
+    elif (role not in _LAZY_CONTENT and not (role == "function"
+                                             and isinstance(msg.get("name"), str))
+          or role == "tool" and not isinstance(msg.get("tool_call_id"), str)):
+        fields = _CUSTOM_FIELDS
+    else:
+        return
+    for key, kinds in fields:
+        if msg.get(key) is not None and not isinstance(msg[key], kinds):
+            raise ValueError(f"messages[{i}].{key} has the wrong type for a {role!r} message.")
+
+
 def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
     """Check the structure of ``messages`` and rename the deprecated ``reasoning_content``.
 
@@ -164,9 +187,15 @@ def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
                     raise SchemaRule(f"messages[{i}].tool_calls[{k}].function must be an object "
                                      "with a string `name`.",
                                      param=f"body.messages.{i}.tool_calls.{k}.function")
-        for key in ("tool_call_id",) if lazy and role == "tool" else ("tool_call_id", "name"):
+        # vLLM's types: a tool message's has no name (any is taken), the other OpenAI roles'
+        # have no tool_call_id (ignored: any is taken); the custom type's need strings
+        keys = (("tool_call_id",) if role == "tool" and lazy
+                else ("name",) if role in _LAZY_CONTENT and role != "tool"
+                else ("tool_call_id", "name"))
+        for key in keys:
             if msg.get(key) is not None and not isinstance(msg[key], str):
                 raise ValueError(f"messages[{i}].{key} must be a string.")
+        _check_typed_fields(msg, role, i)
         if "reasoning_content" in msg:
             msg = dict(msg)
             legacy = msg.pop("reasoning_content")
@@ -225,7 +254,7 @@ class ChatCompletionRequest(OpenAIBaseModel):
     min_tokens: int = 0  #: >= 0, checked with vLLM's message (core.sampling)
     skip_special_tokens: bool = True
     spaces_between_special_tokens: bool = True
-    truncate_prompt_tokens: int | None = Field(default=None, ge=-1)
+    truncate_prompt_tokens: int | None = Field(default=None, ge=-1, le=INT64_MAX)
     truncation_side: Literal["left", "right"] | None = None
     prompt_logprobs: int | None = None
     logprob_token_ids: list[TokenId] | None = None

@@ -75,7 +75,7 @@ class CompletionRequest(OpenAIBaseModel):
     min_tokens: int = 0  #: >= 0, checked with vLLM's message (core.sampling)
     skip_special_tokens: bool = True
     spaces_between_special_tokens: bool = True
-    truncate_prompt_tokens: int | None = Field(default=None, ge=-1)
+    truncate_prompt_tokens: int | None = Field(default=None, ge=-1, le=INT64_MAX)
     truncation_side: Literal["left", "right"] | None = None
     prompt_logprobs: int | None = None
     logprob_token_ids: list[TokenId] | None = None

@@ -139,9 +139,9 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
                 prev["reasoning"] = text
             else:
                 messages.append({"role": "assistant", "reasoning": text})
-        elif role == "assistant" and harmony and isinstance(item.get("content"), list):
-            # vLLM 0.33's harmony path: one text content per part (read as complete text parts)
-            messages.append({"role": "assistant", "content": [
+        elif harmony and role in ("user", "assistant") and isinstance(item.get("content"), list):
+            # vLLM 0.33's harmony path: one text content per part, its text or "" (an image's)
+            messages.append({"role": role, "content": [
                 {"type": "text", "text": p.get("text") or "" if isinstance(p, dict) else ""}
                 for p in item["content"]]})
         elif role == "assistant":
