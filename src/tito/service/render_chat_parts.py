@@ -12,7 +12,6 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
 from tito.core import sampling as core_sampling
 from tito.core.parsers.tools import RENDER_TRAITS
@@ -20,12 +19,7 @@ from tito.core.parsers.tools.structural import structural_tag
 from tito.core.template_budget import TemplateRenderError
 from tito.errors import BadRequest
 from tito.service.harmony import is_harmony_model
-from tito.service.render_common import (
-    REASONING_ALWAYS_ENDED,
-    REASONING_MARKERS,
-    REASONING_OFF_ENDED,
-    REASONING_OPENS_AT_START,
-)
+from tito.service.render_common import reasoning_ended_for
 from tito.service.render_settings import RenderSettings, current_settings
 
 if TYPE_CHECKING:
@@ -115,25 +109,14 @@ def _reasoning_ended(
     request: ChatCompletionRequest, model: ServedModel, token_ids: list[int],
     kwargs: Mapping[str, Any] | None = None,
 ) -> bool | None:
-    """Spec 4.1 step 11: include_reasoning=false -> true; a reasoning parser -> scan the prompt
-    (``kwargs``: the effective template kwargs, for the parsers whose switch vLLM reads there)."""
+    """Spec 4.1 step 11: include_reasoning=false -> true; a reasoning parser -> its answer for
+    the prompt and the effective template kwargs (:func:`.render_common.reasoning_ended_for`)."""
     if not request.include_reasoning:
         return True
     parser = model.reasoning_parser
     if parser is None:
         return None
-    if parser in REASONING_ALWAYS_ENDED:
-        return True
-    markers = REASONING_MARKERS.get(parser)
-    if markers is None:
-        return None
-    if parser in REASONING_OFF_ENDED:
-        from tito.core.parsers.reasoning_formats import get_reasoning_parser
-
-        if not get_reasoning_parser(parser).enabled_from_kwargs(kwargs):
-            return True
-    return core_render.prompt_reasoning_ended(
-        token_ids, model.vocab, *markers, default=parser in REASONING_OPENS_AT_START)
+    return reasoning_ended_for(parser, token_ids, model.vocab, kwargs)
 
 
 def calls_schema_replaces_text(model: ServedModel) -> bool:

@@ -45,19 +45,64 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     "ernie45": ("<think>", "</think>"),
     "hy_v3": ("<think>", "</think>"),
     "step3": ("<think>", "</think>"),
+    # parsconf2: the reasoning parsers of vLLM 0.33 added before (tests/test_reasoning_ended.py)
+    **{name: ("<think>", "</think>") for name in (
+        "step5", "holo2", "ling3", "step3p5", "mimo", "nemotron_v3", "deepseek_v4", "deepseek_v41")},
+    "mistral": ("[THINK]", "[/THINK]"),
 }
+
+#: reasoning parsers whose ``is_reasoning_end`` is false at render for any prompt: vLLM 0.33's
+#: hunyuan_a13b answers from a fresh parser's state, olmo3 looks for its end marker's text as
+#: several tokens (never one added token; tito keeps the scan's rule: an end in an earlier turn
+#: says nothing about the turn being generated)
+REASONING_NEVER_ENDED = frozenset({"hunyuan_a13b", "olmo3"})
+#: reasoning parsers whose grammar, thinking switched off, still opens a block at a start marker
+#: the prompt ends with (vLLM 0.33's deepseek_v4 / deepseek_v41 engines)
+REASONING_OFF_REOPENS = frozenset({"deepseek_v4", "deepseek_v41"})
 
 #: reasoning parsers whose block opens only at its start marker: a prompt whose turn opened no
 #: block has its reasoning over (vLLM's gemma4 engine starts in content)
 REASONING_OPENS_AT_START = frozenset({"gemma4"})
 #: reasoning parsers that vLLM reports over when the template kwargs switch thinking off
 #: (granite_thinking_parser's engine; hy_v3's identity parser without a reasoning_effort)
-REASONING_OFF_ENDED = frozenset({"granite_thinking_parser", "hy_v3"})
+REASONING_OFF_ENDED = frozenset({
+    "granite_thinking_parser", "hy_v3",
+    # parsconf2: vLLM 0.33 builds these parsers with the template kwargs; thinking off, they
+    # start in content and wait for nothing (tests/goldens/reasoning_ended_render_vllm.json)
+    "qwen3", "deepseek_v3", "glm45", "glm47", "kimi_k2", "seed_oss", "holo2", "ling3", "mimo",
+    "nemotron_v3", *REASONING_OFF_REOPENS})
 
 
 #: reasoning parsers whose ``is_reasoning_end`` is true for any prompt (vLLM's GptOssReasoningParser:
 #: harmony output is parsed by channel, there is no block to wait for)
 REASONING_ALWAYS_ENDED = frozenset({"openai_gptoss"})
+
+
+def reasoning_ended_for(
+    parser: str, token_ids: list[int], vocab: Any, kwargs: Mapping[str, Any] | None
+) -> bool | None:
+    """vLLM 0.33's ``is_reasoning_end(prompt)`` for render's ``reasoning_ended`` (recorded:
+    ``tests/goldens/reasoning_ended_vllm.json`` and ``reasoning_ended_render_vllm.json``), None
+    for a parser tito cannot scan for. ``kwargs``: the effective template kwargs, with which vLLM
+    builds the parser (:data:`REASONING_OFF_ENDED`: thinking off, reasoning has ended); otherwise
+    the prompt's last marker decides (:func:`tito.core.render.prompt_reasoning_ended`, which stops
+    at the turn's special token where vLLM's older parsers scan the whole prompt)."""
+    if parser in REASONING_ALWAYS_ENDED:
+        return True
+    if parser in REASONING_NEVER_ENDED:
+        return False
+    markers = REASONING_MARKERS.get(parser)
+    if markers is None:
+        return None
+    if parser in REASONING_OFF_ENDED:
+        from tito.core.parsers.reasoning_formats import get_reasoning_parser
+
+        if not get_reasoning_parser(parser).enabled_from_kwargs(kwargs):
+            if parser not in REASONING_OFF_REOPENS:
+                return True
+            return core_render.prompt_reasoning_ended(token_ids, vocab, *markers, default=True)
+    return core_render.prompt_reasoning_ended(
+        token_ids, vocab, *markers, default=parser in REASONING_OPENS_AT_START)
 
 
 def _lookup(name: str | None) -> ServedModel:
