@@ -68,7 +68,12 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     granite batch makes an unclosed block content, its stream reasoning), ``hunyuan_unclosed``
     (vLLM's hunyuan needs ``</tool_calls>``; tito streams the calls as they come),
     ``gemma4_bare_end`` (a ``<channel|>`` with no block open: vLLM's batch makes the text before
-    it reasoning, its stream content; tito follows the stream).
+    it reasoning, its stream content; tito follows the stream),
+    ``text_kept`` (the calls are vLLM's and the content only adds text vLLM drops: a broken
+    call's markup, text inside a section, a stray marker; tito never loses text),
+    ``follows_vllm_stream`` (vLLM's batch and stream disagree and tito's answer is vLLM's stream,
+    one token per delta and in random chunks: deepseek_v4's markers with thinking off, a later
+    ``<think>`` that vLLM's batch reopens).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -112,7 +117,20 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
             return "gemma4_bare_end"  # vLLM's batch: the whole text decides; tito: its stream
         if text.count("<|channel>") > 1 or (end != -1 and "<|channel>" in text[end:]):
             return "repeated_markers"  # a later <|channel> reopens the block in vLLM
+    if kind == "content" and same_calls and _subsequence(wcont, gcont):
+        return "text_kept"  # markup or text vLLM drops (a broken call, a stray marker) is content
+    from parser_pipeline import norm  # noqa: PLC0415  (tests/goldens, on sys.path)
+
+    streams = [norm(v) for v in vstreams.values() if "error" not in v]
+    if streams and all(not compare(v, got) for v in streams):
+        return "follows_vllm_stream"  # vLLM's batch and stream disagree; tito is its stream
     return None
+
+
+def _subsequence(short: str, long: str) -> bool:
+    """Whether ``short``'s characters appear in ``long`` in order (``long`` only adds text)."""
+    it = iter(long)
+    return all(c in it for c in short)
 
 
 def compare(want: dict, got: dict) -> list[str]:

@@ -159,7 +159,9 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # OLMo 3: <think> optional (templates may put it in the prompt), markers as plain text
     "olmo3": ReasoningParser("olmo3", implicit_open=True),
     # vLLM's DeepSeekV4Parser grammar: thinking on unless thinking/enable_thinking say otherwise;
-    # a <think> after the block reopens it in vLLM (tito: content, as for every format)
+    # a <think> after the block reopens it in vLLM's batch (tito: content, as its stream); with
+    # thinking off (or reasoning_effort "none") the markers are content, as vLLM's stream (its
+    # batch still parses blocks: fuzz_parsers' follows_vllm_stream)
     "deepseek_v4": ReasoningParser(
         "deepseek_v4", implicit_open=True, switch="either", absorb=True,
         implicit_end="<｜DSML｜tool_calls>", strip_trailing_ws=True,
