@@ -34,9 +34,10 @@ PARTS: list[Any] = [
 ]
 CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
 EXTRA: dict[str, list[Any]] = {
-    "name": ["n"], "tool_call_id": ["c", None], "tool_calls": [[CALL], [], None,
-                                                               [{"type": "function"}]],
-    "reasoning": ["r", None], "refusal": ["no"], "task": ["t"], "tools": [None], "foo": [1],
+    "name": ["n", 5], "tool_call_id": ["c", None, 4], "tool_calls": [[CALL], [], None,
+                                                                    [{"type": "function"}]],
+    "reasoning": ["r", None, 4], "refusal": ["no"], "task": ["t", 4], "tools": [None, "t"],
+    "foo": [1],
     "audio": [{"id": "a"}], "function_call": [{"name": "f", "arguments": "{}"}],
 }
 ROLES = ["user", "system", "assistant", "tool", "developer"]
@@ -58,7 +59,7 @@ def main() -> None:
     from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
 
     cases = []
-    for message in corpus(1500, seed=33):
+    for message in corpus(2500, seed=33):
         try:
             request = ChatCompletionRequest(model="m", messages=[message])
         except Exception:  # noqa: BLE001 - refused by the request model: not a union case

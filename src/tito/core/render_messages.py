@@ -117,6 +117,10 @@ _OPENAI_KEYS = {
 #: the fields of vLLM's simple media part types (all optional)
 _SIMPLE_MEDIA_FIELDS = (("image_url", "uuid"), ("audio_url",), ("video_url", "uuid"),
                         ("image_pil", "uuid"))
+#: the custom type's typed fields and the JSON values each takes
+_CUSTOM_TYPES = (("name", str), ("tool_call_id", (str, type(None))),
+                 ("reasoning", (str, dict, type(None))), ("tools", (list, type(None))),
+                 ("task", (str, type(None))))
 #: the typed part fields a complete part of each type sets (pydantic counts them)
 _PART_FIELDS = {"text": ("text",), "thinking": ("thinking",), "refusal": ("refusal",),
                 "tool_reference": ("name",)}
@@ -155,7 +159,9 @@ def custom_typed(message: Mapping[str, Any]) -> bool:
     calls = message.get("tool_calls")
     if None in parts or not (calls is None or isinstance(calls, list) and all(
             isinstance(c, Mapping) and isinstance(c.get("id"), str)
-            and isinstance(c.get("function"), Mapping) for c in calls)):
+            and isinstance(c.get("function"), Mapping) for c in calls)) or any(
+            key in message and not isinstance(message[key], kinds)
+            for key, kinds in _CUSTOM_TYPES):
         return False  # the custom type refuses it
     if role == "tool" and not isinstance(message.get("tool_call_id"), str):
         return True  # the OpenAI tool type needs its call id
