@@ -1334,6 +1334,37 @@ def _oss(*messages: dict[str, Any], **kw: Any) -> tuple[str, str, dict[str, Any]
 _UNTYPED = [{"text": "x"}]
 _HI = {"role": "user", "content": "Hi"}
 _RESULT = {"role": "tool", "tool_call_id": "c1", "content": "r"}
+_DOCS_TOOLS = "{{ documents|tojson }}|{{ tools|tojson }}"
+_DOCS = [{"title": "t", "text": "d"}]
+#: chat_template_kwargs over the request's tools (the kwargs' win) and documents (they fill in)
+RENDER_CHAT_MESSAGES.update({
+    "kwargs_documents": ("qwen3-trusted", CHAT_R, chat(
+        chat_template=_DOCS_TOOLS, chat_template_kwargs={"documents": _DOCS})),
+    "kwargs_documents_and_request": ("qwen3-trusted", CHAT_R, chat(
+        chat_template=_DOCS_TOOLS, documents=[{"title": "x"}],
+        chat_template_kwargs={"documents": _DOCS})),
+    "kwargs_tools_over_request": ("qwen3-trusted", CHAT_R, chat(
+        chat_template=_DOCS_TOOLS, tools=TOOLS, chat_template_kwargs={"tools": [{"x": 1}]})),
+    "kwargs_tools_null": ("qwen3-trusted", CHAT_R, chat(
+        chat_template=_DOCS_TOOLS, tools=TOOLS, chat_template_kwargs={"tools": None})),
+    "kwargs_tools_auto": ("qwen3-trusted", CHAT_R, chat(
+        chat_template=_DOCS_TOOLS, chat_template_kwargs={"tools": "auto"})),
+    "kwargs_tools_empty": ("qwen3", CHAT_R, chat(tools=TOOLS, chat_template_kwargs={"tools": []})),
+    "kwargs_tools_only": ("qwen3", CHAT_R, chat(chat_template_kwargs={"tools": TOOLS})),
+    "mistral_completion_truncate": ("mistral-v3", "/v1/completions/render", {
+        "model": "mistral-v3", "prompt": "hello world foo bar baz qux",
+        "truncate_prompt_tokens": 3}),
+    "mistral_completion_truncate_one": ("mistral-v3", "/v1/completions/render", {
+        "model": "mistral-v3", "prompt": "hello world foo bar baz qux",
+        "truncate_prompt_tokens": 1}),
+    "mistral_completion_truncate_no_bos": ("mistral-v3", "/v1/completions/render", {
+        "model": "mistral-v3", "prompt": "hello world foo bar baz qux",
+        "truncate_prompt_tokens": 3, "add_special_tokens": False}),
+    "mistral_completion_truncate_right": ("mistral-v3", "/v1/completions/render", {
+        "model": "mistral-v3", "prompt": "hello world foo bar baz qux",
+        "truncate_prompt_tokens": 3, "truncation_side": "right"}),
+})
+
 #: the fields only one message type can take, typed (a schema error otherwise)
 RENDER_CHAT_MESSAGES.update({
     f"typed_{name}": ("qwen3", CHAT_R, chat(messages=[*USER, message]))

@@ -637,7 +637,7 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
                   and isinstance(t.get("function"), dict)] if path in (CHAT_R, "/tokenize")
                  else [t for t in tools if isinstance(t, dict) and t.get("type") == "function"]
                  if path == RESP_R else []) if isinstance(tools, list) else []
-    if any(not ("description" in f and "parameters" in f) for f in functions):
+    if any(f.get("description") is None or f.get("parameters") is None for f in functions):
         out.append("tool_nulls")
     if body.get("allowed_token_ids") == []:
         out.append("allowed_empty")

@@ -37,7 +37,8 @@ where vLLM and Hugging Face made choices a client can observe:
 * **Rendering** (:func:`render_chat`): template variables are the tokenizer's special-token
   strings, then the effective ``chat_template_kwargs``, then ``messages``, ``tools``,
   ``documents``, ``add_generation_prompt`` and ``continue_final_message`` (which kwargs cannot
-  override). ``continue_final_message`` follows ``transformers``: the final message is rendered
+  override: the caller passes the kwargs' ``tools`` / ``documents`` as those, where vLLM's merge
+  lets them win). ``continue_final_message`` follows ``transformers``: the final message is rendered
   with a marker appended and the prompt is cut right before it, so the template's end-of-turn
   text disappears whatever the template.
 * **Tokenization** (:func:`tokenize_prompt`): chat prompts without special tokens (the template

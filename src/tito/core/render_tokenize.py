@@ -230,6 +230,13 @@ def tokenize_prompt(
             text, shift = text[start:end], start
     need_offsets = with_offsets or generation_spans is not None
     ids, raw_offsets = _encode(vocab, text, add_special_tokens, need_offsets)
+    bos = getattr(vocab, "bos_token_id", None) if vocab.tokenizer is None else None
+    if (bos is not None and add_special_tokens and truncation_side == "left" and ids
+            and ids[0] == bos and truncate_to is not None and 0 < truncate_to < len(ids)):
+        # mistral-common's transformers tokenizer (vLLM's text prompts): left truncation keeps
+        # the BOS it added, then the last tokens (no offsets: mistral-common gives none)
+        removed = len(ids) - truncate_to
+        return TokenizedPrompt(token_ids=ids[:1] + ids[removed + 1:], truncated=removed)
     window = truncate(len(ids), truncate_to, truncation_side)
     offsets = None
     if need_offsets:

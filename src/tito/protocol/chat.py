@@ -127,8 +127,9 @@ def _check_typed_fields(msg: dict[str, Any], role: str, i: int) -> None:
     message (a schema error otherwise); where several can, a value one refuses picks another."""
     if role == "assistant" and "content" in msg and msg["content"] is None:
         fields: tuple[tuple[str, Any], ...] = _ASSISTANT_FIELDS
-    elif (role not in _LAZY_CONTENT and not (role == "function"
-                                             and isinstance(msg.get("name"), str))
+    elif (role not in _LAZY_CONTENT and not (role == "function"  # OpenAI's: text, a name
+                                             and isinstance(msg.get("name"), str)
+                                             and isinstance(msg.get("content"), (str, type(None))))
           or role == "tool" and not isinstance(msg.get("tool_call_id"), str)):
         fields = _CUSTOM_FIELDS
     else:

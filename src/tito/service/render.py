@@ -256,8 +256,10 @@ def _render_chat(
         prompt = core_render.render_chat(
             template,
             normalized,
-            tools=tools,
-            documents=request.documents,
+            # vLLM 0.33 merges the request's tools under its chat_template_kwargs, and the
+            # request's documents over them: the kwargs' tools win, their documents fill in
+            tools=kwargs["tools"] if kwargs.get("tools") is not None else tools,
+            documents=kwargs.get("documents"),
             add_generation_prompt=request.add_generation_prompt,
             continue_final_message=request.continue_final_message,
             template_kwargs=kwargs,
