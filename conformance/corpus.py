@@ -1480,6 +1480,16 @@ RENDER_RESPONSES_ITEMS: dict[str, tuple[str, str, dict[str, Any]]] = {
         "model": "mistral-v3", "input": "Hi", "chat_template_kwargs": {"x": 1}}),
     "mistral_chat_template_kwargs_empty": ("mistral-v3", CHAT_R, {
         "model": "mistral-v3", "messages": [_HI], "chat_template_kwargs": {}}),
+    "gptoss_said_empty": _items({"role": "assistant", "content": ""}, _HI),
+    "gptoss_said_no_parts": _items({"role": "assistant", "content": []}, _HI),
+    "gptoss_refusal_part": _items(_said({"type": "refusal", "refusal": "no"}, type="message"),
+                                  _HI),
+    "gptoss_reasoning_said_empty": _items(_reasoning(_RT), {"role": "assistant", "content": ""},
+                                          _HI),
+    "gptoss_call_image_said_empty": ("gpt-oss", RESPONSES_R, {"model": "gpt-oss", "input": [
+        {**_FC, "arguments": "bad"}, {"role": "user", "content": [
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}]},
+        {"role": "assistant", "content": ""}]}),
     "output_parts_qwen3": _items(_said(_OUT), server="qwen3"),
     "output_parts_typed_qwen3": _items(_said(_OUT, type="message"), server="qwen3"),
 }

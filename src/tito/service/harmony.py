@@ -27,13 +27,15 @@ def harmony_prompt_ids(
     request: ChatCompletionRequest,
     tools: list[dict[str, Any]] | None,
     start_date: str | None,
+    items: bool = False,
 ) -> list[int]:
     """The prompt vLLM 0.33 renders for ``request`` on gpt-oss (``tools``: as vLLM includes
-    them, None when absent or excluded)."""
+    them, None when absent or excluded; ``items``: the request stands for a Responses one)."""
     from tito.core.harmony import build_conversation, render_for_completion  # gpt-oss only
 
     day = start_date or datetime.date.today().strftime("%Y-%m-%d")
     conversation = build_conversation(
-        request.messages, tools=tools, reasoning_effort=request.reasoning_effort, start_date=day
+        request.messages, tools=tools, reasoning_effort=request.reasoning_effort, start_date=day,
+        items=items,
     )
     return render_for_completion(model.vocab, conversation)

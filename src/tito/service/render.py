@@ -246,7 +246,8 @@ def _render_chat(
         ids = (
             mistral_encode_chat(vocab, request.messages, tools=tools,  # type: ignore[arg-type]
                                 continue_final_message=request.continue_final_message)
-            if mistral else harmony_prompt_ids(model, request, tools, settings.harmony_start_date)
+            if mistral else harmony_prompt_ids(model, request, tools, settings.harmony_start_date,
+                                               items=responses)
         )
         # vLLM 0.33's harmony render does not truncate (its max_tokens still counts the cut)
         window = core_render.truncate(len(ids), truncate_to, side)

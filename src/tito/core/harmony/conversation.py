@@ -32,6 +32,9 @@ The conversation (rules as vLLM applies them)
    false) has its parts as an iterator: the steps that flatten text (instructions, tool results,
    an assistant's text before its calls) read none from it, and the steps that iterate it check
    each part against the role's OpenAI part types (a 400 for a part without ``type`` or text).
+6. ``items``: the messages stand for Responses input items, which vLLM converts one by one
+   (``response_input_to_harmony``): an assistant message item is a ``final`` message even when
+   its text is empty.
 """
 
 from __future__ import annotations
@@ -193,7 +196,8 @@ def _tool_names(messages: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return names
 
 
-def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str) -> list[Message]:
+def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str,
+         items: bool = False) -> list[Message]:
     """One chat message -> its harmony messages (rule 3)."""
     role = msg.get("role")
     if role not in ROLES:
@@ -241,7 +245,8 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str) -> list[M
             for k, c in enumerate(content)
         )
     if role == "assistant":
-        if parts and parts[0]:
+        # rule 6: a Responses assistant message item is a final message even without text
+        if parts and parts[0] or items and "content" in msg and not reasoning:
             out.append(Message("assistant", parts, channel="final"))
     elif role in ("system", "developer"):
         instructions = None if lazy else flatten_text(msg.get("content"))
@@ -268,11 +273,13 @@ def build_conversation(
     tools: Sequence[Mapping[str, Any]] | None = None,
     reasoning_effort: str | None = None,
     start_date: str,
+    items: bool = False,
 ) -> list[Message]:
     """The harmony conversation vLLM renders for a chat request (module header, rules 1-4).
 
     ``messages``: OpenAI chat message dicts; ``tools``: the request's tools as dicts (None when
     vLLM would not include them, e.g. no tools); ``start_date``: ``YYYY-MM-DD``.
+    ``items``: the messages stand for Responses input items (rule 6).
     """
     rest = list(messages)
     instructions = None
@@ -287,5 +294,5 @@ def build_conversation(
     names = _tool_names(rest)
     offset = len(messages) - len(rest)
     for i, msg in enumerate(rest):
-        out.extend(_one(msg, names, f"messages.{i + offset}"))
+        out.extend(_one(msg, names, f"messages.{i + offset}", items))
     return drop_old_analysis(out)
