@@ -1502,3 +1502,18 @@ def test_pythonic_arguments_equal_json_dumps_of_the_literals(kwargs, cut):
     cut %= len(text) + 1
     run = Run(make_tool_parser("pythonic"), [text[:cut], text[cut:]])
     assert run.result == ("", [("f", json.dumps(kwargs, ensure_ascii=False))])
+
+
+def test_an_empty_chunk_before_a_closing_marker_decides_nothing():
+    """An empty chunk (the reasoning stage holding text back) at the whitespace before a closing
+    marker changes nothing: stream == batch (found by fuzz_parsers seed 10, hunyuan_a13b with its
+    reasoning parser, one token per chunk: ``\\n</tool_calls>`` came out as content)."""
+    p = make_tool_parser("hunyuan_a13b")
+    text = 'I.\n<tool_calls>[{"name": "x", "arguments": {}}]\n</tool_calls> Let'
+    i = text.index("]") + 1
+    for pieces in ((text[:i], "", text[i:]), (text[:i + 1], "", text[i + 1:])):
+        st, content = p.initial(), []
+        for k, piece in enumerate(pieces):
+            st, c, _ = p.step(st, piece, final=k == len(pieces) - 1)
+            content.append(c)
+        assert "".join(content) == p.step(p.initial(), text, final=True)[1] == "I.\n Let"

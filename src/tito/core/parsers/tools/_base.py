@@ -315,7 +315,7 @@ class ToolParser:
         if not st.gap or i - pos > WS_LIMIT:
             self._content(st, out, s[pos:i])
             return i, "", False
-        if i == n and i > pos and not final:
+        if i == n and not final:  # also an empty chunk: nothing is decided yet
             return pos, "", True
         return i, s[pos:i], False
 
