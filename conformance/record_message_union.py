@@ -4,7 +4,7 @@ Why: vLLM's ``ChatCompletionMessageParam`` is a pydantic smart union of the Open
 (content parts an iterator, checked strictly only when render reads them) and its own custom
 type (parts a list, validated up front and permissively). Which one a message gets decides
 whether a malformed part is a 400 or is skipped, and whether gpt-oss's harmony path reads the
-parts at all. ``tito.core.render_messages.custom_typed`` states the rule;
+parts at all. ``tito.core.message_union.custom_typed`` states the rule;
 ``tests/test_message_union.py`` checks it against this golden.
 
     /work/vllm-venv/bin/python conformance/record_message_union.py   # writes the golden

@@ -1,5 +1,5 @@
 """Which message type vLLM 0.33 gives a message (its custom type or its role's OpenAI type):
-``tito.core.render_messages.custom_typed`` against vLLM's own pydantic union, recorded by
+``tito.core.message_union.custom_typed`` against vLLM's own pydantic union, recorded by
 ``conformance/record_message_union.py``."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tito.core.render_messages import custom_typed
+from tito.core.message_union import custom_typed
 
 GOLDEN = Path(__file__).resolve().parent.parent / "conformance" / "goldens" / "message_union.json"
 

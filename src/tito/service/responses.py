@@ -32,10 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tito.errors import BadRequest, InvalidRequest, quote
+from tito.errors import BadRequest, InvalidRequest
 from tito.protocol import ChatCompletionRequest
 from tito.protocol.common import StructuredOutputsParams
 from tito.protocol.responses import ResponsesRequest
+from tito.service.responses_items import check_harmony_items, input_messages
 
 if TYPE_CHECKING:  # the render side is imported where it renders: the Responses derender
     # function uses this module's conversion only (its render function imports it at init)
@@ -49,116 +50,10 @@ __all__ = [
 ]
 
 
-def _text_of(content: Any) -> str | None:
-    """The first part's text of an assistant message (vLLM reads ``content[0].text``)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list) and content and isinstance(content[0], dict):
-        text = content[0].get("text")
-        return text if isinstance(text, str) else None
-    return None
-
-
-def _reasoning_text(item: dict[str, Any]) -> str:
-    if item.get("encrypted_content"):
-        raise BadRequest("Encrypted content is not supported.", param="input")
-    for key in ("content", "summary"):
-        parts = item.get(key)
-        if isinstance(parts, list) and parts and isinstance(parts[0], dict):
-            text = parts[0].get("text")
-            if isinstance(text, str):
-                return text
-    return ""
-
-
 def _mistral(model: ServedModel) -> bool:
     from tito.core.mistral import MistralVocab  # only where a model is given
 
     return isinstance(model.vocab, MistralVocab)
-
-
-def _flat_text(content: Any) -> str:
-    """vLLM's ``flatten_input_text_content``, as a truth value's string: the text parts joined."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "".join(p if isinstance(p, str) else p.get("text") or "" if isinstance(p, dict)
-                   else "" for p in content)
-
-
-def _harmony_reasoning(item: dict[str, Any]) -> str | None:
-    """vLLM 0.33's harmony path: a reasoning item's content texts joined with ``\n``; None
-    (no message) without content."""
-    if item.get("encrypted_content"):
-        raise BadRequest("Encrypted content is not supported.", param="input")
-    parts = item.get("content")
-    if not isinstance(parts, list) or not parts:
-        return None
-    return "\n".join(p.get("text") or "" if isinstance(p, dict) else "" for p in parts)
-
-
-def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[dict[str, Any]]:
-    """The chat messages of a Responses request (rules in the module docstring). ``harmony``:
-    gpt-oss, whose items vLLM 0.33 converts one by one (``response_input_to_harmony``): none
-    joins the one before, an assistant message is always its own ``final`` message."""
-    messages: list[dict[str, Any]] = []
-    if request.instructions:
-        messages.append({"role": "system", "content": request.instructions})
-    if isinstance(request.input, str):
-        messages.append({"role": "user", "content": request.input})
-        return messages
-    for i, item in enumerate(request.input):
-        where = f"input.{i}"
-        prev = (messages[-1] if not harmony and messages
-                and messages[-1].get("role") == "assistant" else None)
-        kind = item.get("type")
-        role = item.get("role")
-        if kind == "function_call":
-            for key in ("call_id", "name", "arguments"):
-                if not isinstance(item.get(key), str):
-                    raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
-            call = {"id": item["call_id"], "type": "function",
-                    "function": {"name": item["name"], "arguments": item["arguments"]}}
-            if prev is not None:
-                prev.setdefault("tool_calls", []).append(call)
-            else:
-                messages.append({"role": "assistant", "tool_calls": [call]})
-        elif kind in ("function_call_output", "custom_tool_call_output"):
-            output = item.get("output")
-            if not isinstance(output, (str, list)) or not isinstance(item.get("call_id"), str):
-                raise BadRequest(f"{where} needs a string call_id and an output.", param=where)
-            messages.append({"role": "tool", "content": output, "tool_call_id": item["call_id"]})
-        elif kind == "reasoning" and harmony:
-            text = _harmony_reasoning(item)
-            if text is not None:
-                messages.append({"role": "assistant", "reasoning": text})
-        elif kind == "reasoning":
-            text = _reasoning_text(item)
-            if prev is not None and prev.get("reasoning") is None:
-                prev["reasoning"] = text
-            else:
-                messages.append({"role": "assistant", "reasoning": text})
-        elif harmony and role in ("user", "assistant") and isinstance(item.get("content"), list):
-            # vLLM 0.33's harmony path: one text content per part, its text or "" (an image's)
-            messages.append({"role": role, "content": [
-                {"type": "text", "text": p.get("text") or "" if isinstance(p, dict) else ""}
-                for p in item["content"]]})
-        elif role == "assistant":
-            text = _text_of(item.get("content"))
-            if text is None:
-                raise BadRequest(f"{where}: an assistant message needs text content.", param=where)
-            if prev is not None and prev.get("content") is None:
-                prev["content"] = text
-            else:
-                messages.append({"role": "assistant", "content": text})
-        elif harmony and role in ("system", "developer") and not _flat_text(item.get("content")):
-            continue  # vLLM's harmony path: no message for instructions without text
-        elif isinstance(role, str):
-            messages.append({k: v for k, v in item.items() if k not in ("type", "id", "status")})
-        else:
-            raise BadRequest(f"Unsupported input item type: {kind}", param="input")
-    return messages
 
 
 def _continue_final(request: ResponsesRequest) -> bool:
@@ -381,27 +276,6 @@ def _responses_context(request: ResponsesRequest, context: dict[str, Any] | None
     return context
 
 
-def _check_harmony_items(items: list[dict[str, Any]]) -> None:
-    """vLLM 0.33's harmony Responses path converts the input items itself: a tool output needs
-    an earlier ``function_call`` item with its ``call_id`` (the tool's name comes from it) and a
-    string output, and only messages, reasoning, function calls and their outputs are taken; else its
-    ``invalid_request_error`` naming ``input``."""
-    calls: set[Any] = set()
-    for item in items:
-        kind = item.get("type", "message")
-        if kind == "function_call":
-            calls.add(item.get("call_id"))
-        elif kind == "function_call_output":
-            if item.get("call_id") not in calls:
-                raise InvalidRequest(f"No call message found for {quote(item.get('call_id'))}",
-                                     param="input")
-            if not isinstance(item.get("output"), str):  # harmony's Message takes text only
-                raise InvalidRequest("1 validation error for Message: a tool output on gpt-oss "
-                                     "must be a string.", param="input")
-        elif kind not in ("message", "reasoning"):
-            raise InvalidRequest(f"Unknown input type: {quote(kind)}", param="input")
-
-
 def _chat_to_render(
     request: ResponsesRequest, model: ServedModel | None
 ) -> tuple[ChatCompletionRequest, ServedModel]:
@@ -419,7 +293,7 @@ def _chat_to_render(
             param="previous_response_id",
         )
     if is_harmony_model(model) and isinstance(request.input, list):
-        _check_harmony_items(request.input)
+        check_harmony_items(request.input)
     request.check_ranges()
     so, choice = request.structured_outputs, request.tool_choice
     if so and so.get("structural_tag") is None and request.tools \

@@ -28,7 +28,7 @@ The conversation (rules as vLLM applies them)
    - user (and any other role): its content parts, each its own text (tokenized separately).
 4. analysis messages before the last assistant ``final`` message are dropped
    (``auto_drop_analysis_messages``).
-5. a message vLLM holds as its role's OpenAI type (:func:`tito.core.render_messages.custom_typed`
+5. a message vLLM holds as its role's OpenAI type (:func:`tito.core.message_union.custom_typed`
    false) has its parts as an iterator: the steps that flatten text (instructions, tool results,
    an assistant's text before its calls) read none from it, and the steps that iterate it check
    each part against the role's OpenAI part types (a 400 for a part without ``type`` or text).
@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tito.core.render_messages import custom_typed
+from tito.core.message_union import custom_typed
 from tito.errors import BadRequest
 
 __all__ = [
@@ -123,7 +123,7 @@ def flatten_text(content: Any) -> str | None:
 
 def _lazy(msg: Mapping[str, Any]) -> bool:
     """Whether vLLM 0.33 holds this message's parts as a lazily validated iterator (an OpenAI
-    role's message type, :func:`tito.core.render_messages.custom_typed`): its
+    role's message type, :func:`tito.core.message_union.custom_typed`): its
     ``flatten_input_text_content`` reads no text from that (it is not a list), and iterating it
     checks each part against the role's OpenAI part types."""
     content = msg.get("content")

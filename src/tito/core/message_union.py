@@ -1,0 +1,105 @@
+"""Which of vLLM 0.33's message types a chat message is: its custom type or its role's OpenAI type.
+
+Why a module of its own: vLLM's ``ChatCompletionMessageParam`` is a pydantic smart union of the
+OpenAI role types (content parts an iterator, checked strictly only when render reads them) and
+vLLM's custom type (parts a list, validated up front and permissively). Which one a message
+gets decides whether a malformed part is a 400 or is skipped (:mod:`tito.core.render_messages`)
+and whether gpt-oss's harmony path reads the parts at all (:mod:`tito.core.harmony`). The rule
+(:func:`custom_typed`) is pydantic's: the type that sets the most fields wins, nested fields
+counted, the OpenAI type on a tie; ``conformance/goldens/message_union.json`` (recorded from
+vLLM's own request model) checks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["MEDIA_PART_TYPES", "custom_typed"]
+
+
+#: Media part type -> the key holding its payload, and the placeholder type templates see.
+MEDIA_PART_TYPES: dict[str, tuple[str, str]] = {
+    "image_url": ("image_url", "image"),
+    "input_image": ("image_url", "image"),
+    "image_embeds": ("image_embeds", "image"),
+    "image_pil": ("image_pil", "image"),
+    "input_audio": ("input_audio", "audio"),
+    "audio_url": ("audio_url", "audio"),
+    "audio_embeds": ("audio_embeds", "audio"),
+    "video_url": ("video_url", "video"),
+    "video_embeds": ("video_embeds", "video"),
+    "file": ("file", "file"),
+}
+
+
+
+#: the keys of vLLM 0.33's custom message type, and of each OpenAI role's message type
+_CUSTOM_KEYS = frozenset({"role", "content", "name", "tool_call_id", "tool_calls", "reasoning",
+                          "tools", "task"})
+_OPENAI_KEYS = {
+    **dict.fromkeys(("system", "developer", "user"), frozenset({"role", "content", "name"})),
+    "assistant": frozenset({"role", "content", "name", "audio", "function_call", "refusal",
+                            "tool_calls"}),
+    "tool": frozenset({"role", "content", "tool_call_id"}),
+}
+#: the fields of vLLM's simple media part types (all optional)
+_SIMPLE_MEDIA_FIELDS = (("image_url", "uuid"), ("audio_url",), ("video_url", "uuid"),
+                        ("image_pil", "uuid"))
+#: the custom type's typed fields and the JSON values each takes
+_CUSTOM_TYPES = (("name", str), ("tool_call_id", (str, type(None))),
+                 ("reasoning", (str, dict, type(None))), ("tools", (list, type(None))),
+                 ("task", (str, type(None))))
+#: the typed part fields a complete part of each type sets (pydantic counts them)
+_PART_FIELDS = {"text": ("text",), "thinking": ("thinking",), "refusal": ("refusal",),
+                "tool_reference": ("name",)}
+
+
+def _part_fields(part: Any) -> int | None:
+    """How many typed fields ``part`` sets as vLLM's custom type validates it (None: invalid)."""
+    if isinstance(part, str):
+        return 0
+    if not isinstance(part, Mapping):
+        return None
+    kind = part.get("type")
+    if isinstance(kind, str) and kind in _PART_FIELDS and all(
+            isinstance(part.get(k), str) for k in _PART_FIELDS[kind]):
+        return 1 + len(_PART_FIELDS[kind]) + isinstance(part.get("closed"), bool)
+    media = part.get(kind) if isinstance(kind, str) and kind in MEDIA_PART_TYPES else None
+    if isinstance(media, Mapping) and isinstance(media.get("url"), str):
+        return 2 + len(media)  # type, the payload, the payload's keys
+    # else the permissive simple media types (all keys optional): the best one's keys
+    return max(sum(1 for k in fields if k in part) for fields in _SIMPLE_MEDIA_FIELDS)
+
+
+def custom_typed(message: Mapping[str, Any]) -> bool:
+    """Whether vLLM 0.33 reads this message as its custom message type, whose content parts are
+    a list validated up front and permissively (a text part without its text is skipped), rather
+    than as its role's OpenAI type, whose parts are an iterator checked strictly as render reads
+    them. pydantic's smart union picks the type that sets the most fields, nested ones counted
+    (the OpenAI types' iterables count none), the OpenAI type on a tie; a custom role is always
+    custom. Checked against vLLM on every 1-3 part mix and on the keys each type knows."""
+    role = message.get("role")
+    openai = _OPENAI_KEYS.get(role)  # type: ignore[arg-type]
+    if openai is None:
+        return True
+    content = message.get("content")
+    parts = [_part_fields(p) for p in content] if isinstance(content, list) else []
+    calls = message.get("tool_calls")
+    if None in parts or not (calls is None or isinstance(calls, list) and all(
+            isinstance(c, Mapping) and isinstance(c.get("id"), str)
+            and isinstance(c.get("function"), Mapping) for c in calls)) or any(
+            key in message and not isinstance(message[key], kinds)
+            for key, kinds in _CUSTOM_TYPES):
+        return False  # the custom type refuses it
+    if role == "tool" and not isinstance(message.get("tool_call_id"), str):
+        return True  # the OpenAI tool type needs its call id
+    if role == "assistant" and "tool_calls" in message and calls is None:
+        return True  # the OpenAI assistant type's tool_calls are not nullable
+    custom = sum(1 for k in message if k in _CUSTOM_KEYS) + sum(parts)  # type: ignore[arg-type]
+    custom += 5 * len(calls or ())  # id, type, function and its name and arguments
+    own = sum(1 for k in message if k in openai)
+    for key in ("audio", "function_call"):
+        if role == "assistant" and isinstance(message.get(key), Mapping):
+            own += len(message[key])
+    return custom > own
