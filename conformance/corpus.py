@@ -1490,6 +1490,11 @@ RENDER_RESPONSES_ITEMS: dict[str, tuple[str, str, dict[str, Any]]] = {
         {**_FC, "arguments": "bad"}, {"role": "user", "content": [
             {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}]},
         {"role": "assistant", "content": ""}]}),
+    "mistral_builtin_tool": ("mistral-v3", RESPONSES_R, {
+        "model": "mistral-v3", "input": "hi", "tools": [{"type": "web_search"}]}),
+    "mistral_builtin_tool_none": ("mistral-v3", RESPONSES_R, {
+        "model": "mistral-v3", "input": "hi", "tools": [{"type": "web_search"}],
+        "tool_choice": "none"}),
     "output_parts_qwen3": _items(_said(_OUT), server="qwen3"),
     "output_parts_typed_qwen3": _items(_said(_OUT, type="message"), server="qwen3"),
 }

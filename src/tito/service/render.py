@@ -137,15 +137,19 @@ def render_chat_request(
     model: ServedModel | None = None,
     header_request_id: str | None = None,
     responses: bool = False,
+    builtin_tools: bool = False,
 ) -> GenerateRequest:
     """Render one chat request into the engine request (spec 4.1).
 
     ``model`` defaults to the registry's model for ``request.model`` (404 when unknown);
     ``header_request_id`` is the ``X-Request-Id`` header, which wins over ``request.request_id``;
     ``responses``: the chat request stands for a Responses request (vLLM's mistral parser then
-    adds no call schema).
+    adds no call schema); ``builtin_tools``: that request had tools the chat request does not
+    carry (built-in ones) and a ``tool_choice`` other than ``"none"``, which vLLM's tool parsers
+    count as tools to call.
     """
-    return _render_chat(request, settings, model, header_request_id, responses, wire=False)
+    return _render_chat(request, settings, model, header_request_id, responses, wire=False,
+                        builtin_tools=builtin_tools)
 
 
 def render_chat_wire(
@@ -155,16 +159,18 @@ def render_chat_wire(
     model: ServedModel | None = None,
     header_request_id: str | None = None,
     responses: bool = False,
+    builtin_tools: bool = False,
 ) -> dict[str, Any]:
     """``render_chat_request(...).to_wire()``, what the render functions answer, without
     building the models when no value needs their checks (:mod:`tito.service.render_wire`):
     the same dict, the same errors."""
-    return _render_chat(request, settings, model, header_request_id, responses, wire=True)
+    return _render_chat(request, settings, model, header_request_id, responses, wire=True,
+                        builtin_tools=builtin_tools)
 
 
 def _render_chat(
     request: ChatCompletionRequest, settings: RenderSettings | None, model: ServedModel | None,
-    header_request_id: str | None, responses: bool, *, wire: bool,
+    header_request_id: str | None, responses: bool, *, wire: bool, builtin_tools: bool = False,
 ) -> Any:
     """:func:`render_chat_request` (``wire`` false) or :func:`render_chat_wire` (true)."""
     settings = settings or current_settings()
@@ -308,8 +314,8 @@ def _render_chat(
     tool_parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
     if (model.reasoning_parser is not None and not is_harmony_model(model)) or (
             tool_parser is not None and tool_parser.engine_reads_special
-            and tool_choice_json != "none"
-            and (request.tools or tool_parser.engine_reads_special_without_tools)):
+            and (builtin_tools or tool_choice_json != "none"
+                 and (request.tools or tool_parser.engine_reads_special_without_tools))):
         skip_special = False
     fields = core_sampling.sampling_fields(
         request,

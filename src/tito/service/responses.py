@@ -50,6 +50,12 @@ __all__ = [
 ]
 
 
+def _builtin_tools(request: ResponsesRequest) -> bool:
+    """Whether the request has tools its chat request leaves out (built-in ones) and may call
+    tools (its chat request's ``tool_choice`` is then ``"none"``, vLLM's parsers read its own)."""
+    return request.tool_choice != "none" and any(tool.type != "function" for tool in request.tools)
+
+
 def _mistral(model: ServedModel) -> bool:
     from tito.core.mistral import MistralVocab  # only where a model is given
 
@@ -232,7 +238,8 @@ def render_responses_request(
     from tito.service.render import render_chat_request
 
     chat, model = _chat_to_render(request, model)
-    generate = render_chat_request(chat, settings=settings, model=model, responses=True)
+    generate = render_chat_request(chat, settings=settings, model=model, responses=True,
+                                   builtin_tools=_builtin_tools(request))
     generate.request_id = request.request_id
     generate.reasoning_ended = None
     generate.parse_context = None  # vLLM's Responses render builds none
@@ -257,7 +264,8 @@ def render_responses_wire(
     from tito.service.render_wire import SAMPLING_ORDER
 
     chat, model = _chat_to_render(request, model)
-    wire = render_chat_wire(chat, settings=settings, model=model, responses=True)
+    wire = render_chat_wire(chat, settings=settings, model=model, responses=True,
+                            builtin_tools=_builtin_tools(request))
     wire["request_id"] = request.request_id
     wire["reasoning_ended"] = None
     wire["parse_context"] = None
