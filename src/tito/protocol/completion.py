@@ -102,12 +102,6 @@ class CompletionRequest(OpenAIBaseModel):
     watermarking: bool | None = None  #: passed to the engine (SamplingParams), as vLLM 0.33
     mm_processor_kwargs: dict[str, Any] | None = None
 
-    @field_validator("skip_special_tokens", mode="before")
-    @classmethod
-    def _skip_special_tokens(cls, value: Any) -> Any:
-        """vLLM 0.33 takes null as its default (true, the models here setting none)."""
-        return True if value is None else value
-
     @field_validator("thinking_token_budget", mode="before")
     @classmethod
     def _thinking_token_budget(cls, value: Any) -> Any:

@@ -277,7 +277,7 @@ def chat_rules(data: dict[str, Any]) -> dict[str, Any]:
     _response_format(data)
     data = _messages(data)
     _cache_salt(data)
-    return data
+    return _skip_special_default(data)
 
 
 def completion_rules(data: dict[str, Any]) -> dict[str, Any]:
@@ -299,6 +299,14 @@ def completion_rules(data: dict[str, Any]) -> dict[str, Any]:
     _structured_outputs(data, chat=False)
     _response_format(data)
     _cache_salt(data)
+    return _skip_special_default(data)
+
+
+def _skip_special_default(data: dict[str, Any]) -> dict[str, Any]:
+    """A null ``skip_special_tokens`` is its default, true (vLLM 0.33 types it ``bool | None``
+    and reads null as the generation config's, which the models here do not set; a copy)."""
+    if "skip_special_tokens" in data and data["skip_special_tokens"] is None:
+        return {**data, "skip_special_tokens": True}
     return data
 
 
