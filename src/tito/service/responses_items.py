@@ -39,14 +39,22 @@ def _reasoning_text(item: dict[str, Any]) -> str:
     return ""
 
 
-def _flat_text(content: Any) -> str:
-    """vLLM's ``flatten_input_text_content``, as a truth value's string: the text parts joined."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
+def _part_text(part: Any, where: str) -> str:
+    """A part's text for vLLM's harmony path ("" without one); a text that is not a string is
+    a 400 (harmony's messages take strings only)."""
+    text = part.get("text") if isinstance(part, dict) else None
+    if text is None:
         return ""
-    return "".join(p if isinstance(p, str) else p.get("text") or "" if isinstance(p, dict)
-                   else "" for p in content)
+    if not isinstance(text, str):
+        raise BadRequest(f"{where}.text must be a string.", param=where)
+    return text
+
+
+def _flatten(content: Any) -> str | None:
+    """vLLM's ``flatten_input_text_content`` (gpt-oss only: its module is imported here)."""
+    from tito.core.harmony.conversation import flatten_text
+
+    return flatten_text(content)
 
 
 def _harmony_reasoning(item: dict[str, Any]) -> str | None:
@@ -57,7 +65,7 @@ def _harmony_reasoning(item: dict[str, Any]) -> str | None:
     parts = item.get("content")
     if not isinstance(parts, list) or not parts:
         return None
-    return "\n".join(p.get("text") or "" if isinstance(p, dict) else "" for p in parts)
+    return "\n".join(_part_text(p, "input") for p in parts)
 
 
 def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[dict[str, Any]]:
@@ -104,8 +112,8 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
         elif harmony and role in ("user", "assistant") and isinstance(item.get("content"), list):
             # vLLM 0.33's harmony path: one text content per part, its text or "" (an image's)
             messages.append({"role": role, "content": [
-                {"type": "text", "text": p.get("text") or "" if isinstance(p, dict) else ""}
-                for p in item["content"]]})
+                {"type": "text", "text": _part_text(p, f"{where}.content.{k}")}
+                for k, p in enumerate(item["content"])]})
         elif role == "assistant":
             text = _text_of(item.get("content"))
             if text is None:
@@ -114,7 +122,7 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
                 prev["content"] = text
             else:
                 messages.append({"role": "assistant", "content": text})
-        elif harmony and role in ("system", "developer") and not _flat_text(item.get("content")):
+        elif harmony and role in ("system", "developer") and not _flatten(item.get("content")):
             continue  # vLLM's harmony path: no message for instructions without text
         elif isinstance(role, str):
             messages.append({k: v for k, v in item.items() if k not in ("type", "id", "status")})
