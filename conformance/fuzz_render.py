@@ -632,13 +632,6 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
             (c.get("function") or {}).get("arguments") if isinstance(c.get("function"), dict)
             else None, str) for c in calls):
         out.append("call_partial")
-    tools = body.get("tools")
-    functions = ([t["function"] for t in tools if isinstance(t, dict)
-                  and isinstance(t.get("function"), dict)] if path in (CHAT_R, "/tokenize")
-                 else [t for t in tools if isinstance(t, dict) and t.get("type") == "function"]
-                 if path == RESP_R else []) if isinstance(tools, list) else []
-    if any(f.get("description") is None or f.get("parameters") is None for f in functions):
-        out.append("tool_nulls")
     if body.get("allowed_token_ids") == []:
         out.append("allowed_empty")
     if path in (CHAT_R, MSG_R) and server == "gpt-oss" and any(

@@ -92,10 +92,6 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_chat_errors", "top_logprobs_*", "*",
               "tito checks top_logprobs against max_logprobs (and -1 on a bounded model) at "
               "render with a 400; vLLM's render server passes it on and the engine refuses later"),
-    Deviation("render_chat", "tools_required_noparams", "*",
-              "a tool given without description/parameters is shown to the template without "
-              "null keys (tito's template-parity rule with transformers); vLLM renders them as "
-              "null, so the prompt differs by those keys"),
     Deviation("render_chat", "prompt_logprobs", "sampling_params.skip_reading_prefix_cache",
               "not sent: whether prompt logprobs may read the prefix cache is the engine's "
               "decision (vLLM's render sets it for prompt_logprobs)"),
@@ -124,10 +120,6 @@ DEVIATIONS: list[Deviation] = [
               "a history tool call without `id` or string `arguments` is rendered (arguments {} "
               "as for an empty string), as transformers renders it; vLLM's message types "
               "require both (a schema 400)"),
-    Deviation("render_fuzz*", "*.tool_nulls*", "*",
-              "a tool given without description/parameters is shown to the template without "
-              "null keys (tito's template-parity rule with transformers); vLLM renders them as "
-              "null"),
     Deviation("render_fuzz*", "*.allowed_empty*", "*",
               "an empty allowed_token_ids is a 400 at render (no token could be sampled); "
               "vLLM's render server passes it on and its engine refuses it"),

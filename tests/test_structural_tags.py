@@ -99,12 +99,6 @@ DEVIATIONS.update({
 })
 
 
-def _has_bare_tool(case: dict) -> bool:
-    """A tool without ``parameters``: its prompt differs by the template's null keys (the
-    conformance suite's ``tools_required_noparams`` deviation), its tag is still compared."""
-    return any("parameters" not in t.get("function", t) for t in case["request"].get("tools", []))
-
-
 def _message(resp: dict) -> list[dict]:
     """What a client reads of a chat answer (tool-call ids are random on both sides)."""
     return [{"content": c["message"].get("content") or None,
@@ -143,8 +137,7 @@ def _render_problems(client: TestClient, name: str, case: dict) -> list[str]:
             return [f"{name}: derender\n tito {_message(body)}\n vllm {_message(want)}"]
         return []
     problems = []
-    if "token_ids" in want and body.get("token_ids") != want["token_ids"] \
-            and not _has_bare_tool(case):
+    if "token_ids" in want and body.get("token_ids") != want["token_ids"]:
         problems.append(f"{name}: token_ids differ")
     # both omit a default: an absent skip_special_tokens is true
     flag = (want.get("sampling_params") or {}).get("skip_special_tokens", True)

@@ -73,9 +73,9 @@ from tito.service.render_chat_parts import (
     _check_tool_choice,
     _compile,
     _parse_context,
+    _parse_context_tool,
     _reasoning_ended,
     _template_source,
-    _template_tool,
 )
 from tito.service.render_common import (
     DERENDER_CONTEXT_VERSION,
@@ -200,7 +200,7 @@ def _render_chat(
         # vLLM's dump of each tool (its declared fields only, extra keys dropped, defer_loading
         # copied into the function), without a description / parameters the client never sent
         # (a template testing `description is defined` must not see a null; vLLM adds them)
-        tools = [_template_tool(tool) for tool in request.tools]
+        tools = [_parse_context_tool(tool) for tool in request.tools]
 
     harmony = is_harmony_model(model)
     mistral = isinstance(vocab, MistralVocab)

@@ -211,13 +211,5 @@ def _parse_context_tool(tool: Any) -> dict[str, Any]:
                                                    {"defer_loading": defer})
 
 
-def _template_tool(tool: Any) -> dict[str, Any]:
-    out = _parse_context_tool(tool)
-    for key in ("description", "parameters"):
-        if key not in tool.function.model_fields_set:
-            del out["function"][key]
-    return out
-
-
 def _get(obj: Any, name: str) -> Any:
     return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
