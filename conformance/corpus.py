@@ -1351,6 +1351,32 @@ RENDER_CHAT_MESSAGES.update({
         chat_template=_DOCS_TOOLS, chat_template_kwargs={"tools": "auto"})),
     "kwargs_tools_empty": ("qwen3", CHAT_R, chat(tools=TOOLS, chat_template_kwargs={"tools": []})),
     "kwargs_tools_only": ("qwen3", CHAT_R, chat(chat_template_kwargs={"tools": TOOLS})),
+    # a developer message's tools, as vLLM's custom type validates them (typed order, lax
+    # ``strict``) or, when that type refuses them, as the client wrote them
+    **{f"developer_tools_{k}": _dump({"role": "developer", "content": c, "tools": t}, *USER,
+                                     template="{# 'developer' #}" + DUMP_TEMPLATE)
+       for k, (t, c) in {
+           "typed": ([{"x": 1, "type": "function", "function": {
+               "q": 2, "parameters": {"b": 1, "a": 2}, "description": "d", "name": "g"}},
+               {"function": {"name": "h"}, "type": "function"}], "x"),
+           "strict_lax": ([{"type": "function", "function": {"strict": "yes", "name": "g"}}], "x"),
+           "strict_null": ([{"type": "function", "function": {"strict": None, "name": "g"}}], "x"),
+           "strict_bad": ([{"type": "function", "function": {"strict": "maybe", "name": "g"}}],
+                          "x"),
+           "description_null": ([{"type": "function", "function": {
+               "description": None, "name": "g"}}], "x"),
+           "parameters_list": ([{"type": "function", "function": {"parameters": [], "name": "g"}}],
+                               "x"),
+           "one_untyped": ([{"type": "function", "function": {"name": "g"}},
+                            {"function": {"name": "h"}}], "x"),
+           "name_int": ([{"type": "function", "function": {"name": 5}}], "x"),
+           "not_list": ({"a": 1}, "x"),
+           "strings": (["s"], "x"),
+           "parts": ([{"function": {"parameters": {}, "name": "g"}, "type": "function"}],
+                     [{"type": "text", "text": "a"}, {"type": "text"}]),
+           "parts_untyped": ([{"function": {"name": "g"}}],
+                             [{"type": "text", "text": "a"}, {"type": "text"}]),
+       }.items()},
     "mistral_completion_truncate": ("mistral-v3", "/v1/completions/render", {
         "model": "mistral-v3", "prompt": "hello world foo bar baz qux",
         "truncate_prompt_tokens": 3}),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MEDIA_PART_TYPES", "custom_typed"]
+__all__ = ["MEDIA_PART_TYPES", "custom_typed", "typed_tools"]
 
 
 #: Media part type -> the key holding its payload, and the placeholder type templates see.
@@ -48,11 +48,66 @@ _SIMPLE_MEDIA_FIELDS = (("image_url", "uuid"), ("audio_url",), ("video_url", "uu
                         ("image_pil", "uuid"))
 #: the custom type's typed fields and the JSON values each takes
 _CUSTOM_TYPES = (("name", str), ("tool_call_id", (str, type(None))),
-                 ("reasoning", (str, dict, type(None))), ("tools", (list, type(None))),
+                 ("reasoning", (str, dict, type(None))),
                  ("task", (str, type(None))))
 #: the typed part fields a complete part of each type sets (pydantic counts them)
 _PART_FIELDS = {"text": ("text",), "thinking": ("thinking",), "refusal": ("refusal",),
                 "tool_reference": ("name",)}
+
+
+#: pydantic's lax bool: the strings (any case) and numbers it reads as a bool
+_LAX_BOOL = {**dict.fromkeys(("1", "t", "true", "y", "yes", "on"), True),
+             **dict.fromkeys(("0", "f", "false", "n", "no", "off"), False)}
+_INVALID = object()
+#: openai's ``FunctionDefinition`` typed dict: its keys in declaration order
+_FUNCTION_KEYS = ("name", "description", "parameters", "strict")
+
+
+def _lax_bool(value: Any) -> Any:
+    """``value`` as pydantic validates an ``Optional[bool]`` in lax mode, or ``_INVALID``."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        return _LAX_BOOL.get(value.lower(), _INVALID)
+    return _INVALID
+
+
+def _typed_tool(tool: Any) -> dict[str, Any] | None:
+    """One developer tool as openai's ``ChatCompletionFunctionToolParam`` typed dict validates
+    it (typed keys first, in declaration order, then the client's extras; ``strict`` read as a
+    lax bool), or None when that type refuses it."""
+    if not isinstance(tool, Mapping) or tool.get("type") != "function":
+        return None
+    fn = tool.get("function")
+    if not isinstance(fn, Mapping) or not isinstance(fn.get("name"), str) or (
+            "description" in fn and not isinstance(fn["description"], str)) or (
+            "parameters" in fn and not isinstance(fn["parameters"], Mapping)):
+        return None
+    strict = _lax_bool(fn.get("strict"))
+    if strict is _INVALID:
+        return None
+    function = {k: fn[k] for k in _FUNCTION_KEYS if k in fn}
+    if "strict" in fn:
+        function["strict"] = strict
+    function.update((k, v) for k, v in fn.items() if k not in function)
+    out: dict[str, Any] = {"function": function, "type": "function"}
+    out.update((k, v) for k, v in tool.items() if k not in out)
+    return out
+
+
+def typed_tools(tools: Any) -> list[dict[str, Any]] | None | bool:
+    """A message's ``tools`` as vLLM 0.33's custom message type validates them (a list of
+    openai's function-tool typed dicts, or null): the typed list, None for null, or False when
+    the custom type refuses them (the message is then its role's OpenAI type, which keeps the
+    client's ``tools`` as an extra key, unvalidated)."""
+    if tools is None:
+        return None
+    if not isinstance(tools, list):
+        return False
+    out = [_typed_tool(t) for t in tools]
+    return False if None in out else out  # type: ignore[return-value]
 
 
 def _part_fields(part: Any) -> int | None:
@@ -90,7 +145,8 @@ def custom_typed(message: Mapping[str, Any]) -> bool:
             isinstance(c, Mapping) and isinstance(c.get("id"), str)
             and isinstance(c.get("function"), Mapping) for c in calls)) or any(
             key in message and not isinstance(message[key], kinds)
-            for key, kinds in _CUSTOM_TYPES):
+            for key, kinds in _CUSTOM_TYPES) or (
+            "tools" in message and typed_tools(message["tools"]) is False):
         return False  # the custom type refuses it
     if role == "tool" and not isinstance(message.get("tool_call_id"), str):
         return True  # the OpenAI tool type needs its call id

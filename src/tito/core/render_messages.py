@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tito.core.message_union import MEDIA_PART_TYPES, custom_typed
+from tito.core.message_union import MEDIA_PART_TYPES, custom_typed, typed_tools
 from tito.errors import BadRequest
 
 if TYPE_CHECKING:
@@ -337,7 +337,10 @@ def normalize_messages(
             if isinstance(message.get(key), str):
                 msg[key] = message[key]
         if role == "developer":
-            msg["tools"] = message.get("tools")  # vLLM: even null (dropped if it becomes system)
+            # vLLM: even null (dropped if it becomes system); typed when its custom type reads it
+            tools = message.get("tools")
+            typed = typed_tools(tools) if custom_typed(message) else False
+            msg["tools"] = tools if typed is False else typed
         out.append(msg)
     if not keep_developer_role and any(m["role"] == "developer" for m in out):
         out = _developer_to_system(out)
