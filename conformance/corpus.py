@@ -1377,6 +1377,30 @@ RENDER_CHAT_MESSAGES.update({
            "parts_untyped": ([{"function": {"name": "g"}}],
                              [{"type": "text", "text": "a"}, {"type": "text"}]),
        }.items()},
+    # per-request multimodal kwargs: refused unless the server trusts them, read even as
+    # extras (tokenize's text form, Responses), never by the harmony render (gpt-oss)
+    **{f"mm_kwargs_{server}_{kind}_{key[:2]}": (server, path, {
+        "model": server, **body, key: {"image": {"a": 1}}})
+       for server in ("qwen3", "gpt-oss")
+       for kind, path, body in (
+           ("tokenize_text", "/tokenize", {"prompt": "What"}),
+           ("tokenize_chat", "/tokenize", {"messages": USER}),
+           ("chat", CHAT_R, {"messages": USER}),
+           ("responses", "/v1/responses/render", {"input": "x"}))
+       for key in ("mm_processor_kwargs", "media_io_kwargs")},
+    # a custom-typed message's text part may hold any JSON value: the list format passes it
+    # on, a join (string format, a tool's text parts, merged system texts) is a 400
+    **{f"part_text_{k}_{role}{'_dump' if dump else ''}": (
+        "qwen3-trusted" if dump else "qwen3", CHAT_R, chat(
+            messages=[*USER, {"role": role, "content": parts, "name": "g"}
+                      | ({"tool_call_id": "c"} if role == "tool" else {})],
+            **({"chat_template": PARTS_DUMP_TEMPLATE} if dump else {})))
+       for k, parts in {"int": [{"type": "text", "text": 5}, _A],
+                        "zero": [{"type": "text", "text": 0}, _A],
+                        "list": [{"type": "text", "text": [1]}, _A],
+                        "thinking_null": [{"type": "thinking"}, _A]}.items()
+       for role in ("function", "user", "tool", "developer")
+       for dump in (False, True)},
     "mistral_completion_truncate": ("mistral-v3", "/v1/completions/render", {
         "model": "mistral-v3", "prompt": "hello world foo bar baz qux",
         "truncate_prompt_tokens": 3}),

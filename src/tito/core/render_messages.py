@@ -119,7 +119,7 @@ def _content_parts(
                 if kind not in _SKIP_WITHOUT_TEXT:
                     out.append(("text", None, extra))
                 continue
-            if not isinstance(text, str):
+            if not isinstance(text, str) and not lenient:
                 raise BadRequest(
                     f"{pw}.{_TEXT_PART_KEYS[kind]} must be a string for a '{kind}' part.", param=pw
                 )
@@ -143,6 +143,16 @@ def _content_parts(
     return out
 
 
+def join_texts(texts: list[Any], sep: str = "\n") -> str:
+    """``sep.join(texts)`` as vLLM 0.33 joins the texts of a message's parts; a custom-typed
+    message's text part may hold any JSON value, which fails vLLM's join: the same 400."""
+    for k, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise BadRequest(f"sequence item {k}: expected str instance, "
+                             f"{type(text).__name__} found")
+    return sep.join(texts)
+
+
 def _content_for_template(
     content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]],
     text_only: str | None = None, lenient: bool = False,
@@ -156,8 +166,8 @@ def _content_for_template(
     parts = _content_parts(content, where, media, text_only, lenient=lenient)
     if fmt == "string":
         # an empty text part adds nothing, not even its separator (vLLM keeps truthy parts)
-        return "\n".join(text for kind, text, _ in parts
-                         if kind in ("text", "tool_reference") and text)
+        return join_texts([text for kind, text, _ in parts
+                           if kind in ("text", "tool_reference") and text])
     return [{"type": "text", "text": text, **extra} if kind == "text"
             else {"type": kind, "name": text} if kind == "tool_reference"
             else {"type": kind, **extra}
@@ -223,8 +233,8 @@ def _typed_order(obj: Mapping[str, Any], declared: tuple[str, ...]) -> dict[str,
 
 def _text_of(content: Any) -> str:
     if isinstance(content, list):
-        return "\n".join(p["text"] if isinstance(p, dict) else p for p in content
-                         if isinstance(p, str) or (isinstance(p, dict) and "text" in p))
+        return join_texts([p["text"] if isinstance(p, dict) else p for p in content
+                           if isinstance(p, str) or (isinstance(p, dict) and "text" in p)])
     return content or ""
 
 
@@ -265,9 +275,9 @@ def _developer_to_system(messages: list[dict[str, Any]]) -> list[dict[str, Any]]
             msg["role"] = "system"
         converted.append(msg)
     systems = [i for i, m in enumerate(converted) if m["role"] == "system"]
+    texts = [t for t in (_text_of(converted[i].get("content")) for i in systems) if t]
     if not systems or systems == [0]:
         return converted
-    texts = [t for t in (_text_of(converted[i].get("content")) for i in systems) if t]
     merged = {"role": "system", "content": "\n\n".join(texts)}
     return [merged, *(m for m in converted if m["role"] != "system")]
 
@@ -314,7 +324,7 @@ def normalize_messages(
         if role == "tool" and isinstance(msg["content"], list) and all(
                 p.get("type") == "text" for p in msg["content"]):
             # vLLM 0.33: a tool result of text parts is one string (templates expect it)
-            msg["content"] = "\n".join(p["text"] or "" for p in msg["content"])
+            msg["content"] = join_texts([p["text"] for p in msg["content"]])
         if role == "assistant":
             if message.get("tool_calls") is not None:
                 calls = _tool_calls_for_template(

@@ -179,7 +179,8 @@ def _render_chat(
 
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
-    _check_mm_processor_kwargs(request)
+    if not is_harmony_model(model):  # (vLLM's harmony render never looks)
+        _check_mm_processor_kwargs(request)
     if request.add_generation_prompt and request.continue_final_message \
             and not is_harmony_model(model):  # (vLLM's harmony render never looks)
         # the defaults applied (the raw body's rule is tito.protocol.raw_rules'); vLLM's words

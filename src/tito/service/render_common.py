@@ -250,7 +250,8 @@ def _request_id(prefix: str, request_id: str, header_id: str | None) -> str:
 def _check_mm_processor_kwargs(request: Any) -> None:
     """vLLM 0.33 refuses per-request ``mm_processor_kwargs`` unless its server runs with
     ``--trust-request-mm-kwargs`` (tito has no such switch: they change preprocessing cost)."""
-    if request.mm_processor_kwargs:  # an empty dict overrides nothing (vLLM: accepted)
+    # an empty dict overrides nothing (vLLM: accepted); read as vLLM does, extras included
+    if getattr(request, "mm_processor_kwargs", None):
         raise BadRequest(
             "Per-request mm_processor_kwargs are disabled by default because they can change "
             "multimodal preprocessing resource usage. Start the server with "

@@ -316,6 +316,10 @@ def _chat_to_render(
             f"max_model_len={limit}. Please request fewer output tokens.",
             param="max_output_tokens",
         )
+    if not is_harmony_model(model):  # vLLM's chat preprocessing reads them, extras as they are
+        from tito.service.render_common import _check_mm_processor_kwargs
+
+        _check_mm_processor_kwargs(request)
     if isinstance(request.input, list) and not request.input and not request.instructions \
             and not is_harmony_model(model):  # harmony renders an empty conversation
         raise BadRequest(

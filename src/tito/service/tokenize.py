@@ -28,6 +28,7 @@ from tito.protocol.common import SchemaRule
 from tito.service import chat_body
 from tito.service.harmony import is_harmony_model
 from tito.service.render import render_chat_wire
+from tito.service.render_common import _check_mm_processor_kwargs
 
 __all__ = ["detokenize", "tokenize"]
 
@@ -77,7 +78,8 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                                   param=loc) from None
         # the engine request's ids, its wire dict built without the models when it can be
         ids = render_chat_wire(chat, model=model)["token_ids"]
-    else:  # as the completions render tokenizes a text prompt
+    else:  # as the completions render tokenizes a text prompt (vLLM reads the two kwargs
+        _check_mm_processor_kwargs(request)  # though its tokenize body has no such fields)
         ids = tokenize_prompt(model.vocab, request.prompt,
                               add_special_tokens=request.add_special_tokens).token_ids
     strs = [model.vocab.token(i) or "" for i in ids] if request.return_token_strs else None
