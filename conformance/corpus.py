@@ -1444,6 +1444,19 @@ RENDER_CHAT_MESSAGES.update({
 #: gpt-oss (harmony, built in code): which messages' parts vLLM reads (the custom type's list)
 #: and which it holds as an OpenAI type's iterator (flattened to nothing, or checked strictly)
 RENDER_CHAT_MESSAGES.update({
+    # a reasoning object (vLLM's custom type takes one): harmony drops it with rule 4, or
+    # cannot render it
+    "gptoss_reasoning_object_dropped": _oss(
+        _HI, {"role": "assistant", "content": "W", "reasoning": {"id": "a"}}, _HI),
+    "gptoss_reasoning_object_last_final": _oss(
+        _HI, {"role": "assistant", "content": "W", "reasoning": {"type": "text", "text": "r"}}),
+    "gptoss_reasoning_object_kept.vllm500": _oss(
+        _HI, {"role": "assistant", "content": None, "reasoning": {"id": "a"}}),
+    "gptoss_reasoning_object_calls.vllm500": _oss(
+        _HI, {"role": "assistant", "content": None, "reasoning": {"id": "a"}, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}),
+    "gptoss_reasoning_int": _oss(
+        _HI, {"role": "assistant", "content": "W", "reasoning": 5}, _HI),
     "gptoss_system_untyped": _oss({"role": "system", "content": _UNTYPED}, _HI),
     "gptoss_developer_untyped": _oss({"role": "developer", "content": _UNTYPED}, _HI),
     "gptoss_later_system_untyped": _oss(_HI, {"role": "system", "content": _UNTYPED}, _HI),

@@ -147,6 +147,16 @@ def _check_lazy_parts(role: str, content: list[Any], where: str) -> None:
                              f"(types: {', '.join(allowed)}).")
 
 
+class ReasoningObject(str):
+    """The text of an analysis message made from a reasoning *object* (vLLM's custom message
+    type takes one): openai-harmony builds the message but cannot render it, so it is an error
+    only if rule 4 keeps it (vLLM: a 501, here a 400); the string is where it came from."""
+
+
+def _reasoning(value: Any, where: str) -> str:
+    return ReasoningObject(where) if isinstance(value, Mapping) else _text(value, where)
+
+
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise BadRequest(f"{where} must be a string.", param=where)
@@ -214,7 +224,7 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str,
         if text:
             out.append(Message("assistant", (text,), channel="commentary"))
         if reasoning:
-            out.append(Message("assistant", (_text(reasoning, f"{where}.reasoning"),),
+            out.append(Message("assistant", (_reasoning(reasoning, f"{where}.reasoning"),),
                                channel="analysis"))
         for j, call in enumerate(tool_calls):
             fn = call.get("function") or {}
@@ -231,7 +241,7 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str,
         return [Message("tool", (text,), name=f"functions.{name}", channel="commentary",
                         recipient="assistant")]
     if role == "assistant" and reasoning:
-        out.append(Message("assistant", (_text(reasoning, f"{where}.reasoning"),),
+        out.append(Message("assistant", (_reasoning(reasoning, f"{where}.reasoning"),),
                            channel="analysis"))
     content = msg.get("content") or ""
     if isinstance(content, str):
@@ -295,4 +305,9 @@ def build_conversation(
     offset = len(messages) - len(rest)
     for i, msg in enumerate(rest):
         out.extend(_one(msg, names, f"messages.{i + offset}", items))
-    return drop_old_analysis(out)
+    out = drop_old_analysis(out)
+    for m in out:
+        if m.content and type(m.content[0]) is ReasoningObject:
+            raise BadRequest(f"{m.content[0]} must be a string: Harmony cannot render a "
+                             "reasoning object.", param=str(m.content[0]))
+    return out
