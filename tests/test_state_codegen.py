@@ -3,7 +3,7 @@
 ``tito.core.state`` generates each state class's ``_validate`` and ``_dump`` as straight-line
 code. Two shortcuts there are checked here against their references, on every state class tito
 defines and arbitrary JSON values: ``_validate`` accepts a value of a ``str`` / ``int`` /
-``bool`` (``| None``) field without calling its checker when the checker would return it as it
+``bool`` / ``Literal`` of strings (``| None``) field without calling its checker when the checker would return it as it
 is (the reference: every field through its checker, :mod:`tito.core.state_checks`), and
 ``_dump`` writes a field declared a scalar as it is (the reference: every value through
 ``_dump_value``). Same states, same errors (location and message), same dumps.

@@ -8,7 +8,7 @@ One maker per class (``<Class>_<hash of its generated source>``), used by
 # fmt: off
 
 
-def ChoiceConfig_5dfa879792bee103(StateError, _MISSING, _cls, _d_completion, _d_harmony, _d_include_reasoning, _d_keep_special_ids, _d_named_tool, _d_parallel_tool_calls, _d_reasoning_enabled, _d_reasoning_parser, _d_return_token_ids, _d_skip_special_tokens, _d_spaces_between_special_tokens, _d_stop, _d_tool_choice, _d_tool_params, _d_tool_parser, _d_top_logprobs, _dump_value, _f_keep_special_ids, _f_stop, _fields, _new, _set):
+def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_harmony, _d_include_reasoning, _d_keep_special_ids, _d_named_tool, _d_parallel_tool_calls, _d_reasoning_enabled, _d_reasoning_parser, _d_return_token_ids, _d_skip_special_tokens, _d_spaces_between_special_tokens, _d_stop, _d_tool_choice, _d_tool_params, _d_tool_parser, _d_top_logprobs, _dump_value, _f_keep_special_ids, _f_stop, _fields, _lit_tool_choice, _new, _set):
     def __init__(self, *, skip_special_tokens=_d_skip_special_tokens, keep_special_ids=_MISSING, spaces_between_special_tokens=_d_spaces_between_special_tokens, stop=_MISSING, reasoning_parser=_d_reasoning_parser, reasoning_enabled=_d_reasoning_enabled, include_reasoning=_d_include_reasoning, tool_parser=_d_tool_parser, tool_choice=_d_tool_choice, named_tool=_d_named_tool, parallel_tool_calls=_d_parallel_tool_calls, tool_params=_d_tool_params, completion=_d_completion, harmony=_d_harmony, top_logprobs=_d_top_logprobs, return_token_ids=_d_return_token_ids):
         self.skip_special_tokens = skip_special_tokens
         self.keep_special_ids = _f_keep_special_ids() if keep_special_ids is _MISSING else keep_special_ids
@@ -240,6 +240,8 @@ def ChoiceConfig_5dfa879792bee103(StateError, _MISSING, _cls, _d_completion, _d_
         v = data.get('tool_choice', _MISSING)
         if v is _MISSING:
             new.tool_choice = _d_tool_choice
+        elif v.__class__ is str and v in _lit_tool_choice:
+            new.tool_choice = v
         else:
             try:
                 new.tool_choice = checkers['tool_choice'](v)
@@ -631,7 +633,7 @@ def DetokState_50dd4f677152b109(StateError, _MISSING, _cls, _d_prefix_offset, _d
     return locals()
 
 
-def EventState_6536c7b77119e1ae(StateError, _MISSING, _cls, _d_done, _d_input_tokens, _d_lp, _d_open, _d_out, _d_seq, _dump_value, _fields, _new, _set):
+def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_tokens, _d_lp, _d_open, _d_out, _d_seq, _dump_value, _fields, _lit_open, _new, _set):
     def __init__(self, *, seq=_d_seq, done=_d_done, out=_d_out, open=_d_open, lp=_d_lp, input_tokens=_d_input_tokens):
         self.seq = seq
         self.done = done
@@ -737,6 +739,8 @@ def EventState_6536c7b77119e1ae(StateError, _MISSING, _cls, _d_done, _d_input_to
         v = data.get('open', _MISSING)
         if v is _MISSING:
             new.open = _d_open
+        elif (v is None or (v.__class__ is str and v in _lit_open)):
+            new.open = v
         else:
             try:
                 new.open = checkers['open'](v)
@@ -766,7 +770,7 @@ def EventState_6536c7b77119e1ae(StateError, _MISSING, _cls, _d_done, _d_input_to
     return locals()
 
 
-def HarmonyState_b5b634756995434a(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _new, _set):
+def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _lit_kind, _lit_phase, _new, _set):
     def __init__(self, *, phase=_d_phase, header=_d_header, first=_d_first, kind=_d_kind, counts=_d_counts, said=_d_said, reasoning_sent=_d_reasoning_sent, content_sent=_d_content_sent, calls=_d_calls, reasoning_tokens=_d_reasoning_tokens):
         self.phase = phase
         self.header = header
@@ -874,6 +878,8 @@ def HarmonyState_b5b634756995434a(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('phase', _MISSING)
         if v is _MISSING:
             new.phase = _d_phase
+        elif v.__class__ is str and v in _lit_phase:
+            new.phase = v
         else:
             try:
                 new.phase = checkers['phase'](v)
@@ -902,6 +908,8 @@ def HarmonyState_b5b634756995434a(StateError, _MISSING, _cls, _d_calls, _d_conte
         v = data.get('kind', _MISSING)
         if v is _MISSING:
             new.kind = _d_kind
+        elif v.__class__ is str and v in _lit_kind:
+            new.kind = v
         else:
             try:
                 new.kind = checkers['kind'](v)
@@ -971,7 +979,7 @@ def HarmonyState_b5b634756995434a(StateError, _MISSING, _cls, _d_calls, _d_conte
     return locals()
 
 
-def ReasoningState_806709eafdd1ba04(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _new, _set):
+def ReasoningState_71f9d92ceaeba5d7(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _lit_id_phase, _lit_phase, _new, _set):
     def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens, lead=_d_lead, led=_d_led, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
@@ -1119,6 +1127,8 @@ def ReasoningState_806709eafdd1ba04(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('phase', _MISSING)
         if v is _MISSING:
             new.phase = _d_phase
+        elif v.__class__ is str and v in _lit_phase:
+            new.phase = v
         else:
             try:
                 new.phase = checkers['phase'](v)
@@ -1187,6 +1197,8 @@ def ReasoningState_806709eafdd1ba04(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('id_phase', _MISSING)
         if v is _MISSING:
             new.id_phase = _d_id_phase
+        elif v.__class__ is str and v in _lit_id_phase:
+            new.id_phase = v
         else:
             try:
                 new.id_phase = checkers['id_phase'](v)

@@ -109,6 +109,9 @@ class MistralVocab(Vocab):
     def token_id(self, token: str) -> int | None:
         return self._piece_ids.get(token)
 
+    def token_ids(self, tokens: Iterable[str]) -> list[int | None]:
+        return list(map(self._piece_ids.get, tokens))
+
     def piece(self, token_id: int) -> str:
         """A logprob's ``token``: mistral-common's piece (``▁Sun``, ``<0xF0>``), as vLLM's
         ``MistralTokenizer.convert_ids_to_tokens`` names it (recorded: conformance goldens)."""

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -216,7 +217,7 @@ def _generate(cls: Any, fields: dict[str, FieldInfo]) -> None:
             lines.append("        " + assign("new", n, f"_d_{n}"))
         else:
             lines.append("        " + assign("new", n, f"_f_{n}()"))
-        accept = _accepted(info)
+        accept = _accepted(info, env, cls.__module__)
         if accept:  # certainly valid (what its checker returns as it is): no checker call
             lines.append(f"    elif {accept}:")
             lines.append("        " + assign("new", n, "v"))
@@ -243,10 +244,11 @@ def _scalar_annotation(annotation: Any) -> bool:
     return annotation in _SCALAR_ANNOTATIONS
 
 
-def _accepted(info: FieldInfo) -> str:
+def _accepted(info: FieldInfo, env: dict[str, Any], module: str) -> str:
     """A condition on ``v`` under which the field's checker (:mod:`tito.core.state_checks`)
-    returns ``v`` unchanged, for a field declared ``str``, ``int``, ``bool`` or one of them
-    ``| None``; "" for any other field (its checker always runs)."""
+    returns ``v`` unchanged, for a field declared ``str``, ``int``, ``bool``, a ``Literal`` of
+    strings (its set added to ``env``) or one of them ``| None``; "" for any other field (its
+    checker always runs)."""
     annotation = info.annotation if isinstance(info.annotation, str) else getattr(
         info.annotation, "__name__", "")
     optional = annotation.endswith(" | None")
@@ -260,8 +262,23 @@ def _accepted(info: FieldInfo) -> str:
         test = "v.__class__ is int" + (f" and v >= {info.ge}" if info.ge is not None else "") + (
             f" and v <= {info.le}" if info.le is not None else "")
     else:
-        return ""
+        values = _literal_strings(base, module)
+        if values is None:
+            return ""
+        env[f"_lit_{info.name}"] = values
+        test = f"v.__class__ is str and v in _lit_{info.name}"
     return f"(v is None or ({test}))" if optional else test
+
+
+def _literal_strings(name: str, module: str) -> frozenset[str] | None:
+    """The strings of a ``Literal`` of strings named ``name`` in ``module`` (an alias such as
+    ``Phase = Literal["pre", "think"]``, defined before the class), else None."""
+    scope = sys.modules.get(module)
+    tp = getattr(scope, name, None) if name.isidentifier() else None
+    if typing.get_origin(tp) is not typing.Literal:
+        return None
+    values = typing.get_args(tp)
+    return frozenset(values) if values and all(v.__class__ is str for v in values) else None
 
 
 #: key -> (module, source, env names) of every class generated in this process, for

@@ -91,6 +91,10 @@ class Vocab:
         """Inverse of :meth:`token`."""
         return self.tokenizer.token_to_id(token)
 
+    def token_ids(self, tokens: Iterable[str]) -> list[int | None]:
+        """:meth:`token_id` of each (one call for a stream state's window)."""
+        return list(map(self.tokenizer.token_to_id, tokens))
+
     @cached_property
     def all_eos_ids(self) -> frozenset[int]:
         """The primary EOS id and every extra (generation-config) EOS id."""

@@ -41,6 +41,7 @@ from tito.service.derender_shaping import (
     _usage,
 )
 from tito.service.stream_body import StreamCall
+from tito.service.stream_state_call import decode_checked
 from tito.service.stream_state_kept import take_issued
 
 if TYPE_CHECKING:  # the completions models: imported where used (a chat derender function
@@ -67,8 +68,8 @@ class _Stream:
         self.model = model
         self.req = req
         self.completion = completion
-        if (req.__class__ is StreamCall and req.stream_state is not None
-                and req.stream_state.issued is not None and self._kept()):
+        if req.__class__ is StreamCall and req.stream_state is not None and (
+                self._kept() if req.stream_state.issued is not None else self._fresh()):
             return
         chunks = _stream_chunks(req)
         if not chunks:
@@ -120,6 +121,12 @@ class _Stream:
         if (loaded is None or chunk.request_id != loaded[0].id
                 or loaded[1].completion != self.completion):
             return False  # (a kept state's id is never too long)
+        self._set_up(chunk, loaded)
+        return True
+
+    def _set_up(self, chunk: Any, loaded: tuple[Any, Any, Any]) -> None:
+        """:meth:`_kept` and :meth:`_fresh`'s call (one chunk, its stream the state's): the
+        chunk's ids and logprobs checked as below, the loaded state taken."""
         choice = chunk.choices[0]
         if choice.token_ids:
             _check_ids(self.model, choice.token_ids, "generate_chunk.choices.0.token_ids")
@@ -131,6 +138,22 @@ class _Stream:
         self.history = None
         self.history_lens = []
         self.from_wire = True
+
+    def _fresh(self) -> bool:
+        """Set up a hand-read call (one chunk of one choice) on a state this process did not
+        issue, as the checks below would set it up, and say so; False: they run (and give any
+        error, in their order). The state is decoded in one pass
+        (:func:`tito.service.stream_state_call.decode_checked`, ``decode``'s result for it),
+        then checked as below: the chunk's ids and logprobs, the state against this model and
+        endpoint (whose errors come next below too), the chunk's stream against the state's
+        (a call of another stream: below, for its error)."""
+        req, model = self.req, self.model
+        loaded = decode_checked(model.vocab, req.stream_state.raw, model.name)
+        chunk = req.generate_chunk
+        if loaded is None or chunk.request_id != loaded[0].id:
+            return False  # (a decoded state's id is never too long)
+        self._set_up(chunk, loaded)
+        _check_wire_state(model, self.cfg, self.state, completion=self.completion)
         return True
 
     def _load_state(self, request_obj: Any) -> None:

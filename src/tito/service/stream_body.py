@@ -162,15 +162,20 @@ def _state(raw: Any) -> WireState | None:
             or raw["output_token_ids"] != [] or raw["output_chunk_lens"] != []  # replay: full path
             or (tito is not None and tito.__class__ is not dict)
             or len(tokens) > _MAX_PREV_TOKENS or len(context) > _MAX_LP_CONTEXT
-            or not _strings(tokens) or not _ids(context)
-            or not _strings(raw["last_tool_call_ids"])):
+            or not _strings(tokens) or (context and not _ids(context))
+            or (raw["last_tool_call_ids"] != [] and not _strings(raw["last_tool_call_ids"]))):
         return None
     if tito is not None:
-        cfg = tito.get("cfg")
+        cfg, ext = tito.get("cfg"), tito.get("ext")
         if ((cfg.__class__ is dict and _has_float(cfg.get("tool_params")))
-                or _has_float(tito.get("ext"))):
+                or (ext is not None and (ext.__class__ is not dict or not _FLAT.issuperset(
+                    map(type, ext.values()))) and _has_float(ext))):
             return None
     return WireState(raw)
+
+
+#: the classes of a JSON object's values that hold no float (a flat object: the usual ``ext``)
+_FLAT = frozenset({str, int, bool, type(None)})
 
 
 def _has_float(value: Any, depth: int = 0) -> bool:

@@ -270,29 +270,32 @@ def decode(
                 "stream_state signature mismatch: the state was modified or issued by another "
                 "server", param="stream_state.tito.sig"
             )
-    tito = _tito_fast(tito_raw)
-    if tito is None:
+    fast = _tito_fast(tito_raw)
+    if fast is None:
         try:
             tito = TitoState.model_validate(tito_raw)
         except StateError as exc:
             raise BadRequest(f"invalid stream_state.tito: {exc}",
                              param="stream_state.tito") from None
+        fast = (StreamMeta._construct(tito.model, tito.id, tito.created, tito.index,
+                                      tito.prompt_tokens, tito.n, tito.ext), tito.cfg, tito.st)
+    meta, cfg, st = fast
     ttl = _ttl_seconds()
-    if ttl is not None and time.time() - tito.created > ttl:
+    if ttl is not None and time.time() - meta.created > ttl:
         raise BadRequest(
             f"stream_state expired: the stream started more than {ttl} s ago "
             "(TITO_STATE_TTL_SECONDS)",
             param="stream_state.tito.created",
         )
-    if tito.model != model:
+    if meta.model != model:
         raise BadRequest(
-            f"stream_state belongs to model '{quote(tito.model)}', not '{quote(model)}'",
+            f"stream_state belongs to model '{quote(meta.model)}', not '{quote(model)}'",
             param="stream_state.tito.model",
         )
     detok = window_state(vocab, raw)
-    state = _choice_fast(tito.st, detok, raw)
+    state = _choice_fast(st, detok, raw)
     if state is None:
-        st = dict(tito.st)
+        st = dict(st)
         stop = st.get("stop")
         st["stop"] = {**(stop if isinstance(stop, dict) else {}),
                       "held": raw.get("held_text") or ""}
@@ -306,17 +309,16 @@ def decode(
             })
         except StateError as exc:
             raise BadRequest(f"invalid stream_state: {exc}", param="stream_state") from None
-    meta = StreamMeta._construct(tito.model, tito.id, tito.created, tito.index,
-                                 tito.prompt_tokens, tito.n, tito.ext)
-    return meta, tito.cfg, state
+    return meta, cfg, state
 
 
 _TITO_FIELDS = frozenset(TitoState.model_fields)
 _MISSING: Any = object()
 
 
-def _tito_fast(raw: dict[str, Any]) -> TitoState | None:
-    """``TitoState.model_validate(raw)`` for a valid ``tito`` object, its fields checked by hand
+def _tito_fast(raw: dict[str, Any]) -> tuple[StreamMeta, ChoiceConfig, dict[str, Any]] | None:
+    """What :func:`decode` takes of ``TitoState.model_validate(raw)`` (the meta, the settings,
+    ``st``) for a valid ``tito`` object of this :data:`STATE_VERSION`, its fields checked by hand
     (the settings from :func:`_config`); None for anything else, which ``model_validate`` then
     checks (and reports). Why: a streamed call decodes one per chunk, and the generic validation
     of its eleven fields and the settings' seventeen cost more than the core step."""
@@ -328,7 +330,8 @@ def _tito_fast(raw: dict[str, Any]) -> TitoState | None:
     st, sig = get("st", _MISSING), get("sig")
     if st is _MISSING:
         st = {}
-    if (v.__class__ is not int or model.__class__ is not str or len(model) > 256
+    if (v.__class__ is not int or v != STATE_VERSION
+            or model.__class__ is not str or len(model) > 256
             or id_.__class__ is not str or len(id_) > MAX_ID_CHARS
             or created.__class__ is not int or created < 0
             or index.__class__ is not int or index < 0
@@ -341,8 +344,7 @@ def _tito_fast(raw: dict[str, Any]) -> TitoState | None:
     cfg = _config(get("cfg"))
     if cfg is None:
         return None
-    return TitoState._construct(v, model, id_, created, index, prompt_tokens, n, ext, cfg, st,
-                                sig)
+    return StreamMeta._construct(model, id_, created, index, prompt_tokens, n, ext), cfg, st
 
 
 def window_state(vocab: Vocab, raw: dict[str, Any]) -> DetokState:

@@ -125,43 +125,84 @@ def _choice_fast(st: dict[str, Any], detok: DetokState, raw: dict[str, Any]) -> 
     fields checked by hand and its parser states by their ``model_validate``; None for anything
     else (or invalid), which the generic validation then checks and reports. Why: the generic
     pass over twelve fields and a stop state cost a third of a streamed call's decoding."""
-    if not st.keys() <= _ST_KEYS:
-        return None
     held = raw.get("held_text") or ""
     offset = raw.get("logprob_text_offset") or 0
     context = raw.get("logprob_context_token_ids") or []
-    tokens, calls = st.get("tokens", 0), st.get("tool_calls", 0)
-    pending, finished = st.get("pending"), st.get("finished", False)
     if (held.__class__ is not str or offset.__class__ is not int or offset < 0
-            or context.__class__ is not list or len(context) > _MAX_LP_CONTEXT
-            or tokens.__class__ is not int or tokens < 0 or calls.__class__ is not int
-            or calls < 0 or finished.__class__ is not bool
-            or (pending is not None and (pending.__class__ is not int or pending < 0))):
+            or context.__class__ is not list or len(context) > _MAX_LP_CONTEXT):
         return None
     for i in context:
         if i.__class__ is not int:
             return None
-    stop = st.get("stop")
+    return _choice_from(st, detok, held, offset, context, bool(raw.get("role_sent")))
+
+
+#: the stop state of a stream without stop strings (shared: the pipeline never changes a state
+#: it is given, it steps copies)
+_NO_STOP = StopState._construct("", "", False, None, 0)
+
+
+def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
+                 context: list[int], role_sent: bool) -> ChoiceState | None:
+    """:func:`_choice_fast` from vLLM's fields already checked (a ``str``, an ``int`` >= 0, a
+    list of at most four ``int``, a ``bool``)."""
+    if not st.keys() <= _ST_KEYS:
+        return None
+    get = st.get
+    tokens, calls = get("tokens", 0), get("tool_calls", 0)
+    pending, finished = get("pending"), get("finished", False)
+    if (tokens.__class__ is not int or tokens < 0 or calls.__class__ is not int
+            or calls < 0 or finished.__class__ is not bool
+            or (pending is not None and (pending.__class__ is not int or pending < 0))):
+        return None
+    stop = get("stop")
     try:
         if stop is None or stop == {}:
-            stop = (StopState.model_validate({"held": held}) if held
-                    else StopState._construct("", "", False, None, 0))
+            stop = StopState.model_validate({"held": held}) if held else _NO_STOP
         elif stop.__class__ is dict:
             stop = StopState.model_validate({**stop, "held": held})
         else:
             return None
-        reasoning, tools, harmony = st.get("reasoning"), st.get("tools"), st.get("harmony")
+        reasoning, tools, harmony = get("reasoning"), get("tools"), get("harmony")
         if reasoning is not None:
-            reasoning = ReasoningState.model_validate(reasoning)
+            reasoning = _parser_state(ReasoningState, reasoning)
         if tools is not None:
-            tools = ToolState.model_validate(tools)
+            tools = _parser_state(ToolState, tools)
         if harmony is not None:
-            harmony = HarmonyState.model_validate(harmony)
+            harmony = _parser_state(HarmonyState, harmony)
     except (StateError, TitoError):
         return None
-    return ChoiceState._construct(detok, stop, reasoning, tools, harmony,
-                                  bool(raw.get("role_sent")), list(context), offset, tokens,
-                                  calls, pending, finished)
+    return ChoiceState._construct(detok, stop, reasoning, tools, harmony, role_sent,
+                                  list(context), offset, tokens, calls, pending, finished)
+
+
+#: (a parser state class, a wire value's JSON) -> the state validated from it
+_PARSER_STATES: dict[tuple[type, bytes], Any] = {}
+_MAX_PARSER_STATES = 256
+
+
+def _parser_state(cls: type[Any], raw: Any) -> Any:
+    """``cls.model_validate(raw)`` (a reasoning, tool or harmony parser state), once per
+    distinct value: such a state is the same for every chunk of a phase that changes nothing
+    (a reasoning parser's content, a tool parser's text), of every stream of a model. Shared,
+    as a state this process issued is (the pipeline steps copies, never the state it is
+    given); the same object also keeps its dump remembered (:func:`_st_dump`). A state that
+    changes with every chunk (a count) is validated every time, its key made in vain."""
+    key = None
+    if orjson is not None:
+        try:
+            key = (cls, orjson.dumps(raw))  # types kept: true is not 1
+        except TypeError:
+            key = None
+        found = _PARSER_STATES.get(key) if key is not None else None
+        if found is not None:
+            return found
+    state = cls.model_validate(raw)
+    if key is not None:
+        if len(_PARSER_STATES) >= _MAX_PARSER_STATES:
+            _PARSER_STATES.clear()
+        _PARSER_STATES[key] = state
+    return state
 
 
 #: wire settings (their JSON) -> the validated ChoiceConfig: a stream's settings never change,

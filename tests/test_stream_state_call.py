@@ -1,0 +1,269 @@
+"""A state this process did not issue, decoded in one pass, answers as the general path does.
+
+``tito.service.stream_state_call.decode_checked`` decodes the state of a hand-read call
+(``tito.service.stream_body``) that this process did not keep, for ``_Stream._fresh``; anything
+unusual it leaves to ``stream_state.decode`` (None). The reference is that general path
+(``decode_checked`` switched off): every state tito issues is decoded in one pass to exactly what
+``decode`` gives; a state changed anywhere (its vLLM fields, any part of ``tito``), signed or
+not, is decoded to what ``decode`` gives or left to it; whole streams in random chunkings and
+changed calls answer byte for byte the same, or are refused with the same error; and a changed
+signed state is a 400 in OpenAI's error shape through the Lambda handler.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_stream_state_fast import QWEN_OUT, json_values
+from test_stream_state_issued import CASES, SECRET, _fresh, _outcome, _run  # noqa: F401
+
+from tito.errors import BadRequest
+from tito.models import get_registry
+from tito.service import derender_stream, stream_body, stream_state, stream_state_kept
+from tito.service.stream_state_call import decode_checked
+
+
+def _states(signed: bool) -> list[tuple[str, dict[str, Any]]]:
+    """(model, state) of every answer of the cases' streams, as a client sends them back."""
+    out = []
+    with pytest.MonkeyPatch.context() as m:
+        if signed:
+            m.setenv("TITO_STATE_SECRET", SECRET)
+        for kind, model, settings_, text in CASES:
+            for answer in map(json.loads, _run(kind, model, settings_, text)):
+                if isinstance(answer, dict):  # (not an error: a stream chunked past its stop)
+                    out.append((model, answer["stream_state"]))
+    return out
+
+
+def _general(model: str, raw: dict[str, Any]) -> Any:
+    vocab = get_registry().get(model).vocab
+    try:
+        loaded = stream_state.decode(vocab, copy.deepcopy(raw), model=model,
+                                     sent=stream_body._STATE_KEYS)
+    except BadRequest as exc:
+        return ("error", exc.message, exc.param)
+    return ("ok", loaded)
+
+
+@pytest.fixture(scope="module")
+def unsigned_states() -> list[tuple[str, dict[str, Any]]]:
+    return _states(False)
+
+
+@pytest.fixture(scope="module")
+def signed_states() -> list[tuple[str, dict[str, Any]]]:
+    return _states(True)
+
+
+@pytest.mark.parametrize("signed", [False, True])
+def test_every_state_tito_issues_is_decoded_in_one_pass(
+        signed: bool, unsigned_states: Any, signed_states: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    if signed:
+        monkeypatch.setenv("TITO_STATE_SECRET", SECRET)
+    taken = 0
+    for model, raw in signed_states if signed else unsigned_states:
+        if stream_body._state(orjson.loads(orjson.dumps(raw))) is None:
+            continue  # (a first parser-stream answer: its replay ids go the general way)
+        taken += 1
+        got = decode_checked(get_registry().get(model).vocab, copy.deepcopy(raw), model)
+        assert got is not None, raw
+        assert ("ok", got) == _general(model, raw)
+    assert taken > 100
+
+
+def _tamper(raw: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
+    """``raw`` with one value anywhere replaced, deleted or added (vLLM's fields too)."""
+    raw = copy.deepcopy(raw)
+
+    def paths(obj: Any, prefix: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        out = [prefix] if prefix else []
+        items = obj.items() if isinstance(obj, dict) else enumerate(obj) \
+            if isinstance(obj, list) else ()
+        for k, v in items:
+            out += paths(v, (*prefix, k))
+        return out
+
+    path = data.draw(st.sampled_from(paths(raw, ())))
+    parent = raw
+    for key in path[:-1]:
+        parent = parent[key]
+    action = data.draw(st.sampled_from(["replace", "delete", "add", "nudge"]))
+    value = parent[path[-1]]
+    if action == "nudge" and value.__class__ in (int, str, bool):  # a near miss of one value
+        parent[path[-1]] = data.draw(st.sampled_from(
+            [value + 1, value - 1, -1, 2**64, 16385] if value.__class__ is int
+            else [value + "x", "", value[:-1], "Ġhello", "ĠParis"] if value.__class__ is str
+            else [not value, 0, 1]))
+    elif action == "delete" and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif action == "add" and isinstance(value, dict):
+        value[data.draw(st.sampled_from(
+            ["tokens", "stop", "held", "phase", "x", "sig", "ext", "reasoning", "pending", "n",
+             "index", "prompt_tokens"]))] = data.draw(json_values | st.sampled_from([16385, 1]))
+    else:
+        parent[path[-1]] = data.draw(json_values)
+    return raw
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), signed=st.booleans())
+def test_changed_states_are_decoded_as_decode_does_or_left_to_it(
+        unsigned_states: Any, signed_states: Any, data: st.DataObject, signed: bool) -> None:
+    states = signed_states if signed else unsigned_states
+    model, raw = states[data.draw(st.integers(0, len(states) - 1))]
+    raw = _tamper(raw, data)
+    try:
+        wire = orjson.loads(orjson.dumps(raw))  # (as the body parser reads it)
+    except TypeError:
+        return  # (an integer orjson cannot write: no such body)
+    with pytest.MonkeyPatch.context() as m:
+        if signed:
+            m.setenv("TITO_STATE_SECRET", SECRET)
+        if stream_body._state(wire) is None:
+            return  # the general path's: the pydantic model, then decode
+        got = decode_checked(get_registry().get(model).vocab, wire, model)
+        if got is not None:
+            assert ("ok", got) == _general(model, wire)
+
+
+#: values at and around the bounds ``TitoState``, ``ChoiceState`` and vLLM's fields declare
+_EDGES = [None, -1, 0, 1, 2, 16384, 16385, 2**63, True, False, 1.0, "", "qwen3", "x" * 129,
+          "x" * 257, "x" * 513, {}, [], ["Ġhello"], ["", "Ġhello"], ["not a token €"], {"x": 1}]
+_MISSING_KEY = object()
+
+
+@pytest.mark.parametrize("signed", [False, True])
+def test_each_field_at_its_bounds_is_decoded_as_decode_does_or_left_to_it(
+        signed: bool, unsigned_states: Any, signed_states: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    if signed:
+        monkeypatch.setenv("TITO_STATE_SECRET", SECRET)
+    states = signed_states if signed else unsigned_states
+    picked = {json.dumps(sorted(raw["tito"]["st"])): (model, raw) for model, raw in states}
+    checked = 0
+    for model, raw in picked.values():
+        places = [(raw, k) for k in raw] + [(raw["tito"], k) for k in (
+            "v", "model", "id", "created", "index", "prompt_tokens", "n", "ext", "cfg", "st",
+            "sig")] + [(raw["tito"]["st"], k) for k in (
+                "stop", "reasoning", "tools", "harmony", "tokens", "tool_calls", "pending",
+                "finished")]
+        for parent, key in places:
+            for value in [_MISSING_KEY, *_EDGES]:
+                old = parent.get(key, _MISSING_KEY)
+                if value is _MISSING_KEY:
+                    parent.pop(key, None)
+                else:
+                    parent[key] = value
+                wire = orjson.loads(orjson.dumps(raw))
+                if old is _MISSING_KEY:
+                    parent.pop(key, None)
+                else:
+                    parent[key] = old
+                if stream_body._state(wire) is None:
+                    continue
+                got = decode_checked(get_registry().get(model).vocab, wire, model)
+                if got is not None:
+                    checked += 1
+                    assert ("ok", got) == _general(model, wire), (key, value)
+    assert checked > 50
+
+
+def _general_path() -> pytest.MonkeyPatch:
+    m = pytest.MonkeyPatch()
+    m.setattr(derender_stream, "decode_checked", lambda *args: None)
+    return m
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(CASES), cuts=st.lists(st.integers(1, 60), max_size=12),
+       signed=st.booleans())
+def test_streams_answer_as_the_general_path(case: Any, cuts: list[int], signed: bool) -> None:
+    with pytest.MonkeyPatch.context() as m:
+        if signed:
+            m.setenv("TITO_STATE_SECRET", SECRET)
+        m.setattr(stream_state, "_remember", lambda *args: None)  # nothing kept: every state
+        m.setattr(stream_state_kept, "_ISSUED", {})  # decoded (in one pass, or not)
+        fresh = _run(*case, cuts=cuts)
+        general = _general_path()
+        try:
+            assert _run(*case, cuts=cuts) == fresh
+        finally:
+            general.undo()
+
+
+def _third_call(signed: bool) -> tuple[str, dict[str, Any]]:
+    """A stream's third call body (its state not kept), with reasoning and tools."""
+    with pytest.MonkeyPatch.context() as m:
+        if signed:
+            m.setenv("TITO_STATE_SECRET", SECRET)
+        tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+            "type": "object", "properties": {"city": {"type": "string"}}}}}]
+        answers = _run("chat", "qwen3", {"tools": tools, "stop": ["zz"]}, QWEN_OUT,
+                       cuts=[2, 4, 30])
+    state = json.loads(answers[2])["stream_state"]
+    ids = get_registry().get("qwen3").vocab.encode(QWEN_OUT)
+    return "chat", {"stream": True, "model": "qwen3", "stream_state": state,
+                    "generate_chunk": {"request_id": "generate-tokens-qwen3", "choices": [
+                        {"index": 0, "token_ids": ids[30:33], "finish_reason": None}]}}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), signed=st.booleans())
+def test_changed_calls_answer_or_fail_as_the_general_path(data: st.DataObject,
+                                                          signed: bool) -> None:
+    kind, body = _third_call(signed)
+    original = body["stream_state"]
+    body["stream_state"] = _tamper(original, data)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(stream_state_kept, "_ISSUED", {})
+        if signed:
+            m.setenv("TITO_STATE_SECRET", SECRET)
+        try:
+            fresh = _outcome(kind, body)
+        except (TypeError, ValueError):
+            return  # (a value no JSON body holds: an integer past 64 bits orjson cannot write)
+        general = _general_path()
+        try:
+            assert _outcome(kind, body) == fresh
+        finally:
+            general.undo()
+        # any change of a signed state's own object is refused (vLLM's fields: any change the
+        # protocol model would not turn back into the same value, such as false for 0)
+        if signed and json.dumps(body["stream_state"].get("tito")) != json.dumps(
+                original["tito"]):
+            assert fresh[0] == "error"
+
+
+@pytest.mark.parametrize("change", [
+    lambda s: s["tito"]["st"].__setitem__("tokens", s["tito"]["st"].get("tokens", 0) + 1),
+    lambda s: s.__setitem__("prev_tokens", ["ĠParis"]),
+    lambda s: s.__setitem__("held_text", "z"),
+    lambda s: s["tito"]["cfg"].__setitem__("tool_choice", "none"),
+])
+def test_a_changed_signed_state_is_a_400_through_the_handler(
+        change: Any, load_event: Any, lambda_context: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tito.handlers import chat_derender
+
+    _, body = _third_call(True)
+    change(body["stream_state"])
+    monkeypatch.setenv("TITO_STATE_SECRET", SECRET)
+    event = copy.deepcopy(load_event("chat_render.json"))
+    path = "/v1/chat/completions/derender"
+    event["rawPath"] = event["requestContext"]["http"]["path"] = path
+    event["routeKey"] = event["requestContext"]["routeKey"] = f"POST {path}"
+    event["body"] = json.dumps(body)
+    event["headers"]["content-length"] = str(len(event["body"].encode()))
+    response = chat_derender.handler(event, lambda_context)
+    assert response["statusCode"] == 400, response
+    error = json.loads(response["body"])["error"]
+    assert error["type"] == "BadRequestError" and error["code"] == 400
+    assert error["param"] == "stream_state.tito.sig" and "signature" in error["message"]
