@@ -434,23 +434,33 @@ def test_per_token_shortcut_equals_the_scan(text, name, phase, opened, answered,
                             held=held, ws=ws, implicit_end=parser.implicit_end)
     fast = reasoning_parser.step(parser, state0, text, [1, 2], final=final)
     copy = state0.model_copy()
-    copy.id_phase, copy.reasoning_tokens = reasoning_parser._count(copy, [1, 2])
+    copy.id_phase, copy.reasoning_tokens = reasoning_parser._count(parser, copy, [1, 2])
     assert fast == reasoning_parser._scan(parser, copy, text, final)
 
 
 def _count_by_loop(phase: str, count: int, start: int | None, end: int | None,
-                   end2: int | None, ids: list[int]) -> tuple[str, int]:
-    """The counting rule, id by id (the reference of ``_count``'s shortcuts)."""
+                   end2: int | None, ids: list[int], reopen: bool) -> tuple[str, int]:
+    """The counting rule, id by id (the reference of ``_count``'s shortcuts); ``reopen``: an
+    end goes to ``post``, where a start opens the block again."""
+    if phase == "post" and not reopen:
+        return phase, count
     for tid in ids:
-        if phase == "pre":
+        if phase == "post":
+            if tid == start:
+                phase = "think"
+            elif end2 is not None and tid == end2:
+                return "done", count
+        elif phase == "pre":
             if tid == start:
                 phase = "think"
             elif end2 is not None and tid == end2:
                 return "done", count
         elif phase == "think":
-            if tid == end or (end2 is not None and tid == end2):
+            if tid == end and reopen:
+                phase = "post"
+            elif tid == end or (end2 is not None and tid == end2):
                 return "done", count
-            if tid != start:
+            elif tid != start:
                 count += 1
     return phase, count
 
@@ -459,9 +469,12 @@ def _count_by_loop(phase: str, count: int, start: int | None, end: int | None,
 @given(phase=st.sampled_from(["pre", "think", "post", "done"]),
        ids=st.lists(st.integers(0, 5), max_size=6),
        markers=st.tuples(st.sampled_from([None, 1]), st.sampled_from([None, 2]),
-                         st.sampled_from([None, 3])))
-def test_token_count_shortcuts_equal_the_per_id_rule(phase, ids, markers):
+                         st.sampled_from([None, 3])),
+       name=st.sampled_from(["qwen3", "glm45"]))
+def test_token_count_shortcuts_equal_the_per_id_rule(phase, ids, markers, name):
     start, end, end2 = markers
+    parser = REASONING_PARSERS[name]
     state = ReasoningState(phase=phase, id_phase=phase, start_id=start, end_id=end,
                            implicit_end_id=end2, reasoning_tokens=7)
-    assert reasoning_parser._count(state, ids) == _count_by_loop(phase, 7, start, end, end2, ids)
+    assert reasoning_parser._count(parser, state, ids) == _count_by_loop(
+        phase, 7, start, end, end2, ids, parser.reopen)

@@ -1116,6 +1116,29 @@ _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
     "type": "object", "properties": {}}}}
 
 
+# -- parsconf3: divergences fuzz_parsers found in the existing parsers (fixed since) -------------
+
+#: the reasoning formats whose vLLM 0.33 grammar opens the block again at a later start marker
+_REOPEN = {"glm45": "glm45", "glm47": "glm47", "ling3": "ling3", "deepseek_v4": "deepseek_v4",
+           "deepseek_v41": "deepseek_v41", "mistral": "mistral", "gemma4": "gemma4"}
+
+
+def _parsconf3() -> list[dict]:
+    """Cases ``conformance/fuzz_parsers.py`` (seeds 10, 11) found tito differing on."""
+    out = []
+    for name, tool in _REOPEN.items():
+        s, e = {"mistral": ("[THINK]", "[/THINK]"), "gemma4": ("<|channel>", "<channel|>")}.get(
+            name, ("<think>", "</think>"))
+        texts = (("reopen", f"{s}ok\n\n{e}ans{s}x {e}y"), ("reopen_unclosed", f"{s}a{e}b{s}c"),
+                 ("reopen_twice", f"a{e}b\n{s}  c  {e}  d{s}e{e}f  "),
+                 ("marker_in_answer", f"{s}Let me think.{e}The answer is 4. about {s} and {e}"))
+        for cid, text in texts:
+            for t in (None, tool):
+                out.append({"id": f"{name}{'+' + t if t else ''}/pc3_{cid}", "tool": t,
+                            "reasoning": name, "tools": [GLM_TOOL, NOARG], "text": text})
+    return out
+
+
 CASES: list[dict] = [
     *_qwen("qwen3_coder"),
     *_qwen("qwen3_xml")[:6],
@@ -1141,6 +1164,7 @@ CASES: list[dict] = [
     *_batch3(),
     *_step3(),
     *_olmo3(),
+    *_parsconf3(),
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

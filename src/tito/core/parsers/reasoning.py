@@ -44,7 +44,9 @@ Rules, identical for every chunking (so batch == stream by construction):
 
 1. Markers are consumed, never emitted. Only **one** ``<think>`` is consumed per output (the first
    one seen in ``pre``/``think``); a second one inside the block is reasoning text, unless the
-   parser has ``absorb`` (then it is dropped, and so is an end marker outside the block). The
+   parser has ``absorb`` (then it is dropped, and so is an end marker outside the block); with
+   ``reopen`` a start marker in ``post`` opens the block again (vLLM 0.33's GLM / DeepSeek-V4 /
+   Mistral / Gemma 4 grammars), the trailing whitespace held at its end then kept. The
    implicit end (a tool call start) ends ``pre`` as well as ``think``: after a call nothing opens.
 2. Hold-back is minimal: only the longest suffix that is a proper prefix of a marker the current
    phase is looking for is kept in ``held`` (at most ``len("</think>") - 1 = 7`` characters); the
@@ -73,8 +75,8 @@ block in the prompt (Qwen3-2507 thinking, Qwen3.5: ``think`` from the prompt tai
 have the model write ``<think>`` (the original Qwen3: the same result as vLLM), so ``pre`` differs
 only where no block ever opens, and there the answer is the content. vLLM 0.33 also absorbs
 repeated markers (a second ``<think>``, a ``</think>`` after the block); tito does that only for
-mistral, whose content after the block ends at ``[TOOL_CALLS]``: with qwen3 the content may hold
-a hermes call whose JSON strings contain the marker, which must stay data. vLLM also detects
+the formats with ``absorb``: with qwen3 the content may hold a hermes call whose JSON strings
+contain the marker, which must stay data. vLLM also detects
 markers by token id in streaming but by text in batch; tito uses text in both (so a marker
 spelled with ordinary tokens counts too) and ids only for counting.
 
@@ -190,7 +192,7 @@ def step(
     ``text`` is the chunk's text (after stop strings), ``ids`` the chunk's ids (for counting only),
     ``final`` true on the choice's last call (releases the held-back marker prefix).
     """
-    counted = _count(state, ids)
+    counted = _count(parser, state, ids)
     phase = state.phase
     # the per-token cases (property-tested against the scan): no marker can start in the text
     # (none of their first characters is in it), so there is no hit and nothing to hold, and
@@ -212,7 +214,9 @@ def step(
             if parser.strip_trailing_ws:
                 text = _hold_trailing_ws(st, text, ended=False)
             return st, text, ""
-        return st, _hold_trailing_ws(st, "", ended=True) if parser.strip_trailing_ws else "", text
+        if parser.strip_trailing_ws:
+            return st, _hold_trailing_ws(st, "", ended=not _may_reopen(parser, st)), text
+        return st, "", text
     return _scan(parser, st, text, final)
 
 
@@ -267,7 +271,7 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
         elif marker in parser.starts:
             if st.phase != "think" or not st.opened:  # else absorbed: a repeated start
                 st.opened = True
-                st.phase = "think"
+                st.phase = "think"  # (from post: reopened)
         elif st.phase == "think":
             st.phase = "post" if parser.absorb else "done"
         # else: a stray end outside the block, absorbed
@@ -276,7 +280,8 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
         text_r = _strip_block_prefix(parser.block_prefix, st, text_r,
                                      ended=st.phase != "think" or final)
     if parser.strip_trailing_ws:
-        text_r = _hold_trailing_ws(st, text_r, ended=st.phase != "think" or final)
+        text_r = _hold_trailing_ws(
+            st, text_r, ended=final or (st.phase != "think" and not _may_reopen(parser, st)))
     text_c = "".join(content)
     if parser.content_lstrip and not st.cbegun and text_c:
         text_c = text_c.lstrip(parser.content_lstrip)
@@ -315,10 +320,16 @@ def _looking(
             looking += (parser.content_end,)  # no block: the content ends there
         return (*looking, *parser.ends) if parser.absorb else looking
     if st.phase == "post":
-        return (*parser.ends, *implicit)
+        return (*parser.starts, *parser.ends, *implicit) if parser.reopen else (*parser.ends, *implicit)
     if st.opened and not parser.absorb:
         return (*parser.ends, *implicit)
     return (*parser.starts, *parser.ends, *implicit)
+
+
+def _may_reopen(parser: ReasoningParser, st: ReasoningState) -> bool:
+    """Whether the block may still open again (``reopen``, after it closed, before a call):
+    then the reasoning's held trailing whitespace is not trailing yet."""
+    return parser.reopen and st.phase == "post"
 
 
 def _strip_block_prefix(prefix: str, st: ReasoningState, text: str, *, ended: bool) -> str:
@@ -367,24 +378,34 @@ def _content_end(
     return len(s)
 
 
-def _count(st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
+def _count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
     phase, count = st.id_phase, st.reasoning_tokens
-    if phase in ("done", "post") or not ids:
+    reopen = parser.reopen
+    if phase == "done" or (phase == "post" and not reopen) or not ids:
         return phase, count
     start_id, end_id, end2 = st.start_id, st.end_id, st.implicit_end_id
     if start_id not in ids and end2 not in ids:  # the common cases, no per-id loop
-        if phase == "pre":
+        if phase != "think":  # (pre, or post when the block may reopen)
             return phase, count
-        if end_id not in ids:  # (think)
+        if end_id not in ids:
             return phase, count + len(ids)
     for tid in ids:
-        if phase == "pre":
+        if phase == "post":
+            if tid == start_id:
+                phase = "think"
+            elif end2 is not None and tid == end2:
+                phase = "done"
+                break
+        elif phase == "pre":
             if tid == start_id:
                 phase = "think"
             elif end2 is not None and tid == end2:
                 phase = "done"
                 break
         elif phase == "think":
+            if tid == end_id and reopen:
+                phase = "post"
+                continue
             if tid == end_id or (end2 is not None and tid == end2):
                 phase = "done"
                 break

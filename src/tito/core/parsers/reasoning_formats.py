@@ -108,6 +108,12 @@ class ReasoningParser:
     #: the block, an end outside it (before the block, or after it until a tool call starts:
     #: phase ``post``)
     absorb: bool = False
+    #: with ``absorb``: a start marker after the block (phase ``post``, before any tool call)
+    #: opens it again and its reasoning is appended, as vLLM 0.33's GLM / DeepSeek-V4 /
+    #: Mistral grammars do (CONTENT + start -> REASONING, batch and the composed stream); the
+    #: trailing whitespace held at the block's end (``strip_trailing_ws``) is then kept, since
+    #: only the whole reasoning's trailing run is dropped
+    reopen: bool = False
     #: reasoning loses its trailing whitespace (vLLM's ``strip_trailing_reasoning_whitespace``):
     #: a whitespace run is held until more reasoning shows it is not trailing; the block's end
     #: (or the output's) drops it. Only a run's last :data:`WS_HOLD` characters are ever dropped.
@@ -159,16 +165,16 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # OLMo 3: <think> optional (templates may put it in the prompt), markers as plain text
     "olmo3": ReasoningParser("olmo3", implicit_open=True),
     # vLLM's DeepSeekV4Parser grammar: thinking on unless thinking/enable_thinking say otherwise;
-    # a <think> after the block reopens it in vLLM's batch (tito: content, as its stream); with
+    # a <think> after the block reopens it (vLLM's batch and composed stream); with
     # thinking off (or reasoning_effort "none") the markers are content, as vLLM's stream (its
     # batch still parses blocks: fuzz_parsers' follows_vllm_stream)
     "deepseek_v4": ReasoningParser(
         "deepseek_v4", implicit_open=True, switch="either", absorb=True,
-        implicit_end="<｜DSML｜tool_calls>", strip_trailing_ws=True,
+        implicit_end="<｜DSML｜tool_calls>", strip_trailing_ws=True, reopen=True,
     ),
     "deepseek_v41": ReasoningParser(
         "deepseek_v41", implicit_open=True, switch="either", absorb=True,
-        implicit_end="<｜DSML｜ calls>", strip_trailing_ws=True,
+        implicit_end="<｜DSML｜ calls>", strip_trailing_ws=True, reopen=True,
     ),
     "mistral": ReasoningParser(
         "mistral",
@@ -177,6 +183,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         implicit_end="[TOOL_CALLS]",
         absorb=True,
         strip_trailing_ws=True,
+        reopen=True,
     ),
     "granite": ReasoningParser(
         "granite",
@@ -198,6 +205,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         implicit_end=_TOOL_CALL,
         strip_trailing_ws=True,
         absorb=True,
+        reopen=True,
     ),
     "glm47": ReasoningParser(
         "glm47",
@@ -206,6 +214,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         implicit_end=_TOOL_CALL,
         strip_trailing_ws=True,
         absorb=True,
+        reopen=True,
     ),
     "kimi_k2": ReasoningParser(
         "kimi_k2",
@@ -230,6 +239,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         implicit_end=_TOOL_CALL,
         strip_trailing_ws=True,
         absorb=True,
+        reopen=True,
     ),
     "minimax_m2_append_think": ReasoningParser("minimax_m2_append_think", prepend="<think>"),
     # vLLM's qwen3 grammar starting in the block (qwen3_config(thinking=True)); step3p5's
@@ -250,7 +260,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # repeats absorbed; thinking is parsed whatever enable_thinking says)
     "gemma4": ReasoningParser(
         "gemma4", start="<|channel>", end="<channel|>", implicit_end="<|tool_call>", absorb=True,
-        strip_trailing_ws=True, block_prefix="thought\n", lead_opens=True,
+        strip_trailing_ws=True, block_prefix="thought\n", lead_opens=True, reopen=True,
     ),
     # vLLM's GraniteThinkingParser: nemotron_v3's grammar, the content's leading newlines dropped
     "granite_thinking_parser": ReasoningParser(
