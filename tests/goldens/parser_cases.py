@@ -1136,6 +1136,15 @@ def _parsconf3() -> list[dict]:
             for t in (None, tool):
                 out.append({"id": f"{name}{'+' + t if t else ''}/pc3_{cid}", "tool": t,
                             "reasoning": name, "tools": [GLM_TOOL, NOARG], "text": text})
+    # granite4: the text outside the blocks is content verbatim (whitespace between calls too),
+    # none when it is only whitespace
+    call = '<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>'
+    for cid, text in (("ws_between", f"Sure.\n\n{call}\n{call}Done."),
+                      ("ws_only", f"\n{call}\n{call} \n"), ("ws_before_text", f"\n{call}\n{call}\nb"),
+                      ("ws_in_block", f'a <tool_call> \n{{"name": "get_time", "arguments": {{}}}}  \n</tool_call>\n\nb'),
+                      ("text_between", f"{call} x {call}  ")):
+        out.append({"id": f"granite4/pc3_{cid}", "tool": "granite4", "reasoning": None,
+                    "tools": [GLM_TOOL, NOARG], "text": text})
     return out
 
 

@@ -1878,8 +1878,8 @@ def TitoState_37692571a8592476(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
     return locals()
 
 
-def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf, _d_calls, _d_comma, _d_depth, _d_esc, _d_expect, _d_fn, _d_gap, _d_in_str, _d_insec, _d_key, _d_name_sent, _d_pend, _d_phase, _d_quote, _d_stack, _d_tok, _d_truncated, _d_val, _d_vs, _d_vt, _d_ws, _dump_value, _fields, _new, _set):
-    def __init__(self, *, phase=_d_phase, buf=_d_buf, ws=_d_ws, gap=_d_gap, calls=_d_calls, name_sent=_d_name_sent, args_sent=_d_args_sent, depth=_d_depth, in_str=_d_in_str, esc=_d_esc, truncated=_d_truncated, stack=_d_stack, expect=_d_expect, tok=_d_tok, key=_d_key, quote=_d_quote, pend=_d_pend, comma=_d_comma, fn=_d_fn, vt=_d_vt, val=_d_val, vs=_d_vs, insec=_d_insec):
+def ToolState_0afbc41c37fa115b(StateError, _MISSING, _cls, _d_args_sent, _d_buf, _d_calls, _d_comma, _d_depth, _d_esc, _d_expect, _d_fn, _d_gap, _d_in_str, _d_insec, _d_key, _d_name_sent, _d_pend, _d_phase, _d_quote, _d_said, _d_stack, _d_tok, _d_truncated, _d_val, _d_vs, _d_vt, _d_ws, _dump_value, _fields, _new, _set):
+    def __init__(self, *, phase=_d_phase, buf=_d_buf, ws=_d_ws, gap=_d_gap, calls=_d_calls, name_sent=_d_name_sent, args_sent=_d_args_sent, depth=_d_depth, in_str=_d_in_str, esc=_d_esc, truncated=_d_truncated, stack=_d_stack, expect=_d_expect, tok=_d_tok, key=_d_key, quote=_d_quote, pend=_d_pend, comma=_d_comma, fn=_d_fn, vt=_d_vt, val=_d_val, vs=_d_vs, insec=_d_insec, said=_d_said):
         self.phase = phase
         self.buf = buf
         self.ws = ws
@@ -1903,7 +1903,8 @@ def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         self.val = val
         self.vs = vs
         self.insec = insec
-    def _construct(phase, buf, ws, gap, calls, name_sent, args_sent, depth, in_str, esc, truncated, stack, expect, tok, key, quote, pend, comma, fn, vt, val, vs, insec):
+        self.said = said
+    def _construct(phase, buf, ws, gap, calls, name_sent, args_sent, depth, in_str, esc, truncated, stack, expect, tok, key, quote, pend, comma, fn, vt, val, vs, insec, said):
         new = _new(_cls)
         new.phase = phase
         new.buf = buf
@@ -1928,6 +1929,7 @@ def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         new.val = val
         new.vs = vs
         new.insec = insec
+        new.said = said
         return new
     def model_copy(self, update=None, deep=False):
         new = _new(_cls)
@@ -1954,6 +1956,7 @@ def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         new.val = self.val
         new.vs = self.vs
         new.insec = self.insec
+        new.said = self.said
         if update:
             for k, v in update.items():
                 _set(new, k, v)
@@ -1961,7 +1964,7 @@ def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.buf, self.ws, self.gap, self.calls, self.name_sent, self.args_sent, self.depth, self.in_str, self.esc, self.truncated, self.stack, self.expect, self.tok, self.key, self.quote, self.pend, self.comma, self.fn, self.vt, self.val, self.vs, self.insec, ) == (other.phase, other.buf, other.ws, other.gap, other.calls, other.name_sent, other.args_sent, other.depth, other.in_str, other.esc, other.truncated, other.stack, other.expect, other.tok, other.key, other.quote, other.pend, other.comma, other.fn, other.vt, other.val, other.vs, other.insec, )
+        return (self.phase, self.buf, self.ws, self.gap, self.calls, self.name_sent, self.args_sent, self.depth, self.in_str, self.esc, self.truncated, self.stack, self.expect, self.tok, self.key, self.quote, self.pend, self.comma, self.fn, self.vt, self.val, self.vs, self.insec, self.said, ) == (other.phase, other.buf, other.ws, other.gap, other.calls, other.name_sent, other.args_sent, other.depth, other.in_str, other.esc, other.truncated, other.stack, other.expect, other.tok, other.key, other.quote, other.pend, other.comma, other.fn, other.vt, other.val, other.vs, other.insec, other.said, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -2034,6 +2037,9 @@ def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
             v = self.insec
             if v != _d_insec:
                 d['insec'] = v
+            v = self.said
+            if v != _d_said:
+                d['said'] = v
             return d
         v = self.phase
         d['phase'] = v
@@ -2081,6 +2087,8 @@ def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         d['vs'] = v
         v = self.insec
         d['insec'] = v
+        v = self.said
+        d['said'] = v
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -2317,6 +2325,16 @@ def ToolState_5e56d84fb8bcda24(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
                 new.insec = checkers['insec'](v)
             except StateError as exc:
                 raise StateError(('insec', *exc.loc), exc.msg) from None
+        v = data.get('said', _MISSING)
+        if v is _MISSING:
+            new.said = _d_said
+        elif v.__class__ is bool:
+            new.said = v
+        else:
+            try:
+                new.said = checkers['said'](v)
+            except StateError as exc:
+                raise StateError(('said', *exc.loc), exc.msg) from None
         return new
     return locals()
 

@@ -102,6 +102,9 @@ class ToolState(State):
     val: str = Field(default="", max_length=VALUE_LIMIT + 1)  #: buffered typed value / held \n
     vs: bool = False  #: the open value has started (leading-newline trim)
     insec: bool = False  #: inside a tool-call section (between its markers)
+    #: content other than whitespace went out (granite4's verbatim text: until then whitespace
+    #: is held, so an output of calls and whitespace has no content, as vLLM's batch)
+    said: bool = False
 
 
 #: The name the format handlers use for the state they advance in place: a :class:`ToolState`

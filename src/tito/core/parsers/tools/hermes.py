@@ -25,7 +25,8 @@ path makes such a block content, its streaming path a call with those arguments:
 the latter). ``</tool_call>`` inside a well-formed string stays argument text.
 
 Rules: text before, between and after calls is content (vLLM drops text after the first call:
-vllm#56263); whitespace-only gaps around calls are dropped (gap rule, :mod:`._base`); a missing
+vllm#56263); whitespace-only gaps around calls are dropped (gap rule, :mod:`._base`; granite4
+keeps them, as vLLM's granite4 does); a missing
 or ``null`` ``"arguments"`` gives ``{}`` (vllm#28806); arguments written as a JSON string
 (Granite 4: ``"arguments": "{\\"x\\": 1}"``) give the string's decoded text, an object's text
 or any other string passed on (phase ``sargs``, as vLLM's granite4 parser; vLLM's hermes would
@@ -40,7 +41,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers._text import ASCII_WS
+from tito.core.parsers.tools._base import Out, ToolParser, Work
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 START = "<tool_call>"
@@ -98,6 +100,30 @@ class Granite4Parser(HermesParser):
     name: ClassVar[str] = "granite4"
     normalize_args: ClassVar[bool] = True
     structural_tag_model: ClassVar[str | None] = None
+    #: text outside the blocks is content verbatim, whitespace between and around them too
+    #: (vLLM's granite4 joins the text segments, batch and stream), except that an output whose
+    #: content would be only whitespace has none (vLLM's batch): whitespace is held (``ws``,
+    #: across calls) until content other than whitespace goes out (``said``); from then on the
+    #: gap rule is off outside the blocks (whitespace inside a block, before its end marker, is
+    #: still markup)
+    verbatim_text: ClassVar[bool] = True
+
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        if st.gap and st.said and self.verbatim_text:
+            st.gap = False
+        return super()._on_text(st, s, pos, out, final)
+
+    def _content(self, st: Work, out: Out, text: str) -> None:  # type: ignore[override]
+        ToolParser._content(st, out, text)
+        if self.verbatim_text and not st.said and text.strip(ASCII_WS):
+            st.said = True
+
+    def _start_call(self, st: Work, out: Out, name: str, call_id: str | None = None) -> None:  # type: ignore[override]
+        held = st.ws
+        ToolParser._start_call(st, out, name, call_id)
+        if self.verbatim_text and not st.said:
+            st.ws = held  # whitespace so far: content if text follows, else none
+
 
 @dataclass(frozen=True)
 class Ernie45Parser(Granite4Parser):
@@ -107,6 +133,7 @@ class Ernie45Parser(Granite4Parser):
 
     name: ClassVar[str] = "ernie45"
     engine_reads_special: ClassVar[bool] = False
+    verbatim_text: ClassVar[bool] = False
 
 
 INTERNLM_START = "<|action_start|><|plugin|>"
@@ -121,6 +148,7 @@ class Internlm2Parser(Granite4Parser):
     every one)."""
 
     name: ClassVar[str] = "internlm"
+    verbatim_text: ClassVar[bool] = False
     start: ClassVar[str] = INTERNLM_START
     stop_markers: ClassVar[tuple[str, ...]] = (INTERNLM_END, INTERNLM_START)
     end_marker: ClassVar[str] = INTERNLM_END
