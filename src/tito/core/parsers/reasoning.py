@@ -390,13 +390,7 @@ def _count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int]) -> t
         if end_id not in ids:
             return phase, count + len(ids)
     for tid in ids:
-        if phase == "post":
-            if tid == start_id:
-                phase = "think"
-            elif end2 is not None and tid == end2:
-                phase = "done"
-                break
-        elif phase == "pre":
+        if phase != "think":  # pre, or post (reopen): a start opens the block, a call ends it
             if tid == start_id:
                 phase = "think"
             elif end2 is not None and tid == end2:
