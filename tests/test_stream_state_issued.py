@@ -245,8 +245,10 @@ def test_a_kept_state_elsewhere_or_later_is_refused_as_before(
 def test_signatures_are_hmac_sha256_of_the_canonical_json(
         secret: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The documented signature (stream_state's header): HMAC-SHA256 with the secret over the
-    state without ``sig`` as ``json.dumps(sort_keys=True, separators=(",", ":"))``, hex; the
-    standard library's, computed here, for every state of a stream (and two secrets in turn)."""
+    state without ``sig`` as ``json.dumps(sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False)`` in UTF-8, hex; the standard library's, computed here, for every state
+    of a stream (and two secrets in turn). Signatures over the escaped form (``ensure_ascii``,
+    what tito signed before) verify too, and a changed state is refused under either form."""
     import hashlib
     import hmac
 
@@ -258,6 +260,21 @@ def test_signatures_are_hmac_sha256_of_the_canonical_json(
     for k, answer in enumerate(answers):
         state = json.loads(answer)["stream_state"]
         sig = state["tito"].pop("sig")
-        canonical = json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
+        canonical = json.dumps(state, sort_keys=True, separators=(",", ":"),
+                               ensure_ascii=False).encode()
         key = (secret if k < len(answers) - 5 else secret + "2").encode()
         assert sig == hmac.new(key, canonical, hashlib.sha256).hexdigest()
+    assert any(not answer.isascii() for answer in answers)  # (the two forms differ)
+    # the escaped form's signature, as tito made it before: the same state verifies, a
+    # changed one does not (each decoded as a state this process did not issue)
+    vocab = get_registry().get("qwen3").vocab
+    for answer in answers[-5:]:
+        state = json.loads(answer)["stream_state"]
+        state["tito"].pop("sig")
+        escaped = json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
+        state["tito"]["sig"] = hmac.new((secret + "2").encode(), escaped,
+                                        hashlib.sha256).hexdigest()
+        assert stream_state.decode(vocab, state, model="qwen3") is not None
+        state["tito"]["created"] += 1
+        with pytest.raises(BadRequest, match="signature mismatch"):
+            stream_state.decode(vocab, state, model="qwen3")

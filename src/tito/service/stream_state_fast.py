@@ -10,6 +10,7 @@ and dump, ``json.dumps(sort_keys=True)``; ``tests/test_stream_state_fast.py`` co
 from __future__ import annotations
 
 import json
+import operator
 from typing import Any
 
 try:
@@ -55,6 +56,21 @@ def _canonical(obj: dict[str, Any]) -> bytes:
                 if latin1:  # (backslashreplace writes those as \xNN, json as \u00NN)
                     raw = raw.replace(b"\\x", b"\\u00")
             return raw.replace(b"\x7f", b"\\u007f")
+    return _CANONICAL.encode(obj).encode()
+
+
+def _canonical_utf8(obj: dict[str, Any]) -> bytes:
+    """The state's JSON as :func:`tito.service.stream_state.encode` signs it: sorted keys,
+    compact, characters as they are in UTF-8 (for a float-free state, byte for byte
+    ``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)``): orjson's bytes,
+    ~5x cheaper than :func:`_canonical`'s escaped ones (a byte-level token's characters are
+    non-ASCII, so nearly every state needs the escapes). A state orjson cannot write (an integer
+    past 64 bits, a lone surrogate) is written as :func:`_canonical` writes it."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+        except TypeError:
+            pass
     return _CANONICAL.encode(obj).encode()
 
 
@@ -112,9 +128,12 @@ def _st_dump(state: ChoiceState) -> dict[str, Any]:
     return st
 
 
-#: ``tito.st`` keys :func:`_choice_fast` takes (the others come from vLLM's fields)
-_ST_KEYS = frozenset({"stop", "reasoning", "tools", "harmony", "tokens", "tool_calls", "pending",
-                      "finished"})
+#: ``tito.st`` keys :func:`_choice_fast` takes (the others come from vLLM's fields), their
+#: defaults, and their values read at once
+_ST_DEFAULTS = {"tokens": 0, "tool_calls": 0, "pending": None, "finished": False, "stop": None,
+                "reasoning": None, "tools": None, "harmony": None}
+_ST_KEYS = frozenset(_ST_DEFAULTS)
+_ST_VALUES = operator.itemgetter(*_ST_DEFAULTS)
 
 
 _MAX_LP_CONTEXT = ChoiceState.model_fields["lp_context"].max_length
@@ -148,14 +167,12 @@ def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
     list of at most four ``int``, a ``bool``)."""
     if not st.keys() <= _ST_KEYS:
         return None
-    get = st.get
-    tokens, calls = get("tokens", 0), get("tool_calls", 0)
-    pending, finished = get("pending"), get("finished", False)
+    tokens, calls, pending, finished, stop, reasoning, tools, harmony = _ST_VALUES(
+        {**_ST_DEFAULTS, **st})  # (C speed: one merge, one read of every key)
     if (tokens.__class__ is not int or tokens < 0 or calls.__class__ is not int
             or calls < 0 or finished.__class__ is not bool
             or (pending is not None and (pending.__class__ is not int or pending < 0))):
         return None
-    stop = get("stop")
     try:
         if stop is None or stop == {}:
             stop = StopState.model_validate({"held": held}) if held else _NO_STOP
@@ -163,7 +180,6 @@ def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
             stop = StopState.model_validate({**stop, "held": held})
         else:
             return None
-        reasoning, tools, harmony = get("reasoning"), get("tools"), get("harmony")
         if reasoning is not None:
             reasoning = _parser_state(ReasoningState, reasoning)
         if tools is not None:
