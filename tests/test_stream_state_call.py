@@ -199,8 +199,18 @@ def test_streams_answer_as_the_general_path(case: Any, cuts: list[int], signed: 
             general.undo()
 
 
+_THIRD: dict[bool, tuple[str, dict[str, Any]]] = {}
+
+
 def _third_call(signed: bool) -> tuple[str, dict[str, Any]]:
-    """A stream's third call body (its state not kept), with reasoning and tools."""
+    """A stream's third call body (its state not kept), with reasoning and tools (made once
+    per signing; a copy each time)."""
+    if signed not in _THIRD:
+        _THIRD[signed] = _make_third_call(signed)
+    return copy.deepcopy(_THIRD[signed])
+
+
+def _make_third_call(signed: bool) -> tuple[str, dict[str, Any]]:
     with pytest.MonkeyPatch.context() as m:
         if signed:
             m.setenv("TITO_STATE_SECRET", SECRET)
