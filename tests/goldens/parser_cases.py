@@ -1145,6 +1145,20 @@ def _parsconf3() -> list[dict]:
                       ("text_between", f"{call} x {call}  ")):
         out.append({"id": f"granite4/pc3_{cid}", "tool": "granite4", "reasoning": None,
                     "tools": [GLM_TOOL, NOARG], "text": text})
+    # granite-20b-fc: arguments as json.dumps writes them (vLLM's batch and stream)
+    fc = '<function_call> {"name": "get_weather", "arguments": '
+    for cid, args in (("args_spacing", '{"city":"Paris","date":"x"}'),
+                      ("args_indent", '{\n  "city": "\\u6771\\u4eac",\n  "date": [1e-05, 2.0, 1.5e10]\n}'),
+                      ("args_escapes", '{"city": "tab\\there \\/ \\u00e9", "date": {"k": []}}')):
+        out.append({"id": f"granite-20b-fc/pc3_{cid}", "tool": "granite-20b-fc", "reasoning": None,
+                    "tools": [GLM_TOOL, NOARG], "text": f"Sure.\n{fc}{args}}} {fc}{{}}}}\n"})
+    # kimi_k2: the closing markers (special tokens) end arguments also inside an open string
+    k = "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|>"
+    for cid, text in (("end_in_string", k + '{"city": [true, {\\u540d": 1}]}<|tool_call_end|><|tool_calls_section_end|>'),
+                      ("end_in_string_next", k + '{"city": "a<|tool_call_end|><|tool_call_begin|>functions.get_time:1 <|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>'),
+                      ("section_end_in_string", k + '{"city": "a<|tool_calls_section_end|>')):
+        out.append({"id": f"kimi_k2/pc3_{cid}", "tool": "kimi_k2", "reasoning": None,
+                    "tools": KIMI_TOOLS, "text": text})
     return out
 
 

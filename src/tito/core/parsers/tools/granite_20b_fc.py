@@ -16,7 +16,8 @@ Rules: text before the first call is content (vLLM's batch path; its streaming p
 an output that starts with the marker: tito follows the batch side, so stream == batch), and so
 is text after a call (vLLM's batch drops it with the rest of the segment); a further marker inside
 broken arguments ends the call there; ``"arguments"`` written as a JSON string is decoded (as
-hermes); arguments are the model's raw JSON text (vLLM re-serializes them, same JSON).
+hermes); object arguments are sent as ``json.dumps`` writes them (``ensure_ascii=False``), as
+vLLM's batch and stream both send them (:mod:`._jsonnorm`, rewritten as the text streams).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class Granite20bFCParser(ObjectCallParser):
     resume_phase: ClassVar[str] = "text"
     after_phase: ClassVar[str] = "text"
     string_args: ClassVar[bool] = True
+    normalize_args: ClassVar[bool] = True
     stop_markers: ClassVar[tuple[str, ...]] = (MARKER,)
     marker_tokens: ClassVar[tuple[str, ...]] = (MARKER,)
 

@@ -70,6 +70,9 @@ class KimiK2Parser(DeepSeekV3Parser):
     fence_close: ClassVar[str] = ""
     sep: ClassVar[str] = ARG_BEGIN
     stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, SECTION_END)
+    #: Kimi's closing markers are special tokens, never a JSON string's text: they end the
+    #: arguments also inside a string the model never closed (vLLM's regex ends them there)
+    string_stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, SECTION_END)
     end_marker: ClassVar[str] = CALL_END
 
     def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
