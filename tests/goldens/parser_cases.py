@@ -1159,6 +1159,15 @@ def _parsconf3() -> list[dict]:
                       ("section_end_in_string", k + '{"city": "a<|tool_calls_section_end|>')):
         out.append({"id": f"kimi_k2/pc3_{cid}", "tool": "kimi_k2", "reasoning": None,
                     "tools": KIMI_TOOLS, "text": text})
+    # deepseek_v3: a broken call in the section is skipped and the next one read (vLLM's findall)
+    c, e = f"{_VC}function{_VS}", f"\n```{_VCE}"
+    for cid, bad in (("broken_sep", f"{_VC}function<｜tool▁sepp｜>get_weather\n```json\n{{}}{e}"),
+                     ("broken_sep_bar", f"{_VC}function<tool▁sep｜>get_weather\n```json\n{{}}{e}"),
+                     ("broken_fence", f"{c}get_weather\n```jsn\n{{}}{e}")):
+        for tool, reasoning, pre in (("deepseek_v3", None, "x"), ("deepseek_v3", "deepseek_r1", "<think>a</think>x")):
+            out.append({"id": f"deepseek_v3{'+' + reasoning if reasoning else ''}/pc3_{cid}",
+                        "tool": tool, "reasoning": reasoning, "tools": [GLM_TOOL, NOARG],
+                        "text": f"{pre}{_VB}{bad}{c}get_time\n```json\n{{}}{e}{_VE}y"})
     return out
 
 

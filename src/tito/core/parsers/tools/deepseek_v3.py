@@ -16,7 +16,8 @@ Phases (``args`` is in :mod:`._objects`):
     ``<｜tool▁calls▁begin｜>`` (``head`` only),
     ``<｜tool▁call▁begin｜> TYPE <｜tool▁sep｜> NAME \\n ```json \\n {``
     (whitespace allowed between markers; TYPE and NAME on one line; NAME stripped, non-empty).
-    COMMIT at the arguments' ``{``; INVALID: the header's text is content, back to ``text``;
+    COMMIT at the arguments' ``{``; INVALID: the header's text is content, back to ``text``
+    (inside the section, ``next`` or ``head`` past its lead: ``skip``);
     NEED beyond :data:`HEADER_LIMIT`: likewise. NEED at the end of the output (a ``length``
     cut): no call and the section's markup is dropped, as vLLM's batch (its regexes need a
     whole call; ``kimi_k2`` names a call there, see its header).
@@ -26,6 +27,10 @@ Phases (``args`` is in :mod:`._objects`):
 ``tail``
     After the arguments: optional whitespace and closing fence, then ``<｜tool▁call▁end｜>``
     (consumed). Anything else ends the call and is text.
+``skip``
+    A call whose header is broken inside the section: its text is content through its
+    ``<｜tool▁call▁end｜>``, then ``sep`` (vLLM's regexes find every whole call wherever it
+    stands; its content drops the section, tito keeps the broken call's text).
 ``sep``
     Between calls: whitespace (dropped before a marker); ``<｜tool▁call▁begin｜>`` starts the
     next call (``next``),
@@ -43,9 +48,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import is_proper_prefix
+from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, Out, Work
-from tito.core.parsers.tools._json import Header, find_on_line, match_leads, open_args, skip_ws
+from tito.core.parsers.tools._json import (
+    Header,
+    find_on_line,
+    match_leads,
+    open_args,
+    skip_ws,
+)
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 CALLS_BEGIN = "<｜tool▁calls▁begin｜>"
@@ -99,6 +110,9 @@ class DeepSeekV3Parser(ObjectCallParser):
     end_marker: ClassVar[str] = CALL_END
     #: the marker between a call's name and its arguments
     sep: ClassVar[str] = SEP
+    #: a call whose header is broken inside the section is content (``skip``) and the section
+    #: goes on: vLLM's regexes find every whole call (``findall``) wherever it stands
+    skip_broken: ClassVar[bool] = True
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -125,6 +139,9 @@ class DeepSeekV3Parser(ObjectCallParser):
                     return pos, True
                 return self._cut(st, s, pos, out, lead)
             h = Header("invalid", min(rest, limit))
+        if h.kind == "invalid" and self.skip_broken and (
+                st.phase == "next" or s.startswith(self.calls_begin + self.call_begin, pos)):
+            h = Header("skip", 0)  # a broken call inside the section: the next call is read
         if h.kind == "invalid":
             self._content(st, out, s[pos : pos + h.pos])
             st.phase = "text"
@@ -186,3 +203,18 @@ class DeepSeekV3Parser(ObjectCallParser):
 
     def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._between_calls(st, s, pos, out, final, self.call_begin, "next", self.calls_end)
+
+    def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """A call that is no call (broken header, or a name the format rejects): its text is
+        content through its call end marker (or up to the section's end marker, which ``sep``
+        consumes); then the section goes on."""
+        ends = (self.call_end, self.calls_end)
+        hit, marker = find_first(s, ends, pos)
+        if hit == -1:
+            keep = 0 if final else held_suffix(s[pos:], ends)
+            self._content(st, out, s[pos : len(s) - keep])
+            return len(s) - keep, keep > 0
+        end = hit + len(self.call_end) if marker == self.call_end else hit
+        self._content(st, out, s[pos:end])
+        st.phase = "sep"
+        return end, False

@@ -36,8 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
-from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers._text import find_first, is_proper_prefix
 from tito.core.parsers.tools._json import NEED, Header, match_leads, skip_ws
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
 
@@ -74,6 +73,7 @@ class KimiK2Parser(DeepSeekV3Parser):
     #: arguments also inside a string the model never closed (vLLM's regex ends them there)
     string_stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, SECTION_END)
     end_marker: ClassVar[str] = CALL_END
+    skip_broken: ClassVar[bool] = False  # (vLLM's engine format: a broken header is content)
 
     def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
         i = match_leads(s, (*lead, CALL_BEGIN))
@@ -110,16 +110,3 @@ class KimiK2Parser(DeepSeekV3Parser):
         if name:
             return name, call_id
         return (header.strip(), None) if header.strip() else None
-
-    def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        """A call that names no tool: its text is content through its ``<|tool_call_end|>``
-        (or up to the section's end marker, which ``sep`` consumes)."""
-        hit, marker = find_first(s, (CALL_END, SECTION_END), pos)
-        if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], (CALL_END, SECTION_END))
-            self._content(st, out, s[pos : len(s) - keep])
-            return len(s) - keep, keep > 0
-        end = hit + len(CALL_END) if marker == CALL_END else hit
-        self._content(st, out, s[pos:end])
-        st.phase = "sep"
-        return end, False
