@@ -81,7 +81,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     ``batch_whole_text`` (vLLM's batch gives up on the whole output, all content and no call,
     when one call in it is broken or a marker stands in the text; tito reads each call),
     ``markup_name`` (vLLM made a call whose name holds text or markup, a marker written in the
-    text having opened it; tito keeps that text as content).
+    text having opened it; tito keeps that text as content), ``value_kept`` (a parameter whose
+    closing markup is broken or misspelt: vLLM's batch drops it, its stream sends it unclosed;
+    tito keeps its text, as ``truncated_call``).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -98,6 +100,11 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         return "batch_reserializes"
     if not wc and gc and wcont and text.rstrip().endswith(wcont) and kind in ("content", "n_calls", "name"):
         return "batch_whole_text"  # vLLM's batch: one broken call makes the whole output content
+    if tool == "phi4_mini_json" and not wc and not wcont and gc:
+        return "batch_whole_text"  # a nested ']' cuts vLLM's regex: its batch returns nothing
+    if kind == "args" and len(wc) == len(gc) and all(
+            a[0] == b[0] and _subdict(a[1], b[1]) for a, b in zip(wc, gc)):
+        return "value_kept"  # a value whose closing markup is broken: vLLM's batch drops it
     if tool in ("pythonic", "llama4_pythonic") and kind in ("content", "n_calls") and not wc \
             and wcont == case["text"].strip() and vs1.get("calls") == gc:
         return "text_after_calls"  # a list followed by text: vLLM's batch makes it all content
@@ -155,6 +162,16 @@ def _subsequence(short, long, same=None) -> bool:
     if same is None:
         return all(c in it for c in short)
     return all(any(same(c, d) for d in it) for c in short)
+
+
+def _subdict(want: str, got: str) -> bool:
+    """Whether tito's arguments ``got`` hold all of vLLM's ``want`` and more (a value vLLM's
+    batch dropped)."""
+    try:
+        w, g = json.loads(want), json.loads(got)
+    except (ValueError, TypeError):
+        return False
+    return isinstance(w, dict) and isinstance(g, dict) and all(k in g and _typed(w[k], g[k]) for k in w)
 
 
 def _same_call(a: list, b: list) -> bool:
