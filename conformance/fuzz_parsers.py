@@ -57,7 +57,8 @@ _NOT_TITOS = ("vllm_stream", "vllm_error")
 
 #: vLLM parsers whose batch path re-serializes the arguments (json.dumps) while their stream
 #: sends the model's text: tito streams the model's text in both (stream == batch)
-_BATCH_RESERIALIZES = {"hermes", "qwen3_json", "longcat", "hunyuan_a13b", "mistral", "granite", "kimi_k2"}
+_BATCH_RESERIALIZES = {"hermes", "qwen3_json", "longcat", "hunyuan_a13b", "mistral", "granite",
+                       "kimi_k2"}
 
 
 def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> str | None:
@@ -89,7 +90,7 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     wc, gc = want.get("calls") or [], got.get("calls") or []
     typed = tool in _BATCH_RESERIALIZES
     same_calls = len(wc) == len(gc) and all(
-        a[0] == b[0] and (a[1] == b[1] or _json_equal(a[1], b[1]) or (typed and _typed_equal(a[1], b[1])))
+        a[0] == b[0] and (_same_call(a, b) or (typed and _typed_equal(a[1], b[1])))
         for a, b in zip(wc, gc))
     wcont, gcont = want.get("content") or "", got.get("content") or ""
     trunc = ",trunc" in cid or ":trunc" in cid
@@ -98,7 +99,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     if kind in ("args_bytes", "args") and typed and same_calls:
         # (granite, kimi_k2 and mistral's batch also type the values from the tool schema)
         return "batch_reserializes"
-    if not wc and gc and wcont and text.rstrip().endswith(wcont) and kind in ("content", "n_calls", "name"):
+    if not wc and gc and wcont and text.rstrip().endswith(wcont) \
+            and kind in ("content", "n_calls", "name"):
         return "batch_whole_text"  # vLLM's batch: one broken call makes the whole output content
     if tool == "phi4_mini_json" and not wc and not wcont and gc:
         return "batch_whole_text"  # a nested ']' cuts vLLM's regex: its batch returns nothing
@@ -124,7 +126,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         return "granite_unclosed"  # the same rule: vLLM's olmo3 batch makes it all content
     if tool == "hunyuan_a13b" and "</tool_calls>" not in case["text"][case["text"].find("<tool_calls>"):]:
         return "hunyuan_unclosed"
-    if reasoning == "hunyuan_a13b" and "\n</think>\n<answer>\n" not in text and text.startswith("<think>\n"):
+    if reasoning == "hunyuan_a13b" and "\n</think>\n<answer>\n" not in text \
+            and text.startswith("<think>\n"):
         return "granite_unclosed"  # the same rule: vLLM's hunyuan batch makes it all content
     if trunc and kind in ("n_calls", "content", "args", "args_bytes") and len(gc) >= len(wc):
         return "truncated_call"
@@ -171,7 +174,8 @@ def _subdict(want: str, got: str) -> bool:
         w, g = json.loads(want), json.loads(got)
     except (ValueError, TypeError):
         return False
-    return isinstance(w, dict) and isinstance(g, dict) and all(k in g and _typed(w[k], g[k]) for k in w)
+    return isinstance(w, dict) and isinstance(g, dict) and all(
+        k in g and _typed(w[k], g[k]) for k in w)
 
 
 def _same_call(a: list, b: list) -> bool:

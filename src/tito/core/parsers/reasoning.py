@@ -320,7 +320,8 @@ def _looking(
             looking += (parser.content_end,)  # no block: the content ends there
         return (*looking, *parser.ends) if parser.absorb else looking
     if st.phase == "post":
-        return (*parser.starts, *parser.ends, *implicit) if parser.reopen else (*parser.ends, *implicit)
+        return (*parser.starts, *parser.ends, *implicit) if parser.reopen else (
+            *parser.ends, *implicit)
     if st.opened and not parser.absorb:
         return (*parser.ends, *implicit)
     return (*parser.starts, *parser.ends, *implicit)

@@ -118,7 +118,9 @@ class Granite4Parser(HermesParser):
         if self.verbatim_text and not st.said and text.strip(ASCII_WS):
             st.said = True
 
-    def _start_call(self, st: Work, out: Out, name: str, call_id: str | None = None) -> None:  # type: ignore[override]
+    def _start_call(  # type: ignore[override]
+        self, st: Work, out: Out, name: str, call_id: str | None = None
+    ) -> None:
         held = st.ws
         ToolParser._start_call(st, out, name, call_id)
         if self.verbatim_text and not st.said:
