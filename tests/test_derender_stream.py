@@ -365,3 +365,39 @@ def test_held_stop_token_survives_a_vllm_fields_client(client, vocabs, finish_on
         if vllm_client:
             state = {f: state[f] for f in _VLLM_FIELDS}
     assert (text, stop_reason) == want
+
+
+@pytest.mark.parametrize("vllm_client", [True, False])
+def test_unlisted_stop_id_is_no_reasoning_token_for_a_vllm_fields_client(client, vocabs,
+                                                                          vllm_client):
+    """An id the engine reports as its stop (a request that did not list it) is dropped, and a
+    client keeping only vLLM's fields gets the same usage as the README's client and as batch:
+    the replayed history must not read the dropped id (found by fuzz_derender, gpt-oss:34:53)."""
+    vocab = vocabs["qwen3"]
+    nl = vocab.encode("\n")[0]
+    ids = [vocab.token_id("<think>")] + vocab.encode("think hard") + [nl]  # no </think>
+    req = {"model": "qwen3", "messages": [{"role": "user", "content": "x"}], "stream": True,
+           "stream_options": {"include_usage": True}}
+    usage = {"prompt_tokens": 3, "completion_tokens": len(ids), "total_tokens": 3 + len(ids)}
+    batch_choice = generate_response(ids, finish_reason="stop")
+    batch_choice["choices"][0]["stop_reason"] = nl
+    batch_choice["usage"] = usage
+    batch = post(client, CHAT, {"model": "qwen3", "prompt_token_ids": [1, 2, 3],
+                                "chat_request": {k: v for k, v in req.items()
+                                                 if k != "stream_options"},
+                                "generate_response": batch_choice})
+    want = batch["usage"]["completion_tokens_details"]["reasoning_tokens"]
+    assert want in (len(ids) - 1, len(ids) - 2)  # the stop id is not counted
+    engine = [stream_chunk([i], finish_reason="stop" if k == len(ids) - 1 else None)
+              for k, i in enumerate(ids)] + [stream_chunk(None, usage=usage)]
+    engine[-2]["choices"][0]["stop_reason"] = nl
+    state, got = None, None
+    for chunk in engine:
+        res = post(client, CHAT, {"stream": True, "model": "qwen3", "stream_state": state,
+                                  "chat_request": req, "prompt_token_ids": [1, 2, 3],
+                                  "generate_chunk": chunk})
+        got = (res["chunk"]["usage"] or {}).get("completion_tokens_details") or got
+        state = res["stream_state"]
+        if vllm_client:
+            state = {f: state[f] for f in _VLLM_FIELDS}
+    assert got == {"reasoning_tokens": want}

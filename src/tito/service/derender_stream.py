@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tito.core.pipeline import ChoiceOutput, start_choice, step_choice
 from tito.core.sampling import MAX_N_SEQUENCES
+from tito.core.stops import stop_token_check
 from tito.errors import BadRequest, quote
 from tito.models import ServedModel
 from tito.protocol import (
@@ -306,6 +307,15 @@ class _Stream:
                 "stream_state is inconsistent and cannot be continued; send back the state "
                 "exactly as returned", param="stream_state.tito.st",
             ) from None
+        if self.history and ids and choice.finish_reason == "stop" and stop_token_check(
+                self.model.vocab, self.cfg.stop, ids[-1], "stop", choice.stop_reason).drop:
+            # the stop token that ended the choice was never output: a replay of the history
+            # (a client keeping only vLLM's fields) must not read it as text (an unlisted id
+            # the engine reported would be; usage's reasoning_tokens counted it)
+            self.history.pop()
+            self.history_lens[-1] -= 1
+            if not self.history_lens[-1]:
+                self.history_lens.pop()
         return out
 
     def _one(self, chunk: GenerateTokensStreamResponse) -> dict[str, Any]:
