@@ -626,12 +626,6 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
             isinstance(p, str) or isinstance(p, dict) and p.get("type") in (
                 "input_text", "output_text") for p in m["content"]) for m in msgs):
         out.append("bare_parts")
-    calls = [c for m in msgs if m.get("role") == "assistant"
-             for c in (m.get("tool_calls") if isinstance(m.get("tool_calls"), list) else [])]
-    if any(not isinstance(c, dict) or "id" not in c or not isinstance(
-            (c.get("function") or {}).get("arguments") if isinstance(c.get("function"), dict)
-            else None, str) for c in calls):
-        out.append("call_partial")
     if body.get("allowed_token_ids") == []:
         out.append("allowed_empty")
     if path in (CHAT_R, MSG_R) and server == "gpt-oss" and any(

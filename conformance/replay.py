@@ -116,10 +116,6 @@ DEVIATIONS: list[Deviation] = [
               "engine refuses later"),
     Deviation("render_fuzz*", "*.stop_many*", "*", _STOP16),
     Deviation("render_fuzz*", "*.bare_parts*", "*", _TOOL_PARTS),
-    Deviation("render_fuzz*", "*.call_partial*", "*",
-              "a history tool call without `id` or string `arguments` is rendered (arguments {} "
-              "as for an empty string), as transformers renders it; vLLM's message types "
-              "require both (a schema 400)"),
     Deviation("render_fuzz*", "*.allowed_empty*", "*",
               "an empty allowed_token_ids is a 400 at render (no token could be sampled); "
               "vLLM's render server passes it on and its engine refuses it"),
@@ -217,10 +213,6 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_responses_items", "output_parts_refusal", "*",
               "a refusal part in an assistant's Responses message: vLLM's chat conversion fails "
               "on it with a 500; tito answers a 400 (never a 500)"),
-    Deviation("render_chat_edge_errors", "tool_call_no_*", "*",
-              "a history tool call without `id` or `arguments` is rendered (arguments {} as "
-              "for an empty string, no id for the template), as transformers renders it; "
-              "vLLM's message types require both (a schema 400)"),
     Deviation("render_chat_template", "tool_input_text_parts", "*", _TOOL_PARTS),
     Deviation("render_chat_template", "tool_string_parts", "*", _TOOL_PARTS),
     Deviation("derender_chat_edge", "echo_chat", "choices.0.message.*",

@@ -179,15 +179,22 @@ def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
         if tool_calls is not None:
             if not isinstance(tool_calls, list) or not all(isinstance(t, dict) for t in tool_calls):
                 raise ValueError(f"messages[{i}].tool_calls must be a list of objects.")
-            for k, call in enumerate(tool_calls if check_calls else ()):  # vLLM's schema
-                if call.get("type") != "function":
-                    raise SchemaRule(f"messages[{i}].tool_calls[{k}].type must be 'function'.",
-                                     param=f"body.messages.{i}.tool_calls.{k}.type")
+            for k, call in enumerate(tool_calls if check_calls else ()):
+                # vLLM's schema: openai's typed call (id, function with name and arguments
+                # strings, type "function"), checked in its declaration order
+                where = f"messages[{i}].tool_calls[{k}]"
+                if not isinstance(call.get("id"), str):
+                    raise SchemaRule(f"{where}.id must be a string.",
+                                     param=f"body.messages.{i}.tool_calls.{k}.id")
                 function = call.get("function")
-                if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-                    raise SchemaRule(f"messages[{i}].tool_calls[{k}].function must be an object "
-                                     "with a string `name`.",
+                if not isinstance(function, dict) or not isinstance(function.get("name"), str) \
+                        or not isinstance(function.get("arguments"), str):
+                    raise SchemaRule(f"{where}.function must be an object with string `name` "
+                                     "and `arguments`.",
                                      param=f"body.messages.{i}.tool_calls.{k}.function")
+                if call.get("type") != "function":
+                    raise SchemaRule(f"{where}.type must be 'function'.",
+                                     param=f"body.messages.{i}.tool_calls.{k}.type")
         # vLLM's types: a tool message's has no name (any is taken), the other OpenAI roles'
         # have no tool_call_id (ignored: any is taken); the custom type's need strings
         keys = (("tool_call_id",) if role == "tool" and lazy
