@@ -324,6 +324,30 @@ def _olmo3(rng, calls):
     ) + "\n</function_calls>"
 
 
+def _lfm2(rng, calls):
+    return "<|tool_call_start|>" + _pythonic_list(calls) + "<|tool_call_end|>"
+
+
+def _apertus(rng, calls):
+    return "<|tools_prefix|>[" + ", ".join(
+        f"{{{json.dumps(n)}: {_dumps(rng, a)}}}" for n, a in calls) + "]<|tools_suffix|>"
+
+
+def _plamo3(rng, calls):
+    def one(n, a):
+        return ("<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>" + n
+                + "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>"
+                "<|plamo:constrain|>json<|plamo:msg|>" + _dumps(rng, a)
+                + "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>")
+    return ("<|plamo:begin_tool_requests:plamo|>" + "".join(one(n, a) for n, a in calls)
+            + "<|plamo:end_tool_requests:plamo|>")
+
+
+def _gigachat3(rng, calls):
+    n, a = calls[0]  # one call per output
+    return f'<|message_sep|>\n\nfunction call<|role_sep|>\n{{"name": "{n}", "arguments": {_dumps(rng, a)}}}'
+
+
 #: tool parser -> (markup writer, the markers that may show up in content or be mangled)
 FORMATS = {
     "hermes": (_hermes, ["<tool_call>", "</tool_call>"]),
@@ -365,9 +389,21 @@ FORMATS = {
                                        "<escape>"]),
     "step3": (_step3, ["<｜tool_calls_begin｜>", "<｜tool_call_begin｜>", "</steptml:parameter>"]),
     "olmo3": (_olmo3, ["<function_calls>", "</function_calls>"]),
+    # newparsers4
+    "poolside_v1": (_glm, ["<tool_call>", "<arg_key>", "</arg_value>"]),
+    "lfm2": (_lfm2, ["<|tool_call_start|>", "<|tool_call_end|>"]),
+    "apertus": (_apertus, ["<|tools_prefix|>", "<|tools_suffix|>"]),
+    "dots": (lambda rng, calls: _minimax(rng, calls).replace("minimax:tool_call>", "dots_function_call>"),
+             ["<dots_function_call>", '<invoke name="', "</parameter>"]),
+    "xlam": (lambda rng, calls: "[" + ", ".join(
+        f'{{"name": "{n}", "arguments": {_dumps(rng, a)}}}' for n, a in calls) + "]",
+        ["[", '{"name": ', "```json"]),
+    "gigachat3": (_gigachat3, ["<|message_sep|>", "<|role_sep|>", "<|function_call|>"]),
+    "plamo3": (_plamo3, ["<|plamo:begin_tool_requests:plamo|>", "<|plamo:end_tool_name:plamo|>",
+                         "<|plamo:end_tool_arguments:plamo|>"]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
-_AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic", "olmo3"}
+_AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic", "olmo3", "xlam"}
 
 #: reasoning parser -> (start, end, template kwargs that switch it on or None)
 REASONING = {
@@ -398,6 +434,9 @@ REASONING = {
     "ernie45": ("<think>", "</think>", None),
     "hy_v3": ("<think>", "</think>", {"reasoning_effort": "high"}),
     "step3": ("<think>", "</think>", None),
+    # newparsers4
+    "poolside_v1": ("<think>", "</think>", {"thinking": True}),
+    "plamo3": ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>", None),
 }
 #: each model's (tool parser, reasoning parser)
 PAIRS = [
@@ -409,6 +448,7 @@ PAIRS = [
     ("qwen3_coder", "nemotron_v3"), ("deepseek_v4", "deepseek_v4"), ("deepseek_v41", "deepseek_v41"),
     ("gemma4", "gemma4"), ("step5", "step5"), ("qwen3_coder", "granite_thinking_parser"),
     ("ernie45", "ernie45"), ("hy_v3", "hy_v3"), ("step3", "step3"),
+    ("poolside_v1", "poolside_v1"), ("plamo3", "plamo3"),
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

@@ -34,6 +34,10 @@ MARKERS = [
     "<end_function_call>", "<escape>",
     "<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<｜tool_call_begin｜>", "<｜tool_call_end｜>",
     "<｜tool_sep｜>",
+    # newparsers4
+    "<|tool_call_start|>", "<|tool_call_end|>", "<|tools_prefix|>", "<|tools_suffix|>",
+    "<|plamo:begin_", "<|plamo:end_", ":plamo|>", "<|plamo:tag|>",
+    "<|message_sep|>", "<|role_sep|>", "<|function_call|>",
 ]
 
 

@@ -17,7 +17,9 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "granite4", "phi4_mini_json",
            # newparsers
            "gemma4", "step5", "ernie45", "hy_v3", "jamba", "internlm", "functiongemma",
-           "step3", "olmo3"]
+           "step3", "olmo3",
+           # newparsers4
+           "poolside_v1", "lfm2", "apertus", "plamo3", "gigachat3", "dots", "xlam"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -160,7 +162,13 @@ OUTPUTS.update({"llama4_json": OUTPUTS["llama3_json"], "qwen3_xml": OUTPUTS["qwe
                 "ling3": OUTPUTS["glm45"],
                 "mimo": "<tool_call><function=get_weather><parameter=city>Paris</parameter>"
                         "</function></tool_call>",
-                "glm47": OUTPUTS["glm45"]})
+                "glm47": OUTPUTS["glm45"],
+                # newparsers4
+                "plamo3": "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>"
+                          "<|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|>"
+                          "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json"
+                          '<|plamo:msg|>{"city": "Paris"}<|plamo:end_tool_arguments:plamo|>'
+                          "<|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>"})
 #: derender cases: (chat request of CHAT, output kind): "tagged" = OUTPUTS[parser] (the JSON
 #: list for the formats without a tag), "args" = the named function's bare arguments
 DERENDER = {"derender_required": ("required_two", "tagged"),
@@ -194,10 +202,20 @@ NATIVE: dict[str, str] = {
              'name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter>'
              "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
     "olmo3": '<function_calls>\nget_weather(city="Paris")\n</function_calls>',
+    # newparsers4
+    "poolside_v1": "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n"
+                   "</tool_call>",
+    "lfm2": '<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>',
+    "apertus": '<|tools_prefix|>[{"get_weather": {"city": "Paris"}}]<|tools_suffix|>',
+    "gigachat3": '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "get_weather", '
+                 '"arguments": {"city": "Paris"}}',
+    "dots": '<dots_function_call>\n<invoke name="get_weather">\n<parameter name="city">Paris'
+            "</parameter>\n</invoke>\n</dots_function_call>",
+    "xlam": '[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
 }
 #: formats vLLM reads in their own syntax for required / named too, with no constraint
 #: (``supports_required_and_named = False`` and no structural tag)
-NATIVE_FORCED = {"gemma4"}
+NATIVE_FORCED = {"gemma4", "poolside_v1", "dots"}
 _MISTRAL_LIST = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
 #: streaming derender cases: (chat request of CHAT, call mode); each is sent one id per call
 #: and in seeded random chunks (``corpus.chunkings``), vLLM driven as its protocol requires

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_every_tool_parser_name_resolves_to_its_format() -> None:
     names = list(T.TOOL_PARSERS)
-    assert len(names) == len(T.TOOL_PARSERS) == 37
+    assert len(names) == len(T.TOOL_PARSERS) == 44
     for name in names:
         parser = T.TOOL_PARSERS[name]
         assert T.TOOL_PARSERS.get(name) is parser  # made once
@@ -50,7 +50,7 @@ def test_unknown_tool_parser_errors_unchanged() -> None:
     with pytest.raises(BadRequest) as err:
         T.make_tool_parser("nope", "auto")
     assert err.value.param == "tool_parser"
-    assert str(err.value).startswith("unknown tool parser 'nope'; known: ['deepseek_v3', ")
+    assert str(err.value).startswith("unknown tool parser 'nope'; known: ['apertus', 'deepseek_v3', ")
 
 
 @functools.cache

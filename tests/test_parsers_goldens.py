@@ -33,6 +33,135 @@ RECORDED = {g["id"]: g for g in json.loads((GOLDENS / "parsers_vllm.json").read_
 
 _WEATHER_ARGS = '{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}'
 
+#: newparsers4's deviations (the same rules as the formats' above: text is never lost)
+_NP4_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    "poolside_v1/truncated": (
+        {"reasoning": None, "content": None,
+         "calls": [["get_weather", '{"city": "Beijing", "date": ""}']]},
+        "cut right after <arg_value>: vLLM's batch makes the whole output content, its stream "
+        'sends `"date": "` (not JSON); tito closes the value',
+    ),
+    **{
+        f"poolside_v1/{k}": (
+            {"reasoning": None, "content": content, "calls": calls},
+            "vLLM's batch drops the text after the first call, its stream keeps it: tito keeps it",
+        )
+        for k, content, calls in (
+            ("content_after", "\nThat is all.",
+             [["get_weather", '{"city": "Beijing", "date": "2024-06-27"}']]),
+            ("text_between", " and then ", [["get_time", "{}"], ["get_time", "{}"]]))
+    },
+    "poolside_v1/typed_text": (
+        {"reasoning": None, "content": None, "calls": [
+            ["test_types", '{"int_param": "forty", "float_param": "3.5x", "multi": "{1, 2}"}']]},
+        "a set literal ({1, 2}): vLLM's json.dumps raises (its batch makes the whole output "
+        "content, its stream fails); tito keeps the value's text, as for any other non-JSON value",
+    ),
+    "lfm2/text_around": (
+        {"reasoning": None, "content": "Sure.  Done.", "calls": [
+            ["get_current_weather", '{"city": "Paris", "state": "FR", "unit": "celsius"}']]},
+        "vLLM's batch joins the text before and after the block with a newline, its stream "
+        "sends it as written: tito sends it as written",
+    ),
+    **{
+        cid: ({"reasoning": None, "content": None, "calls": [["get_current_weather", args]]},
+              "a call the end of the output cut: vLLM's stream sends its arguments so far (tito "
+              "too); its batch makes it content (lfm2) or closes the JSON (apertus)")
+        for cid, args in (("lfm2/truncated", '{"city": "Pari'),
+                          ("apertus/truncated", '{"city": "Paris"'))
+    },
+    "poolside_v1/name_newline_garbage": (
+        {"reasoning": None, "content": "Sure.", "calls": [["get_weather", "{}"]]},
+        "a call never closed (a broken </tool_call>): vLLM's stream sends the call (tito too, "
+        "its arguments closed), its batch makes the output content",
+    ),
+    "poolside_v1/cut_name": (
+        {"reasoning": None, "content": "Hi ", "calls": []},
+        "a header cut before its name ended: vLLM's stream drops the markup (tito too), its "
+        "batch keeps it as content",
+    ),
+    **{
+        f"lfm2/{k}": (
+            {"reasoning": None, "content": content, "calls": [["get_time", "{}"]]},
+            "text after the block up to a later <|tool_call_end|> (LFM2's echo of its calls, or "
+            "a second block): vLLM drops it, batch and stream; tito never drops text (deciding "
+            "would mean holding the content unboundedly)",
+        )
+        for k, content in (("echo", " [get_time()]<|tool_call_end|> Done."),
+                           ("second_block", '<|tool_call_start|>[get_current_weather(city="Paris",'
+                                            ' state="FR", unit="celsius")]<|tool_call_end|>'))
+    },
+    "lfm2/bad_value": (
+        {"reasoning": None, "content": "Truue)]<|tool_call_end|>", "calls": [["get_time", '{"x": ']]},
+        "a value that is not a literal: the call ends where it stands and the rest is content "
+        "(the pythonic rule); vLLM makes the whole output content (its stream sends nothing)",
+    ),
+    "plamo3/text_after": (
+        {"reasoning": None, "content": " Done.",
+         "calls": [["get_current_weather", '{"city": "Tokyo", "unit": "celsius"}']]},
+        "vLLM's batch drops the text after the section, its stream keeps it: tito keeps it",
+    ),
+    "plamo3/text_in_section": (
+        {"reasoning": None, "content": "<|plamo:begin_tool_requests:plamo|>junk",
+         "calls": [["get_current_weather", '{"city": "Tokyo", "unit": "celsius"}']]},
+        "text inside the section outside a request: vLLM's engine drops it; tito keeps it as "
+        "content (the calls are the same)",
+    ),
+    "gigachat3/text_after": (
+        {"reasoning": None, "content": " Done.",
+         "calls": [["get_current_weather", '{"city": "Moscow", "unit": "celsius"}']]},
+        "text after the call object: vLLM's batch makes the whole output content (the rest of "
+        "the output must be the JSON), its stream puts it into the arguments; tito keeps the call "
+        "and the text as content",
+    ),
+    **{
+        f"gigachat3/{k}": ({"reasoning": None, "content": None, "calls": [[n, a]]},
+                           "a call the end of the output cut or whose JSON is broken: vLLM's "
+                           "stream sends it (tito too), its batch makes the output content")
+        for k, n, a in (("truncated", "get_current_weather", '{"cit'),
+                        ("bad_json", "get_time", "{x}"))
+    },
+    "dots/text_after": (
+        {"reasoning": None, "content": "\nDone.",
+         "calls": [["search", '{"query": "weather in Shanghai"}']]},
+        "vLLM's batch drops the text after the block, its stream keeps it: tito keeps it",
+    ),
+    "dots/json_body": (
+        {"reasoning": None, "calls": [], "content": next(
+            c["text"] for c in CASES if c["id"] == "dots/json_body")},
+        "a block whose body is a JSON call object (vLLM's fallback): tito reads only invoke "
+        "tags and keeps the block as content",
+    ),
+    "dots/unknown_tool": (
+        {"reasoning": None, "calls": [],
+         "content": '<invoke name="nope">\n<parameter name="a">1</parameter>\n</invoke>\n'},
+        "a call of a tool the request lacks: its invoke is content and the block's markers are "
+        "dropped, as vLLM's stream; vLLM's batch makes the whole output content",
+    ),
+    "dots/truncated": (
+        {"reasoning": None, "content": None, "calls": [["search", "{}"]]},
+        "a call the end of the output cut: tito makes it from what came; vLLM's batch makes the "
+        "output content, its stream sends only whole blocks",
+    ),
+    "xlam/truncated": (
+        {"reasoning": None, "content": None, "calls": [["get_current_weather", '{"cit']]},
+        "a list the end of the output cut: tito keeps the call as far as it came (vLLM's stream "
+        "sends the call, its batch makes the output content)",
+    ),
+    "xlam/text_after": (
+        {"reasoning": None, "content": " then text",
+         "calls": [["get_current_weather", '{"city": "Paris", "unit": "celsius"}']]},
+        "text after the list: vLLM's batch makes the whole output content (it needs the output "
+        "to be the list), its stream sends the call and drops the text; tito keeps both",
+    ),
+    "poolside_v1/reasoning_on_call": (
+        {"reasoning": "hm", "calls": [],
+         "content": "\n<tool_call>get_weather\ncity\nParis\n</tool_call>"},
+        "no tool parser for the request: the tool format's special tokens are skipped as "
+        "skip_special_tokens asks; vLLM's parser path keeps every special token",
+    ),
+}
+
 #: case id -> (tito's result {reasoning, content, calls}, why it differs from vLLM's batch result)
 DEVIATIONS: dict[str, tuple[dict, str]] = {
     **{
@@ -297,11 +426,14 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
         )
         for c in CASES if c["id"].startswith(("deepseek_v3/pc3_broken", "deepseek_v3+deepseek_r1/pc3_broken"))
     },
+    # newparsers4
+    **_NP4_DEVIATIONS,
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",
             "kimi_k2/pc3_end_in_string", "kimi_k2/pc3_end_in_string_next",
-            "kimi_k2/pc3_section_end_in_string"}
+            "kimi_k2/pc3_section_end_in_string", "lfm2/truncated", "apertus/truncated", "lfm2/bad_value", "gigachat3/truncated",
+            "gigachat3/bad_json", "xlam/truncated"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

@@ -909,6 +909,7 @@ XML_SECTIONS = {
     "hy_v3": "<tool_calls>",
     "functiongemma": "<start_function_call>",
     "step3": "<｜tool_calls_begin｜>",
+    "dots": "<dots_function_call>",
 }
 XML_NAME_HEADERS = {
     "qwen3_coder": "<tool_call><function=",
@@ -928,6 +929,7 @@ XML_NAME_HEADERS = {
     "hy_v3": "<tool_calls><tool_call>",
     "functiongemma": "<start_function_call>call:",
     "step3": "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
+    "dots": '<dots_function_call><invoke name="',
 }
 
 
@@ -962,6 +964,8 @@ def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its
         "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke '
         f'name="f"><steptml:parameter name="data">{big}</steptml:parameter></steptml:invoke>'
         "<｜tool_call_end｜><｜tool_calls_end｜>",
+        "dots": f'<dots_function_call>\n<invoke name="f">\n<parameter name="data">{big}'
+        "</parameter>\n</invoke>\n</dots_function_call>",
     }
 
 
@@ -971,7 +975,7 @@ def state_bytes(state: ToolState) -> int:
 
 #: vLLM's registry names that are another name's parser (the tables below are keyed by the other)
 ALIASES = {"qwen3_json": "hermes", "longcat": "hermes", "granite4": "hermes", "ernie45": "hermes",
-           "jamba": "hunyuan_a13b"}
+           "jamba": "hunyuan_a13b", "poolside_v1": "glm45"}
 
 
 @pytest.mark.parametrize("name", sorted(TOOL_PARSERS))
@@ -986,6 +990,11 @@ def test_one_megabyte_argument_keeps_the_state_small(name):
         "llama4_json": f'{{"name": "f", "parameters": {{"data": "{big}"}}}}',
         "pythonic": f'[f(data="{big}")]',
         "olmo3": f'<function_calls>\nf(data="{big}")\n</function_calls>',
+        "lfm2": f'<|tool_call_start|>[f(data="{big}")]<|tool_call_end|>',
+        "apertus": f'<|tools_prefix|>[{{"f": {{"data": "{big}"}}}}]<|tools_suffix|>',
+        "gigachat3": f'<|function_call|>{{"name": "f", "arguments": {{"data": "{big}"}}}}',
+        "xlam": f'[{{"name": "f", "arguments": {{"data": "{big}"}}}}]',
+        "plamo3": f'<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{{"data": "{big}"}}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>',
         "deepseek_v3": f"{DS_BEGIN}{DS_CALL}function{DS_SEP}f\n```json\n"
         f'{{"data": "{big}"}}\n```{DS_CALL_END}{DS_END}',
         "llama4_pythonic": f'<|python_start|>[f(data="{big}")]<|python_end|>',
@@ -1024,6 +1033,11 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
         "llama4_json": "<|python_",
         "pythonic": "[f",
         "olmo3": "<function_cal",
+        "lfm2": "<|tool_call_st",
+        "apertus": "<|tools_pre",
+        "gigachat3": "<|message_s",
+        "xlam": "<tool_ca",
+        "plamo3": "<|plamo:begin_tool_req",
         "llama4_pythonic": "<|python_",
         "granite": "<|tool_",
         "granite-20b-fc": "<function_",
@@ -1042,6 +1056,11 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
         "llama4_json": '{"name": "',
         "pythonic": "[f",
         "olmo3": "<function_calls>\nf",
+        "lfm2": "<|tool_call_start|>[f",
+        "apertus": '<|tools_prefix|>[{"',
+        "gigachat3": '<|message_sep|>function call<|role_sep|>{"name": "',
+        "xlam": '[{"name": "',
+        "plamo3": "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>",
         "llama4_pythonic": "<|python_start|>[f",
         "granite": '<|tool_call|>[{"name": "',
         "granite-20b-fc": '<function_call>{"name": "',
@@ -1380,6 +1399,41 @@ _FRAGMENTS = {
     "gemma4": [
         "<|tool_call>", "<tool_call|>", "call:", "f", "g", "{", "}", "[", "]", ",", ":", "n:",
         "o:", "d:", "x:", '<|"|>', "7", "a", " ", "\n", "true", "(", ")", "text", "<",
+    ],
+    "lfm2": [
+        "<|tool_call_start|>", "<|tool_call_end|>", "[", "]", "f(", "g(", ")", "a=", "n=", "1",
+        "'x'", '"y"', ", ", " ", "\n", "text", "<|",
+    ],
+    "apertus": [
+        "<|tools_prefix|>", "<|tools_suffix|>", "[", "]", "{", "}", '"f": ', '"g":', ", ", " ",
+        "\n", '"a"', ": ", "1", '"x"', "text", "<|",
+    ],
+    "dots": [
+        "<dots_function_call>", "</dots_function_call>", '<invoke name="f">', "<invoke name=g>",
+        '<invoke name="h">',
+        "</invoke>", '<parameter name="n">', "<parameter name='o'>", '<parameter name="a">',
+        "</parameter>", " 7 ", "null", "1.0", "true", '{"x": 1}', " ", "\n", "text", "<",
+    ],
+    "xlam": [
+        "[", "]", "```json", "```", "<tool_call>", "</tool_call>", "[TOOL_CALLS]", "</think>",
+        '{"name": "f", ', '{"name": "g", ', '"arguments": ', '{"a": 1}', '"{}"', "}", ", ", " ",
+        "\n", "text",
+    ],
+    "gigachat3": [
+        "<|message_sep|>", "function call<|role_sep|>", "<|function_call|>", "\n", " ", "{",
+        "}", '"name": "f"', '"name": "g"', ", ", '"arguments": ', '{"a": 1}', "text", "<|",
+    ],
+    "plamo3": [
+        "<|plamo:begin_tool_requests:plamo|>", "<|plamo:end_tool_requests:plamo|>",
+        "<|plamo:begin_tool_request:plamo|>", "<|plamo:end_tool_request:plamo|>",
+        "<|plamo:begin_tool_name:plamo|>", "<|plamo:end_tool_name:plamo|>",
+        "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>",
+        "<|plamo:end_tool_arguments:plamo|>", "f", "g", "{", "}", '"a": 1', " ", "\n", "text",
+        "<|plamo:",
+    ],
+    "poolside_v1": [
+        "<tool_call>", "</tool_call>", "f", "g\n", "<arg_key>", "</arg_key>", "<arg_value>",
+        "</arg_value>", "a", "n", "o", "s", "\n", " ", "7", "True", "(1, 'x')", "{1}", "text", "<",
     ],
     "hy_v3": [
         "<tool_calls>", "</tool_calls>", "<tool_call>", "</tool_call>", "f", "g", "<tool_sep>",

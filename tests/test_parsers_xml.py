@@ -95,6 +95,8 @@ def test_typed_parser_state_stays_bounded_with_every_buffer_full(name):
         "step5": "<tool_call>\n<function=f>\n<parameter=n>\n",
         "hy_v3": "<tool_calls><tool_call>f<tool_sep><arg_key>n</arg_key><arg_value>",
         "functiongemma": "<start_function_call>call:f{n:<escape>",
+        "poolside_v1": "<tool_call>f<arg_key>n</arg_key><arg_value>",
+        "dots": '<dots_function_call><invoke name="f"><parameter name="n">',
         "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke '
         'name="f"><steptml:parameter name="n">',
     }[name]

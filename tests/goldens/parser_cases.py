@@ -1112,6 +1112,258 @@ def _olmo3() -> list[dict]:
              "text": text} for cid, text in texts.items()]
 
 
+# -- newparsers4: vLLM 0.33 registry names added in this block (poolside_v1 ...) ------------------
+
+_PS_TOOLS = [GLM_TOOL, NOARG, TYPES]
+
+
+def _poolside() -> list[dict]:
+    """vLLM 0.33's poolside_v1 tool and reasoning parsers (GLM-4 tags; deepseek_v3's reasoning
+    switch): GLM's cases (vLLM's test_glm4_moe_tool_parser.py shapes) and ours."""
+    out = [dict(c, id=c["id"].replace("glm45/", "poolside_v1/"), tool="poolside_v1",
+                tools=_PS_TOOLS) for c in _glm("glm45")]
+    kv = "<arg_key>{}</arg_key><arg_value>{}</arg_value>"
+    typed = {
+        "typed_literals": [("int_param", " 42 "), ("bool_param", "True"), ("arr_param", "(1, 'x')"),
+                           ("obj_param", "{'a': None}"), ("num", "1e3"), ("anyof_int", "null")],
+        "typed_strings": [("str_param", "  spaced  \n"), ("anyof_str", " 7 "), ("unknown", "[1, 2]")],
+        "typed_text": [("int_param", "forty"), ("float_param", " 3.5x "), ("multi", "{1, 2}")],
+        "no_schema_param": [("extra", " 12 "), ("other", "text here")],
+    }
+    for cid, pairs in typed.items():
+        out.append({"id": f"poolside_v1/{cid}", "tool": "poolside_v1", "reasoning": None,
+                    "tools": _PS_TOOLS, "text": "<tool_call>test_types\n"
+                    + "\n".join(kv.format(k, v) for k, v in pairs) + "\n</tool_call>"})
+    out.append({"id": "poolside_v1/unknown_tool_typed", "tool": "poolside_v1", "reasoning": None,
+                "tools": _PS_TOOLS, "text": "<tool_call>nope\n" + kv.format("a", " 1 ") + "</tool_call>"})
+    for cid, text in (("name_newline_garbage", "Sure.<tool_call>get_weather\n</tol_call>more"),
+                      ("name_spaces", "<tool_call>  get_time  </tool_call>"),
+                      ("name_angle", "<tool_call>get<x>time</tool_call>"),
+                      ("cut_name", "Hi <tool_call>get_wea"),
+                      ("empty", "<tool_call></tool_call>")):
+        out.append({"id": f"poolside_v1/{cid}", "tool": "poolside_v1", "reasoning": None,
+                    "tools": _PS_TOOLS, "text": text})
+    out.append({"id": "poolside_v1/text_between", "tool": "poolside_v1", "reasoning": None,
+                "tools": _PS_TOOLS, "text": "<tool_call>get_time</tool_call> and then "
+                "<tool_call>get_time</tool_call>"})
+    one = ("<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n"
+           "</tool_call>")
+    for cid, text, kwargs in (
+            ("off_default", "<think>hm</think>answer", None),
+            ("on_thinking", "<think>hm</think>answer", {"thinking": True}),
+            ("on_enable", "hm</think>\n\nanswer", {"enable_thinking": True}),
+            ("on_unclosed", "<think>hm", {"thinking": True}),
+            ("on_call", "<think>hm</think>\n" + one, {"thinking": True}),
+            ("on_plain", "just text", {"thinking": True})):
+        case = {"id": f"poolside_v1+poolside_v1/{cid}", "tool": "poolside_v1",
+                "reasoning": "poolside_v1", "tools": _PS_TOOLS, "text": text}
+        if kwargs:
+            case["kwargs"] = kwargs
+        out.append(case)
+        out.append(dict(case, id=f"poolside_v1/reasoning_{cid}", tool=None, tools=[]))
+    return out
+
+
+def _lfm2_apertus() -> list[dict]:
+    """vLLM 0.33's lfm2 and apertus tool parsers (shapes of vLLM's test_lfm2_tool_parser.py and
+    test_apertus_tool_parser.py) and ours."""
+    ls, le = "<|tool_call_start|>", "<|tool_call_end|>"
+    w = 'get_current_weather(city="Paris", state="FR", unit="celsius")'
+    lfm = {
+        "no_call": "The weather is sunny.",
+        "single": f"{ls}[{w}]{le}",
+        "text_before": f"Let me check. {ls}[{w}]{le}",
+        "text_after": f"{ls}[{w}]{le}The weather in Paris is sunny.",
+        "text_around": f"Sure. {ls}[{w}]{le} Done.",
+        "parallel": f'{ls}[{w}, calculate_area(shape="square", dimensions={{"side": 2}}, precision=3)]{le}',
+        "literals": f"{ls}[test_types(bool_param=True, anyof_int=None, arr_param=[1, 2.5, 'x'], "
+                    f"obj_param={{'a': False}}, str_param='it\\'s')]{le}",
+        "no_args": f"{ls}[get_time()]{le}",
+        "no_end": f"{ls}[{w}]",
+        "truncated": f"{ls}[{w[:30]}",
+        "not_a_list": f"{ls}get_time(){le}",
+        "unicode": f'{ls}[get_current_weather(city="東京 é")]{le}',
+        "newline_after": f"{ls}[{w}]{le}\n",
+        "space_after_start": f"Sure.\n{ls} [get_time()]{le}",
+        "echo": f"{ls}[get_time()]{le} [get_time()]{le} Done.",
+        "second_block": f"{ls}[get_time()]{le}{ls}[{w}]{le}",
+        "bad_value": f"{ls}[get_time(x=Truue)]{le}",
+    }
+    out = [{"id": f"lfm2/{cid}", "tool": "lfm2", "reasoning": None, "tools": TOOLS, "text": text}
+           for cid, text in lfm.items()]
+    ap, ae = "<|tools_prefix|>", "<|tools_suffix|>"
+    a1 = '{"get_current_weather": {"city": "Paris", "unit": "celsius"}}'
+    a2 = '{"calculate_area": {"shape": "S\\u00e3o", "dimensions": {"w": 1.50}, "precision": 2}}'
+    apt = {
+        "no_call": "Hello there.",
+        "single": f"{ap}[{a1}]{ae}",
+        "text_before": f"I will check. {ap}[{a1}]{ae}",
+        "text_after": f"{ap}[{a1}]{ae} Done.",
+        "parallel": f"{ap}[{a1}, {a2}]{ae}",
+        "compact": f'{ap}[{{"get_current_weather":{{"city":"Paris"}}}}]{ae}',
+        "spaces": f'{ap} [ {{ "get_current_weather" : {{"city": "Paris"}} }} ]{ae}',
+        "empty_args": f'{ap}[{{"get_time": {{}}}}]{ae}',
+        "no_suffix": f"{ap}[{a1}]",
+        "truncated": f"{ap}[{a1[:40]}",
+        "extra_key": f'{ap}[{{"get_current_weather": {{"city": "Paris"}}, "x": 1}}]{ae}',
+        "unicode": f'{ap}[{{"get_current_weather": {{"city": "東京"}}}}]{ae}',
+    }
+    out += [{"id": f"apertus/{cid}", "tool": "apertus", "reasoning": None, "tools": TOOLS,
+             "text": text} for cid, text in apt.items()]
+    return out
+
+
+_PL = {k: f"<|plamo:{k}:plamo|>" for k in (
+    "begin_tool_requests", "end_tool_requests", "begin_tool_request", "end_tool_request",
+    "begin_tool_name", "end_tool_name", "end_tool_arguments", "begin_think", "end_think")}
+_PL_ARGS = "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>"
+
+
+def _plamo3() -> list[dict]:
+    """vLLM 0.33's plamo3 tool and reasoning parsers (shapes of vLLM's
+    test_plamo3_tool_parser.py / reasoning tests) and ours."""
+    def req(name, args):
+        return (_PL["begin_tool_request"] + _PL["begin_tool_name"] + name + _PL["end_tool_name"]
+                + _PL_ARGS + args + _PL["end_tool_arguments"] + _PL["end_tool_request"])
+
+    def sect(*reqs, sep=""):
+        return _PL["begin_tool_requests"] + sep.join(reqs) + _PL["end_tool_requests"]
+    w = req("get_current_weather", '{"city": "Tokyo", "unit": "celsius"}')
+    texts = {
+        "no_call": "Hello, how can I help?",
+        "single": sect(w),
+        "text_before": "Let me check. " + sect(w),
+        "text_after": sect(w) + " Done.",
+        "parallel": sect(w, req("calculate_area", '{"shape": "S\\u00e3o", "precision": 2.50}')),
+        "newlines": sect(w, w, sep="\n"),
+        "spaced_args": sect(req("get_time", '\n  {"a": [1, 2]}  \n')),
+        "empty_args": sect(req("get_time", "")),
+        "no_section_end": _PL["begin_tool_requests"] + w,
+        "truncated_args": sect(w)[:150],
+        "cut_name": "Hi " + _PL["begin_tool_requests"] + _PL["begin_tool_request"]
+                    + _PL["begin_tool_name"] + "get_cur",
+        "cut_end_args": sect(w)[: sect(w).index(_PL["end_tool_arguments"]) + 20],
+        "unicode": sect(req("get_current_weather", '{"city": "東京"}')),
+        "text_in_section": _PL["begin_tool_requests"] + "junk" + w + _PL["end_tool_requests"],
+    }
+    out = [{"id": f"plamo3/{cid}", "tool": "plamo3", "reasoning": None, "tools": TOOLS,
+            "text": text} for cid, text in texts.items()]
+    bt, et = _PL["begin_think"], _PL["end_think"]
+    for cid, text, kwargs in (
+            ("block", f"{bt}hm{et}answer", None),
+            ("no_start", f"hm{et}answer", None),
+            ("unclosed", f"{bt}hm", None),
+            ("plain", "just text", None),
+            ("call", f"hm{et}\n" + sect(w), None),
+            ("call_in_block", "hm\n" + sect(w), None),
+            ("repeated", f"{bt}a{bt}b{et}c{et}d", None),
+            ("trailing_ws", f"hm  \n{et}answer", None),
+            ("off", f"{bt}hm{et}answer", {"enable_thinking": False})):
+        case = {"id": f"plamo3+plamo3/{cid}", "tool": "plamo3", "reasoning": "plamo3",
+                "tools": TOOLS, "text": text}
+        if kwargs:
+            case["kwargs"] = kwargs
+        out.append(case)
+        out.append(dict(case, id=f"plamo3/reasoning_{cid}", tool=None, tools=[]))
+    return out
+
+
+def _gigachat3() -> list[dict]:
+    """vLLM 0.33's gigachat3 tool parser (shapes of vLLM's test_gigachat3_tool_parser.py) and
+    ours."""
+    call = '{"name": "get_current_weather", "arguments": {"city": "Moscow", "unit": "celsius"}}'
+    ms, role = "<|message_sep|>", "function call<|role_sep|>\n"
+    texts = {
+        "no_call": "Привет! Чем могу помочь?",
+        "single": f"{ms}\n\n{role}{call}",
+        "text_before": f"Сейчас проверю.{ms}\n\n{role}{call}",
+        "function_call_token": f"<|function_call|>{call}",
+        "compact": f'{ms}{role}{{"name":"get_time","arguments":{{}}}}',
+        "unicode": f'{ms}\n\n{role}{{"name": "get_current_weather", "arguments": {{"city": "Москва"}}}}',
+        "nested": f'{ms}\n\n{role}{{"name": "calculate_area", "arguments": {{"shape": "rect", '
+                  f'"dimensions": {{"w": 2, "h": [1.5, 2]}}, "precision": 2}}}}',
+        "no_arguments": f'{ms}\n\n{role}{{"name": "get_time"}}',
+        "string_arguments": f'{ms}\n\n{role}{{"name": "get_time", "arguments": "{{}}"}}',
+        "message_sep_only": "Hello there.<|message_sep|>",
+        "text_after": f"{ms}\n\n{role}{call} Done.",
+        "truncated": f"{ms}\n\n{role}{call[:50]}",
+        "bad_json": f"{ms}\n\n{role}{{\"name\": \"get_time\", \"arguments\": {{x}}}}",
+    }
+    return [{"id": f"gigachat3/{cid}", "tool": "gigachat3", "reasoning": None, "tools": TOOLS,
+             "text": text} for cid, text in texts.items()]
+
+
+_DOTS_TOOLS = [*TOOLS, NOARG, {"type": "function", "function": {"name": "search", "parameters": {
+    "type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"},
+                                     "ratio": {"type": "number"}, "flag": {"type": "boolean"},
+                                     "tags": {"type": "array"},
+                                     "opt": {"anyOf": [{"type": "null"}, {"type": "integer"}]}}}}}]
+
+
+def _dots() -> list[dict]:
+    """vLLM 0.33's dots tool parser (shapes of vLLM's test_dots_tool_parser.py) and ours."""
+    def inv(name, params, q='"'):
+        return (f"<invoke name={q}{name}{q}>\n" + "".join(
+            f"<parameter name={q}{k}{q}>{v}</parameter>\n" for k, v in params) + "</invoke>\n")
+
+    def blk(*invokes):
+        return "<dots_function_call>\n" + "".join(invokes) + "</dots_function_call>"
+    s1 = inv("search", [("query", "weather in Shanghai")])
+    texts = {
+        "no_call": "Plain answer.",
+        "single": blk(s1),
+        "text_before": "Let me search. " + blk(s1),
+        "text_after": blk(s1) + "\nDone.",
+        "two_invokes": blk(s1, inv("get_current_weather", [("city", "Paris")])),
+        "two_blocks": blk(s1) + "\n" + blk(inv("get_time", [])),
+        "typed": blk(inv("search", [("limit", " 5 "), ("ratio", "2.0"), ("flag", "yes"),
+                                    ("tags", '["a", 1]'), ("opt", "7"), ("query", "  spaced  ")])),
+        "typed_bad": blk(inv("search", [("limit", "five"), ("ratio", "1.5x"), ("flag", "TRUE"),
+                                        ("tags", "[oops"), ("query", "NULL")])),
+        "number_float": blk(inv("search", [("ratio", "1e-3"), ("flag", "1")])),
+        "no_schema_param": blk(inv("search", [("extra", "42")])),
+        "unquoted_names": blk(inv("search", [("query", "x")], q="")),
+        "single_quotes": blk(inv("search", [("query", "x")], q="'")),
+        "unknown_tool": blk(inv("nope", [("a", "1")])),
+        "json_body": '<dots_function_call>{"name": "search", "arguments": {"query": "x"}}</dots_function_call>',
+        "bare_invoke": s1,
+        "truncated": blk(s1)[:60],
+        "unicode": blk(inv("search", [("query", "東京 é")])),
+    }
+    return [{"id": f"dots/{cid}", "tool": "dots", "reasoning": None, "tools": _DOTS_TOOLS,
+             "text": text} for cid, text in texts.items()]
+
+
+def _xlam() -> list[dict]:
+    """vLLM 0.33's xlam tool parser (shapes of vLLM's test_xlam_tool_parser.py) and ours."""
+    w = '{"name": "get_current_weather", "arguments": {"city": "Paris", "unit": "celsius"}}'
+    a = '{"name": "calculate_area", "arguments": {"shape": "S\\u00e3o", "precision": 2.50}}'
+    texts = {
+        "no_call": "I can help with that.",
+        "list": f"[{w}]",
+        "list_ws": f"  \n[{w}]",
+        "parallel": f"[{w}, {a}]",
+        "json_fence": f"I'll check.\n```json\n[{w}]\n```",
+        "plain_fence": f"```\n[{w}]\n```\nDone.",
+        "tool_call_tag": f"Sure <tool_call>[{w}]</tool_call>",
+        "tool_calls_marker": f"[TOOL_CALLS][{w}]",
+        "string_args": '[{"name": "get_time", "arguments": "{}"}]',
+        "no_arguments": '[{"name": "get_time"}]',
+        "code_fence_other": "Here:\n```python\nprint(1)\n```",
+        "truncated": f"[{w[:50]}",
+        "text_after": f"[{w}] then text",
+        "think": f"<think>hm</think>[{w}]",
+        "compact": '[{"name":"get_time","arguments":{}}]',
+    }
+    return [{"id": f"xlam/{cid}", "tool": "xlam", "reasoning": None, "tools": TOOLS, "text": text}
+            for cid, text in texts.items()]
+
+
+def _newparsers4() -> list[dict]:
+    """newparsers4's cases, one block (parser_cases is shared by several helpers)."""
+    return [*_poolside(), *_lfm2_apertus(), *_plamo3(), *_gigachat3(), *_dots(), *_xlam()]
+
+
 _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
     "type": "object", "properties": {}}}}
 
@@ -1197,6 +1449,7 @@ CASES: list[dict] = [
     *_step3(),
     *_olmo3(),
     *_parsconf3(),
+    *_newparsers4(),
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt
@@ -1208,6 +1461,14 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
     *((name, kw, p) for name in ("ernie45", "granite_thinking_parser", "hy_v3", "step3")
       for kw in ({}, {"enable_thinking": False}, {"reasoning_effort": "high"})
       for p in (_TURN, _TURN + "<think>\n", _TURN + "<think>\n\n</think>\n\n")),
+    # newparsers4
+    *(("plamo3", kw, p) for kw in ({}, {"enable_thinking": False})
+      for p in (_TURN, _TURN + "<|plamo:begin_think:plamo|>",
+                _TURN + "<|plamo:begin_think:plamo|>x<|plamo:end_think:plamo|>")),
+    *((name, kw, p) for name in ("poolside_v1",)
+      for kw in ({}, {"thinking": True}, {"enable_thinking": True})
+      for p in ("<assistant>", "<assistant><think>\n", "<assistant><think>\n\n</think>\n\n",
+                "</think><assistant>x")),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -1243,6 +1504,13 @@ MARKERS: dict[str, list[str]] = {
               "<｜tool_call_end｜>", "<｜tool_sep｜>"],
     "internlm": ["<|action_start|>", "<|plugin|>", "<|action_end|>"],
     "functiongemma": ["<start_function_call>", "<end_function_call>", "<escape>"],
+    # newparsers4
+    "lfm2": ["<|tool_call_start|>", "<|tool_call_end|>"],
+    "gigachat3": ["<|message_sep|>", "<|role_sep|>", "<|function_call|>"],
+    # PLaMo's tokenizer writes its markers in pieces (vLLM's PLAMO_MARKER_TOKENS)
+    "plamo3": ["<|plamo:begin_", "<|plamo:end_", ":plamo|>", "<|plamo:tag|>"],
+    "apertus": ["<|tools_prefix|>", "<|tools_suffix|>"],
+    "poolside_v1": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "<assistant>"],
     "hy_v3": ["<tool_calls>", "</tool_calls>", "<tool_sep>", "<arg_key>", "</arg_key>", "<arg_value>",
               "</arg_value>"],
 }

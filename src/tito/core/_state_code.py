@@ -979,7 +979,7 @@ def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_conte
     return locals()
 
 
-def ReasoningState_71f9d92ceaeba5d7(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _lit_id_phase, _lit_phase, _new, _set):
+def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _lit_id_phase, _lit_phase, _new, _set):
     def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens, lead=_d_lead, led=_d_led, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
@@ -1137,7 +1137,7 @@ def ReasoningState_71f9d92ceaeba5d7(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('held', _MISSING)
         if v is _MISSING:
             new.held = _d_held
-        elif v.__class__ is str and len(v) <= 32:
+        elif v.__class__ is str and len(v) <= 40:
             new.held = v
         else:
             try:
@@ -1167,7 +1167,7 @@ def ReasoningState_71f9d92ceaeba5d7(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('implicit_end', _MISSING)
         if v is _MISSING:
             new.implicit_end = _d_implicit_end
-        elif v.__class__ is str and len(v) <= 32:
+        elif v.__class__ is str and len(v) <= 40:
             new.implicit_end = v
         else:
             try:

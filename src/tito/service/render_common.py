@@ -49,7 +49,15 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     **{name: ("<think>", "</think>") for name in (
         "step5", "holo2", "ling3", "step3p5", "mimo", "nemotron_v3", "deepseek_v4", "deepseek_v41")},
     "mistral": ("[THINK]", "[/THINK]"),
+    # newparsers4 (vLLM's poolside_v1 scans back to the turn's <assistant>, a special token)
+    "poolside_v1": ("<think>", "</think>"),
+    "plamo3": ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
 }
+#: reasoning parsers whose markers PLaMo-style tokenizers write in several tokens: vLLM's
+#: ``is_reasoning_end`` scans the prompt for the markers' id sequences (back to the turn's
+#: ``<|plamo:tag|>``); tito looks for their text in the prompt's last :data:`MARKER_TEXT_IDS` ids
+REASONING_MARKER_TEXT = {"plamo3": "<|plamo:tag|>"}
+MARKER_TEXT_IDS = 64
 
 #: reasoning parsers whose ``is_reasoning_end`` is false at render for any prompt: vLLM 0.33's
 #: hunyuan_a13b answers from a fresh parser's state, olmo3 looks for its end marker's text as
@@ -70,7 +78,9 @@ REASONING_OFF_ENDED = frozenset({
     # parsconf2: vLLM 0.33 builds these parsers with the template kwargs; thinking off, they
     # start in content and wait for nothing (tests/goldens/reasoning_ended_render_vllm.json)
     "qwen3", "deepseek_v3", "glm45", "glm47", "kimi_k2", "seed_oss", "holo2", "ling3", "mimo",
-    "nemotron_v3", *REASONING_OFF_REOPENS})
+    "nemotron_v3", *REASONING_OFF_REOPENS,
+    "poolside_v1", "plamo3"})  # newparsers4: deepseek_v3's identity parser without thinking;
+#   plamo3's grammar without reasoning
 
 
 #: reasoning parsers whose ``is_reasoning_end`` is true for any prompt (vLLM's GptOssReasoningParser:
@@ -101,6 +111,10 @@ def reasoning_ended_for(
             if parser not in REASONING_OFF_REOPENS:
                 return True
             return core_render.prompt_reasoning_ended(token_ids, vocab, *markers, default=True)
+    if parser in REASONING_MARKER_TEXT:
+        text = vocab.decode(token_ids[-MARKER_TEXT_IDS:], skip_special_tokens=False)
+        text = text.rpartition(REASONING_MARKER_TEXT[parser])[2]  # this turn's text
+        return text.rfind(markers[1]) > text.rfind(markers[0])
     return core_render.prompt_reasoning_ended(
         token_ids, vocab, *markers, default=parser in REASONING_OPENS_AT_START)
 

@@ -80,8 +80,9 @@ contain the marker, which must stay data. vLLM also detects
 markers by token id in streaming but by text in batch; tito uses text in both (so a marker
 spelled with ordinary tokens counts too) and ids only for counting.
 
-Bounds: ``held`` < the longest marker looked for (at most 31 characters); the state JSON is
-< 300 bytes whatever the output length.
+Bounds: ``held`` < the longest marker looked for (at most 39 characters: PLaMo 3's
+``<|plamo:begin_tool_requests:plamo|>`` is 36); the state JSON is < 300 bytes whatever the output
+length.
 
 Example::
 
@@ -118,11 +119,11 @@ class ReasoningState(State):
     """Everything a reasoning parser carries between chunks (small, JSON round trip)."""
 
     phase: Phase = "pre"  #: text phase (see module header)
-    held: str = Field(default="", max_length=32)  #: possible marker prefix, not yet emitted
+    held: str = Field(default="", max_length=40)  #: possible marker prefix, not yet emitted
     opened: bool = False  #: an output ``<think>`` was consumed (only one ever is)
     answered: bool = False  #: the parser's ``content_end`` was consumed (only one ever is)
     #: the tool format's call start that also ends the block (kept as content), if any
-    implicit_end: str = Field(default="", max_length=32)
+    implicit_end: str = Field(default="", max_length=40)
     implicit_end_id: int | None = None  #: its id, when it is one token
     #: trailing whitespace of the reasoning held back (``strip_trailing_ws``)
     ws: str = Field(default="", max_length=WS_HOLD)

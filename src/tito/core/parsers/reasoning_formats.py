@@ -53,6 +53,11 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
                                ``no_think`` in the template kwargs
 ``step3``                      everything before ``</think>`` is reasoning (no start marker: a
                                ``<think>`` is reasoning text)
+``plamo3``                     ``<|plamo:begin_think:plamo|>`` ... ``<|plamo:end_think:plamo|>``,
+                               starts in ``think``; ``enable_thinking: false`` turns it off;
+                               ``<|plamo:begin_tool_requests:plamo|>`` ends it; repeats absorbed
+``poolside_v1``                deepseek_v3's row (thinking only with ``thinking`` or
+                               ``enable_thinking`` true)
 ============================  =====================================================================
 """
 
@@ -131,10 +136,14 @@ class ReasoningParser:
     #: ``<response>`` wrapper)
     content_drop: tuple[str, ...] = ()
 
+    #: further special tokens the markers are written with (PLaMo 3's ``<|plamo:begin_``...)
+    pieces: tuple[str, ...] = ()
+
     @property
     def marker_tokens(self) -> tuple[str, ...]:
         """The markers, which some models hold as special tokens (Mistral's ``[THINK]``)."""
-        return (*self.starts, *self.ends, *((self.implicit_end,) if self.implicit_end else ()))
+        return (*self.starts, *self.ends, *((self.implicit_end,) if self.implicit_end else ()),
+                *self.pieces)
 
     def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
         """The ``enabled`` flag for :func:`initial` from the request's template kwargs (as the
@@ -274,6 +283,16 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     "hy_v3": ReasoningParser("hy_v3", implicit_open=True, switch="effort"),
     # vLLM's Step3ReasoningParser: everything before </think> is reasoning, a <think> included
     "step3": ReasoningParser("step3", start="", implicit_open=True),
+    # newparsers4: vLLM's PoolsideV1ReasoningParser is its deepseek_v3 parser (render's
+    # reasoning_ended scans back only to the turn's <assistant>, as tito's scan always does)
+    "poolside_v1": ReasoningParser("poolside_v1", implicit_open=True, thinking_opt_in=True),
+    # vLLM's Plamo3Parser grammar: starts in the block unless enable_thinking is false; a
+    # tool-requests section ends it; repeats absorbed; trailing whitespace kept
+    "plamo3": ReasoningParser(
+        "plamo3", start="<|plamo:begin_think:plamo|>", end="<|plamo:end_think:plamo|>",
+        implicit_open=True, switch="enable", implicit_end="<|plamo:begin_tool_requests:plamo|>",
+        absorb=True, pieces=("<|plamo:begin_", "<|plamo:end_", ":plamo|>"),
+    ),
     "seed_oss": ReasoningParser(
         "seed_oss",
         start="<seed:think>",

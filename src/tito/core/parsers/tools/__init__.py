@@ -80,6 +80,14 @@ _FORMATS = {
     "functiongemma": "gemma4:FunctionGemmaParser",
     "step3": "step3:Step3Parser",
     "olmo3": "olmo3:Olmo3Parser",
+    # newparsers4
+    "poolside_v1": "poolside_v1:PoolsideV1Parser",
+    "lfm2": "lfm2:Lfm2Parser",
+    "apertus": "apertus:ApertusParser",
+    "plamo3": "plamo3:Plamo3Parser",
+    "gigachat3": "gigachat3:GigaChat3Parser",
+    "dots": "dots:DotsParser",
+    "xlam": "xlam:XlamParser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -147,6 +155,14 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "functiongemma": RenderTraits(special=True),
     "step3": RenderTraits(special=True),
     "olmo3": RenderTraits(),
+    # newparsers4
+    "poolside_v1": RenderTraits(special=True, forced_calls="native"),
+    "lfm2": RenderTraits(special=True),
+    "apertus": RenderTraits(special=True),
+    "plamo3": RenderTraits("plamo3", special=True),
+    "gigachat3": RenderTraits(special=True),
+    "dots": RenderTraits(forced_calls="native"),
+    "xlam": RenderTraits(),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
@@ -154,9 +170,9 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 #: Their parsers are the :class:`._xml.XmlCallParser` ones (a test checks it; named here so
 #: that asking imports no format).
 TYPED_TOOL_PARSERS = frozenset(
-    {"deepseek_v32", "deepseek_v4", "deepseek_v41", "functiongemma", "gemma4", "glm45", "glm47",
-     "hy_v3", "ling3",
-     "mimo", "minimax_m2", "qwen3_coder", "qwen3_xml", "seed_oss", "step3", "step3p5", "step5"})
+    {"deepseek_v32", "deepseek_v4", "deepseek_v41", "dots", "functiongemma", "gemma4", "glm45",
+     "glm47", "hy_v3", "ling3", "mimo", "minimax_m2", "poolside_v1", "qwen3_coder", "qwen3_xml",
+     "seed_oss", "step3", "step3p5", "step5"})
 
 __all__ = [
     "HEADER_LIMIT",

@@ -342,7 +342,7 @@ class ToolParser:
             if final:
                 st.phase = "text"
                 return len(s), False
-            return pos, True
+            return (pos if st.gap else i), True  # (out of a gap the run went out as content)
         self._content(st, out, run)
         if i < len(s):  # else more text may still bring the next call
             st.phase = "text"
@@ -363,7 +363,7 @@ class ToolParser:
             if final:  # the output was cut inside the closing marker: markup, not text
                 st.phase = phase
                 return len(s), False
-            return pos, True
+            return (pos if st.gap else i), True  # (out of a gap the run went out as content)
         self._content(st, out, run)
         st.phase = phase
         return i, False

@@ -43,7 +43,7 @@ from typing import ClassVar
 from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools import _jsonnorm as jsonnorm
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
-from tito.core.parsers.tools._json import parse_object_header, scan
+from tito.core.parsers.tools._json import Header, parse_object_header, scan
 
 _STRING_SPECIALS = re.compile(r'["\\]')
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -145,17 +145,17 @@ class ObjectCallParser(ToolParser):
         """The lead tokens of the header at ``s[pos:]`` (a format with several markers looks)."""
         return self._lead(st)
 
+    def _object_header(self, s: str, lead: Sequence[str], opt: str) -> Header:
+        """The call header at the start of ``s`` (:func:`._json.parse_object_header`; a format
+        whose call objects are shaped otherwise parses its own)."""
+        return parse_object_header(s, lead, optional_lead=opt, args_required=self.args_required,
+                                   string_args=self.string_args)
+
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         lead = self._lead_at(st, s, pos)
         opt = self._optional_lead(st)
         limit = HEADER_LIMIT + sum(len(t) for t in lead) + len(opt)
-        h = parse_object_header(
-            s[pos : pos + limit],
-            lead,
-            optional_lead=opt,
-            args_required=self.args_required,
-            string_args=self.string_args,
-        )
+        h = self._object_header(s[pos : pos + limit], lead, opt)
         if h.kind == "need":
             rest = len(s) - pos
             if not final and rest <= limit:

@@ -24,6 +24,7 @@ the object or array that makes is not followed (vLLM's engine does not either). 
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 from collections.abc import Iterable, Mapping
@@ -178,6 +179,21 @@ def loads(text: str) -> tuple[bool, Any]:
     except (ValueError, RecursionError):
         return False, None
     return (True, v) if _finite(v) else (False, None)
+
+
+def literal(text: str) -> Any:
+    """JSON, else a Python literal (``True``, ``(1, 2)``, ``'x'``), else the text: the last
+    resort of vLLM's hy_v3 and poolside_v1 typing (a value JSON cannot hold, such as a set,
+    ``NaN`` or bytes, stays the text; a tuple is written as a list, as ``json.dumps`` does)."""
+    ok, v = loads(text)
+    if ok:
+        return v
+    try:
+        v = ast.literal_eval(text)
+        json.dumps(v, allow_nan=False)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return text
+    return v
 
 
 def coerce(value: str, code: str) -> Any:

@@ -113,6 +113,8 @@ class DeepSeekV3Parser(ObjectCallParser):
     #: a call whose header is broken inside the section is content (``skip``) and the section
     #: goes on: vLLM's regexes find every whole call (``findall``) wherever it stands
     skip_broken: ClassVar[bool] = True
+    #: longest text ``tail`` holds while its closing markers may still come (plamo3's are long)
+    tail_limit: ClassVar[int] = _TAIL_LIMIT
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -182,7 +184,7 @@ class DeepSeekV3Parser(ObjectCallParser):
         if fence and s.startswith(fence, i):
             i = skip_ws(s, i + len(fence))
         elif fence and (i == len(s) or is_proper_prefix(s[i:], (fence,))) and (
-            not final and len(s) - pos <= _TAIL_LIMIT
+            not final and len(s) - pos <= self.tail_limit
         ):
             return pos, True
         if s.startswith(self.call_end, i):
@@ -191,7 +193,7 @@ class DeepSeekV3Parser(ObjectCallParser):
             return i + len(self.call_end), False
         if (
             not final
-            and len(s) - pos <= _TAIL_LIMIT
+            and len(s) - pos <= self.tail_limit
             and (i == len(s) or is_proper_prefix(s[i:], ends))
         ):
             return pos, True

@@ -24,8 +24,6 @@ else JSON, then a Python literal (``[1, 'x']``, ``(1, 2)``), then the text.
 
 from __future__ import annotations
 
-import ast
-import json
 import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -95,12 +93,4 @@ def _hy_value(text: str, letters: str) -> Any:
             return v
     if "s" in letters:
         return text
-    ok, v = _schema.loads(text)
-    if ok:
-        return v
-    try:
-        v = ast.literal_eval(text)
-        json.dumps(v, allow_nan=False)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return text
-    return list(v) if isinstance(v, tuple) else v
+    return _schema.literal(text)

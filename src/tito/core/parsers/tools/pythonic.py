@@ -80,11 +80,12 @@ class _PyHeader:
     kw: str = ""
 
 
-def parse_header(s: str, lead: str, optional_lead: str = "") -> _PyHeader:
+def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool = False
+                 ) -> _PyHeader:
     """``[optional_lead] lead NAME ( [KEYWORD =|)]``: the tokens adjacent, as vLLM's batch
     ``TOOL_CALL_REGEX`` requires (``[get(a=1)`` is a call, ``[ get(a=1)``, ``[get (a=1)``,
     ``[get( a=1)``, ``[get(a =1)`` and ``[_get()`` are text); after a ``,`` lead whitespace is
-    allowed (``,\\s*``)."""
+    allowed (``,\\s*``), and after the optional lead with ``ws_after_lead`` (lfm2)."""
     n = len(s)
     i = 0
     if optional_lead:
@@ -92,7 +93,7 @@ def parse_header(s: str, lead: str, optional_lead: str = "") -> _PyHeader:
         if j == -1:
             return _PyHeader("need")
         if j >= 0:
-            i = j
+            i = skip_ws(s, j) if ws_after_lead else j
     j = match_lead(s, i, lead)
     if j == -1:
         return _PyHeader("need")
@@ -140,6 +141,8 @@ class PythonicParser(PythonArgsTranscoder):
     #: what opens the list and what stands before each later call (olmo3: none, and whitespace)
     list_lead: ClassVar[str] = "["
     next_lead: ClassVar[str] = ","
+    #: whitespace may stand between the optional lead and the list (lfm2)
+    ws_after_lead: ClassVar[bool] = False
 
     # -- outer phases --------------------------------------------------------------------------
 
@@ -162,7 +165,7 @@ class PythonicParser(PythonArgsTranscoder):
         lead, opt = ((self.list_lead, self.optional_lead) if st.phase == "head"
                      else (self.next_lead, ""))
         limit = HEADER_LIMIT + 1 + len(opt)
-        h = parse_header(s[pos : pos + limit], lead, opt)
+        h = parse_header(s[pos : pos + limit], lead, opt, self.ws_after_lead)
         if h.kind == "need":
             rest = len(s) - pos
             if not final and rest <= limit:

@@ -37,6 +37,8 @@ the call mode, and returns the ``format``. Grammar of the shapes (``T(name)`` on
               own: a strict tool pins its schema, a loose one only its keys and value types
     minimax   T = tag('<invoke name="N">\\n', ARGS minimax_xml, "</invoke>\\n") inside
               <minimax:tool_call>
+    plamo3    auto: triggered([REQUESTS], [tag(REQUESTS, T*, REQUESTS_END)]) else that tag
+              T = tag(REQUEST NAME_BEGIN N NAME_END ARGS_BEGIN, ARGS, ARGS_END REQUEST_END)
     harmony   sequence(optional analysis message, optional commentary preamble,
               or(a message to=functions.N on any channel, header orders and json constrains;
               auto: also the final channel))
@@ -239,6 +241,17 @@ def minimax(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
                       trigger="<minimax:tool_call>", lead="\n", forced_list=True)
 
 
+def plamo3(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
+    """vLLM's own PLaMo 3 builder: the requests section, triggered by its marker for auto."""
+    from tito.core.parsers.tools import plamo3 as p  # the markers (a small module)
+
+    tags = [tag(p.BEGIN_REQUEST + p.BEGIN_NAME + t.name + p.END_NAME + p.BEGIN_ARGS,
+                json_schema(t.schema), p.END_ARGS + p.END_REQUEST) for t in tools]
+    requests = tag(p.BEGIN_REQUESTS, separated(tags, forced=mode == "forced"),
+                   [p.END_REQUESTS, p.END_REQUESTS + "<|plamo:tag|>"])
+    return triggered([p.BEGIN_REQUESTS], [requests]) if mode == "auto" else requests
+
+
 # -- GLM-4.5 / 4.7 -------------------------------------------------------------------------
 
 _GLM_ARGS = ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"]
@@ -348,5 +361,6 @@ BUILDERS: dict[str, Builder] = {
     "mimo": mimo,
     "glm_4_7": glm_4_7,
     "minimax": minimax,
+    "plamo3": plamo3,
     "harmony": harmony,
 }

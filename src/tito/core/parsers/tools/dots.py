@@ -1,0 +1,116 @@
+"""``dots``: rednote dots.llm tool calls, MiniMax-style invokes in ``<dots_function_call>`` blocks.
+
+Format (vLLM 0.33's ``DotsToolParser``)::
+
+    TEXT <dots_function_call>
+    <invoke name="search">
+    <parameter name="query">weather in Shanghai</parameter>
+    </invoke>
+    </dots_function_call> TEXT
+
+Grammar (phases and shared rules in :mod:`._xml`, names and keys read as :mod:`.minimax_m2`'s:
+quoted or bare, stripped): calls are read only inside a block; VALUE runs to ``</parameter>``.
+Tool names are checked against the request's tools, as vLLM does: a call of an unknown tool in
+a block is content from its ``<invoke`` through its ``</invoke>`` (phase ``skip``; vLLM drops
+it) and the block goes on (its markers are dropped, as in any block).
+
+Typing (vLLM's ``_convert_param_value``): the value is stripped; ``null`` (any case) is null;
+else by the parameter's type (a parameter the tool's schema lacks is a string): string keeps the
+text, integer ``int()`` else the text, number ``float()`` written as an integer when integral
+else the text, boolean true for ``true`` / ``1`` (any case) and false for anything else, other
+types JSON else the text (also a type tito does not know). vLLM takes the first non-null type
+the schema lists (``type``, else the first ``anyOf`` / ``oneOf`` / ``allOf`` alternative,
+``$ref`` followed); tito reads the type letters of :mod:`._schema` in their priority order
+(integer, number, boolean, object, array, string), which differs only for a parameter listing
+several non-null types, and does not follow ``$ref``. A value is buffered up to
+:data:`._base.VALUE_LIMIT` characters; a longer one is a string (its trailing whitespace kept).
+
+Where vLLM differs: its batch makes only the text before the first block content (its stream
+keeps the text after blocks, as tito does); it also reads a JSON ``{"name", "arguments"}`` object
+as a block's body, which tito leaves as content; its stream sends a call only once its block
+closed. ``tool_choice`` required / named are read natively (``supports_required_and_named =
+False``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tito.core.parsers._text import find_first, held_suffix
+from tito.core.parsers.tools import _schema
+from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
+from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
+
+
+@dataclass(frozen=True)
+class DotsParser(MinimaxM2Parser):
+    name: ClassVar[str] = "dots"
+    structural_tag_model: ClassVar[str | None] = None
+    forced_calls: ClassVar[str] = "native"
+    engine_reads_special: ClassVar[bool] = False  # vLLM's dots leaves skip_special_tokens
+    section_start: ClassVar[str] = "<dots_function_call>"
+    section_end: ClassVar[str] = "</dots_function_call>"
+    bare_calls: ClassVar[bool] = False
+    open_ends_value: ClassVar[bool] = False
+
+    def _call_header(
+        self, st: Work, s: str, pos: int, at: int, out: Out, final: bool, *, section: bool
+    ) -> tuple[int, bool]:
+        i = at + len(self.call_open)
+        kind, end, name, _ = self._name(s[i : i + HEADER_LIMIT])
+        if kind == "ok" and section and not self._known(name):
+            self._content(st, out, s[at : i + end])  # an unknown tool: content (``skip``)
+            st.phase, st.insec = "skip", True
+            return i + end, False
+        return super()._call_header(st, s, pos, at, out, final, section=section)
+
+    def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """An unknown tool's call: content through its ``</invoke>`` (or up to the block's end),
+        then the block goes on."""
+        ends = (self.call_close, self.section_end)
+        hit, marker = find_first(s, ends, pos)
+        if hit == -1:
+            keep = 0 if final else held_suffix(s[pos:], ends)
+            self._content(st, out, s[pos : len(s) - keep])
+            return len(s) - keep, keep > 0
+        end = hit + len(marker) if marker == self.call_close else hit
+        self._content(st, out, s[pos:end])
+        st.phase = "sect"
+        return end, False
+
+    def _value_code(self, st: Work, key: str, attr: str) -> str:
+        letters = _schema.letters_of(self._node(st, key))
+        if letters is None:  # no schema for the parameter: a string
+            return "bs"
+        return "b" + next((c for c in letters if c != "z"), "o")  # unknown types: JSON
+
+    def _typed(self, st: Work, text: str) -> str:
+        return _schema.dumps(dots_value(text.strip(), st.vt[1:]))
+
+
+def dots_value(text: str, kind: str) -> Any:
+    """vLLM's ``_convert_param_value`` for a stripped value and its type letter."""
+    if text.lower() == "null":
+        return None
+    if kind == "i":
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if kind == "n":
+        try:
+            v = float(text)
+        except ValueError:
+            return text
+        if not math.isfinite(v):
+            return text  # (vLLM writes Infinity / NaN: not JSON)
+        return int(v) if v.is_integer() else v
+    if kind == "b":
+        return text.lower() in ("true", "1")
+    if kind == "s":
+        return text
+    ok, v = _schema.loads(text)
+    return v if ok else text
+

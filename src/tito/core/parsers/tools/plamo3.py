@@ -1,0 +1,165 @@
+"""``plamo3``: Preferred Networks PLaMo 3 tool calls, JSON arguments in ``<|plamo:...|>`` markers.
+
+Format (vLLM 0.33's ``Plamo3Parser`` engine grammar; the line breaks are for reading only)::
+
+    TEXT <|plamo:begin_tool_requests:plamo|>
+    <|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME
+    <|plamo:end_tool_name:plamo|>
+    <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{ARGS}
+    <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>
+    ... more requests ...
+    <|plamo:end_tool_requests:plamo|> TEXT
+
+Phases are :mod:`.deepseek_v3`'s (``text``, ``head`` / ``next``, ``args``, ``tail``, ``sep``),
+plus ``aopen``. The header is the section's marker (``head`` only), the request marker, the name
+marker, NAME (stripped, non-empty, no ``<``), the name's end marker (whitespace allowed between
+markers): COMMIT there (the name is sent); cut by the end of the output, the call is named with
+what came of NAME (vLLM's engine), arguments ``{}``. A header that does not parse is content up
+to the offending character and the section goes on (``sep``): inside the section, text is
+content up to the next request marker (``next``) or the section's end marker (consumed,
+``text``); vLLM's engine drops such text (a broken request, text between requests), tito keeps
+it. ``aopen``: whitespace, the arguments marker (held back while a proper prefix), whitespace,
+then the arguments' ``{`` (``args``: the model's JSON streams raw) or straight the arguments'
+end marker (arguments ``{}``); anything else ends the call with ``{}`` and is text (``sep``).
+``tail``: whitespace, the arguments' end marker, the request's end marker.
+
+Rules: arguments are the model's raw JSON (vLLM's ``_extract_args_json``: the stripped raw
+text); text before and after sections is content (vLLM's batch drops the text after); unknown
+tool names pass through (as vLLM). PLaMo's tokenizer splits the markers into pieces
+(``<|plamo:begin_``, ``<|plamo:end_``, ``:plamo|>``) that are special tokens: they are kept in
+the text for the parser as every format's markers are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers.tools._json import NEED, Header, match_leads, skip_ws
+from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
+
+BEGIN_REQUESTS = "<|plamo:begin_tool_requests:plamo|>"
+END_REQUESTS = "<|plamo:end_tool_requests:plamo|>"
+BEGIN_REQUEST = "<|plamo:begin_tool_request:plamo|>"
+END_REQUEST = "<|plamo:end_tool_request:plamo|>"
+BEGIN_NAME = "<|plamo:begin_tool_name:plamo|>"
+END_NAME = "<|plamo:end_tool_name:plamo|>"
+BEGIN_ARGS = "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>"
+END_ARGS = "<|plamo:end_tool_arguments:plamo|>"
+#: the pieces PLaMo's tokenizer writes its markers with (special tokens of its vocabulary)
+PIECES = ("<|plamo:begin_", "<|plamo:end_", ":plamo|>")
+
+
+@dataclass(frozen=True)
+class Plamo3Parser(DeepSeekV3Parser):
+    engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
+    name: ClassVar[str] = "plamo3"
+    structural_tag_model: ClassVar[str | None] = "plamo3"
+    calls_begin: ClassVar[str] = BEGIN_REQUESTS
+    call_begin: ClassVar[str] = BEGIN_REQUEST
+    call_end: ClassVar[str] = END_REQUEST
+    calls_end: ClassVar[str] = END_REQUESTS
+    fence_close: ClassVar[str] = END_ARGS
+    sep: ClassVar[str] = END_NAME
+    stop_markers: ClassVar[tuple[str, ...]] = (END_ARGS, END_REQUEST, END_REQUESTS)
+    end_marker: ClassVar[str] = END_ARGS
+    interrupt_phase: ClassVar[str] = "tail"
+    tail_limit: ClassVar[int] = 128  # the arguments' and the request's end markers: 67 characters
+
+    @property
+    def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (BEGIN_REQUESTS, END_REQUESTS, BEGIN_REQUEST, END_REQUEST, BEGIN_NAME, END_NAME,
+                BEGIN_ARGS, END_ARGS, *PIECES)
+
+    def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
+        i = match_leads(s, (*lead, BEGIN_REQUEST, BEGIN_NAME))
+        if isinstance(i, Header):
+            return i
+        j = s.find(END_NAME, i)
+        k = s.find("<", i)
+        if j == -1:
+            if k != -1 and not END_NAME.startswith(s[k:]):
+                return Header("invalid", k)
+            return NEED
+        name = s[i:j].strip()
+        if not name or k < j:
+            return Header("invalid", k if k < j else j)
+        return Header("commit", j + len(END_NAME), name)
+
+    def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i, hold = super()._on_head(st, s, pos, out, final)
+        if st.phase == "args":
+            st.phase = "aopen"
+        elif st.phase == "text":  # a broken request: its text is content, the section goes on
+            st.phase = "sep"
+        return i, hold
+
+    def _cut_call(self, h: str, lead: Sequence[str]) -> tuple[str, str | None] | None:
+        # vLLM's engine names the call with what came of the name
+        i = match_leads(h, (*lead, BEGIN_REQUEST, BEGIN_NAME))
+        if isinstance(i, Header):
+            return None
+        name = h[i:]
+        name = name[: len(name) - held_suffix(name, (END_NAME,))].strip()
+        return (name, None) if name and "<" not in name else None
+
+    def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """Inside the section, between requests: text is content (vLLM's engine drops it) up to
+        the next request (``next``) or the section's end (consumed: ``text``)."""
+        hit, marker = find_first(s, (BEGIN_REQUEST, END_REQUESTS), pos)
+        if hit == -1:
+            keep = held_suffix(s[pos:], (BEGIN_REQUEST, END_REQUESTS))
+            self._content(st, out, s[pos : len(s) - keep])
+            if final:  # cut inside a marker: markup, not text
+                return len(s), False
+            return len(s) - keep, keep > 0
+        self._content(st, out, s[pos:hit])
+        if marker == BEGIN_REQUEST:
+            st.phase = "next"
+            return hit, False
+        st.phase = "text"
+        return hit + len(END_REQUESTS), False
+
+    def _on_aopen(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """Between the name and the arguments' ``{``: the arguments marker."""
+        i = skip_ws(s, pos)
+        if final and (i == len(s) or is_proper_prefix(s[i:], (BEGIN_ARGS,))):
+            return len(s), False  # cut before the arguments: the call has none (``_finish``)
+        if s.startswith(BEGIN_ARGS, i):
+            i = skip_ws(s, i + len(BEGIN_ARGS))
+            if i < len(s) and s[i] == "{":
+                st.phase = "args"
+                return i, False
+            if s.startswith(END_ARGS, i):
+                out.args(st, "{}")
+                st.phase = "tail"
+                return i, False
+            if not final and (i == len(s) or is_proper_prefix(s[i:], (END_ARGS,))):
+                return pos, True
+        elif not final and (i == len(s) or is_proper_prefix(s[i:], (BEGIN_ARGS,))):
+            return pos, True
+        out.args(st, "{}")  # no arguments object: the call ends, what follows is text
+        self._end_call(st)
+        st.phase = "sep"
+        return i, False
+
+    def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        if final and is_proper_prefix(s[skip_ws(s, pos):], (END_ARGS,)):
+            self._end_call(st)  # cut inside the arguments' end marker: markup, not text
+            st.phase = "text"
+            return len(s), False
+        i, hold = super()._on_tail(st, s, pos, out, final)
+        if st.phase == "text":  # text after a request: the section goes on
+            st.phase = "sep"
+        return i, hold
+
+    def _is_open(self, st: Work) -> bool:
+        return st.phase in ("args", "aopen")
+
+    def _finish(self, st: Work, out: Out) -> None:
+        if st.phase == "aopen":  # cut before the arguments: the call has none
+            out.args(st, "{}")
+        super()._finish(st, out)
