@@ -224,8 +224,8 @@ DEVIATIONS: list[Deviation] = [
     Deviation("*_gptoss", "only_eos*", "*",
               "an output that is only <|return|> is an empty answer: the EOS id that ended the "
               "output is never text (vLLM's harmony path returns '<|return|>' as content)"),
-    Deviation("derender_chat_gptoss", "tool_call_pretty_args", "choices.0.message.tool_calls."
-              "0.function.arguments",
+    Deviation("derender_chat_gptoss", "tool_call_pretty_args",
+              "choices.*.message.tool_calls.*.function.arguments",
               "harmony tool-call arguments are the model's text in batch as in stream (vLLM's "
               "batch re-serializes them with json.dumps, its stream sends the raw text)"),
     Deviation("derender_chat_gptoss", "stop_string", "choices.0.message.content",
