@@ -39,6 +39,11 @@ CHAT = "/v1/chat/completions/render"
     (CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": [{"type": "x\xed\xa0\x80"}]}]}'),
     (CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": "Hi"}], "x\xed\xb0\x80": 1}'),
     ("/v1/chat/completions/derender", b'{"model": "qwen3", "x\xed\xa0\x80": 1}'),
+    # a Responses input item whose type is an object: a set lookup of an unhashable (a 500;
+    # CI's test_mutated_seeds at stop 25)
+    ("/v1/responses/render", b'{"model": "gpt-oss", "input": [{"role": "user", "content": "Hi"}, '
+                             b'{"type": {"a": [0]}}]}'),
+    ("/v1/responses/render", b'{"model": "gpt-oss", "input": [{"type": ["message"]}]}'),
 ])
 def test_found_cases(apps: fuzz_hard.Apps, path: str, raw: bytes) -> None:
     assert apps.check(path, raw, "application/json") == []

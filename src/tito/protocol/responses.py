@@ -220,11 +220,11 @@ class ResponsesRequest(OpenAIBaseModel):
         against (user, assistant, system, developer) and content: else a schema error."""
         if isinstance(value, list):
             for item in value:
-                if not isinstance(item, dict) or item.get("type", "message") not in \
-                        INPUT_ITEM_TYPES:
+                kind = item.get("type", "message") if isinstance(item, dict) else None
+                if not isinstance(kind, str) or kind not in INPUT_ITEM_TYPES:
                     raise ValueError("an input item is an object of one of the Responses input "
                                      "item types.")
-                if item.get("type", "message") != "message":
+                if kind != "message":
                     continue
                 if item.get("role") not in ("user", "assistant", "system", "developer"):
                     raise ValueError("a message's role must be 'user', 'assistant', 'system' or "
