@@ -142,8 +142,8 @@ def parse_body(body: bytes) -> Any:
             "input": {}, "ctx": {"error": exc.msg},
         }]
         raise _Invalid(errors) from None
-    except ValueError:  # not UTF-8: Starlette's "error parsing the body"
-        raise _BadBody() from None
+    except (ValueError, RecursionError):  # not UTF-8, or nested past the interpreter's
+        raise _BadBody() from None          # stack: FastAPI's "error parsing the body"
 
 
 def validate_body(adapter: Any, data: Any) -> Any:

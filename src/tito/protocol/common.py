@@ -152,6 +152,20 @@ def check_cache_salt(value: str | None) -> str | None:
     return value
 
 
+def wire_dump(model: BaseModel) -> Any:
+    """``model.model_dump(mode="json")``, or the Python-mode dump when a free-form value nests
+    past pydantic's JSON-mode recursion guard (a ``ValueError``).
+
+    Why: a request's own JSON values (``chat_template_kwargs``, ``tool_choice``) travel back in
+    the answer's ``derender_context``; JSON mode refuses one nested ~200 deep while the
+    Python-mode dump and tito's JSON encoder take it (vLLM answers such a body with a 200).
+    """
+    try:
+        return model.model_dump(mode="json")
+    except ValueError:
+        return model.model_dump()
+
+
 class WireModel(BaseModel):
     """Base of every wire model: its validator is built on first use, not at import.
 

@@ -34,6 +34,7 @@ from tito.protocol.common import (
     new_list,
     random_uuid,
     stop_list,
+    wire_dump,
 )
 
 __all__ = [
@@ -301,7 +302,7 @@ class GenerateRequest(WireModel):
         for name in _GENERATE_FIELDS:
             value = getattr(self, name)
             if isinstance(value, BaseModel):
-                value = value.to_wire() if name == "sampling_params" else value.model_dump(mode="json")
+                value = value.to_wire() if name == "sampling_params" else wire_dump(value)
             elif value is None and name in _DROPPED_WHEN_NULL:
                 continue
             out[name] = value

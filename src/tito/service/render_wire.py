@@ -28,6 +28,7 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from tito.protocol.common import wire_dump
 from tito.protocol.generate_request import GenerateRequest, SamplingParams
 
 __all__ = ["SAMPLING_ORDER", "field_checks", "generate_request_wire", "sampling_params_wire"]
@@ -204,7 +205,7 @@ def generate_request_wire(values: dict[str, Any]) -> dict[str, Any]:
     for name, default in _GENERATE_FIELDS:
         value = values[name] if name in values else default
         if isinstance(value, BaseModel):
-            value = value.model_dump(mode="json")
+            value = wire_dump(value)
         elif value is None and name in _DROPPED_WHEN_NULL:
             continue
         out[name] = value

@@ -136,11 +136,11 @@ def check_harmony_items(items: list[dict[str, Any]]) -> None:
     an earlier ``function_call`` item with its ``call_id`` (the tool's name comes from it) and a
     string output, and only messages, reasoning, function calls and their outputs are taken; else its
     ``invalid_request_error`` naming ``input``."""
-    calls: set[Any] = set()
+    calls: list[Any] = []  # (a list: a call_id may be any JSON value, even an unhashable one)
     for item in items:
         kind = item.get("type", "message")
         if kind == "function_call":
-            calls.add(item.get("call_id"))
+            calls.append(item.get("call_id"))
         elif kind == "function_call_output":
             if item.get("call_id") not in calls:
                 raise InvalidRequest(f"No call message found for {quote(item.get('call_id'))}",
