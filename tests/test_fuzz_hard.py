@@ -54,6 +54,14 @@ CHAT = "/v1/chat/completions/render"
                              b'{"type": "function_call", "call_id": ["c"], "name": "f", '
                              b'"arguments": "{}"}, {"type": "function_call_output", '
                              b'"call_id": ["c"], "output": "x"}]}'),
+    # a Messages tool_result whose text part holds a list (vLLM's join TypeError, its 400; tito
+    # raised it: a 500) or whose image source is not an object (fuzz_hard seed 104)
+    ("/v1/messages/render", b'{"model": "qwen3", "max_tokens": 8, "messages": [{"role": "user", '
+                            b'"content": [{"type": "tool_result", "tool_use_id": "t", "content": '
+                            b'[{"type": "text", "text": "18 C"}, {"type": "text", "text": []}]}]}]}'),
+    ("/v1/messages/render", b'{"model": "qwen3", "max_tokens": 8, "messages": [{"role": "user", '
+                            b'"content": [{"type": "tool_result", "tool_use_id": "t", "content": '
+                            b'[{"type": "image", "source": "x"}]}]}]}'),
     # JSON nested past the interpreter's stack (orjson stops at 1,024, json.loads then raised
     # RecursionError: the plain apps' 500)
     (CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": "Hi"}], "x": '

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tito.core.render import BILLING_HEADER
+from tito.core.render_messages import join_texts
 from tito.errors import BadRequest
 from tito.protocol.anthropic import (
     AnthropicContentBlock,
@@ -105,14 +106,18 @@ def _tool_result_messages(block: AnthropicContentBlock) -> list[dict[str, Any]]:
             if kind == "text":
                 texts.append(item.get("text", ""))
             elif kind == "image":
-                url = _image_url(item.get("source", {}))
+                source = item.get("source", {})
+                if not isinstance(source, dict):  # (vLLM: an AttributeError, its 500)
+                    raise BadRequest("a tool_result image's source must be an object.",
+                                     param="messages")
+                url = _image_url(source)
                 if url:
                     images.append(url)
             elif kind == "tool_reference":
                 name = item.get("tool_name") or item.get("name")
                 if name:
                     refs.append({"type": "tool_reference", "name": name})
-        text = "\n".join(texts)
+        text = join_texts(texts)  # (vLLM's join: a non-string text is its TypeError 400)
     out: list[dict[str, Any]] = [{"role": "tool", "tool_call_id": call_id, "content": text or ""}]
     if images:
         out.append({"role": "user", "content": [{"type": "image_url", "image_url": {"url": u}}
