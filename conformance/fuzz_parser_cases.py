@@ -437,6 +437,9 @@ REASONING = {
     # newparsers4
     "poolside_v1": ("<think>", "</think>", {"thinking": True}),
     "plamo3": ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>", None),
+    # newparsers5
+    "minimax_m3": ("<mm:think>", "</mm:think>", {"thinking_mode": "enabled"}),
+    "hy_v4": ("<think>", "</think>", {"reasoning_effort": "high"}),
 }
 #: each model's (tool parser, reasoning parser)
 PAIRS = [

@@ -505,3 +505,24 @@ def test_harmony_parsers_go_together(tmp_path):
     (folder / "tito.json").write_text(json.dumps(cfg))
     with pytest.raises(ModelLoadError, match="harmony"):
         load_model(folder)
+
+
+@pytest.mark.parametrize("key", ["reasoning_parser"])
+def test_hy_v4_with_suffixed_markers_is_refused(tmp_path, key):
+    """vLLM 0.33's hy_v4 parsers read a per-checkpoint marker suffix (``<think:6124c78e>``) from
+    the vocabulary; tito's rows know the unsuffixed markers, so such a model is refused at load
+    (not misread at the first request), and one with unsuffixed markers loads."""
+    from tokenizers import AddedToken, Tokenizer
+
+    from tito.models.served import ModelLoadError, load_model
+
+    folder = copy_model("qwen3", tmp_path)
+    cfg = json.loads((folder / "tito.json").read_text())
+    cfg.update({"tool_parser": None, "reasoning_parser": None, key: "hy_v4"})
+    (folder / "tito.json").write_text(json.dumps(cfg))
+    assert load_model(folder).config.model_dump()[key] == "hy_v4"  # Qwen3's <think>: unsuffixed
+    tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tok.add_special_tokens([AddedToken("<think:6124c78e>", special=True)])
+    tok.save(str(folder / "tokenizer.json"))
+    with pytest.raises(ModelLoadError, match=r"suffix \(<think:6124c78e>\)"):
+        load_model(folder)

@@ -33,6 +33,24 @@ RECORDED = {g["id"]: g for g in json.loads((GOLDENS / "parsers_vllm.json").read_
 
 _WEATHER_ARGS = '{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}'
 
+#: newparsers5's deviations (the same rules as the formats' above: one block's text, in order)
+_NP5_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    "minimax_m3/reasoning_on_text_before": (
+        {"reasoning": "beforex", "content": "after", "calls": []},
+        "thinking_mode enabled, text before a <mm:think>: vLLM's batch moves it to the content, "
+        "its stream sends it as reasoning and again as content with the marker (stream != "
+        "batch); tito keeps it reasoning, as it went out (the block was open from the start)",
+    ),
+    **{
+        f"hy_v4/reasoning_{tag}start_in_block": (
+            {"reasoning": "ab", "content": "c", "calls": []},
+            "text before a <think> in the open block: vLLM's batch drops it, its stream sends it "
+            "as reasoning; tito follows the stream (text is never lost)",
+        )
+        for tag in ("", "low_")
+    },
+}
+
 #: newparsers4's deviations (the same rules as the formats' above: text is never lost)
 _NP4_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "poolside_v1/truncated": (
@@ -428,6 +446,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     },
     # newparsers4
     **_NP4_DEVIATIONS,
+    **_NP5_DEVIATIONS,
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

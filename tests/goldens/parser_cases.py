@@ -1364,6 +1364,68 @@ def _newparsers4() -> list[dict]:
     return [*_poolside(), *_lfm2_apertus(), *_plamo3(), *_gigachat3(), *_dots(), *_xlam()]
 
 
+# -- newparsers5: vLLM 0.33 registry names added in this block (minimax_m3, hy_v4 ...) ----------
+
+def _mm3_reasoning() -> list[dict]:
+    """vLLM 0.33's minimax_m3 reasoning parser (shapes of its docstring: ``<mm:think>`` blocks,
+    ``thinking_mode: "enabled"`` prefilling the start) and ours."""
+    s, e = "<mm:think>", "</mm:think>"
+    texts = {
+        "block": f"{s}hmm{e}answer",
+        "block_ws": f"{s}\nhm\n{e}\n\nanswer",
+        "plain": "answer only",
+        "text_before": f"before{s}x{e}after",
+        "lead_end": f"{e}answer",
+        "lead_end_twice": f"{e}{e}x",
+        "later_end": f"a{e}b",
+        "unclosed": f"{s}unclosed",
+        "start_in_block": f"{s}a{s}b{e}c",
+        "second_block": f"{s}a{e}b{s}c{e}d",
+        "cut_start": f"answer {s[:5]}",
+        "cut_end": f"{s}a{e[:4]}",
+        "no_start_end": f"reason{e}answer",
+        "unicode": f"{s}想一想{e}答案 é",
+    }
+    out = []
+    for kw, tag in (({}, ""), ({"thinking_mode": "enabled"}, "on_")):
+        for cid, text in texts.items():
+            case = {"id": f"minimax_m3/reasoning_{tag}{cid}", "tool": None, "reasoning": "minimax_m3",
+                    "tools": [], "text": text}
+            if kw:
+                case["kwargs"] = kw
+            out.append(case)
+    return out
+
+
+def _hy_v4_reasoning() -> list[dict]:
+    """vLLM 0.33's hy_v4 reasoning parser (the start injected by the prompt; thinking unless
+    ``reasoning_effort`` is ``no_think``) and ours."""
+    texts = {
+        "no_start": "hm</think>answer",
+        "block": "<think>hm</think>answer",
+        "block_ws": "<think>\nhm\n</think>\n\nanswer",
+        "unclosed": "still thinking",
+        "two_ends": "hm</think>a</think>b",
+        "lead_end": "</think>answer",
+        "start_in_block": "a<think>b</think>c",
+    }
+    out = []
+    for kw, tag in ((None, ""), ({"reasoning_effort": "no_think"}, "nothink_"),
+                    ({"reasoning_effort": "low"}, "low_")):
+        for cid, text in texts.items():
+            case = {"id": f"hy_v4/reasoning_{tag}{cid}", "tool": None, "reasoning": "hy_v4",
+                    "tools": [], "text": text}
+            if kw:
+                case["kwargs"] = kw
+            out.append(case)
+    return out
+
+
+def _newparsers5() -> list[dict]:
+    """newparsers5's cases, one block (parser_cases is shared by several helpers)."""
+    return [*_mm3_reasoning(), *_hy_v4_reasoning()]
+
+
 _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
     "type": "object", "properties": {}}}}
 
@@ -1450,6 +1512,7 @@ CASES: list[dict] = [
     *_olmo3(),
     *_parsconf3(),
     *_newparsers4(),
+    *_newparsers5(),
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt
@@ -1468,7 +1531,11 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
     *((name, kw, p) for name in ("poolside_v1",)
       for kw in ({}, {"thinking": True}, {"enable_thinking": True})
       for p in ("<assistant>", "<assistant><think>\n", "<assistant><think>\n\n</think>\n\n",
-                "</think><assistant>x")),
+                "</think><assistant>x")),    # newparsers5
+    *(("minimax_m3", kw, p) for kw in ({}, {"thinking_mode": "enabled"})
+      for p in (_TURN, _TURN + "<mm:think>", _TURN + "<mm:think>x</mm:think>")),
+    *(("hy_v4", kw, p) for kw in ({}, {"reasoning_effort": "no_think"})
+      for p in (_TURN, _TURN + "<think>", _TURN + "<think>x</think>\n")),
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -1513,6 +1580,8 @@ MARKERS: dict[str, list[str]] = {
     "poolside_v1": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "<assistant>"],
     "hy_v3": ["<tool_calls>", "</tool_calls>", "<tool_sep>", "<arg_key>", "</arg_key>", "<arg_value>",
               "</arg_value>"],
+    # newparsers5 (M3's markers are whole vocabulary entries)
+    "minimax_m3": ["<mm:think>", "</mm:think>"],
 }
 
 

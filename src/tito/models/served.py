@@ -14,6 +14,7 @@ The settings files are read by :mod:`tito.models.model_spec` (:class:`ModelSpec`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Mapping
@@ -213,6 +214,24 @@ def load_model(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
     return build_model(read_model_spec(path, overrides))
 
 
+#: Hunyuan v4's structural tokens, which a checkpoint may spell with a suffix of its own
+#: (``<think:6124c78e>``; vLLM 0.33's ``detect_token_suffix`` reads it from the vocabulary)
+_HY_V4_SUFFIXED = re.compile(r"<(?:think|tool_calls|tool_call|arg_key|arg_value):[^\s>]+>")
+
+
+def _check_suffixed_markers(folder: Path, config: Any, tokenizer: Tokenizer) -> None:
+    """A hy_v4 model whose vocabulary spells the markers with a suffix is refused at load: tito's
+    hy_v4 rows know the unsuffixed markers only, and would read every output as reasoning."""
+    if "hy_v4" not in (config.tool_parser, config.reasoning_parser):
+        return
+    for token in tokenizer.get_added_tokens_decoder().values():
+        if _HY_V4_SUFFIXED.fullmatch(token.content):
+            raise ModelLoadError(
+                f"model folder {folder}: hy_v4 parsers read the unsuffixed markers (<think>, "
+                f"<tool_calls>...); this vocabulary spells them with a suffix ({token.content})"
+            )
+
+
 def build_model(spec: ModelSpec) -> ServedModel:
     """The expensive half of a load: the tokenizer, and the checks that need it."""
     folder, config, tokenizer_config = spec.path, spec.config, spec.tokenizer_config
@@ -230,6 +249,7 @@ def build_model(spec: ModelSpec) -> ServedModel:
         except Exception as exc:  # tokenizers raises a bare Exception on malformed JSON
             raise ModelLoadError(f"model folder {folder}: cannot load {TOKENIZER_FILE}: {exc}") from None
         size = tokenizer.get_vocab_size(with_added_tokens=True)
+        _check_suffixed_markers(folder, config, tokenizer)
     if config.vocab_size is None:  # no file states the model's rows: the tokenizer's size
         config = config.model_copy(update={"vocab_size": size})
     if spec.mistral_file is not None:

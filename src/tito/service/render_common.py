@@ -52,6 +52,9 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     # newparsers4 (vLLM's poolside_v1 scans back to the turn's <assistant>, a special token)
     "poolside_v1": ("<think>", "</think>"),
     "plamo3": ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
+    # newparsers5 (vLLM's minimax_m3 and hy_v4 scan the whole prompt for the last marker)
+    "minimax_m3": ("<mm:think>", "</mm:think>"),
+    "hy_v4": ("<think>", "</think>"),
 }
 #: reasoning parsers whose markers PLaMo-style tokenizers write in several tokens: vLLM's
 #: ``is_reasoning_end`` scans the prompt for the markers' id sequences (back to the turn's
@@ -79,8 +82,9 @@ REASONING_OFF_ENDED = frozenset({
     # start in content and wait for nothing (tests/goldens/reasoning_ended_render_vllm.json)
     "qwen3", "deepseek_v3", "glm45", "glm47", "kimi_k2", "seed_oss", "holo2", "ling3", "mimo",
     "nemotron_v3", *REASONING_OFF_REOPENS,
-    "poolside_v1", "plamo3"})  # newparsers4: deepseek_v3's identity parser without thinking;
-#   plamo3's grammar without reasoning
+    "poolside_v1", "plamo3",  # newparsers4: deepseek_v3's identity parser without thinking;
+    #   plamo3's grammar without reasoning
+    "hy_v4"})  # newparsers5: reasoning_effort no_think has no block (vLLM: always ended)
 
 
 #: reasoning parsers whose ``is_reasoning_end`` is true for any prompt (vLLM's GptOssReasoningParser:

@@ -167,7 +167,10 @@ def initial(
             break
         if tid in vocab.special_ids:
             break
-    if not enabled or parser.prepend:
+    if parser.enabled_opens:  # the switch picks the start (minimax_m3), blocks parse either way
+        if enabled and phase == "pre":
+            phase = "think"
+    elif not enabled or parser.prepend:
         phase = "done"
     implicit = parser.implicit_end
     return ReasoningState(
@@ -201,7 +204,8 @@ def step(
     # the scan is pending (gemma4's output start or block prefix, granite_thinking_parser's
     # content start, ernie45's dropped content markers)
     edge = (parser.block_prefix and not (state.led and state.begun)) or (
-        parser.content_lstrip and not state.cbegun) or parser.content_drop
+        parser.content_lstrip and not state.cbegun) or parser.content_drop or (
+        parser.lead_end and not state.begun)
     plain = not state.held and not (parser.prepend and not state.opened) and not edge
     if (plain and phase != "think" and not state.ws
             and counted == (state.id_phase, state.reasoning_tokens)
@@ -239,6 +243,13 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
             st.phase = st.id_phase = "think"  # the output opens the block itself
             st.opened = True
         elif st.phase == "pre" and prefix.startswith(s) and not final:
+            st.held = s
+            return st, "", ""
+        st.begun = True
+    if parser.lead_end and not st.begun and s:
+        if st.phase == "pre" and s.startswith(parser.end):
+            s = s[len(parser.end) :]  # a stray closer opening the output (minimax_m3)
+        elif st.phase == "pre" and parser.end.startswith(s) and not final:
             st.held = s
             return st, "", ""
         st.begun = True

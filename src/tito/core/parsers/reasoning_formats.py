@@ -58,6 +58,13 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
                                ``<|plamo:begin_tool_requests:plamo|>`` ends it; repeats absorbed
 ``poolside_v1``                deepseek_v3's row (thinking only with ``thinking`` or
                                ``enable_thinking`` true)
+``minimax_m3``                 ``<mm:think>`` ... ``</mm:think>``, starts in ``pre`` (text before
+                               the block is content), in ``think`` with ``thinking_mode:
+                               "enabled"`` (the template prefills the start); out of ``think``
+                               an ``</mm:think>`` opening the output is dropped
+``hy_v4``                      deepseek_r1's rule unless ``reasoning_effort`` is ``no_think``
+                               (thinking by default, as the template's ``high``); the markers
+                               unsuffixed only (see the row)
 ============================  =====================================================================
 """
 
@@ -101,8 +108,16 @@ class ReasoningParser:
     #: the template kwargs that switch thinking off: ``"enable"`` (``enable_thinking: false``,
     #: qwen3, seed_oss), ``"either"`` (``thinking``/``enable_thinking``: on when neither is
     #: given, else when either is true: glm45, kimi_k2), ``"effort"`` (on only with a
-    #: ``reasoning_effort`` other than ``no_think``: hy_v3), ``""`` (no switch)
+    #: ``reasoning_effort`` other than ``no_think``: hy_v3), ``"effort_on"`` (on unless
+    #: ``reasoning_effort`` is ``no_think``: hy_v4), ``"mode"`` (``thinking_mode: "enabled"``:
+    #: minimax_m3, with ``enabled_opens``), ``""`` (no switch)
     switch: str = ""
+    #: the switch decides where the output starts, not whether blocks are parsed: on, in
+    #: ``think`` (the template prefilled the start marker); off, in ``pre`` (minimax_m3)
+    enabled_opens: bool = False
+    #: an end marker that opens the output outside the block is dropped (only there: later
+    #: ones are content), as vLLM 0.33's MiniMaxM3ReasoningParser drops a stray first closer
+    lead_end: bool = False
     #: the model's tool-call start marker, which also ends the block (vLLM 0.33's grammars: a
     #: call straight from reasoning ends it, whatever tool parser runs, or none: the grammar is
     #: the reasoning parser's own); the marker stays in the content for the tool parser
@@ -155,6 +170,10 @@ class ReasoningParser:
             return kw.get("enable_thinking", True) is not False
         if self.switch == "effort":  # thinking only with a reasoning_effort other than no_think
             return (kw.get("reasoning_effort") or "no_think") != "no_think"
+        if self.switch == "effort_on":  # the template's default effort is high (hy_v4)
+            return (kw.get("reasoning_effort") or "high") != "no_think"
+        if self.switch == "mode":
+            return kw.get("thinking_mode") == "enabled"
         if self.switch == "either":
             thinking, enable = kw.get("thinking"), kw.get("enable_thinking")
             return (thinking is None and enable is None) or bool(thinking) or bool(enable)
@@ -293,6 +312,17 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         implicit_open=True, switch="enable", implicit_end="<|plamo:begin_tool_requests:plamo|>",
         absorb=True, pieces=("<|plamo:begin_", "<|plamo:end_", ":plamo|>"),
     ),
+    # newparsers5: vLLM 0.33's MiniMaxM3ReasoningParser (text markers; no call ends the block;
+    # only the first start is consumed; a second one inside the block is reasoning text)
+    "minimax_m3": ReasoningParser(
+        "minimax_m3", start="<mm:think>", end="</mm:think>", switch="mode", enabled_opens=True,
+        lead_end=True,
+    ),
+    # vLLM 0.33's HYV4ReasoningParser: the start marker is injected by the prompt, reasoning
+    # until the end marker; thinking unless reasoning_effort is no_think. vLLM reads the
+    # markers' per-checkpoint suffix (<think:6124c78e>) from the vocabulary; this row has the
+    # unsuffixed markers (a suffixed checkpoint is refused at model load: tito.models)
+    "hy_v4": ReasoningParser("hy_v4", implicit_open=True, switch="effort_on"),
     "seed_oss": ReasoningParser(
         "seed_oss",
         start="<seed:think>",
