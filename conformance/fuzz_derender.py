@@ -23,7 +23,7 @@ vLLM's ``DerenderStreamState`` fields (``replay.tito_stream``). Answers are comp
 Streams carry no stop strings to vLLM (it refuses them: a DEVIATION); tito's stream of a stop
 case is instead checked against vLLM's BATCH answer (tito's streamed stops must equal vLLM's
 batch cut). Known deviations are matched through tags: each case names the corpus case kinds
-it contains (``stop_string``, ``tool_auto_malformed``, ``plain``, ...), and a difference is
+it contains (``stop_string``, ``tool_auto_malformed``, ``forced_blank``, ...), and a difference is
 intended when a ``DEVIATIONS`` entry of the equivalent corpus group matches one of its tags.
 """
 
@@ -215,13 +215,11 @@ def _qwen3_text(rnd: random.Random, req: dict[str, Any], tags: set[str]) -> list
     r = rnd.random()
     if r < 0.6:
         parts.append("<think>\n" + text(rnd) + "\n</think>\n\n")
-    elif r < 0.7:
+    elif r < 0.7:  # no <think>: reasoning until </think> (vLLM 0.33's qwen3 rule, tito's too)
         parts.append(text(rnd) + "</think>" + rnd.choice(["", "\n\n"]))
-        tags.add("plain")
     elif r < 0.75:
         parts.append("<think>" + text(rnd))  # never closed
-    elif thinking:
-        tags.add("plain")
+    # else no markers: all reasoning until a <tool_call> (thinking on), or all content (off)
     if rnd.random() < 0.6:
         parts.append(text(rnd, 0, 6))
     if req.get("tools") and rnd.random() < 0.7:
@@ -236,8 +234,12 @@ def _qwen3_text(rnd: random.Random, req: dict[str, Any], tags: set[str]) -> list
     if not parts or not any(parts):
         parts.append(text(rnd))
     full = "".join(parts)
-    rest = full.rsplit("</think>", 1)[-1] if "</think>" in full else (
-        "" if full.startswith("<think>") else full)
+    if "</think>" in full:  # the content: after the block, or from the call that ends it
+        rest = full.rsplit("</think>", 1)[-1]
+    elif thinking:
+        rest = full[full.index("<tool_call>"):] if "<tool_call>" in full else ""
+    else:
+        rest = full
     if req.get("tool_choice") not in (None, "auto", "none") and not rest.strip():
         tags.add("forced_blank")  # required / named, no call, whitespace content
     toks = ids(full)
@@ -419,9 +421,7 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
     if any(_decode(model, t, skip).endswith("\ufffd") for t in (toks, toks[:-1]) if t):
         tags.add("partial_char_at_end")  # tito flushes it as U+FFFD, vLLM drops it
     if not toks and rnd.random() < 0.7:
-        toks = ids("x", served)
-        if served == "qwen3" and not completion:
-            tags.add("plain")  # no <think>: the qwen3 deviation
+        toks = ids("x", served)  # qwen3 chat: reasoning with thinking on (vLLM's rule)
     if not toks:
         tags.update({"empty_output", "abort_empty"})
     if eos is not None and toks == [eos]:

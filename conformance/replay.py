@@ -59,7 +59,6 @@ _STOP16 = ("up to 16 stop strings are accepted (tito's own bound: they ride in t
     "state); vLLM's OpenAI layer refuses more than 4 (VLLM_MAX_STOP_STRINGS)")
 _ECHO_CACHE = ("not sent: whether prompt logprobs (echo) may read the prefix cache is the "
     "engine's decision (vLLM's render sets it)")
-_QWEN3_PLAIN = ("same qwen3 rule (plain answers without <think> are content)")
 _TOOL_PARTS = ("tito takes bare strings and Responses-style text parts (input_text, "
     "output_text) in any message's content; vLLM's tool message type takes only text parts (400)")
 _HELD_STOP = ("a stop token at the end of a chunk is held until the next chunk says whether it "
@@ -170,26 +169,13 @@ DEVIATIONS: list[Deviation] = [
     Deviation("derender_chat", "tool_auto_no_args", "choices.*",
               "a call without arguments is a call with {} in batch and stream; vLLM's batch "
               "path makes it content, its stream a call with empty arguments"),
-    Deviation("*", "plain", "*",
-              "qwen3 reasoning starts only at <think> (the Qwen3 template: the model writes it); "
-              "vLLM 0.33's parser engine treats output before </think> as reasoning even when "
-              "<think> never comes, so a plain answer would vanish into reasoning"),
-    Deviation("derender_chat", "plain_no_parser_request_skip_false", "*",
-              "same qwen3 rule (plain answers without <think> are content), and "
-              "skip_special_tokens=false keeps the <|im_end|> of a length finish as text"),
+    Deviation("derender_chat", "plain_no_parser_request_skip_false", "choices.0.message.reasoning",
+              "skip_special_tokens=false keeps the <|im_end|> of a length finish as text (here "
+              "in the reasoning: qwen3's output before </think> is reasoning, as in vLLM); "
+              "vLLM's parser engine drops special tokens whatever the flag"),
     Deviation("derender_chat", "special_plain_skip", "choices.0.message.content",
               "skip_special_tokens (default) drops special tokens from content also when the "
               "request turned thinking off; vLLM then keeps them as text"),
-    Deviation("stream_chat", "plain.*", "*",
-              "qwen3 reasoning starts only at <think> (the Qwen3 template: the model writes it); "
-              "vLLM 0.33's parser engine treats output before </think> as reasoning even when "
-              "<think> never comes, so a plain answer would vanish into reasoning"),
-    Deviation("derender_chat", "return_token_ids_n2", "choices.*.message.*",
-              _QWEN3_PLAIN),
-    Deviation("derender_chat", "kv_transfer", "choices.0.message.*",
-              _QWEN3_PLAIN),
-    Deviation("derender_chat", "usage_from_engine", "choices.0.message.*",
-              _QWEN3_PLAIN),
     Deviation("derender_chat*", "special_mid_output_keep", "choices.0.message.content",
               "skip_special_tokens=false is honoured on the parser path (special tokens other "
               "than the one that ended the output stay text); vLLM's parser engine drops them "
@@ -216,7 +202,11 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_chat_template", "tool_input_text_parts", "*", _TOOL_PARTS),
     Deviation("render_chat_template", "tool_string_parts", "*", _TOOL_PARTS),
     Deviation("derender_chat_edge", "echo_chat", "choices.0.message.*",
-              _QWEN3_PLAIN),
+              "the prompt's own turn closed the think block (continue_final_message after the "
+              "template's empty <think></think>), so the output is content, as vLLM's chat "
+              "server decides from the prompt ids (set_prompt_token_ids); vLLM 0.33's batch "
+              "derender hands its parser generate_response.prompt_token_ids (absent) instead of "
+              "the request's prompt_token_ids, so its qwen3 parser starts in reasoning"),
     # -- gpt-oss (harmony)
     Deviation("render_chat_gptoss_errors", "max_tokens_too_big", "*",
               "max_tokens above max_model_len is a 400 for every model, as vLLM answers for "

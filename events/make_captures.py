@@ -78,7 +78,8 @@ SCENARIOS = [
          "stop": ["Paris"], "max_completion_tokens": 64,
          "stream_options": {"include_usage": True, "continuous_usage_stats": True},
          "messages": [{"role": "user", "content": "Name a French city."}]},
-        ["Sure: Paris, the capital.", "Lyon, then maybe Paris."],
+        ["<think>\nAny French city will do.\n</think>\n\nSure: Paris, the capital.",
+         "<think>\nLyon is one.\n</think>\n\nLyon, then maybe Paris."],
         [1, 3],
     ),
     Scenario(

@@ -46,6 +46,9 @@ REASONING = "<think>\nThe user greets me. I greet back.\n</think>\n\nHello there
 TOOL_REPLY = ('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
               "</tool_call>")
 LONG = "The quick brown fox jumps over the lazy dog. " * 40
+#: thinking switched off: Qwen3's plain answers are content (with thinking on, vLLM's qwen3
+#: rule makes an output without </think> reasoning)
+NO_THINK = {"chat_template_kwargs": {"enable_thinking": False}}
 
 
 @dataclass
@@ -115,13 +118,13 @@ def collect(stream: Any) -> dict[str, Any]:
 
 
 def test_chat_plain_batch_and_stream(stack: Stack, vocabs) -> None:
-    resp = chat(stack, HELLO)
+    resp = chat(stack, HELLO, extra_body=NO_THINK)
     msg = resp.choices[0].message
     assert msg.role == "assistant" and msg.content == HELLO and not msg.tool_calls
     assert resp.choices[0].finish_reason == "stop" and resp.object == "chat.completion"
     completion = len(vocabs["qwen3"].encode(HELLO)) + 1  # + <|im_end|>
     assert resp.usage.completion_tokens == completion and resp.usage.prompt_tokens > 0
-    got = collect(chat(stack, HELLO, stream=True))
+    got = collect(chat(stack, HELLO, stream=True, extra_body=NO_THINK))
     choice = got["choices"][0]
     assert choice["content"] == HELLO and choice["finish"] == "stop"
     assert choice["roles"] == ["assistant"]
@@ -155,10 +158,10 @@ def test_chat_tool_calls(stack: Stack) -> None:
 
 def test_chat_n2_each_choice_its_own_stream(stack: Stack) -> None:
     replies = ["First answer.", "Second, longer answer here."]
-    resp = chat(stack, replies, n=2)
+    resp = chat(stack, replies, n=2, extra_body=NO_THINK)
     assert [c.index for c in resp.choices] == [0, 1]
     assert [c.message.content for c in resp.choices] == replies
-    got = collect(chat(stack, replies, n=2, stream=True,
+    got = collect(chat(stack, replies, n=2, stream=True, extra_body=NO_THINK,
                        stream_options={"include_usage": True}))
     assert [got["choices"][i]["content"] for i in (0, 1)] == replies
     assert all(got["choices"][i]["roles"] == ["assistant"] for i in (0, 1))
@@ -166,10 +169,10 @@ def test_chat_n2_each_choice_its_own_stream(stack: Stack) -> None:
 
 
 def test_chat_stop_string_cuts_and_aborts_the_engine(stack: Stack) -> None:
-    resp = chat(stack, LONG, stop=["lazy"], max_tokens=400)
+    resp = chat(stack, LONG, stop=["lazy"], max_tokens=400, extra_body=NO_THINK)
     assert resp.choices[0].message.content == "The quick brown fox jumps over the "
     assert resp.choices[0].finish_reason == "stop"
-    stream = chat(stack, LONG, stop=["lazy"], max_tokens=400, stream=True,
+    stream = chat(stack, LONG, stop=["lazy"], max_tokens=400, stream=True, extra_body=NO_THINK,
                   stream_options={"include_usage": True})
     got = collect(stream)
     choice = got["choices"][0]
@@ -295,7 +298,7 @@ def test_client_transports_and_batching_agree(stack: Stack) -> None:
     """In-process and HTTP stages, vLLM-compatible and batched calls: the same chunks."""
     request = {"model": "qwen3", "messages": [{"role": "user", "content": "Hi"}], "n": 2,
                "request_id": "fixed", "stream_options": {"include_usage": True},
-               **xargs([REASONING, LONG[:120]])}
+               **xargs([REASONING, "<think>\nA long one.\n</think>\n\n" + LONG[:120]])}
     tito_app = create_app(endpoints=["chat_render", "chat_derender"])
 
     async def run() -> list[list[dict[str, Any]]]:
@@ -437,8 +440,8 @@ def test_cli_fake_engine_and_gateway_subprocesses(tmp_path: Path) -> None:
         sdk = openai.OpenAI(base_url=f"http://127.0.0.1:{gateway_port}/v1", api_key="-",
                             max_retries=0)
         text = "".join(c.choices[0].delta.content or "" for c in sdk.chat.completions.create(
-            model="qwen3", messages=[{"role": "user", "content": "Hi"}], stream=True)
-            if c.choices)
+            model="qwen3", messages=[{"role": "user", "content": "Hi"}], stream=True,
+            extra_body=NO_THINK) if c.choices)
         assert text == "Hi from a subprocess."
     finally:
         for proc in (gateway, engine):

@@ -38,6 +38,9 @@ TEXT = "The quick brown fox 😀 jumps over the lazy dog; 中文字符 and café
 REASONING_TOOL = ("<think>\nThe user wants the weather. 天气 😀 I call the tool.\n</think>\n\n"
                   "Let me check.<tool_call>\n{\"name\": \"get_weather\", \"arguments\": "
                   "{\"city\": \"Paris\"}}\n</tool_call>")
+#: TEXT as the answer of a thinking Qwen3 (an output without </think> is all reasoning under
+#: vLLM's qwen3 rule): the tests of message text and its logprobs need the answer as content
+ANSWER = "<think>\nThe user wants a long text.\n</think>\n\n" + TEXT
 ENGINE = create_fake_engine_app(FakeEngine(ReplyScript.from_text(TEXT), tokens_per_event=7))
 RENDER = create_app(endpoints=["chat_render", "completions_render", "responses_render"])
 
@@ -137,7 +140,7 @@ def test_chat_reasoning_tool_call_and_n2_split() -> None:
 
 
 def test_chat_stop_string_split() -> None:
-    reply = TEXT + "Enough, STOP here. " + TEXT
+    reply = ANSWER + "Enough, STOP here. " + TEXT
     answer, calls = check_split("chat", chat_request(reply, stop=["STOP here"]), 20_000)
     choice = answer["choices"][0]
     assert choice["finish_reason"] == "stop" and choice["stop_reason"] == "STOP here"
@@ -244,13 +247,13 @@ def test_responses_top5_logprobs_split() -> None:
 
 def test_responses_split_through_the_gateway() -> None:
     """``POST /v1/responses`` on the gateway (``--max-payload-bytes``) splits as the client."""
-    answer, _ = check_split("responses", responses_request(TEXT), 30_000, gateway=True)
+    answer, _ = check_split("responses", responses_request(ANSWER), 30_000, gateway=True)
     assert answer["status"] == "completed" and _message_logprobs(answer)
 
 
 def test_a_responses_answer_the_estimate_missed_is_split_after_the_413(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    request = responses_request(TEXT)  # a ~51 kB request, a ~62 kB answer (escaped)
+    request = responses_request(ANSWER)  # a ~51 kB request, a ~62 kB answer (escaped)
     reference, _ = run("responses", request, limit=1 << 30)
     monkeypatch.setenv("TITO_MAX_BODY_BYTES", "56000")
     monkeypatch.setattr(batch_split, "ANSWER_BYTES_PER_CANDIDATE", 1)  # a wrong estimate

@@ -17,6 +17,16 @@ CHAT = "/v1/chat/completions/derender"
 COMPLETIONS = "/v1/completions/derender"
 
 
+def plain_text_request(model: str) -> dict:
+    """The body's ``chat_request`` for a test of plain decoding: qwen3's reasoning parser
+    switched off (vLLM's rule makes an output without ``</think>`` reasoning), none for the
+    models without a parser."""
+    if model != "qwen3":
+        return {}
+    return {"chat_request": {"model": model, "messages": [{"role": "user", "content": "hi"}],
+                             "chat_template_kwargs": {"enable_thinking": False}}}
+
+
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     return TestClient(create_app(endpoints=["chat_derender", "completions_derender"]), raise_server_exceptions=False)
@@ -27,7 +37,8 @@ def client() -> TestClient:
 def test_round_trip_equals_full_decode(client, vocabs, model, text):
     vocab = vocabs[model]
     ids = vocab.encode(text)
-    body = {"model": model, "generate_response": generate_response(ids, finish_reason="length")}
+    body = {"model": model, "generate_response": generate_response(ids, finish_reason="length"),
+            **plain_text_request(model)}
     out = post(client, CHAT, body)
     oac.ChatCompletion.model_validate(out)
     content = out["choices"][0]["message"]["content"]
@@ -51,6 +62,7 @@ def test_seeded_equals_decode_stream(client, vocabs, model, text):
         "model": model,
         "prompt_token_ids": prompt,
         "generate_response": generate_response(ids, finish_reason="length"),
+        **plain_text_request(model),
     }
     out = post(client, CHAT, body)
     assert out["choices"][0]["message"]["content"] == expected

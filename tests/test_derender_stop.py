@@ -15,6 +15,14 @@ from tito.adapters.app import create_app
 CHAT = "/v1/chat/completions/derender"
 COMPLETIONS = "/v1/completions/derender"
 IM_END, ENDOFTEXT = 151645, 151643  # qwen3: primary EOS, generation-config extra EOS
+#: how Qwen3 with thinking on starts its output (the conformance goldens' outputs): the answer
+#: after it is content (with vLLM's rule, an output without </think> would all be reasoning)
+THOUGHT = "<think>\nThe user wants weather.\n</think>\n\n"
+
+
+def answer(vocab, text: str) -> list[int]:
+    """The ids of a thinking Qwen3 output whose answer is ``text`` (content ``"\n\n" + text``)."""
+    return vocab.encode(THOUGHT + text)
 
 
 @pytest.fixture(scope="module")
@@ -63,56 +71,58 @@ def test_client_stop_token(client, vocabs):
 
 
 def test_primary_eos_dropped(client, vocabs):
-    ids = vocabs["qwen3"].encode("Hello there") + [IM_END]
+    ids = answer(vocabs["qwen3"], "Hello there") + [IM_END]
     c = chat(client, ids, {})
-    assert c["message"]["content"] == "Hello there"
+    assert c["message"]["content"] == "\n\nHello there"
+    assert c["message"]["reasoning"] == "\nThe user wants weather.\n"
     assert c["finish_reason"] == "stop" and c["stop_reason"] is None
 
 
 def test_generation_config_eos_dropped(client, vocabs):
-    ids = vocabs["qwen3"].encode("Hello there") + [ENDOFTEXT]
+    ids = answer(vocabs["qwen3"], "Hello there") + [ENDOFTEXT]
     c = chat(client, ids, {})
-    assert c["message"]["content"] == "Hello there" and c["stop_reason"] == ENDOFTEXT
+    assert c["message"]["content"] == "\n\nHello there" and c["stop_reason"] == ENDOFTEXT
 
 
 def test_include_flag_keeps_stop_token(client, vocabs):
     """The stop token stays in the output ids; as a special token it is text only with
     ``skip_special_tokens: false``, also on the parser path (issue 10, item 2: qwen3 runs the
     reasoning parser, and vLLM keeps the request's flag when no tool parser needs the markers)."""
-    ids = vocabs["qwen3"].encode("Hello") + [IM_END]
+    ids = answer(vocabs["qwen3"], "Hello") + [IM_END]
     c = chat(client, ids, {"include_stop_str_in_output": True})
-    assert c["message"]["content"] == "Hello" and c["stop_reason"] is None
+    assert c["message"]["content"] == "\n\nHello" and c["stop_reason"] is None
     c = chat(client, ids, {"include_stop_str_in_output": True, "skip_special_tokens": False})
-    assert c["message"]["content"] == "Hello<|im_end|>" and c["stop_reason"] is None
+    assert c["message"]["content"] == "\n\nHello<|im_end|>" and c["stop_reason"] is None
     # kept in the output, but a special token: skipped by the default skip_special_tokens
     c = chat(client, ids, {"include_stop_str_in_output": True})
-    assert c["message"]["content"] == "Hello" and c["stop_reason"] is None
+    assert c["message"]["content"] == "\n\nHello" and c["stop_reason"] is None
 
 
 def test_length_keeps_last_token(client, vocabs):
-    ids = vocabs["qwen3"].encode("Hello") + [IM_END]
+    ids = answer(vocabs["qwen3"], "Hello") + [IM_END]
     c = chat(client, ids, {}, finish="length")
-    assert c["message"]["content"] == "Hello" and c["finish_reason"] == "length"
+    assert c["message"]["content"] == "\n\nHello" and c["finish_reason"] == "length"
     c = chat(client, ids, {"skip_special_tokens": False}, finish="length")
-    assert c["message"]["content"] == "Hello<|im_end|>" and c["finish_reason"] == "length"
+    assert c["message"]["content"] == "\n\nHello<|im_end|>" and c["finish_reason"] == "length"
     # vLLM 0.33 (conformance golden derender_chat/special_length_final_im_end): not stripped as
     # a stop token, but skipped as a special token with the default skip_special_tokens
     c = chat(client, ids, {}, finish="length")
-    assert c["message"]["content"] == "Hello" and c["finish_reason"] == "length"
+    assert c["message"]["content"] == "\n\nHello" and c["finish_reason"] == "length"
 
 
 def test_token_stop_before_string_scan(client, vocabs):
     """The stop token is dropped first; a stop string is then searched in what remains."""
-    ids = vocabs["qwen3"].encode("alpha beta") + [IM_END]
+    ids = answer(vocabs["qwen3"], "alpha beta") + [IM_END]
     c = chat(client, ids, {"stop": ["<|im_end|>"]})
-    assert c["message"]["content"] == "alpha beta" and c["stop_reason"] is None
+    assert c["message"]["content"] == "\n\nalpha beta" and c["stop_reason"] is None
     c = chat(client, ids, {"stop": ["beta"]})
-    assert c["message"]["content"] == "alpha " and c["stop_reason"] == "beta"
+    assert c["message"]["content"] == "\n\nalpha " and c["stop_reason"] == "beta"
 
 
 def test_chat_stop_string(client, vocabs):
+    # thinking off (all content): a "\n" stop would cut a thinking output inside its <think>
     ids = vocabs["qwen3"].encode("First line.\nSecond line.") + [IM_END]
-    c = chat(client, ids, {"stop": "\n"})
+    c = chat(client, ids, {"stop": "\n", "chat_template_kwargs": {"enable_thinking": False}})
     assert c["message"]["content"] == "First line." and c["stop_reason"] == "\n"
 
 

@@ -39,7 +39,9 @@ REQUEST = {"model": "qwen3", "messages": [{"role": "user", "content": "Hi"}],
            "request_id": "invoke", "stream_options": {"include_usage": True}}
 BATCH_BODY = {"model": "qwen3", "generate_response": {
     "request_id": "generate-tokens-chatcmpl-1",
-    "choices": [{"index": 0, "token_ids": [9707, 0, 151645], "finish_reason": "stop"}]},
+    # "<think>\nA greeting.\n</think>\n\nHello!<|im_end|>": a thinking Qwen3's answer
+    "choices": [{"index": 0, "token_ids": [151667, 198, 32, 42113, 624, 151668, 271, 9707, 0,
+                                           151645], "finish_reason": "stop"}]},
     "chat_request": {"messages": [{"role": "user", "content": "Hi"}]}}
 
 
@@ -122,7 +124,8 @@ def test_invoke_sends_the_api_gateway_event_and_returns_the_functions_answer(
         stub.assert_no_pending_responses()
     assert expected.seen  # the payload was checked
     assert resp.status_code == 200
-    assert resp.json()["choices"][0]["message"]["content"] == "Hello!"  # 9707, 0 in Qwen3
+    message = resp.json()["choices"][0]["message"]
+    assert (message["reasoning"], message["content"]) == ("\nA greeting.\n", "\n\nHello!")
 
 
 def test_invoke_errors_keep_their_meaning() -> None:

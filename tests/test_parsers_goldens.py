@@ -255,37 +255,6 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
         "what came, as for every value cut by the end of the output, and it is the lone wrapper",
     ),
     **{
-        f"qwen3{t}/{k}": (
-            {"reasoning": r, "content": c,
-             "calls": [] if k != "plain_call" else [["get_current_weather", _WEATHER_ARGS]]},
-            "qwen3 starts outside a block when the prompt leaves none open (docs/conformance.md): "
-            "vLLM 0.33 makes all output before </think> reasoning, so a plain answer's content is "
-            "empty; tito keeps text outside a block as content (templates that think open the "
-            "block in the prompt or have the model write <think>: there both agree)",
-        )
-        for t in ("", "+qwen3_coder")
-        for k, r, c in (
-            ("plain", None, "The answer is 4."),
-            ("no_start", None, "hm</think>The answer is 4."),
-            ("text_before_think", "hm", "preanswer"),
-            ("earlier_turn_closed", None, "plain"),
-            *((("plain_call", None, "I will call it."),) if t else ()),
-        )
-    },
-    **{
-        f"qwen3{t}/{k}": (
-            {"reasoning": r, "content": c, "calls": []},
-            "vLLM 0.33 absorbs repeated markers (a second <think>, a </think> after the block; "
-            "its reasoning-only stream keeps them, its batch drops them); tito keeps them as text "
-            "for qwen3, whose content may hold a hermes call with the marker inside a JSON string",
-        )
-        for t in ("", "+qwen3_coder")
-        for k, r, c in (
-            ("repeated_markers", "a<think>b", "c</think>d<think>e"),
-            ("prompt_closed_stray_end", None, "a</think>b<think>c"),
-        )
-    },
-    **{
         cid: (
             {"reasoning": None, "content": content, "calls": []},
             "thinking off: nothing of the reasoning format is parsed, the markers stay content (as "

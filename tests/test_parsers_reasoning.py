@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 from collections.abc import Sequence
 
 import pytest
@@ -105,8 +106,11 @@ def test_prompt_tail_from_the_real_qwen3_template(qwen):
     on = qwen.encode(qwen3_prompt(user))
     off = qwen.encode(qwen3_prompt(user, enable_thinking=False))
     assert qwen.decode(off[-6:], skip_special_tokens=False) == "assistant\n<think>\n\n</think>\n\n"
-    assert initial(QWEN3, qwen, on[-PROMPT_TAIL_IDS:]).phase == "pre"
-    assert initial(QWEN3, qwen, off[-PROMPT_TAIL_IDS:]).phase == "done"
+    # vLLM 0.33's qwen3 grammar starts in reasoning; a turn the prompt closed starts in content,
+    # where a stray </think> is still absorbed (post)
+    assert initial(QWEN3, qwen, on[-PROMPT_TAIL_IDS:]).phase == "think"
+    assert initial(QWEN3, qwen, off[-PROMPT_TAIL_IDS:]).phase == "post"
+    assert initial(QWEN3, qwen, off[-PROMPT_TAIL_IDS:], enabled=False).phase == "done"
     assert initial(R1, qwen, off[-PROMPT_TAIL_IDS:]).phase == "done"
     assert initial(R1, qwen, on[-PROMPT_TAIL_IDS:]).phase == "think"
 
@@ -123,7 +127,8 @@ def test_prompt_open_think_block_deepseek_r1_template(qwen):
 
 def test_closed_block_of_an_earlier_turn_does_not_disable_reasoning(qwen):
     """Multi-step tool calling: the history has <think>..</think>; this turn starts fresh.
-    vLLM's whole-prompt scan says "reasoning ended"; tito stops at the turn's <|im_start|>."""
+    tito's scan stops at the turn's <|im_start|> (as vLLM 0.33's qwen3 grammar, whose scan stops
+    at the ChatML turn boundaries; older whole-prompt scans said "reasoning ended")."""
     msgs = [
         {"role": "user", "content": "weather?"},
         {
@@ -136,7 +141,7 @@ def test_closed_block_of_an_earlier_turn_does_not_disable_reasoning(qwen):
     ]
     prompt = qwen.encode(qwen3_prompt(msgs))
     assert END_THINK in prompt
-    assert initial(QWEN3, qwen, prompt).phase == "pre"
+    assert initial(QWEN3, qwen, prompt).phase == "think"
     assert initial(R1, qwen, prompt).phase == "think"
 
 
@@ -205,11 +210,13 @@ def test_cjk_and_emoji_split_across_token_boundaries(qwen):
 # -- vLLM semantics: qwen3 vs deepseek_r1 -----------------------------------------------------
 
 
-def test_qwen3_output_without_think_is_content(qwen):
-    """tito's documented deviation from vLLM 0.33, which makes it reasoning (docs/conformance.md)."""
+def test_qwen3_output_before_end_is_reasoning_without_think(qwen):
+    """vLLM 0.33's qwen3 grammar starts in reasoning: everything before </think> is reasoning,
+    <think> or not (recorded: tests/goldens qwen3/no_start)."""
     ids = qwen.encode("Just an answer </think> here.")
     r, c, state, _ = drive(QWEN3, initial(QWEN3, qwen, []), per_token(qwen, ids))
-    assert (r, c, state.reasoning_tokens) == ("", "Just an answer </think> here.", 0)
+    assert (r, c) == ("Just an answer ", " here.")
+    assert state.reasoning_tokens == ids.index(END_THINK) == 4
 
 
 def test_deepseek_r1_output_before_end_is_reasoning_without_think(qwen):
@@ -225,10 +232,12 @@ def test_deepseek_r1_strips_one_think_marker(qwen):
     assert (r, c) == ("a<think>b", "c")
 
 
-def test_text_before_think_stays_content_for_qwen3(qwen):
+def test_text_before_think_is_reasoning_for_qwen3(qwen):
+    """vLLM 0.33's qwen3 grammar: the output starts in reasoning and a <think> inside the block
+    is absorbed (recorded: tests/goldens qwen3/text_before_think)."""
     ids = qwen.encode("Hello <think>why</think> bye")
     r, c, _, _ = drive(QWEN3, initial(QWEN3, qwen, []), per_token(qwen, ids))
-    assert (r, c) == ("why", "Hello  bye")
+    assert (r, c) == ("Hello why", " bye")
 
 
 def test_never_closed_block_at_finish_is_all_reasoning(qwen):
@@ -295,13 +304,20 @@ def test_100k_reasoning_tokens_state_stays_small():
 
 def test_reasoning_tokens_count_ids_strictly_inside_the_block(qwen):
     ids = [1, THINK, 5, 6, 7, END_THINK, 8, THINK, 9]
-    for parser, want in ((QWEN3, 3), (R1, 3)):
+    # both start in the block: id 1 before <think> is reasoning, <think> is not counted, and
+    # nothing after </think> is (the second <think> is content: no reopening)
+    for parser in (QWEN3, R1):
         state = initial(parser, qwen, [])
         for cut in range(len(ids) + 1):
             s1, _, _ = step(parser, state, "", ids[:cut], final=False)
             s2, _, _ = step(parser, s1, "", ids[cut:], final=True)
-            expect = want if parser is QWEN3 else 4  # r1: id 1 before </think> is reasoning
-            assert s2.reasoning_tokens == expect
+            assert s2.reasoning_tokens == 4
+    # a block opened by the output in pre (a parser that starts there) counts only its inside
+    pre = ReasoningState(phase="pre", id_phase="pre", start_id=THINK, end_id=END_THINK)
+    for cut in range(len(ids) + 1):
+        s1, _, _ = step(R1, pre, "", ids[:cut], final=False)
+        s2, _, _ = step(R1, s1, "", ids[cut:], final=True)
+        assert s2.reasoning_tokens == 3
 
 
 # -- the master property ----------------------------------------------------------------------
@@ -327,6 +343,16 @@ def reference(parser, phase: str, text: str) -> tuple[str, str]:
     """The result by definition (module header rules), with plain string searches."""
     if phase == "done":
         return "", text
+    if parser.absorb:  # vLLM's grammars (qwen3): repeated markers dropped, no reopening
+        reasoning, content = [], []
+        for piece in re.split(f"({re.escape(parser.start)}|{re.escape(parser.end)})", text):
+            if piece == parser.start and phase in ("pre", "think"):
+                phase = "think"
+            elif piece == parser.end and phase == "think":
+                phase = "post"
+            elif piece != parser.end:  # an end outside the block is absorbed
+                (reasoning if phase == "think" else content).append(piece)
+        return "".join(reasoning), "".join(content)
     content = ""
     opened = False
     if phase == "pre":

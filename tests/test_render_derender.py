@@ -25,12 +25,16 @@ def test_rendered_prompt_then_reply_decodes_to_the_same_text(client, vocabs, mod
     request = {"model": model, "messages": [{"role": "user", "content": "Say hi in French"}]}
     gen = post(client, "/v1/chat/completions/render", request)
     reply = "Bonjour ! Ça va ? 😀"
-    ids = vocab.encode(reply) + [vocab.eos_token_id]
+    # Qwen3 thinks first (with vLLM's qwen3 rule an output without </think> is reasoning)
+    thought = "<think>\nA greeting in French.\n</think>\n\n" if model == "qwen3" else ""
+    ids = vocab.encode(thought + reply) + [vocab.eos_token_id]
     out = post(client, "/v1/chat/completions/derender", {
         "model": model, "prompt_token_ids": gen["token_ids"],
         "generate_response": generate_response(ids), "chat_request": request})
     msg = out["choices"][0]["message"]
     assert (msg["content"] or "").strip() == reply
+    if thought:
+        assert msg["reasoning"] == "\nA greeting in French.\n"
     assert out["choices"][0]["finish_reason"] == "stop"
 
 

@@ -280,7 +280,9 @@ def test_live_gateway_capture_with_abort_replays_what_the_client_got(tmp_path: P
             resp = httpx.post(url + "/v1/chat/completions", timeout=60, json={
                 "model": "qwen3", "messages": [{"role": "user", "content": "Go"}],
                 "stream": True, "stop": ["delta alpha"], "max_tokens": 400,
-                "stream_options": {"include_usage": True}})
+                "stream_options": {"include_usage": True},
+                # thinking off: the plain reply is content (vLLM's qwen3 rule: else reasoning)
+                "chat_template_kwargs": {"enable_thinking": False}})
     assert resp.status_code == 200
     (capture,) = tmp_path.glob("*.jsonl")
     assert capture.with_suffix(".sse").read_bytes() == resp.content

@@ -116,13 +116,16 @@ def test_function_call_then_follow_up_turn_with_its_output(stack):
               *[i.model_dump(exclude_none=True) for i in first.output],
               {"type": "function_call_output", "call_id": calls[0].call_id,
                "output": json.dumps({"temp_c": 21})}]
-    second = create(sdk, "It is 21 °C in Paris.", input=follow, tools=TOOLS)
+    # Qwen3 thinks again before it answers (vLLM's rule: without </think> all is reasoning)
+    answer = "<think>\nThe tool says 21.\n</think>\n\nIt is 21 °C in Paris."
+    second = create(sdk, answer, input=follow, tools=TOOLS)
     assert second.status == "completed"
-    assert second.output_text == "It is 21 °C in Paris."
+    assert [i.type for i in second.output] == ["reasoning", "message"]
+    assert second.output_text == "\n\nIt is 21 °C in Paris."
     # the follow-up prompt holds the call and its output (more input than the first turn)
     assert second.usage.input_tokens > first.usage.input_tokens
-    streamed = list(create(sdk, "It is 21 °C in Paris.", input=follow, tools=TOOLS, stream=True))
-    assert streamed[-1].response.output_text == "It is 21 °C in Paris."
+    streamed = list(create(sdk, answer, input=follow, tools=TOOLS, stream=True))
+    assert streamed[-1].response.output_text == "\n\nIt is 21 °C in Paris."
 
 
 def test_length_finish_is_incomplete(stack):
@@ -139,10 +142,12 @@ def test_length_finish_is_incomplete(stack):
 def test_stop_string_cuts_and_aborts_the_engine(stack):
     engine, sdk, _ = stack
     long = "alpha beta gamma STOP delta " * 60
-    batch = create(sdk, long, extra_body={"stop": ["STOP"]})
+    # thinking off: the plain reply is the message (vLLM's qwen3 rule: else reasoning)
+    extra = {"stop": ["STOP"], "chat_template_kwargs": {"enable_thinking": False}}
+    batch = create(sdk, long, extra_body=extra)
     assert batch.output_text == "alpha beta gamma "
     before = len(engine.abort_calls)
-    events = list(create(sdk, long, stream=True, extra_body={"stop": ["STOP"]}))
+    events = list(create(sdk, long, stream=True, extra_body=extra))
     assert events[-1].response.output_text == "alpha beta gamma "
     # the stream stopped reading the engine: its usage counts fewer tokens than the batch's
     assert events[-1].response.usage.output_tokens < batch.usage.output_tokens

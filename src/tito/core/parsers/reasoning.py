@@ -22,23 +22,25 @@ The state is one :class:`ReasoningState`; its text ``phase`` is one of:
 
 ``pre``
     Outside any think block, but one may still open: text is **content**, and the first
-    ``<think>`` switches to ``think``. Only ``qwen3`` starts here (when the prompt did not open a
-    block): like vLLM's qwen3 parser, reasoning exists only when ``<think>`` appears.
+    start marker switches to ``think``. The formats without ``implicit_open`` start here
+    (mistral, granite, hunyuan_a13b, gemma4...) when the prompt did not open a block.
 ``think``
     Inside the think block: text is **reasoning** until the first ``</think>``, which switches to
-    ``done``. ``deepseek_r1`` always starts here when the prompt did not close the block (vLLM:
-    "everything before ``</think>`` is reasoning, even without ``<think>``"); both parsers start
-    here when the prompt tail opened the block (DeepSeek-R1 / Qwen3-thinking templates end the
-    prompt with ``<think>\\n``).
+    ``done`` (``post`` with ``absorb``). ``qwen3`` and ``deepseek_r1`` (``implicit_open``) start
+    here when the prompt's turn did not close the block (vLLM 0.33: "everything before
+    ``</think>`` is reasoning, even without ``<think>``"); every parser starts here when the
+    prompt tail opened the block (DeepSeek-R1 / Qwen3-thinking templates end the prompt with
+    ``<think>\\n``).
 ``post``
-    Only parsers with ``absorb`` (mistral): the block closed with its end marker (or the
+    Only parsers with ``absorb`` (qwen3, mistral...): the block closed with its end marker (or the
     prompt closed it); text is
     **content**, a stray end marker is dropped, the tool format's call start switches to ``done``
     (what follows belongs to the tool parser).
 ``done``
-    The block closed (in the output, or already in the prompt: Qwen3 with
-    ``enable_thinking=false`` ends the prompt with ``<think>\\n\\n</think>\\n\\n``), or reasoning
-    parsing is disabled: all text is **content**, markers included (nothing is parsed any more).
+    The block closed (in the output, or already in the prompt, for the parsers without
+    ``absorb``), or reasoning parsing is disabled (qwen3 with ``enable_thinking: false``, whose
+    template ends the prompt with ``<think>\\n\\n</think>\\n\\n``): all text is **content**,
+    markers included (nothing is parsed any more).
 
 Rules, identical for every chunking (so batch == stream by construction):
 
@@ -53,7 +55,7 @@ Rules, identical for every chunking (so batch == stream by construction):
    next chunk either completes the marker or releases the text.
 3. ``final``: ``held`` is released to the current phase's side. A block that never closes is all
    reasoning (vLLM: truncated thinking stays reasoning); ``content`` is then empty.
-4. Text before a ``<think>`` in ``pre`` stays content (vLLM's batch path drops it; tito never
+4. Text before a start marker in ``pre`` stays content (vLLM's batch path drops it; tito never
    loses text).
 
 Reasoning tokens (``usage.completion_tokens_details.reasoning_tokens``) are counted on the **ids**,
@@ -64,19 +66,13 @@ depend on chunking either.
 Prompt tail (:func:`initial`): scanning the prompt ids backwards from the end, the first ``<think>``
 id means "open", the first ``</think>`` id means "closed"; the scan stops at the first *special* id
 (``<|im_start|>``, ``<｜Assistant｜>``...), the start of the current turn, so a closed block from an
-earlier assistant turn never disables reasoning for this one (vLLM scans the whole prompt; its newer
-``reasoning_ended_in_prompt`` exists to fix exactly that).
+earlier assistant turn never disables reasoning for this one (vLLM's older parsers scan the whole
+prompt; 0.33's grammars with turn boundaries, qwen3's among them, stop at the turn as well).
 
-Differences from vLLM 0.33 (documented choice, ``docs/conformance.md``): vLLM 0.33's ``qwen3``
-parser starts every output in reasoning unless the prompt's turn closed the block or thinking is
-off, so a plain answer without ``<think>`` becomes reasoning and the content stays empty. tito
-starts qwen3 in ``pre`` when the prompt says nothing: Qwen3 templates that think either open the
-block in the prompt (Qwen3-2507 thinking, Qwen3.5: ``think`` from the prompt tail, as vLLM) or
-have the model write ``<think>`` (the original Qwen3: the same result as vLLM), so ``pre`` differs
-only where no block ever opens, and there the answer is the content. vLLM 0.33 also absorbs
-repeated markers (a second ``<think>``, a ``</think>`` after the block); tito does that only for
-the formats with ``absorb``: with qwen3 the content may hold a hermes call whose JSON strings
-contain the marker, which must stay data. vLLM also detects
+``qwen3`` follows vLLM 0.33's rule (its ``Qwen3Parser`` grammar, ``docs/conformance.md``): every
+output starts in reasoning unless the prompt's turn closed the block or ``enable_thinking`` is
+false, so a plain answer without any marker is all reasoning and the content stays empty;
+``<tool_call>`` ends the implicit reasoning; repeated markers are absorbed. vLLM also detects
 markers by token id in streaming but by text in batch; tito uses text in both (so a marker
 spelled with ordinary tokens counts too) and ids only for counting.
 

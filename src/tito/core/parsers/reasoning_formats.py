@@ -25,8 +25,10 @@ counted only for single-token markers (granite's and hunyuan's are text).
 The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningParser` row below):
 
 ============================  =====================================================================
-``qwen3``                      starts in ``pre``; ``enable_thinking: false`` turns it off; a
-                               ``<tool_call>`` ends it
+``qwen3``                      vLLM's qwen3 grammar: starts in ``think`` (reasoning before
+                               ``</think>`` without ``<think>``; no marker at all: all reasoning);
+                               ``enable_thinking: false`` turns it off; a ``<tool_call>`` ends it;
+                               repeats absorbed, trailing reasoning whitespace kept
 ``deepseek_r1``, ``step5``,    starts in ``think`` (reasoning before ``</think>`` without ``<think>``)
 ``olmo3``
 ``holo2``                      deepseek_r1 unless ``thinking``/``enable_thinking`` is false
@@ -85,7 +87,8 @@ class ReasoningParser:
     end: str = "</think>"
     #: True: output is reasoning until ``</think>`` even without ``<think>`` (deepseek_r1).
     implicit_open: bool = False
-    #: True: ``chat_template_kwargs.enable_thinking == False`` disables parsing (qwen3).
+    #: True: ``chat_template_kwargs.enable_thinking == False`` disables parsing (``switch``
+    #: ``"enable"`` says the same; qwen3 uses that).
     honours_enable_thinking: bool = False
     #: True: parsing is off unless ``thinking`` or ``enable_thinking`` is true (deepseek_v3:
     #: vLLM's parser is deepseek_r1 with the switch on, the identity parser without it)
@@ -184,7 +187,11 @@ class ReasoningParser:
 _TOOL_CALL = "<tool_call>"
 
 REASONING_PARSERS: dict[str, ReasoningParser] = {
-    "qwen3": ReasoningParser("qwen3", switch="enable", implicit_end=_TOOL_CALL),
+    # vLLM 0.33's Qwen3Parser grammar (qwen3_config(thinking=True)): starts in the block, so
+    # everything before </think> is reasoning, <think> or not; enable_thinking false turns it
+    # off; <tool_call> ends it; repeats absorbed; trailing reasoning whitespace kept
+    "qwen3": ReasoningParser(
+        "qwen3", implicit_open=True, switch="enable", implicit_end=_TOOL_CALL, absorb=True),
     "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True),
     "deepseek_v3": ReasoningParser("deepseek_v3", implicit_open=True, thinking_opt_in=True),
     # vLLM's DeepSeekV3ReasoningWithThinkingParser: deepseek_v3 with thinking on by default
