@@ -231,6 +231,37 @@ def test_parse_like_openai_harmony_any_chunking(client, harmony_encoding, msgs, 
         assert got_cut[:3] == reference(harmony_encoding, part)
 
 
+#: ids of characters split across byte tokens (o200k: each of these is a partial UTF-8 run)
+_SPLIT_TEXT = "🌧️ 日本語 ✓ 👍🏽 café 𝔘"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_special_and_padded_ids_inside_a_character_as_openai_harmony(
+        client, harmony_encoding, data):
+    """A special id, or an id past the tokenizer (up to gpt-oss's vocab_size 201,088), inside a
+    character's bytes ends the character as openai-harmony reads a message (U+FFFD, the name,
+    U+FFFD for the rest; vLLM 0.33: fuzz_derender gpt-oss:36:17 and :74), whatever
+    skip_special_tokens, at any place in the message (an end token after cut bytes too);
+    stream == batch."""
+    body = harmony_encoding.encode(_SPLIT_TEXT)
+    inserts = data.draw(st.lists(st.tuples(
+        st.integers(0, len(body)),
+        st.sampled_from([200527, 200196, 201087, 200013, 200018, 199999, 200019])), max_size=3))
+    for at, tid in sorted(inserts, reverse=True):
+        body = body[:at] + [tid] + body[at:]
+    channel = data.draw(st.sampled_from(["analysis", "final"]))
+    head = harmony_encoding.encode(f"<|channel|>{channel}<|message|>", allowed_special="all")
+    end = data.draw(st.sampled_from([[END], [RETURN], [CALL], []]))
+    ids = head + body + end
+    skip = data.draw(st.booleans())
+    want = reference(harmony_encoding, ids)
+    got = message_fields(batch(client, ids, skip_special_tokens=skip))
+    assert got[:2] == want[:2]
+    cuts = data.draw(st.lists(st.integers(1, 4), max_size=8))
+    assert stream(client, ids, cuts, skip_special_tokens=skip)[:2] == got[:2]
+
+
 ANY_IDS = st.lists(st.one_of(st.sampled_from([START, MESSAGE, END, CALL, RETURN, 200005, 200003,
                                               199999, 200018, 173781, 35644, 17196, 12606]),
                              st.integers(0, 200018)), max_size=40)

@@ -220,12 +220,17 @@ def step_choice(
 
     # 2. detokenize, one piece per id
     skip, keep = cfg.skip_special_tokens, cfg.keep_special_ids
-    detok, pieces = _detok_step(vocab, state.detok, decode_ids, skip_special_tokens=skip,
-                                keep_special_ids=keep)
+    if cfg.harmony:
+        detok, pieces = _harmony_pieces(vocab, state.detok, decode_ids)
+        skip_text = False
+    else:
+        detok, pieces = _detok_step(vocab, state.detok, decode_ids, skip_special_tokens=skip,
+                                    keep_special_ids=keep)
+        skip_text = skip
     flushed = ""
     if final:
         detok, flushed = detokenizer.flush(
-            vocab, detok, skip_special_tokens=skip, keep_special_ids=keep
+            vocab, detok, skip_special_tokens=skip_text, keep_special_ids=keep
         )
     state.detok = detok
 
@@ -239,10 +244,12 @@ def step_choice(
             text += flushed
     else:
         seen = pieces
-        if cfg.harmony and keep and skip:
-            # the engine's text, which stop strings match, holds no harmony marker (render's
-            # skip_special_tokens); harmony reads the ids and pieces, not this text
-            seen = ["" if i in keep else p for i, p in zip(decode_ids, pieces, strict=True)]
+        if cfg.harmony and skip:
+            # the engine's text, which stop strings match, holds no special id and no id past
+            # the tokenizer (render's skip_special_tokens); harmony reads the ids and pieces
+            hidden, size = vocab.special_ids, vocab.size
+            seen = ["" if i in hidden or i >= size else p
+                    for i, p in zip(decode_ids, pieces, strict=True)]
         state.stop, text, fired, fired_at = stops.step(
             stop_cfg, held, seen, final=final, flush_text=flushed
         )
@@ -377,6 +384,34 @@ def _parsers_step(
             tool_parser_for(cfg), tool_state, content, final=final
         )
     return reasoning_state, tool_state, reasoning, content, calls
+
+
+def _harmony_pieces(
+    vocab: Vocab, detok: DetokState, ids: Sequence[int]
+) -> tuple[DetokState, list[str]]:
+    """gpt-oss's pieces as openai-harmony reads a message: the lossy UTF-8 reading of every
+    token's bytes, a special id's bytes being its name whatever ``skip_special_tokens``.
+
+    Why: a special id or an id past the tokenizer inside a character's bytes ends that
+    character for openai-harmony (so for vLLM 0.33): U+FFFD, the name, U+FFFD for the rest. The
+    detokenizer runs without skipping (a special id's piece is then the held bytes' U+FFFD and
+    its name, which the harmony parser renames); at an id past the tokenizer, which decodes to
+    nothing, the held bytes are flushed into its piece and the next bytes start afresh.
+    """
+    size = vocab.size
+    if not ids or max(ids) < size:
+        return _detok_step(vocab, detok, ids, skip_special_tokens=False)
+    pieces: list[str] = []
+    start = 0
+    for k, tid in enumerate(ids):
+        if tid >= size:
+            detok, part = _detok_step(vocab, detok, ids[start:k], skip_special_tokens=False)
+            pieces += part
+            _, held = detokenizer.flush(vocab, detok, skip_special_tokens=False)
+            pieces.append(held)
+            detok, start = DetokState(), k + 1
+    detok, part = _detok_step(vocab, detok, ids[start:], skip_special_tokens=False)
+    return detok, pieces + part
 
 
 def _harmony_step(

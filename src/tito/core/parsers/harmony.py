@@ -33,7 +33,9 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    markers, ``<|startoftext|>`` and ``<|endoftext|>`` by theirs, every other special id and
    every id past the tokenizer (200,019 up to ``vocab_size`` 201,088) as ``<|reserved_N|>``
    (200018 too, ``<|endofprompt|>`` in ``tokenizer.json``); tokens between messages (after an
-   end token, before ``<|start|>``) are dropped.
+   end token, before ``<|start|>``) are dropped. Text is openai-harmony's lossy UTF-8 reading of
+   the tokens' bytes, a special id's bytes being its name: such an id (an end token too) inside
+   a character's bytes ends it as U+FFFD (the pipeline's ``_harmony_pieces``).
 2. A tool call starts when its header is complete (name, arguments ``""``); its content streams
    as argument deltas, verbatim (vLLM's batch path re-serializes the JSON; tito keeps the
    model's text in both paths so stream == batch). With ``parallel_tool_calls`` false only call 0
@@ -372,14 +374,17 @@ def step(
     size = vocab.size
     for tid, piece in zip(ids, pieces, strict=True):
         phase = st.phase
+        lead = ""  # a special id's piece: the U+FFFD of bytes it cut short, then its name
         if tid in special or tid >= size:
-            piece = _decoded(vocab, tid) if phase == "raw" else _special_text(vocab, tid)
+            name = _decoded(vocab, tid)
+            lead = piece[:len(piece) - len(name)]
+            piece = lead + (name if phase == "raw" else _special_text(vocab, tid))
         if phase == "skip":
             if tid == marks.start:  # anything else between messages is dropped (rule 1)
                 st.phase, st.header, st.first, st.kind = "header", "", False, "drop"
         elif phase == "header":
             if tid == marks.message:
-                run.open(parse_header(st.header, role_given=st.first))
+                run.open(parse_header(st.header + lead, role_given=st.first))
             else:
                 st.header += piece
                 if len(st.header) > HEADER_LIMIT:
@@ -390,6 +395,8 @@ def step(
                         st.phase, st.header = "skip", ""
         elif phase in ("content", "raw"):
             if tid in marks.ends:
+                if lead:
+                    run.emit(lead)
                 st.phase, st.kind, st.counts = "skip", "drop", False
             else:
                 if st.counts and tid not in special and tid < size:
