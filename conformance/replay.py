@@ -221,7 +221,7 @@ DEVIATIONS: list[Deviation] = [
     Deviation("derender_chat_gptoss", "stop_string", "choices.0.message.content",
               "stop strings are applied by derender for every model (vLLM's harmony batch path "
               "ignores them, its template-model path applies them)"),
-    Deviation("stream_chat_gptoss", "two_analysis.*", "reasoning",
+    Deviation("stream_*", "two_analysis*", "reasoning",
               "two messages on one channel are joined with a newline in the stream as in batch "
               "(vLLM joins them with '\\n' in batch only)"),
     # -- mistral-v3 (mistral-common)
