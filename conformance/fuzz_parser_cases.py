@@ -291,6 +291,13 @@ def _hy_v3(rng, calls):
     return "<tool_calls>\n" + "\n".join(one(n, a) for n, a in calls) + "\n</tool_calls>"
 
 
+def _hy_v4(rng, calls):  # Hy4 writes its markers back to back (vLLM's batch needs that)
+    return "<tool_calls>" + rng.choice(["", "\n"]).join(
+        f"<tool_call>{n}" + "".join(f"<arg_key>{k}</arg_key><arg_value>{_xml_value(v)}</arg_value>"
+                                    for k, v in a.items()) + "</tool_call>"
+        for n, a in calls) + "</tool_calls>"
+
+
 def _jamba(rng, calls):
     return "<tool_calls>" + _dumps(rng, [{"name": n, "arguments": a} for n, a in calls]) + "</tool_calls>"
 
@@ -401,6 +408,8 @@ FORMATS = {
     "gigachat3": (_gigachat3, ["<|message_sep|>", "<|role_sep|>", "<|function_call|>"]),
     "plamo3": (_plamo3, ["<|plamo:begin_tool_requests:plamo|>", "<|plamo:end_tool_name:plamo|>",
                          "<|plamo:end_tool_arguments:plamo|>"]),
+    # newparsers5
+    "hy_v4": (_hy_v4, ["<tool_calls>", "<tool_call>", "<arg_key>", "</arg_value>"]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
 _AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic", "olmo3", "xlam"}
@@ -451,7 +460,7 @@ PAIRS = [
     ("qwen3_coder", "nemotron_v3"), ("deepseek_v4", "deepseek_v4"), ("deepseek_v41", "deepseek_v41"),
     ("gemma4", "gemma4"), ("step5", "step5"), ("qwen3_coder", "granite_thinking_parser"),
     ("ernie45", "ernie45"), ("hy_v3", "hy_v3"), ("step3", "step3"),
-    ("poolside_v1", "poolside_v1"), ("plamo3", "plamo3"),
+    ("poolside_v1", "poolside_v1"), ("plamo3", "plamo3"), ("hy_v4", "hy_v4"),
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

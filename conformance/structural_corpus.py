@@ -19,7 +19,9 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            "gemma4", "step5", "ernie45", "hy_v3", "jamba", "internlm", "functiongemma",
            "step3", "olmo3",
            # newparsers4
-           "poolside_v1", "lfm2", "apertus", "plamo3", "gigachat3", "dots", "xlam"]
+           "poolside_v1", "lfm2", "apertus", "plamo3", "gigachat3", "dots", "xlam",
+           # newparsers5
+           "hy_v4"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -168,7 +170,10 @@ OUTPUTS.update({"llama4_json": OUTPUTS["llama3_json"], "qwen3_xml": OUTPUTS["qwe
                           "<|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|>"
                           "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json"
                           '<|plamo:msg|>{"city": "Paris"}<|plamo:end_tool_arguments:plamo|>'
-                          "<|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>"})
+                          "<|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>",
+                # newparsers5 (auto too: vLLM's hy_v4 sends no tag there, the model writes this)
+                "hy_v4": "<tool_calls><tool_call>get_weather<arg_key>city</arg_key><arg_value>"
+                         "Paris</arg_value></tool_call></tool_calls>"})
 #: derender cases: (chat request of CHAT, output kind): "tagged" = OUTPUTS[parser] (the JSON
 #: list for the formats without a tag), "args" = the named function's bare arguments
 DERENDER = {"derender_required": ("required_two", "tagged"),

@@ -507,7 +507,7 @@ def test_harmony_parsers_go_together(tmp_path):
         load_model(folder)
 
 
-@pytest.mark.parametrize("key", ["reasoning_parser"])
+@pytest.mark.parametrize("key", ["tool_parser", "reasoning_parser"])
 def test_hy_v4_with_suffixed_markers_is_refused(tmp_path, key):
     """vLLM 0.33's hy_v4 parsers read a per-checkpoint marker suffix (``<think:6124c78e>``) from
     the vocabulary; tito's rows know the unsuffixed markers, so such a model is refused at load

@@ -49,6 +49,39 @@ _NP5_DEVIATIONS: dict[str, tuple[dict, str]] = {
         )
         for tag in ("", "low_")
     },
+    # hy_v4's batch is strict (any markup it does not expect makes the whole output content),
+    # its stream lenient: tito reads the calls as its stream does, never losing text
+    **{
+        f"hy_v4/{cid}": ({"reasoning": None, "content": content, "calls": calls}, why)
+        for cid, content, calls, why in (
+            ("key_spaced", None, [["get_weather", '{"city": "Paris"}']],
+             "a key with spaces: vLLM's stream strips it, its batch keeps them; tito strips"),
+            ("value_markup", None, [["get_weather", '{"city": "a <b> & <tool_call> c"}']],
+             "a <tool_call> inside a value: vLLM's batch counts tags and makes the whole output "
+             "content, its stream reads the value; tito reads the value"),
+            ("ws_between_tags", None, [["get_weather", '{"city": "Beijing"}']],
+             "newlines between the argument tags: vLLM's batch makes the whole output content, "
+             "its stream writes the markup into the value (not JSON); tito reads the call "
+             "(Hy3's grammar, whitespace allowed)"),
+            ("truncated", None, [["get_weather", '{"city": "Beijing"}']],
+             "cut inside a value: vLLM's batch makes the whole output content, its stream "
+             "sends the value unclosed; tito keeps it and closes the JSON"),
+            ("truncated_value", None, [["get_weather", '{"city": ""}']],
+             "cut right after <arg_value>: as truncated"),
+            ("text_after", "\nDone.", [["get_weather", '{"city": "Beijing", "date": "2026-03-30"}']],
+             "text_after_calls: text after </tool_calls> is content (vLLM drops it)"),
+            ("no_section_end", None, [["get_weather", '{"city": "Beijing", "date": "2026-03-30"}']],
+             "no </tool_calls>: vLLM's batch makes the whole output content, its stream reads "
+             "the call; tito reads it"),
+            ("cut_name", "Hi ", [],
+             "a header cut by the end: vLLM's batch makes the whole output content, its stream "
+             "drops the cut markup; tito drops it (as hy_v3)"),
+            ("cut_section", "Hi ", [], "as cut_name"),
+            ("duplicate_key", None, [["get_weather", '{"city": "a", "city": "b"}']],
+             "a repeated key: vLLM's batch keeps the last value, its stream writes both (and "
+             "leaves the last unclosed); tito writes both (JSON readers keep the last)"),
+        )
+    },
 }
 
 #: newparsers4's deviations (the same rules as the formats' above: text is never lost)

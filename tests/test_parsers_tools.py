@@ -910,6 +910,7 @@ XML_SECTIONS = {
     "functiongemma": "<start_function_call>",
     "step3": "<｜tool_calls_begin｜>",
     "dots": "<dots_function_call>",
+    "hy_v4": "<tool_calls>",
 }
 XML_NAME_HEADERS = {
     "qwen3_coder": "<tool_call><function=",
@@ -930,6 +931,7 @@ XML_NAME_HEADERS = {
     "functiongemma": "<start_function_call>call:",
     "step3": "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
     "dots": '<dots_function_call><invoke name="',
+    "hy_v4": "<tool_calls><tool_call>",
 }
 
 
@@ -966,6 +968,8 @@ def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its
         "<｜tool_call_end｜><｜tool_calls_end｜>",
         "dots": f'<dots_function_call>\n<invoke name="f">\n<parameter name="data">{big}'
         "</parameter>\n</invoke>\n</dots_function_call>",
+        "hy_v4": f"<tool_calls><tool_call>f<arg_key>data</arg_key><arg_value>{big}"
+        "</arg_value></tool_call></tool_calls>",
     }
 
 
@@ -1437,6 +1441,11 @@ _FRAGMENTS = {
     ],
     "hy_v3": [
         "<tool_calls>", "</tool_calls>", "<tool_call>", "</tool_call>", "f", "g", "<tool_sep>",
+        "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "n", "o", "d", "a", "7",
+        "[1, 'x']", "true", "5.0", " ", "\n", "text", "<",
+    ],
+    "hy_v4": [
+        "<tool_calls>", "</tool_calls>", "<tool_call>", "</tool_call>", "f", "g", " h ",
         "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "n", "o", "d", "a", "7",
         "[1, 'x']", "true", "5.0", " ", "\n", "text", "<",
     ],

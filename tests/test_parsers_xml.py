@@ -97,6 +97,7 @@ def test_typed_parser_state_stays_bounded_with_every_buffer_full(name):
         "functiongemma": "<start_function_call>call:f{n:<escape>",
         "poolside_v1": "<tool_call>f<arg_key>n</arg_key><arg_value>",
         "dots": '<dots_function_call><invoke name="f"><parameter name="n">',
+        "hy_v4": "<tool_calls><tool_call>f<arg_key>n</arg_key><arg_value>",
         "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke '
         'name="f"><steptml:parameter name="n">',
     }[name]

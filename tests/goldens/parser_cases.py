@@ -1421,9 +1421,60 @@ def _hy_v4_reasoning() -> list[dict]:
     return out
 
 
+def _hy_v4() -> list[dict]:
+    """vLLM 0.33's hy_v4 tool parser (Hy3's cases without <tool_sep>, its markers back to back)
+    and ours."""
+    def call(name, *args):
+        return f"<tool_call>{name}" + "".join(
+            f"<arg_key>{k}</arg_key><arg_value>{v}</arg_value>" for k, v in args) + "</tool_call>"
+    w = call("get_weather", ("city", "Beijing"), ("date", "2026-03-30"))
+    typed = call("test_types", ("int_param", "42"), ("float_param", "5.0"), ("bool_param", "True"),
+                 ("obj_param", '{"a": 1}'), ("arr_param", "[1, 'x']"), ("num", "7"),
+                 ("anyof_int", "null"), ("unknown", "(1, 2)"), ("str_param", " 12 "))
+    texts = {
+        "zero_arg": f"<tool_calls>{call('get_current_date')}</tool_calls>",
+        "single": f"<tool_calls>{w}</tool_calls>",
+        "content_before": f"Checking.<tool_calls>{call('get_current_date')}</tool_calls>",
+        "multiple": f"<tool_calls>{w}{w.replace('Beijing', 'Hangzhou')}</tool_calls>",
+        "plain": "This is a plain response.",
+        "typed": f"<tool_calls>{typed}</tool_calls>",
+        "unknown_tool": f"<tool_calls>{call('nope', ('x', '1'))}</tool_calls>",
+        "name_spaced": f"<tool_calls><tool_call> get_weather \n<arg_key>city</arg_key>"
+                       f"<arg_value>Paris</arg_value></tool_call></tool_calls>",
+        "key_spaced": f"<tool_calls><tool_call>get_weather<arg_key> city </arg_key>"
+                      f"<arg_value>Paris</arg_value></tool_call></tool_calls>",
+        "value_markup": f"<tool_calls>{call('get_weather', ('city', 'a <b> & <tool_call> c'))}</tool_calls>",
+        "value_newlines": f"<tool_calls>{call('get_weather', ('city', chr(10) + 'São Paulo' + chr(10)))}</tool_calls>",
+        "newlines_between": f"<tool_calls>\n{w}\n</tool_calls>",
+        "ws_between_tags": "<tool_calls><tool_call>get_weather\n<arg_key>city</arg_key>\n"
+                           "<arg_value>Beijing</arg_value>\n</tool_call></tool_calls>",
+        "truncated": f"<tool_calls>{w}"[:75],
+        "truncated_value": f"<tool_calls>{w}"[:68],
+        "text_after": f"<tool_calls>{w}</tool_calls>\nDone.",
+        "no_section_end": f"<tool_calls>{w}",
+        "cut_name": "Hi <tool_calls><tool_call>get_wea",
+        "cut_section": "Hi <tool_calls><tool_ca",
+        "bare_call": f"Hi {w}",
+        "duplicate_key": f"<tool_calls>{call('get_weather', ('city', 'a'), ('city', 'b'))}</tool_calls>",
+    }
+    out = [{"id": f"hy_v4/{cid}", "tool": "hy_v4", "reasoning": None, "tools": _HY_TOOLS,
+            "text": text} for cid, text in texts.items()]
+    for cid, text, kwargs in (
+            ("think_call", f"hm</think>\n<tool_calls>{w}</tool_calls>", None),
+            ("think_block_call", f"<think>hm</think><tool_calls>{w}</tool_calls>", None),
+            ("no_think_call", f"<tool_calls>{w}</tool_calls>", {"reasoning_effort": "no_think"}),
+            ("unclosed", f"hm <tool_calls>{w}</tool_calls>", None)):
+        case = {"id": f"hy_v4+hy_v4/{cid}", "tool": "hy_v4", "reasoning": "hy_v4",
+                "tools": _HY_TOOLS, "text": text}
+        if kwargs:
+            case["kwargs"] = kwargs
+        out.append(case)
+    return out
+
+
 def _newparsers5() -> list[dict]:
     """newparsers5's cases, one block (parser_cases is shared by several helpers)."""
-    return [*_mm3_reasoning(), *_hy_v4_reasoning()]
+    return [*_mm3_reasoning(), *_hy_v4_reasoning(), *_hy_v4()]
 
 
 _DS_TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
@@ -1582,6 +1633,7 @@ MARKERS: dict[str, list[str]] = {
               "</arg_value>"],
     # newparsers5 (M3's markers are whole vocabulary entries)
     "minimax_m3": ["<mm:think>", "</mm:think>"],
+    "hy_v4": ["<tool_calls>", "</tool_calls>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
 }
 
 

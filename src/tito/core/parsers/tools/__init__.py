@@ -88,6 +88,8 @@ _FORMATS = {
     "gigachat3": "gigachat3:GigaChat3Parser",
     "dots": "dots:DotsParser",
     "xlam": "xlam:XlamParser",
+    # newparsers5
+    "hy_v4": "hy_v4:HyV4Parser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -163,6 +165,8 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "gigachat3": RenderTraits(special=True),
     "dots": RenderTraits(forced_calls="native"),
     "xlam": RenderTraits(),
+    # newparsers5 (vLLM's hy_v4 constrains required / named only: structural.NO_AUTO_TAG)
+    "hy_v4": RenderTraits("hy_v4", forced_calls="native"),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
@@ -171,8 +175,8 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 #: that asking imports no format).
 TYPED_TOOL_PARSERS = frozenset(
     {"deepseek_v32", "deepseek_v4", "deepseek_v41", "dots", "functiongemma", "gemma4", "glm45",
-     "glm47", "hy_v3", "ling3", "mimo", "minimax_m2", "poolside_v1", "qwen3_coder", "qwen3_xml",
-     "seed_oss", "step3", "step3p5", "step5"})
+     "glm47", "hy_v3", "hy_v4", "ling3", "mimo", "minimax_m2", "poolside_v1", "qwen3_coder",
+     "qwen3_xml", "seed_oss", "step3", "step3p5", "step5"})
 
 __all__ = [
     "HEADER_LIMIT",

@@ -19,7 +19,8 @@ Rules (vLLM's ``DelegatingParser._apply_structural_tag``)::
                tool's arguments pinned, as if each were ``strict: true``)
     no tag:    tool_choice "none"; no function tools; the format has no model;
                auto when the level is ``auto``, no tool is strict and parallel_tool_calls is
-               not false (parallel_tool_calls false with auto *and* a constraint does not count)
+               not false (parallel_tool_calls false with auto *and* a constraint does not count); auto
+               without a constraint for the :data:`NO_AUTO_TAG` models (hy_v4)
     mode:      auto -> "auto"; "required" -> "required"; named -> "forced" (only that tool)
     or-format: auto with response_format / structured_outputs and a tag ->
                or(FORMAT built as "required", the constraint as an xgrammar format)
@@ -175,6 +176,8 @@ def structural_tag(
         if not functions:
             return None
         mode = "forced"
+    if mode == "auto" and model in NO_AUTO_TAG:
+        return None
     specs = [ToolSpec(str(f["name"]), f.get("parameters"), level == 2 or f.get("strict") is True)
              for f in functions]
     fmt = builder(specs, mode)
@@ -185,6 +188,10 @@ def structural_tag(
     return json.dumps({"type": "structural_tag", "format": fmt})
 
 
+#: models whose vLLM parser builds no tag for plain ``auto`` whatever the tools' strictness or the
+#: level (vLLM 0.33's HYV4ToolParser.get_structural_tag: only required / named, and auto with
+#: the request's own constraint, which asks for the tag as required)
+NO_AUTO_TAG = frozenset({"hy_v4"})
 _CONSTRAINT_KINDS = ("json", "regex", "choice", "grammar", "json_object", "structural_tag")
 _CALL_LISTS = frozenset({"triggered_tags", "token_triggered_tags", "tags_with_separator"})
 

@@ -39,6 +39,8 @@ the call mode, and returns the ``format``. Grammar of the shapes (``T(name)`` on
               <minimax:tool_call>
     plamo3    auto: triggered([REQUESTS], [tag(REQUESTS, T*, REQUESTS_END)]) else that tag
               T = tag(REQUEST NAME_BEGIN N NAME_END ARGS_BEGIN, ARGS, ARGS_END REQUEST_END)
+    hy_v4     auto: triggered([CALLS], [tag(CALLS, T*, CALLS_END)]) else sequence(CALLS, T*,
+              CALLS_END); T = tag("<tool_call>N", keys pinned, values any text, "</tool_call>")
     harmony   sequence(optional analysis message, optional commentary preamble,
               or(a message to=functions.N on any channel, header orders and json constrains;
               auto: also the final channel))
@@ -91,6 +93,10 @@ def one_of(elements: Sequence[Format]) -> Format:
 
 def optional(content: Format) -> Format:
     return {"type": "optional", "content": content}
+
+
+def star(content: Format) -> Format:
+    return {"type": "star", "content": content}
 
 
 def triggered(triggers: list[str], tags: list[Format], excludes: Sequence[str] = (), *,
@@ -252,6 +258,32 @@ def plamo3(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
     return triggered([p.BEGIN_REQUESTS], [requests]) if mode == "auto" else requests
 
 
+def hy_v4(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
+    """vLLM's own Hunyuan 4 builder: every call's keys pinned (the required ones in order, then
+    any of the others, repeated), the values free text; ``ARGS`` is never a schema. (vLLM builds
+    no tag for auto without a constraint: :data:`.structural.NO_AUTO_TAG`.)"""
+    def pair(key: str) -> Format:
+        return sequence(const("<arg_key>"), const(key), const("</arg_key>"), const("<arg_value>"),
+                        any_text(), const("</arg_value>"))
+
+    tags = []
+    for t in tools:
+        params = t.parameters if isinstance(t.parameters, dict) else {}
+        props, req = params.get("properties") or {}, params.get("required") or []
+        elements = [pair(k) for k in [*(k for k in props if k in req), *(k for k in req
+                                                                           if k not in props)]]
+        optional_pairs = [pair(k) for k in props if k not in req]
+        if optional_pairs:
+            elements.append(star(optional_pairs[0] if len(optional_pairs) == 1
+                                 else one_of(optional_pairs)))
+        tags.append(tag("<tool_call>" + t.name, sequence(*elements) if elements else any_text(),
+                        "</tool_call>"))
+    calls = separated(tags, forced=mode == "forced")
+    if mode == "auto":
+        return triggered(["<tool_calls>"], [tag("<tool_calls>", calls, "</tool_calls>")])
+    return sequence(const("<tool_calls>"), calls, const("</tool_calls>"))
+
+
 # -- GLM-4.5 / 4.7 -------------------------------------------------------------------------
 
 _GLM_ARGS = ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"]
@@ -362,5 +394,6 @@ BUILDERS: dict[str, Builder] = {
     "glm_4_7": glm_4_7,
     "minimax": minimax,
     "plamo3": plamo3,
+    "hy_v4": hy_v4,
     "harmony": harmony,
 }
