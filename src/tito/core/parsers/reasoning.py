@@ -50,6 +50,7 @@ Rules, identical for every chunking (so batch == stream by construction):
    ``reopen`` a start marker in ``post`` opens the block again (vLLM 0.33's GLM / DeepSeek-V4 /
    Mistral / Gemma 4 grammars), the trailing whitespace held at its end then kept. The
    implicit end (a tool call start) ends ``pre`` as well as ``think``: after a call nothing opens.
+   With ``lead_end`` (minimax_m3) an end marker opening the output in ``pre`` is dropped.
 2. Hold-back is minimal: only the longest suffix that is a proper prefix of a marker the current
    phase is looking for is kept in ``held`` (at most ``len("</think>") - 1 = 7`` characters); the
    next chunk either completes the marker or releases the text.
@@ -131,7 +132,7 @@ class ReasoningState(State):
     #: while they may still be the prefix; the prefix is decided; the output's start is decided
     lead: str = Field(default="", max_length=16)
     led: bool = False
-    begun: bool = False
+    begun: bool = False  #: (also ``lead_end`` formats, minimax_m3: the output's start is decided)
     cbegun: bool = False  #: ``content_lstrip`` formats: the content has started
 
 
