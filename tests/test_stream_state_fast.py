@@ -223,3 +223,49 @@ def test_meta_dump_is_the_generic_dump(sequence: list[Any]) -> None:
             expected = meta.model_dump(exclude_defaults=True)
             assert list(got.items()) == list(expected.items())
             assert json.dumps(got) == json.dumps(expected)
+
+
+def _thinking_states(states: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [raw["tito"]["st"]["reasoning"] for _, raw in states
+            if raw["tito"]["st"].get("reasoning", {}).get("reasoning_tokens")]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), count=st.integers(-2, 2**64) | st.booleans() | st.none()
+       | st.floats(allow_nan=False) | st.text(max_size=2))
+def test_a_parser_state_of_a_new_count_is_the_validated_one(
+        states: list[tuple[str, dict[str, Any]]], data: st.DataObject, count: Any) -> None:
+    """``_parser_state`` finds a thinking block's state by its value without the reasoning
+    count and copies it with the count: the same state (or the same refusal) as validating the
+    whole value, for every count, whether the value was seen before or not."""
+    from tito.core.parsers.harmony_state import HarmonyState
+    from tito.core.parsers.reasoning import ReasoningState
+    from tito.core.state import StateError
+    from tito.service import stream_state_fast
+
+    assert stream_state_fast._COUNTED == {ReasoningState, HarmonyState}
+    thinking = _thinking_states(states)
+    assert thinking  # the qwen3 streams think
+    cls, base = data.draw(st.sampled_from(
+        [(ReasoningState, raw) for raw in thinking]
+        + [(HarmonyState, {"reasoning_tokens": 3}), (HarmonyState, {"counts": True, "calls": 1})]))
+    raw = {**base, "reasoning_tokens": count}
+    try:
+        expected: Any = cls.model_validate(copy.deepcopy(raw)).model_dump()
+    except StateError as exc:
+        expected = ("error", str(exc))
+    without = {k: v for k, v in base.items() if k != "reasoning_tokens"}  # (count 0)
+    for _ in range(2):  # a value not seen, then seen
+        stream_state_fast._PARSER_STATES.clear()
+        for first in (base, without, None):  # found with another count, with none, or new
+            if first is not None:
+                stream_state_fast._parser_state(cls, first)
+            try:
+                got: Any = stream_state_fast._parser_state(cls, copy.deepcopy(raw)).model_dump()
+            except StateError as exc:
+                got = ("error", str(exc))
+            assert got == expected
+            assert (stream_state_fast._parser_state(cls, without).model_dump()
+                    == cls.model_validate(without).model_dump())
+            assert (stream_state_fast._parser_state(cls, base).model_dump()
+                    == cls.model_validate(base).model_dump())

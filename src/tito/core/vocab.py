@@ -41,6 +41,8 @@ def _byte_level_chars() -> list[str]:
 
 BYTE_LEVEL_CHARS = _byte_level_chars()
 _BYTE_OF_CHAR = {c: b for b, c in enumerate(BYTE_LEVEL_CHARS)}
+#: most ids :meth:`Vocab.exact_tokens` keeps (a few MB of short strings at most)
+_MAX_EXACT = 32768
 
 
 class Vocab:
@@ -91,9 +93,51 @@ class Vocab:
         """Inverse of :meth:`token`."""
         return self.tokenizer.token_to_id(token)
 
-    def token_ids(self, tokens: Iterable[str]) -> list[int | None]:
-        """:meth:`token_id` of each (one call for a stream state's window)."""
-        return list(map(self.tokenizer.token_to_id, tokens))
+    @cached_property
+    def _exact(self) -> dict[int, str]:
+        """Cache of :meth:`exact_tokens` (bounded: emptied at :data:`_MAX_EXACT` ids)."""
+        return {}
+
+    @cached_property
+    def _exact_ids(self) -> dict[str, int]:
+        """The inverse of :attr:`_exact` (each string :meth:`token_id` reads as its id), for
+        :meth:`token_ids`; emptied with it."""
+        return {}
+
+    def exact_tokens(self, ids: Iterable[int]) -> tuple[list[str], bool]:
+        """(each id's :meth:`token`, ``""`` for an unknown one; whether every string names its
+        id alone, i.e. :meth:`token_id` of each gives back the id).
+
+        Why: a streamed call writes its detokenizer window as vLLM's ``prev_tokens`` strings
+        and keeps the state only when they read back to the same ids (a string two ids share,
+        an unknown id's ``""`` would not): two tokenizer calls per id per call, for a window
+        that holds the same few ids call after call. The ids that read back are cached with
+        their strings (at most :data:`_MAX_EXACT`, then the cache starts over)."""
+        cache = self._exact
+        out = []
+        exact = True
+        for i in ids:
+            text = cache.get(i)
+            if text is None:
+                text = self.token(i) or ""
+                if text and self.token_id(text) == i:
+                    if len(cache) >= _MAX_EXACT:
+                        cache.clear()
+                        self._exact_ids.clear()
+                    cache[i] = text
+                    self._exact_ids[text] = i
+                else:
+                    exact = False
+            out.append(text)
+        return out, exact
+
+    def token_ids(self, tokens: Sequence[str]) -> list[int | None]:
+        """:meth:`token_id` of each (a stream state's window): read in the strings
+        :meth:`exact_tokens` wrote (a dict lookup), any other through the tokenizer."""
+        out = list(map(self._exact_ids.get, tokens))
+        if None in out:
+            return list(map(self.tokenizer.token_to_id, tokens))
+        return out  # type: ignore[return-value]
 
     @cached_property
     def all_eos_ids(self) -> frozenset[int]:

@@ -137,11 +137,13 @@ def _ids(value: Any) -> bool:
 
 
 def _strings(value: Any) -> bool:
+    """A list of strings (a JSON parser's: exact ``str``, which ``join`` checks at C speed)."""
     if value.__class__ is not list:
         return False
-    for s in value:
-        if s.__class__ is not str:
-            return False
+    try:
+        "".join(value)
+    except TypeError:
+        return False
     return True
 
 

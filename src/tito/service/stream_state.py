@@ -165,8 +165,9 @@ def encode(
         # a stop-token candidate held at the chunk's end (plain path): in vLLM's replay fields
         # too, so a client keeping only those does not lose it (:func:`plain_state`)
         replay = ([state.pending], [1])
+    tokens, exact = vocab.exact_tokens(state.detok.window)  # (exact: they read back to it)
     wire: dict[str, Any] = {
-        "prev_tokens": detokenizer.window_tokens(vocab, state.detok),
+        "prev_tokens": tokens,
         "prefix_offset": state.detok.prefix_offset,
         "read_offset": state.detok.read_offset,
         "role_sent": state.role_sent,
@@ -188,8 +189,8 @@ def encode(
     key = _secret()
     if key is not None:
         wire["tito"]["sig"] = _sign(wire, key)
-    if not replay:
-        _remember(vocab, wire, key, meta, cfg, state)
+    if not replay and exact:
+        _remember(wire, key, meta, cfg, state, vocab)
     return wire
 
 
@@ -202,27 +203,28 @@ _SCALAR_TYPES = frozenset({str, int, bool, float, type(None)})
 
 def _meta_dump(meta: StreamMeta) -> dict[str, Any]:
     """``meta.model_dump(exclude_defaults=True)``, remembered for the last meta when it holds
-    scalars only (its ``**`` into the wire then copies all of it). A meta whose ``ext`` (the
-    last field) holds scalars only (the Responses events' state, a new one per call) is the
-    remembered dump of its other fields plus a copy of ``ext`` (what the generic dump makes of
-    such a dict)."""
+    scalars only (its ``**`` into the wire then copies all of it), and for the last fields but
+    ``ext``: a state decoded from the wire (another process issued it) has a new meta of the
+    same fields on every call. A meta whose ``ext`` (the last field) holds scalars only (the
+    Responses events' state, a new one per call) is the remembered dump of its other fields
+    plus a copy of ``ext`` (what the generic dump makes of such a dict)."""
     global _LAST_META
     last = _LAST_META  # (one read: another thread may replace it)
     if last[0] is meta:
         return last[1]  # type: ignore[no-any-return]
     ext = meta.ext
-    if ext is None:
-        dump = meta.model_dump(exclude_defaults=True)
-        _LAST_META = (meta, dump)
-        return dump
-    if ext.__class__ is not dict or not _SCALAR_TYPES.issuperset(map(type, ext.values())):
+    if ext is not None and (ext.__class__ is not dict
+                            or not _SCALAR_TYPES.issuperset(map(type, ext.values()))):
         return meta.model_dump(exclude_defaults=True)
     global _LAST_BASE
     base = _LAST_BASE
     key = (meta.model, meta.id, meta.created, meta.index, meta.prompt_tokens, meta.n)
-    if base[0] != key:
+    if base[0] != key:  # (a state decoded from the wire: a new meta of the same fields)
         base = _LAST_BASE = (key, meta.model_copy(update={"ext": None}).model_dump(
             exclude_defaults=True))
+    if ext is None:
+        _LAST_META = (meta, base[1])
+        return base[1]  # type: ignore[no-any-return]
     return {**base[1], "ext": dict(ext)}
 
 

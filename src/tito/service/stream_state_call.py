@@ -13,6 +13,16 @@ choice state as ``stream_state_fast`` decodes them. Anything else (or anything i
 a bad signature, an expired or foreign state) is None, and ``decode`` then decodes it and gives
 the error it always did. What it returns equals ``decode``'s
 (``tests/test_stream_state_call.py`` compares both on real and tampered states).
+
+A signed state is checked as an unsigned one is, after its signature. Its HMAC proves only that
+a tito holding the same secret wrote it: the secret is the deployment's, shared by every
+function (a chat state may be sent to the completions function, a state of one model to
+another's) and by every release (one of another release may write other fields under the same
+``tito.v``), so the checks against this model, endpoint and release still decide. They are
+also not what a miss costs: the signature's canonical JSON and HMAC, twice per call (verify,
+then sign), cost more than all of them; the work cut from a miss is the repeated kind (a
+thinking block's parser state validated again for each count, the window's strings read
+through the tokenizer, the meta dumped again: ``stream_state_fast``, ``Vocab.exact_tokens``).
 """
 
 from __future__ import annotations

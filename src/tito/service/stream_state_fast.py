@@ -23,7 +23,7 @@ from tito.core.parsers.harmony_state import HarmonyState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
-from tito.core.state import StateError
+from tito.core.state import State, StateError
 from tito.core.stops import StopState
 from tito.errors import TitoError
 
@@ -192,9 +192,27 @@ def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
                                   list(context), offset, tokens, calls, pending, finished)
 
 
-#: (a parser state class, a wire value's JSON) -> the state validated from it
+#: (a parser state class, a wire value's JSON without its count) -> the state validated from
+#: it (with the count it had when first seen)
 _PARSER_STATES: dict[tuple[type, bytes], Any] = {}
 _MAX_PARSER_STATES = 256
+#: a parser state's counter: the field that changes with every token of a phase (the reasoning
+#: tokens counted inside a thinking block), left out of :data:`_PARSER_STATES`' key
+_COUNTER = "reasoning_tokens"
+
+
+def _counted(cls: type[Any]) -> bool:
+    """Does ``cls`` declare :data:`_COUNTER` as a plain count (``int``, ``ge=0``, no upper
+    bound, no other check) and no rule across fields (``_check``), so that a state validated
+    from a value equals one validated from the same value with another valid count, but for
+    the count?"""
+    info = cls.model_fields.get(_COUNTER)
+    return (info is not None and info.annotation in ("int", int) and info.ge == 0
+            and info.le is None and info.default == 0 and cls._check is State._check)
+
+
+#: the parser state classes whose count :func:`_parser_state` checks by hand
+_COUNTED = frozenset(c for c in (ReasoningState, HarmonyState) if _counted(c))
 
 
 def _parser_state(cls: type[Any], raw: Any) -> Any:
@@ -202,17 +220,36 @@ def _parser_state(cls: type[Any], raw: Any) -> Any:
     distinct value: such a state is the same for every chunk of a phase that changes nothing
     (a reasoning parser's content, a tool parser's text), of every stream of a model. Shared,
     as a state this process issued is (the pipeline steps copies, never the state it is
-    given); the same object also keeps its dump remembered (:func:`_st_dump`). A state that
-    changes with every chunk (a count) is validated every time, its key made in vain."""
+    given); the same object also keeps its dump remembered (:func:`_st_dump`).
+
+    A thinking block's state changes with every chunk, but only in its count of reasoning
+    tokens: for the classes of :data:`_COUNTED` the key leaves the count out (present or
+    not), and a value found with another count is copied with this one, which is checked here
+    as its checker checks it (an ``int``, not a ``bool``, ``>= 0``; absent: 0): every other
+    field was validated when the value was first seen, and nothing checks fields together
+    (:func:`_counted`). Before, every chunk of a thinking block validated the whole state
+    again. A state of another class that changes
+    with every chunk is validated every time, its key made in vain."""
+    counted = cls in _COUNTED and raw.__class__ is dict
+    value = raw
+    if counted:
+        count = raw.get(_COUNTER, 0)  # (absent: its default)
+        if count.__class__ is not int or count < 0:
+            return cls.model_validate(raw)  # (its error)
+        if _COUNTER in raw:
+            value = dict(raw)
+            del value[_COUNTER]
     key = None
     if orjson is not None:
         try:
-            key = (cls, orjson.dumps(raw))  # types kept: true is not 1
+            key = (cls, orjson.dumps(value))  # types kept: true is not 1
         except TypeError:
             key = None
         found = _PARSER_STATES.get(key) if key is not None else None
         if found is not None:
-            return found
+            if not counted or getattr(found, _COUNTER) == count:  # (a count that stays:
+                return found  # after the block, or a phase between tokens that count)
+            return found.model_copy(update={_COUNTER: count})
     state = cls.model_validate(raw)
     if key is not None:
         if len(_PARSER_STATES) >= _MAX_PARSER_STATES:

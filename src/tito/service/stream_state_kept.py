@@ -51,22 +51,21 @@ _ISSUED: dict[bytes, tuple[Vocab, bytes | None, StreamMeta, ChoiceConfig, Choice
 _MAX_ISSUED = 64
 
 
-def _remember(vocab: Vocab, wire: dict[str, Any], key: bytes | None, meta: StreamMeta,
-              cfg: ChoiceConfig, state: ChoiceState) -> None:
+def _remember(wire: dict[str, Any], key: bytes | None, meta: StreamMeta, cfg: ChoiceConfig,
+              state: ChoiceState, vocab: Vocab) -> None:
     """Keep the state just issued, should its client send it back to this process:
     :func:`issued` then finds it by its bytes, and :func:`take_issued` gives the objects
     ``decode`` would rebuild from them.
 
-    Why it is exact: kept only when decoding the wire gives back these very states, i.e. when
+    Why it is exact: called only when decoding the wire gives back these very states, i.e. when
     every id of the window is the one its vocabulary string names (``prev_tokens`` holds no
-    ``""`` placeholder for an unknown id, no string two ids share); the other fields round-trip
+    ``""`` placeholder for an unknown id, no string two ids share: the caller's
+    :meth:`~tito.core.vocab.Vocab.exact_tokens` says so); the other fields round-trip
     as they are (``tests/test_stream_state_issued.py`` decodes every state kept and compares).
     A state changed in any byte (reordered keys included) is not found: it is decoded and
     checked as any other.
     """
-    tokens = wire["prev_tokens"]
-    if (orjson is None or "" in tokens
-            or list(map(vocab.token_id, tokens)) != state.detok.window):
+    if orjson is None:
         return
     try:
         raw = orjson.dumps(wire)
