@@ -87,9 +87,6 @@ class ReasoningParser:
     end: str = "</think>"
     #: True: output is reasoning until ``</think>`` even without ``<think>`` (deepseek_r1).
     implicit_open: bool = False
-    #: True: ``chat_template_kwargs.enable_thinking == False`` disables parsing (``switch``
-    #: ``"enable"`` says the same; qwen3 uses that).
-    honours_enable_thinking: bool = False
     #: True: parsing is off unless ``thinking`` or ``enable_thinking`` is true (deepseek_v3:
     #: vLLM's parser is deepseek_r1 with the switch on, the identity parser without it)
     thinking_opt_in: bool = False
@@ -108,7 +105,7 @@ class ReasoningParser:
     @property
     def ends(self) -> tuple[str, ...]:
         return (self.end, *self.alt_ends)
-    #: the template kwargs that switch thinking off: ``"enable"`` (``enable_thinking: false``,
+    #: the template kwargs that switch thinking off: ``"enable"`` (``enable_thinking`` falsy,
     #: qwen3, seed_oss), ``"either"`` (``thinking``/``enable_thinking``: on when neither is
     #: given, else when either is true: glm45, kimi_k2), ``"effort"`` (on only with a
     #: ``reasoning_effort`` other than ``no_think``: hy_v3), ``"effort_on"`` (on unless
@@ -169,8 +166,8 @@ class ReasoningParser:
         kw = chat_template_kwargs or {}
         if self.thinking_opt_in:
             return bool(kw.get("thinking")) or bool(kw.get("enable_thinking"))
-        if self.switch == "enable" or self.honours_enable_thinking:
-            return kw.get("enable_thinking", True) is not False
+        if self.switch == "enable":  # vLLM: its truth (null, 0 and "" turn it off too)
+            return bool(kw.get("enable_thinking", True))
         if self.switch == "effort":  # thinking only with a reasoning_effort other than no_think
             return (kw.get("reasoning_effort") or "no_think") != "no_think"
         if self.switch == "effort_on":  # the template's default effort is high (hy_v4)
