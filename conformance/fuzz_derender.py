@@ -386,6 +386,8 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
     if kind == "stop_str" and hit is not None:
         toks, stop_reason = toks[:hit[0]], hit[1]
         tags.add("stop_string_engine_cut")
+        if toks[-1] in (req.get("stop_token_ids") or ()):
+            tags.add("stop_string_on_stop_id")  # an engine checks ids first: inconsistent
     elif kind == "none":  # a batch choice without finish_reason (the case is not streamed)
         finish = None
         tags.add("finish_null")
@@ -416,12 +418,12 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
             tags.add("tool_auto_malformed")  # cut inside the list: vLLM's batch makes it content
     if (req.get("include_stop_str_in_output") or req.get("ignore_eos")) and finish == "stop":
         tags.update({"special_plain_skip", "special_x"})  # the stop token stays: skipped?
+    if not toks and rnd.random() < 0.7:
+        toks = ids("x", served)  # qwen3 chat: reasoning with thinking on (vLLM's rule)
     if stops and not isinstance(stop_reason, str) and _first_stop(model, toks, stops, skip):
         tags.add("stop_string_in_output")  # an output the engine would have cut earlier
     if any(_decode(model, t, skip).endswith("\ufffd") for t in (toks, toks[:-1]) if t):
         tags.add("partial_char_at_end")  # tito flushes it as U+FFFD, vLLM drops it
-    if not toks and rnd.random() < 0.7:
-        toks = ids("x", served)  # qwen3 chat: reasoning with thinking on (vLLM's rule)
     if not toks:
         tags.update({"empty_output", "abort_empty"})
     if eos is not None and toks == [eos]:

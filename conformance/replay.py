@@ -259,6 +259,11 @@ DEVIATIONS: list[Deviation] = [
               "reason (tito's render keeps them from the engine, which so never cuts there); "
               "vLLM's derender looks only on a 'stop' finish, for the string the engine reported "
               "or, when it reported none, the request's"),
+    Deviation("*", "stop_string_on_stop_id*", "*stop_reason",
+              "an engine that reports a stop string although its last id is one of the "
+              "request's stop_token_ids (vLLM's engine checks ids first: only an inconsistent "
+              "engine does): tito reads the listed id as the stop token, leaves it out of the text "
+              "and reports it; vLLM reports the string and keeps the id as text"),
     Deviation("derender_*", "echo*", "choices.*.logprobs.text_offset.*",
               "with echo the prompt is prepended, so the logprobs' text offsets count from the "
               "start of the echoed text (OpenAI's meaning); vLLM's derender ignores echo"),
