@@ -406,3 +406,45 @@ def test_unlisted_stop_id_is_no_reasoning_token_for_a_vllm_fields_client(client,
         if vllm_client:
             state = {f: state[f] for f in _VLLM_FIELDS}
     assert got == {"reasoning_tokens": want}
+
+
+@pytest.mark.parametrize("finish_only", [True, False])
+@pytest.mark.parametrize("vllm_client", [True, False])
+def test_listed_id_before_the_stop_id_counts_for_a_vllm_fields_client(client, vocabs,
+                                                                      finish_only, vllm_client):
+    """Reasoning that ends with a listed stop id as ordinary output ("." with stop_token_ids
+    [".", " "]), then the stop id " ": usage's reasoning_tokens as in batch for both clients.
+    The replay on the usage-only last chunk held the history's last "." back as a stop-id
+    candidate (fuzz_derender qwen3:41:273), and a stop id followed by an empty finishing chunk
+    was left in the replayed history (qwen3:38:67's shape)."""
+    vocab = vocabs["qwen3"]
+    dot, space = vocab.encode(".")[0], vocab.encode(" ")[0]
+    ids = [vocab.token_id("<think>")] + vocab.encode("The weather") + [dot, space]
+    req = {"model": "qwen3", "messages": [{"role": "user", "content": "x"}], "stream": True,
+           "stream_options": {"include_usage": True}, "stop_token_ids": [dot, space]}
+    usage = {"prompt_tokens": 3, "completion_tokens": len(ids), "total_tokens": 3 + len(ids)}
+    batch_choice = generate_response(ids, finish_reason="stop")
+    batch_choice["choices"][0]["stop_reason"] = space
+    batch_choice["usage"] = usage
+    batch = post(client, CHAT, {"model": "qwen3", "prompt_token_ids": [1, 2, 3],
+                                "chat_request": {k: v for k, v in req.items()
+                                                 if k != "stream_options"},
+                                "generate_response": batch_choice})
+    want = batch["usage"]["completion_tokens_details"]["reasoning_tokens"]
+    assert want == len(ids) - 2  # <think> and the stop id are not counted, "." is
+    if finish_only:
+        engine = [stream_chunk(ids), stream_chunk([], finish_reason="stop")]
+    else:
+        engine = [stream_chunk(ids[:-2]), stream_chunk(ids[-2:], finish_reason="stop")]
+    engine[-1]["choices"][0]["stop_reason"] = space
+    engine.append(stream_chunk(None, usage=usage))
+    state, got = None, None
+    for chunk in engine:
+        res = post(client, CHAT, {"stream": True, "model": "qwen3", "stream_state": state,
+                                  "chat_request": req, "prompt_token_ids": [1, 2, 3],
+                                  "generate_chunk": chunk})
+        got = (res["chunk"]["usage"] or {}).get("completion_tokens_details") or got
+        state = res["stream_state"]
+        if vllm_client:
+            state = {f: state[f] for f in _VLLM_FIELDS}
+    assert got == {"reasoning_tokens": want}

@@ -232,10 +232,19 @@ class _Stream:
         _check_ids(self.model, history, "stream_state.output_token_ids")
         state = start_choice(self.model.vocab, self.cfg, seed)
         pos = 0
-        for n in lens:
+        # A call without this choice (n == 1: the engine's usage-only last chunk) comes after
+        # its finish; a finished history holds no stop token (the one that ended it was left
+        # out, see _step), so its last chunk is replayed as a finish that is no stop: a last
+        # id that is a stop-id candidate is output, not held back (usage counts it, as the
+        # client that keeps tito's state sees it)
+        index = self.meta.index
+        finished = bool(raw.get("stop_fired")) or self.meta.n == 1 and not any(
+            c.index == index for chunk in self.chunks for c in chunk.choices)
+        for k, n in enumerate(lens):
             state, _ = step_choice(
-                self.model.vocab, self.cfg, state, history[pos : pos + n], finish_reason=None,
-                response_id=self.meta.id, choice_index=self.meta.index,
+                self.model.vocab, self.cfg, state, history[pos : pos + n],
+                finish_reason="length" if finished and k == len(lens) - 1 else None,
+                response_id=self.meta.id, choice_index=index,
             )
             pos += n
         state.finished = state.finished or bool(raw.get("stop_fired"))
@@ -307,8 +316,11 @@ class _Stream:
                 "stream_state is inconsistent and cannot be continued; send back the state "
                 "exactly as returned", param="stream_state.tito.st",
             ) from None
-        if self.history and ids and choice.finish_reason == "stop" and stop_token_check(
-                self.model.vocab, self.cfg.stop, ids[-1], "stop", choice.stop_reason).drop:
+        # (an empty finishing chunk: the stop id the pipeline held back came in an earlier one)
+        last, reason = (ids[-1], choice.stop_reason) if ids else (
+            self.history[-1] if self.history else None, None)
+        if self.history and choice.finish_reason == "stop" and stop_token_check(
+                self.model.vocab, self.cfg.stop, last, "stop", reason).drop:
             # the stop token that ended the choice was never output: a replay of the history
             # (a client keeping only vLLM's fields) must not read it as text (an unlisted id
             # the engine reported would be; usage's reasoning_tokens counted it)
