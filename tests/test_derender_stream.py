@@ -372,6 +372,33 @@ def test_held_stop_token_survives_a_vllm_fields_client(client, vocabs, finish_on
     assert (text, stop_reason) == want
 
 
+def _batch_reasoning_tokens(client, req, ids, stop_reason, usage):
+    """Batch derender's usage ``reasoning_tokens`` for ``ids`` ended by ``stop_reason``."""
+    batch_choice = generate_response(ids, finish_reason="stop")
+    batch_choice["choices"][0]["stop_reason"] = stop_reason
+    batch_choice["usage"] = usage
+    batch = post(client, CHAT, {"model": "qwen3", "prompt_token_ids": [1, 2, 3],
+                                "chat_request": {k: v for k, v in req.items()
+                                                 if k != "stream_options"},
+                                "generate_response": batch_choice})
+    return batch["usage"]["completion_tokens_details"]["reasoning_tokens"]
+
+
+def _stream_usage_details(client, req, engine, vllm_client):
+    """The stream's last ``completion_tokens_details``; ``vllm_client``: the state is cut to
+    vLLM's fields between calls."""
+    state, got = None, None
+    for chunk in engine:
+        res = post(client, CHAT, {"stream": True, "model": "qwen3", "stream_state": state,
+                                  "chat_request": req, "prompt_token_ids": [1, 2, 3],
+                                  "generate_chunk": chunk})
+        got = (res["chunk"]["usage"] or {}).get("completion_tokens_details") or got
+        state = res["stream_state"]
+        if vllm_client:
+            state = {f: state[f] for f in _VLLM_FIELDS}
+    return got
+
+
 @pytest.mark.parametrize("vllm_client", [True, False])
 def test_unlisted_stop_id_is_no_reasoning_token_for_a_vllm_fields_client(client, vocabs,
                                                                           vllm_client):
@@ -384,28 +411,12 @@ def test_unlisted_stop_id_is_no_reasoning_token_for_a_vllm_fields_client(client,
     req = {"model": "qwen3", "messages": [{"role": "user", "content": "x"}], "stream": True,
            "stream_options": {"include_usage": True}}
     usage = {"prompt_tokens": 3, "completion_tokens": len(ids), "total_tokens": 3 + len(ids)}
-    batch_choice = generate_response(ids, finish_reason="stop")
-    batch_choice["choices"][0]["stop_reason"] = nl
-    batch_choice["usage"] = usage
-    batch = post(client, CHAT, {"model": "qwen3", "prompt_token_ids": [1, 2, 3],
-                                "chat_request": {k: v for k, v in req.items()
-                                                 if k != "stream_options"},
-                                "generate_response": batch_choice})
-    want = batch["usage"]["completion_tokens_details"]["reasoning_tokens"]
+    want = _batch_reasoning_tokens(client, req, ids, nl, usage)
     assert want in (len(ids) - 1, len(ids) - 2)  # the stop id is not counted
     engine = [stream_chunk([i], finish_reason="stop" if k == len(ids) - 1 else None)
               for k, i in enumerate(ids)] + [stream_chunk(None, usage=usage)]
     engine[-2]["choices"][0]["stop_reason"] = nl
-    state, got = None, None
-    for chunk in engine:
-        res = post(client, CHAT, {"stream": True, "model": "qwen3", "stream_state": state,
-                                  "chat_request": req, "prompt_token_ids": [1, 2, 3],
-                                  "generate_chunk": chunk})
-        got = (res["chunk"]["usage"] or {}).get("completion_tokens_details") or got
-        state = res["stream_state"]
-        if vllm_client:
-            state = {f: state[f] for f in _VLLM_FIELDS}
-    assert got == {"reasoning_tokens": want}
+    assert _stream_usage_details(client, req, engine, vllm_client) == {"reasoning_tokens": want}
 
 
 @pytest.mark.parametrize("finish_only", [True, False])
@@ -423,14 +434,7 @@ def test_listed_id_before_the_stop_id_counts_for_a_vllm_fields_client(client, vo
     req = {"model": "qwen3", "messages": [{"role": "user", "content": "x"}], "stream": True,
            "stream_options": {"include_usage": True}, "stop_token_ids": [dot, space]}
     usage = {"prompt_tokens": 3, "completion_tokens": len(ids), "total_tokens": 3 + len(ids)}
-    batch_choice = generate_response(ids, finish_reason="stop")
-    batch_choice["choices"][0]["stop_reason"] = space
-    batch_choice["usage"] = usage
-    batch = post(client, CHAT, {"model": "qwen3", "prompt_token_ids": [1, 2, 3],
-                                "chat_request": {k: v for k, v in req.items()
-                                                 if k != "stream_options"},
-                                "generate_response": batch_choice})
-    want = batch["usage"]["completion_tokens_details"]["reasoning_tokens"]
+    want = _batch_reasoning_tokens(client, req, ids, space, usage)
     assert want == len(ids) - 2  # <think> and the stop id are not counted, "." is
     if finish_only:
         engine = [stream_chunk(ids), stream_chunk([], finish_reason="stop")]
@@ -438,13 +442,4 @@ def test_listed_id_before_the_stop_id_counts_for_a_vllm_fields_client(client, vo
         engine = [stream_chunk(ids[:-2]), stream_chunk(ids[-2:], finish_reason="stop")]
     engine[-1]["choices"][0]["stop_reason"] = space
     engine.append(stream_chunk(None, usage=usage))
-    state, got = None, None
-    for chunk in engine:
-        res = post(client, CHAT, {"stream": True, "model": "qwen3", "stream_state": state,
-                                  "chat_request": req, "prompt_token_ids": [1, 2, 3],
-                                  "generate_chunk": chunk})
-        got = (res["chunk"]["usage"] or {}).get("completion_tokens_details") or got
-        state = res["stream_state"]
-        if vllm_client:
-            state = {f: state[f] for f in _VLLM_FIELDS}
-    assert got == {"reasoning_tokens": want}
+    assert _stream_usage_details(client, req, engine, vllm_client) == {"reasoning_tokens": want}
