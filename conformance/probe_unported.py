@@ -87,6 +87,8 @@ MINICPM5 = {
                                   '</function>', WEATHER),
     "minicpm5_repeated_key": ('<function name="get_weather"><param name="city">Paris</param>'
                               '<param name="city">Rome</param></function>', WEATHER),
+    "minicpm5_nameless_param": ('<function name="get_weather"><param name="city">Paris</param>'
+                                '<param>3</param></function>', WEATHER),
     "minicpm5_unknown_tool": ('hi <function name="nope"><param name="city">Paris</param>'
                               '</function> bye', WEATHER),
     "minicpm5_alias": ('<function name="get_details_by_phone"><param name="phone">555</param>'
