@@ -174,8 +174,9 @@ def render_output(enc, msgs):
     return ids[2:]  # the prompt already wrote <|start|>assistant
 
 
-def reference(enc, ids):
-    """openai-harmony's messages routed with vLLM's table (tools offered, reasoning on)."""
+def reference(enc, ids, decode=None):
+    """openai-harmony's messages routed with vLLM's table (tools offered, reasoning on);
+    ``decode``: the tokenizer's decode of vLLM's recovery (default: openai-harmony's)."""
     from openai_harmony import HarmonyError, Role, StreamableParser
 
     parser = StreamableParser(enc, Role.ASSISTANT)
@@ -191,7 +192,7 @@ def reference(enc, ids):
     try:
         parser.process_eos()
     except HarmonyError:  # vLLM's recovery: the unfinished message's text, a final message
-        recovered = enc.decode(current)
+        recovered = (decode or enc.decode)(current)
     reasoning, content, calls = [], [], []
     for m in parser.messages:
         text = m.content[0].text if m.content else ""
@@ -260,6 +261,58 @@ def test_special_and_padded_ids_inside_a_character_as_openai_harmony(
     assert got[:2] == want[:2]
     cuts = data.draw(st.lists(st.integers(1, 4), max_size=8))
     assert stream(client, ids, cuts, skip_special_tokens=skip)[:2] == got[:2]
+
+
+#: headers openai-harmony refuses at <|message|>: a padded id splitting the channel's word
+#: (role "assistant<|reserved_200357|>ary": fuzz_derender gpt-oss:61:220), an empty channel;
+#: and one that parses (recipient "two", content type "words")
+_BROKEN_HEADERS = ["<|start|>assistant<|channel|>comment\x00ary", "<|start|>assistant<|channel|>",
+                   "<|start|>assistant two words<|channel|>final"]  # (the last one parses)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_failed_headers_before_a_cut_header_as_vllm(client, harmony_encoding, gpt_oss, data):
+    """A header openai-harmony refuses drops its message, but vLLM's recovery of an output
+    ending inside a later header decodes every id the parser took since the last message
+    ended: the refused headers (from their <|start|>) come out as content too."""
+    def encode(text):
+        ids = []
+        for k, part in enumerate(text.split("\x00")):
+            ids += ([200357] if k else []) + harmony_encoding.encode(part, allowed_special="all")
+        return ids
+
+    ids = harmony_encoding.encode("<|channel|>analysis<|message|>hm<|end|>", allowed_special="all")
+    for _ in range(data.draw(st.integers(1, 4))):
+        kind = data.draw(st.sampled_from(["broken", "broken", "good"]))
+        if kind == "good":
+            ids += encode("<|start|>assistant<|channel|>final<|message|>ok<|end|>")
+        else:
+            ids += encode(data.draw(st.sampled_from(_BROKEN_HEADERS)) + "<|message|>")
+            ids += encode(data.draw(st.sampled_from(["", " today<|end|>", "x"])))
+    ids += encode(data.draw(st.sampled_from(["<|start|>assistant<|channel|>", "<|start|>",
+                                             "<|start|>assistant<|channel|>final<|message|>z"])))
+    decode = lambda t: gpt_oss.vocab.decode(t, skip_special_tokens=False)  # noqa: E731
+    want = reference(harmony_encoding, ids, decode)
+    skip = data.draw(st.booleans())
+    got = message_fields(batch(client, ids, finish="length", skip_special_tokens=skip))
+    assert got[:3] == want
+    cuts = data.draw(st.lists(st.integers(1, 5), max_size=8))
+    assert stream(client, ids, cuts, finish="length", skip_special_tokens=skip)[:4] == got
+
+
+def test_refused_headers_kept_are_bounded(client, harmony_encoding):
+    """Hundreds of refused headers before a cut header: the state stays small (the refused
+    headers' text is kept up to 1,024 characters, the first ones); stream == batch."""
+    def enc(text):
+        return harmony_encoding.encode(text, allowed_special="all")
+
+    broken = enc("<|start|>assistant<|channel|>comment") + [200357] + enc("ary<|message|>")
+    ids = enc("<|channel|>final<|message|>ok<|end|>") + broken * 300 + enc("<|start|>")
+    got = message_fields(batch(client, ids, finish="length"))
+    head = "<|start|>assistant<|channel|>commentary"
+    assert got[1].startswith("ok\n" + head * 20) and len(got[1]) == 3 + 1024 + len("<|start|>")
+    assert stream(client, ids, [97, 211], finish="length")[:4] == got
 
 
 ANY_IDS = st.lists(st.one_of(st.sampled_from([START, MESSAGE, END, CALL, RETURN, 200005, 200003,

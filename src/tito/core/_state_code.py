@@ -770,10 +770,11 @@ def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_to
     return locals()
 
 
-def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _lit_kind, _lit_phase, _new, _set):
-    def __init__(self, *, phase=_d_phase, header=_d_header, first=_d_first, kind=_d_kind, counts=_d_counts, said=_d_said, reasoning_sent=_d_reasoning_sent, content_sent=_d_content_sent, calls=_d_calls, reasoning_tokens=_d_reasoning_tokens):
+def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_held, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _lit_kind, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, header=_d_header, held=_d_held, first=_d_first, kind=_d_kind, counts=_d_counts, said=_d_said, reasoning_sent=_d_reasoning_sent, content_sent=_d_content_sent, calls=_d_calls, reasoning_tokens=_d_reasoning_tokens):
         self.phase = phase
         self.header = header
+        self.held = held
         self.first = first
         self.kind = kind
         self.counts = counts
@@ -782,10 +783,11 @@ def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_conte
         self.content_sent = content_sent
         self.calls = calls
         self.reasoning_tokens = reasoning_tokens
-    def _construct(phase, header, first, kind, counts, said, reasoning_sent, content_sent, calls, reasoning_tokens):
+    def _construct(phase, header, held, first, kind, counts, said, reasoning_sent, content_sent, calls, reasoning_tokens):
         new = _new(_cls)
         new.phase = phase
         new.header = header
+        new.held = held
         new.first = first
         new.kind = kind
         new.counts = counts
@@ -799,6 +801,7 @@ def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_conte
         new = _new(_cls)
         new.phase = self.phase
         new.header = self.header
+        new.held = self.held
         new.first = self.first
         new.kind = self.kind
         new.counts = self.counts
@@ -814,7 +817,7 @@ def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_conte
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.header, self.first, self.kind, self.counts, self.said, self.reasoning_sent, self.content_sent, self.calls, self.reasoning_tokens, ) == (other.phase, other.header, other.first, other.kind, other.counts, other.said, other.reasoning_sent, other.content_sent, other.calls, other.reasoning_tokens, )
+        return (self.phase, self.header, self.held, self.first, self.kind, self.counts, self.said, self.reasoning_sent, self.content_sent, self.calls, self.reasoning_tokens, ) == (other.phase, other.header, other.held, other.first, other.kind, other.counts, other.said, other.reasoning_sent, other.content_sent, other.calls, other.reasoning_tokens, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -824,6 +827,9 @@ def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_conte
             v = self.header
             if v != _d_header:
                 d['header'] = v
+            v = self.held
+            if v != _d_held:
+                d['held'] = v
             v = self.first
             if v != _d_first:
                 d['first'] = v
@@ -853,6 +859,8 @@ def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_conte
         d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.header
         d['header'] = v
+        v = self.held
+        d['held'] = v
         v = self.first
         d['first'] = v
         v = self.kind
@@ -895,6 +903,16 @@ def HarmonyState_52fe575400cf3aac(StateError, _MISSING, _cls, _d_calls, _d_conte
                 new.header = checkers['header'](v)
             except StateError as exc:
                 raise StateError(('header', *exc.loc), exc.msg) from None
+        v = data.get('held', _MISSING)
+        if v is _MISSING:
+            new.held = _d_held
+        elif v.__class__ is str and len(v) <= 1024:
+            new.held = v
+        else:
+            try:
+                new.held = checkers['held'](v)
+            except StateError as exc:
+                raise StateError(('held', *exc.loc), exc.msg) from None
         v = data.get('first', _MISSING)
         if v is _MISSING:
             new.first = _d_first

@@ -44,7 +44,11 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    ``"\\n"``, as vLLM's batch path joins them; the separator goes out lazily with the second
    message's first character.
 4. A header is held until ``<|message|>`` (at most :data:`HEADER_LIMIT` characters). A header
-   that does not parse drops its message (openai-harmony raises; vLLM skips the tokens). The
+   that does not parse drops its message (openai-harmony raises; vLLM skips the tokens), but
+   its text (from its ``<|start|>``, as decoded) is kept until a message ends: a header cut by
+   the end of the output is content with every header that failed before it since the last
+   message ended (vLLM's recovery decodes all the tokens openai-harmony took since then; at most
+   :data:`HELD_LIMIT` characters of them, the first ones, are kept). The
    first header, when it holds no harmony marker at all, is plain text: at the end of the
    output, or past the limit, it becomes content and the rest streams as content (vLLM's
    recovery of an output that is not harmony). Any other header cut by the end of the output is
@@ -69,7 +73,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tito.core.parsers import HARMONY_REASONING_PARSERS, HARMONY_TOOL_PARSERS, is_harmony
-from tito.core.parsers.harmony_state import HEADER_LIMIT, HarmonyState
+from tito.core.parsers.harmony_state import HEADER_LIMIT, HELD_LIMIT, HarmonyState
 from tito.core.parsers.tools._base import ToolCallDelta
 from tito.core.vocab import Vocab
 
@@ -384,7 +388,12 @@ def step(
                 st.phase, st.header, st.first, st.kind = "header", "", False, "drop"
         elif phase == "header":
             if tid == marks.message:
-                run.open(parse_header(st.header + lead, role_given=st.first))
+                header = parse_header(st.header + lead, role_given=st.first)
+                if header is None:  # rule 4: kept for a cut header's recovery
+                    text = _as_decoded(vocab, st.header) + lead
+                    text = text if st.first else _special_text(vocab, marks.start) + text
+                    st.held = (st.held + text)[:HELD_LIMIT]
+                run.open(header)
             else:
                 st.header += piece
                 if len(st.header) > HEADER_LIMIT:
@@ -397,7 +406,7 @@ def step(
             if tid in marks.ends:
                 if lead:
                     run.emit(lead)
-                st.phase, st.kind, st.counts = "skip", "drop", False
+                st.phase, st.kind, st.counts, st.held = "skip", "drop", False, ""
             else:
                 if st.counts and tid not in special and tid < size:
                     st.reasoning_tokens += 1
@@ -413,11 +422,11 @@ def step(
             run.raw()
         elif st.header or not st.first:  # rule 4: a header cut by the end is content
             text = _as_decoded(vocab, st.header)
-            text = text if st.first else _special_text(vocab, marks.start) + text
+            text = st.held + (text if st.first else _special_text(vocab, marks.start) + text)
             st.kind, st.said = "content", False
             run.emit(text)
     if final:
-        st.header = ""
+        st.header = st.held = ""
         st.phase = "skip"
     return st, HarmonyStep(
         reasoning="".join(run.reasoning), content="".join(run.content), calls=run.deltas()

@@ -11,10 +11,12 @@ from typing import Literal
 
 from tito.core.state import Field, State
 
-__all__ = ["HEADER_LIMIT", "HarmonyState", "Kind", "Phase"]
+__all__ = ["HEADER_LIMIT", "HELD_LIMIT", "HarmonyState", "Kind", "Phase"]
 
 #: Longest header held while waiting for ``<|message|>`` (characters).
 HEADER_LIMIT = 256
+#: Longest text of headers that did not parse kept for a cut header's recovery (characters).
+HELD_LIMIT = 4 * HEADER_LIMIT
 
 Phase = Literal["header", "content", "skip", "raw"]
 Kind = Literal["reasoning", "content", "tool", "drop"]
@@ -25,6 +27,8 @@ class HarmonyState(State):
 
     phase: Phase = "header"
     header: str = Field(default="", max_length=HEADER_LIMIT + 32)  #: header text so far
+    #: headers that did not parse since the last message ended, as decoded (rule 4)
+    held: str = Field(default="", max_length=HELD_LIMIT)
     first: bool = True  #: the current message is the first one (its role is given)
     kind: Kind = "drop"  #: where the current message's content goes
     counts: bool = False  #: the current message's tokens are reasoning tokens (rule 6)
