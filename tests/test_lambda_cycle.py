@@ -191,3 +191,72 @@ def test_derender_app_answers_through_its_eager_entry_as_through_asgi() -> None:
         assert eager(copy.deepcopy(event), None) == expected, event["body"][:80]
         statuses.append(expected["statusCode"])
     assert statuses == [200, 200, 400, 200, 404, 400, 400, 400, 413, 405, 200]
+
+
+def _plain_events() -> list[dict[str, Any]]:
+    """:func:`_derender_events` and the header and path shapes :meth:`EagerMangum.plain` reads
+    from the event itself or leaves to Mangum's scope: JSON types with parameters, in capitals,
+    not ASCII; lengths not ASCII digits, over the limit; names not lowercase; a ``%`` in the
+    path; no body."""
+    events = _derender_events()
+    body = events[1]["body"]  # (a later streamed call: the fast entry)
+    for content_type in ("application/json; charset=utf-8", "Application/JSON",
+                         " application/json ", "application/jsoné", "text/plain", ""):
+        events.append(_derender_event(body, content_type=content_type))
+    for length in ("١٢٣", "99999999999", "12x", "-1"):
+        events.append(_derender_event(body, length=length))
+    upper = _derender_event(body)
+    upper["headers"] = {"Content-Type": "application/json", "host": "h.example"}
+    events.append(upper)
+    no_type = _derender_event(body)
+    del no_type["headers"]["content-type"]
+    events.append(no_type)
+    events.append(_derender_event(body, path="/v1/chat/completions/%64erender"))
+    events.append(_derender_event(body, path="/v1/chat/completions/derender/"))
+    no_body = _derender_event("")
+    no_body["body"] = None
+    events.append(no_body)
+    return events
+
+
+@pytest.mark.parametrize("base", ["/", "/v1"])
+def test_plain_entry_answers_as_mangum(base: str) -> None:
+    """:meth:`EagerMangum.plain` (what the handler calls for an event :func:`_plain_v2` passes)
+    answers every event as :meth:`EagerMangum.__call__` and as stock Mangum do, whether it
+    reads the event's own fields or leaves the event to Mangum's scope (a base path to strip, a
+    ``%`` in the path, names not lowercase, a route without the eager entry)."""
+    eager = _mangum.EagerMangum(_derender_app(), _mangum.Loop(), lifespan="off",
+                                api_gateway_base_path=base,
+                                custom_handlers=[_mangum.HTTPGatewayV2])
+    stock = Mangum(_derender_app(), lifespan="off", api_gateway_base_path=base)
+    assert eager._respond_plain is not None
+    plain_answers = 0
+    for event in _plain_events():
+        assert _mangum._plain_v2(event), event
+        expected = stock(copy.deepcopy(event), None)
+        assert eager.plain(copy.deepcopy(event), None) == expected, (event["headers"],
+                                                                    event["body"])
+        assert eager(copy.deepcopy(event), None) == expected
+        plain_answers += expected["statusCode"] == 200
+    assert plain_answers >= (4 if base == "/" else 0)  # (under /v1 these paths are 404s)
+
+
+class _Stop(BaseException):
+    """Not an ``Exception``: the apps do not answer it themselves."""
+
+
+def test_plain_entry_app_raising_is_mangums_500() -> None:
+    """An app whose eager entries raise what it does not answer itself gets Mangum's 500 (its
+    log line) through :meth:`EagerMangum.plain` as through ``__call__``."""
+    app = _derender_app()
+
+    def stop(*args: Any) -> None:
+        raise _Stop("stop")
+
+    app.respond = app.respond_plain = stop
+    eager = _mangum.EagerMangum(app, _mangum.Loop(), lifespan="off",
+                                custom_handlers=[_mangum.HTTPGatewayV2])
+    event = _derender_events()[1]
+    answer = eager.plain(copy.deepcopy(event), None)
+    assert answer == eager(copy.deepcopy(event), None)
+    assert answer["statusCode"] == 500

@@ -44,7 +44,7 @@ from tito.adapters.asgi_http import JsonAnswer as JsonAnswer
 from tito.adapters.asgi_http import Receive as Receive
 from tito.adapters.asgi_http import Scope as Scope
 from tito.adapters.asgi_http import Send as Send
-from tito.adapters.asgi_http import body_answer, header_answer
+from tito.adapters.asgi_http import body_answer, header_answer, plain_header_answer
 from tito.adapters.asgi_http import error_answer as error_answer
 from tito.adapters.asgi_http import internal_error as internal_error
 from tito.adapters.asgi_http import lone_surrogate_path as lone_surrogate_path
@@ -268,6 +268,32 @@ class DerenderApp:
                                                                 check_surrogates=False)
             if answer is None:
                 answer = self._post_answer(self._post[scope["path"]], fast, body)
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
+            answer = _failure(exc)
+        finally:
+            if paused:
+                gc.enable()
+        return answer
+
+    def respond_plain(self, path: str, method: str, headers: dict[str, str],
+                      body: bytes) -> JsonAnswer | None:
+        """:meth:`respond` to the scope Mangum builds from an HTTP API v2 event whose path is
+        ``path`` as it is (no base path to strip) and whose header names are lowercase, read
+        from the event's own fields (``headers``: the event's): the same steps (written out
+        again: a shared helper was a frame more per call). Why: the scope (its header list
+        encoded, its server and client) was built per call for the three values read here
+        (``tests/test_lambda_cycle.py`` compares both on such events)."""
+        fast = self._fast.get(path)
+        if fast is None or method != "POST":
+            return None
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            limit = max_body_bytes()
+            answer = plain_header_answer(headers, limit) or body_answer(
+                body, limit, check_surrogates=False)
+            if answer is None:
+                answer = self._post_answer(self._post[path], fast, body)
         except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
             answer = _failure(exc)
         finally:

@@ -203,6 +203,19 @@ def header_answer(scope: Scope, limit: int) -> JsonAnswer | None:
                 declared = value
             elif name == b"content-type":
                 content_type = value
+    return declared_answer(declared, content_type, limit)
+
+
+def plain_header_answer(headers: dict[str, str], limit: int) -> JsonAnswer | None:
+    """:func:`header_answer` of the scope Mangum builds from an HTTP API v2 event's ``headers``
+    whose names are lowercase (each name and value UTF-8 encoded, in a list): read from the
+    event's own dict (:meth:`tito.adapters.asgi.DerenderApp.respond_plain`)."""
+    return declared_answer(headers.get("content-length", "").encode(),
+                           headers.get("content-type", "").encode(), limit)
+
+
+def declared_answer(declared: bytes, content_type: bytes, limit: int) -> JsonAnswer | None:
+    """:func:`header_answer` from the two headers it reads (each ``b""`` when absent)."""
     if declared.isdigit() and int(declared) > limit:  # (bytes: ASCII digits only)
         return too_large(limit)
     if content_type != b"application/json" and content_type.decode("latin-1").split(

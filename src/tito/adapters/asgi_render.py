@@ -156,6 +156,7 @@ class RenderApp(DerenderApp):
     #: no eager entry: every request through :meth:`__call__` (its POST routes read the body
     #: themselves)
     respond = None  # type: ignore[assignment]
+    respond_plain = None  # type: ignore[assignment]
     #: path -> the hand check of its common body (here a body reader, not an answer)
     fast_routes = staticmethod(_render_readers)
 

@@ -12,7 +12,8 @@ logger and EMF metrics):
   every invocation. Nothing here needs a lifespan.
 * **The plain ASGI apps run eagerly** (the derender and render functions:
   :mod:`tito.handlers._mangum`): Mangum's event translation without its per-call request queue
-  or event loop, since those apps never suspend; a FastAPI app runs on the handler's own loop.
+  or event loop, since those apps never suspend (the usual HTTP API event: without Mangum's
+  scope either, ``EagerMangum.plain``); a FastAPI app runs on the handler's own loop.
 * **Powertools' logger context in one pass** (:mod:`tito.handlers._powertools`): the keys its
   ``inject_lambda_context`` decorator leaves, set directly unless one of its optional features
   (event logging, sampling, a log buffer) is configured.
@@ -254,13 +255,16 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
         token = _in_invocation.set(True)
         response: dict[str, Any] = {}
         try:
-            problem = None if _plain_v2(event) else event_problem(event)  # (event_problem's
-            # own first test, inline)
-            if not eager:
-                loop.use()
-            # (Powertools' and Mangum's LambdaContext protocols differ only in typing details)
-            response = _bad_event(problem) if problem else mangum(
-                event, context)  # type: ignore[arg-type]
+            if eager and _plain_v2(event):  # (event_problem's own first test, inline)
+                response = mangum.plain(event, context)  # (the usual event, at once)
+            else:
+                problem = event_problem(event)
+                if not eager:
+                    loop.use()
+                # (Powertools' and Mangum's LambdaContext protocols differ only in typing
+                # details)
+                response = _bad_event(problem) if problem else mangum(
+                    event, context)  # type: ignore[arg-type]
         except (KeyError, TypeError, AttributeError, ValueError, RuntimeError) as exc:
             # Mangum's event mapping failed on a shape event_problem does not know: the event is
             # unusable (errors inside the app never get here: it answers them itself).

@@ -272,20 +272,20 @@ class HTTPGatewayV2(HTTPGateway):
         the body as text, no cookies), without its header and MIME-type passes."""
         headers = response["headers"]
         if len(headers) == 2 and headers[1] == _JSON_TYPE and headers[0][0] == b"content-length":
-            answer = _json_proxy(self, response["status"], response["body"],
+            answer = _json_proxy(self.event, self.config, response["status"], response["body"],
                                  headers[0][1].decode())
             if answer is not None:
                 return answer
         return super().__call__(response)
 
 
-def _json_proxy(handler: HTTPGatewayV2, status: int, body: bytes,
+def _json_proxy(event: dict[str, Any], config: Any, status: int, body: bytes,
                 length: str) -> dict[str, Any] | None:
     """The v2 proxy answer of a JSON answer (headers: ``length`` and the JSON content type) as
     Mangum's rules build it (the headers as they are, a UTF-8 body as text, no cookies), or
     None: Mangum's own rules decide."""
-    if not body or handler.event.get("version") != "2.0" or "application/json" not in \
-            handler.config["text_mime_types"]:
+    if not body or event.get("version") != "2.0" or "application/json" not in \
+            config["text_mime_types"]:
         return None
     try:
         text = body.decode()
@@ -314,8 +314,10 @@ class EagerMangum(Mangum):
         #: Mangum's inference tries the custom handlers first; this one's own test, inline
         self._v2_first = self.custom_handlers[:1] == [HTTPGatewayV2]
         #: the app's answer to a request whose body is here, without ASGI messages, or None
-        #: (:meth:`tito.adapters.asgi.DerenderApp.respond`)
+        #: (:meth:`tito.adapters.asgi.DerenderApp.respond`), and the same from an HTTP API v2
+        #: event's own fields (``respond_plain``: :meth:`plain`)
         self._respond = getattr(app, "respond", None)
+        self._respond_plain = getattr(app, "respond_plain", None)
 
     def __call__(self, event: LambdaEvent, context: Any) -> dict[str, Any]:
         if self._v2_first and "version" in event and "requestContext" in event:
@@ -333,15 +335,12 @@ class EagerMangum(Mangum):
             try:
                 answer = self._respond(scope, body)
             except BaseException as exc:  # noqa: BLE001 - as the cycle takes it: logged, a 500
-                cycle = _EagerHTTPCycle(scope, body, self.loop)
-                cycle._failed(exc)
-                return handler({"status": cycle.status, "headers": cycle.headers,
-                                "body": cycle.body})
+                return self._failed(handler, scope, body, exc)
             if answer is not None:  # the response the app's two messages would make
                 if _HTTP_LOGGER.isEnabledFor(logging.INFO):  # (Mangum's access line)
                     _HTTP_LOGGER.info("%s %s %s", scope["method"], scope["path"], answer.status)
                 if handler.__class__ is HTTPGatewayV2:  # (its answer's usual case, at once)
-                    out = _json_proxy(handler, answer.status, answer.body,
+                    out = _json_proxy(handler.event, handler.config, answer.status, answer.body,
                                       str(len(answer.body)))
                     if out is not None:
                         return out
@@ -350,6 +349,49 @@ class EagerMangum(Mangum):
                                             _JSON_TYPE],
                                 "body": answer.body})
         return handler(_EagerHTTPCycle(scope, body, self.loop)(self.app))
+
+    def _failed(self, handler: Any, scope: dict[str, Any], body: bytes,
+                exc: BaseException) -> dict[str, Any]:
+        """The answer to an app raising ``exc`` (not an ``Exception``: the app answers those
+        itself) as the cycle takes it: logged, a 500."""
+        cycle = _EagerHTTPCycle(scope, body, self.loop)
+        cycle._failed(exc)
+        out = handler({"status": cycle.status, "headers": cycle.headers, "body": cycle.body})
+        return out  # type: ignore[no-any-return]
+
+    def plain(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        """``self(event, context)`` for an event :func:`_plain_v2` passed (the handler's first
+        check). When :meth:`HTTPGatewayV2._v2_scope` would keep the path as it is (lowercase
+        header names, no ``%``, no base path), the app's ``respond_plain`` is asked from the
+        event's own fields and the answer made as :meth:`__call__` makes it; the scope is built
+        only when needed (a raise that is not an ``Exception``, an answer Mangum's rules shape).
+        Why: the scope (every header encoded into a list, the server, the client) cost a
+        streamed call more than its stop stage, for three values."""
+        respond = self._respond_plain
+        http = event["requestContext"]["http"]
+        path, headers = http["path"], event["headers"]
+        if (respond is None or not self._v2_first or not path or "%" in path
+                or self.config["api_gateway_base_path"] != "/"
+                or not "".join(headers).islower()):
+            return self(event, context)
+        body = event.get("body")
+        body = b"" if body is None else body.encode()  # (a str: _plain_v2; Mangum's body)
+        try:
+            answer = respond(path, http["method"], headers, body)
+        except BaseException as exc:  # noqa: BLE001 - as the cycle takes it: logged, a 500
+            handler = HTTPGatewayV2(event, context, self.config)
+            return self._failed(handler, handler.scope, body, exc)
+        if answer is None:  # not a route it answers so: Mangum's way
+            return self(event, context)
+        if _HTTP_LOGGER.isEnabledFor(logging.INFO):  # (Mangum's access line)
+            _HTTP_LOGGER.info("%s %s %s", http["method"], path, answer.status)
+        length = str(len(answer.body))
+        out = _json_proxy(event, self.config, answer.status, answer.body, length)
+        if out is not None:
+            return out
+        return HTTPGatewayV2(event, context, self.config)({  # type: ignore[no-any-return]
+            "status": answer.status, "body": answer.body,
+            "headers": [(b"content-length", length.encode()), _JSON_TYPE]})
 
 
 class Loop:
