@@ -39,3 +39,52 @@ def test_per_token_events_equal_the_general_path(seq, done, out, open_, lp, text
               "message_logprobs": logprobs}
     assert (responses_events.events_for(state, result, **kwargs)
             == responses_events._events(state, result, **kwargs))
+
+
+#: wire values for each events-state field: valid ones, and what the checks must refuse (a bool
+#: for a count, a count for a bool, a float, a negative, another kind, a str subclass's kin, a
+#: list, null where none is allowed)
+_FIELD_VALUES = [0, 1, 29, -1, True, False, 1.0, "1", None, "reasoning", "message",
+                 "function_call", "web_search", "", [], {}]
+_FIELDS = ["seq", "done", "out", "open", "lp", "input_tokens"]
+
+
+def _validated(raw):
+    try:
+        return EventState.model_validate(raw)
+    except ValueError as exc:
+        return ("error", str(exc))
+
+
+def _read(raw):
+    try:
+        return responses_events.read_event_state(raw)
+    except ValueError as exc:
+        return ("error", str(exc))
+
+
+@settings(max_examples=600, deadline=None)
+@given(raw=st.dictionaries(st.sampled_from([*_FIELDS, "extra"]), st.sampled_from(_FIELD_VALUES),
+                           max_size=7))
+def test_read_event_state_equals_model_validate(raw):
+    """The hand read of a wire events state gives what ``model_validate`` gives: an equal state
+    for a valid one (every field, or some left out), the same error for anything else."""
+    assert _read(raw) == _validated(raw)
+
+
+def test_read_event_state_valid_and_invalid_examples():
+    """The fast path is taken for the usual state (and equals the validated one); each
+    invalid value is refused with ``model_validate``'s error, not taken."""
+    usual = {"seq": 29, "done": False, "out": 0, "open": "reasoning", "lp": False,
+             "input_tokens": 0}
+    state = responses_events.read_event_state(usual)
+    assert state == EventState.model_validate(usual)
+    assert (state.seq, state.open) == (29, "reasoning")
+    for field, bad in [("seq", -1), ("seq", True), ("done", 0), ("out", 1.0), ("open", "x"),
+                       ("open", ["message"]), ("lp", None), ("input_tokens", "3")]:
+        raw = {**usual, field: bad}
+        assert _read(raw)[0] == "error", raw
+        assert _read(raw) == _validated(raw)
+    for raw in (None, [], "x", {**usual, "extra": 1}):
+        assert _read(raw)[0] == "error"
+        assert _read(raw) == _validated(raw)

@@ -49,6 +49,7 @@ from tito.service.responses_events import (
     events_for,
     kind_after,
     opens_item,
+    read_event_state,
 )
 
 __all__ = ["derender_responses", "derender_responses_stream", "handle_responses",
@@ -250,7 +251,7 @@ class _ResponsesStream(_Stream):
             self.events = dumped[1]
         elif ext is not None:
             try:
-                self.events = EventState.model_validate(ext)
+                self.events = read_event_state(ext)
             except ValueError as exc:
                 raise BadRequest(f"invalid stream_state.tito.ext: {exc}",
                                  param="stream_state.tito.ext") from None

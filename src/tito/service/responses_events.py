@@ -59,9 +59,10 @@ Rules:
 from __future__ import annotations
 
 import hashlib
+import operator
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from tito.core.pipeline import ChoiceOutput
 from tito.core.state import Field, State
@@ -98,6 +99,33 @@ class EventState(State):
     open: ItemKind | None = None
     lp: bool = False  #: output logprobs were asked for
     input_tokens: int = Field(default=0, ge=0)
+
+
+#: what :func:`read_event_state` reads of a wire ``ext``: its fields (absent ones as their
+#: defaults), the kinds an open item may have
+_EVENT_DEFAULTS = {"seq": 0, "done": False, "out": 0, "open": None, "lp": False,
+                   "input_tokens": 0}
+_EVENT_KEYS = frozenset(_EVENT_DEFAULTS)
+_EVENT_VALUES = operator.itemgetter(*_EVENT_DEFAULTS)
+_KINDS = frozenset(get_args(ItemKind))
+
+
+def read_event_state(raw: Any) -> EventState:
+    """``EventState.model_validate(raw)`` (the wire's ``stream_state.tito.ext``), its six
+    fields checked by hand when ``raw`` is an object of the exact JSON types and bounds the
+    class declares (an ``int`` >= 0, not a ``bool``; a ``bool``; a kind or null); anything else
+    is ``model_validate``'s, which reports it. Why: a Responses stream's events state is new on
+    every chunk, and a state another process issued (the serverless case) was validated whole
+    on each call. Both give equal states (``tests/test_responses_events.py`` compares them on
+    valid and invalid values)."""
+    if raw.__class__ is dict and raw.keys() <= _EVENT_KEYS:
+        seq, done, out, open_, lp, input_tokens = _EVENT_VALUES({**_EVENT_DEFAULTS, **raw})
+        if (seq.__class__ is int and seq >= 0 and done.__class__ is bool
+                and out.__class__ is int and out >= 0 and lp.__class__ is bool
+                and input_tokens.__class__ is int and input_tokens >= 0
+                and (open_ is None or (open_.__class__ is str and open_ in _KINDS))):
+            return EventState._construct(seq, done, out, open_, lp, input_tokens)
+    return EventState.model_validate(raw)
 
 
 @lru_cache(maxsize=256)
