@@ -277,3 +277,39 @@ def test_a_changed_signed_state_is_a_400_through_the_handler(
     error = json.loads(response["body"])["error"]
     assert error["type"] == "BadRequestError" and error["code"] == 400
     assert error["param"] == "stream_state.tito.sig" and "signature" in error["message"]
+
+
+def _order(raw: dict[str, Any]) -> list[Any]:
+    return [list(raw), list(raw["tito"])]
+
+
+def test_signed_state_verified_in_place_is_left_as_it_was(
+        signed_states: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``decode_checked`` verifies a signed state with its ``sig`` taken out of ``tito`` and put
+    back: the state is left equal, its keys in their order (``sig`` last, as tito writes it),
+    whether the signature matches or not; a state whose ``sig`` comes first (a client that
+    reorders keys) is verified the same (the signature's JSON sorts keys) and left equal; a
+    forged or changed signature is refused (None: ``decode`` then gives its 400)."""
+    monkeypatch.setenv("TITO_STATE_SECRET", SECRET)
+    checked = 0
+    for model, raw in signed_states:
+        wire = orjson.loads(orjson.dumps(raw))
+        if stream_body._state(wire) is None:
+            continue
+        vocab = get_registry().get(model).vocab
+        before, order = copy.deepcopy(wire), _order(wire)
+        assert decode_checked(vocab, wire, model) is not None
+        assert wire == before and _order(wire) == order and order[1][-1] == "sig"
+        sig = wire["tito"]["sig"]
+        first = {**wire, "tito": {"sig": sig, **{k: v for k, v in wire["tito"].items()
+                                                 if k != "sig"}}}
+        assert ("ok", decode_checked(vocab, copy.deepcopy(first), model)) == _general(model, wire)
+        for forged in ("0" * 64, sig[:-1] + ("0" if sig[-1] != "0" else "1"), sig.upper()):
+            bad = copy.deepcopy(wire)
+            bad["tito"]["sig"] = forged
+            kept = copy.deepcopy(bad)
+            assert decode_checked(vocab, bad, model) is None
+            assert bad == kept and _order(bad) == _order(kept)
+            assert _general(model, bad)[0] == "error"
+        checked += 1
+    assert checked > 50

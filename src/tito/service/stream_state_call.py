@@ -62,9 +62,15 @@ def decode_checked(vocab: Vocab, raw: dict[str, Any], model: str
         sig = tito.get("sig")
         if sig is None or not sig.isascii():
             return None
-        unsigned = dict(tito)
-        del unsigned["sig"]
-        if not hmac.compare_digest(sig, _sign({**raw, "tito": unsigned}, key)):
+        # the state without its signature is ``raw`` with ``sig`` taken out of its ``tito`` for
+        # the signing, then put back (its place among the keys is not read: the signature's
+        # JSON sorts them, the decode reads each by name): no copy of either object
+        del tito["sig"]
+        try:
+            expected = _sign(raw, key)
+        finally:
+            tito["sig"] = sig
+        if not hmac.compare_digest(sig, expected):
             return None
     ttl = _ttl_seconds()
     if ttl is not None and time.time() - meta.created > ttl:
