@@ -42,8 +42,8 @@ def test_per_token_events_equal_the_general_path(seq, done, out, open_, lp, text
 
 
 #: wire values for each events-state field: valid ones, and what the checks must refuse (a bool
-#: for a count, a count for a bool, a float, a negative, another kind, a str subclass's kin, a
-#: list, null where none is allowed)
+#: for a count, a count for a bool, a float, a negative, a string not a kind, an empty one, a
+#: list, an object, null where none is allowed)
 _FIELD_VALUES = [0, 1, 29, -1, True, False, 1.0, "1", None, "reasoning", "message",
                  "function_call", "web_search", "", [], {}]
 _FIELDS = ["seq", "done", "out", "open", "lp", "input_tokens"]
