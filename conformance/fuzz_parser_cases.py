@@ -298,6 +298,18 @@ def _hy_v4(rng, calls):  # Hy4 writes its markers back to back (vLLM's batch nee
         for n, a in calls) + "</tool_calls>"
 
 
+def _kimi_k3(rng, calls):  # parsers6b: the response channel's closer (the template wrote its
+    # opener), then the tools channel; values typed by their attribute
+    def arg(k, v):
+        typ = {str: "string", bool: "boolean", dict: "object", list: "array",
+               type(None): "null"}.get(type(v), "number")
+        return f'<|open|>argument key="{k}" type="{typ}"<|sep|>{_xml_value(v)}<|close|>argument<|sep|>'
+    return "<|close|>response<|sep|><|open|>tools<|sep|>" + "".join(
+        f'<|open|>call tool="{n}" index="{i}"<|sep|>' + "".join(arg(k, v) for k, v in a.items())
+        + "<|close|>call<|sep|>" for i, (n, a) in enumerate(calls, 1)) \
+        + "<|close|>tools<|sep|>" + rng.choice(["", "<|close|>message<|sep|>"])
+
+
 def _jamba(rng, calls):
     return "<tool_calls>" + _dumps(rng, [{"name": n, "arguments": a} for n, a in calls]) + "</tool_calls>"
 
@@ -410,6 +422,9 @@ FORMATS = {
                          "<|plamo:end_tool_arguments:plamo|>"]),
     # newparsers5
     "hy_v4": (_hy_v4, ["<tool_calls>", "<tool_call>", "<arg_key>", "</arg_value>"]),
+    # parsers6b
+    "kimi_k3": (_kimi_k3, ["<|open|>tools<|sep|>", "<|open|>call", "<|close|>argument<|sep|>",
+                           "<|close|>call<|sep|>"]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
 _AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic", "olmo3", "xlam"}
@@ -449,6 +464,8 @@ REASONING = {
     # newparsers5
     "minimax_m3": ("<mm:think>", "</mm:think>", {"thinking_mode": "enabled"}),
     "hy_v4": ("<think>", "</think>", {"reasoning_effort": "high"}),
+    # parsers6b
+    "kimi_k3": ("<|open|>think<|sep|>", "<|close|>think<|sep|>", None),
 }
 #: each model's (tool parser, reasoning parser)
 PAIRS = [
@@ -461,6 +478,7 @@ PAIRS = [
     ("gemma4", "gemma4"), ("step5", "step5"), ("qwen3_coder", "granite_thinking_parser"),
     ("ernie45", "ernie45"), ("hy_v3", "hy_v3"), ("step3", "step3"),
     ("poolside_v1", "poolside_v1"), ("plamo3", "plamo3"), ("hy_v4", "hy_v4"),
+    ("kimi_k3", "kimi_k3"),  # parsers6b
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

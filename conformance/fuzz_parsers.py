@@ -85,7 +85,10 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     text having opened it; tito keeps that text as content), ``value_kept`` (a parameter whose
     closing markup is broken or misspelt: vLLM's batch drops it, its stream sends it unclosed;
     tito keeps its text, as ``truncated_call``), ``key_stripped`` (hy_v4: vLLM's batch keeps the
-    spaces around a key, its stream and tito strip them).
+    spaces around a key, its stream and tito strip them), ``call_unclosed`` (kimi_k3: a call
+    whose ``<|close|>call<|sep|>`` is missing or misspelt: vLLM's call runs on to the next
+    closer, taking the next call's arguments, or is never emitted; tito ends it at the next
+    call or the section's end).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -149,7 +152,11 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         return "granite_unclosed"  # the same rule: vLLM's hunyuan batch makes it all content
     if trunc and kind in ("n_calls", "content", "args", "args_bytes") and len(gc) >= len(wc):
         return "truncated_call"
+    if tool == "kimi_k3" and kind in ("content", "n_calls", "name", "args", "args_bytes") \
+            and text.count("<|close|>call<|sep|>") < text.count("<|open|>call "):
+        return "call_unclosed"  # vLLM's call runs to the next closer (or is never emitted)
     section = {"jamba": "<tool_calls>", "hunyuan_a13b": "<tool_calls>", "hy_v4": "<tool_calls>",
+               "kimi_k3": "<|open|>tools<|sep|>",
                "step3": "<｜tool_calls_begin｜>", "phi4_mini_json": "functools["}.get(tool or "")
     if section and kind in ("content", "n_calls", "args_bytes") and text.count(section) > 1 \
             and _subsequence(wc, gc, same=_same_call):
@@ -164,7 +171,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     if kind == "content" and kept_calls and _subsequence(wcont, gcont):
         return "text_kept"  # markup or text vLLM drops (a broken call, a stray marker) is content
     wr, gr = want.get("reasoning") or "", got.get("reasoning") or ""
-    if kind == "reasoning" and wr and gr.endswith(wr) and text.find("<think>") > 0:
+    if kind == "reasoning" and wr and gr.endswith(wr) and (
+            text.find("<think>") > 0 or text.find("<|open|>think<|sep|>") > 0):
         return "text_kept"  # the text before a <think> in an open block stays reasoning
     from parser_pipeline import norm  # noqa: PLC0415  (tests/goldens, on sys.path)
 

@@ -38,6 +38,8 @@ MARKERS = [
     "<|tool_call_start|>", "<|tool_call_end|>", "<|tools_prefix|>", "<|tools_suffix|>",
     "<|plamo:begin_", "<|plamo:end_", ":plamo|>", "<|plamo:tag|>",
     "<|message_sep|>", "<|role_sep|>", "<|function_call|>",
+    # parsers6b: Kimi K3's XTML marker pieces
+    "<|open|>", "<|close|>", "<|sep|>",
 ]
 
 

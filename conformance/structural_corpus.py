@@ -21,7 +21,9 @@ PARSERS = ["hermes", "llama3_json", "llama4_json", "kimi_k2", "deepseek_v3", "de
            # newparsers4
            "poolside_v1", "lfm2", "apertus", "plamo3", "gigachat3", "dots", "xlam",
            # newparsers5
-           "hy_v4"]
+           "hy_v4",
+           # parsers6b
+           "kimi_k3"]
 
 
 def fn(name: str, params: Any = None, strict: bool | None = None) -> dict[str, Any]:
@@ -173,7 +175,12 @@ OUTPUTS.update({"llama4_json": OUTPUTS["llama3_json"], "qwen3_xml": OUTPUTS["qwe
                           "<|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>",
                 # newparsers5 (auto too: vLLM's hy_v4 sends no tag there, the model writes this)
                 "hy_v4": "<tool_calls><tool_call>get_weather<arg_key>city</arg_key><arg_value>"
-                         "Paris</arg_value></tool_call></tool_calls>"})
+                         "Paris</arg_value></tool_call></tool_calls>",
+                # parsers6b (the tag's empty response channel, then the tools channel)
+                "kimi_k3": "<|open|>response<|sep|><|close|>response<|sep|><|open|>tools<|sep|>"
+                           '<|open|>call tool="get_weather" index="1"<|sep|><|open|>argument '
+                           'key="city" type="string"<|sep|>Paris<|close|>argument<|sep|>'
+                           "<|close|>call<|sep|><|close|>tools<|sep|>"})
 #: derender cases: (chat request of CHAT, output kind): "tagged" = OUTPUTS[parser] (the JSON
 #: list for the formats without a tag), "args" = the named function's bare arguments
 DERENDER = {"derender_required": ("required_two", "tagged"),

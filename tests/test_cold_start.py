@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_every_tool_parser_name_resolves_to_its_format() -> None:
     names = list(T.TOOL_PARSERS)
-    assert len(names) == len(T.TOOL_PARSERS) == 45
+    assert len(names) == len(T.TOOL_PARSERS) == 46
     for name in names:
         parser = T.TOOL_PARSERS[name]
         assert T.TOOL_PARSERS.get(name) is parser  # made once
@@ -39,7 +39,8 @@ def test_every_tool_parser_name_resolves_to_its_format() -> None:
 
 def test_typed_tool_parsers_are_the_xml_formats() -> None:
     xml = {n for n, p in T.TOOL_PARSERS.items() if isinstance(p, XmlCallParser)}
-    assert T.TYPED_TOOL_PARSERS == xml
+    # kimi_k3's values carry their own type attribute: it reads no request schema
+    assert T.TYPED_TOOL_PARSERS == xml - {"kimi_k3"}
 
 
 def test_unknown_tool_parser_errors_unchanged() -> None:

@@ -84,6 +84,51 @@ _NP5_DEVIATIONS: dict[str, tuple[dict, str]] = {
     },
 }
 
+def _stream_of(cid: str) -> dict:
+    """vLLM's own stream result of a case (where tito follows its stream, not its batch)."""
+    return {k: RECORDED[cid]["stream"][k] for k in ("reasoning", "content", "calls")}
+
+
+_K3 = '<|open|>call tool="get_weather" index="1"<|sep|><|open|>argument key="city" type="string"' \
+    '<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="days" type="number"<|sep|>3' \
+    "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>"
+#: parsers6b's deviations (kimi_k3; the same rules as the formats' above: text is never lost)
+_K3_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{
+        f"kimi_k3/{cid}": ({"reasoning": None, "content": content, "calls": calls}, why)
+        for cid, content, calls, why in (
+            ("no_tool_attr", 'x<|open|>tools<|sep|><|open|>call index="1"<|sep|><|open|>argument '
+             'key="a" type="string"<|sep|>b<|close|>argument<|sep|><|close|>call<|sep|>' + _K3, [],
+             "a call header without a tool attribute: vLLM drops that call and reads the next; "
+             "tito gives its text back as content and the section ends there (the XML formats' "
+             "bad headers)"),
+            ("callx", '<|open|>tools<|sep|><|open|>callx tool="a"<|sep|><|close|>call<|sep|>' + _K3,
+             [], "as no_tool_attr (<|open|>callx is not a call header)"),
+            ("unclosed_call", "Hi", [["get_weather", '{"city": "Paris", "days": 3}']],
+             "truncated_call: vLLM emits a call only at its <|close|>call<|sep|> (both paths); "
+             "tito keeps the cut call"),
+            ("cut_value", "Hi", [["get_weather", "{}"]], "truncated_call, cut in an argument header"),
+            ("duplicate_key", None, [["get_weather", '{"city": "a", "city": "b"}']],
+             "a repeated key: vLLM keeps the last value; tito streams both (JSON readers keep "
+             "the last), as hy_v4"),
+            ("response_twice", "ab", [],
+             "vLLM keeps the first response channel's body only (both paths); tito keeps the "
+             "text of both (text is never lost)"),
+            ("text_after_message", "atail", [],
+             "text after the channels: vLLM drops it (both paths); tito keeps it"),
+        )
+    },
+    # thinking off, a think block the model writes anyway: vLLM's batch keeps only the response
+    # channel's body, its stream sends the rest as content; tito follows the stream
+    **{
+        f"kimi_k3/reasoning_{tag}{cid}": (
+            _stream_of(f"kimi_k3/reasoning_{tag}{cid}"),
+            "thinking off: vLLM's batch drops the text outside the response channel, its stream "
+            "keeps it; tito follows the stream (text is never lost)")
+        for tag in ("off_", "eoff_") for cid in ("block", "no_open", "ws", "unicode")
+    },
+}
+
 #: newparsers4's deviations (the same rules as the formats' above: text is never lost)
 _NP4_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "poolside_v1/truncated": (
@@ -449,6 +494,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     # newparsers4
     **_NP4_DEVIATIONS,
     **_NP5_DEVIATIONS,
+    **_K3_DEVIATIONS,
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

@@ -416,7 +416,9 @@ def test_every_parser_any_chunking_equals_batch(pieces, name, phase, cuts):
     r, c, state, _ = drive(parser, state0, [(ch, []) for ch in text] + [("", [])])
     assert (r, c) == batch
     assert state.held == "" and state.ws == ""
-    if implicit and phase != "done":  # the call start always reaches the content (tool parser)
+    if implicit and phase != "done" and implicit not in parser.content_drop:
+        # the call start always reaches the content (tool parser); kimi_k3's implicit end is
+        # its response channel's opener, a content marker that is dropped
         assert c.count(implicit) >= min(1, text.count(implicit))
 
 

@@ -911,6 +911,7 @@ XML_SECTIONS = {
     "step3": "<｜tool_calls_begin｜>",
     "dots": "<dots_function_call>",
     "hy_v4": "<tool_calls>",
+    "kimi_k3": "<|open|>tools<|sep|>",
 }
 XML_NAME_HEADERS = {
     "qwen3_coder": "<tool_call><function=",
@@ -932,6 +933,7 @@ XML_NAME_HEADERS = {
     "step3": "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
     "dots": '<dots_function_call><invoke name="',
     "hy_v4": "<tool_calls><tool_call>",
+    "kimi_k3": '<|open|>tools<|sep|><|open|>call tool="',
 }
 
 
@@ -970,6 +972,9 @@ def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its
         "</parameter>\n</invoke>\n</dots_function_call>",
         "hy_v4": f"<tool_calls><tool_call>f<arg_key>data</arg_key><arg_value>{big}"
         "</arg_value></tool_call></tool_calls>",
+        "kimi_k3": '<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument '
+        f'key="data" type="string"<|sep|>{big}<|close|>argument<|sep|><|close|>call<|sep|>'
+        "<|close|>tools<|sep|>",
     }
 
 
@@ -1448,6 +1453,13 @@ _FRAGMENTS = {
         "<tool_calls>", "</tool_calls>", "<tool_call>", "</tool_call>", "f", "g", " h ",
         "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "n", "o", "d", "a", "7",
         "[1, 'x']", "true", "5.0", " ", "\n", "text", "<",
+    ],
+    "kimi_k3": [
+        "<|open|>tools<|sep|>", "<|close|>tools<|sep|>", '<|open|>call tool="f" index="1"<|sep|>',
+        "<|close|>call<|sep|>", '<|open|>argument key="n" type="string"<|sep|>',
+        '<|open|>argument key="o" type="object"<|sep|>', "<|close|>argument<|sep|>",
+        "<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>",
+        "<|open|>", "<|sep|>", '"', "f", "7", '{"a": 1}', "[1, 'x']", " ", "\n", "text", "<",
     ],
     "required": [
         "[",

@@ -11,6 +11,8 @@ the reasoning state the prompt leaves; else the prompt is empty).
 
 from __future__ import annotations
 
+import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
+
 WEATHER = {
     "type": "function",
     "function": {
@@ -1564,6 +1566,7 @@ CASES: list[dict] = [
     *_parsconf3(),
     *_newparsers4(),
     *_newparsers5(),
+    *_parser_cases_k3.cases(),  # parsers6b (kimi_k3)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt
@@ -1587,6 +1590,8 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
       for p in (_TURN, _TURN + "<mm:think>", _TURN + "<mm:think>x</mm:think>")),
     *(("hy_v4", kw, p) for kw in ({}, {"reasoning_effort": "no_think"})
       for p in (_TURN, _TURN + "<think>", _TURN + "<think>x</think>\n")),
+    *(("kimi_k3", kw, p) for kw in ({}, {"thinking": False}, {"enable_thinking": False})
+      for p in _parser_cases_k3.ENDED_PROMPTS),  # parsers6b
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -1634,6 +1639,7 @@ MARKERS: dict[str, list[str]] = {
     # newparsers5 (M3's markers are whole vocabulary entries)
     "minimax_m3": ["<mm:think>", "</mm:think>"],
     "hy_v4": ["<tool_calls>", "</tool_calls>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
+    "kimi_k3": _parser_cases_k3.MARKERS,  # parsers6b: XTML markers are three tokens each
 }
 
 

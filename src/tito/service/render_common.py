@@ -55,11 +55,14 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     # newparsers5 (vLLM's minimax_m3 and hy_v4 scan the whole prompt for the last marker)
     "minimax_m3": ("<mm:think>", "</mm:think>"),
     "hy_v4": ("<think>", "</think>"),
+    # parsers6b (vLLM's kimi_k3 scans the whole prompt for the newest marker's id sequence)
+    "kimi_k3": ("<|open|>think<|sep|>", "<|close|>think<|sep|>"),
 }
 #: reasoning parsers whose markers PLaMo-style tokenizers write in several tokens: vLLM's
 #: ``is_reasoning_end`` scans the prompt for the markers' id sequences (back to the turn's
 #: ``<|plamo:tag|>``); tito looks for their text in the prompt's last :data:`MARKER_TEXT_IDS` ids
-REASONING_MARKER_TEXT = {"plamo3": "<|plamo:tag|>"}
+REASONING_MARKER_TEXT = {"plamo3": "<|plamo:tag|>",
+                         "kimi_k3": ""}  # parsers6b: no turn marker, the window is the scan
 MARKER_TEXT_IDS = 64
 
 #: reasoning parsers whose ``is_reasoning_end`` is false at render for any prompt: vLLM 0.33's
@@ -84,7 +87,8 @@ REASONING_OFF_ENDED = frozenset({
     "nemotron_v3", *REASONING_OFF_REOPENS,
     "poolside_v1", "plamo3",  # newparsers4: deepseek_v3's identity parser without thinking;
     #   plamo3's grammar without reasoning
-    "hy_v4"})  # newparsers5: reasoning_effort no_think has no block (vLLM: always ended)
+    "hy_v4",  # newparsers5: reasoning_effort no_think has no block (vLLM: always ended)
+    "kimi_k3"})  # parsers6b: thinking off, vLLM's is_reasoning_end is true
 
 
 #: reasoning parsers whose ``is_reasoning_end`` is true for any prompt (vLLM's GptOssReasoningParser:
@@ -117,7 +121,8 @@ def reasoning_ended_for(
             return core_render.prompt_reasoning_ended(token_ids, vocab, *markers, default=True)
     if parser in REASONING_MARKER_TEXT:
         text = vocab.decode(token_ids[-MARKER_TEXT_IDS:], skip_special_tokens=False)
-        text = text.rpartition(REASONING_MARKER_TEXT[parser])[2]  # this turn's text
+        if REASONING_MARKER_TEXT[parser]:
+            text = text.rpartition(REASONING_MARKER_TEXT[parser])[2]  # this turn's text
         return text.rfind(markers[1]) > text.rfind(markers[0])
     return core_render.prompt_reasoning_ended(
         token_ids, vocab, *markers, default=parser in REASONING_OPENS_AT_START)

@@ -67,6 +67,10 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
 ``hy_v4``                      deepseek_r1's rule unless ``reasoning_effort`` is ``no_think``
                                (thinking by default, as the template's ``high``); the markers
                                unsuffixed only (see the row)
+``kimi_k3``                    ``<|open|>think<|sep|>`` ... ``<|close|>think<|sep|>`` (three tokens
+                               each), starts in ``think``; ``thinking`` (else ``enable_thinking``)
+                               false turns it off; ``<|open|>response<|sep|>`` ends it; the
+                               response channel's markers are dropped from the content
 ============================  =====================================================================
 """
 
@@ -110,7 +114,8 @@ class ReasoningParser:
     #: given, else when either is true: glm45, kimi_k2), ``"effort"`` (on only with a
     #: ``reasoning_effort`` other than ``no_think``: hy_v3), ``"effort_on"`` (on unless
     #: ``reasoning_effort`` is ``no_think``: hy_v4), ``"mode"`` (``thinking_mode: "enabled"``:
-    #: minimax_m3, with ``enabled_opens``), ``""`` (no switch)
+    #: minimax_m3, with ``enabled_opens``), ``"thinking"`` (``thinking``'s truth, else
+    #: ``enable_thinking``'s, on when neither is given: kimi_k3), ``""`` (no switch)
     switch: str = ""
     #: the switch decides where the output starts, not whether blocks are parsed: on, in
     #: ``think`` (the template prefilled the start marker); off, in ``pre`` (minimax_m3)
@@ -172,6 +177,9 @@ class ReasoningParser:
             return (kw.get("reasoning_effort") or "no_think") != "no_think"
         if self.switch == "effort_on":  # the template's default effort is high (hy_v4)
             return (kw.get("reasoning_effort") or "high") != "no_think"
+        if self.switch == "thinking":  # vLLM's kimi_k3: thinking wins over enable_thinking
+            thinking = kw.get("thinking")
+            return bool(kw.get("enable_thinking", True) if thinking is None else thinking)
         if self.switch == "mode":
             return kw.get("thinking_mode") == "enabled"
         if self.switch == "either":
@@ -327,6 +335,19 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # markers' per-checkpoint suffix (<think:6124c78e>) from the vocabulary; this row has the
     # unsuffixed markers (a suffixed checkpoint is refused at model load: tito.models)
     "hy_v4": ReasoningParser("hy_v4", implicit_open=True, switch="effort_on"),
+    # parsers6b: vLLM 0.33's KimiK3ReasoningParser (XTML channels: each marker is three tokens;
+    # the template may prefill the think opener). A response channel opening before the block
+    # closes ends it (vLLM's batch: an output with a response channel and no think markers is
+    # all content); the channel's wrapper and the message closer are dropped from the content
+    # (vLLM's reasoning parser strips them when no tool parser runs; the kimi_k3 tool parser
+    # drops them too)
+    "kimi_k3": ReasoningParser(
+        "kimi_k3", start="<|open|>think<|sep|>", end="<|close|>think<|sep|>", implicit_open=True,
+        switch="thinking", implicit_end="<|open|>response<|sep|>",
+        content_drop=("<|open|>response<|sep|>", "<|close|>response<|sep|>",
+                      "<|close|>message<|sep|>"),
+        pieces=("<|open|>", "<|close|>", "<|sep|>"),
+    ),
     "seed_oss": ReasoningParser(
         "seed_oss",
         start="<seed:think>",

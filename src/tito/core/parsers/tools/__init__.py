@@ -90,6 +90,8 @@ _FORMATS = {
     "xlam": "xlam:XlamParser",
     # newparsers5
     "hy_v4": "hy_v4:HyV4Parser",
+    # parsers6b
+    "kimi_k3": "kimi_k3:KimiK3Parser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -167,6 +169,9 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "xlam": RenderTraits(),
     # newparsers5 (vLLM's hy_v4 constrains required / named only: structural.NO_AUTO_TAG)
     "hy_v4": RenderTraits("hy_v4", forced_calls="native"),
+    # parsers6b (vLLM's kimi_k3 adjust_request reads special tokens with and without tools)
+    "kimi_k3": RenderTraits("kimi_k3", special=True, special_without_tools=True,
+                            forced_calls="native"),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their

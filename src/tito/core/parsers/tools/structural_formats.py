@@ -284,6 +284,13 @@ def hy_v4(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
     return sequence(const("<tool_calls>"), calls, const("</tool_calls>"))
 
 
+def _kimi_k3(tools: Sequence[ToolSpec], mode: CallMode) -> Format:
+    """Kimi K3's XTML channels (:mod:`.structural_kimi_k3`, imported on use)."""
+    from tito.core.parsers.tools.structural_kimi_k3 import kimi_k3
+
+    return kimi_k3(tools, mode)
+
+
 # -- GLM-4.5 / 4.7 -------------------------------------------------------------------------
 
 _GLM_ARGS = ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"]
@@ -395,5 +402,6 @@ BUILDERS: dict[str, Builder] = {
     "minimax": minimax,
     "plamo3": plamo3,
     "hy_v4": hy_v4,
+    "kimi_k3": _kimi_k3,  # parsers6b
     "harmony": harmony,
 }
