@@ -360,12 +360,13 @@ def _decode(model: str, toks: list[int], skip: bool) -> str:
 
 def _first_stop(model: str, toks: list[int], stops: list[str], skip: bool) -> tuple[int, str] | None:
     """Where the engine would have stopped on a stop string: the first prefix whose text holds
-    one (vLLM's engine checks after every token), and that string."""
+    one (vLLM's engine checks after every token), and that string: the one completing first
+    in the text, ties by the list's order (vLLM 0.33's ``check_stop_strings``)."""
     for k in range(1, len(toks) + 1):
         t = _decode(model, toks[:k], skip)
-        hit = next((x for x in stops if x in t), None)  # check_stop_strings: the list's order
-        if hit is not None:
-            return k, hit
+        found = [(t.find(x) + len(x), n, x) for n, x in enumerate(stops) if x in t]
+        if found:
+            return k, min(found)[2]
     return None
 
 
@@ -422,6 +423,9 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
         toks = ids("x", served)  # qwen3 chat: reasoning with thinking on (vLLM's rule)
     if stops and not isinstance(stop_reason, str) and _first_stop(model, toks, stops, skip):
         tags.add("stop_string_in_output")  # an output the engine would have cut earlier
+    if (model == "gpt-oss" and finish == "stop" and stops and not isinstance(stop_reason, str)
+            and _first_stop(model, toks, stops, False)):
+        tags.add("stop_in_marker")  # vLLM's harmony batch finds it in the markers' text
     if any(_decode(model, t, skip).endswith("\ufffd") for t in (toks, toks[:-1]) if t):
         tags.add("partial_char_at_end")  # tito flushes it as U+FFFD, vLLM drops it
     if not toks:

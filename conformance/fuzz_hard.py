@@ -127,9 +127,46 @@ def mutate(rng: random.Random, body: Any) -> Any:
     return body
 
 
+def _dumps(body: Any, ensure_ascii: bool) -> str:
+    """``json.dumps``, also for values nested past the interpreter's stack (two deep mutations
+    inside each other): those are written without recursion."""
+    try:
+        return json.dumps(body, ensure_ascii=ensure_ascii)
+    except RecursionError:
+        pass
+    out: list[str] = []
+    todo: list[Any] = [body]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, _Raw):
+            out.append(item.text)
+        elif isinstance(item, dict) and item:
+            parts: list[Any] = [_Raw("{")]
+            for n, (k, v) in enumerate(item.items()):
+                parts += [_Raw((", " if n else "") + json.dumps(str(k), ensure_ascii=ensure_ascii)
+                               + ": "), v]
+            todo += reversed([*parts, _Raw("}")])
+        elif isinstance(item, list) and item:
+            parts = [_Raw("[")]
+            for n, v in enumerate(item):
+                parts += [_Raw(", ")] if n else []
+                parts.append(v)
+            todo += reversed([*parts, _Raw("]")])
+        else:
+            out.append(json.dumps(item, ensure_ascii=ensure_ascii))
+    return "".join(out)
+
+
+class _Raw:
+    """Text :func:`_dumps` writes as it is."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
 def _encode(rng: random.Random, body: Any) -> tuple[bytes, str]:
     """The body's bytes (sometimes broken at the byte level) and a content type."""
-    raw = json.dumps(body, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogatepass")
+    raw = _dumps(body, rng.random() < 0.5).encode("utf-8", "surrogatepass")
     r = rng.random()
     if r < 0.05:
         raw = raw[: rng.randrange(max(1, len(raw)))]

@@ -91,6 +91,26 @@ def test_deep_template_kwargs_are_rendered(apps: fuzz_hard.Apps) -> None:
     assert answer.json()["derender_context"]["chat_template_kwargs"]["x"] == deep
 
 
+def test_deep_json_schema_is_rendered(apps: fuzz_hard.Apps) -> None:
+    """A response_format schema nested past pydantic's JSON-mode guard: the sampling params'
+    structured_outputs dump was a 500 on both apps (fuzz_hard seed 108); vLLM 0.33 answers 200
+    with the schema as sent."""
+    deep: Any = "string"
+    for i in range(300):
+        deep = [deep] if i % 2 else {"a": deep}
+    schema = {"type": "object", "properties": {"t": {"type": deep}}}
+    body = {"model": "qwen3", "messages": [{"role": "user", "content": "Hi"}],
+            "response_format": {"type": "json_schema",
+                                "json_schema": {"name": "w", "schema": schema}}}
+    import json
+
+    raw = json.dumps(body).encode()
+    assert apps.check(CHAT, raw, "application/json") == []
+    answer = apps.ref.post(CHAT, content=raw, headers={"content-type": "application/json"})
+    assert answer.status_code == 200
+    assert answer.json()["sampling_params"]["structured_outputs"]["json"] == schema
+
+
 @given(seed=st.integers(0, 2**32))
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])

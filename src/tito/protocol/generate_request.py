@@ -145,7 +145,11 @@ class SamplingParams(WireModel):
         the default 16, because generate only applies its own max_tokens defaulting when the key
         is absent; omitting an explicit 16 would silently change the request.
         """
-        data = self.model_dump(mode="json", exclude_defaults=True, exclude=_FREE_FORM)
+        try:
+            data = self.model_dump(mode="json", exclude_defaults=True, exclude=_FREE_FORM)
+        except ValueError:  # a constraint's own JSON (a schema) nested past pydantic's JSON-mode
+            # recursion guard: its Python-mode dump (the values as parsed from JSON; see wire_dump)
+            data = self.model_dump(exclude_defaults=True, exclude=_FREE_FORM)
         reorder = False
         for name in _FREE_FORM:  # as parsed from JSON; pydantic's serializer recursion guard
             value = getattr(self, name)  # failed one nested a few hundred levels deep (a 500)
