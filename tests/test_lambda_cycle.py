@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from mangum import Mangum
 
-from tito.handlers import _mangum
+from tito.handlers import _events, _mangum
 
 
 def _event(body: str = '{"a": 1}') -> dict[str, Any]:
@@ -221,7 +221,7 @@ def _plain_events() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("base", ["/", "/v1"])
 def test_plain_entry_answers_as_mangum(base: str) -> None:
-    """:meth:`EagerMangum.plain` (what the handler calls for an event :func:`_plain_v2` passes)
+    """:meth:`EagerMangum.plain` (what the handler calls for an event :func:`plain_v2` passes)
     answers every event as :meth:`EagerMangum.__call__` and as stock Mangum do, whether it
     reads the event's own fields or leaves the event to Mangum's scope (a base path to strip, a
     ``%`` in the path, names not lowercase, a route without the eager entry)."""
@@ -232,7 +232,7 @@ def test_plain_entry_answers_as_mangum(base: str) -> None:
     assert eager._respond_plain is not None
     plain_answers = 0
     for event in _plain_events():
-        assert _mangum._plain_v2(event), event
+        assert _events.plain_v2(event), event
         expected = stock(copy.deepcopy(event), None)
         assert eager.plain(copy.deepcopy(event), None) == expected, (event["headers"],
                                                                     event["body"])

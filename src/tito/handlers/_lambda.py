@@ -64,7 +64,8 @@ from mangum import Mangum
 from tito.adapters import asgi
 from tito.adapters.asgi_render import RENDER_ENDPOINTS, RenderApp
 from tito.errors import ErrorType, error_body
-from tito.handlers._mangum import EagerMangum, HTTPGatewayV2, Loop, _plain_v2, event_problem
+from tito.handlers._events import event_problem, plain_v2
+from tito.handlers._mangum import EagerMangum, HTTPGatewayV2, Loop
 from tito.handlers._powertools import (  # re-exported: the process's one logger and metrics
     _emit_metrics,
     _with_log_context,
@@ -255,7 +256,7 @@ def make_handler(endpoints: Sequence[str], *, load_models: bool = True) -> Lambd
         token = _in_invocation.set(True)
         response: dict[str, Any] = {}
         try:
-            if eager and _plain_v2(event):  # (event_problem's own first test, inline)
+            if eager and plain_v2(event):  # (event_problem's own first test, inline)
                 response = mangum.plain(event, context)  # (the usual event, at once)
             else:
                 problem = event_problem(event)
