@@ -269,3 +269,30 @@ def test_a_parser_state_of_a_new_count_is_the_validated_one(
                     == cls.model_validate(without).model_dump())
             assert (stream_state_fast._parser_state(cls, base).model_dump()
                     == cls.model_validate(base).model_dump())
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_reasoning_dump_by_its_fields_but_the_count_is_the_generic_dump(
+        states: list[tuple[str, dict[str, Any]]], data: st.DataObject) -> None:
+    """``_st_dump`` writes a reasoning state from the dump of the first one seen with the same
+    fields but the count: the generic dump, keys in order, whatever the count and the other
+    fields (the states of real streams, and of every phase with counts around 0)."""
+    from tito.core.parsers.reasoning import ReasoningState
+    from tito.service import stream_state_fast
+
+    bases = [ReasoningState.model_validate(raw["tito"]["st"]["reasoning"])
+             for _, raw in states if "reasoning" in raw["tito"]["st"]]
+    assert bases
+    base = data.draw(st.sampled_from(bases))
+    update = data.draw(st.fixed_dictionaries({}, optional={
+        "phase": st.sampled_from(["pre", "think", "done"]), "held": st.sampled_from(["", "<"]),
+        "opened": st.booleans(), "ws": st.sampled_from(["", " "]),
+        "lead": st.sampled_from(["", "x"]), "cbegun": st.booleans(),
+        "start_id": st.none() | st.integers(0, 9)}))
+    if data.draw(st.booleans()):
+        stream_state_fast._REASONING_DUMPS.clear()
+    for count in data.draw(st.lists(st.integers(0, 2**40), min_size=1, max_size=4)):
+        state = base.model_copy(update={**update, "reasoning_tokens": count})
+        got = stream_state_fast._reasoning_dump(state)
+        assert list(got.items()) == list(state.model_dump(exclude_defaults=True).items())

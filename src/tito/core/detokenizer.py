@@ -84,10 +84,12 @@ bytes are complete UTF-8: its cached text, :meth:`~tito.core.vocab.Vocab.whole_t
 result is the rule's, by construction; any other case (a context ending inside a character, an
 unknown id, a due cut) takes the rule itself. Per token (a streamed call often carries one id)
 the common results cost lookups only: a context ends at a boundary when its last token is whole
-(a lossy reading resumes at a whole token's first byte), a two-id context (a character split in
-two) is answered from a memo bounded by :data:`INTERNED_STATES`, and the state after one whole
-token with nothing held, ``window == [id]``, is interned per id (states are values: nothing
-modifies one, so streams share it).
+(a lossy reading resumes at a whole token's first byte), a context of two to four ids (a
+character split in as many) is answered from a memo bounded by :data:`INTERNED_STATES`, and the
+state after one whole token with nothing held, ``window == [id]``, is interned per id (states
+are values: nothing modifies one, so streams share it), as is the state after a character split
+in two ids, per pair. One id at a time, :func:`tito.core.detok_one.step_one` takes these
+outcomes directly (the pipeline's per-token path).
 
 **Seeding** (the prompt's tail as context) is in :mod:`tito.core.detok_state`, with the
 state itself and its mapping to vLLM's ``prev_tokens``.
@@ -293,23 +295,27 @@ def _context_complete(vocab: Vocab, window: list[int], prefix: int, read: int) -
     that what follows decodes on its own)? It does when its last token is complete UTF-8 on its
     own (:meth:`~tito.core.vocab.Vocab.whole_text`: a lossy UTF-8 reading resumes at its first
     byte), else when the context's bytes do not decode to a trailing U+FFFD (a genuine U+FFFD is
-    taken for an unfinished character: only the fast path is missed). A context of two ids (a
-    character split in two, just emitted: the common case) is looked up in a bounded memo."""
-    last = window[read - 1]
-    if read - prefix == 2:
-        pair = (window[prefix], last)
+    taken for an unfinished character: only the fast path is missed). A context of two to four
+    ids (a character split in that many, just emitted: the common case, GPT-2's CJK) is looked
+    up in a memo bounded by :data:`INTERNED_STATES`."""
+    size = read - prefix
+    if 1 < size <= 4:
+        key = (window[prefix], window[read - 1]) if size == 2 else tuple(window[prefix:read])
         memo = vocab.pair_memo
-        found = memo.get(pair)
+        found = memo.get(key)
         if found is None:
             if len(memo) >= INTERNED_STATES:
                 memo.clear()
-            found = memo[pair] = bool(vocab.whole_text(last)) or not (
-                vocab.token_bytes(pair[0]) + vocab.token_bytes(last)
-            ).decode("utf-8", "replace").endswith(FFFD)
+            found = memo[key] = _ends_at_boundary(vocab, key)
         return found
-    if vocab.whole_text(last):
+    return _ends_at_boundary(vocab, window[prefix:read])
+
+
+def _ends_at_boundary(vocab: Vocab, ids: Sequence[int]) -> bool:
+    """:func:`_context_complete`'s answer for the context ``ids`` (at least one id)."""
+    if vocab.whole_text(ids[-1]):
         return True
-    data = b"".join([vocab.token_bytes(i) for i in window[prefix:read]])
+    data = b"".join([vocab.token_bytes(i) for i in ids])
     return not data.decode("utf-8", "replace").endswith(FFFD)
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tito.core import detokenizer, logprobs, stops
+from tito.core.detok_one import step_one
 from tito.core.detokenizer import DetokState
 from tito.core.parsers import reasoning as reasoning_parsers
 from tito.core.parsers import tools as tool_parsers
@@ -42,6 +43,7 @@ from tito.core.parsers import tools as tool_parsers
 from tito.core.parsers.harmony_state import HarmonyState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolCallDelta, ToolChoiceMode, ToolState
+from tito.core.pipeline_harmony import harmony_pieces, harmony_step
 from tito.core.state import Field, State
 from tito.core.stops import StopConfig, StopState
 from tito.core.vocab import Vocab
@@ -119,6 +121,9 @@ class ChoiceOutput:
 
 _NO_TOKEN_STOP = stops.NO_TOKEN_STOP
 _detok_step = detokenizer.step
+_detok_one = step_one
+#: The per-token path of :func:`step_choice` on (its tests turn it off to compare the two paths).
+_ONE_ID_PATH = True
 _ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
@@ -187,74 +192,105 @@ def step_choice(
     """
     if state.finished:
         return state, ChoiceOutput()
+    stop_cfg = cfg.stop
+    held = state.stop
+    # The per-token path: one id that cannot be a stop token, nothing pending or final, no
+    # stop string in play, no harmony. Stages 1-3 (the general path below) then reduce to one
+    # detokenizer step whose one piece is the text; with no parser and no logprobs either, the
+    # whole step is that piece. The same outcome, stage by stage, without their set-up
+    # (``tests/test_pipeline_one_id.py`` compares the two paths).
+    one = (
+        _ONE_ID_PATH and len(ids) == 1 and finish_reason is None and not last and state.pending is None
+        and not cfg.harmony and state.harmony is None and not stop_cfg.stop
+        and not (held.fired or held.held or held.tail)
+        and (stop_cfg.include_stop_str_in_output or not (
+            ids[0] in stop_cfg.stop_token_ids
+            or (not stop_cfg.ignore_eos and ids[0] in vocab.all_eos_ids)))
+    )
+    if one and engine_logprobs is None and state.reasoning is None and state.tools is None:
+        detok, text = _detok_one(vocab, state.detok, ids[0], cfg.skip_special_tokens,
+                                 cfg.keep_special_ids)
+        role, role_sent = None, state.role_sent
+        if not role_sent and not cfg.completion:
+            role, role_sent = "assistant", True
+        return (
+            ChoiceState._construct(detok, held, None, None, None, role_sent, state.lp_context,
+                                   state.text_offset, state.tokens + 1, state.tool_calls, None,
+                                   False),
+            ChoiceOutput(text, "", (), None, None, None, role),
+        )
     state = state.model_copy()  # shallow: every stage returns new sub-states, never mutates
     role = None
     if not state.role_sent and not cfg.completion:
         role = "assistant"
         state.role_sent = True
     final = finish_reason is not None or last
-    stop_cfg = cfg.stop
 
-    # 1. stop token. A stop-token candidate ending a non-final chunk waits in ``pending``: only
-    # the next chunk tells whether it ended the choice (then it is never decoded) or not.
-    carried = state.pending is not None
-    decode_ids = [state.pending, *ids] if carried else ids
-    if carried:
-        state.pending = None
-    token_stop = _NO_TOKEN_STOP
-    if not final:
-        if decode_ids and not stop_cfg.include_stop_str_in_output:
-            last = decode_ids[-1]  # could the engine stop on it (then it is never decoded)?
-            if last in stop_cfg.stop_token_ids or (
-                not stop_cfg.ignore_eos and last in vocab.all_eos_ids
-            ):
-                state.pending = last
-                decode_ids = decode_ids[:-1]
-    elif finish_reason == "stop":
-        token_stop = stops.stop_token_check(
-            vocab, stop_cfg, decode_ids[-1] if decode_ids else None, finish_reason,
-            stop_reason
-        )
-        if token_stop.drop:
-            decode_ids = decode_ids[:-1]
-
-    # 2. detokenize, one piece per id
-    skip, keep = cfg.skip_special_tokens, cfg.keep_special_ids
-    if cfg.harmony:
-        detok, pieces = _harmony_pieces(vocab, state.detok, decode_ids)
-        skip_text = False
+    if one:
+        carried, token_stop, fired, fired_at = False, _NO_TOKEN_STOP, False, None
+        decode_ids, flushed = ids, ""
+        state.detok, text = _detok_one(vocab, state.detok, ids[0], cfg.skip_special_tokens,
+                                       cfg.keep_special_ids)
     else:
-        detok, pieces = _detok_step(vocab, state.detok, decode_ids, skip_special_tokens=skip,
-                                    keep_special_ids=keep)
-        skip_text = skip
-    flushed = ""
-    if final:
-        detok, flushed = detokenizer.flush(
-            vocab, detok, skip_special_tokens=skip_text, keep_special_ids=keep
-        )
-    state.detok = detok
-
-    # 3. stop strings (none configured and nothing carried: the text passes, as stops.step's
-    # first rule; inline, a call per token saved)
-    held = state.stop
-    fired_at = None
-    if not stop_cfg.stop and not (held.fired or held.held or held.tail):
-        text, fired = "".join(pieces), False
-        if flushed:
-            text += flushed
-    else:
-        seen = pieces
-        if cfg.harmony and skip:
-            # the engine's text, which stop strings match, holds no special id and no id past
-            # the tokenizer (render's skip_special_tokens); harmony reads the ids and pieces
-            hidden, size = vocab.special_ids, vocab.size
-            seen = ["" if i in hidden or i >= size else p
-                    for i, p in zip(decode_ids, pieces, strict=True)]
-        state.stop, text, fired, fired_at = stops.step(
-            stop_cfg, held, seen, final=final, flush_text=flushed
-        )
-        if fired:
+        # 1. stop token. A stop-token candidate ending a non-final chunk waits in ``pending``: only
+        # the next chunk tells whether it ended the choice (then it is never decoded) or not.
+        carried = state.pending is not None
+        decode_ids = [state.pending, *ids] if carried else ids
+        if carried:
             state.pending = None
+        token_stop = _NO_TOKEN_STOP
+        if not final:
+            if decode_ids and not stop_cfg.include_stop_str_in_output:
+                last = decode_ids[-1]  # could the engine stop on it (then it is never decoded)?
+                if last in stop_cfg.stop_token_ids or (
+                    not stop_cfg.ignore_eos and last in vocab.all_eos_ids
+                ):
+                    state.pending = last
+                    decode_ids = decode_ids[:-1]
+        elif finish_reason == "stop":
+            token_stop = stops.stop_token_check(
+                vocab, stop_cfg, decode_ids[-1] if decode_ids else None, finish_reason,
+                stop_reason
+            )
+            if token_stop.drop:
+                decode_ids = decode_ids[:-1]
+
+        # 2. detokenize, one piece per id
+        skip, keep = cfg.skip_special_tokens, cfg.keep_special_ids
+        if cfg.harmony:
+            detok, pieces = harmony_pieces(vocab, state.detok, decode_ids)
+            skip_text = False
+        else:
+            detok, pieces = _detok_step(vocab, state.detok, decode_ids, skip_special_tokens=skip,
+                                        keep_special_ids=keep)
+            skip_text = skip
+        flushed = ""
+        if final:
+            detok, flushed = detokenizer.flush(
+                vocab, detok, skip_special_tokens=skip_text, keep_special_ids=keep
+            )
+        state.detok = detok
+
+        # 3. stop strings (none configured and nothing carried: the text passes, as stops.step's
+        # first rule; inline, a call per token saved)
+        fired_at = None
+        if not stop_cfg.stop and not (held.fired or held.held or held.tail):
+            text, fired = "".join(pieces), False
+            if flushed:
+                text += flushed
+        else:
+            seen = pieces
+            if cfg.harmony and skip:
+                # the engine's text, which stop strings match, holds no special id and no id past
+                # the tokenizer (render's skip_special_tokens); harmony reads the ids and pieces
+                hidden, size = vocab.special_ids, vocab.size
+                seen = ["" if i in hidden or i >= size else p
+                        for i, p in zip(decode_ids, pieces, strict=True)]
+            state.stop, text, fired, fired_at = stops.step(
+                stop_cfg, held, seen, final=final, flush_text=flushed
+            )
+            if fired:
+                state.pending = None
     state.tokens += len(ids)
 
     # 4-5. parsers
@@ -263,7 +299,7 @@ def step_choice(
     else:
         parser_ids = decode_ids if fired_at is None else decode_ids[: fired_at + 1]
         if state.harmony is not None:
-            state.harmony, reasoning, content, calls = _harmony_step(
+            state.harmony, reasoning, content, calls = harmony_step(
                 vocab, cfg, state.harmony, parser_ids, pieces,
                 flushed if fired_at is None else "", final=final or fired,
             )
@@ -384,55 +420,3 @@ def _parsers_step(
             tool_parser_for(cfg), tool_state, content, final=final
         )
     return reasoning_state, tool_state, reasoning, content, calls
-
-
-def _harmony_pieces(
-    vocab: Vocab, detok: DetokState, ids: Sequence[int]
-) -> tuple[DetokState, list[str]]:
-    """gpt-oss's pieces as openai-harmony reads a message: the lossy UTF-8 reading of every
-    token's bytes, a special id's bytes being its name whatever ``skip_special_tokens``.
-
-    Why: a special id or an id past the tokenizer inside a character's bytes ends that
-    character for openai-harmony (so for vLLM 0.33): U+FFFD, the name, U+FFFD for the rest. The
-    detokenizer runs without skipping (a special id's piece is then the held bytes' U+FFFD and
-    its name, which the harmony parser renames); at an id past the tokenizer, which decodes to
-    nothing, the held bytes are flushed into its piece and the next bytes start afresh.
-    """
-    size = vocab.size
-    if not ids or max(ids) < size:
-        return _detok_step(vocab, detok, ids, skip_special_tokens=False)
-    pieces: list[str] = []
-    start = 0
-    for k, tid in enumerate(ids):
-        if tid >= size:
-            detok, part = _detok_step(vocab, detok, ids[start:k], skip_special_tokens=False)
-            pieces += part
-            _, held = detokenizer.flush(vocab, detok, skip_special_tokens=False)
-            pieces.append(held)
-            detok, start = DetokState(), k + 1
-    detok, part = _detok_step(vocab, detok, ids[start:], skip_special_tokens=False)
-    return detok, pieces + part
-
-
-def _harmony_step(
-    vocab: Vocab,
-    cfg: ChoiceConfig,
-    state: HarmonyState,
-    ids: Sequence[int],
-    pieces: Sequence[str],
-    flushed: str,
-    *,
-    final: bool,
-) -> tuple[HarmonyState, str, str, list[ToolCallDelta]]:
-    """gpt-oss: the token-level harmony parser (stop strings only cut its ids, see its header)."""
-    from tito.core.parsers import harmony as harmony_parser
-
-    options = harmony_parser.HarmonyOptions(
-        reasoning=cfg.reasoning_parser is not None,
-        tools=cfg.tool_choice != "none",
-        single_call=not cfg.parallel_tool_calls,
-    )
-    state, out = harmony_parser.step(
-        vocab, state, ids, pieces[: len(ids)], final=final, flushed=flushed, options=options
-    )
-    return state, out.reasoning, out.content, out.calls or []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cached_property
+from typing import Any
 
 from tokenizers import Tokenizer
 
@@ -211,9 +212,16 @@ class Vocab:
         return {} if self.byte_table is not None else None
 
     @cached_property
-    def pair_memo(self) -> dict[tuple[int, int], bool]:
-        """The detokenizer's memo of two-id contexts: does their decode end at a character
-        boundary (``tito.core.detokenizer``; it bounds the memo's size)."""
+    def pair_memo(self) -> dict[tuple[int, ...], bool]:
+        """The detokenizer's memo of two- to four-id contexts: does their decode end at a
+        character boundary (``tito.core.detokenizer``; it bounds the memo's size)."""
+        return {}
+
+    @cached_property
+    def split_memo(self) -> dict[tuple[int, int], tuple[Any, str]]:
+        """The detokenizer's memo of characters split in two ids: (held id, next id) -> (the
+        state after them, the text they emit) (``tito.core.detokenizer.step_one``; it bounds
+        the memo's size)."""
         return {}
 
     def whole_text(self, token_id: int) -> str:

@@ -93,6 +93,42 @@ def _config_dump(cfg: ChoiceConfig) -> dict[str, Any]:
 
 #: the last reasoning state dumped by :func:`_st_dump`, and its dump
 _LAST_REASONING: tuple[Any, dict[str, Any]] = (None, {})
+#: a reasoning state's fields but its count (``reasoning_tokens``), read at once
+_REASONING_NAMES = tuple(ReasoningState.model_fields)
+_REASONING_VALUES = operator.attrgetter(*(n for n in _REASONING_NAMES if n != "reasoning_tokens"))
+#: those fields' values -> the dump's keys before the count and after it (see
+#: :func:`_reasoning_dump`); bounded by :data:`_MAX_REASONING_DUMPS`
+_REASONING_DUMPS: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any]]] = {}
+_MAX_REASONING_DUMPS = 256
+
+
+def _reasoning_dump(reasoning: ReasoningState) -> dict[str, Any]:
+    """``reasoning.model_dump(exclude_defaults=True)``, from the dump of the first state seen
+    with the same fields but the count (a thinking block's state changes with every chunk in
+    its count alone): that dump's keys before the count, the count when it is not 0 (its
+    default), the keys after it, in the fields' order, as the generic dump writes them.
+
+    Why: the generic dump compares each of the state's seventeen fields with its default; a
+    thinking block's call dumped it whole on every chunk, kept state or not. Every field is a
+    scalar (str, int, bool, None: hashable), so the values are the key."""
+    key = _REASONING_VALUES(reasoning)
+    parts = _REASONING_DUMPS.get(key)
+    if parts is None:
+        full = reasoning._dump(True)
+        at = _REASONING_NAMES.index("reasoning_tokens")
+        before = {k: v for k, v in full.items() if _REASONING_NAMES.index(k) < at}
+        after = {k: v for k, v in full.items() if _REASONING_NAMES.index(k) > at}
+        if len(_REASONING_DUMPS) >= _MAX_REASONING_DUMPS:
+            _REASONING_DUMPS.clear()
+        parts = _REASONING_DUMPS[key] = (before, after)
+    before, after = parts
+    out = dict(before)
+    count = reasoning.reasoning_tokens
+    if count != 0:
+        out["reasoning_tokens"] = count
+    if after:
+        out.update(after)
+    return out
 
 
 def _st_dump(state: ChoiceState) -> dict[str, Any]:
@@ -110,8 +146,8 @@ def _st_dump(state: ChoiceState) -> dict[str, Any]:
         global _LAST_REASONING
         last = _LAST_REASONING  # (one read: another thread may replace it)
         if last[0] is not reasoning:  # (a parser phase that changes nothing keeps its state)
-            last = _LAST_REASONING = (reasoning, reasoning._dump(True))  # (model_dump(
-            # exclude_defaults=True): flat, so a copy shares nothing)
+            last = _LAST_REASONING = (reasoning, _reasoning_dump(reasoning))  # (flat, so a
+            # copy shares nothing)
         st["reasoning"] = dict(last[1])
     if state.tools is not None:
         st["tools"] = state.tools._dump(True)

@@ -35,7 +35,7 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    (200018 too, ``<|endofprompt|>`` in ``tokenizer.json``); tokens between messages (after an
    end token, before ``<|start|>``) are dropped. Text is openai-harmony's lossy UTF-8 reading of
    the tokens' bytes, a special id's bytes being its name: such an id (an end token too) inside
-   a character's bytes ends it as U+FFFD (the pipeline's ``_harmony_pieces``).
+   a character's bytes ends it as U+FFFD (``tito.core.pipeline_harmony.harmony_pieces``).
 2. A tool call starts when its header is complete (name, arguments ``""``); its content streams
    as argument deltas, verbatim (vLLM's batch path re-serializes the JSON; tito keeps the
    model's text in both paths so stream == batch). With ``parallel_tool_calls`` false only call 0

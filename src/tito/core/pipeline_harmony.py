@@ -1,0 +1,75 @@
+"""The choice pipeline's two gpt-oss stages: harmony's pieces (stage 2) and its parser (4-5).
+
+Why a module of its own: a gpt-oss choice replaces the detokenizer's pieces and the text
+parsers with the token-level harmony parser (:mod:`tito.core.parsers.harmony`); these adapters
+are :mod:`tito.core.pipeline`'s only code for it, and the parser itself is imported only when a
+gpt-oss choice steps (the other models' functions never load it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tito.core import detokenizer
+from tito.core.detokenizer import DetokState
+from tito.core.parsers.harmony_state import HarmonyState
+from tito.core.parsers.tools import ToolCallDelta
+from tito.core.vocab import Vocab
+
+if TYPE_CHECKING:
+    from tito.core.pipeline import ChoiceConfig
+
+__all__ = ["harmony_pieces", "harmony_step"]
+
+
+def harmony_pieces(
+    vocab: Vocab, detok: DetokState, ids: Sequence[int]
+) -> tuple[DetokState, list[str]]:
+    """gpt-oss's pieces as openai-harmony reads a message: the lossy UTF-8 reading of every
+    token's bytes, a special id's bytes being its name whatever ``skip_special_tokens``.
+
+    Why: a special id or an id past the tokenizer inside a character's bytes ends that
+    character for openai-harmony (so for vLLM 0.33): U+FFFD, the name, U+FFFD for the rest. The
+    detokenizer runs without skipping (a special id's piece is then the held bytes' U+FFFD and
+    its name, which the harmony parser renames); at an id past the tokenizer, which decodes to
+    nothing, the held bytes are flushed into its piece and the next bytes start afresh.
+    """
+    size = vocab.size
+    if not ids or max(ids) < size:
+        return detokenizer.step(vocab, detok, ids, skip_special_tokens=False)
+    pieces: list[str] = []
+    start = 0
+    for k, tid in enumerate(ids):
+        if tid >= size:
+            detok, part = detokenizer.step(vocab, detok, ids[start:k], skip_special_tokens=False)
+            pieces += part
+            _, held = detokenizer.flush(vocab, detok, skip_special_tokens=False)
+            pieces.append(held)
+            detok, start = DetokState(), k + 1
+    detok, part = detokenizer.step(vocab, detok, ids[start:], skip_special_tokens=False)
+    return detok, pieces + part
+
+
+def harmony_step(
+    vocab: Vocab,
+    cfg: ChoiceConfig,
+    state: HarmonyState,
+    ids: Sequence[int],
+    pieces: Sequence[str],
+    flushed: str,
+    *,
+    final: bool,
+) -> tuple[HarmonyState, str, str, list[ToolCallDelta]]:
+    """gpt-oss: the token-level harmony parser (stop strings only cut its ids, see its header)."""
+    from tito.core.parsers import harmony as harmony_parser
+
+    options = harmony_parser.HarmonyOptions(
+        reasoning=cfg.reasoning_parser is not None,
+        tools=cfg.tool_choice != "none",
+        single_call=not cfg.parallel_tool_calls,
+    )
+    state, out = harmony_parser.step(
+        vocab, state, ids, pieces[: len(ids)], final=final, flushed=flushed, options=options
+    )
+    return state, out.reasoning, out.content, out.calls or []
