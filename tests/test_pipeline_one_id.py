@@ -145,3 +145,27 @@ def test_step_choice_one_id_path_on_any_ids(vocabs, name, data, cfg_index):
         fast = run(vocab, cfg, None, ids, True, mp)
         general = run(vocab, cfg, None, ids, False, mp)
     assert fast == general
+
+
+def test_step_one_memos_stay_bounded(vocabs, monkeypatch):
+    """The interned states and the memos the one-id path fills (a whole token's state, a
+    character split in two, contexts of two to four ids) stay under their bound, whatever ids
+    come in, and the pieces stay those of ``step``."""
+    from tito.core import detok_one
+
+    vocab = vocabs["gpt2"]
+    interned: dict = {}
+    for module in (d, detok_one):
+        monkeypatch.setattr(module, "INTERNED_STATES", 8)
+        monkeypatch.setattr(module, "_AFTER_WHOLE", interned)
+    monkeypatch.setattr(vocab, "pair_memo", {})
+    monkeypatch.setattr(vocab, "split_memo", {})
+    text = "中文测试：你好，世界。日本語のテキスト、한국어 문장. 😀 👍🏽 🇯🇵 字符 " * 2
+    ids = [*range(1000, 1100), *vocab.encode(text)]
+    state = expected = d.DetokState()
+    for token_id in ids:
+        state, piece = step_one(vocab, state, token_id, True)
+        expected, pieces = d.step(vocab, expected, [token_id], skip_special_tokens=True)
+        assert (state, piece) == (expected, pieces[0])
+        assert len(interned) <= 8 and len(vocab.pair_memo) <= 8 and len(vocab.split_memo) <= 8
+    assert vocab.split_memo  # the text splits characters in two ids (more than 8 of them)
