@@ -48,6 +48,13 @@ ENDED_PROMPTS = [
     f"<|im_start|>assistant\n{THINK}x{THINK_END}" + resp("y") + f"<|im_start|>user\nq<|im_start|>assistant\n{THINK}",
     f"<|im_start|>assistant\n{THINK}x{THINK_END}" + resp("y") + f"<|im_start|>user\nq<|im_start|>assistant\n" + f"{O}response{S}",
     f"<|im_start|>assistant\n{O}response{S}",
+    # issue 10: a marker more than 64 ids before the prompt's end (vLLM scans the whole prompt)
+    f"<|im_start|>assistant\n{THINK}" + "long reasoning text " * 40,
+    f"<|im_start|>assistant\n{THINK}x{THINK_END}" + "answer words " * 40,
+    f"<|im_start|>assistant\n{THINK}x{THINK_END}" + resp("y") + "<|im_start|>user\n"
+    + "question " * 60 + "<|im_start|>assistant\n",
+    f"<|im_start|>assistant\n{THINK}x{THINK_END}" + "<|im_start|>user\nq<|im_start|>assistant\n"
+    + f"{THINK}" + "thought " * 70,
 ]
 
 

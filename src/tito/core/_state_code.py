@@ -997,8 +997,8 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
     return locals()
 
 
-def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_held, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_ws, _dump_value, _fields, _lit_id_phase, _lit_phase, _new, _set):
-    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, reasoning_tokens=_d_reasoning_tokens, lead=_d_lead, led=_d_led, begun=_d_begun, cbegun=_d_cbegun):
+def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, lead=_d_lead, led=_d_led, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
         self.opened = opened
@@ -1009,12 +1009,17 @@ def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_
         self.id_phase = id_phase
         self.start_id = start_id
         self.end_id = end_id
+        self.start_ids = _f_start_ids() if start_ids is _MISSING else start_ids
+        self.end_ids = _f_end_ids() if end_ids is _MISSING else end_ids
+        self.implicit_end_ids = _f_implicit_end_ids() if implicit_end_ids is _MISSING else implicit_end_ids
+        self.id_held = _f_id_held() if id_held is _MISSING else id_held
+        self.id_opened = id_opened
         self.reasoning_tokens = reasoning_tokens
         self.lead = lead
         self.led = led
         self.begun = begun
         self.cbegun = cbegun
-    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, reasoning_tokens, lead, led, begun, cbegun):
+    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, id_held, id_opened, reasoning_tokens, lead, led, begun, cbegun):
         new = _new(_cls)
         new.phase = phase
         new.held = held
@@ -1026,6 +1031,11 @@ def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_
         new.id_phase = id_phase
         new.start_id = start_id
         new.end_id = end_id
+        new.start_ids = start_ids
+        new.end_ids = end_ids
+        new.implicit_end_ids = implicit_end_ids
+        new.id_held = id_held
+        new.id_opened = id_opened
         new.reasoning_tokens = reasoning_tokens
         new.lead = lead
         new.led = led
@@ -1044,6 +1054,11 @@ def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_
         new.id_phase = self.id_phase
         new.start_id = self.start_id
         new.end_id = self.end_id
+        new.start_ids = self.start_ids
+        new.end_ids = self.end_ids
+        new.implicit_end_ids = self.implicit_end_ids
+        new.id_held = self.id_held
+        new.id_opened = self.id_opened
         new.reasoning_tokens = self.reasoning_tokens
         new.lead = self.lead
         new.led = self.led
@@ -1056,7 +1071,7 @@ def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.reasoning_tokens, self.lead, self.led, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.reasoning_tokens, other.lead, other.led, other.begun, other.cbegun, )
+        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.lead, self.led, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.lead, other.led, other.begun, other.cbegun, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -1090,6 +1105,21 @@ def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_
             v = self.end_id
             if v != _d_end_id:
                 d['end_id'] = v
+            v = self.start_ids
+            if v != _d_start_ids:
+                d['start_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.end_ids
+            if v != _d_end_ids:
+                d['end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.implicit_end_ids
+            if v != _d_implicit_end_ids:
+                d['implicit_end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.id_held
+            if v != _d_id_held:
+                d['id_held'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.id_opened
+            if v != _d_id_opened:
+                d['id_opened'] = v
             v = self.reasoning_tokens
             if v != _d_reasoning_tokens:
                 d['reasoning_tokens'] = v
@@ -1126,6 +1156,16 @@ def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_
         d['start_id'] = v
         v = self.end_id
         d['end_id'] = v
+        v = self.start_ids
+        d['start_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.end_ids
+        d['end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.implicit_end_ids
+        d['implicit_end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.id_held
+        d['id_held'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.id_opened
+        d['id_opened'] = v
         v = self.reasoning_tokens
         d['reasoning_tokens'] = v
         v = self.lead
@@ -1242,6 +1282,48 @@ def ReasoningState_af1bfd32e683f39d(StateError, _MISSING, _cls, _d_answered, _d_
                 new.end_id = checkers['end_id'](v)
             except StateError as exc:
                 raise StateError(('end_id', *exc.loc), exc.msg) from None
+        v = data.get('start_ids', _MISSING)
+        if v is _MISSING:
+            new.start_ids = _f_start_ids()
+        else:
+            try:
+                new.start_ids = checkers['start_ids'](v)
+            except StateError as exc:
+                raise StateError(('start_ids', *exc.loc), exc.msg) from None
+        v = data.get('end_ids', _MISSING)
+        if v is _MISSING:
+            new.end_ids = _f_end_ids()
+        else:
+            try:
+                new.end_ids = checkers['end_ids'](v)
+            except StateError as exc:
+                raise StateError(('end_ids', *exc.loc), exc.msg) from None
+        v = data.get('implicit_end_ids', _MISSING)
+        if v is _MISSING:
+            new.implicit_end_ids = _f_implicit_end_ids()
+        else:
+            try:
+                new.implicit_end_ids = checkers['implicit_end_ids'](v)
+            except StateError as exc:
+                raise StateError(('implicit_end_ids', *exc.loc), exc.msg) from None
+        v = data.get('id_held', _MISSING)
+        if v is _MISSING:
+            new.id_held = _f_id_held()
+        else:
+            try:
+                new.id_held = checkers['id_held'](v)
+            except StateError as exc:
+                raise StateError(('id_held', *exc.loc), exc.msg) from None
+        v = data.get('id_opened', _MISSING)
+        if v is _MISSING:
+            new.id_opened = _d_id_opened
+        elif v.__class__ is bool:
+            new.id_opened = v
+        else:
+            try:
+                new.id_opened = checkers['id_opened'](v)
+            except StateError as exc:
+                raise StateError(('id_opened', *exc.loc), exc.msg) from None
         v = data.get('reasoning_tokens', _MISSING)
         if v is _MISSING:
             new.reasoning_tokens = _d_reasoning_tokens

@@ -55,15 +55,18 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     # newparsers5 (vLLM's minimax_m3 and hy_v4 scan the whole prompt for the last marker)
     "minimax_m3": ("<mm:think>", "</mm:think>"),
     "hy_v4": ("<think>", "</think>"),
-    # parsers6b (vLLM's kimi_k3 scans the whole prompt for the newest marker's id sequence)
+    # parsers6b (vLLM's kimi_k3 scans the whole prompt for the newest marker's id sequence:
+    # REASONING_NEWEST_MARKER_IDS)
     "kimi_k3": ("<|open|>think<|sep|>", "<|close|>think<|sep|>"),
 }
 #: reasoning parsers whose markers PLaMo-style tokenizers write in several tokens: vLLM's
 #: ``is_reasoning_end`` scans the prompt for the markers' id sequences (back to the turn's
 #: ``<|plamo:tag|>``); tito looks for their text in the prompt's last :data:`MARKER_TEXT_IDS` ids
-REASONING_MARKER_TEXT = {"plamo3": "<|plamo:tag|>",
-                         "kimi_k3": ""}  # parsers6b: no turn marker, the window is the scan
+REASONING_MARKER_TEXT = {"plamo3": "<|plamo:tag|>"}
 MARKER_TEXT_IDS = 64
+#: reasoning parsers whose ``is_reasoning_end`` is the newest of the markers' id sequences in
+#: the whole prompt (vLLM 0.33's kimi_k3: no turn boundary stops the scan)
+REASONING_NEWEST_MARKER_IDS = frozenset({"kimi_k3"})
 
 #: reasoning parsers whose ``is_reasoning_end`` is false at render for any prompt: vLLM 0.33's
 #: hunyuan_a13b answers from a fresh parser's state, olmo3 looks for its end marker's text as
@@ -119,6 +122,9 @@ def reasoning_ended_for(
             if parser not in REASONING_OFF_REOPENS:
                 return True
             return core_render.prompt_reasoning_ended(token_ids, vocab, *markers, default=True)
+    if parser in REASONING_NEWEST_MARKER_IDS:
+        return core_render.prompt_newest_marker_ended(
+            token_ids, vocab.encode(markers[0]), vocab.encode(markers[1]))
     if parser in REASONING_MARKER_TEXT:
         text = vocab.decode(token_ids[-MARKER_TEXT_IDS:], skip_special_tokens=False)
         if REASONING_MARKER_TEXT[parser]:

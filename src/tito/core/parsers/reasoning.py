@@ -61,8 +61,9 @@ Rules, identical for every chunking (so batch == stream by construction):
 
 Reasoning tokens (``usage.completion_tokens_details.reasoning_tokens``) are counted on the **ids**,
 independently of the text: an id counts when it lies inside the block, markers excluded (the
-``<think>`` id opens the block in ``pre``, the ``</think>`` id closes it). Counting per id does not
-depend on chunking either.
+start marker's ids open the block in ``pre``, the end marker's close it; a marker may be
+several ids: :mod:`tito.core.parsers.reasoning_count`). Counting does not depend on chunking
+either.
 
 Prompt tail (:func:`initial`): scanning the prompt ids backwards from the end, the first ``<think>``
 id means "open", the first ``</think>`` id means "closed"; the scan stops at the first *special* id
@@ -94,7 +95,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from tito.core.parsers import reasoning_count
 from tito.core.parsers._text import drop_markers, find_first, held_suffix
+from tito.core.parsers.reasoning_count import MAX_MARKER_IDS, marker_ids
 from tito.core.parsers.reasoning_formats import (  # the table's names: public here too
     REASONING_PARSERS,
     ReasoningParser,
@@ -127,6 +130,14 @@ class ReasoningState(State):
     id_phase: Phase = "pre"  #: the same phases, tracked on ids for counting
     start_id: int | None = None  #: ``<think>`` id in this vocabulary (None: not a token)
     end_id: int | None = None  #: ``</think>`` id
+    #: a marker's ids when it takes several tokens (Kimi K3's ``<|open|>think<|sep|>``), else
+    #: empty (its single id is above): the count matches the sequences
+    start_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
+    end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
+    implicit_end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
+    #: the last output ids, while they may begin a multi-id marker (not counted yet)
+    id_held: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
+    id_opened: bool = False  #: a start marker was seen in the output ids (``count_reopens``)
     reasoning_tokens: int = Field(default=0, ge=0)  #: ids inside the block so far
     #: ``block_prefix`` / ``lead_opens`` formats only (gemma4): the reasoning's first characters
     #: while they may still be the prefix; the prefix is decided; the output's start is decided
@@ -152,8 +163,8 @@ def initial(
     ``tool_parser``: the request's tool format (unused: the call start that ends the block,
     :attr:`ReasoningParser.implicit_end`, is the reasoning grammar's own, as vLLM 0.33's).
     """
-    start_id = vocab.token_id(parser.start)
-    end_id = vocab.token_id(parser.end)
+    start_id, start_ids = marker_ids(vocab, parser.start)
+    end_id, end_ids = marker_ids(vocab, parser.end)
     phase: Phase = "think" if parser.implicit_open else "pre"
     for tid in reversed(prompt_tail_ids):
         if start_id is not None and tid == start_id:
@@ -170,13 +181,17 @@ def initial(
     elif not enabled or parser.prepend:
         phase = "done"
     implicit = parser.implicit_end
+    implicit_id, implicit_ids = marker_ids(vocab, implicit)
     return ReasoningState(
         phase=phase,
-        id_phase=phase,
+        id_phase=phase if parser.counted else "done",
         start_id=start_id,
         end_id=end_id,
+        start_ids=start_ids,
+        end_ids=end_ids,
+        implicit_end_ids=implicit_ids,
         implicit_end=implicit,
-        implicit_end_id=vocab.token_id(implicit) if implicit else None,
+        implicit_end_id=implicit_id,
     )
 
 
@@ -193,7 +208,7 @@ def step(
     ``text`` is the chunk's text (after stop strings), ``ids`` the chunk's ids (for counting only),
     ``final`` true on the choice's last call (releases the held-back marker prefix).
     """
-    counted = _count(parser, state, ids)
+    counted = reasoning_count.count(parser, state, ids, final=final)
     phase = state.phase
     # the per-token cases (property-tested against the scan): no marker can start in the text
     # (none of their first characters is in it), so there is no hit and nothing to hold, and
@@ -205,12 +220,13 @@ def step(
         parser.lead_end and not state.begun)
     plain = not state.held and not (parser.prepend and not state.opened) and not edge
     if (plain and phase != "think" and not state.ws
-            and counted == (state.id_phase, state.reasoning_tokens)
+            and counted is None
             and ((phase == "done" and (not parser.content_end or state.answered))
                  or (phase != "done" and not final and _no_marker_start(parser, state, text)))):
         return state, "", text  # content, the state unchanged: the same (immutable) object
     st = state.model_copy()
-    st.id_phase, st.reasoning_tokens = counted
+    if counted is not None:
+        st.id_phase, st.reasoning_tokens, st.id_held, st.id_opened = counted
     if plain and phase != "done" and not final and _no_marker_start(parser, st, text):
         if phase == "think":
             if parser.strip_trailing_ws:
@@ -386,33 +402,3 @@ def _content_end(
     st.held = s[len(s) - keep :]
     content.append(s[pos : len(s) - keep])
     return len(s)
-
-
-def _count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int]) -> tuple[Phase, int]:
-    phase, count = st.id_phase, st.reasoning_tokens
-    reopen = parser.reopen
-    if phase == "done" or (phase == "post" and not reopen) or not ids:
-        return phase, count
-    start_id, end_id, end2 = st.start_id, st.end_id, st.implicit_end_id
-    if start_id not in ids and end2 not in ids:  # the common cases, no per-id loop
-        if phase != "think":  # (pre, or post when the block may reopen)
-            return phase, count
-        if end_id not in ids:
-            return phase, count + len(ids)
-    for tid in ids:
-        if phase != "think":  # pre, or post (reopen): a start opens the block, a call ends it
-            if tid == start_id:
-                phase = "think"
-            elif end2 is not None and tid == end2:
-                phase = "done"
-                break
-        elif phase == "think":
-            if tid == end_id and reopen:
-                phase = "post"
-                continue
-            if tid == end_id or (end2 is not None and tid == end2):
-                phase = "done"
-                break
-            if tid != start_id:
-                count += 1
-    return phase, count

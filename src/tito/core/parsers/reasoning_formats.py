@@ -20,7 +20,8 @@ Formats beyond ``<think>`` ... ``</think>``, by vLLM's ``--reasoning-parser`` na
 
 vLLM's granite and hunyuan batch paths call an output whose block never closes content, while
 their streams already sent it as reasoning; tito keeps it reasoning (rule 3). Reasoning tokens are
-counted only for single-token markers (granite's and hunyuan's are text).
+counted on the markers' id sequences (one id or several: Kimi K3's, PLaMo 3's), not for
+granite, hunyuan_a13b and olmo3, whose vLLM classes count none.
 
 The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningParser` row below):
 
@@ -158,6 +159,13 @@ class ReasoningParser:
 
     #: further special tokens the markers are written with (PLaMo 3's ``<|plamo:begin_``...)
     pieces: tuple[str, ...] = ()
+    #: usage counts reasoning tokens (:mod:`tito.core.parsers.reasoning_count`); False where
+    #: vLLM's class keeps its base class's count of 0 (granite, hunyuan_a13b, olmo3)
+    counted: bool = True
+    #: the count follows vLLM's KimiK3ReasoningParser.count_reasoning_tokens, apart from the
+    #: text split: a start marker after the block opens it again, the call start (the response
+    #: channel) closes it only before any start marker, and only until the next one
+    count_reopens: bool = False
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:
@@ -203,7 +211,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     "holo2": ReasoningParser("holo2", implicit_open=True, switch="either"),
     "step5": ReasoningParser("step5", implicit_open=True),  # vLLM: the deepseek_r1 parser
     # OLMo 3: <think> optional (templates may put it in the prompt), markers as plain text
-    "olmo3": ReasoningParser("olmo3", implicit_open=True),
+    "olmo3": ReasoningParser("olmo3", implicit_open=True, counted=False),
     # vLLM's DeepSeekV4Parser grammar: thinking on unless thinking/enable_thinking say otherwise;
     # a <think> after the block reopens it (vLLM's batch and composed stream); with
     # thinking off (or reasoning_effort "none") the markers are content, as vLLM's stream (its
@@ -231,12 +239,14 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         end="Here is my response:",
         alt_starts=("Here's my thought process:",),
         alt_ends=("Here's my response:",),
+        counted=False,
     ),
     "hunyuan_a13b": ReasoningParser(
         "hunyuan_a13b",
         start="<think>\n",
         end="\n</think>\n<answer>\n",
         content_end="\n</answer>",
+        counted=False,
     ),
     "glm45": ReasoningParser(
         "glm45",
@@ -281,7 +291,8 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         absorb=True,
         reopen=True,
     ),
-    "minimax_m2_append_think": ReasoningParser("minimax_m2_append_think", prepend="<think>"),
+    "minimax_m2_append_think": ReasoningParser(
+        "minimax_m2_append_think", prepend="<think>", counted=False),
     # vLLM's qwen3 grammar starting in the block (qwen3_config(thinking=True)); step3p5's
     # template always opens it (enable_thinking is ignored); nemotron_v3's batch also swaps an
     # empty content with the reasoning under force_nonempty_content (its stream does not:
@@ -346,7 +357,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         switch="thinking", implicit_end="<|open|>response<|sep|>",
         content_drop=("<|open|>response<|sep|>", "<|close|>response<|sep|>",
                       "<|close|>message<|sep|>"),
-        pieces=("<|open|>", "<|close|>", "<|sep|>"),
+        pieces=("<|open|>", "<|close|>", "<|sep|>"), count_reopens=True,
     ),
     "seed_oss": ReasoningParser(
         "seed_oss",

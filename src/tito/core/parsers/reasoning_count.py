@@ -1,0 +1,137 @@
+"""Usage's ``reasoning_tokens``: the output ids inside the think block, counted on the ids.
+
+Why a module of its own: the count runs apart from the text split of
+:mod:`tito.core.parsers.reasoning` (vLLM counts with each reasoning class's own
+``count_reasoning_tokens``, over the output ids, not its text), and it has its own state
+(:class:`~tito.core.parsers.reasoning.ReasoningState`'s ``id_*`` fields, the markers' ids).
+
+Theory of operation
+===================
+
+The markers (a row's ``start``, ``end`` and ``implicit_end``) are **id sequences** in the
+model's vocabulary: one id for most formats (``<think>`` is an added token), several for
+others (Kimi K3's ``<|open|>think<|sep|>`` is three tokens; PLaMo 3 writes its markers in
+pieces: ``<|plamo:begin_``, ``think``, ``:plamo|>``). The output ids are read left to right;
+at each position the first marker (start, end, call start, in that order: vLLM's) whose ids
+follow is consumed whole (its ids never count), else the id counts when the phase is
+``think`` and the scan moves on by one id. A position whose following ids are a proper
+prefix of a marker waits in ``id_held`` (fewer ids than the longest marker) for the next
+chunk; the choice's last chunk (``final``) decides with what is there (a cut marker's ids
+are ordinary ids). The decision at a position reads only the ids after it, so every chunking
+gives the batch's count, and the carried state is bounded by the longest marker.
+
+Transitions (``id_phase``; :mod:`tito.core.parsers.reasoning`'s phases, read on the ids):
+
+``pre`` (and ``post`` with ``reopen``)
+    a start opens the block (``think``); a call start ends counting (``done``); an end is
+    consumed.
+``think``
+    ids count; a start is consumed (absorbed); an end closes the block (``post`` with
+    ``reopen``, else ``done``); a call start ends it (``done``).
+``post`` without ``reopen``, ``done``
+    nothing counts any more.
+
+With ``count_reopens`` (vLLM's ``KimiK3ReasoningParser.count_reasoning_tokens``): an end
+leads to ``post`` and a start after it opens the block again; the call start (Kimi K3's
+response channel) ends the block only while no start marker was seen in the output
+(``id_opened``), and then only for now (``post``); after a start marker its ids are ordinary
+ids. Rows with ``counted`` false (vLLM's class keeps the base class's count of 0) never count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (reasoning imports this module)
+    from tito.core.parsers.reasoning import Phase, ReasoningState
+    from tito.core.parsers.reasoning_formats import ReasoningParser
+    from tito.core.vocab import Vocab
+
+#: ids a marker may take at most (Kimi K3's and PLaMo 3's take 3); a longer one is not counted
+#: as a marker (its ids count), so that ``id_held`` stays bounded
+MAX_MARKER_IDS = 8
+
+#: (phase, count, held ids, a start marker seen) after a chunk, or None: nothing changed
+Counted = tuple["Phase", int, list[int], bool] | None
+
+
+def marker_ids(vocab: Vocab, marker: str) -> tuple[int | None, list[int]]:
+    """``(its id, [])`` when ``marker`` is one token of ``vocab``, ``(None, its ids)`` when it
+    takes several (at most :data:`MAX_MARKER_IDS`), ``(None, [])`` for no marker."""
+    if not marker:
+        return None, []
+    single = vocab.token_id(marker)
+    if single is not None:
+        return single, []
+    ids = vocab.encode(marker)
+    if len(ids) == 1:
+        return ids[0], []
+    return None, ids if len(ids) <= MAX_MARKER_IDS else []
+
+
+def _seq(single: int | None, ids: list[int]) -> tuple[int, ...]:
+    return (single,) if single is not None else tuple(ids)
+
+
+def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
+          final: bool) -> Counted:
+    """The count after ``ids`` (the chunk's output ids), ``final`` on the choice's last call;
+    None when the state's ``id_*`` fields and count stay as they are."""
+    phase, held = st.id_phase, st.id_held
+    if phase == "done" or (phase == "post" and not parser.reopen and not parser.count_reopens):
+        return None
+    if not ids and not (final and held):
+        return None
+    start = _seq(st.start_id, st.start_ids)
+    end = _seq(st.end_id, st.end_ids)
+    call = _seq(st.implicit_end_id, st.implicit_end_ids)
+    firsts = {m[0] for m in (start, end, call) if m}
+    if not held and firsts.isdisjoint(ids):  # the common cases, no per-id loop
+        if phase != "think":
+            return None
+        return phase, st.reasoning_tokens + len(ids), held, st.id_opened
+    seq = [*held, *ids] if held else ids
+    return _scan(parser, st, seq, (start, end, call), firsts, final)
+
+
+def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
+          markers: tuple[tuple[int, ...], ...], firsts: set[int], final: bool) -> Counted:
+    """:func:`count`'s general case: the markers matched at each position of ``seq``."""
+    start, end, call = markers
+    phase: Phase = st.id_phase
+    n_count, opened = st.reasoning_tokens, st.id_opened
+    kimi, reopen = parser.count_reopens, parser.reopen or parser.count_reopens
+    n, i = len(seq), 0
+    while i < n:
+        tid = seq[i]
+        if tid not in firsts:
+            if phase == "think":
+                n_count += 1
+            i += 1
+            continue
+        rest = n - i
+        if not final and any(rest < len(m) and tuple(seq[i:]) == m[:rest] for m in markers if m):
+            return phase, n_count, list(seq[i:]), opened  # a marker may follow: wait for it
+        hit = next((m for m in markers if m and tuple(seq[i : i + len(m)]) == m), None)
+        if hit is not None and hit is call and kimi and opened:
+            hit = None  # (Kimi K3: after a start marker the response channel is no marker)
+        if hit is None:
+            if phase == "think":
+                n_count += 1
+            i += 1
+            continue
+        i += len(hit)
+        if hit is start:  # (checked first: a row's markers may share ids only as vLLM's order)
+            phase = "think"
+            opened = opened or kimi  # (only Kimi K3's rule reads it)
+        elif hit is end:
+            if phase == "think":
+                phase = "post" if reopen else "done"
+        elif kimi:  # the call start before any start marker: out of the block, for now
+            phase = "post"
+        else:
+            phase = "done"
+        if phase == "done" or (phase == "post" and not reopen):
+            break
+    return phase, n_count, [], opened

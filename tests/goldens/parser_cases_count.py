@@ -1,0 +1,55 @@
+"""Cases for usage's ``reasoning_tokens`` with markers of several ids (kimi_k3, plamo3).
+
+A module of its own (``record_reasoning_tokens.py`` records them with the reasoning cases of
+``parser_cases.CASES``): the shapes that exercise the id-sequence count, a marker cut at the
+output's end, a marker's ids split across chunks (the tests chunk every case), Kimi K3's
+reopening block and its response channel inside and outside the block. Expected counts are
+recorded from vLLM's classes, never from tito.
+"""
+
+from __future__ import annotations
+
+from parser_cases import _PL
+from parser_cases_k3 import C, MSG, O, S, THINK, THINK_END, resp
+
+BT, ET = _PL["begin_think"], _PL["end_think"]
+
+
+def cases() -> list[dict]:
+    k3 = {
+        "reopen": f"{THINK}a b{THINK_END}c{THINK}d e f{THINK_END}g",
+        "reopen_unclosed": f"x y{THINK_END}" + resp("c") + f"{THINK}d e",
+        "response_in_block": f"{THINK}a{O}response{S}b{THINK_END}c",
+        "response_then_think": resp("x") + f"{THINK}y z{THINK_END}w" + MSG,
+        "response_no_open_then_text": f"a{O}response{S}b c{THINK_END}d",
+        "cut_open": f"{THINK}a{THINK_END}b{O}thi",
+        "cut_piece": f"a b{O}",
+        "cut_close": f"a b{C}think",
+        "open_then_close": f"a{O}{C}think{S}b",
+        "sep_alone": f"a{S}b{C}{S}c{THINK_END}d",
+        "long": f"{THINK}" + "word " * 40 + f"{THINK_END}" + resp("done") + MSG,
+    }
+    out = []
+    for kw, tag in ((None, ""), ({"thinking": False}, "off_")):
+        for cid, text in k3.items():
+            case = {"id": f"count/kimi_k3_{tag}{cid}", "tool": None, "reasoning": "kimi_k3",
+                    "tools": [], "text": text}
+            if kw:
+                case["kwargs"] = kw
+            out.append(case)
+    pl = {
+        "cut_end": f"{BT}hm a{_PL['end_think'][:-len(':plamo|>')]}",
+        "cut_piece": f"hm{_PL['end_think'][:-len(':plamo|>')]}x",
+        "begin_after": f"a{ET}b{BT}c{ET}d",
+        "call_after_block": f"{BT}a b{ET}c" + _PL["begin_tool_requests"] + "x",
+        "long": "word " * 40 + f"{ET}answer",
+        "pieces_alone": f"{BT}a<|plamo:begin_b:plamo|>c{ET}d",
+    }
+    for kw, tag in ((None, ""), ({"enable_thinking": False}, "off_")):
+        for cid, text in pl.items():
+            case = {"id": f"count/plamo3_{tag}{cid}", "tool": None, "reasoning": "plamo3",
+                    "tools": [], "text": text}
+            if kw:
+                case["kwargs"] = kw
+            out.append(case)
+    return out
