@@ -129,6 +129,22 @@ _K3_DEVIATIONS: dict[str, tuple[dict, str]] = {
     },
 }
 
+#: issue 10's deviations (k2_horizon's reasoning; where vLLM's batch and stream disagree, tito
+#: follows its stream: what was streamed as reasoning stays reasoning)
+_K2H_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{
+        f"k2_horizon/reasoning_{tag}{cid}": (_stream_of(f"k2_horizon/reasoning_{tag}{cid}"), why)
+        for tag in ("", "high_", "medium_", "low_")
+        for cid, why in (
+            ("unclosed", "a block that never closes: vLLM's batch makes the output content, its "
+             "stream has sent it as reasoning; tito keeps it reasoning (rule 3)"),
+            ("plain", "as unclosed (no marker at all)"),
+            ("end_after_tool", "<ifm|tool_calls> before the end marker: vLLM's batch splits at "
+             "the end marker, its stream at the call start; tito follows the stream"),
+        )
+    },
+}
+
 #: newparsers4's deviations (the same rules as the formats' above: text is never lost)
 _NP4_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "poolside_v1/truncated": (
@@ -495,6 +511,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_NP4_DEVIATIONS,
     **_NP5_DEVIATIONS,
     **_K3_DEVIATIONS,
+    **_K2H_DEVIATIONS,
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

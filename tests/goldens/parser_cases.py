@@ -11,6 +11,7 @@ the reasoning state the prompt leaves; else the prompt is empty).
 
 from __future__ import annotations
 
+import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
 
 WEATHER = {
@@ -1567,6 +1568,7 @@ CASES: list[dict] = [
     *_newparsers4(),
     *_newparsers5(),
     *_parser_cases_k3.cases(),  # parsers6b (kimi_k3)
+    *_parser_cases_k2h.cases(),  # issue 10 (k2_horizon reasoning)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt
@@ -1592,6 +1594,9 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
       for p in (_TURN, _TURN + "<think>", _TURN + "<think>x</think>\n")),
     *(("kimi_k3", kw, p) for kw in ({}, {"thinking": False}, {"enable_thinking": False})
       for p in _parser_cases_k3.ENDED_PROMPTS),  # parsers6b
+    *(("k2_horizon", kw, p) for kw in ({}, {"reasoning_effort": "medium"},
+                                       {"reasoning_effort": "low"})
+      for p in _parser_cases_k2h.ENDED_PROMPTS),  # issue 10
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -1640,6 +1645,7 @@ MARKERS: dict[str, list[str]] = {
     "minimax_m3": ["<mm:think>", "</mm:think>"],
     "hy_v4": ["<tool_calls>", "</tool_calls>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
     "kimi_k3": _parser_cases_k3.MARKERS,  # parsers6b: XTML markers are three tokens each
+    "k2_horizon": _parser_cases_k2h.MARKERS,  # issue 10
 }
 
 

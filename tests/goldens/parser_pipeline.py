@@ -44,6 +44,8 @@ def vocab_for(case: dict) -> Vocab:
 def config_for(case: dict) -> ChoiceConfig:
     rp = case["reasoning"]
     enabled = get_reasoning_parser(rp).enabled_from_kwargs(case.get("kwargs")) if rp else True
+    # the request's choice of markers (k2_horizon's reasoning_effort), as the service makes it
+    variant = get_reasoning_parser(rp).variant_from_kwargs(case.get("kwargs")) if rp else ""
     tp = case["tool"]
     return ChoiceConfig(
         # as the service configures a parser stream: special tokens skipped except the markers
@@ -51,6 +53,7 @@ def config_for(case: dict) -> ChoiceConfig:
         keep_special_ids=marker_special_ids(vocab_for(case), tp, rp),
         reasoning_parser=rp,
         reasoning_enabled=enabled,
+        reasoning_variant=variant,
         tool_parser=tp,
         tool_choice="auto" if tp else "none",
         tool_params=tool_params(case["tools"]) if tp else None,

@@ -8,14 +8,15 @@ One maker per class (``<Class>_<hash of its generated source>``), used by
 # fmt: off
 
 
-def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_harmony, _d_include_reasoning, _d_keep_special_ids, _d_named_tool, _d_parallel_tool_calls, _d_reasoning_enabled, _d_reasoning_parser, _d_return_token_ids, _d_skip_special_tokens, _d_spaces_between_special_tokens, _d_stop, _d_tool_choice, _d_tool_params, _d_tool_parser, _d_top_logprobs, _dump_value, _f_keep_special_ids, _f_stop, _fields, _lit_tool_choice, _new, _set):
-    def __init__(self, *, skip_special_tokens=_d_skip_special_tokens, keep_special_ids=_MISSING, spaces_between_special_tokens=_d_spaces_between_special_tokens, stop=_MISSING, reasoning_parser=_d_reasoning_parser, reasoning_enabled=_d_reasoning_enabled, include_reasoning=_d_include_reasoning, tool_parser=_d_tool_parser, tool_choice=_d_tool_choice, named_tool=_d_named_tool, parallel_tool_calls=_d_parallel_tool_calls, tool_params=_d_tool_params, completion=_d_completion, harmony=_d_harmony, top_logprobs=_d_top_logprobs, return_token_ids=_d_return_token_ids):
+def ChoiceConfig_a9e3d82167dad111(StateError, _MISSING, _cls, _d_completion, _d_harmony, _d_include_reasoning, _d_keep_special_ids, _d_named_tool, _d_parallel_tool_calls, _d_reasoning_enabled, _d_reasoning_parser, _d_reasoning_variant, _d_return_token_ids, _d_skip_special_tokens, _d_spaces_between_special_tokens, _d_stop, _d_tool_choice, _d_tool_params, _d_tool_parser, _d_top_logprobs, _dump_value, _f_keep_special_ids, _f_stop, _fields, _lit_tool_choice, _new, _set):
+    def __init__(self, *, skip_special_tokens=_d_skip_special_tokens, keep_special_ids=_MISSING, spaces_between_special_tokens=_d_spaces_between_special_tokens, stop=_MISSING, reasoning_parser=_d_reasoning_parser, reasoning_enabled=_d_reasoning_enabled, reasoning_variant=_d_reasoning_variant, include_reasoning=_d_include_reasoning, tool_parser=_d_tool_parser, tool_choice=_d_tool_choice, named_tool=_d_named_tool, parallel_tool_calls=_d_parallel_tool_calls, tool_params=_d_tool_params, completion=_d_completion, harmony=_d_harmony, top_logprobs=_d_top_logprobs, return_token_ids=_d_return_token_ids):
         self.skip_special_tokens = skip_special_tokens
         self.keep_special_ids = _f_keep_special_ids() if keep_special_ids is _MISSING else keep_special_ids
         self.spaces_between_special_tokens = spaces_between_special_tokens
         self.stop = _f_stop() if stop is _MISSING else stop
         self.reasoning_parser = reasoning_parser
         self.reasoning_enabled = reasoning_enabled
+        self.reasoning_variant = reasoning_variant
         self.include_reasoning = include_reasoning
         self.tool_parser = tool_parser
         self.tool_choice = tool_choice
@@ -26,7 +27,7 @@ def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_
         self.harmony = harmony
         self.top_logprobs = top_logprobs
         self.return_token_ids = return_token_ids
-    def _construct(skip_special_tokens, keep_special_ids, spaces_between_special_tokens, stop, reasoning_parser, reasoning_enabled, include_reasoning, tool_parser, tool_choice, named_tool, parallel_tool_calls, tool_params, completion, harmony, top_logprobs, return_token_ids):
+    def _construct(skip_special_tokens, keep_special_ids, spaces_between_special_tokens, stop, reasoning_parser, reasoning_enabled, reasoning_variant, include_reasoning, tool_parser, tool_choice, named_tool, parallel_tool_calls, tool_params, completion, harmony, top_logprobs, return_token_ids):
         new = _new(_cls)
         new.skip_special_tokens = skip_special_tokens
         new.keep_special_ids = keep_special_ids
@@ -34,6 +35,7 @@ def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_
         new.stop = stop
         new.reasoning_parser = reasoning_parser
         new.reasoning_enabled = reasoning_enabled
+        new.reasoning_variant = reasoning_variant
         new.include_reasoning = include_reasoning
         new.tool_parser = tool_parser
         new.tool_choice = tool_choice
@@ -53,6 +55,7 @@ def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_
         new.stop = self.stop
         new.reasoning_parser = self.reasoning_parser
         new.reasoning_enabled = self.reasoning_enabled
+        new.reasoning_variant = self.reasoning_variant
         new.include_reasoning = self.include_reasoning
         new.tool_parser = self.tool_parser
         new.tool_choice = self.tool_choice
@@ -70,7 +73,7 @@ def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.skip_special_tokens, self.keep_special_ids, self.spaces_between_special_tokens, self.stop, self.reasoning_parser, self.reasoning_enabled, self.include_reasoning, self.tool_parser, self.tool_choice, self.named_tool, self.parallel_tool_calls, self.tool_params, self.completion, self.harmony, self.top_logprobs, self.return_token_ids, ) == (other.skip_special_tokens, other.keep_special_ids, other.spaces_between_special_tokens, other.stop, other.reasoning_parser, other.reasoning_enabled, other.include_reasoning, other.tool_parser, other.tool_choice, other.named_tool, other.parallel_tool_calls, other.tool_params, other.completion, other.harmony, other.top_logprobs, other.return_token_ids, )
+        return (self.skip_special_tokens, self.keep_special_ids, self.spaces_between_special_tokens, self.stop, self.reasoning_parser, self.reasoning_enabled, self.reasoning_variant, self.include_reasoning, self.tool_parser, self.tool_choice, self.named_tool, self.parallel_tool_calls, self.tool_params, self.completion, self.harmony, self.top_logprobs, self.return_token_ids, ) == (other.skip_special_tokens, other.keep_special_ids, other.spaces_between_special_tokens, other.stop, other.reasoning_parser, other.reasoning_enabled, other.reasoning_variant, other.include_reasoning, other.tool_parser, other.tool_choice, other.named_tool, other.parallel_tool_calls, other.tool_params, other.completion, other.harmony, other.top_logprobs, other.return_token_ids, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -92,6 +95,9 @@ def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_
             v = self.reasoning_enabled
             if v != _d_reasoning_enabled:
                 d['reasoning_enabled'] = v
+            v = self.reasoning_variant
+            if v != _d_reasoning_variant:
+                d['reasoning_variant'] = v
             v = self.include_reasoning
             if v != _d_include_reasoning:
                 d['include_reasoning'] = v
@@ -135,6 +141,8 @@ def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_
         d['reasoning_parser'] = v
         v = self.reasoning_enabled
         d['reasoning_enabled'] = v
+        v = self.reasoning_variant
+        d['reasoning_variant'] = v
         v = self.include_reasoning
         d['include_reasoning'] = v
         v = self.tool_parser
@@ -217,6 +225,16 @@ def ChoiceConfig_eae9709eed4625a0(StateError, _MISSING, _cls, _d_completion, _d_
                 new.reasoning_enabled = checkers['reasoning_enabled'](v)
             except StateError as exc:
                 raise StateError(('reasoning_enabled', *exc.loc), exc.msg) from None
+        v = data.get('reasoning_variant', _MISSING)
+        if v is _MISSING:
+            new.reasoning_variant = _d_reasoning_variant
+        elif v.__class__ is str and len(v) <= 16:
+            new.reasoning_variant = v
+        else:
+            try:
+                new.reasoning_variant = checkers['reasoning_variant'](v)
+            except StateError as exc:
+                raise StateError(('reasoning_variant', *exc.loc), exc.msg) from None
         v = data.get('include_reasoning', _MISSING)
         if v is _MISSING:
             new.include_reasoning = _d_include_reasoning

@@ -61,6 +61,10 @@ class ChoiceConfig(State):
     reasoning_parser: str | None = None
     #: False when the request turned thinking off (``enable_thinking: false``): all content
     reasoning_enabled: bool = True
+    #: the request's choice of markers for a reasoning row that has several (k2_horizon's
+    #: ``reasoning_effort``: ``high``, ``medium``, ``low``), ``""`` otherwise: carried so that
+    #: any instance parses any chunk with the markers the request chose
+    reasoning_variant: str = Field(default="", max_length=16)
     include_reasoning: bool = True
     tool_parser: str | None = None
     tool_choice: ToolChoiceMode = "none"
@@ -376,7 +380,7 @@ def _parsers_initial(
         return None, None
     reasoning_state = None
     if cfg.reasoning_parser is not None:
-        parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser)
+        parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser, cfg.reasoning_variant)
         tail = list(prompt_ids or [])[-reasoning_parsers.PROMPT_TAIL_IDS :]
         reasoning_state = reasoning_parsers.initial(
             parser, vocab, tail, enabled=cfg.reasoning_enabled, tool_parser=cfg.tool_parser
@@ -410,7 +414,7 @@ def _parsers_step(
     """Reasoning split, then tool calls in the content (never inside reasoning, as vLLM)."""
     reasoning, content = "", text
     if reasoning_state is not None and cfg.reasoning_parser is not None:
-        parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser)
+        parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser, cfg.reasoning_variant)
         reasoning_state, reasoning, content = reasoning_parsers.step(
             parser, reasoning_state, text, ids, final=final
         )

@@ -100,9 +100,14 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
     mode, named = _tool_mode(model, req)
     reasoning = model.config.reasoning_parser
     harmony = is_harmony(model.config.tool_parser, reasoning)
-    enabled = True
+    enabled, variant = True, ""
     if reasoning is not None and not harmony:
-        enabled = get_reasoning_parser(reasoning).enabled_from_kwargs(template_kwargs(model, req))
+        row, kwargs = get_reasoning_parser(reasoning), template_kwargs(model, req)
+        enabled = row.enabled_from_kwargs(kwargs)
+        if row.efforts:  # vLLM builds the parser with the effective kwargs: the request's
+            effort = getattr(req, "reasoning_effort", None)  # field wins over its kwargs
+            variant = row.variant_from_kwargs(
+                kwargs if effort is None else {**kwargs, "reasoning_effort": effort})
     parsing = reasoning is not None or mode != "none" or harmony
     skip, keep = _decode_flags(model, req)
     if parsing and skip and not keep:
@@ -119,6 +124,7 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
         "stop": _stop_config(req),
         "reasoning_parser": reasoning,
         "reasoning_enabled": enabled,
+        "reasoning_variant": variant,
         "include_reasoning": req.include_reasoning if req else True,
         "tool_parser": tool_parser,
         "tool_choice": mode,

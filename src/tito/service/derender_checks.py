@@ -138,7 +138,8 @@ def _check_wire_state(
             raise bad("a reasoning state without a reasoning parser", "st.reasoning")
         markers = checked[2]
         if markers is None:
-            markers = checked[2] = _marker_ids(model.vocab, cfg.reasoning_parser)
+            markers = checked[2] = _marker_ids(model.vocab, cfg.reasoning_parser,
+                                               cfg.reasoning_variant)
         if (state.reasoning.start_id, state.reasoning.end_id) != markers:
             raise bad("reasoning marker ids are not this model's", "st.reasoning")
 
@@ -174,7 +175,9 @@ def _check_wire_config(model: ServedModel, cfg: ChoiceConfig, completion: bool) 
 
 
 @lru_cache(maxsize=64)
-def _marker_ids(vocab: Any, reasoning_parser: str) -> tuple[int | None, int | None]:
-    """The ids of a reasoning format's start and end markers in ``vocab`` (once per pair)."""
-    parser = get_reasoning_parser(reasoning_parser)
+def _marker_ids(vocab: Any, reasoning_parser: str,
+                variant: str = "") -> tuple[int | None, int | None]:
+    """The ids of a reasoning format's start and end markers in ``vocab`` (once per pair),
+    with the request's choice of markers (``variant``)."""
+    parser = get_reasoning_parser(reasoning_parser, variant)
     return vocab.token_id(parser.start), vocab.token_id(parser.end)

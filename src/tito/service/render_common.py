@@ -64,6 +64,8 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
 #: ``<|plamo:tag|>``); tito looks for their text in the prompt's last :data:`MARKER_TEXT_IDS` ids
 REASONING_MARKER_TEXT = {"plamo3": "<|plamo:tag|>"}
 MARKER_TEXT_IDS = 64
+#: reasoning parsers whose markers the request chooses (k2_horizon: by ``reasoning_effort``)
+REASONING_VARIANT_MARKERS = frozenset({"k2_horizon"})
 #: reasoning parsers whose ``is_reasoning_end`` is the newest of the markers' id sequences in
 #: the whole prompt (vLLM 0.33's kimi_k3: no turn boundary stops the scan)
 REASONING_NEWEST_MARKER_IDS = frozenset({"kimi_k3"})
@@ -112,12 +114,17 @@ def reasoning_ended_for(
         return True
     if parser in REASONING_NEVER_ENDED:
         return False
+    from tito.core.parsers.reasoning_formats import get_reasoning_parser
+
+    row = get_reasoning_parser(parser) if parser in REASONING_VARIANT_MARKERS else None
+    if row is not None:  # markers chosen by the request (k2_horizon): vLLM's own scan
+        chosen = get_reasoning_parser(parser, row.variant_from_kwargs(kwargs))
+        return _newest_id_ended(token_ids, vocab.token_id(chosen.block_prefix),
+                                {vocab.token_id(chosen.end), vocab.token_id(chosen.implicit_end)})
     markers = REASONING_MARKERS.get(parser)
     if markers is None:
         return None
     if parser in REASONING_OFF_ENDED:
-        from tito.core.parsers.reasoning_formats import get_reasoning_parser
-
         if not get_reasoning_parser(parser).enabled_from_kwargs(kwargs):
             if parser not in REASONING_OFF_REOPENS:
                 return True
@@ -132,6 +139,19 @@ def reasoning_ended_for(
         return text.rfind(markers[1]) > text.rfind(markers[0])
     return core_render.prompt_reasoning_ended(
         token_ids, vocab, *markers, default=parser in REASONING_OPENS_AT_START)
+
+
+def _newest_id_ended(token_ids: list[int], start: int | None, ends: set[int | None]) -> bool:
+    """vLLM 0.33's ``K2HorizonReasoningParser.is_reasoning_end``: the whole prompt scanned back,
+    the start id first means open, an end id (or the call start) first means ended; neither:
+    open. O(prompt)."""
+    ends.discard(None)
+    for token in reversed(token_ids):
+        if token == start:
+            return False
+        if token in ends:
+            return True
+    return False
 
 
 def _lookup(name: str | None) -> ServedModel:

@@ -215,7 +215,7 @@ def step(
     # all of it goes to the phase's side, as the scan would send it; not while an edge rule of
     # the scan is pending (gemma4's output start or block prefix, granite_thinking_parser's
     # content start, ernie45's dropped content markers)
-    edge = (parser.block_prefix and not (state.led and state.begun)) or (
+    edge = (parser.block_prefix and not (state.led and (state.begun or not parser.lead_opens))) or (
         parser.content_lstrip and not state.cbegun) or parser.content_drop or (
         parser.lead_end and not state.begun)
     plain = not state.held and not (parser.prepend and not state.opened) and not edge

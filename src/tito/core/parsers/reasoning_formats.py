@@ -68,6 +68,10 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
 ``hy_v4``                      deepseek_r1's rule unless ``reasoning_effort`` is ``no_think``
                                (thinking by default, as the template's ``high``); the markers
                                unsuffixed only (see the row)
+``k2_horizon``                 deepseek_r1's rule with markers chosen by ``reasoning_effort``
+                               (``<ifm|think>``, ``<ifm|think_fast>``, ``<ifm|think_faster>``
+                               and their closers); a start only where the output starts is
+                               dropped; ``<ifm|tool_calls>`` ends the block
 ``kimi_k3``                    ``<|open|>think<|sep|>`` ... ``<|close|>think<|sep|>`` (three tokens
                                each), starts in ``think``; ``thinking`` (else ``enable_thinking``)
                                false turns it off; ``<|open|>response<|sep|>`` ends it; the
@@ -78,7 +82,7 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tito.errors import BadRequest
@@ -162,6 +166,12 @@ class ReasoningParser:
     #: usage counts reasoning tokens (:mod:`tito.core.parsers.reasoning_count`); False where
     #: vLLM's class keeps its base class's count of 0 (granite, hunyuan_a13b, olmo3)
     counted: bool = True
+    #: markers chosen per request (k2_horizon): ``(reasoning_effort, start, end)`` rows, the
+    #: first the default. The request's choice (:meth:`variant_from_kwargs`) is carried in the
+    #: stream's settings (``ChoiceConfig.reasoning_variant``), so any instance serves any chunk;
+    #: :func:`get_reasoning_parser` gives the row with that choice's markers, its start a
+    #: :attr:`block_prefix` (vLLM's ``removeprefix``: consumed only where the output starts)
+    efforts: tuple[tuple[str, str, str], ...] = ()
     #: the count follows vLLM's KimiK3ReasoningParser.count_reasoning_tokens, apart from the
     #: text split: a start marker after the block opens it again, the call start (the response
     #: channel) closes it only before any start marker, and only until the next one
@@ -172,6 +182,19 @@ class ReasoningParser:
         """The markers, which some models hold as special tokens (Mistral's ``[THINK]``)."""
         return (*self.starts, *self.ends, *((self.implicit_end,) if self.implicit_end else ()),
                 *self.pieces)
+
+    def variant_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> str:
+        """The request's choice of markers (``""`` for a row with fixed markers): the template
+        kwargs' ``reasoning_effort``, the first of :attr:`efforts` when absent; any other value
+        is a 400 (vLLM's K2HorizonReasoningParser raises ValueError building the parser)."""
+        if not self.efforts:
+            return ""
+        effort = (chat_template_kwargs or {}).get("reasoning_effort", self.efforts[0][0])
+        names = [e[0] for e in self.efforts]
+        if not isinstance(effort, str) or effort not in names:
+            raise BadRequest(f"Unsupported reasoning_effort {effort!r}. Supported values: "
+                             f"{', '.join(names)}.", param="reasoning_effort")
+        return effort
 
     def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
         """The ``enabled`` flag for :func:`initial` from the request's template kwargs (as the
@@ -359,6 +382,18 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
                       "<|close|>message<|sep|>"),
         pieces=("<|open|>", "<|close|>", "<|sep|>"), count_reopens=True,
     ),
+    # issue 10: vLLM 0.33's K2HorizonReasoningParser (DeepSeek-R1's rule, markers by
+    # reasoning_effort): the output starts in the block; a start marker only where the output
+    # starts is dropped (the variant's block_prefix); <ifm|tool_calls> ends the block
+    "k2_horizon": ReasoningParser(
+        "k2_horizon", start="", end="</ifm|think>", implicit_open=True,
+        implicit_end="<ifm|tool_calls>",
+        efforts=(("high", "<ifm|think>", "</ifm|think>"),
+                 ("medium", "<ifm|think_fast>", "</ifm|think_fast>"),
+                 ("low", "<ifm|think_faster>", "</ifm|think_faster>")),
+        pieces=("<ifm|think>", "<ifm|think_fast>", "<ifm|think_faster>", "</ifm|think_fast>",
+                "</ifm|think_faster>"),
+    ),
     "seed_oss": ReasoningParser(
         "seed_oss",
         start="<seed:think>",
@@ -371,12 +406,32 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
 }
 
 
-def get_reasoning_parser(name: str) -> ReasoningParser:
-    """The registered parser called ``name`` (400 when unknown)."""
+#: (name, variant) -> the row with that variant's markers
+_VARIANTS: dict[tuple[str, str], ReasoningParser] = {}
+
+
+def get_reasoning_parser(name: str, variant: str = "") -> ReasoningParser:
+    """The registered parser called ``name`` (400 when unknown), with the markers of the
+    request's ``variant`` (:meth:`ReasoningParser.variant_from_kwargs`) for a row that has
+    them; ``""``: the row as registered (a row with variants: its first)."""
     try:
-        return REASONING_PARSERS[name]
+        row = REASONING_PARSERS[name]
     except KeyError:
         raise BadRequest(
             f"unknown reasoning parser {name!r}; known: {sorted(REASONING_PARSERS)}",
             param="reasoning_parser",
         ) from None
+    if not row.efforts:
+        if variant:
+            raise BadRequest(f"reasoning parser {name!r} has no marker variants",
+                             param="reasoning_variant")
+        return row
+    hit = _VARIANTS.get((name, variant))
+    if hit is None:
+        chosen = variant or row.efforts[0][0]
+        found = next((e for e in row.efforts if e[0] == chosen), None)
+        if found is None:
+            raise BadRequest(f"unknown marker variant {variant!r} of {name!r}",
+                             param="reasoning_variant")
+        hit = _VARIANTS[(name, variant)] = replace(row, block_prefix=found[1], end=found[2])
+    return hit
