@@ -37,11 +37,11 @@ BY_ID = {c["id"]: c for c in [*CASES, *count_cases()]}
 
 #: formats whose vLLM count follows another rule than tito's block (docs/conformance.md):
 #: BaseThinkingReasoningParser's depth counter ignores an implicitly open block (deepseek_r1's
-#: rule: no <think> in the output counts 0) and nests repeated starts (step5, holo2, ernie45,
-#: hy_v3, poolside_v1); gemma4's engine counts the dropped ``thought`` prefix line; minimax_m3
-#: nests repeated starts; hy_v4 counts text before a written <think>
-COUNT_GAPS = frozenset({"step5", "holo2", "ernie45", "hy_v3", "poolside_v1", "gemma4",
-                        "minimax_m3", "hy_v4"})
+#: rule: no start marker in the output counts 0) and nests repeated starts (step5, holo2,
+#: ernie45, hy_v3, poolside_v1, k2_horizon); gemma4's engine counts the dropped ``thought``
+#: prefix line; minimax_m3 nests repeated starts; hy_v4 counts text before a written <think>
+COUNT_GAPS = frozenset({"step5", "holo2", "ernie45", "hy_v3", "poolside_v1", "k2_horizon",
+                        "gemma4", "minimax_m3", "hy_v4"})
 
 CHUNKINGS = ([10**6], [1], [3, 1, 2], [2, 5])
 
