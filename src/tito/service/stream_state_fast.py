@@ -95,7 +95,12 @@ def _config_dump(cfg: ChoiceConfig) -> dict[str, Any]:
 _LAST_REASONING: tuple[Any, dict[str, Any]] = (None, {})
 #: a reasoning state's fields but its count (``reasoning_tokens``), read at once
 _REASONING_NAMES = tuple(ReasoningState.model_fields)
-_REASONING_VALUES = operator.attrgetter(*(n for n in _REASONING_NAMES if n != "reasoning_tokens"))
+#: its list fields (a multi-id marker's ids, the held ids: unhashable, empty for most formats)
+_REASONING_LISTS = tuple(n for n in _REASONING_NAMES
+                         if isinstance(getattr(ReasoningState(), n), list))
+_REASONING_VALUES = operator.attrgetter(*(
+    n for n in _REASONING_NAMES if n != "reasoning_tokens" and n not in _REASONING_LISTS))
+_REASONING_LIST_VALUES = operator.attrgetter(*_REASONING_LISTS)
 #: those fields' values -> the dump's keys before the count and after it (see
 #: :func:`_reasoning_dump`); bounded by :data:`_MAX_REASONING_DUMPS`
 _REASONING_DUMPS: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any]]] = {}
@@ -109,9 +114,13 @@ def _reasoning_dump(reasoning: ReasoningState) -> dict[str, Any]:
     default), the keys after it, in the fields' order, as the generic dump writes them.
 
     Why: the generic dump compares each of the state's seventeen fields with its default; a
-    thinking block's call dumped it whole on every chunk, kept state or not. Every field is a
-    scalar (str, int, bool, None: hashable), so the values are the key."""
+    thinking block's call dumped it whole on every chunk, kept state or not. The scalar fields
+    (str, int, bool, None: hashable) are the key, with the list fields' values as tuples when
+    one is not empty (a multi-id marker's ids: kimi_k3, plamo3)."""
     key = _REASONING_VALUES(reasoning)
+    lists = _REASONING_LIST_VALUES(reasoning)
+    if any(lists):
+        key = (key, tuple(map(tuple, lists)))
     parts = _REASONING_DUMPS.get(key)
     if parts is None:
         full = reasoning._dump(True)
