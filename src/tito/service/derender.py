@@ -21,6 +21,7 @@ from tito.protocol import (
     DerenderChatRequest,
     DerenderChatStreamRequest,
 )
+from tito.core.parsers.empty_output import empty_output
 from tito.errors import BadRequest
 from tito.service import stream_body
 from tito.service.config import chat_config, completion_config
@@ -57,6 +58,25 @@ __all__ = ["derender_chat", "derender_chat_stream", "derender_completion",
            "handle_stream_body"]
 
 
+def _empty_output(
+    model: ServedModel, cfg: Any, seed: Any, choice: Any, response_id: str, *, checked: bool
+) -> tuple[str | None, str | None]:
+    """The message's (reasoning, content) when the parsers made nothing of a choice: vLLM's
+    answer for an empty output text (``""`` or null by parser:
+    :mod:`tito.core.parsers.empty_output`) if the text was empty, else (null, null). Whether
+    it was is asked, unless ``checked`` (no parser ran: the content is the text), of the same
+    ids decoded with the parsers off (markers kept as text), only in this rare case."""
+    if not checked:
+        plain = cfg.model_copy(update={"reasoning_parser": None, "tool_parser": None,
+                                       "tool_choice": "none"})
+        if _batch_choice(model, plain, seed, choice, response_id, choice.index)[1].text:
+            return None, None
+    reasoning, content = empty_output(
+        model.config.tool_parser, cfg.reasoning_parser,
+        thinking=cfg.reasoning_enabled, auto_tools=cfg.tool_choice == "auto")
+    return (reasoning if cfg.include_reasoning else None), content
+
+
 def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletionResponse:
     """Batch chat derender: every choice through the pipeline as one chunk plus finish."""
     resp = req.generate_response
@@ -75,16 +95,25 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
             reasoning_total = (reasoning_total or 0) + r
         tool_calls = _merge_calls([out])
         content: str | None = out.text
+        reasoning = out.reasoning or None
         parsing = cfg.reasoning_parser is not None or cfg.tool_choice != "none"
-        if parsing and not content:  # vLLM's parser path: no content is null, not ""
-            content = "" if cfg.tool_choice in ("required", "named") else None
+        if content:
+            pass
+        elif cfg.tool_choice in ("required", "named"):
+            content = ""
+        elif reasoning is None and not tool_calls and not cfg.harmony and (
+                parsing or model.config.tool_parser):
+            reasoning, content = _empty_output(model, cfg, seed, choice, resp.request_id,
+                                               checked=not parsing)
+        elif parsing:  # vLLM's parser path: no content is null, not ""
+            content = None
         choices.append(
             ChatCompletionResponseChoice(
                 index=choice.index,
                 message=ChatMessage(
                     role="assistant",
                     content=content,
-                    reasoning=out.reasoning or None,
+                    reasoning=reasoning,
                     tool_calls=tool_calls,
                 ),
                 logprobs=(
