@@ -26,14 +26,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_every_tool_parser_name_resolves_to_its_format() -> None:
     names = list(T.TOOL_PARSERS)
-    assert len(names) == len(T.TOOL_PARSERS) == 46
+    assert len(names) == len(T.TOOL_PARSERS) == 48
     for name in names:
         parser = T.TOOL_PARSERS[name]
         assert T.TOOL_PARSERS.get(name) is parser  # made once
         assert name in T.TOOL_PARSERS
         # a parser's own name is vLLM's name of the format (aliases share one class)
         alias = {"llama4_json": "llama3_json", "qwen3_xml": "qwen3_coder", "glm47": "glm45",
-                 "qwen3_json": "hermes", "step3p5": "qwen3_coder", "step5": "qwen3_coder"}
+                 "qwen3_json": "hermes", "step3p5": "qwen3_coder", "step5": "qwen3_coder",
+                 "musespark1x": "muse"}
         assert parser.name == alias.get(name, name)
 
 

@@ -26,6 +26,7 @@ import pytest
 
 GOLDENS = pathlib.Path(__file__).parent / "goldens"
 sys.path.insert(0, str(GOLDENS))
+import parser_cases_muse as _muse  # noqa: E402
 from parser_cases import CASES  # noqa: E402
 from parser_pipeline import norm as _norm, run, vocab_for  # noqa: E402
 
@@ -143,6 +144,70 @@ _K2H_DEVIATIONS: dict[str, tuple[dict, str]] = {
              "the end marker, its stream at the call start; tito follows the stream"),
         )
     },
+#: muse7's deviations (muse = musespark1x: a channel router; docs/conformance.md lists each)
+_MW = _muse.texts()["call"].split("<|message|>")[2].removesuffix("<|eom|>")  # the ATEM block
+_MUSE_STREAM = ("the tool parser alone: vLLM's batch makes no reasoning (the whole framed output "
+                "is content), its stream routes the messages; tito follows the stream")
+_MUSE_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{f"{p}plain_then_header": (
+        {"reasoning": "r", "content": "hello", "calls": []},
+        "text_kept: text outside any message is content; vLLM keeps it only when no header "
+        "follows in the whole output (its batch), its stream drops it")
+       for p in ("muse+muse/", "muse/", "muse/reasoning_")},
+    **{f"{p}repeated_key": (
+        {"reasoning": None, "content": None,
+         "calls": [["get_weather", '{"city": "Paris", "n": 1, "city": "Rome"}']]},
+        "a repeated key is written twice (JSON readers keep the last value); vLLM keeps its "
+        "first position and its last value, which a stream can only know at </atem:invoke>")
+       for p in ("muse+muse/", "muse/")},
+    **{f"{p}no_header": (
+        {"reasoning": None, "content": _MW, "calls": []},
+        "text_kept: an output without a message header is content, its ATEM invokes text "
+        "(vLLM's batch also makes the calls, only when no header follows anywhere; its composed "
+        "stream drops everything)")
+       for p in ("muse+muse/", "muse/")},
+    **{f"{p}cut_in_invoke": (
+        {"reasoning": None, "content": None, "calls": [["get_weather", "{}"]]},
+        "truncated_call: an invoke cut by the end is the call with what came; vLLM's batch makes "
+        "the framed output content, its stream sends nothing")
+       for p in ("muse+muse/", "muse/")},
+    **{f"{p}tool_channel_no_atem": (
+        {"reasoning": None, "content": "just textok", "calls": []},
+        "text_kept: a tool channel's text outside invokes is content (text_after_calls); vLLM "
+        "drops it")
+       for p in ("muse+muse/", "muse/")},
+    "muse/reasoning_tool_channel_no_atem": (
+        {"reasoning": None, "content": "to=get_weather<|message|>just text<|eom|>ok", "calls": []},
+        "no tool parser: a tool channel is content with its framing, ATEM or not (vLLM's batch "
+        "drops it when no tool channel holds ATEM)"),
+    "muse+muse/invoke_in_answer": (
+        _stream_of("muse+muse/invoke_in_answer"),
+        "an invoke in a to=user answer is text (vLLM's own rule; its batch still makes the call "
+        "because the answer has no framing left when its tool parser scans it); tito follows "
+        "vLLM's stream"),
+    **{f"muse/{cid}": (_stream_of(f"muse/{cid}"), _MUSE_STREAM)
+       for cid in ("call", "answer", "two_blocks", "bare_header", "invoke_in_reasoning",
+                   "user_role", "reasoning_after_call", "commentary", "developer", "unicode",
+                   "unclosed_reasoning", "answer_unclosed", "invoke_in_answer")},
+    "muse/no_eom_before_header": (
+        {"reasoning": "thinking ", "content": None,
+         "calls": [["get_weather", '{"city": "Paris", "n": 3}']]},
+        _MUSE_STREAM + " (whose held-back tail leaks \"to\" there; tito's reasoning is the "
+        "composed parsers')"),
+    **{f"muse/reasoning_{cid}": (
+        {"reasoning": reasoning, "content": f"{framed}<|eom|>{answer}", "calls": []},
+        "no tool parser: a tool channel is content with its framing and a to=user message its "
+        "body; vLLM's batch frames every message but reasoning once any tool channel holds "
+        "ATEM, its stream passes everything after that channel raw")
+       for cid, reasoning, framed, answer in (
+           ("reasoning_after_call", "more", "to=get_weather<|message|>" + _MW, "done"),
+           ("unicode", "想一想 é", "<|start|>assistant to=get_weather<|message|>"
+            + _muse.calls(_muse.invoke("get_weather", ("city", "東京 é"))), "Météo 東京"),
+           ("call_then_answer", None, "to=get_weather<|message|>" + _MW, "It is sunny."))},
+    "muse/reasoning_commentary": (
+        _stream_of("muse/reasoning_commentary"),
+        "no tool parser: as reasoning_after_call (a to=commentary message is its body); here "
+        "tito equals vLLM's stream"),
 }
 
 #: newparsers4's deviations (the same rules as the formats' above: text is never lost)
@@ -512,6 +577,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_NP5_DEVIATIONS,
     **_K3_DEVIATIONS,
     **_K2H_DEVIATIONS,
+    **_MUSE_DEVIATIONS,
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

@@ -912,6 +912,7 @@ XML_SECTIONS = {
     "dots": "<dots_function_call>",
     "hy_v4": "<tool_calls>",
     "kimi_k3": "<|open|>tools<|sep|>",
+    "muse": "<atem:function_calls>",
 }
 XML_NAME_HEADERS = {
     "qwen3_coder": "<tool_call><function=",
@@ -934,6 +935,7 @@ XML_NAME_HEADERS = {
     "dots": '<dots_function_call><invoke name="',
     "hy_v4": "<tool_calls><tool_call>",
     "kimi_k3": '<|open|>tools<|sep|><|open|>call tool="',
+    "muse": '<atem:function_calls><atem:invoke name="',
 }
 
 
@@ -975,6 +977,8 @@ def XML_BIG_CALLS(big: str) -> dict[str, str]:  # noqa: N802 - a table, like its
         "kimi_k3": '<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument '
         f'key="data" type="string"<|sep|>{big}<|close|>argument<|sep|><|close|>call<|sep|>'
         "<|close|>tools<|sep|>",
+        "muse": '<atem:function_calls>\n<atem:invoke name="f">\n<atem:parameter name="data">'
+        f"{big}</atem:parameter>\n</atem:invoke>\n</atem:function_calls>",
     }
 
 
@@ -983,7 +987,7 @@ def state_bytes(state: ToolState) -> int:
 
 
 #: vLLM's registry names that are another name's parser (the tables below are keyed by the other)
-ALIASES = {"qwen3_json": "hermes", "longcat": "hermes", "granite4": "hermes", "ernie45": "hermes",
+ALIASES = {"musespark1x": "muse", "qwen3_json": "hermes", "longcat": "hermes", "granite4": "hermes", "ernie45": "hermes",
            "jamba": "hunyuan_a13b", "poolside_v1": "glm45"}
 
 
@@ -1460,6 +1464,13 @@ _FRAGMENTS = {
         '<|open|>argument key="o" type="object"<|sep|>', "<|close|>argument<|sep|>",
         "<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>",
         "<|open|>", "<|sep|>", '"', "f", "7", '{"a": 1}', "[1, 'x']", " ", "\n", "text", "<",
+    ],
+    "muse": [
+        "<atem:function_calls>", "</atem:function_calls>", '<atem:invoke name="f">',
+        '<atem:invoke name="g.g">', "</atem:invoke>", '<atem:parameter name="n">',
+        '<atem:parameter name="o">', '<atem:parameter name="s">', "</atem:parameter>",
+        "<atem:invoke", "<atem:parameter", ">", '"', "7", '{"a": 1}', "[1, 'x']", " ", "\n",
+        "text", "<",
     ],
     "required": [
         "[",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
+import parser_cases_muse as _parser_cases_muse  # muse7's block (a module of its own)
 
 WEATHER = {
     "type": "function",
@@ -1569,6 +1570,7 @@ CASES: list[dict] = [
     *_newparsers5(),
     *_parser_cases_k3.cases(),  # parsers6b (kimi_k3)
     *_parser_cases_k2h.cases(),  # issue 10 (k2_horizon reasoning)
+    *_parser_cases_muse.cases(),  # muse7 (muse = musespark1x)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt
@@ -1597,6 +1599,7 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
     *(("k2_horizon", kw, p) for kw in ({}, {"reasoning_effort": "medium"},
                                        {"reasoning_effort": "low"})
       for p in _parser_cases_k2h.ENDED_PROMPTS),  # issue 10
+    *(("muse", {}, p) for p in _parser_cases_muse.ENDED_PROMPTS),  # muse7
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -1646,6 +1649,9 @@ MARKERS: dict[str, list[str]] = {
     "hy_v4": ["<tool_calls>", "</tool_calls>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
     "kimi_k3": _parser_cases_k3.MARKERS,  # parsers6b: XTML markers are three tokens each
     "k2_horizon": _parser_cases_k2h.MARKERS,  # issue 10
+    # muse7: Muse's four framing markers (the same for the alias)
+    "muse": _parser_cases_muse.MARKERS,
+    "musespark1x": _parser_cases_muse.MARKERS,
 }
 
 

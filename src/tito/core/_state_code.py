@@ -337,13 +337,14 @@ def ChoiceConfig_a9e3d82167dad111(StateError, _MISSING, _cls, _d_completion, _d_
     return locals()
 
 
-def ChoiceState_8846fe0e1433e460(StateError, _MISSING, _cls, _d_detok, _d_finished, _d_harmony, _d_lp_context, _d_pending, _d_reasoning, _d_role_sent, _d_stop, _d_text_offset, _d_tokens, _d_tool_calls, _d_tools, _dump_value, _f_detok, _f_lp_context, _f_stop, _fields, _new, _set):
-    def __init__(self, *, detok=_MISSING, stop=_MISSING, reasoning=_d_reasoning, tools=_d_tools, harmony=_d_harmony, role_sent=_d_role_sent, lp_context=_MISSING, text_offset=_d_text_offset, tokens=_d_tokens, tool_calls=_d_tool_calls, pending=_d_pending, finished=_d_finished):
+def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finished, _d_harmony, _d_lp_context, _d_muse, _d_pending, _d_reasoning, _d_role_sent, _d_stop, _d_text_offset, _d_tokens, _d_tool_calls, _d_tools, _dump_value, _f_detok, _f_lp_context, _f_stop, _fields, _new, _set):
+    def __init__(self, *, detok=_MISSING, stop=_MISSING, reasoning=_d_reasoning, tools=_d_tools, harmony=_d_harmony, muse=_d_muse, role_sent=_d_role_sent, lp_context=_MISSING, text_offset=_d_text_offset, tokens=_d_tokens, tool_calls=_d_tool_calls, pending=_d_pending, finished=_d_finished):
         self.detok = _f_detok() if detok is _MISSING else detok
         self.stop = _f_stop() if stop is _MISSING else stop
         self.reasoning = reasoning
         self.tools = tools
         self.harmony = harmony
+        self.muse = muse
         self.role_sent = role_sent
         self.lp_context = _f_lp_context() if lp_context is _MISSING else lp_context
         self.text_offset = text_offset
@@ -351,13 +352,14 @@ def ChoiceState_8846fe0e1433e460(StateError, _MISSING, _cls, _d_detok, _d_finish
         self.tool_calls = tool_calls
         self.pending = pending
         self.finished = finished
-    def _construct(detok, stop, reasoning, tools, harmony, role_sent, lp_context, text_offset, tokens, tool_calls, pending, finished):
+    def _construct(detok, stop, reasoning, tools, harmony, muse, role_sent, lp_context, text_offset, tokens, tool_calls, pending, finished):
         new = _new(_cls)
         new.detok = detok
         new.stop = stop
         new.reasoning = reasoning
         new.tools = tools
         new.harmony = harmony
+        new.muse = muse
         new.role_sent = role_sent
         new.lp_context = lp_context
         new.text_offset = text_offset
@@ -373,6 +375,7 @@ def ChoiceState_8846fe0e1433e460(StateError, _MISSING, _cls, _d_detok, _d_finish
         new.reasoning = self.reasoning
         new.tools = self.tools
         new.harmony = self.harmony
+        new.muse = self.muse
         new.role_sent = self.role_sent
         new.lp_context = self.lp_context
         new.text_offset = self.text_offset
@@ -387,7 +390,7 @@ def ChoiceState_8846fe0e1433e460(StateError, _MISSING, _cls, _d_detok, _d_finish
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.detok, self.stop, self.reasoning, self.tools, self.harmony, self.role_sent, self.lp_context, self.text_offset, self.tokens, self.tool_calls, self.pending, self.finished, ) == (other.detok, other.stop, other.reasoning, other.tools, other.harmony, other.role_sent, other.lp_context, other.text_offset, other.tokens, other.tool_calls, other.pending, other.finished, )
+        return (self.detok, self.stop, self.reasoning, self.tools, self.harmony, self.muse, self.role_sent, self.lp_context, self.text_offset, self.tokens, self.tool_calls, self.pending, self.finished, ) == (other.detok, other.stop, other.reasoning, other.tools, other.harmony, other.muse, other.role_sent, other.lp_context, other.text_offset, other.tokens, other.tool_calls, other.pending, other.finished, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -406,6 +409,9 @@ def ChoiceState_8846fe0e1433e460(StateError, _MISSING, _cls, _d_detok, _d_finish
             v = self.harmony
             if v != _d_harmony:
                 d['harmony'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.muse
+            if v != _d_muse:
+                d['muse'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
             v = self.role_sent
             if v != _d_role_sent:
                 d['role_sent'] = v
@@ -438,6 +444,8 @@ def ChoiceState_8846fe0e1433e460(StateError, _MISSING, _cls, _d_detok, _d_finish
         d['tools'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.harmony
         d['harmony'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.muse
+        d['muse'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.role_sent
         d['role_sent'] = v
         v = self.lp_context
@@ -498,6 +506,14 @@ def ChoiceState_8846fe0e1433e460(StateError, _MISSING, _cls, _d_detok, _d_finish
                 new.harmony = checkers['harmony'](v)
             except StateError as exc:
                 raise StateError(('harmony', *exc.loc), exc.msg) from None
+        v = data.get('muse', _MISSING)
+        if v is _MISSING:
+            new.muse = _d_muse
+        else:
+            try:
+                new.muse = checkers['muse'](v)
+            except StateError as exc:
+                raise StateError(('muse', *exc.loc), exc.msg) from None
         v = data.get('role_sent', _MISSING)
         if v is _MISSING:
             new.role_sent = _d_role_sent
@@ -1011,6 +1027,141 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
                 new.reasoning_tokens = checkers['reasoning_tokens'](v)
             except StateError as exc:
                 raise StateError(('reasoning_tokens', *exc.loc), exc.msg) from None
+        return new
+    return locals()
+
+
+def MuseState_306e787a4b933d61(StateError, _MISSING, _cls, _d_buf, _d_counts, _d_kind, _d_phase, _d_reasoning_tokens, _d_tools, _dump_value, _fields, _lit_kind, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, buf=_d_buf, kind=_d_kind, counts=_d_counts, reasoning_tokens=_d_reasoning_tokens, tools=_d_tools):
+        self.phase = phase
+        self.buf = buf
+        self.kind = kind
+        self.counts = counts
+        self.reasoning_tokens = reasoning_tokens
+        self.tools = tools
+    def _construct(phase, buf, kind, counts, reasoning_tokens, tools):
+        new = _new(_cls)
+        new.phase = phase
+        new.buf = buf
+        new.kind = kind
+        new.counts = counts
+        new.reasoning_tokens = reasoning_tokens
+        new.tools = tools
+        return new
+    def model_copy(self, update=None, deep=False):
+        new = _new(_cls)
+        new.phase = self.phase
+        new.buf = self.buf
+        new.kind = self.kind
+        new.counts = self.counts
+        new.reasoning_tokens = self.reasoning_tokens
+        new.tools = self.tools
+        if update:
+            for k, v in update.items():
+                _set(new, k, v)
+        return new.model_validate(new.model_dump()) if deep else new
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.phase, self.buf, self.kind, self.counts, self.reasoning_tokens, self.tools, ) == (other.phase, other.buf, other.kind, other.counts, other.reasoning_tokens, other.tools, )
+    def _dump(self, nondefault):
+        d = {}
+        if nondefault:
+            v = self.phase
+            if v != _d_phase:
+                d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.buf
+            if v != _d_buf:
+                d['buf'] = v
+            v = self.kind
+            if v != _d_kind:
+                d['kind'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.counts
+            if v != _d_counts:
+                d['counts'] = v
+            v = self.reasoning_tokens
+            if v != _d_reasoning_tokens:
+                d['reasoning_tokens'] = v
+            v = self.tools
+            if v != _d_tools:
+                d['tools'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            return d
+        v = self.phase
+        d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.buf
+        d['buf'] = v
+        v = self.kind
+        d['kind'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.counts
+        d['counts'] = v
+        v = self.reasoning_tokens
+        d['reasoning_tokens'] = v
+        v = self.tools
+        d['tools'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        return d
+    def _validate(cls, data, checkers):
+        if not data.keys() <= _fields:
+            key = next(k for k in data if k not in _fields)
+            raise StateError((key,), 'Extra inputs are not permitted')
+        new = _new(cls)
+        v = data.get('phase', _MISSING)
+        if v is _MISSING:
+            new.phase = _d_phase
+        elif v.__class__ is str and v in _lit_phase:
+            new.phase = v
+        else:
+            try:
+                new.phase = checkers['phase'](v)
+            except StateError as exc:
+                raise StateError(('phase', *exc.loc), exc.msg) from None
+        v = data.get('buf', _MISSING)
+        if v is _MISSING:
+            new.buf = _d_buf
+        elif v.__class__ is str and len(v) <= 232:
+            new.buf = v
+        else:
+            try:
+                new.buf = checkers['buf'](v)
+            except StateError as exc:
+                raise StateError(('buf', *exc.loc), exc.msg) from None
+        v = data.get('kind', _MISSING)
+        if v is _MISSING:
+            new.kind = _d_kind
+        elif v.__class__ is str and v in _lit_kind:
+            new.kind = v
+        else:
+            try:
+                new.kind = checkers['kind'](v)
+            except StateError as exc:
+                raise StateError(('kind', *exc.loc), exc.msg) from None
+        v = data.get('counts', _MISSING)
+        if v is _MISSING:
+            new.counts = _d_counts
+        elif v.__class__ is bool:
+            new.counts = v
+        else:
+            try:
+                new.counts = checkers['counts'](v)
+            except StateError as exc:
+                raise StateError(('counts', *exc.loc), exc.msg) from None
+        v = data.get('reasoning_tokens', _MISSING)
+        if v is _MISSING:
+            new.reasoning_tokens = _d_reasoning_tokens
+        elif v.__class__ is int and v >= 0:
+            new.reasoning_tokens = v
+        else:
+            try:
+                new.reasoning_tokens = checkers['reasoning_tokens'](v)
+            except StateError as exc:
+                raise StateError(('reasoning_tokens', *exc.loc), exc.msg) from None
+        v = data.get('tools', _MISSING)
+        if v is _MISSING:
+            new.tools = _d_tools
+        else:
+            try:
+                new.tools = checkers['tools'](v)
+            except StateError as exc:
+                raise StateError(('tools', *exc.loc), exc.msg) from None
         return new
     return locals()
 

@@ -37,10 +37,13 @@ from typing import Any
 from tito.core import detokenizer, logprobs, stops
 from tito.core.detok_one import step_one
 from tito.core.detokenizer import DetokState
+from tito.core.parsers import is_muse
 from tito.core.parsers import reasoning as reasoning_parsers
 from tito.core.parsers import tools as tool_parsers
 # the harmony parser itself is imported only by a gpt-oss choice: its state is all others need
 from tito.core.parsers.harmony_state import HarmonyState
+# likewise the Muse channel router (tito.core.parsers.muse): only its state here
+from tito.core.parsers.muse_state import MuseState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolCallDelta, ToolChoiceMode, ToolState
 from tito.core.pipeline_harmony import harmony_pieces, harmony_step
@@ -91,6 +94,8 @@ class ChoiceState(State):
     reasoning: ReasoningState | None = None
     tools: ToolState | None = None
     harmony: HarmonyState | None = None
+    #: Muse: one channel router replaces stages 4-5 (tito.core.parsers.muse)
+    muse: MuseState | None = None
     role_sent: bool = False
     lp_context: list[int] = Field(default_factory=list, max_length=4)
     text_offset: int = Field(default=0, ge=0)
@@ -164,6 +169,10 @@ def start_choice(
     state.reasoning, state.tools = _parsers_initial(vocab, cfg, prompt_ids)
     if cfg.harmony:
         state.harmony = HarmonyState()  # harmony's initial()
+    elif is_muse(cfg.tool_parser, cfg.reasoning_parser):
+        from tito.core.parsers import muse
+
+        state.muse = muse.initial(_muse_tools(cfg))
     return state
 
 
@@ -298,7 +307,8 @@ def step_choice(
     state.tokens += len(ids)
 
     # 4-5. parsers
-    if state.harmony is None and state.reasoning is None and state.tools is None:
+    if (state.harmony is None and state.reasoning is None and state.tools is None
+            and state.muse is None):
         reasoning, content, calls = "", text, ()
     else:
         parser_ids = decode_ids if fired_at is None else decode_ids[: fired_at + 1]
@@ -307,6 +317,14 @@ def step_choice(
                 vocab, cfg, state.harmony, parser_ids, pieces,
                 flushed if fired_at is None else "", final=final or fired,
             )
+        elif state.muse is not None:
+            from tito.core.parsers import muse
+
+            state.muse, got = muse.step(
+                vocab, state.muse, parser_ids, pieces[: len(parser_ids)],
+                final=final or fired, flushed=flushed if fired_at is None else "",
+                parser=_muse_tools(cfg))
+            reasoning, content, calls = got.reasoning, got.content, got.calls
         else:
             state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
                 cfg, state.reasoning, state.tools, text, parser_ids, final=final or fired
@@ -376,7 +394,7 @@ def _parsers_initial(
     vocab: Vocab, cfg: ChoiceConfig, prompt_ids: Sequence[int] | None
 ) -> tuple[ReasoningState | None, ToolState | None]:
     """Parser states before the first token; the reasoning phase is read off the prompt's tail."""
-    if cfg.harmony:
+    if cfg.harmony or is_muse(cfg.tool_parser, cfg.reasoning_parser):
         return None, None
     reasoning_state = None
     if cfg.reasoning_parser is not None:
@@ -400,6 +418,14 @@ def tool_parser_for(cfg: ChoiceConfig) -> tool_parsers.ToolParser:
         parallel_tool_calls=cfg.parallel_tool_calls,
         tool_params=cfg.tool_params,
     )
+
+
+def _muse_tools(cfg: ChoiceConfig) -> tool_parsers.ToolParser | None:
+    """The ATEM parser of a Muse tool channel (None: the request takes no calls, so tool
+    channels are content, as vLLM's reasoning parser alone passes them)."""
+    if cfg.tool_choice == "none" or cfg.tool_parser is None:
+        return None
+    return tool_parser_for(cfg)
 
 
 def _parsers_step(

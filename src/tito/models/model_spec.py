@@ -56,6 +56,8 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
     from tito.core.parsers import (
         HARMONY_REASONING_PARSERS,
         HARMONY_TOOL_PARSERS,
+        MUSE_REASONING_PARSERS,
+        MUSE_TOOL_PARSERS,
         REASONING_PARSERS,
         TOOL_PARSERS,
     )
@@ -63,7 +65,7 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
     for key, value, known in (
         ("tool_parser", config.tool_parser, {*TOOL_PARSERS, *HARMONY_TOOL_PARSERS}),
         ("reasoning_parser", config.reasoning_parser,
-         {*REASONING_PARSERS, *HARMONY_REASONING_PARSERS}),
+         {*REASONING_PARSERS, *HARMONY_REASONING_PARSERS, *MUSE_REASONING_PARSERS}),
     ):
         if value is not None and value not in known:
             raise ModelLoadError(
@@ -76,6 +78,14 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
         raise ModelLoadError(
             f"model folder {folder}: harmony (gpt-oss) parsers go together: tool_parser "
             f"'openai' with reasoning_parser 'openai_gptoss' (got {tool!r}, {reasoning!r})"
+        )
+    if (tool in MUSE_TOOL_PARSERS and reasoning not in (None, *MUSE_REASONING_PARSERS)) or (
+        reasoning in MUSE_REASONING_PARSERS and tool not in (None, *MUSE_TOOL_PARSERS)
+    ):
+        raise ModelLoadError(  # one channel router reads both (tito.core.parsers.muse)
+            f"model folder {folder}: Muse parsers go together: tool_parser 'muse' / "
+            f"'musespark1x' with reasoning_parser 'muse' / 'musespark1x' or none "
+            f"(got {tool!r}, {reasoning!r})"
         )
 
 

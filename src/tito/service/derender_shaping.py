@@ -82,6 +82,8 @@ def _reasoning_tokens(cfg: ChoiceConfig, state: ChoiceState) -> int | None:
         return None
     if state.harmony is not None:
         return state.harmony.reasoning_tokens
+    if state.muse is not None:
+        return state.muse.reasoning_tokens
     if state.reasoning is None:
         return None
     return state.reasoning.reasoning_tokens

@@ -21,6 +21,18 @@ def is_harmony(tool_parser: str | None, reasoning_parser: str | None) -> bool:
     return tool_parser in HARMONY_TOOL_PARSERS or reasoning_parser in HARMONY_REASONING_PARSERS
 
 
+#: vLLM's parser names for Muse Spark (``--tool-call-parser muse`` / ``musespark1x``, the same
+#: for ``--reasoning-parser``): one channel router reads both (:mod:`tito.core.parsers.muse`);
+#: the tool names are also :data:`TOOL_PARSERS` keys (the ATEM parser of a tool channel).
+MUSE_TOOL_PARSERS = frozenset({"muse", "musespark1x"})
+MUSE_REASONING_PARSERS = frozenset({"muse", "musespark1x"})
+
+
+def is_muse(tool_parser: str | None, reasoning_parser: str | None) -> bool:
+    """Do these parser names (a choice's, or a model's tito.json) mean Muse's channels?"""
+    return tool_parser in MUSE_TOOL_PARSERS or reasoning_parser in MUSE_REASONING_PARSERS
+
+
 from tito.core.parsers import reasoning, tools  # noqa: E402  (after the names above)
 from tito.core.parsers.reasoning import (
     REASONING_PARSERS,
@@ -41,6 +53,8 @@ from tito.core.parsers.tools import (
 __all__ = [
     "HARMONY_REASONING_PARSERS",
     "HARMONY_TOOL_PARSERS",
+    "MUSE_REASONING_PARSERS",
+    "MUSE_TOOL_PARSERS",
     "REASONING_PARSERS",
     "TOOL_PARSERS",
     "ReasoningParser",
@@ -50,6 +64,7 @@ __all__ = [
     "ToolParser",
     "ToolState",
     "is_harmony",
+    "is_muse",
     "make_tool_parser",
     "marker_special_ids",
     "parse_tool_choice",
@@ -74,5 +89,7 @@ def marker_special_ids(
         markers += TOOL_PARSERS[tool_parser].marker_tokens
     if reasoning_parser is not None and reasoning_parser in REASONING_PARSERS:
         markers += REASONING_PARSERS[reasoning_parser].marker_tokens
+    if reasoning_parser in MUSE_REASONING_PARSERS:  # the router reads the framing, tools or not
+        markers += ("<|start|>", "<|message|>", "<|eom|>", "<|eot|>")
     ids = {vocab.added_tokens.get(m) for m in markers}
     return sorted(i for i in ids if i is not None and i in vocab.special_ids)

@@ -1,0 +1,175 @@
+"""Muse's channel router (``muse`` = ``musespark1x``) beyond the recorded goldens.
+
+The goldens (``tests/test_parsers_goldens.py``, ``muse*`` cases recorded from vLLM 0.33's own
+classes) pin the answers; here: any chunking of any mix of Muse's framing gives the batch
+result byte for byte with the state round-tripping through JSON, the state stays small for any
+output, reasoning tokens follow vLLM's counting rule, and a tampered state is refused. Real
+tokenizer: Qwen3's with Muse's four framing markers added as special tokens (as the goldens).
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent / "goldens"))
+import parser_cases_muse as cases  # noqa: E402
+from parser_pipeline import make_vocab  # noqa: E402
+
+from tito.core.parsers import marker_special_ids
+from tito.core.parsers.muse import prompt_reasoning_ended
+from tito.core.parsers.tools._schema import tool_params
+from tito.core.pipeline import ChoiceConfig, ChoiceState, start_choice, step_choice
+from tito.core.state import StateError
+from tito.models.model_spec import ModelLoadError
+
+VOCAB = make_vocab(tuple(cases.MARKERS))
+#: the router's state bound (held text <= 232 characters, the ATEM parser's < 512 bytes)
+STATE_BYTES = 2048
+
+FRAGMENTS = [
+    "<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "<|start|>assistant", " to=self",
+    " to=user", " to=commentary", " to=developer", " to=get_weather", "to=run", " to", "t",
+    "<|start|>user", "assistant", '<atem:function_calls>', "</atem:function_calls>",
+    '<atem:invoke name="get_weather">', '<atem:invoke name="run.run">', "</atem:invoke>",
+    '<atem:parameter name="city">', '<atem:parameter name="n">', '<atem:parameter name="opts">',
+    "</atem:parameter>", "<atem:invoke", "Paris", "7", '{"a": [1, 2]}', "[1, 'x']", " ", "\t",
+    "\n", "text", "東京 é", "<", "<|", "=",
+]
+PAIRS = [("muse", "muse"), (None, "muse"), ("muse", None), ("musespark1x", "musespark1x")]
+
+
+def config(tool: str | None, reasoning: str | None) -> ChoiceConfig:
+    return ChoiceConfig(
+        skip_special_tokens=True,
+        keep_special_ids=marker_special_ids(VOCAB, tool, reasoning),
+        reasoning_parser=reasoning,
+        tool_parser=tool,
+        tool_choice="auto" if tool else "none",
+        tool_params=tool_params(cases.TOOLS) if tool else None,
+    )
+
+
+def run(cfg: ChoiceConfig, ids: list[int], sizes: list[int]) -> tuple[dict, list[int]]:
+    """The ids through the pipeline in chunks of ``sizes`` (cycled), the state through JSON
+    between calls: the joined result and the router state's size after every call."""
+    state = start_choice(VOCAB, cfg, [])
+    reasoning, content, names, args, sizes_seen = [], [], {}, {}, []
+    i = k = 0
+    while True:
+        n = sizes[k % len(sizes)]
+        chunk, i, k = ids[i : i + n], i + n, k + 1
+        final = i >= len(ids)
+        state = ChoiceState.model_validate_json(state.model_dump_json())
+        state, out = step_choice(VOCAB, cfg, state, chunk,
+                                 finish_reason="length" if final else None, response_id="r")
+        sizes_seen.append(len(state.muse.model_dump_json().encode()))
+        reasoning.append(out.reasoning)
+        content.append(out.text)
+        for d in out.tool_calls:
+            if d.name is not None:
+                names[d.index] = d.name
+            args[d.index] = args.get(d.index, "") + d.arguments
+        if final:
+            break
+    result = {"reasoning": "".join(reasoning), "content": "".join(content),
+              "calls": [[names[j], args[j]] for j in sorted(names)],
+              "reasoning_tokens": state.muse.reasoning_tokens}
+    return result, sizes_seen
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), pair=st.sampled_from(PAIRS))
+def test_any_chunking_equals_batch_and_the_state_round_trips(data, pair):
+    text = "".join(data.draw(st.lists(st.sampled_from(FRAGMENTS), max_size=24)))
+    ids = VOCAB.encode(text)
+    sizes = data.draw(st.lists(st.integers(1, 6), min_size=1, max_size=6))
+    cfg = config(*pair)
+    batch, _ = run(cfg, ids, [max(len(ids), 1)])
+    chunked, seen = run(cfg, ids, sizes)
+    assert chunked == batch
+    assert run(cfg, ids, [1])[0] == batch
+    assert max(seen) < STATE_BYTES
+
+
+@pytest.mark.parametrize("text", [
+    " to=self<|message|>" + "x" * 200_000 + "<|eom|>",  # a long reasoning message
+    " to=" + "a" * 100_000 + "<|message|>b",  # a recipient past the header limit: text
+    "<|start|>" + "assistant " * 10_000 + "<|message|>b",  # a header past its limit
+    " to=get_weather<|message|>" + cases.calls(cases.invoke("run", ("opts", "[" * 50_000))),
+    " " * 100_000 + "to=user<|message|>hi",  # spaces before a header: only 16 are its
+])
+def test_long_outputs_keep_the_state_small(text):
+    ids = VOCAB.encode(text)
+    batch, _ = run(config("muse", "muse"), ids, [len(ids)])
+    chunked, seen = run(config("muse", "muse"), ids, [97])
+    assert chunked == batch
+    assert max(seen) < STATE_BYTES
+
+
+def test_a_recipient_past_the_limit_is_text_and_no_header():
+    text = " to=" + "a" * 300 + "<|message|>b<|eot|>"
+    ids = VOCAB.encode(text)
+    got, _ = run(config("muse", "muse"), ids, [5])
+    # the run is outside any message (content); the bare <|message|> opens a reasoning message
+    assert got["content"] == " to=" + "a" * 300 and got["reasoning"] == "b"
+
+
+def test_reasoning_tokens_follow_vllms_counting_rule():
+    """vLLM's ``count_reasoning_tokens``: the ids after ``<|message|>`` of a ``self`` (or
+    recipient-less) message up to its end id; none of a tool channel or an answer."""
+    think, answer = "think hard about it", "hello there"
+    text = (f" to=self<|message|>{think}<|eom|><|start|>assistant to=user<|message|>{answer}"
+            f"<|eot|><|start|>assistant<|message|>{think}")
+    ids = VOCAB.encode(text)
+    for sizes in ([len(ids)], [1], [3]):
+        got, _ = run(config("muse", "muse"), ids, sizes)
+        assert got["reasoning_tokens"] == 2 * len(VOCAB.encode(think))
+        assert got["reasoning"] == think + think and got["content"] == answer
+
+
+def test_parallel_tool_calls_false_keeps_call_zero():
+    text = " to=get_weather<|message|>" + cases.calls(
+        cases.invoke("get_weather", ("city", "Paris")), cases.invoke("run", ("code", "1"))) + "<|eom|>"
+    cfg = config("muse", "muse").model_copy()
+    cfg.parallel_tool_calls = False
+    got, _ = run(cfg, VOCAB.encode(text), [2])
+    assert got["calls"] == [["get_weather", '{"city": "Paris"}']]
+
+
+@pytest.mark.parametrize("bad", [
+    {"phase": "nowhere"},
+    {"kind": "elsewhere"},
+    {"buf": "x" * 1000},
+    {"reasoning_tokens": -1},
+    {"tools": {"buf": "y" * 10_000}},
+])
+def test_a_tampered_router_state_is_refused(bad):
+    state = start_choice(VOCAB, config("muse", "muse"), [])
+    raw = state.model_dump()
+    raw["muse"] = {**raw["muse"], **bad}
+    with pytest.raises(StateError):
+        ChoiceState.model_validate(raw)
+
+
+@pytest.mark.parametrize("tool, reasoning", [("muse", "qwen3"), ("hermes", "muse")])
+def test_muse_parsers_pair_only_with_each_other(tool, reasoning, tmp_path):
+    from tito.models.model_spec import _check_parsers
+
+    with pytest.raises(ModelLoadError, match="Muse parsers go together"):
+        _check_parsers(tmp_path, SimpleNamespace(tool_parser=tool, reasoning_parser=reasoning))
+    _check_parsers(tmp_path, SimpleNamespace(tool_parser="musespark1x", reasoning_parser="muse"))
+
+
+def test_prompt_reasoning_ended_reads_only_the_current_turn():
+    a = "<|start|>assistant"
+    call = " to=get_weather<|message|>" + cases.calls(cases.invoke("get_weather")) + "<|eom|>"
+    assert prompt_reasoning_ended(f"<|start|>user<|message|>q<|eot|>{a}{call}{a}")
+    assert not prompt_reasoning_ended(f"{a}{call}<|start|>user<|message|>q<|eot|>{a}")
+    assert not prompt_reasoning_ended(f"<|start|>user<|message|>q<|eot|>{a} to=self<|message|>"
+                                      + cases.calls(cases.invoke("f")) + "<|eom|>")
