@@ -47,6 +47,7 @@ from tito.core.parsers.muse_state import MuseState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolCallDelta, ToolChoiceMode, ToolState
 from tito.core.pipeline_harmony import harmony_pieces, harmony_step
+from tito.core.pipeline_muse import muse_step
 from tito.core.state import Field, State
 from tito.core.stops import StopConfig, StopState
 from tito.core.vocab import Vocab
@@ -318,13 +319,9 @@ def step_choice(
                 flushed if fired_at is None else "", final=final or fired,
             )
         elif state.muse is not None:
-            from tito.core.parsers import muse
-
-            state.muse, got = muse.step(
-                vocab, state.muse, parser_ids, pieces[: len(parser_ids)],
-                final=final or fired, flushed=flushed if fired_at is None else "",
-                parser=_muse_tools(cfg))
-            reasoning, content, calls = got.reasoning, got.content, got.calls
+            state.muse, reasoning, content, calls = muse_step(
+                vocab, state.muse, parser_ids, pieces, flushed if fired_at is None else "",
+                final=final or fired, parser=_muse_tools(cfg))
         else:
             state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
                 cfg, state.reasoning, state.tools, text, parser_ids, final=final or fired
