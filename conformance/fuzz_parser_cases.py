@@ -310,6 +310,20 @@ def _kimi_k3(rng, calls):  # parsers6b: the response channel's closer (the templ
         + "<|close|>tools<|sep|>" + rng.choice(["", "<|close|>message<|sep|>"])
 
 
+def _muse(rng, calls):  # muse7: a reasoning message, then one tool channel (or one per call)
+    def inv(n, a):
+        return f'<atem:invoke name="{n}">\n' + "".join(
+            f'<atem:parameter name="{k}">{_xml_value(v)}</atem:parameter>\n'
+            for k, v in a.items()) + "</atem:invoke>\n"
+    head = rng.choice([" to=self<|message|>Let me check.<|eom|><|start|>assistant", ""])
+    if rng.random() < 0.5:
+        return head + f" to={calls[0][0]}<|message|><atem:function_calls>\n" + "".join(
+            inv(n, a) for n, a in calls) + "</atem:function_calls><|eom|>"
+    return head + "<|start|>assistant".join(
+        f" to={n}<|message|><atem:function_calls>\n{inv(n, a)}</atem:function_calls><|eom|>"
+        for n, a in calls)
+
+
 def _jamba(rng, calls):
     return "<tool_calls>" + _dumps(rng, [{"name": n, "arguments": a} for n, a in calls]) + "</tool_calls>"
 
@@ -425,6 +439,8 @@ FORMATS = {
     # parsers6b
     "kimi_k3": (_kimi_k3, ["<|open|>tools<|sep|>", "<|open|>call", "<|close|>argument<|sep|>",
                            "<|close|>call<|sep|>"]),
+    # muse7 (the channel router: tito.core.parsers.muse)
+    "muse": (_muse, ["<|message|>", "<|eom|>", "<atem:invoke", "</atem:parameter>"]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
 _AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic", "olmo3", "xlam"}
@@ -479,6 +495,7 @@ PAIRS = [
     ("ernie45", "ernie45"), ("hy_v3", "hy_v3"), ("step3", "step3"),
     ("poolside_v1", "poolside_v1"), ("plamo3", "plamo3"), ("hy_v4", "hy_v4"),
     ("kimi_k3", "kimi_k3"),  # parsers6b
+    ("muse", "muse"),  # muse7 (one channel router; its reasoning side has no think block)
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",
@@ -540,7 +557,7 @@ def _tool_case(name: str, rng: random.Random, i: int, reasoning: str | None) -> 
     text = pre + body + post
     region = (len(pre), len(pre) + len(body))
     kwargs = None
-    if reasoning is not None:
+    if reasoning is not None and reasoning in REASONING:  # (muse: the writer's own messages)
         start, end, kwargs = REASONING[reasoning]
         thought = rng.choice(_THOUGHTS)
         form = rng.choice(["block", "block", "noend", "nostart"])

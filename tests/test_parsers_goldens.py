@@ -144,6 +144,8 @@ _K2H_DEVIATIONS: dict[str, tuple[dict, str]] = {
              "the end marker, its stream at the call start; tito follows the stream"),
         )
     },
+}
+
 #: muse7's deviations (muse = musespark1x: a channel router; docs/conformance.md lists each)
 _MW = _muse.texts()["call"].split("<|message|>")[2].removesuffix("<|eom|>")  # the ATEM block
 _MUSE_STREAM = ("the tool parser alone: vLLM's batch makes no reasoning (the whole framed output "

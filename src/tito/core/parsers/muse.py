@@ -35,7 +35,9 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    :data:`HEADER_LIMIT` characters) are held, since they may still become a header. A
    ``<|start|>`` header waits for ``<|message|>`` up to :data:`HEADER_LIMIT` characters; past
    that its ``<|start|>`` is text. A header ended by ``<|eom|>`` / ``<|eot|>`` / ``<|start|>``
-   or by the end of the output is dropped (markup; vLLM drops it in both paths).
+   or by the end of the output is dropped (markup; vLLM drops it in both paths). The spaces
+   before ``to=NAME`` are the header's outside a message (the first header) and the body's
+   inside one (vLLM's reasoning parser: ``muse_no_eom_before_header``).
 2. Text outside any message is content (``text_kept``: vLLM's batch keeps it only when the
    output has no header at all, its stream never: ``muse_plain``, ``muse_plain_then_header``);
    an ATEM invoke there is text (vLLM's batch makes it a call: ``muse_no_header``). Stray
@@ -46,7 +48,9 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    (``muse_user_role``: vLLM's batch makes the call, its stream never hands over to the tool
    parser after such a role).
 5. With the tool parser alone (no reasoning parser), reasoning messages are still reasoning
-   (vLLM's stream; its batch makes the whole framed output content: ``muse_answer``).
+   (vLLM's stream; its batch makes the whole framed output content: ``muse_answer``). Without
+   a tool parser, a ``to=user`` message is its body (vLLM's batch frames it once a tool
+   channel holds ATEM, its stream passes everything after that channel raw).
 6. Reasoning tokens (usage) are counted as vLLM's ``count_reasoning_tokens``: the ids after a
    ``<|message|>`` id whose recipient is none or ``self``, up to an ``<|eom|>`` / ``<|eot|>`` /
    ``<|start|>`` id, markers excluded.
