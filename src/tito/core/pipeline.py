@@ -209,13 +209,14 @@ def step_choice(
     stop_cfg = cfg.stop
     held = state.stop
     # The per-token path: one id that cannot be a stop token, nothing pending or final, no
-    # stop string in play, no harmony. Stages 1-3 (the general path below) then reduce to one
+    # stop string in play, no harmony nor Muse router. Stages 1-3 (the general path below) then reduce to one
     # detokenizer step whose one piece is the text; with no parser and no logprobs either, the
     # whole step is that piece. The same outcome, stage by stage, without their set-up
     # (``tests/test_pipeline_one_id.py`` compares the two paths).
     one = (
         _ONE_ID_PATH and len(ids) == 1 and finish_reason is None and not last and state.pending is None
-        and not cfg.harmony and state.harmony is None and not stop_cfg.stop
+        and not cfg.harmony and state.harmony is None and state.muse is None
+        and not stop_cfg.stop
         and not (held.fired or held.held or held.tail)
         and (stop_cfg.include_stop_str_in_output or not (
             ids[0] in stop_cfg.stop_token_ids
@@ -228,7 +229,8 @@ def step_choice(
         if not role_sent and not cfg.completion:
             role, role_sent = "assistant", True
         return (
-            ChoiceState._construct(detok, held, None, None, None, role_sent, state.lp_context,
+            ChoiceState._construct(detok, held, None, None, None, None, role_sent,
+                                   state.lp_context,
                                    state.text_offset, state.tokens + 1, state.tool_calls, None,
                                    False),
             ChoiceOutput(text, "", (), None, None, None, role),
