@@ -100,6 +100,8 @@ def test_typed_parser_state_stays_bounded_with_every_buffer_full(name):
         "hy_v4": "<tool_calls><tool_call>f<arg_key>n</arg_key><arg_value>",
         "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke '
         'name="f"><steptml:parameter name="n">',
+        "muse": '<atem:function_calls><atem:invoke name="f"><atem:parameter name="n">',
+        "musespark1x": '<atem:function_calls><atem:invoke name="f"><atem:parameter name="n">',
     }[name]
     state, sizes = T.initial(p), []
     state, _, _ = T.step(p, state, opening, final=False)
