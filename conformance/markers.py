@@ -40,6 +40,8 @@ MARKERS = [
     "<|message_sep|>", "<|role_sep|>", "<|function_call|>",
     # parsers6b: Kimi K3's XTML marker pieces
     "<|open|>", "<|close|>", "<|sep|>",
+    # muse7: Muse's framing markers
+    "<|start|>", "<|message|>", "<|eom|>", "<|eot|>",
 ]
 
 
