@@ -29,7 +29,6 @@ Rules that make stream == batch by construction:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,16 +37,21 @@ from tito.core import detokenizer, logprobs, stops
 from tito.core.detok_one import step_one
 from tito.core.detokenizer import DetokState
 from tito.core.parsers import is_muse
-from tito.core.parsers import reasoning as reasoning_parsers
-from tito.core.parsers import tools as tool_parsers
 # the harmony parser itself is imported only by a gpt-oss choice: its state is all others need
 from tito.core.parsers.harmony_state import HarmonyState
 # likewise the Muse channel router (tito.core.parsers.muse): only its state here
 from tito.core.parsers.muse_state import MuseState
 from tito.core.parsers.reasoning import ReasoningState
-from tito.core.parsers.tools import ToolCallDelta, ToolChoiceMode, ToolState
+from tito.core.parsers.tools import ToolChoiceMode, ToolState
 from tito.core.pipeline_harmony import harmony_pieces, harmony_step
 from tito.core.pipeline_muse import muse_step
+from tito.core.pipeline_parsers import (
+    ToolCallOut,
+    muse_tools,
+    parsers_initial,
+    parsers_step,
+    tool_calls_out,
+)
 from tito.core.state import Field, State
 from tito.core.stops import StopConfig, StopState
 from tito.core.vocab import Vocab
@@ -107,16 +111,6 @@ class ChoiceState(State):
 
 
 @dataclass(slots=True)
-class ToolCallOut:
-    """One tool-call delta as the OpenAI wire wants it (``id``/``name`` only on a call's first delta)."""
-
-    index: int
-    id: str | None = None
-    name: str | None = None
-    arguments: str = ""
-
-
-@dataclass(slots=True)
 class ChoiceOutput:
     """What one chunk of one choice produced."""
 
@@ -134,25 +128,6 @@ _detok_step = detokenizer.step
 _detok_one = step_one
 #: The per-token path of :func:`step_choice` on (its tests turn it off to compare the two paths).
 _ONE_ID_PATH = True
-_ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-
-def tool_call_id(response_id: str, choice_index: int, call_index: int, shape: str = "openai") -> str:
-    """A deterministic tool-call id: a retried or replayed chunk gets the same id.
-
-    ``shape`` is the format's (:attr:`tito.core.parsers.tools.ToolParser.id_shape`): ``mistral``
-    gives 9 alphanumerics (mistral-common validates that shape when the call comes back in the
-    history; vLLM draws such ids at random), anything else ``chatcmpl-tool-`` + 24 hex digits.
-    """
-    digest = hashlib.sha256(f"{response_id}\x00{choice_index}\x00{call_index}".encode())
-    if shape == "mistral":
-        n = int.from_bytes(digest.digest()[:8], "big")
-        chars = []
-        for _ in range(9):
-            n, r = divmod(n, 62)
-            chars.append(_ALPHANUMERIC[r])
-        return "".join(chars)
-    return f"chatcmpl-tool-{digest.hexdigest()[:24]}"
 
 
 def start_choice(
@@ -167,13 +142,13 @@ def start_choice(
             keep_special_ids=cfg.keep_special_ids,
         )
     )
-    state.reasoning, state.tools = _parsers_initial(vocab, cfg, prompt_ids)
+    state.reasoning, state.tools = parsers_initial(vocab, cfg, prompt_ids)
     if cfg.harmony:
         state.harmony = HarmonyState()  # harmony's initial()
     elif is_muse(cfg.tool_parser, cfg.reasoning_parser):
         from tito.core.parsers import muse
 
-        state.muse = muse.initial(_muse_tools(cfg))
+        state.muse = muse.initial(muse_tools(cfg))
     return state
 
 
@@ -323,15 +298,15 @@ def step_choice(
         elif state.muse is not None:
             state.muse, reasoning, content, calls = muse_step(
                 vocab, state.muse, parser_ids, pieces, flushed if fired_at is None else "",
-                final=final or fired, parser=_muse_tools(cfg))
+                final=final or fired, parser=muse_tools(cfg))
         else:
-            state.reasoning, state.tools, reasoning, content, calls = _parsers_step(
+            state.reasoning, state.tools, reasoning, content, calls = parsers_step(
                 cfg, state.reasoning, state.tools, text, parser_ids, final=final or fired
             )
     out = ChoiceOutput(content, reasoning if cfg.include_reasoning else "", (), None, None, None,
                        role)
     if calls:
-        out.tool_calls = _tool_calls_out(cfg, state, calls, response_id, choice_index)
+        out.tool_calls = tool_calls_out(cfg, state, calls, response_id, choice_index)
 
     # 6. logprobs (only for the tokens that produced output)
     if engine_logprobs is not None:
@@ -354,98 +329,3 @@ def step_choice(
     return state, out
 
 
-def _tool_calls_out(
-    cfg: ChoiceConfig,
-    state: ChoiceState,
-    calls: Sequence[ToolCallDelta],
-    response_id: str,
-    choice_index: int,
-) -> list[ToolCallOut]:
-    """The wire's tool-call deltas; a call's first delta (it names the function) counts the call
-    in ``state.tool_calls`` and carries its id (the format's own, or a derived one)."""
-    out = []
-    for call in calls:
-        first = call.name is not None
-        if first:
-            state.tool_calls += 1
-        out.append(
-            ToolCallOut(
-                index=call.index,
-                id=(
-                    call.id
-                    or tool_call_id(
-                        response_id, choice_index, call.index, tool_parsers.id_shape(cfg.tool_parser)
-                    )
-                    if first
-                    else None
-                ),
-                name=call.name,
-                arguments=call.arguments,
-            )
-        )
-    return out
-
-
-# -- stage adapters (stops and parsers) --------------------------------------------------------
-
-
-def _parsers_initial(
-    vocab: Vocab, cfg: ChoiceConfig, prompt_ids: Sequence[int] | None
-) -> tuple[ReasoningState | None, ToolState | None]:
-    """Parser states before the first token; the reasoning phase is read off the prompt's tail."""
-    if cfg.harmony or is_muse(cfg.tool_parser, cfg.reasoning_parser):
-        return None, None
-    reasoning_state = None
-    if cfg.reasoning_parser is not None:
-        parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser, cfg.reasoning_variant)
-        tail = list(prompt_ids or [])[-reasoning_parsers.PROMPT_TAIL_IDS :]
-        reasoning_state = reasoning_parsers.initial(
-            parser, vocab, tail, enabled=cfg.reasoning_enabled, tool_parser=cfg.tool_parser
-        )
-    tool_state = None
-    if cfg.tool_choice != "none":
-        tool_state = tool_parsers.initial(tool_parser_for(cfg))
-    return reasoning_state, tool_state
-
-
-def tool_parser_for(cfg: ChoiceConfig) -> tool_parsers.ToolParser:
-    """The tool parser these settings select (also used to check a carried state's phase)."""
-    return tool_parsers.make_tool_parser(
-        cfg.tool_parser,
-        cfg.tool_choice,
-        named_tool=cfg.named_tool,
-        parallel_tool_calls=cfg.parallel_tool_calls,
-        tool_params=cfg.tool_params,
-    )
-
-
-def _muse_tools(cfg: ChoiceConfig) -> tool_parsers.ToolParser | None:
-    """The ATEM parser of a Muse tool channel (None: the request takes no calls, so tool
-    channels are content, as vLLM's reasoning parser alone passes them)."""
-    if cfg.tool_choice == "none" or cfg.tool_parser is None:
-        return None
-    return tool_parser_for(cfg)
-
-
-def _parsers_step(
-    cfg: ChoiceConfig,
-    reasoning_state: ReasoningState | None,
-    tool_state: ToolState | None,
-    text: str,
-    ids: Sequence[int],
-    *,
-    final: bool,
-) -> tuple[ReasoningState | None, ToolState | None, str, str, list[ToolCallDelta]]:
-    """Reasoning split, then tool calls in the content (never inside reasoning, as vLLM)."""
-    reasoning, content = "", text
-    if reasoning_state is not None and cfg.reasoning_parser is not None:
-        parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser, cfg.reasoning_variant)
-        reasoning_state, reasoning, content = reasoning_parsers.step(
-            parser, reasoning_state, text, ids, final=final
-        )
-    calls: list[ToolCallDelta] = []
-    if tool_state is not None:
-        tool_state, content, calls = tool_parsers.step(
-            tool_parser_for(cfg), tool_state, content, final=final
-        )
-    return reasoning_state, tool_state, reasoning, content, calls

@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from tito.core.parsers.reasoning import get_reasoning_parser
-from tito.core.pipeline import ChoiceConfig, ChoiceState, tool_parser_for
+from tito.core.pipeline import ChoiceConfig, ChoiceState
+from tito.core.pipeline_parsers import tool_parser_for
 from tito.core.sampling import MAX_N_SEQUENCES  # choices per response, responses per request
 from tito.errors import BadRequest, quote
 from tito.models import ServedModel
