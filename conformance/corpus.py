@@ -712,6 +712,16 @@ DERENDER_CHAT_GPTOSS.update({
                                                                           logprobs=3)], {}),
     "reserved_id_last": (gchat(), [gout(G_FINAL[18:] + "Hi", "length", end=None) | {
         "token_ids": ids(G_FINAL[18:] + "Hi", "gpt-oss") + [201087]}], {}),
+    # vLLM's harmony parser reads every output id, the stop token that ended it too: an EOS
+    # harmony does not end a message on (<|endoftext|>, generation_config's) is message text
+    # there, and so is a stop_token_ids word (deviation stop_id_harmony: tito leaves it out)
+    "stop_id_harmony_endoftext": (gchat(), [gout(G_ANALYSIS + G_FINAL + "Hi", end=199999)], {}),
+    "stop_id_harmony_endoftext_keep_special": (gchat(skip_special_tokens=False), [gout(
+        "<|channel|>analysis<|message|>Hm", end=199999)], {}),
+    "stop_id_harmony_text": (gchat(stop_token_ids=[41612]), [gout(
+        G_ANALYSIS + G_FINAL + "Hi wow", end=None) | {"stop_reason": 41612}], {}),
+    "stop_id_harmony_text_stop_string": (gchat(stop_token_ids=[41612], stop=["wow"]), [gout(
+        G_ANALYSIS + G_FINAL + "Hi wow", end=None) | {"stop_reason": 41612}], {}),
 })
 
 STREAM_CHAT_GPTOSS = [
@@ -720,7 +730,7 @@ STREAM_CHAT_GPTOSS = [
     "tool_call_preamble", "tool_call_pretty_args", "tool_call_bad_json", "tool_call_length",
     "tool_required", "tool_named", "logprobs", "include_reasoning_false", "stop_token_end",
     "return_token_ids", "metrics", "two_analysis", "only_eos", "reserved_ids",
-    "reserved_ids_logprobs",
+    "reserved_ids_logprobs", "stop_id_harmony_endoftext", "stop_id_harmony_text",
 ]
 
 

@@ -297,9 +297,11 @@ DEVIATIONS: list[Deviation] = [
               "text after the last hermes call is content, in batch as in stream (vLLM's batch "
               "answer keeps only the text before the first call, its stream sends it all)"),
     Deviation("*", "stop_id_harmony*", "*",
-              "gpt-oss: the stop token of a stop_token_ids stop is left out of the text as for "
-              "every model (unless include_stop_str_in_output); vLLM's harmony path parses the "
-              "engine's ids whole, so the stop token shows as content"),
+              "gpt-oss: the stop token that ended the output (a stop_token_ids word, or an EOS "
+              "harmony ends no message on: <|endoftext|>) is left out of the text as for every "
+              "model (unless include_stop_str_in_output); vLLM's harmony path parses the "
+              "engine's ids whole, so the stop token shows as content (\"Hi<|endoftext|>\", "
+              "even with skip_special_tokens)"),
     # -- streaming
     Deviation("stream_*", "stop_string*", "*",
               "stop strings are applied in streaming derender (held back, cut at the match, "
