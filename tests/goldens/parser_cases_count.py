@@ -1,9 +1,12 @@
-"""Cases for usage's ``reasoning_tokens`` with markers of several ids (kimi_k3, plamo3).
+"""Cases for usage's ``reasoning_tokens``: markers of several ids (kimi_k3, plamo3), and the
+count rules of vLLM's classes that differ from the text split (the depth counter of
+BaseThinkingReasoningParser and MiniMaxM3, HYV4's count up to the first end marker).
 
 A module of its own (``record_reasoning_tokens.py`` records them with the reasoning cases of
 ``parser_cases.CASES``): the shapes that exercise the id-sequence count, a marker cut at the
 output's end, a marker's ids split across chunks (the tests chunk every case), Kimi K3's
-reopening block and its response channel inside and outside the block. Expected counts are
+reopening block and its response channel inside and outside the block; nested and stray
+markers, a switch turned off, a start marker that is not the output's first id. Expected counts are
 recorded from vLLM's classes, never from tito.
 """
 
@@ -49,6 +52,53 @@ def cases() -> list[dict]:
         for cid, text in pl.items():
             case = {"id": f"count/plamo3_{tag}{cid}", "tool": None, "reasoning": "plamo3",
                     "tools": [], "text": text}
+            if kw:
+                case["kwargs"] = kw
+            out.append(case)
+    return out + _rule_cases()
+
+
+def _rule_cases() -> list[dict]:
+    """The count rules' shapes (``tito.core.parsers.reasoning_count``'s ``count_rule``)."""
+    think = {
+        "nested": "<think>a<think>b</think>c</think>d",
+        "stray_ends": "</think>x</think><think>y</think>z",
+        "unclosed_nested": "<think>a<think>b",
+        "later_start": "abc</think>d<think>e f</think>g",
+    }
+    rows: list[tuple[str, dict | None, dict[str, str]]] = [
+        ("deepseek_r1", None, think),
+        ("step5", None, think),
+        ("ernie45", None, think),
+        ("holo2", None, think),
+        ("holo2", {"thinking": False}, think),
+        ("poolside_v1", {"thinking": True}, think),
+        ("poolside_v1", None, think),
+        ("deepseek_v3", {"enable_thinking": True}, think),
+        ("hy_v3", {"reasoning_effort": "no_think"}, think),
+        ("hy_v3", {"reasoning_effort": "high"}, think),
+        ("hy_v4", None, {**think, "double_start": "<think><think>a</think>b",
+                         "start_only": "<think>", "empty_block": "x<think></think>y"}),
+        ("hy_v4", {"reasoning_effort": "no_think"}, {"double_start": "<think><think>a</think>b"}),
+    ]
+    k2 = {
+        "nested": "<ifm|think_faster>a<ifm|think_faster>b</ifm|think_faster>c"
+                  "</ifm|think_faster>d",
+        "stray_ends": "</ifm|think_faster>x<ifm|think_faster>y</ifm|think_faster>z",
+        "other_markers": "<ifm|think>a</ifm|think><ifm|think_faster>b<ifm|tool_calls>c",
+    }
+    rows.append(("k2_horizon", {"reasoning_effort": "low"}, k2))
+    mm = {
+        "ends_then_start": "a</mm:think>b</mm:think>c<mm:think>d",
+        "nested": "<mm:think>a<mm:think>b</mm:think>c</mm:think>d</mm:think>e",
+    }
+    rows += [("minimax_m3", None, mm), ("minimax_m3", {"thinking_mode": "enabled"}, mm)]
+    out = []
+    for name, kw, texts in rows:
+        tag = "_".join(f"{k}_{v}" for k, v in (kw or {}).items())
+        for cid, text in texts.items():
+            case = {"id": f"count/{name}_{tag + '_' if tag else ''}{cid}", "tool": None,
+                    "reasoning": name, "tools": [], "text": text}
             if kw:
                 case["kwargs"] = kw
             out.append(case)

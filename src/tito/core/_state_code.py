@@ -1166,8 +1166,8 @@ def MuseState_306e787a4b933d61(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
     return locals()
 
 
-def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
-    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, lead=_d_lead, led=_d_led, begun=_d_begun, cbegun=_d_cbegun):
+def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, id_depth=_d_id_depth, lead=_d_lead, led=_d_led, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
         self.opened = opened
@@ -1184,11 +1184,12 @@ def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_
         self.id_held = _f_id_held() if id_held is _MISSING else id_held
         self.id_opened = id_opened
         self.reasoning_tokens = reasoning_tokens
+        self.id_depth = id_depth
         self.lead = lead
         self.led = led
         self.begun = begun
         self.cbegun = cbegun
-    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, id_held, id_opened, reasoning_tokens, lead, led, begun, cbegun):
+    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, id_held, id_opened, reasoning_tokens, id_depth, lead, led, begun, cbegun):
         new = _new(_cls)
         new.phase = phase
         new.held = held
@@ -1206,6 +1207,7 @@ def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_
         new.id_held = id_held
         new.id_opened = id_opened
         new.reasoning_tokens = reasoning_tokens
+        new.id_depth = id_depth
         new.lead = lead
         new.led = led
         new.begun = begun
@@ -1229,6 +1231,7 @@ def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_
         new.id_held = self.id_held
         new.id_opened = self.id_opened
         new.reasoning_tokens = self.reasoning_tokens
+        new.id_depth = self.id_depth
         new.lead = self.lead
         new.led = self.led
         new.begun = self.begun
@@ -1240,7 +1243,7 @@ def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.lead, self.led, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.lead, other.led, other.begun, other.cbegun, )
+        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.id_depth, self.lead, self.led, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.id_depth, other.lead, other.led, other.begun, other.cbegun, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -1292,6 +1295,9 @@ def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_
             v = self.reasoning_tokens
             if v != _d_reasoning_tokens:
                 d['reasoning_tokens'] = v
+            v = self.id_depth
+            if v != _d_id_depth:
+                d['id_depth'] = v
             v = self.lead
             if v != _d_lead:
                 d['lead'] = v
@@ -1337,6 +1343,8 @@ def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_
         d['id_opened'] = v
         v = self.reasoning_tokens
         d['reasoning_tokens'] = v
+        v = self.id_depth
+        d['id_depth'] = v
         v = self.lead
         d['lead'] = v
         v = self.led
@@ -1503,6 +1511,16 @@ def ReasoningState_03ddd0c623a4769a(StateError, _MISSING, _cls, _d_answered, _d_
                 new.reasoning_tokens = checkers['reasoning_tokens'](v)
             except StateError as exc:
                 raise StateError(('reasoning_tokens', *exc.loc), exc.msg) from None
+        v = data.get('id_depth', _MISSING)
+        if v is _MISSING:
+            new.id_depth = _d_id_depth
+        elif v.__class__ is int and v >= 0:
+            new.id_depth = v
+        else:
+            try:
+                new.id_depth = checkers['id_depth'](v)
+            except StateError as exc:
+                raise StateError(('id_depth', *exc.loc), exc.msg) from None
         v = data.get('lead', _MISSING)
         if v is _MISSING:
             new.lead = _d_lead

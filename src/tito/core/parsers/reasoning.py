@@ -139,6 +139,9 @@ class ReasoningState(State):
     id_held: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     id_opened: bool = False  #: a start marker was seen in the output ids (``count_reopens``)
     reasoning_tokens: int = Field(default=0, ge=0)  #: ids inside the block so far
+    #: ``count_rule="depth"`` formats: the start markers open in the output ids (an int: vLLM's
+    #: depth counter; its size grows as the log of the output's length at most)
+    id_depth: int = Field(default=0, ge=0)
     #: ``block_prefix`` / ``lead_opens`` formats only (gemma4): the reasoning's first characters
     #: while they may still be the prefix; the prefix is decided; the output's start is decided
     lead: str = Field(default="", max_length=16)
@@ -164,6 +167,7 @@ def initial(
     :attr:`ReasoningParser.implicit_end`, is the reasoning grammar's own, as vLLM 0.33's).
     """
     start_id, start_ids = marker_ids(vocab, parser.start)
+    count_start = parser.count_start
     end_id, end_ids = marker_ids(vocab, parser.end)
     phase: Phase = "think" if parser.implicit_open else "pre"
     for tid in reversed(prompt_tail_ids):
@@ -182,9 +186,13 @@ def initial(
         phase = "done"
     implicit = parser.implicit_end
     implicit_id, implicit_ids = marker_ids(vocab, implicit)
+    id_phase, depth = reasoning_count.initial_phase(parser, phase, enabled=enabled)
+    if count_start != parser.start:  # (k2_horizon: the count's start is its variant's)
+        start_id, start_ids = marker_ids(vocab, count_start)
     return ReasoningState(
         phase=phase,
-        id_phase=phase if parser.counted else "done",
+        id_phase=id_phase,
+        id_depth=depth,
         start_id=start_id,
         end_id=end_id,
         start_ids=start_ids,
@@ -226,7 +234,7 @@ def step(
         return state, "", text  # content, the state unchanged: the same (immutable) object
     st = state.model_copy()
     if counted is not None:
-        st.id_phase, st.reasoning_tokens, st.id_held, st.id_opened = counted
+        st.id_phase, st.reasoning_tokens, st.id_held, st.id_opened, st.id_depth = counted
     if plain and phase != "done" and not final and _no_marker_start(parser, st, text):
         if phase == "think":
             if parser.strip_trailing_ws:

@@ -36,6 +36,25 @@ leads to ``post`` and a start after it opens the block again; the call start (Ki
 response channel) ends the block only while no start marker was seen in the output
 (``id_opened``), and then only for now (``post``); after a start marker its ids are ordinary
 ids. Rows with ``counted`` false (vLLM's class keeps the base class's count of 0) never count.
+
+Rows whose vLLM class counts by a rule of its own (``count_rule``), whatever the text split:
+
+``"depth"`` / ``"depth_any"`` (BaseThinkingReasoningParser's ``count_reasoning_tokens``: the
+deepseek_r1 family, step5, holo2, ernie45, hy_v3, poolside_v1, k2_horizon; MiniMaxM3's on id
+sequences)
+    ``id_depth`` counts the start markers open in the output ids: a start adds one, an end
+    takes one off (never below 0), an id counts while it is above 0. The prompt is not read
+    (an output without a start marker counts 0), except minimax_m3's switch, which starts it
+    at 1 (the template prefilled the start). ``id_phase`` stays ``pre``, or ``done`` when the
+    row's switch is off (vLLM's identity parser counts 0); ``"depth_any"`` counts whatever the
+    switch (hy_v3).
+``"until_end"`` (HYV4's)
+    with thinking on, every id before the first end marker counts, a start marker's ids
+    included, but for a start marker opening the output; ``id_phase`` ``pre`` (the output's
+    first ids not read yet), ``think``, then ``done`` at the end marker.
+
+Each rule decides at a position from the ids after it (and a bounded state: a phase, an int,
+at most a marker's held ids), so every chunking gives the batch's count.
 """
 
 from __future__ import annotations
@@ -52,8 +71,23 @@ if TYPE_CHECKING:  # (reasoning imports this module)
 #: as a marker (its ids count), so that ``id_held`` stays bounded
 MAX_MARKER_IDS = 8
 
-#: (phase, count, held ids, a start marker seen) after a chunk, or None: nothing changed
-Counted = tuple["Phase", int, list[int], bool] | None
+#: (phase, count, held ids, a start marker seen, depth) after a chunk, or None: nothing changed
+Counted = tuple["Phase", int, list[int], bool, int] | None
+
+
+def initial_phase(parser: ReasoningParser, phase: Phase, *, enabled: bool) -> tuple[Phase, int]:
+    """``(id_phase, id_depth)`` before the first output id, ``phase`` the text split's (read
+    from the prompt by :func:`tito.core.parsers.reasoning.initial`)."""
+    if not parser.counted:
+        return "done", 0
+    rule = parser.count_rule
+    if rule in ("depth", "depth_any"):
+        if rule == "depth" and not enabled and not parser.enabled_opens:
+            return "done", 0  # (vLLM's identity parser)
+        return "pre", 1 if parser.enabled_opens and enabled else 0
+    if rule == "until_end":
+        return ("pre" if enabled else "done"), 0
+    return phase, 0
 
 
 def marker_ids(vocab: Vocab, marker: str) -> tuple[int | None, list[int]]:
@@ -79,6 +113,8 @@ def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
     """The count after ``ids`` (the chunk's output ids), ``final`` on the choice's last call;
     None when the state's ``id_*`` fields and count stay as they are."""
     phase, held = st.id_phase, st.id_held
+    if parser.count_rule and phase != "done":
+        return _count_rule(parser, st, ids, final)
     if phase == "done" or (phase == "post" and not parser.reopen and not parser.count_reopens):
         return None
     if not ids and not (final and held):
@@ -90,7 +126,7 @@ def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
     if not held and firsts.isdisjoint(ids):  # the common cases, no per-id loop
         if phase != "think":
             return None
-        return phase, st.reasoning_tokens + len(ids), held, st.id_opened
+        return phase, st.reasoning_tokens + len(ids), held, st.id_opened, 0
     seq = [*held, *ids] if held else ids
     return _scan(parser, st, seq, (start, end, call), firsts, final)
 
@@ -112,7 +148,7 @@ def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
             continue
         rest = n - i
         if not final and any(rest < len(m) and tuple(seq[i:]) == m[:rest] for m in markers if m):
-            return phase, n_count, list(seq[i:]), opened  # a marker may follow: wait for it
+            return phase, n_count, list(seq[i:]), opened, 0  # a marker may follow: wait
         hit = next((m for m in markers if m and tuple(seq[i : i + len(m)]) == m), None)
         if hit is not None and hit is call and kimi and opened:
             hit = None  # (Kimi K3: after a start marker the response channel is no marker)
@@ -134,4 +170,52 @@ def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
             phase = "done"
         if phase == "done" or (phase == "post" and not reopen):
             break
-    return phase, n_count, [], opened
+    return phase, n_count, [], opened, 0
+
+
+def _count_rule(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int],
+                final: bool) -> Counted:
+    """:func:`count` for a row's ``count_rule`` (the module header's rules)."""
+    held = st.id_held
+    if not ids and not (final and held):
+        return None
+    start = _seq(st.start_id, st.start_ids)
+    end = _seq(st.end_id, st.end_ids)
+    depth_rule = parser.count_rule != "until_end"
+    phase, depth = st.id_phase, st.id_depth
+    markers = (start, end) if depth_rule or phase == "pre" else ((), end)
+    firsts = {m[0] for m in markers if m}
+    if not held and phase != "pre" or (depth_rule and not held):
+        if firsts.isdisjoint(ids):  # the common cases, no per-id loop
+            if depth_rule and not depth:
+                return None
+            return phase, st.reasoning_tokens + len(ids), held, st.id_opened, depth
+    seq = [*held, *ids] if held else ids
+    n_count, n, i = st.reasoning_tokens, len(seq), 0
+    while i < n:
+        hit: tuple[int, ...] | None = None
+        if seq[i] in firsts:
+            rest = n - i
+            if not final and any(rest < len(m) and tuple(seq[i:]) == m[:rest]
+                                 for m in markers if m):
+                return phase, n_count, list(seq[i:]), st.id_opened, depth  # wait for it
+            hit = next((m for m in markers if m and tuple(seq[i : i + len(m)]) == m), None)
+        if depth_rule:
+            if hit is None:
+                n_count += depth > 0
+                i += 1
+            else:  # (the start marker first, as vLLM's)
+                depth = depth + 1 if hit is start else max(depth - 1, 0)
+                i += len(hit)
+            continue
+        if hit is end:  # HYV4: the first end marker ends the count
+            return "done", n_count, [], st.id_opened, 0
+        if phase == "pre":  # the output's first ids: a start marker there is no reasoning
+            phase, markers = "think", ((), end)
+            firsts = {end[0]} if end else set()
+            if hit is start:
+                i += len(hit)
+                continue
+        n_count += 1
+        i += 1
+    return phase, n_count, [], st.id_opened, depth

@@ -176,6 +176,21 @@ class ReasoningParser:
     #: text split: a start marker after the block opens it again, the call start (the response
     #: channel) closes it only before any start marker, and only until the next one
     count_reopens: bool = False
+    #: the count's own rule where vLLM's class counts apart from its text split
+    #: (:mod:`tito.core.parsers.reasoning_count`): ``"depth"``, BaseThinkingReasoningParser's
+    #: depth counter (ids count only inside start markers of the output, nested; an end pops
+    #: one; the prompt is not read; minimax_m3's starts at depth 1 when the switch prefills the
+    #: start), counted only while the switch is on; ``"depth_any"``, the same whatever the
+    #: switch (hy_v3: vLLM counts with the base class even as its identity parser);
+    #: ``"until_end"``, HYV4's: every id before the first end marker (a leading start excluded);
+    #: ``""``: the ids inside the block the text split reads
+    count_rule: str = ""
+
+    @property
+    def count_start(self) -> str:
+        """The start marker the count matches (k2_horizon's is its variant's
+        :attr:`block_prefix`: its text split consumes it only where the output starts)."""
+        return self.start or (self.block_prefix if self.efforts else "")
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:
@@ -228,11 +243,13 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # off; <tool_call> ends it; repeats absorbed; trailing reasoning whitespace kept
     "qwen3": ReasoningParser(
         "qwen3", implicit_open=True, switch="enable", implicit_end=_TOOL_CALL, absorb=True),
-    "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True),
-    "deepseek_v3": ReasoningParser("deepseek_v3", implicit_open=True, thinking_opt_in=True),
+    "deepseek_r1": ReasoningParser("deepseek_r1", implicit_open=True, count_rule="depth"),
+    "deepseek_v3": ReasoningParser("deepseek_v3", implicit_open=True, thinking_opt_in=True,
+                                   count_rule="depth"),
     # vLLM's DeepSeekV3ReasoningWithThinkingParser: deepseek_v3 with thinking on by default
-    "holo2": ReasoningParser("holo2", implicit_open=True, switch="either"),
-    "step5": ReasoningParser("step5", implicit_open=True),  # vLLM: the deepseek_r1 parser
+    "holo2": ReasoningParser("holo2", implicit_open=True, switch="either", count_rule="depth"),
+    # vLLM: the deepseek_r1 parser
+    "step5": ReasoningParser("step5", implicit_open=True, count_rule="depth"),
     # OLMo 3: <think> optional (templates may put it in the prompt), markers as plain text
     "olmo3": ReasoningParser("olmo3", implicit_open=True, counted=False),
     # vLLM's DeepSeekV4Parser grammar: thinking on unless thinking/enable_thinking say otherwise;
@@ -342,15 +359,16 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         absorb=True, strip_trailing_ws=True, content_lstrip="\n",
     ),
     # vLLM's Ernie45ReasoningParser: deepseek_r1's rule, the content's <response> wrapper dropped
-    "ernie45": ReasoningParser("ernie45", implicit_open=True,
+    "ernie45": ReasoningParser("ernie45", implicit_open=True, count_rule="depth",
                                content_drop=("<response>", "</response>")),
     # vLLM's HYV3ReasoningParser: deepseek_r1's rule, only with a reasoning_effort (else identity)
-    "hy_v3": ReasoningParser("hy_v3", implicit_open=True, switch="effort"),
+    "hy_v3": ReasoningParser("hy_v3", implicit_open=True, switch="effort", count_rule="depth_any"),
     # vLLM's Step3ReasoningParser: everything before </think> is reasoning, a <think> included
     "step3": ReasoningParser("step3", start="", implicit_open=True),
     # newparsers4: vLLM's PoolsideV1ReasoningParser is its deepseek_v3 parser (render's
     # reasoning_ended scans back only to the turn's <assistant>, as tito's scan always does)
-    "poolside_v1": ReasoningParser("poolside_v1", implicit_open=True, thinking_opt_in=True),
+    "poolside_v1": ReasoningParser("poolside_v1", implicit_open=True, thinking_opt_in=True,
+                                   count_rule="depth"),
     # vLLM's Plamo3Parser grammar: starts in the block unless enable_thinking is false; a
     # tool-requests section ends it; repeats absorbed; trailing whitespace kept
     "plamo3": ReasoningParser(
@@ -362,13 +380,14 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # only the first start is consumed; a second one inside the block is reasoning text)
     "minimax_m3": ReasoningParser(
         "minimax_m3", start="<mm:think>", end="</mm:think>", switch="mode", enabled_opens=True,
-        lead_end=True,
+        lead_end=True, count_rule="depth",
     ),
     # vLLM 0.33's HYV4ReasoningParser: the start marker is injected by the prompt, reasoning
     # until the end marker; thinking unless reasoning_effort is no_think. vLLM reads the
     # markers' per-checkpoint suffix (<think:6124c78e>) from the vocabulary; this row has the
     # unsuffixed markers (a suffixed checkpoint is refused at model load: tito.models)
-    "hy_v4": ReasoningParser("hy_v4", implicit_open=True, switch="effort_on"),
+    "hy_v4": ReasoningParser("hy_v4", implicit_open=True, switch="effort_on",
+                             count_rule="until_end"),
     # parsers6b: vLLM 0.33's KimiK3ReasoningParser (XTML channels: each marker is three tokens;
     # the template may prefill the think opener). A response channel opening before the block
     # closes ends it (vLLM's batch: an output with a response channel and no think markers is
@@ -393,6 +412,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
                  ("low", "<ifm|think_faster>", "</ifm|think_faster>")),
         pieces=("<ifm|think>", "<ifm|think_fast>", "<ifm|think_faster>", "</ifm|think_fast>",
                 "</ifm|think_faster>"),
+        count_rule="depth",
     ),
     "seed_oss": ReasoningParser(
         "seed_oss",
