@@ -158,3 +158,129 @@ def test_state_stays_bounded_over_a_long_block():
         sizes.append(len(json.dumps(state.reasoning.model_dump(exclude_defaults=True))))
     assert state.reasoning.reasoning_tokens == 10_000 - 1  # the held <|open|> is not decided
     assert max(sizes) < 330  # (as the wire carries it: fields at their defaults left out)
+
+
+# -- the count rules of vLLM's classes (``count_rule``): oracles as vLLM 0.33 writes them --------
+
+def _depth_count_vllm(ids: list[int], start: list[int], end: list[int], depth: int = 0) -> int:
+    """``BaseThinkingReasoningParser.count_reasoning_tokens`` (single ids) and
+    ``MiniMaxM3ReasoningParser.count_reasoning_tokens`` (id sequences, ``depth`` 1 with
+    ``thinking_mode: "enabled"``), as written there."""
+    count, i = 0, 0
+    while i < len(ids):
+        if ids[i : i + len(start)] == start:
+            depth += 1
+            i += len(start)
+            continue
+        if ids[i : i + len(end)] == end:
+            depth = max(depth - 1, 0)
+            i += len(end)
+            continue
+        count += depth > 0
+        i += 1
+    return count
+
+
+def _hy_v4_count_vllm(ids: list[int], start_id: int, end_id: int) -> int:
+    """``HYV4ReasoningExtractor.count_reasoning_tokens`` (thinking on), as written there."""
+    start = 1 if (ids and ids[0] == start_id) else 0
+    try:
+        return ids.index(end_id, start) - start
+    except ValueError:
+        return len(ids) - start
+
+
+_THINK = ["<think>", "</think>", "a", " b", "\n", "<tool_call>"]
+#: (case id to take the vocabulary and settings from, marker soup, start, end, first depth)
+_RULE_ROWS = {
+    "deepseek_r1": ("count/deepseek_r1_nested", _THINK, "<think>", "</think>", 0),
+    "ernie45": ("count/ernie45_nested", _THINK, "<think>", "</think>", 0),
+    "hy_v3_no_think": ("count/hy_v3_reasoning_effort_no_think_nested", _THINK, "<think>",
+                       "</think>", 0),
+    "k2_horizon_low": ("count/k2_horizon_reasoning_effort_low_nested",
+                       ["<ifm|think_faster>", "</ifm|think_faster>", "<ifm|think>",
+                        "</ifm|think>", "<ifm|tool_calls>", "a", " b"],
+                       "<ifm|think_faster>", "</ifm|think_faster>", 0),
+    "minimax_m3": ("count/minimax_m3_nested", ["<mm:think>", "</mm:think>", "a", " b", "\n"],
+                   "<mm:think>", "</mm:think>", 0),
+    "minimax_m3_on": ("count/minimax_m3_thinking_mode_enabled_nested",
+                      ["<mm:think>", "</mm:think>", "a", " b", "\n"],
+                      "<mm:think>", "</mm:think>", 1),
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(row=st.sampled_from(sorted(_RULE_ROWS)), data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_depth_rule_any_chunking_equals_vllms_rule(row, data, seed):
+    """Random marker soup for the depth counter's rows: every chunking gives vLLM's count
+    (nested starts, stray ends, other variants' markers, the call start: no marker)."""
+    cid, soup, start, end, depth = _RULE_ROWS[row]
+    parts = data.draw(st.lists(st.sampled_from(soup), max_size=30))
+    case = dict(BY_ID[cid], text="".join(parts))
+    vocab = vocab_for(case)
+    rnd = random.Random(seed)
+    sizes = [rnd.randint(1, 4) for _ in range(8)]
+    want = _depth_count_vllm(vocab.encode(case["text"]), vocab.encode(start),
+                             vocab.encode(end), depth)
+    assert count(case, [10**6]) == count(case, sizes) == count(case, [1]) == want
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(st.sampled_from(_THINK), max_size=30), seed=st.integers(0, 2**32 - 1))
+def test_hy_v4_count_any_chunking_equals_vllms_rule(parts, seed):
+    case = dict(BY_ID["count/hy_v4_nested"], text="".join(parts))
+    vocab = vocab_for(case)
+    rnd = random.Random(seed)
+    sizes = [rnd.randint(1, 4) for _ in range(8)]
+    want = _hy_v4_count_vllm(vocab.encode(case["text"]), vocab.token_id("<think>"),
+                             vocab.token_id("</think>"))
+    assert count(case, [10**6]) == count(case, sizes) == count(case, [1]) == want
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(st.sampled_from(_PL), max_size=40), seed=st.integers(0, 2**32 - 1),
+       enabled=st.booleans())
+def test_depth_rule_on_id_sequences(parts, seed, enabled):
+    """MiniMaxM3's rule matches its markers' id sequences (vLLM encodes them): minimax_m3's row
+    with PLaMo 3's three-id markers, driven through the reasoning state with JSON round trips,
+    at most a marker's ids held; every chunking gives the oracle's count."""
+    from dataclasses import replace
+
+    from tito.core.parsers import reasoning
+
+    from parser_cases import _PL as PL  # noqa: E402
+
+    bt, et = PL["begin_think"], PL["end_think"]
+    row = replace(reasoning.REASONING_PARSERS["minimax_m3"], start=bt, end=et)
+    vocab = vocab_for(BY_ID["count/plamo3_begin_after"])
+    ids = vocab.encode("".join(parts))
+    want = _depth_count_vllm(ids, vocab.encode(bt), vocab.encode(et), int(enabled))
+    rnd = random.Random(seed)
+    for sizes in ([10**6], [1], [rnd.randint(1, 4) for _ in range(8)]):
+        state = reasoning.initial(row, vocab, [], enabled=enabled)
+        i = k = 0
+        while True:
+            n = sizes[k % len(sizes)]
+            k += 1
+            chunk, i = ids[i : i + n], i + n
+            state = reasoning.ReasoningState.model_validate_json(state.model_dump_json())
+            state, _, _ = reasoning.step(row, state, vocab.decode(chunk), chunk,
+                                         final=i >= len(ids))
+            assert len(state.id_held) < MAX_MARKER_IDS
+            if i >= len(ids):
+                break
+        assert state.reasoning_tokens == want, sizes
+
+
+def test_depth_state_stays_bounded_over_nested_starts():
+    """5,000 nested starts and 5,000 ids one per call (deepseek_r1's depth counter): the depth is
+    one int in the state's JSON, which stays small."""
+    case = dict(BY_ID["count/deepseek_r1_nested"], text="<think>a" * 5000 + "</think>" * 4999)
+    vocab, cfg = vocab_for(case), config_for(case)
+    state = start_choice(vocab, cfg, [])
+    sizes = []
+    for tid in vocab.encode(case["text"]):
+        state, _ = step_choice(vocab, cfg, state, [tid], finish_reason=None, response_id="r")
+        sizes.append(len(json.dumps(state.reasoning.model_dump(exclude_defaults=True))))
+    assert state.reasoning.id_depth == 1 and state.reasoning.reasoning_tokens == 5000
+    assert max(sizes) < 330

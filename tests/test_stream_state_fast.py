@@ -294,7 +294,8 @@ def test_reasoning_dump_by_its_fields_but_the_count_is_the_generic_dump(
         "lead": st.sampled_from(["", "x"]), "cbegun": st.booleans(),
         "start_id": st.none() | st.integers(0, 9),
         # a multi-id marker's ids and held ids (kimi_k3, plamo3): lists, not hashable
-        "start_ids": st.sampled_from([[], [1, 2, 3]]), "id_held": st.sampled_from([[], [1]])}))
+        "start_ids": st.sampled_from([[], [1, 2, 3]]), "id_held": st.sampled_from([[], [1]]),
+        "id_depth": st.sampled_from([0, 1, 7])}))  # (the depth counter's rows: deepseek_r1...)
     if data.draw(st.booleans()):
         stream_state_fast._REASONING_DUMPS.clear()
     for count in data.draw(st.lists(st.integers(0, 2**40), min_size=1, max_size=4)):
