@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Mapping
+from typing import Any
 
 __all__ = ["SETTINGS", "SettingsError", "check_environment", "env_reader", "flag"]
 
@@ -43,15 +44,27 @@ def env_reader(name: str) -> Callable[[], str | None]:
     a streamed derender call read half a dozen per invocation (state secret and expiry, body
     limit, Powertools' switches), more than its core step. This reads the mapping ``os.environ``
     keeps its variables in (which ``os.environ[...] = ...`` and ``del`` update), ~20x cheaper;
-    on a Python without it, ``os.environ.get`` itself.
+    on a Python without it, ``os.environ.get`` itself. The value last read is kept with the
+    encoded object it was decoded from: while the variable is not set again (which stores a new
+    object) it is that object, and its text is not decoded again (the state secret is read
+    twice per signed call).
     """
     if _ENV_DATA is None or _ENCODE is None or _DECODE is None:
         return lambda: os.environ.get(name)
     key, get, decode = _ENCODE(name), _ENV_DATA.get, _DECODE
+    pair: tuple[Any, str | None] = (None, None)  # (the encoded value, its text), replaced whole
 
     def read() -> str | None:
+        nonlocal pair
         value = get(key)
-        return None if value is None else decode(value)
+        if value is None:
+            return None
+        seen = pair  # (one read: another thread may replace it)
+        if seen[0] is value:
+            return seen[1]
+        text = decode(value)
+        pair = (value, text)
+        return text
 
     return read
 

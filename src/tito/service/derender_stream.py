@@ -57,6 +57,8 @@ class _Stream:
 
     #: the choice state came from the client (``stream_state.tito``), not from this server
     from_wire = False
+    #: ``meta`` was decoded for this call alone (:meth:`_fresh`), so nothing else holds it
+    own_meta = False
 
     def __init__(
         self,
@@ -155,6 +157,7 @@ class _Stream:
             return False  # (a decoded state's id is never too long)
         self._set_up(chunk, loaded)
         _check_wire_state(model, self.cfg, self.state, completion=self.completion)
+        self.own_meta = True
         return True
 
     def _load_state(self, request_obj: Any) -> None:

@@ -234,6 +234,11 @@ def _one_token_choices(choice: Any) -> list[Any]:
 #: by identity, checked against the dict it keeps alive.
 _DUMPED: dict[int, tuple[dict[str, Any], EventState]] = {}
 _MAX_DUMPED = 128
+#: the events state's fields, which :meth:`_ResponsesStream.response` dumps as one dict literal
+#: (its values are JSON scalars: ints, bools, a kind or None), in this order
+_EVENT_FIELDS = ("seq", "done", "out", "open", "lp", "input_tokens")
+if tuple(EventState.model_fields) != _EVENT_FIELDS:  # pragma: no cover - a changed class
+    raise RuntimeError("EventState's fields changed: update _ResponsesStream.response's dump")
 
 
 class _ResponsesStream(_Stream):
@@ -262,8 +267,16 @@ class _ResponsesStream(_Stream):
                 req, first.prompt_token_ids, first.usage))
 
     def _one(self, chunk: Any) -> list[dict[str, Any]]:
+        choices = chunk.choices
+        if len(choices) == 1 and len(choices[0].token_ids or ()) <= 1:
+            # one id or none: :func:`ordered_events` never steps it again (only an output of
+            # several ids mixes calls with text), so its step and events at once (the usual
+            # streamed call: two calls fewer)
+            choice = choices[0]
+            before = self.state
+            return self._events(choice, before, self._step(choice))
         out: list[dict[str, Any]] = []
-        for choice in chunk.choices:
+        for choice in choices:
             lens = len(self.history_lens)
             self._mark = (self.state, len(self.history or ()), lens)
             out.extend(ordered_events(choice, self._step_from, self._rewind, self._events))
@@ -294,8 +307,8 @@ class _ResponsesStream(_Stream):
                 self.model, self.cfg, before, list(choice.token_ids or []), result,
                 open_=self.events.open, finish_reason=choice.finish_reason,
                 response_id=self.meta.id, index=choice.index)
-        self.events, emitted = events_for(
-            self.events, result, response_id=_response_id(self.meta.id),
+        self.events, emitted = events_for(  # (response_id: _response_id's, inline)
+            self.events, result, response_id=self.meta.id.removeprefix("generate-tokens-"),
             created=self.meta.created, model=self.req.model or self.model.name,
             usage=self._final_usage, echo=self.echo, message_logprobs=lps,
         )
@@ -306,13 +319,18 @@ class _ResponsesStream(_Stream):
                      reasoning_tokens=_reasoning_tokens(self.cfg, self.state) or 0)
 
     def response(self, results: list[Any]) -> dict[str, Any]:
-        ext = self.events._dump(False)  # (model_dump(mode="json"))
+        ev = self.events  # its model_dump(mode="json") (every field; see _EVENT_FIELDS)
+        ext = {"seq": ev.seq, "done": ev.done, "out": ev.out, "open": ev.open, "lp": ev.lp,
+               "input_tokens": ev.input_tokens}
         if len(_DUMPED) >= _MAX_DUMPED:
             _DUMPED.clear()
         _DUMPED[id(ext)] = (ext, self.events)
-        meta = self.meta  # (its model_copy with this ext, at once)
-        self.meta = stream_state.StreamMeta._construct(meta.model, meta.id, meta.created,
-                                                       meta.index, meta.prompt_tokens, meta.n, ext)
+        meta = self.meta
+        if self.own_meta:  # decoded for this call alone: given its ext
+            meta.ext = ext
+        else:  # (a kept state's, shared: its model_copy with this ext, at once)
+            self.meta = stream_state.StreamMeta._construct(
+                meta.model, meta.id, meta.created, meta.index, meta.prompt_tokens, meta.n, ext)
         replay = (self.history, self.history_lens) if self.history else None
         state = stream_state.encode(self.model.vocab, self.meta, self.cfg, self.state,
                                     replay=replay)

@@ -261,6 +261,8 @@ def _counted(cls: type[Any]) -> bool:
             and info.le is None and info.default == 0 and cls._check is State._check)
 
 
+#: how a state's generated ``model_copy`` stores an updated field (frozen classes too)
+_store = object.__setattr__
 #: the parser state classes whose count :func:`_parser_state` checks by hand
 _COUNTED = frozenset(c for c in (ReasoningState, HarmonyState, MuseState) if _counted(c))
 
@@ -299,7 +301,9 @@ def _parser_state(cls: type[Any], raw: Any) -> Any:
         if found is not None:
             if not counted or getattr(found, _COUNTER) == count:  # (a count that stays:
                 return found  # after the block, or a phase between tokens that count)
-            return found.model_copy(update={_COUNTER: count})
+            new = found.model_copy()  # (a plain copy and one store: no update dict to loop
+            _store(new, _COUNTER, count)  # over; the count was checked above)
+            return new
     state = cls.model_validate(raw)
     if key is not None:
         if len(_PARSER_STATES) >= _MAX_PARSER_STATES:

@@ -32,9 +32,22 @@ _SECRET = env_reader("TITO_STATE_SECRET")
 _TTL = env_reader("TITO_STATE_TTL_SECONDS")
 
 
+#: the secret's text last read and its UTF-8 bytes (the reader gives the same text object
+#: while the variable is not set again: encoded once, not twice per signed call)
+_SECRET_BYTES: tuple[str | None, bytes | None] = (None, None)
+
+
 def _secret() -> bytes | None:
+    global _SECRET_BYTES
     key = _SECRET()
-    return key.encode() if key else None
+    if not key:
+        return None
+    last = _SECRET_BYTES  # (one read: another thread may replace it)
+    if last[0] is key:
+        return last[1]
+    encoded = key.encode()
+    _SECRET_BYTES = (key, encoded)
+    return encoded
 
 
 def _ttl_seconds() -> int | None:
