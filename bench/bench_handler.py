@@ -1,6 +1,6 @@
 """Per-chunk cost of a streamed derender call through the whole Lambda handler, vs two baselines.
 
-Run: ``python bench/bench_handler.py`` (about 40 s). CPU time of this process
+Run: ``python bench/bench_handler.py`` (about 15 s). CPU time of this process
 (``time.process_time``), one core; every variant is measured in the same run, interleaved in
 rounds, so the ratios hold on any machine. Each variant's time is its **fastest round** (the
 minimum over ``ROUNDS`` rounds of ``PER_ROUND`` calls), for the handler and the floor alike:
