@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (reasoning imports this module)
     from tito.core.parsers.reasoning import Phase, ReasoningState
-    from tito.core.parsers.reasoning_formats import ReasoningParser
+    from tito.core.parsers.reasoning_row import ReasoningParser
     from tito.core.vocab import Vocab
 
 #: ids a marker may take at most (Kimi K3's and PLaMo 3's take 3); a longer one is not counted
