@@ -1585,7 +1585,17 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
     # newparsers4
     *(("plamo3", kw, p) for kw in ({}, {"enable_thinking": False})
       for p in (_TURN, _TURN + "<|plamo:begin_think:plamo|>",
-                _TURN + "<|plamo:begin_think:plamo|>x<|plamo:end_think:plamo|>")),
+                _TURN + "<|plamo:begin_think:plamo|>x<|plamo:end_think:plamo|>",
+                # a marker more than 64 ids before the prompt's end (vLLM scans back to the
+                # turn's <|plamo:tag|>, however far)
+                _TURN + "<|plamo:begin_think:plamo|>x<|plamo:end_think:plamo|>"
+                + "answer words " * 40,
+                _TURN + "<|plamo:begin_think:plamo|>" + "long reasoning text " * 40,
+                _TURN + "<|plamo:begin_think:plamo|>x<|plamo:end_think:plamo|>y<|plamo:tag|>"
+                + "question " * 60 + "<|plamo:tag|>assistant\n",
+                _TURN + "<|plamo:tag|>assistant\n<|plamo:begin_think:plamo|>x"
+                + "<|plamo:end_think:plamo|>" + "answer " * 70,
+                "<|plamo:end_think:plamo|>" + "no tag " * 50)),
     *((name, kw, p) for name in ("poolside_v1",)
       for kw in ({}, {"thinking": True}, {"enable_thinking": True})
       for p in ("<assistant>", "<assistant><think>\n", "<assistant><think>\n\n</think>\n\n",

@@ -309,22 +309,28 @@ def prompt_reasoning_ended(
 
 
 def prompt_newest_marker_ended(
-    token_ids: Sequence[int], start_ids: Sequence[int], end_ids: Sequence[int]
+    token_ids: Sequence[int], start_ids: Sequence[int], end_ids: Sequence[int],
+    stop_id: int | None = None,
 ) -> bool:
     """Whether the end marker's id sequence occurs later in the prompt than the start marker's
     (neither: False): vLLM 0.33's ``KimiK3ReasoningParser.is_reasoning_end``, whose markers are
     several ids each (``<|open|>think<|sep|>``), scanned over the whole prompt, turns included
     (a prior turn's closed block with this turn's opener newer still reads as open). One
-    backward pass, stopping at the newest marker: O(prompt)."""
+    backward pass, stopping at the newest marker: O(prompt). ``stop_id``: a turn boundary that
+    ends the scan as not ended (vLLM's ``Plamo3Parser.is_reasoning_end``: ``<|plamo:tag|>``
+    when the vocabulary holds it as one id; the end marker checked first at each position)."""
     if not start_ids or not end_ids:
         return False
     start, end = tuple(start_ids), tuple(end_ids)
     s0, e0 = start[0], end[0]
     n = len(token_ids)
-    for i in range(n - min(len(start), len(end)), -1, -1):
+    first = n - 1 if stop_id is not None else n - min(len(start), len(end))
+    for i in range(first, -1, -1):
         head = token_ids[i]
         if head == e0 and tuple(token_ids[i : i + len(end)]) == end:
             return True
         if head == s0 and tuple(token_ids[i : i + len(start)]) == start:
+            return False
+        if head == stop_id:
             return False
     return False

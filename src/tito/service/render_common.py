@@ -59,16 +59,13 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     # REASONING_NEWEST_MARKER_IDS)
     "kimi_k3": ("<|open|>think<|sep|>", "<|close|>think<|sep|>"),
 }
-#: reasoning parsers whose markers PLaMo-style tokenizers write in several tokens: vLLM's
-#: ``is_reasoning_end`` scans the prompt for the markers' id sequences (back to the turn's
-#: ``<|plamo:tag|>``); tito looks for their text in the prompt's last :data:`MARKER_TEXT_IDS` ids
-REASONING_MARKER_TEXT = {"plamo3": "<|plamo:tag|>"}
-MARKER_TEXT_IDS = 64
 #: reasoning parsers whose markers the request chooses (k2_horizon: by ``reasoning_effort``)
 REASONING_VARIANT_MARKERS = frozenset({"k2_horizon"})
 #: reasoning parsers whose ``is_reasoning_end`` is the newest of the markers' id sequences in
-#: the whole prompt (vLLM 0.33's kimi_k3: no turn boundary stops the scan)
-REASONING_NEWEST_MARKER_IDS = frozenset({"kimi_k3"})
+#: the whole prompt (vLLM 0.33's kimi_k3: no turn boundary stops the scan; plamo3, whose
+#: markers PLaMo 3's tokenizer writes in several tokens: back to the turn's ``<|plamo:tag|>``
+#: when that is one token), -> the turn boundary's token ("": none)
+REASONING_NEWEST_MARKER_IDS = {"kimi_k3": "", "plamo3": "<|plamo:tag|>"}
 
 #: reasoning parsers whose ``is_reasoning_end`` is false at render for any prompt: vLLM 0.33's
 #: hunyuan_a13b answers from a fresh parser's state, olmo3 looks for its end marker's text as
@@ -134,13 +131,10 @@ def reasoning_ended_for(
                 return True
             return core_render.prompt_reasoning_ended(token_ids, vocab, *markers, default=True)
     if parser in REASONING_NEWEST_MARKER_IDS:
+        boundary = REASONING_NEWEST_MARKER_IDS[parser]
         return core_render.prompt_newest_marker_ended(
-            token_ids, vocab.encode(markers[0]), vocab.encode(markers[1]))
-    if parser in REASONING_MARKER_TEXT:
-        text = vocab.decode(token_ids[-MARKER_TEXT_IDS:], skip_special_tokens=False)
-        if REASONING_MARKER_TEXT[parser]:
-            text = text.rpartition(REASONING_MARKER_TEXT[parser])[2]  # this turn's text
-        return text.rfind(markers[1]) > text.rfind(markers[0])
+            token_ids, vocab.encode(markers[0]), vocab.encode(markers[1]),
+            vocab.token_id(boundary) if boundary else None)
     return core_render.prompt_reasoning_ended(
         token_ids, vocab, *markers, default=parser in REASONING_OPENS_AT_START)
 
