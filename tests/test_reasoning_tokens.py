@@ -35,9 +35,10 @@ from tito.core.pipeline import ChoiceState, start_choice, step_choice  # noqa: E
 RECORDED = json.loads((GOLDENS / "reasoning_tokens_vllm.json").read_text())
 BY_ID = {c["id"]: c for c in [*CASES, *count_cases()]}
 
-#: formats whose vLLM count follows another rule than tito's count (docs/conformance.md):
-#: gemma4's engine counts the dropped ``thought`` prefix line and an output it opens from
-#: the whole text (a ``<channel|>`` anywhere in it, no ``<|channel>``)
+#: formats whose vLLM count follows another rule than tito's count (docs/conformance.md, Usage):
+#: gemma4's engine opens the block at the output's start from the whole text (no
+#: ``<|channel>``, a ``<channel|>`` anywhere or the ``thought`` line first) and counts through
+#: the decoded text (the dropped ``thought`` line counts, a special token the decode skips not)
 COUNT_GAPS = frozenset({"gemma4"})
 
 CHUNKINGS = ([10**6], [1], [3, 1, 2], [2, 5])
