@@ -1609,7 +1609,8 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
     *(("k2_horizon", kw, p) for kw in ({}, {"reasoning_effort": "medium"},
                                        {"reasoning_effort": "low"})
       for p in _parser_cases_k2h.ENDED_PROMPTS),  # issue 10
-    *(("muse", {}, p) for p in _parser_cases_muse.ENDED_PROMPTS),  # muse7
+    *((name, {}, p) for name in ("muse", "muse_glimmer")
+      for p in _parser_cases_muse.ENDED_PROMPTS),  # muse7, glimmer8
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -1662,6 +1663,7 @@ MARKERS: dict[str, list[str]] = {
     # muse7: Muse's four framing markers (the same for the alias)
     "muse": _parser_cases_muse.MARKERS,
     "musespark1x": _parser_cases_muse.MARKERS,
+    "muse_glimmer": _parser_cases_muse.MARKERS,
 }
 
 

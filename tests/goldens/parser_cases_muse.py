@@ -1,4 +1,4 @@
-"""muse7's parser cases: vLLM 0.33's ``muse`` (= ``musespark1x``) tool and reasoning parsers.
+"""muse7's parser cases: vLLM 0.33's ``muse`` (= ``musespark1x``) and ``muse_glimmer`` parsers.
 
 A module of its own (``parser_cases.CASES`` includes it) because parser_cases is shared by
 several helpers. Shapes from vLLM's own docstrings (``muse_tool_parser.py``,
@@ -105,8 +105,10 @@ ENDED_PROMPTS = [
 
 def cases() -> list[dict]:
     out = []
-    for tool, reasoning, prefix in (("muse", "muse", "muse+muse/"), ("muse", None, "muse/"),
-                                    (None, "muse", "muse/reasoning_")):
+    for tool, reasoning, prefix in (
+            ("muse", "muse", "muse+muse/"), ("muse", None, "muse/"), (None, "muse", "muse/reasoning_"),
+            ("muse_glimmer", "muse_glimmer", "muse_glimmer+muse_glimmer/"),
+            ("muse_glimmer", None, "muse_glimmer/"), (None, "muse_glimmer", "muse_glimmer/reasoning_")):
         for cid, text in texts().items():
             out.append({"id": f"{prefix}{cid}", "tool": tool, "reasoning": reasoning,
                         "tools": TOOLS if tool else [], "text": text})

@@ -36,7 +36,7 @@ from typing import Any
 from tito.core import detokenizer, logprobs, stops
 from tito.core.detok_one import step_one
 from tito.core.detokenizer import DetokState
-from tito.core.parsers import is_muse
+from tito.core.parsers import is_muse, is_muse_glimmer
 # the harmony parser itself is imported only by a gpt-oss choice: its state is all others need
 from tito.core.parsers.harmony_state import HarmonyState
 # likewise the Muse channel router (tito.core.parsers.muse): only its state here
@@ -298,7 +298,8 @@ def step_choice(
         elif state.muse is not None:
             state.muse, reasoning, content, calls = muse_step(
                 vocab, state.muse, parser_ids, pieces, flushed if fired_at is None else "",
-                final=final or fired, parser=muse_tools(cfg))
+                final=final or fired, parser=muse_tools(cfg),
+                glimmer=is_muse_glimmer(cfg.tool_parser, cfg.reasoning_parser))
         else:
             state.reasoning, state.tools, reasoning, content, calls = parsers_step(
                 cfg, state.reasoning, state.tools, text, parser_ids, final=final or fired

@@ -27,11 +27,13 @@ def muse_step(
     *,
     final: bool,
     parser: ToolParser | None,
+    glimmer: bool = False,
 ) -> tuple[MuseState, str, str, list[ToolCallDelta]]:
     """Muse: the channel router over the chunk's ids and pieces (stop strings only cut its ids,
-    as harmony's); ``parser``: the request's ATEM parser (None: tool channels are content)."""
+    as harmony's); ``parser``: the request's ATEM parser (None: tool channels are content);
+    ``glimmer``: Muse Glimmer's table and rules (``muse_glimmer``)."""
     from tito.core.parsers import muse
 
     state, out = muse.step(vocab, state, ids, pieces[: len(ids)], final=final, flushed=flushed,
-                           parser=parser)
+                           parser=parser, glimmer=glimmer)
     return state, out.reasoning, out.content, out.calls

@@ -56,6 +56,7 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
     from tito.core.parsers import (
         HARMONY_REASONING_PARSERS,
         HARMONY_TOOL_PARSERS,
+        MUSE_GLIMMER,
         MUSE_REASONING_PARSERS,
         MUSE_TOOL_PARSERS,
         REASONING_PARSERS,
@@ -81,10 +82,12 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
         )
     if (tool in MUSE_TOOL_PARSERS and reasoning not in (None, *MUSE_REASONING_PARSERS)) or (
         reasoning in MUSE_REASONING_PARSERS and tool not in (None, *MUSE_TOOL_PARSERS)
-    ):
+    ) or (tool is not None and reasoning is not None and tool in MUSE_TOOL_PARSERS
+          and (tool in MUSE_GLIMMER) != (reasoning in MUSE_GLIMMER)):
         raise ModelLoadError(  # one channel router reads both (tito.core.parsers.muse)
             f"model folder {folder}: Muse parsers go together: tool_parser 'muse' / "
-            f"'musespark1x' with reasoning_parser 'muse' / 'musespark1x' or none "
+            f"'musespark1x' with reasoning_parser 'muse' / 'musespark1x' or none, "
+            f"'muse_glimmer' with 'muse_glimmer' or none "
             f"(got {tool!r}, {reasoning!r})"
         )
 

@@ -109,10 +109,11 @@ def reasoning_ended_for(
     at the turn's special token where vLLM's older parsers scan the whole prompt)."""
     if parser in REASONING_ALWAYS_ENDED:
         return True
-    if parser in ("muse", "musespark1x"):  # muse7: a tool channel with ATEM in this turn
+    if parser in ("muse", "musespark1x", "muse_glimmer"):  # muse7: a tool channel in this turn
         from tito.core.parsers.muse import prompt_reasoning_ended
 
-        return prompt_reasoning_ended(vocab.decode(token_ids, skip_special_tokens=False))
+        return prompt_reasoning_ended(vocab.decode(token_ids, skip_special_tokens=False),
+                                      glimmer=parser == "muse_glimmer")
     if parser in REASONING_NEVER_ENDED:
         return False
     from tito.core.parsers.reasoning_formats import get_reasoning_parser

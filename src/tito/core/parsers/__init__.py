@@ -21,16 +21,24 @@ def is_harmony(tool_parser: str | None, reasoning_parser: str | None) -> bool:
     return tool_parser in HARMONY_TOOL_PARSERS or reasoning_parser in HARMONY_REASONING_PARSERS
 
 
-#: vLLM's parser names for Muse Spark (``--tool-call-parser muse`` / ``musespark1x``, the same
-#: for ``--reasoning-parser``): one channel router reads both (:mod:`tito.core.parsers.muse`);
-#: the tool names are also :data:`TOOL_PARSERS` keys (the ATEM parser of a tool channel).
-MUSE_TOOL_PARSERS = frozenset({"muse", "musespark1x"})
-MUSE_REASONING_PARSERS = frozenset({"muse", "musespark1x"})
+#: vLLM's parser names for Muse (``--tool-call-parser muse`` / ``musespark1x``: Muse Spark,
+#: ``muse_glimmer``: Muse Glimmer; the same for ``--reasoning-parser``): one channel router
+#: reads both (:mod:`tito.core.parsers.muse`); the tool names are also :data:`TOOL_PARSERS`
+#: keys (the ATEM parser of a tool channel).
+MUSE_TOOL_PARSERS = frozenset({"muse", "musespark1x", "muse_glimmer"})
+MUSE_REASONING_PARSERS = frozenset({"muse", "musespark1x", "muse_glimmer"})
+#: the Glimmer flavour's names (its own routing table, no reasoning token count)
+MUSE_GLIMMER = frozenset({"muse_glimmer"})
 
 
 def is_muse(tool_parser: str | None, reasoning_parser: str | None) -> bool:
     """Do these parser names (a choice's, or a model's tito.json) mean Muse's channels?"""
     return tool_parser in MUSE_TOOL_PARSERS or reasoning_parser in MUSE_REASONING_PARSERS
+
+
+def is_muse_glimmer(tool_parser: str | None, reasoning_parser: str | None) -> bool:
+    """Muse Glimmer's channels (a model's names are one flavour: ``model_spec`` checks it)."""
+    return tool_parser in MUSE_GLIMMER or reasoning_parser in MUSE_GLIMMER
 
 
 from tito.core.parsers import reasoning, tools  # noqa: E402  (after the names above)
@@ -53,6 +61,7 @@ from tito.core.parsers.tools import (
 __all__ = [
     "HARMONY_REASONING_PARSERS",
     "HARMONY_TOOL_PARSERS",
+    "MUSE_GLIMMER",
     "MUSE_REASONING_PARSERS",
     "MUSE_TOOL_PARSERS",
     "REASONING_PARSERS",
@@ -65,6 +74,7 @@ __all__ = [
     "ToolState",
     "is_harmony",
     "is_muse",
+    "is_muse_glimmer",
     "make_tool_parser",
     "marker_special_ids",
     "parse_tool_choice",

@@ -1,4 +1,4 @@
-"""Muse Spark output (``muse`` = ``musespark1x``) -> reasoning, content and tool calls, by channel.
+"""Muse output (``muse`` = ``musespark1x``; ``muse_glimmer``) -> reasoning, content, tool calls.
 
 Grammar of a completion (the prompt ends with ``<|start|>assistant``, so the first message's
 header has no ``<|start|>``; the four markers are special tokens of Muse's vocabulary, read
@@ -28,6 +28,9 @@ any other                              a tool channel: its body is read by the A
                                        is content, as vLLM's reasoning parser alone passes it
 =====================================  =================================================
 
+Muse Glimmer (``muse_glimmer``, vLLM's ``MuseGlimmerToolParser`` table): ``self`` is reasoning,
+``user`` or none content, any other (``commentary``, ``developer`` too) a tool channel.
+
 Rules (tito's, each the same for every chunking, so stream == batch by construction):
 
 1. Text is scanned for the markers; a trailing marker prefix and a trailing ``[ \\t]{0,16}`` +
@@ -53,7 +56,13 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    channel holds ATEM, its stream passes everything after that channel raw).
 6. Reasoning tokens (usage) are counted as vLLM's ``count_reasoning_tokens``: the ids after a
    ``<|message|>`` id whose recipient is none or ``self``, up to an ``<|eom|>`` / ``<|eot|>`` /
-   ``<|start|>`` id, markers excluded.
+   ``<|start|>`` id, markers excluded; Glimmer's none (vLLM's base count: 0).
+7. Glimmer follows vLLM's stream where its batch differs: messages on one side are joined with
+   nothing (its batch joins reasoning with ``\n`` and keeps only the first ``to=user``
+   message: ``muse_two_blocks``), a reasoning message after a call is reasoning (its batch's
+   ``<|eom|>`` collapse drops it: ``muse_reasoning_after_call``); a bare ``<|message|>``
+   message is content (its batch makes the framed text content, its stream nothing:
+   ``muse_bare_header``).
 
 State: :class:`MuseState`, bounded (the held text, the kind of the open message, the ATEM
 parser's :class:`~tito.core.parsers.tools.ToolState`).
@@ -84,13 +93,13 @@ _TAIL = re.compile(rf"[ \t]{{0,{WS_LIMIT}}}(?:to=(?:(?!to=)[^\s<]){{0,{HEADER_LI
 _RECIPIENT = re.compile(rf"to=({_NAME})\Z")
 
 
-def route(recipient: str | None, *, tools: bool) -> Kind:
-    """Where a message's body goes (the module's table)."""
-    if recipient in (None, "self"):
+def route(recipient: str | None, *, tools: bool, glimmer: bool = False) -> Kind:
+    """Where a message's body goes (the module's tables)."""
+    if recipient == "self" or (recipient is None and not glimmer):
         return "reasoning"
-    if recipient in ("user", "commentary"):
+    if recipient in ((None, "user") if glimmer else ("user", "commentary")):
         return "content"
-    if recipient == "developer":
+    if recipient == "developer" and not glimmer:
         return "drop"
     return "tool" if tools else "framed"
 
@@ -112,9 +121,10 @@ def initial(parser: ToolParser | None) -> MuseState:
 class _Run:
     """The mutable working copy of one step."""
 
-    def __init__(self, st: MuseState, parser: ToolParser | None) -> None:
+    def __init__(self, st: MuseState, parser: ToolParser | None, glimmer: bool) -> None:
         self.st = st
         self.parser = parser
+        self.glimmer = glimmer
         self.reasoning: list[str] = []
         self.content: list[str] = []
         self.calls: list[ToolCallDelta] = []
@@ -135,8 +145,9 @@ class _Run:
     def open(self, header: str, recipient: str | None) -> None:
         """``<|message|>``: a message with this recipient starts (``header``: its framing)."""
         st = self.st
-        st.phase, st.kind = "body", route(recipient, tools=self.parser is not None)
-        st.counts = recipient in (None, "self")
+        st.phase = "body"
+        st.kind = route(recipient, tools=self.parser is not None, glimmer=self.glimmer)
+        st.counts = recipient in (None, "self") and not self.glimmer
         if st.kind == "framed":
             self.content.append(header + MESSAGE)
 
@@ -236,13 +247,14 @@ def step(
     final: bool,
     flushed: str = "",
     parser: ToolParser | None = None,
+    glimmer: bool = False,
 ) -> tuple[MuseState, MuseStep]:
     """Advance by one chunk: ``ids`` with their detokenized ``pieces`` (the markers as their
     text), ``flushed``: text the detokenizer released at the end. ``parser``: the request's
-    ATEM parser (None: tool channels are content, framed)."""
+    ATEM parser (None: tool channels are content, framed); ``glimmer``: Muse Glimmer's table."""
     marks = _ids(vocab)
     st = state.model_copy()
-    run = _Run(st, parser)
+    run = _Run(st, parser, glimmer)
     for tid, piece in zip(ids, pieces, strict=True):
         if piece:
             s, st.buf = st.buf + piece, ""
@@ -271,10 +283,30 @@ _OTHER_ROLE = re.compile(r"<\|start\|>(?!assistant(?:\s|<|$))[^\s<]+")
 _NOT_TOOLS = (None, "self", "user", "commentary", "developer")
 
 
-def prompt_reasoning_ended(text: str) -> bool:
+_GLIMMER_HEADER = re.compile(r"to=(?P<r>[^\s<]+)<\|message\|>")
+_HEADER_PAT = r"to=[^\s<]+<\|message\|>"
+_STRIP_CLOSED = re.compile(
+    r"(?:<\|start\|>assistant\s*)?to=self<\|message\|>.*?<\|eom\|>", re.DOTALL)
+_STRIP_OPEN = re.compile(
+    r"(?:<\|start\|>assistant\s*)?to=self<\|message\|>(?:(?!<\|eom\|>)(?!" + _HEADER_PAT
+    + r").)*(?=" + _HEADER_PAT + r"|$)", re.DOTALL)
+
+
+def prompt_reasoning_ended(text: str, *, glimmer: bool = False) -> bool:
     """vLLM 0.33's ``MuseReasoningParser.is_reasoning_end`` on a prompt's text: a tool channel
     holding ATEM markup in the current turn (after the last non-assistant ``<|start|>ROLE``,
-    from the next ``<|start|>assistant``)."""
+    from the next ``<|start|>assistant``). Glimmer's: the text after the last
+    ``<|start|>assistant``, reasoning spans stripped, from its first header to a tool, holds
+    ATEM markup."""
+    if glimmer:
+        idx = text.rfind("<|start|>assistant")
+        text = text[idx + len("<|start|>assistant"):] if idx != -1 else text
+        text = _STRIP_OPEN.sub("", _STRIP_CLOSED.sub("", text))
+        for match in _GLIMMER_HEADER.finditer(text):
+            if match.group("r") not in ("self", "user"):
+                rest = text[match.start():]
+                return "<atem:function_calls>" in rest or "<atem:invoke" in rest
+        return False
     roles = list(_OTHER_ROLE.finditer(text))
     if roles:
         start = text.find("<|start|>assistant", roles[-1].end())

@@ -95,6 +95,7 @@ _FORMATS = {
     # muse7: the ATEM calls of a Muse tool channel (the router: tito.core.parsers.muse)
     "muse": "muse:MuseParser",
     "musespark1x": "muse:MuseParser",
+    "muse_glimmer": "muse:MuseGlimmerParser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -178,7 +179,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     # muse7 (vLLM's muse adjust_request reads special tokens whatever the request; required /
     # named decode natively: supports_required_and_named = False)
     **{name: RenderTraits(special=True, special_without_tools=True, forced_calls="native")
-       for name in ("muse", "musespark1x")},
+       for name in ("muse", "musespark1x", "muse_glimmer")},
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
@@ -187,7 +188,7 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 #: that asking imports no format).
 TYPED_TOOL_PARSERS = frozenset(
     {"deepseek_v32", "deepseek_v4", "deepseek_v41", "dots", "functiongemma", "gemma4", "glm45",
-     "glm47", "hy_v3", "hy_v4", "ling3", "mimo", "minimax_m2", "muse", "musespark1x", "poolside_v1", "qwen3_coder",
+     "glm47", "hy_v3", "hy_v4", "ling3", "mimo", "minimax_m2", "muse", "muse_glimmer", "musespark1x", "poolside_v1", "qwen3_coder",
      "qwen3_xml", "seed_oss", "step3", "step3p5", "step5"})
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""``muse`` / ``musespark1x``: the ATEM calls inside a Muse tool channel.
+"""``muse`` / ``musespark1x`` / ``muse_glimmer``: the ATEM calls inside a Muse tool channel.
 
 Format (vLLM 0.33's ``MuseToolParser`` extraction rules, the HF export's response schema)::
 
@@ -19,7 +19,9 @@ request is that tool (vLLM's ``_normalize_name``: the template renders a bare to
 as ``NAME.*``). A parameter header is ``<atem:parameter`` ... ``name="KEY"`` ... ``>``; VALUE
 runs verbatim to ``</atem:parameter>``. A value whose schema type is ``string`` is the raw
 text; any other is its JSON re-serialized when the whole value parses, else the raw text as a
-string (vLLM's ``_decode_value``). Arguments are ``json.dumps`` of the dict, as vLLM's.
+string (vLLM's ``_decode_value``); ``muse_glimmer`` reads the schema for no value (vLLM's
+``_preserve_string_parameters = False``: ``"42"`` of a string parameter is ``42``). Arguments
+are ``json.dumps`` of the dict, as vLLM's.
 
 Where vLLM differs (``docs/conformance.md``; tito keeps stream == batch and never loses text):
 - vLLM makes a call only of a complete ``<atem:invoke>...</atem:invoke>``; an invoke cut by the
@@ -116,3 +118,13 @@ class MuseParser(XmlCallParser):
             return json.dumps(json.loads(text), ensure_ascii=False)
         except ValueError:
             return json.dumps(text, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class MuseGlimmerParser(MuseParser):
+    """Muse Glimmer's calls: every value JSON when it parses, whatever its schema type."""
+
+    name: ClassVar[str] = "muse_glimmer"
+
+    def _value_code(self, st: Work, key: str, attr: str) -> str:
+        return "b"
