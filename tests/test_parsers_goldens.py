@@ -212,6 +212,109 @@ _MUSE_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "tito equals vLLM's stream"),
 }
 
+#: glimmer8's deviations (muse_glimmer: the same router with Muse Glimmer's table; the same
+#: rules as muse's above, plus where Glimmer's own batch and stream disagree; docs/conformance.md)
+_G, _GT, _GR = "muse_glimmer+muse_glimmer/", "muse_glimmer/", "muse_glimmer/reasoning_"
+_GW = _muse.texts()["invoke_in_answer"].removeprefix(" to=user<|message|>").removesuffix("<|eot|>")
+_GLIMMER_TEXT_KEPT = ("text_kept: a tool channel's text outside its invokes is content; vLLM "
+                      "drops it (both paths). Glimmer's table makes to=commentary and "
+                      "to=developer tool channels (vLLM's MuseGlimmerToolParser)")
+_GLIMMER_NO_TOOLS = ("no tool parser: a tool channel is content with its framing and a to=user "
+                     "message its body, the rule muse's reasoning parser alone follows here; "
+                     "vLLM's Glimmer reasoning parser drops a tool channel until one holds ATEM "
+                     "and then passes everything after its header raw, framing included (both "
+                     "paths), which a bounded state cannot hold back")
+_GLIMMER_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{f"{p}two_blocks": (
+        _stream_of(f"{p}two_blocks"),
+        "Glimmer's batch joins reasoning messages with \\n and keeps only the first to=user "
+        "message; its stream joins every message's body as it comes; tito follows the stream")
+       for p in (_G, _GR)},
+    **{f"{p}reasoning_after_call": (
+        _stream_of(f"{p}reasoning_after_call"),
+        "a to=self message after a call is reasoning (vLLM's stream); its batch's "
+        "<|eom|>...to=self<|message|> collapse swallows it into the call's message")
+       for p in (_G, _GT)},
+    **{f"{p}no_eom_before_header": (
+        {"reasoning": "thinking ", "content": None,
+         "calls": [["get_weather", '{"city": "Paris", "n": 3}']]},
+        "a header without <|eom|> ends the reasoning message (vLLM's composed stream); its "
+        "batch reads the reasoning on to the end and repeats its open part (no call); the tool "
+        "parser alone's stream leaks the held-back \"to\"")
+       for p in (_G, _GT)},
+    _GR + "no_eom_before_header": (
+        _stream_of(_GR + "no_eom_before_header"),
+        "as the composed no_eom_before_header; with no tool parser the tool channel is content "
+        "framed (vLLM's stream; its batch reads it into the reasoning)"),
+    **{f"{p}plain_then_header": (
+        {"reasoning": "r", "content": "hello", "calls": []},
+        "text_kept: text outside any message is content; vLLM drops it when a header follows "
+        "(its Glimmer parsers' stream and composed batch; the tool parser alone's batch makes "
+        "the whole framed output content)")
+       for p in (_G, _GT, _GR)},
+    **{f"{p}bare_header": (
+        {"reasoning": None, "content": "bare", "calls": []},
+        "a message without a recipient is content (Glimmer's tool parser table, its stream "
+        "alone); vLLM's Glimmer reasoning parser reads no such message: its composed stream "
+        "sends nothing, its batch the whole framed text")
+       for p in (_G, _GR)},
+    _GR + "user_role": (
+        {"reasoning": None, "content": "qto=get_weather<|message|>" + _MW + "<|eom|>",
+         "calls": []},
+        "as bare_header (<|start|>user<|message|> has no recipient: its body is content) and "
+        "no tool parser: the tool channel is content framed (vLLM's stream drops q, its batch "
+        "makes the whole output content)"),
+    **{f"{p}repeated_key": (
+        {"reasoning": None, "content": None,
+         "calls": [["get_weather", '{"city": "Paris", "n": 1, "city": "Rome"}']]},
+        "a repeated key is written twice, as muse's (vLLM keeps its first position and its "
+        "last value, known only at </atem:invoke>)")
+       for p in (_G, _GT)},
+    **{f"{p}no_header": (
+        {"reasoning": None, "content": _MW, "calls": []},
+        "text_kept: an output without a message header is content, its ATEM invokes text, as "
+        "muse's (vLLM's batch also makes the call, its stream only the call)")
+       for p in (_G, _GT)},
+    **{f"{p}cut_in_invoke": (
+        {"reasoning": None, "content": None, "calls": [["get_weather", "{}"]]},
+        "truncated_call, as muse's: vLLM's batch makes the framed output content, its stream "
+        "sends nothing")
+       for p in (_G, _GT)},
+    **{f"{p}{cid}": ({"reasoning": r, "content": c, "calls": k}, _GLIMMER_TEXT_KEPT)
+       for p in (_G, _GT)
+       for cid, r, c, k in (
+           ("commentary", "plan", "Checking.", [["get_weather", '{"city": "Paris", "n": 3}']]),
+           ("developer", None, "hiddenshown", []),
+           ("tool_channel_no_atem", None, "just textok", []))},
+    _G + "invoke_in_answer": (
+        {"reasoning": None, "content": _GW, "calls": []},
+        "an invoke in a to=user answer is text (vLLM's Glimmer tool parser's stream); its "
+        "composed batch makes the framed output content, its composed stream sends the "
+        "answer's start and drops it once <atem:function_calls> is whole"),
+    _GR + "invoke_in_answer": (
+        {"reasoning": None, "content": _GW, "calls": []},
+        "as the composed invoke_in_answer (no tool parser: the answer's body)"),
+    **{f"{_GT}{cid}": (_stream_of(f"{_GT}{cid}"), _MUSE_STREAM)
+       for cid in ("call", "answer", "two_blocks", "bare_header", "invoke_in_reasoning",
+                   "unicode", "unclosed_reasoning", "answer_unclosed", "invoke_in_answer")},
+    _GR + "reasoning_after_call": (
+        {"reasoning": "more", "content": "to=get_weather<|message|>" + _MW + "<|eom|>done",
+         "calls": []}, _GLIMMER_NO_TOOLS),
+    _GR + "unicode": (
+        {"reasoning": "想一想 é", "content": "<|start|>assistant to=get_weather<|message|>"
+         + _muse.calls(_muse.invoke("get_weather", ("city", "東京 é"))) + "<|eom|>Météo 東京",
+         "calls": []}, _GLIMMER_NO_TOOLS),
+    _GR + "call_then_answer": (
+        {"reasoning": None, "content": "to=get_weather<|message|>" + _MW + "<|eom|>It is sunny.",
+         "calls": []}, _GLIMMER_NO_TOOLS),
+    _GR + "developer": (
+        {"reasoning": None, "content": "to=developer<|message|>hidden<|eom|>shown", "calls": []},
+        _GLIMMER_NO_TOOLS + " (to=developer is a tool channel in Glimmer's table)"),
+    _GR + "tool_channel_no_atem": (
+        {"reasoning": None, "content": "to=get_weather<|message|>just text<|eom|>ok",
+         "calls": []}, _GLIMMER_NO_TOOLS),
+}
+
 #: newparsers4's deviations (the same rules as the formats' above: text is never lost)
 _NP4_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "poolside_v1/truncated": (
@@ -580,6 +683,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_K3_DEVIATIONS,
     **_K2H_DEVIATIONS,
     **_MUSE_DEVIATIONS,
+    **_GLIMMER_DEVIATIONS,
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

@@ -987,7 +987,7 @@ def state_bytes(state: ToolState) -> int:
 
 
 #: vLLM's registry names that are another name's parser (the tables below are keyed by the other)
-ALIASES = {"musespark1x": "muse", "qwen3_json": "hermes", "longcat": "hermes", "granite4": "hermes", "ernie45": "hermes",
+ALIASES = {"musespark1x": "muse", "muse_glimmer": "muse", "qwen3_json": "hermes", "longcat": "hermes", "granite4": "hermes", "ernie45": "hermes",
            "jamba": "hunyuan_a13b", "poolside_v1": "glm45"}
 
 

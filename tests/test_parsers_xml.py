@@ -102,6 +102,7 @@ def test_typed_parser_state_stays_bounded_with_every_buffer_full(name):
         'name="f"><steptml:parameter name="n">',
         "muse": '<atem:function_calls><atem:invoke name="f"><atem:parameter name="n">',
         "musespark1x": '<atem:function_calls><atem:invoke name="f"><atem:parameter name="n">',
+        "muse_glimmer": '<atem:function_calls><atem:invoke name="f"><atem:parameter name="n">',
     }[name]
     state, sizes = T.initial(p), []
     state, _, _ = T.step(p, state, opening, final=False)

@@ -1611,6 +1611,8 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
       for p in _parser_cases_k2h.ENDED_PROMPTS),  # issue 10
     *((name, {}, p) for name in ("muse", "muse_glimmer")
       for p in _parser_cases_muse.ENDED_PROMPTS),  # muse7, glimmer8
+    *((name, {}, p) for name in ("muse", "muse_glimmer")
+      for p in _parser_cases_muse.GLIMMER_ENDED_PROMPTS),  # glimmer8
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are

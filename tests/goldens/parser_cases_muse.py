@@ -101,6 +101,20 @@ ENDED_PROMPTS = [
     f"<|start|>user<|message|>q<|eot|>{A} to=self<|message|>{_inv('3')}<|eom|>{A}",
     f"{A} to=get_weather<|message|>{_inv('3')}<|eom|>{A}",
 ]
+#: glimmer8: prompts that do not end with ``<|start|>assistant`` (a continued final message):
+#: Glimmer's ``is_reasoning_end`` reads only the text after the last one, reasoning stripped
+GLIMMER_ENDED_PROMPTS = [
+    f"<|start|>user<|message|>q<|eot|>{A} to=get_weather<|message|>{_inv('3')}",
+    f"<|start|>user<|message|>q<|eot|>{A} to=self<|message|>{_inv('3')}<|eom|>",
+    f"<|start|>user<|message|>q<|eot|>{A} to=self<|message|>{_inv('3')}",
+    f"{A} to=self<|message|>think to=get_weather<|message|>{_inv('3')}",
+    f"{A} to=commentary<|message|>{_inv('3')}<|eom|>",
+    f"{A} to=developer<|message|>{_inv('3')}<|eom|>",
+    f"{A} to=user<|message|>x<|eom|> to=get_weather<|message|>{_inv('3')}",
+    f"{A} to=get_weather<|message|>plain text<|eom|>",
+    f"{A}<|message|>{_inv('3')}<|eom|>",
+    f"{A} to=get_weather<|message|>{_inv('3')}<|eom|>{A} to=self<|message|>more<|eom|>",
+]
 
 
 def cases() -> list[dict]:
