@@ -441,6 +441,8 @@ FORMATS = {
                            "<|close|>call<|sep|>"]),
     # muse7 (the channel router: tito.core.parsers.muse)
     "muse": (_muse, ["<|message|>", "<|eom|>", "<atem:invoke", "</atem:parameter>"]),
+    # glimmer8: Muse Glimmer (the same router and writer, Glimmer's table)
+    "muse_glimmer": (_muse, ["<|message|>", "<|eom|>", "<atem:invoke", "</atem:parameter>"]),
 }
 #: formats whose calls vLLM reads only at the very start of the output
 _AT_START = {"llama3_json", "llama4_json", "pythonic", "llama4_pythonic", "olmo3", "xlam"}
@@ -496,6 +498,7 @@ PAIRS = [
     ("poolside_v1", "poolside_v1"), ("plamo3", "plamo3"), ("hy_v4", "hy_v4"),
     ("kimi_k3", "kimi_k3"),  # parsers6b
     ("muse", "muse"),  # muse7 (one channel router; its reasoning side has no think block)
+    ("muse_glimmer", "muse_glimmer"),  # glimmer8
 ]
 
 _THOUGHTS = ["Let me think.", "The user wants weather.\nI should call a tool.", "嗯，想一想。", "",

@@ -11,9 +11,9 @@ this file; this script prints, one JSON line per (case, parser pair), vLLM's bat
 (``parser.parse``), its stream one token per delta and its stream in chunks of 3, 1, 7 tokens,
 driven exactly as ``tests/goldens/record_parsers.py`` drives the recorded goldens (the Qwen3
 tokenizer, Muse's four framing markers added as special tokens, as earlier ports tested formats
-whose tokenizer the project lacks). ``muse`` / ``musespark1x`` are
+whose tokenizer the project lacks). ``muse`` / ``musespark1x`` and ``muse_glimmer`` are
 ported now (their cases, these included, recorded in ``tests/goldens/parser_cases_muse.py``);
-the ``muse_glimmer`` and ``minicpm5`` lines remain for those still refused.
+the ``minicpm5`` lines remain for the one still refused.
 """
 
 from __future__ import annotations

@@ -224,15 +224,15 @@ NATIVE: dict[str, str] = {
     "dots": '<dots_function_call>\n<invoke name="get_weather">\n<parameter name="city">Paris'
             "</parameter>\n</invoke>\n</dots_function_call>",
     "xlam": '[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
-    # muse7: a tool channel's ATEM invoke (muse = musespark1x)
-    **dict.fromkeys(("muse", "musespark1x"),
+    # muse7: a tool channel's ATEM invoke (muse = musespark1x; glimmer8: muse_glimmer's too)
+    **dict.fromkeys(("muse", "musespark1x", "muse_glimmer"),
                     ' to=get_weather<|message|><atem:function_calls>\n<atem:invoke '
                     'name="get_weather">\n<atem:parameter name="city">Paris</atem:parameter>\n'
                     "</atem:invoke>\n</atem:function_calls><|eom|>"),
 }
 #: formats vLLM reads in their own syntax for required / named too, with no constraint
 #: (``supports_required_and_named = False`` and no structural tag)
-NATIVE_FORCED = {"gemma4", "poolside_v1", "dots", "muse", "musespark1x"}
+NATIVE_FORCED = {"gemma4", "poolside_v1", "dots", "muse", "musespark1x", "muse_glimmer"}
 _MISTRAL_LIST = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
 #: streaming derender cases: (chat request of CHAT, call mode); each is sent one id per call
 #: and in seeded random chunks (``corpus.chunkings``), vLLM driven as its protocol requires

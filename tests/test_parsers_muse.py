@@ -1,4 +1,4 @@
-"""Muse's channel router (``muse`` = ``musespark1x``) beyond the recorded goldens.
+"""Muse's channel router (``muse`` = ``musespark1x``; ``muse_glimmer``) beyond the goldens.
 
 The goldens (``tests/test_parsers_goldens.py``, ``muse*`` cases recorded from vLLM 0.33's own
 classes) pin the answers; here: any chunking of any mix of Muse's framing gives the batch
@@ -41,7 +41,8 @@ FRAGMENTS = [
     "</atem:parameter>", "<atem:invoke", "Paris", "7", '{"a": [1, 2]}', "[1, 'x']", " ", "\t",
     "\n", "text", "東京 é", "<", "<|", "=",
 ]
-PAIRS = [("muse", "muse"), (None, "muse"), ("muse", None), ("musespark1x", "musespark1x")]
+PAIRS = [("muse", "muse"), (None, "muse"), ("muse", None), ("musespark1x", "musespark1x"),
+         ("muse_glimmer", "muse_glimmer"), (None, "muse_glimmer"), ("muse_glimmer", None)]
 
 
 def config(tool: str | None, reasoning: str | None) -> ChoiceConfig:
@@ -104,10 +105,11 @@ def test_any_chunking_equals_batch_and_the_state_round_trips(data, pair):
     " to=get_weather<|message|>" + cases.calls(cases.invoke("run", ("opts", "[" * 50_000))),
     " " * 100_000 + "to=user<|message|>hi",  # spaces before a header: only 16 are its
 ])
-def test_long_outputs_keep_the_state_small(text):
+@pytest.mark.parametrize("name", ["muse", "muse_glimmer"])
+def test_long_outputs_keep_the_state_small(text, name):
     ids = VOCAB.encode(text)
-    batch, _ = run(config("muse", "muse"), ids, [len(ids)])
-    chunked, seen = run(config("muse", "muse"), ids, [97])
+    batch, _ = run(config(name, name), ids, [len(ids)])
+    chunked, seen = run(config(name, name), ids, [97])
     assert chunked == batch
     assert max(seen) < STATE_BYTES
 
@@ -131,6 +133,36 @@ def test_reasoning_tokens_follow_vllms_counting_rule():
         got, _ = run(config("muse", "muse"), ids, sizes)
         assert got["reasoning_tokens"] == 2 * len(VOCAB.encode(think))
         assert got["reasoning"] == think + think and got["content"] == answer
+
+
+def test_glimmer_counts_no_reasoning_tokens_and_routes_by_its_table():
+    """vLLM's ``MuseGlimmerReasoningParser.count_reasoning_tokens`` is the base class's (0);
+    its table: a recipient-less message is content, ``commentary`` / ``developer`` are tool
+    channels (their text outside invokes is content: text_kept)."""
+    think = "think hard about it"
+    text = (f" to=self<|message|>{think}<|eom|><|start|>assistant<|message|>bare<|eom|>"
+            "<|start|>assistant to=commentary<|message|>note<|eom|><|start|>assistant to=user"
+            "<|message|>hello<|eot|>")
+    ids = VOCAB.encode(text)
+    for sizes in ([len(ids)], [1], [3]):
+        got, _ = run(config("muse_glimmer", "muse_glimmer"), ids, sizes)
+        assert got["reasoning_tokens"] == 0
+        assert got["reasoning"] == think and got["content"] == "barenotehello"
+        spark, _ = run(config("muse", "muse"), ids, sizes)  # Spark's table on the same output
+        assert spark["reasoning"] == think + "bare" and spark["content"] == "notehello"
+        assert spark["reasoning_tokens"] == len(VOCAB.encode(think)) + len(VOCAB.encode("bare"))
+
+
+def test_glimmer_types_no_value_from_the_schema():
+    """``_preserve_string_parameters = False``: a string parameter's JSON-looking value is JSON
+    (Spark's keeps it the raw text)."""
+    text = " to=get_weather<|message|>" + cases.calls(
+        cases.invoke("get_weather", ("city", "42"))) + "<|eom|>"
+    ids = VOCAB.encode(text)
+    got, _ = run(config("muse_glimmer", "muse_glimmer"), ids, [2])
+    assert got["calls"] == [["get_weather", '{"city": 42}']]
+    got, _ = run(config("muse", "muse"), ids, [2])
+    assert got["calls"] == [["get_weather", '{"city": "42"}']]
 
 
 def test_parallel_tool_calls_false_keeps_call_zero():
@@ -157,13 +189,18 @@ def test_a_tampered_router_state_is_refused(bad):
         ChoiceState.model_validate(raw)
 
 
-@pytest.mark.parametrize("tool, reasoning", [("muse", "qwen3"), ("hermes", "muse")])
+@pytest.mark.parametrize("tool, reasoning", [("muse", "qwen3"), ("hermes", "muse"),
+                                             ("muse", "muse_glimmer"), ("muse_glimmer", "muse"),
+                                             ("muse_glimmer", "qwen3")])
 def test_muse_parsers_pair_only_with_each_other(tool, reasoning, tmp_path):
     from tito.models.model_spec import _check_parsers
 
     with pytest.raises(ModelLoadError, match="Muse parsers go together"):
         _check_parsers(tmp_path, SimpleNamespace(tool_parser=tool, reasoning_parser=reasoning))
     _check_parsers(tmp_path, SimpleNamespace(tool_parser="musespark1x", reasoning_parser="muse"))
+    _check_parsers(tmp_path, SimpleNamespace(tool_parser="muse_glimmer",
+                                             reasoning_parser="muse_glimmer"))
+    _check_parsers(tmp_path, SimpleNamespace(tool_parser=None, reasoning_parser="muse_glimmer"))
 
 
 def test_prompt_reasoning_ended_reads_only_the_current_turn():
@@ -173,3 +210,20 @@ def test_prompt_reasoning_ended_reads_only_the_current_turn():
     assert not prompt_reasoning_ended(f"{a}{call}<|start|>user<|message|>q<|eot|>{a}")
     assert not prompt_reasoning_ended(f"<|start|>user<|message|>q<|eot|>{a} to=self<|message|>"
                                       + cases.calls(cases.invoke("f")) + "<|eom|>")
+
+
+def test_glimmer_prompt_reasoning_ended_reads_after_the_last_assistant_start():
+    """Glimmer's ``is_reasoning_end``: the text after the last ``<|start|>assistant``, its
+    reasoning spans stripped, holds a tool channel with ATEM (so never for a prompt ending
+    with ``<|start|>assistant``; recorded cases: ``reasoning_ended_vllm.json``)."""
+    a = "<|start|>assistant"
+    call = " to=get_weather<|message|>" + cases.calls(cases.invoke("get_weather")) + "<|eom|>"
+    assert not prompt_reasoning_ended(f"<|start|>user<|message|>q<|eot|>{a}{call}{a}",
+                                      glimmer=True)
+    assert prompt_reasoning_ended(f"<|start|>user<|message|>q<|eot|>{a}{call}", glimmer=True)
+    assert prompt_reasoning_ended(f"{a} to=commentary<|message|>" + cases.calls(
+        cases.invoke("f")), glimmer=True)
+    assert not prompt_reasoning_ended(f"{a} to=commentary<|message|>" + cases.calls(
+        cases.invoke("f")))
+    assert not prompt_reasoning_ended(f"{a} to=self<|message|>" + cases.calls(
+        cases.invoke("f")) + "<|eom|>", glimmer=True)
