@@ -98,7 +98,7 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         if not compare(dict(want, calls=wc), got):
             return "key_stripped"
     if "muse" in (tool or "") or "muse" in (reasoning or ""):
-        found = _muse_deviation(kind, want, got, vstreams.get("1") or {})
+        found = _muse_deviation(kind, want, got, vstreams.get("1") or {}, case)
         if found:
             return found
     typed = tool in _BATCH_RESERIALIZES
@@ -222,17 +222,32 @@ def _subdict(want: str, got: str) -> bool:
         k in g and _typed(w[k], g[k]) for k in w)
 
 
-def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict) -> str | None:
+def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> str | None:
     """muse7's classes (``tito.core.parsers.muse`` header): tito's reasoning or content is vLLM's
     stream (the tool parser alone: its batch makes the framed output content), or the calls are
     vLLM's and the content only adds text vLLM drops (text outside messages, a tool channel's
-    text outside its invokes)."""
+    text outside its invokes). glimmer8's: an output with no ``<|message|>`` at all is content
+    (rule 2, ``no_header``: vLLM reads its invokes as calls); the calls are vLLM's stream's and
+    the content only adds text its stream drops; an invoke whose closer was dropped or cut is
+    a call of what came, ended by its channel (rule 3), where vLLM's invoke runs on into the
+    next channel and takes its call (every vLLM call is one of tito's)."""
+    wc, gc = want.get("calls") or [], got.get("calls") or []
     if kind in ("reasoning", "content") and vs1 \
             and (vs1.get(kind) or "").strip() == (got.get(kind) or "").strip():
         return "follows_vllm_stream"
-    if kind == "content" and [c[0] for c in want.get("calls") or []] \
-            == [c[0] for c in got.get("calls") or []]:
+    if kind == "n_calls" and vs1 and (vs1.get("calls") or []) == gc:
+        return "follows_vllm_stream"  # (a header rule 1 drops: vLLM's batch reads its invoke)
+    if kind == "content" and [c[0] for c in wc] == [c[0] for c in gc]:
         return "text_kept"
+    if kind in ("content", "n_calls") and "<|message|>" not in case["text"] and not gc:
+        return "text_kept"
+    if kind == "content" and vs1 and [c[0] for c in vs1.get("calls") or []] \
+            == [c[0] for c in gc] and (vs1.get("reasoning") or "") == (got.get("reasoning") or "") \
+            and _subsequence((vs1.get("content") or "").strip(), got.get("content") or ""):
+        return "text_kept"
+    if kind in ("content", "n_calls") and ("drop:" in case["id"] or "trunc" in case["id"]) \
+            and len(gc) > len(wc) and _subsequence(wc, gc, _same_call):
+        return "truncated_call"
     return None
 
 
