@@ -227,3 +227,17 @@ def test_glimmer_prompt_reasoning_ended_reads_after_the_last_assistant_start():
         cases.invoke("f")))
     assert not prompt_reasoning_ended(f"{a} to=self<|message|>" + cases.calls(
         cases.invoke("f")) + "<|eom|>", glimmer=True)
+
+
+@pytest.mark.parametrize("tail", ["to=self<|message|>x to=", "to=self<|message|>", "to="])
+def test_glimmer_prompt_reasoning_ended_is_linear_in_the_prompt(tail):
+    """vLLM's regexes on a continued message of repeated heads cost its length squared (a
+    ``to=self`` span searched to the end from every head, an unbounded recipient); tito's
+    bound the recipient (HEADER_LIMIT) and search closed spans only up to the last
+    ``<|eom|>``: 30000 heads (about 0.1 s linear, minutes squared) stay well under 3 s."""
+    import time
+
+    text = "<|start|>assistant to=self<|message|>" + tail * 30_000
+    start = time.perf_counter()
+    assert not prompt_reasoning_ended(text, glimmer=True)
+    assert time.perf_counter() - start < 3

@@ -283,8 +283,11 @@ _OTHER_ROLE = re.compile(r"<\|start\|>(?!assistant(?:\s|<|$))[^\s<]+")
 _NOT_TOOLS = (None, "self", "user", "commentary", "developer")
 
 
-_GLIMMER_HEADER = re.compile(r"to=(?P<r>[^\s<]+)<\|message\|>")
-_HEADER_PAT = r"to=[^\s<]+<\|message\|>"
+#: Glimmer's header in a prompt: vLLM's ``to=(?P<recipient>[^\s<]+)<\|message\|>`` with the
+#: recipient bounded by the router's :data:`HEADER_LIMIT` (unbounded, a run of ``to=to=...``
+#: costs its length squared: a render a user's continued message could stall)
+_GLIMMER_HEADER = re.compile(rf"to=(?P<r>[^\s<]{{1,{HEADER_LIMIT}}})<\|message\|>")
+_HEADER_PAT = rf"to=[^\s<]{{1,{HEADER_LIMIT}}}<\|message\|>"
 _STRIP_CLOSED = re.compile(
     r"(?:<\|start\|>assistant\s*)?to=self<\|message\|>.*?<\|eom\|>", re.DOTALL)
 _STRIP_OPEN = re.compile(
@@ -301,7 +304,10 @@ def prompt_reasoning_ended(text: str, *, glimmer: bool = False) -> bool:
     if glimmer:
         idx = text.rfind("<|start|>assistant")
         text = text[idx + len("<|start|>assistant"):] if idx != -1 else text
-        text = _STRIP_OPEN.sub("", _STRIP_CLOSED.sub("", text))
+        # a closed span ends at an <|eom|>: none starts after the last one (scanning there
+        # again from every ``to=self`` head would cost the text's length squared)
+        cut = text.rfind(EOM) + len(EOM) if EOM in text else 0
+        text = _STRIP_OPEN.sub("", _STRIP_CLOSED.sub("", text[:cut]) + text[cut:])
         for match in _GLIMMER_HEADER.finditer(text):
             if match.group("r") not in ("self", "user"):
                 rest = text[match.start():]
