@@ -62,7 +62,9 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    message: ``muse_two_blocks``), a reasoning message after a call is reasoning (its batch's
    ``<|eom|>`` collapse drops it: ``muse_reasoning_after_call``); a bare ``<|message|>``
    message is content (its batch makes the framed text content, its stream nothing:
-   ``muse_bare_header``).
+   ``muse_bare_header``). Each case: ``_GLIMMER_DEVIATIONS`` in
+   ``tests/test_parsers_goldens.py``; Glimmer's render ``reasoning_ended``:
+   :func:`prompt_reasoning_ended`.
 
 State: :class:`MuseState`, bounded (the held text, the kind of the open message, the ATEM
 parser's :class:`~tito.core.parsers.tools.ToolState`).
