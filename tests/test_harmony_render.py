@@ -124,7 +124,7 @@ SCHEMA = st.recursive(
                                "properties": st.dictionaries(NAMES, kids, max_size=3)},
                               optional={"required": st.lists(NAMES, max_size=2),
                                         "description": TEXT, "default": st.dictionaries(
-                                            NAMES, st.integers(), max_size=2)}),
+                                            NAMES, st.integers(-5, 10**20), max_size=2)}),
         st.fixed_dictionaries({"type": st.just("array")}, optional={"items": kids}),
         st.fixed_dictionaries({"oneOf": st.lists(kids, min_size=1, max_size=3)},
                               optional={"description": TEXT, "default": TEXT}),
