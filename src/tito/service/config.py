@@ -40,15 +40,20 @@ def _stop_config(req: ChatCompletionRequest | CompletionRequest | None) -> Any:
 
 
 def template_kwargs(model: ServedModel, req: ChatCompletionRequest | None) -> dict[str, Any]:
-    """The effective chat-template kwargs (spec 3.1-e): server defaults, then the request's,
-    with ``enable_thinking`` derived from ``reasoning_effort`` when the request did not set it."""
+    """The effective chat-template kwargs the reasoning parser is built with, as vLLM 0.33's
+    ``build_chat_params``: server defaults < the request's ``chat_template_kwargs`` < its
+    ``reasoning_effort`` field (hy_v3 / hy_v4 / k2_horizon read it there), with
+    ``enable_thinking`` derived from it when the request did not set that. (A render's
+    ``derender_context`` already carries these, its ``reasoning_effort`` is None.)"""
     kwargs: dict[str, Any] = dict(model.config.default_chat_template_kwargs)
     if req is not None:
-        kwargs.update(req.chat_template_kwargs or {})
-        if req.reasoning_effort is not None and "enable_thinking" not in (
-            req.chat_template_kwargs or {}
-        ):
-            kwargs["enable_thinking"] = req.reasoning_effort != "none"
+        user = req.chat_template_kwargs or {}
+        kwargs.update(user)
+        effort = getattr(req, "reasoning_effort", None)
+        if effort is not None:
+            kwargs["reasoning_effort"] = effort
+            if "enable_thinking" not in user:
+                kwargs["enable_thinking"] = effort != "none"
     return kwargs
 
 
@@ -105,10 +110,8 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
     if reasoning is not None and not harmony and not muse:
         row, kwargs = get_reasoning_parser(reasoning), template_kwargs(model, req)
         enabled = row.enabled_from_kwargs(kwargs)
-        if row.efforts:  # vLLM builds the parser with the effective kwargs: the request's
-            effort = getattr(req, "reasoning_effort", None)  # field wins over its kwargs
-            variant = row.variant_from_kwargs(
-                kwargs if effort is None else {**kwargs, "reasoning_effort": effort})
+        if row.efforts:  # vLLM builds the parser with the effective kwargs
+            variant = row.variant_from_kwargs(kwargs)
     parsing = reasoning is not None or mode != "none" or harmony
     skip, keep = _decode_flags(model, req)
     if parsing and skip and not keep:
