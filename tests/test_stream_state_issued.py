@@ -113,10 +113,16 @@ def _run(kind: str, model: str, settings_: dict[str, Any], text: str,
 
 def _check_kept(model: str) -> None:
     vocab = get_registry().get(model).vocab
-    for raw, (kept_vocab, _, meta, cfg, state) in list(stream_state_kept._ISSUED.items()):
+    for raw, (kept_vocab, _, meta, cfg, state, signed) in list(
+            stream_state_kept._ISSUED.items()):
         if kept_vocab is not vocab:
             continue
-        decoded = stream_state.decode(vocab, orjson.loads(raw), model=meta.model)
+        if signed is not None:  # a signed state's: kept by its sig, with its JSON without it
+            wire = orjson.loads(signed)
+            wire["tito"]["sig"] = raw
+        else:
+            wire = orjson.loads(raw)
+        decoded = stream_state.decode(vocab, wire, model=meta.model)
         assert decoded is not None
         assert decoded == (meta, cfg, state), raw
 
@@ -141,7 +147,11 @@ def test_every_kept_state_decodes_to_what_was_kept(secret: str | None,
     assert len(stream_state_kept._ISSUED) > 20  # states were kept (and found: see below)
 
 
-def test_kept_states_are_found_by_the_next_call(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("secret", [None, SECRET])
+def test_kept_states_are_found_by_the_next_call(secret: str | None,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    if secret:  # (a signed state is kept by its signature, with its canonical JSON)
+        monkeypatch.setenv("TITO_STATE_SECRET", secret)
     found = []
     real = stream_state.decode
 
@@ -210,7 +220,11 @@ def _without_kept(kind: str, body: dict[str, Any]) -> Any:
     lambda b: b["generate_chunk"].__setitem__("request_id", "generate-tokens-other"),
     lambda b: b.__setitem__("stream_state", dict(reversed(list(b["stream_state"].items())))),
 ])
-def test_a_changed_kept_state_is_decoded_as_any_other(change: Any) -> None:
+@pytest.mark.parametrize("secret", [None, SECRET])
+def test_a_changed_kept_state_is_decoded_as_any_other(
+        change: Any, secret: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    if secret:  # (signed: a changed value is a signature mismatch, kept state or not)
+        monkeypatch.setenv("TITO_STATE_SECRET", secret)
     body, _ = _issued_body()
     change(body)
     assert _outcome("chat", body) == _without_kept("chat", body)

@@ -129,6 +129,11 @@ _KEYED: dict[bytes, tuple[Any, Any]] = {}
 def _sign(obj: dict[str, Any], key: bytes, *, ascii_form: bool = False) -> str:
     """HMAC-SHA256 of the canonical JSON (its UTF-8 form; ``ascii_form``: the escaped one),
     hex."""
+    return _mac(_canonical(obj) if ascii_form else _canonical_utf8(obj), key)
+
+
+def _mac(data: bytes, key: bytes) -> str:
+    """HMAC-SHA256 of ``data`` (a state's canonical JSON, written by the caller), hex."""
     keyed = _KEYED.get(key)
     if keyed is None:
         if len(_KEYED) > 4:  # (a rotated secret)
@@ -137,7 +142,7 @@ def _sign(obj: dict[str, Any], key: bytes, *, ascii_form: bool = False) -> str:
         keyed = _KEYED[key] = (hashlib.sha256(block.translate(_IPAD)),
                                hashlib.sha256(block.translate(_OPAD)))
     inner, outer = keyed[0].copy(), keyed[1].copy()
-    inner.update(_canonical(obj) if ascii_form else _canonical_utf8(obj))
+    inner.update(data)
     outer.update(inner.digest())
     return outer.hexdigest()
 
@@ -187,10 +192,12 @@ def encode(
         },
     }
     key = _secret()
+    signed = None
     if key is not None:
-        wire["tito"]["sig"] = _sign(wire, key)
+        signed = _canonical_utf8(wire)  # (also the key the state is kept by: one dump)
+        wire["tito"]["sig"] = _mac(signed, key)
     if not replay and exact:
-        _remember(wire, key, meta, cfg, state, vocab)
+        _remember(wire, key, meta, cfg, state, vocab, signed)
     return wire
 
 
