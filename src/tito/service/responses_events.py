@@ -108,6 +108,8 @@ _EVENT_DEFAULTS = {"seq": 0, "done": False, "out": 0, "open": None, "lp": False,
 _EVENT_KEYS = frozenset(_EVENT_DEFAULTS)
 _EVENT_VALUES = operator.itemgetter(*_EVENT_DEFAULTS)
 _KINDS = frozenset(get_args(ItemKind))
+if len(_EVENT_KEYS) != 6:  # pragma: no cover - a changed class: read_event_state's count
+    raise RuntimeError("EventState's fields changed: update read_event_state")
 
 
 def read_event_state(raw: Any) -> EventState:
@@ -119,7 +121,9 @@ def read_event_state(raw: Any) -> EventState:
     on each call. Both give equal states (``tests/test_responses_events.py`` compares them on
     valid and invalid values)."""
     if raw.__class__ is dict and raw.keys() <= _EVENT_KEYS:
-        seq, done, out, open_, lp, input_tokens = _EVENT_VALUES({**_EVENT_DEFAULTS, **raw})
+        # (every field present, as tito writes it: read at once; else with the defaults)
+        seq, done, out, open_, lp, input_tokens = _EVENT_VALUES(
+            raw if len(raw) == 6 else {**_EVENT_DEFAULTS, **raw})
         if (seq.__class__ is int and seq >= 0 and done.__class__ is bool
                 and out.__class__ is int and out >= 0 and lp.__class__ is bool
                 and input_tokens.__class__ is int and input_tokens >= 0
