@@ -1,6 +1,7 @@
 """Cases for usage's ``reasoning_tokens``: markers of several ids (kimi_k3, plamo3), and the
 count rules of vLLM's classes that differ from the text split (the depth counter of
-BaseThinkingReasoningParser and MiniMaxM3, HYV4's count up to the first end marker).
+BaseThinkingReasoningParser and MiniMaxM3, HYV4's count up to the first end marker, Muse's
+recipient read from the text since the last marker id).
 
 A module of its own (``record_reasoning_tokens.py`` records them with the reasoning cases of
 ``parser_cases.CASES``): the shapes that exercise the id-sequence count, a marker cut at the
@@ -93,6 +94,21 @@ def _rule_cases() -> list[dict]:
         "nested": "<mm:think>a<mm:think>b</mm:think>c</mm:think>d</mm:think>e",
     }
     rows += [("minimax_m3", None, mm), ("minimax_m3", {"thinking_mode": "enabled"}, mm)]
+    # Muse's count (vLLM's MuseReasoningParser.count_reasoning_tokens): the recipient is the
+    # trailing ``to=X`` of the text since the last marker id, trailing whitespace allowed
+    muse = {
+        "ws_after_recipient": " to=user \n<|message|>a b<|eot|> to=self\t<|message|>c d<|eom|>",
+        "to_twice": " to=to=self<|message|>a b<|eom|>xto=self<|message|>c<|eom|>",
+        "no_eom": " to=self<|message|>a b to=user<|message|>c d to=self<|message|>e",
+        "lt_in_header": " to=user<x<|message|>a b<|eom|> to=get_weather <|message|>c<|eom|>",
+        "selfish": " to=selfish<|message|>a<|eom|> to=self.x<|message|>b<|eom|>",
+        "to_alone": " to=<|message|>a b<|eom|>to=\x1c<|message|>c<|eom|>",
+        "space_then_word": " to=user x<|message|>a b<|eom|>",
+        "long_recipient": " to=" + "n" * 300 + "<|message|>a b<|eom|> to=self<|message|>c",
+        "start_mid_header": " to=us<|start|>er<|message|>a b<|eom|>",
+        "unicode_ws": " to=user\u3000<|message|>a<|eom|> to=user\u200b<|message|>b<|eom|>",
+    }
+    rows += [("muse", None, muse), ("muse_glimmer", None, {"no_eom": muse["no_eom"]})]
     out = []
     for name, kw, texts in rows:
         tag = "_".join(f"{k}_{v}" for k, v in (kw or {}).items())

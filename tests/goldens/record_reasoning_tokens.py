@@ -33,13 +33,8 @@ from vllm.tokenizers.detokenizer_utils import detokenize_incrementally  # noqa: 
 SIZES = ([1], [3, 1, 2], [2, 5])
 
 
-#: reasoning parsers whose count is not tito's reasoning state's (the Muse family runs its own
-#: router, ``tito.core.parsers.muse``): not recorded here
-NOT_HERE = ("muse", "musespark1x")
-
-
 def all_cases() -> list[dict]:
-    return [c for c in CASES if c["reasoning"] and c["reasoning"] not in NOT_HERE] \
+    return [c for c in CASES if c["reasoning"]] \
         + parser_cases_count.cases()
 
 

@@ -1031,20 +1031,24 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
     return locals()
 
 
-def MuseState_306e787a4b933d61(StateError, _MISSING, _cls, _d_buf, _d_counts, _d_kind, _d_phase, _d_reasoning_tokens, _d_tools, _dump_value, _fields, _lit_kind, _lit_phase, _new, _set):
-    def __init__(self, *, phase=_d_phase, buf=_d_buf, kind=_d_kind, counts=_d_counts, reasoning_tokens=_d_reasoning_tokens, tools=_d_tools):
+def MuseState_583d6d00cd51c1c2(StateError, _MISSING, _cls, _d_buf, _d_counts, _d_hdr, _d_hdr_ws, _d_kind, _d_phase, _d_reasoning_tokens, _d_tools, _dump_value, _fields, _lit_kind, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, buf=_d_buf, kind=_d_kind, counts=_d_counts, hdr=_d_hdr, hdr_ws=_d_hdr_ws, reasoning_tokens=_d_reasoning_tokens, tools=_d_tools):
         self.phase = phase
         self.buf = buf
         self.kind = kind
         self.counts = counts
+        self.hdr = hdr
+        self.hdr_ws = hdr_ws
         self.reasoning_tokens = reasoning_tokens
         self.tools = tools
-    def _construct(phase, buf, kind, counts, reasoning_tokens, tools):
+    def _construct(phase, buf, kind, counts, hdr, hdr_ws, reasoning_tokens, tools):
         new = _new(_cls)
         new.phase = phase
         new.buf = buf
         new.kind = kind
         new.counts = counts
+        new.hdr = hdr
+        new.hdr_ws = hdr_ws
         new.reasoning_tokens = reasoning_tokens
         new.tools = tools
         return new
@@ -1054,6 +1058,8 @@ def MuseState_306e787a4b933d61(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
         new.buf = self.buf
         new.kind = self.kind
         new.counts = self.counts
+        new.hdr = self.hdr
+        new.hdr_ws = self.hdr_ws
         new.reasoning_tokens = self.reasoning_tokens
         new.tools = self.tools
         if update:
@@ -1063,7 +1069,7 @@ def MuseState_306e787a4b933d61(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.buf, self.kind, self.counts, self.reasoning_tokens, self.tools, ) == (other.phase, other.buf, other.kind, other.counts, other.reasoning_tokens, other.tools, )
+        return (self.phase, self.buf, self.kind, self.counts, self.hdr, self.hdr_ws, self.reasoning_tokens, self.tools, ) == (other.phase, other.buf, other.kind, other.counts, other.hdr, other.hdr_ws, other.reasoning_tokens, other.tools, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -1079,6 +1085,12 @@ def MuseState_306e787a4b933d61(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
             v = self.counts
             if v != _d_counts:
                 d['counts'] = v
+            v = self.hdr
+            if v != _d_hdr:
+                d['hdr'] = v
+            v = self.hdr_ws
+            if v != _d_hdr_ws:
+                d['hdr_ws'] = v
             v = self.reasoning_tokens
             if v != _d_reasoning_tokens:
                 d['reasoning_tokens'] = v
@@ -1094,6 +1106,10 @@ def MuseState_306e787a4b933d61(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
         d['kind'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.counts
         d['counts'] = v
+        v = self.hdr
+        d['hdr'] = v
+        v = self.hdr_ws
+        d['hdr_ws'] = v
         v = self.reasoning_tokens
         d['reasoning_tokens'] = v
         v = self.tools
@@ -1144,6 +1160,26 @@ def MuseState_306e787a4b933d61(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
                 new.counts = checkers['counts'](v)
             except StateError as exc:
                 raise StateError(('counts', *exc.loc), exc.msg) from None
+        v = data.get('hdr', _MISSING)
+        if v is _MISSING:
+            new.hdr = _d_hdr
+        elif v.__class__ is str and len(v) <= 8:
+            new.hdr = v
+        else:
+            try:
+                new.hdr = checkers['hdr'](v)
+            except StateError as exc:
+                raise StateError(('hdr', *exc.loc), exc.msg) from None
+        v = data.get('hdr_ws', _MISSING)
+        if v is _MISSING:
+            new.hdr_ws = _d_hdr_ws
+        elif v.__class__ is bool:
+            new.hdr_ws = v
+        else:
+            try:
+                new.hdr_ws = checkers['hdr_ws'](v)
+            except StateError as exc:
+                raise StateError(('hdr_ws', *exc.loc), exc.msg) from None
         v = data.get('reasoning_tokens', _MISSING)
         if v is _MISSING:
             new.reasoning_tokens = _d_reasoning_tokens

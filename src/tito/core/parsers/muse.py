@@ -54,9 +54,12 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    (vLLM's stream; its batch makes the whole framed output content: ``muse_answer``). Without
    a tool parser, a ``to=user`` message is its body (vLLM's batch frames it once a tool
    channel holds ATEM, its stream passes everything after that channel raw).
-6. Reasoning tokens (usage) are counted as vLLM's ``count_reasoning_tokens``: the ids after a
-   ``<|message|>`` id whose recipient is none or ``self``, up to an ``<|eom|>`` / ``<|eot|>`` /
-   ``<|start|>`` id, markers excluded; Glimmer's none (vLLM's base count: 0).
+6. Reasoning tokens (usage) are counted as vLLM's ``count_reasoning_tokens``, on the ids and
+   apart from the text split above: the ids after a ``<|message|>`` id whose recipient is none
+   or ``self``, up to an ``<|eom|>`` / ``<|eot|>`` / ``<|start|>`` id, markers excluded; the
+   recipient is vLLM's ``to=(?P<recipient>[^\s<]+)\s*$`` on the text since the last marker id
+   (a body without an end marker is part of the next header's text), read with bounded state
+   (:func:`_feed`). Glimmer's none (vLLM's base count: 0).
 7. Glimmer follows vLLM's stream where its batch differs: messages on one side are joined with
    nothing (its batch joins reasoning with ``\n`` and keeps only the first ``to=user``
    message: ``muse_two_blocks``), a reasoning message after a call is reasoning (its batch's
@@ -149,7 +152,6 @@ class _Run:
         st = self.st
         st.phase = "body"
         st.kind = route(recipient, tools=self.parser is not None, glimmer=self.glimmer)
-        st.counts = recipient in (None, "self") and not self.glimmer
         if st.kind == "framed":
             self.content.append(header + MESSAGE)
 
@@ -159,7 +161,7 @@ class _Run:
             self.body("", final=True)  # rule 3
         elif self.st.kind == "framed":
             self.content.append(marker)
-        self.st.phase, self.st.kind, self.st.counts = "out", "drop", False
+        self.st.phase, self.st.kind = "out", "drop"
 
     def text(self, s: str, *, final: bool) -> None:
         """Scan ``s`` (the held text and the new text) to its end or to what must be held."""
@@ -240,6 +242,38 @@ def _ids(vocab: Vocab) -> _Ids:
     return _Ids(tid(MESSAGE), frozenset(tid(t) for t in (EOM, EOT, START)))
 
 
+#: vLLM's ``\s`` (the ``regex`` module's): Python's ``str.isspace`` but for these four
+_NOT_SPACE = frozenset("\x1c\x1d\x1e\x1f")
+_SELF = "to=self"
+
+
+def _feed(hdr: str, ws: bool, text: str) -> tuple[str, bool]:
+    """Rule 6's header state after ``text``. vLLM's ``to=(?P<recipient>[^\\s<]+)\\s*$``
+    matches only inside the text's last run of non-space non-``<`` characters (trailing
+    whitespace after it), at the run's first ``to=`` with a character after it; only whether
+    that recipient is ``self`` (or there is none) matters, so the run is kept as its last two
+    characters until ``to=`` appears, then as ``to=`` and five characters of the recipient."""
+    for ch in text:
+        if ch == "<":
+            hdr, ws = "", False  # the run ends before the text does: no recipient
+        elif ch.isspace() and ch not in _NOT_SPACE:
+            ws = True
+        else:
+            if ws:
+                hdr, ws = "", False  # another run starts
+            if hdr.startswith("to="):
+                if len(hdr) < len(_SELF) + 1:
+                    hdr += ch
+            else:
+                hdr = "to=" if (hdr + ch).endswith("to=") else (hdr + ch)[-2:]
+    return hdr, ws
+
+
+def _reasoning_header(hdr: str) -> bool:
+    """Whether a message with this header state counts: recipient none or ``self``."""
+    return not hdr.startswith("to=") or hdr == "to=" or hdr == _SELF
+
+
 def step(
     vocab: Vocab,
     state: MuseState,
@@ -262,11 +296,14 @@ def step(
             s, st.buf = st.buf + piece, ""
             run.text(s, final=False)
         if tid == marks.message:  # rule 6
-            st.counts = st.phase == "body" and st.counts
+            st.counts = not glimmer and _reasoning_header(st.hdr)
+            st.hdr, st.hdr_ws = "", False
         elif tid in marks.bounds:
-            st.counts = False
-        elif st.counts and st.phase == "body":
-            st.reasoning_tokens += 1
+            st.counts, st.hdr, st.hdr_ws = False, "", False
+        else:
+            st.reasoning_tokens += st.counts
+            if piece:
+                st.hdr, st.hdr_ws = _feed(st.hdr, st.hdr_ws, piece)
     if final or flushed:
         s, st.buf = st.buf + flushed, ""
         run.text(s, final=final)

@@ -32,7 +32,14 @@ class MuseState(State):
     #: header's text (at most :data:`HEADER_LIMIT` characters and a marker prefix)
     buf: str = Field(default="", max_length=HEADER_LIMIT + WS_LIMIT + 16)
     kind: Kind = "drop"  #: where the open message's body goes
-    counts: bool = False  #: the open message's tokens are reasoning tokens
+    #: usage's count (rule 6, vLLM's ``count_reasoning_tokens``, on the ids, apart from the
+    #: router's text split): the ids since the last ``<|message|>`` id count
+    counts: bool = False
+    #: the header text since the last marker id, as much as decides its recipient: the last
+    #: run of non-space non-``<`` characters' last two characters, or once it holds ``to=``,
+    #: ``to=`` and the recipient's first five characters (:func:`tito.core.parsers.muse._feed`)
+    hdr: str = Field(default="", max_length=8)
+    hdr_ws: bool = False  #: whitespace came after that run (the next character starts another)
     reasoning_tokens: int = Field(default=0, ge=0)
     #: the ATEM parser's state (:mod:`tito.core.parsers.tools.muse`), across all tool channels
     tools: ToolState | None = None
