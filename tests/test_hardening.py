@@ -187,6 +187,16 @@ def _next(client: TestClient, state: dict[str, Any], path: str = CHAT_DERENDER) 
      "stream_state.tito.cfg.reasoning_parser"),
     (lambda t: t["cfg"].__setitem__("completion", True), "stream_state.tito.cfg.completion"),
     (lambda t: t["st"].__setitem__("pending", 10**9), "stream_state.tito.st.pending"),
+    # the reasoning markers: single ids, id sequences, the call start that ends the block
+    (lambda t: t["st"]["reasoning"].__setitem__("end_id", 13), "stream_state.tito.st.reasoning"),
+    (lambda t: t["st"]["reasoning"].__setitem__("end_ids", [13, 14]),
+     "stream_state.tito.st.reasoning"),
+    (lambda t: t["st"]["reasoning"].__setitem__("start_ids", [151667, 13]),
+     "stream_state.tito.st.reasoning"),
+    (lambda t: t["st"]["reasoning"].__setitem__("implicit_end_id", 13),
+     "stream_state.tito.st.reasoning"),
+    (lambda t: t["st"]["reasoning"].__setitem__("implicit_end", "x"),
+     "stream_state.tito.st.reasoning"),
 ])
 def test_tampered_unsigned_state_is_a_400(client, mutate, param) -> None:
     state = _first_state(client)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from tito.core.parsers.reasoning import get_reasoning_parser
+from tito.core.parsers.reasoning import ReasoningState, get_reasoning_parser, initial
 from tito.core.pipeline import ChoiceConfig, ChoiceState
 from tito.core.pipeline_parsers import tool_parser_for
 from tito.core.sampling import MAX_N_SEQUENCES  # choices per response, responses per request
@@ -141,7 +141,7 @@ def _check_wire_state(
         if markers is None:
             markers = checked[2] = _marker_ids(model.vocab, cfg.reasoning_parser,
                                                cfg.reasoning_variant)
-        if (state.reasoning.start_id, state.reasoning.end_id) != markers:
+        if _markers_of(state.reasoning) != markers:
             raise bad("reasoning marker ids are not this model's", "st.reasoning")
 
 
@@ -175,10 +175,16 @@ def _check_wire_config(model: ServedModel, cfg: ChoiceConfig, completion: bool) 
         raise bad("named_tool goes with tool_choice 'named'", "cfg.named_tool")
 
 
+def _markers_of(st: ReasoningState) -> tuple[Any, ...]:
+    """A reasoning state's marker fields: its markers' single ids and id sequences (multi-id
+    markers: Kimi K3's, PLaMo 3's) and the tool call start that ends its block."""
+    return (st.start_id, st.end_id, st.start_ids, st.end_ids, st.implicit_end_ids,
+            st.implicit_end, st.implicit_end_id)
+
+
 @lru_cache(maxsize=64)
-def _marker_ids(vocab: Any, reasoning_parser: str,
-                variant: str = "") -> tuple[int | None, int | None]:
-    """The ids of a reasoning format's start and end markers in ``vocab`` (once per pair),
-    with the request's choice of markers (``variant``)."""
-    parser = get_reasoning_parser(reasoning_parser, variant)
-    return vocab.token_id(parser.start), vocab.token_id(parser.end)
+def _marker_ids(vocab: Any, reasoning_parser: str, variant: str = "") -> tuple[Any, ...]:
+    """:func:`_markers_of` the state this format starts with in ``vocab`` (once per pair),
+    with the request's choice of markers (``variant``): a state whose markers differ was not
+    issued for this stream (it would count or split on other ids)."""
+    return _markers_of(initial(get_reasoning_parser(reasoning_parser, variant), vocab, []))
