@@ -1202,8 +1202,8 @@ def MuseState_583d6d00cd51c1c2(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
     return locals()
 
 
-def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
-    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, id_depth=_d_id_depth, lead=_d_lead, led=_d_led, begun=_d_begun, cbegun=_d_cbegun):
+def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_lead_ids, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, id_depth=_d_id_depth, lead=_d_lead, led=_d_led, lead_ids=_d_lead_ids, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
         self.opened = opened
@@ -1223,9 +1223,10 @@ def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_
         self.id_depth = id_depth
         self.lead = lead
         self.led = led
+        self.lead_ids = lead_ids
         self.begun = begun
         self.cbegun = cbegun
-    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, id_held, id_opened, reasoning_tokens, id_depth, lead, led, begun, cbegun):
+    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, id_held, id_opened, reasoning_tokens, id_depth, lead, led, lead_ids, begun, cbegun):
         new = _new(_cls)
         new.phase = phase
         new.held = held
@@ -1246,6 +1247,7 @@ def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_
         new.id_depth = id_depth
         new.lead = lead
         new.led = led
+        new.lead_ids = lead_ids
         new.begun = begun
         new.cbegun = cbegun
         return new
@@ -1270,6 +1272,7 @@ def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_
         new.id_depth = self.id_depth
         new.lead = self.lead
         new.led = self.led
+        new.lead_ids = self.lead_ids
         new.begun = self.begun
         new.cbegun = self.cbegun
         if update:
@@ -1279,7 +1282,7 @@ def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.id_depth, self.lead, self.led, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.id_depth, other.lead, other.led, other.begun, other.cbegun, )
+        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.id_depth, self.lead, self.led, self.lead_ids, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.id_depth, other.lead, other.led, other.lead_ids, other.begun, other.cbegun, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -1340,6 +1343,9 @@ def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_
             v = self.led
             if v != _d_led:
                 d['led'] = v
+            v = self.lead_ids
+            if v != _d_lead_ids:
+                d['lead_ids'] = v
             v = self.begun
             if v != _d_begun:
                 d['begun'] = v
@@ -1385,6 +1391,8 @@ def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_
         d['lead'] = v
         v = self.led
         d['led'] = v
+        v = self.lead_ids
+        d['lead_ids'] = v
         v = self.begun
         d['begun'] = v
         v = self.cbegun
@@ -1577,6 +1585,16 @@ def ReasoningState_43f284d16ee2cdcf(StateError, _MISSING, _cls, _d_answered, _d_
                 new.led = checkers['led'](v)
             except StateError as exc:
                 raise StateError(('led', *exc.loc), exc.msg) from None
+        v = data.get('lead_ids', _MISSING)
+        if v is _MISSING:
+            new.lead_ids = _d_lead_ids
+        elif v.__class__ is int and v >= 0:
+            new.lead_ids = v
+        else:
+            try:
+                new.lead_ids = checkers['lead_ids'](v)
+            except StateError as exc:
+                raise StateError(('lead_ids', *exc.loc), exc.msg) from None
         v = data.get('begun', _MISSING)
         if v is _MISSING:
             new.begun = _d_begun

@@ -146,6 +146,9 @@ class ReasoningState(State):
     #: while they may still be the prefix; the prefix is decided; the output's start is decided
     lead: str = Field(default="", max_length=16)
     led: bool = False
+    #: ``lead_opens`` formats (gemma4): the output ids while its start is undecided (the text a
+    #: prefix of the thought line), counted if the line opens the block (vLLM counts it)
+    lead_ids: int = Field(default=0, ge=0)
     begun: bool = False  #: (also ``lead_end`` formats, minimax_m3: the output's start is decided)
     cbegun: bool = False  #: ``content_lstrip`` formats: the content has started
 
@@ -216,6 +219,8 @@ def step(
     ``text`` is the chunk's text (after stop strings), ``ids`` the chunk's ids (for counting only),
     ``final`` true on the choice's last call (releases the held-back marker prefix).
     """
+    if parser.lead_opens and not state.begun and state.phase == "pre":
+        state = reasoning_count.lead(parser, state, text, len(ids), final=final)
     counted = reasoning_count.count(parser, state, ids, final=final)
     phase = state.phase
     # the per-token cases (property-tested against the scan): no marker can start in the text
@@ -261,7 +266,7 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
     if parser.lead_opens and not st.begun and s:
         prefix = parser.block_prefix
         if st.phase == "pre" and s.startswith(prefix):
-            st.phase = st.id_phase = "think"  # the output opens the block itself
+            st.phase = "think"  # the output opens the block itself (ids: reasoning_count.lead)
             st.opened = True
         elif st.phase == "pre" and prefix.startswith(s) and not final:
             st.held = s

@@ -108,6 +108,27 @@ def _seq(single: int | None, ids: list[int]) -> tuple[int, ...]:
     return (single,) if single is not None else tuple(ids)
 
 
+def lead(parser: ReasoningParser, state: ReasoningState, text: str, n: int, *,
+         final: bool) -> ReasoningState:
+    """gemma4's output start, for the count, before the chunk's ids are counted, decided as
+    the text split's scan (``reasoning._scan``) decides it, on the same text (held + new).
+    Opened by the thought line, the count reads the block from the output's first id, the
+    line's ids included, as vLLM's engine counts it, and the same in batch and in any stream
+    (before, the ids before the decision were counted outside the block: 0 in batch, the
+    later ids in a one-id stream); undecided, the chunk's ids wait in ``lead_ids``; not
+    opened, they stay outside."""
+    s, prefix = state.held + text, parser.block_prefix
+    st = state.model_copy()
+    if s and s.startswith(prefix):
+        st.id_phase, st.reasoning_tokens = "think", st.reasoning_tokens + st.lead_ids
+        st.lead_ids = 0
+    elif not final and (not s or prefix.startswith(s)):
+        st.lead_ids += n
+    else:
+        st.lead_ids = 0
+    return st
+
+
 def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
           final: bool) -> Counted:
     """The count after ``ids`` (the chunk's output ids), ``final`` on the choice's last call;
