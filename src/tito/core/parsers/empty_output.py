@@ -20,6 +20,8 @@ output (recorded from vLLM's own classes: ``tests/goldens/empty_output_vllm.json
 Why a table and not a rule: the difference is a property of each vLLM parser class (engine-based
 adapters null an empty content, legacy ones return the text), invisible in the output. The
 stream has no such question (an empty delta is never sent). gpt-oss (harmony) is not covered.
+Muse's names (muse, musespark1x, muse_glimmer: its router's) are, with this module's defaults:
+null and null with the reasoning parser, a ``""`` content with the tool parser alone.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ Pair = tuple[str | None, str | None]
 
 #: reasoning parser -> (its pair with thinking on, its pair with thinking off), for ``parse("")``
 REASONING_EMPTY: dict[str, tuple[Pair, Pair]] = {
-    **dict.fromkeys(("deepseek_r1", "ernie45", "step3", "step5"), (("", None), ("", None))),
+    # (k2_horizon: no switch, its off pair unused; vLLM refuses the recording's 'no_think')
+    **dict.fromkeys(("deepseek_r1", "ernie45", "k2_horizon", "step3", "step5"),
+                    (("", None), ("", None))),
     **dict.fromkeys(("deepseek_v3", "granite", "hunyuan_a13b", "hy_v3", "minimax_m3", "olmo3",
                      "poolside_v1"), ((None, ""), (None, ""))),
     **dict.fromkeys(("glm45", "glm47", "kimi_k2", "ling3", "mimo", "qwen3", "seed_oss"),
