@@ -66,7 +66,7 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
    ``<|eom|>`` collapse drops it: ``muse_reasoning_after_call``); a bare ``<|message|>``
    message is content (its batch makes the framed text content, its stream nothing:
    ``muse_bare_header``). Each case: ``_GLIMMER_DEVIATIONS`` in
-   ``tests/test_parsers_goldens.py``; Glimmer's render ``reasoning_ended``:
+   ``tests/goldens/parser_deviations.py``; Glimmer's render ``reasoning_ended``:
    :func:`prompt_reasoning_ended`.
 
 State: :class:`MuseState`, bounded (the held text, the kind of the open message, the ATEM

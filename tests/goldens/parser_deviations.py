@@ -1,0 +1,429 @@
+"""The newer parser families' deliberate deviations from vLLM 0.33's batch results (data for
+``tests/test_parsers_goldens.py``'s :data:`DEVIATIONS`): case id -> (tito's result {reasoning,
+content, calls}, why). Each family's table is named for the session that ported it; every
+reason is also in ``docs/conformance.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import parser_cases_muse as _muse
+from parser_cases import CASES
+
+RECORDED = {g["id"]: g for g in json.loads(
+    (pathlib.Path(__file__).parent / "parsers_vllm.json").read_text())}
+
+
+_WEATHER_ARGS = '{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}'
+
+#: newparsers5's deviations (the same rules as the formats' above: one block's text, in order)
+_NP5_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    "minimax_m3/reasoning_on_text_before": (
+        {"reasoning": "beforex", "content": "after", "calls": []},
+        "thinking_mode enabled, text before a <mm:think>: vLLM's batch moves it to the content, "
+        "its stream sends it as reasoning and again as content with the marker (stream != "
+        "batch); tito keeps it reasoning, as it went out (the block was open from the start)",
+    ),
+    **{
+        f"hy_v4/reasoning_{tag}start_in_block": (
+            {"reasoning": "ab", "content": "c", "calls": []},
+            "text before a <think> in the open block: vLLM's batch drops it, its stream sends it "
+            "as reasoning; tito follows the stream (text is never lost)",
+        )
+        for tag in ("", "low_")
+    },
+    # hy_v4's batch is strict (any markup it does not expect makes the whole output content),
+    # its stream lenient: tito reads the calls as its stream does, never losing text
+    **{
+        f"hy_v4/{cid}": ({"reasoning": None, "content": content, "calls": calls}, why)
+        for cid, content, calls, why in (
+            ("key_spaced", None, [["get_weather", '{"city": "Paris"}']],
+             "a key with spaces: vLLM's stream strips it, its batch keeps them; tito strips"),
+            ("value_markup", None, [["get_weather", '{"city": "a <b> & <tool_call> c"}']],
+             "a <tool_call> inside a value: vLLM's batch counts tags and makes the whole output "
+             "content, its stream reads the value; tito reads the value"),
+            ("ws_between_tags", None, [["get_weather", '{"city": "Beijing"}']],
+             "newlines between the argument tags: vLLM's batch makes the whole output content, "
+             "its stream writes the markup into the value (not JSON); tito reads the call "
+             "(Hy3's grammar, whitespace allowed)"),
+            ("truncated", None, [["get_weather", '{"city": "Beijing"}']],
+             "cut inside a value: vLLM's batch makes the whole output content, its stream "
+             "sends the value unclosed; tito keeps it and closes the JSON"),
+            ("truncated_value", None, [["get_weather", '{"city": ""}']],
+             "cut right after <arg_value>: as truncated"),
+            ("text_after", "\nDone.", [["get_weather", '{"city": "Beijing", "date": "2026-03-30"}']],
+             "text_after_calls: text after </tool_calls> is content (vLLM drops it)"),
+            ("no_section_end", None, [["get_weather", '{"city": "Beijing", "date": "2026-03-30"}']],
+             "no </tool_calls>: vLLM's batch makes the whole output content, its stream reads "
+             "the call; tito reads it"),
+            ("cut_name", "Hi ", [],
+             "a header cut by the end: vLLM's batch makes the whole output content, its stream "
+             "drops the cut markup; tito drops it (as hy_v3)"),
+            ("cut_section", "Hi ", [], "as cut_name"),
+            ("duplicate_key", None, [["get_weather", '{"city": "a", "city": "b"}']],
+             "a repeated key: vLLM's batch keeps the last value, its stream writes both (and "
+             "leaves the last unclosed); tito writes both (JSON readers keep the last)"),
+        )
+    },
+}
+
+def _stream_of(cid: str) -> dict:
+    """vLLM's own stream result of a case (where tito follows its stream, not its batch)."""
+    return {k: RECORDED[cid]["stream"][k] for k in ("reasoning", "content", "calls")}
+
+
+_K3 = '<|open|>call tool="get_weather" index="1"<|sep|><|open|>argument key="city" type="string"' \
+    '<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="days" type="number"<|sep|>3' \
+    "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>"
+#: parsers6b's deviations (kimi_k3; the same rules as the formats' above: text is never lost)
+_K3_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{
+        f"kimi_k3/{cid}": ({"reasoning": None, "content": content, "calls": calls}, why)
+        for cid, content, calls, why in (
+            ("no_tool_attr", 'x<|open|>tools<|sep|><|open|>call index="1"<|sep|><|open|>argument '
+             'key="a" type="string"<|sep|>b<|close|>argument<|sep|><|close|>call<|sep|>' + _K3, [],
+             "a call header without a tool attribute: vLLM drops that call and reads the next; "
+             "tito gives its text back as content and the section ends there (the XML formats' "
+             "bad headers)"),
+            ("callx", '<|open|>tools<|sep|><|open|>callx tool="a"<|sep|><|close|>call<|sep|>' + _K3,
+             [], "as no_tool_attr (<|open|>callx is not a call header)"),
+            ("unclosed_call", "Hi", [["get_weather", '{"city": "Paris", "days": 3}']],
+             "truncated_call: vLLM emits a call only at its <|close|>call<|sep|> (both paths); "
+             "tito keeps the cut call"),
+            ("cut_value", "Hi", [["get_weather", "{}"]], "truncated_call, cut in an argument header"),
+            ("duplicate_key", None, [["get_weather", '{"city": "a", "city": "b"}']],
+             "a repeated key: vLLM keeps the last value; tito streams both (JSON readers keep "
+             "the last), as hy_v4"),
+            ("response_twice", "ab", [],
+             "vLLM keeps the first response channel's body only (both paths); tito keeps the "
+             "text of both (text is never lost)"),
+            ("text_after_message", "atail", [],
+             "text after the channels: vLLM drops it (both paths); tito keeps it"),
+        )
+    },
+    # thinking off, a think block the model writes anyway: vLLM's batch keeps only the response
+    # channel's body, its stream sends the rest as content; tito follows the stream
+    **{
+        f"kimi_k3/reasoning_{tag}{cid}": (
+            _stream_of(f"kimi_k3/reasoning_{tag}{cid}"),
+            "thinking off: vLLM's batch drops the text outside the response channel, its stream "
+            "keeps it; tito follows the stream (text is never lost)")
+        for tag in ("off_", "eoff_") for cid in ("block", "no_open", "ws", "unicode")
+    },
+}
+
+#: issue 10's deviations (k2_horizon's reasoning; where vLLM's batch and stream disagree, tito
+#: follows its stream: what was streamed as reasoning stays reasoning)
+_K2H_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{
+        f"k2_horizon/reasoning_{tag}{cid}": (_stream_of(f"k2_horizon/reasoning_{tag}{cid}"), why)
+        for tag in ("", "high_", "medium_", "low_")
+        for cid, why in (
+            ("unclosed", "a block that never closes: vLLM's batch makes the output content, its "
+             "stream has sent it as reasoning; tito keeps it reasoning (rule 3)"),
+            ("plain", "as unclosed (no marker at all)"),
+            ("end_after_tool", "<ifm|tool_calls> before the end marker: vLLM's batch splits at "
+             "the end marker, its stream at the call start; tito follows the stream"),
+        )
+    },
+}
+
+#: muse7's deviations (muse = musespark1x: a channel router; docs/conformance.md lists each)
+_MW = _muse.texts()["call"].split("<|message|>")[2].removesuffix("<|eom|>")  # the ATEM block
+_MUSE_STREAM = ("the tool parser alone: vLLM's batch makes no reasoning (the whole framed output "
+                "is content), its stream routes the messages; tito follows the stream")
+_MUSE_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{f"{p}plain_then_header": (
+        {"reasoning": "r", "content": "hello", "calls": []},
+        "text_kept: text outside any message is content; vLLM keeps it only when no header "
+        "follows in the whole output (its batch), its stream drops it")
+       for p in ("muse+muse/", "muse/", "muse/reasoning_")},
+    **{f"{p}repeated_key": (
+        {"reasoning": None, "content": None,
+         "calls": [["get_weather", '{"city": "Paris", "n": 1, "city": "Rome"}']]},
+        "a repeated key is written twice (JSON readers keep the last value); vLLM keeps its "
+        "first position and its last value, which a stream can only know at </atem:invoke>")
+       for p in ("muse+muse/", "muse/")},
+    **{f"{p}no_header": (
+        {"reasoning": None, "content": _MW, "calls": []},
+        "text_kept: an output without a message header is content, its ATEM invokes text "
+        "(vLLM's batch also makes the calls, only when no header follows anywhere; its composed "
+        "stream drops everything)")
+       for p in ("muse+muse/", "muse/")},
+    **{f"{p}cut_in_invoke": (
+        {"reasoning": None, "content": None, "calls": [["get_weather", "{}"]]},
+        "truncated_call: an invoke cut by the end is the call with what came; vLLM's batch makes "
+        "the framed output content, its stream sends nothing")
+       for p in ("muse+muse/", "muse/")},
+    **{f"{p}tool_channel_no_atem": (
+        {"reasoning": None, "content": "just textok", "calls": []},
+        "text_kept: a tool channel's text outside invokes is content (text_after_calls); vLLM "
+        "drops it")
+       for p in ("muse+muse/", "muse/")},
+    "muse/reasoning_tool_channel_no_atem": (
+        {"reasoning": None, "content": "to=get_weather<|message|>just text<|eom|>ok", "calls": []},
+        "no tool parser: a tool channel is content with its framing, ATEM or not (vLLM's batch "
+        "drops it when no tool channel holds ATEM)"),
+    "muse+muse/invoke_in_answer": (
+        _stream_of("muse+muse/invoke_in_answer"),
+        "an invoke in a to=user answer is text (vLLM's own rule; its batch still makes the call "
+        "because the answer has no framing left when its tool parser scans it); tito follows "
+        "vLLM's stream"),
+    **{f"muse/{cid}": (_stream_of(f"muse/{cid}"), _MUSE_STREAM)
+       for cid in ("call", "answer", "two_blocks", "bare_header", "invoke_in_reasoning",
+                   "user_role", "reasoning_after_call", "commentary", "developer", "unicode",
+                   "unclosed_reasoning", "answer_unclosed", "invoke_in_answer")},
+    "muse/no_eom_before_header": (
+        {"reasoning": "thinking ", "content": None,
+         "calls": [["get_weather", '{"city": "Paris", "n": 3}']]},
+        _MUSE_STREAM + " (whose held-back tail leaks \"to\" there; tito's reasoning is the "
+        "composed parsers')"),
+    **{f"muse/reasoning_{cid}": (
+        {"reasoning": reasoning, "content": f"{framed}<|eom|>{answer}", "calls": []},
+        "no tool parser: a tool channel is content with its framing and a to=user message its "
+        "body; vLLM's batch frames every message but reasoning once any tool channel holds "
+        "ATEM, its stream passes everything after that channel raw")
+       for cid, reasoning, framed, answer in (
+           ("reasoning_after_call", "more", "to=get_weather<|message|>" + _MW, "done"),
+           ("unicode", "想一想 é", "<|start|>assistant to=get_weather<|message|>"
+            + _muse.calls(_muse.invoke("get_weather", ("city", "東京 é"))), "Météo 東京"),
+           ("call_then_answer", None, "to=get_weather<|message|>" + _MW, "It is sunny."))},
+    "muse/reasoning_commentary": (
+        _stream_of("muse/reasoning_commentary"),
+        "no tool parser: as reasoning_after_call (a to=commentary message is its body); here "
+        "tito equals vLLM's stream"),
+}
+
+#: glimmer8's deviations (muse_glimmer: the same router with Muse Glimmer's table; the same
+#: rules as muse's above, plus where Glimmer's own batch and stream disagree; docs/conformance.md)
+_G, _GT, _GR = "muse_glimmer+muse_glimmer/", "muse_glimmer/", "muse_glimmer/reasoning_"
+_GW = _muse.texts()["invoke_in_answer"].removeprefix(" to=user<|message|>").removesuffix("<|eot|>")
+_GLIMMER_TEXT_KEPT = ("text_kept: a tool channel's text outside its invokes is content; vLLM "
+                      "drops it (both paths). Glimmer's table makes to=commentary and "
+                      "to=developer tool channels (vLLM's MuseGlimmerToolParser)")
+_GLIMMER_NO_TOOLS = ("no tool parser: a tool channel is content with its framing and a to=user "
+                     "message its body, the rule muse's reasoning parser alone follows here; "
+                     "vLLM's Glimmer reasoning parser drops a tool channel until one holds ATEM "
+                     "and then passes everything after its header raw, framing included (both "
+                     "paths), which a bounded state cannot hold back")
+_GLIMMER_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{f"{p}two_blocks": (
+        _stream_of(f"{p}two_blocks"),
+        "Glimmer's batch joins reasoning messages with \\n and keeps only the first to=user "
+        "message; its stream joins every message's body as it comes; tito follows the stream")
+       for p in (_G, _GR)},
+    **{f"{p}reasoning_after_call": (
+        _stream_of(f"{p}reasoning_after_call"),
+        "a to=self message after a call is reasoning (vLLM's stream); its batch's "
+        "<|eom|>...to=self<|message|> collapse swallows it into the call's message")
+       for p in (_G, _GT)},
+    **{f"{p}no_eom_before_header": (
+        {"reasoning": "thinking ", "content": None,
+         "calls": [["get_weather", '{"city": "Paris", "n": 3}']]},
+        "a header without <|eom|> ends the reasoning message (vLLM's composed stream); its "
+        "batch reads the reasoning on to the end and repeats its open part (no call); the tool "
+        "parser alone's stream leaks the held-back \"to\"")
+       for p in (_G, _GT)},
+    _GR + "no_eom_before_header": (
+        _stream_of(_GR + "no_eom_before_header"),
+        "as the composed no_eom_before_header; with no tool parser the tool channel is content "
+        "framed (vLLM's stream; its batch reads it into the reasoning)"),
+    **{f"{p}plain_then_header": (
+        {"reasoning": "r", "content": "hello", "calls": []},
+        "text_kept: text outside any message is content; vLLM drops it when a header follows "
+        "(its Glimmer parsers' stream and composed batch; the tool parser alone's batch makes "
+        "the whole framed output content)")
+       for p in (_G, _GT, _GR)},
+    **{f"{p}bare_header": (
+        {"reasoning": None, "content": "bare", "calls": []},
+        "a message without a recipient is content (Glimmer's tool parser table, its stream "
+        "alone); vLLM's Glimmer reasoning parser reads no such message: its composed stream "
+        "sends nothing, its batch the whole framed text")
+       for p in (_G, _GR)},
+    _GR + "user_role": (
+        {"reasoning": None, "content": "qto=get_weather<|message|>" + _MW + "<|eom|>",
+         "calls": []},
+        "as bare_header (<|start|>user<|message|> has no recipient: its body is content) and "
+        "no tool parser: the tool channel is content framed (vLLM's stream drops q, its batch "
+        "makes the whole output content)"),
+    **{f"{p}repeated_key": (
+        {"reasoning": None, "content": None,
+         "calls": [["get_weather", '{"city": "Paris", "n": 1, "city": "Rome"}']]},
+        "a repeated key is written twice, as muse's (vLLM keeps its first position and its "
+        "last value, known only at </atem:invoke>)")
+       for p in (_G, _GT)},
+    **{f"{p}no_header": (
+        {"reasoning": None, "content": _MW, "calls": []},
+        "text_kept: an output without a message header is content, its ATEM invokes text, as "
+        "muse's (vLLM's batch also makes the call, its stream only the call)")
+       for p in (_G, _GT)},
+    **{f"{p}cut_in_invoke": (
+        {"reasoning": None, "content": None, "calls": [["get_weather", "{}"]]},
+        "truncated_call, as muse's: vLLM's batch makes the framed output content, its stream "
+        "sends nothing")
+       for p in (_G, _GT)},
+    **{f"{p}{cid}": ({"reasoning": r, "content": c, "calls": k}, _GLIMMER_TEXT_KEPT)
+       for p in (_G, _GT)
+       for cid, r, c, k in (
+           ("commentary", "plan", "Checking.", [["get_weather", '{"city": "Paris", "n": 3}']]),
+           ("developer", None, "hiddenshown", []),
+           ("tool_channel_no_atem", None, "just textok", []))},
+    _G + "invoke_in_answer": (
+        {"reasoning": None, "content": _GW, "calls": []},
+        "an invoke in a to=user answer is text (vLLM's Glimmer tool parser's stream); its "
+        "composed batch makes the framed output content, its composed stream sends the "
+        "answer's start and drops it once <atem:function_calls> is whole"),
+    _GR + "invoke_in_answer": (
+        {"reasoning": None, "content": _GW, "calls": []},
+        "as the composed invoke_in_answer (no tool parser: the answer's body)"),
+    **{f"{_GT}{cid}": (_stream_of(f"{_GT}{cid}"), _MUSE_STREAM)
+       for cid in ("call", "answer", "two_blocks", "bare_header", "invoke_in_reasoning",
+                   "unicode", "unclosed_reasoning", "answer_unclosed", "invoke_in_answer")},
+    _GR + "reasoning_after_call": (
+        {"reasoning": "more", "content": "to=get_weather<|message|>" + _MW + "<|eom|>done",
+         "calls": []}, _GLIMMER_NO_TOOLS),
+    _GR + "unicode": (
+        {"reasoning": "想一想 é", "content": "<|start|>assistant to=get_weather<|message|>"
+         + _muse.calls(_muse.invoke("get_weather", ("city", "東京 é"))) + "<|eom|>Météo 東京",
+         "calls": []}, _GLIMMER_NO_TOOLS),
+    _GR + "call_then_answer": (
+        {"reasoning": None, "content": "to=get_weather<|message|>" + _MW + "<|eom|>It is sunny.",
+         "calls": []}, _GLIMMER_NO_TOOLS),
+    _GR + "developer": (
+        {"reasoning": None, "content": "to=developer<|message|>hidden<|eom|>shown", "calls": []},
+        _GLIMMER_NO_TOOLS + " (to=developer is a tool channel in Glimmer's table)"),
+    _GR + "tool_channel_no_atem": (
+        {"reasoning": None, "content": "to=get_weather<|message|>just text<|eom|>ok",
+         "calls": []}, _GLIMMER_NO_TOOLS),
+}
+
+#: newparsers4's deviations (the same rules as the formats' above: text is never lost)
+_NP4_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    "poolside_v1/truncated": (
+        {"reasoning": None, "content": None,
+         "calls": [["get_weather", '{"city": "Beijing", "date": ""}']]},
+        "cut right after <arg_value>: vLLM's batch makes the whole output content, its stream "
+        'sends `"date": "` (not JSON); tito closes the value',
+    ),
+    **{
+        f"poolside_v1/{k}": (
+            {"reasoning": None, "content": content, "calls": calls},
+            "vLLM's batch drops the text after the first call, its stream keeps it: tito keeps it",
+        )
+        for k, content, calls in (
+            ("content_after", "\nThat is all.",
+             [["get_weather", '{"city": "Beijing", "date": "2024-06-27"}']]),
+            ("text_between", " and then ", [["get_time", "{}"], ["get_time", "{}"]]))
+    },
+    "poolside_v1/typed_text": (
+        {"reasoning": None, "content": None, "calls": [
+            ["test_types", '{"int_param": "forty", "float_param": "3.5x", "multi": "{1, 2}"}']]},
+        "a set literal ({1, 2}): vLLM's json.dumps raises (its batch makes the whole output "
+        "content, its stream fails); tito keeps the value's text, as for any other non-JSON value",
+    ),
+    "lfm2/text_around": (
+        {"reasoning": None, "content": "Sure.  Done.", "calls": [
+            ["get_current_weather", '{"city": "Paris", "state": "FR", "unit": "celsius"}']]},
+        "vLLM's batch joins the text before and after the block with a newline, its stream "
+        "sends it as written: tito sends it as written",
+    ),
+    **{
+        cid: ({"reasoning": None, "content": None, "calls": [["get_current_weather", args]]},
+              "a call the end of the output cut: vLLM's stream sends its arguments so far (tito "
+              "too); its batch makes it content (lfm2) or closes the JSON (apertus)")
+        for cid, args in (("lfm2/truncated", '{"city": "Pari'),
+                          ("apertus/truncated", '{"city": "Paris"'))
+    },
+    "poolside_v1/name_newline_garbage": (
+        {"reasoning": None, "content": "Sure.", "calls": [["get_weather", "{}"]]},
+        "a call never closed (a broken </tool_call>): vLLM's stream sends the call (tito too, "
+        "its arguments closed), its batch makes the output content",
+    ),
+    "poolside_v1/cut_name": (
+        {"reasoning": None, "content": "Hi ", "calls": []},
+        "a header cut before its name ended: vLLM's stream drops the markup (tito too), its "
+        "batch keeps it as content",
+    ),
+    **{
+        f"lfm2/{k}": (
+            {"reasoning": None, "content": content, "calls": [["get_time", "{}"]]},
+            "text after the block up to a later <|tool_call_end|> (LFM2's echo of its calls, or "
+            "a second block): vLLM drops it, batch and stream; tito never drops text (deciding "
+            "would mean holding the content unboundedly)",
+        )
+        for k, content in (("echo", " [get_time()]<|tool_call_end|> Done."),
+                           ("second_block", '<|tool_call_start|>[get_current_weather(city="Paris",'
+                                            ' state="FR", unit="celsius")]<|tool_call_end|>'))
+    },
+    "lfm2/bad_value": (
+        {"reasoning": None, "content": "Truue)]<|tool_call_end|>", "calls": [["get_time", '{"x": ']]},
+        "a value that is not a literal: the call ends where it stands and the rest is content "
+        "(the pythonic rule); vLLM makes the whole output content (its stream sends nothing)",
+    ),
+    "plamo3/text_after": (
+        {"reasoning": None, "content": " Done.",
+         "calls": [["get_current_weather", '{"city": "Tokyo", "unit": "celsius"}']]},
+        "vLLM's batch drops the text after the section, its stream keeps it: tito keeps it",
+    ),
+    "plamo3/text_in_section": (
+        {"reasoning": None, "content": "<|plamo:begin_tool_requests:plamo|>junk",
+         "calls": [["get_current_weather", '{"city": "Tokyo", "unit": "celsius"}']]},
+        "text inside the section outside a request: vLLM's engine drops it; tito keeps it as "
+        "content (the calls are the same)",
+    ),
+    "gigachat3/text_after": (
+        {"reasoning": None, "content": " Done.",
+         "calls": [["get_current_weather", '{"city": "Moscow", "unit": "celsius"}']]},
+        "text after the call object: vLLM's batch makes the whole output content (the rest of "
+        "the output must be the JSON), its stream puts it into the arguments; tito keeps the call "
+        "and the text as content",
+    ),
+    **{
+        f"gigachat3/{k}": ({"reasoning": None, "content": None, "calls": [[n, a]]},
+                           "a call the end of the output cut or whose JSON is broken: vLLM's "
+                           "stream sends it (tito too), its batch makes the output content")
+        for k, n, a in (("truncated", "get_current_weather", '{"cit'),
+                        ("bad_json", "get_time", "{x}"))
+    },
+    "dots/text_after": (
+        {"reasoning": None, "content": "\nDone.",
+         "calls": [["search", '{"query": "weather in Shanghai"}']]},
+        "vLLM's batch drops the text after the block, its stream keeps it: tito keeps it",
+    ),
+    "dots/json_body": (
+        {"reasoning": None, "calls": [], "content": next(
+            c["text"] for c in CASES if c["id"] == "dots/json_body")},
+        "a block whose body is a JSON call object (vLLM's fallback): tito reads only invoke "
+        "tags and keeps the block as content",
+    ),
+    "dots/unknown_tool": (
+        {"reasoning": None, "calls": [],
+         "content": '<invoke name="nope">\n<parameter name="a">1</parameter>\n</invoke>\n'},
+        "a call of a tool the request lacks: its invoke is content and the block's markers are "
+        "dropped, as vLLM's stream; vLLM's batch makes the whole output content",
+    ),
+    "dots/truncated": (
+        {"reasoning": None, "content": None, "calls": [["search", "{}"]]},
+        "a call the end of the output cut: tito makes it from what came; vLLM's batch makes the "
+        "output content, its stream sends only whole blocks",
+    ),
+    "xlam/truncated": (
+        {"reasoning": None, "content": None, "calls": [["get_current_weather", '{"cit']]},
+        "a list the end of the output cut: tito keeps the call as far as it came (vLLM's stream "
+        "sends the call, its batch makes the output content)",
+    ),
+    "xlam/text_after": (
+        {"reasoning": None, "content": " then text",
+         "calls": [["get_current_weather", '{"city": "Paris", "unit": "celsius"}']]},
+        "text after the list: vLLM's batch makes the whole output content (it needs the output "
+        "to be the list), its stream sends the call and drops the text; tito keeps both",
+    ),
+    "poolside_v1/reasoning_on_call": (
+        {"reasoning": "hm", "calls": [],
+         "content": "\n<tool_call>get_weather\ncity\nParis\n</tool_call>"},
+        "no tool parser for the request: the tool format's special tokens are skipped as "
+        "skip_special_tokens asks; vLLM's parser path keeps every special token",
+    ),
+}
