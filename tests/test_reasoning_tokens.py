@@ -150,15 +150,22 @@ def test_plamo3_count_is_chunking_invariant(parts, seed):
     assert count(case, [10**6]) == count(case, sizes) == count(case, [1])
 
 
-def test_state_stays_bounded_over_a_long_block():
-    """10,000 ids of a Kimi K3 block one per call: the reasoning state's JSON stays small."""
-    case = dict(BY_ID["count/kimi_k3_reopen"], text="<|open|>think<|sep|>" + "a<|open|>" * 5000)
+def one_id_per_call(case: dict) -> tuple:
+    """``case``'s output fed one id per call: the last state and the reasoning state's JSON
+    size after each call (as the wire carries it: fields at their defaults left out)."""
     vocab, cfg = vocab_for(case), config_for(case)
     state = start_choice(vocab, cfg, [])
     sizes = []
     for tid in vocab.encode(case["text"]):
         state, _ = step_choice(vocab, cfg, state, [tid], finish_reason=None, response_id="r")
         sizes.append(len(json.dumps(state.reasoning.model_dump(exclude_defaults=True))))
+    return state, sizes
+
+
+def test_state_stays_bounded_over_a_long_block():
+    """10,000 ids of a Kimi K3 block one per call: the reasoning state's JSON stays small."""
+    state, sizes = one_id_per_call(
+        dict(BY_ID["count/kimi_k3_reopen"], text="<|open|>think<|sep|>" + "a<|open|>" * 5000))
     assert state.reasoning.reasoning_tokens == 10_000 - 1  # the held <|open|> is not decided
     assert max(sizes) < 330  # (as the wire carries it: fields at their defaults left out)
 
@@ -278,13 +285,8 @@ def test_depth_rule_on_id_sequences(parts, seed, enabled):
 def test_depth_state_stays_bounded_over_nested_starts():
     """5,000 nested starts and 5,000 ids one per call (deepseek_r1's depth counter): the depth is
     one int in the state's JSON, which stays small."""
-    case = dict(BY_ID["count/deepseek_r1_nested"], text="<think>a" * 5000 + "</think>" * 4999)
-    vocab, cfg = vocab_for(case), config_for(case)
-    state = start_choice(vocab, cfg, [])
-    sizes = []
-    for tid in vocab.encode(case["text"]):
-        state, _ = step_choice(vocab, cfg, state, [tid], finish_reason=None, response_id="r")
-        sizes.append(len(json.dumps(state.reasoning.model_dump(exclude_defaults=True))))
+    state, sizes = one_id_per_call(
+        dict(BY_ID["count/deepseek_r1_nested"], text="<think>a" * 5000 + "</think>" * 4999))
     assert state.reasoning.id_depth == 1 and state.reasoning.reasoning_tokens == 5000
     assert max(sizes) < 330
 
