@@ -73,6 +73,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tito.core.parsers import HARMONY_REASONING_PARSERS, HARMONY_TOOL_PARSERS, is_harmony
+from tito.core.parsers.harmony_header import CHANNEL as _CHANNEL
+from tito.core.parsers.harmony_header import CONSTRAIN as _CONSTRAIN
+from tito.core.parsers.harmony_header import Header, function_name, parse_header
 from tito.core.parsers.harmony_state import HEADER_LIMIT, HELD_LIMIT, HarmonyState
 from tito.core.parsers.tools._base import ToolCallDelta
 from tito.core.vocab import Vocab
@@ -91,18 +94,6 @@ __all__ = [
 ]
 
 
-_CHANNEL = "<|channel|>"
-_CONSTRAIN = "<|constrain|>"
-_ROLES = ("user", "assistant", "system", "developer", "tool")
-#: vLLM's ``BUILTIN_TOOL_TO_MCP_SERVER_LABEL`` keys: recipients that are not function calls.
-_BUILTIN_TOOLS = ("python", "browser", "container")
-#: Rust's ``char::is_whitespace`` (Unicode White_Space) and ``u8::is_ascii_whitespace``.
-_RUST_WS = frozenset(
-    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-)
-_ASCII_WS = " \t\n\x0c\r"
-
 @dataclass(frozen=True)
 class HarmonyOptions:
     """What the request lets through: reasoning (a reasoning parser is set), tool calls (the
@@ -120,14 +111,6 @@ class HarmonyStep:
     reasoning: str = ""
     content: str = ""
     calls: list[ToolCallDelta] | None = None
-
-
-@dataclass(frozen=True)
-class Header:
-    role: str
-    channel: str | None
-    recipient: str | None
-    content_type: str | None
 
 
 @dataclass(frozen=True)
@@ -189,95 +172,6 @@ def harmony_marker_ids(vocab: Vocab) -> list[int]:
 def initial() -> HarmonyState:
     """The state before the first output token (the prompt ended with ``<|start|>assistant``)."""
     return HarmonyState()
-
-
-def _rust_trim(text: str) -> str:
-    start, end = 0, len(text)
-    while start < end and text[start] in _RUST_WS:
-        start += 1
-    while end > start and text[end - 1] in _RUST_WS:
-        end -= 1
-    return text[start:end]
-
-
-def _split_ascii(text: str) -> list[str]:
-    parts, cur = [], []
-    for ch in text:
-        if ch in _ASCII_WS:
-            if cur:
-                parts.append("".join(cur))
-                cur = []
-        else:
-            cur.append(ch)
-    if cur:
-        parts.append("".join(cur))
-    return parts
-
-
-def parse_header(text: str, *, role_given: bool) -> Header | None:
-    """openai-harmony's ``parse_header_from_string``; None where it raises (rule 4)."""
-    channel = None
-    idx = text.find(_CHANNEL)
-    if idx != -1:
-        after = text[idx + len(_CHANNEL):]
-        end = next((i for i, ch in enumerate(after) if ch in _RUST_WS or ch == "<"), len(after))
-        if end == 0:
-            return None
-        channel = after[:end]
-        text = text[:idx] + after[end:]
-    text = _rust_trim(text)
-    if _CONSTRAIN in text:
-        text = _rust_trim(text.replace(_CONSTRAIN, " " + _CONSTRAIN))
-    parts = _split_ascii(text)
-    role = "assistant"
-    if not role_given:
-        if not parts:
-            return None
-        if parts[0] in _ROLES:
-            role = parts[0]
-        elif len(parts) > 1 or parts[0].startswith("to="):
-            parts.pop(0)
-            role = "tool"
-        else:
-            return None
-    if parts and parts[0] == role:
-        parts.pop(0)
-    recipient = content_type = None
-    if parts:
-        n = len(parts)
-        last = parts.pop()
-        if last.startswith("to="):
-            recipient = last[3:]
-        elif n == 1:
-            recipient = last
-        else:
-            content_type = last
-            raw = parts.pop()
-            recipient = raw[3:] if raw.startswith("to=") else raw
-        if parts:
-            return None
-    return Header(role, channel, _normalize_recipient(recipient), content_type)
-
-
-def _normalize_recipient(recipient: str | None) -> str | None:
-    """vLLM's ``_normalize_recipient``: cut a misparsed ``<|constrain|>...`` off the recipient."""
-    if recipient is None:
-        return None
-    cut = recipient.find(_CONSTRAIN)
-    if cut == -1:
-        return recipient
-    return recipient[:cut].rstrip() or None
-
-
-def function_name(recipient: str | None) -> str | None:
-    """The function a recipient calls (vLLM's ``is_function_recipient``), or None."""
-    if not recipient or recipient.startswith("<|") or recipient == "assistant":
-        return None
-    if recipient.startswith("functions."):
-        return recipient[len("functions."):] or None
-    if recipient.split(".", 1)[0] in _BUILTIN_TOOLS:
-        return None
-    return recipient
 
 
 class _Run:
