@@ -19,8 +19,9 @@ with earlier tables:
 - **floor**: ``json.loads`` of the same body + one ``DecodeStream.step`` + ``json.dumps`` of an
   answer of the same size: what any Python implementation has to do at least.
 
-Also printed: the handler without Powertools (Mangum + app only) and the service alone (the
-body parsed as the app parses it for its fast path, ``tito.adapters.validation.parse_fast``, +
+Also printed: the handler without Powertools (Mangum + app only, called as the handler calls
+them: ``EagerMangum.plain`` for the usual event, which ``plain_v2`` passes) and the service
+alone (the body parsed as the app parses it for its fast path, ``parse_fast``, +
 ``derender.handle_stream_body``: request check, state decode, core step, state encode, chunk
 dict; no JSON out), so the split of the cost is visible. Goals (issue 15):
 handler <= 1.3x echo and <= 5x floor. ``TITO_STATE_SECRET=<32+ chars> python
@@ -92,6 +93,7 @@ def main() -> int:
 
     from tito.adapters.validation import parse_fast
     from tito.handlers import chat_derender, completions_derender, responses_derender
+    from tito.handlers._events import plain_v2
     from tito.models import get_registry
     from tito.service import derender, stream_state_kept
     from tito.service import responses_derender as responses_service
@@ -147,7 +149,13 @@ def main() -> int:
             "floor": floor,
         }
         if mangum_only is not None:
-            variants["no-PT"] = lambda k: mangum_only(events[k], ctx)
+            # as the handler calls it: the usual event (plain_v2) through EagerMangum.plain
+            plain = getattr(mangum_only, "plain", None)
+            if plain is not None:
+                variants["no-PT"] = lambda k: (plain(events[k], ctx) if plain_v2(events[k])
+                                               else mangum_only(events[k], ctx))
+            else:
+                variants["no-PT"] = lambda k: mangum_only(events[k], ctx)
         times: dict[str, list[float]] = {v: [] for v in variants}
         with contextlib.redirect_stdout(sink):
             for _ in range(ROUNDS):

@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 from test_stream_state_fast import QWEN_OUT, json_values
 from test_stream_state_issued import CASES, SECRET, _fresh, _outcome, _run  # noqa: F401
 
+from tito.adapters.validation import parse_fast
 from tito.errors import BadRequest
 from tito.models import get_registry
-from tito.service import derender_stream, stream_body, stream_state, stream_state_kept
+from tito.service import derender, derender_stream, stream_body, stream_state, stream_state_kept
 from tito.service.stream_state_call import decode_checked
 
 
@@ -70,7 +71,8 @@ def test_every_state_tito_issues_is_decoded_in_one_pass(
         monkeypatch.setenv("TITO_STATE_SECRET", SECRET)
     taken = 0
     for model, raw in signed_states if signed else unsigned_states:
-        if stream_body._state(orjson.loads(orjson.dumps(raw))) is None:
+        wire = orjson.loads(orjson.dumps(raw))
+        if stream_body._state(wire) is None or not stream_body.fields_valid(wire):
             continue  # (a first parser-stream answer: its replay ids go the general way)
         taken += 1
         got = decode_checked(get_registry().get(model).vocab, copy.deepcopy(raw), model)
@@ -294,8 +296,8 @@ def test_signed_state_verified_in_place_is_left_as_it_was(
     checked = 0
     for model, raw in signed_states:
         wire = orjson.loads(orjson.dumps(raw))
-        if stream_body._state(wire) is None:
-            continue
+        if stream_body._state(wire) is None or not stream_body.fields_valid(wire):
+            continue  # (a first parser-stream answer: its replay ids go the general way)
         vocab = get_registry().get(model).vocab
         before, order = copy.deepcopy(wire), _order(wire)
         assert decode_checked(vocab, wire, model) is not None
@@ -313,3 +315,76 @@ def test_signed_state_verified_in_place_is_left_as_it_was(
             assert _general(model, bad)[0] == "error"
         checked += 1
     assert checked > 50
+
+
+#: changes of a state's vLLM fields (and of ``tito``'s free-form parts) that the wire model
+#: refuses or converts (a bool for an int, an int for a bool, a string for a list...), or that
+#: the hand-read path leaves to it (replay ids, a float)
+_NOT_COMMON = [
+    lambda s: s.__setitem__("prev_tokens", [5]),
+    lambda s: s.__setitem__("prev_tokens", "Ġhello"),
+    lambda s: s.__setitem__("prefix_offset", True),
+    lambda s: s.__setitem__("read_offset", -1),
+    lambda s: s.__setitem__("held_text", 1),
+    lambda s: s.__setitem__("role_sent", 1),
+    lambda s: s.__setitem__("stop_fired", 0),
+    lambda s: s.__setitem__("tools_streamed", "no"),
+    lambda s: s.__setitem__("logprob_context_token_ids", [True]),
+    lambda s: s.__setitem__("logprob_text_offset", 1.0),
+    lambda s: s.__setitem__("output_token_ids", [1]),
+    lambda s: s.__setitem__("last_tool_call_ids", [1]),
+    lambda s: s["tito"].__setitem__("ext", {"x": 1.5}),
+    lambda s: s["tito"]["cfg"].__setitem__("tool_params", {"get_weather": {"x": 0.5}}),
+]
+
+
+@pytest.mark.parametrize("change", _NOT_COMMON)
+@pytest.mark.parametrize("signed", [False, True])
+def test_a_state_the_wire_model_would_refuse_or_convert_goes_to_it(
+        change: Any, signed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state not issued here whose ``tito`` is an object is read without its vLLM fields'
+    checks (the decode's one pass checks them); a state it then refuses is checked after all
+    and, invalid for the wire model (or not float-free), the body goes to the model: the fast
+    entry answers None, as it did when ``stream_body.read`` checked them first. A state left
+    to the general decode that is valid is answered by it, as before (the last test)."""
+    kind, body = _third_call(signed)
+    change(body["stream_state"])
+    if signed:
+        monkeypatch.setenv("TITO_STATE_SECRET", SECRET)
+    monkeypatch.setattr(stream_state_kept, "_ISSUED", {})
+    data = parse_fast(json.dumps(body).encode())
+    wire = stream_body.read(data)
+    assert wire is not None and wire.stream_state.checked is False
+    assert not stream_body.fields_valid(data["stream_state"])
+    vocab = get_registry().get("qwen3").vocab
+    assert decode_checked(vocab, copy.deepcopy(data["stream_state"]), "qwen3") is None
+    assert derender.handle_stream_body(data, completion=False) is None
+
+
+@pytest.mark.parametrize("signed", [False, True])
+def test_the_one_pass_checks_the_state_against_the_model_and_endpoint(
+        signed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``decode_checked`` given the served model also makes ``_check_wire_state``'s checks:
+    a state it refuses (another endpoint's, settings or markers not this model's, a pending
+    id outside the vocabulary) is left to the general path, whose 400 comes as before."""
+    kind, body = _third_call(signed)
+    if signed:
+        monkeypatch.setenv("TITO_STATE_SECRET", SECRET)
+    served = get_registry().get("qwen3")
+    raw = body["stream_state"]
+    assert decode_checked(served.vocab, copy.deepcopy(raw), "qwen3", served, False) is not None
+    assert decode_checked(served.vocab, copy.deepcopy(raw), "qwen3", served, True) is None
+    if signed:
+        return  # (the changes below are signature mismatches)
+    for change in (
+            lambda s: s["tito"]["cfg"].__setitem__("tool_choice", "none"),
+            lambda s: s["tito"]["st"]["reasoning"].__setitem__("end_id", 5),
+            lambda s: s["tito"]["st"].__setitem__("pending", served.vocab_size),
+            lambda s: s.__setitem__("logprob_context_token_ids", [served.vocab_size])):
+        changed = copy.deepcopy(raw)
+        change(changed)
+        assert decode_checked(served.vocab, copy.deepcopy(changed), "qwen3") is not None
+        assert decode_checked(served.vocab, changed, "qwen3", served, False) is None
+        monkeypatch.setattr(stream_state_kept, "_ISSUED", {})
+        outcome = _outcome(kind, {**body, "stream_state": changed})
+        assert outcome[0] == "error" and outcome[2].startswith("stream_state.tito."), outcome

@@ -249,9 +249,11 @@ def handle_stream_body(data: Any, *, completion: bool) -> tuple[dict[str, Any], 
     if call is None:
         return None
     model = _models.get_registry().get(call.model)  # (the module's: tests may replace it)
-    if completion:
-        return derender_completion_stream(model, call), call.float_free  # type: ignore[arg-type]
-    return derender_chat_stream(model, call), call.float_free  # type: ignore[arg-type]
+    run = derender_completion_stream if completion else derender_chat_stream
+    try:
+        return run(model, call), call.float_free  # type: ignore[operator]
+    except stream_body.NotCommon:  # (a state's vLLM fields, checked late: the model's)
+        return None
 
 
 def handle_completions(

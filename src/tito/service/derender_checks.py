@@ -21,7 +21,7 @@ from tito.errors import BadRequest, quote
 from tito.models import ServedModel
 
 __all__ = ["_check_choice_count", "_check_ids", "_check_logprobs", "_check_response",
-           "_check_wire_state"]
+           "_check_wire_state", "wire_config_checked"]
 
 
 def _check_ids(model: ServedModel, ids: Sequence[int] | None, param: str) -> None:
@@ -109,15 +109,7 @@ def _check_wire_state(
     made by the pipeline from a state that passed these checks: only its settings are checked
     against the endpoint (another endpoint of ``tito serve`` may be sent it).
     """
-    key = (id(cfg), id(model), completion)
-    checked = _CFG_CHECKED.get(key)
-    if checked is None or checked[0] is not cfg or checked[1] is not model:
-        _check_wire_config(model, cfg, completion)  # (a stream's settings: once per process)
-        if len(_CFG_CHECKED) >= _MAX_CFG_CHECKED:
-            _CFG_CHECKED.clear()
-        # (kept alive: ids not reused; the markers' ids asked for by a reasoning state only:
-        # a format without markers, harmony's, has none to ask for)
-        checked = _CFG_CHECKED[key] = [cfg, model, None]
+    checked = _config_checked(model, cfg, completion)
     if issued:
         return
     size = model.vocab_size  # the model's rows: padded ids are valid output
@@ -143,6 +135,31 @@ def _check_wire_state(
                                                cfg.reasoning_variant)
         if _markers_of(state.reasoning) != markers:
             raise bad("reasoning marker ids are not this model's", "st.reasoning")
+
+
+def _config_checked(model: ServedModel, cfg: ChoiceConfig, completion: bool) -> list[Any]:
+    """The :data:`_CFG_CHECKED` entry of settings that passed :func:`_check_wire_config` for
+    this model and endpoint (checked now if not yet; its error raised)."""
+    key = (id(cfg), id(model), completion)
+    checked = _CFG_CHECKED.get(key)
+    if checked is None or checked[0] is not cfg or checked[1] is not model:
+        _check_wire_config(model, cfg, completion)  # (a stream's settings: once per process)
+        if len(_CFG_CHECKED) >= _MAX_CFG_CHECKED:
+            _CFG_CHECKED.clear()
+        # (kept alive: ids not reused; the markers' ids asked for by a reasoning state only:
+        # a format without markers, harmony's, has none to ask for)
+        checked = _CFG_CHECKED[key] = [cfg, model, None]
+    return checked
+
+
+def wire_config_checked(model: ServedModel, cfg: ChoiceConfig,
+                        completion: bool) -> list[Any] | None:
+    """:func:`_config_checked`, None for settings it refuses (the caller's general path then
+    gives the error)."""
+    try:
+        return _config_checked(model, cfg, completion)
+    except BadRequest:
+        return None
 
 
 def _not_issued(message: str, param: str) -> BadRequest:

@@ -41,7 +41,7 @@ from tito.service.derender_shaping import (
     _token_ids,
     _usage,
 )
-from tito.service.stream_body import StreamCall
+from tito.service.stream_body import StreamCall, ensure_checked
 from tito.service.stream_state_call import decode_checked
 from tito.service.stream_state_kept import take_issued
 
@@ -147,16 +147,18 @@ class _Stream:
         issue, as the checks below would set it up, and say so; False: they run (and give any
         error, in their order). The state is decoded in one pass
         (:func:`tito.service.stream_state_call.decode_checked`, ``decode``'s result for it),
-        then checked as below: the chunk's ids and logprobs, the state against this model and
-        endpoint (whose errors come next below too), the chunk's stream against the state's
-        (a call of another stream: below, for its error)."""
+        the state against this model and endpoint in the same pass (:func:`_check_wire_state`'s
+        checks: refused, it is left to the general path, for its error), then the chunk's ids
+        and logprobs as below, the chunk's stream against the state's (a call of another
+        stream: below, for its error)."""
         req, model = self.req, self.model
-        loaded = decode_checked(model.vocab, req.stream_state.raw, model.name)
+        wire = req.stream_state
+        loaded = decode_checked(model.vocab, wire.raw, model.name, model, self.completion)
         chunk = req.generate_chunk
         if loaded is None or chunk.request_id != loaded[0].id:
+            ensure_checked(wire)  # (the decode's checks of vLLM's fields, for the general one)
             return False  # (a decoded state's id is never too long)
         self._set_up(chunk, loaded)
-        _check_wire_state(model, self.cfg, self.state, completion=self.completion)
         self.own_meta = True
         return True
 

@@ -354,7 +354,10 @@ def handle_stream_body(data: Any) -> tuple[dict[str, Any], bool] | None:
     if call is None:
         return None
     model = _models.get_registry().get(call.model)  # (the module's: tests may replace it)
-    return derender_responses_stream(model, call), call.float_free  # type: ignore[arg-type]
+    try:
+        return derender_responses_stream(model, call), call.float_free  # type: ignore[arg-type]
+    except stream_body.NotCommon:  # (a state's vLLM fields, checked late: the model's)
+        return None
 
 
 def handle_responses(

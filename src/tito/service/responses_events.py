@@ -108,6 +108,8 @@ _EVENT_DEFAULTS = {"seq": 0, "done": False, "out": 0, "open": None, "lp": False,
 _EVENT_KEYS = frozenset(_EVENT_DEFAULTS)
 _EVENT_VALUES = operator.itemgetter(*_EVENT_DEFAULTS)
 _KINDS = frozenset(get_args(ItemKind))
+#: the exact JSON types of those fields (``open``: a kind or null)
+_EVENT_TYPES = frozenset({(int, bool, int, kind, bool, int) for kind in (str, type(None))})
 if len(_EVENT_KEYS) != 6:  # pragma: no cover - a changed class: read_event_state's count
     raise RuntimeError("EventState's fields changed: update read_event_state")
 
@@ -121,14 +123,13 @@ def read_event_state(raw: Any) -> EventState:
     on each call. Both give equal states (``tests/test_responses_events.py`` compares them on
     valid and invalid values)."""
     if raw.__class__ is dict and raw.keys() <= _EVENT_KEYS:
-        # (every field present, as tito writes it: read at once; else with the defaults)
-        seq, done, out, open_, lp, input_tokens = _EVENT_VALUES(
-            raw if len(raw) == 6 else {**_EVENT_DEFAULTS, **raw})
-        if (seq.__class__ is int and seq >= 0 and done.__class__ is bool
-                and out.__class__ is int and out >= 0 and lp.__class__ is bool
-                and input_tokens.__class__ is int and input_tokens >= 0
-                and (open_ is None or (open_.__class__ is str and open_ in _KINDS))):
-            return EventState._construct(seq, done, out, open_, lp, input_tokens)
+        # (every field present, as tito writes it: read at once; else with the defaults; their
+        # types compared at once)
+        values = _EVENT_VALUES(raw if len(raw) == 6 else {**_EVENT_DEFAULTS, **raw})
+        seq, _, out, open_, _, input_tokens = values
+        if (tuple(map(type, values)) in _EVENT_TYPES and seq >= 0 and out >= 0
+                and input_tokens >= 0 and (open_ is None or open_ in _KINDS)):
+            return EventState._construct(*values)
     return EventState.model_validate(raw)
 
 

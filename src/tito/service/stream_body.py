@@ -36,7 +36,8 @@ from typing import Any
 from tito.protocol.generate_response import _plain_wire_entries as plain_wire_entries
 from tito.service.stream_state_kept import issued
 
-__all__ = ["EngineChoice", "EngineChunk", "EngineLogprobs", "StreamCall", "WireState", "read"]
+__all__ = ["EngineChoice", "EngineChunk", "EngineLogprobs", "NotCommon", "StreamCall", "WireState",
+           "ensure_checked", "fields_valid", "read"]
 
 #: vLLM's ``DerenderStreamState`` fields (tito's encoder writes all of them): name -> JSON type
 _STATE_TYPES: dict[str, type] = {
@@ -63,14 +64,19 @@ class WireState:
     """The client's ``stream_state`` as the service reads it from the validated model: its JSON
     dump (``model_dump``) and the fields sent (``model_fields_set``); here every field is sent.
     ``issued``: a state this process issued, as :func:`tito.service.stream_state_kept.issued` found
-    it (else None)."""
+    it (else None). ``checked``: its vLLM fields and ``tito``'s free-form parts were checked
+    here (:func:`fields_valid`); not yet (a state not issued here, its ``tito`` an object): the
+    decode checks them in its one pass (:func:`tito.service.stream_state_call.decode_checked`:
+    those fields, no float in ``tito``), and only a state it leaves to the general decode is
+    checked here (:func:`ensure_checked`)."""
 
-    __slots__ = ("issued", "model_fields_set", "raw")
+    __slots__ = ("checked", "issued", "model_fields_set", "raw")
 
-    def __init__(self, raw: dict[str, Any], issued: Any = None) -> None:
+    def __init__(self, raw: dict[str, Any], issued: Any = None, checked: bool = True) -> None:
         self.raw = raw
         self.model_fields_set = _STATE_KEYS
         self.issued = issued
+        self.checked = checked
 
     def model_dump(self, *, mode: str = "json") -> dict[str, Any]:
         return self.raw
@@ -153,6 +159,29 @@ def _state(raw: Any) -> WireState | None:
     found = issued(raw)
     if found is not None:  # the very bytes this process issued: valid as they are
         return WireState(raw, found)
+    if raw["tito"].__class__ is dict:  # (decoded next: its one pass checks the vLLM fields
+        return WireState(raw, checked=False)  # and the floats: see WireState)
+    return WireState(raw) if fields_valid(raw) else None
+
+
+class NotCommon(Exception):
+    """A hand-read body that is not the common call after all (a stream state whose vLLM
+    fields the wire model would refuse or convert, found by :func:`ensure_checked`): the
+    caller answers None, and the body goes through its pydantic model."""
+
+
+def ensure_checked(state: WireState) -> None:
+    """Check ``state``'s vLLM fields now, if :func:`_state` left them to the decode (which
+    left the state to the general decode); raise :class:`NotCommon` if invalid."""
+    if not state.checked:
+        if not fields_valid(state.raw):
+            raise NotCommon
+        state.checked = True
+
+
+def fields_valid(raw: dict[str, Any]) -> bool:
+    """Are the state's vLLM fields (and ``tito``'s type) what the wire model takes as they
+    are, and the state one the hand-read path serves (no replay ids)?"""
     # each of _STATE_TYPES, written out (a loop over them cost twice as much)
     tokens, context, tito = raw["prev_tokens"], raw["logprob_context_token_ids"], raw["tito"]
     prefix, read, offset = raw["prefix_offset"], raw["read_offset"], raw["logprob_text_offset"]
@@ -166,14 +195,16 @@ def _state(raw: Any) -> WireState | None:
             or len(tokens) > _MAX_PREV_TOKENS or len(context) > _MAX_LP_CONTEXT
             or not _strings(tokens) or (context and not _ids(context))
             or (raw["last_tool_call_ids"] != [] and not _strings(raw["last_tool_call_ids"]))):
-        return None
-    if tito is not None:
-        cfg, ext = tito.get("cfg"), tito.get("ext")
-        if ((cfg.__class__ is dict and _has_float(cfg.get("tool_params")))
+        return False
+    return tito is None or _float_free_tito(tito)
+
+
+def _float_free_tito(tito: dict[str, Any]) -> bool:
+    """No float in ``tito``'s free-form parts (``cfg.tool_params``, ``ext``)."""
+    cfg, ext = tito.get("cfg"), tito.get("ext")
+    return not ((cfg.__class__ is dict and _has_float(cfg.get("tool_params")))
                 or (ext is not None and (ext.__class__ is not dict or not _FLAT.issuperset(
-                    map(type, ext.values()))) and _has_float(ext))):
-            return None
-    return WireState(raw)
+                    map(type, ext.values()))) and _has_float(ext)))
 
 
 #: the classes of a JSON object's values that hold no float (a flat object: the usual ``ext``)

@@ -140,6 +140,14 @@ def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
         return None
     if not ids and not (final and held):
         return None
+    if (len(ids) == 1 and not held and not st.start_ids and not st.end_ids
+            and not st.implicit_end_ids):
+        # one id, each marker one id or none (most formats' per-token call): the case below
+        # without its marker tuples and set, the same answer
+        tid = ids[0]
+        if tid != st.start_id and tid != st.end_id and tid != st.implicit_end_id:
+            return (phase, st.reasoning_tokens + 1, held, st.id_opened, 0) if phase == "think" \
+                else None
     start = _seq(st.start_id, st.start_ids)
     end = _seq(st.end_id, st.end_ids)
     call = _seq(st.implicit_end_id, st.implicit_end_ids)
