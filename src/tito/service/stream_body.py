@@ -15,7 +15,13 @@ calls (``chat_request``, ``completion_request``, ``derender_context``, ``generat
 ``prompt_token_ids``, the chunk's ``usage``/``metrics``/``prompt_token_ids``, logprobs of the
 legacy shape or not of the exact wire types), a state without all of vLLM's fields or with
 replay ids. Errors are therefore
-always pydantic's own (and the service's, which come after validation either way).
+always pydantic's own (and the service's, which come after validation either way). One part is
+checked later, in the same call: the vLLM fields (and ``tito``'s floats) of a state this process
+did not keep, whose ``tito`` is an object, are checked by the decode that reads them
+(:func:`tito.service.stream_state_call.decode_checked`, one pass); a state it leaves to the
+general decode is checked here then (:func:`ensure_checked`), and one invalid for the model
+raises :class:`NotCommon`: the service's fast entry answers None, and the body goes through
+the model as if :func:`read` had refused it.
 
 Floats: none is accepted anywhere but in the logprob entries' ``logprob`` (no other field of the
 common call is a float; the state's free-form parts, ``tito.cfg.tool_params`` and ``tito.ext``,
