@@ -1171,6 +1171,21 @@ TOKENS_GPTOSS: dict[str, tuple[str, str, dict[str, Any]]] = {
         201086, 201087, 13225]}),
     "tokenize_endofprompt": ("gpt-oss", "/tokenize", {"model": "gpt-oss", "return_token_strs": True,
                                                       "prompt": "<|endofprompt|>x"}),
+    # a lazily validated content (no complete text part: vLLM's OpenAI message types) on the
+    # harmony /tokenize: vLLM's body dump empties it (no check, no content), where its chat
+    # render checks each part (400)
+    **{f"tokenize_lazy_{role}_{tag}": ("gpt-oss", "/tokenize", {"model": "gpt-oss", "messages": [
+        *([] if first else [{"role": "user", "content": "Hi"}]),
+        {"role": role, "content": [part]}, *([{"role": "user", "content": "Go"}] if first else [])]})
+       for role, tag, part, first in (
+           ("system", "textless", {"type": "text"}, False),
+           ("system", "first", {"type": "bogus"}, True),
+           ("developer", "bogus", {"type": "bogus"}, False),
+           ("user", "textless", {"type": "text"}, False),
+           ("user", "string", "str", False),
+           ("user", "image", {"type": "image_url"}, False),
+           ("assistant", "refusal", {"type": "refusal"}, False),
+           ("tool", "textless", {"type": "text"}, False))},
     "completion_derender_reserved": ("gpt-oss", "/v1/completions/derender", {
         "model": "gpt-oss", "completion_request": {"model": "gpt-oss", "prompt": "Hi"},
         "generate_responses": [{"request_id": "cmpl-reserved", "choices": [{

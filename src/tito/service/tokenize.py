@@ -53,7 +53,12 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             del fields["tools"]
         if isinstance(model.vocab, MistralVocab):
             fields.pop("chat_template_kwargs", None)
-        if not request.messages and not is_harmony_model(model):  # harmony renders none
+        harmony = is_harmony_model(model)
+        if harmony:  # (vLLM's body dump: lazily validated parts are gone, not checked)
+            from tito.core.harmony import lazy_content_dumped  # gpt-oss only
+
+            fields["messages"] = lazy_content_dumped(fields.get("messages"))
+        if not request.messages and not harmony:  # harmony renders none
             raise BadRequest(
                 "Cannot apply chat template to an empty conversation. Provide at least one message.",
                 param="messages",

@@ -19,6 +19,7 @@ from tito.core.harmony.conversation import (
     build_conversation,
     drop_old_analysis,
     flatten_text,
+    lazy_content_dumped,
 )
 from tito.core.harmony.encode import encode_ordinary, harmony_tokens, render_for_completion
 
@@ -33,5 +34,6 @@ __all__ = [
     "encode_ordinary",
     "flatten_text",
     "harmony_tokens",
+    "lazy_content_dumped",
     "render_for_completion",
 ]

@@ -55,6 +55,7 @@ __all__ = [
     "build_conversation",
     "drop_old_analysis",
     "flatten_text",
+    "lazy_content_dumped",
 ]
 
 #: The efforts gpt-oss knows (vLLM's ``REASONING_EFFORT``).
@@ -128,6 +129,20 @@ def _lazy(msg: Mapping[str, Any]) -> bool:
     checks each part against the role's OpenAI part types."""
     content = msg.get("content")
     return isinstance(content, list) and not custom_typed(msg)
+
+
+def lazy_content_dumped(messages: Any) -> Any:
+    """``messages`` as vLLM 0.33's ``/tokenize`` hands a gpt-oss chat to its chat render: it
+    rebuilds a chat request from a ``model_dump`` of its own body, where a :func:`_lazy`
+    content (pydantic's not yet iterated ``ValidatorIterator``) dumps as an iterator that
+    yields nothing, so its parts are never checked and the message has no content (a user's
+    renders empty; checked on vLLM's server: ``{"type": "bogus"}`` parts give 200 there, 400
+    on its chat render). An empty list here reads the same: lazy, no parts. Anything that is
+    not such a message is kept as it is (the request's own checks judge it)."""
+    if not isinstance(messages, list):
+        return messages
+    return [{**m, "content": []} if isinstance(m, Mapping) and _lazy(m) else m
+            for m in messages]
 
 
 #: the part types of the OpenAI message types whose parts harmony's default path iterates
