@@ -56,7 +56,61 @@ def cases() -> list[dict]:
             if kw:
                 case["kwargs"] = kw
             out.append(case)
-    return out + _rule_cases()
+    return out + _rule_cases() + special_cases()
+
+
+#: rows whose vLLM class is engine-based (tito.core.parsers.reasoning_skip.ENGINE_GRAMMARS) and
+#: some that count ids (deepseek_r1, minimax_m3, hy_v4, kimi_k3): their block's markers
+_SPECIAL_ROWS = {
+    "qwen3": ("<think>", "</think>"), "step3p5": ("<think>", "</think>"),
+    "mimo": ("<think>", "</think>"), "nemotron_v3": ("<think>", "</think>"),
+    "granite_thinking_parser": ("<think>", "</think>"),
+    "seed_oss": ("<seed:think>", "</seed:think>"), "glm45": ("<think>", "</think>"),
+    "glm47": ("<think>", "</think>"), "ling3": ("<think>", "</think>"),
+    "deepseek_v4": ("<think>", "</think>"), "deepseek_v41": ("<think>", "</think>"),
+    "mistral": ("[THINK]", "[/THINK]"), "kimi_k2": ("<think>", "</think>"),
+    "minimax_m2": ("<think>", "</think>"), "gemma4": ("<|channel>", "<channel|>"),
+    "plamo3": (BT, ET), "deepseek_r1": ("<think>", "</think>"),
+    "minimax_m3": ("<mm:think>", "</mm:think>"), "hy_v4": ("<think>", "</think>"),
+    "kimi_k3": (THINK, THINK_END),
+}
+
+
+def special_cases() -> list[dict]:
+    """Special tokens inside the block (issue 10): vLLM's engine-based classes drop those their
+    grammar does not name (no count), and count 0 for an id their grammar matches by id
+    without a transition from the block (``framing``); the others count every id. Only specials the recorder's
+    tokenizer lists in ``all_special_ids`` (its eos and pad, ``<|im_end|>`` and
+    ``<|endoftext|>``, and the format's markers): tito reads "special" off the vocabulary."""
+    out = []
+    for name, (s, e) in _SPECIAL_ROWS.items():
+        texts = {"in_block": f"{s}a<|im_end|> b<|endoftext|>c{e}d<|im_end|>",
+                 "unclosed": f"{s}a b<|endoftext|><|endoftext|>"}
+        for cid, text in texts.items():
+            out.append({"id": f"count/special_{name}_{cid}", "tool": None, "reasoning": name,
+                        "tools": [], "text": text})
+    framing = {  # an id the grammar matches by id, without a transition from the block
+        "qwen3": "<think>a</tool_call>b</think>c", "glm45": "<think>a</tool_call>b</think>c",
+        "kimi_k2": "<think>a<|tool_call_end|>b<|tool_calls_section_end|></think>c",
+        "seed_oss": "<seed:think>a</seed:tool_call>b</seed:think>c",
+        "mistral": "[THINK]a[ARGS]b[/THINK]c", "plamo3": f"{BT}a<|plamo:tag|>b{ET}c",
+        "deepseek_v4": "<think>a</｜DSML｜tool_calls>b</think>c",
+        "minimax_m2": "<think>a</minimax:tool_call>b</think>c",
+        "gemma4": "<|channel>a<tool_call|>b<channel|>c", "deepseek_r1": "<think>a</tool_call>b",
+    }
+    for name, text in framing.items():
+        out.append({"id": f"count/special_{name}_framing", "tool": None, "reasoning": name,
+                    "tools": [], "text": text})
+    g = {"turn_in_block": "<|channel>thought\na<|turn>b<|tool_response>c<channel|>d",
+         "quote_in_block": '<|channel>a<|"|>b<|"|><channel|>c',
+         "bare_end": "a<|im_end|>b<|turn><channel|>c",
+         "line_first": "thought\na<|turn>",
+         "call_in_block": '<|channel>a<|turn><|tool_call>call:f{x:<|"|>y<|"|>}<tool_call|>'}
+    for cid, text in g.items():
+        for tool in (None, "gemma4"):
+            out.append({"id": f"count/special_gemma4{'+gemma4' if tool else ''}_{cid}",
+                        "tool": tool, "reasoning": "gemma4", "tools": [], "text": text})
+    return out
 
 
 def _rule_cases() -> list[dict]:

@@ -3,6 +3,7 @@
 Run with vLLM's python (never from the tests)::
 
     /work/vllm-venv/bin/python tests/goldens/record_reasoning_tokens.py
+    /work/vllm-venv/bin/python tests/goldens/record_reasoning_tokens.py --only count/special_
 
 The cases: every case of ``parser_cases.CASES`` with a reasoning parser, and
 ``parser_cases_count.cases()`` (markers of several ids). Each is counted as vLLM's chat serving
@@ -93,13 +94,20 @@ def stream(case: dict, sizes: list[int]) -> int | str:
 
 
 def main() -> None:
-    out = [{"id": c["id"], "reasoning": c["reasoning"], "batch": batch(c),
+    """All cases; with ``--only PREFIX``: the cases whose id starts so, merged into the file
+    (the others' records kept as they are)."""
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    path = HERE / "reasoning_tokens_vllm.json"
+    new = [{"id": c["id"], "reasoning": c["reasoning"], "batch": batch(c),
             "stream": {",".join(map(str, s)): stream(c, s) for s in SIZES}}
-           for c in all_cases()]
-    (HERE / "reasoning_tokens_vllm.json").write_text(
-        json.dumps(out, ensure_ascii=False, indent=0) + "\n")
-    bad = [g["id"] for g in out if set(g["stream"].values()) != {g["batch"]}]
-    print(f"{len(out)} cases recorded; vLLM batch != stream in {len(bad)}: {bad}")
+           for c in all_cases() if only is None or c["id"].startswith(only)]
+    out = new
+    if only is not None:
+        fresh = {g["id"] for g in new}
+        out = [g for g in json.loads(path.read_text()) if g["id"] not in fresh] + new
+    path.write_text(json.dumps(out, ensure_ascii=False, indent=0) + "\n")
+    bad = [g["id"] for g in new if set(g["stream"].values()) != {g["batch"]}]
+    print(f"{len(new)} cases recorded; vLLM batch != stream in {len(bad)}: {bad}")
 
 
 if __name__ == "__main__":

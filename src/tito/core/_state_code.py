@@ -1202,8 +1202,8 @@ def MuseState_583d6d00cd51c1c2(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
     return locals()
 
 
-def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_lead_ids, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
-    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, id_depth=_d_id_depth, lead=_d_lead, led=_d_led, lead_ids=_d_lead_ids, begun=_d_begun, cbegun=_d_cbegun):
+def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_lead_block, _d_lead_cue, _d_lead_ids, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, id_depth=_d_id_depth, lead=_d_lead, led=_d_led, lead_ids=_d_lead_ids, lead_block=_d_lead_block, lead_cue=_d_lead_cue, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
         self.opened = opened
@@ -1224,9 +1224,11 @@ def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_
         self.lead = lead
         self.led = led
         self.lead_ids = lead_ids
+        self.lead_block = lead_block
+        self.lead_cue = lead_cue
         self.begun = begun
         self.cbegun = cbegun
-    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, id_held, id_opened, reasoning_tokens, id_depth, lead, led, lead_ids, begun, cbegun):
+    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, id_held, id_opened, reasoning_tokens, id_depth, lead, led, lead_ids, lead_block, lead_cue, begun, cbegun):
         new = _new(_cls)
         new.phase = phase
         new.held = held
@@ -1248,6 +1250,8 @@ def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_
         new.lead = lead
         new.led = led
         new.lead_ids = lead_ids
+        new.lead_block = lead_block
+        new.lead_cue = lead_cue
         new.begun = begun
         new.cbegun = cbegun
         return new
@@ -1273,6 +1277,8 @@ def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_
         new.lead = self.lead
         new.led = self.led
         new.lead_ids = self.lead_ids
+        new.lead_block = self.lead_block
+        new.lead_cue = self.lead_cue
         new.begun = self.begun
         new.cbegun = self.cbegun
         if update:
@@ -1282,7 +1288,7 @@ def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.id_depth, self.lead, self.led, self.lead_ids, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.id_depth, other.lead, other.led, other.lead_ids, other.begun, other.cbegun, )
+        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.id_depth, self.lead, self.led, self.lead_ids, self.lead_block, self.lead_cue, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.id_depth, other.lead, other.led, other.lead_ids, other.lead_block, other.lead_cue, other.begun, other.cbegun, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -1346,6 +1352,12 @@ def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_
             v = self.lead_ids
             if v != _d_lead_ids:
                 d['lead_ids'] = v
+            v = self.lead_block
+            if v != _d_lead_block:
+                d['lead_block'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.lead_cue
+            if v != _d_lead_cue:
+                d['lead_cue'] = v
             v = self.begun
             if v != _d_begun:
                 d['begun'] = v
@@ -1393,6 +1405,10 @@ def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_
         d['led'] = v
         v = self.lead_ids
         d['lead_ids'] = v
+        v = self.lead_block
+        d['lead_block'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.lead_cue
+        d['lead_cue'] = v
         v = self.begun
         d['begun'] = v
         v = self.cbegun
@@ -1595,6 +1611,24 @@ def ReasoningState_c59024bc7661974b(StateError, _MISSING, _cls, _d_answered, _d_
                 new.lead_ids = checkers['lead_ids'](v)
             except StateError as exc:
                 raise StateError(('lead_ids', *exc.loc), exc.msg) from None
+        v = data.get('lead_block', _MISSING)
+        if v is _MISSING:
+            new.lead_block = _d_lead_block
+        else:
+            try:
+                new.lead_block = checkers['lead_block'](v)
+            except StateError as exc:
+                raise StateError(('lead_block', *exc.loc), exc.msg) from None
+        v = data.get('lead_cue', _MISSING)
+        if v is _MISSING:
+            new.lead_cue = _d_lead_cue
+        elif v.__class__ is bool:
+            new.lead_cue = v
+        else:
+            try:
+                new.lead_cue = checkers['lead_cue'](v)
+            except StateError as exc:
+                raise StateError(('lead_cue', *exc.loc), exc.msg) from None
         v = data.get('begun', _MISSING)
         if v is _MISSING:
             new.begun = _d_begun

@@ -302,7 +302,8 @@ def step_choice(
                 glimmer=is_muse_glimmer(cfg.tool_parser, cfg.reasoning_parser))
         else:
             state.reasoning, state.tools, reasoning, content, calls = parsers_step(
-                cfg, state.reasoning, state.tools, text, parser_ids, final=final or fired
+                cfg, state.reasoning, state.tools, text, parser_ids, final=final or fired,
+                vocab=vocab,
             )
     out = ChoiceOutput(content, reasoning if cfg.include_reasoning else "", (), None, None, None,
                        role)

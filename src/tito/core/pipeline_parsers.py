@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from tito.core.parsers import is_muse
 from tito.core.parsers import reasoning as reasoning_parsers
+from tito.core.parsers import reasoning_skip
 from tito.core.parsers import tools as tool_parsers
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolCallDelta, ToolState
@@ -138,13 +139,17 @@ def parsers_step(
     ids: Sequence[int],
     *,
     final: bool,
+    vocab: Vocab,
 ) -> tuple[ReasoningState | None, ToolState | None, str, str, list[ToolCallDelta]]:
-    """Reasoning split, then tool calls in the content (never inside reasoning, as vLLM)."""
+    """Reasoning split, then tool calls in the content (never inside reasoning, as vLLM).
+    ``vocab``: the model's, whose special ids some formats' counts leave out
+    (:mod:`tito.core.parsers.reasoning_skip`)."""
     reasoning, content = "", text
     if reasoning_state is not None and cfg.reasoning_parser is not None:
         parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser, cfg.reasoning_variant)
         reasoning_state, reasoning, content = reasoning_parsers.step(
-            parser, reasoning_state, text, ids, final=final
+            parser, reasoning_state, text, ids, final=final,
+            skip=reasoning_skip.skip_ids(parser, vocab),
         )
     calls: list[ToolCallDelta] = []
     if tool_state is not None:

@@ -93,64 +93,21 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
-from tito.core.parsers import reasoning_count
+from tito.core.parsers import reasoning_count, reasoning_lead
 from tito.core.parsers._text import drop_markers, find_first, held_suffix
-from tito.core.parsers.reasoning_count import MAX_MARKER_IDS, marker_ids
+from tito.core.parsers.reasoning_count import marker_ids
 from tito.core.parsers.reasoning_formats import (  # the table's names: public here too
     REASONING_PARSERS,
     ReasoningParser,
     get_reasoning_parser,
 )
-from tito.core.state import Field, State
+from tito.core.parsers.reasoning_state import WS_HOLD, Phase, ReasoningState
 from tito.core.vocab import Vocab
-
-Phase = Literal["pre", "think", "post", "done"]
 
 #: How many prompt ids :func:`initial` needs at most to see the current turn's markers
 #: (``<|im_start|>assistant\n<think>\n\n</think>\n\n`` is 7 ids for Qwen3).
 PROMPT_TAIL_IDS = 32
-#: Longest trailing reasoning whitespace held back by ``strip_trailing_ws`` (characters).
-WS_HOLD = 64
-
-
-class ReasoningState(State):
-    """Everything a reasoning parser carries between chunks (small, JSON round trip)."""
-
-    phase: Phase = "pre"  #: text phase (see module header)
-    held: str = Field(default="", max_length=40)  #: possible marker prefix, not yet emitted
-    opened: bool = False  #: an output ``<think>`` was consumed (only one ever is)
-    answered: bool = False  #: the parser's ``content_end`` was consumed (only one ever is)
-    #: the tool format's call start that also ends the block (kept as content), if any
-    implicit_end: str = Field(default="", max_length=40)
-    implicit_end_id: int | None = None  #: its id, when it is one token
-    #: trailing whitespace of the reasoning held back (``strip_trailing_ws``)
-    ws: str = Field(default="", max_length=WS_HOLD)
-    id_phase: Phase = "pre"  #: the same phases, tracked on ids for counting
-    start_id: int | None = None  #: ``<think>`` id in this vocabulary (None: not a token)
-    end_id: int | None = None  #: ``</think>`` id
-    #: a marker's ids when it takes several tokens (Kimi K3's ``<|open|>think<|sep|>``), else
-    #: empty (its single id is above): the count matches the sequences
-    start_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
-    end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
-    implicit_end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
-    #: the last output ids, while they may begin a multi-id marker (not counted yet)
-    id_held: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
-    id_opened: bool = False  #: a start marker was seen in the output ids (``count_reopens``)
-    reasoning_tokens: int = Field(default=0, ge=0)  #: ids inside the block so far
-    #: ``count_rule="depth"`` formats: the start markers open in the output ids (an int: vLLM's
-    #: depth counter; its size grows as the log of the output's length at most)
-    id_depth: int = Field(default=0, ge=0)
-    #: ``block_prefix`` / ``lead_opens`` formats only (gemma4): the reasoning's first characters
-    #: while they may still be the prefix; the prefix is decided; the output's start is decided
-    lead: str = Field(default="", max_length=16)
-    led: bool = False
-    #: ``lead_opens`` formats (gemma4): the output ids while its start is undecided (the text a
-    #: prefix of the thought line), counted if the line opens the block (vLLM counts it)
-    lead_ids: int = Field(default=0, ge=0)
-    begun: bool = False  #: (also ``lead_end`` formats, minimax_m3: the output's start is decided)
-    cbegun: bool = False  #: ``content_lstrip`` formats: the content has started
 
 
 def initial(
@@ -196,6 +153,7 @@ def initial(
         phase=phase,
         id_phase=id_phase,
         id_depth=depth,
+        lead_block=reasoning_lead.first_block(parser, id_phase, start_id, end_id),
         start_id=start_id,
         end_id=end_id,
         start_ids=start_ids,
@@ -213,15 +171,17 @@ def step(
     ids: Sequence[int],
     *,
     final: bool,
+    skip: frozenset[int] = frozenset(),
 ) -> tuple[ReasoningState, str, str]:
     """Advance by one chunk: ``(new_state, reasoning_delta, content_delta)``.
 
     ``text`` is the chunk's text (after stop strings), ``ids`` the chunk's ids (for counting only),
-    ``final`` true on the choice's last call (releases the held-back marker prefix).
+    ``final`` true on the choice's last call (releases the held-back marker prefix), ``skip``
+    the ids that never count (:func:`tito.core.parsers.reasoning_skip.skip_ids`).
     """
-    if parser.lead_opens and not state.begun and state.phase == "pre":
-        state = reasoning_count.lead(parser, state, text, len(ids), final=final)
-    counted = reasoning_count.count(parser, state, ids, final=final)
+    if state.lead_block != "off":
+        state = reasoning_lead.step(parser, state, text, ids, skip, final=final)
+    counted = reasoning_count.count(parser, state, ids, final=final, skip=skip)
     phase = state.phase
     # the per-token cases (property-tested against the scan): no marker can start in the text
     # (none of their first characters is in it), so there is no hit and nothing to hold, and
@@ -266,7 +226,7 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
     if parser.lead_opens and not st.begun and s:
         prefix = parser.block_prefix
         if st.phase == "pre" and s.startswith(prefix):
-            st.phase = "think"  # the output opens the block itself (ids: reasoning_count.lead)
+            st.phase = "think"  # the output opens the block itself (the count: reasoning_lead)
             st.opened = True
         elif st.phase == "pre" and prefix.startswith(s) and not final:
             st.held = s

@@ -53,6 +53,11 @@ sequences)
     included, but for a start marker opening the output; ``id_phase`` ``pre`` (the output's
     first ids not read yet), ``think``, then ``done`` at the end marker.
 
+Ids that count 0 even inside the block (``skip``, :mod:`tito.core.parsers.reasoning_skip`):
+the special tokens and id-matched framing tokens vLLM's engine-based classes count 0. gemma4's
+output start, decided by the whole output in vLLM, is counted beside this scan by
+:mod:`tito.core.parsers.reasoning_lead`.
+
 Each rule decides at a position from the ids after it (and a bounded state: a phase, an int,
 at most a marker's held ids), so every chunking gives the batch's count.
 """
@@ -63,7 +68,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (reasoning imports this module)
-    from tito.core.parsers.reasoning import Phase, ReasoningState
+    from tito.core.parsers.reasoning_state import Phase, ReasoningState
     from tito.core.parsers.reasoning_row import ReasoningParser
     from tito.core.vocab import Vocab
 
@@ -108,31 +113,12 @@ def _seq(single: int | None, ids: list[int]) -> tuple[int, ...]:
     return (single,) if single is not None else tuple(ids)
 
 
-def lead(parser: ReasoningParser, state: ReasoningState, text: str, n: int, *,
-         final: bool) -> ReasoningState:
-    """gemma4's output start, for the count, before the chunk's ids are counted, decided as
-    the text split's scan (``reasoning._scan``) decides it, on the same text (held + new).
-    Opened by the thought line, the count reads the block from the output's first id, the
-    line's ids included, as vLLM's engine counts it, and the same in batch and in any stream
-    (before, the ids before the decision were counted outside the block: 0 in batch, the
-    later ids in a one-id stream); undecided, the chunk's ids wait in ``lead_ids``; not
-    opened, they stay outside."""
-    s, prefix = state.held + text, parser.block_prefix
-    st = state.model_copy()
-    if s and s.startswith(prefix):
-        st.id_phase, st.reasoning_tokens = "think", st.reasoning_tokens + st.lead_ids
-        st.lead_ids = 0
-    elif not final and (not s or prefix.startswith(s)):
-        st.lead_ids += n
-    else:
-        st.lead_ids = 0
-    return st
-
-
 def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
-          final: bool) -> Counted:
+          final: bool, skip: frozenset[int] = frozenset()) -> Counted:
     """The count after ``ids`` (the chunk's output ids), ``final`` on the choice's last call;
-    None when the state's ``id_*`` fields and count stay as they are."""
+    None when the state's ``id_*`` fields and count stay as they are. ``skip``: the ids that
+    never count, even inside the block (:func:`tito.core.parsers.reasoning_skip.skip_ids`:
+    the ids vLLM's engine-based classes count 0)."""
     phase, held = st.id_phase, st.id_held
     if parser.count_rule and phase != "done":
         return _count_rule(parser, st, ids, final)
@@ -155,13 +141,22 @@ def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
     if not held and firsts.isdisjoint(ids):  # the common cases, no per-id loop
         if phase != "think":
             return None
-        return phase, st.reasoning_tokens + len(ids), held, st.id_opened, 0
+        return phase, st.reasoning_tokens + counted_ids(ids, skip), held, st.id_opened, 0
     seq = [*held, *ids] if held else ids
-    return _scan(parser, st, seq, (start, end, call), firsts, final)
+    return _scan(parser, st, seq, (start, end, call), firsts, final, skip)
+
+
+def counted_ids(ids: Sequence[int], skip: frozenset[int]) -> int:
+    """How many of ``ids`` count inside a block: those not in ``skip`` (one C-level pass when
+    none is, the common case)."""
+    if not skip or skip.isdisjoint(ids):
+        return len(ids)
+    return sum(1 for i in ids if i not in skip)
 
 
 def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
-          markers: tuple[tuple[int, ...], ...], firsts: set[int], final: bool) -> Counted:
+          markers: tuple[tuple[int, ...], ...], firsts: set[int], final: bool,
+          skip: frozenset[int]) -> Counted:
     """:func:`count`'s general case: the markers matched at each position of ``seq``."""
     start, end, call = markers
     phase: Phase = st.id_phase
@@ -171,7 +166,7 @@ def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
     while i < n:
         tid = seq[i]
         if tid not in firsts:
-            if phase == "think":
+            if phase == "think" and tid not in skip:
                 n_count += 1
             i += 1
             continue
@@ -182,7 +177,7 @@ def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
         if hit is not None and hit is call and kimi and opened:
             hit = None  # (Kimi K3: after a start marker the response channel is no marker)
         if hit is None:
-            if phase == "think":
+            if phase == "think" and tid not in skip:
                 n_count += 1
             i += 1
             continue
