@@ -45,9 +45,11 @@ CASES: list[tuple[str, str, dict[str, Any], tuple[str | None, str | None, list[l
     ("thinking_off_markers_are_text", "<think>a</think>Hello!", OFF,
      (None, "<think>a</think>Hello!", [])),
     # enable_thinking is read by its truth, as vLLM 0.33's parsers read it (its Qwen3Parser,
-    # mimo, nemotron_v3, seed_oss, plamo3 and granite_thinking_parser all answered so)
-    ("thinking_null_is_off", "Hello!", {"chat_template_kwargs": {"enable_thinking": None}},
-     (None, "Hello!", [])),
+    # mimo, nemotron_v3, seed_oss, plamo3 and granite_thinking_parser all answered so); a null
+    # is no value at all (vLLM's server merges the kwargs with merge_kwargs, which leaves nulls
+    # out, before it builds the parser: its derender answered so, issue 10)
+    ("thinking_null_is_no_switch", "Hello!",
+     {"chat_template_kwargs": {"enable_thinking": None}}, ("Hello!", None, [])),
     ("thinking_zero_is_off", "Hello!", {"chat_template_kwargs": {"enable_thinking": 0}},
      (None, "Hello!", [])),
     ("thinking_empty_string_is_off", "Hello!", {"chat_template_kwargs": {"enable_thinking": ""}},

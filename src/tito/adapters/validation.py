@@ -11,6 +11,7 @@ union/tag segments).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -40,6 +41,10 @@ _UNION_MEMBERS = frozenset({"DerenderChatRequest", "DerenderChatStreamRequest",
                             "DerenderResponsesRequest", "DerenderResponsesStreamRequest"})
 
 
+#: union members vLLM's locations do not name (its tokenize route's: ``body.prompt``)
+_UNNAMED_MEMBERS = frozenset({"TokenizeCompletionRequest", "TokenizeChatRequest"})
+
+
 def loc_to_param(loc: Iterable[Any]) -> str | None:
     """Dotted location without pydantic's union/tag segments
     (``body.generate_response.choices.0``)."""
@@ -48,6 +53,7 @@ def loc_to_param(loc: Iterable[Any]) -> str | None:
         s = str(seg)
         if isinstance(seg, str) and (
             any(c in s for c in "[](){}") or s.lower() in _INTERNAL_LOC or s in _UNION_MEMBERS
+            or s in _UNNAMED_MEMBERS
         ):
             continue
         parts.append(s)
@@ -65,18 +71,65 @@ def validator_error(errors: list[dict[str, Any]]) -> InvalidField | None:
 
 
 def validation_message(errors: list[dict[str, Any]]) -> str:
-    """pydantic errors as one message: a count, then one line per error (at most ten)."""
-    shown = errors[:_MAX_ERRORS]
-    lines = []
-    for err in shown:
-        loc = loc_to_param(err.get("loc", ())) or ""
-        text = f"{loc}: {err.get('msg', '')}"
-        if "input" in err and err.get("type") != "missing":
-            text += f" (input: {repr(err['input'])[:200]})"
-        lines.append("  " + text[:1000])
+    """pydantic errors as one message, as vLLM 0.33's ``validation_exception_handler`` writes
+    it: a count, then each error (at most ten, then ``...and N more errors``) as the ``str`` of
+    its dict with the location joined (pydantic's wrapper segments left out) and the input summarised
+    (:func:`_summarize_input`), each cut at 1,000 characters; addresses and paths scrubbed
+    (vLLM's ``sanitize_message``). Why vLLM's text to the character: a client that reads the
+    message (or a log diff between the two servers) sees the same answer."""
     n = len(errors)
-    head = f"{n} validation error{'s' if n != 1 else ''}:"
-    return "\n".join([head, *lines])
+    label = "error" if n == 1 else "errors"
+    shown = errors[:_MAX_ERRORS]
+    message = f"{n} validation {label}:\n" + "".join(f"  {_format_error(e)}\n" for e in shown)
+    if n > len(shown):
+        message += f"  ...and {n - len(shown)} more {label}\n"
+    return _sanitize(message.rstrip()) if errors else "Validation error"
+
+
+def _format_error(err: dict[str, Any]) -> str:
+    """One error as vLLM's ``_format_error`` writes it (``str`` of the dict, bounded)."""
+    err = dict(err)
+    if "input" in err:
+        err["input"] = _summarize_input(err["input"])
+    loc = err.get("loc")
+    if isinstance(loc, (tuple, list)):  # (vLLM's clean_loc_for_param: union members kept)
+        kept = [str(p) for p in loc if not (isinstance(p, str) and (
+            any(c in p for c in "[](){}") or p.lower() in _INTERNAL_LOC
+            or p in _UNNAMED_MEMBERS))]
+        err["loc"] = ".".join(kept or [str(p) for p in loc])
+    text = str(err)
+    return text[:1000] + "...[truncated]" if len(text) > 1000 else text
+
+
+def _summarize_input(value: object) -> object:
+    """vLLM's ``_summarize_error_input``: a string cut at 200 characters, a container or bytes
+    described by its size (never rendered: a large body's input repeats in every error), any
+    other value as its ``str``."""
+    if isinstance(value, str):
+        return value[:200] + "...[truncated]" if len(value) > 200 else value
+    if isinstance(value, (bytes, bytearray)):
+        return f"<{type(value).__name__} of {len(value)} bytes>"
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        return f"<{type(value).__name__} of {len(value)} items>"
+    try:
+        text = str(value)
+    except Exception:  # (an int past the interpreter's digit limit)
+        return f"<{type(value).__name__}>"
+    return text[:200] + "...[truncated]" if len(text) > 200 else text
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+_TRACE = re.compile(r'\n?\s*File "[^"]+", line \d+, in \S+(\n\s+.*)?')
+_ROOTED = re.compile(r"/(?:home|usr|opt|var|tmp|root|lib|mnt|srv)(?:/[\w.\-]+)+")
+_PATH = re.compile(r"(?:/[\w\-]+)+/[\w\-]+\.\w+")
+
+
+def _sanitize(message: str) -> str:
+    """vLLM's ``sanitize_message``: memory addresses, traceback lines and file paths out."""
+    message = _ADDRESS.sub(">", message)
+    message = _TRACE.sub("", message)
+    message = _ROOTED.sub("<path>", message)
+    return _PATH.sub("<path>", message).strip()
 
 
 def validation_param(errors: list[dict[str, Any]]) -> str | None:

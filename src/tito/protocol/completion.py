@@ -37,8 +37,9 @@ __all__ = [
     "CompletionStreamResponse",
 ]
 
-CompletionPrompt = str | list[str] | list[TokenId] | list[list[TokenId]]
-"""One text, several texts, one token-id prompt, or several token-id prompts."""
+CompletionPrompt = list[TokenId] | list[list[TokenId]] | str | list[str]
+"""One token-id prompt, several, one text, or several texts (vLLM's order: a value none fits
+is reported member by member in this order)."""
 
 
 class CompletionRequest(OpenAIBaseModel):

@@ -41,14 +41,15 @@ def _stop_config(req: ChatCompletionRequest | CompletionRequest | None) -> Any:
 
 def template_kwargs(model: ServedModel, req: ChatCompletionRequest | None) -> dict[str, Any]:
     """The effective chat-template kwargs the reasoning parser is built with, as vLLM 0.33's
-    ``build_chat_params``: server defaults < the request's ``chat_template_kwargs`` < its
-    ``reasoning_effort`` field (hy_v3 / hy_v4 / k2_horizon read it there), with
+    ``build_chat_params``: server defaults < the request's ``chat_template_kwargs`` (their null
+    and ``"auto"`` values left out, as its ``merge_kwargs`` does: ``enable_thinking: null`` is no
+    switch) < its ``reasoning_effort`` field (hy_v3 / hy_v4 / k2_horizon read it there), with
     ``enable_thinking`` derived from it when the request did not set that. (A render's
     ``derender_context`` already carries these, its ``reasoning_effort`` is None.)"""
     kwargs: dict[str, Any] = dict(model.config.default_chat_template_kwargs)
     if req is not None:
         user = req.chat_template_kwargs or {}
-        kwargs.update(user)
+        kwargs.update({k: v for k, v in user.items() if v is not None and v != "auto"})
         effort = getattr(req, "reasoning_effort", None)
         if effort is not None:
             kwargs["reasoning_effort"] = effort
@@ -109,6 +110,7 @@ def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> Choice
     muse = is_muse(model.config.tool_parser, reasoning)
     if reasoning is not None and not harmony and not muse:
         row, kwargs = get_reasoning_parser(reasoning), template_kwargs(model, req)
+        row.check_kwargs(kwargs)
         enabled = row.enabled_from_kwargs(kwargs)
         if row.efforts:  # vLLM builds the parser with the effective kwargs
             variant = row.variant_from_kwargs(kwargs)

@@ -62,6 +62,8 @@ from tito.core import sampling as core_sampling
 from tito.core.parsers.tools import TYPED_TOOL_PARSERS
 from tito.core.parsers.tools._schema import tool_params
 from tito.core.parsers.tools import RENDER_TRAITS
+from tito.core.parsers.reasoning_formats import get_reasoning_parser
+from tito.core.parsers.reasoning_row import RAW_ENABLE_THINKING
 from tito.errors import BadRequest
 from tito.protocol import GenerateRequest, ReasoningParserKwargs
 from tito.service.harmony import harmony_prompt_ids, is_harmony_model
@@ -220,6 +222,8 @@ def _render_chat(
         )
 
     kwargs = effective_chat_template_kwargs(request, model.default_chat_template_kwargs)
+    if model.config.reasoning_parser in RAW_ENABLE_THINKING:  # (vLLM builds its parser here)
+        get_reasoning_parser(model.config.reasoning_parser).check_kwargs(kwargs)
     requested_max = (
         request.max_completion_tokens if request.max_completion_tokens is not None else request.max_tokens
     )

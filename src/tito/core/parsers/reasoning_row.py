@@ -15,6 +15,13 @@ from typing import Any
 from tito.errors import BadRequest
 
 
+#: rows whose vLLM 0.33 class hands ``enable_thinking`` unchanged to a cached grammar builder
+#: (Qwen3Parser and its subclasses seed_oss and mimo, nemotron_v3, granite_thinking_parser,
+#: plamo3, gemma4): :meth:`ReasoningParser.check_kwargs`
+RAW_ENABLE_THINKING = frozenset({"qwen3", "seed_oss", "mimo", "nemotron_v3",
+                                 "granite_thinking_parser", "plamo3", "gemma4"})
+
+
 @dataclass(frozen=True)
 class ReasoningParser:
     """A reasoning format: its markers and where an output starts when the prompt says nothing."""
@@ -139,13 +146,23 @@ class ReasoningParser:
                              f"{', '.join(names)}.", param="reasoning_effort")
         return effort
 
+    def check_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> None:
+        """400 where vLLM 0.33 cannot build this row's parser from the template kwargs: its
+        engine-based classes in :data:`RAW_ENABLE_THINKING` pass ``enable_thinking`` as given
+        to a ``functools.cache``d grammar builder (``qwen3_config(thinking=...)``), so a list
+        or an object there is a ``TypeError`` its render and derender answer 400 with."""
+        value = (chat_template_kwargs or {}).get("enable_thinking")
+        if self.name in RAW_ENABLE_THINKING and isinstance(value, (list, dict)):
+            raise BadRequest(f"unhashable type: '{type(value).__name__}'")
+
     def enabled_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> bool:
         """The ``enabled`` flag for :func:`initial` from the request's template kwargs (as the
         vLLM parser of the same name reads them)."""
         kw = chat_template_kwargs or {}
         if self.thinking_opt_in:
             return bool(kw.get("thinking")) or bool(kw.get("enable_thinking"))
-        if self.switch == "enable":  # vLLM: its truth (null, 0 and "" turn it off too)
+        if self.switch == "enable":  # vLLM: its truth (0 and "" turn it off; a null never
+            # gets here: the kwargs are merged without nulls, service.config.template_kwargs)
             return bool(kw.get("enable_thinking", True))
         if self.switch == "effort":  # thinking only with a reasoning_effort other than no_think
             return (kw.get("reasoning_effort") or "no_think") != "no_think"
