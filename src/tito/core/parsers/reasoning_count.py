@@ -132,8 +132,9 @@ def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
         # without its marker tuples and set, the same answer
         tid = ids[0]
         if tid != st.start_id and tid != st.end_id and tid != st.implicit_end_id:
-            return (phase, st.reasoning_tokens + 1, held, st.id_opened, 0) if phase == "think" \
-                else None
+            if phase != "think":
+                return None
+            return phase, st.reasoning_tokens + (tid not in skip), held, st.id_opened, 0
     start = _seq(st.start_id, st.start_ids)
     end = _seq(st.end_id, st.end_ids)
     call = _seq(st.implicit_end_id, st.implicit_end_ids)
