@@ -828,6 +828,8 @@ DERENDER_CHAT_MISTRAL: dict[str, tuple[dict[str, Any], list[dict[str, Any]], dic
     "tool_auto": (mchat(tools=TOOLS), [mout(M_CALL)], {}),
     "tool_auto_two": (mchat(tools=TOOLS), [mout(M_CALL2)], {}),
     "tool_auto_text_before": (mchat(tools=TOOLS), [mout("Let me check. " + M_CALL)], {}),
+    # whitespace alone before the call: vLLM's batch has no content, its stream sends it
+    "tool_auto_blank_before": (mchat(tools=TOOLS), [mout(" \n\n" + M_CALL)], {}),
     "tool_auto_no_call": (mchat(tools=TOOLS), [mout("No tool needed.")], {}),
     "tool_auto_single": (mchat(tools=TOOLS, parallel_tool_calls=False), [mout(M_CALL2)], {}),
     "tool_auto_length": (mchat(tools=TOOLS), [mout(M_CALL[:30], "length")], {}),
@@ -863,8 +865,8 @@ DERENDER_CHAT_MISTRAL: dict[str, tuple[dict[str, Any], list[dict[str, Any]], dic
 
 STREAM_CHAT_MISTRAL = [
     "plain", "unicode", "length", "only_eos", "tool_auto", "tool_auto_two",
-    "tool_auto_text_before", "tool_auto_single", "tool_auto_length", "tool_auto_malformed",
-    "tool_auto_no_args", "tool_required", "tool_named", "logprobs", "stop_token_ids",
+    "tool_auto_text_before", "tool_auto_blank_before", "tool_auto_single", "tool_auto_length",
+    "tool_auto_malformed", "tool_auto_no_args", "tool_required", "tool_named", "logprobs", "stop_token_ids",
     "return_token_ids", "metrics", "special_mid_output_skip", "no_tools_call_text",
 ]
 

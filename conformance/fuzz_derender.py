@@ -342,6 +342,8 @@ def _mistral_text(rnd: random.Random, req: dict[str, Any], tags: set[str]) -> li
         if forced and rnd.random() < 0.4:
             s = body  # what render's schema forces: the bare list
         else:
+            if s and not s.strip():
+                tags.add("tool_auto_blank_before")  # whitespace alone before the call
             s += "[TOOL_CALLS] " + body
         if not req.get("tools"):
             tags.add("no_tools_call_text")

@@ -249,6 +249,10 @@ DEVIATIONS: list[Deviation] = [
               "tool_choice required / named, an output without calls whose content is only "
               "whitespace: no content in the stream as in the batch answer (vLLM's batch "
               "returns none, its stream sends the whitespace)"),
+    Deviation("stream_chat_mistral", "tool_auto_blank_before*", "text",
+              "mistral: whitespace alone before [TOOL_CALLS] is not content, in the stream as "
+              "in the batch answer (vLLM's batch returns none, its stream sends the "
+              "whitespace; the qwen3 gap rule's twin)"),
     Deviation("stream_*", "tool_none_mistral*", "text",
               "tool_choice none: the output after [TOOL_CALLS] is content in the stream as in "
               "the batch answer (vLLM's batch keeps it, its stream drops it: text lost)"),
