@@ -8,14 +8,19 @@ qwen3 folder with ``--reasoning-parser qwen3``), never from tito:
   ``unhashable type: 'list'`` on render and derender alike;
 - ``enable_thinking: null`` is no switch (``merge_kwargs`` leaves null out): thinking stays on
   in the derender's parser as in the render's template; ``""`` turns it off;
-- a body with several schema errors: each error written as its dict, vLLM's handler's text.
+- a body with several schema errors: each error written as its dict, vLLM's handler's text;
+- an engine ``stop_reason`` string: vLLM's batch derender cuts the text at it (``Hello `` for
+  ``Hello world. Bye now.`` and ``"world"``, with or without ``stop: ["world"]``, and with
+  ``["Bye", "world"]``), its stream derender does not (``Hello world. Bye now.``); tito cuts at
+  the request's own stop strings in both, so it gives vLLM's batch answer when the request
+  named the string and vLLM's stream answer when it did not (docs/conformance.md).
 """
 
 from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import generate_response
+from helpers import generate_response, post, stream_chunk
 
 from tito.adapters.app import create_app
 from tito.core.parsers.reasoning_formats import REASONING_PARSERS
@@ -100,3 +105,27 @@ def test_tokenize_union_errors_name_no_member(client):
                    "  {'type': 'missing', 'loc': 'body.messages', 'msg': 'Field required', "
                    "'input': '<dict of 2 items>'}",
         "type": "Bad Request", "param": "body.prompt", "code": 400}
+
+
+@pytest.mark.parametrize(("stop", "content"), [
+    (["world"], "Hello "), (["Bye", "world"], "Hello "),  # vLLM's batch (and tito's)
+    ([], "Hello world. Bye now.")])  # vLLM's stream: a reported string the request never named
+def test_reported_stop_string(client, stop, content):
+    vocab = Vocab.from_file("layers/tokenizer/models/qwen3/tokenizer.json")
+    ids = vocab.encode("Hello world. Bye now.")
+    req = {"model": "qwen3", "messages": MESSAGES, "chat_template_kwargs": {"enable_thinking": False},
+           **({"stop": stop} if stop else {})}
+    response = generate_response(ids)
+    response["choices"][0]["stop_reason"] = "world"
+    out = post(client, "/v1/chat/completions/derender", {
+        "model": "qwen3", "prompt_token_ids": PROMPT, "chat_request": req,
+        "generate_response": response})
+    choice = out["choices"][0]
+    assert (choice["message"]["content"], choice["stop_reason"]) == (content, "world")
+    chunk = stream_chunk(ids, finish_reason="stop")
+    chunk["choices"][0]["stop_reason"] = "world"
+    res = post(client, "/v1/chat/completions/derender", {
+        "stream": True, "model": "qwen3", "prompt_token_ids": PROMPT,
+        "chat_request": dict(req, stream=True), "generate_chunk": chunk})
+    streamed = "".join(c["delta"].get("content") or "" for c in res["chunk"]["choices"])
+    assert streamed == content  # (tito's stream is its batch)
