@@ -42,6 +42,10 @@ MARKERS = [
     "<|open|>", "<|close|>", "<|sep|>",
     # muse7: Muse's framing markers
     "<|start|>", "<|message|>", "<|eom|>", "<|eot|>",
+    # inkling10: Inkling's block markers
+    "<|message_model|>", "<|content_text|>", "<|content_thinking|>",
+    "<|content_invoke_tool_json|>", "<|content_invoke_tool_text|>", "<|content_tool_error|>",
+    "<|content_model_end_sampling|>", "<|end_message|>",
 ]
 
 

@@ -229,10 +229,14 @@ NATIVE: dict[str, str] = {
                     ' to=get_weather<|message|><atem:function_calls>\n<atem:invoke '
                     'name="get_weather">\n<atem:parameter name="city">Paris</atem:parameter>\n'
                     "</atem:invoke>\n</atem:function_calls><|eom|>"),
+    # inkling10: a JSON tool block
+    "inkling": '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}'
+               "<|end_message|>",
 }
 #: formats vLLM reads in their own syntax for required / named too, with no constraint
 #: (``supports_required_and_named = False`` and no structural tag)
-NATIVE_FORCED = {"gemma4", "poolside_v1", "dots", "muse", "musespark1x", "muse_glimmer"}
+NATIVE_FORCED = {"gemma4", "poolside_v1", "dots", "muse", "musespark1x", "muse_glimmer",
+                 "inkling"}
 _MISTRAL_LIST = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
 #: streaming derender cases: (chat request of CHAT, call mode); each is sent one id per call
 #: and in seeded random chunks (``corpus.chunkings``), vLLM driven as its protocol requires

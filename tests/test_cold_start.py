@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_every_tool_parser_name_resolves_to_its_format() -> None:
     names = list(T.TOOL_PARSERS)
-    assert len(names) == len(T.TOOL_PARSERS) == 49
+    assert len(names) == len(T.TOOL_PARSERS) == 50
     for name in names:
         parser = T.TOOL_PARSERS[name]
         assert T.TOOL_PARSERS.get(name) is parser  # made once

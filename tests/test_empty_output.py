@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tito.core.parsers import MUSE_REASONING_PARSERS
+from tito.core.parsers import INKLING_REASONING_PARSERS, MUSE_REASONING_PARSERS
 from tito.core.parsers.empty_output import empty_output
 from tito.core.parsers.reasoning_formats import get_reasoning_parser
 from tito.models import get_registry
@@ -29,8 +29,8 @@ OFF = {"enable_thinking": False, "thinking": False, "reasoning_effort": "no_thin
 
 def _thinking(reasoning: str | None, on: bool) -> bool:
     """tito's reading of the recording's template kwargs (on: none; off: :data:`OFF`)."""
-    if reasoning is None or reasoning in MUSE_REASONING_PARSERS:
-        return True  # (Muse's router has no switch)
+    if reasoning is None or reasoning in MUSE_REASONING_PARSERS | INKLING_REASONING_PARSERS:
+        return True  # (Muse's and Inkling's routers have no switch)
     return get_reasoning_parser(reasoning).enabled_from_kwargs({} if on else OFF)
 
 

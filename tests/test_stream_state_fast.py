@@ -239,19 +239,22 @@ def test_a_parser_state_of_a_new_count_is_the_validated_one(
     count and copies it with the count: the same state (or the same refusal) as validating the
     whole value, for every count, whether the value was seen before or not."""
     from tito.core.parsers.harmony_state import HarmonyState
+    from tito.core.parsers.inkling_state import InklingState
     from tito.core.parsers.muse_state import MuseState
     from tito.core.parsers.reasoning import ReasoningState
     from tito.core.state import StateError
     from tito.service import stream_state_fast
 
-    assert stream_state_fast._COUNTED == {ReasoningState, HarmonyState, MuseState}
+    assert stream_state_fast._COUNTED == {ReasoningState, HarmonyState, MuseState, InklingState}
     thinking = _thinking_states(states)
     assert thinking  # the qwen3 streams think
     cls, base = data.draw(st.sampled_from(
         [(ReasoningState, raw) for raw in thinking]
         + [(HarmonyState, {"reasoning_tokens": 3}), (HarmonyState, {"counts": True, "calls": 1})]
         + [(MuseState, {"phase": "body", "kind": "reasoning", "counts": True,
-                        "tools": {"phase": "text"}})]))
+                        "tools": {"phase": "text"}})]
+        + [(InklingState, {"phase": "reasoning", "counting": True, "ws": " ",
+                           "tools": {"phase": "text"}})]))
     raw = {**base, "reasoning_tokens": count}
     try:
         expected: Any = cls.model_validate(copy.deepcopy(raw)).model_dump()

@@ -11,6 +11,7 @@ the reasoning state the prompt leaves; else the prompt is empty).
 
 from __future__ import annotations
 
+import parser_cases_inkling as _parser_cases_inkling  # inkling10's block
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
 import parser_cases_muse as _parser_cases_muse  # muse7's block (a module of its own)
@@ -1571,6 +1572,7 @@ CASES: list[dict] = [
     *_parser_cases_k3.cases(),  # parsers6b (kimi_k3)
     *_parser_cases_k2h.cases(),  # issue 10 (k2_horizon reasoning)
     *_parser_cases_muse.cases(),  # muse7 (muse = musespark1x)
+    *_parser_cases_inkling.cases(),  # inkling10
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt
@@ -1613,6 +1615,7 @@ ENDED_CASES: list[tuple[str, dict, str]] = [
       for p in _parser_cases_muse.ENDED_PROMPTS),  # muse7, glimmer8
     *((name, {}, p) for name in ("muse", "muse_glimmer")
       for p in _parser_cases_muse.GLIMMER_ENDED_PROMPTS),  # glimmer8
+    *(("inkling", {}, p) for p in _parser_cases_inkling.ENDED_PROMPTS),  # inkling10
 ]
 
 #: markers each format's test tokenizer adds as special tokens to the Qwen3 tokenizer (the ids are
@@ -1666,6 +1669,7 @@ MARKERS: dict[str, list[str]] = {
     "muse": _parser_cases_muse.MARKERS,
     "musespark1x": _parser_cases_muse.MARKERS,
     "muse_glimmer": _parser_cases_muse.MARKERS,
+    "inkling": _parser_cases_inkling.MARKERS,
 }
 
 

@@ -427,3 +427,52 @@ _NP4_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "skip_special_tokens asks; vLLM's parser path keeps every special token",
     ),
 }
+
+
+#: inkling10's deviations (vLLM 0.33's ``inkling`` tool / reasoning parsers; the router's rules:
+#: ``src/tito/core/parsers/inkling.py``, ``tools/inkling.py``; ``docs/conformance.md``)
+_INK_TOOL_ALONE_REASONING = (
+    "think_answer", "think_call", "call_then_text", "reasoning_after_call", "think_twice",
+    "header_name", "tool_text", "unclosed_reasoning", "think_end_sampling", "cut_in_call",
+    "unicode", "spaces", "thinking_in_text", "trailing_ws_reasoning", "ws_think_think",
+    "header_then_end", "markers_in_reasoning", "call_in_reasoning", "cut_in_args")
+_INKLING_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    # the tool parser alone: thinking blocks are reasoning, as vLLM's stream (its batch,
+    # ``extract_tool_calls_from_content``, drops the reasoning the engine read)
+    **{f"inkling/{cid}": (
+        {**_stream_of(f"inkling/{cid}")},
+        "the tool parser alone: thinking blocks are reasoning, as vLLM's stream; its batch "
+        "drops them (tito never loses text)")
+       for cid in _INK_TOOL_ALONE_REASONING},
+    "inkling/ws_between_thinking": (
+        {"reasoning": "a \nb", "content": "x", "calls": []},
+        "the tool parser alone: reasoning kept (vLLM's stream); its whitespace before a later "
+        "thinking block kept, as vLLM's composed batch (its stream drops it)"),
+    **{f"{p}string_number": (
+        {"reasoning": None, "content": None,
+         "calls": [["get_weather", '{"city":"42","n":"7"}']]},
+        "batch_reserializes: the arguments are the model's text; vLLM's batch types them from "
+        "the schema and re-serializes them (its stream then stops short: '{\"city\":\"42\","
+        "\"n\":')")
+       for p in ("inkling+inkling/", "inkling/")},
+    **{f"{p}args_array": (
+        {"reasoning": None, "content": None, "calls": [["run", "{}"]]},
+        "inkling_args_not_object: an args value that is not an object gives {}; vLLM's batch "
+        "re-reads the whole body with json.loads ('[1, 2]'), its stream sends '' (not JSON)")
+       for p in ("inkling+inkling/", "inkling/")},
+    **{f"{p}long_header": (
+        {"reasoning": "t", "content": "h" * 300, "calls": [["get_weather", '{"city":"SF"}']]},
+        "a message header longer than HEADER_LIMIT (200) is content; vLLM holds it whole and "
+        "drops it at the content-kind marker (a bounded state cannot)")
+       for p in ("inkling+inkling/", "inkling/")},
+    "inkling/reasoning_long_header": (
+        {"reasoning": "t", "content": "h" * 300 + '<|content_invoke_tool_json|>{"name":'
+         '"get_weather","args":{"city":"SF"}}<|end_message|>', "calls": []},
+        "as long_header: the header's text is content (vLLM holds it and drops it)"),
+    "inkling+inkling/marker_in_args": (
+        {"reasoning": None, "content": None,
+         "calls": [["run", '{"code":"a<|message_model|>b"}']]},
+        "a marker inside a tool block is body text, as vLLM's stream and its tool parser "
+        "alone; its composed batch re-parses the reasoning pass's content, where the marker "
+        "opened a header that swallowed the rest of the arguments ('{\"code\":\"a')"),
+}

@@ -15,7 +15,7 @@ import pathlib
 from parser_cases import markers_for
 from tokenizers import AddedToken, Tokenizer
 
-from tito.core.parsers import MUSE_REASONING_PARSERS, marker_special_ids
+from tito.core.parsers import INKLING_REASONING_PARSERS, MUSE_REASONING_PARSERS, marker_special_ids
 from tito.core.parsers.reasoning import get_reasoning_parser
 from tito.core.parsers.tools._schema import tool_params
 from tito.core.pipeline import ChoiceConfig, ChoiceState, start_choice, step_choice
@@ -43,7 +43,8 @@ def vocab_for(case: dict) -> Vocab:
 
 def config_for(case: dict) -> ChoiceConfig:
     rp = case["reasoning"]
-    muse = rp in MUSE_REASONING_PARSERS  # (Muse's router has no switch)
+    # (Muse's and Inkling's routers have no switch)
+    muse = rp in MUSE_REASONING_PARSERS or rp in INKLING_REASONING_PARSERS
     enabled = get_reasoning_parser(rp).enabled_from_kwargs(case.get("kwargs")) \
         if rp and not muse else True
     # the request's choice of markers (k2_horizon's reasoning_effort), as the service makes it

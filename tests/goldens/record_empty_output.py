@@ -10,8 +10,8 @@ batch chat derender as ``parser.parse("")``; whether the message's ``content`` (
 legacy ones the text as is, a disabled reasoning parser passes it on. For every tool parser
 alone (with one tool, ``tool_choice`` auto, and without tools), every reasoning parser alone and every pair of
 ``conformance/fuzz_parser_cases.PAIRS`` and Muse's (muse, musespark1x, muse_glimmer with
-themselves), with and without tools, and every reasoning parser (Muse's too) with
-``qwen3_coder`` (engine-based), thinking on (no template kwargs) and off (every switch tito reads
+themselves) and Inkling's (inkling with itself), with and without tools, and every reasoning parser (Muse's too) with
+``qwen3_coder`` (engine-based; not Inkling's, which pairs with nothing else), thinking on (no template kwargs) and off (every switch tito reads
 set off), this stores ``[reasoning, content]`` as
 ``parse("")`` returns them (``tests/test_empty_output.py`` holds tito's batch answers to it).
 """
@@ -32,7 +32,8 @@ from record_parsers import tokenizer  # noqa: E402
 from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest  # noqa: E402
 from vllm.parser.parser_manager import ParserManager  # noqa: E402
 
-from tito.core.parsers import MUSE_REASONING_PARSERS, reasoning_formats, tools  # noqa: E402
+from tito.core.parsers import (  # noqa: E402
+    INKLING_REASONING_PARSERS, MUSE_REASONING_PARSERS, reasoning_formats, tools)
 
 OUT = HERE / "empty_output_vllm.json"
 TOOLS = [{"type": "function", "function": {"name": "f", "parameters": {
@@ -62,9 +63,10 @@ def parse_empty(tool: str | None, reasoning: str | None, kwargs: dict, with_tool
 
 
 #: every reasoning parser name: the text parsers' table and the Muse router's names
-REASONING = sorted({*reasoning_formats.REASONING_PARSERS, *MUSE_REASONING_PARSERS})
-#: Muse's pairs (its router reads both names; not in the fuzzer's PAIRS)
-MUSE_PAIRS = [(name, name) for name in sorted(MUSE_REASONING_PARSERS)]
+REASONING = sorted({*reasoning_formats.REASONING_PARSERS, *MUSE_REASONING_PARSERS,
+                    *INKLING_REASONING_PARSERS})
+#: Muse's and Inkling's pairs (a router reads both names; not in the fuzzer's PAIRS)
+MUSE_PAIRS = [(name, name) for name in sorted(MUSE_REASONING_PARSERS | INKLING_REASONING_PARSERS)]
 
 
 def main() -> int:
@@ -83,7 +85,7 @@ def main() -> int:
                 cases.append({"tool": tool, "reasoning": reasoning, "thinking": thinking,
                               "tools": with_tools})
     for reasoning in REASONING:  # is it engine-based?
-        if (ENGINE_TOOL, reasoning) not in PAIRS:
+        if (ENGINE_TOOL, reasoning) not in PAIRS and reasoning not in INKLING_REASONING_PARSERS:
             for thinking in (True, False):
                 cases.append({"tool": ENGINE_TOOL, "reasoning": reasoning, "thinking": thinking,
                               "tools": False})

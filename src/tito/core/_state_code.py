@@ -337,14 +337,15 @@ def ChoiceConfig_a9e3d82167dad111(StateError, _MISSING, _cls, _d_completion, _d_
     return locals()
 
 
-def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finished, _d_harmony, _d_lp_context, _d_muse, _d_pending, _d_reasoning, _d_role_sent, _d_stop, _d_text_offset, _d_tokens, _d_tool_calls, _d_tools, _dump_value, _f_detok, _f_lp_context, _f_stop, _fields, _new, _set):
-    def __init__(self, *, detok=_MISSING, stop=_MISSING, reasoning=_d_reasoning, tools=_d_tools, harmony=_d_harmony, muse=_d_muse, role_sent=_d_role_sent, lp_context=_MISSING, text_offset=_d_text_offset, tokens=_d_tokens, tool_calls=_d_tool_calls, pending=_d_pending, finished=_d_finished):
+def ChoiceState_530465abc78a080c(StateError, _MISSING, _cls, _d_detok, _d_finished, _d_harmony, _d_inkling, _d_lp_context, _d_muse, _d_pending, _d_reasoning, _d_role_sent, _d_stop, _d_text_offset, _d_tokens, _d_tool_calls, _d_tools, _dump_value, _f_detok, _f_lp_context, _f_stop, _fields, _new, _set):
+    def __init__(self, *, detok=_MISSING, stop=_MISSING, reasoning=_d_reasoning, tools=_d_tools, harmony=_d_harmony, muse=_d_muse, inkling=_d_inkling, role_sent=_d_role_sent, lp_context=_MISSING, text_offset=_d_text_offset, tokens=_d_tokens, tool_calls=_d_tool_calls, pending=_d_pending, finished=_d_finished):
         self.detok = _f_detok() if detok is _MISSING else detok
         self.stop = _f_stop() if stop is _MISSING else stop
         self.reasoning = reasoning
         self.tools = tools
         self.harmony = harmony
         self.muse = muse
+        self.inkling = inkling
         self.role_sent = role_sent
         self.lp_context = _f_lp_context() if lp_context is _MISSING else lp_context
         self.text_offset = text_offset
@@ -352,7 +353,7 @@ def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finish
         self.tool_calls = tool_calls
         self.pending = pending
         self.finished = finished
-    def _construct(detok, stop, reasoning, tools, harmony, muse, role_sent, lp_context, text_offset, tokens, tool_calls, pending, finished):
+    def _construct(detok, stop, reasoning, tools, harmony, muse, inkling, role_sent, lp_context, text_offset, tokens, tool_calls, pending, finished):
         new = _new(_cls)
         new.detok = detok
         new.stop = stop
@@ -360,6 +361,7 @@ def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finish
         new.tools = tools
         new.harmony = harmony
         new.muse = muse
+        new.inkling = inkling
         new.role_sent = role_sent
         new.lp_context = lp_context
         new.text_offset = text_offset
@@ -376,6 +378,7 @@ def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finish
         new.tools = self.tools
         new.harmony = self.harmony
         new.muse = self.muse
+        new.inkling = self.inkling
         new.role_sent = self.role_sent
         new.lp_context = self.lp_context
         new.text_offset = self.text_offset
@@ -390,7 +393,7 @@ def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finish
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.detok, self.stop, self.reasoning, self.tools, self.harmony, self.muse, self.role_sent, self.lp_context, self.text_offset, self.tokens, self.tool_calls, self.pending, self.finished, ) == (other.detok, other.stop, other.reasoning, other.tools, other.harmony, other.muse, other.role_sent, other.lp_context, other.text_offset, other.tokens, other.tool_calls, other.pending, other.finished, )
+        return (self.detok, self.stop, self.reasoning, self.tools, self.harmony, self.muse, self.inkling, self.role_sent, self.lp_context, self.text_offset, self.tokens, self.tool_calls, self.pending, self.finished, ) == (other.detok, other.stop, other.reasoning, other.tools, other.harmony, other.muse, other.inkling, other.role_sent, other.lp_context, other.text_offset, other.tokens, other.tool_calls, other.pending, other.finished, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -412,6 +415,9 @@ def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finish
             v = self.muse
             if v != _d_muse:
                 d['muse'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.inkling
+            if v != _d_inkling:
+                d['inkling'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
             v = self.role_sent
             if v != _d_role_sent:
                 d['role_sent'] = v
@@ -446,6 +452,8 @@ def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finish
         d['harmony'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.muse
         d['muse'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.inkling
+        d['inkling'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.role_sent
         d['role_sent'] = v
         v = self.lp_context
@@ -514,6 +522,14 @@ def ChoiceState_877cf697c477ae54(StateError, _MISSING, _cls, _d_detok, _d_finish
                 new.muse = checkers['muse'](v)
             except StateError as exc:
                 raise StateError(('muse', *exc.loc), exc.msg) from None
+        v = data.get('inkling', _MISSING)
+        if v is _MISSING:
+            new.inkling = _d_inkling
+        else:
+            try:
+                new.inkling = checkers['inkling'](v)
+            except StateError as exc:
+                raise StateError(('inkling', *exc.loc), exc.msg) from None
         v = data.get('role_sent', _MISSING)
         if v is _MISSING:
             new.role_sent = _d_role_sent
@@ -1027,6 +1043,159 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
                 new.reasoning_tokens = checkers['reasoning_tokens'](v)
             except StateError as exc:
                 raise StateError(('reasoning_tokens', *exc.loc), exc.msg) from None
+        return new
+    return locals()
+
+
+def InklingState_57f6e0a65fdf1b6b(StateError, _MISSING, _cls, _d_buf, _d_counting, _d_phase, _d_reasoning_tokens, _d_span, _d_tools, _d_ws, _dump_value, _fields, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, buf=_d_buf, span=_d_span, ws=_d_ws, counting=_d_counting, reasoning_tokens=_d_reasoning_tokens, tools=_d_tools):
+        self.phase = phase
+        self.buf = buf
+        self.span = span
+        self.ws = ws
+        self.counting = counting
+        self.reasoning_tokens = reasoning_tokens
+        self.tools = tools
+    def _construct(phase, buf, span, ws, counting, reasoning_tokens, tools):
+        new = _new(_cls)
+        new.phase = phase
+        new.buf = buf
+        new.span = span
+        new.ws = ws
+        new.counting = counting
+        new.reasoning_tokens = reasoning_tokens
+        new.tools = tools
+        return new
+    def model_copy(self, update=None, deep=False):
+        new = _new(_cls)
+        new.phase = self.phase
+        new.buf = self.buf
+        new.span = self.span
+        new.ws = self.ws
+        new.counting = self.counting
+        new.reasoning_tokens = self.reasoning_tokens
+        new.tools = self.tools
+        if update:
+            for k, v in update.items():
+                _set(new, k, v)
+        return new.model_validate(new.model_dump()) if deep else new
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.phase, self.buf, self.span, self.ws, self.counting, self.reasoning_tokens, self.tools, ) == (other.phase, other.buf, other.span, other.ws, other.counting, other.reasoning_tokens, other.tools, )
+    def _dump(self, nondefault):
+        d = {}
+        if nondefault:
+            v = self.phase
+            if v != _d_phase:
+                d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.buf
+            if v != _d_buf:
+                d['buf'] = v
+            v = self.span
+            if v != _d_span:
+                d['span'] = v
+            v = self.ws
+            if v != _d_ws:
+                d['ws'] = v
+            v = self.counting
+            if v != _d_counting:
+                d['counting'] = v
+            v = self.reasoning_tokens
+            if v != _d_reasoning_tokens:
+                d['reasoning_tokens'] = v
+            v = self.tools
+            if v != _d_tools:
+                d['tools'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            return d
+        v = self.phase
+        d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.buf
+        d['buf'] = v
+        v = self.span
+        d['span'] = v
+        v = self.ws
+        d['ws'] = v
+        v = self.counting
+        d['counting'] = v
+        v = self.reasoning_tokens
+        d['reasoning_tokens'] = v
+        v = self.tools
+        d['tools'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        return d
+    def _validate(cls, data, checkers):
+        if not data.keys() <= _fields:
+            key = next(k for k in data if k not in _fields)
+            raise StateError((key,), 'Extra inputs are not permitted')
+        new = _new(cls)
+        v = data.get('phase', _MISSING)
+        if v is _MISSING:
+            new.phase = _d_phase
+        elif v.__class__ is str and v in _lit_phase:
+            new.phase = v
+        else:
+            try:
+                new.phase = checkers['phase'](v)
+            except StateError as exc:
+                raise StateError(('phase', *exc.loc), exc.msg) from None
+        v = data.get('buf', _MISSING)
+        if v is _MISSING:
+            new.buf = _d_buf
+        elif v.__class__ is str and len(v) <= 230:
+            new.buf = v
+        else:
+            try:
+                new.buf = checkers['buf'](v)
+            except StateError as exc:
+                raise StateError(('buf', *exc.loc), exc.msg) from None
+        v = data.get('span', _MISSING)
+        if v is _MISSING:
+            new.span = _d_span
+        elif v.__class__ is bool:
+            new.span = v
+        else:
+            try:
+                new.span = checkers['span'](v)
+            except StateError as exc:
+                raise StateError(('span', *exc.loc), exc.msg) from None
+        v = data.get('ws', _MISSING)
+        if v is _MISSING:
+            new.ws = _d_ws
+        elif v.__class__ is str and len(v) <= 64:
+            new.ws = v
+        else:
+            try:
+                new.ws = checkers['ws'](v)
+            except StateError as exc:
+                raise StateError(('ws', *exc.loc), exc.msg) from None
+        v = data.get('counting', _MISSING)
+        if v is _MISSING:
+            new.counting = _d_counting
+        elif v.__class__ is bool:
+            new.counting = v
+        else:
+            try:
+                new.counting = checkers['counting'](v)
+            except StateError as exc:
+                raise StateError(('counting', *exc.loc), exc.msg) from None
+        v = data.get('reasoning_tokens', _MISSING)
+        if v is _MISSING:
+            new.reasoning_tokens = _d_reasoning_tokens
+        elif v.__class__ is int and v >= 0:
+            new.reasoning_tokens = v
+        else:
+            try:
+                new.reasoning_tokens = checkers['reasoning_tokens'](v)
+            except StateError as exc:
+                raise StateError(('reasoning_tokens', *exc.loc), exc.msg) from None
+        v = data.get('tools', _MISSING)
+        if v is _MISSING:
+            new.tools = _d_tools
+        else:
+            try:
+                new.tools = checkers['tools'](v)
+            except StateError as exc:
+                raise StateError(('tools', *exc.loc), exc.msg) from None
         return new
     return locals()
 

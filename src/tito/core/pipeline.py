@@ -36,11 +36,13 @@ from typing import Any
 from tito.core import detokenizer, logprobs, stops
 from tito.core.detok_one import step_one
 from tito.core.detokenizer import DetokState
-from tito.core.parsers import is_muse, is_muse_glimmer
+from tito.core.parsers import is_inkling, is_muse, is_muse_glimmer
 # the harmony parser itself is imported only by a gpt-oss choice: its state is all others need
 from tito.core.parsers.harmony_state import HarmonyState
 # likewise the Muse channel router (tito.core.parsers.muse): only its state here
 from tito.core.parsers.muse_state import MuseState
+# and the Inkling block router (tito.core.parsers.inkling)
+from tito.core.parsers.inkling_state import InklingState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolChoiceMode, ToolState
 from tito.core.pipeline_harmony import harmony_pieces, harmony_step
@@ -101,6 +103,8 @@ class ChoiceState(State):
     harmony: HarmonyState | None = None
     #: Muse: one channel router replaces stages 4-5 (tito.core.parsers.muse)
     muse: MuseState | None = None
+    #: Inkling: one block router replaces stages 4-5 (tito.core.parsers.inkling)
+    inkling: InklingState | None = None
     role_sent: bool = False
     lp_context: list[int] = Field(default_factory=list, max_length=4)
     text_offset: int = Field(default=0, ge=0)
@@ -149,6 +153,11 @@ def start_choice(
         from tito.core.parsers import muse
 
         state.muse = muse.initial(muse_tools(cfg))
+    elif is_inkling(cfg.tool_parser, cfg.reasoning_parser):
+        from tito.core.parsers import inkling
+
+        state.inkling = inkling.initial(vocab, prompt_ids, muse_tools(cfg),
+                                        reasoning=cfg.reasoning_parser is not None)
     return state
 
 
@@ -191,7 +200,7 @@ def step_choice(
     one = (
         _ONE_ID_PATH and len(ids) == 1 and finish_reason is None and not last and state.pending is None
         and not cfg.harmony and state.harmony is None and state.muse is None
-        and not stop_cfg.stop
+        and state.inkling is None and not stop_cfg.stop
         and not (held.fired or held.held or held.tail)
         and (stop_cfg.include_stop_str_in_output or not (
             ids[0] in stop_cfg.stop_token_ids
@@ -204,7 +213,7 @@ def step_choice(
         if not role_sent and not cfg.completion:
             role, role_sent = "assistant", True
         return (
-            ChoiceState._construct(detok, held, None, None, None, None, role_sent,
+            ChoiceState._construct(detok, held, None, None, None, None, None, role_sent,
                                    state.lp_context,
                                    state.text_offset, state.tokens + 1, state.tool_calls, None,
                                    False),
@@ -286,7 +295,7 @@ def step_choice(
 
     # 4-5. parsers
     if (state.harmony is None and state.reasoning is None and state.tools is None
-            and state.muse is None):
+            and state.muse is None and state.inkling is None):
         reasoning, content, calls = "", text, ()
     else:
         parser_ids = decode_ids if fired_at is None else decode_ids[: fired_at + 1]
@@ -300,6 +309,13 @@ def step_choice(
                 vocab, state.muse, parser_ids, pieces, flushed if fired_at is None else "",
                 final=final or fired, parser=muse_tools(cfg),
                 glimmer=is_muse_glimmer(cfg.tool_parser, cfg.reasoning_parser))
+        elif state.inkling is not None:
+            from tito.core.parsers import inkling
+
+            state.inkling, got = inkling.step(
+                vocab, state.inkling, text, parser_ids, final=final or fired,
+                parser=muse_tools(cfg), count=cfg.reasoning_parser is not None)
+            reasoning, content, calls = got.reasoning, got.content, got.calls
         else:
             state.reasoning, state.tools, reasoning, content, calls = parsers_step(
                 cfg, state.reasoning, state.tools, text, parser_ids, final=final or fired,

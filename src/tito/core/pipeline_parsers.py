@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tito.core.parsers import is_muse
+from tito.core.parsers import is_inkling, is_muse
 from tito.core.parsers import reasoning as reasoning_parsers
 from tito.core.parsers import reasoning_skip
 from tito.core.parsers import tools as tool_parsers
@@ -97,7 +97,8 @@ def parsers_initial(
     vocab: Vocab, cfg: ChoiceConfig, prompt_ids: Sequence[int] | None
 ) -> tuple[ReasoningState | None, ToolState | None]:
     """Parser states before the first token; the reasoning phase is read off the prompt's tail."""
-    if cfg.harmony or is_muse(cfg.tool_parser, cfg.reasoning_parser):
+    if cfg.harmony or is_muse(cfg.tool_parser, cfg.reasoning_parser) or is_inkling(
+            cfg.tool_parser, cfg.reasoning_parser):
         return None, None
     reasoning_state = None
     if cfg.reasoning_parser is not None:
@@ -124,8 +125,9 @@ def tool_parser_for(cfg: ChoiceConfig) -> tool_parsers.ToolParser:
 
 
 def muse_tools(cfg: ChoiceConfig) -> tool_parsers.ToolParser | None:
-    """The ATEM parser of a Muse tool channel (None: the request takes no calls, so tool
-    channels are content, as vLLM's reasoning parser alone passes them)."""
+    """The ATEM parser of a Muse tool channel, or the JSON call parser of an Inkling tool block
+    (None: the request takes no calls, so tool channels / blocks are content, as vLLM's
+    reasoning parser alone passes them)."""
     if cfg.tool_choice == "none" or cfg.tool_parser is None:
         return None
     return tool_parser_for(cfg)

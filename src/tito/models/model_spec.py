@@ -56,6 +56,8 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
     from tito.core.parsers import (
         HARMONY_REASONING_PARSERS,
         HARMONY_TOOL_PARSERS,
+        INKLING_REASONING_PARSERS,
+        INKLING_TOOL_PARSERS,
         MUSE_GLIMMER,
         MUSE_REASONING_PARSERS,
         MUSE_TOOL_PARSERS,
@@ -66,7 +68,8 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
     for key, value, known in (
         ("tool_parser", config.tool_parser, {*TOOL_PARSERS, *HARMONY_TOOL_PARSERS}),
         ("reasoning_parser", config.reasoning_parser,
-         {*REASONING_PARSERS, *HARMONY_REASONING_PARSERS, *MUSE_REASONING_PARSERS}),
+         {*REASONING_PARSERS, *HARMONY_REASONING_PARSERS, *MUSE_REASONING_PARSERS,
+          *INKLING_REASONING_PARSERS}),
     ):
         if value is not None and value not in known:
             raise ModelLoadError(
@@ -89,6 +92,13 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
             f"'musespark1x' with reasoning_parser 'muse' / 'musespark1x' or none, "
             f"'muse_glimmer' with 'muse_glimmer' or none "
             f"(got {tool!r}, {reasoning!r})"
+        )
+    if (tool in INKLING_TOOL_PARSERS and reasoning not in (None, *INKLING_REASONING_PARSERS)) or (
+        reasoning in INKLING_REASONING_PARSERS and tool not in (None, *INKLING_TOOL_PARSERS)
+    ):
+        raise ModelLoadError(  # one block router reads both (tito.core.parsers.inkling)
+            f"model folder {folder}: Inkling parsers go together: tool_parser 'inkling' with "
+            f"reasoning_parser 'inkling' or none (got {tool!r}, {reasoning!r})"
         )
 
 

@@ -100,14 +100,15 @@ def _decode_flags(model: ServedModel, req: Any) -> tuple[bool, list[int]]:
 
 def chat_config(model: ServedModel, req: ChatCompletionRequest | None) -> ChoiceConfig:
     """Settings for a chat choice; ``req`` may be None (defaults, no tools)."""
-    from tito.core.parsers import is_harmony, is_muse, marker_special_ids
+    from tito.core.parsers import is_harmony, is_inkling, is_muse, marker_special_ids
     from tito.core.parsers.reasoning_formats import get_reasoning_parser
 
     mode, named = _tool_mode(model, req)
     reasoning = model.config.reasoning_parser
     harmony = is_harmony(model.config.tool_parser, reasoning)
     enabled, variant = True, ""
-    muse = is_muse(model.config.tool_parser, reasoning)
+    muse = is_muse(model.config.tool_parser, reasoning) or is_inkling(
+        model.config.tool_parser, reasoning)  # (routers: no reasoning row, no switch)
     if reasoning is not None and not harmony and not muse:
         row, kwargs = get_reasoning_parser(reasoning), template_kwargs(model, req)
         row.check_kwargs(kwargs)

@@ -84,6 +84,8 @@ def _reasoning_tokens(cfg: ChoiceConfig, state: ChoiceState) -> int | None:
         return state.harmony.reasoning_tokens
     if state.muse is not None:
         return state.muse.reasoning_tokens
+    if state.inkling is not None:
+        return state.inkling.reasoning_tokens
     if state.reasoning is None:
         return None
     return state.reasoning.reasoning_tokens

@@ -114,6 +114,10 @@ def reasoning_ended_for(
 
         return prompt_reasoning_ended(vocab.decode(token_ids, skip_special_tokens=False),
                                       glimmer=parser == "muse_glimmer")
+    if parser == "inkling":  # inkling10: vLLM's InklingParser.is_reasoning_end on the ids
+        from tito.core.parsers.inkling import prompt_reasoning_ended as inkling_ended
+
+        return inkling_ended(vocab, token_ids)
     if parser in REASONING_NEVER_ENDED:
         return False
     from tito.core.parsers.reasoning_formats import get_reasoning_parser

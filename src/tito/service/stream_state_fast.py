@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - a dependency; without it the generic p
 
 from tito.core.detokenizer import DetokState
 from tito.core.parsers.harmony_state import HarmonyState
+from tito.core.parsers.inkling_state import InklingState
 from tito.core.parsers.muse_state import MuseState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolState
@@ -165,6 +166,8 @@ def _st_dump(state: ChoiceState) -> dict[str, Any]:
         st["harmony"] = state.harmony._dump(True)
     if state.muse is not None:
         st["muse"] = state.muse._dump(True)
+    if state.inkling is not None:
+        st["inkling"] = state.inkling._dump(True)
     if state.tokens:
         st["tokens"] = state.tokens
     if state.tool_calls:
@@ -179,7 +182,8 @@ def _st_dump(state: ChoiceState) -> dict[str, Any]:
 #: ``tito.st`` keys :func:`_choice_fast` takes (the others come from vLLM's fields), their
 #: defaults, and their values read at once
 _ST_DEFAULTS = {"tokens": 0, "tool_calls": 0, "pending": None, "finished": False, "stop": None,
-                "reasoning": None, "tools": None, "harmony": None, "muse": None}
+                "reasoning": None, "tools": None, "harmony": None, "muse": None,
+                "inkling": None}
 _ST_KEYS = frozenset(_ST_DEFAULTS)
 _ST_VALUES = operator.itemgetter(*_ST_DEFAULTS)
 
@@ -215,7 +219,7 @@ def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
     list of at most four ``int``, a ``bool``)."""
     if not st.keys() <= _ST_KEYS:
         return None
-    tokens, calls, pending, finished, stop, reasoning, tools, harmony, muse = _ST_VALUES(
+    tokens, calls, pending, finished, stop, reasoning, tools, harmony, muse, inkling = _ST_VALUES(
         {**_ST_DEFAULTS, **st})  # (C speed: one merge, one read of every key)
     if (tokens.__class__ is not int or tokens < 0 or calls.__class__ is not int
             or calls < 0 or finished.__class__ is not bool
@@ -236,9 +240,12 @@ def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
             harmony = _parser_state(HarmonyState, harmony)
         if muse is not None:
             muse = _parser_state(MuseState, muse)
+        if inkling is not None:
+            inkling = _parser_state(InklingState, inkling)
     except (StateError, TitoError):
         return None
-    return ChoiceState._construct(detok, stop, reasoning, tools, harmony, muse, role_sent,
+    return ChoiceState._construct(detok, stop, reasoning, tools, harmony, muse, inkling,
+                                  role_sent,
                                   list(context), offset, tokens, calls, pending, finished)
 
 
@@ -264,7 +271,8 @@ def _counted(cls: type[Any]) -> bool:
 #: how a state's generated ``model_copy`` stores an updated field (frozen classes too)
 _store = object.__setattr__
 #: the parser state classes whose count :func:`_parser_state` checks by hand
-_COUNTED = frozenset(c for c in (ReasoningState, HarmonyState, MuseState) if _counted(c))
+_COUNTED = frozenset(c for c in (ReasoningState, HarmonyState, MuseState, InklingState)
+                     if _counted(c))
 
 
 def _parser_state(cls: type[Any], raw: Any) -> Any:

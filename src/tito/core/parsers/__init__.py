@@ -41,6 +41,18 @@ def is_muse_glimmer(tool_parser: str | None, reasoning_parser: str | None) -> bo
     return tool_parser in MUSE_GLIMMER or reasoning_parser in MUSE_GLIMMER
 
 
+#: vLLM's parser names for Inkling (``--tool-call-parser inkling``, ``--reasoning-parser
+#: inkling``): one block router reads both (:mod:`tito.core.parsers.inkling`); the tool name is
+#: also a :data:`TOOL_PARSERS` key (the JSON calls of a tool block)
+INKLING_TOOL_PARSERS = frozenset({"inkling"})
+INKLING_REASONING_PARSERS = frozenset({"inkling"})
+
+
+def is_inkling(tool_parser: str | None, reasoning_parser: str | None) -> bool:
+    """Do these parser names (a choice's, or a model's tito.json) mean Inkling's blocks?"""
+    return tool_parser in INKLING_TOOL_PARSERS or reasoning_parser in INKLING_REASONING_PARSERS
+
+
 from tito.core.parsers import reasoning, tools  # noqa: E402  (after the names above)
 from tito.core.parsers.reasoning import (
     REASONING_PARSERS,
@@ -61,6 +73,8 @@ from tito.core.parsers.tools import (
 __all__ = [
     "HARMONY_REASONING_PARSERS",
     "HARMONY_TOOL_PARSERS",
+    "INKLING_REASONING_PARSERS",
+    "INKLING_TOOL_PARSERS",
     "MUSE_GLIMMER",
     "MUSE_REASONING_PARSERS",
     "MUSE_TOOL_PARSERS",
@@ -73,6 +87,7 @@ __all__ = [
     "ToolParser",
     "ToolState",
     "is_harmony",
+    "is_inkling",
     "is_muse",
     "is_muse_glimmer",
     "make_tool_parser",
@@ -101,5 +116,9 @@ def marker_special_ids(
         markers += REASONING_PARSERS[reasoning_parser].marker_tokens
     if reasoning_parser in MUSE_REASONING_PARSERS:  # the router reads the framing, tools or not
         markers += ("<|start|>", "<|message|>", "<|eom|>", "<|eot|>")
+    if reasoning_parser in INKLING_REASONING_PARSERS or tool_parser in INKLING_TOOL_PARSERS:
+        from tito.core.parsers.inkling import MARKERS  # the router reads every block marker
+
+        markers += MARKERS
     ids = {vocab.added_tokens.get(m) for m in markers}
     return sorted(i for i in ids if i is not None and i in vocab.special_ids)

@@ -22,6 +22,8 @@ adapters null an empty content, legacy ones return the text), invisible in the o
 stream has no such question (an empty delta is never sent). gpt-oss (harmony) is not covered.
 Muse's names (muse, musespark1x, muse_glimmer: its router's) are, with this module's defaults:
 null and null with the reasoning parser, a ``""`` content with the tool parser alone.
+Inkling's (its router's): null and null in every configuration (an engine-based tool parser,
+an engine-based reasoning parser whose empty pair is the default).
 """
 
 from __future__ import annotations
@@ -49,14 +51,15 @@ REASONING_EMPTY: dict[str, tuple[Pair, Pair]] = {
 ENGINE_TOOLS: frozenset[str] = frozenset({
     "deepseek_v32", "deepseek_v4", "deepseek_v41", "gemma4", "glm45", "glm47", "granite",
     "kimi_k2", "kimi_k3", "ling3", "mimo", "minimax_m2", "mistral", "plamo3", "qwen3_coder",
-    "qwen3_xml", "seed_oss", "step3p5", "step5"})
+    "qwen3_xml", "seed_oss", "step3p5", "step5",
+    "inkling"})  # (inkling10: its router's, null with and without tools)
 
 #: reasoning parsers that are engine-based (with an engine-based tool parser, the composed
 #: parser takes the tool parser's content): those whose thinking-off ``""`` becomes null beside
 #: ``qwen3_coder``. (Whether the others are is never visible here: their content is null
 #: either way, or ``""`` beside it: legacy.)
 ENGINE_REASONING: frozenset[str] = frozenset({
-    "glm45", "glm47", "kimi_k2", "ling3", "mimo", "qwen3", "seed_oss"})
+    "glm45", "glm47", "kimi_k2", "ling3", "mimo", "qwen3", "seed_oss", "inkling"})
 
 #: engine-based tool parsers whose answer with ``tool_choice`` none (or no tools) is ``""``
 #: (the others: null). ``mistral``: vLLM's server with Mistral's own tokenizer (its

@@ -96,6 +96,8 @@ _FORMATS = {
     "muse": "muse:MuseParser",
     "musespark1x": "muse:MuseParser",
     "muse_glimmer": "muse:MuseGlimmerParser",
+    # inkling10: the JSON calls of an Inkling tool block (the router: tito.core.parsers.inkling)
+    "inkling": "inkling:InklingParser",
 }
 
 #: Formats for ``tool_choice="auto"``, by vLLM's ``--tool-call-parser`` name. Lazy: a format's
@@ -180,6 +182,9 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     # named decode natively: supports_required_and_named = False)
     **{name: RenderTraits(special=True, special_without_tools=True, forced_calls="native")
        for name in ("muse", "musespark1x", "muse_glimmer")},
+    # inkling10 (vLLM's engine adjust_request reads special tokens whatever the request; no
+    # structural tag, required / named decode natively: supports_required_and_named = False)
+    "inkling": RenderTraits(special=True, special_without_tools=True, forced_calls="native"),
 }
 
 #: Formats whose argument values are text typed from the request's tool schemas: their
