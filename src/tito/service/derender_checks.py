@@ -15,13 +15,15 @@ from typing import Any
 
 from tito.core.parsers.reasoning import ReasoningState, get_reasoning_parser, initial
 from tito.core.pipeline import ChoiceConfig, ChoiceState
-from tito.core.pipeline_parsers import tool_parser_for
+from tito.core.parsers import is_inkling
+from tito.core.parsers.inkling_state import InklingState
+from tito.core.pipeline_parsers import muse_tools, tool_parser_for
 from tito.core.sampling import MAX_N_SEQUENCES  # choices per response, responses per request
 from tito.errors import BadRequest, quote
 from tito.models import ServedModel
 
 __all__ = ["_check_choice_count", "_check_ids", "_check_logprobs", "_check_response",
-           "_check_wire_state", "wire_config_checked"]
+           "_check_wire_state", "check_inkling", "wire_config_checked"]
 
 
 def _check_ids(model: ServedModel, ids: Sequence[int] | None, param: str) -> None:
@@ -118,6 +120,8 @@ def _check_wire_state(
     for i in state.lp_context:
         if not 0 <= i < size:
             raise _not_issued("logprob context ids are outside the vocabulary", "st.lp_context")
+    if state.inkling is not None or is_inkling(cfg.tool_parser, cfg.reasoning_parser):
+        check_inkling(cfg, state.inkling)
     if state.tools is None and state.reasoning is None:
         return
     bad = _not_issued
@@ -135,6 +139,24 @@ def _check_wire_state(
                                                cfg.reasoning_variant)
         if _markers_of(state.reasoning) != markers:
             raise bad("reasoning marker ids are not this model's", "st.reasoning")
+
+
+def check_inkling(cfg: ChoiceConfig, ink: InklingState | None) -> None:
+    """Inkling's router state (:mod:`tito.core.parsers.inkling`): only for Inkling's parsers,
+    always there for them, with a call parser's state exactly when the request takes calls, in
+    one of that parser's phases (a tool block's phase only then)."""
+    if ink is None or not is_inkling(cfg.tool_parser, cfg.reasoning_parser):
+        raise _not_issued("the Inkling router's state does not go with these parsers",
+                          "st.inkling")
+    parser = muse_tools(cfg)
+    if (ink.tools is None) != (parser is None):
+        raise _not_issued("a call parser state without calls, or none with them",
+                          "st.inkling.tools")
+    if ink.phase == "tool" and parser is None:
+        raise _not_issued("a tool block without a call parser", "st.inkling.phase")
+    if ink.tools is not None and parser is not None and ink.tools.phase not in parser.phases:
+        raise _not_issued(f"unknown tool parser phase '{quote(ink.tools.phase)}'",
+                          "st.inkling.tools.phase")
 
 
 def _config_checked(model: ServedModel, cfg: ChoiceConfig, completion: bool) -> list[Any]:

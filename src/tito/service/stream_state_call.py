@@ -44,7 +44,9 @@ except ImportError:  # pragma: no cover - a dependency; without it the general d
     orjson = None  # type: ignore[assignment]
 
 from tito.core.detok_state import MAX_WINDOW, DetokState
+from tito.core.parsers import is_inkling
 from tito.core.parsers.harmony_state import HarmonyState
+from tito.core.parsers.inkling_state import InklingState
 from tito.core.parsers.muse_state import MuseState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.parsers.tools import ToolState
@@ -54,7 +56,12 @@ from tito.core.state import StateError
 from tito.core.stops import StopState
 from tito.core.vocab import Vocab
 from tito.errors import TitoError
-from tito.service.derender_checks import _marker_ids, _markers_of, wire_config_checked
+from tito.service.derender_checks import (
+    _marker_ids,
+    _markers_of,
+    check_inkling,
+    wire_config_checked,
+)
 from tito.service.stream_body import _FLAT, _has_float
 from tito.service.stream_state import _TITO_DEFAULTS as _TITO_DEFAULTS_ALL
 from tito.service.stream_state import (
@@ -165,7 +172,7 @@ def decode_checked(vocab: Vocab, raw: dict[str, Any], model: str, served: Any = 
     if None in window:
         return None
     # the choice state (``stream_state_fast._choice_from``)
-    count, calls, pending, finished, stop, reasoning, tools, harmony, muse = _ST_VALUES(
+    count, calls, pending, finished, stop, reasoning, tools, harmony, muse, inkling = _ST_VALUES(
         {**_ST_DEFAULTS, **st})
     if ((count.__class__, calls.__class__, finished.__class__) != _ST_TYPES
             or count < 0 or calls < 0
@@ -187,6 +194,11 @@ def decode_checked(vocab: Vocab, raw: dict[str, Any], model: str, served: Any = 
             harmony = _parser_state(HarmonyState, harmony)
         if muse is not None:
             muse = _parser_state(MuseState, muse)
+        if inkling is not None:
+            inkling = _parser_state(InklingState, inkling)
+        if served is not None and (inkling is not None
+                                   or is_inkling(cfg.tool_parser, cfg.reasoning_parser)):
+            check_inkling(cfg, inkling)  # (its error: the general path's to give)
     except (StateError, TitoError):
         return None
     if served is not None and not _wire_ok(served, cfg, completion, pending, context,
@@ -194,7 +206,8 @@ def decode_checked(vocab: Vocab, raw: dict[str, Any], model: str, served: Any = 
         return None
     return (_construct_meta(name, id_, created, index, prompt_tokens, n, ext), cfg,
             _construct_choice(_construct_detok(window, prefix, read), stop, reasoning, tools,
-                              harmony, muse, role_sent, list(context), offset, count, calls,
+                              harmony, muse, inkling, role_sent, list(context), offset, count,
+                              calls,
                               pending, finished))
 
 
