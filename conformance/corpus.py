@@ -847,6 +847,15 @@ DERENDER_CHAT_MISTRAL: dict[str, tuple[dict[str, Any], list[dict[str, Any]], dic
     "tool_named": (mchat(tools=TOOLS, tool_choice=NAMED), [mout(
         '[{"name": "get_weather", "arguments": {"city": "Paris"}}]')], {}),
     "no_tools_call_text": (mchat(), [mout(M_CALL)], {}),
+    # required / named, [TOOL_CALLS] before the bare call's header is complete: vLLM's auto
+    # reading (the text before it is content, leading whitespace too); after a bare call was
+    # made: a deviation (forced_bare_marker)
+    "forced_text_mistral_brace_marker": (mchat(tools=TOOLS, tool_choice=NAMED), [mout(
+        ' \n{"' + M_CALL)], {}),
+    "forced_text_mistral_cut_name": (mchat(tools=TOOLS, tool_choice="required"), [mout(
+        '{"name": "get_t' + M_CALL)], {}),
+    "forced_bare_marker_mistral": (mchat(tools=TOOLS, tool_choice="required"), [mout(
+        '[{"name": "get_time", "arguments": {}}, ' + M_CALL)], {}),
     "logprobs": (mchat(logprobs=True, top_logprobs=2), [mout("Sunny 🌞 today.", logprobs=4)], {}),
     "logprobs_no_top": (mchat(logprobs=True), [mout("Ok.", logprobs=3)], {}),
     "stop_string": (mchat(stop=["sunny"]), [mout("It is sunny today.")], {}),
@@ -868,6 +877,7 @@ STREAM_CHAT_MISTRAL = [
     "tool_auto_text_before", "tool_auto_blank_before", "tool_auto_single", "tool_auto_length",
     "tool_auto_malformed", "tool_auto_no_args", "tool_required", "tool_named", "logprobs", "stop_token_ids",
     "return_token_ids", "metrics", "special_mid_output_skip", "no_tools_call_text",
+    "forced_text_mistral_brace_marker", "forced_text_mistral_cut_name", "forced_bare_marker_mistral",
 ]
 
 

@@ -245,6 +245,15 @@ DEVIATIONS: list[Deviation] = [
               "mistral, tool_choice required / named, an output starting with text: content "
               "and the calls after it stream as the batch answer reads them (vLLM's stream "
               "takes the text for the start of a JSON list and drops the text and every call)"),
+    Deviation("derender_*", "forced_bare_marker_mistral*", "choices.*.message.*",
+              "mistral, tool_choice required / named: a bare call the output starts with is a "
+              "call even when [TOOL_CALLS] comes after it (vLLM: any [TOOL_CALLS] makes all "
+              "before it content, the bare calls too, which a stream cannot take back once "
+              "sent); before the bare call's header is complete the marker wins, as vLLM"),
+    Deviation("stream_*", "forced_bare_marker_mistral*", "*",
+              "mistral, tool_choice required / named: a bare call the output starts with, then "
+              "[TOOL_CALLS]: the stream reads it as tito's batch, both calls (vLLM's stream makes "
+              "the bare call and drops the calls after the marker)"),
     Deviation("stream_*", "forced_blank*", "text",
               "tool_choice required / named, an output without calls whose content is only "
               "whitespace: no content in the stream as in the batch answer (vLLM's batch "

@@ -174,6 +174,14 @@ class MistralListParser(MistralParser):
     output starts with it (phases ``bare`` / ``bobj``, after leading whitespace). Recorded:
     ``conformance/goldens/derender_chat_mistral.json``, and ``derender_fuzz``
     ``forced_text_mistral_required``.
+
+    vLLM reads the bare form only when the output holds no ``[TOOL_CALLS]`` at all: with one,
+    everything before it is content, leading whitespace included. tito decides as the first
+    call's header is read (held, at most :data:`._base.HEADER_LIMIT` characters): a marker
+    before that header is complete makes what came before it content, as vLLM; a marker after
+    a bare call was made is a documented deviation (a stream cannot take a sent call back:
+    ``forced_bare_marker_mistral``). Leading whitespace is held with the header (up to
+    :data:`._base.WS_LIMIT` characters) and dropped when the bare call is made (vLLM strips it).
     """
 
     first_phase: ClassVar[str] = "start"
@@ -195,11 +203,20 @@ class MistralListParser(MistralParser):
         st.phase = "text"
         if i < len(s) and not s.startswith(MARKER, i):
             st.phase = {"[": "bare", "{": "bobj"}.get(s[i], "text")
-            if st.phase != "text":  # leading whitespace is not content there (vLLM strips it)
-                return i, False
-        return pos, False
+        return pos, False  # (bare: the whitespace is held with the header, see _on_bare)
 
     def _on_bare(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        return ObjectCallParser._on_head(self, st, s, pos, out, final)
+        i = skip_ws(s, pos)
+        if i - pos > WS_LIMIT:
+            pos = i  # (bounded: a longer run is dropped at once, as the bare call drops it)
+        lead = self._lead_at(st, s, i)
+        limit = HEADER_LIMIT + sum(len(t) for t in lead)
+        k = s.find(MARKER, i, i + limit)
+        if k != -1 and self._object_header(s[i:k], lead, "").kind in ("need", "invalid"):
+            self._content(st, out, s[pos:k])  # the marker comes first: vLLM's auto reading
+            st.phase = "text"
+            return k, False
+        at, hold = ObjectCallParser._on_head(self, st, s, i, out, final)
+        return (pos, True) if hold else (at, False)
 
     _on_bobj = _on_bare
