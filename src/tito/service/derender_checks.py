@@ -15,15 +15,21 @@ from typing import Any
 
 from tito.core.parsers.reasoning import ReasoningState, get_reasoning_parser, initial
 from tito.core.pipeline import ChoiceConfig, ChoiceState
-from tito.core.parsers import is_inkling
-from tito.core.parsers.inkling_state import InklingState
+from tito.core.parsers import (
+    INKLING_REASONING_PARSERS,
+    INKLING_TOOL_PARSERS,
+    MUSE_REASONING_PARSERS,
+    MUSE_TOOL_PARSERS,
+    is_inkling,
+    is_muse,
+)
 from tito.core.pipeline_parsers import muse_tools, tool_parser_for
 from tito.core.sampling import MAX_N_SEQUENCES  # choices per response, responses per request
 from tito.errors import BadRequest, quote
 from tito.models import ServedModel
 
 __all__ = ["_check_choice_count", "_check_ids", "_check_logprobs", "_check_response",
-           "_check_wire_state", "check_inkling", "wire_config_checked"]
+           "_check_wire_state", "check_routers", "wire_config_checked"]
 
 
 def _check_ids(model: ServedModel, ids: Sequence[int] | None, param: str) -> None:
@@ -120,8 +126,7 @@ def _check_wire_state(
     for i in state.lp_context:
         if not 0 <= i < size:
             raise _not_issued("logprob context ids are outside the vocabulary", "st.lp_context")
-    if state.inkling is not None or is_inkling(cfg.tool_parser, cfg.reasoning_parser):
-        check_inkling(cfg, state.inkling)
+    check_routers(cfg, state.muse, state.inkling)
     if state.tools is None and state.reasoning is None:
         return
     bad = _not_issued
@@ -141,22 +146,40 @@ def _check_wire_state(
             raise bad("reasoning marker ids are not this model's", "st.reasoning")
 
 
-def check_inkling(cfg: ChoiceConfig, ink: InklingState | None) -> None:
-    """Inkling's router state (:mod:`tito.core.parsers.inkling`): only for Inkling's parsers,
-    always there for them, with a call parser's state exactly when the request takes calls, in
-    one of that parser's phases (a tool block's phase only then)."""
-    if ink is None or not is_inkling(cfg.tool_parser, cfg.reasoning_parser):
-        raise _not_issued("the Inkling router's state does not go with these parsers",
-                          "st.inkling")
-    parser = muse_tools(cfg)
-    if (ink.tools is None) != (parser is None):
-        raise _not_issued("a call parser state without calls, or none with them",
-                          "st.inkling.tools")
-    if ink.phase == "tool" and parser is None:
-        raise _not_issued("a tool block without a call parser", "st.inkling.phase")
-    if ink.tools is not None and parser is not None and ink.tools.phase not in parser.phases:
-        raise _not_issued(f"unknown tool parser phase '{quote(ink.tools.phase)}'",
-                          "st.inkling.tools.phase")
+#: the parser names that run a channel router (a state's check reads the routers' states then)
+_ROUTER_TOOLS = MUSE_TOOL_PARSERS | INKLING_TOOL_PARSERS
+_ROUTER_REASONING = MUSE_REASONING_PARSERS | INKLING_REASONING_PARSERS
+
+
+def check_routers(cfg: ChoiceConfig, muse: Any, inkling: Any) -> None:
+    """The channel routers' states (Muse's :mod:`tito.core.parsers.muse`, Inkling's
+    :mod:`tito.core.parsers.inkling`): each only for its own parsers and always there for
+    them, with a call parser's state exactly when the request takes calls, in one of that
+    parser's phases, and a tool message / block open only then. Why: a router state without
+    its parsers, or a call parser's state the request cannot have, would be stepped by code
+    that never made it (a 500, or calls the request did not offer)."""
+    if (muse is None and inkling is None and cfg.tool_parser not in _ROUTER_TOOLS
+            and cfg.reasoning_parser not in _ROUTER_REASONING):
+        return  # (the usual model: two set lookups)
+    for name, label, state, ours, field in (
+            ("muse", "Muse", muse, is_muse(cfg.tool_parser, cfg.reasoning_parser), "kind"),
+            ("inkling", "Inkling", inkling, is_inkling(cfg.tool_parser, cfg.reasoning_parser),
+             "phase")):
+        if state is None and not ours:
+            continue
+        if state is None or not ours:
+            raise _not_issued(f"the {label} router's state does not go with these parsers",
+                              f"st.{name}")
+        parser = muse_tools(cfg)
+        if (state.tools is None) != (parser is None):
+            raise _not_issued("a call parser state without calls, or none with them",
+                              f"st.{name}.tools")
+        if parser is None and getattr(state, field) == "tool":
+            raise _not_issued("a tool message without a call parser", f"st.{name}.{field}")
+        if (state.tools is not None and parser is not None
+                and state.tools.phase not in parser.phases):
+            raise _not_issued(f"unknown tool parser phase '{quote(state.tools.phase)}'",
+                              f"st.{name}.tools.phase")
 
 
 def _config_checked(model: ServedModel, cfg: ChoiceConfig, completion: bool) -> list[Any]:

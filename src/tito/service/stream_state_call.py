@@ -44,7 +44,6 @@ except ImportError:  # pragma: no cover - a dependency; without it the general d
     orjson = None  # type: ignore[assignment]
 
 from tito.core.detok_state import MAX_WINDOW, DetokState
-from tito.core.parsers import is_inkling
 from tito.core.parsers.harmony_state import HarmonyState
 from tito.core.parsers.inkling_state import InklingState
 from tito.core.parsers.muse_state import MuseState
@@ -59,7 +58,7 @@ from tito.errors import TitoError
 from tito.service.derender_checks import (
     _marker_ids,
     _markers_of,
-    check_inkling,
+    check_routers,
     wire_config_checked,
 )
 from tito.service.stream_body import _FLAT, _has_float
@@ -196,9 +195,8 @@ def decode_checked(vocab: Vocab, raw: dict[str, Any], model: str, served: Any = 
             muse = _parser_state(MuseState, muse)
         if inkling is not None:
             inkling = _parser_state(InklingState, inkling)
-        if served is not None and (inkling is not None
-                                   or is_inkling(cfg.tool_parser, cfg.reasoning_parser)):
-            check_inkling(cfg, inkling)  # (its error: the general path's to give)
+        if served is not None:
+            check_routers(cfg, muse, inkling)  # (its error: the general path's to give)
     except (StateError, TitoError):
         return None
     if served is not None and not _wire_ok(served, cfg, completion, pending, context,
