@@ -60,7 +60,7 @@ def cases() -> list[dict]:
 
 
 #: rows whose vLLM class is engine-based (tito.core.parsers.reasoning_skip.ENGINE_GRAMMARS) and
-#: some that count ids (deepseek_r1, minimax_m3, hy_v4, kimi_k3): their block's markers
+#: some that count ids (deepseek_r1, minimax_m3, hy_v4, kimi_k3, inkling): their block's markers
 _SPECIAL_ROWS = {
     "qwen3": ("<think>", "</think>"), "step3p5": ("<think>", "</think>"),
     "mimo": ("<think>", "</think>"), "nemotron_v3": ("<think>", "</think>"),
@@ -73,6 +73,7 @@ _SPECIAL_ROWS = {
     "plamo3": (BT, ET), "deepseek_r1": ("<think>", "</think>"),
     "minimax_m3": ("<mm:think>", "</mm:think>"), "hy_v4": ("<think>", "</think>"),
     "kimi_k3": (THINK, THINK_END),
+    "inkling": ("<|message_model|><|content_thinking|>", "<|end_message|>"),
 }
 
 
