@@ -1,4 +1,5 @@
-"""The client-carried ``stream_state``: encode, decode, validate and sign one choice's state.
+"""The client-carried ``stream_state``: encode, decode, validate and sign one choice's state (the
+signature itself: :mod:`tito.service.stream_state_sign`).
 
 Format
 ------
@@ -43,7 +44,6 @@ Rules
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import operator
 import time
@@ -76,6 +76,7 @@ from tito.service.stream_state_kept import (  # the states this process issued, 
     _ttl_seconds,
     take_issued,
 )
+from tito.service.stream_state_sign import _mac, _sign
 
 STATE_VERSION = 1
 #: The top-level fields :func:`encode` writes (all of them are covered by the signature).
@@ -117,38 +118,6 @@ class TitoState(State):
     cfg: ChoiceConfig
     st: dict = Field(default_factory=dict)  #: validated as the ChoiceState (by :func:`decode`)
     sig: str | None = Field(default=None, max_length=128)
-
-
-#: the secret -> the SHA-256 states of its HMAC's inner and outer hashes with their padded key
-#: hashed (RFC 2104): keying costs more than hashing a state, and copying these two is cheaper
-#: than copying an ``hmac.HMAC`` (``tests/test_stream_state_issued.py`` checks the signatures
-#: against the standard library's)
-_KEYED: dict[bytes, tuple[Any, Any]] = {}
-
-
-def _sign(obj: dict[str, Any], key: bytes, *, ascii_form: bool = False) -> str:
-    """HMAC-SHA256 of the canonical JSON (its UTF-8 form; ``ascii_form``: the escaped one),
-    hex."""
-    return _mac(_canonical(obj) if ascii_form else _canonical_utf8(obj), key)
-
-
-def _mac(data: bytes, key: bytes) -> str:
-    """HMAC-SHA256 of ``data`` (a state's canonical JSON, written by the caller), hex."""
-    keyed = _KEYED.get(key)
-    if keyed is None:
-        if len(_KEYED) > 4:  # (a rotated secret)
-            _KEYED.clear()
-        block = (hashlib.sha256(key).digest() if len(key) > 64 else key).ljust(64, b"\0")
-        keyed = _KEYED[key] = (hashlib.sha256(block.translate(_IPAD)),
-                               hashlib.sha256(block.translate(_OPAD)))
-    inner, outer = keyed[0].copy(), keyed[1].copy()
-    inner.update(data)
-    outer.update(inner.digest())
-    return outer.hexdigest()
-
-
-_IPAD = bytes(x ^ 0x36 for x in range(256))  #: byte -> byte XOR the inner pad
-_OPAD = bytes(x ^ 0x5C for x in range(256))
 
 
 def encode(

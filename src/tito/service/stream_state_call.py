@@ -69,8 +69,8 @@ from tito.service.stream_state import (
     MAX_ID_CHARS,
     STATE_VERSION,
     StreamMeta,
-    _mac,
 )
+from tito.service.stream_state_sign import _mac
 from tito.service.stream_state_fast import (
     _COUNTED,
     _NO_STOP,
