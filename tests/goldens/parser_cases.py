@@ -528,6 +528,10 @@ def _mistral() -> list[dict]:
         ("parallel_from_reasoning", "mistral", "[THINK]two calls" + call + call.replace("Paris", "Rome")),
         ("call_inside_words", "mistral", "[THINK]the [TOOL_CALLS] token"),
         ("reasoning_only_parser", None, "[THINK]I should call." + call),
+        # whitespace after a v11 name (vLLM's engine strips the name; fuzz_parsers seed 9)
+        ("name_space_before_args", "mistral", "Ok.[TOOL_CALLS]get_current_weather [ARGS]\n"
+         '{"city": "Paris"}'),
+        ("name_space_before_brace", "mistral", 'Ok.[TOOL_CALLS]get_current_weather {"city": "P"}'),
     ]
     return [
         {"id": f"mistral+mistral/{cid}" if tool else f"mistral/{cid}", "tool": tool,

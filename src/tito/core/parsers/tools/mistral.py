@@ -21,7 +21,8 @@ Phases (``args``/``sargs``/``tail``/``sep``/``next`` are in :mod:`._objects` and
     follow, and ``]`` goes back to ``text``); ``{``: one call object without its list (phase
     ``ohead``: the element alone, as vLLM's pre-v11 ``json.loads`` accepts). Otherwise the v11
     header: ``NAME`` (word
-    characters, ``.``, ``-``), then ``[ARGS]`` and ``{``, or ``{`` at once: COMMIT at the ``{``
+    characters, ``.``, ``-``; whitespace after it is not part of it, as vLLM's engine strips
+    the name), then ``[ARGS]`` and ``{``, or ``{`` at once: COMMIT at the ``{``
     (phase ``vargs``); anything else is INVALID there (the header's text is content, back to
     ``text``), as is a header longer than :data:`._base.HEADER_LIMIT`. Cut by the end of the
     output (a ``length`` cut): a call named with the text after the marker (up to ``[ARGS]``,
@@ -71,7 +72,7 @@ def parse_v11_header(s: str) -> Header:
     m = _NAME.match(s, j)
     if m is None:
         return Header("invalid", j)
-    k = m.end()
+    k = skip_ws(s, m.end())  # (vLLM's engine strips the name: whitespace may follow it)
     if k == len(s):
         return Header("need")
     if s.startswith(ARGS, k):
