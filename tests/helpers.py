@@ -103,3 +103,36 @@ def validate_completion_chunk(chunk: dict[str, Any]) -> None:
                                        "repetition"), ch["finish_reason"]
         choices.append({**ch, "finish_reason": ch["finish_reason"] or "stop"})
     oa.Completion.model_validate({**chunk, "choices": choices})
+
+
+def run_router(vocab: Any, cfg: Any, ids: list[int], sizes: list[int], prompt_ids: list[int],
+               router: str) -> tuple[dict[str, Any], list[int]]:
+    """The ids through the pipeline in chunks of ``sizes`` (cycled), the choice state through
+    JSON between calls, for a channel router's format (``router``: the ``ChoiceState`` field,
+    ``"muse"`` or ``"inkling"``): the joined result (reasoning, content, calls, the router's
+    reasoning count) and the router state's JSON size after every call (its bound)."""
+    from tito.core.pipeline import ChoiceState, start_choice, step_choice
+
+    state = start_choice(vocab, cfg, prompt_ids)
+    reasoning, content, names, args, sizes_seen = [], [], {}, {}, []
+    i = k = 0
+    while True:
+        n = sizes[k % len(sizes)]
+        chunk, i, k = ids[i : i + n], i + n, k + 1
+        final = i >= len(ids)
+        state = ChoiceState.model_validate_json(state.model_dump_json())
+        state, out = step_choice(vocab, cfg, state, chunk,
+                                 finish_reason="length" if final else None, response_id="r")
+        sizes_seen.append(len(getattr(state, router).model_dump_json().encode()))
+        reasoning.append(out.reasoning)
+        content.append(out.text)
+        for d in out.tool_calls:
+            if d.name is not None:
+                names[d.index] = d.name
+            args[d.index] = args.get(d.index, "") + d.arguments
+        if final:
+            break
+    result = {"reasoning": "".join(reasoning), "content": "".join(content),
+              "calls": [[names[j], args[j]] for j in sorted(names)],
+              "reasoning_tokens": getattr(state, router).reasoning_tokens}
+    return result, sizes_seen

@@ -19,12 +19,13 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "goldens"))
 import parser_cases_inkling as cases  # noqa: E402
+from helpers import run_router  # noqa: E402
 from parser_pipeline import make_vocab  # noqa: E402
 
 from tito.core.parsers import marker_special_ids
 from tito.core.parsers.inkling import prompt_reasoning_ended
 from tito.core.parsers.tools._schema import tool_params
-from tito.core.pipeline import ChoiceConfig, ChoiceState, start_choice, step_choice
+from tito.core.pipeline import ChoiceConfig, start_choice, step_choice
 from tito.models.model_spec import ModelLoadError
 
 VOCAB = make_vocab(tuple(cases.MARKERS))
@@ -55,30 +56,8 @@ def config(tool: str | None, reasoning: str | None) -> ChoiceConfig:
 def run(cfg: ChoiceConfig, ids: list[int], sizes: list[int],
         prompt: str = cases.PROMPT) -> tuple[dict, list[int]]:
     """The ids through the pipeline in chunks of ``sizes`` (cycled), the state through JSON
-    between calls: the joined result and the router state's size after every call."""
-    state = start_choice(VOCAB, cfg, VOCAB.encode(prompt))
-    reasoning, content, names, args, sizes_seen = [], [], {}, {}, []
-    i = k = 0
-    while True:
-        n = sizes[k % len(sizes)]
-        chunk, i, k = ids[i : i + n], i + n, k + 1
-        final = i >= len(ids)
-        state = ChoiceState.model_validate_json(state.model_dump_json())
-        state, out = step_choice(VOCAB, cfg, state, chunk,
-                                 finish_reason="length" if final else None, response_id="r")
-        sizes_seen.append(len(state.inkling.model_dump_json().encode()))
-        reasoning.append(out.reasoning)
-        content.append(out.text)
-        for d in out.tool_calls:
-            if d.name is not None:
-                names[d.index] = d.name
-            args[d.index] = args.get(d.index, "") + d.arguments
-        if final:
-            break
-    result = {"reasoning": "".join(reasoning), "content": "".join(content),
-              "calls": [[names[j], args[j]] for j in sorted(names)],
-              "reasoning_tokens": state.inkling.reasoning_tokens}
-    return result, sizes_seen
+    between calls (:func:`helpers.run_router`)."""
+    return run_router(VOCAB, cfg, ids, sizes, VOCAB.encode(prompt), "inkling")
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
