@@ -22,8 +22,9 @@ in other bytes count as ``args_bytes``), Kimi-K2's ids. tito's streams must equa
 follows vLLM's batch there. Known deliberate differences (``docs/conformance.md``, parser module
 headers) are classified by :func:`deviation` and counted apart. The summary groups differences
 by parser and kind, one example case each; ``--out`` writes every differing case in full.
-``--record`` appends the differing cases whose difference tito no longer has (a fixed bug) to
-``tests/goldens/parsers_fuzz.json`` with vLLM's answers, for ``tests/test_parsers_fuzz.py``.
+``--record`` appends the cases that differ now to ``tests/goldens/parsers_fuzz.json``
+with vLLM's answers; no test reads that file: a case a fix settles is added to
+``tests/goldens/parser_cases.py`` and recorded with ``record_parsers.py`` instead.
 """
 
 from __future__ import annotations
