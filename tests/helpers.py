@@ -136,3 +136,22 @@ def run_router(vocab: Any, cfg: Any, ids: list[int], sizes: list[int], prompt_id
               "calls": [[names[j], args[j]] for j in sorted(names)],
               "reasoning_tokens": getattr(state, router).reasoning_tokens}
     return result, sizes_seen
+
+
+def router_config(vocab: Any, tools: list[dict[str, Any]], tool: str | None,
+                  reasoning: str | None) -> Any:
+    """A chat choice's settings for a channel router's parser pair (Muse's, Inkling's) as the
+    service derives them: the routers' markers kept through ``skip_special_tokens``, calls
+    taken (``auto``, typed by ``tools``' schemas) when a tool parser is named."""
+    from tito.core.parsers import marker_special_ids
+    from tito.core.parsers.tools._schema import tool_params
+    from tito.core.pipeline import ChoiceConfig
+
+    return ChoiceConfig(
+        skip_special_tokens=True,
+        keep_special_ids=marker_special_ids(vocab, tool, reasoning),
+        reasoning_parser=reasoning,
+        tool_parser=tool,
+        tool_choice="auto" if tool else "none",
+        tool_params=tool_params(tools) if tool else None,
+    )

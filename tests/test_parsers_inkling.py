@@ -19,12 +19,10 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "goldens"))
 import parser_cases_inkling as cases  # noqa: E402
-from helpers import run_router  # noqa: E402
+from helpers import router_config, run_router  # noqa: E402
 from parser_pipeline import make_vocab  # noqa: E402
 
-from tito.core.parsers import marker_special_ids
 from tito.core.parsers.inkling import prompt_reasoning_ended
-from tito.core.parsers.tools._schema import tool_params
 from tito.core.pipeline import ChoiceConfig, start_choice, step_choice
 from tito.models.model_spec import ModelLoadError
 
@@ -43,14 +41,7 @@ PAIRS = [("inkling", "inkling"), (None, "inkling"), ("inkling", None)]
 
 
 def config(tool: str | None, reasoning: str | None) -> ChoiceConfig:
-    return ChoiceConfig(
-        skip_special_tokens=True,
-        keep_special_ids=marker_special_ids(VOCAB, tool, reasoning),
-        reasoning_parser=reasoning,
-        tool_parser=tool,
-        tool_choice="auto" if tool else "none",
-        tool_params=tool_params(cases.TOOLS) if tool else None,
-    )
+    return router_config(VOCAB, cases.TOOLS, tool, reasoning)
 
 
 def run(cfg: ChoiceConfig, ids: list[int], sizes: list[int],

@@ -19,12 +19,10 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "goldens"))
 import parser_cases_muse as cases  # noqa: E402
-from helpers import run_router  # noqa: E402
+from helpers import router_config, run_router  # noqa: E402
 from parser_pipeline import make_vocab  # noqa: E402
 
-from tito.core.parsers import marker_special_ids
 from tito.core.parsers.muse import prompt_reasoning_ended
-from tito.core.parsers.tools._schema import tool_params
 from tito.core.pipeline import ChoiceConfig, ChoiceState, start_choice
 from tito.core.state import StateError
 from tito.models.model_spec import ModelLoadError
@@ -47,14 +45,7 @@ PAIRS = [("muse", "muse"), (None, "muse"), ("muse", None), ("musespark1x", "muse
 
 
 def config(tool: str | None, reasoning: str | None) -> ChoiceConfig:
-    return ChoiceConfig(
-        skip_special_tokens=True,
-        keep_special_ids=marker_special_ids(VOCAB, tool, reasoning),
-        reasoning_parser=reasoning,
-        tool_parser=tool,
-        tool_choice="auto" if tool else "none",
-        tool_params=tool_params(cases.TOOLS) if tool else None,
-    )
+    return router_config(VOCAB, cases.TOOLS, tool, reasoning)
 
 
 def run(cfg: ChoiceConfig, ids: list[int], sizes: list[int]) -> tuple[dict, list[int]]:
