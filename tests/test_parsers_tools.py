@@ -1107,6 +1107,10 @@ def test_marker_prefix_repeated_forever_and_endless_headers_stay_bounded(name):
             assert state_bytes(state) < STATE_BYTES_LIMIT
         state, c, _ = T.step(p, state, "", final=True)
         content.append(c)
+        if name == "granite" and head is header:
+            # granite: a list element that is no call is content, the list's markup is not
+            # (tools/granite.py, phase ``skip``)
+            head = head.removeprefix("<|tool_call|>[")
         assert "".join(content) == head + unit * 3000
 
 

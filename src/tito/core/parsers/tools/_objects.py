@@ -9,7 +9,8 @@ phases every such call goes through:
     the arguments' ``{``) is parsed from ``buf``; see :func:`._json.parse_object_header`. COMMIT:
     the call starts (name sent) and its arguments stream from their ``{``; CLOSED: the call starts
     and ends with arguments ``{}``; INVALID at ``p``: the header's text up to ``p`` is content and
-    the format's ``resume_phase`` takes over at ``p``; NEED: hold the header, unless it is longer
+    the format's ``resume_phase`` takes over at ``p`` (:meth:`ObjectCallParser._invalid_header`:
+    granite skips a malformed list element instead); NEED: hold the header, unless it is longer
     than :data:`HEADER_LIMIT` (plus the lead) or ``final``, which count as INVALID at that point.
 ``sargs``
     Arguments written as a JSON string (``"arguments": "{\\"x\\": 1}"``, Granite 4; formats with
@@ -170,9 +171,7 @@ class ObjectCallParser(ToolParser):
                 return len(s), False
             h = h.__class__("invalid", min(rest, limit))
         if h.kind == "invalid":
-            self._content(st, out, s[pos : pos + h.pos])
-            st.phase = self.resume_phase
-            return pos + h.pos, False
+            return self._invalid_header(st, s, pos, pos + h.pos, out)
         self._start_call(st, out, h.name)
         st.pend = ""
         if h.kind == "commit":
@@ -242,6 +241,14 @@ class ObjectCallParser(ToolParser):
         return self._interrupt(st, s, i, out, final, emit=False)
 
     # -- helpers --------------------------------------------------------------------------------
+
+    def _invalid_header(self, st: Work, s: str, pos: int, end: int, out: Out) -> tuple[int, bool]:
+        """A header that is no call, ``s[pos:end]`` up to the first character that cannot
+        belong to one: its text is content and ``resume_phase`` reads on from ``end`` (a format
+        that skips a malformed element, granite, overrides this)."""
+        self._content(st, out, s[pos:end])
+        st.phase = self.resume_phase
+        return end, False
 
     def _interrupts(self) -> str:
         return _interrupt_chars(self.stop_markers)

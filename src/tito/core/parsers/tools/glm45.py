@@ -10,7 +10,8 @@ Format (GLM's template; ``<tool_call>`` and ``</tool_call>`` are tokens)::
 Grammar (phases and shared rules in :mod:`._xml`): each ``<tool_call>`` is one call (no outer
 section). NAME runs to the first ``<arg_key>`` or ``</tool_call>`` (stripped; GLM-4.7 writes no
 newline before ``<arg_key>``); ``<arg_key>KEY</arg_key>`` (KEY runs to the
-first ``</arg_key>`` whatever it holds, as vLLM's regex, and is stripped), optional whitespace,
+first ``</arg_key>`` that whitespace and ``<arg_value>`` follow, whatever it holds, as vLLM's
+regex, and is stripped), optional whitespace,
 ``<arg_value>VALUE</arg_value>``; VALUE is kept verbatim (no trimming, as vLLM) and typed from the
 tool schema (:mod:`._schema`). A call without arguments is ``<tool_call>NAME</tool_call>``.
 Tool names are checked against the request's tools, as vLLM does (``validate_tool_names``): a
@@ -53,19 +54,24 @@ class Glm45Parser(XmlCallParser):
         return ("ok", hit, name, "") if name and "<" not in name else BAD
 
     def _key(self, h: str) -> HeadResult:
-        # KEY runs to the first </arg_key> whatever it holds (vLLM's ``<arg_key>(.*?)</arg_key>``,
-        # markup included): wait for it within the header limit, never decide on a partial key,
-        # which a later </arg_key> could still close (stream == batch)
+        # KEY runs to the first </arg_key> that whitespace and <arg_value> follow, whatever it
+        # holds (vLLM's ``<arg_key>(?P<key>.*?)</arg_key>\s*<arg_value>``, markup included: a
+        # pair whose <arg_value> is misspelt becomes part of the next pair's key); wait for it
+        # within the header limit and never decide on a partial key (stream == batch). The call's
+        # </tool_call> before such a </arg_key> makes it no key (the regex reads one call)
         j = h.find(KEY_END)
-        if j == -1:
-            return NEED
-        key = h[:j].strip()
-        i = skip_ws(h, j + len(KEY_END))
-        if i == len(h) or is_proper_prefix(h[i:], (VALUE_START,)):
-            return NEED
-        if not h.startswith(VALUE_START, i) or not key:
-            return BAD
-        return "ok", i + len(VALUE_START), key, ""
+        while True:
+            if j == -1:
+                return BAD if self.call_close in h else NEED
+            if self.call_close in h[:j]:
+                return BAD
+            i = skip_ws(h, j + len(KEY_END))
+            if i == len(h) or is_proper_prefix(h[i:], (VALUE_START,)):
+                return NEED
+            if h.startswith(VALUE_START, i):
+                key = h[:j].strip()
+                return ("ok", i + len(VALUE_START), key, "") if key else BAD
+            j = h.find(KEY_END, j + len(KEY_END))
 
 
 @dataclass(frozen=True)

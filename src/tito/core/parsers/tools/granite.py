@@ -19,9 +19,22 @@ Phases (``head``/``sep``/``next``/``args``/``sargs``/``tail`` are in :mod:`.json
     cuts (a ``length`` cut) is markup, dropped; once the name's string has closed it is a call
     with arguments ``{}`` (vLLM 0.33's parser engine, batch and stream).
 
-Rules: as :mod:`.json_list` (a malformed element ends the list, its text is content);
-``"arguments"`` written as a JSON string is decoded (as hermes); a further marker inside broken
-arguments ends the call there. Granite 4 writes hermes blocks (``hermes`` parser).
+``skip``
+    A malformed element (its header is no call once its ``{`` came: a missing ``:``, no
+    ``"name"``, a header longer than :data:`._base.HEADER_LIMIT`): its text is content up to the
+    brace that closes it (the JSON scanner), then ``sep``: the list goes on. vLLM 0.33's parser
+    engine splits the list the same way (``_feed_array_char``: an element is a balanced object)
+    and drops an element it finds no name in, in batch and stream; tito keeps its text (text is
+    never lost). A marker outside strings ends the element there (``text`` reads on), as it ends
+    broken arguments. Something other than ``{`` where an element should start ends the list:
+    its text and the rest are content (vLLM's ``_bail_array_to_content``).
+
+Rules: otherwise as :mod:`.json_list`; ``"arguments"`` written as a JSON string is decoded (as
+hermes); a further marker inside broken arguments ends the call there. Arguments are the model's
+text: vLLM's batch also types their values from the tool's schema (``_fix_arg_types``: ``"42"``
+for an integer is ``42``), which its stream does only while the bytes it sent stay a prefix (a
+deviation, ``batch_reserializes`` in docs/conformance.md). Granite 4 writes hermes blocks
+(``hermes`` parser).
 """
 
 from __future__ import annotations
@@ -30,7 +43,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers.tools._json import scan
 from tito.core.parsers.tools.json_list import JsonListParser
 
 TOOL_TOKEN = "<|tool_call|>"  # Granite 3.0: one special token
@@ -55,3 +70,28 @@ class GraniteParser(JsonListParser):
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._text_until(st, s, pos, out, final, (TOOL_TOKEN, TOOL_STRING), "head")
+
+    def _invalid_header(self, st: Work, s: str, pos: int, end: int, out: Out) -> tuple[int, bool]:
+        brace = s.find("{", pos, end)  # the lead (marker, "[", ",") holds no brace
+        if brace == -1:  # no element started: the list ends, as in the other list formats
+            return super()._invalid_header(st, s, pos, end, out)
+        st.depth, st.in_str, st.esc = 0, False, False  # scan the element again from its "{"
+        st.phase = "skip"
+        return brace, False  # the lead is the list's markup, dropped
+
+    def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        kind, i = scan(st, s, pos, self._interrupts())
+        self._content(st, out, s[pos:i])
+        if kind == "done":
+            st.phase = "sep"
+            return i, False
+        if kind == "more":
+            return i, False
+        if s.startswith(self.stop_markers, i):  # a new list starts: the element ends here
+            st.in_str = st.esc = False
+            st.phase = "text"
+            return i, False
+        if not final and is_proper_prefix(s[i:], self.stop_markers):
+            return i, True
+        self._content(st, out, s[i])
+        return i + 1, False
