@@ -31,6 +31,7 @@ from parser_pipeline import norm as _norm, run, vocab_for  # noqa: E402
 
 from parser_deviations_fuzz9 import _FUZZ9_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
+    _FZ9_DEVIATIONS,
     _GLIMMER_DEVIATIONS,
     _INKLING_DEVIATIONS,
     _K2H_DEVIATIONS,
@@ -285,6 +286,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_GLIMMER_DEVIATIONS,
     **_INKLING_DEVIATIONS,
     **_FUZZ9_DEVIATIONS,  # fuzzA (issue 10: fuzz_parsers seed 9)
+    **_FZ9_DEVIATIONS,
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

@@ -37,10 +37,10 @@ RECORDED = json.loads((GOLDENS / "reasoning_tokens_vllm.json").read_text())
 BY_ID = {c["id"]: c for c in [*CASES, *count_cases()]}
 
 #: cases whose vLLM count follows another rule than tito's count (docs/conformance.md, Usage):
-#: plamo3's ``<|plamo:tag|>`` (its EOT, normally the stop token, so never inside an output)
-#: ends vLLM's block as an end marker does; tito's plamo3 row has no such end (its text
-#: split neither). (gemma4's output start is counted under both readings: ``reasoning_lead``.)
-COUNT_GAPS = frozenset({"count/special_plamo3_framing"})
+#: none now (plamo3's ``<|plamo:tag|>``, which ends vLLM's block, ends tito's text split and
+#: count too since issue 10's fuzzB: ``count/special_plamo3_framing``). (gemma4's output start
+#: is counted under both readings: ``reasoning_lead``.)
+COUNT_GAPS: frozenset[str] = frozenset()
 
 CHUNKINGS = ([10**6], [1], [3, 1, 2], [2, 5])
 
@@ -100,7 +100,8 @@ def test_multi_id_markers_are_sequences():
 
 
 _K3 = ["<|open|>", "<|close|>", "<|sep|>", "think", "response", "message", "a", " b", "\n"]
-_PL = ["<|plamo:begin_", "<|plamo:end_", ":plamo|>", "think", "tool_requests", "a", " b"]
+_PL = ["<|plamo:begin_", "<|plamo:end_", ":plamo|>", "think", "tool_requests", "a", " b",
+       "<|plamo:tag|>"]
 
 
 def _kimi_count_vllm(ids: list[int], think_open, think_close, response_open) -> int:

@@ -12,6 +12,7 @@ the reasoning state the prompt leaves; else the prompt is empty).
 from __future__ import annotations
 
 import parser_cases_fuzz9 as _parser_cases_fuzz9  # fuzzA's block (issue 10, fuzz seed 9)
+import parser_cases_fz9 as _parser_cases_fz9  # issue 10's fuzz seed 9 block (fuzzB)
 import parser_cases_inkling as _parser_cases_inkling  # inkling10's block
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
@@ -1579,6 +1580,7 @@ CASES: list[dict] = [
     *_parser_cases_muse.cases(),  # muse7 (muse = musespark1x)
     *_parser_cases_inkling.cases(),  # inkling10
     *_parser_cases_fuzz9.cases(),  # fuzzA (issue 10: fuzz_parsers seed 9)
+    *_parser_cases_fz9.cases(),  # issue 10 (fuzz_parsers seed 9)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

@@ -476,3 +476,40 @@ _INKLING_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "alone; its composed batch re-parses the reasoning pass's content, where the marker "
         "opened a header that swallowed the rest of the arguments ('{\"code\":\"a')"),
 }
+
+#: issue 10's deviations found by fuzz_parsers seed 9 (fuzzB; cases: parser_cases_fz9.py)
+_FZ9_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{
+        cid: (_stream_of(cid),
+              "text_kept: the calls are vLLM's (a call behind a misspelt section marker is read "
+              "in both its paths); its batch drops the text between the sections, its stream "
+              "keeps it, as tito (text is never lost)")
+        for cid in ("deepseek_v3+deepseek_r1/fz9_misspelt_section", "deepseek_v31/fz9_misspelt_section")
+    },
+    "deepseek_v31+deepseek_v3/fz9_misspelt_call_end": (
+        {"reasoning": "ok\n\n", "content": "Sure.<｜tool▁cal▁end｜>Here you go:",
+         "calls": [["get_time", "{}"]]},
+        "call_unclosed: a misspelt <｜tool▁call▁end｜>: vLLM's batch makes no call (its regex "
+        "needs the closer) and drops the rest, its stream sends the rest of the output as the "
+        "arguments (not JSON); tito ends the call with its JSON, the misspelt marker and the "
+        "text after it are content (the stray section end is markup)"),
+    "plamo3+plamo3/fz9_misspelt_args_end": (
+        {"reasoning": "  spaced thought  ",
+         "content": "Let me check.<|plamo:end_tool_arguments:plamoo|>"
+                    "<|plamo:end_tool_request:plamo|>OK",
+         "calls": [["get_time", "{}"]]},
+        "call_unclosed: a misspelt arguments end: vLLM's arguments run on to the end of the "
+        "output, markers and text included (not JSON; both paths); tito ends them with their "
+        "JSON and keeps the text after as content"),
+    "deepseek_v4+deepseek_v4/fz9_marker_before_think": (
+        {"reasoning": "Use", "calls": [["get_weather", '{"city": "Paris"}']],
+         "content": "<｜DSML｜tool_calls> to call. <think>Let me think.</think>Sure.Here."},
+        "reopen_after_call: a <think> after the DSML call start: vLLM's batch reasoning pass "
+        "reads the tool markup as text and reopens the block there, its stream hands over to "
+        "the tool grammar at the call start (reasoning 'Use') and drops the text; tito's "
+        "reasoning is the stream's, the text after the call start the tool stage's content"),
+    "deepseek_v4+deepseek_v4/fz9_marker_opens_output": (
+        {"reasoning": None, "calls": [["get_weather", '{"city": "Paris"}']],
+         "content": "<｜DSML｜tool_calls><think>hm."},
+        "reopen_after_call, the call start opening the output (vLLM's stream: no reasoning)"),
+}

@@ -152,6 +152,7 @@ def parsers_step(
         reasoning_state, reasoning, content = reasoning_parsers.step(
             parser, reasoning_state, text, ids, final=final,
             skip=reasoning_skip.skip_ids(parser, vocab),
+            ends=reasoning_skip.end_ids(parser, vocab),
         )
     calls: list[ToolCallDelta] = []
     if tool_state is not None:

@@ -172,16 +172,18 @@ def step(
     *,
     final: bool,
     skip: frozenset[int] = frozenset(),
+    ends: frozenset[int] = frozenset(),
 ) -> tuple[ReasoningState, str, str]:
     """Advance by one chunk: ``(new_state, reasoning_delta, content_delta)``.
 
     ``text`` is the chunk's text (after stop strings), ``ids`` the chunk's ids (for counting only),
     ``final`` true on the choice's last call (releases the held-back marker prefix), ``skip``
-    the ids that never count (:func:`tito.core.parsers.reasoning_skip.skip_ids`).
+    the ids that never count (:func:`tito.core.parsers.reasoning_skip.skip_ids`), ``ends`` the
+    ids of the row's one-id further end markers (:func:`~tito.core.parsers.reasoning_skip.end_ids`).
     """
     if state.lead_block != "off":
         state = reasoning_lead.step(parser, state, text, ids, skip, final=final)
-    counted = reasoning_count.count(parser, state, ids, final=final, skip=skip)
+    counted = reasoning_count.count(parser, state, ids, final=final, skip=skip, ends=ends)
     phase = state.phase
     # the per-token cases (property-tested against the scan): no marker can start in the text
     # (none of their first characters is in it), so there is no hit and nothing to hold, and

@@ -31,6 +31,10 @@ Transitions (``id_phase``; :mod:`tito.core.parsers.reasoning`'s phases, read on 
 ``post`` without ``reopen``, ``done``
     nothing counts any more.
 
+A row's further end markers of one id (its ``alt_ends`` that are one token of the vocabulary:
+plamo3's ``<|plamo:tag|>``, its grammar's EOT, which ends vLLM's block as ``THINK_END`` does)
+act as its end marker; their ids are the vocabulary's (passed in as ``ends``), not the state's.
+
 With ``count_reopens`` (vLLM's ``KimiK3ReasoningParser.count_reasoning_tokens``): an end
 leads to ``post`` and a start after it opens the block again; the call start (Kimi K3's
 response channel) ends the block only while no start marker was seen in the output
@@ -114,11 +118,15 @@ def _seq(single: int | None, ids: list[int]) -> tuple[int, ...]:
 
 
 def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
-          final: bool, skip: frozenset[int] = frozenset()) -> Counted:
+          final: bool, skip: frozenset[int] = frozenset(),
+          ends: frozenset[int] = frozenset()) -> Counted:
     """The count after ``ids`` (the chunk's output ids), ``final`` on the choice's last call;
     None when the state's ``id_*`` fields and count stay as they are. ``skip``: the ids that
     never count, even inside the block (:func:`tito.core.parsers.reasoning_skip.skip_ids`:
-    the ids vLLM's engine-based classes count 0)."""
+    the ids vLLM's engine-based classes count 0). ``ends``: the ids of the row's further end
+    markers (:func:`tito.core.parsers.reasoning_skip.end_ids`: plamo3's ``<|plamo:tag|>``),
+    which close the block as its end marker does (they come from the vocabulary, not the
+    state, so the carried state is the same for every row)."""
     phase, held = st.id_phase, st.id_held
     if parser.count_rule and phase != "done":
         return _count_rule(parser, st, ids, final)
@@ -131,20 +139,21 @@ def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
         # one id, each marker one id or none (most formats' per-token call): the case below
         # without its marker tuples and set, the same answer
         tid = ids[0]
-        if tid != st.start_id and tid != st.end_id and tid != st.implicit_end_id:
+        if tid != st.start_id and tid != st.end_id and tid != st.implicit_end_id \
+                and tid not in ends:
             if phase != "think":
                 return None
             return phase, st.reasoning_tokens + (tid not in skip), held, st.id_opened, 0
     start = _seq(st.start_id, st.start_ids)
     end = _seq(st.end_id, st.end_ids)
     call = _seq(st.implicit_end_id, st.implicit_end_ids)
-    firsts = {m[0] for m in (start, end, call) if m}
+    firsts = {m[0] for m in (start, end, call) if m} | ends
     if not held and firsts.isdisjoint(ids):  # the common cases, no per-id loop
         if phase != "think":
             return None
         return phase, st.reasoning_tokens + counted_ids(ids, skip), held, st.id_opened, 0
     seq = [*held, *ids] if held else ids
-    return _scan(parser, st, seq, (start, end, call), firsts, final, skip)
+    return _scan(parser, st, seq, (start, end, call), firsts, final, skip, ends)
 
 
 def counted_ids(ids: Sequence[int], skip: frozenset[int]) -> int:
@@ -157,8 +166,9 @@ def counted_ids(ids: Sequence[int], skip: frozenset[int]) -> int:
 
 def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
           markers: tuple[tuple[int, ...], ...], firsts: set[int], final: bool,
-          skip: frozenset[int]) -> Counted:
-    """:func:`count`'s general case: the markers matched at each position of ``seq``."""
+          skip: frozenset[int], ends: frozenset[int] = frozenset()) -> Counted:
+    """:func:`count`'s general case: the markers matched at each position of ``seq`` (an id
+    of ``ends`` where no marker matches is an end marker of one id)."""
     start, end, call = markers
     phase: Phase = st.id_phase
     n_count, opened = st.reasoning_tokens, st.id_opened
@@ -177,16 +187,17 @@ def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
         hit = next((m for m in markers if m and tuple(seq[i : i + len(m)]) == m), None)
         if hit is not None and hit is call and kimi and opened:
             hit = None  # (Kimi K3: after a start marker the response channel is no marker)
-        if hit is None:
+        alt_end = hit is None and tid in ends  # a further end marker of one id (plamo3's tag)
+        if hit is None and not alt_end:
             if phase == "think" and tid not in skip:
                 n_count += 1
             i += 1
             continue
-        i += len(hit)
+        i += 1 if alt_end else len(hit)  # type: ignore[arg-type]
         if hit is start:  # (checked first: a row's markers may share ids only as vLLM's order)
             phase = "think"
             opened = opened or kimi  # (only Kimi K3's rule reads it)
-        elif hit is end:
+        elif alt_end or hit is end:
             if phase == "think":
                 phase = "post" if reopen else "done"
         elif kimi:  # the call start before any start marker: out of the block, for now

@@ -225,11 +225,14 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     "poolside_v1": ReasoningParser("poolside_v1", implicit_open=True, thinking_opt_in=True,
                                    count_rule="depth"),
     # vLLM's Plamo3Parser grammar: starts in the block unless enable_thinking is false; a
-    # tool-requests section ends it; repeats absorbed; trailing whitespace kept
+    # tool-requests section ends it; repeats absorbed; trailing whitespace kept; its EOT
+    # <|plamo:tag|> (normally the stop token) ends the block too and is dropped from the
+    # text wherever it stands (the count closes the block at it: reasoning_skip.end_ids)
     "plamo3": ReasoningParser(
         "plamo3", start="<|plamo:begin_think:plamo|>", end="<|plamo:end_think:plamo|>",
         implicit_open=True, switch="enable", implicit_end="<|plamo:begin_tool_requests:plamo|>",
         absorb=True, pieces=("<|plamo:begin_", "<|plamo:end_", ":plamo|>"),
+        alt_ends=("<|plamo:tag|>",), content_drop=("<|plamo:tag|>",),
     ),
     # newparsers5: vLLM 0.33's MiniMaxM3ReasoningParser (text markers; no call ends the block;
     # only the first start is consumed; a second one inside the block is reasoning text)

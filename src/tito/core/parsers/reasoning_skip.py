@@ -1,4 +1,5 @@
-"""The output ids usage's ``reasoning_tokens`` leaves out inside the block: dropped specials.
+"""The output ids usage's ``reasoning_tokens`` leaves out inside the block: dropped specials
+(and the one-id further end markers the count closes the block at: :func:`end_ids`).
 
 Why a module of its own: vLLM 0.33's engine-based reasoning classes (those its
 ``registered_adapters`` wrap: ``ParserEngineReasoningAdapter``) count the ``token_count`` of
@@ -89,3 +90,25 @@ def skip_ids(parser: ReasoningParser, vocab: Vocab) -> frozenset[int]:
         _CACHE.clear()
     _CACHE[key] = (vocab, skip)
     return skip
+
+
+#: (id of the vocabulary, row name) -> (the vocabulary, the row's further end ids)
+_ENDS: dict[tuple[int, str], tuple[Vocab, frozenset[int]]] = {}
+
+
+def end_ids(parser: ReasoningParser, vocab: Vocab) -> frozenset[int]:
+    """The ids of ``parser``'s further end markers (``alt_ends``) that are one token of
+    ``vocab`` (plamo3's ``<|plamo:tag|>``): the count closes the block at them as the text split
+    does (:func:`tito.core.parsers.reasoning_count.count`); a row whose alt ends are text
+    (granite's, not counted) has none."""
+    if not parser.alt_ends:
+        return frozenset()
+    key = (id(vocab), parser.name)
+    hit = _ENDS.get(key)
+    if hit is not None and hit[0] is vocab:
+        return hit[1]
+    ends = frozenset(i for i in (vocab.token_id(t) for t in parser.alt_ends) if i is not None)
+    if len(_ENDS) >= 64:  # (a process serves a few models: only tests make more)
+        _ENDS.clear()
+    _ENDS[key] = (vocab, ends)
+    return ends

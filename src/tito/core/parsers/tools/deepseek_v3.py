@@ -12,6 +12,11 @@ Phases (``args`` is in :mod:`._objects`):
 
 ``text``
     Content; ``<｜tool▁calls▁begin｜>`` switches to ``head`` (held back while a proper prefix).
+    Once a section has begun in the output (``insec``; :attr:`DeepSeekV3Parser.calls_anywhere`),
+    ``<｜tool▁call▁begin｜>`` also opens a call here (``next``) and a stray
+    ``<｜tool▁calls▁end｜>`` is dropped: vLLM's stream reads every call once the section's
+    begin token is among the output ids, wherever the call stands (a misspelt second section
+    marker, text between sections), and its batch's regex finds every whole call.
 ``head`` / ``next``
     ``<｜tool▁calls▁begin｜>`` (``head`` only),
     ``<｜tool▁call▁begin｜> TYPE <｜tool▁sep｜> NAME \\n ```json \\n {``
@@ -115,6 +120,10 @@ class DeepSeekV3Parser(ObjectCallParser):
     skip_broken: ClassVar[bool] = True
     #: longest text ``tail`` holds while its closing markers may still come (plamo3's are long)
     tail_limit: ClassVar[int] = _TAIL_LIMIT
+    #: after a section began, a call marker outside any section opens a call and a stray section
+    #: end is markup (the ``text`` phase above): vLLM 0.33's deepseek_v3 / deepseek_v31 parsers
+    #: (their subclasses kimi_k2 and plamo3 are other parsers in vLLM: False)
+    calls_anywhere: ClassVar[bool] = True
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -125,12 +134,23 @@ class DeepSeekV3Parser(ObjectCallParser):
         return parse_header(s, lead)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        return self._text_until(st, s, pos, out, final, self.calls_begin, "head")
+        if not (self.calls_anywhere and st.insec):
+            return self._text_until(st, s, pos, out, final, self.calls_begin, "head")
+        markers = (self.calls_begin, self.call_begin, self.calls_end)
+        new_pos, hold = self._text_until(st, s, pos, out, final, markers, "head")
+        if st.phase == "head" and s.startswith(self.calls_end, new_pos):
+            st.phase = "text"  # a stray section end: markup, dropped (vLLM's stream drops it)
+            return new_pos + len(self.calls_end), False
+        if st.phase == "head" and s.startswith(self.call_begin, new_pos):
+            st.phase = "next"  # a call outside any section (vLLM reads it)
+        return new_pos, hold
 
     def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._on_head(st, s, pos, out, final)
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        if self.calls_anywhere:
+            st.insec = True  # a section has begun: later calls are read anywhere (``text``)
         lead = (self.calls_begin,) if st.phase == "head" else ()
         limit = HEADER_LIMIT + LEAD_LIMIT
         h = self._parse_header(s[pos : pos + limit], lead)

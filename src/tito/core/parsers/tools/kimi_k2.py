@@ -62,6 +62,7 @@ class KimiK2Parser(DeepSeekV3Parser):
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
     name: ClassVar[str] = "kimi_k2"
     structural_tag_model: ClassVar[str | None] = "kimi"
+    calls_anywhere: ClassVar[bool] = False  # (vLLM reads calls only inside a section)
     calls_begin: ClassVar[str] = SECTION_BEGIN
     call_begin: ClassVar[str] = CALL_BEGIN
     call_end: ClassVar[str] = CALL_END

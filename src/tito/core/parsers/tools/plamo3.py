@@ -58,6 +58,7 @@ class Plamo3Parser(DeepSeekV3Parser):
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
     name: ClassVar[str] = "plamo3"
     structural_tag_model: ClassVar[str | None] = "plamo3"
+    calls_anywhere: ClassVar[bool] = False  # (vLLM reads calls only inside a section)
     calls_begin: ClassVar[str] = BEGIN_REQUESTS
     call_begin: ClassVar[str] = BEGIN_REQUEST
     call_end: ClassVar[str] = END_REQUEST
