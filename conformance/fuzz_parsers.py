@@ -97,7 +97,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     vLLM's stream's, the text the tool stage's content), ``list_markup`` (granite: a list whose
     elements are all no call: tito keeps the elements' text as content and drops the list's
     markup; vLLM's tool parser drops the whole list, composed with granite's reasoning parser it
-    keeps all of it).
+    keeps all of it), ``args_to_previous`` (plamo3: a request whose name marker is misspelt:
+    vLLM's grammar drops its name and appends its arguments to the previous call, not JSON;
+    tito keeps the broken request as content).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -174,6 +176,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
             text.count(closer) < text.count(opener)
             for opener, closer in _CALL_CLOSERS.get(tool or "", ())):
         return "call_unclosed"  # vLLM's call runs to the next closer (or is never emitted)
+    if tool == "plamo3" and kind in ("content", "args", "n_calls") \
+            and text.count("<|plamo:begin_tool_name:plamo|>") < text.count(":end_tool_name:plamo|>"):
+        return "args_to_previous"  # vLLM appends a nameless request's arguments to the call before
     if tool in ("deepseek_v3", "deepseek_v31"):
         found = _deepseek_stream_side(kind, want, got, vs1, text)
         if found:

@@ -11,6 +11,8 @@ deliberately differs, ``parser_deviations._FZ9_DEVIATIONS`` gives tito's answer 
 - a call whose closer is misspelt (deepseek_v31's ``<｜tool▁call▁end｜>``, plamo3's
   ``<|plamo:end_tool_arguments:plamo|>``): ``call_unclosed``;
 - a DeepSeek-V4 call start written as text before a ``<think>``: ``reopen_after_call``;
+- plamo3 (seed 11): a misspelt request marker (fixed: vLLM opens the call at the name marker),
+  a misspelt name marker (``args_to_previous``);
 - plamo3's EOT ``<|plamo:tag|>`` inside and around the block (it ends the block, text and
   count; fixed: before, the tag was a skipped special token and the block ran on).
 """
@@ -93,4 +95,18 @@ def cases() -> list[dict]:
     add("plamo3+plamo3/fz9_tag_in_block", "plamo3", "plamo3", f"{b}a{t}b{e}c")
     add("plamo3+plamo3/fz9_tag_before_call", "plamo3", "plamo3",
         f"x{t}y{_PLAMO_CALL.replace('plamoo|>', 'plamo|>').removesuffix('OK')}")
+    # fuzz seed 11: a misspelt request marker (vLLM opens the call at the name marker: fixed)
+    # and a misspelt name marker (vLLM appends the arguments to the call before: args_to_previous)
+    req = f"{_P}begin_tool_request:plamo|>"
+    good = _PLAMO_CALL.replace("plamoo|>", "plamo|>").removesuffix("OK")
+    second = good.replace(f"{_P}begin_tool_requests:plamo|>", "").replace(
+        f"{_P}end_tool_requests:plamo|>", "").replace("get_time", "get_weather")
+    add("plamo3/fz9_misspelt_request_marker", "plamo3", None,
+        "Hi" + good.replace(req, "<|plammo:begin_tool_request:plamo|>", 1)
+        .replace(f"{_P}end_tool_requests:plamo|>", second + f"{_P}end_tool_requests:plamo|>")
+        + "Sure.")
+    add("plamo3+plamo3/fz9_misspelt_name_marker", "plamo3", "plamo3",
+        f"{b}hm{e}" + good + "\n" + good.replace(
+            f"{_P}begin_tool_name:plamo|>", "<|plamo:begin_ttool_name:plamo|>").replace(
+            "get_time", "get_weather") + "Done.")
     return out

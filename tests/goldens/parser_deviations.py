@@ -512,4 +512,21 @@ _FZ9_DEVIATIONS: dict[str, tuple[dict, str]] = {
         {"reasoning": None, "calls": [["get_weather", '{"city": "Paris"}']],
          "content": "<｜DSML｜tool_calls><think>hm."},
         "reopen_after_call, the call start opening the output (vLLM's stream: no reasoning)"),
+    "plamo3/fz9_misspelt_request_marker": (
+        {"reasoning": None, "calls": [["get_time", "{}"], ["get_weather", "{}"]],
+         "content": "Hi<|plamo:begin_tool_requests:plamo|><|plammo:begin_tool_request:plamo|>"
+                    "Sure."},
+        "text_kept: the calls are vLLM's (its grammar opens a call at the name marker, the "
+        "request marker a no-op); the misspelt marker (and the section marker before it, a "
+        "broken header's text) and the text after the section are content; vLLM's batch drops "
+        "them, its stream keeps the text after"),
+    "plamo3+plamo3/fz9_misspelt_name_marker": (
+        {"reasoning": "hm", "calls": [["get_time", "{}"]],
+         "content": "\n<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>"
+                    "<|plamo:begin_ttool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|>"
+                    "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{}"
+                    "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>Done."},
+        "args_to_previous: a request whose name marker is misspelt: vLLM's grammar drops the "
+        "name and appends the request's arguments to the previous call ('{}{}', not JSON; both "
+        "paths); tito keeps the previous call as it closed and the broken request as content"),
 }

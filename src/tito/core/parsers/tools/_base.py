@@ -101,7 +101,9 @@ class ToolState(State):
     vt: str = Field(default="", max_length=16)  #: the open value's type code
     val: str = Field(default="", max_length=VALUE_LIMIT + 1)  #: buffered typed value / held \n
     vs: bool = False  #: the open value has started (leading-newline trim)
-    insec: bool = False  #: inside a tool-call section (between its markers)
+    #: inside a tool-call section (between its markers); deepseek_v3 / v31: a section has begun
+    #: in the output (later calls are read outside sections too, as vLLM's)
+    insec: bool = False
     #: content other than whitespace went out (granite4's verbatim text: until then whitespace
     #: is held, so an output of calls and whitespace has no content, as vLLM's batch)
     said: bool = False

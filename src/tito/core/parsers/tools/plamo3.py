@@ -14,7 +14,9 @@ Phases are :mod:`.deepseek_v3`'s (``text``, ``head`` / ``next``, ``args``, ``tai
 plus ``aopen``. The header is the section's marker (``head`` only), the request marker, the name
 marker, NAME (stripped, non-empty, no ``<``), the name's end marker (whitespace allowed between
 markers): COMMIT there (the name is sent); cut by the end of the output, the call is named with
-what came of NAME (vLLM's engine), arguments ``{}``. A header that does not parse is content up
+what came of NAME (vLLM's engine), arguments ``{}``. Inside the section a request may lack its
+request marker (missing or misspelt): vLLM's grammar opens a call at the name marker in its
+preamble, and so does ``sep`` (issue 10, fuzz seed 11). A header that does not parse is content up
 to the offending character and the section goes on (``sep``): inside the section, text is
 content up to the next request marker (``next``) or the section's end marker (consumed,
 ``text``); vLLM's engine drops such text (a broken request, text between requests), tito keeps
@@ -76,7 +78,10 @@ class Plamo3Parser(DeepSeekV3Parser):
                 BEGIN_ARGS, END_ARGS, *PIECES)
 
     def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
-        i = match_leads(s, (*lead, BEGIN_REQUEST, BEGIN_NAME))
+        leads = (*lead, BEGIN_REQUEST, BEGIN_NAME)
+        if not lead and s.startswith(BEGIN_NAME, skip_ws(s, 0)):
+            leads = (BEGIN_NAME,)  # a request marker missing or misspelt (``sep``)
+        i = match_leads(s, leads)
         if isinstance(i, Header):
             return i
         j = s.find(END_NAME, i)
@@ -109,16 +114,19 @@ class Plamo3Parser(DeepSeekV3Parser):
 
     def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """Inside the section, between requests: text is content (vLLM's engine drops it) up to
-        the next request (``next``) or the section's end (consumed: ``text``)."""
-        hit, marker = find_first(s, (BEGIN_REQUEST, END_REQUESTS), pos)
+        the next request (``next``: its request marker, or its name marker when that one is
+        missing or misspelt, as vLLM's grammar opens a call at the name marker in its preamble)
+        or the section's end (consumed: ``text``)."""
+        markers = (BEGIN_REQUEST, BEGIN_NAME, END_REQUESTS)
+        hit, marker = find_first(s, markers, pos)
         if hit == -1:
-            keep = held_suffix(s[pos:], (BEGIN_REQUEST, END_REQUESTS))
+            keep = held_suffix(s[pos:], markers)
             self._content(st, out, s[pos : len(s) - keep])
             if final:  # cut inside a marker: markup, not text
                 return len(s), False
             return len(s) - keep, keep > 0
         self._content(st, out, s[pos:hit])
-        if marker == BEGIN_REQUEST:
+        if marker != END_REQUESTS:
             st.phase = "next"
             return hit, False
         st.phase = "text"
