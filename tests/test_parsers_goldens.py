@@ -32,7 +32,9 @@ from parser_pipeline import norm as _norm, run, vocab_for  # noqa: E402
 from parser_deviations_fuzz9 import _FUZZ9_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FZ9_DEVIATIONS,
+    _GEMHUN_DEVIATIONS,
     _GLIMMER_DEVIATIONS,
+    _HUNYUAN_DEVIATIONS,
     _INKLING_DEVIATIONS,
     _K2H_DEVIATIONS,
     _K3_DEVIATIONS,
@@ -149,12 +151,13 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     },
     **{
         f"gemma4/reasoning_{k}": (
-            {"reasoning": "hm", "content": "<|tool_call>call:get_current_weather{city:London}",
+            {"reasoning": "hm",
+             "content": "<|tool_call>call:get_current_weather{city:London}<tool_call|>",
              "calls": []},
-            "no tool parser for the request: <|tool_call> ends the block (the reasoning grammar's "
-            "call start, kept) but <|\"|> and <tool_call|>, special tokens of the tool format "
-            "only, are skipped as skip_special_tokens asks; vLLM's parser path keeps every "
-            "special token",
+            "no tool parser for the request: <|tool_call> ends the block and <tool_call|> ends "
+            "the call (the reasoning grammar's markers, kept) but <|\"|>, a special token of "
+            "the tool format only, is skipped as skip_special_tokens asks; vLLM's parser path "
+            "keeps every special token",
         )
         for k in ("block_call", "unclosed_call")
     },
@@ -287,6 +290,8 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_INKLING_DEVIATIONS,
     **_FUZZ9_DEVIATIONS,  # fuzzA (issue 10: fuzz_parsers seed 9)
     **_FZ9_DEVIATIONS,
+    **_GEMHUN_DEVIATIONS,
+    **_HUNYUAN_DEVIATIONS,
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import parser_cases_fuzz9 as _parser_cases_fuzz9  # fuzzA's block (issue 10, fuzz seed 9)
 import parser_cases_fz9 as _parser_cases_fz9  # issue 10's fuzz seed 9 block (fuzzB)
+import parser_cases_hunyuan as _parser_cases_hunyuan  # issue 10's block (hunyuan_a13b)
 import parser_cases_inkling as _parser_cases_inkling  # inkling10's block
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
@@ -886,6 +887,19 @@ def _gemma4() -> list[dict]:
         "repeated": "<|channel>a<|channel>b<channel|>c<channel|>d",
         "thinking_off": "<|channel>thought\na<channel|>b",
         "bare_end": "hm<channel|>answer",
+        # gemhun: after a call's <tool_call|> vLLM's grammar is back in CONTENT, where
+        # <|channel> opens the block again (text, and the count); inside the call it is text
+        "call_reopen": f"{c}call:get_status{{}}{e}<|channel>x y<channel|>",
+        "call_reopen_unclosed": f"{c}call:get_status{{}}{e}<|channel>x",
+        "call_reopen_thought": f"<|channel>thought\na<channel|>{c}call:get_status{{}}{e}"
+                               f"<|channel>thought\nb<channel|>",
+        "call_reopen_ws": f"<|channel>thought\na \n{c}call:get_status{{}}{e} <|channel>b ",
+        "call_end_in_string": f"{c}call:get_current_weather{{city:{q}a{e}<|channel>c<channel|>",
+        "call_strays": f"{c}call:get_status{{}}{e}<channel|>{e}<|channel>d",
+        "call_in_reopened": f"{c}call:get_status{{}}{e}<|channel>x{c}call:get_status{{}}{e}",
+        "call_channel_in_args": f"{c}call:get_current_weather{{city:{q}a<|channel>b{q}}}{e}"
+                                f"<|channel>y",
+        "call_end_stray": f"a{e}b",
     }
     for cid, text in think.items():
         case = {"id": f"gemma4+gemma4/{cid}", "tool": "gemma4", "reasoning": "gemma4",
@@ -1581,6 +1595,7 @@ CASES: list[dict] = [
     *_parser_cases_inkling.cases(),  # inkling10
     *_parser_cases_fuzz9.cases(),  # fuzzA (issue 10: fuzz_parsers seed 9)
     *_parser_cases_fz9.cases(),  # issue 10 (fuzz_parsers seed 9)
+    *_parser_cases_hunyuan.cases(),  # issue 10 (hunyuan_a13b unclosed blocks)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

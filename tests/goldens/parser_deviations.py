@@ -530,3 +530,64 @@ _FZ9_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "name and appends the request's arguments to the previous call ('{}{}', not JSON; both "
         "paths); tito keeps the previous call as it closed and the broken request as content"),
 }
+
+
+#: gemhun (issue 10): gemma4's block opening again after a call's <tool_call|> (fixed; the
+#: cases below differ from vLLM's batch for other, documented reasons)
+_GEMHUN_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    "gemma4/reasoning_call_end_in_string": (
+        {"reasoning": "c", "content": "<|tool_call>call:get_current_weather{city:a<tool_call|>",
+         "calls": []},
+        "no tool parser for the request: <|\"|>, a special token of the tool format only, is "
+        "skipped as skip_special_tokens asks (as gemma4/reasoning_block_call); vLLM's parser "
+        "path keeps every special token"),
+    "gemma4+gemma4/call_channel_in_args": (
+        {"reasoning": "y", "content": None,
+         "calls": [["get_current_weather", '{"city": "a<|channel>b"}']]},
+        "gemma4_channel_in_call: a <|channel> inside a call is the call's text (vLLM's grammar "
+        "has no start-marker transition out of a call: its stream, one token per delta or all "
+        "at once, keeps it in the value); vLLM's batch ends the string value there and makes "
+        "the rest of the call reasoning; tito follows the stream"),
+    "gemma4/reasoning_call_channel_in_args": (
+        {"reasoning": "y",
+         "content": "<|tool_call>call:get_current_weather{city:a<|channel>b}<tool_call|>",
+         "calls": []},
+        "gemma4_channel_in_call (as gemma4+gemma4/call_channel_in_args: vLLM's batch makes the "
+        "rest of the call reasoning; its reasoning-only stream makes all of it content); "
+        "<|\"|> skipped as in gemma4/reasoning_block_call"),
+}
+
+
+#: vLLM's hunyuan_a13b stream on Hunyuan's own ids (``record_hunyuan_stream.py``)
+_HY_STREAM = json.loads((pathlib.Path(__file__).parent / "hunyuan_stream_vllm.json").read_text())
+_HY_UNCLOSED = ("granite_unclosed: a block that does not close with \\n</think>\\n<answer>\\n is "
+                "reasoning, as vLLM's stream sends it (its class, on Hunyuan's own token ids: "
+                "hunyuan_stream_vllm.json); vLLM's batch makes the whole output content, "
+                "<think>\\n included (its regexes need the closer; an \\n</answer> inside the "
+                "block ends the content there and drops the rest); tito follows the stream (a "
+                "stream cannot take back reasoning it sent)")
+
+#: issue 10: hunyuan_a13b's unclosed blocks (tito follows vLLM's stream; two more differences)
+_HUNYUAN_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{f"hunyuan_a13b/reasoning_{cid}": ({**_HY_STREAM[cid]["stream"], "calls": []}, _HY_UNCLOSED)
+       for cid in ("unclosed", "unclosed_text_before", "unclosed_answer_end",
+                   "unclosed_no_answer_tag", "unclosed_start_only")},
+    "hunyuan_a13b/reasoning_unclosed_cut_in_end": (
+        {"reasoning": "reason\n</think>\n", "content": None, "calls": []},
+        "hunyuan_cut_end: an output cut inside the closer keeps the closer's text as reasoning "
+        "(the held text is released to the open block at the end: text is never lost); vLLM's "
+        "stream holds the closer's first tokens and never sends them (reasoning 'reason'), its "
+        "batch makes the whole output content"),
+    "hunyuan_a13b/reasoning_unclosed_blank_line": (
+        {"reasoning": "\nreason", "content": None, "calls": []},
+        "hunyuan_blank_line: the start marker is the text <think>\\n (as vLLM's batch regex "
+        "reads a closed block: reasoning '\\nreason'); vLLM's stream also takes the token "
+        ">\\n\\n as a start (Hunyuan's 'fast think' ids), dropping both newlines ('reason'), "
+        "and its batch makes this unclosed output content (granite_unclosed)"),
+    "hunyuan_a13b+hunyuan_a13b/unclosed_call": (
+        {"reasoning": 'I will call.\n<tool_calls>[{"name": "get_weather", "arguments": '
+                      '{"city": "Paris"}}]</tool_calls>', "content": None, "calls": []},
+        "granite_unclosed with a call written in the unclosed block: the block is reasoning "
+        "until it closes (vLLM's stream on Hunyuan's ids sends it as reasoning, which its tool "
+        "parser never reads); vLLM's batch makes the output content and reads the call there"),
+}

@@ -1371,8 +1371,8 @@ def MuseState_583d6d00cd51c1c2(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
     return locals()
 
 
-def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_lead_block, _d_lead_cue, _d_lead_ids, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
-    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, id_depth=_d_id_depth, lead=_d_lead, led=_d_led, lead_ids=_d_lead_ids, lead_block=_d_lead_block, lead_cue=_d_lead_cue, begun=_d_begun, cbegun=_d_cbegun):
+def ReasoningState_8f4d138912a4abea(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_call_end_id, _d_call_end_ids, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_lead_block, _d_lead_cue, _d_lead_ids, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_call_end_ids, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, call_end_id=_d_call_end_id, call_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, id_depth=_d_id_depth, lead=_d_lead, led=_d_led, lead_ids=_d_lead_ids, lead_block=_d_lead_block, lead_cue=_d_lead_cue, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
         self.opened = opened
@@ -1386,6 +1386,8 @@ def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_
         self.start_ids = _f_start_ids() if start_ids is _MISSING else start_ids
         self.end_ids = _f_end_ids() if end_ids is _MISSING else end_ids
         self.implicit_end_ids = _f_implicit_end_ids() if implicit_end_ids is _MISSING else implicit_end_ids
+        self.call_end_id = call_end_id
+        self.call_end_ids = _f_call_end_ids() if call_end_ids is _MISSING else call_end_ids
         self.id_held = _f_id_held() if id_held is _MISSING else id_held
         self.id_opened = id_opened
         self.reasoning_tokens = reasoning_tokens
@@ -1397,7 +1399,7 @@ def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_
         self.lead_cue = lead_cue
         self.begun = begun
         self.cbegun = cbegun
-    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, id_held, id_opened, reasoning_tokens, id_depth, lead, led, lead_ids, lead_block, lead_cue, begun, cbegun):
+    def _construct(phase, held, opened, answered, implicit_end, implicit_end_id, ws, id_phase, start_id, end_id, start_ids, end_ids, implicit_end_ids, call_end_id, call_end_ids, id_held, id_opened, reasoning_tokens, id_depth, lead, led, lead_ids, lead_block, lead_cue, begun, cbegun):
         new = _new(_cls)
         new.phase = phase
         new.held = held
@@ -1412,6 +1414,8 @@ def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_
         new.start_ids = start_ids
         new.end_ids = end_ids
         new.implicit_end_ids = implicit_end_ids
+        new.call_end_id = call_end_id
+        new.call_end_ids = call_end_ids
         new.id_held = id_held
         new.id_opened = id_opened
         new.reasoning_tokens = reasoning_tokens
@@ -1439,6 +1443,8 @@ def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_
         new.start_ids = self.start_ids
         new.end_ids = self.end_ids
         new.implicit_end_ids = self.implicit_end_ids
+        new.call_end_id = self.call_end_id
+        new.call_end_ids = self.call_end_ids
         new.id_held = self.id_held
         new.id_opened = self.id_opened
         new.reasoning_tokens = self.reasoning_tokens
@@ -1457,7 +1463,7 @@ def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.id_depth, self.lead, self.led, self.lead_ids, self.lead_block, self.lead_cue, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.id_depth, other.lead, other.led, other.lead_ids, other.lead_block, other.lead_cue, other.begun, other.cbegun, )
+        return (self.phase, self.held, self.opened, self.answered, self.implicit_end, self.implicit_end_id, self.ws, self.id_phase, self.start_id, self.end_id, self.start_ids, self.end_ids, self.implicit_end_ids, self.call_end_id, self.call_end_ids, self.id_held, self.id_opened, self.reasoning_tokens, self.id_depth, self.lead, self.led, self.lead_ids, self.lead_block, self.lead_cue, self.begun, self.cbegun, ) == (other.phase, other.held, other.opened, other.answered, other.implicit_end, other.implicit_end_id, other.ws, other.id_phase, other.start_id, other.end_id, other.start_ids, other.end_ids, other.implicit_end_ids, other.call_end_id, other.call_end_ids, other.id_held, other.id_opened, other.reasoning_tokens, other.id_depth, other.lead, other.led, other.lead_ids, other.lead_block, other.lead_cue, other.begun, other.cbegun, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -1500,6 +1506,12 @@ def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_
             v = self.implicit_end_ids
             if v != _d_implicit_end_ids:
                 d['implicit_end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.call_end_id
+            if v != _d_call_end_id:
+                d['call_end_id'] = v
+            v = self.call_end_ids
+            if v != _d_call_end_ids:
+                d['call_end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
             v = self.id_held
             if v != _d_id_held:
                 d['id_held'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
@@ -1560,6 +1572,10 @@ def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_
         d['end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.implicit_end_ids
         d['implicit_end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.call_end_id
+        d['call_end_id'] = v
+        v = self.call_end_ids
+        d['call_end_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.id_held
         d['id_held'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.id_opened
@@ -1712,6 +1728,24 @@ def ReasoningState_64a32455f7efe721(StateError, _MISSING, _cls, _d_answered, _d_
                 new.implicit_end_ids = checkers['implicit_end_ids'](v)
             except StateError as exc:
                 raise StateError(('implicit_end_ids', *exc.loc), exc.msg) from None
+        v = data.get('call_end_id', _MISSING)
+        if v is _MISSING:
+            new.call_end_id = _d_call_end_id
+        elif (v is None or (v.__class__ is int)):
+            new.call_end_id = v
+        else:
+            try:
+                new.call_end_id = checkers['call_end_id'](v)
+            except StateError as exc:
+                raise StateError(('call_end_id', *exc.loc), exc.msg) from None
+        v = data.get('call_end_ids', _MISSING)
+        if v is _MISSING:
+            new.call_end_ids = _f_call_end_ids()
+        else:
+            try:
+                new.call_end_ids = checkers['call_end_ids'](v)
+            except StateError as exc:
+                raise StateError(('call_end_ids', *exc.loc), exc.msg) from None
         v = data.get('id_held', _MISSING)
         if v is _MISSING:
             new.id_held = _f_id_held()

@@ -239,9 +239,10 @@ def _check_wire_config(model: ServedModel, cfg: ChoiceConfig, completion: bool) 
 
 def _markers_of(st: ReasoningState) -> tuple[Any, ...]:
     """A reasoning state's marker fields: its markers' single ids and id sequences (multi-id
-    markers: Kimi K3's, PLaMo 3's) and the tool call start that ends its block."""
+    markers: Kimi K3's, PLaMo 3's), the tool call start that ends its block and the call end
+    after which it may open again (gemma4's)."""
     return (st.start_id, st.end_id, st.start_ids, st.end_ids, st.implicit_end_ids,
-            st.implicit_end, st.implicit_end_id)
+            st.implicit_end, st.implicit_end_id, st.call_end_id, st.call_end_ids)
 
 
 @lru_cache(maxsize=64)

@@ -35,7 +35,12 @@ The state is one :class:`ReasoningState`; its text ``phase`` is one of:
     Only parsers with ``absorb`` (qwen3, mistral...): the block closed with its end marker (or the
     prompt closed it); text is
     **content**, a stray end marker is dropped, the tool format's call start switches to ``done``
-    (what follows belongs to the tool parser).
+    (what follows belongs to the tool parser), or to ``call`` for a row with a ``call_end``.
+``call``
+    Only rows with a ``call_end`` (gemma4): inside a tool call, which the call start opened in
+    any other phase; text is **content** (the tool parser's) and no reasoning marker is read
+    until the call end, which stays content and leads to ``post``: the block may open again
+    (vLLM 0.33's Gemma4 grammar returns to CONTENT after ``<tool_call|>``).
 ``done``
     The block closed (in the output, or already in the prompt, for the parsers without
     ``absorb``), or reasoning parsing is disabled (qwen3 with ``enable_thinking: false``, whose
@@ -49,7 +54,8 @@ Rules, identical for every chunking (so batch == stream by construction):
    parser has ``absorb`` (then it is dropped, and so is an end marker outside the block); with
    ``reopen`` a start marker in ``post`` opens the block again (vLLM 0.33's GLM / DeepSeek-V4 /
    Mistral / Gemma 4 grammars), the trailing whitespace held at its end then kept. The
-   implicit end (a tool call start) ends ``pre`` as well as ``think``: after a call nothing opens.
+   implicit end (a tool call start) ends ``pre`` as well as ``think``: after a call nothing opens,
+   but for a row with a ``call_end`` (gemma4), where the call's end leads to ``post``.
    With ``lead_end`` (minimax_m3) an end marker opening the output in ``pre`` is dropped.
 2. Hold-back is minimal: only the longest suffix that is a proper prefix of a marker the current
    phase is looking for is kept in ``held`` (at most ``len("</think>") - 1 = 7`` characters); the
@@ -146,6 +152,7 @@ def initial(
         phase = "done"
     implicit = parser.implicit_end
     implicit_id, implicit_ids = marker_ids(vocab, implicit)
+    call_end_id, call_end_ids = marker_ids(vocab, parser.call_end)
     id_phase, depth = reasoning_count.initial_phase(parser, phase, enabled=enabled)
     if count_start != parser.start:  # (k2_horizon: the count's start is its variant's)
         start_id, start_ids = marker_ids(vocab, count_start)
@@ -161,6 +168,8 @@ def initial(
         implicit_end_ids=implicit_ids,
         implicit_end=implicit,
         implicit_end_id=implicit_id,
+        call_end_id=call_end_id,
+        call_end_ids=call_end_ids,
     )
 
 
@@ -265,16 +274,19 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
         if marker == parser.content_end and st.phase == "pre":
             st.answered = True
             st.phase = "done"
+        elif st.phase == "call":  # (looking for the call end only) the call's text ends
+            content.append(marker or "")
+            st.phase = "post"
         elif implicit and marker == implicit[0]:
             pos = hit  # a tool call ends the block: its marker is content (for the tool parser)
-            st.phase = "done"
+            st.phase = "call" if parser.call_end else "done"
         elif marker in parser.starts:
             if st.phase != "think" or not st.opened:  # else absorbed: a repeated start
                 st.opened = True
                 st.phase = "think"  # (from post: reopened)
         elif st.phase == "think":
             st.phase = "post" if parser.absorb else "done"
-        # else: a stray end outside the block, absorbed
+        # else: a stray end (or call end) outside the block, absorbed
     text_r = "".join(reasoning)
     if parser.block_prefix and not st.led:
         text_r = _strip_block_prefix(parser.block_prefix, st, text_r,
@@ -301,7 +313,8 @@ def _no_marker_start(parser: ReasoningParser, st: ReasoningState, text: str) -> 
     if hit is None or hit[0] is not parser:
         if len(_FIRSTS) >= 64:  # (parsers are the table's: only tests make more)
             _FIRSTS.clear()
-        markers = (*parser.starts, *parser.ends, parser.content_end, parser.implicit_end)
+        markers = (*parser.starts, *parser.ends, parser.content_end, parser.implicit_end,
+                   parser.call_end)
         hit = _FIRSTS[id(parser)] = (parser, "".join(sorted({m[0] for m in markers if m})))
     for c in hit[1]:
         if c in text:
@@ -313,24 +326,30 @@ def _no_marker_start(parser: ReasoningParser, st: ReasoningState, text: str) -> 
 def _looking(
     parser: ReasoningParser, st: ReasoningState, implicit: tuple[str, ...]
 ) -> tuple[str, ...]:
-    """The markers the current phase (not ``done``) reacts to."""
+    """The markers the current phase (not ``done``) reacts to. Out of the block, a stray end
+    is absorbed, and so is a stray call end (vLLM 0.33's Gemma4 grammar: CONTENT + TOOL_END
+    stays CONTENT, with a tool parser or none)."""
+    if st.phase == "call":
+        return (parser.call_end,)
+    strays = (*parser.ends, parser.call_end) if parser.call_end else parser.ends
     if st.phase == "pre":
         looking = (*parser.starts, *implicit)
         if parser.content_end and not st.answered:
             looking += (parser.content_end,)  # no block: the content ends there
-        return (*looking, *parser.ends) if parser.absorb else looking
+        return (*looking, *strays) if parser.absorb else looking
     if st.phase == "post":
-        return (*parser.starts, *parser.ends, *implicit) if parser.reopen else (
-            *parser.ends, *implicit)
+        return (*parser.starts, *strays, *implicit) if parser.reopen else (
+            *strays, *implicit)
     if st.opened and not parser.absorb:
         return (*parser.ends, *implicit)
     return (*parser.starts, *parser.ends, *implicit)
 
 
 def _may_reopen(parser: ReasoningParser, st: ReasoningState) -> bool:
-    """Whether the block may still open again (``reopen``, after it closed, before a call):
-    then the reasoning's held trailing whitespace is not trailing yet."""
-    return parser.reopen and st.phase == "post"
+    """Whether the block may still open again (``reopen``, after it closed, before a call or,
+    with a ``call_end``, also inside or after one): then the reasoning's held trailing
+    whitespace is not trailing yet."""
+    return parser.reopen and (st.phase == "post" or st.phase == "call")
 
 
 def _strip_block_prefix(prefix: str, st: ReasoningState, text: str, *, ended: bool) -> str:

@@ -28,6 +28,9 @@ Transitions (``id_phase``; :mod:`tito.core.parsers.reasoning`'s phases, read on 
 ``think``
     ids count; a start is consumed (absorbed); an end closes the block (``post`` with
     ``reopen``, else ``done``); a call start ends it (``done``).
+``call`` (rows with a ``call_end``: gemma4)
+    the call start led here from any phase; nothing counts; the call end leads to ``post``
+    (vLLM 0.33's Gemma4 grammar: TOOL_END returns to CONTENT, where a start opens the block).
 ``post`` without ``reopen``, ``done``
     nothing counts any more.
 
@@ -135,25 +138,26 @@ def count(parser: ReasoningParser, st: ReasoningState, ids: Sequence[int], *,
     if not ids and not (final and held):
         return None
     if (len(ids) == 1 and not held and not st.start_ids and not st.end_ids
-            and not st.implicit_end_ids):
+            and not st.implicit_end_ids and not st.call_end_ids):
         # one id, each marker one id or none (most formats' per-token call): the case below
         # without its marker tuples and set, the same answer
         tid = ids[0]
-        if tid != st.start_id and tid != st.end_id and tid != st.implicit_end_id \
-                and tid not in ends:
+        if (tid != st.start_id and tid != st.end_id and tid != st.implicit_end_id
+                and tid != st.call_end_id and tid not in ends):
             if phase != "think":
                 return None
             return phase, st.reasoning_tokens + (tid not in skip), held, st.id_opened, 0
     start = _seq(st.start_id, st.start_ids)
     end = _seq(st.end_id, st.end_ids)
     call = _seq(st.implicit_end_id, st.implicit_end_ids)
-    firsts = {m[0] for m in (start, end, call) if m} | ends
+    call_end = _seq(st.call_end_id, st.call_end_ids)
+    firsts = {m[0] for m in (start, end, call, call_end) if m} | ends
     if not held and firsts.isdisjoint(ids):  # the common cases, no per-id loop
         if phase != "think":
             return None
         return phase, st.reasoning_tokens + counted_ids(ids, skip), held, st.id_opened, 0
     seq = [*held, *ids] if held else ids
-    return _scan(parser, st, seq, (start, end, call), firsts, final, skip, ends)
+    return _scan(parser, st, seq, (start, end, call), call_end, final, skip, ends)
 
 
 def counted_ids(ids: Sequence[int], skip: frozenset[int]) -> int:
@@ -165,12 +169,16 @@ def counted_ids(ids: Sequence[int], skip: frozenset[int]) -> int:
 
 
 def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
-          markers: tuple[tuple[int, ...], ...], firsts: set[int], final: bool,
+          block_markers: tuple[tuple[int, ...], ...], call_end: tuple[int, ...], final: bool,
           skip: frozenset[int], ends: frozenset[int] = frozenset()) -> Counted:
-    """:func:`count`'s general case: the markers matched at each position of ``seq`` (an id
-    of ``ends`` where no marker matches is an end marker of one id)."""
-    start, end, call = markers
+    """:func:`count`'s general case: the markers matched at each position of ``seq`` (those
+    of the block, ``block_markers``, outside phase ``call``, where an id of ``ends`` no marker
+    matches is an end marker of one id; ``call_end`` alone inside it)."""
+    start, end, call = block_markers
     phase: Phase = st.id_phase
+    in_call = ((), (), (), call_end)  # (phase call: only the call end is a marker)
+    markers = in_call if phase == "call" else (*block_markers, ())
+    firsts = {m[0] for m in markers if m} | (ends if phase != "call" else frozenset())
     n_count, opened = st.reasoning_tokens, st.id_opened
     kimi, reopen = parser.count_reopens, parser.reopen or parser.count_reopens
     n, i = len(seq), 0
@@ -187,13 +195,18 @@ def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
         hit = next((m for m in markers if m and tuple(seq[i : i + len(m)]) == m), None)
         if hit is not None and hit is call and kimi and opened:
             hit = None  # (Kimi K3: after a start marker the response channel is no marker)
-        alt_end = hit is None and tid in ends  # a further end marker of one id (plamo3's tag)
+        # a further end marker of one id (plamo3's tag; none inside a call)
+        alt_end = hit is None and tid in ends and phase != "call"
         if hit is None and not alt_end:
             if phase == "think" and tid not in skip:
                 n_count += 1
             i += 1
             continue
         i += 1 if alt_end else len(hit)  # type: ignore[arg-type]
+        if phase == "call":  # the call's end: out of the block, which may open again
+            phase, markers = "post", (*block_markers, ())
+            firsts = {m[0] for m in markers if m} | ends
+            continue
         if hit is start:  # (checked first: a row's markers may share ids only as vLLM's order)
             phase = "think"
             opened = opened or kimi  # (only Kimi K3's rule reads it)
@@ -202,6 +215,8 @@ def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
                 phase = "post" if reopen else "done"
         elif kimi:  # the call start before any start marker: out of the block, for now
             phase = "post"
+        elif call_end:  # (gemma4) inside the call until its end
+            phase, markers, firsts = "call", in_call, {call_end[0]}
         else:
             phase = "done"
         if phase == "done" or (phase == "post" and not reopen):

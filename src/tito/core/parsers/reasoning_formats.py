@@ -49,7 +49,8 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
 ``gemma4``                     ``<|channel>`` ... ``<channel|>``, starts in ``pre``; the block's
                                first line ``thought\n`` is dropped (a block of only ``thought`` is
                                none), an output starting with it opens the block; ``<|tool_call>``
-                               ends it; repeats absorbed, trailing whitespace dropped
+                               ends it, and after the call's ``<tool_call|>`` a ``<|channel>``
+                               opens it again; repeats absorbed, trailing whitespace dropped
 ``granite_thinking_parser``    nemotron_v3's row; the content's leading newlines are dropped
 ``ernie45``                    deepseek_r1's rule; ``<response>`` / ``</response>`` are dropped
                                from the content
@@ -207,6 +208,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     "gemma4": ReasoningParser(
         "gemma4", start="<|channel>", end="<channel|>", implicit_end="<|tool_call>", absorb=True,
         strip_trailing_ws=True, block_prefix="thought\n", lead_opens=True, reopen=True,
+        call_end="<tool_call|>",
     ),
     # vLLM's GraniteThinkingParser: nemotron_v3's grammar, the content's leading newlines dropped
     "granite_thinking_parser": ReasoningParser(

@@ -67,6 +67,13 @@ class ReasoningParser:
     #: call straight from reasoning ends it, whatever tool parser runs, or none: the grammar is
     #: the reasoning parser's own); the marker stays in the content for the tool parser
     implicit_end: str = ""
+    #: the tool format's call end (gemma4's ``<tool_call|>``): after :attr:`implicit_end` the
+    #: text is the call's (phase ``call``: no reasoning marker read) until this marker, which
+    #: stays content and leads to ``post``, where (with :attr:`reopen`) a start marker opens
+    #: the block again, as vLLM 0.33's Gemma4 grammar (TOOL_END returns to CONTENT, where
+    #: ``<|channel>`` opens REASONING; batch, composed stream and count alike). ``""``: a call
+    #: start ends the reasoning for good (phase ``done``)
+    call_end: str = ""
     #: every output is content with this text in front (minimax_m2_append_think: ``<think>``)
     prepend: str = ""
     #: repeated markers are dropped, as vLLM 0.33's engine grammars absorb them: a start inside
@@ -131,6 +138,7 @@ class ReasoningParser:
     def marker_tokens(self) -> tuple[str, ...]:
         """The markers, which some models hold as special tokens (Mistral's ``[THINK]``)."""
         return (*self.starts, *self.ends, *((self.implicit_end,) if self.implicit_end else ()),
+                *((self.call_end,) if self.call_end else ()),
                 *self.pieces)
 
     def variant_from_kwargs(self, chat_template_kwargs: Mapping[str, Any] | None) -> str:

@@ -15,7 +15,9 @@ from typing import Literal
 from tito.core.parsers.reasoning_count import MAX_MARKER_IDS
 from tito.core.state import Field, State
 
-Phase = Literal["pre", "think", "post", "done"]
+#: the text split's phases (:mod:`tito.core.parsers.reasoning`'s header); ``call``: inside a
+#: tool call, for a row with a ``call_end`` (gemma4), until that marker
+Phase = Literal["pre", "think", "post", "call", "done"]
 
 #: Longest trailing reasoning whitespace held back by ``strip_trailing_ws`` (characters).
 WS_HOLD = 64
@@ -41,6 +43,10 @@ class ReasoningState(State):
     start_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     implicit_end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
+    #: the row's ``call_end`` (gemma4's ``<tool_call|>``): its id, or its ids when it takes
+    #: several; the count leaves phase ``call`` there (defaults for the other rows)
+    call_end_id: int | None = None
+    call_end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     #: the last output ids, while they may begin a multi-id marker (not counted yet)
     id_held: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     id_opened: bool = False  #: a start marker was seen in the output ids (``count_reopens``)
