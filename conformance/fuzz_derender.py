@@ -364,8 +364,11 @@ def _first_stop(model: str, toks: list[int], stops: list[str], skip: bool) -> tu
     """Where the engine would have stopped on a stop string: the first prefix whose text holds
     one (vLLM's engine checks after every token), and that string: the one completing first
     in the text, ties by the list's order (vLLM 0.33's ``check_stop_strings``)."""
+    # (mistral: decoded after a letter, as the output is after the prompt's [/INST]: its first
+    # token's leading space kept, which a sequence's start drops)
+    lead = ids("a", "mistral-v3") if MODELS[model][0] == "mistral-v3" else []
     for k in range(1, len(toks) + 1):
-        t = _decode(model, toks[:k], skip)
+        t = _decode(model, lead + toks[:k], skip)[1 if lead else 0:]
         found = [(t.find(x) + len(x), n, x) for n, x in enumerate(stops) if x in t]
         if found:
             return k, min(found)[2]
@@ -482,6 +485,12 @@ def gen_case(seed: int, i: int, model: str) -> Case:
         else:
             toks = _sprinkle(rnd, ids(text(rnd, 1, 10), served), served, tags)
         ch = _finish(rnd, toks, model, req, end, tags)
+        if (model == "mistral-v3" and req.get("tools")
+                and req.get("tool_choice") not in (None, "auto", "none")):
+            # what the output starts with once cut (a length cut can leave text alone)
+            final = _decode(model, ch["token_ids"], True).lstrip()
+            if final and not final.startswith("["):
+                tags.add("forced_text")  # required / named output starting with text
         ch["index"] = idx
         if req.get("logprobs") is not None and req.get("logprobs") is not False:
             k = req.get("top_logprobs", 0) if not completion else req["logprobs"]
