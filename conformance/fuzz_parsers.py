@@ -3,7 +3,7 @@
 Run with vLLM's python (it imports vLLM's parsers and tito's sources)::
 
     /work/vllm-venv/bin/python conformance/fuzz_parsers.py --seed 1 -n 30 [--parser hermes ...]
-        [--out /tmp/fuzz.json] [--record]
+        [--out /tmp/fuzz.json]
 
 For every tool parser tito implements (vLLM's ``--tool-call-parser`` names) and every reasoning
 parser (alone and with its model's tool parser), ``-n`` outputs of that format are generated from
@@ -22,9 +22,8 @@ in other bytes count as ``args_bytes``), Kimi-K2's ids. tito's streams must equa
 follows vLLM's batch there. Known deliberate differences (``docs/conformance.md``, parser module
 headers) are classified by :func:`deviation` and counted apart. The summary groups differences
 by parser and kind, one example case each; ``--out`` writes every differing case in full.
-``--record`` appends the cases that differ now to ``tests/goldens/parsers_fuzz.json``
-with vLLM's answers; no test reads that file: a case a fix settles is added to
-``tests/goldens/parser_cases.py`` and recorded with ``record_parsers.py`` instead.
+A case a fix settles is added to the goldens (``tests/goldens/parser_cases*.py``) and
+recorded with ``record_parsers.py``.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ import argparse
 import json
 import pathlib
 import random
-import re
 import sys
 from collections import Counter, defaultdict
 
@@ -41,341 +39,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests" / "goldens"), str(ROOT / "conformance")]
 
 from fuzz_parser_cases import FORMATS, REASONING, PAIRS, generate  # noqa: E402
-
-FUZZ_GOLDENS = ROOT / "tests" / "goldens" / "parsers_fuzz.json"
-
-
-def _json_equal(a: str, b: str) -> bool:
-    try:
-        return json.loads(a) == json.loads(b)
-    except (ValueError, TypeError):
-        return False
-
-
-#: kinds that are vLLM's own: its stream differs from its batch; its batch raised (a 500 in
-#: vLLM's server: internlm's second call)
-_NOT_TITOS = ("vllm_stream", "vllm_error")
-
-#: vLLM parsers whose batch path re-serializes the arguments (json.dumps) while their stream
-#: sends the model's text: tito streams the model's text in both (stream == batch)
-_BATCH_RESERIALIZES = {"hermes", "qwen3_json", "longcat", "hunyuan_a13b", "mistral", "granite",
-                       "kimi_k2", "plamo3"}
-
-
-def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> str | None:
-    """The documented deliberate difference this is, by name, or None (a difference to fix).
-
-    Each is listed in docs/conformance.md ("Tool and reasoning parsers") or its parser module's
-    header: ``text_after_calls`` (tito keeps text after and between calls as content, vLLM
-    drops it), ``truncated_call`` (an output cut inside a call: tito makes the call from what
-    came), ``unknown_tool_text`` (a call of a tool the request lacks, in the formats that check
-    names: tito keeps its markup as content, vLLM drops it), ``batch_reserializes`` (vLLM's
-    batch rewrites the arguments with json.dumps, its stream does not), ``repeated_markers``
-    (plamo3: a later start marker reopens the block in vLLM's batch), ``granite_unclosed`` (vLLM's
-    granite batch makes an unclosed block content, its stream reasoning), ``hunyuan_unclosed``
-    (vLLM's hunyuan needs ``</tool_calls>``; tito streams the calls as they come),
-    ``gemma4_bare_end`` (a ``<channel|>`` with no block open: vLLM's batch makes the text before
-    it reasoning, its stream content; tito follows the stream),
-    ``text_kept`` (the calls are vLLM's and the content only adds text vLLM drops: a broken
-    call's markup, text inside a section, a stray marker; tito never loses text),
-    ``follows_vllm_stream`` (vLLM's batch and stream disagree and tito's answer is vLLM's stream,
-    one token per delta and in random chunks: deepseek_v4's markers with thinking off),
-    ``batch_whole_text`` (vLLM's batch gives up on the whole output, all content and no call,
-    when one call in it is broken or a marker stands in the text; tito reads each call),
-    ``markup_name`` (vLLM made a call whose name holds text or markup, a marker written in the
-    text having opened it; tito keeps that text as content), ``value_kept`` (a parameter whose
-    closing markup is broken or misspelt: vLLM's batch drops it, its stream sends it unclosed;
-    tito keeps its text, as ``truncated_call``), ``key_stripped`` (hy_v4: vLLM's batch keeps the
-    spaces around a key, its stream and tito strip them), ``call_unclosed`` (kimi_k3, deepseek_v3 /
-    v31, plamo3: a call whose closer, ``<|close|>call<|sep|>``, ``<｜tool▁call▁end｜>``,
-    ``<|plamo:end_tool_arguments:plamo|>``, is missing or misspelt: vLLM's call runs on to the
-    next closer, taking the next call's arguments or the rest of the output (not JSON), or is
-    never emitted; tito ends it at the next call, the section's end or its JSON's end),
-    ``reopen_after_call`` (a start marker after the reasoning grammar's call start, written as
-    text or in a call: vLLM's batch reasoning pass reads the tool markup as text and reopens the
-    block there, its stream hands over to the tool grammar, which drops it; tito's reasoning is
-    vLLM's stream's, the text the tool stage's content), ``list_markup`` (granite: a list whose
-    elements are all no call: tito keeps the elements' text as content and drops the list's
-    markup; vLLM's tool parser drops the whole list, composed with granite's reasoning parser it
-    keeps all of it), ``args_to_previous`` (plamo3: a request whose name marker is misspelt:
-    vLLM's grammar drops its name and appends its arguments to the previous call, not JSON;
-    tito keeps the broken request as content).
-    """
-    tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
-    wc, gc = want.get("calls") or [], got.get("calls") or []
-    if tool == "hy_v4" and wc != (wc := [[n, _strip_keys(a)] for n, a in wc]):
-        # vLLM's hy_v4 batch keeps a key's spaces, its stream strips them (tito too); the
-        # classes below see the stripped keys
-        if not compare(dict(want, calls=wc), got):
-            return "key_stripped"
-    if "muse" in (tool or "") or "muse" in (reasoning or ""):
-        found = _muse_deviation(kind, want, got, vstreams.get("1") or {}, case)
-        if found:
-            return found
-    typed = tool in _BATCH_RESERIALIZES
-    same_calls = len(wc) == len(gc) and all(
-        a[0] == b[0] and (_same_call(a, b) or (typed and _typed_equal(a[1], b[1])))
-        for a, b in zip(wc, gc))
-    # the calls are vLLM's but for values vLLM's batch dropped (``value_kept``)
-    kept_calls = len(wc) == len(gc) and all(
-        a[0] == b[0] and (_same_call(a, b) or _subdict(a[1], b[1])) for a, b in zip(wc, gc))
-    wcont, gcont = want.get("content") or "", got.get("content") or ""
-    trunc = ",trunc" in cid or ":trunc" in cid
-    vs1 = vstreams.get("1") or {}
-    text = case["text"]
-    if kind in ("args_bytes", "args") and typed and same_calls:
-        # (granite, kimi_k2 and mistral's batch also type the values from the tool schema)
-        return "batch_reserializes"
-    if not wc and gc and wcont and text.rstrip().endswith(wcont) \
-            and kind in ("content", "n_calls", "name"):
-        return "batch_whole_text"  # vLLM's batch: one broken call makes the whole output content
-    if not wc and not wcont and gc and text.strip() and kind in ("content", "n_calls"):
-        return "batch_whole_text"  # vLLM's batch returned nothing at all (phi4's nested ']')
-    if kind == "args" and len(wc) == len(gc) and all(
-            a[0] == b[0] and _subdict(a[1], b[1]) for a, b in zip(wc, gc)):
-        return "value_kept"  # a value whose closing markup is broken: vLLM's batch drops it
-    if tool == "xlam" and kind in ("content", "n_calls") and not wc and gc \
-            and [c[0] for c in vs1.get("calls") or []] == [c[0] for c in gc]:
-        return "text_after_calls"  # a list followed by text: vLLM's batch makes it all content
-    if tool == "gigachat3" and kind in ("content", "n_calls") and not wc and gc \
-            and [c[0] for c in vs1.get("calls") or []][:1] == [gc[0][0]]:
-        return "text_after_calls"  # text after the call: vLLM's batch makes it all content
-    if tool in ("lfm2", "apertus") and kind == "content" and same_calls \
-            and _subsequence(wcont.replace("\n", ""), gcont):
-        return "text_kept"  # vLLM's batch joins the text around the block with a newline
-    if reasoning == "plamo3" and kind in ("reasoning", "content") \
-            and text.count("<|plamo:begin_think:plamo|>") > 1:
-        return "repeated_markers"  # a later start marker reopens the block in vLLM's batch
-    if tool in ("pythonic", "llama4_pythonic", "lfm2", "xlam") and kind in ("content", "n_calls") \
-            and not wc \
-            and wcont == case["text"].strip() and vs1.get("calls") == gc:
-        return "text_after_calls"  # a list followed by text: vLLM's batch makes it all content
-    if kind == "content" and kept_calls and gcont.startswith(wcont) and (wc or "nocall" not in cid):
-        return "text_after_calls"
-    if "unknown_tool" in cid and tool in ("glm45", "glm47", "minimax_m2", "deepseek_v32") \
-            and kind in ("content", "n_calls") and len(gc) <= len(wc) + 0 or (
-                "unknown_tool" in cid and kind == "content" and "not_a_tool" in gcont):
-        return "unknown_tool_text"
-    if reasoning == "granite" and "Here is my response:" not in case["text"]:
-        return "granite_unclosed"
-    if reasoning == "olmo3" and "</think>" not in case["text"]:
-        return "granite_unclosed"  # the same rule: vLLM's olmo3 batch makes it all content
-    if tool == "hunyuan_a13b" and "</tool_calls>" not in case["text"][case["text"].find("<tool_calls>"):]:
-        return "hunyuan_unclosed"
-    if reasoning == "hunyuan_a13b" and "\n</think>\n<answer>\n" not in text \
-            and text.startswith("<think>\n"):
-        return "granite_unclosed"  # the same rule: vLLM's hunyuan batch makes it all content
-    if trunc and kind in ("n_calls", "content", "args", "args_bytes") and len(gc) >= len(wc):
-        return "truncated_call"
-    if tool == "granite" and kind == "content" and not wc and not gc \
-            and _subsequence(gcont, wcont) and "tool_call" in wcont:
-        # a list whose elements are all no call: tito keeps their text, not the list's markup
-        # (vLLM's granite alone drops it all; composed with granite's reasoning: all of it)
-        return "list_markup"
-    if kind in ("content", "n_calls", "name", "args", "args_bytes") and any(
-            text.count(closer) < text.count(opener)
-            for opener, closer in _CALL_CLOSERS.get(tool or "", ())):
-        return "call_unclosed"  # vLLM's call runs to the next closer (or is never emitted)
-    if tool == "plamo3" and kind in ("content", "args", "n_calls") \
-            and text.count("<|plamo:begin_tool_name:plamo|>") < text.count(":end_tool_name:plamo|>"):
-        return "args_to_previous"  # vLLM appends a nameless request's arguments to the call before
-    if tool in ("deepseek_v3", "deepseek_v31"):
-        found = _deepseek_stream_side(kind, want, got, vs1, text)
-        if found:
-            return found
-    section = {"jamba": "<tool_calls>", "hunyuan_a13b": "<tool_calls>", "hy_v4": "<tool_calls>",
-               "kimi_k3": "<|open|>tools<|sep|>",
-               "step3": "<｜tool_calls_begin｜>", "phi4_mini_json": "functools["}.get(tool or "")
-    if section and kind in ("content", "n_calls", "args_bytes") and text.count(section) > 1 \
-            and _subsequence(wc, gc, same=_kept_call):
-        return "text_after_calls"  # vLLM's jamba / hunyuan_a13b / step3 / phi4 / hy_v4 read one section
-    if kind in ("content", "n_calls", "name", "reasoning") and any(
-            not _NAME.fullmatch(n or "") for n, _ in wc):
-        return "markup_name"  # vLLM named a call with text or markup (a marker in the text)
-    if reasoning == "gemma4" and kind in ("reasoning", "content"):
-        end = text.find("<channel|>")
-        if end != -1 and "<|channel>" not in text[:end] and not text.startswith("thought\n"):
-            return "gemma4_bare_end"  # vLLM's batch: the whole text decides; tito: its stream
-    if kind == "content" and kept_calls and _subsequence(wcont, gcont):
-        return "text_kept"  # markup or text vLLM drops (a broken call, a stray marker) is content
-    wr, gr = want.get("reasoning") or "", got.get("reasoning") or ""
-    markers = _REOPEN_MARKERS.get(reasoning or "")
-    if kind == "reasoning" and markers and markers[0] in text[max(text.find(markers[1]), 0):] \
-            and markers[1] in text and all((v.get("reasoning") or "").strip() == gr.strip()
-                                           for v in vstreams.values() if "error" not in v):
-        return "reopen_after_call"  # vLLM's batch reopens the block after the call start
-    if kind == "reasoning" and wr and gr.endswith(wr) and (
-            text.find("<think>") > 0 or text.find("<|open|>think<|sep|>") > 0):
-        return "text_kept"  # the text before a <think> in an open block stays reasoning
-    from parser_pipeline import norm  # noqa: PLC0415  (tests/goldens, on sys.path)
-
-    streams = [norm(v) for v in vstreams.values() if "error" not in v]
-    if streams and all(not compare(v, got) for v in streams):
-        return "follows_vllm_stream"  # vLLM's batch and stream disagree; tito is its stream
-    return None
-
-
-#: tool format -> (a call's opener, its closer): a call whose closer is missing or misspelt
-#: (``call_unclosed``: vLLM's call runs on to the next closer or the end of the output, or its
-#: batch never emits it; tito ends it where its arguments end)
-_CALL_CLOSERS = {
-    "kimi_k3": (("<|open|>call ", "<|close|>call<|sep|>"),),
-    # (vLLM's regex needs the fence right before the end marker; tito allows whitespace)
-    "deepseek_v3": (("<｜tool▁call▁begin｜>", "\n```<｜tool▁call▁end｜>"),),
-    "deepseek_v31": (("<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),),
-    "plamo3": (("<|plamo:begin_tool_arguments:plamo|>", "<|plamo:end_tool_arguments:plamo|>"),
-               ("<|plamo:begin_tool_request:plamo|>", "<|plamo:end_tool_request:plamo|>")),
-}
-
-_DS_CALLS, _DS_CALL = "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"
-
-
-def _deepseek_stream_side(kind: str, want: dict, got: dict, vs1: dict, text: str) -> str | None:
-    """deepseek_v3 / v31 where tito is vLLM's one-token stream (its stream in random chunks
-    loses text there, so :func:`deviation`'s generic check misses it): a call before the first
-    section marker (vLLM's batch reads it, the marker being somewhere in the output; its stream
-    cannot know that yet), a section marker the output ends with (vLLM's batch keeps it as
-    content when an earlier section closed, its stream drops it; tito drops it as a cut
-    header's markup)."""
-    from parser_pipeline import norm  # noqa: PLC0415  (tests/goldens, on sys.path)
-
-    if not vs1 or "error" in vs1 or compare(norm(vs1), got):
-        return None
-    first = text.find(_DS_CALLS)
-    if kind == "n_calls" and 0 <= text.find(_DS_CALL) < first:
-        return "follows_vllm_stream"
-    wcont = (want.get("content") or "").strip()
-    if kind == "content" and text.rstrip().endswith(_DS_CALLS) and wcont.endswith(_DS_CALLS):
-        return "follows_vllm_stream"
-    return None
-
-#: reasoning formats whose vLLM grammar reopens the block at a later start marker ->
-#: (start marker, the grammar's call start): ``reopen_after_call``
-_REOPEN_MARKERS = {
-    "deepseek_v4": ("<think>", "<｜DSML｜tool_calls>"), "deepseek_v41": ("<think>", "<｜DSML｜ calls>"),
-    "glm45": ("<think>", "<tool_call>"), "glm47": ("<think>", "<tool_call>"),
-    "ling3": ("<think>", "<tool_call>"), "mistral": ("[THINK]", "[TOOL_CALLS]"),
-    "gemma4": ("<|channel>", "<|tool_call>"),
-    "plamo3": ("<|plamo:begin_think:plamo|>", "<|plamo:begin_tool_requests:plamo|>"),
-}
-
-#: a function name as a model writes one (vLLM's names with spaces, markup or punctuation come
-#: from a marker in the text: ``markup_name``)
-_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
-
-
-def _strip_keys(args: str) -> str:
-    """vLLM's batch arguments with their keys stripped (as its stream writes them)."""
-    try:
-        value = json.loads(args)
-    except (ValueError, TypeError):
-        return args
-    if not isinstance(value, dict):
-        return args
-    return json.dumps({k.strip(): v for k, v in value.items()}, ensure_ascii=False)
-
-
-def _subsequence(short, long, same=None) -> bool:
-    """Whether ``short``'s items (characters, calls) appear in ``long`` in order (``long`` only
-    adds some); ``same``: the items' equality."""
-    it = iter(long)
-    if same is None:
-        return all(c in it for c in short)
-    return all(any(same(c, d) for d in it) for c in short)
-
-
-def _subdict(want: str, got: str) -> bool:
-    """Whether tito's arguments ``got`` hold all of vLLM's ``want`` and more (a value vLLM's
-    batch dropped)."""
-    try:
-        w, g = json.loads(want), json.loads(got)
-    except (ValueError, TypeError):
-        return False
-    return isinstance(w, dict) and isinstance(g, dict) and all(
-        k in g and _typed(w[k], g[k]) for k in w)
-
-
-def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> str | None:
-    """muse7's classes (``tito.core.parsers.muse`` header): tito's reasoning or content is vLLM's
-    stream (the tool parser alone: its batch makes the framed output content), or the calls are
-    vLLM's and the content only adds text vLLM drops (text outside messages, a tool channel's
-    text outside its invokes). glimmer8's: an output with no ``<|message|>`` at all is content
-    (rule 2, ``no_header``: vLLM reads its invokes as calls); the calls are vLLM's stream's and
-    the content only adds text its stream drops; an invoke whose closer was dropped or cut is
-    a call of what came, ended by its channel (rule 3), where vLLM's invoke runs on into the
-    next channel and takes its call (every vLLM call is one of tito's)."""
-    wc, gc = want.get("calls") or [], got.get("calls") or []
-    if kind in ("reasoning", "content") and vs1 \
-            and (vs1.get(kind) or "").strip() == (got.get(kind) or "").strip():
-        return "follows_vllm_stream"
-    if kind == "n_calls" and vs1 and (vs1.get("calls") or []) == gc:
-        return "follows_vllm_stream"  # (a header rule 1 drops: vLLM's batch reads its invoke)
-    if kind == "content" and [c[0] for c in wc] == [c[0] for c in gc]:
-        return "text_kept"
-    if kind in ("content", "n_calls") and "<|message|>" not in case["text"] and not gc:
-        return "text_kept"
-    if kind == "content" and vs1 and [c[0] for c in vs1.get("calls") or []] \
-            == [c[0] for c in gc] and (vs1.get("reasoning") or "") == (got.get("reasoning") or "") \
-            and _subsequence((vs1.get("content") or "").strip(), got.get("content") or ""):
-        return "text_kept"
-    if kind in ("content", "n_calls") and ("drop:" in case["id"] or "trunc" in case["id"]) \
-            and len(gc) > len(wc) and _subsequence(wc, gc, _same_call):
-        return "truncated_call"
-    return None
-
-
-def _same_call(a: list, b: list) -> bool:
-    return a[0] == b[0] and (a[1] == b[1] or _json_equal(a[1], b[1]))
-
-
-def _kept_call(a: list, b: list) -> bool:
-    """vLLM's call ``a`` is tito's ``b``, or ``b`` only keeps values vLLM's batch dropped
-    (``value_kept``: a parameter whose closing markup is misspelt)."""
-    return _same_call(a, b) or a[0] == b[0] and _subdict(a[1], b[1])
-
-
-def _typed_equal(want: str, got: str) -> bool:
-    """Whether vLLM's batch arguments ``want`` are tito's ``got`` with values typed from the
-    tool's schema (granite / kimi_k2 / mistral's batch: ``42`` as ``"42"`` for a string,
-    ``"42"`` as ``42`` for an integer, ``"null"`` as ``null`` for a nullable one, ``1e-0`` as
-    ``1``), which their streams do only while the bytes already sent stay a prefix."""
-    try:
-        return _typed(json.loads(want), json.loads(got))
-    except (ValueError, TypeError):
-        return False
-
-
-def _typed(w, g) -> bool:
-    if isinstance(w, dict) and isinstance(g, dict):
-        return w.keys() == g.keys() and all(_typed(w[k], g[k]) for k in w)
-    if isinstance(w, list) and isinstance(g, list):
-        return len(w) == len(g) and all(_typed(a, b) for a, b in zip(w, g))
-    if w == g and type(w) is type(g) or (isinstance(w, (int, float)) and isinstance(g, (int, float))
-                                         and not isinstance(w, bool) and not isinstance(g, bool)
-                                         and w == g):
-        return True
-    if isinstance(w, str) and not isinstance(g, str):
-        return w in (json.dumps(g), str(g))  # a string property: the model wrote another type
-    # a typed property the model wrote as a string (``"42"`` for an integer, ``"null"``)
-    return isinstance(g, str) and g in (json.dumps(w, ensure_ascii=False), str(w))
-
-
-def compare(want: dict, got: dict) -> list[str]:
-    """The kinds of difference between a normalised vLLM result and tito's."""
-    kinds = []
-    for field in ("reasoning", "content"):
-        if want.get(field) != got.get(field):
-            kinds.append(field)
-    wc, gc = want.get("calls") or [], got.get("calls") or []
-    if len(wc) != len(gc):
-        kinds.append("n_calls")
-    else:
-        for (wn, wa), (gn, ga) in zip(wc, gc):
-            if wn != gn:
-                kinds.append("name")
-            elif wa != ga:
-                kinds.append("args_bytes" if _json_equal(wa, ga) else "args")
-    return sorted(set(kinds))
+from fuzz_parsers_classify import _NOT_TITOS, _json_equal, compare, deviation  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -384,7 +48,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", type=int, default=30, help="cases per parser")
     ap.add_argument("--parser", action="append", help="only these (tool or reasoning) names")
     ap.add_argument("--out", help="write every differing case here (JSON)")
-    ap.add_argument("--record", action="store_true", help="append fixed cases to the goldens")
     ap.add_argument("--examples", type=int, default=1, help="example ids per kind")
     args = ap.parse_args(argv)
 
@@ -453,20 +116,7 @@ def main(argv: list[str] | None = None) -> int:
           "are not tito's")
     if args.out:
         pathlib.Path(args.out).write_text(json.dumps(found, ensure_ascii=False, indent=1))
-    if args.record:
-        record_fixed(found, vllm_side)
     return 1 if found else 0
-
-
-def record_fixed(found: list[dict], vllm_side) -> None:
-    """Append to the goldens the cases given (their inputs and vLLM's answers)."""
-    old = json.loads(FUZZ_GOLDENS.read_text()) if FUZZ_GOLDENS.exists() else []
-    have = {g["case"]["id"] for g in old}
-    for f in found:
-        if f["case"]["id"] not in have:
-            old.append({"case": f["case"], "vllm": vllm_side.record(f["case"])["batch"]})
-    FUZZ_GOLDENS.write_text(json.dumps(old, ensure_ascii=False, indent=1) + "\n")
-    print(f"{len(old)} cases in {FUZZ_GOLDENS.name}")
 
 
 if __name__ == "__main__":

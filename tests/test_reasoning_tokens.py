@@ -38,7 +38,7 @@ BY_ID = {c["id"]: c for c in [*CASES, *count_cases()]}
 
 #: cases whose vLLM count follows another rule than tito's count (docs/conformance.md, Usage):
 #: none now (plamo3's ``<|plamo:tag|>``, which ends vLLM's block, ends tito's text split and
-#: count too since issue 10's fuzzB: ``count/special_plamo3_framing``). (gemma4's output start
+#: count too since issue 10's fuzz_parsers seed 9: ``count/special_plamo3_framing``). (gemma4's output start
 #: is counted under both readings: ``reasoning_lead``.)
 COUNT_GAPS: frozenset[str] = frozenset()
 

@@ -11,8 +11,8 @@ the reasoning state the prompt leaves; else the prompt is empty).
 
 from __future__ import annotations
 
-import parser_cases_fuzz9 as _parser_cases_fuzz9  # fuzzA's block (issue 10, fuzz seed 9)
-import parser_cases_fz9 as _parser_cases_fz9  # issue 10's fuzz seed 9 block (fuzzB)
+import parser_cases_fuzz9_granite_glm as _parser_cases_fuzz9_granite_glm  # issue 10, fuzz seed 9
+import parser_cases_fuzz9_deepseek_plamo as _parser_cases_fuzz9_deepseek_plamo  # issue 10, fuzz seed 9
 import parser_cases_hunyuan as _parser_cases_hunyuan  # issue 10's block (hunyuan_a13b)
 import parser_cases_inkling as _parser_cases_inkling  # inkling10's block
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
@@ -887,7 +887,7 @@ def _gemma4() -> list[dict]:
         "repeated": "<|channel>a<|channel>b<channel|>c<channel|>d",
         "thinking_off": "<|channel>thought\na<channel|>b",
         "bare_end": "hm<channel|>answer",
-        # gemhun: after a call's <tool_call|> vLLM's grammar is back in CONTENT, where
+        # after a call's <tool_call|> vLLM's grammar is back in CONTENT, where
         # <|channel> opens the block again (text, and the count); inside the call it is text
         "call_reopen": f"{c}call:get_status{{}}{e}<|channel>x y<channel|>",
         "call_reopen_unclosed": f"{c}call:get_status{{}}{e}<|channel>x",
@@ -1593,8 +1593,8 @@ CASES: list[dict] = [
     *_parser_cases_k2h.cases(),  # issue 10 (k2_horizon reasoning)
     *_parser_cases_muse.cases(),  # muse7 (muse = musespark1x)
     *_parser_cases_inkling.cases(),  # inkling10
-    *_parser_cases_fuzz9.cases(),  # fuzzA (issue 10: fuzz_parsers seed 9)
-    *_parser_cases_fz9.cases(),  # issue 10 (fuzz_parsers seed 9)
+    *_parser_cases_fuzz9_granite_glm.cases(),  # issue 10: fuzz_parsers seed 9 (granite, glm45, step3, kimi_k2)
+    *_parser_cases_fuzz9_deepseek_plamo.cases(),  # issue 10 (fuzz_parsers seed 9)
     *_parser_cases_hunyuan.cases(),  # issue 10 (hunyuan_a13b unclosed blocks)
 ]
 

@@ -477,7 +477,7 @@ _INKLING_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "opened a header that swallowed the rest of the arguments ('{\"code\":\"a')"),
 }
 
-#: issue 10's deviations found by fuzz_parsers seed 9 (fuzzB; cases: parser_cases_fz9.py)
+#: issue 10's deviations found by fuzz_parsers seed 9 (cases: parser_cases_fuzz9_deepseek_plamo.py)
 _FZ9_DEVIATIONS: dict[str, tuple[dict, str]] = {
     **{
         cid: (_stream_of(cid),
@@ -532,7 +532,7 @@ _FZ9_DEVIATIONS: dict[str, tuple[dict, str]] = {
 }
 
 
-#: gemhun (issue 10): gemma4's block opening again after a call's <tool_call|> (fixed; the
+#: issue 10: gemma4's block opening again after a call's <tool_call|> (fixed; the
 #: cases below differ from vLLM's batch for other, documented reasons)
 _GEMHUN_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "gemma4/reasoning_call_end_in_string": (

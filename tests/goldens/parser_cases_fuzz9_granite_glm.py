@@ -1,4 +1,4 @@
-"""fuzzA's parser cases: what ``conformance/fuzz_parsers.py --seed 9`` found in granite, step3,
+"""Parser cases: what ``conformance/fuzz_parsers.py --seed 9`` found in granite, step3,
 glm45 and kimi_k2 (issue 10), settled as fixed cases.
 
 A module of its own (``parser_cases.CASES`` includes it). The texts marked ``seed 9`` are the

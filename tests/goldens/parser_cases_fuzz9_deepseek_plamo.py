@@ -1,4 +1,4 @@
-"""issue 10's parser cases from ``conformance/fuzz_parsers.py`` seed 9 (fuzzB).
+"""issue 10's parser cases from ``conformance/fuzz_parsers.py`` seed 9 (deepseek_v3 / v31 / v4, plamo3).
 
 A module of its own (``parser_cases.CASES`` includes it); expected outputs are recorded from
 vLLM 0.33's classes (``record_parsers.py fz9`` prefixes: the ids hold ``/fz9_``). Where tito

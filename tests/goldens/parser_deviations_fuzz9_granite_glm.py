@@ -1,4 +1,4 @@
-"""fuzzA's deliberate deviations (``parser_cases_fuzz9``'s cases; data for
+"""The deliberate deviations (``parser_cases_fuzz9_granite_glm``'s cases; data for
 ``tests/test_parsers_goldens.py``'s :data:`DEVIATIONS`): case id -> (tito's result, why). Each
 reason is also in ``docs/conformance.md`` ("Tool and reasoning parsers"); the fuzzer's
 classifier (``conformance/fuzz_parsers.deviation``) names them ``text_kept`` /
@@ -10,7 +10,7 @@ from the case's own text, so nothing here is tito's output copied back.
 
 from __future__ import annotations
 
-from parser_cases_fuzz9 import cases
+from parser_cases_fuzz9_granite_glm import cases
 from parser_deviations import RECORDED
 
 _TEXT = {c["id"]: c["text"] for c in cases()}
