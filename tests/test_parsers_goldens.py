@@ -30,6 +30,7 @@ from parser_cases import CASES  # noqa: E402
 from parser_pipeline import norm as _norm, run, vocab_for  # noqa: E402
 
 from parser_deviations_fuzz9_granite_glm import _FUZZ9_DEVIATIONS  # noqa: E402
+from parser_deviations_glm_reopen import _GLM_REOPEN_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FZ9_DEVIATIONS,
     _GEMHUN_DEVIATIONS,
@@ -292,6 +293,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_FZ9_DEVIATIONS,
     **_GEMHUN_DEVIATIONS,
     **_HUNYUAN_DEVIATIONS,
+    **_GLM_REOPEN_DEVIATIONS,  # issue 10: GLM's block opens again after a call
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

@@ -1513,6 +1513,22 @@ _REOPEN = {"glm45": "glm45", "glm47": "glm47", "ling3": "ling3", "deepseek_v4": 
            "deepseek_v41": "deepseek_v41", "mistral": "mistral", "gemma4": "gemma4"}
 
 
+def _glm_call_reopen() -> list[dict]:
+    """GLM's grammar (glm45, glm47, ling3) after a call: ``</tool_call>`` returns it to the
+    content, where ``<think>`` opens the block again (vLLM 0.33's batch and stream); a stray
+    ``</tool_call>`` there."""
+    call = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Rome</arg_value>\n</tool_call>"
+    texts = (("call_reopen", f"a</think>{call}<think>b</think>c"),
+             ("call_reopen_implicit", f"a{call}<think>b</think>c"),
+             ("call_reopen_unclosed", f"a</think>{call}<think>b"),
+             ("call_reopen_two_calls", f"a</think>{call}\n{call}<think>b</think>d"),
+             ("call_end_stray", "a</think>x</tool_call>y"),
+             ("call_end_stray_in_block", "a</tool_call>b</think>c"))
+    return [{"id": f"{name}+{name}/glmcall_{cid}", "tool": name, "reasoning": name,
+             "tools": [GLM_TOOL], "text": text}
+            for name in ("glm45", "glm47", "ling3") for cid, text in texts]
+
+
 def _parsconf3() -> list[dict]:
     """Cases ``conformance/fuzz_parsers.py`` (seeds 10, 11) found tito differing on."""
     out = []
@@ -1566,6 +1582,7 @@ CASES: list[dict] = [
     *_qwen("qwen3_xml")[:6],
     *_qwen("seed_oss", "<seed:tool_call>", "</seed:tool_call>"),
     *_glm("glm45"),
+    *_glm_call_reopen(),
     *_glm("glm47")[:6],
     *_kimi(),
     *_minimax(),

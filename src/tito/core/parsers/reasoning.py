@@ -328,10 +328,11 @@ def _looking(
 ) -> tuple[str, ...]:
     """The markers the current phase (not ``done``) reacts to. Out of the block, a stray end
     is absorbed, and so is a stray call end (vLLM 0.33's Gemma4 grammar: CONTENT + TOOL_END
-    stays CONTENT, with a tool parser or none)."""
+    stays CONTENT, with a tool parser or none; GLM's keeps it as text: ``call_end_absorbed``)."""
     if st.phase == "call":
         return (parser.call_end,)
-    strays = (*parser.ends, parser.call_end) if parser.call_end else parser.ends
+    strays = ((*parser.ends, parser.call_end) if parser.call_end and parser.call_end_absorbed
+              else parser.ends)
     if st.phase == "pre":
         looking = (*parser.starts, *implicit)
         if parser.content_end and not st.answered:

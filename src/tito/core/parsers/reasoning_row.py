@@ -74,6 +74,9 @@ class ReasoningParser:
     #: ``<|channel>`` opens REASONING; batch, composed stream and count alike). ``""``: a call
     #: start ends the reasoning for good (phase ``done``)
     call_end: str = ""
+    #: a :attr:`call_end` outside a call is dropped (gemma4's grammar: CONTENT + TOOL_END stays
+    #: CONTENT); False: it is text where it stands (GLM's grammar: a stray ``</tool_call>``)
+    call_end_absorbed: bool = True
     #: every output is content with this text in front (minimax_m2_append_think: ``<think>``)
     prepend: str = ""
     #: repeated markers are dropped, as vLLM 0.33's engine grammars absorb them: a start inside
