@@ -32,8 +32,8 @@ from parser_pipeline import norm as _norm, run, vocab_for  # noqa: E402
 from parser_deviations_fuzz9_granite_glm import _FUZZ9_DEVIATIONS  # noqa: E402
 from parser_deviations_glm_reopen import _GLM_REOPEN_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
-    _FZ9_DEVIATIONS,
-    _GEMHUN_DEVIATIONS,
+    _FUZZ9_DS_PLAMO_DEVIATIONS,
+    _GEMMA4_CALL_DEVIATIONS,
     _GLIMMER_DEVIATIONS,
     _HUNYUAN_DEVIATIONS,
     _INKLING_DEVIATIONS,
@@ -290,8 +290,8 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_GLIMMER_DEVIATIONS,
     **_INKLING_DEVIATIONS,
     **_FUZZ9_DEVIATIONS,  # issue 10: fuzz_parsers seed 9 (granite, glm45, step3, kimi_k2)
-    **_FZ9_DEVIATIONS,
-    **_GEMHUN_DEVIATIONS,
+    **_FUZZ9_DS_PLAMO_DEVIATIONS,
+    **_GEMMA4_CALL_DEVIATIONS,
     **_HUNYUAN_DEVIATIONS,
     **_GLM_REOPEN_DEVIATIONS,  # issue 10: GLM's block opens again after a call
 }

@@ -2,7 +2,7 @@
 
 A module of its own (``parser_cases.CASES`` includes it); expected outputs are recorded from
 vLLM 0.33's classes (``record_parsers.py fz9`` prefixes: the ids hold ``/fz9_``). Where tito
-deliberately differs, ``parser_deviations._FZ9_DEVIATIONS`` gives tito's answer and why.
+deliberately differs, ``parser_deviations._FUZZ9_DS_PLAMO_DEVIATIONS`` gives tito's answer and why.
 
 - deepseek_v3 / deepseek_v31, a call outside any section once a section began (after a closed
   section, or behind a misspelt second section marker): vLLM's stream reads every call once the

@@ -478,7 +478,7 @@ _INKLING_DEVIATIONS: dict[str, tuple[dict, str]] = {
 }
 
 #: issue 10's deviations found by fuzz_parsers seed 9 (cases: parser_cases_fuzz9_deepseek_plamo.py)
-_FZ9_DEVIATIONS: dict[str, tuple[dict, str]] = {
+_FUZZ9_DS_PLAMO_DEVIATIONS: dict[str, tuple[dict, str]] = {
     **{
         cid: (_stream_of(cid),
               "text_kept: the calls are vLLM's (a call behind a misspelt section marker is read "
@@ -534,7 +534,7 @@ _FZ9_DEVIATIONS: dict[str, tuple[dict, str]] = {
 
 #: issue 10: gemma4's block opening again after a call's <tool_call|> (fixed; the
 #: cases below differ from vLLM's batch for other, documented reasons)
-_GEMHUN_DEVIATIONS: dict[str, tuple[dict, str]] = {
+_GEMMA4_CALL_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "gemma4/reasoning_call_end_in_string": (
         {"reasoning": "c", "content": "<|tool_call>call:get_current_weather{city:a<tool_call|>",
          "calls": []},
