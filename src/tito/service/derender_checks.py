@@ -115,7 +115,9 @@ def _check_wire_state(
     a tampered state is a 400 or decodes as some honest request would have. ``issued``: the
     state is one this process issued for this model (:func:`tito.service.stream_state_kept.issued`),
     made by the pipeline from a state that passed these checks: only its settings are checked
-    against the endpoint (another endpoint of ``tito serve`` may be sent it).
+    against the endpoint (another endpoint of ``tito serve`` may be sent it). A reasoning
+    state issued before its format read a call end (no call-end ids) takes this model's:
+    ``state.reasoning`` is replaced by that upgraded copy.
     """
     checked = _config_checked(model, cfg, completion)
     if issued:
@@ -142,8 +144,17 @@ def _check_wire_state(
         if markers is None:
             markers = checked[2] = _marker_ids(model.vocab, cfg.reasoning_parser,
                                                cfg.reasoning_variant)
-        if _markers_of(state.reasoning) != markers:
-            raise bad("reasoning marker ids are not this model's", "st.reasoning")
+        found = _markers_of(state.reasoning)
+        if found != markers:
+            if found[:_CALL_END] != markers[:_CALL_END] or found[_CALL_END:] != _NO_CALL_END:
+                raise bad("reasoning marker ids are not this model's", "st.reasoning")
+            # a state issued before its format had a call end (gemma4, glm45/47, ling3: issue
+            # 10): it takes this model's, as the state issued now would hold (else a stream in
+            # flight across that deploy would end with this 400)
+            reasoning = state.reasoning.model_copy()
+            reasoning.call_end_id, reasoning.call_end_ids = markers[_CALL_END], list(
+                markers[_CALL_END + 1])
+            state.reasoning = reasoning
 
 
 #: the parser names that run a channel router (a state's check reads the routers' states then)
@@ -235,6 +246,12 @@ def _check_wire_config(model: ServedModel, cfg: ChoiceConfig, completion: bool) 
         raise bad("tool settings are not this model's", "cfg.tool_parser")
     if (cfg.tool_choice == "named") != bool(cfg.named_tool):
         raise bad("named_tool goes with tool_choice 'named'", "cfg.named_tool")
+
+
+#: where :func:`_markers_of` puts the call end's id and ids, and their values in a state
+#: issued before the call end was read (the fields' defaults)
+_CALL_END = 7
+_NO_CALL_END = (None, [])
 
 
 def _markers_of(st: ReasoningState) -> tuple[Any, ...]:
