@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -155,3 +160,27 @@ def router_config(vocab: Any, tools: list[dict[str, Any]], tool: str | None,
         tool_choice="auto" if tool else "none",
         tool_params=tool_params(tools) if tool else None,
     )
+
+
+@contextlib.contextmanager
+def marker_model_app(root: Path, tool_parser: str | None, reasoning_parser: str | None
+                     ) -> Iterator[tuple[TestClient, Any]]:
+    """tito's app serving one model, ``qwen3``: Qwen3's tokenizer with every format's markers
+    added (:mod:`conformance.markers`, as the structural goldens) and these parsers; (the
+    client, its vocabulary), the registry put back after. Why: a format's tests through the
+    app need a model that names it, and no shipped model names most formats."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from conformance import markers
+
+    from tito.adapters.app import create_app
+    from tito.models import registry
+
+    base = registry.load_model(markers.marker_folder(root / "qwen3"))
+    model = dataclasses.replace(base, config=base.config.model_copy(
+        update={"tool_parser": tool_parser, "reasoning_parser": reasoning_parser}))
+    saved = registry._registry
+    registry.reset_registry(registry.ModelRegistry([model], default=""))
+    try:
+        yield TestClient(create_app(), raise_server_exceptions=False), model.vocab
+    finally:
+        registry.reset_registry(saved)

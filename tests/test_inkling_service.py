@@ -8,20 +8,13 @@ refused with a 400 (never a 500).
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import stream_chunk
+from helpers import marker_model_app, stream_chunk
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from conformance import markers  # noqa: E402
-
-from tito.models import registry  # noqa: E402
 
 CHAT_DERENDER = "/v1/chat/completions/derender"
 CHAT_RENDER = "/v1/chat/completions/render"
@@ -35,15 +28,8 @@ OUTPUT = ("<|content_thinking|>Need weather.<|end_message|><|message_model|>"
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from tito.adapters.app import create_app
-
-    folder = markers.marker_folder(tmp_path_factory.mktemp("markers") / "qwen3")
-    base = registry.load_model(folder)
-    model = dataclasses.replace(base, config=base.config.model_copy(
-        update={"tool_parser": "inkling", "reasoning_parser": "inkling"}))
-    registry.reset_registry(registry.ModelRegistry([model], default=""))
-    yield TestClient(create_app(), raise_server_exceptions=False), model.vocab
-    registry.reset_registry(None)
+    with marker_model_app(tmp_path_factory.mktemp("markers"), "inkling", "inkling") as served:
+        yield served
 
 
 def _post(client: TestClient, path: str, body: Any) -> Any:

@@ -8,7 +8,6 @@ never a stream continued on a state the request could not have).
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -16,14 +15,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import stream_chunk
+from helpers import marker_model_app, stream_chunk
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "goldens"))
 import parser_cases_muse as cases  # noqa: E402
 
-from conformance import markers  # noqa: E402
-from tito.models import registry  # noqa: E402
 
 CHAT_DERENDER = "/v1/chat/completions/derender"
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {
@@ -36,16 +32,8 @@ OUTPUT = (" to=self<|message|>Need weather.<|eom|><|start|>assistant to=get_weat
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from tito.adapters.app import create_app
-
-    folder = markers.marker_folder(tmp_path_factory.mktemp("markers") / "qwen3")
-    base = registry.load_model(folder)
-    model = dataclasses.replace(base, config=base.config.model_copy(
-        update={"tool_parser": "muse", "reasoning_parser": "muse"}))
-    saved = registry._registry
-    registry.reset_registry(registry.ModelRegistry([model], default=""))
-    yield TestClient(create_app(), raise_server_exceptions=False), model.vocab
-    registry.reset_registry(saved)
+    with marker_model_app(tmp_path_factory.mktemp("markers"), "muse", "muse") as served:
+        yield served
 
 
 def _post(client: TestClient, body: Any) -> Any:

@@ -10,20 +10,13 @@ A glm45 model: Qwen3's tokenizer with every format's markers added (:mod:`confor
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import stream_chunk
+from helpers import marker_model_app, stream_chunk
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from conformance import markers  # noqa: E402
-
-from tito.models import registry  # noqa: E402
 
 CHAT_DERENDER = "/v1/chat/completions/derender"
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {
@@ -35,15 +28,8 @@ OUTPUT = f"Need weather.{CALL}<think>More.</think>Done."
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from tito.adapters.app import create_app
-
-    folder = markers.marker_folder(tmp_path_factory.mktemp("markers") / "qwen3")
-    base = registry.load_model(folder)
-    model = dataclasses.replace(base, config=base.config.model_copy(
-        update={"tool_parser": "glm45", "reasoning_parser": "glm45"}))
-    registry.reset_registry(registry.ModelRegistry([model], default=""))
-    yield TestClient(create_app(), raise_server_exceptions=False), model.vocab
-    registry.reset_registry(None)
+    with marker_model_app(tmp_path_factory.mktemp("markers"), "glm45", "glm45") as served:
+        yield served
 
 
 def _post(client: TestClient, body: Any) -> Any:
