@@ -248,18 +248,18 @@ def _check_wire_config(model: ServedModel, cfg: ChoiceConfig, completion: bool) 
         raise bad("named_tool goes with tool_choice 'named'", "cfg.named_tool")
 
 
-#: where :func:`_markers_of` puts the call end's id and ids, and their values in a state
-#: issued before the call end was read (the fields' defaults)
-_CALL_END = 7
-_NO_CALL_END = (None, [])
-
-
 def _markers_of(st: ReasoningState) -> tuple[Any, ...]:
     """A reasoning state's marker fields: its markers' single ids and id sequences (multi-id
-    markers: Kimi K3's, PLaMo 3's), the tool call start that ends its block and the call end
-    after which it may open again (gemma4's)."""
+    markers: Kimi K3's, PLaMo 3's), the tool call start that ends its block and, last, the call
+    end after which it may open again (gemma4's, GLM's)."""
     return (st.start_id, st.end_id, st.start_ids, st.end_ids, st.implicit_end_ids,
             st.implicit_end, st.implicit_end_id, st.call_end_id, st.call_end_ids)
+
+
+#: where :func:`_markers_of` puts the call end (its last two fields), and what they hold in a
+#: state issued before the call end was read (the fields' defaults)
+_CALL_END = len(_markers_of(ReasoningState())) - 2
+_NO_CALL_END = _markers_of(ReasoningState())[_CALL_END:]
 
 
 @lru_cache(maxsize=64)

@@ -37,10 +37,11 @@ The state is one :class:`ReasoningState`; its text ``phase`` is one of:
     **content**, a stray end marker is dropped, the tool format's call start switches to ``done``
     (what follows belongs to the tool parser), or to ``call`` for a row with a ``call_end``.
 ``call``
-    Only rows with a ``call_end`` (gemma4): inside a tool call, which the call start opened in
+    Only rows with a ``call_end`` (gemma4, glm45/47, ling3): inside a tool call, which the call start opened in
     any other phase; text is **content** (the tool parser's) and no reasoning marker is read
     until the call end, which stays content and leads to ``post``: the block may open again
-    (vLLM 0.33's Gemma4 grammar returns to CONTENT after ``<tool_call|>``).
+    (vLLM 0.33's Gemma4 grammar returns to CONTENT after ``<tool_call|>``, GLM's after
+    ``</tool_call>``).
 ``done``
     The block closed (in the output, or already in the prompt, for the parsers without
     ``absorb``), or reasoning parsing is disabled (qwen3 with ``enable_thinking: false``, whose
@@ -55,7 +56,7 @@ Rules, identical for every chunking (so batch == stream by construction):
    ``reopen`` a start marker in ``post`` opens the block again (vLLM 0.33's GLM / DeepSeek-V4 /
    Mistral / Gemma 4 grammars), the trailing whitespace held at its end then kept. The
    implicit end (a tool call start) ends ``pre`` as well as ``think``: after a call nothing opens,
-   but for a row with a ``call_end`` (gemma4), where the call's end leads to ``post``.
+   but for a row with a ``call_end`` (gemma4, GLM), where the call's end leads to ``post``.
    With ``lead_end`` (minimax_m3) an end marker opening the output in ``pre`` is dropped.
 2. Hold-back is minimal: only the longest suffix that is a proper prefix of a marker the current
    phase is looking for is kept in ``held`` (at most ``len("</think>") - 1 = 7`` characters); the

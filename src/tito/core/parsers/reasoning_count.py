@@ -28,9 +28,10 @@ Transitions (``id_phase``; :mod:`tito.core.parsers.reasoning`'s phases, read on 
 ``think``
     ids count; a start is consumed (absorbed); an end closes the block (``post`` with
     ``reopen``, else ``done``); a call start ends it (``done``).
-``call`` (rows with a ``call_end``: gemma4)
+``call`` (rows with a ``call_end``: gemma4, glm45/47, ling3)
     the call start led here from any phase; nothing counts; the call end leads to ``post``
-    (vLLM 0.33's Gemma4 grammar: TOOL_END returns to CONTENT, where a start opens the block).
+    (vLLM 0.33's Gemma4 and GLM grammars: the call end returns to CONTENT, where a start opens
+    the block).
 ``post`` without ``reopen``, ``done``
     nothing counts any more.
 
@@ -215,7 +216,7 @@ def _scan(parser: ReasoningParser, st: ReasoningState, seq: Sequence[int],
                 phase = "post" if reopen else "done"
         elif kimi:  # the call start before any start marker: out of the block, for now
             phase = "post"
-        elif call_end:  # (gemma4) inside the call until its end
+        elif call_end:  # (gemma4, GLM) inside the call until its end
             phase, markers, firsts = "call", in_call, {call_end[0]}
         else:
             phase = "done"

@@ -16,7 +16,7 @@ from tito.core.parsers.reasoning_count import MAX_MARKER_IDS
 from tito.core.state import Field, State
 
 #: the text split's phases (:mod:`tito.core.parsers.reasoning`'s header); ``call``: inside a
-#: tool call, for a row with a ``call_end`` (gemma4), until that marker
+#: tool call, for a row with a ``call_end`` (gemma4, GLM), until that marker
 Phase = Literal["pre", "think", "post", "call", "done"]
 
 #: Longest trailing reasoning whitespace held back by ``strip_trailing_ws`` (characters).
@@ -43,7 +43,7 @@ class ReasoningState(State):
     start_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     implicit_end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
-    #: the row's ``call_end`` (gemma4's ``<tool_call|>``): its id, or its ids when it takes
+    #: the row's ``call_end`` (gemma4's ``<tool_call|>``, GLM's ``</tool_call>``): its id, or its ids when it takes
     #: several; the count leaves phase ``call`` there (defaults for the other rows)
     call_end_id: int | None = None
     call_end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
