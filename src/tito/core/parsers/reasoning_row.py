@@ -67,12 +67,13 @@ class ReasoningParser:
     #: call straight from reasoning ends it, whatever tool parser runs, or none: the grammar is
     #: the reasoning parser's own); the marker stays in the content for the tool parser
     implicit_end: str = ""
-    #: the tool format's call end (gemma4's ``<tool_call|>``, GLM's ``</tool_call>``): after :attr:`implicit_end` the
-    #: text is the call's (phase ``call``: no reasoning marker read) until this marker, which
-    #: stays content and leads to ``post``, where (with :attr:`reopen`) a start marker opens
-    #: the block again, as vLLM 0.33's Gemma4 grammar (TOOL_END returns to CONTENT, where
-    #: ``<|channel>`` opens REASONING; batch, composed stream and count alike). ``""``: a call
-    #: start ends the reasoning for good (phase ``done``)
+    #: the tool format's call end (gemma4's ``<tool_call|>``, GLM's ``</tool_call>``): after
+    #: :attr:`implicit_end` the text is the call's (phase ``call``: no reasoning marker read)
+    #: until this marker, which stays content and leads to ``post``, where (with
+    #: :attr:`reopen`) a start marker opens the block again, as vLLM 0.33's Gemma4 and GLM
+    #: grammars (the call end returns to CONTENT, where the start marker opens REASONING;
+    #: batch, composed stream and count alike). ``""``: a call start ends the reasoning for
+    #: good (phase ``done``)
     call_end: str = ""
     #: a :attr:`call_end` outside a call is dropped (gemma4's grammar: CONTENT + TOOL_END stays
     #: CONTENT); False: it is text where it stands (GLM's grammar: a stray ``</tool_call>``)

@@ -43,8 +43,9 @@ class ReasoningState(State):
     start_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     implicit_end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
-    #: the row's ``call_end`` (gemma4's ``<tool_call|>``, GLM's ``</tool_call>``): its id, or its ids when it takes
-    #: several; the count leaves phase ``call`` there (defaults for the other rows)
+    #: the row's ``call_end`` (gemma4's ``<tool_call|>``, GLM's ``</tool_call>``): its id, or
+    #: its ids when it takes several; the count leaves phase ``call`` there (defaults for the
+    #: other rows)
     call_end_id: int | None = None
     call_end_ids: list[int] = Field(default_factory=list, max_length=MAX_MARKER_IDS)
     #: the last output ids, while they may begin a multi-id marker (not counted yet)
