@@ -40,8 +40,8 @@ The state is one :class:`ReasoningState`; its text ``phase`` is one of:
     Only rows with a ``call_end`` (gemma4, glm45/47, ling3): inside a tool call, which the
     call start opened in any other phase; text is **content** (the tool parser's) and no
     reasoning marker is read until the call end, which stays content and leads to ``post``:
-    the block may open again (vLLM 0.33's Gemma4 grammar returns to CONTENT after ``<tool_call|>``, GLM's after
-    ``</tool_call>``).
+    the block may open again (vLLM 0.33's Gemma4 grammar returns to CONTENT after
+    ``<tool_call|>``, GLM's after ``</tool_call>``).
 ``done``
     The block closed (in the output, or already in the prompt, for the parsers without
     ``absorb``), or reasoning parsing is disabled (qwen3 with ``enable_thinking: false``, whose
