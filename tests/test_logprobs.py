@@ -59,7 +59,10 @@ def test_byte_fallback_second_half_resolves_with_the_first_as_context(vocabs):
     ids = vocab.encode("aĈ")
     assert [vocab.token(i) for i in ids] == ["▁a", "<0xC4>", "<0x88>"]
     out, context = lp.resolve(vocab, [engine(i) for i in ids], [])
-    assert [(e["token"], e["bytes"]) for e in out] == [("a", [97]), ("", []), ("Ĉ", [0xC4, 0x88])]
+    # (" a": the raw piece's space put back, as vLLM 0.33 names a Metaspace token;
+    # tests/test_logprobs_metaspace.py)
+    assert [(e["token"], e["bytes"]) for e in out] == [(" a", [32, 97]), ("", []),
+                                                       ("Ĉ", [0xC4, 0x88])]
     assert context == ids
 
 
@@ -71,7 +74,9 @@ def test_four_byte_character_split_over_tokens(vocabs, name):
     out, _ = lp.resolve(vocab, [engine(i) for i in ids], [])
     text = "".join(tokens_of(out))
     assert text.strip() == "𠀀" and "\ufffd" not in text
-    assert all(e["token"] == "" and e["bytes"] == [] for e in out[:-1] if "𠀀" not in e["token"])
+    # every piece but the last is empty, except mistral's lone "▁" (a space, as vLLM names it)
+    assert all(e["token"] == "" and e["bytes"] == [] for i, e in zip(ids, out[:-1])
+               if "𠀀" not in e["token"] and vocab.token(i) != "\u2581")
 
 
 @pytest.mark.parametrize("name", ["qwen3", "mistral-v3", "gpt2"])

@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
@@ -155,8 +156,35 @@ class Vocab:
         qwen3 once full)."""
         return None if self.byte_table is not None else {}
 
+    @cached_property
+    def space_marker(self) -> str | None:
+        """The character a ``Metaspace`` pre-tokenizer writes for a space (``▁``), or None.
+
+        Why: a SentencePiece-style vocabulary (Llama, Mistral v0.x as ``tokenizer.json``) decodes
+        a single ``▁Hi`` to ``Hi``: its decoder strips the first piece's leading space. vLLM 0.33
+        names a logprob's token with that space put back (``detokenizer_utils.
+        get_leading_space_marker``, read from the pre-tokenizer alone or in a ``Sequence``), so
+        :meth:`piece` does too. ByteLevel and other vocabularies have none."""
+        pre = getattr(self.tokenizer, "pre_tokenizer", None)
+        if pre is None:
+            return None
+        try:
+            config = json.loads(pre.__getstate__())
+        except (TypeError, ValueError):  # (not a JSON state: no marker, as vLLM's reader)
+            return None
+        if config.get("type") == "Metaspace":
+            return str(config.get("replacement", "\u2581"))
+        if config.get("type") == "Sequence":
+            for sub in config.get("pretokenizers") or ():
+                if sub.get("type") == "Metaspace":
+                    return str(sub.get("replacement", "\u2581"))
+        return None
+
     def piece(self, token_id: int) -> str:
-        """``decode([token_id], skip_special_tokens=False)`` (``""`` out of vocabulary), cached.
+        """``decode([token_id], skip_special_tokens=False)`` (``""`` out of vocabulary), cached,
+        with the leading spaces a ``Metaspace`` vocabulary's decode strips put back (one per
+        leading :attr:`space_marker` of the raw piece, less those the decode kept), as vLLM's
+        ``convert_ids_list_to_tokens`` names a logprob's token.
 
         Why cached: logprobs name every sampled and top-k token by its own decode, tens of
         thousands of times per batch, always from the same vocabulary. The cache holds at most one
@@ -173,6 +201,12 @@ class Vocab:
         text = pieces.get(token_id)
         if text is None:
             text = self.decode([token_id], skip_special_tokens=False) if self.in_vocab(token_id) else ""
+            marker = self.space_marker
+            if marker is not None:
+                raw = self.tokenizer.id_to_token(token_id) or ""
+                missing = (len(raw) - len(raw.lstrip(marker))) - (len(text) - len(text.lstrip(" ")))
+                if missing > 0:
+                    text = " " * missing + text
             pieces[token_id] = text
         return text
 
