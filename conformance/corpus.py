@@ -18,6 +18,7 @@ A case is a dict:
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from functools import lru_cache
@@ -34,7 +35,8 @@ GPT2_EOT = 50256
 HARMONY_RETURN, HARMONY_CALL = 200002, 200012
 MISTRAL_EOS = 2
 #: the EOS id that ends a ``stop`` output of each served model (``out``)
-EOS_IDS = {"qwen3": IM_END, "gpt2": GPT2_EOT, "gpt-oss": HARMONY_RETURN, "mistral-v3": MISTRAL_EOS}
+EOS_IDS = {"qwen3": IM_END, "gpt2": GPT2_EOT, "gpt-oss": HARMONY_RETURN, "mistral-v3": MISTRAL_EOS,
+           "mistral-v3-hf": MISTRAL_EOS}
 
 
 @lru_cache(maxsize=None)
@@ -62,6 +64,19 @@ def mistral_folder(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copy(data / "mistral_instruct_tokenizer_240323.model.v3", folder / "tokenizer.model.v3")
     shutil.copy(MODELS / "mistral-v3" / "tito.json", folder / "tito.json")
+    return folder
+
+
+def mistral_hf_folder(folder: Path) -> Path:
+    """mistral-v3 from tito's shipped ``tokenizer.json`` folder, served as ``mistral-v3-hf``
+    (vLLM: ``--tokenizer-mode hf``; tito: that folder's files with its ``tito.json`` renamed):
+    how a Llama-style SentencePiece ``tokenizer.json`` model is served without mistral-common."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in (MODELS / "mistral-v3").iterdir():
+        if f.name != "tito.json" and f.is_file():
+            shutil.copy(f, folder / f.name)
+    cfg = json.loads((MODELS / "mistral-v3" / "tito.json").read_text())
+    (folder / "tito.json").write_text(json.dumps({**cfg, "served_model_name": "mistral-v3-hf"}))
     return folder
 
 

@@ -56,14 +56,20 @@ CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
 #: fuzz model -> (served model, completions?)
 MODELS = {"qwen3": ("qwen3", False), "gpt-oss": ("gpt-oss", False),
           "mistral-v3": ("mistral-v3", False), "gpt2": ("gpt2", True),
+          "mistral-v3-hf": ("mistral-v3-hf", False),
           "qwen3-cmpl": ("qwen3", True)}
 #: the corpus groups whose DEVIATIONS a fuzz case of a model inherits (batch, stream)
 EQUIV = {"qwen3": ("derender_chat", "stream_chat"),
          "gpt-oss": ("derender_chat_gptoss", "stream_chat_gptoss"),
          "mistral-v3": ("derender_chat_mistral", "stream_chat_mistral"),
+         "mistral-v3-hf": ("derender_chat_mistral", "stream_chat_mistral"),
          "gpt2": ("derender_completion", "stream_completion"),
          "qwen3-cmpl": ("derender_completion", "stream_completion")}
-PORTS = {"qwen3": 18140, "gpt-oss": 18141, "mistral-v3": 18142, "gpt2": 18143}
+PORTS = {"qwen3": 18140, "gpt-oss": 18141, "mistral-v3": 18142, "gpt2": 18143,
+         "mistral-v3-hf": 18144}
+#: mistral-v3 served through mistral-common and from its tokenizer.json (``--tokenizer-mode hf``):
+#: the same ids, outputs and deviations
+MISTRAL = ("mistral-v3", "mistral-v3-hf")
 
 # -- vocabulary pieces --------------------------------------------------------------------------
 
@@ -74,7 +80,7 @@ Q_SPECIAL = {"im_end": corpus.IM_END, "im_start": corpus.IM_START, "eot": corpus
              "think": corpus.THINK, "end_think": corpus.END_THINK,
              "tool_call": corpus.TOOL_CALL, "end_tool_call": corpus.END_TOOL_CALL}
 VOCAB = {"qwen3": (151669, 151936), "gpt2": (50257, 50257), "gpt-oss": (200019, 201088),
-         "mistral-v3": (32768, 32768)}
+         "mistral-v3": (32768, 32768), "mistral-v3-hf": (32768, 32768)}
 TOOL_ARGS = {"get_weather": [{"city": "Paris"}, {"city": "Köln", "unit": "c"}, {},
                              {"city": "東京 🌸"}],
              "get_time": [{"tz": "Europe/Paris"}, {}, {"tz": "UTC", "x": [1, 2.5, None, True]}]}
@@ -255,7 +261,7 @@ def _sprinkle(rnd: random.Random, toks: list[int], model: str, tags: set[str]) -
             sp = rnd.choice(list(Q_SPECIAL.values()))
         elif model == "gpt-oss":
             sp = rnd.choice([200003, 200008, 200013, 200018, 199999])
-        elif model == "mistral-v3":
+        elif model in MISTRAL:
             sp = rnd.choice([1, 0, 3, 4, 9])
         else:
             sp = 50256
@@ -356,7 +362,7 @@ def _mistral_text(rnd: random.Random, req: dict[str, Any], tags: set[str]) -> li
 
 def _decode(model: str, toks: list[int], skip: bool) -> str:
     served = MODELS[model][0]
-    tok = corpus._tok("mistral-v3-hf" if served == "mistral-v3" else served)
+    tok = corpus._tok("mistral-v3-hf" if served in MISTRAL else served)
     return str(tok.decode(toks, skip_special_tokens=skip))
 
 
@@ -366,7 +372,7 @@ def _first_stop(model: str, toks: list[int], stops: list[str], skip: bool) -> tu
     in the text, ties by the list's order (vLLM 0.33's ``check_stop_strings``)."""
     # (mistral: decoded after a letter, as the output is after the prompt's [/INST]: its first
     # token's leading space kept, which a sequence's start drops)
-    lead = ids("a", "mistral-v3") if MODELS[model][0] == "mistral-v3" else []
+    lead = ids("a", "mistral-v3") if MODELS[model][0] in MISTRAL else []
     for k in range(1, len(toks) + 1):
         t = _decode(model, lead + toks[:k], skip)[1 if lead else 0:]
         found = [(t.find(x) + len(x), n, x) for n, x in enumerate(stops) if x in t]
@@ -416,7 +422,7 @@ def _finish(rnd: random.Random, toks: list[int], model: str, req: dict[str, Any]
         t = _decode(model, toks, False)
         if t.count("<tool_call>") > t.count("</tool_call>"):
             tags.add("tool_auto_malformed")  # cut inside a call: vLLM's batch makes all content
-    if cut and model == "mistral-v3":
+    if cut and model in MISTRAL:
         t = _decode(model, toks, False).strip()
         body = (t.split("[TOOL_CALLS]", 1)[1].strip() if "[TOOL_CALLS]" in t
                 else t if t.startswith("[") else None)  # after the marker, or a bare list
@@ -480,12 +486,12 @@ def gen_case(seed: int, i: int, model: str) -> Case:
             toks, end = _gptoss_text(rnd, req, tags)
         elif model == "qwen3":
             toks = _qwen3_text(rnd, req, tags)
-        elif model == "mistral-v3":
+        elif model in MISTRAL:
             toks = _mistral_text(rnd, req, tags)
         else:
             toks = _sprinkle(rnd, ids(text(rnd, 1, 10), served), served, tags)
         ch = _finish(rnd, toks, model, req, end, tags)
-        if (model == "mistral-v3" and req.get("tools")
+        if (model in MISTRAL and req.get("tools")
                 and req.get("tool_choice") not in (None, "auto", "none")):
             # what the output starts with once cut (a length cut can leave text alone)
             final = _decode(model, ch["token_ids"], True).lstrip()
@@ -602,7 +608,7 @@ UNLISTED_STOP = replay.Deviation(
     "finish-only chunk after it is text in a stream (vLLM's stream too); batch drops it")
 
 #: the suffix of a model's own DEVIATIONS cases (``tool_none_mistral``: a golden's name too)
-SUFFIX = {"mistral-v3": "_mistral", "gpt-oss": "_gptoss"}
+SUFFIX = {"mistral-v3": "_mistral", "mistral-v3-hf": "_mistral", "gpt-oss": "_gptoss"}
 
 
 def _intended(case: Case, group: str, path: str, vllm: Any) -> replay.Deviation | None:

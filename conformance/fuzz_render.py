@@ -50,10 +50,10 @@ from conformance.calls import request as post  # noqa: E402
 CHAT_R, CMPL_R = "/v1/chat/completions/render", "/v1/completions/render"
 RESP_R, MSG_R = "/v1/responses/render", "/v1/messages/render"
 #: the chat-template models (gpt2 has no template: its chat cases are errors on both sides)
-CHAT_SERVERS = ("qwen3", "qwen3-trusted", "gpt-oss", "mistral-v3")
+CHAT_SERVERS = ("qwen3", "qwen3-trusted", "gpt-oss", "mistral-v3", "mistral-v3-hf")
 #: the models' vocab_size (config.json; qwen3's tokenizer has 151,669 ids, its rows 151,936)
 VOCAB = {"qwen3": 151936, "qwen3-trusted": 151936, "gpt2": 50257, "gpt-oss": 201088,
-         "mistral-v3": 32768}
+         "mistral-v3": 32768, "mistral-v3-hf": 32768}
 PNG = "data:image/png;base64,iVBORw0KGgo="
 LONG = "long " * 1200
 
@@ -634,6 +634,11 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
         out.append("gptoss_max")
     if body.get("kv_transfer_params"):
         out.append("kv")
+    if server == "mistral-v3-hf" and any(m.get("role") == "tool" for m in msgs
+                                          if isinstance(m, dict)):
+        out.append("fromjson")
+    if path == RESP_R and server == "mistral-v3-hf":
+        out.append("bos_template")
     if path == "/detokenize" and server == "mistral-v3":
         out.append("mistral")
     return out

@@ -52,6 +52,10 @@ SERVERS = {
     "mistral-v3": ["--served-model-name", "mistral-v3", "--tokenizer-mode", "mistral",
                    "--tool-call-parser", "mistral", "--enable-auto-tool-choice"],
 }
+#: mistral-v3 from its ``tokenizer.json`` (tito's shipped folder), as vLLM serves a Llama-style
+#: SentencePiece folder without mistral-common (Metaspace pieces, the folder's chat template)
+SERVERS["mistral-v3-hf"] = ["--served-model-name", "mistral-v3-hf", "--tokenizer-mode", "hf",
+                            "--tool-call-parser", "mistral", "--enable-auto-tool-choice"]
 #: qwen3 again, taking a request's own ``chat_template`` (the replay sets
 #: ``TITO_TRUST_REQUEST_CHAT_TEMPLATE`` for its cases)
 SERVERS["qwen3-trusted"] = [*SERVERS["qwen3"], "--trust-request-chat-template"]
@@ -74,11 +78,13 @@ def _model_folder(name: str, into: Path) -> Path:
     folder = into / name
     if name == "mistral-v3":
         corpus.mistral_folder(folder)
+    elif name == "mistral-v3-hf":
+        corpus.mistral_hf_folder(folder)
     else:
         folder.mkdir(parents=True)
         for f in (corpus.MODELS / name).glob("tokenizer*.json"):
             shutil.copy(f, folder)
-    for f in (HERE / "models" / name).glob("*.json"):
+    for f in (HERE / "models" / name.removesuffix("-hf")).glob("*.json"):
         shutil.copy(f, folder)
     return folder
 
