@@ -16,7 +16,8 @@ vLLM's ``DerenderStreamState`` fields (``replay.tito_stream``). Answers are comp
 ``replay``'s normalisation, diff and ``DEVIATIONS``; the differences are printed grouped by kind.
 
     /work/vllm-venv/bin/python conformance/fuzz_derender.py --seed 1 -n 200 \\
-        [--models qwen3,gpt-oss,mistral-v3,gpt2,qwen3-cmpl] [--url qwen3=http://127.0.0.1:18140]
+        [--models qwen3,gpt-oss,mistral-v3,gpt2,qwen3-cmpl,mistral-v3-hf,mistral-v3-hf-cmpl]
+        [--url qwen3=http://127.0.0.1:18140]
     ... --show qwen3:1:17                  # one case: request, outputs, every difference
     ... --record derender_fuzz qwen3:1:17  # store vLLM's answers to cases as goldens
 
@@ -57,14 +58,15 @@ CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
 MODELS = {"qwen3": ("qwen3", False), "gpt-oss": ("gpt-oss", False),
           "mistral-v3": ("mistral-v3", False), "gpt2": ("gpt2", True),
           "mistral-v3-hf": ("mistral-v3-hf", False),
-          "qwen3-cmpl": ("qwen3", True)}
+          "qwen3-cmpl": ("qwen3", True), "mistral-v3-hf-cmpl": ("mistral-v3-hf", True)}
 #: the corpus groups whose DEVIATIONS a fuzz case of a model inherits (batch, stream)
 EQUIV = {"qwen3": ("derender_chat", "stream_chat"),
          "gpt-oss": ("derender_chat_gptoss", "stream_chat_gptoss"),
          "mistral-v3": ("derender_chat_mistral", "stream_chat_mistral"),
          "mistral-v3-hf": ("derender_chat_mistral", "stream_chat_mistral"),
          "gpt2": ("derender_completion", "stream_completion"),
-         "qwen3-cmpl": ("derender_completion", "stream_completion")}
+         "qwen3-cmpl": ("derender_completion", "stream_completion"),
+         "mistral-v3-hf-cmpl": ("derender_completion", "stream_completion")}
 PORTS = {"qwen3": 18140, "gpt-oss": 18141, "mistral-v3": 18142, "gpt2": 18143,
          "mistral-v3-hf": 18144}
 #: mistral-v3 served through mistral-common and from its tokenizer.json (``--tokenizer-mode hf``):
