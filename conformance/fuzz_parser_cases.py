@@ -324,6 +324,22 @@ def _muse(rng, calls):  # muse7: a reasoning message, then one tool channel (or 
         for n, a in calls)
 
 
+#: Inkling's markers (``tests/goldens/parser_cases_inkling.py``: special tokens of the golden
+#: tokenizer) and the prompt its renderer ends a generation prompt with (the model role open)
+_IM, _ITX, _ITH = "<|message_model|>", "<|content_text|>", "<|content_thinking|>"
+_ITJ, _IES, _IE = "<|content_invoke_tool_json|>", "<|content_model_end_sampling|>", "<|end_message|>"
+_INKLING_PROMPT = f"{_IM}{_ITX}hi{_IE}{_IM}"
+
+
+def _inkling(rng, calls):  # inkling10: typed blocks, each after a model header
+    blocks = [f"{_ITH}{rng.choice(['Let me check.', '想一想', 'hm'])}{_IE}"] if rng.random() < 0.5 else []
+    blocks += [f'{_ITJ}{{"name": "{n}", "args": {_dumps(rng, a)}}}{rng.choice([_IE, _IE, _IES])}'
+               for n, a in calls]
+    if rng.random() < 0.3:
+        blocks.append(f"{_ITX}{rng.choice(['Done.', 'Météo ok', ''])}{_IE}")
+    return _IM.join(blocks)
+
+
 def _jamba(rng, calls):
     return "<tool_calls>" + _dumps(rng, [{"name": n, "arguments": a} for n, a in calls]) + "</tool_calls>"
 
@@ -441,6 +457,8 @@ FORMATS = {
                            "<|close|>call<|sep|>"]),
     # muse7 (the channel router: tito.core.parsers.muse)
     "muse": (_muse, ["<|message|>", "<|eom|>", "<atem:invoke", "</atem:parameter>"]),
+    # inkling10 (the block router: tito.core.parsers.inkling; every case has Inkling's prompt)
+    "inkling": (_inkling, [_ITJ, _IE, _IM, '"args"']),
     # glimmer8: Muse Glimmer (the same router and writer, Glimmer's table)
     "muse_glimmer": (_muse, ["<|message|>", "<|eom|>", "<atem:invoke", "</atem:parameter>"]),
 }
@@ -499,6 +517,7 @@ PAIRS = [
     ("kimi_k3", "kimi_k3"),  # parsers6b
     ("muse", "muse"),  # muse7 (one channel router; its reasoning side has no think block)
     ("muse_glimmer", "muse_glimmer"),  # glimmer8
+    ("inkling", "inkling"),  # inkling10
 ]
 
 #: the reasoning formats whose tito row opens the block again after a call's end marker, as
@@ -588,7 +607,8 @@ def _tool_case(name: str, rng: random.Random, i: int, reasoning: str | None) -> 
     text = _mutate(rng, text, region, markers, tags)
     return {"id": f"fuzz/{name}{'+' + reasoning if reasoning else ''}/{i}:{','.join(tags)}",
             "tool": name, "reasoning": reasoning, "tools": TOOLS, "text": text,
-            **({"kwargs": kwargs} if kwargs else {})}
+            **({"kwargs": kwargs} if kwargs else {}),
+            **({"prompt": _INKLING_PROMPT} if name == "inkling" else {})}
 
 
 def _reasoning_case(name: str, rng: random.Random, i: int) -> dict:

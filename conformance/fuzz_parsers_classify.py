@@ -27,7 +27,7 @@ _NOT_TITOS = ("vllm_stream", "vllm_error")
 #: vLLM parsers whose batch path re-serializes the arguments (json.dumps) while their stream
 #: sends the model's text: tito streams the model's text in both (stream == batch)
 _BATCH_RESERIALIZES = {"hermes", "qwen3_json", "longcat", "hunyuan_a13b", "mistral", "granite",
-                       "kimi_k2", "plamo3"}
+                       "kimi_k2", "plamo3", "inkling"}
 
 
 def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> str | None:
@@ -67,7 +67,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     markup; vLLM's tool parser drops the whole list, composed with granite's reasoning parser it
     keeps all of it), ``args_to_previous`` (plamo3: a request whose name marker is misspelt:
     vLLM's grammar drops its name and appends its arguments to the previous call, not JSON;
-    tito keeps the broken request as content).
+    tito keeps the broken request as content), ``inkling_tool_alone_reasoning`` (the Inkling
+    tool parser alone: thinking blocks are reasoning, as vLLM's stream; its batch drops them).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -80,6 +81,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         found = _muse_deviation(kind, want, got, vstreams.get("1") or {}, case)
         if found:
             return found
+    if tool == "inkling" and reasoning is None and kind == "reasoning" \
+            and not want.get("reasoning") and got.get("reasoning") == vs1_reasoning(vstreams):
+        return "inkling_tool_alone_reasoning"  # thinking blocks: vLLM's stream's reasoning
     typed = tool in _BATCH_RESERIALIZES
     same_calls = len(wc) == len(gc) and all(
         a[0] == b[0] and (_same_call(a, b) or (typed and _typed_equal(a[1], b[1])))
@@ -230,6 +234,11 @@ _REOPEN_MARKERS = {
 #: a function name as a model writes one (vLLM's names with spaces, markup or punctuation come
 #: from a marker in the text: ``markup_name``)
 _NAME = re.compile(r"[A-Za-z_][\w.\-]*")
+
+
+def vs1_reasoning(vstreams: dict) -> str | None:
+    """The reasoning of vLLM's stream one token per delta (None when it was not run)."""
+    return (vstreams.get("1") or {}).get("reasoning")
 
 
 def _strip_keys(args: str) -> str:
