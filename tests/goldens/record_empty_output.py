@@ -65,7 +65,8 @@ def parse_empty(tool: str | None, reasoning: str | None, kwargs: dict, with_tool
 #: every reasoning parser name: the text parsers' table and the Muse router's names
 REASONING = sorted({*reasoning_formats.REASONING_PARSERS, *MUSE_REASONING_PARSERS,
                     *INKLING_REASONING_PARSERS})
-#: Muse's and Inkling's pairs (a router reads both names; not in the fuzzer's PAIRS)
+#: Muse's and Inkling's pairs (a router reads both names; some are in the fuzzer's PAIRS too,
+#: recorded once: the loop below takes each pair once)
 MUSE_PAIRS = [(name, name) for name in sorted(MUSE_REASONING_PARSERS | INKLING_REASONING_PARSERS)]
 
 
@@ -79,7 +80,7 @@ def main() -> int:
         for thinking in (True, False):
             cases.append({"tool": None, "reasoning": reasoning, "thinking": thinking,
                           "tools": False})
-    for tool, reasoning in [*PAIRS, *MUSE_PAIRS]:
+    for tool, reasoning in dict.fromkeys([*PAIRS, *MUSE_PAIRS]):
         for thinking in (True, False):
             for with_tools in (True, False):
                 cases.append({"tool": tool, "reasoning": reasoning, "thinking": thinking,
