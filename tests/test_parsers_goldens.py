@@ -31,6 +31,8 @@ from parser_pipeline import norm as _norm, run, vocab_for  # noqa: E402
 
 from parser_deviations_fuzz9_granite_glm import _FUZZ9_DEVIATIONS  # noqa: E402
 from parser_deviations_glm_reopen import _GLM_REOPEN_DEVIATIONS  # noqa: E402
+from parser_deviations_stray_markup import NOT_JSON as _STRAY_NOT_JSON  # noqa: E402
+from parser_deviations_stray_markup import _STRAY_MARKUP_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FUZZ9_DS_PLAMO_DEVIATIONS,
     _GEMMA4_CALL_DEVIATIONS,
@@ -294,6 +296,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_GEMMA4_CALL_DEVIATIONS,
     **_HUNYUAN_DEVIATIONS,
     **_GLM_REOPEN_DEVIATIONS,  # issue 10: GLM's block opens again after a call
+    **_STRAY_MARKUP_DEVIATIONS,  # issue 10: fuzz_parsers seeds 9-14's residue
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",
@@ -302,7 +305,8 @@ NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/tr
             "gigachat3/bad_json", "xlam/truncated",
             # inkling10: a cut or broken args object is sent as written (vLLM's too)
             *(f"{p}{c}" for p in ("inkling+inkling/", "inkling/")
-              for c in ("bad_json", "cut_in_args", "end_sampling_in_call"))}
+              for c in ("bad_json", "cut_in_args", "end_sampling_in_call")),
+            *_STRAY_NOT_JSON}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -342,6 +346,10 @@ def test_kimi_k2_ids_equal_vllm(case):
     want = RECORDED[case["id"]]["stream"]["ids"]
     for sizes in ([1], [1000]):
         got = run(case, sizes)["ids"]
+        if case["id"] in DEVIATIONS and len(got) != len(want):
+            # tito's calls are not vLLM's there (documented): each id is still the model's own
+            assert got and all(g in case["text"] for g in got)
+            continue
         assert [g if w is not None else None for g, w in zip(got, want)] == want
 
 

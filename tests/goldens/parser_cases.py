@@ -15,6 +15,7 @@ import parser_cases_fuzz9_granite_glm as _parser_cases_fuzz9_granite_glm  # issu
 import parser_cases_fuzz9_deepseek_plamo as _parser_cases_fuzz9_deepseek_plamo  # issue 10, fuzz seed 9
 import parser_cases_hunyuan as _parser_cases_hunyuan  # issue 10's block (hunyuan_a13b)
 import parser_cases_inkling as _parser_cases_inkling  # inkling10's block
+import parser_cases_stray_markup as _parser_cases_stray_markup  # issue 10, fuzz seeds 9-14
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
 import parser_cases_muse as _parser_cases_muse  # muse7's block (a module of its own)
@@ -1613,6 +1614,7 @@ CASES: list[dict] = [
     *_parser_cases_fuzz9_granite_glm.cases(),  # issue 10: fuzz_parsers seed 9 (granite, glm45, step3, kimi_k2)
     *_parser_cases_fuzz9_deepseek_plamo.cases(),  # issue 10 (fuzz_parsers seed 9)
     *_parser_cases_hunyuan.cases(),  # issue 10 (hunyuan_a13b unclosed blocks)
+    *_parser_cases_stray_markup.cases(),  # issue 10: fuzz_parsers seeds 9-14's residue
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

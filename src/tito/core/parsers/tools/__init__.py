@@ -77,7 +77,7 @@ _FORMATS = {
     "hy_v3": "hy_v3:HyV3Parser",
     "jamba": "hunyuan_a13b:JambaParser",
     "internlm": "hermes:Internlm2Parser",
-    "functiongemma": "gemma4:FunctionGemmaParser",
+    "functiongemma": "functiongemma:FunctionGemmaParser",
     "step3": "step3:Step3Parser",
     "olmo3": "olmo3:Olmo3Parser",
     # newparsers4

@@ -43,7 +43,11 @@ Phases:
     trailing one is held in ``val`` until the next character shows it is not the last.
 ``sect``
     After a call inside a section: whitespace, then ``call_open`` (next call), ``section_end``
-    (consumed -> ``text``); anything else is content (-> ``text``).
+    (consumed -> ``text``); anything else is content (-> ``text``). With ``section_goes_on``
+    (step3, hy_v3) such text (a misspelt call marker, a broken header's call) does not end the
+    section: ``text`` reads on with ``insec`` set, where ``call_open`` starts the next call and
+    ``section_end`` (dropped) ends the section, as vLLM's parsers read every call of a section
+    (step3's batch splits the section at each call marker, hy_v3's regexes find every call).
 
 Arguments are the JSON vLLM builds (``json.dumps`` of the typed dict: ``{"k": "v", "n": 1}``),
 streamed piece by piece so the pieces always join to the batch text; a call without parameters
@@ -144,6 +148,8 @@ class XmlCallParser(ToolParser):
     open_ends_value: ClassVar[bool] = True
     trim_newlines: ClassVar[bool] = False
     validate_names: ClassVar[bool] = False
+    #: text in a section that is no call leaves the section open (``sect`` in the header)
+    section_goes_on: ClassVar[bool] = False
     #: markers inside a header (GLM's ``</arg_key>``, ``<arg_value>``), for :attr:`marker_tokens`
     header_markers: ClassVar[tuple[str, ...]] = ()
     #: ``{tool: {param: node}}`` from the request's tools (:mod:`._schema`); None: none
@@ -191,10 +197,15 @@ class XmlCallParser(ToolParser):
 
     def _starts(self, st: Work) -> tuple[str, ...]:
         starts = tuple(m for m in (self.section_start,) if m)
+        if self.section_goes_on and st.insec:  # stray text inside a section
+            return (*starts, self.call_open, self.section_end)
         return (*starts, self.call_open) if self.bare_calls else starts
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, hold = self._text_until(st, s, pos, out, final, self._starts(st), "open")
+        if st.phase == "open" and st.insec and s.startswith(self.section_end, i):
+            st.phase, st.insec = "text", False  # the section's end, after stray text: dropped
+            return i + len(self.section_end), False
         if st.phase == "open" and not (self.section_start and s.startswith(self.section_start, i)):
             st.phase = "name"  # a bare call
         return i, hold
@@ -215,6 +226,7 @@ class XmlCallParser(ToolParser):
                 return pos, True
         self._content(st, out, s[pos:j])
         st.phase = "text"
+        st.insec = self.section_goes_on
         return j, False
 
     def _on_name(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
@@ -243,7 +255,7 @@ class XmlCallParser(ToolParser):
         if kind != "ok":
             self._content(st, out, s[pos:i])
             st.phase = "sect" if section and pos == at else "text"
-            st.insec = st.phase == "sect"
+            st.insec = st.phase == "sect" or (section and self.section_goes_on)
             return i, False
         self._start_call(st, out, name)
         st.insec = section
@@ -385,7 +397,9 @@ class XmlCallParser(ToolParser):
         i, hold = self._between_calls(
             st, s, pos, out, final, self.call_open, "name", self.section_end
         )
-        st.insec = st.phase != "text"
+        k = i - len(self.section_end)
+        ended = k >= pos and s.startswith(self.section_end, k)  # (consumed: the section ended)
+        st.insec = st.phase != "text" or (self.section_goes_on and not ended)
         return i, hold
 
     # -- end of output ---------------------------------------------------------------------------

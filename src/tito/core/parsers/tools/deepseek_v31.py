@@ -10,9 +10,14 @@ the header is ``<｜tool▁calls▁begin｜>`` (first call only), ``<｜tool▁c
 line, stripped, non-empty), ``<｜tool▁sep｜>``, whitespace, then the arguments' ``{`` (COMMIT).
 After the arguments only whitespace may precede ``<｜tool▁call▁end｜>``.
 
-Rules: arguments are the model's raw JSON text (vLLM's batch regex takes the raw text between
-the separator and the end marker too); text before and after the section is content (vLLM keeps
-only the text before); unknown tool names pass through (as vLLM).
+Rules: arguments are the model's raw text between the separator and ``<｜tool▁call▁end｜>``,
+the whitespace around the JSON included (vLLM's batch regex and its stream take that raw text:
+``<｜tool▁sep｜> {} <｜tool▁call▁end｜>`` has the arguments `` {} ``; fuzz seed 10,
+``deepseek_v31/0``): the leading whitespace goes out with the ``{``, the trailing run is held
+in ``tail`` until the call's end marker shows it is the arguments' (at most ``tail_limit``
+characters: a longer run, or one that another marker or text follows, ends the call there and
+is dropped, in batch and stream alike); text before and after the section is content (vLLM
+keeps only the text before); unknown tool names pass through (as vLLM).
 """
 
 from __future__ import annotations
@@ -21,8 +26,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers.tools._json import Header, find_on_line, match_leads, open_args
-from tito.core.parsers.tools.deepseek_v3 import CALL_BEGIN, SEP, DeepSeekV3Parser
+from tito.core.parsers._text import is_proper_prefix
+from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers.tools._json import (
+    Header,
+    find_on_line,
+    match_leads,
+    open_args,
+    skip_ws,
+)
+from tito.core.parsers.tools.deepseek_v3 import (
+    CALL_BEGIN,
+    CALL_END,
+    CALLS_END,
+    SEP,
+    DeepSeekV3Parser,
+)
 
 
 def parse_header(s: str, lead: Sequence[str]) -> Header:
@@ -36,7 +55,9 @@ def parse_header(s: str, lead: Sequence[str]) -> Header:
     name = s[i:k].strip()
     if not name:
         return Header("invalid", i)
-    return open_args(s, k + len(SEP), name)
+    h = open_args(s, k + len(SEP), name)
+    # the arguments start right after the separator: their leading whitespace is theirs
+    return Header("commit", k + len(SEP), name) if h.kind == "commit" else h
 
 
 @dataclass(frozen=True)
@@ -44,6 +65,28 @@ class DeepSeekV31Parser(DeepSeekV3Parser):
     name: ClassVar[str] = "deepseek_v31"
     structural_tag_model: ClassVar[str | None] = "deepseek_v3_1"
     fence_close: ClassVar[str] = ""
+    #: DeepSeek's closing markers are special tokens, never a string's text: they end the
+    #: arguments also inside a string the model never closed (vLLM's regex ends them there)
+    string_stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, CALLS_END)
 
     def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
         return parse_header(s, lead)
+
+    def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """After the arguments' JSON: whitespace that ``<｜tool▁call▁end｜>`` follows is part of
+        the arguments (vLLM's regex); held while the marker may still come. A run longer than
+        ``tail_limit`` is never the arguments' (the decision a stream can make: held text is
+        bounded), in batch and stream alike."""
+        i = skip_ws(s, pos)
+        if i - pos > self.tail_limit:
+            self._end_call(st)
+            st.phase = "text"
+            return i, False
+        if s.startswith(self.call_end, i):
+            out.args(st, s[pos:i])
+            self._end_call(st)
+            st.phase = "sep"
+            return i + len(self.call_end), False
+        if not final and (i == len(s) or is_proper_prefix(s[i:], (self.call_end, self.calls_end))):
+            return pos, True
+        return super()._on_tail(st, s, pos, out, final)

@@ -36,12 +36,19 @@ Phases (the shared value phases ``vstr``/``vbuf``/``vraw`` are :mod:`._xml`'s):
     A value's first character: ``<|"|>`` -> ``vstr`` (a string-typed leaf streams escaped) or
     ``vbuf`` (a typed leaf waits for its end, :data:`VALUE_LIMIT`); ``{`` / ``[`` open a
     container; anything else -> ``bare``.
+A string whose closing ``<|"|>`` is missing or misspelt runs to the call's ``<tool_call|>``:
+as vLLM's engine (``_drop_call_closer``: the call's body is stripped and one ``}``, the call's
+closer, dropped before it is read), its trailing whitespace and one ``}`` before the marker are
+not its text (held in ``ws`` while they may be: a ``}`` and at most :data:`WS_LIMIT` spaces).
 ``bare`` / ``bstr``
     A bare leaf, buffered up to its terminator (``,``, ``}``, ``]``, and ``)`` in a ``(`` call)
     and written typed; past :data:`VALUE_LIMIT` it streams as a string (``bstr``, trailing
     whitespace held in ``ws``).
 ``tail``
-    After the outermost closer: text up to ``<tool_call|>`` is dropped (vLLM ignores it).
+    After the outermost closer: text up to ``<tool_call|>`` is dropped (vLLM ignores it); a
+    ``<|tool_call>`` there ends the call too and starts the next (a misspelt ``<too_call|>``:
+    vLLM reads the text after the closer as more members, the next call's header and members
+    merged into this call, ``gemma4_after_args``; tito loses neither call).
 
 State: the containers open in ``stack`` (``O``/``o`` object, ``A``/``a`` array, ``P``/``p``
 the outermost in ``(`` form; upper case: nothing written in it yet), the schema path of the
@@ -60,6 +67,7 @@ first position with the last value; its stream breaks); a leaf cut by the end of
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -77,6 +85,7 @@ _VALUE_WS = " \n\t"  # vLLM's whitespace after KEY:
 _CLOSERS = "})]"
 _MAX_STACK = 62
 _VALUE_PHASES = ("vstr", "vbuf", "vraw")
+_CLOSER_TAIL = re.compile(r"\}?\s*\Z")  # what an unclosed string's end may drop
 
 
 @dataclass(frozen=True)
@@ -94,6 +103,8 @@ class Gemma4Parser(XmlCallParser):
     absorb_stray_end: ClassVar[bool] = True
     #: a header cut by the end of the output names a call (vLLM's engine; not its regexes)
     cut_calls: ClassVar[bool] = True
+    #: an unclosed string loses the call's ``}`` and trailing whitespace at ``<tool_call|>``
+    drops_call_closer: ClassVar[bool] = True
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -261,13 +272,47 @@ class Gemma4Parser(XmlCallParser):
 
     _on_bstr = _on_bare
 
+    def _value(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        hit, marker = find_first(s, self._value_ends(), pos)
+        if hit == -1 or marker != self.param_close or not self.drops_call_closer:
+            return super()._value(st, s, pos, out, final)  # (the call's end: :meth:`_end_value`)
+        self._feed(st, out, s[pos:hit])  # closed by its quote: the held tail is its text
+        if st.phase == "vstr" and st.ws:
+            out.args(st, _esc(st.ws))
+        st.ws = ""
+        XmlCallParser._end_value(self, st, out)
+        st.phase = "args"
+        return hit + len(marker), False
+
+    def _stream(self, st: Work, out: Out, text: str) -> None:
+        if st.phase != "vstr" or not self.drops_call_closer:
+            super()._stream(st, out, text)
+            return
+        text = st.ws + text  # a "}" and trailing whitespace wait: the call's end may drop them
+        m = _CLOSER_TAIL.search(text)
+        start = len(text) if m is None else m.start()
+        st.ws = text[max(start, len(text) - WS_LIMIT - 1) :]
+        out.args(st, _esc(text[: len(text) - len(st.ws)]))
+
+    def _end_value(self, st: Work, out: Out) -> None:
+        """A value the call's end (or the output's) closes, not its quote: as vLLM, the body's
+        trailing whitespace and one ``}`` are the call's (held in ``ws``, or in a typed
+        value's buffer)."""
+        if self.drops_call_closer and st.phase in ("vstr", "vbuf"):
+            if st.phase == "vbuf":
+                body = st.val.rstrip()
+                st.val = body[:-1] if body.endswith("}") else body
+            st.ws = ""
+        super()._end_value(st, out)
+
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit = s.find(self.call_close, pos)
+        ends = (self.call_close, self.call_open)
+        hit, marker = find_first(s, ends, pos)
         if hit != -1:
             self._close_all(st, out)
-            st.phase = "text"
-            return hit + len(self.call_close), False
-        keep = 0 if final else held_suffix(s[pos:], (self.call_close,))
+            st.phase = "text"  # (a next call's ``<|tool_call>`` is read there)
+            return hit + (len(marker) if marker == self.call_close else 0), False
+        keep = 0 if final else held_suffix(s[pos:], ends)
         return len(s) - keep, keep > 0
 
     # -- pieces ----------------------------------------------------------------------------------
@@ -351,24 +396,3 @@ class Gemma4Parser(XmlCallParser):
 
 def _esc_json(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class FunctionGemmaParser(Gemma4Parser):
-    """``functiongemma``: FunctionGemma 270M, the same call syntax with ``<escape>`` quotes
-    (vLLM's ``FunctionGemmaToolParser``: ``<start_function_call>call:NAME{KEY:<escape>VALUE
-    <escape>}<end_function_call>``). Its values are not typed by the schema: each is JSON when
-    its text parses as JSON, else the text (vLLM reads only quoted values; a bare one is read
-    the same way here)."""
-
-    name: ClassVar[str] = "functiongemma"
-    call_open: ClassVar[str] = "<start_function_call>"
-    call_close: ClassVar[str] = "<end_function_call>"
-    param_close: ClassVar[str] = "<escape>"
-    engine_reads_special_without_tools: ClassVar[bool] = False
-    forced_calls: ClassVar[str] = "json_list"
-    absorb_stray_end: ClassVar[bool] = False  # vLLM's regex leaves it in the content
-    cut_calls: ClassVar[bool] = False  # a cut header is content (vLLM's regex needs the ``{``)
-
-    def _value_code(self, st: Work, key: str, attr: str) -> str:
-        return "b"  # no known type: JSON when it parses, else the text (vLLM's json.loads)

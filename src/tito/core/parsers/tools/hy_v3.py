@@ -47,6 +47,7 @@ class HyV3Parser(XmlCallParser):
     param_close: ClassVar[str] = "</arg_value>"
     open_ends_value: ClassVar[bool] = False
     bare_calls: ClassVar[bool] = False
+    section_goes_on: ClassVar[bool] = True  # vLLM reads every call of a section
     engine_reads_special: ClassVar[bool] = False  # vLLM's hy_v3 leaves skip_special_tokens
     header_markers: ClassVar[tuple[str, ...]] = (SEP, "</arg_key>", "<arg_value>")
 

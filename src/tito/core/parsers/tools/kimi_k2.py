@@ -25,6 +25,11 @@ Cut header (the output ends inside it, a ``length`` cut): the markup is dropped 
 0.33's parser engine, the call is named from the id when one is complete, else with the header's
 text so far (``functions.get_wea``, tito's own id), arguments ``{}`` (vLLM's stream: ``""``).
 
+Once a section began, a ``<|tool_call_begin|>`` opens a call wherever it stands (after text that
+is no call, a misspelt call marker, a section end) and a stray section end is dropped
+(:mod:`.deepseek_v3`'s ``calls_anywhere``): vLLM 0.33's engine never leaves the section (its
+section end returns to ``TOOL_PREAMBLE``, where text is dropped and every call read).
+
 Rules: arguments are the model's raw JSON (vLLM: the stripped raw text); text after the section
 is content (vLLM drops it); unknown tool names pass through (as vLLM).
 """
@@ -62,7 +67,10 @@ class KimiK2Parser(DeepSeekV3Parser):
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
     name: ClassVar[str] = "kimi_k2"
     structural_tag_model: ClassVar[str | None] = "kimi"
-    calls_anywhere: ClassVar[bool] = False  # (vLLM reads calls only inside a section)
+    #: vLLM 0.33's kimi_k2 engine never leaves the section once it began (its section end
+    #: returns to TOOL_PREAMBLE, which drops text and reads every call): a misspelt call marker
+    #: or a section end does not stop the calls after it (tito keeps the text as content)
+    calls_anywhere: ClassVar[bool] = True
     calls_begin: ClassVar[str] = SECTION_BEGIN
     call_begin: ClassVar[str] = CALL_BEGIN
     call_end: ClassVar[str] = CALL_END

@@ -45,6 +45,7 @@ class Step3Parser(XmlCallParser):
     param_close: ClassVar[str] = "</steptml:parameter>"
     open_ends_value: ClassVar[bool] = False
     bare_calls: ClassVar[bool] = False
+    section_goes_on: ClassVar[bool] = True  # vLLM reads every call of a section
     header_markers: ClassVar[tuple[str, ...]] = (SEP,)
 
     def _name(self, h: str) -> HeadResult:
