@@ -174,3 +174,34 @@ def default_sampling(generation_config: dict[str, Any] | None) -> dict[str, Any]
         and generation_config[k] != hf_default
     }
     return out or None
+
+
+#: architectures vLLM 0.33 renders with an encoding of its own instead of a chat template
+#: (``ModelConfig._try_verify_and_update`` -> ``tokenizer_mode``), tito's name for the ones it
+#: implements (:mod:`tito.core.render_dsv32`) and None for the others
+NATIVE_RENDERERS: dict[str, str | None] = {
+    "DeepseekV32ForCausalLM": "deepseek_v32",
+    "DeepseekV4ForCausalLM": None, "DeepseekV4ForConditionalGeneration": None,
+    "DeepseekV41ForCausalLM": None, "KimiK3ForConditionalGeneration": None,
+    "InklingForCausalLM": None, "InklingForConditionalGeneration": None,
+}
+
+
+def native_renderer(config: dict[str, Any] | None, folder: Path) -> str | None:
+    """The encoding vLLM 0.33 renders this model's chats with (``tokenizer_mode`` auto), when
+    tito implements it; an architecture vLLM encodes natively and tito does not is logged
+    (tito then renders its chat template, which may differ from vLLM's prompt)."""
+    architectures = (config or {}).get("architectures")
+    if not isinstance(architectures, list):
+        return None
+    for arch in architectures:
+        if isinstance(arch, str) and arch in NATIVE_RENDERERS:
+            name = NATIVE_RENDERERS[arch]
+            if name is None:
+                logger.warning(
+                    "model folder %s: vLLM 0.33 renders %s chats with its own encoding, which "
+                    "tito does not implement: tito renders the folder's chat template (prompts "
+                    "may differ from vLLM's)", folder, arch)
+            return name
+    return None
+

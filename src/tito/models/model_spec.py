@@ -157,6 +157,9 @@ def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None
         "vocab_size": hf.vocab_size(config_json),
         "default_sampling_params": hf.default_sampling(generation),
         "multimodal": multimodal.is_multimodal(config_json, params),
+        # vLLM picks its encoding only in tokenizer_mode auto
+        "native_renderer": (hf.native_renderer(config_json, folder)
+                            if raw_config.get("tokenizer_mode", "auto") == "auto" else None),
     }
     try:
         config = ModelConfig.model_validate({**derived, **raw_config})

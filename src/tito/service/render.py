@@ -70,6 +70,8 @@ from tito.service.harmony import harmony_prompt_ids, is_harmony_model
 from tito.service.render_wire import generate_request_wire, sampling_params_wire
 from tito.service.render_chat_parts import (
     calls_schema_replaces_text,
+    check_request_template,
+    native_prompt,
     warm_up,
     _chat_structured_outputs,
     _check_tool_choice,
@@ -200,7 +202,10 @@ def _render_chat(
                     or request.chat_template_kwargs is not None):  # even {}
         raise BadRequest("chat_template is not supported for Mistral tokenizers.",
                          param="chat_template")  # vLLM's validate_request_params
-    template = (None if harmony or mistral
+    native = model.config.native_renderer  # (DeepSeek-V3.2: its encoding, not a template)
+    if native is not None:
+        check_request_template(request, settings)  # (vLLM checks it before its renderer)
+    template = (None if harmony or mistral or native is not None
                 else _compile(_template_source(request, model, settings), settings))
     if want_mask and (template is None or not template.has_generation_blocks):
         raise BadRequest(
@@ -224,12 +229,12 @@ def _render_chat(
 
     kv_params = dict(request.kv_transfer_params) if request.kv_transfer_params else None
     reused = kv_params.pop("prompt_token_ids", None) if kv_params else None
-    normalized = None if template is None else core_render.normalize_messages(
-        request.messages,
-        content_format=template.content_format,
-        keep_developer_role=template.mentions_developer_role,
-        keep_null_content=template.tests_content_none,
-        string_arguments=template.wants_string_arguments,
+    normalized = None if template is None and native is None else core_render.normalize_messages(
+        request.messages,  # (an encoding gets vLLM's conversation: strings, the developer kept)
+        content_format="string" if template is None else template.content_format,
+        keep_developer_role=template is None or template.mentions_developer_role,
+        keep_null_content=template is None or template.tests_content_none,
+        string_arguments=template is not None and template.wants_string_arguments,
         text_only_model=None if model.multimodal else model.name,
     )
     if mistral and not model.multimodal:
@@ -242,6 +247,14 @@ def _render_chat(
         window = core_render.truncate(len(reused), truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
         media: list[dict[str, Any]] = []
+    elif native is not None and normalized is not None:  # DeepSeek-V3.2's encoding
+        text = native_prompt(normalized.messages, tools, kwargs)
+        if truncate_to is None:
+            _fail_fast(vocab, text, budget, model.max_model_len, "messages")
+        tokenized = core_render.tokenize_prompt(
+            vocab, text, add_special_tokens=False, truncate_to=truncate_to,
+            truncation_side=side, with_offsets=bool(request.return_token_offsets))
+        media = []
     elif template is None or normalized is None:  # harmony (gpt-oss), mistral-common: by code
         ids = (
             mistral_encode_chat(vocab, request.messages, tools=tools,  # type: ignore[arg-type]

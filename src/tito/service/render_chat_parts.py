@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tito.core.mistral import MistralVocab
+from tito.core import render_dsv32
 from tito.core import sampling as core_sampling
 from tito.core.parsers.tools import RENDER_TRAITS
 from tito.core.parsers.tools.structural import structural_tag
@@ -54,13 +55,33 @@ def _check_tool_choice(request: ChatCompletionRequest, model: ServedModel) -> No
     )
 
 
-def _template_source(
-    request: ChatCompletionRequest, model: ServedModel, settings: RenderSettings
-) -> str:
+def check_request_template(request: ChatCompletionRequest, settings: RenderSettings) -> None:
+    """A request's own chat template is refused unless trusted (vLLM checks it for every
+    model, those it renders by code too)."""
     kwargs_template = (request.chat_template_kwargs or {}).get("chat_template")
     if (request.chat_template is not None or kwargs_template is not None) and (
             not settings.trust_request_chat_template):
         raise BadRequest(_UNTRUSTED_TEMPLATE, param="chat_template")
+
+
+def native_prompt(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
+                  kwargs: Mapping[str, Any]) -> str:
+    """The prompt text of a model vLLM renders with its own encoding (DeepSeek-V3.2's:
+    :mod:`tito.core.render_dsv32`): the template kwargs' tools over the request's, thinking
+    from ``thinking`` / ``enable_thinking``; a conversation it refuses is vLLM's 400."""
+    try:
+        return render_dsv32.encode(
+            messages, kwargs["tools"] if kwargs.get("tools") is not None else tools,
+            thinking=bool(kwargs.get("thinking") or kwargs.get("enable_thinking")))
+    except render_dsv32.DsEncodingError as exc:
+        raise BadRequest(str(exc)) from None  # (vLLM names no param)
+
+
+def _template_source(
+    request: ChatCompletionRequest, model: ServedModel, settings: RenderSettings
+) -> str:
+    check_request_template(request, settings)
+    kwargs_template = (request.chat_template_kwargs or {}).get("chat_template")
     # vLLM 0.33: an empty or "auto" request template leaves the kwargs' one, "auto" there the
     # model's own (its merge_kwargs skips null and "auto")
     requested = (request.chat_template if request.chat_template not in (None, "", "auto")

@@ -1,0 +1,189 @@
+"""Record ``dsv32_render_vllm.json``: vLLM 0.33.0's native DeepSeek-V3.2 chat render.
+
+Run with vLLM's python (never from the tests)::
+
+    /work/vllm-venv/bin/python tests/goldens/record_dsv32_render.py [--url http://127.0.0.1:18126]
+
+vLLM 0.33 renders a folder whose ``config.json`` names ``DeepseekV32ForCausalLM`` with its own
+encoding (``tokenizer_mode`` ``deepseek_v32``: ``tokenizers/deepseek_v32_encoding.py``), not a
+Jinja template. This starts ``vllm launch render`` (GPU-less) on Qwen3's tokenizer files with
+``conformance/models/dsv32/config.json`` (that architecture, MLA sizes; Qwen3's chat template
+taken out; no weights) and ``--tool-call-parser deepseek_v32 --reasoning-parser deepseek_v3``, posts
+:data:`CASES` to ``/v1/chat/completions/render`` and stores each status with its ``token_ids``
+(or the error). ``tests/test_render_dsv32.py`` renders them with tito on the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = HERE / "dsv32_render_vllm.json"
+FLAGS = ["--served-model-name", "dsv32", "--tool-call-parser", "deepseek_v32",
+         "--reasoning-parser", "deepseek_v3", "--enable-auto-tool-choice"]
+
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "Weather of a city",
+    "parameters": {"type": "object", "properties": {
+        "city": {"type": "string"}, "days": {"type": "integer"}}, "required": ["city"]}}}
+TIME = {"type": "function", "function": {"name": "get_time", "parameters": {
+    "type": "object", "properties": {}}}}
+CALLS = [{"id": "call_1", "type": "function", "function": {
+              "name": "get_weather", "arguments": '{"city": "Köln", "days": 3}'}},
+         {"id": "call_2", "type": "function", "function": {
+              "name": "get_time", "arguments": "{}"}}]
+AGENT = [{"role": "user", "content": "Weather in Köln, and the time?"},
+         {"role": "assistant", "content": None, "reasoning": "Two tools.", "tool_calls": CALLS},
+         {"role": "tool", "tool_call_id": "call_1", "content": "sunny, 21°C"},
+         {"role": "tool", "tool_call_id": "call_2", "content": "12:00"}]
+THINK = {"thinking": True}
+
+#: name -> request body (``model`` added)
+CASES: dict[str, dict] = {
+    "user": {"messages": [{"role": "user", "content": "Hi"}]},
+    "system_user": {"messages": [{"role": "system", "content": "Be brief."},
+                                 {"role": "user", "content": "Hi"}]},
+    "multi_turn": {"messages": [{"role": "user", "content": "Hi"},
+                                {"role": "assistant", "content": "Hello! 😀"},
+                                {"role": "user", "content": "中文?"}]},
+    "multi_turn_reasoning": {"messages": [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello!", "reasoning": "greet back"},
+        {"role": "user", "content": "Again"}]},
+    "tools": {"messages": [{"role": "user", "content": "Weather?"}], "tools": [WEATHER, TIME]},
+    "tools_system": {"messages": [{"role": "system", "content": "Sys."},
+                                  {"role": "user", "content": "Weather?"}], "tools": [WEATHER]},
+    "agent_loop": {"messages": AGENT, "tools": [WEATHER, TIME]},
+    "agent_answered": {"messages": [*AGENT, {"role": "assistant", "content": "Sunny, noon."},
+                                    {"role": "user", "content": "Thanks"}],
+                       "tools": [WEATHER, TIME]},
+    "think_user": {"messages": [{"role": "user", "content": "Hi"}], "chat_template_kwargs": THINK},
+    "enable_thinking": {"messages": [{"role": "user", "content": "Hi"}],
+                        "chat_template_kwargs": {"enable_thinking": True}},
+    "think_multi_turn": {"messages": [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello!", "reasoning": "greet back"},
+        {"role": "user", "content": "Again"}], "chat_template_kwargs": THINK},
+    "think_agent_loop": {"messages": AGENT, "tools": [WEATHER, TIME],
+                         "chat_template_kwargs": THINK},
+    "think_agent_answered": {"messages": [
+        *AGENT, {"role": "assistant", "content": "Sunny.", "reasoning": "done"},
+        {"role": "user", "content": "Thanks"}], "tools": [WEATHER, TIME],
+        "chat_template_kwargs": THINK},
+    "reasoning_content_name": {"messages": [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello!", "reasoning_content": "rc"},
+        {"role": "user", "content": "x"}]},
+    "developer": {"messages": [{"role": "developer", "content": "Dev rules."},
+                               {"role": "user", "content": "Hi"}]},
+    "developer_last": {"messages": [{"role": "user", "content": "Hi"},
+                                    {"role": "developer", "content": "Now answer."}]},
+    "think_developer_dropped": {"messages": [
+        {"role": "developer", "content": "Dev."}, {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "A", "reasoning": "r"},
+        {"role": "user", "content": "B"}], "chat_template_kwargs": THINK},
+    "text_parts": {"messages": [{"role": "user", "content": [
+        {"type": "text", "text": "part one"}, {"type": "text", "text": "part two"}]}]},
+    "typed_arguments": {"messages": [
+        {"role": "user", "content": "x"},
+        {"role": "assistant", "content": "Calling.", "tool_calls": [{
+            "id": "c", "type": "function", "function": {"name": "get_weather", "arguments": json.dumps(
+                {"city": "東京", "days": 2, "flag": True, "none": None, "list": [1, "a"],
+                 "obj": {"k": 1.5}}, ensure_ascii=False)}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "{\"ok\": true}"},
+        {"role": "user", "content": "and?"}], "tools": [WEATHER]},
+    "tool_choice_none": {"messages": [{"role": "user", "content": "Weather?"}],
+                         "tools": [WEATHER], "tool_choice": "none"},
+    "tool_choice_required": {"messages": [{"role": "user", "content": "Weather?"}],
+                             "tools": [WEATHER], "tool_choice": "required"},
+    "no_generation_prompt": {"messages": [{"role": "user", "content": "Hi"}],
+                             "add_generation_prompt": False},
+    "continue_final": {"messages": [{"role": "user", "content": "Hi"},
+                                    {"role": "assistant", "content": "Hel"}],
+                       "add_generation_prompt": False, "continue_final_message": True},
+    "assistant_last": {"messages": [{"role": "user", "content": "Hi"},
+                                    {"role": "assistant", "content": "Hello"}]},
+    "user_null_content": {"messages": [{"role": "system", "content": "s"},
+                                       {"role": "user", "content": "Hi"},
+                                       {"role": "assistant", "content": None},
+                                       {"role": "user", "content": "Hi"}]},
+    # errors (vLLM's encoding refuses them)
+    "think_assistant_without_reasoning": {"messages": [
+        {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}],
+        "chat_template_kwargs": THINK},
+    "tool_without_calls": {"messages": [{"role": "user", "content": "Hi"},
+                                        {"role": "assistant", "content": "x"},
+                                        {"role": "tool", "tool_call_id": "q", "content": "r"}]},
+    "too_many_tool_results": {"messages": [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": None, "tool_calls": CALLS[:1]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "a"},
+        {"role": "tool", "tool_call_id": "call_1", "content": "b"}]},
+    "developer_empty": {"messages": [{"role": "developer", "content": ""},
+                                     {"role": "user", "content": "Hi"}]},
+    "arguments_not_json": {"messages": [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": None, "tool_calls": [{
+            "id": "c", "type": "function", "function": {"name": "get_time", "arguments": "{oops"}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "r"}]},
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--url", help="a running render server with FLAGS on the folder")
+    args = ap.parse_args()
+    from conformance import corpus, record
+    from conformance.calls import request as post
+
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="tito-dsv32-"))
+    proc = None
+    try:
+        url = args.url
+        if url is None:
+            folder = tmp / "dsv32"
+            folder.mkdir()
+            shutil.copy(corpus.MODELS / "qwen3" / "tokenizer.json", folder)
+            tokenizer_config = json.loads(
+                (corpus.MODELS / "qwen3" / "tokenizer_config.json").read_text())
+            tokenizer_config.pop("chat_template", None)  # (no template: vLLM encodes by code)
+            (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
+            for f in (ROOT / "conformance" / "models" / "dsv32").glob("*.json"):
+                shutil.copy(f, folder)
+            port = record._free_port()
+            env = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"}
+            proc = subprocess.Popen(
+                [str(pathlib.Path(sys.executable).with_name("vllm")), "launch", "render",
+                 str(folder), *FLAGS, "--host", "127.0.0.1", "--port", str(port)],
+                env={**__import__("os").environ, **env}, cwd=tmp,
+                stdout=open(tmp / "log", "wb"), stderr=subprocess.STDOUT)  # noqa: SIM115
+            url = f"http://127.0.0.1:{port}"
+            record.wait_ready(url, proc)
+        out = {}
+        for name, body in CASES.items():
+            status, resp = post(url, "/v1/chat/completions/render", {"model": "dsv32", **body})
+            out[name] = {"request": body, "status": status,
+                         **({"token_ids": resp["token_ids"]} if status == 200 else
+                            {"error": resp.get("error")})}
+            print(name, status)
+        OUT.write_text(json.dumps({"vllm": "0.33.0", "flags": FLAGS, "cases": out},
+                                  ensure_ascii=False, indent=1) + "\n")
+        print(f"wrote {OUT} ({len(out)} cases)")
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=30)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

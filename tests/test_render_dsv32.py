@@ -1,0 +1,114 @@
+"""DeepSeek-V3.2's native chat encoding, against vLLM 0.33.0's render server.
+
+The golden (``tests/goldens/dsv32_render_vllm.json``) is vLLM's ``/v1/chat/completions/render``
+on a folder whose ``config.json`` names ``DeepseekV32ForCausalLM`` (Qwen3's tokenizer files, no
+chat template; ``tests/goldens/record_dsv32_render.py``): vLLM renders it with DeepSeek's own
+encoding. tito serves the same files and must give the same ids, or the same 400.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tito.core import render_dsv32
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+GOLDEN = json.loads((ROOT / "tests" / "goldens" / "dsv32_render_vllm.json").read_text())
+CASES = GOLDEN["cases"]
+
+
+def dsv32_folder(into: pathlib.Path) -> pathlib.Path:
+    """The recorded folder: Qwen3's tokenizer files without their chat template, and
+    ``conformance/models/dsv32``'s config (the architecture, MLA sizes) and EOS ids."""
+    folder = into / "dsv32"
+    folder.mkdir()
+    qwen3 = ROOT / "layers" / "tokenizer" / "models" / "qwen3"
+    shutil.copy(qwen3 / "tokenizer.json", folder)
+    config = json.loads((qwen3 / "tokenizer_config.json").read_text())
+    config.pop("chat_template", None)
+    (folder / "tokenizer_config.json").write_text(json.dumps(config))
+    for f in (ROOT / "conformance" / "models" / "dsv32").glob("*.json"):
+        shutil.copy(f, folder)
+    (folder / "tito.json").write_text(json.dumps(
+        {"tool_parser": "deepseek_v32", "reasoning_parser": "deepseek_v3"}))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    from tito.adapters.app import create_app
+    from tito.models import registry
+
+    model = registry.load_model(dsv32_folder(tmp_path_factory.mktemp("dsv32")))
+    assert model.config.native_renderer == "deepseek_v32" and model.chat_template is None
+    saved = registry._registry
+    registry.reset_registry(registry.ModelRegistry([model], default=""))
+    try:
+        yield TestClient(create_app(), raise_server_exceptions=False)
+    finally:
+        registry.reset_registry(saved)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_render_equals_vllms(client, name):
+    case = CASES[name]
+    r = client.post("/v1/chat/completions/render", json={"model": "dsv32", **case["request"]})
+    assert r.status_code == case["status"], r.text
+    if case["status"] == 200:
+        assert r.json()["token_ids"] == case["token_ids"]
+    else:
+        error = r.json()["error"]
+        assert error["type"] == case["error"]["type"] == "BadRequestError"
+        # vLLM's words, but for the message dicts it quotes (Python's repr of its own dicts)
+        assert error["message"].split("`")[0].split("{")[0] == \
+            case["error"]["message"].split("`")[0].split("{")[0]
+
+
+def test_a_template_in_the_folder_is_not_used(tmp_path):
+    """vLLM renders the architecture with its encoding whatever template the folder holds;
+    ``tokenizer_mode: hf`` (tito.json, as vLLM's flag) turns the encoding off."""
+    from tito.models import registry
+
+    folder = dsv32_folder(tmp_path)
+    (folder / "chat_template.jinja").write_text("{{ messages[0]['content'] }}")
+    model = registry.load_model(folder)
+    assert model.config.native_renderer == "deepseek_v32"
+    (folder / "tito.json").write_text(json.dumps({"tokenizer_mode": "hf"}))
+    assert registry.load_model(folder).config.native_renderer is None
+
+
+def test_encoding_rules_on_text():
+    """The rules the golden exercises, on the text (no tokenizer): thinking after the last
+    user message, results closed after the last call, the history's reasoning dropped."""
+    calls = [{"id": "a", "type": "function", "function": {"name": "f", "arguments": {"x": 1}}}]
+    msgs = [{"role": "user", "content": "q"},
+            {"role": "assistant", "content": None, "reasoning": "r", "tool_calls": calls},
+            {"role": "tool", "content": "out"}]
+    text = render_dsv32.encode(msgs, None, thinking=True)
+    assert text.endswith("<think>r</think>\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke "
+                         'name="f">\n<｜DSML｜parameter name="x" string="false">1</｜DSML｜'
+                         "parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls><｜end▁of▁"
+                         "sentence｜>\n\n<function_results>\n<result>out</result>\n"
+                         "</function_results>\n\n<think>")
+    assert render_dsv32.encode(msgs, None, thinking=False).endswith("</function_results>\n\n</think>")
+    with pytest.raises(render_dsv32.DsEncodingError, match="No tool calls"):
+        render_dsv32.encode([*msgs, {"role": "tool", "content": "extra"}], None, thinking=False)
+    history = [{"role": "user", "content": "a"},
+               {"role": "assistant", "content": "b", "reasoning": "hidden"},
+               {"role": "user", "content": "c"}]
+    assert "hidden" not in render_dsv32.encode(history, None, thinking=True)
+
+
+def test_bad_arguments_are_a_400_not_a_500(client):
+    r = client.post("/v1/chat/completions/render", json={"model": "dsv32", "messages": [
+        {"role": "user", "content": "x"},
+        {"role": "assistant", "content": None, "tool_calls": [{
+            "id": "c", "type": "function", "function": {"name": "f", "arguments": "[1, 2]"}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "r"}]})
+    assert r.status_code in (200, 400), r.text
+    assert r.status_code != 500
