@@ -204,4 +204,3 @@ def native_renderer(config: dict[str, Any] | None, folder: Path) -> str | None:
                     "may differ from vLLM's)", folder, arch)
             return name
     return None
-
