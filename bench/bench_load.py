@@ -107,8 +107,11 @@ async def one_stream(http: Any, url: str, i: int, token_counts: dict[str, Any]) 
     reply = reply_for(i)
     if chat:
         path = "/v1/chat/completions"
+        # (thinking off: the reply is the answer; with it on, Qwen3's parser makes a reply
+        # without </think> reasoning, as vLLM's)
         body: dict[str, Any] = {"model": "qwen3", "messages": [{"role": "user",
-                                                               "content": f"Question {i}"}]}
+                                                               "content": f"Question {i}"}],
+                                "chat_template_kwargs": {"enable_thinking": False}}
     else:
         path = "/v1/completions"
         body = {"model": "gpt2", "prompt": f"Prompt number {i}:", "max_tokens": 200}

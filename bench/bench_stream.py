@@ -46,10 +46,14 @@ def chunk(ids: list[int], finish: str | None = None) -> dict:
 
 def call(fn, cls, model, body: dict) -> dict:
     """One derender call as the derender app runs it: parse, the hand-checked body
-    (``stream_body.read``; pydantic for the other bodies), derender, serialize."""
+    (``stream_body.read``; pydantic for the other bodies, and for a hand-read body whose state
+    the fast path leaves to it: ``NotCommon``), derender, serialize."""
     data = json.loads(json.dumps(body))
-    req = stream_body.read(data) or cls.model_validate(data)
-    res = fn(model, req)
+    req = stream_body.read(data)
+    try:
+        res = fn(model, req or cls.model_validate(data))
+    except stream_body.NotCommon:  # (as the app: a state the hand-read path leaves to pydantic)
+        res = fn(model, cls.model_validate(data))
     dump_json(res)
     return res
 
