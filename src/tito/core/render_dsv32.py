@@ -101,11 +101,16 @@ def encode(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, A
         msgs = _drop_thinking(msgs)
     last_user = _last_user(msgs)
     parts = [BOS]
+    owner = -1  # the last message before this one that is not a tool's (-1: none)
     for index in range(count):
         if index >= len(msgs):  # (developer messages dropped: DeepSeek's encoding fails here)
             raise DsEncodingError(
                 f"Index {index} out of range for messages list of length {len(msgs)}")
-        parts.append(_message(msgs, index, last_user, thinking))
+        if msgs[index].get("role") == "tool":
+            parts.append(_tool_result(msgs, index, owner, last_user, thinking))
+        else:
+            parts.append(_message(msgs, index, last_user, thinking))
+            owner = index
     return "".join(parts)
 
 
@@ -151,8 +156,6 @@ def _message(msgs: Sequence[Mapping[str, Any]], index: int, last_user: int,
         return USER + body + ASSISTANT + _think(index == last_user and thinking)
     if role == "user":
         return USER + _text(content) + ASSISTANT + _think(index == last_user and thinking)
-    if role == "tool":
-        return _tool_result(msgs, index, last_user, thinking)
     if role == "assistant":
         calls = msg.get("tool_calls") or []
         reasoning = msg.get("reasoning")
@@ -168,13 +171,12 @@ def _message(msgs: Sequence[Mapping[str, Any]], index: int, last_user: int,
     raise DsEncodingError(f"Invalid role: {role}")
 
 
-def _tool_result(msgs: Sequence[Mapping[str, Any]], index: int, last_user: int,
+def _tool_result(msgs: Sequence[Mapping[str, Any]], index: int, prev: int, last_user: int,
                  thinking: bool) -> str:
-    """A tool message: its place among the results of the assistant message before the run
-    of tool messages it belongs to (Python's indexing kept: a first message reads the last)."""
-    prev = index - 1
-    while prev >= 0 and msgs[prev].get("role") == "tool":
-        prev -= 1
+    """A tool message: its place among the results of the message ``prev`` (the last before
+    it that is not a tool's, found by the caller in one pass: a run of n results costs O(n),
+    not DeepSeek's backward scan per result; -1 reads the last message, as Python's indexing
+    made DeepSeek's read it)."""
     owner = msgs[prev]
     if not (index == 0 or (prev >= 0 and owner.get("role") == "assistant")):
         raise DsEncodingError(f"Invalid messages at {index}:\n{dict(owner)}")
