@@ -113,8 +113,14 @@ _CASES: list[tuple[str, str | None, str, str]] = [
 ]
 
 
+def rows_to_cases(rows: list[tuple[str, str | None, str, str]], prefix: str) -> list[dict]:
+    """Fuzz rows ``(tool, reasoning, name, text)`` as golden cases with the fuzzer's tools, ids
+    ``TOOL[+REASONING]/PREFIXNAME`` (shared by the fuzz golden modules)."""
+    return [{"id": f"{tool}{'+' + reasoning if reasoning else ''}/{prefix}{name}", "tool": tool,
+             "reasoning": reasoning, "tools": TOOLS, "text": text}
+            for tool, reasoning, name, text in rows]
+
+
 def cases() -> list[dict]:
     """The cases, ids ``TOOL[+REASONING]/fuzz9_NAME``."""
-    return [{"id": f"{tool}{'+' + reasoning if reasoning else ''}/fuzz9_{name}", "tool": tool,
-             "reasoning": reasoning, "tools": TOOLS, "text": text}
-            for tool, reasoning, name, text in _CASES]
+    return rows_to_cases(_CASES, "fuzz9_")

@@ -12,7 +12,7 @@ gives and why (docs/conformance.md names each rule).
 
 from __future__ import annotations
 
-from parser_cases_fuzz9_granite_glm import TOOLS
+from parser_cases_fuzz9_granite_glm import rows_to_cases
 
 #: (tool, reasoning, id, text)
 _CASES: list[tuple[str, str | None, str, str]] = [
@@ -217,6 +217,4 @@ _CASES: list[tuple[str, str | None, str, str]] = [
 
 def cases() -> list[dict]:
     """The cases, ids ``TOOL[+REASONING]/fz_NAME``."""
-    return [{"id": f"{tool}{'+' + reasoning if reasoning else ''}/fz_{name}", "tool": tool,
-             "reasoning": reasoning, "tools": TOOLS, "text": text}
-            for tool, reasoning, name, text in _CASES]
+    return rows_to_cases(_CASES, "fz_")
