@@ -80,6 +80,22 @@ def mistral_hf_folder(folder: Path) -> Path:
     return folder
 
 
+def dsv32_folder(folder: Path) -> Path:
+    """A DeepSeek-V3.2-architecture folder served as ``dsv32``: Qwen3's tokenizer files without
+    their chat template and ``conformance/models/dsv32`` (its config: the architecture, MLA
+    sizes; EOS ids), as ``tests/test_render_dsv32.py`` builds it; vLLM and tito both render it
+    with DeepSeek's encoding."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(MODELS / "qwen3" / "tokenizer.json", folder)
+    config = json.loads((MODELS / "qwen3" / "tokenizer_config.json").read_text())
+    config.pop("chat_template", None)
+    (folder / "tokenizer_config.json").write_text(json.dumps(config))
+    (folder / "tito.json").write_text(json.dumps(
+        {"served_model_name": "dsv32", "tool_parser": "deepseek_v32",
+         "reasoning_parser": "deepseek_v3"}))
+    return folder
+
+
 WEATHER = {
     "type": "function",
     "function": {

@@ -50,10 +50,10 @@ from conformance.calls import request as post  # noqa: E402
 CHAT_R, CMPL_R = "/v1/chat/completions/render", "/v1/completions/render"
 RESP_R, MSG_R = "/v1/responses/render", "/v1/messages/render"
 #: the chat-template models (gpt2 has no template: its chat cases are errors on both sides)
-CHAT_SERVERS = ("qwen3", "qwen3-trusted", "gpt-oss", "mistral-v3", "mistral-v3-hf")
+CHAT_SERVERS = ("qwen3", "qwen3-trusted", "gpt-oss", "mistral-v3", "mistral-v3-hf", "dsv32")
 #: the models' vocab_size (config.json; qwen3's tokenizer has 151,669 ids, its rows 151,936)
 VOCAB = {"qwen3": 151936, "qwen3-trusted": 151936, "gpt2": 50257, "gpt-oss": 201088,
-         "mistral-v3": 32768, "mistral-v3-hf": 32768}
+         "mistral-v3": 32768, "mistral-v3-hf": 32768, "dsv32": 151936}
 PNG = "data:image/png;base64,iVBORw0KGgo="
 LONG = "long " * 1200
 

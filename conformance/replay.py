@@ -23,6 +23,7 @@ import fnmatch
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -461,6 +462,9 @@ class Tito:
             (root / name).symlink_to(corpus.MODELS / name)
         corpus.mistral_folder(root / "mistral-v3")
         corpus.mistral_hf_folder(root / "mistral-v3-hf")
+        dsv32 = corpus.dsv32_folder(root / "dsv32")
+        for f in (HERE / "models" / "dsv32").glob("*.json"):
+            shutil.copy(f, dsv32)
         self.registry = registry.load_registry({"TITO_MODELS_DIR": str(root),
                                                 "TITO_DEFAULT_MODEL": "qwen3"})
         self.client = TestClient(create_app())

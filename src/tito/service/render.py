@@ -175,7 +175,8 @@ def _render_chat(
     if not is_harmony_model(model):  # (vLLM's harmony render never looks)
         _check_mm_processor_kwargs(request)
     if request.add_generation_prompt and request.continue_final_message \
-            and not is_harmony_model(model):  # (vLLM's harmony render never looks)
+            and not is_harmony_model(model) and model.config.native_renderer is None:
+        # (vLLM's harmony render and its native encodings never look)
         # the defaults applied (the raw body's rule is tito.protocol.raw_rules'); vLLM's words
         raise BadRequest(
             "continue_final_message and add_generation_prompt are not compatible. Use "

@@ -44,9 +44,11 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         fields = {name: getattr(request, name) for name in request.model_fields_set
                   if name != "return_token_strs" and name in TokenizeChatRequest.model_fields}
         fields.setdefault("add_special_tokens", False)
-        # vLLM builds its chat request with the tokenize body's defaults written out, so its
-        # raw-body rule sees add_generation_prompt true (tito.protocol.raw_rules)
-        fields.setdefault("add_generation_prompt", True)
+        # vLLM's template path checks the tokenize body's defaults written out, so its rule
+        # sees add_generation_prompt true (tito.protocol.raw_rules); its native encodings
+        # (DeepSeek-V3.2) never look
+        if model.config.native_renderer is None:
+            fields.setdefault("add_generation_prompt", True)
         # what vLLM's tokenize takes though its chat render refuses it: an empty tool list,
         # template kwargs for a Mistral tokenizer (mistral-common has no template to give them)
         if fields.get("tools") == []:
