@@ -76,9 +76,15 @@ def stream_chunk(
     return {"request_id": request_id, "output_mode": "tokens", "usage": usage, "choices": choices}
 
 
+def post_raw(client: TestClient, path: str, body: Any, **headers: str) -> Any:
+    """POST ``body`` as JSON (a str: sent as it is, for malformed bodies); the response."""
+    raw = body if isinstance(body, str) else json.dumps(body)
+    return client.post(path, content=raw, headers={"content-type": "application/json", **headers})
+
+
 def post(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST and return the JSON body, asserting 200."""
-    resp = client.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
+    resp = post_raw(client, path, body)
     assert resp.status_code == 200, resp.text
     return resp.json()
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import stream_chunk
+from helpers import post_raw, stream_chunk
 from lambda_support import import_or_skip
 
 from tito.adapters.app import create_app, lone_surrogate_path
@@ -26,11 +26,6 @@ LONE = '"\\ud800"'
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     return TestClient(create_app(), raise_server_exceptions=False)
-
-
-def _post(client: TestClient, path: str, body: Any) -> Any:
-    raw = body if isinstance(body, str) else json.dumps(body)
-    return client.post(path, content=raw, headers={"content-type": "application/json"})
 
 
 def _error(resp: Any, status: int = 400) -> dict[str, Any]:
@@ -59,7 +54,7 @@ SURROGATE_CASES = [
 
 @pytest.mark.parametrize(("path", "template", "param"), SURROGATE_CASES)
 def test_lone_surrogate_is_a_400_naming_the_field(client, path, template, param) -> None:
-    error = _error(_post(client, path, template % LONE))
+    error = _error(post_raw(client, path, template % LONE))
     assert error["param"] == param
     assert "surrogate" in error["message"]
 
@@ -75,7 +70,7 @@ def test_surrogate_pairs_and_escaped_backslashes_pass() -> None:
 
 def test_404_quotes_the_model_name_short_and_escaped(client) -> None:
     name = "\u202e\x1b[31m" + "x" * 100_000
-    error = _error(_post(client, COMPL_RENDER, {"model": name, "prompt": "a"}), 404)
+    error = _error(post_raw(client, COMPL_RENDER, {"model": name, "prompt": "a"}), 404)
     assert len(error["message"]) < 200
     assert "\u202e" not in error["message"] and "\x1b" not in error["message"]
     assert "\\u202e" in error["message"] and "100006 characters" in error["message"]
@@ -98,7 +93,7 @@ def test_request_ids_are_bounded(client, where) -> None:
     error = _error(resp)
     assert error["param"] == ("x-request-id" if where == "header" else "request_id")
     ok = dict(body, request_id="b" * 256)
-    assert _post(client, CHAT_RENDER, ok).json()["request_id"] == "chatcmpl-" + "b" * 256
+    assert post_raw(client, CHAT_RENDER, ok).json()["request_id"] == "chatcmpl-" + "b" * 256
 
 
 # -- 5. long stream request ids ----------------------------------------------------------------
@@ -107,9 +102,9 @@ def test_request_ids_are_bounded(client, where) -> None:
 def test_long_stream_request_id_is_a_400(client) -> None:
     body = {"stream": True, "model": "qwen3",
             "generate_chunk": stream_chunk([9707], request_id="r" * 513)}
-    assert _error(_post(client, CHAT_DERENDER, body))["param"] == "generate_chunk.request_id"
+    assert _error(post_raw(client, CHAT_DERENDER, body))["param"] == "generate_chunk.request_id"
     body["generate_chunk"] = stream_chunk([9707], request_id="r" * 300)
-    resp = _post(client, CHAT_DERENDER, body)
+    resp = post_raw(client, CHAT_DERENDER, body)
     assert resp.status_code == 200 and resp.json()["chunk"]["id"] == "r" * 300
 
 
@@ -122,7 +117,7 @@ def test_deeply_nested_tool_arguments_are_a_400(client) -> None:
         {"role": "user", "content": "x"},
         {"role": "assistant", "tool_calls": [
             {"id": "a", "type": "function", "function": {"name": "f", "arguments": args}}]}]}
-    error = _error(_post(client, CHAT_RENDER, body))
+    error = _error(post_raw(client, CHAT_RENDER, body))
     assert error["param"].endswith("function.arguments") and "deeply" in error["message"]
 
 
@@ -132,9 +127,9 @@ def test_deeply_nested_tool_arguments_are_a_400(client) -> None:
 ])
 @pytest.mark.parametrize("n", [2**63, 16385, 0])
 def test_n_is_bounded_as_vllm(client, path, extra, n) -> None:
-    error = _error(_post(client, path, {**extra, "n": n}))
+    error = _error(post_raw(client, path, {**extra, "n": n}))
     assert error["param"] == "n"
-    assert _post(client, path, {**extra, "n": 16384}).status_code == 200
+    assert post_raw(client, path, {**extra, "n": 16384}).status_code == 200
 
 
 @pytest.mark.parametrize(("path", "key", "request_body"), [
@@ -148,14 +143,14 @@ def test_n_is_bounded_on_a_first_stream_call(client, path, key, request_body, n)
     chunk = {"request_id": "r", "choices": [{"index": 0, "token_ids": [15], "finish_reason": None}]}
     body = {"model": request_body["model"], "stream": True, key: {**request_body, "n": n},
             "generate_chunk": chunk}
-    error = _error(_post(client, path, body))
+    error = _error(post_raw(client, path, body))
     assert error["param"] == f"{key}.n" and "16384" in error["message"]
     body[key]["n"] = 2
-    assert _post(client, path, body).status_code == 200
+    assert post_raw(client, path, body).status_code == 200
 
 
 def test_prompt_embeds_are_a_400(client) -> None:
-    error = _error(_post(client, COMPL_RENDER, {"model": "gpt2", "prompt_embeds": "AAAA"}))
+    error = _error(post_raw(client, COMPL_RENDER, {"model": "gpt2", "prompt_embeds": "AAAA"}))
     assert error["param"] == "prompt_embeds" and "not accepted" in error["message"]
 
 
@@ -168,14 +163,14 @@ QWEN_TOOL_REQ = {"messages": [{"role": "user", "content": "x"}],
 def _first_state(client: TestClient) -> dict[str, Any]:
     body = {"stream": True, "model": "qwen3", "prompt_token_ids": [151644, 77091, 198],
             "chat_request": QWEN_TOOL_REQ, "generate_chunk": stream_chunk([151657, 198])}
-    resp = _post(client, CHAT_DERENDER, body)
+    resp = post_raw(client, CHAT_DERENDER, body)
     assert resp.status_code == 200, resp.text
     return resp.json()["stream_state"]
 
 
 def _next(client: TestClient, state: dict[str, Any], path: str = CHAT_DERENDER) -> Any:
     model = "qwen3" if path == CHAT_DERENDER else state["tito"]["model"]
-    return _post(client, path, {"stream": True, "model": model, "stream_state": state,
+    return post_raw(client, path, {"stream": True, "model": model, "stream_state": state,
                                 "generate_chunk": stream_chunk([515, 1, 151658])})
 
 
@@ -214,7 +209,7 @@ def test_inconsistent_unsigned_state_is_a_400_not_a_500(client) -> None:
 def test_chat_state_is_refused_on_completions(client) -> None:
     state = _first_state(client)
     state["tito"]["model"] = "qwen3"
-    resp = _post(client, COMPL_DERENDER, {"stream": True, "model": "qwen3", "stream_state": state,
+    resp = post_raw(client, COMPL_DERENDER, {"stream": True, "model": "qwen3", "stream_state": state,
                                           "generate_chunk": stream_chunk([9707])})
     assert _error(resp)["param"] == "stream_state.tito.cfg.completion"
 
@@ -312,7 +307,7 @@ def test_hostile_template_is_a_400_quickly(monkeypatch, source) -> None:
     start = time.process_time()
     body = {"model": "qwen3", "chat_template": source,
             "messages": [{"role": "user", "content": "x"}]}
-    error = _error(_post(client, CHAT_RENDER, body))
+    error = _error(post_raw(client, CHAT_RENDER, body))
     assert error["param"] in ("chat_template", "messages")
     assert time.process_time() - start < 5
 
@@ -328,7 +323,7 @@ def test_prompt_far_too_long_fails_fast(client, path, body) -> None:
     import time
 
     start = time.process_time()
-    error = _error(_post(client, path, body))
+    error = _error(post_raw(client, path, body))
     assert "more than" in error["message"] and "max_model_len" in error["message"]
     assert time.process_time() - start < 3  # whole tokenization takes over 10 s
 
@@ -350,14 +345,14 @@ def test_state_of_another_stream_is_refused(monkeypatch, secret) -> None:
     if secret:
         monkeypatch.setenv("TITO_STATE_SECRET", secret)
     client = TestClient(create_app(), raise_server_exceptions=False)
-    first = _post(client, CHAT_DERENDER, {"stream": True, "model": "qwen3",
+    first = post_raw(client, CHAT_DERENDER, {"stream": True, "model": "qwen3",
                                           "generate_chunk": stream_chunk([9707], request_id="A")})
     state = first.json()["stream_state"]
     other = {"stream": True, "model": "qwen3", "stream_state": state,
              "generate_chunk": stream_chunk([11], request_id="B")}
-    assert _error(_post(client, CHAT_DERENDER, other))["param"] == "generate_chunk.request_id"
+    assert _error(post_raw(client, CHAT_DERENDER, other))["param"] == "generate_chunk.request_id"
     same = dict(other, generate_chunk=stream_chunk([11], request_id="A"))
-    assert _post(client, CHAT_DERENDER, same).json()["chunk"]["id"] == "A"
+    assert post_raw(client, CHAT_DERENDER, same).json()["chunk"]["id"] == "A"
 
 
 @pytest.mark.parametrize("name", ["gpt2", "qwen3", "mistral-v3"])

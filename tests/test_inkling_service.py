@@ -8,12 +8,11 @@ refused with a 400 (never a 500).
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import marker_model_app, stream_chunk
+from helpers import marker_model_app, post_raw, stream_chunk
 
 
 CHAT_DERENDER = "/v1/chat/completions/derender"
@@ -32,10 +31,6 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
         yield served
 
 
-def _post(client: TestClient, path: str, body: Any) -> Any:
-    return client.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
-
-
 def _stream(client: TestClient, ids: list[int], prompt: list[int]) -> tuple[dict, list]:
     """One id per call; the joined deltas and every returned state."""
     state, out, states = None, {"reasoning": "", "content": "", "calls": {}}, []
@@ -47,7 +42,7 @@ def _stream(client: TestClient, ids: list[int], prompt: list[int]) -> tuple[dict
             body.update(prompt_token_ids=prompt, chat_request=REQ)
         else:
             body["stream_state"] = state
-        resp = _post(client, CHAT_DERENDER, body)
+        resp = post_raw(client, CHAT_DERENDER, body)
         assert resp.status_code == 200, resp.text
         data = resp.json()
         state = data["stream_state"]
@@ -69,7 +64,7 @@ def test_stream_equals_batch_through_the_app(app) -> None:
     client, vocab = app
     prompt = vocab.encode("<|message_model|><|content_text|>x<|end_message|><|message_model|>")
     ids = vocab.encode(OUTPUT) + [vocab.token_id("<|im_end|>")]
-    batch = _post(client, CHAT_DERENDER, {
+    batch = post_raw(client, CHAT_DERENDER, {
         "model": "qwen3", "chat_request": REQ, "prompt_token_ids": prompt,
         "generate_response": {"request_id": "r", "choices": [
             {"index": 0, "token_ids": ids, "finish_reason": "stop"}]}})
@@ -96,13 +91,13 @@ def test_stream_equals_batch_through_the_app(app) -> None:
 def test_tampered_router_state_is_a_400(app, mutate, param) -> None:
     client, vocab = app
     prompt = vocab.encode("<|message_model|>")
-    first = _post(client, CHAT_DERENDER, {
+    first = post_raw(client, CHAT_DERENDER, {
         "stream": True, "model": "qwen3", "prompt_token_ids": prompt, "chat_request": REQ,
         "generate_chunk": stream_chunk(vocab.encode("<|content_invoke_tool_json|>{"))})
     assert first.status_code == 200, first.text
     state = first.json()["stream_state"]
     mutate(state["tito"]["st"])
-    resp = _post(client, CHAT_DERENDER, {"stream": True, "model": "qwen3", "stream_state": state,
+    resp = post_raw(client, CHAT_DERENDER, {"stream": True, "model": "qwen3", "stream_state": state,
                                          "generate_chunk": stream_chunk(vocab.encode('"name"'))})
     assert resp.status_code == 400, resp.text
     assert resp.json()["error"]["param"] == param
@@ -115,7 +110,7 @@ def test_render_reasoning_ended(app, tail, ended) -> None:
     """Render's ``reasoning_ended``: vLLM's ``InklingParser.is_reasoning_end`` on the prompt ids
     (a continued final message ends the prompt with the model's own blocks)."""
     client, _ = app
-    resp = _post(client, CHAT_RENDER, {
+    resp = post_raw(client, CHAT_RENDER, {
         "model": "qwen3", "messages": [{"role": "user", "content": "x"},
                                        {"role": "assistant", "content": tail}],
         "continue_final_message": True, "add_generation_prompt": False})

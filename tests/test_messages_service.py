@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import post_raw
 from tito.adapters.app import create_app
 
 WEATHER = {"name": "get_weather", "description": "Current weather of a city",
@@ -30,8 +31,7 @@ def client() -> TestClient:
 
 
 def _post(client: TestClient, path: str, body: Any, **headers: str) -> Any:
-    r = client.post(path, content=json.dumps(body),
-                    headers={"content-type": "application/json", **headers})
+    r = post_raw(client, path, body, **headers)
     return r.status_code, r.json()
 
 

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
-from helpers import marker_model_app, stream_chunk
+from helpers import marker_model_app, post_raw, stream_chunk
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "goldens"))
 import parser_cases_muse as cases  # noqa: E402
@@ -36,15 +35,10 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
         yield served
 
 
-def _post(client: TestClient, body: Any) -> Any:
-    return client.post(CHAT_DERENDER, content=json.dumps(body),
-                       headers={"content-type": "application/json"})
-
-
 def test_stream_one_id_per_call_equals_batch(app) -> None:
     client, vocab = app
     ids, prompt = vocab.encode(OUTPUT), vocab.encode(PROMPT)
-    batch = _post(client, {"model": "qwen3", "chat_request": REQ, "prompt_token_ids": prompt,
+    batch = post_raw(client, CHAT_DERENDER, {"model": "qwen3", "chat_request": REQ, "prompt_token_ids": prompt,
                            "generate_response": {"request_id": "r", "choices": [{
                                "index": 0, "token_ids": ids, "finish_reason": "stop"}]}})
     assert batch.status_code == 200, batch.text
@@ -61,7 +55,7 @@ def test_stream_one_id_per_call_equals_batch(app) -> None:
             body.update(chat_request=REQ, prompt_token_ids=prompt)
         else:
             body["stream_state"] = json.loads(json.dumps(state))
-        resp = _post(client, body)
+        resp = post_raw(client, CHAT_DERENDER, body)
         assert resp.status_code == 200, resp.text
         out = resp.json()
         state = out["stream_state"]
@@ -86,7 +80,7 @@ def test_tampered_router_state_is_a_400(app, mutate, param) -> None:
     """Before, the last three were a 200: the stream went on without the call parser, with
     a fresh router, or with Inkling's router state beside Muse's."""
     client, vocab = app
-    first = _post(client, {
+    first = post_raw(client, CHAT_DERENDER, {
         "stream": True, "model": "qwen3", "prompt_token_ids": vocab.encode(PROMPT),
         "chat_request": REQ,
         "generate_chunk": stream_chunk(vocab.encode(" to=get_weather<|message|>"
@@ -94,7 +88,7 @@ def test_tampered_router_state_is_a_400(app, mutate, param) -> None:
     assert first.status_code == 200, first.text
     state = copy.deepcopy(first.json()["stream_state"])
     mutate(state["tito"]["st"])
-    resp = _post(client, {"stream": True, "model": "qwen3", "stream_state": state,
+    resp = post_raw(client, CHAT_DERENDER, {"stream": True, "model": "qwen3", "stream_state": state,
                           "generate_chunk": stream_chunk(vocab.encode('<atem:invoke name="x">'))})
     assert resp.status_code == 400, resp.text
     assert resp.json()["error"]["param"] == param

@@ -10,12 +10,11 @@ A glm45 model: Qwen3's tokenizer with every format's markers added (:mod:`confor
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import marker_model_app, stream_chunk
+from helpers import marker_model_app, post_raw, stream_chunk
 
 
 CHAT_DERENDER = "/v1/chat/completions/derender"
@@ -30,11 +29,6 @@ OUTPUT = f"Need weather.{CALL}<think>More.</think>Done."
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     with marker_model_app(tmp_path_factory.mktemp("markers"), "glm45", "glm45") as served:
         yield served
-
-
-def _post(client: TestClient, body: Any) -> Any:
-    return client.post(CHAT_DERENDER, content=json.dumps(body),
-                       headers={"content-type": "application/json"})
 
 
 def _stream(client: TestClient, ids: list[int], prompt: list[int],
@@ -54,7 +48,7 @@ def _stream(client: TestClient, ids: list[int], prompt: list[int],
                 st.pop("call_end_id", None)
                 st.pop("call_end_ids", None)
             body["stream_state"] = state
-        resp = _post(client, body)
+        resp = post_raw(client, CHAT_DERENDER, body)
         assert resp.status_code == 200, resp.text
         data = resp.json()
         state = data["stream_state"]
@@ -86,7 +80,7 @@ def test_a_state_without_call_end_ids_streams_on_as_this_release(app) -> None:
 def test_a_call_end_not_this_models_is_a_400(app) -> None:
     client, vocab = app
     prompt, ids = _ids(vocab)
-    first = _post(client, {"stream": True, "model": "qwen3", "prompt_token_ids": prompt,
+    first = post_raw(client, CHAT_DERENDER, {"stream": True, "model": "qwen3", "prompt_token_ids": prompt,
                            "chat_request": REQ, "generate_chunk": stream_chunk(ids[:2])})
     assert first.status_code == 200, first.text
     state = first.json()["stream_state"]
@@ -96,7 +90,7 @@ def test_a_call_end_not_this_models_is_a_400(app) -> None:
                   {"call_end_id": None, "end_id": 13}):
         bad = copy.deepcopy(state)
         bad["tito"]["st"]["reasoning"].update(wrong)
-        resp = _post(client, {"stream": True, "model": "qwen3", "stream_state": bad,
+        resp = post_raw(client, CHAT_DERENDER, {"stream": True, "model": "qwen3", "stream_state": bad,
                               "generate_chunk": stream_chunk(ids[2:3])})
         assert resp.status_code == 400, resp.text
         assert resp.json()["error"]["param"] == "stream_state.tito.st.reasoning"
