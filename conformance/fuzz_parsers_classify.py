@@ -55,9 +55,11 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     closing markup is broken or misspelt: vLLM's batch drops it, its stream sends it unclosed;
     tito keeps its text, as ``truncated_call``), ``key_stripped`` (hy_v4: vLLM's batch keeps the
     spaces around a key, its stream and tito strip them), ``call_unclosed`` (kimi_k3, deepseek_v3 /
-    v31, plamo3, glm45 / glm47 / ling3, deepseek_v32, kimi_k2: a call whose closer,
+    v31, plamo3, glm45 / glm47 / ling3, deepseek_v32, kimi_k2, hy_v3,
+    functiongemma: a call whose closer,
     ``<|close|>call<|sep|>``, ``<｜tool▁call▁end｜>``, ``<|plamo:end_tool_arguments:plamo|>``,
-    ``</tool_call>``, ``</｜DSML｜invoke>``, ``<|tool_call_end|>``, is missing or misspelt, or
+    ``</tool_call>``, ``</｜DSML｜invoke>``, ``<|tool_call_end|>``, functiongemma's
+    ``}<end_function_call>``, is missing or misspelt (or spaced), or
     whose opener stands in the text before a real call: vLLM's call runs on to the
     next closer, taking the next call's arguments or the rest of the output (not JSON), or is
     never emitted; tito ends it at the next call, the section's end or its JSON's end),
@@ -241,6 +243,9 @@ _CALL_CLOSERS = {
     "deepseek_v32": (("<｜DSML｜invoke name=", "</｜DSML｜invoke>"),),
     "kimi_k2": (("<|tool_call_begin|>", "<|tool_call_end|>"),),
     "hy_v3": (("<tool_call>", "</tool_call>"),),
+    # (vLLM's regex needs the ``}`` right before the end marker: with whitespace between, the
+    # call runs on to the next call's ``}<end_function_call>``, whose members it takes)
+    "functiongemma": (("<start_function_call>", "}<end_function_call>"),),
 }
 
 _DS_CALLS, _DS_CALL = "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"

@@ -33,6 +33,7 @@ from parser_deviations_fuzz9_granite_glm import _FUZZ9_DEVIATIONS  # noqa: E402
 from parser_deviations_glm_reopen import _GLM_REOPEN_DEVIATIONS  # noqa: E402
 from parser_deviations_stray_markup import NOT_JSON as _STRAY_NOT_JSON  # noqa: E402
 from parser_deviations_stray_markup import _STRAY_MARKUP_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz_residue import _RESIDUE_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FUZZ9_DS_PLAMO_DEVIATIONS,
     _GEMMA4_CALL_DEVIATIONS,
@@ -297,6 +298,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_HUNYUAN_DEVIATIONS,
     **_GLM_REOPEN_DEVIATIONS,  # issue 10: GLM's block opens again after a call
     **_STRAY_MARKUP_DEVIATIONS,  # issue 10: fuzz_parsers seeds 9-14's residue
+    **_RESIDUE_DEVIATIONS,  # fuzz_parsers' residue after them (session 33)
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

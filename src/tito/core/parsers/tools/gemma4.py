@@ -215,10 +215,7 @@ class Gemma4Parser(XmlCallParser):
                 return i, True
             st.phase = "tail"  # a KEY past the bound: the arguments end here
             return n, False
-        key = s[i:colon].strip()
-        q = self.param_close
-        if len(key) >= 2 * len(q) and key.startswith(q) and key.endswith(q):
-            key = key[len(q) : -len(q)]
+        key = self._key(s[i:colon])
         self._sep(st, out)
         out.args(st, json.dumps(key, ensure_ascii=False) + ": ")
         st.tok = key
@@ -316,6 +313,13 @@ class Gemma4Parser(XmlCallParser):
         return len(s) - keep, keep > 0
 
     # -- pieces ----------------------------------------------------------------------------------
+
+    def _key(self, raw: str) -> str:
+        """A member's key from the text before its ``:``: stripped, quotes dropped."""
+        key, q = raw.strip(), self.param_close
+        if len(key) >= 2 * len(q) and key.startswith(q) and key.endswith(q):
+            key = key[len(q) : -len(q)]
+        return key
 
     def _sep(self, st: Work, out: Out) -> None:
         """A member or item starts in the innermost container: a comma after the first."""

@@ -13,7 +13,12 @@ Grammar (phases and shared rules in :mod:`._xml`): ``<tool_calls>`` opens a sect
 ``<tool_call>`` calls (a ``<tool_call>`` outside a section is text: vLLM reads calls only once
 ``<tool_calls>`` came). NAME runs to ``<tool_sep>`` (stripped, non-empty); KEY runs to
 ``</arg_key>`` (stripped), optional whitespace, ``<arg_value>``; VALUE is verbatim up to
-``</arg_value>``. Unknown tools pass through (vLLM does not check names).
+``</arg_value>``. Unknown tools pass through (vLLM does not check names). Once a section began,
+a ``<tool_call>`` is a call wherever it stands, after ``</tool_calls>`` too (``insec`` stays set;
+a later ``</tool_calls>`` is dropped): vLLM's batch finds every call in the output with its
+regexes once ``<tool_calls>`` is in it (its stream names such a call with the text before it).
+A ``<tool_call>`` before the first section stays text (vLLM's stream's; its batch reads it too,
+which a stream cannot know then).
 
 Typing (vLLM's ``HYV3ToolParser._parse_value``, not the shared ``coerce_to_schema_type``): the
 parameter's types without ``null``; a pure ``string`` streams; otherwise, in order: boolean
@@ -29,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tito.core.parsers.tools import _schema
-from tito.core.parsers.tools._base import Work
+from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._xml import HeadResult, XmlCallParser, up_to
 from tito.core.parsers.tools.glm45 import Glm45Parser
 
@@ -58,6 +63,24 @@ class HyV3Parser(XmlCallParser):
         return ""  # vLLM's regex parser makes no call of a header cut by the end (markup dropped)
 
     _key = Glm45Parser._key
+
+    # once a section began, ``insec`` stays set: later calls are read anywhere (module header)
+
+    def _on_open(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i, hold = super()._on_open(st, s, pos, out, final)
+        st.insec = st.insec or not hold
+        return i, hold
+
+    def _on_sect(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i, hold = super()._on_sect(st, s, pos, out, final)
+        st.insec = True
+        return i, hold
+
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        began = st.insec
+        i, hold = super()._on_text(st, s, pos, out, final)
+        st.insec = st.insec or began
+        return i, hold
 
     def _value_code(self, st: Work, key: str, attr: str) -> str:
         letters = _schema.letters_of(self._node(st, key))

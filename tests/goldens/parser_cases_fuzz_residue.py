@@ -1,0 +1,75 @@
+"""Parser cases: the residue ``conformance/fuzz_parsers.py`` still found after seeds 9-14's was
+settled (session 33): functiongemma's headers and keys (seeds 10-13), hy_v3's calls after the
+section's end, and what later seeds found, settled as fixed or documented cases.
+
+A module of its own (``parser_cases.CASES`` includes it). The texts marked with a seed are the
+fuzzer's outputs as it generated them (its tools, ``parser_cases_fuzz9_granite_glm.TOOLS``); the
+others isolate one rule each. Expected outputs are recorded from vLLM 0.33's classes
+(``record_parsers.py`` with the ids' prefixes: they hold ``/fr_``); where tito deliberately
+differs, ``parser_deviations_fuzz_residue`` says what tito gives and why (docs/conformance.md
+names each rule).
+"""
+
+from __future__ import annotations
+
+from parser_cases_fuzz9_granite_glm import rows_to_cases
+
+_FS, _FE, _E = "<start_function_call>", "<end_function_call>", "<escape>"
+
+#: (tool, reasoning, id, text)
+_CASES: list[tuple[str, str | None, str, str]] = [
+    # functiongemma: a header that is not exactly call:NAME{ is no call (vLLM's regex, batch and
+    # stream); tito keeps its text as content (text_kept)
+    ('functiongemma', None, 'newline_before_call',  # seed 10, functiongemma/22
+     f'Result below 🎉\n{_FS}\ncall:get_weather{{tags:{_E}[42]{_E},options:{_E}{{}}{_E},days:'
+     f'{_E}12345678901{_E},temp:{_E}-0.5{_E}}}{_FE}{_FS}call:get_time{{}}{_FE}{_FS}call:search{{'
+     f'limit:{_E}3{_E},query:{_E}42{_E}}}{_FE}\n'),
+    ('functiongemma', None, 'space_before_call',  # seed 12, functiongemma/21
+     f'\n  \n{_FS} call:not_a_tool{{temp:{_E}98.6{_E}}}{_FE}{_FS}call:search{{query:{_E}a, b; c'
+     f'{_E},limit:{_E}12345678901{_E}}}{_FE}{_FS}call:not_a_tool{{options:{_E}{{"x y": [false]}}'
+     f'{_E},city:{_E}back\\slash{_E},detailed:{_E}true{_E},note:{_E}null{_E}}}{_FE}\n'),
+    ('functiongemma', None, 'gt_before_call',  # seed 13, functiongemma/19
+     f'Calling the tool now.\n\n{_FS}call:get_weather{{note:{_E}null{_E},options:{_E}{{"k": fal'
+     f'se, "名": 2.0}}{_E}}}{_FE}\n{_FS}>call:get_weather{{options:{_E}{{"a": "true", "名": -7}}'
+     f'{_E},city:{_E}50% off & more{_E},tags:{_E}["say \\"hi\\"", false, "emoji 🎉 ok"]{_E}}}'
+     f'{_FE}Calling the tool now.\n\n'),
+    ('functiongemma', None, 'missing_colon',  # seed 10, functiongemma/21
+     f'OK{_FS}call:get_weather{{days:{_E}-7{_E}}}{_FE}{_FS}callsearch{{query:{_E}a, b; c{_E},li'
+     f'mit:{_E}100000{_E}}}{_FE}Sure.'),
+    ('functiongemma', None, 'name_hyphen',
+     f'{_FS}call:get-weather{{city:{_E}Paris{_E}}}{_FE}{_FS}call:get_time{{}}{_FE}'),
+    ('functiongemma', None, 'no_brace',
+     f'{_FS}call:get_time{_FE}{_FS}call:search{{query:{_E}x{_E}}}{_FE}'),
+    # functiongemma: a key is the word before ':' (vLLM's (\w+):<escape>): the rest of a value
+    # whose closing <escape> is misspelt is dropped (fixed)
+    ('functiongemma', None, 'broken_value_key',  # seed 13, functiongemma/22
+     f'Result below 🎉{_FS}call:not_a_tool{{temp:{_E}-0.5<escappe>,note:{_E}null{_E},days:{_E}'
+     f'12345678901{_E}}}{_FE}'),
+    ('functiongemma', None, 'key_after_text',
+     f'{_FS}call:search{{the query:{_E}x{_E},limit:{_E}3{_E}}}{_FE}'),
+    # functiongemma: whitespace between the arguments' '}' and <end_function_call>: vLLM's regex
+    # runs the call on to the next call's '}<end_function_call>' (call_unclosed)
+    ('functiongemma', None, 'ws_before_end',  # seed 10, functiongemma/16
+     f'Done!{_FS}call:not_a_tool{{city:{_E}a, b; c{_E},detailed:{_E}false{_E},temp:{_E}0{_E}}}\n'
+     f'{_FE}\nSure.{_FS}call:get_weather{{options:{_E}{{"a": {{}}, "k": {{"a": "null", "x y": {{}}'
+     f'}}}}{_E},note:{_E}true{_E},days:{_E}42{_E}}}{_FE}{_FS}call:search{{limit:{_E}{{"名": -7}}'
+     f'{_E}}}{_FE}\n'),
+    ('functiongemma', None, 'ws_before_end_fixed',
+     f'Done!{_FS}call:not_a_tool{{city:{_E}a, b; c{_E},detailed:{_E}false{_E},temp:{_E}0{_E}}}'
+     f'{_FE}\nSure.{_FS}call:get_weather{{options:{_E}{{"a": {{}}, "k": {{"a": "null", "x y": {{}}'
+     f'}}}}{_E},note:{_E}true{_E},days:{_E}42{_E}}}{_FE}{_FS}call:search{{limit:{_E}{{"名": -7}}'
+     f'{_E}}}{_FE}\n'),
+    # hy_v3: a <tool_call> after the section's </tool_calls> is a call (vLLM's batch; fixed)
+    ('hy_v3', None, 'call_after_section',
+     'Sure.<tool_calls>\n<tool_call>get_time<tool_sep>\n</tool_call>\n</tool_calls><tool_call>'
+     'search<tool_sep><arg_key>query</arg_key><arg_value>x</arg_value></tool_call>'),
+    ('hy_v3', None, 'call_after_section_text',
+     'Sure.<tool_calls>\n<tool_call>get_time<tool_sep>\n</tool_call>\n</tool_calls>Then: <tool_'
+     'call>search<tool_sep><arg_key>limit</arg_key><arg_value>3</arg_value></tool_call> done'
+     '</tool_calls>'),
+]
+
+
+def cases() -> list[dict]:
+    """The cases, ids ``TOOL[+REASONING]/fr_NAME``."""
+    return rows_to_cases(_CASES, "fr_")

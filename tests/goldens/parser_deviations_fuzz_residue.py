@@ -1,0 +1,70 @@
+"""The deliberate deviations of ``parser_cases_fuzz_residue``'s cases (data for
+``tests/test_parsers_goldens.py``'s :data:`DEVIATIONS`): case id -> (tito's result, why). Each
+rule is in ``docs/conformance.md`` ("Tool and reasoning parsers") and named by the fuzzer's
+classifier (``conformance/fuzz_parsers_classify.deviation``).
+
+Nothing here is tito's output copied back: calls are vLLM's records (of the case, or of a
+companion case spelt right, ``*_fixed``); the content tito keeps is the case's text with the
+calls' markup cut out by the format's rule (:func:`_kept`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from parser_cases_fuzz_residue import cases
+from parser_deviations import RECORDED
+
+_TEXT = {c["id"]: c["text"] for c in cases()}
+
+#: a whole functiongemma call as tito reads one (vLLM's header; whitespace may stand between the
+#: arguments' ``}`` and the end marker)
+_FG_CALL = r"<start_function_call>call:\w+\{.*?\}\s*<end_function_call>"
+#: a whole hy_v3 section or call, and a stray section end
+_HY_CALL = r"<tool_calls>.*?</tool_calls>|<tool_call>.*?</tool_call>|</tool_calls>"
+
+
+def _kept(cid: str, call: str) -> str:
+    """The case's text without its calls (the whitespace after the last call goes with it)."""
+    text = _TEXT[cid]
+    ends = [m.end() for m in re.finditer(call, text, flags=re.DOTALL)]
+    if ends and not text[ends[-1] :].strip():
+        text = text[: ends[-1]]
+    return re.sub(call, "", text, flags=re.DOTALL)
+
+
+def _calls(cid: str) -> list:
+    return [[n, a] for n, a in RECORDED[cid]["batch"]["calls"]]
+
+
+_HEADER = ("text_kept: a header that is not exactly 'call:NAME{' after <start_function_call> "
+           "(whitespace or '>' before 'call:', a missing ':', a NAME with a '-', no '{') is no "
+           "call, as vLLM's regex (batch and stream); vLLM drops its text, tito keeps it as "
+           "content")
+_AFTER = ("text_after_calls: the text after and between the calls is content (vLLM's batch "
+          "keeps only the text before the first call)")
+
+_FG = "functiongemma/fr_"
+
+_RESIDUE_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    **{
+        f"{_FG}{name}": ({"reasoning": None, "calls": _calls(f"{_FG}{name}"),
+                          "content": _kept(f"{_FG}{name}", _FG_CALL)}, _HEADER)
+        for name in ("newline_before_call", "space_before_call", "gt_before_call",
+                     "missing_colon", "name_hyphen", "no_brace")
+    },
+    f"{_FG}ws_before_end": (
+        {"reasoning": None, "calls": _calls(f"{_FG}ws_before_end_fixed"),
+         "content": _kept(f"{_FG}ws_before_end", _FG_CALL)},
+        "call_unclosed: whitespace between the arguments' '}' and <end_function_call>: vLLM's "
+        "regex (needing '}<end_function_call>') runs the call on to the next call's end and "
+        "takes its members, that call lost (its stream makes each call); tito ends the call at "
+        "its marker (the calls: vLLM's, of the same output without the whitespace)"),
+    f"{_FG}ws_before_end_fixed": (
+        {"reasoning": None, "calls": _calls(f"{_FG}ws_before_end_fixed"),
+         "content": _kept(f"{_FG}ws_before_end_fixed", _FG_CALL)}, _AFTER),
+    "hy_v3/fr_call_after_section_text": (
+        {"reasoning": None, "calls": _calls("hy_v3/fr_call_after_section_text"),
+         "content": _kept("hy_v3/fr_call_after_section_text", _HY_CALL)},
+        _AFTER + "; a stray </tool_calls> after the section is dropped"),
+}
