@@ -58,6 +58,9 @@ def client(tmp_path_factory):
 def test_render_equals_vllms(client, name):
     case = CASES[name]
     r = client.post("/v1/chat/completions/render", json={"model": "dsv32", **case["request"]})
+    if case["status"] == 500:  # (vLLM's encoding crashes on an empty conversation: tito's 400)
+        assert r.status_code == 400 and r.json()["error"]["param"] == "messages", r.text
+        return
     assert r.status_code == case["status"], r.text
     if case["status"] == 200:
         assert r.json()["token_ids"] == case["token_ids"]

@@ -1,16 +1,18 @@
-"""Record ``dsv32_render_vllm.json``: vLLM 0.33.0's native DeepSeek-V3.2 chat render.
+"""Record ``<model>_render_vllm.json``: vLLM 0.33.0's native DeepSeek chat renders.
 
 Run with vLLM's python (never from the tests)::
 
-    /work/vllm-venv/bin/python tests/goldens/record_dsv32_render.py [--url http://127.0.0.1:18126]
+    /work/vllm-venv/bin/python tests/goldens/record_dsv32_render.py [--model dsv4] \
+        [--url http://127.0.0.1:18126]
 
 vLLM 0.33 renders a folder whose ``config.json`` names ``DeepseekV32ForCausalLM`` with its own
-encoding (``tokenizer_mode`` ``deepseek_v32``: ``tokenizers/deepseek_v32_encoding.py``), not a
-Jinja template. This starts ``vllm launch render`` (GPU-less) on Qwen3's tokenizer files with
-``conformance/models/dsv32/config.json`` (that architecture, MLA sizes; Qwen3's chat template
-taken out; no weights) and ``--tool-call-parser deepseek_v32 --reasoning-parser deepseek_v3``, posts
-:data:`CASES` to ``/v1/chat/completions/render`` and stores each status with its ``token_ids``
-(or the error). ``tests/test_render_dsv32.py`` renders them with tito on the same files.
+encoding (``tokenizer_mode`` ``deepseek_v32``: ``tokenizers/deepseek_v32_encoding.py``), and
+``DeepseekV4ForCausalLM`` with ``deepseek_v4``'s, not a Jinja template. This starts ``vllm launch
+render`` (GPU-less) on Qwen3's tokenizer files with ``conformance/models/<model>/config.json``
+(that architecture, its sizes; Qwen3's chat template taken out; no weights) and the model's
+parsers (:data:`MODELS`), posts its cases to ``/v1/chat/completions/render`` (and some to
+``/tokenize`` and ``/v1/responses/render``) and stores each status with its ``token_ids`` (or the
+error). ``tests/test_render_<model>.py`` renders them with tito on the same files.
 """
 
 from __future__ import annotations
@@ -26,9 +28,8 @@ import tempfile
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
-OUT = HERE / "dsv32_render_vllm.json"
-FLAGS = ["--served-model-name", "dsv32", "--tool-call-parser", "deepseek_v32",
-         "--reasoning-parser", "deepseek_v3", "--enable-auto-tool-choice"]
+sys.path.insert(0, str(HERE))
+import dsv4_render_cases as v4  # noqa: E402
 
 WEATHER = {"type": "function", "function": {
     "name": "get_weather", "description": "Weather of a city",
@@ -112,6 +113,7 @@ CASES: dict[str, dict] = {
                        "add_generation_prompt": False, "continue_final_message": True},
     "assistant_last": {"messages": [{"role": "user", "content": "Hi"},
                                     {"role": "assistant", "content": "Hello"}]},
+    "empty_messages": {"messages": []},
     "user_null_content": {"messages": [{"role": "system", "content": "s"},
                                        {"role": "user", "content": "Hi"},
                                        {"role": "assistant", "content": None},
@@ -138,46 +140,80 @@ CASES: dict[str, dict] = {
 }
 
 
+#: model -> (tool parser, reasoning parser, chat cases, /tokenize case names, bodies for the
+#: other render endpoints: path -> name -> body)
+MODELS: dict[str, tuple[str, str, dict[str, dict], list[str], dict[str, dict[str, dict]]]] = {
+    "dsv32": ("deepseek_v32", "deepseek_v3", CASES, [], {}),
+    "dsv4": ("deepseek_v4", "deepseek_v4", v4.CASES, v4.TOKENIZE,
+             {"responses": v4.RESPONSES, "messages": v4.MESSAGES}),
+}
+
+
+def _flags(name: str, tool_parser: str, reasoning_parser: str) -> list[str]:
+    return ["--served-model-name", name, "--tool-call-parser", tool_parser,
+            "--reasoning-parser", reasoning_parser, "--enable-auto-tool-choice"]
+
+
+def _entry(body: dict, status: int, resp: dict, ids: str) -> dict:
+    return {"request": body, "status": status,
+            **({ids: resp[ids]} if status == 200 else
+               {"error": resp.get("error") if isinstance(resp, dict) else resp})}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--url", help="a running render server with FLAGS on the folder")
+    ap.add_argument("--model", default="dsv32", choices=sorted(MODELS))
+    ap.add_argument("--url", help="a running render server with the model's flags on its folder")
     args = ap.parse_args()
+    tool_parser, reasoning_parser, cases, tokenize, others = MODELS[args.model]
+    flags = _flags(args.model, tool_parser, reasoning_parser)
+    out_file = HERE / f"{args.model}_render_vllm.json"
     from conformance import corpus, record
     from conformance.calls import request as post
 
-    tmp = pathlib.Path(tempfile.mkdtemp(prefix="tito-dsv32-"))
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix=f"tito-{args.model}-"))
     proc = None
     try:
         url = args.url
         if url is None:
-            folder = tmp / "dsv32"
+            folder = tmp / args.model
             folder.mkdir()
             shutil.copy(corpus.MODELS / "qwen3" / "tokenizer.json", folder)
             tokenizer_config = json.loads(
                 (corpus.MODELS / "qwen3" / "tokenizer_config.json").read_text())
             tokenizer_config.pop("chat_template", None)  # (no template: vLLM encodes by code)
             (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
-            for f in (ROOT / "conformance" / "models" / "dsv32").glob("*.json"):
+            for f in (ROOT / "conformance" / "models" / args.model).glob("*.json"):
                 shutil.copy(f, folder)
             port = record._free_port()
             env = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"}
             proc = subprocess.Popen(
                 [str(pathlib.Path(sys.executable).with_name("vllm")), "launch", "render",
-                 str(folder), *FLAGS, "--host", "127.0.0.1", "--port", str(port)],
+                 str(folder), *flags, "--host", "127.0.0.1", "--port", str(port)],
                 env={**__import__("os").environ, **env}, cwd=tmp,
                 stdout=open(tmp / "log", "wb"), stderr=subprocess.STDOUT)  # noqa: SIM115
             url = f"http://127.0.0.1:{port}"
             record.wait_ready(url, proc)
-        out = {}
-        for name, body in CASES.items():
-            status, resp = post(url, "/v1/chat/completions/render", {"model": "dsv32", **body})
-            out[name] = {"request": body, "status": status,
-                         **({"token_ids": resp["token_ids"]} if status == 200 else
-                            {"error": resp.get("error")})}
+        model = {"model": args.model}
+        out: dict = {"vllm": "0.33.0", "flags": flags, "cases": {}}
+        for name, body in cases.items():
+            status, resp = post(url, "/v1/chat/completions/render", {**model, **body})
+            out["cases"][name] = _entry(body, status, resp, "token_ids")
             print(name, status)
-        OUT.write_text(json.dumps({"vllm": "0.33.0", "flags": FLAGS, "cases": out},
-                                  ensure_ascii=False, indent=1) + "\n")
-        print(f"wrote {OUT} ({len(out)} cases)")
+        fields = ("messages", "tools", "chat_template_kwargs", "add_generation_prompt",
+                  "continue_final_message")
+        for name in tokenize:
+            body = {k: v for k, v in cases[name].items() if k in fields}
+            status, resp = post(url, "/tokenize", {**model, **body})
+            out.setdefault("tokenize", {})[name] = _entry(body, status, resp, "tokens")
+            print("tokenize", name, status)
+        for api, bodies in others.items():
+            for name, body in bodies.items():
+                status, resp = post(url, f"/v1/{api}/render", {**model, **body})
+                out.setdefault(api, {})[name] = _entry(body, status, resp, "token_ids")
+                print(api, name, status)
+        out_file.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n")
+        print(f"wrote {out_file} ({len(out['cases'])} cases)")
     finally:
         if proc is not None:
             proc.terminate()

@@ -35,22 +35,32 @@ Rules (vLLM's, checked against its render server: ``tests/goldens/record_dsv32_r
   a call's arguments are a JSON object (template-ready messages carry them parsed).
 - No generation prompt switch: the user turn always ends with the assistant's opener.
 
-Errors are :class:`DsEncodingError` with vLLM's words (a 400 for the request).
+Errors are :class:`DsEncodingError` with vLLM's words (a 400 for the request). The tokens,
+values and call blocks are :mod:`tito.core.render_dsml`'s (shared with DeepSeek-V4).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tito.core.render_dsml import (
+    ASSISTANT,
+    BOS,
+    EOS,
+    THINK_END,
+    THINK_START,
+    USER,
+    DsEncodingError,
+    calls_block,
+)
+from tito.core.render_dsml import DSML as _D
+from tito.core.render_dsml import last_user as _last_user
+from tito.core.render_dsml import text as _text
+from tito.core.render_dsml import to_json as _json
+
 __all__ = ["DsEncodingError", "encode"]
 
-BOS = "<｜begin▁of▁sentence｜>"
-EOS = "<｜end▁of▁sentence｜>"
-USER, ASSISTANT = "<｜User｜>", "<｜Assistant｜>"
-THINK_START, THINK_END = "<think>", "</think>"
-_D = "｜DSML｜"
 #: the tools block's fixed text (DeepSeek-V3.2's encoding, verbatim: the model was trained on it)
 _TOOLS_HEAD = (
     "## Tools\n"
@@ -84,10 +94,6 @@ _TOOLS_HEAD = (
 )
 
 
-class DsEncodingError(ValueError):
-    """A conversation DeepSeek-V3.2's encoding refuses (vLLM answers 400 with these words)."""
-
-
 def encode(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] | None,
            *, thinking: bool) -> str:
     """The prompt text of ``messages`` (template-ready: :func:`tito.core.render_messages.
@@ -112,13 +118,6 @@ def encode(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, A
             parts.append(_message(msgs, index, last_user, thinking))
             owner = index
     return "".join(parts)
-
-
-def _last_user(msgs: Sequence[Mapping[str, Any]]) -> int:
-    for index in range(len(msgs) - 1, -1, -1):
-        if msgs[index].get("role") in ("user", "developer"):
-            return index
-    return -1
 
 
 def _drop_thinking(msgs: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -166,7 +165,7 @@ def _message(msgs: Sequence[Mapping[str, Any]], index: int, last_user: int,
                     f"ThinkingMode: thinking, invalid message without reasoning/tool_calls "
                     f"`{dict(msg)}` after last user message")
             thought = (reasoning or "") + THINK_END
-        block = "\n\n" + _calls_block(calls) if calls else ""
+        block = "\n\n" + calls_block(calls, "function_calls") if calls else ""
         return thought + ("" if content is None else _text(content)) + block + EOS
     raise DsEncodingError(f"Invalid role: {role}")
 
@@ -191,37 +190,5 @@ def _tool_result(msgs: Sequence[Mapping[str, Any]], index: int, prev: int, last_
     return out
 
 
-def _text(value: Any) -> str:
-    """A content as DeepSeek's format strings write it (``str``: None is ``None``)."""
-    return value if isinstance(value, str) else str(value)
-
-
-def _json(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return json.dumps(value, ensure_ascii=True)
-
-
 def _tools_block(tools: Sequence[Mapping[str, Any]]) -> str:
     return _TOOLS_HEAD + "\n".join(_json(tool["function"]) for tool in tools) + "\n</functions>\n"
-
-
-def _calls_block(calls: Sequence[Mapping[str, Any]]) -> str:
-    invokes = []
-    for call in calls:
-        function = call["function"]
-        args = function.get("arguments")
-        if isinstance(args, str):
-            try:
-                args = json.loads(args)
-            except ValueError as exc:
-                raise DsEncodingError(f"tool call arguments are not JSON: {exc}") from None
-        if not isinstance(args, Mapping):
-            raise DsEncodingError("tool call arguments must be a JSON object")
-        params = "\n".join(
-            f'<{_D}parameter name="{key}" string="{"true" if isinstance(value, str) else "false"}">'
-            f"{value if isinstance(value, str) else _json(value)}</{_D}parameter>"
-            for key, value in args.items())
-        invokes.append(f'<{_D}invoke name="{function.get("name")}">\n{params}\n</{_D}invoke>')
-    return f"<{_D}function_calls>\n" + "\n".join(invokes) + f"\n</{_D}function_calls>"

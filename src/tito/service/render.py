@@ -70,6 +70,7 @@ from tito.service.harmony import harmony_prompt_ids, is_harmony_model
 from tito.service.render_wire import generate_request_wire, sampling_params_wire
 from tito.service.render_chat_parts import (
     calls_schema_replaces_text,
+    chat_messages,
     check_request_template,
     native_prompt,
     warm_up,
@@ -203,7 +204,7 @@ def _render_chat(
                     or request.chat_template_kwargs is not None):  # even {}
         raise BadRequest("chat_template is not supported for Mistral tokenizers.",
                          param="chat_template")  # vLLM's validate_request_params
-    native = model.config.native_renderer  # (DeepSeek-V3.2: its encoding, not a template)
+    native = model.config.native_renderer  # (DeepSeek's encodings, not a template)
     if native is not None:
         check_request_template(request, settings)  # (vLLM checks it before its renderer)
     template = (None if harmony or mistral or native is not None
@@ -230,14 +231,7 @@ def _render_chat(
 
     kv_params = dict(request.kv_transfer_params) if request.kv_transfer_params else None
     reused = kv_params.pop("prompt_token_ids", None) if kv_params else None
-    normalized = None if template is None and native is None else core_render.normalize_messages(
-        request.messages,  # (an encoding gets vLLM's conversation: strings, the developer kept)
-        content_format="string" if template is None else template.content_format,
-        keep_developer_role=template is None or template.mentions_developer_role,
-        keep_null_content=template is None or template.tests_content_none,
-        string_arguments=template is not None and template.wants_string_arguments,
-        text_only_model=None if model.multimodal else model.name,
-    )
+    normalized = chat_messages(request, template, native, model)
     if mistral and not model.multimodal:
         core_render.check_text_only(request.messages, model.name)  # vLLM 0.33's 400
     if reused is not None and (normalized is None or not normalized.media_parts):
@@ -248,8 +242,8 @@ def _render_chat(
         window = core_render.truncate(len(reused), truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
         media: list[dict[str, Any]] = []
-    elif native is not None and normalized is not None:  # DeepSeek-V3.2's encoding
-        text = native_prompt(normalized.messages, tools, kwargs)
+    elif native is not None and normalized is not None:  # DeepSeek's encodings
+        text = native_prompt(native, normalized.messages, tools, kwargs)
         if truncate_to is None:
             _fail_fast(vocab, text, budget, model.max_model_len, "messages")
         tokenized = core_render.tokenize_prompt(

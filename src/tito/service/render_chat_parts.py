@@ -12,8 +12,9 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
-from tito.core import render_dsv32
+from tito.core import render_dsv4, render_dsv32
 from tito.core import sampling as core_sampling
 from tito.core.parsers.tools import RENDER_TRAITS
 from tito.core.parsers.tools.structural import structural_tag
@@ -64,15 +65,40 @@ def check_request_template(request: ChatCompletionRequest, settings: RenderSetti
         raise BadRequest(_UNTRUSTED_TEMPLATE, param="chat_template")
 
 
-def native_prompt(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
-                  kwargs: Mapping[str, Any]) -> str:
-    """The prompt text of a model vLLM renders with its own encoding (DeepSeek-V3.2's:
-    :mod:`tito.core.render_dsv32`): the template kwargs' tools over the request's, thinking
-    from ``thinking`` / ``enable_thinking``; a conversation it refuses is vLLM's 400."""
+def chat_messages(request: ChatCompletionRequest, template: Any, native: str | None,
+                  model: ServedModel) -> core_render.NormalizedMessages | None:
+    """The messages as the template or the encoding ``native`` gets them (None: a model encoded
+    by other code). An encoding gets vLLM's conversation, the developer kept: strings, but
+    DeepSeek-V4's in the ``openai`` content format (null content ``[]``), an empty one too
+    (DeepSeek-V4's encoding writes the BOS alone; V3.2's fails in vLLM, a 500: tito's 400)."""
+    if template is None and native is None:
+        return None
+    if native == "deepseek_v4" and not request.messages:
+        return core_render.NormalizedMessages([], [])
+    return core_render.normalize_messages(
+        request.messages,
+        content_format=(template.content_format if template is not None
+                        else "openai" if native == "deepseek_v4" else "string"),
+        keep_developer_role=template is None or template.mentions_developer_role,
+        keep_null_content=(template.tests_content_none if template is not None
+                           else native != "deepseek_v4"),
+        string_arguments=template is not None and template.wants_string_arguments,
+        text_only_model=None if model.multimodal else model.name,
+    )
+
+
+def native_prompt(native: str, messages: list[dict[str, Any]],
+                  tools: list[dict[str, Any]] | None, kwargs: Mapping[str, Any]) -> str:
+    """The prompt text of a model vLLM renders with its own encoding (``native``: DeepSeek-V3.2's
+    :mod:`tito.core.render_dsv32`, DeepSeek-V4's :mod:`tito.core.render_dsv4`): the template
+    kwargs' tools over the request's, the mode from the kwargs; a conversation it refuses is
+    vLLM's 400."""
+    tools = kwargs["tools"] if kwargs.get("tools") is not None else tools
     try:
+        if native == "deepseek_v4":
+            return render_dsv4.encode(messages, tools, render_dsv4.mode_of(kwargs))
         return render_dsv32.encode(
-            messages, kwargs["tools"] if kwargs.get("tools") is not None else tools,
-            thinking=bool(kwargs.get("thinking") or kwargs.get("enable_thinking")))
+            messages, tools, thinking=bool(kwargs.get("thinking") or kwargs.get("enable_thinking")))
     except render_dsv32.DsEncodingError as exc:
         raise BadRequest(str(exc)) from None  # (vLLM names no param)
 

@@ -321,7 +321,8 @@ def _chat_to_render(
 
         _check_mm_processor_kwargs(request)
     if isinstance(request.input, list) and not request.input and not request.instructions \
-            and not is_harmony_model(model):  # harmony renders an empty conversation
+            and not is_harmony_model(model) and model.config.native_renderer != "deepseek_v4":
+        # (harmony renders an empty conversation, DeepSeek-V4's encoding the BOS alone)
         raise BadRequest(
             "Cannot apply chat template to an empty conversation. Provide at least one message.",
         )

@@ -60,7 +60,9 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             from tito.core.harmony import lazy_content_dumped  # gpt-oss only
 
             fields["messages"] = lazy_content_dumped(fields.get("messages"))
-        if not request.messages and not harmony:  # harmony renders none
+        # harmony renders none, DeepSeek-V4's encoding the BOS alone
+        native = model.config.native_renderer
+        if not request.messages and not harmony and native != "deepseek_v4":
             raise BadRequest(
                 "Cannot apply chat template to an empty conversation. Provide at least one message.",
                 param="messages",
