@@ -75,6 +75,10 @@ _MISTRAL_SKIP = ("skip_special_tokens drops every special token from content, [T
 _REASONING_TOKENS = ("tito reports usage.completion_tokens_details.reasoning_tokens (OpenAI's "
     "field) on the reasoning path (batch, and a stream's usage of one choice); vLLM's derender "
     "leaves it null")
+_HARMONY_OTHER_AUTHOR = ("gpt-oss: a message whose header openai-harmony reads as another "
+    "author's (a padded-vocabulary id before the role: `<|reserved_N|>assistant`, author role "
+    "tool) is not the assistant's, in the stream as in batch: no tool call (vLLM's batch drops "
+    "it; its stream reads only the recipient and emits the call)")
 _PARAM_NOTATION = ("tito names the request field in one notation (vLLM mixes pydantic locations "
     "with union member names, 'body.' prefixes and bare names)")
 
@@ -238,6 +242,8 @@ DEVIATIONS: list[Deviation] = [
               "harmony batch searches the text with the markers written and reports one found "
               "inside them ('s' in <|message|>) though the engine's text (special tokens "
               "skipped) never held it and the content is not cut"),
+    *(Deviation("stream_*", "padded_vocab_id*_gptoss*", path, _HARMONY_OTHER_AUTHOR)
+      for path in ("finish_reason", "tool_calls")),
     Deviation("stream_*", "two_analysis*", "reasoning",
               "two messages on one channel are joined with a newline in the stream as in batch "
               "(vLLM joins them with '\\n' in batch only)"),
