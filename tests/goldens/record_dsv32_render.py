@@ -1,16 +1,17 @@
-"""Record ``<model>_render_vllm.json``: vLLM 0.33.0's native DeepSeek chat renders.
+"""Record ``<model>_render_vllm.json``: vLLM 0.33.0's native chat renders (DeepSeek, Inkling).
 
 Run with vLLM's python (never from the tests)::
 
-    /work/vllm-venv/bin/python tests/goldens/record_dsv32_render.py [--model dsv4] \
-        [--url http://127.0.0.1:18126]
+    /work/vllm-venv/bin/python tests/goldens/record_dsv32_render.py [--model dsv4|inkling] \
+        [--url http://127.0.0.1:18126 | --port 18140]
 
 vLLM 0.33 renders a folder whose ``config.json`` names ``DeepseekV32ForCausalLM`` with its own
 encoding (``tokenizer_mode`` ``deepseek_v32``: ``tokenizers/deepseek_v32_encoding.py``), and
-``DeepseekV4ForCausalLM`` with ``deepseek_v4``'s, not a Jinja template. This starts ``vllm launch
-render`` (GPU-less) on Qwen3's tokenizer files with ``conformance/models/<model>/config.json``
-(that architecture, its sizes; Qwen3's chat template taken out; no weights) and the model's
-parsers (:data:`MODELS`), posts its cases to ``/v1/chat/completions/render`` (and some to
+``DeepseekV4ForCausalLM`` with ``deepseek_v4``'s, ``InklingForCausalLM`` with ``inkling``'s (to
+ids), not a Jinja template. This starts ``vllm launch render`` (GPU-less) on Qwen3's tokenizer
+files with ``conformance/models/<model>/config.json`` (that architecture, its sizes; Qwen3's chat
+template taken out; no weights; for Inkling, its chat tokens added as special tokens:
+``conformance.markers.inkling_folder``) and the model's parsers (:data:`MODELS`), posts its cases to ``/v1/chat/completions/render`` (and some to
 ``/tokenize`` and ``/v1/responses/render``) and stores each status with its ``token_ids`` (or the
 error). ``tests/test_render_<model>.py`` renders them with tito on the same files.
 """
@@ -30,6 +31,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 import dsv4_render_cases as v4  # noqa: E402
+import inkling_render_cases as ink  # noqa: E402
 
 WEATHER = {"type": "function", "function": {
     "name": "get_weather", "description": "Weather of a city",
@@ -146,6 +148,7 @@ MODELS: dict[str, tuple[str, str, dict[str, dict], list[str], dict[str, dict[str
     "dsv32": ("deepseek_v32", "deepseek_v3", CASES, [], {}),
     "dsv4": ("deepseek_v4", "deepseek_v4", v4.CASES, v4.TOKENIZE,
              {"responses": v4.RESPONSES, "messages": v4.MESSAGES}),
+    "inkling": ("inkling", "inkling", ink.CASES, list(ink.CASES), {"responses": ink.RESPONSES}),
 }
 
 
@@ -164,6 +167,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default="dsv32", choices=sorted(MODELS))
     ap.add_argument("--url", help="a running render server with the model's flags on its folder")
+    ap.add_argument("--port", type=int, help="the server's port (default: a free one)")
     args = ap.parse_args()
     tool_parser, reasoning_parser, cases, tokenize, others = MODELS[args.model]
     flags = _flags(args.model, tool_parser, reasoning_parser)
@@ -177,15 +181,20 @@ def main() -> None:
         url = args.url
         if url is None:
             folder = tmp / args.model
-            folder.mkdir()
-            shutil.copy(corpus.MODELS / "qwen3" / "tokenizer.json", folder)
-            tokenizer_config = json.loads(
-                (corpus.MODELS / "qwen3" / "tokenizer_config.json").read_text())
-            tokenizer_config.pop("chat_template", None)  # (no template: vLLM encodes by code)
-            (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
-            for f in (ROOT / "conformance" / "models" / args.model).glob("*.json"):
-                shutil.copy(f, folder)
-            port = record._free_port()
+            if args.model == "inkling":
+                from conformance.markers import inkling_folder
+
+                inkling_folder(folder)
+            else:
+                folder.mkdir()
+                shutil.copy(corpus.MODELS / "qwen3" / "tokenizer.json", folder)
+                tokenizer_config = json.loads(
+                    (corpus.MODELS / "qwen3" / "tokenizer_config.json").read_text())
+                tokenizer_config.pop("chat_template", None)  # (no template: encoded by code)
+                (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
+                for f in (ROOT / "conformance" / "models" / args.model).glob("*.json"):
+                    shutil.copy(f, folder)
+            port = args.port or record._free_port()
             env = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"}
             proc = subprocess.Popen(
                 [str(pathlib.Path(sys.executable).with_name("vllm")), "launch", "render",

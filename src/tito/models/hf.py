@@ -178,12 +178,13 @@ def default_sampling(generation_config: dict[str, Any] | None) -> dict[str, Any]
 
 #: architectures vLLM 0.33 renders with an encoding of its own instead of a chat template
 #: (``ModelConfig._try_verify_and_update`` -> ``tokenizer_mode``), tito's name for the ones it
-#: implements (:mod:`tito.core.render_dsv32`, :mod:`tito.core.render_dsv4`) and None for the others
+#: implements (:mod:`tito.core.render_dsv32`, :mod:`tito.core.render_dsv4`,
+#: :mod:`tito.core.render_inkling`) and None for the others
 NATIVE_RENDERERS: dict[str, str | None] = {
     "DeepseekV32ForCausalLM": "deepseek_v32",
     "DeepseekV4ForCausalLM": "deepseek_v4", "DeepseekV4ForConditionalGeneration": "deepseek_v4",
     "DeepseekV41ForCausalLM": None, "KimiK3ForConditionalGeneration": None,
-    "InklingForCausalLM": None, "InklingForConditionalGeneration": None,
+    "InklingForCausalLM": "inkling", "InklingForConditionalGeneration": "inkling",
 }
 
 

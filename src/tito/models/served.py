@@ -22,6 +22,7 @@ from typing import Any
 
 from tokenizers import Tokenizer
 
+from tito.core import render_inkling
 from tito.core.vocab import Vocab
 from tito.models import mistral
 from tito.models.config import ModelConfig
@@ -232,6 +233,17 @@ def _check_suffixed_markers(folder: Path, config: Any, tokenizer: Tokenizer) -> 
             )
 
 
+def _check_inkling_markers(folder: Path, config: Any, tokenizer: Tokenizer) -> None:
+    """An Inkling model whose vocabulary lacks a marker of its encoding is refused at load, as
+    vLLM 0.33's Inkling renderer refuses to start (every prompt needs them)."""
+    if config.native_renderer != "inkling":
+        return
+    try:
+        render_inkling.marker_ids(tokenizer.token_to_id)
+    except ValueError as exc:
+        raise ModelLoadError(f"model folder {folder}: {exc}") from None
+
+
 def build_model(spec: ModelSpec) -> ServedModel:
     """The expensive half of a load: the tokenizer, and the checks that need it."""
     folder, config, tokenizer_config = spec.path, spec.config, spec.tokenizer_config
@@ -250,6 +262,7 @@ def build_model(spec: ModelSpec) -> ServedModel:
             raise ModelLoadError(f"model folder {folder}: cannot load {TOKENIZER_FILE}: {exc}") from None
         size = tokenizer.get_vocab_size(with_added_tokens=True)
         _check_suffixed_markers(folder, config, tokenizer)
+        _check_inkling_markers(folder, config, tokenizer)
     if config.vocab_size is None:  # no file states the model's rows: the tokenizer's size
         config = config.model_copy(update={"vocab_size": size})
     if spec.mistral_file is not None:

@@ -154,17 +154,21 @@ def render_chat_wire(
     header_request_id: str | None = None,
     responses: bool = False,
     builtin_tools: bool = False,
+    tokenize: bool = False,
 ) -> dict[str, Any]:
     """``render_chat_request(...).to_wire()``, what the render functions answer, without
     building the models when no value needs their checks (:mod:`tito.service.render_wire`):
-    the same dict, the same errors."""
+    the same dict, the same errors. ``tokenize``: for ``/tokenize``, where vLLM's body types
+    an assistant message with a null content as OpenAI's, whose tool calls are an iterable its
+    chat preprocessing consumes before Inkling's encoding reads them (it writes none of them)."""
     return _render_chat(request, settings, model, header_request_id, responses, wire=True,
-                        builtin_tools=builtin_tools)
+                        builtin_tools=builtin_tools, tokenize=tokenize)
 
 
 def _render_chat(
     request: ChatCompletionRequest, settings: RenderSettings | None, model: ServedModel | None,
     header_request_id: str | None, responses: bool, *, wire: bool, builtin_tools: bool = False,
+    tokenize: bool = False,
 ) -> Any:
     """:func:`render_chat_request` (``wire`` false) or :func:`render_chat_wire` (true)."""
     settings = settings or current_settings()
@@ -204,7 +208,7 @@ def _render_chat(
                     or request.chat_template_kwargs is not None):  # even {}
         raise BadRequest("chat_template is not supported for Mistral tokenizers.",
                          param="chat_template")  # vLLM's validate_request_params
-    native = model.config.native_renderer  # (DeepSeek's encodings, not a template)
+    native = model.config.native_renderer  # (DeepSeek's and Inkling's encodings, no template)
     if native is not None:
         check_request_template(request, settings)  # (vLLM checks it before its renderer)
     template = (None if harmony or mistral or native is not None
@@ -242,13 +246,18 @@ def _render_chat(
         window = core_render.truncate(len(reused), truncate_to, side)
         tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
         media: list[dict[str, Any]] = []
-    elif native is not None and normalized is not None:  # DeepSeek's encodings
-        text = native_prompt(native, normalized.messages, tools, kwargs)
-        if truncate_to is None:
-            _fail_fast(vocab, text, budget, model.max_model_len, "messages")
-        tokenized = core_render.tokenize_prompt(
-            vocab, text, add_special_tokens=False, truncate_to=truncate_to,
-            truncation_side=side, with_offsets=bool(request.return_token_offsets))
+    elif native is not None and normalized is not None:  # an encoding of vLLM's, by code
+        encoded = native_prompt(model, request.messages, normalized, tools, kwargs,
+                                tokenize=tokenize)
+        if isinstance(encoded, str):  # DeepSeek's text, tokenized without special tokens
+            if truncate_to is None:
+                _fail_fast(vocab, encoded, budget, model.max_model_len, "messages")
+            tokenized = core_render.tokenize_prompt(
+                vocab, encoded, add_special_tokens=False, truncate_to=truncate_to,
+                truncation_side=side, with_offsets=bool(request.return_token_offsets))
+        else:  # Inkling's ids
+            window = core_render.truncate(len(encoded), truncate_to, side)
+            tokenized = core_render.TokenizedPrompt(token_ids=encoded[window])
         media = []
     elif template is None or normalized is None:  # harmony (gpt-oss), mistral-common: by code
         ids = (

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
-from tito.core import render_dsv4, render_dsv32
+from tito.core import render_dsv4, render_dsv32, render_inkling
 from tito.core import sampling as core_sampling
 from tito.core.parsers.tools import RENDER_TRAITS
 from tito.core.parsers.tools.structural import structural_tag
@@ -70,10 +70,11 @@ def chat_messages(request: ChatCompletionRequest, template: Any, native: str | N
     """The messages as the template or the encoding ``native`` gets them (None: a model encoded
     by other code). An encoding gets vLLM's conversation, the developer kept: strings, but
     DeepSeek-V4's in the ``openai`` content format (null content ``[]``), an empty one too
-    (DeepSeek-V4's encoding writes the BOS alone; V3.2's fails in vLLM, a 500: tito's 400)."""
+    (DeepSeek-V4's encoding writes the BOS alone, Inkling's its effort block and generation
+    prompt; V3.2's fails in vLLM, a 500: tito's 400)."""
     if template is None and native is None:
         return None
-    if native == "deepseek_v4" and not request.messages:
+    if native in ("deepseek_v4", "inkling") and not request.messages:
         return core_render.NormalizedMessages([], [])
     return core_render.normalize_messages(
         request.messages,
@@ -87,20 +88,49 @@ def chat_messages(request: ChatCompletionRequest, template: Any, native: str | N
     )
 
 
-def native_prompt(native: str, messages: list[dict[str, Any]],
-                  tools: list[dict[str, Any]] | None, kwargs: Mapping[str, Any]) -> str:
-    """The prompt text of a model vLLM renders with its own encoding (``native``: DeepSeek-V3.2's
-    :mod:`tito.core.render_dsv32`, DeepSeek-V4's :mod:`tito.core.render_dsv4`): the template
-    kwargs' tools over the request's, the mode from the kwargs; a conversation it refuses is
-    vLLM's 400."""
+def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
+                  conversation: core_render.NormalizedMessages,
+                  tools: list[dict[str, Any]] | None, kwargs: Mapping[str, Any], *,
+                  tokenize: bool = False) -> str | list[int]:
+    """The prompt of a model vLLM renders with its own encoding: the text of DeepSeek-V3.2's
+    (:mod:`tito.core.render_dsv32`) or DeepSeek-V4's (:mod:`tito.core.render_dsv4`), from the
+    template-ready ``conversation``, the mode from the kwargs; Inkling's ids
+    (:mod:`tito.core.render_inkling`), from the request's ``messages``. The template kwargs'
+    tools win over the request's; a conversation the encoding refuses is vLLM's 400.
+    ``tokenize``: for ``/tokenize``, whose body types an assistant message with a null content
+    as OpenAI's, its tool calls an iterable that vLLM's chat preprocessing consumes before
+    Inkling's encoding reads them (none are written)."""
+    native = model.config.native_renderer
     tools = kwargs["tools"] if kwargs.get("tools") is not None else tools
     try:
+        if native == "inkling":
+            return _inkling_prompt(model, messages, conversation, tools, kwargs, tokenize)
         if native == "deepseek_v4":
-            return render_dsv4.encode(messages, tools, render_dsv4.mode_of(kwargs))
-        return render_dsv32.encode(
-            messages, tools, thinking=bool(kwargs.get("thinking") or kwargs.get("enable_thinking")))
-    except render_dsv32.DsEncodingError as exc:
+            return render_dsv4.encode(conversation.messages, tools, render_dsv4.mode_of(kwargs))
+        return render_dsv32.encode(conversation.messages, tools, thinking=bool(
+            kwargs.get("thinking") or kwargs.get("enable_thinking")))
+    except (render_dsv32.DsEncodingError, render_inkling.InklingEncodingError) as exc:
         raise BadRequest(str(exc)) from None  # (vLLM names no param)
+
+
+def _inkling_prompt(model: ServedModel, messages: list[dict[str, Any]],
+                    conversation: core_render.NormalizedMessages, tools: Any,
+                    kwargs: Mapping[str, Any], tokenize: bool) -> list[int]:
+    """Inkling's ids (:func:`native_prompt`'s rules)."""
+    if conversation.media_parts:  # (a multimodal Inkling model: vLLM writes a bare marker its
+        # multimodal processor expands, which tito does not implement)
+        raise BadRequest(f"tito renders no media parts for model `{model.name}` (its chats are "
+                         "encoded by code).", param="messages")
+    if kwargs.get("continue_final_message"):
+        raise BadRequest("Inkling renderer does not support continue_final_message")
+    if tokenize:
+        messages = [{k: v for k, v in m.items() if k != "tool_calls"}
+                    if "content" in m and m["content"] is None else m for m in messages]
+    return render_inkling.encode(
+        messages, tools, markers=render_inkling.marker_ids(model.vocab.token_id),
+        text=model.vocab.encode,
+        effort=render_inkling.effort_level(kwargs.get("reasoning_effort")),
+        add_generation_prompt=bool(kwargs.get("add_generation_prompt", True)))
 
 
 def _template_source(

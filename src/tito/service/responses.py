@@ -321,8 +321,10 @@ def _chat_to_render(
 
         _check_mm_processor_kwargs(request)
     if isinstance(request.input, list) and not request.input and not request.instructions \
-            and not is_harmony_model(model) and model.config.native_renderer != "deepseek_v4":
-        # (harmony renders an empty conversation, DeepSeek-V4's encoding the BOS alone)
+            and not is_harmony_model(model) \
+            and model.config.native_renderer not in ("deepseek_v4", "inkling"):
+        # (harmony renders an empty conversation, DeepSeek-V4's encoding the BOS alone,
+        # Inkling's its effort block)
         raise BadRequest(
             "Cannot apply chat template to an empty conversation. Provide at least one message.",
         )

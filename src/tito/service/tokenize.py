@@ -60,9 +60,9 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             from tito.core.harmony import lazy_content_dumped  # gpt-oss only
 
             fields["messages"] = lazy_content_dumped(fields.get("messages"))
-        # harmony renders none, DeepSeek-V4's encoding the BOS alone
+        # harmony renders none, DeepSeek-V4's encoding the BOS alone, Inkling's its effort block
         native = model.config.native_renderer
-        if not request.messages and not harmony and native != "deepseek_v4":
+        if not request.messages and not harmony and native not in ("deepseek_v4", "inkling"):
             raise BadRequest(
                 "Cannot apply chat template to an empty conversation. Provide at least one message.",
                 param="messages",
@@ -86,7 +86,7 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                 raise SchemaError(f"1 validation error:\n  {loc}: {first['msg']}",
                                   param=loc) from None
         # the engine request's ids, its wire dict built without the models when it can be
-        ids = render_chat_wire(chat, model=model)["token_ids"]
+        ids = render_chat_wire(chat, model=model, tokenize=True)["token_ids"]
     else:  # as the completions render tokenizes a text prompt (vLLM reads the two kwargs
         _check_mm_processor_kwargs(request)  # though its tokenize body has no such fields)
         ids = tokenize_prompt(model.vocab, request.prompt,
