@@ -90,8 +90,10 @@ def main(argv: list[str] | None = None) -> int:
                 # tito draws one too there (``chatcmpl-tool-...``)
                 tito_ids = [None if i.startswith("chatcmpl-tool-") else i
                             for i in tito["batch"]["ids"] or []]
-                if tito_ids != (vstreams["1"]["ids"] or []) and want and len(
-                        want["calls"]) == len(tito["batch"]["calls"]):
+                # (compared only where the calls are the same tools: other differences are
+                # classified by the calls' own kinds)
+                if tito_ids != (vstreams["1"]["ids"] or []) and want and [c[0] for c in want[
+                        "calls"]] == [c[0] for c in tito["batch"]["calls"]]:
                     kinds.append("ids")
             for key, vs in vstreams.items():
                 if want is not None and "error" not in vs and compare(want, norm(vs)):

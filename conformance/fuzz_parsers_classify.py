@@ -82,8 +82,11 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     closed whose ``<tool_call|>`` is misspelt: vLLM reads it as more members, the next call's
     header a key and its members merged in; tito drops it and reads the next call),
     ``args_marker_broken`` (kimi_k2: a call whose ``<|tool_call_argument_begin|>`` is misspelt:
-    vLLM's engine makes the call with ``{}`` and drops its arguments' text; tito keeps the
-    call's text as content).
+    vLLM's engine makes the call with ``{}``, or with the next call's arguments, that call
+    lost, and drops its arguments' text; tito keeps the call's text as content),
+    ``marker_in_string`` (mistral: a ``[TOOL_CALLS]`` inside a JSON string of the arguments is
+    the string's text in tito, so a stray ``"`` carries the next calls into the arguments;
+    vLLM's engine splits at the token wherever it stands).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -160,11 +163,14 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         return "element_loose"  # vLLM read a broken element's name and arguments loosely
     if tool == "granite" and kind in ("args", "content") and re.search(r'"arguments"\s*:\s*"', text):
         return "string_args"  # tito reads granite4's string arguments, vLLM's granite does not
-    if tool == "kimi_k2" and kind in ("content", "n_calls") and len(wc) > len(gc) \
-            and _subsequence(gc, wc) and _subsequence(wcont, gcont) \
+    if tool == "kimi_k2" and kind in ("content", "n_calls", "name") and len(wc) >= len(gc) \
+            and _subsequence(wcont, gcont) \
             and all(a == "{}" for n, a in wc if [n, a] not in gc) \
             and text.count("<|tool_call_argument_begin|>") < text.count("<|tool_call_begin|>"):
         return "args_marker_broken"  # vLLM calls it with {}, its arguments' text dropped
+    if tool == "mistral" and kind == "n_calls" and 0 < len(gc) < len(wc) \
+            and "[TOOL_CALLS]" in gc[-1][1] and not _json_equal(gc[-1][1], gc[-1][1]):
+        return "marker_in_string"  # a stray quote: tito's arguments run on over the next calls
     if tool == "gemma4" and kind in ("args", "n_calls", "content") and any(
             any(c in k for c in "}<") for _, a in wc for k in _keys(a)):
         return "gemma4_after_args"  # vLLM read the text after the arguments as a member

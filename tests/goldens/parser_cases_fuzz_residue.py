@@ -67,6 +67,30 @@ _CASES: list[tuple[str, str | None, str, str]] = [
      'Sure.<tool_calls>\n<tool_call>get_time<tool_sep>\n</tool_call>\n</tool_calls>Then: <tool_'
      'call>search<tool_sep><arg_key>limit</arg_key><arg_value>3</arg_value></tool_call> done'
      '</tool_calls>'),
+    # kimi_k2: a misspelt argument marker with a call after it (args_marker_broken: vLLM's
+    # header reads on into the next call and takes its arguments)
+    ('kimi_k2', None, 'misspelt_arg_begin_first',  # seed 15, kimi_k2/7
+     'Calling the tool now.\n\n<|tool_calls_section_begin|><|tool_call_begin|>functions.get_w'
+     'eather:0 <|too_call_argument_begin|>{\n  "temp": 2.0\n}<|tool_call_end|><|tool_call_begi'
+     'n|>functions.get_time:1 <|tool_call_argument_begin|>{}<|tool_call_end|><|tool_call_begin|'
+     '>functions.search:2 <|tool_call_argument_begin|>{"limit": 0, "query": "S\\u00e3o Paulo"}'
+     '<|tool_call_end|><|tool_calls_section_end|>好的，我来查一下。'),
+    ('kimi_k2', None, 'misspelt_arg_begin_first_fixed',
+     'Calling the tool now.\n\n<|tool_calls_section_begin|><|tool_call_begin|>functions.get_w'
+     'eather:0 <|tool_call_argument_begin|>{\n  "temp": 2.0\n}<|tool_call_end|><|tool_call_beg'
+     'in|>functions.get_time:1 <|tool_call_argument_begin|>{}<|tool_call_end|><|tool_call_begin'
+     '|>functions.search:2 <|tool_call_argument_begin|>{"limit": 0, "query": "S\\u00e3o Paulo"'
+     '}<|tool_call_end|><|tool_calls_section_end|>好的，我来查一下。'),
+    # mistral v11: [TOOL_CALLS] ends the arguments inside a string a stray '"' left open (fixed)
+    ('mistral', 'mistral', 'stray_quote',  # seed 15, mistral+mistral/2
+     '[THINK]The user wants weather.\nI should call a tool.[/THINK]Let me check that for you.[T'
+     'OOL_CALLS]get_weather{"note": null, "tags": [3.14, true, 100000], "city"": "42", "days": '
+     '100000}[TOOL_CALLS]get_time{}[TOOL_CALLS]get_weather{\n  "days": -7,\n  "detailed": tru'
+     'e,\n  "city": 3\n}'),
+    # deepseek_v3: unbalanced arguments end at the closing fence and end marker (fixed)
+    ('deepseek_v3', 'deepseek_r1', 'unbalanced_fence',  # seed 15, deepseek_v3+deepseek_r1/4
+     '<think>ok\n\n</think>Let me check that for you.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>fu'
+     'nction<｜tool▁sep｜>get_time\n```json\n{\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>Done!'),
 ]
 
 

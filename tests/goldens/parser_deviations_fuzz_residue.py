@@ -33,8 +33,8 @@ def _kept(cid: str, call: str) -> str:
     return re.sub(call, "", text, flags=re.DOTALL)
 
 
-def _calls(cid: str) -> list:
-    return [[n, a] for n, a in RECORDED[cid]["batch"]["calls"]]
+def _calls(cid: str, path: str = "batch") -> list:
+    return [[n, a] for n, a in RECORDED[cid][path]["calls"]]
 
 
 _HEADER = ("text_kept: a header that is not exactly 'call:NAME{' after <start_function_call> "
@@ -45,6 +45,7 @@ _AFTER = ("text_after_calls: the text after and between the calls is content (vL
           "keeps only the text before the first call)")
 
 _FG = "functiongemma/fr_"
+_KF = "kimi_k2/fr_misspelt_arg_begin_first_fixed"
 
 _RESIDUE_DEVIATIONS: dict[str, tuple[dict, str]] = {
     **{
@@ -67,4 +68,34 @@ _RESIDUE_DEVIATIONS: dict[str, tuple[dict, str]] = {
         {"reasoning": None, "calls": _calls("hy_v3/fr_call_after_section_text"),
          "content": _kept("hy_v3/fr_call_after_section_text", _HY_CALL)},
         _AFTER + "; a stray </tool_calls> after the section is dropped"),
+    "kimi_k2/fr_misspelt_arg_begin_first": (
+        {"reasoning": None, "calls": _calls(_KF, "stream")[1:],
+         "content": _TEXT["kimi_k2/fr_misspelt_arg_begin_first"].split(
+             "<|tool_call_end|>")[0] + "<|tool_call_end|>" + _TEXT[
+             "kimi_k2/fr_misspelt_arg_begin_first"].split("<|tool_calls_section_end|>")[1]},
+        "args_marker_broken: a call whose <|tool_call_argument_begin|> is misspelt is no call "
+        "(its header meets <|tool_call_end|> first): its text is content and the next call is "
+        "read; vLLM's engine reads that header on into the next call, names the call from the "
+        "first id and gives it the next call's arguments, the next call lost (the calls: "
+        "vLLM's stream's, of the same output spelt right, but the broken one)"),
+    "kimi_k2/fr_misspelt_arg_begin_first_fixed": (
+        {"reasoning": None, "calls": _calls(_KF, "stream"),
+         "content": _TEXT["kimi_k2/fr_misspelt_arg_begin_first_fixed"].split(
+             "<|tool_calls_section_begin|>")[0] + _TEXT[
+             "kimi_k2/fr_misspelt_arg_begin_first_fixed"].split("<|tool_calls_section_end|>")[1]},
+        _AFTER + "; vLLM's batch re-serializes the arguments, its stream sends the model's text, "
+        "as tito (batch_reserializes: the calls are its stream's)"),
+    "mistral+mistral/fr_stray_quote": (
+        {**{k: RECORDED["mistral+mistral/fr_stray_quote"]["batch"][k]
+            for k in ("reasoning", "content")},
+         "calls": [["get_weather", _TEXT["mistral+mistral/fr_stray_quote"].split(
+             "[TOOL_CALLS]get_weather", 1)[1]]]},
+        "marker_in_string: tito's arguments scanner reads JSON strings, and a [TOOL_CALLS] "
+        "inside one is its text (a valid string may hold it); a stray '\"' leaves a string "
+        "open, so the next calls are that call's arguments, to the end of the output (not "
+        "JSON); vLLM's engine splits at the token wherever it stands (it also cuts a valid "
+        "string holding it and makes a call named with the string's rest)"),
 }
+
+#: cases whose arguments are not JSON in vLLM either (a stray quote, an unclosed object)
+NOT_JSON = {"mistral+mistral/fr_stray_quote", "deepseek_v3+deepseek_r1/fr_unbalanced_fence"}

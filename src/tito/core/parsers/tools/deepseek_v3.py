@@ -28,7 +28,9 @@ Phases (``args`` is in :mod:`._objects`):
     whole call; ``kimi_k2`` names a call there, see its header).
 ``args``
     The arguments JSON streams raw; ``<｜tool▁call▁end｜>`` outside strings ends a broken call
-    (consumed), ``<｜tool▁calls▁end｜>`` ends it and the section.
+    (consumed; the closing fence on its own line right before it is not the arguments', as
+    vLLM's regex),
+    ``<｜tool▁calls▁end｜>`` ends it and the section.
 ``tail``
     After the arguments: optional whitespace and closing fence, then ``<｜tool▁call▁end｜>``
     (consumed). Anything else ends the call and is text.
@@ -111,7 +113,9 @@ class DeepSeekV3Parser(ObjectCallParser):
     calls_end: ClassVar[str] = CALLS_END
     #: closing fence allowed between the arguments and ``call_end``
     fence_close: ClassVar[str] = FENCE_CLOSE
-    stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, CALLS_END)
+    #: (the closing fence and end marker end unbalanced arguments, the fence not theirs: vLLM's
+    #: regex ``(.*)\n```<｜tool▁call▁end｜>``)
+    stop_markers: ClassVar[tuple[str, ...]] = ("\n" + FENCE_CLOSE + CALL_END, CALL_END, CALLS_END)
     end_marker: ClassVar[str] = CALL_END
     #: the marker between a call's name and its arguments
     sep: ClassVar[str] = SEP

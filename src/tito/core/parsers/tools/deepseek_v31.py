@@ -65,6 +65,7 @@ class DeepSeekV31Parser(DeepSeekV3Parser):
     name: ClassVar[str] = "deepseek_v31"
     structural_tag_model: ClassVar[str | None] = "deepseek_v3_1"
     fence_close: ClassVar[str] = ""
+    stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, CALLS_END)  # (no fence)
     #: DeepSeek's closing markers are special tokens, never a string's text: they end the
     #: arguments also inside a string the model never closed (vLLM's regex ends them there)
     string_stop_markers: ClassVar[tuple[str, ...]] = (CALL_END, CALLS_END)
