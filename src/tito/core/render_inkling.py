@@ -24,8 +24,8 @@ tokenization). Grammar of the prompt (``<|x|>`` is the marker ``x``)::
               | ROLE "<|content_audio_input|><|audio_end|>" END
     END      := "<|end_message|>"
 
-Rules (vLLM's, checked against its render server: ``tests/goldens/record_native_render.py``,
-``render_cases_inkling.py``):
+Rules (vLLM's, checked against its render server: ``tests/goldens/record_dsv32_render.py
+--model inkling``, cases in ``inkling_render_cases.py``):
 
 - Roles: system, developer (written as system), user, assistant, tool; any other is a 400.
 - Content: a string is one text block (none when empty); a list gives a block per part: a

@@ -60,12 +60,18 @@ class TokenizeChatRequest(OpenAIBaseModel):
     def _messages(cls, value: Any) -> Any:
         """The messages' schema, as a chat request's (vLLM checks it with the body, before
         the model lookup); the render checks the rest. A deprecated ``reasoning_content`` is
-        dropped, not renamed: vLLM's tokenize body has no rename, and its message types keep
-        only ``reasoning``."""
-        if isinstance(value, list):
-            value = [{k: v for k, v in m.items() if k != "reasoning_content"}
-                     if isinstance(m, dict) and "reasoning_content" in m else m for m in value]
-        return normalize_messages(value, check_calls=False)
+        kept as it is, not renamed: vLLM's tokenize body has no rename (its template path never
+        reads it, and the tokenize service drops it; Inkling's encoding reads the raw message)."""
+        if not isinstance(value, list):
+            return normalize_messages(value, check_calls=False)
+        legacy = {i: m["reasoning_content"] for i, m in enumerate(value)
+                  if isinstance(m, dict) and "reasoning_content" in m}
+        out = normalize_messages([{k: v for k, v in m.items() if k != "reasoning_content"}
+                                  if i in legacy else m for i, m in enumerate(value)],
+                                 check_calls=False)
+        for i, text in legacy.items():
+            out[i] = {**out[i], "reasoning_content": text}
+        return out
 
 
 TokenizeRequest = TokenizeCompletionRequest | TokenizeChatRequest

@@ -44,6 +44,9 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         fields = {name: getattr(request, name) for name in request.model_fields_set
                   if name != "return_token_strs" and name in TokenizeChatRequest.model_fields}
         fields.setdefault("add_special_tokens", False)
+        if model.config.native_renderer != "inkling":  # (only Inkling's encoding reads it)
+            fields["messages"] = [{k: v for k, v in m.items() if k != "reasoning_content"}
+                                  for m in fields.get("messages") or []]
         # vLLM's template path checks the tokenize body's defaults written out, so its rule
         # sees add_generation_prompt true (tito.protocol.raw_rules); its native encodings
         # (DeepSeek-V3.2) never look
