@@ -2,18 +2,20 @@
 
 Run with vLLM's python (never from the tests)::
 
-    /work/vllm-venv/bin/python tests/goldens/record_dsv32_render.py [--model dsv4|inkling] \
+    /work/vllm-venv/bin/python tests/goldens/record_dsv32_render.py [--model dsv4|dsv41|inkling] \
         [--url http://127.0.0.1:18126 | --port 18140]
 
 vLLM 0.33 renders a folder whose ``config.json`` names ``DeepseekV32ForCausalLM`` with its own
 encoding (``tokenizer_mode`` ``deepseek_v32``: ``tokenizers/deepseek_v32_encoding.py``), and
-``DeepseekV4ForCausalLM`` with ``deepseek_v4``'s, ``InklingForCausalLM`` with ``inkling``'s (to
-ids), not a Jinja template. This starts ``vllm launch render`` (GPU-less) on Qwen3's tokenizer
-files with ``conformance/models/<model>/config.json`` (that architecture, its sizes; Qwen3's chat
-template taken out; no weights; for Inkling, its chat tokens added as special tokens:
-``conformance.markers.inkling_folder``) and the model's parsers (:data:`MODELS`), posts its cases to ``/v1/chat/completions/render`` (and some to
-``/tokenize`` and ``/v1/responses/render``) and stores each status with its ``token_ids`` (or the
-error). ``tests/test_render_<model>.py`` renders them with tito on the same files.
+``DeepseekV4ForCausalLM`` with ``deepseek_v4``'s, ``DeepseekV41ForCausalLM`` with
+``deepseek_v41``'s, ``InklingForCausalLM`` with ``inkling``'s (to ids), not a Jinja template.
+This starts ``vllm launch render`` (GPU-less) on Qwen3's tokenizer files with
+``conformance/models/<model>/config.json`` (that architecture, its sizes; Qwen3's chat template
+taken out; no weights; for Inkling, its chat tokens added as special tokens:
+``conformance.markers.inkling_folder``) and the model's parsers (:data:`MODELS`), posts its
+cases to ``/v1/chat/completions/render`` (and some to ``/tokenize``, ``/v1/responses/render``
+and ``/v1/messages/render``) and stores each status with its ``token_ids`` (or the error).
+``tests/test_render_<model>.py`` renders them with tito on the same files.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 import dsv4_render_cases as v4  # noqa: E402
+import dsv41_render_cases as v41  # noqa: E402
 import inkling_render_cases as ink  # noqa: E402
 
 WEATHER = {"type": "function", "function": {
@@ -148,6 +151,8 @@ MODELS: dict[str, tuple[str, str, dict[str, dict], list[str], dict[str, dict[str
     "dsv32": ("deepseek_v32", "deepseek_v3", CASES, [], {}),
     "dsv4": ("deepseek_v4", "deepseek_v4", v4.CASES, v4.TOKENIZE,
              {"responses": v4.RESPONSES, "messages": v4.MESSAGES}),
+    "dsv41": ("deepseek_v41", "deepseek_v41", v41.CASES, v41.TOKENIZE,
+              {"responses": v4.RESPONSES, "messages": v4.MESSAGES}),
     "inkling": ("inkling", "inkling", ink.CASES, list(ink.CASES), {"responses": ink.RESPONSES}),
 }
 

@@ -1,13 +1,13 @@
 """What DeepSeek's native chat encodings share (V3.2: :mod:`tito.core.render_dsv32`, V4:
-:mod:`tito.core.render_dsv4`): the special tokens, the error type, how a value is written, and
-DSML tool calls.
+:mod:`tito.core.render_dsv4`, V4.1: :mod:`tito.core.render_dsv41`): the special tokens, the
+error type, how a value is written and joined, and DSML tool calls.
 
 A call block is ``<｜DSML｜BLOCK>\\n`` INVOKE (``\\n`` INVOKE)* ``\\n</｜DSML｜BLOCK>``, an INVOKE
 ``<｜DSML｜invoke name="N">\\n`` PARAM (``\\n`` PARAM)* ``\\n</｜DSML｜invoke>``, a PARAM
 ``<｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>``: a string argument as it
 is (``string="true"``), any other value as JSON (``json.dumps`` spacing, unescaped). Names and keys
 are written unescaped, as DeepSeek's encoders write them. The block's name is the encoding's
-(V3.2: ``function_calls``, V4: ``tool_calls``).
+(V3.2: ``function_calls``, V4: ``tool_calls``; V4.1 names all three tags its own way).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["ASSISTANT", "BOS", "DSML", "EOS", "THINK_END", "THINK_START", "USER",
-           "DsEncodingError", "calls_block", "last_user", "text", "to_json"]
+           "DsEncodingError", "calls_block", "join", "last_user", "text", "to_json"]
 
 BOS = "<｜begin▁of▁sentence｜>"
 EOS = "<｜end▁of▁sentence｜>"
@@ -43,6 +43,16 @@ def to_json(value: Any) -> str:
         return json.dumps(value, ensure_ascii=True)
 
 
+def join(parts: Sequence[Any], sep: str = "\n\n") -> str:
+    """``sep.join(parts)``, a part that is not text a :class:`DsEncodingError` in Python's words
+    (DeepSeek's encoders join what the client sent: vLLM answers 400 with them)."""
+    for index, part in enumerate(parts):
+        if not isinstance(part, str):
+            raise DsEncodingError(
+                f"sequence item {index}: expected str instance, {type(part).__name__} found")
+    return sep.join(parts)
+
+
 def last_user(msgs: Sequence[Mapping[str, Any]]) -> int:
     """The index of the last user or developer message (-1: none)."""
     for index in range(len(msgs) - 1, -1, -1):
@@ -51,9 +61,11 @@ def last_user(msgs: Sequence[Mapping[str, Any]]) -> int:
     return -1
 
 
-def calls_block(calls: Sequence[Mapping[str, Any]], block: str) -> str:
+def calls_block(calls: Sequence[Mapping[str, Any]], block: str, invoke: str = "invoke",
+                parameter: str = "parameter") -> str:
     """The DSML block of an assistant's ``calls`` (template-ready: arguments parsed, a string
-    still read as JSON); arguments that are not a JSON object are a :class:`DsEncodingError`."""
+    still read as JSON); arguments that are not a JSON object are a :class:`DsEncodingError`.
+    The tags are the encoding's (V4.1's: `` calls``, `` invoke``, `` parameter``)."""
     invokes = []
     for call in calls:
         function = call["function"]
@@ -66,8 +78,9 @@ def calls_block(calls: Sequence[Mapping[str, Any]], block: str) -> str:
         if not isinstance(args, Mapping):
             raise DsEncodingError("tool call arguments must be a JSON object")
         params = "\n".join(
-            f'<{DSML}parameter name="{key}" string="{"true" if isinstance(value, str) else "false"}">'
-            f"{value if isinstance(value, str) else to_json(value)}</{DSML}parameter>"
+            f'<{DSML}{parameter} name="{key}" string="{str(isinstance(value, str)).lower()}">'
+            f"{value if isinstance(value, str) else to_json(value)}</{DSML}{parameter}>"
             for key, value in args.items())
-        invokes.append(f'<{DSML}invoke name="{function.get("name")}">\n{params}\n</{DSML}invoke>')
+        name = function.get("name")
+        invokes.append(f'<{DSML}{invoke} name="{name}">\n{params}\n</{DSML}{invoke}>')
     return f"<{DSML}{block}>\n" + "\n".join(invokes) + f"\n</{DSML}{block}>"

@@ -52,7 +52,7 @@ role the encoding does not know, an unknown task, a content part that is not tex
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,12 +66,13 @@ from tito.core.render_dsml import (
     USER,
     DsEncodingError,
     calls_block,
+    join,
     last_user,
     text,
     to_json,
 )
 
-__all__ = ["DsEncodingError", "Mode", "encode", "mode_of"]
+__all__ = ["DsEncodingError", "Mode", "encode", "mode_of", "result_block", "sort_results"]
 
 REMINDER = "<｜latest_reminder｜>"
 IMAGE = "<｜deepseek_image｜>"
@@ -166,7 +167,7 @@ def encode(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, A
             msgs.insert(0, {"role": "system", "tools": list(tools)})
         else:
             msgs[first] = {**msgs[first], "tools": list(tools)}
-    turns = _sorted_results(_merge(msgs))
+    turns = sort_results(_merge(msgs))
     drop = mode.drop_thinking and not any(turn.get("tools") for turn in turns)
     if mode.thinking and drop:
         turns = _drop_history(turns)
@@ -180,24 +181,26 @@ def encode(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, A
 
 
 def _merge(msgs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """User and tool messages -> user turns with ``blocks`` (``(None, text)`` for a user's text,
-    ``(tool_call_id, content)`` for a result)."""
+    """User and tool messages -> user turns with ``content_blocks`` (``text`` for a user's
+    text, ``tool_result`` for a result)."""
     turns: list[Mapping[str, Any]] = []
     for msg in msgs:
         role = msg.get("role")
-        open_user = bool(turns) and turns[-1].get("role") == "user" and "blocks" in turns[-1]
+        open_user = (bool(turns) and turns[-1].get("role") == "user"
+                     and "content_blocks" in turns[-1])
         if role == "tool":
-            block = (msg.get("tool_call_id", ""), msg.get("content"))
+            block = {"type": "tool_result", "tool_use_id": msg.get("tool_call_id", ""),
+                     "content": msg.get("content")}
             if open_user:
-                turns[-1]["blocks"].append(block)  # type: ignore[index]
+                turns[-1]["content_blocks"].append(block)  # type: ignore[index]
             else:
-                turns.append({"role": "user", "blocks": [block]})
+                turns.append({"role": "user", "content_blocks": [block]})
         elif role == "user":
-            block = (None, _flatten(msg.get("content")))
+            block = {"type": "text", "text": _flatten(msg.get("content"))}
             if open_user and turns[-1].get("task") is None:
-                turns[-1]["blocks"].append(block)  # type: ignore[index]
+                turns[-1]["content_blocks"].append(block)  # type: ignore[index]
             else:
-                turn: dict[str, Any] = {"role": "user", "blocks": [block]}
+                turn: dict[str, Any] = {"role": "user", "content_blocks": [block]}
                 if "task" in msg:
                     turn["task"] = msg["task"]
                 turns.append(turn)
@@ -206,25 +209,30 @@ def _merge(msgs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return turns
 
 
-def _sorted_results(turns: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Each user turn's results in the order of the last calls before it (a stable sort of
-    the turn's results only: n log n, not a scan per result)."""
+def sort_results(turns: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Each user turn's ``tool_result`` blocks in the order of the last calls before it (a
+    stable sort of the turn's results only: n log n, not a scan per result); V4.1's too."""
     order: dict[Any, int] = {}
     for turn in turns:
         if turn.get("role") == "assistant" and turn.get("tool_calls"):
             order = {}
             for index, call in enumerate(turn["tool_calls"]):
                 call_id = call.get("id") or (call.get("function") or {}).get("id", "")
-                if call_id:
+                if call_id and isinstance(call_id, Hashable):
                     order[call_id] = index
-        elif turn.get("role") == "user" and order and "blocks" in turn:
-            blocks = turn["blocks"]
-            slots = [i for i, (call_id, _) in enumerate(blocks) if call_id is not None]
+        elif turn.get("role") == "user" and order and turn.get("content_blocks"):
+            blocks = turn["content_blocks"]
+            slots = [i for i, block in enumerate(blocks) if block.get("type") == "tool_result"]
             if len(slots) > 1:
-                ranked = sorted((blocks[i] for i in slots), key=lambda b: order.get(b[0], 0))
+                ranked = sorted((blocks[i] for i in slots), key=lambda b: _rank(order, b))
                 for slot, block in zip(slots, ranked):
                     blocks[slot] = block
     return turns
+
+
+def _rank(order: Mapping[Any, int], block: Mapping[str, Any]) -> int:
+    call_id = block.get("tool_use_id", "")
+    return order.get(call_id, 0) if isinstance(call_id, Hashable) else 0
 
 
 def _drop_history(turns: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -258,11 +266,11 @@ def _flatten(content: Any) -> Any:
     return "\n\n".join(out)
 
 
-def _result(content: Any) -> str:
+def result_block(content: Any) -> str:
+    """A tool result (of parts: their texts, a non-text part ``[Unsupported TYPE]``)."""
     if isinstance(content, list):
-        content = "\n\n".join(
-            part.get("text", "") if part.get("type") == "text"
-            else f"[Unsupported {part.get('type')}]" for part in content)
+        content = join([part.get("text", "") if part.get("type") == "text"
+                        else f"[Unsupported {part.get('type')}]" for part in content])
     return f"<tool_result>{text(content)}</tool_result>"
 
 
@@ -287,8 +295,8 @@ def _turn(turns: Sequence[Mapping[str, Any]], index: int, last: int, thinking: b
         if msg.get("tools"):
             out += "\n\n" + _tools_block(msg["tools"])
     elif role == "user":
-        out = USER + "\n\n".join(text(value) if call_id is None else _result(value)
-                                 for call_id, value in msg["blocks"])
+        out = USER + join([text(block["text"]) if block["type"] == "text"
+                           else result_block(block["content"]) for block in msg["content_blocks"]])
     elif role == "latest_reminder":
         out = REMINDER + text(content)
     elif role == "assistant":

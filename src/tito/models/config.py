@@ -62,12 +62,13 @@ class ModelConfig(BaseModel):
         "architecture, or a vision/audio sub-config). A text-only model refuses them with "
         "vLLM's 400.",
     )
-    native_renderer: Literal["deepseek_v32", "deepseek_v4", "inkling"] | None = Field(
+    native_renderer: Literal["deepseek_v32", "deepseek_v4", "deepseek_v41", "inkling"] | None = Field(
         default=None,
         description="The encoding chats are rendered with instead of a chat template, as vLLM "
         "0.33 renders them; default: derived from config.json's architecture "
         "(DeepseekV32ForCausalLM: deepseek_v32; DeepseekV4ForCausalLM, "
-        "DeepseekV4ForConditionalGeneration: deepseek_v4; InklingForCausalLM, "
+        "DeepseekV4ForConditionalGeneration: deepseek_v4; DeepseekV41ForCausalLM: "
+        "deepseek_v41; InklingForCausalLM, "
         "InklingForConditionalGeneration: inkling) with tokenizer_mode auto.",
     )
     exclude_tools_when_tool_choice_none: bool = Field(

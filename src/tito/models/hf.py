@@ -179,13 +179,17 @@ def default_sampling(generation_config: dict[str, Any] | None) -> dict[str, Any]
 #: architectures vLLM 0.33 renders with an encoding of its own instead of a chat template
 #: (``ModelConfig._try_verify_and_update`` -> ``tokenizer_mode``), tito's name for the ones it
 #: implements (:mod:`tito.core.render_dsv32`, :mod:`tito.core.render_dsv4`,
-#: :mod:`tito.core.render_inkling`) and None for the others
+#: :mod:`tito.core.render_dsv41`, :mod:`tito.core.render_inkling`) and None for the others
 NATIVE_RENDERERS: dict[str, str | None] = {
     "DeepseekV32ForCausalLM": "deepseek_v32",
     "DeepseekV4ForCausalLM": "deepseek_v4", "DeepseekV4ForConditionalGeneration": "deepseek_v4",
-    "DeepseekV41ForCausalLM": None, "KimiK3ForConditionalGeneration": None,
+    "DeepseekV41ForCausalLM": "deepseek_v41", "KimiK3ForConditionalGeneration": None,
     "InklingForCausalLM": "inkling", "InklingForConditionalGeneration": "inkling",
 }
+
+#: the encodings that render an empty conversation (DeepSeek-V4 / V4.1: the BOS alone; Inkling:
+#: its effort block and generation prompt; vLLM's V3.2 encoding fails)
+RENDERS_EMPTY = frozenset({"deepseek_v4", "deepseek_v41", "inkling"})
 
 
 def native_renderer(config: dict[str, Any] | None, folder: Path) -> str | None:

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
-from tito.core import render_dsv4, render_dsv32, render_inkling
+from tito.core import render_dsv4, render_dsv32, render_dsv41, render_inkling
 from tito.core import sampling as core_sampling
 from tito.core.parsers.tools import RENDER_TRAITS
 from tito.core.parsers.tools.structural import structural_tag
 from tito.core.template_budget import TemplateRenderError
 from tito.errors import BadRequest
+from tito.models.hf import RENDERS_EMPTY
 from tito.service.harmony import is_harmony_model
 from tito.service.render_common import reasoning_ended_for
 from tito.service.render_settings import RenderSettings, current_settings
@@ -70,11 +71,11 @@ def chat_messages(request: ChatCompletionRequest, template: Any, native: str | N
     """The messages as the template or the encoding ``native`` gets them (None: a model encoded
     by other code). An encoding gets vLLM's conversation, the developer kept: strings, but
     DeepSeek-V4's in the ``openai`` content format (null content ``[]``), an empty one too
-    (DeepSeek-V4's encoding writes the BOS alone, Inkling's its effort block and generation
-    prompt; V3.2's fails in vLLM, a 500: tito's 400)."""
+    (DeepSeek-V4's and V4.1's encodings write the BOS alone, Inkling's its effort block and
+    generation prompt; V3.2's fails in vLLM, a 500: tito's 400)."""
     if template is None and native is None:
         return None
-    if native in ("deepseek_v4", "inkling") and not request.messages:
+    if native in RENDERS_EMPTY and not request.messages:
         return core_render.NormalizedMessages([], [])
     return core_render.normalize_messages(
         request.messages,
@@ -94,7 +95,9 @@ def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
                   tokenize: bool = False) -> str | list[int]:
     """The prompt of a model vLLM renders with its own encoding: the text of DeepSeek-V3.2's
     (:mod:`tito.core.render_dsv32`) or DeepSeek-V4's (:mod:`tito.core.render_dsv4`), from the
-    template-ready ``conversation``, the mode from the kwargs; Inkling's ids
+    template-ready ``conversation``, the mode from the kwargs; DeepSeek-V4.1's
+    (:mod:`tito.core.render_dsv41`) from the request's ``messages``, with the calls' arguments
+    as vLLM's conversation parse rewrites them in place (the conversation's); Inkling's ids
     (:mod:`tito.core.render_inkling`), from the request's ``messages``. The template kwargs'
     tools win over the request's; a conversation the encoding refuses is vLLM's 400.
     ``tokenize``: for ``/tokenize``, whose body types an assistant message with a null content
@@ -107,6 +110,10 @@ def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
             return _inkling_prompt(model, messages, conversation, tools, kwargs, tokenize)
         if native == "deepseek_v4":
             return render_dsv4.encode(conversation.messages, tools, render_dsv4.mode_of(kwargs))
+        if native == "deepseek_v41":
+            return render_dsv41.encode(
+                [{**sent, "tool_calls": msg["tool_calls"]} if "tool_calls" in msg else sent
+                 for sent, msg in zip(messages, conversation.messages)], tools, kwargs)
         return render_dsv32.encode(conversation.messages, tools, thinking=bool(
             kwargs.get("thinking") or kwargs.get("enable_thinking")))
     except (render_dsv32.DsEncodingError, render_inkling.InklingEncodingError) as exc:

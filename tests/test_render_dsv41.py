@@ -1,0 +1,135 @@
+"""DeepSeek-V4.1's native chat encoding, against vLLM 0.33.0's render server.
+
+The golden (``tests/goldens/dsv41_render_vllm.json``) is vLLM's ``/v1/chat/completions/render``
+(and ``/tokenize``, ``/v1/responses/render``, ``/v1/messages/render`` for some) on a folder
+whose ``config.json`` names ``DeepseekV41ForCausalLM`` (Qwen3's tokenizer files, no template;
+``tests/goldens/record_dsv32_render.py --model dsv41``, cases in
+``tests/goldens/dsv41_render_cases.py``): vLLM renders it with DeepSeek's own encoding. tito
+serves the same files and must give the same ids, or the same 400. Where vLLM fails with a 500
+(its encoder asserts), tito answers 400 with the same words; where its ``/tokenize`` cannot
+deep-copy a history call pydantic left lazy (a 400), tito tokenizes as the chat render does.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tito.core import render_dsv41
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+GOLDEN = json.loads((ROOT / "tests" / "goldens" / "dsv41_render_vllm.json").read_text())
+CASES, TOKENIZE = GOLDEN["cases"], GOLDEN["tokenize"]
+OTHERS = [(api, name) for api in ("responses", "messages") for name in sorted(GOLDEN[api])]
+
+
+def dsv41_folder(into: pathlib.Path) -> pathlib.Path:
+    """The recorded folder: Qwen3's tokenizer files without their chat template, and
+    ``conformance/models/dsv41``'s config (the architecture) and EOS ids."""
+    folder = into / "dsv41"
+    folder.mkdir()
+    qwen3 = ROOT / "layers" / "tokenizer" / "models" / "qwen3"
+    shutil.copy(qwen3 / "tokenizer.json", folder)
+    config = json.loads((qwen3 / "tokenizer_config.json").read_text())
+    config.pop("chat_template", None)
+    (folder / "tokenizer_config.json").write_text(json.dumps(config))
+    for f in (ROOT / "conformance" / "models" / "dsv41").glob("*.json"):
+        shutil.copy(f, folder)
+    (folder / "tito.json").write_text(json.dumps(
+        {"tool_parser": "deepseek_v41", "reasoning_parser": "deepseek_v41"}))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    from tito.adapters.app import create_app
+    from tito.models import registry
+
+    model = registry.load_model(dsv41_folder(tmp_path_factory.mktemp("dsv41")))
+    assert model.config.native_renderer == "deepseek_v41" and model.chat_template is None
+    saved = registry._registry
+    registry.reset_registry(registry.ModelRegistry([model], default=""))
+    try:
+        yield TestClient(create_app(), raise_server_exceptions=False)
+    finally:
+        registry.reset_registry(saved)
+
+
+def _same_error(got: dict, want: dict) -> None:
+    """vLLM's words, but for the message dicts and task lists it quotes (Python's repr of its
+    own dicts; a set's order)."""
+    assert got["type"] == want["type"]
+    cut = (lambda m: m.split("`")[0].split("{")[0].split("[")[0])
+    if want["type"] == "BadRequestError":
+        assert cut(got["message"]) == cut(want["message"])
+
+
+def _check(r, case: dict, ids: str) -> None:
+    if case["status"] == 500:  # (vLLM's encoder asserts: tito's 400, the same words)
+        assert r.status_code == 400, r.text
+        _same_error(r.json()["error"], {**case["error"], "type": "BadRequestError"})
+        return
+    assert r.status_code == case["status"], r.text
+    if case["status"] == 200:
+        assert r.json()[ids] == case[ids]
+    else:
+        _same_error(r.json()["error"], case["error"])
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_render_equals_vllms(client, name):
+    case = CASES[name]
+    r = client.post("/v1/chat/completions/render", json={"model": "dsv41", **case["request"]})
+    _check(r, case, "token_ids")
+
+
+@pytest.mark.parametrize("name", sorted(TOKENIZE))
+def test_tokenize_equals_vllms(client, name):
+    case = TOKENIZE[name]
+    r = client.post("/tokenize", json={"model": "dsv41", **case["request"]})
+    if "cannot pickle" in str(case.get("error")):  # (vLLM's bug: tito tokenizes the chat)
+        assert r.status_code == 200 and r.json()["tokens"] == CASES[name]["token_ids"], r.text
+        return
+    _check(r, case, "tokens")
+
+
+@pytest.mark.parametrize(("api", "name"), OTHERS)
+def test_responses_and_messages_render_equal_vllms(client, api, name):
+    case = GOLDEN[api][name]
+    r = client.post(f"/v1/{api}/render", json={"model": "dsv41", **case["request"]})
+    _check(r, case, "token_ids")
+
+
+def test_modes_from_kwargs():
+    """Thinking on by default (effort high: 75); the efforts V4.1 knows, and the ones it
+    refuses (V4's ``minimal`` / ``medium`` among them)."""
+    mode = render_dsv41.mode_of
+    assert mode({}) == render_dsv41.Mode(True, 75, True)
+    assert mode({"reasoning_effort": "none", "thinking": True}).thinking is False
+    assert [mode({"reasoning_effort": e}).effort for e in ("low", "xhigh", "max", 42)] \
+        == [50, 75, 100, 42]
+    for bad in ("medium", 0, 101, True, 7.5):
+        with pytest.raises(render_dsv41.DsEncodingError, match="reasoning_effort must be"):
+            mode({"reasoning_effort": bad})
+
+
+def test_the_last_user_turn_is_found_once(monkeypatch):
+    """vLLM's encoder looks for the last user turn again for every message (quadratic in the
+    conversation); tito looks once (twice with the history drop), whatever the length."""
+    calls = []
+    real = render_dsv41._last_user
+    monkeypatch.setattr(render_dsv41, "_last_user", lambda turns: calls.append(1) or real(turns))
+
+    def lookups(n: int) -> int:
+        calls.clear()
+        msgs = [m for i in range(n) for m in (
+            {"role": "user", "content": str(i)}, {"role": "system", "content": "s"},
+            {"role": "assistant", "content": "a", "reasoning": "r"})]
+        assert render_dsv41.encode(msgs, None, {}).count("<｜System｜>") == n + 1  # (+ effort)
+        return len(calls)
+
+    assert lookups(10) == lookups(300) == 2
