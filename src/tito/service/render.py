@@ -59,8 +59,6 @@ from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
 from tito.core.mistral import encode_chat as mistral_encode_chat
 from tito.core import sampling as core_sampling
-from tito.core.parsers.tools import TYPED_TOOL_PARSERS
-from tito.core.parsers.tools._schema import tool_params
 from tito.core.parsers.tools import RENDER_TRAITS
 from tito.core.parsers.reasoning_formats import get_reasoning_parser
 from tito.core.parsers.reasoning_row import RAW_ENABLE_THINKING
@@ -74,6 +72,7 @@ from tito.service.render_chat_parts import (
     check_request_template,
     native_prompt,
     warm_up,
+    _chat_context,
     _chat_structured_outputs,
     _check_tool_choice,
     _compile,
@@ -91,7 +90,6 @@ from tito.service.render_common import (
     REASONING_MARKERS,
     _check_mm_processor_kwargs,
     _check_prompt_ids,
-    _common_context,
     _fail_fast,
     _lookup,
     _request_id,
@@ -346,28 +344,8 @@ def _render_chat(
 
     request_id = _request_id("chatcmpl", request.request_id, header_request_id)
     reasoning_ended = _reasoning_ended(request, model, token_ids, kwargs)
-    context = _common_context(
-        kind="chat", model=model, request=request, request_id=request_id, token_ids=token_ids,
-        skip_special_tokens=request.skip_special_tokens,
-    )
-    if request.logprobs:
-        context["logprobs"] = True
-        context["top_logprobs"] = request.top_logprobs or 0
-    if request.tools:
-        context["tools"] = [t.function.name for t in request.tools]
-        if model.tool_parser in TYPED_TOOL_PARSERS:
-            context["tool_params"] = tool_params(request.tools)
-        # null with tools behaves as "auto" in vLLM; say so explicitly
-        context["tool_choice"] = "auto" if tool_choice_json is None else tool_choice_json
-    if request.parallel_tool_calls is False:
-        context["parallel_tool_calls"] = False
-    if not request.include_reasoning:
-        context["include_reasoning"] = False
-    template_kwargs = {k: v for k, v in kwargs.items() if k != "documents"}
-    if template_kwargs:
-        context["chat_template_kwargs"] = template_kwargs
-    if reasoning_ended is not None:
-        context["reasoning_ended"] = reasoning_ended
+    context = _chat_context(request, model, request_id, token_ids, tool_choice_json, kwargs,
+                            reasoning_ended)
 
     values: dict[str, Any] = {
         "request_id": request_id,
@@ -400,10 +378,4 @@ def _render_chat(
     except ValidationError as exc:
         raise BadRequest(str(exc.errors()[0].get("msg")), param="messages") from None
     return generate.to_wire() if wire else generate
-
-
-# ------------------------------------------------------------------------------------------
-# Completions
-# ------------------------------------------------------------------------------------------
-
 

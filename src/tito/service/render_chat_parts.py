@@ -16,13 +16,14 @@ from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
 from tito.core import render_dsv4, render_dsv32, render_dsv41, render_inkling
 from tito.core import sampling as core_sampling
-from tito.core.parsers.tools import RENDER_TRAITS
+from tito.core.parsers.tools import RENDER_TRAITS, TYPED_TOOL_PARSERS
+from tito.core.parsers.tools._schema import tool_params
 from tito.core.parsers.tools.structural import structural_tag
 from tito.core.template_budget import TemplateRenderError
 from tito.errors import BadRequest
 from tito.models.hf import RENDERS_EMPTY
 from tito.service.harmony import is_harmony_model
-from tito.service.render_common import reasoning_ended_for
+from tito.service.render_common import _common_context, reasoning_ended_for
 from tito.service.render_settings import RenderSettings, current_settings
 
 if TYPE_CHECKING:
@@ -297,3 +298,35 @@ def _parse_context_tool(tool: Any) -> dict[str, Any]:
 
 def _get(obj: Any, name: str) -> Any:
     return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def _chat_context(
+    request: ChatCompletionRequest, model: ServedModel, request_id: str, token_ids: list[int],
+    tool_choice_json: Any, kwargs: Mapping[str, Any], reasoning_ended: bool | None,
+) -> dict[str, Any]:
+    """The chat render's ``derender_context`` (its keys: :mod:`tito.service.render`'s header):
+    what both endpoints write, then the chat request's logprobs, tools, reasoning and template
+    kwargs, each only when it is not the default."""
+    context = _common_context(
+        kind="chat", model=model, request=request, request_id=request_id, token_ids=token_ids,
+        skip_special_tokens=request.skip_special_tokens,
+    )
+    if request.logprobs:
+        context["logprobs"] = True
+        context["top_logprobs"] = request.top_logprobs or 0
+    if request.tools:
+        context["tools"] = [t.function.name for t in request.tools]
+        if model.tool_parser in TYPED_TOOL_PARSERS:
+            context["tool_params"] = tool_params(request.tools)
+        # null with tools behaves as "auto" in vLLM; say so explicitly
+        context["tool_choice"] = "auto" if tool_choice_json is None else tool_choice_json
+    if request.parallel_tool_calls is False:
+        context["parallel_tool_calls"] = False
+    if not request.include_reasoning:
+        context["include_reasoning"] = False
+    template_kwargs = {k: v for k, v in kwargs.items() if k != "documents"}
+    if template_kwargs:
+        context["chat_template_kwargs"] = template_kwargs
+    if reasoning_ended is not None:
+        context["reasoning_ended"] = reasoning_ended
+    return context
