@@ -180,6 +180,9 @@ def default_sampling(generation_config: dict[str, Any] | None) -> dict[str, Any]
 #: (``ModelConfig._try_verify_and_update`` -> ``tokenizer_mode``), tito's name for the ones it
 #: implements (:mod:`tito.core.render_dsv32`, :mod:`tito.core.render_dsv4`,
 #: :mod:`tito.core.render_dsv41`, :mod:`tito.core.render_inkling`) and None for the others
+#: (Kimi-K3: vLLM's renderer reorders tool results, then calls the tokenizer's own
+#: ``apply_chat_template``, which is the model repository's Python code (``encoding_k3``,
+#: ``trust_remote_code``), not vLLM's: tito runs no code from a model folder)
 NATIVE_RENDERERS: dict[str, str | None] = {
     "DeepseekV32ForCausalLM": "deepseek_v32",
     "DeepseekV4ForCausalLM": "deepseek_v4", "DeepseekV4ForConditionalGeneration": "deepseek_v4",
