@@ -33,6 +33,9 @@ CASES: dict[str, dict] = {
         *AGENT, {"role": "assistant", "content": "done", "reasoning": "r2"}]},
     "reasoning_over_reasoning_content": {"messages": [
         *HI, {"role": "assistant", "content": "a", "reasoning": "R", "reasoning_content": "RC"}]},
+    "history_reasoning_content": {"messages": [
+        *HI, {"role": "assistant", "content": "a", "reasoning_content": "RC"},
+        {"role": "user", "content": "b"}], "chat_template_kwargs": {"drop_thinking": False}},
     "reasoning_null_over_content": {"messages": [
         *HI, {"role": "assistant", "content": "a", "reasoning": None, "reasoning_content": "RC"}]},
     "content_blocks": {"messages": [{"role": "user", "content": "Hi", "content_blocks": [
@@ -70,4 +73,5 @@ CASES: dict[str, dict] = {
 TOKENIZE = ["user", "thinking_false", "agent_loop", "results_out_of_order", "developer",
             "continue_final_with_generation_prompt", "developer_empty", "kwargs_effort_max",
             "tools", "empty_messages", "developer_empty_last", "kwargs_effort_50",
-            "content_blocks", "mid_system_last"]
+            "content_blocks", "mid_system_last", "reasoning_content_name",
+            "history_reasoning_content", "reasoning_over_reasoning_content"]
