@@ -55,7 +55,7 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     closing markup is broken or misspelt: vLLM's batch drops it, its stream sends it unclosed;
     tito keeps its text, as ``truncated_call``), ``key_stripped`` (hy_v4: vLLM's batch keeps the
     spaces around a key, its stream and tito strip them), ``call_unclosed`` (kimi_k3, deepseek_v3 /
-    v31, plamo3, glm45 / glm47 / ling3, deepseek_v32, kimi_k2, hy_v3,
+    v31, plamo3, glm45 / glm47 / ling3, deepseek_v32, kimi_k2, hy_v3, step3,
     functiongemma: a call whose closer,
     ``<|close|>call<|sep|>``, ``<｜tool▁call▁end｜>``, ``<|plamo:end_tool_arguments:plamo|>``,
     ``</tool_call>``, ``</｜DSML｜invoke>``, ``<|tool_call_end|>``, functiongemma's
@@ -252,6 +252,9 @@ _CALL_CLOSERS = {
     # (vLLM's regex needs the ``}`` right before the end marker: with whitespace between, the
     # call runs on to the next call's ``}<end_function_call>``, whose members it takes)
     "functiongemma": (("<start_function_call>", "}<end_function_call>"),),
+    # (a misspelt <｜tool_call_end｜>: vLLM's batch drops that call, its stream merges the next
+    # call's parameters into it; tito ends it at the next call marker)
+    "step3": (("<｜tool_call_begin｜>", "<｜tool_call_end｜>"),),
 }
 
 _DS_CALLS, _DS_CALL = "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"

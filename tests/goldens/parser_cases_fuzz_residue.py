@@ -91,6 +91,31 @@ _CASES: list[tuple[str, str | None, str, str]] = [
     ('deepseek_v3', 'deepseek_r1', 'unbalanced_fence',  # seed 15, deepseek_v3+deepseek_r1/4
      '<think>ok\n\n</think>Let me check that for you.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>fu'
      'nction<｜tool▁sep｜>get_time\n```json\n{\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>Done!'),
+    # hy_v4: calls after the section (behind a misspelt <tool_callss>) stay text: vLLM's strict
+    # batch reads the first section only (text_after_calls; Hy3's rule is not Hy4's)
+    ('hy_v4', None, 'calls_after_section',  # seed 16, hy_v4/2
+     "I'll look it up.\n<tool_calls><tool_call>get_time</tool_call></tool_calls>好的，我来查一下。<t"
+     'ool_callss><tool_call>not_a_tool<arg_key>days</arg_key><arg_value>42</arg_value></tool_c'
+     'all><tool_call>get_time</tool_call></tool_calls>Sure.'),
+    # step3: a misspelt <｜tool_call_end｜> (call_unclosed: vLLM's batch drops that call)
+    ('step3', 'step3', 'misspelt_call_end',  # seed 16, step3+step3/4
+     '<think>Let me think.</think>好的，我来查一下。<｜tool_calls_begin｜><｜tool_call_begin｜>function<'
+     '｜tool_sep｜><steptml:invoke name="get_weather"><steptml:parameter name="detailed">true</st'
+     'eptml:parameter><steptml:parameter name="tags">[3.14, 42]</steptml:parameter></steptml:in'
+     'voke><｜tool_call_ed｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_wea'
+     'ther"><steptml:parameter name="temp">-0.5</steptml:parameter></steptml:invoke><｜tool_call'
+     '_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="not_a_tool"><steptml:p'
+     'arameter name="tags">[]</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls'
+     '_end｜>Sure.'),
+    ('step3', 'step3', 'misspelt_call_end_fixed',
+     '<think>Let me think.</think>好的，我来查一下。<｜tool_calls_begin｜><｜tool_call_begin｜>function<'
+     '｜tool_sep｜><steptml:invoke name="get_weather"><steptml:parameter name="detailed">true</st'
+     'eptml:parameter><steptml:parameter name="tags">[3.14, 42]</steptml:parameter></steptml:in'
+     'voke><｜tool_call_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_we'
+     'ather"><steptml:parameter name="temp">-0.5</steptml:parameter></steptml:invoke><｜tool_cal'
+     'l_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="not_a_tool"><steptml:'
+     'parameter name="tags">[]</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_call'
+     's_end｜>Sure.'),
 ]
 
 

@@ -95,6 +95,19 @@ _RESIDUE_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "open, so the next calls are that call's arguments, to the end of the output (not "
         "JSON); vLLM's engine splits at the token wherever it stands (it also cuts a valid "
         "string holding it and makes a call named with the string's rest)"),
+    "hy_v4/fr_calls_after_section": (
+        {"reasoning": None, "calls": _calls("hy_v4/fr_calls_after_section"),
+         "content": _TEXT["hy_v4/fr_calls_after_section"].split("<tool_calls>")[0] + _TEXT[
+             "hy_v4/fr_calls_after_section"].split("</tool_calls>", 1)[1]},
+        _AFTER + " (vLLM's strict hy_v4 batch reads the first section only: the calls after it, "
+        "behind a misspelt <tool_callss>, stay text; its stream reads them)"),
+    "step3+step3/fr_misspelt_call_end": (
+        {**{k: RECORDED["step3+step3/fr_misspelt_call_end"]["batch"][k]
+            for k in ("reasoning", "content")},
+         "calls": _calls("step3+step3/fr_misspelt_call_end_fixed")},
+        "call_unclosed: a misspelt <｜tool_call_ed｜>: vLLM's batch drops that call, its stream "
+        "merges the next call's parameters into it; tito ends it at the next call marker (the "
+        "calls: vLLM's, of the same output spelt right)"),
 }
 
 #: cases whose arguments are not JSON in vLLM either (a stray quote, an unclosed object)

@@ -64,20 +64,22 @@ class HyV3Parser(XmlCallParser):
 
     _key = Glm45Parser._key
 
-    # once a section began, ``insec`` stays set: later calls are read anywhere (module header)
+    #: once a section began, ``insec`` stays set: later calls are read anywhere (module header;
+    #: hy_v4's strict batch reads the first section only: False there)
+    calls_after_section: ClassVar[bool] = True
 
     def _on_open(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, hold = super()._on_open(st, s, pos, out, final)
-        st.insec = st.insec or not hold
+        st.insec = st.insec or (self.calls_after_section and not hold)
         return i, hold
 
     def _on_sect(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, hold = super()._on_sect(st, s, pos, out, final)
-        st.insec = True
+        st.insec = st.insec or self.calls_after_section
         return i, hold
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        began = st.insec
+        began = st.insec and self.calls_after_section
         i, hold = super()._on_text(st, s, pos, out, final)
         st.insec = st.insec or began
         return i, hold

@@ -44,6 +44,9 @@ class HyV4Parser(HyV3Parser):
     #: own calls (the structural tag constrains it to them)
     forced_calls: ClassVar[str] = "native"
     header_markers: ClassVar[tuple[str, ...]] = ("</arg_key>", "<arg_value>")
+    #: vLLM's strict batch reads the first section only: a ``<tool_call>`` after its
+    #: ``</tool_calls>`` is text (``text_after_calls``), as before Hy3's rule
+    calls_after_section: ClassVar[bool] = False
 
     def _name(self, h: str) -> HeadResult:
         j, _ = find_first(h, _NAME_ENDS, 0)
