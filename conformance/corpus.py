@@ -80,21 +80,36 @@ def mistral_hf_folder(folder: Path) -> Path:
     return folder
 
 
-def dsv32_folder(folder: Path) -> Path:
-    """A DeepSeek-V3.2-architecture folder served as ``dsv32``: Qwen3's tokenizer files without
-    their chat template and ``conformance/models/dsv32`` (its config: the architecture, MLA
-    sizes; EOS ids), as ``tests/test_render_dsv32.py`` builds it; vLLM and tito both render it
-    with DeepSeek's encoding."""
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.copy(MODELS / "qwen3" / "tokenizer.json", folder)
-    config = json.loads((MODELS / "qwen3" / "tokenizer_config.json").read_text())
-    config.pop("chat_template", None)
-    (folder / "tokenizer_config.json").write_text(json.dumps(config))
-    (folder / "tito.json").write_text(json.dumps(
-        {"served_model_name": "dsv32", "tool_parser": "deepseek_v32",
-         "reasoning_parser": "deepseek_v3"}))
-    return folder
+#: the natively encoded render servers (vLLM picks the encoding from config.json's architecture,
+#: tito its core/render_<name> module): served name -> (tool parser, reasoning parser), the flags
+#: ``tests/goldens/record_dsv32_render.py`` records each model's goldens with
+NATIVE = {"dsv32": ("deepseek_v32", "deepseek_v3"), "dsv4": ("deepseek_v4", "deepseek_v4"),
+          "inkling": ("inkling", "inkling")}
 
+
+def native_folder(name: str, folder: Path) -> Path:
+    """A folder of a :data:`NATIVE` architecture served as ``name``: Qwen3's tokenizer files
+    without their chat template (Inkling's: with its chat tokens added,
+    :func:`conformance.markers.inkling_folder`) and ``conformance/models/<name>`` (the
+    architecture, sizes; EOS ids), as the render goldens' tests build them; vLLM and tito both
+    render it with the model's own encoding."""
+    if name == "inkling":
+        from conformance.markers import inkling_folder
+
+        inkling_folder(folder)
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(MODELS / "qwen3" / "tokenizer.json", folder)
+        config = json.loads((MODELS / "qwen3" / "tokenizer_config.json").read_text())
+        config.pop("chat_template", None)
+        (folder / "tokenizer_config.json").write_text(json.dumps(config))
+    for f in (ROOT / "conformance" / "models" / name).glob("*.json"):
+        shutil.copy(f, folder)
+    tool_parser, reasoning_parser = NATIVE[name]
+    (folder / "tito.json").write_text(json.dumps(
+        {"served_model_name": name, "tool_parser": tool_parser,
+         "reasoning_parser": reasoning_parser}))
+    return folder
 
 WEATHER = {
     "type": "function",

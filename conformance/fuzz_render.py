@@ -49,11 +49,19 @@ from conformance.calls import request as post  # noqa: E402
 
 CHAT_R, CMPL_R = "/v1/chat/completions/render", "/v1/completions/render"
 RESP_R, MSG_R = "/v1/responses/render", "/v1/messages/render"
-#: the chat-template models (gpt2 has no template: its chat cases are errors on both sides)
-CHAT_SERVERS = ("qwen3", "qwen3-trusted", "gpt-oss", "mistral-v3", "mistral-v3-hf", "dsv32")
+#: the chat models, by template or native encoding (gpt2 has no template: its chat cases are
+#: errors on both sides)
+CHAT_SERVERS = ("qwen3", "qwen3-trusted", "gpt-oss", "mistral-v3", "mistral-v3-hf", "dsv32",
+                "dsv4", "inkling")
 #: the models' vocab_size (config.json; qwen3's tokenizer has 151,669 ids, its rows 151,936)
 VOCAB = {"qwen3": 151936, "qwen3-trusted": 151936, "gpt2": 50257, "gpt-oss": 201088,
-         "mistral-v3": 32768, "mistral-v3-hf": 32768, "dsv32": 151936}
+         "mistral-v3": 32768, "mistral-v3-hf": 32768, "dsv32": 151936, "dsv4": 151936,
+         "inkling": 151936}
+#: the servers whose reasoning parser scans the whole prompt for its markers (vLLM's
+#: deepseek_v4: no turn boundary tokens), where tito's scan stops at the newest special token
+WHOLE_PROMPT_SCAN = ("dsv4",)
+#: the special token of their (Qwen3's) vocabulary the value pools write in message text
+SPECIAL_TEXT = "<|im_end|>"
 PNG = "data:image/png;base64,iVBORw0KGgo="
 LONG = "long " * 1200
 
@@ -641,6 +649,8 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
         out.append("bos_template")
     if path == "/detokenize" and server == "mistral-v3":
         out.append("mistral")
+    if server in WHOLE_PROMPT_SCAN and SPECIAL_TEXT in json.dumps(msgs):
+        out.append("special_turn")
     return out
 
 

@@ -56,10 +56,13 @@ SERVERS = {
 #: SentencePiece folder without mistral-common (Metaspace pieces, the folder's chat template)
 SERVERS["mistral-v3-hf"] = ["--served-model-name", "mistral-v3-hf", "--tokenizer-mode", "hf",
                             "--tool-call-parser", "mistral", "--enable-auto-tool-choice"]
-#: a DeepSeek-V3.2-architecture folder (Qwen3's tokenizer files, no chat template): vLLM renders
-#: it with DeepSeek's encoding (tokenizer_mode deepseek_v32), tito with core/render_dsv32
-SERVERS["dsv32"] = ["--served-model-name", "dsv32", "--tool-call-parser", "deepseek_v32",
-                    "--reasoning-parser", "deepseek_v3", "--enable-auto-tool-choice"]
+#: the natively encoded architectures (DeepSeek-V3.2, DeepSeek-V4, Inkling: Qwen3's tokenizer
+#: files, no chat template): vLLM renders them with the model's encoding (its tokenizer_mode
+#: deepseek_v32 / deepseek_v4 / inkling), tito with core/render_dsv32 / render_dsv4 /
+#: render_inkling
+for _name, (_tool, _reasoning) in corpus.NATIVE.items():
+    SERVERS[_name] = ["--served-model-name", _name, "--tool-call-parser", _tool,
+                      "--reasoning-parser", _reasoning, "--enable-auto-tool-choice"]
 #: qwen3 again, taking a request's own ``chat_template`` (the replay sets
 #: ``TITO_TRUST_REQUEST_CHAT_TEMPLATE`` for its cases)
 SERVERS["qwen3-trusted"] = [*SERVERS["qwen3"], "--trust-request-chat-template"]
@@ -84,8 +87,8 @@ def _model_folder(name: str, into: Path) -> Path:
         corpus.mistral_folder(folder)
     elif name == "mistral-v3-hf":
         corpus.mistral_hf_folder(folder)
-    elif name == "dsv32":
-        corpus.dsv32_folder(folder)
+    elif name in corpus.NATIVE:
+        corpus.native_folder(name, folder)
     else:
         folder.mkdir(parents=True)
         for f in (corpus.MODELS / name).glob("tokenizer*.json"):

@@ -46,6 +46,10 @@ Rules (vLLM's, checked against its render server: ``tests/goldens/record_dsv32_r
   ``add_generation_prompt`` and ``continue_final_message`` change nothing.
 - An empty conversation is the BOS alone.
 
+A completions request with a ``suffix`` (fill in the middle) is :func:`fim_prompt`'s text
+``<｜fim▁begin｜>PROMPT<｜fim▁hole｜>SUFFIX<｜fim▁end｜>`` per text prompt, tokenized as any
+completion prompt (vLLM's DeepSeek-V4 renderer; the other renderers refuse a suffix).
+
 Errors (:class:`DsEncodingError`, vLLM's words: a 400): a developer message without content, a
 role the encoding does not know, an unknown task, a content part that is not text or image.
 """
@@ -323,3 +327,9 @@ def _turn(turns: Sequence[Mapping[str, Any]], index: int, last: int, thinking: b
         out += ASSISTANT + (THINK_START if thinking and (not drop or index >= last)
                             else THINK_END)
     return out
+
+
+def fim_prompt(prompt: str, suffix: str) -> str:
+    """The fill-in-the-middle prompt DeepSeek-V4 completes a ``suffix`` request with: the text
+    before the hole, the hole, the text after it (the model writes the middle)."""
+    return f"<｜fim▁begin｜>{prompt}<｜fim▁hole｜>{suffix}<｜fim▁end｜>"

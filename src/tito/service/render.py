@@ -246,7 +246,7 @@ def _render_chat(
         media: list[dict[str, Any]] = []
     elif native is not None and normalized is not None:  # an encoding of vLLM's, by code
         encoded = native_prompt(model, request.messages, normalized, tools, kwargs,
-                                tokenize=tokenize)
+                                tokenize=tokenize, responses=responses)
         if isinstance(encoded, str):  # DeepSeek's text, tokenized without special tokens
             if truncate_to is None:
                 _fail_fast(vocab, encoded, budget, model.max_model_len, "messages")

@@ -93,7 +93,7 @@ def chat_messages(request: ChatCompletionRequest, template: Any, native: str | N
 def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
                   conversation: core_render.NormalizedMessages,
                   tools: list[dict[str, Any]] | None, kwargs: Mapping[str, Any], *,
-                  tokenize: bool = False) -> str | list[int]:
+                  tokenize: bool = False, responses: bool = False) -> str | list[int]:
     """The prompt of a model vLLM renders with its own encoding: the text of DeepSeek-V3.2's
     (:mod:`tito.core.render_dsv32`) or DeepSeek-V4's (:mod:`tito.core.render_dsv4`), from the
     template-ready ``conversation``, the mode from the kwargs; DeepSeek-V4.1's
@@ -103,12 +103,14 @@ def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
     tools win over the request's; a conversation the encoding refuses is vLLM's 400.
     ``tokenize``: for ``/tokenize``, whose body types an assistant message with a null content
     as OpenAI's, its tool calls an iterable that vLLM's chat preprocessing consumes before
-    Inkling's encoding reads them (none are written)."""
+    Inkling's encoding reads them (none are written). ``responses``: the messages are a
+    Responses request's, built as plain lists by vLLM (no body types them)."""
     native = model.config.native_renderer
     tools = kwargs["tools"] if kwargs.get("tools") is not None else tools
     try:
         if native == "inkling":
-            return _inkling_prompt(model, messages, conversation, tools, kwargs, tokenize)
+            return _inkling_prompt(model, messages, conversation, tools, kwargs, tokenize,
+                                   responses)
         if native == "deepseek_v4":
             return render_dsv4.encode(conversation.messages, tools, render_dsv4.mode_of(kwargs))
         if native == "deepseek_v41":
@@ -123,7 +125,7 @@ def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
 
 def _inkling_prompt(model: ServedModel, messages: list[dict[str, Any]],
                     conversation: core_render.NormalizedMessages, tools: Any,
-                    kwargs: Mapping[str, Any], tokenize: bool) -> list[int]:
+                    kwargs: Mapping[str, Any], tokenize: bool, responses: bool) -> list[int]:
     """Inkling's ids (:func:`native_prompt`'s rules)."""
     if conversation.media_parts:  # (a multimodal Inkling model: vLLM writes a bare marker its
         # multimodal processor expands, which tito does not implement)
@@ -131,6 +133,9 @@ def _inkling_prompt(model: ServedModel, messages: list[dict[str, Any]],
                          "encoded by code).", param="messages")
     if kwargs.get("continue_final_message"):
         raise BadRequest("Inkling renderer does not support continue_final_message")
+    if not responses and not tokenize and any(lazy_content(m) for m in messages):
+        # (/tokenize checks its body's own messages: tito.service.tokenize)
+        raise BadRequest("message content must be a string or a sequence of parts")
     if tokenize:
         messages = [{k: v for k, v in m.items() if k != "tool_calls"}
                     if "content" in m and m["content"] is None else m for m in messages]
@@ -139,6 +144,44 @@ def _inkling_prompt(model: ServedModel, messages: list[dict[str, Any]],
         text=model.vocab.encode,
         effort=render_inkling.effort_level(kwargs.get("reasoning_effort")),
         add_generation_prompt=bool(kwargs.get("add_generation_prompt", True)))
+
+
+#: the fields of a role's OpenAI message type and of vLLM's own (CustomChatCompletionMessageParam)
+_OPENAI_FIELDS = {"assistant": frozenset({"role", "content", "name", "audio", "function_call",
+                                          "refusal", "tool_calls"}),
+                  "tool": frozenset({"role", "content", "tool_call_id"})}
+_OPENAI_TEXT_FIELDS = frozenset({"role", "content", "name"})  # (system, developer, user)
+#: vLLM's own type's fields beyond role and content, and the JSON types it takes for each
+_CUSTOM_FIELDS = {"name": (str,), "tool_call_id": (str, type(None)),
+                  "tool_calls": (list, type(None)), "reasoning": (str, dict, type(None)),
+                  "tools": (list, type(None)), "task": (str, type(None))}
+
+
+def lazy_content(message: Mapping[str, Any]) -> bool:
+    """Whether vLLM's chat body leaves ``message``'s content, a part list, an unread iterable,
+    which Inkling's encoding refuses (vLLM's 400; found by fuzz_render seeds 290 and 310): the
+    body's union of message types picks the role's OpenAI type, whose parts are an iterable,
+    when vLLM's own type (a real list) refuses the message (a field of the wrong type), or when
+    it has no more fields set: a tie goes to OpenAI's, and parts or an assistant's calls count
+    theirs only in vLLM's type (a ``reasoning_content`` counts where the body renamed it
+    ``reasoning``: vLLM's chat body does, its tokenize body does not). ``message``: as the
+    body holds it."""
+    role, content = message.get("role"), message.get("content")
+    if not isinstance(content, list) or role not in ("system", "developer", "user",
+                                                     "assistant", "tool"):
+        return False
+    if role == "tool" and not isinstance(message.get("tool_call_id"), str) or \
+            role != "tool" and message.get("name") is not None \
+            and not isinstance(message["name"], str):
+        return False  # (not the OpenAI type's)
+    if any(k in message and not isinstance(message[k], kinds)
+           for k, kinds in _CUSTOM_FIELDS.items()):
+        return True  # (not vLLM's own type's)
+    if content or role == "assistant" and message.get("tool_calls"):
+        return False
+    openai = _OPENAI_FIELDS.get(role, _OPENAI_TEXT_FIELDS)
+    return sum(k in openai for k in message) >= sum(
+        k in _CUSTOM_FIELDS or k in ("role", "content") for k in message)
 
 
 def _template_source(

@@ -55,6 +55,36 @@ def render_completion_wire(
     return _render_completions(request, settings, model, header_request_id, wire=True)
 
 
+#: the native renderers that complete a ``suffix`` (fill in the middle): vLLM 0.33's DeepSeek-V4
+#: renderer and its V4.1 subclass; every other renderer refuses it
+FIM_RENDERERS = frozenset({"deepseek_v4", "deepseek_v41"})
+
+
+def _fim(request: CompletionRequest, model: ServedModel) -> Any:
+    """The prompt(s) of a request with a ``suffix``, each text one written as its model's FIM
+    prompt (:func:`tito.core.render_dsv4.fim_prompt`), after vLLM's checks in its order (all
+    400s naming ``suffix``)."""
+    if request.echo:
+        raise BadRequest("Echo is unsupported with suffix.", param="suffix")
+    if request.prompt_embeds is not None:
+        raise BadRequest("suffix is not supported with prompt_embeds", param="suffix")
+    if request.truncate_prompt_tokens is not None:
+        raise BadRequest("suffix is not supported with truncate_prompt_tokens", param="suffix")
+    prompt = request.prompt
+    if not (isinstance(prompt, str)
+            or isinstance(prompt, list) and all(isinstance(p, str) for p in prompt)):
+        raise BadRequest("suffix requires text prompt input for FIM completion rendering",
+                         param="suffix")
+    if model.config.native_renderer not in FIM_RENDERERS:
+        raise BadRequest("suffix is only supported for models with FIM completion rendering",
+                         param="suffix")
+    from tito.core.render_dsv4 import fim_prompt
+
+    suffix = request.suffix or ""
+    return fim_prompt(prompt, suffix) if isinstance(prompt, str) else [
+        fim_prompt(p, suffix) for p in prompt]
+
+
 def _render_completions(
     request: CompletionRequest, settings: RenderSettings | None, model: ServedModel | None,
     header_request_id: str | None, *, wire: bool,
@@ -66,8 +96,7 @@ def _render_completions(
 
     if isinstance(request.prompt, list) and not request.prompt and request.prompt_embeds is None:
         raise BadRequest("You must pass at least one prompt", param="prompt")  # after the model
-    if request.suffix is not None:
-        raise BadRequest("suffix is not currently supported", param="suffix")
+    prompt_in = request.prompt if request.suffix is None else _fim(request, model)
     if request.prompt_embeds is not None:
         if request.echo:
             raise BadRequest("Echo is unsupported with prompt embeds.", param="echo")
@@ -80,7 +109,7 @@ def _render_completions(
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
     _check_mm_processor_kwargs(request)
 
-    prompts = core_render.normalize_completion_prompts(request.prompt)
+    prompts = core_render.normalize_completion_prompts(prompt_in)
     if len(prompts) > settings.max_completion_prompts:
         raise BadRequest(
             f"Too many prompts: {len(prompts)} (at most {settings.max_completion_prompts}).",

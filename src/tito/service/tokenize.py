@@ -29,6 +29,7 @@ from tito.protocol.common import SchemaRule
 from tito.service import chat_body
 from tito.service.harmony import is_harmony_model
 from tito.service.render import render_chat_wire
+from tito.service.render_chat_parts import lazy_content
 from tito.service.render_common import _check_mm_processor_kwargs
 
 __all__ = ["detokenize", "tokenize"]
@@ -92,6 +93,9 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                                   param=loc) from None
         # the engine request's ids, its wire dict built without the models when it can be
         ids = render_chat_wire(chat, model=model, tokenize=True)["token_ids"]
+        if native == "inkling" and any(lazy_content(m) for m in request.messages or []):
+            # (its body keeps reasoning_content: checked on the body's messages, not renamed)
+            raise BadRequest("message content must be a string or a sequence of parts")
     else:  # as the completions render tokenizes a text prompt (vLLM reads the two kwargs
         _check_mm_processor_kwargs(request)  # though its tokenize body has no such fields)
         ids = tokenize_prompt(model.vocab, request.prompt,
