@@ -86,7 +86,10 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     lost, and drops its arguments' text; tito keeps the call's text as content),
     ``marker_in_string`` (mistral: a ``[TOOL_CALLS]`` inside a JSON string of the arguments is
     the string's text in tito, so a stray ``"`` carries the next calls into the arguments;
-    vLLM's engine splits at the token wherever it stands).
+    vLLM's engine splits at the token wherever it stands), ``section_end_dropped`` (step3,
+    hy_v3: a section holding no call: vLLM's batch makes the whole output content, its end
+    marker included, its stream drops the section; tito keeps the section's text as content,
+    its end marker dropped as markup).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -168,6 +171,10 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
             and all(a == "{}" for n, a in wc if [n, a] not in gc) \
             and text.count("<|tool_call_argument_begin|>") < text.count("<|tool_call_begin|>"):
         return "args_marker_broken"  # vLLM calls it with {}, its arguments' text dropped
+    end = {"step3": "<｜tool_calls_end｜>", "hy_v3": "</tool_calls>"}.get(tool or "")
+    if end and kind == "content" and not wc and not gc and end in wcont \
+            and wcont.replace(end, "").strip() == gcont.replace(end, "").strip():
+        return "section_end_dropped"  # a section with no call: tito drops its end marker
     if tool == "mistral" and kind == "n_calls" and 0 < len(gc) < len(wc) \
             and "[TOOL_CALLS]" in gc[-1][1] and not _json_equal(gc[-1][1], gc[-1][1]):
         return "marker_in_string"  # a stray quote: tito's arguments run on over the next calls

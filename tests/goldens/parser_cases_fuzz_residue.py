@@ -116,6 +116,10 @@ _CASES: list[tuple[str, str | None, str, str]] = [
      'l_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="not_a_tool"><steptml:'
      'parameter name="tags">[]</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_call'
      's_end｜>Sure.'),
+    # step3: a section with no call (a misspelt call marker): section_end_dropped
+    ('step3', None, 'no_call_section',  # seed 17, step3/5
+     "I'll look it up.\n<｜tool_calls_begin｜><｜tool__call_begin｜>function<｜tool_sep｜><steptml:i"
+     'nvoke name="get_time"></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>OK'),
 ]
 
 

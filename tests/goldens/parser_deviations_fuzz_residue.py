@@ -108,6 +108,14 @@ _RESIDUE_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "call_unclosed: a misspelt <｜tool_call_ed｜>: vLLM's batch drops that call, its stream "
         "merges the next call's parameters into it; tito ends it at the next call marker (the "
         "calls: vLLM's, of the same output spelt right)"),
+    "step3/fr_no_call_section": (
+        {"reasoning": None, "calls": [],
+         "content": _TEXT["step3/fr_no_call_section"].replace("<｜tool_calls_end｜>", "")},
+        "section_end_dropped: a section that holds no call (a misspelt <｜tool__call_begin｜>): "
+        "vLLM's batch makes the whole output content, the section's end marker included, its "
+        "stream drops the section; tito keeps the section's text as content and drops its end "
+        "marker as markup, as after a section with calls (a stream cannot know there will be "
+        "no call)"),
 }
 
 #: cases whose arguments are not JSON in vLLM either (a stray quote, an unclosed object)
