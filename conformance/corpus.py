@@ -84,7 +84,7 @@ def mistral_hf_folder(folder: Path) -> Path:
 #: tito its core/render_<name> module): served name -> (tool parser, reasoning parser), the flags
 #: ``tests/goldens/record_dsv32_render.py`` records each model's goldens with
 NATIVE = {"dsv32": ("deepseek_v32", "deepseek_v3"), "dsv4": ("deepseek_v4", "deepseek_v4"),
-          "inkling": ("inkling", "inkling")}
+          "dsv41": ("deepseek_v41", "deepseek_v41"), "inkling": ("inkling", "inkling")}
 
 
 def native_folder(name: str, folder: Path) -> Path:
@@ -110,6 +110,7 @@ def native_folder(name: str, folder: Path) -> Path:
         {"served_model_name": name, "tool_parser": tool_parser,
          "reasoning_parser": reasoning_parser}))
     return folder
+
 
 WEATHER = {
     "type": "function",

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import json
 import pathlib
-import shutil
 
 import pytest
-from fastapi.testclient import TestClient
-
+from native_render import load_native, native_folder, served_alone
 from tito.core import render_dsv32
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -22,36 +20,9 @@ GOLDEN = json.loads((ROOT / "tests" / "goldens" / "dsv32_render_vllm.json").read
 CASES = GOLDEN["cases"]
 
 
-def dsv32_folder(into: pathlib.Path) -> pathlib.Path:
-    """The recorded folder: Qwen3's tokenizer files without their chat template, and
-    ``conformance/models/dsv32``'s config (the architecture, MLA sizes) and EOS ids."""
-    folder = into / "dsv32"
-    folder.mkdir()
-    qwen3 = ROOT / "layers" / "tokenizer" / "models" / "qwen3"
-    shutil.copy(qwen3 / "tokenizer.json", folder)
-    config = json.loads((qwen3 / "tokenizer_config.json").read_text())
-    config.pop("chat_template", None)
-    (folder / "tokenizer_config.json").write_text(json.dumps(config))
-    for f in (ROOT / "conformance" / "models" / "dsv32").glob("*.json"):
-        shutil.copy(f, folder)
-    (folder / "tito.json").write_text(json.dumps(
-        {"tool_parser": "deepseek_v32", "reasoning_parser": "deepseek_v3"}))
-    return folder
-
-
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    from tito.adapters.app import create_app
-    from tito.models import registry
-
-    model = registry.load_model(dsv32_folder(tmp_path_factory.mktemp("dsv32")))
-    assert model.config.native_renderer == "deepseek_v32" and model.chat_template is None
-    saved = registry._registry
-    registry.reset_registry(registry.ModelRegistry([model], default=""))
-    try:
-        yield TestClient(create_app(), raise_server_exceptions=False)
-    finally:
-        registry.reset_registry(saved)
+    yield from served_alone(load_native("dsv32", tmp_path_factory.mktemp("dsv32")), "deepseek_v32")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -77,7 +48,7 @@ def test_a_template_in_the_folder_is_not_used(tmp_path):
     ``tokenizer_mode: hf`` (tito.json, as vLLM's flag) turns the encoding off."""
     from tito.models import registry
 
-    folder = dsv32_folder(tmp_path)
+    folder = native_folder("dsv32", tmp_path / "dsv32")
     (folder / "chat_template.jinja").write_text("{{ messages[0]['content'] }}")
     model = registry.load_model(folder)
     assert model.config.native_renderer == "deepseek_v32"

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import json
 import pathlib
-import shutil
 
 import pytest
-from fastapi.testclient import TestClient
-
+from native_render import load_native, same_error, served_alone
 from tito.core import render_dsv41
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -27,57 +25,21 @@ CASES, TOKENIZE = GOLDEN["cases"], GOLDEN["tokenize"]
 OTHERS = [(api, name) for api in ("responses", "messages") for name in sorted(GOLDEN[api])]
 
 
-def dsv41_folder(into: pathlib.Path) -> pathlib.Path:
-    """The recorded folder: Qwen3's tokenizer files without their chat template, and
-    ``conformance/models/dsv41``'s config (the architecture) and EOS ids."""
-    folder = into / "dsv41"
-    folder.mkdir()
-    qwen3 = ROOT / "layers" / "tokenizer" / "models" / "qwen3"
-    shutil.copy(qwen3 / "tokenizer.json", folder)
-    config = json.loads((qwen3 / "tokenizer_config.json").read_text())
-    config.pop("chat_template", None)
-    (folder / "tokenizer_config.json").write_text(json.dumps(config))
-    for f in (ROOT / "conformance" / "models" / "dsv41").glob("*.json"):
-        shutil.copy(f, folder)
-    (folder / "tito.json").write_text(json.dumps(
-        {"tool_parser": "deepseek_v41", "reasoning_parser": "deepseek_v41"}))
-    return folder
-
-
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    from tito.adapters.app import create_app
-    from tito.models import registry
-
-    model = registry.load_model(dsv41_folder(tmp_path_factory.mktemp("dsv41")))
-    assert model.config.native_renderer == "deepseek_v41" and model.chat_template is None
-    saved = registry._registry
-    registry.reset_registry(registry.ModelRegistry([model], default=""))
-    try:
-        yield TestClient(create_app(), raise_server_exceptions=False)
-    finally:
-        registry.reset_registry(saved)
-
-
-def _same_error(got: dict, want: dict) -> None:
-    """vLLM's words, but for the message dicts and task lists it quotes (Python's repr of its
-    own dicts; a set's order)."""
-    assert got["type"] == want["type"]
-    cut = (lambda m: m.split("`")[0].split("{")[0].split("[")[0])
-    if want["type"] == "BadRequestError":
-        assert cut(got["message"]) == cut(want["message"])
+    yield from served_alone(load_native("dsv41", tmp_path_factory.mktemp("dsv41")), "deepseek_v41")
 
 
 def _check(r, case: dict, ids: str) -> None:
     if case["status"] == 500:  # (vLLM's encoder asserts: tito's 400, the same words)
         assert r.status_code == 400, r.text
-        _same_error(r.json()["error"], {**case["error"], "type": "BadRequestError"})
+        same_error(r.json()["error"], {**case["error"], "type": "BadRequestError"})
         return
     assert r.status_code == case["status"], r.text
     if case["status"] == 200:
         assert r.json()[ids] == case[ids]
     else:
-        _same_error(r.json()["error"], case["error"])
+        same_error(r.json()["error"], case["error"])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

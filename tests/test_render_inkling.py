@@ -13,17 +13,13 @@ from __future__ import annotations
 
 import json
 import pathlib
-import sys
 
 import pytest
 from fastapi.testclient import TestClient
-
+from native_render import load_native, native_folder, served_alone
 from tito.core import render_inkling
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from conformance.markers import inkling_folder  # noqa: E402
-
 GOLDEN = json.loads((ROOT / "tests" / "goldens" / "inkling_render_vllm.json").read_text())
 CASES, TOKENIZE, RESPONSES = GOLDEN["cases"], GOLDEN["tokenize"], GOLDEN["responses"]
 #: cases whose 400 tito words its own way (vLLM's words are pydantic's dump of its types, or
@@ -40,33 +36,14 @@ DEVIATIONS = {"string_parts", "system_string_parts", "input_text_part",
               "assistant_input_text_part"}
 
 
-def folder(into: pathlib.Path) -> pathlib.Path:
-    """The recorded folder, with the recorder's parsers in tito.json."""
-    out = inkling_folder(into / "inkling")
-    (out / "tito.json").write_text(json.dumps({"tool_parser": "inkling",
-                                               "reasoning_parser": "inkling"}))
-    return out
-
-
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
-    from tito.models import registry
-
-    return registry.load_model(folder(tmp_path_factory.mktemp("inkling")))
+    return load_native("inkling", tmp_path_factory.mktemp("inkling"))
 
 
 @pytest.fixture(scope="module")
 def client(model):
-    from tito.adapters.app import create_app
-    from tito.models import registry
-
-    assert model.config.native_renderer == "inkling" and model.chat_template is None
-    saved = registry._registry
-    registry.reset_registry(registry.ModelRegistry([model], default=""))
-    try:
-        yield TestClient(create_app(), raise_server_exceptions=False)
-    finally:
-        registry.reset_registry(saved)
+    yield from served_alone(model, "inkling")
 
 
 def _check(r, expected: dict, ids: str, name: str) -> None:
@@ -111,7 +88,7 @@ def test_the_architecture_picks_the_encoding(tmp_path):
     from tito.models import registry
     from tito.models.served import ModelLoadError
 
-    out = folder(tmp_path)
+    out = native_folder("inkling", tmp_path / "inkling")
     config = json.loads((out / "config.json").read_text())
     (out / "config.json").write_text(json.dumps(
         {**config, "architectures": ["InklingForConditionalGeneration"]}))
@@ -131,7 +108,7 @@ def test_media_on_a_multimodal_inkling_model_is_a_400(tmp_path):
     from tito.adapters.app import create_app
     from tito.models import registry
 
-    out = folder(tmp_path)
+    out = native_folder("inkling", tmp_path / "inkling")
     (out / "tito.json").write_text(json.dumps({"multimodal": True}))
     saved = registry._registry
     registry.reset_registry(registry.ModelRegistry([registry.load_model(out)], default=""))

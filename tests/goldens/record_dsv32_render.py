@@ -186,19 +186,7 @@ def main() -> None:
         url = args.url
         if url is None:
             folder = tmp / args.model
-            if args.model == "inkling":
-                from conformance.markers import inkling_folder
-
-                inkling_folder(folder)
-            else:
-                folder.mkdir()
-                shutil.copy(corpus.MODELS / "qwen3" / "tokenizer.json", folder)
-                tokenizer_config = json.loads(
-                    (corpus.MODELS / "qwen3" / "tokenizer_config.json").read_text())
-                tokenizer_config.pop("chat_template", None)  # (no template: encoded by code)
-                (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
-                for f in (ROOT / "conformance" / "models" / args.model).glob("*.json"):
-                    shutil.copy(f, folder)
+            corpus.native_folder(args.model, folder)  # (the tests' folder too)
             port = args.port or record._free_port()
             env = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"}
             proc = subprocess.Popen(
