@@ -46,22 +46,29 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from conformance import record, replay  # noqa: E402
 from conformance.calls import request as post  # noqa: E402
+from tito.service.render_chat_parts import lazy_content  # noqa: E402
 
 CHAT_R, CMPL_R = "/v1/chat/completions/render", "/v1/completions/render"
 RESP_R, MSG_R = "/v1/responses/render", "/v1/messages/render"
 #: the chat models, by template or native encoding (gpt2 has no template: its chat cases are
 #: errors on both sides)
 CHAT_SERVERS = ("qwen3", "qwen3-trusted", "gpt-oss", "mistral-v3", "mistral-v3-hf", "dsv32",
-                "dsv4", "inkling")
+                "dsv4", "dsv41", "inkling")
 #: the models' vocab_size (config.json; qwen3's tokenizer has 151,669 ids, its rows 151,936)
 VOCAB = {"qwen3": 151936, "qwen3-trusted": 151936, "gpt2": 50257, "gpt-oss": 201088,
          "mistral-v3": 32768, "mistral-v3-hf": 32768, "dsv32": 151936, "dsv4": 151936,
-         "inkling": 151936}
+         "dsv41": 151936, "inkling": 151936}
 #: the servers whose reasoning parser scans the whole prompt for its markers (vLLM's
-#: deepseek_v4: no turn boundary tokens), where tito's scan stops at the newest special token
-WHOLE_PROMPT_SCAN = ("dsv4",)
+#: deepseek_v4 / deepseek_v41: no turn boundary tokens), where tito's scan stops at the newest
+#: special token
+WHOLE_PROMPT_SCAN = ("dsv4", "dsv41")
 #: the special token of their (Qwen3's) vocabulary the value pools write in message text
 SPECIAL_TEXT = "<|im_end|>"
+#: an assistant message whose calls vLLM's /tokenize body leaves an unread iterable (its keys
+#: within these: the OpenAI type's)
+LAZY_CALLS_KEYS = frozenset({"role", "content", "tool_calls", "name"})
+#: an image part or block of any API (chat, Responses, Messages)
+IMAGE_PART = re.compile(r'"type": "(image|image_url|input_image)"')
 PNG = "data:image/png;base64,iVBORw0KGgo="
 LONG = "long " * 1200
 
@@ -624,7 +631,7 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
     counts = [body.get(k) for k in ("top_logprobs", "prompt_logprobs")]
     if path == CMPL_R:
         counts.append(body.get("logprobs"))
-    if any(type(c) is int and (c > 20 or c == -1) for c in counts):
+    if any(type(c) is int and (c > 20 or c == -1 or path == RESP_R and c < 0) for c in counts):
         out.append("logprobs_bound")
     stop = body.get("stop_sequences" if path == MSG_R else "stop")
     if isinstance(stop, list) and len(stop) > 4:
@@ -651,6 +658,12 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
         out.append("mistral")
     if server in WHOLE_PROMPT_SCAN and SPECIAL_TEXT in json.dumps(msgs):
         out.append("special_turn")
+    if server == "dsv41" and path in (CHAT_R, "/tokenize") and (any(map(lazy_content, msgs)) or (
+            path == "/tokenize" and any(m.get("role") == "assistant" and "tool_calls" in m
+                                        and set(m) <= LAZY_CALLS_KEYS for m in msgs))):
+        out.append("lazy_copy")
+    if server == "dsv41" and IMAGE_PART.search(json.dumps(body)):
+        out.append("image41")
     return out
 
 

@@ -56,10 +56,10 @@ SERVERS = {
 #: SentencePiece folder without mistral-common (Metaspace pieces, the folder's chat template)
 SERVERS["mistral-v3-hf"] = ["--served-model-name", "mistral-v3-hf", "--tokenizer-mode", "hf",
                             "--tool-call-parser", "mistral", "--enable-auto-tool-choice"]
-#: the natively encoded architectures (DeepSeek-V3.2, DeepSeek-V4, Inkling: Qwen3's tokenizer
+#: the natively encoded architectures (DeepSeek-V3.2, V4, V4.1, Inkling: Qwen3's tokenizer
 #: files, no chat template): vLLM renders them with the model's encoding (its tokenizer_mode
-#: deepseek_v32 / deepseek_v4 / inkling), tito with core/render_dsv32 / render_dsv4 /
-#: render_inkling
+#: deepseek_v32 / deepseek_v4 / deepseek_v41 / inkling), tito with core/render_dsv32 /
+#: render_dsv4 / render_dsv41 / render_inkling
 for _name, (_tool, _reasoning) in corpus.NATIVE.items():
     SERVERS[_name] = ["--served-model-name", _name, "--tool-call-parser", _tool,
                       "--reasoning-parser", _reasoning, "--enable-auto-tool-choice"]
