@@ -248,11 +248,16 @@ def test_echo_with_prompt_logprobs(client, vocabs):
     assert c["text"] == "Say it now"
 
 
-def test_suffix_is_400(client, vocabs):
-    body = {"model": "gpt2", "completion_request": {"model": "gpt2", "prompt": "x", "suffix": "y"},
-            "generate_responses": [generate_response([1])]}
-    resp = client.post(COMPLETIONS, content=json.dumps(body), headers={"content-type": "application/json"})
-    assert resp.status_code == 400 and resp.json()["error"]["param"] == "suffix"
+def test_suffix_is_not_derenders_business(client, vocabs):
+    """vLLM 0.33's derender never reads ``suffix`` (render writes a FIM prompt for it on
+    DeepSeek-V4, or refuses it): the answer is the output's, as without one."""
+    ids = vocabs["gpt2"].encode(" the middle")
+    answers = []
+    for extra in ({}, {"suffix": " end"}):
+        body = {"model": "gpt2", "completion_request": {"model": "gpt2", "prompt": "x", **extra},
+                "generate_responses": [generate_response(ids)]}
+        answers.append(post(client, COMPLETIONS, body)["choices"][0])
+    assert answers[0]["text"] == answers[1]["text"] == " the middle"
 
 
 def test_n2_batch_same_seed(client, vocabs):

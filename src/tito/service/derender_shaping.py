@@ -174,12 +174,10 @@ def _stream_chunks(req: Any) -> list[GenerateTokensStreamResponse]:
 
 
 def _echo_requested(req: CompletionRequest | None) -> bool:
-    """``echo`` prepends the prompt; ``suffix`` is refused (as vLLM's render does)."""
-    if req is None:
-        return False
-    if req.suffix is not None:
-        raise BadRequest("suffix is not currently supported", param="suffix")
-    return bool(req.echo)
+    """``echo`` prepends the prompt. A ``suffix`` is render's business (DeepSeek-V4's
+    fill-in-the-middle prompt, else render's 400): derender shapes the output alone and never
+    reads it, as vLLM 0.33's derender."""
+    return req is not None and bool(req.echo)
 
 
 def _echo(
