@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from conformance.corpus import native_folder  # noqa: E402
 
-__all__ = ["load_native", "native_folder", "same_error", "served_alone"]
+__all__ = ["check_answer", "load_native", "native_folder", "same_error", "served_alone"]
 
 
 def load_native(name: str, into: Path) -> Any:
@@ -51,3 +51,17 @@ def same_error(got: dict[str, Any], want: dict[str, Any]) -> None:
     cut = (lambda m: m.split("`")[0].split("{")[0].split("[")[0])
     if want["type"] == "BadRequestError":
         assert cut(got["message"]) == cut(want["message"])
+
+
+def check_answer(r: Any, case: dict[str, Any], ids: str) -> None:
+    """tito's answer ``r`` against vLLM's recorded ``case``: the same ``ids`` field, or the same
+    error; where vLLM's encoder crashed (500, its assert), tito's 400 with vLLM's words."""
+    if case["status"] == 500:
+        assert r.status_code == 400, r.text
+        same_error(r.json()["error"], {**case["error"], "type": "BadRequestError"})
+        return
+    assert r.status_code == case["status"], r.text
+    if case["status"] == 200:
+        assert r.json()[ids] == case[ids]
+    else:
+        same_error(r.json()["error"], case["error"])

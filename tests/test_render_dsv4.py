@@ -14,7 +14,7 @@ import json
 import pathlib
 
 import pytest
-from native_render import load_native, same_error, served_alone
+from native_render import check_answer, load_native, served_alone
 from tito.core import render_dsv4
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -28,32 +28,24 @@ def client(tmp_path_factory):
     yield from served_alone(load_native("dsv4", tmp_path_factory.mktemp("dsv4")), "deepseek_v4")
 
 
-def _check(r, case: dict, ids: str) -> None:
-    assert r.status_code == case["status"], r.text
-    if case["status"] == 200:
-        assert r.json()[ids] == case[ids]
-    else:
-        same_error(r.json()["error"], case["error"])
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_render_equals_vllms(client, name):
     case = CASES[name]
     r = client.post("/v1/chat/completions/render", json={"model": "dsv4", **case["request"]})
-    _check(r, case, "token_ids")
+    check_answer(r, case, "token_ids")
 
 
 @pytest.mark.parametrize("name", sorted(TOKENIZE))
 def test_tokenize_equals_vllms(client, name):
     case = TOKENIZE[name]
-    _check(client.post("/tokenize", json={"model": "dsv4", **case["request"]}), case, "tokens")
+    check_answer(client.post("/tokenize", json={"model": "dsv4", **case["request"]}), case, "tokens")
 
 
 @pytest.mark.parametrize(("api", "name"), OTHERS)
 def test_responses_and_messages_render_equal_vllms(client, api, name):
     case = GOLDEN[api][name]
     r = client.post(f"/v1/{api}/render", json={"model": "dsv4", **case["request"]})
-    _check(r, case, "token_ids")
+    check_answer(r, case, "token_ids")
 
 
 def test_modes_from_kwargs():
