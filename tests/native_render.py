@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from conformance.corpus import native_folder  # noqa: E402
 
-__all__ = ["check_answer", "load_native", "native_folder", "same_error", "served_alone"]
+__all__ = ["check_answer", "load_native", "native_folder", "read_counter", "same_error",
+           "served_alone"]
 
 
 def load_native(name: str, into: Path) -> Any:
@@ -65,3 +66,18 @@ def check_answer(r: Any, case: dict[str, Any], ids: str) -> None:
         assert r.json()[ids] == case[ids]
     else:
         same_error(r.json()["error"], case["error"])
+
+
+def read_counter() -> type[dict[str, Any]]:
+    """A ``dict`` class counting its ``get`` calls in its class attribute ``reads`` (a new class
+    per call): messages built of it show how often an encoding reads them, so a test can tell a
+    linear encoding from one that scans back per message."""
+
+    class Counted(dict[str, Any]):
+        reads = 0
+
+        def get(self, key: str, default: Any = None) -> Any:
+            type(self).reads += 1
+            return super().get(key, default)
+
+    return Counted

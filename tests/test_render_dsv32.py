@@ -12,7 +12,7 @@ import json
 import pathlib
 
 import pytest
-from native_render import load_native, native_folder, served_alone
+from native_render import load_native, native_folder, read_counter, served_alone
 from tito.core import render_dsv32
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -92,12 +92,7 @@ def test_a_long_run_of_tool_results_is_read_in_one_pass():
     """DeepSeek's encoding scans back over the earlier results for each one (quadratic in a
     run of results); tito finds each result's owner in one pass: message reads grow linearly."""
 
-    class Counted(dict):
-        reads = 0
-
-        def get(self, key, default=None):
-            Counted.reads += 1
-            return super().get(key, default)
+    Counted = read_counter()
 
     def reads(n: int) -> int:
         calls = [{"id": f"c{i}", "type": "function", "function": {"name": "f", "arguments": {}}}

@@ -14,7 +14,7 @@ import json
 import pathlib
 
 import pytest
-from native_render import check_answer, load_native, served_alone
+from native_render import check_answer, load_native, read_counter, served_alone
 from tito.core import render_dsv4
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -81,12 +81,7 @@ def test_results_sorted_and_merged_on_text():
 def test_a_long_run_of_tool_results_is_linear():
     """Merging and sorting a run of n results reads each message a bounded number of times."""
 
-    class Counted(dict):
-        reads = 0
-
-        def get(self, key, default=None):
-            Counted.reads += 1
-            return super().get(key, default)
+    Counted = read_counter()
 
     def reads(n: int) -> int:
         calls = [{"id": f"c{i}", "type": "function", "function": {"name": "f", "arguments": {}}}
