@@ -22,7 +22,6 @@ from typing import Any
 
 from tokenizers import Tokenizer
 
-from tito.core import render_inkling
 from tito.core.vocab import Vocab
 from tito.models import mistral
 from tito.models.config import ModelConfig
@@ -238,6 +237,8 @@ def _check_inkling_markers(folder: Path, config: Any, tokenizer: Tokenizer) -> N
     vLLM 0.33's Inkling renderer refuses to start (every prompt needs them)."""
     if config.native_renderer != "inkling":
         return
+    from tito.core import render_inkling  # (only an Inkling model's load needs it)
+
     try:
         render_inkling.marker_ids(tokenizer.token_to_id)
     except ValueError as exc:
