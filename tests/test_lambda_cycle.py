@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
@@ -260,3 +261,62 @@ def test_plain_entry_app_raising_is_mangums_500() -> None:
     answer = eager.plain(copy.deepcopy(event), None)
     assert answer == eager(copy.deepcopy(event), None)
     assert answer["statusCode"] == 500
+
+
+def _render_events() -> list[dict[str, Any]]:
+    """Requests for the chat render app: a common body (the hand check), one pydantic validates
+    (tools), X-Request-Id headers (ASCII, not ASCII, in capitals: Mangum's scope), the
+    service's 400s, the guard's refusals, other methods and routes."""
+    path = "/v1/chat/completions/render"
+    chat = {"model": "qwen3", "messages": [{"role": "user", "content": "Hi, 中文 😀"}]}
+    tools = {**chat, "tools": [{"type": "function", "function": {
+        "name": "f", "parameters": {"type": "object", "properties": {}}}}]}
+    bodies = [json.dumps(chat), json.dumps(tools), json.dumps({**chat, "model": "nope"}),
+              json.dumps({**chat, "messages": []}), json.dumps({**chat, "n": "x"}),
+              '{"model": "qwen3", "messages": [{"role": "user", "content": "\\ud800"}]}',
+              "[1, 2]", "{", json.dumps({**chat, "max_tokens": 10 ** 9})]
+    events = [_derender_event(b, path=path) for b in bodies]
+    for request_id in ("my-id", "ïd-é"):
+        event = _derender_event(bodies[0], path=path)
+        event["headers"]["x-request-id"] = request_id
+        events.append(event)
+    upper = _derender_event(bodies[0], path=path)
+    upper["headers"]["X-Request-Id"] = "caps"
+    events.append(upper)
+    events.append(_derender_event(bodies[0], path=path, content_type="text/plain"))
+    events.append(_derender_event(bodies[0], path=path, length="99999999"))
+    events.append(_derender_event("", path=path, method="GET"))
+    events.append(_derender_event("", path="/health", method="GET"))
+    events.append(_derender_event(bodies[0], path="/v1/completions/render"))
+    no_body = _derender_event("", path=path)
+    no_body["body"] = None
+    events.append(no_body)
+    return events
+
+
+def _drawn_ids(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with the request ids render draws at random (no X-Request-Id) made equal."""
+    return {**answer, "body": re.sub("chatcmpl-[0-9a-f]{32}", "chatcmpl-drawn", answer["body"])}
+
+
+def test_render_app_answers_through_its_eager_entries_as_mangum() -> None:
+    """The render app's eager entries (``respond``, and ``respond_plain`` from the event's own
+    fields) answer every request as its ASGI ``__call__`` does behind stock Mangum."""
+    from tito.adapters.asgi_render import RenderApp
+
+    eager = _mangum.EagerMangum(RenderApp(["chat_render"]), _mangum.Loop(), lifespan="off",
+                                custom_handlers=[_mangum.HTTPGatewayV2])
+    assert eager._respond is not None and eager._respond_plain is not None
+    stock = Mangum(RenderApp(["chat_render"]), lifespan="off")
+    statuses, ids = [], []
+    for event in _render_events():
+        assert _events.plain_v2(event), event
+        expected = _drawn_ids(stock(copy.deepcopy(event), None))
+        assert _drawn_ids(eager.plain(copy.deepcopy(event), None)) == expected, event["body"]
+        assert _drawn_ids(eager(copy.deepcopy(event), None)) == expected, event["body"]
+        statuses.append(expected["statusCode"])
+        if expected["statusCode"] == 200 and "request_id" in expected["body"]:
+            ids.append(json.loads(expected["body"])["request_id"])
+    assert statuses == [200, 200, 404, 400, 400, 400, 400, 400, 400, 200, 200, 200, 400, 413,
+                        405, 200, 404, 400]
+    assert ids[2:5] == ["chatcmpl-" + i for i in ("my-id", "ïd-é".encode().decode("latin-1"), "caps")]

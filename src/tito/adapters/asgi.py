@@ -125,7 +125,7 @@ def _built(adapter: Any) -> Any:
     return adapter
 
 
-def _failure(exc: Exception) -> JsonAnswer:
+def failure(exc: Exception) -> JsonAnswer:
     """The answer to an exception a request raised: its own error answer for a request's error
     (:class:`tito.errors.TitoError`), else a 500 reported to :data:`on_unhandled`."""
     if isinstance(exc, TitoError):
@@ -185,8 +185,8 @@ class DerenderApp:
         gc.disable()
         try:
             answer = await self._route(scope, receive)
-        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
-            answer = _failure(exc)
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (failure)
+            answer = failure(exc)
         finally:
             if paused:
                 gc.enable()
@@ -268,8 +268,8 @@ class DerenderApp:
                                                                 check_surrogates=False)
             if answer is None:
                 answer = self._post_answer(self._post[scope["path"]], fast, body)
-        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
-            answer = _failure(exc)
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (failure)
+            answer = failure(exc)
         finally:
             if paused:
                 gc.enable()
@@ -294,8 +294,8 @@ class DerenderApp:
                 body, limit, check_surrogates=False)
             if answer is None:
                 answer = self._post_answer(self._post[path], fast, body)
-        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
-            answer = _failure(exc)
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (failure)
+            answer = failure(exc)
         finally:
             if paused:
                 gc.enable()

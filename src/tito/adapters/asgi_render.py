@@ -21,6 +21,7 @@ Example::
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -29,9 +30,12 @@ from tito.adapters.asgi import (
     JsonAnswer,
     Receive,
     Scope,
+    failure,
+    max_body_bytes,
     read_json_body,
     response_too_large,
 )
+from tito.adapters.asgi_http import body_answer, header_answer, plain_header_answer
 from tito.adapters.payload import event_bytes, over_limit
 from tito.adapters.splice import dump_json
 from tito.adapters.validation import parse_body, validate_body
@@ -153,26 +157,73 @@ class RenderApp(DerenderApp):
     """
 
     routes = staticmethod(_render_routes)
-    #: no eager entry: every request through :meth:`__call__` (its POST routes read the body
-    #: themselves)
-    respond = None  # type: ignore[assignment]
-    respond_plain = None  # type: ignore[assignment]
     #: path -> the hand check of its common body (here a body reader, not an answer)
     fast_routes = staticmethod(_render_readers)
 
     async def _route(self, scope: Scope, receive: Receive) -> JsonAnswer | None:
-        route = self._post.get(scope["path"])
-        if route is None or scope["method"] != "POST":
+        path = scope["path"]
+        if path not in self._post or scope["method"] != "POST":
             return await super()._route(scope, receive)  # GET routes, 404, 405
         body = await read_json_body(scope, receive)
         if body is None or isinstance(body, JsonAnswer):
             return body
+        return self._answer(path, body, _header(scope, b"x-request-id"))
+
+    def respond(self, scope: Scope, body: bytes) -> JsonAnswer | None:
+        """What :meth:`__call__` answers to a POST of a render path whose whole body is here (a
+        Lambda event's), without the ASGI messages; None for any other request (the caller
+        then runs :meth:`__call__`). Why, and the same steps in the same order:
+        :meth:`DerenderApp.respond`."""
+        path = scope["path"]
+        if path not in self._post or scope["method"] != "POST" or scope["type"] != "http":
+            return None
+        return self._eager(path, body, scope, None)
+
+    def respond_plain(self, path: str, method: str, headers: dict[str, str],
+                      body: bytes) -> JsonAnswer | None:
+        """:meth:`respond` from an HTTP API v2 event's own fields (its path as it is, its
+        lowercase ``headers``): :meth:`DerenderApp.respond_plain`. Why: Mangum's scope, its
+        cycle and the ASGI messages cost a short chat render ~8% of its time
+        (``bench/bench_render.py``)."""
+        if method != "POST" or path not in self._post:
+            return None
+        return self._eager(path, body, None, headers)
+
+    def _eager(self, path: str, body: bytes, scope: Scope | None,
+               headers: dict[str, str] | None) -> JsonAnswer:
+        """:meth:`_route`'s answer (or its error's, as :meth:`__call__` makes it) to a POST of a
+        render path whose body is here: the guard's header checks from the ``scope`` or from
+        the event's lowercase ``headers``, its body checks, the collector paused."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            limit = max_body_bytes()
+            if headers is None:
+                answer = header_answer(scope, limit)
+                request_id = _header(scope, b"x-request-id")
+            else:
+                answer = plain_header_answer(headers, limit)
+                value = headers.get("x-request-id")  # (Mangum's UTF-8 bytes, read as Latin-1)
+                request_id = None if value is None else value.encode().decode("latin-1")
+            answer = answer or body_answer(body, limit)
+            if answer is None:
+                answer = self._answer(path, body, request_id)
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (failure)
+            answer = failure(exc)
+        finally:
+            if paused:
+                gc.enable()
+        return answer
+
+    def _answer(self, path: str, body: bytes, request_id: str | None) -> JsonAnswer:
+        """The answer to a POST of ``path`` whose body passed the guard."""
+        route = self._post[path]
         data = parse_body(body)
-        reader = self._fast.get(scope["path"])
+        reader = self._fast.get(path)
         request = reader(data) if reader is not None else None
         if request is None:
             request = validate_body(route[0], data)
-        answer = _RenderAnswer(route[1](request, _header(scope, b"x-request-id")))
+        answer = _RenderAnswer(route[1](request, request_id))
         if over_limit(answer.body, self.max_response_bytes):
             return response_too_large(event_bytes(answer.body), self.max_response_bytes,
                                       _RENDER_HINT)
