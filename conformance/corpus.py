@@ -1646,11 +1646,54 @@ RENDER_RESPONSES_ITEMS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "output_parts_typed_qwen3": _items(_said(_OUT, type="message"), server="qwen3"),
 }
 
+def _tool_choice(choice: Any, tools: int = 2) -> tuple[str, str, dict[str, Any]]:
+    """A qwen3 Responses render with ``tools`` function tools (f, g) and this ``tool_choice``."""
+    body: dict[str, Any] = {"model": "qwen3", "input": "hi", "tool_choice": choice}
+    if tools:
+        body["tools"] = [{"type": "function", "name": n, "parameters": {"type": "object"}}
+                         for n in "fg"[:tools]]
+    return "qwen3", RESPONSES_R, body
+
+
+#: Responses ``tool_choice`` objects of the openai SDK's union (vLLM 0.33 renders all but a
+#: function or custom one as "auto": no constraint, every tool shown), objects outside it, and
+#: ``text.verbosity``'s values
+RENDER_RESPONSES_TOOLS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "allowed_auto": _tool_choice({"type": "allowed_tools", "mode": "auto",
+                                  "tools": [{"type": "function", "name": "f"}]}),
+    "allowed_required": _tool_choice({"type": "allowed_tools", "mode": "required",
+                                      "tools": [{"type": "function", "name": "f"}]}),
+    "allowed_no_tools": _tool_choice({"type": "allowed_tools", "mode": "auto", "tools": []}, 0),
+    "allowed_bad_mode": _tool_choice({"type": "allowed_tools", "mode": "x", "tools": []}),
+    "allowed_tools_not_list": _tool_choice({"type": "allowed_tools", "mode": "auto",
+                                            "tools": "f"}),
+    "hosted_web_search": _tool_choice({"type": "web_search_preview"}),
+    "hosted_file_search": _tool_choice({"type": "file_search"}),
+    "hosted_no_tools": _tool_choice({"type": "web_search_preview"}, 0),
+    "hosted_unknown": _tool_choice({"type": "bogus"}),
+    "mcp": _tool_choice({"type": "mcp", "server_label": "s"}),
+    "mcp_named": _tool_choice({"type": "mcp", "server_label": "s", "name": "t"}),
+    "mcp_no_label": _tool_choice({"type": "mcp"}),
+    "apply_patch": _tool_choice({"type": "apply_patch"}),
+    "shell": _tool_choice({"type": "shell"}),
+    "programmatic": _tool_choice({"type": "programmatic_tool_calling"}),
+    "custom_names_function": _tool_choice({"type": "custom", "name": "f"}),
+    "custom_unknown": _tool_choice({"type": "custom", "name": "zz"}),
+    "function_no_name": _tool_choice({"type": "function"}),
+    "verbosity_low": ("qwen3", RESPONSES_R, {"model": "qwen3", "input": "hi",
+                                             "text": {"verbosity": "low"}}),
+    "verbosity_null": ("qwen3", RESPONSES_R, {"model": "qwen3", "input": "hi",
+                                              "text": {"verbosity": None}}),
+    "verbosity_unknown": ("qwen3", RESPONSES_R, {"model": "qwen3", "input": "hi",
+                                                 "text": {"verbosity": "x"}}),
+}
+
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
 HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
     "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS,
     "render_chat_template": RENDER_CHAT_TEMPLATE, "render_chat_messages": RENDER_CHAT_MESSAGES,
     "render_responses_items": RENDER_RESPONSES_ITEMS,
+    "render_responses_tools": RENDER_RESPONSES_TOOLS,
 }
 
 #: the Messages render's thinking settings on every model: vLLM probes which reasoning_effort

@@ -635,7 +635,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_chat_mistral_errors", "derender_chat_mistral", "stream_chat_mistral",
           "render_chat_edge", "render_chat_edge_errors", "derender_chat_edge", "stream_chat_edge",
           "render_media_errors", "tokens_gptoss", "render_chat_template", "render_chat_messages",
-          "render_responses_items",
+          "render_responses_items", "render_responses_tools",
           "render_messages_models", "derender_fuzz", "stream_fuzz", "render_fuzz",
           "render_fuzz_errors", "render_fuzz_order"]
 

@@ -57,6 +57,18 @@ TOOL_TYPES: dict[str, tuple[str, ...]] = {
     "web_search_preview": (), "web_search_preview_2025_03_11": (), "apply_patch": (),
 }
 
+#: the ``tool_choice`` objects of vLLM 0.33's Responses request (the openai SDK's union) -> the
+#: fields each requires besides ``type`` (``allowed_tools``' ``mode`` and ``tools`` checked apart);
+#: another ``type`` is a schema error. Only ``function`` and ``custom`` name a tool to call: every
+#: other one renders as ``"auto"`` (no constraint, every tool shown), as vLLM 0.33 renders it.
+TOOL_CHOICE_TYPES: dict[str, tuple[str, ...]] = {
+    "allowed_tools": ("mode", "tools"), "function": ("name",), "custom": ("name",),
+    "mcp": ("server_label",), "file_search": (), "web_search_preview": (), "computer": (),
+    "computer_use_preview": (), "computer_use": (), "web_search_preview_2025_03_11": (),
+    "image_generation": (), "code_interpreter": (), "programmatic_tool_calling": (),
+    "apply_patch": (), "shell": (),
+}
+
 #: the input item types of vLLM 0.33's Responses request (the openai SDK's union): another
 #: ``type`` is a schema error
 INPUT_ITEM_TYPES = frozenset({
@@ -106,7 +118,7 @@ class TextConfig(OpenAIBaseModel):
     """``text``: ``format`` is ``{"type": "text"|"json_object"|"json_schema", ...}``."""
 
     format: dict[str, Any] | None = None
-    verbosity: str | None = None
+    verbosity: Literal["low", "medium", "high"] | None = None
 
     @field_validator("format")
     @classmethod
@@ -206,6 +218,31 @@ class ResponsesRequest(OpenAIBaseModel):
     mm_payload: Literal["tensors", "none"] = "tensors"
     return_mm_kwargs: bool | None = None
     enable_response_messages: bool = False
+
+    @field_validator("tool_choice")
+    @classmethod
+    def _tool_choice(cls, value: Any) -> Any:
+        """An object is one of the union's members (:data:`TOOL_CHOICE_TYPES`), with its
+        required fields of their types: else a schema error, as vLLM's."""
+        if not isinstance(value, dict):
+            return value
+        required = TOOL_CHOICE_TYPES.get(value.get("type"))  # type: ignore[arg-type]
+        if required is None:
+            raise ValueError("tool_choice must be 'none', 'auto', 'required' or one of the "
+                             "Responses tool choice objects.")
+        for name in required:
+            if name == "tools":
+                ok = isinstance(value.get(name), list) and all(
+                    isinstance(t, dict) for t in value[name])
+            elif name == "mode":
+                ok = value.get(name) in ("auto", "required")
+            else:
+                ok = isinstance(value.get(name), str)
+            if not ok:
+                raise ValueError(f"a {value['type']!r} tool_choice needs a valid {name}.")
+        if value["type"] == "mcp" and not isinstance(value.get("name"), (str, type(None))):
+            raise ValueError("an 'mcp' tool_choice's name must be a string.")
+        return value
 
     @field_validator("prompt_cache_retention", mode="before")
     @classmethod

@@ -107,8 +107,10 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
     if request.tools and not tools and choice == "required":
         raise BadRequest("tool_choice requires a function call, but tools contains no function "
                          "tool the model can call.", param="tool_choice")
-    if isinstance(choice, dict):
-        choice = {"type": "function", "function": {"name": choice.get("name")}}
+    if isinstance(choice, dict):  # (only a function or custom one names a tool: vLLM 0.33
+        # renders the others, allowed_tools included, without a constraint)
+        choice = ({"type": "function", "function": {"name": choice.get("name")}}
+                  if choice.get("type") in ("function", "custom") else "auto")
     logprobs = request.output_logprobs()
     continue_final = _continue_final(request)
     fields: dict[str, Any] = {
