@@ -55,7 +55,7 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     closing markup is broken or misspelt: vLLM's batch drops it, its stream sends it unclosed;
     tito keeps its text, as ``truncated_call``), ``key_stripped`` (hy_v4: vLLM's batch keeps the
     spaces around a key, its stream and tito strip them), ``call_unclosed`` (kimi_k3, deepseek_v3 /
-    v31, plamo3, glm45 / glm47 / ling3, deepseek_v32, kimi_k2, hy_v3, step3,
+    v31, plamo3, glm45 / glm47 / ling3, deepseek_v32, kimi_k2, hy_v3, step3, poolside_v1,
     functiongemma: a call whose closer,
     ``<|close|>call<|sep|>``, ``<｜tool▁call▁end｜>``, ``<|plamo:end_tool_arguments:plamo|>``,
     ``</tool_call>``, ``</｜DSML｜invoke>``, ``<|tool_call_end|>``, functiongemma's
@@ -87,9 +87,11 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     ``marker_in_string`` (mistral: a ``[TOOL_CALLS]`` inside a JSON string of the arguments is
     the string's text in tito, so a stray ``"`` carries the next calls into the arguments;
     vLLM's engine splits at the token wherever it stands), ``section_end_dropped`` (step3,
-    hy_v3: a section holding no call: vLLM's batch makes the whole output content, its end
-    marker included, its stream drops the section; tito keeps the section's text as content,
-    its end marker dropped as markup).
+    hy_v3, hy_v4: a section holding no call: vLLM's batch makes the whole output content, its
+    end marker included, its stream drops the section; tito keeps the section's text as
+    content, its end marker dropped as markup), ``role_without_sep`` (gigachat3: ``function
+    call<|role_sep|>`` without ``<|message_sep|>`` before it: vLLM's batch makes the call and
+    the whole output content, the call's JSON included; tito's content is the text before it).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -133,6 +135,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     if tool == "gigachat3" and kind in ("content", "n_calls") and not wc and gc \
             and [c[0] for c in vs1.get("calls") or []][:1] == [gc[0][0]]:
         return "text_after_calls"  # text after the call: vLLM's batch makes it all content
+    if tool == "gigachat3" and kind == "content" and same_calls and wcont == text.strip() \
+            and "<|message_sep|>" not in text and "function call<|role_sep|>" in text:
+        return "role_without_sep"  # vLLM's batch: the call, and the whole output content
     if tool in ("lfm2", "apertus") and kind == "content" and same_calls \
             and _subsequence(wcont.replace("\n", ""), gcont):
         return "text_kept"  # vLLM's batch joins the text around the block with a newline
@@ -171,7 +176,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
             and all(a == "{}" for n, a in wc if [n, a] not in gc) \
             and text.count("<|tool_call_argument_begin|>") < text.count("<|tool_call_begin|>"):
         return "args_marker_broken"  # vLLM calls it with {}, its arguments' text dropped
-    end = {"step3": "<｜tool_calls_end｜>", "hy_v3": "</tool_calls>"}.get(tool or "")
+    end = {"step3": "<｜tool_calls_end｜>", "hy_v3": "</tool_calls>", "hy_v4": "</tool_calls>"}.get(
+        tool or "")
     if end and kind == "content" and not wc and not gc and end in wcont \
             and wcont.replace(end, "").strip() == gcont.replace(end, "").strip():
         return "section_end_dropped"  # a section with no call: tito drops its end marker
@@ -255,7 +261,8 @@ _CALL_CLOSERS = {
     **{glm: (("<tool_call>", "</tool_call>"),) for glm in ("glm45", "glm47", "ling3")},
     "deepseek_v32": (("<｜DSML｜invoke name=", "</｜DSML｜invoke>"),),
     "kimi_k2": (("<|tool_call_begin|>", "<|tool_call_end|>"),),
-    "hy_v3": (("<tool_call>", "</tool_call>"),),
+    # (poolside_v1's batch regex needs </tool_call>: a call whose closer is misspelt is dropped)
+    **{fmt: (("<tool_call>", "</tool_call>"),) for fmt in ("hy_v3", "poolside_v1")},
     # (vLLM's regex needs the ``}`` right before the end marker: with whitespace between, the
     # call runs on to the next call's ``}<end_function_call>``, whose members it takes)
     "functiongemma": (("<start_function_call>", "}<end_function_call>"),),

@@ -1,6 +1,6 @@
 """Parser cases: the residue ``conformance/fuzz_parsers.py`` still found after seeds 9-14's was
 settled (session 33): functiongemma's headers and keys (seeds 10-13), hy_v3's calls after the
-section's end, and what later seeds found, settled as fixed or documented cases.
+section's end, and what later seeds (15-18, ...) found, settled as fixed or documented cases.
 
 A module of its own (``parser_cases.CASES`` includes it). The texts marked with a seed are the
 fuzzer's outputs as it generated them (its tools, ``parser_cases_fuzz9_granite_glm.TOOLS``); the
@@ -120,6 +120,29 @@ _CASES: list[tuple[str, str | None, str, str]] = [
     ('step3', None, 'no_call_section',  # seed 17, step3/5
      "I'll look it up.\n<｜tool_calls_begin｜><｜tool__call_begin｜>function<｜tool_sep｜><steptml:i"
      'nvoke name="get_time"></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>OK'),
+    # functiongemma: a value whose opening <escape> is misspelt is skipped with its key, as
+    # vLLM's regex (fixed: tito read it as a bare value up to its own '}', losing the rest)
+    ('functiongemma', None, 'misspelt_value_open',  # seed 18, functiongemma/3
+     f'  {_FS}call:get_weather{{temp:{_E}2.0{_E},options:<escae>{{"名": 12345678901}}{_E},note:'
+     f'{_E}null{_E},detailed:{_E}false{_E}}}{_FE}\n'),
+    ('functiongemma', None, 'misspelt_value_open_last',
+     f'{_FS}call:search{{query:{_E}x{_E},limit:<escpe>3{_E}}}{_FE}Done.'),
+    # gigachat3: the function-call role without <|message_sep|> before it is still a call
+    # (vLLM's regex finds it anywhere; fixed); vLLM's batch content is the whole output
+    # (role_without_sep)
+    ('gigachat3', None, 'role_without_sep',  # seed 18, gigachat3/0
+     'Here you go:<|message_ep|>\n\nfunction call<|role_sep|>\n{"name": "get_time", "argumen'
+     'ts": {}}'),
+    # poolside_v1: a misspelt </tool_call> (call_unclosed: vLLM's batch drops that call)
+    ('poolside_v1', None, 'misspelt_call_end',  # seed 18, poolside_v1+poolside_v1/3
+     'Result below 🎉<tool_call>get_weather\n<arg_key>days</arg_key>\n<arg_value>100000</arg_v'
+     'alue>\n</tool_call>Calling the tool now.\n\n<tool_call>get_time\n<//tool_call>  '),
+    ('poolside_v1', None, 'misspelt_call_end_fixed',
+     'Result below 🎉<tool_call>get_weather\n<arg_key>days</arg_key>\n<arg_value>100000</arg_v'
+     'alue>\n</tool_call>Calling the tool now.\n\n<tool_call>get_time\n</tool_call>  '),
+    # hy_v4: a section with no call (a misspelt </tool_call>): section_end_dropped
+    ('hy_v4', None, 'no_call_section',  # seed 18, hy_v4+hy_v4/5
+     "Here you go:<tool_calls><tool_call>get_time</tool_caall></tool_calls>I'll look it up.\n"),
 ]
 
 

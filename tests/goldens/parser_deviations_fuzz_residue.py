@@ -22,6 +22,8 @@ _TEXT = {c["id"]: c["text"] for c in cases()}
 _FG_CALL = r"<start_function_call>call:\w+\{.*?\}\s*<end_function_call>"
 #: a whole hy_v3 section or call, and a stray section end
 _HY_CALL = r"<tool_calls>.*?</tool_calls>|<tool_call>.*?</tool_call>|</tool_calls>"
+#: a whole GLM-style call (poolside_v1)
+_GLM_CALL = r"<tool_call>.*?</tool_call>"
 
 
 def _kept(cid: str, call: str) -> str:
@@ -117,6 +119,37 @@ _RESIDUE_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "marker as markup, as after a section with calls (a stream cannot know there will be "
         "no call)"),
 }
+
+_RESIDUE_DEVIATIONS.update({
+    f"{_FG}misspelt_value_open_last": (
+        {"reasoning": None, "calls": _calls(f"{_FG}misspelt_value_open_last"),
+         "content": _kept(f"{_FG}misspelt_value_open_last", _FG_CALL)}, _AFTER),
+    "gigachat3/fr_role_without_sep": (
+        {"reasoning": None, "calls": _calls("gigachat3/fr_role_without_sep"),
+         "content": _TEXT["gigachat3/fr_role_without_sep"].split("function call<|role_sep|>")[0]},
+        "role_without_sep: the function-call role with no <|message_sep|> before it (misspelt "
+        "<|message_ep|>) is a call, as vLLM's regex reads it anywhere (batch and stream); vLLM's "
+        "batch content regex then finds no separator and makes the whole output content, the "
+        "call's JSON included (its stream sends the text through the role); tito's content is "
+        "the text before the role, the call's markup dropped as after <|message_sep|>"),
+    "poolside_v1/fr_misspelt_call_end": (
+        {"reasoning": None, "calls": _calls("poolside_v1/fr_misspelt_call_end_fixed"),
+         "content": _kept("poolside_v1/fr_misspelt_call_end",
+                          r"<tool_call>.*?(?:</tool_call>|<//tool_call>\s*$)")},
+        "call_unclosed: a misspelt </tool_call> (<//tool_call>): vLLM's batch regex needs the "
+        "closer and drops that call (its stream makes it, arguments \"\"); tito's call runs to "
+        "the end of the output (the calls: vLLM's, of the same output spelt right)"),
+    "poolside_v1/fr_misspelt_call_end_fixed": (
+        {"reasoning": None, "calls": _calls("poolside_v1/fr_misspelt_call_end_fixed"),
+         "content": _kept("poolside_v1/fr_misspelt_call_end_fixed", _GLM_CALL)}, _AFTER),
+    "hy_v4/fr_no_call_section": (
+        {"reasoning": None, "calls": [],
+         "content": _TEXT["hy_v4/fr_no_call_section"].replace("</tool_calls>", "")},
+        "section_end_dropped: a section that holds no call (a misspelt </tool_caall>): vLLM's "
+        "strict batch makes the whole output content, the section's end marker included, its "
+        "stream drops the section; tito keeps the section's text as content and drops its end "
+        "marker as markup (as step3 and hy_v3)"),
+})
 
 #: cases whose arguments are not JSON in vLLM either (a stray quote, an unclosed object)
 NOT_JSON = {"mistral+mistral/fr_stray_quote", "deepseek_v3+deepseek_r1/fr_unbalanced_fence"}

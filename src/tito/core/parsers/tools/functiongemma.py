@@ -9,7 +9,13 @@ gemma4's engine):
   missing ``:``, ``call:NAME<end_function_call>``) is no call and its text is content (vLLM
   drops it, batch and stream: ``text_kept``);
 - a KEY is the run of word characters before its ``:`` (vLLM's ``(\\w+):<escape>`` found
-  anywhere in the arguments): text before it, the rest of a broken value, is dropped.
+  anywhere in the arguments): text before it, the rest of a broken value, is dropped;
+- a value that starts with ``<`` but not ``<escape>`` (a misspelt opener, ``<escae>``) is no
+  member: its key and its text up to the next ``<escape>`` (the value's own closer) are dropped
+  (phase ``skip``; the call's end or the next call ends it too), as vLLM's regex skips the key
+  and finds the next ``KEY:<escape>``. A bare value (FunctionGemma's unquoted numbers, kept
+  where vLLM drops them: ``value_kept``) never starts with ``<``, so it does not run on
+  through the misspelt value to its own ``}`` and lose the rest of the call.
 """
 
 from __future__ import annotations
@@ -18,12 +24,14 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
-from tito.core.parsers.tools.gemma4 import Gemma4Parser
+from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, Out, Work
+from tito.core.parsers.tools.gemma4 import _CLOSERS, _SKIP, _VALUE_WS, Gemma4Parser
 
 _HEADER = re.compile(r"call:(\w+)\{")
 _HEADER_PART = re.compile(r"(?:c(?:a(?:l(?:l(?::\w*)?)?)?)?)?")  # what more text may complete
 _WORD_TAIL = re.compile(r"\w+\Z")
+ESCAPE = "<escape>"
 
 
 @dataclass(frozen=True)
@@ -37,7 +45,7 @@ class FunctionGemmaParser(Gemma4Parser):
     name: ClassVar[str] = "functiongemma"
     call_open: ClassVar[str] = "<start_function_call>"
     call_close: ClassVar[str] = "<end_function_call>"
-    param_close: ClassVar[str] = "<escape>"
+    param_close: ClassVar[str] = ESCAPE
     engine_reads_special_without_tools: ClassVar[bool] = False
     forced_calls: ClassVar[str] = "json_list"
     absorb_stray_end: ClassVar[bool] = False  # vLLM's regex leaves it in the content
@@ -74,3 +82,46 @@ class FunctionGemmaParser(Gemma4Parser):
 
     def _value_code(self, st: Work, key: str, attr: str) -> str:
         return "b"  # no known type: JSON when it parses, else the text (vLLM's json.loads)
+
+    def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """A member whose value opens with a misspelt ``<escape>`` is skipped whole (module
+        header); anything else is gemma4's. The key is held until its value's first character
+        shows which (at most a key, :data:`WS_LIMIT` spaces and ``<escape>``)."""
+        n, i = len(s), pos
+        while i < n and s[i] in _SKIP:
+            i += 1
+        if i == n or st.stack[-1:] not in ("O", "o") or s[i] in _CLOSERS:
+            return super()._on_args(st, s, pos, out, final)
+        colon = s.find(":", i, i + HEADER_LIMIT + 1)
+        end_at = s.find(self.call_close, i, colon)
+        if colon == -1 or end_at != -1:
+            return super()._on_args(st, s, pos, out, final)
+        j = colon + 1
+        while j < n and s[j] in _VALUE_WS and j - colon <= WS_LIMIT:
+            j += 1
+        if j == n and not final:
+            return pos, True  # the value's first character decides
+        if j < n and s[j] == "<" and not s.startswith(ESCAPE, j):
+            if not final and is_proper_prefix(s[j:], (ESCAPE, self.call_close)):
+                return pos, True
+            st.phase = "skip"
+            return j, False
+        return super()._on_args(st, s, pos, out, final)
+
+    def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """A value opened by a misspelt ``<escape>``: dropped up to the next ``<escape>`` (then
+        the next member), or the call's end (or the next call's start), which ends the call."""
+        ends = (ESCAPE, self.call_close, self.call_open)
+        hit, marker = find_first(s, ends, pos)
+        if hit == -1:
+            keep = 0 if final else held_suffix(s[pos:], ends)
+            return len(s) - keep, keep > 0
+        if marker == ESCAPE:
+            st.phase = "args"
+            return hit + len(ESCAPE), False
+        self._close_all(st, out)
+        st.phase = "text"
+        return hit + (len(marker) if marker == self.call_close else 0), False
+
+    def _is_open(self, st: Work) -> bool:
+        return st.phase == "skip" or super()._is_open(st)

@@ -19,6 +19,9 @@ Where vLLM differs (documented in ``docs/conformance.md``; tito keeps stream == 
   arguments); tito reads the calls, whitespace between tags allowed (Hy3's grammar);
 - the text after ``</tool_calls>`` is dropped by both its paths: tito keeps it (text is never
   lost, ``text_after_calls``);
+- a section that holds no call (a misspelt ``</tool_call>``): its batch makes the whole output
+  content, its stream drops the section; tito keeps the section's text, its ``</tool_calls>``
+  dropped as markup (``section_end_dropped``, as step3 and hy_v3);
 - vLLM reads a per-checkpoint suffix of the markers (``<tool_calls:6124c78e>``) from the
   vocabulary: tito has the unsuffixed markers and refuses a suffixed checkpoint at load.
 """

@@ -22,7 +22,9 @@ letters (:mod:`._schema`), so an ``enum`` of strings without a ``type`` also str
 where vLLM would strip and decode it.
 
 vLLM's batch path makes only the text before the first call content; its stream keeps text
-between and after calls: tito keeps it (the rule every format here follows). vLLM's stream keeps
+between and after calls: tito keeps it (the rule every format here follows). A call whose
+``</tool_call>`` is misspelt is dropped by vLLM's batch (its regex needs the closer) and made by
+its stream: tito makes it, ended by the next call or the output's end (``call_unclosed``). vLLM's stream keeps
 a repeated key's first value, its batch the last: tito writes both (a JSON reader keeps the
 last, as vLLM's batch). ``tool_choice`` required / named are read as ``auto`` (vLLM's
 ``supports_required_and_named = False``: no constraint).
