@@ -1,7 +1,8 @@
 """Shared phases for XML-ish formats: a call is a name and ``key -> value`` parameters in tags.
 
 Used by qwen3_coder (and seed_oss), glm45, minimax_m2 and deepseek_v32. A format module states
-its markers and how a call's name and a parameter's key are written; this module owns the rest::
+its markers and how a call's name and a parameter's key are written (its ``_name`` and ``_key``
+return :mod:`._xml_head`'s decisions); this module owns the rest::
 
     [SECTION_START] CALL_OPEN name-header  (PARAM_OPEN key-header VALUE PARAM_CLOSE)*  CALL_CLOSE
         ... more calls ... [SECTION_END]
@@ -48,6 +49,9 @@ Phases:
     section: ``text`` reads on with ``insec`` set, where ``call_open`` starts the next call and
     ``section_end`` (dropped) ends the section, as vLLM's parsers read every call of a section
     (step3's batch splits the section at each call marker, hy_v3's regexes find every call).
+    With ``calls_after_section`` as well (hy_v3), ``insec`` once set is never cleared: after a
+    section's end a ``call_open`` is still a call and a later ``section_end`` is dropped (vLLM's
+    hy_v3 batch finds every call in the output once ``section_start`` is in it).
 
 Arguments are the JSON vLLM builds (``json.dumps`` of the typed dict: ``{"k": "v", "n": 1}``),
 streamed piece by piece so the pieces always join to the batch text; a call without parameters
@@ -60,7 +64,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
 from tito.core.parsers.tools import _schema
@@ -74,11 +78,7 @@ from tito.core.parsers.tools._base import (
     Work,
 )
 from tito.core.parsers.tools._json import skip_ws
-
-#: a header decision: ("need" | "bad", 0, "", "") or ("ok", end index, text, attribute)
-HeadResult = tuple[Literal["need", "bad", "ok"], int, str, str]
-NEED: HeadResult = ("need", 0, "", "")
-BAD: HeadResult = ("bad", 0, "", "")
+from tito.core.parsers.tools._xml_head import HeadResult
 
 _VALUE_PHASES = ("vstr", "vbuf", "vraw")
 _CALL_PHASES = ("args", "key", *_VALUE_PHASES)
@@ -87,46 +87,6 @@ _CALL_PHASES = ("args", "key", *_VALUE_PHASES)
 def _esc(text: str) -> str:
     """JSON string body of ``text`` (per character, so pieces join to the whole)."""
     return json.dumps(text, ensure_ascii=False)[1:-1]
-
-
-def open_header(h: str, close: str) -> HeadResult:
-    """``close`` not in ``h`` yet: NEED, unless a ``<`` that cannot start ``close`` came."""
-    k = h.find("<")
-    return NEED if k == -1 or close.startswith(h[k:]) else BAD
-
-
-def up_to(h: str, close: str, *, strip: bool = True) -> HeadResult:
-    """``TEXT close``: the text (stripped unless ``strip=False``), never empty, without ``<``."""
-    j = h.find(close)
-    if j == -1:
-        return open_header(h, close)
-    text = h[:j].strip() if strip else h[:j]
-    return ("ok", j + len(close), text, "") if text.strip() and "<" not in text else BAD
-
-
-def quoted_attr(s: str, i: int, close: str) -> HeadResult:
-    """``"VALUE"`` / ``'VALUE'`` / ``VALUE`` followed by ``close``, from ``s[i]`` (whitespace
-    allowed around the value): the value stripped, never empty."""
-    n = len(s)
-    i = skip_ws(s, i)
-    if i == n:
-        return NEED
-    q = s[i]
-    if q in "\"'":
-        j = s.find(q, i + 1)
-        if j == -1:
-            return NEED
-        value, k = s[i + 1 : j].strip(), skip_ws(s, j + 1)
-        if k == n or is_proper_prefix(s[k:], (close,)):
-            return NEED
-        if not s.startswith(close, k):
-            return BAD
-        return ("ok", k + len(close), value, "") if value else BAD
-    j = s.find(close, i)
-    if j == -1:
-        return NEED
-    value = s[i:j].strip()
-    return ("ok", j + len(close), value, "") if value and "<" not in value else BAD
 
 
 @dataclass(frozen=True)
@@ -150,6 +110,9 @@ class XmlCallParser(ToolParser):
     validate_names: ClassVar[bool] = False
     #: text in a section that is no call leaves the section open (``sect`` in the header)
     section_goes_on: ClassVar[bool] = False
+    #: with ``section_goes_on``: once a section began, calls are read anywhere after it
+    #: (``insec`` is never cleared; ``sect`` in the header)
+    calls_after_section: ClassVar[bool] = False
     #: markers inside a header (GLM's ``</arg_key>``, ``<arg_value>``), for :attr:`marker_tokens`
     header_markers: ClassVar[tuple[str, ...]] = ()
     #: ``{tool: {param: node}}`` from the request's tools (:mod:`._schema`); None: none
@@ -204,7 +167,8 @@ class XmlCallParser(ToolParser):
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i, hold = self._text_until(st, s, pos, out, final, self._starts(st), "open")
         if st.phase == "open" and st.insec and s.startswith(self.section_end, i):
-            st.phase, st.insec = "text", False  # the section's end, after stray text: dropped
+            st.phase = "text"  # the section's end, after stray text: dropped
+            st.insec = self.calls_after_section
             return i + len(self.section_end), False
         if st.phase == "open" and not (self.section_start and s.startswith(self.section_start, i)):
             st.phase = "name"  # a bare call
@@ -218,10 +182,12 @@ class XmlCallParser(ToolParser):
                 return self._call_header(st, s, pos, j, out, final, section=True)
             if s.startswith(self.section_end, j):
                 st.phase = "text"
+                st.insec = st.insec or self.calls_after_section
                 return j + len(self.section_end), False
             if j == len(s) or is_proper_prefix(s[j:], (self.call_open, self.section_end)):
                 if final:  # cut before the first call: vLLM's engine drops the markup
                     st.phase = "text"
+                    st.insec = st.insec or self.calls_after_section
                     return len(s), False
                 return pos, True
         self._content(st, out, s[pos:j])
@@ -248,7 +214,8 @@ class XmlCallParser(ToolParser):
             # with what came, or, with no (valid) name, drops the cut markup
             kind, end, name = "ok", len(s) - i, self._cut_name(s[i:])
             if not name or not self._known(name):
-                st.phase, st.insec = "text", False
+                st.phase = "text"
+                st.insec = self.calls_after_section and (section or st.insec)
                 return len(s), False
         if kind == "ok" and not self._known(name):
             kind = "bad"
@@ -400,6 +367,7 @@ class XmlCallParser(ToolParser):
         k = i - len(self.section_end)
         ended = k >= pos and s.startswith(self.section_end, k)  # (consumed: the section ended)
         st.insec = st.phase != "text" or (self.section_goes_on and not ended)
+        st.insec = st.insec or self.calls_after_section
         return i, hold
 
     # -- end of output ---------------------------------------------------------------------------

@@ -36,7 +36,8 @@ from typing import Any, ClassVar
 
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import VALUE_LIMIT, Out, Work
-from tito.core.parsers.tools._xml import BAD, NEED, HeadResult, XmlCallParser, quoted_attr
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult, quoted_attr
 
 _DSML = "｜DSML｜"
 _ATTR = re.compile(r'\s+name="([^"]+)"(?:\s+string="([^"]*)")?\s*>')

@@ -27,7 +27,8 @@ from typing import ClassVar
 
 from tito.core.parsers._text import find_first, is_proper_prefix
 from tito.core.parsers.tools._json import skip_ws
-from tito.core.parsers.tools._xml import BAD, NEED, HeadResult, XmlCallParser
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
 
 KEY_END = "</arg_key>"
 VALUE_START = "<arg_value>"

@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tito.core.parsers.tools import _schema
-from tito.core.parsers.tools._base import Out, Work
-from tito.core.parsers.tools._xml import HeadResult, XmlCallParser, up_to
+from tito.core.parsers.tools._base import Work
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools._xml_head import HeadResult, up_to
 from tito.core.parsers.tools.glm45 import Glm45Parser
 
 SEP = "<tool_sep>"
@@ -64,25 +65,9 @@ class HyV3Parser(XmlCallParser):
 
     _key = Glm45Parser._key
 
-    #: once a section began, ``insec`` stays set: later calls are read anywhere (module header;
-    #: hy_v4's strict batch reads the first section only: False there)
+    #: once a section began, calls are read anywhere after it (module header; hy_v4's strict
+    #: batch reads the first section only: False there)
     calls_after_section: ClassVar[bool] = True
-
-    def _on_open(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i, hold = super()._on_open(st, s, pos, out, final)
-        st.insec = st.insec or (self.calls_after_section and not hold)
-        return i, hold
-
-    def _on_sect(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i, hold = super()._on_sect(st, s, pos, out, final)
-        st.insec = st.insec or self.calls_after_section
-        return i, hold
-
-    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        began = st.insec and self.calls_after_section
-        i, hold = super()._on_text(st, s, pos, out, final)
-        st.insec = st.insec or began
-        return i, hold
 
     def _value_code(self, st: Work, key: str, attr: str) -> str:
         letters = _schema.letters_of(self._node(st, key))

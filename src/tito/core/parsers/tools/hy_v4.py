@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import find_first
-from tito.core.parsers.tools._xml import NEED, BAD, HeadResult
+from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
 from tito.core.parsers.tools.hy_v3 import HyV3Parser
 
 #: the markers that end a call's name (not consumed: the arguments phase reads them)

@@ -41,7 +41,8 @@ from typing import ClassVar
 
 from tito.core.parsers._text import find_first, held_suffix
 from tito.core.parsers.tools._base import Out, Work
-from tito.core.parsers.tools._xml import BAD, NEED, HeadResult, XmlCallParser
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
 
 OPEN, CLOSE, SEP = "<|open|>", "<|close|>", "<|sep|>"
 #: content markers dropped from the text (the response channel's wrapper, the message closer)

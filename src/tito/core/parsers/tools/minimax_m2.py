@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers.tools._xml import HeadResult, XmlCallParser, quoted_attr
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools._xml_head import HeadResult, quoted_attr
 
 
 @dataclass(frozen=True)

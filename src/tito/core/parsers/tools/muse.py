@@ -41,7 +41,8 @@ from typing import ClassVar
 
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import Work
-from tito.core.parsers.tools._xml import BAD, NEED, HeadResult, XmlCallParser
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
 
 #: Muse's message framing (the channel router's markers; special tokens of Muse's vocabulary)
 FRAMING = ("<|start|>", "<|message|>", "<|eom|>", "<|eot|>")

@@ -39,7 +39,7 @@ from tito.core.parsers._text import find_first
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import Work
 from tito.core.parsers.tools._json import skip_ws
-from tito.core.parsers.tools._xml import BAD, NEED, HeadResult
+from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
 from tito.core.parsers.tools.glm45 import Glm45Parser
 
 

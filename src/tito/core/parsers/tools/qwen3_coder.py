@@ -29,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers.tools._xml import HeadResult, XmlCallParser, up_to
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools._xml_head import HeadResult, up_to
 
 
 @dataclass(frozen=True)
