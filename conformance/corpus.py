@@ -1646,18 +1646,19 @@ RENDER_RESPONSES_ITEMS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "output_parts_typed_qwen3": _items(_said(_OUT, type="message"), server="qwen3"),
 }
 
-def _tool_choice(choice: Any, tools: int = 2) -> tuple[str, str, dict[str, Any]]:
-    """A qwen3 Responses render with ``tools`` function tools (f, g) and this ``tool_choice``."""
-    body: dict[str, Any] = {"model": "qwen3", "input": "hi", "tool_choice": choice}
+def _tool_choice(choice: Any, tools: int = 2, model: str = "qwen3"
+                 ) -> tuple[str, str, dict[str, Any]]:
+    """A Responses render with ``tools`` function tools (f, g) and this ``tool_choice``."""
+    body: dict[str, Any] = {"model": model, "input": "hi", "tool_choice": choice}
     if tools:
         body["tools"] = [{"type": "function", "name": n, "parameters": {"type": "object"}}
                          for n in "fg"[:tools]]
-    return "qwen3", RESPONSES_R, body
+    return model, RESPONSES_R, body
 
 
 #: Responses ``tool_choice`` objects of the openai SDK's union (vLLM 0.33 renders all but a
 #: function or custom one as "auto": no constraint, every tool shown), objects outside it, and
-#: ``text.verbosity``'s values
+#: ``text.verbosity``'s values (qwen3; a few on gpt-oss's harmony render)
 RENDER_RESPONSES_TOOLS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "allowed_auto": _tool_choice({"type": "allowed_tools", "mode": "auto",
                                   "tools": [{"type": "function", "name": "f"}]}),
@@ -1686,6 +1687,14 @@ RENDER_RESPONSES_TOOLS: dict[str, tuple[str, str, dict[str, Any]]] = {
                                               "text": {"verbosity": None}}),
     "verbosity_unknown": ("qwen3", RESPONSES_R, {"model": "qwen3", "input": "hi",
                                                  "text": {"verbosity": "x"}}),
+    "gptoss_allowed_required": _tool_choice({"type": "allowed_tools", "mode": "required",
+                                             "tools": [{"type": "function", "name": "f"}]},
+                                            model="gpt-oss"),
+    "gptoss_hosted_web_search": _tool_choice({"type": "web_search_preview"}, model="gpt-oss"),
+    "gptoss_mcp": _tool_choice({"type": "mcp", "server_label": "s"}, model="gpt-oss"),
+    "gptoss_custom_names_function": _tool_choice({"type": "custom", "name": "f"},
+                                                 model="gpt-oss"),
+    "gptoss_hosted_unknown": _tool_choice({"type": "bogus"}, model="gpt-oss"),
 }
 
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
