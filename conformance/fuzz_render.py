@@ -715,24 +715,45 @@ def main() -> None:
     urls: dict[str, str] = dict(u.split("=", 1) for u in args.url)
     cases = [c for i in range(args.start, args.start + args.n)
              if fnmatch.fnmatchcase((c := generate(args.seed, i, args.models))[0], args.only)]
+    answers: dict[str, tuple[int, Any]] = {}
+    version: dict[str, Any] = {}
     tmp = Path(tempfile.mkdtemp(prefix="tito-fuzz-render-"))
-    procs = []
     try:
-        for name in sorted({s for _, s, _, _ in cases} - set(urls)):
-            proc, urls[name] = record.start_server(name, args.vllm, tmp)
-            procs.append((proc, urls[name]))
-        for proc, url in procs:
-            record.wait_ready(url, proc)
-        run(args, cases, urls)
+        for server in sorted({s for _, s, _, _ in cases}):
+            ask(server, cases, urls, args.vllm, tmp, answers, version)
     finally:
-        for proc, _ in procs:
+        shutil.rmtree(tmp, ignore_errors=True)
+    run(args, cases, answers, version)
+
+
+def ask(server: str, cases: list[tuple[str, str, str, dict[str, Any]]], urls: dict[str, str],
+        vllm: str, tmp: Path, answers: dict[str, tuple[int, Any]],
+        version: dict[str, Any]) -> None:
+    """vLLM's answers to ``server``'s cases, from ``--url``'s server or one started for them and
+    stopped after: one server at a time (the shared box's cores and memory), so a run over
+    every model costs no more at once than a run over one."""
+    proc = None
+    if server not in urls:
+        proc, url = record.start_server(server, vllm, tmp)
+    else:
+        url = urls[server]
+    try:
+        if proc is not None:
+            record.wait_ready(url, proc)
+        if not version:
+            with urllib.request.urlopen(url + "/version") as r:
+                version.update(json.loads(r.read()))
+        for name, s, path, body in cases:
+            if s == server:
+                answers[name] = post(url, path, body)
+    finally:
+        if proc is not None:
             proc.terminate()
             proc.wait(timeout=30)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def run(args: argparse.Namespace, cases: list[tuple[str, str, str, dict[str, Any]]],
-        urls: dict[str, str]) -> None:
+        answers: dict[str, tuple[int, Any]], version: dict[str, Any]) -> None:
     tito = replay.Tito()
     kinds: dict[str, list[tuple[replay.Difference, dict[str, Any]]]] = defaultdict(list)
     intended: dict[str, int] = defaultdict(int)
@@ -741,7 +762,7 @@ def run(args: argparse.Namespace, cases: list[tuple[str, str, str, dict[str, Any
     statuses: dict[tuple[str, int], int] = defaultdict(int)
     for name, server, path, body in cases:
         per_server[server] += 1
-        status, resp = post(urls[server], path, body)
+        status, resp = answers[name]
         statuses[(server, status)] += 1
         if status >= 500:  # vLLM's own crash (an unhandled exception): tito answers 4xx
             name += ".vllm500"
@@ -787,15 +808,13 @@ def run(args: argparse.Namespace, cases: list[tuple[str, str, str, dict[str, Any
         f"{s} {differing[s]}/{n}" for s, n in sorted(per_server.items())))
     print(f"\n{len(found)} cases with unexplained differences, {len(kinds)} kinds")
     if args.record:
-        save(args.record, found, urls)
+        save(args.record, found, version)
 
 
-def save(group: str, cases: dict[str, dict[str, Any]], urls: dict[str, str]) -> None:
+def save(group: str, cases: dict[str, dict[str, Any]], version: dict[str, Any]) -> None:
     path = record.GOLDENS / f"{group}.json"
     data = json.loads(path.read_text()) if path.exists() else None
     if data is None:
-        with urllib.request.urlopen(next(iter(urls.values())) + "/version") as r:
-            version = json.loads(r.read())
         data = {"vllm": version, "server": "several (each case names its own)",
                 "flags": record.SERVERS, "cases": {}}
     data["cases"].update(cases)
