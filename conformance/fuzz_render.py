@@ -67,7 +67,8 @@ SPECIAL_TEXT = "<|im_end|>"
 #: an assistant message whose calls vLLM's /tokenize body leaves an unread iterable (its keys
 #: within these: the OpenAI type's)
 LAZY_CALLS_KEYS = frozenset({"role", "content", "tool_calls", "name"})
-#: an image part or block of any API (chat, Responses, Messages)
+#: an image part or block of any API (chat, Responses, Messages; a DeepSeek-V4.1 one the
+#: prompt may leave out: ``.image41``)
 IMAGE_PART = re.compile(r'"type": "(image|image_url|input_image)"')
 PNG = "data:image/png;base64,iVBORw0KGgo="
 LONG = "long " * 1200
@@ -662,7 +663,9 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
             path == "/tokenize" and any(m.get("role") == "assistant" and "tool_calls" in m
                                         and set(m) <= LAZY_CALLS_KEYS for m in msgs))):
         out.append("lazy_copy")
-    if server == "dsv41" and IMAGE_PART.search(json.dumps(body)):
+    if server == "dsv41" and path in (CHAT_R, "/tokenize") and any(
+            m.get("role") == "developer" or "content_blocks" in m
+            for m in msgs if IMAGE_PART.search(json.dumps(m))):
         out.append("image41")
     return out
 

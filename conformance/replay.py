@@ -159,10 +159,10 @@ DEVIATIONS: list[Deviation] = [
               "list an unread iterable (render_chat_parts.lazy_content), or /tokenize's "
               "assistant calls; tito renders them (docs/conformance.md, DeepSeek-V4.1)"),
     Deviation("render_fuzz*", "*.image41*", "*",
-              "not yet matched: DeepSeek-V4.1 image parts on the text-only test folder: vLLM "
-              "loads the image (a 400 for undecodable data) and needs the vocabulary's "
-              "<｜deepseek_image｜> token, which Qwen3's lacks (a 400); tito writes the "
-              "placeholder as text"),
+              "DeepSeek-V4.1: an image part the prompt never writes (a developer message the "
+              "history drop removes, a message with its own content_blocks) is loaded by vLLM "
+              "anyway (a 400 for the fuzzer's undecodable PNG) and then dropped; tito loads no "
+              "media and renders without it (an image the prompt writes is vLLM's 400 on both)"),
     Deviation("render_fuzz*", "*", "*sampling_params.skip_reading_prefix_cache", _ECHO_CACHE),
     Deviation("render_fuzz*", "*", "error.param", _PARAM_NOTATION),
     # -- errors

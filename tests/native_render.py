@@ -55,15 +55,17 @@ def same_error(got: dict[str, Any], want: dict[str, Any]) -> None:
 
 
 def check_answer(r: Any, case: dict[str, Any], ids: str) -> None:
-    """tito's answer ``r`` against vLLM's recorded ``case``: the same ``ids`` field, or the same
-    error; where vLLM's encoder crashed (500, its assert), tito's 400 with vLLM's words."""
+    """tito's answer ``r`` against vLLM's recorded ``case``: the same ``ids`` field (of each
+    prompt's request, for a completions render's list), or the same error; where vLLM's encoder
+    crashed (500, its assert), tito's 400 with vLLM's words."""
     if case["status"] == 500:
         assert r.status_code == 400, r.text
         same_error(r.json()["error"], {**case["error"], "type": "BadRequestError"})
         return
     assert r.status_code == case["status"], r.text
     if case["status"] == 200:
-        assert r.json()[ids] == case[ids]
+        got = r.json()
+        assert ([each[ids] for each in got] if isinstance(got, list) else got[ids]) == case[ids]
     else:
         same_error(r.json()["error"], case["error"])
 

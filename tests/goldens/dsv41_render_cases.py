@@ -7,6 +7,38 @@ from __future__ import annotations
 
 from dsv4_render_cases import AGENT, ASK, CALLER, HI, HISTORY, OFF, WEATHER, result
 from dsv4_render_cases import CASES as V4_CASES
+from dsv4_render_cases import MESSAGES as V4_MESSAGES
+from dsv4_render_cases import RESPONSES as V4_RESPONSES
+
+#: a 1x1 PNG (decodes) and PNG's signature alone (vLLM's image loader refuses it)
+PNG = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAA"
+       "MBAQDJ/pLvAAAAAElFTkSuQmCC")
+BAD_PNG = "data:image/png;base64,iVBORw0KGgo="
+
+
+def _image(url: str) -> dict:
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+#: image cases' messages (also posted to ``/tokenize``)
+IMAGES: dict[str, list[dict]] = {
+    "user": [{"role": "user", "content": [{"type": "text", "text": "What is it?"}, _image(PNG)]}],
+    "undecodable": [{"role": "user", "content": [{"type": "text", "text": "What is it?"},
+                                                  _image(BAD_PNG)]}],
+    "two_in_history": [{"role": "user", "content": [_image(PNG)]},
+                       {"role": "assistant", "content": "a dot"},
+                       {"role": "user", "content": [{"type": "text", "text": "And?"}, _image(PNG)]}],
+    "tool_result": [ASK, CALLER, result("call_1", [_image(PNG)])],
+    "system": [{"role": "system", "content": [_image(PNG)]}, *HI],
+    "own_content_blocks": [{"role": "user", "content": [_image(PNG)],
+                            "content_blocks": [{"type": "text", "text": "CB"}]}],
+    "own_content_blocks_undecodable": [{"role": "user", "content": [_image(BAD_PNG)],
+                                        "content_blocks": [{"type": "text", "text": "CB"}]}],
+    "merged_into_blocks": [{"role": "user", "content": "q", "content_blocks": [
+        {"type": "text", "text": "CB"}]}, {"role": "user", "content": [_image(PNG)]}],
+    "with_token_in_text": [{"role": "user", "content": [
+        {"type": "text", "text": "<｜deepseek_image｜>"}, _image(PNG)]}],
+}
 
 #: name -> request body
 CASES: dict[str, dict] = {
@@ -62,6 +94,14 @@ CASES: dict[str, dict] = {
             "name": "get_weather", "arguments": {"city": "Paris", "days": 1}}}]}]},
     "developer_tools_history": {"messages": [
         {"role": "developer", "content": "D", "tools": [WEATHER]}, *HISTORY]},
+    # image parts (the test folder is multimodal for vLLM, its Qwen3 vocabulary lacks
+    # <｜deepseek_image｜>): an image the prompt writes is a 400 (vLLM's processor needs the
+    # token), one it never writes is loaded and dropped (200 when it decodes)
+    **{f"image_{name}": {"messages": msgs} for name, msgs in IMAGES.items()},
+    "image_developer_dropped": {"messages": [{"role": "developer", "content": [
+        {"type": "text", "text": "D"}, _image(PNG)]}, *HISTORY]},
+    "image_developer_kept_thinking_off": {"messages": [{"role": "developer", "content": [
+        {"type": "text", "text": "D"}, _image(PNG)]}, *HISTORY], "chat_template_kwargs": OFF},
     # errors
     "latest_reminder_role": {"messages": [*HI, {"role": "latest_reminder", "content": "x"}]},
     "image_token_in_text": {"messages": [{"role": "user", "content": "a <｜deepseek_image｜>"}]},
@@ -74,4 +114,16 @@ TOKENIZE = ["user", "thinking_false", "agent_loop", "results_out_of_order", "dev
             "continue_final_with_generation_prompt", "developer_empty", "kwargs_effort_max",
             "tools", "empty_messages", "developer_empty_last", "kwargs_effort_50",
             "content_blocks", "mid_system_last", "reasoning_content_name",
-            "history_reasoning_content", "reasoning_over_reasoning_content"]
+            "history_reasoning_content", "reasoning_over_reasoning_content",
+            *(f"image_{name}" for name in IMAGES)]
+
+#: ``/v1/responses/render`` bodies: V4's and images
+RESPONSES: dict[str, dict] = {**V4_RESPONSES, "responses_image": {"input": [{
+    "role": "user", "content": [{"type": "input_text", "text": "What is it?"},
+                                {"type": "input_image", "image_url": PNG, "detail": "auto"}]}]}}
+
+#: ``/v1/messages/render`` bodies: V4's and an image block
+MESSAGES: dict[str, dict] = {**V4_MESSAGES, "messages_image": {"max_tokens": 8, "messages": [{
+    "role": "user", "content": [{"type": "image", "source": {
+        "type": "base64", "media_type": "image/png", "data": PNG.split(",", 1)[1]}},
+        {"type": "text", "text": "What is it?"}]}]}}

@@ -226,3 +226,24 @@ MESSAGES: dict[str, dict] = {
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
                                       "content": "sunny"}, {"type": "text", "text": "and?"}]}]},
 }
+
+#: ``/v1/completions/render`` bodies: a ``suffix`` is DeepSeek-V4's fill-in-the-middle prompt
+#: (V4.1's too), and the 400s naming ``suffix``
+COMPLETIONS: dict[str, dict] = {
+    "fim": {"prompt": "def area(r):\n    ", "suffix": "\n    return a\n"},
+    "fim_prompts": {"prompt": ["Köln 😀", "中文"], "suffix": "end"},
+    "fim_empty_suffix": {"prompt": "x = ", "suffix": ""},
+    "fim_null_suffix": {"prompt": "x = ", "suffix": None},
+    "fim_empty_prompt": {"prompt": "", "suffix": "tail"},
+    "fim_no_special_tokens": {"prompt": "a", "suffix": "b", "add_special_tokens": False},
+    "fim_max_tokens": {"prompt": "a", "suffix": "b", "max_tokens": 7},
+    "fim_markers_as_text": {"prompt": "<｜fim▁hole｜>", "suffix": "<｜fim▁end｜>"},
+    "no_suffix": {"prompt": "def area(r):\n    "},
+    # errors
+    "fim_echo": {"prompt": "a", "suffix": "b", "echo": True},
+    "fim_token_ids": {"prompt": [1, 2, 3], "suffix": "b"},
+    "fim_token_id_lists": {"prompt": [[1, 2], [3]], "suffix": "b"},
+    "fim_truncate": {"prompt": "a", "suffix": "b", "truncate_prompt_tokens": 2},
+    "fim_prompt_embeds": {"prompt": "a", "suffix": "b", "prompt_embeds": "AAAA"},
+    "fim_suffix_number": {"prompt": "a", "suffix": 5},
+}

@@ -13,8 +13,9 @@ This starts ``vllm launch render`` (GPU-less) on Qwen3's tokenizer files with
 ``conformance/models/<model>/config.json`` (that architecture, its sizes; Qwen3's chat template
 taken out; no weights; for Inkling, its chat tokens added as special tokens:
 ``conformance.markers.inkling_folder``) and the model's parsers (:data:`MODELS`), posts its
-cases to ``/v1/chat/completions/render`` (and some to ``/tokenize``, ``/v1/responses/render``
-and ``/v1/messages/render``) and stores each status with its ``token_ids`` (or the error).
+cases to ``/v1/chat/completions/render`` (and some to ``/tokenize``, ``/v1/responses/render``,
+``/v1/messages/render`` and, for DeepSeek-V4 / V4.1's fill-in-the-middle ``suffix``,
+``/v1/completions/render``) and stores each status with its ``token_ids`` (or the error).
 ``tests/test_render_<model>.py`` renders them with tito on the same files.
 """
 
@@ -150,9 +151,11 @@ CASES: dict[str, dict] = {
 MODELS: dict[str, tuple[str, str, dict[str, dict], list[str], dict[str, dict[str, dict]]]] = {
     "dsv32": ("deepseek_v32", "deepseek_v3", CASES, [], {}),
     "dsv4": ("deepseek_v4", "deepseek_v4", v4.CASES, v4.TOKENIZE,
-             {"responses": v4.RESPONSES, "messages": v4.MESSAGES}),
+             {"responses": v4.RESPONSES, "messages": v4.MESSAGES,
+              "completions": v4.COMPLETIONS}),
     "dsv41": ("deepseek_v41", "deepseek_v41", v41.CASES, v41.TOKENIZE,
-              {"responses": v4.RESPONSES, "messages": v4.MESSAGES}),
+              {"responses": v41.RESPONSES, "messages": v41.MESSAGES,
+               "completions": v4.COMPLETIONS}),
     "inkling": ("inkling", "inkling", ink.CASES, list(ink.CASES), {"responses": ink.RESPONSES}),
 }
 
@@ -162,10 +165,13 @@ def _flags(name: str, tool_parser: str, reasoning_parser: str) -> list[str]:
             "--reasoning-parser", reasoning_parser, "--enable-auto-tool-choice"]
 
 
-def _entry(body: dict, status: int, resp: dict, ids: str) -> dict:
+def _entry(body: dict, status: int, resp: dict | list, ids: str) -> dict:
+    """A case's status and ids (a completions render's: one list per prompt), or its error."""
+    if status == 200:
+        return {"request": body, "status": status,
+                ids: [r[ids] for r in resp] if isinstance(resp, list) else resp[ids]}
     return {"request": body, "status": status,
-            **({ids: resp[ids]} if status == 200 else
-               {"error": resp.get("error") if isinstance(resp, dict) else resp})}
+            "error": resp.get("error") if isinstance(resp, dict) else resp}
 
 
 def main() -> None:

@@ -37,6 +37,10 @@ turns, sorted results, tasks, the history drop, when ``OPEN`` is written):
   EOS; a message's ``response_format`` is written as JSON after a fixed heading.
 - The request's tools go on the first system message (one with empty content opens the prompt
   when there is none). An empty conversation is the BOS alone.
+- Images: :attr:`Prompt.images` counts the placeholders of the turns written, as vLLM's
+  ``image_order`` collects them (the images it then keeps for its multimodal processor): a
+  message's own, but a user turn's from its ``text`` / ``tool_result`` blocks only (a user's own
+  ``content_blocks`` carry none), none of a message the history drop removes.
 
 Errors (:class:`DsEncodingError`, a 400): the ones above, a developer message without content
 and an unknown task (vLLM fails these with a 500: its encoder asserts), a non-text piece joined.
@@ -46,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tito.core.render_dsml import (
     ASSISTANT,
@@ -64,7 +68,7 @@ from tito.core.render_dsml import (
 )
 from tito.core.render_dsv4 import IMAGE, TASKS, result_block, sort_results
 
-__all__ = ["DsEncodingError", "Mode", "encode", "mode_of"]
+__all__ = ["IMAGE", "DsEncodingError", "Mode", "Prompt", "encode", "mode_of"]
 
 SYSTEM = "<｜System｜>"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
@@ -73,6 +77,10 @@ EFFORTS = {"low": 50, "high": 75, "xhigh": 75, "max": 100}
 _TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
 _IMAGE_PARTS = frozenset({"image_url", "input_image", "image_pil"})
 _CALLS, _INVOKE, _PARAMETER = " calls", " invoke", " parameter"
+#: the key of a message's (or a block's tito made) image count; a request's own value of it is
+#: overwritten (a message) or dropped (a user's own ``content_blocks``)
+_IMAGES = "_tito_images"
+_IMAGE_BLOCKS = frozenset({"text", "tool_result"})
 
 #: the tools block's fixed text around the schemas (DeepSeek-V4.1's, verbatim)
 _TOOLS_HEAD = (
@@ -112,6 +120,14 @@ class Mode:
     drop_thinking: bool
 
 
+class Prompt(NamedTuple):
+    """The prompt text, and how many image placeholders of image parts it holds (vLLM's
+    ``image_order``: with any, vLLM hands the images to the model's multimodal processor)."""
+
+    text: str
+    images: int
+
+
 def mode_of(kwargs: Mapping[str, Any]) -> Mode:
     """The encoding's mode from the effective template kwargs; an effort it does not know is a
     :class:`DsEncodingError` (vLLM's words)."""
@@ -135,9 +151,9 @@ def mode_of(kwargs: Mapping[str, Any]) -> Mode:
 
 
 def encode(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] | None,
-           kwargs: Mapping[str, Any]) -> str:
-    """The prompt text of the request's ``messages`` (as sent, the calls' arguments parsed) and
-    its ``tools`` (OpenAI's shape, as vLLM dumps them), in the mode of the template ``kwargs``."""
+           kwargs: Mapping[str, Any]) -> Prompt:
+    """The prompt of the request's ``messages`` (as sent, the calls' arguments parsed) and its
+    ``tools`` (OpenAI's shape, as vLLM dumps them), in the mode of the template ``kwargs``."""
     msgs = [_message(msg) for msg in messages]
     mode = mode_of(kwargs)
     if tools:
@@ -151,7 +167,16 @@ def encode(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, A
     if mode.thinking and drop:
         turns = _drop_history(turns)
     last = _last_user(turns)
-    return BOS + "".join(_turn(turns, index, last, mode, drop) for index in range(len(turns)))
+    text = BOS + "".join(_turn(turns, index, last, mode, drop) for index in range(len(turns)))
+    return Prompt(text, sum(map(_images, turns)))
+
+
+def _images(turn: Mapping[str, Any]) -> int:
+    """The image placeholders of a turn written (vLLM's ``render_message``)."""
+    blocks = turn.get("content_blocks")
+    if turn.get("role") == "user" and blocks:
+        return sum(b.get(_IMAGES, 0) for b in blocks if b.get("type") in _IMAGE_BLOCKS)
+    return int(turn.get(_IMAGES, 0))
 
 
 def _no_image_token(value: Any) -> None:
@@ -167,6 +192,7 @@ def _message(message: Mapping[str, Any]) -> dict[str, Any]:
     if role not in _ROLES:
         raise DsEncodingError(f"Invalid role: {role}")
     msg = dict(message)
+    msg[_IMAGES] = 0
     if "reasoning" in msg:
         msg["reasoning_content"] = msg["reasoning"]
     _no_image_token(msg.get("reasoning_content"))
@@ -182,6 +208,7 @@ def _message(message: Mapping[str, Any]) -> dict[str, Any]:
                 parts.append(part.get("text", ""))
             elif kind in _IMAGE_PARTS:
                 parts.append(IMAGE)
+                msg[_IMAGES] += 1
             else:
                 raise DsEncodingError("DeepSeek V4.1 supports text and image content only; "
                                       f"got {kind!r}")
@@ -199,7 +226,7 @@ def _merge(msgs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                      and "content_blocks" in turns[-1])
         if role == "tool":
             block = {"type": "tool_result", "tool_use_id": msg.get("tool_call_id", ""),
-                     "content": msg.get("content", "")}
+                     "content": msg.get("content", ""), _IMAGES: msg[_IMAGES]}
             if open_user:
                 turns[-1]["content_blocks"].append(block)
             else:
@@ -207,9 +234,11 @@ def _merge(msgs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         elif role == "user":
             blocks = msg.get("content_blocks")
             if blocks is None:
-                blocks = [{"type": "text", "text": msg.get("content", "")}]
+                blocks = [{"type": "text", "text": msg.get("content", ""), _IMAGES: msg[_IMAGES]}]
             elif not isinstance(blocks, list) or not all(isinstance(b, Mapping) for b in blocks):
                 raise DsEncodingError("content_blocks must be a list of objects")
+            else:
+                blocks = [{k: v for k, v in b.items() if k != _IMAGES} for b in blocks]
             if open_user and turns[-1].get("task") is None:
                 turns[-1]["content_blocks"].extend(blocks)
             else:
@@ -281,7 +310,8 @@ def _turn(turns: Sequence[Mapping[str, Any]], index: int, last: int, mode: Mode,
         out += (SYSTEM if index > 0 else "") + text(content or "") + _extras(msg)
     elif role == "developer":
         if not content:
-            raise DsEncodingError(f"Invalid message for role `{role}`: {msg}")
+            raise DsEncodingError(f"Invalid message for role `{role}`: "
+                                  f"{ {k: v for k, v in msg.items() if k != _IMAGES} }")
         out += USER + text(content) + _extras(msg)
     elif role == "user":
         blocks = msg.get("content_blocks")

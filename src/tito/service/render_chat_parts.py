@@ -114,9 +114,12 @@ def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
         if native == "deepseek_v4":
             return render_dsv4.encode(conversation.messages, tools, render_dsv4.mode_of(kwargs))
         if native == "deepseek_v41":
-            return render_dsv41.encode(
+            prompt = render_dsv41.encode(
                 [{**sent, "tool_calls": msg["tool_calls"]} if "tool_calls" in msg else sent
                  for sent, msg in zip(messages, conversation.messages)], tools, kwargs)
+            if prompt.images:
+                raise BadRequest(_dsv41_images(model))
+            return prompt.text
         return render_dsv32.encode(conversation.messages, tools, thinking=bool(
             kwargs.get("thinking") or kwargs.get("enable_thinking")))
     except (render_dsv32.DsEncodingError, render_inkling.InklingEncodingError) as exc:
@@ -144,6 +147,26 @@ def _inkling_prompt(model: ServedModel, messages: list[dict[str, Any]],
         text=model.vocab.encode,
         effort=render_inkling.effort_level(kwargs.get("reasoning_effort")),
         add_generation_prompt=bool(kwargs.get("add_generation_prompt", True)))
+
+
+#: the id vLLM 0.33's DeepSeek-V4.1 vision path requires for its image placeholder
+#: (``IMAGE_SENTINEL_BASE_ID``, the checkpoint's ``image_token_id``)
+DSV41_IMAGE_ID = 129264
+
+
+def _dsv41_images(model: ServedModel) -> str:
+    """Why a DeepSeek-V4.1 prompt with image placeholders is refused (vLLM's 400 where its
+    multimodal processor fails: the placeholder token missing from the vocabulary, or at
+    another id; tito's where it would process the images: tito loads no media)."""
+    token_id = model.vocab.token_id(render_dsv41.IMAGE)
+    if token_id is None:
+        return f"Token not found in tokenizer: {render_dsv41.IMAGE}"
+    if token_id != DSV41_IMAGE_ID:
+        return (f"Image placeholder {render_dsv41.IMAGE!r} has id {token_id}, expected "
+                f"{DSV41_IMAGE_ID} (the config's image_token_id); the DeepSeek-V4.1 vision path "
+                "keys image routing and engram masking off this id.")
+    return (f"tito renders no media parts for model `{model.name}` (its chats are encoded by "
+            "code).")
 
 
 #: the fields of a role's OpenAI message type and of vLLM's own (CustomChatCompletionMessageParam)
