@@ -1,7 +1,8 @@
 """DeepSeek-V4's native chat encoding, against vLLM 0.33.0's render server.
 
 The golden (``tests/goldens/dsv4_render_vllm.json``) is vLLM's ``/v1/chat/completions/render``
-(and ``/tokenize``, ``/v1/responses/render``, ``/v1/messages/render`` for some) on a folder
+(and ``/tokenize``, ``/v1/responses/render``, ``/v1/messages/render`` for some, and
+``/v1/completions/render`` with a fill-in-the-middle ``suffix``) on a folder
 whose ``config.json`` names ``DeepseekV4ForCausalLM`` (Qwen3's tokenizer files, no template;
 ``tests/goldens/record_dsv32_render.py --model dsv4``, cases in
 ``tests/goldens/dsv4_render_cases.py``): vLLM renders it with DeepSeek's own encoding. tito
@@ -20,7 +21,8 @@ from tito.core import render_dsv4
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GOLDEN = json.loads((ROOT / "tests" / "goldens" / "dsv4_render_vllm.json").read_text())
 CASES, TOKENIZE = GOLDEN["cases"], GOLDEN["tokenize"]
-OTHERS = [(api, name) for api in ("responses", "messages") for name in sorted(GOLDEN[api])]
+OTHERS = [(api, name) for api in ("responses", "messages", "completions")
+          for name in sorted(GOLDEN[api])]
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +44,7 @@ def test_tokenize_equals_vllms(client, name):
 
 
 @pytest.mark.parametrize(("api", "name"), OTHERS)
-def test_responses_and_messages_render_equal_vllms(client, api, name):
+def test_responses_messages_and_completions_render_equal_vllms(client, api, name):
     case = GOLDEN[api][name]
     r = client.post(f"/v1/{api}/render", json={"model": "dsv4", **case["request"]})
     check_answer(r, case, "token_ids")

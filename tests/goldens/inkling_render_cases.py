@@ -200,6 +200,27 @@ CASES: dict[str, dict] = {
     "kwargs_template": {"messages": HI, "chat_template_kwargs": {"chat_template": "x"}},
     "truncate": {"messages": [{"role": "system", "content": "S"}, *HI],
                  "truncate_prompt_tokens": 5},
+    # part lists vLLM's body leaves an unread iterable (it types the message as its role's
+    # OpenAI type: vLLM's own refuses a field, or sets no more fields; the encoding then
+    # refuses the parts) and the ones it reads (render_chat_parts.lazy_content)
+    "lazy_empty_parts": {"messages": [{"role": "user", "content": []}]},
+    "lazy_empty_parts_system": {"messages": [{"role": "system", "content": []}, *HI]},
+    "lazy_empty_parts_named": {"messages": [{"role": "user", "content": [], "name": "n"}]},
+    "lazy_empty_parts_assistant": {"messages": [*HI, {"role": "assistant", "content": []}]},
+    "lazy_task_object": {"messages": [*_call("{}"), {
+        "role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": "r"}],
+        "task": {"name": "f"}}]},
+    "lazy_tool_call_id_number_parts": {"messages": [{
+        "role": "user", "content": [{"type": "text", "text": "a"}], "tool_call_id": 5}]},
+    "lazy_tools_string_parts": {"messages": [{
+        "role": "user", "content": [{"type": "text", "text": "a"}], "tools": "x"}]},
+    "read_empty_parts_task": {"messages": [{"role": "user", "content": [], "task": "t"}]},
+    "read_empty_parts_calls": {"messages": [*HI, {"role": "assistant", "content": [],
+                                                  "tool_calls": CALLS[1:]}]},
+    "read_empty_parts_reasoning_content": {"messages": [*HI, {
+        "role": "assistant", "content": [], "reasoning_content": "r"}]},
+    "read_empty_parts_tool": {"messages": [*_call("{}"), {"role": "tool", "tool_call_id": "c",
+                                                          "content": [], "reasoning": "r"}]},
 }
 
 RESPONSES: dict[str, dict] = {
