@@ -115,6 +115,14 @@ def _openai_message(msg: dict[str, Any]) -> bool:
     return msg.get("name") is None or isinstance(msg["name"], str)
 
 
+def _openai_function(msg: dict[str, Any]) -> bool:
+    """Whether ``msg`` is OpenAI's function message (its ``content`` given, text or null, and a
+    ``name``): vLLM's union then takes it as that type, which ignores any other key (a
+    ``tool_call_id`` or ``reasoning`` of any type; found by fuzz_render seed 340)."""
+    return (msg["role"] == "function" and "content" in msg
+            and isinstance(msg["content"], (str, type(None))) and isinstance(msg.get("name"), str))
+
+
 #: fields one message type alone can take, and their JSON types: the OpenAI assistant type's
 #: (the only one a null content fits) and vLLM's custom type's (the only one a custom role, or
 #: a function message without a name, fits)
@@ -127,9 +135,7 @@ def _check_typed_fields(msg: dict[str, Any], role: str, i: int) -> None:
     message (a schema error otherwise); where several can, a value one refuses picks another."""
     if role == "assistant" and "content" in msg and msg["content"] is None:
         fields: tuple[tuple[str, Any], ...] = _ASSISTANT_FIELDS
-    elif (role not in _LAZY_CONTENT and not (role == "function"  # OpenAI's: text, a name
-                                             and isinstance(msg.get("name"), str)
-                                             and isinstance(msg.get("content"), (str, type(None))))
+    elif (role not in _LAZY_CONTENT and not _openai_function(msg)
           or role == "tool" and not isinstance(msg.get("tool_call_id"), str)):
         fields = _CUSTOM_FIELDS
     else:
@@ -196,10 +202,11 @@ def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
                     raise SchemaRule(f"{where}.type must be 'function'.",
                                      param=f"body.messages.{i}.tool_calls.{k}.type")
         # vLLM's types: a tool message's has no name (any is taken), the other OpenAI roles'
-        # have no tool_call_id (ignored: any is taken); the custom type's need strings
+        # (the function message's too) have no tool_call_id (ignored: any is taken); the
+        # custom type's need strings
         keys = (("tool_call_id",) if role == "tool" and lazy
                 else ("name",) if role in _LAZY_CONTENT and role != "tool"
-                else ("tool_call_id", "name"))
+                or _openai_function(msg) else ("tool_call_id", "name"))
         for key in keys:
             if msg.get(key) is not None and not isinstance(msg[key], str):
                 raise ValueError(f"messages[{i}].{key} must be a string.")
