@@ -140,6 +140,14 @@ _CASES: list[tuple[str, str | None, str, str]] = [
     ('poolside_v1', None, 'misspelt_call_end_fixed',
      'Result below 🎉<tool_call>get_weather\n<arg_key>days</arg_key>\n<arg_value>100000</arg_v'
      'alue>\n</tool_call>Calling the tool now.\n\n<tool_call>get_time\n</tool_call>  '),
+    # poolside_v1: text between a call whose </tool_call> is misspelt and the next call: vLLM
+    # loses it in both paths (call_unclosed; tito keeps it as content)
+    ('poolside_v1', None, 'misspelt_call_end_text',
+     'Sure.<tool_call>get_time\n<//tool_call>Between calls.<tool_call>search\n<arg_key>query</'
+     'arg_key>\n<arg_value>x</arg_value>\n</tool_call>Done.'),
+    ('poolside_v1', None, 'misspelt_call_end_text_fixed',
+     'Sure.<tool_call>get_time\n</tool_call>Between calls.<tool_call>search\n<arg_key>query</'
+     'arg_key>\n<arg_value>x</arg_value>\n</tool_call>Done.'),
     # hy_v4: a section with no call (a misspelt </tool_call>): section_end_dropped
     ('hy_v4', None, 'no_call_section',  # seed 18, hy_v4+hy_v4/5
      "Here you go:<tool_calls><tool_call>get_time</tool_caall></tool_calls>I'll look it up.\n"),

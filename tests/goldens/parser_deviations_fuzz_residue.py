@@ -35,6 +35,14 @@ def _kept(cid: str, call: str) -> str:
     return re.sub(call, "", text, flags=re.DOTALL)
 
 
+def _stray(cid: str, closer: str, opener: str) -> str:
+    """The case's text from the misspelt ``closer`` to the ``opener`` of the call after it (kept
+    as content: a call that ends without its closer)."""
+    text = _TEXT[cid]
+    i = text.index(closer)
+    return text[i : text.index(opener, i)]
+
+
 def _calls(cid: str, path: str = "batch") -> list:
     return [[n, a] for n, a in RECORDED[cid][path]["calls"]]
 
@@ -104,12 +112,16 @@ _RESIDUE_DEVIATIONS: dict[str, tuple[dict, str]] = {
         _AFTER + " (vLLM's strict hy_v4 batch reads the first section only: the calls after it, "
         "behind a misspelt <tool_callss>, stay text; its stream reads them)"),
     "step3+step3/fr_misspelt_call_end": (
-        {**{k: RECORDED["step3+step3/fr_misspelt_call_end"]["batch"][k]
-            for k in ("reasoning", "content")},
+        {"reasoning": RECORDED["step3+step3/fr_misspelt_call_end"]["batch"]["reasoning"],
+         "content": _TEXT["step3+step3/fr_misspelt_call_end"].split("</think>")[1].split(
+             "<｜tool_calls_begin｜>")[0]
+         + _stray("step3+step3/fr_misspelt_call_end", "</steptml:invoke><｜tool_call_ed｜>",
+                  "<｜tool_call_begin｜>") + "Sure.",
          "calls": _calls("step3+step3/fr_misspelt_call_end_fixed")},
         "call_unclosed: a misspelt <｜tool_call_ed｜>: vLLM's batch drops that call, its stream "
-        "merges the next call's parameters into it; tito ends it at the next call marker (the "
-        "calls: vLLM's, of the same output spelt right)"),
+        "merges the next call's parameters into it; tito ends it at the next call marker and "
+        "keeps the text before it (its </steptml:invoke> and the misspelt marker: step3's call "
+        "ends with both) as content (the calls: vLLM's, of the same output spelt right)"),
     "step3/fr_no_call_section": (
         {"reasoning": None, "calls": [],
          "content": _TEXT["step3/fr_no_call_section"].replace("<｜tool_calls_end｜>", "")},
@@ -142,6 +154,20 @@ _RESIDUE_DEVIATIONS.update({
     "poolside_v1/fr_misspelt_call_end_fixed": (
         {"reasoning": None, "calls": _calls("poolside_v1/fr_misspelt_call_end_fixed"),
          "content": _kept("poolside_v1/fr_misspelt_call_end_fixed", _GLM_CALL)}, _AFTER),
+    "poolside_v1/fr_misspelt_call_end_text": (
+        {"reasoning": None, "calls": _calls("poolside_v1/fr_misspelt_call_end_text_fixed"),
+         "content": "Sure." + _stray("poolside_v1/fr_misspelt_call_end_text", "<//tool_call>",
+                                     "<tool_call>") + "Done."},
+        "call_unclosed: text between a call whose </tool_call> is misspelt (<//tool_call>) and "
+        "the next call: vLLM loses it in both paths (its batch regex runs the broken call to the "
+        "next </tool_call> and finds only the next call in it, the broken one dropped; its "
+        "stream reads the text as stray text inside the call and gives the broken call the next "
+        "call's arguments, the next call lost); tito ends the call at the next <tool_call> and "
+        "keeps the text, the misspelt closer included, as content (the calls: vLLM's, of the "
+        "same output spelt right)"),
+    "poolside_v1/fr_misspelt_call_end_text_fixed": (
+        {"reasoning": None, "calls": _calls("poolside_v1/fr_misspelt_call_end_text_fixed"),
+         "content": _kept("poolside_v1/fr_misspelt_call_end_text_fixed", _GLM_CALL)}, _AFTER),
     "hy_v4/fr_no_call_section": (
         {"reasoning": None, "calls": [],
          "content": _TEXT["hy_v4/fr_no_call_section"].replace("</tool_calls>", "")},

@@ -42,6 +42,14 @@ def _through(cid: str, marker: str) -> str:
     return text[: text.index(marker) + len(marker)]
 
 
+def _stray(cid: str, closer: str, opener: str) -> str:
+    """The case's text from the misspelt ``closer`` to the ``opener`` of the call after it (kept
+    as content: a call that ends without its closer)."""
+    text = _TEXT[cid]
+    i = text.index(closer)
+    return text[i : text.index(opener, i)]
+
+
 def _split(args: str, keys: tuple[str, ...]) -> tuple[str, str]:
     """vLLM's merged arguments split into (the other keys, ``keys``), as json.dumps writes them."""
     d = json.loads(args)
@@ -57,8 +65,9 @@ _LOOSE = ("element_loose: a list element whose JSON is broken outside its argume
 _SECTION = ("text_kept: the calls are vLLM's batch's (text in a section that is no call, a "
             "misspelt call marker or a broken header, does not end the section: the next call "
             "is read); tito keeps that call's text as content, vLLM drops it")
-_UNCLOSED = ("call_unclosed: vLLM's call runs on to the next closer ({}); tito ends it where its "
-             "markup ends and makes each call")
+_UNCLOSED = ("call_unclosed: vLLM's call runs on to the next closer ({}); tito ends it at the "
+             "next call's opener and makes each call, the text between (the misspelt closer) "
+             "content")
 _MARKER_TEXT = ("call_unclosed, a call opener written as text before a real call: GLM's regex "
                 "runs that call to the real call's </tool_call>, its name (text and markup) is "
                 "no tool and both are dropped; tito keeps the text as content and makes the real "
@@ -153,17 +162,20 @@ _STRAY_MARKUP_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "ling3/fz_misspelt_call_end": (
         {"reasoning": None,
          "calls": [_calls("ling3/fz_misspelt_call_end")[0], ["get_weather", _LING3_ARGS[0]]],
-         "content": "Sure." + _TEXT["ling3/fz_misspelt_call_end"][
+         "content": "Sure." + _stray("ling3/fz_misspelt_call_end", "</toolcall>", "<tool_call>")
+         + _TEXT["ling3/fz_misspelt_call_end"][
              _TEXT["ling3/fz_misspelt_call_end"].index("<tool_call>not_a_tool"):]},
         _UNCLOSED.format("a misspelt </toolcall>: the next call's pairs are its own; that call, "
                          "of a tool the request lacks, is content: unknown_tool_text")),
     "glm47+glm47/fz_misspelt_call_end": (
-        {"reasoning": "  spaced thought", "content": None,
+        {"reasoning": "  spaced thought",
+         "content": _stray("glm47+glm47/fz_misspelt_call_end", "</tool__call>", "<tool_call>"),
          "calls": [*_calls("glm47+glm47/fz_misspelt_call_end"), ["get_time", "{}"]]},
         _UNCLOSED.format("a misspelt </tool__call>: it swallows the next call, which has no "
                          "arguments; tito makes it, get_time with {}")),
     "deepseek_v32/fz_misspelt_invoke_end": (
-        {"reasoning": None, "content": "Result below 🎉",
+        {"reasoning": None, "content": "Result below 🎉" + _stray(
+            "deepseek_v32/fz_misspelt_invoke_end", "</｜DSML｜nvoke>", "<｜DSML｜invoke"),
          "calls": [_calls("deepseek_v32/fz_misspelt_invoke_end")[0],
                    ["get_weather", _V32_ARGS[0]], ["search", _V32_ARGS[1]]]},
         _UNCLOSED.format("a misspelt </｜DSML｜nvoke>: the next invoke's parameters are merged "
@@ -220,6 +232,7 @@ _STRAY_MARKUP_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "hy_v3+hy_v3/fz_misspelt_call_end": (
         {"reasoning": None, "calls": _calls("hy_v3+hy_v3/fz_misspelt_call_end_fixed"),
          "content": _before("hy_v3+hy_v3/fz_misspelt_call_end", "<tool_calls>")
+         + _stray("hy_v3+hy_v3/fz_misspelt_call_end", "</ttool_call>", "<tool_call>")
          + _after("hy_v3+hy_v3/fz_misspelt_call_end", "</tool_calls>")},
         _UNCLOSED.format("a misspelt </ttool_call>: its regex takes the next call's pairs, "
                          "typed for the first call's tool") + " (the calls: vLLM's, of the same "

@@ -27,9 +27,13 @@ Phases:
     ``validate_names``, not a tool's) the cut markup is dropped; a section cut before its first
     call (in ``open``) is dropped too.
 ``args``
-    Between parameters: whitespace and stray text are dropped (vLLM's converters ignore them);
-    ``param_open`` -> ``key``; ``call_close`` ends the call (-> ``sect``, or ``text`` when the
-    format has no section); ``section_end`` or another ``call_open`` end it too.
+    Between parameters: whitespace and stray text before ``param_open`` or ``call_close`` are
+    dropped (vLLM's converters ignore them); ``param_open`` -> ``key``; ``call_close`` ends the
+    call (-> ``sect``, or ``text`` when the format has no section); ``section_end`` or another
+    ``call_open`` end it too: then the stray text before them (a misspelt closer and what
+    follows it; its last :data:`HEADER_LIMIT` characters, held until the marker shows) is
+    content, after the call (vLLM loses it in both paths). At the end of the output it is
+    dropped (a cut key header's text: vLLM's stream drops it too).
 ``key``
     The key header after ``param_open`` (the format's :meth:`_key`); the arguments JSON gets
     ``{"KEY": `` (``, "KEY": `` after the first). A bad key header is dropped.
@@ -239,10 +243,20 @@ class XmlCallParser(ToolParser):
         ends = (self.param_open, self.call_close, self.section_end, self.call_open)
         hit, marker = find_first(s, [m for m in ends if m], i)
         if hit != i:
-            # stray text inside the call is dropped, up to a marker or a held marker prefix
+            # stray text: its last HEADER_LIMIT characters are held (any earlier dropped) until
+            # the next marker decides (``args`` in the module header); the window is re-stripped
+            # on every chunk, so any chunking judges the same text
             stop = len(s) if hit == -1 else hit
-            keep = 0 if final or hit != -1 else held_suffix(s[i:stop], [m for m in ends if m])
-            return stop - keep, keep > 0
+            start = max(i, stop - HEADER_LIMIT)
+            if hit == -1 and not final:
+                return start, True
+            if hit == -1 or marker in (self.param_open, self.call_close):
+                return stop, False  # the call goes on or closes, or the output's cut tail
+            self._settle(st, out, marker)
+            self._close_call(st, out)
+            st.phase = "sect" if marker == self.section_end else "name"
+            self._content(st, out, s[skip_ws(s, start) : stop])  # ended without its closer
+            return stop, False
         self._settle(st, out, marker)
         if marker == self.param_open:
             st.phase = "key"

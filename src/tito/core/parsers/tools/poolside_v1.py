@@ -24,7 +24,9 @@ where vLLM would strip and decode it.
 vLLM's batch path makes only the text before the first call content; its stream keeps text
 between and after calls: tito keeps it (the rule every format here follows). A call whose
 ``</tool_call>`` is misspelt is dropped by vLLM's batch (its regex needs the closer) and made by
-its stream: tito makes it, ended by the next call or the output's end (``call_unclosed``). vLLM's stream keeps
+its stream: tito makes it, ended by the next call or the output's end (``call_unclosed``), and
+keeps the text before the next call (the misspelt closer and what follows) as content, which
+vLLM loses in both paths (its stream reads it as stray text in the call). vLLM's stream keeps
 a repeated key's first value, its batch the last: tito writes both (a JSON reader keeps the
 last, as vLLM's batch). ``tool_choice`` required / named are read as ``auto`` (vLLM's
 ``supports_required_and_named = False``: no constraint).
