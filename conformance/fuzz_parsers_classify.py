@@ -4,20 +4,25 @@ vLLM's own (its stream against its batch, its errors) or a documented deliberate
 
 Why a module of its own: the rules grow with every format the fuzzer covers; the fuzzer's
 driver (case generation, both sides' runs, the summary) stays readable apart from them.
-:func:`compare` lists the fields that differ; :func:`deviation` names the deviation a
-difference is, or None (tito's to fix).
+:func:`deviation` names the deviation a difference is, or None (tito's to fix); the kinds
+of difference and the format-free value tests are :mod:`fuzz_parsers_compare`'s.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
-def _json_equal(a: str, b: str) -> bool:
-    try:
-        return json.loads(a) == json.loads(b)
-    except (ValueError, TypeError):
-        return False
+from fuzz_parsers_compare import (
+    _json_equal,
+    _kept_call,
+    _keys,
+    _same_call,
+    _strip_keys,
+    _subdict,
+    _subsequence,
+    _typed_equal,
+    compare,
+)
 
 
 #: kinds that are vLLM's own: its stream differs from its batch; its batch raised (a 500 in
@@ -313,46 +318,6 @@ def vs1_reasoning(vstreams: dict) -> str | None:
     return (vstreams.get("1") or {}).get("reasoning")
 
 
-def _keys(args: str) -> list[str]:
-    """The top-level keys of arguments that are a JSON object (else none)."""
-    try:
-        value = json.loads(args)
-    except (ValueError, TypeError):
-        return []
-    return list(value) if isinstance(value, dict) else []
-
-
-def _strip_keys(args: str) -> str:
-    """vLLM's batch arguments with their keys stripped (as its stream writes them)."""
-    try:
-        value = json.loads(args)
-    except (ValueError, TypeError):
-        return args
-    if not isinstance(value, dict):
-        return args
-    return json.dumps({k.strip(): v for k, v in value.items()}, ensure_ascii=False)
-
-
-def _subsequence(short, long, same=None) -> bool:
-    """Whether ``short``'s items (characters, calls) appear in ``long`` in order (``long`` only
-    adds some); ``same``: the items' equality."""
-    it = iter(long)
-    if same is None:
-        return all(c in it for c in short)
-    return all(any(same(c, d) for d in it) for c in short)
-
-
-def _subdict(want: str, got: str) -> bool:
-    """Whether tito's arguments ``got`` hold all of vLLM's ``want`` and more (a value vLLM's
-    batch dropped)."""
-    try:
-        w, g = json.loads(want), json.loads(got)
-    except (ValueError, TypeError):
-        return False
-    return isinstance(w, dict) and isinstance(g, dict) and all(
-        k in g and _typed(w[k], g[k]) for k in w)
-
-
 def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> str | None:
     """muse7's classes (``tito.core.parsers.muse`` header): tito's reasoning or content is vLLM's
     stream (the tool parser alone: its batch makes the framed output content), or the calls are
@@ -380,57 +345,3 @@ def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> 
             and len(gc) > len(wc) and _subsequence(wc, gc, _same_call):
         return "truncated_call"
     return None
-
-
-def _same_call(a: list, b: list) -> bool:
-    return a[0] == b[0] and (a[1] == b[1] or _json_equal(a[1], b[1]))
-
-
-def _kept_call(a: list, b: list) -> bool:
-    """vLLM's call ``a`` is tito's ``b``, or ``b`` only keeps values vLLM's batch dropped
-    (``value_kept``: a parameter whose closing markup is misspelt)."""
-    return _same_call(a, b) or a[0] == b[0] and _subdict(a[1], b[1])
-
-
-def _typed_equal(want: str, got: str) -> bool:
-    """Whether vLLM's batch arguments ``want`` are tito's ``got`` with values typed from the
-    tool's schema (granite / kimi_k2 / mistral's batch: ``42`` as ``"42"`` for a string,
-    ``"42"`` as ``42`` for an integer, ``"null"`` as ``null`` for a nullable one, ``1e-0`` as
-    ``1``), which their streams do only while the bytes already sent stay a prefix."""
-    try:
-        return _typed(json.loads(want), json.loads(got))
-    except (ValueError, TypeError):
-        return False
-
-
-def _typed(w, g) -> bool:
-    if isinstance(w, dict) and isinstance(g, dict):
-        return w.keys() == g.keys() and all(_typed(w[k], g[k]) for k in w)
-    if isinstance(w, list) and isinstance(g, list):
-        return len(w) == len(g) and all(_typed(a, b) for a, b in zip(w, g))
-    if w == g and type(w) is type(g) or (isinstance(w, (int, float)) and isinstance(g, (int, float))
-                                         and not isinstance(w, bool) and not isinstance(g, bool)
-                                         and w == g):
-        return True
-    if isinstance(w, str) and not isinstance(g, str):
-        return w in (json.dumps(g), str(g))  # a string property: the model wrote another type
-    # a typed property the model wrote as a string (``"42"`` for an integer, ``"null"``)
-    return isinstance(g, str) and g in (json.dumps(w, ensure_ascii=False), str(w))
-
-
-def compare(want: dict, got: dict) -> list[str]:
-    """The kinds of difference between a normalised vLLM result and tito's."""
-    kinds = []
-    for field in ("reasoning", "content"):
-        if want.get(field) != got.get(field):
-            kinds.append(field)
-    wc, gc = want.get("calls") or [], got.get("calls") or []
-    if len(wc) != len(gc):
-        kinds.append("n_calls")
-    else:
-        for (wn, wa), (gn, ga) in zip(wc, gc):
-            if wn != gn:
-                kinds.append("name")
-            elif wa != ga:
-                kinds.append("args_bytes" if _json_equal(wa, ga) else "args")
-    return sorted(set(kinds))
