@@ -1,8 +1,10 @@
 """Shared phases for XML-ish formats: a call is a name and ``key -> value`` parameters in tags.
 
-Used by qwen3_coder (and seed_oss), glm45, minimax_m2 and deepseek_v32. A format module states
-its markers and how a call's name and a parameter's key are written (its ``_name`` and ``_key``
-return :mod:`._xml_head`'s decisions); this module owns the rest::
+Imported by qwen3_coder, glm45, minimax_m2, deepseek_v32, step3, hy_v3, gemma4, kimi_k3 and
+muse; their subclasses use it too (seed_oss and mimo, poolside_v1, dots, deepseek_v4, hy_v4,
+functiongemma). A format module states its markers and how a call's name and a parameter's key
+are written (its ``_name`` and ``_key`` return :mod:`._xml_head`'s decisions); this module owns
+the rest::
 
     [SECTION_START] CALL_OPEN name-header  (PARAM_OPEN key-header VALUE PARAM_CLOSE)*  CALL_CLOSE
         ... more calls ... [SECTION_END]
