@@ -125,13 +125,29 @@ def _built(adapter: Any) -> Any:
     return adapter
 
 
-def failure(exc: Exception) -> JsonAnswer:
+def _failure(exc: Exception) -> JsonAnswer:
     """The answer to an exception a request raised: its own error answer for a request's error
     (:class:`tito.errors.TitoError`), else a 500 reported to :data:`on_unhandled`."""
     if isinstance(exc, TitoError):
         return error_answer(exc.message, type_=exc.type, code=exc.status, param=exc.param)
     report_unhandled(exc, on_unhandled)
     return internal_error()
+
+
+def paused_answer(make: Callable[[], JsonAnswer]) -> JsonAnswer:
+    """``make()`` with the cyclic garbage collector paused (why: :meth:`DerenderApp.__call__`),
+    an exception it raises answered as ``__call__`` answers it (:func:`_failure`). The derender
+    app's eager entries write these steps out (a frame less per streamed chunk); the render
+    app's call this."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return make()
+    except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
+        return _failure(exc)
+    finally:
+        if paused:
+            gc.enable()
 
 
 class DerenderApp:
@@ -185,8 +201,8 @@ class DerenderApp:
         gc.disable()
         try:
             answer = await self._route(scope, receive)
-        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (failure)
-            answer = failure(exc)
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
+            answer = _failure(exc)
         finally:
             if paused:
                 gc.enable()
@@ -268,8 +284,8 @@ class DerenderApp:
                                                                 check_surrogates=False)
             if answer is None:
                 answer = self._post_answer(self._post[scope["path"]], fast, body)
-        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (failure)
-            answer = failure(exc)
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
+            answer = _failure(exc)
         finally:
             if paused:
                 gc.enable()
@@ -294,8 +310,8 @@ class DerenderApp:
                 body, limit, check_surrogates=False)
             if answer is None:
                 answer = self._post_answer(self._post[path], fast, body)
-        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (failure)
-            answer = failure(exc)
+        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (_failure)
+            answer = _failure(exc)
         finally:
             if paused:
                 gc.enable()

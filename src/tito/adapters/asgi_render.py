@@ -21,7 +21,6 @@ Example::
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,8 +29,8 @@ from tito.adapters.asgi import (
     JsonAnswer,
     Receive,
     Scope,
-    failure,
     max_body_bytes,
+    paused_answer,
     read_json_body,
     response_too_large,
 )
@@ -194,9 +193,8 @@ class RenderApp(DerenderApp):
         """:meth:`_route`'s answer (or its error's, as :meth:`__call__` makes it) to a POST of a
         render path whose body is here: the guard's header checks from the ``scope`` or from
         the event's lowercase ``headers``, its body checks, the collector paused."""
-        paused = gc.isenabled()
-        gc.disable()
-        try:
+
+        def make() -> JsonAnswer:
             limit = max_body_bytes()
             if headers is None:
                 answer = header_answer(scope, limit)
@@ -205,15 +203,10 @@ class RenderApp(DerenderApp):
                 answer = plain_header_answer(headers, limit)
                 value = headers.get("x-request-id")  # (Mangum's UTF-8 bytes, read as Latin-1)
                 request_id = None if value is None else value.encode().decode("latin-1")
-            answer = answer or body_answer(body, limit)
-            if answer is None:
-                answer = self._answer(path, body, request_id)
-        except Exception as exc:  # noqa: BLE001 - a request's error or a 500 (failure)
-            answer = failure(exc)
-        finally:
-            if paused:
-                gc.enable()
-        return answer
+            return (answer or body_answer(body, limit)
+                    or self._answer(path, body, request_id))
+
+        return paused_answer(make)
 
     def _answer(self, path: str, body: bytes, request_id: str | None) -> JsonAnswer:
         """The answer to a POST of ``path`` whose body passed the guard."""
