@@ -114,6 +114,11 @@ def test_derender_context_carries_the_response_fields(client):
          "input.0"),
         ({"model": "qwen3", "input": "Hi", "top_logprobs": 21}, "body.top_logprobs"),
         ({"model": "qwen3", "input": 5}, "body.input"),
+        # (a tool_choice type that is not a string was a 500: fuzz_hard seeds 120, 122-125)
+        ({"model": "qwen3", "input": "Hi", "tool_choice": {"type": {"a": 1}}}, "body.tool_choice"),
+        ({"model": "gpt-oss", "input": "Hi", "tool_choice": {"type": [1]}}, "body.tool_choice"),
+        ({"model": "qwen3", "input": "Hi", "tool_choice": {"type": "custom", "name": [[0]]},
+          "tools": [{"type": "function", "name": {"a": 1}}]}, "tool_choice"),
     ],
 )
 def test_bad_inputs_are_clear_400s(client, body, param):

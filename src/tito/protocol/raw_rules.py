@@ -333,8 +333,9 @@ def responses_rules(data: dict[str, Any]) -> dict[str, Any]:
         elif named:
             raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
     elif named:
-        names = {t.get("name") for t in tools if isinstance(t, dict)} \
-            if isinstance(tools, list) else set()
+        # (a list, not a set: a name of any JSON type is compared, never hashed; fuzz_hard 122)
+        names = [t.get("name") for t in tools if isinstance(t, dict)] \
+            if isinstance(tools, list) else []
         if not choice.get("name") or choice.get("name") not in names:
             raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
     for tool in tools if isinstance(tools, list) else ():

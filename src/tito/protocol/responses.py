@@ -226,7 +226,8 @@ class ResponsesRequest(OpenAIBaseModel):
         required fields of their types: else a schema error, as vLLM's."""
         if not isinstance(value, dict):
             return value
-        required = TOOL_CHOICE_TYPES.get(value.get("type"))  # type: ignore[arg-type]
+        kind = value.get("type")  # (a lookup of an unhashable type was a 500: fuzz_hard 120)
+        required = TOOL_CHOICE_TYPES.get(kind) if isinstance(kind, str) else None
         if required is None:
             raise ValueError("tool_choice must be 'none', 'auto', 'required' or one of the "
                              "Responses tool choice objects.")
