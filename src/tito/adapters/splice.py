@@ -112,9 +112,12 @@ _ORJSON_OPTIONS = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DAT
                    | orjson.OPT_PASSTHROUGH_SUBCLASS) if orjson is not None else 0
 
 
-#: An ``e`` after a digit in orjson's output: where a number with an exponent may be (orjson
-#: writes ``e``, never ``E``). Written ``e`` first, so the scan runs at C speed to each ``e``.
-_E_AFTER_DIGIT = re.compile(rb"e(?<=[0-9]e)")
+#: An ``e`` after a digit and before an exponent's digits that end where a number ends (``,``,
+#: ``]`` or ``}``): where a number with an exponent may be (orjson writes ``e``, never ``E``, and
+#: at most three exponent digits). Written ``e`` first, so the scan runs at C speed to each
+#: ``e``; the lookahead passes over the hex of ids (``chatcmpl-…83e6"``), which the
+#: lookbehind alone took for candidates.
+_E_AFTER_DIGIT = re.compile(rb"e(?<=[0-9]e)(?=[-+]?[0-9]{1,3}[,\]}])")
 #: The text before such an ``e`` when it is a number's: ``:``, ``[`` or ``,``, then a mantissa
 #: (at most 17 digits, a point and a sign in orjson's output)
 _NUMBER_BEFORE_E = re.compile(rb"[:\[,]-?[0-9][0-9.]{0,20}\Z")

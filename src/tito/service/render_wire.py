@@ -154,6 +154,7 @@ _POSITION = {name: i for i, name in enumerate(SAMPLING_ORDER)}
 _SEED = SamplingParams.model_fields["seed"]
 _SEED_CHECK = _Field("int", True, _SEED.metadata, None)
 _OUTPUT_KINDS = frozenset(int(kind) for kind in type(SamplingParams.model_fields["output_kind"].default))
+_OUTPUT_KIND_DEFAULT = SamplingParams.model_fields["output_kind"].default
 
 
 def sampling_params_wire(fields: dict[str, Any]) -> dict[str, Any] | None:
@@ -168,26 +169,27 @@ def sampling_params_wire(fields: dict[str, Any]) -> dict[str, Any] | None:
                     type(value) is type(default) and value == default)):
                 continue  # the default itself: valid, and left out of the wire
             ok, value = field.check(value)
+            if not ok:
+                return None
+            if value == default and name != "max_tokens":
+                continue  # the default once converted (an int for a float field)
         elif name == "seed":
-            ok = value != -1 and _SEED_CHECK.check(value)[0]
+            if value == -1 or not _SEED_CHECK.check(value)[0]:
+                return None
+            if value is None:
+                continue
         elif name == "output_kind":
-            ok = type(value) is int and value in _OUTPUT_KINDS
+            if type(value) is not int or value not in _OUTPUT_KINDS:
+                return None
+            if value == _OUTPUT_KIND_DEFAULT:
+                continue
         else:
-            return None
-        if not ok:
             return None
         values[name] = value
     max_tokens = values.get("max_tokens", 16)
     if max_tokens is not None and values.get("min_tokens", 0) > max_tokens:
         return None  # the model's cross-field error
-    out: dict[str, Any] = {}
-    for name in sorted(values, key=_POSITION.__getitem__):  # the model's field order
-        value = values[name]
-        field = _FIELDS.get(name)
-        default = field.default if field is not None else SamplingParams.model_fields[name].default
-        if name == "max_tokens" or value != default:
-            out[name] = value
-    return out
+    return {name: values[name] for name in sorted(values, key=_POSITION.__getitem__)}
 
 
 #: (name, default) of the fields render does not pass (plain defaults: features, output_mode)
@@ -203,10 +205,14 @@ def generate_request_wire(values: dict[str, Any]) -> dict[str, Any]:
     a default factory (``request_id``) is in ``values``."""
     out: dict[str, Any] = {}
     for name, default in _GENERATE_FIELDS:
-        value = values[name] if name in values else default
-        if isinstance(value, BaseModel):
-            value = wire_dump(value)
-        elif value is None and name in _DROPPED_WHEN_NULL:
-            continue
+        value = values.get(name, default)
+        if value is None:
+            if name in _DROPPED_WHEN_NULL:
+                continue
+        elif type(value) not in _PLAIN and isinstance(value, BaseModel):
+            value = wire_dump(value)  # (pydantic's isinstance is slow: the plain types first)
         out[name] = value
     return out
+
+
+_PLAIN = frozenset({bool, int, str, list, dict, float})
