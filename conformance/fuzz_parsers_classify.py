@@ -252,7 +252,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
 
 #: tool format -> (a call's opener, its closer): a call whose closer is missing or misspelt
 #: (``call_unclosed``: vLLM's call runs on to the next closer or the end of the output, or its
-#: batch never emits it; tito ends it where its arguments end)
+#: batch never emits it; tito ends it where its arguments end, and the XML formats
+#: (``tools/_xml.py``) keep the text between them and the next call's opener, the misspelt
+#: closer included, as content)
 _CALL_CLOSERS = {
     "kimi_k3": (("<|open|>call ", "<|close|>call<|sep|>"),),
     # (vLLM's regex needs the fence right before the end marker; tito allows whitespace)
