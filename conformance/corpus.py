@@ -1697,12 +1697,114 @@ RENDER_RESPONSES_TOOLS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "gptoss_hosted_unknown": _tool_choice({"type": "bogus"}, model="gpt-oss"),
 }
 
+_RUN = {"type": "custom", "name": "run", "description": "Run code"}
+_CRM = {"type": "namespace", "name": "crm", "description": "CRM tools", "tools": [
+    {"type": "function", "name": "lookup", "description": "Find a customer",
+     "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}},
+    {"type": "function", "name": "save"},
+    {"type": "custom", "name": "note", "description": "Free text"}]}
+_ERP = {"type": "namespace", "name": "erp", "description": "ERP tools", "tools": [
+    {"type": "function", "name": "lookup", "parameters": {"type": "object"}}]}
+
+
+def _custom(tools: list[Any], choice: Any = None, model: str = "qwen3", items: Any = "hi"
+            ) -> tuple[str, str, dict[str, Any]]:
+    """A Responses render with these tools (custom / namespace ones), ``tool_choice`` when
+    given, and ``input`` ``items``."""
+    body: dict[str, Any] = {"model": model, "input": items, "tools": tools}
+    if choice is not None:
+        body["tool_choice"] = choice
+    return model, RESPONSES_R, body
+
+
+_USER = {"role": "user", "content": "hi"}
+_NS_CALL = {"type": "function_call", "call_id": "c1", "namespace": "crm", "name": "lookup",
+            "arguments": '{"q": "ann"}'}
+_NS_OUT = {"type": "function_call_output", "call_id": "c1", "output": "found"}
+_CUSTOM_CALL = {"type": "custom_tool_call", "call_id": "c2", "name": "run",
+                "input": 'print("h\u00e9")\n'}
+_CUSTOM_OUT = {"type": "custom_tool_call_output", "call_id": "c2", "output": "h\u00e9"}
+
+#: Responses ``custom`` tools (a function of one string ``input`` for the model) and
+#: ``namespace`` tools (their functions as ``<namespace>__<name>``), named choices of them, and
+#: input items calling them (qwen3; gpt-oss's harmony render refuses both tool types)
+RENDER_RESPONSES_CUSTOM: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "custom": _custom([_RUN]),
+    "custom_no_description": _custom([{"type": "custom", "name": "run"}]),
+    "custom_text_format": _custom([{**_RUN, "format": {"type": "text"}}]),
+    "custom_grammar_format": _custom([{**_RUN, "format": {
+        "type": "grammar", "syntax": "lark", "definition": 'start: "a"'}}]),
+    "custom_bad_format": _custom([{**_RUN, "format": {"type": "bogus"}}]),
+    "custom_no_name": _custom([{"type": "custom"}]),
+    "custom_and_function": _custom([{"type": "function", "name": "f",
+                                     "parameters": {"type": "object"}}, _RUN]),
+    "custom_required": _custom([_RUN], "required"),
+    "custom_named": _custom([_RUN], {"type": "custom", "name": "run"}),
+    "custom_named_as_function": _custom([_RUN], {"type": "function", "name": "run"}),
+    "custom_none": _custom([_RUN], "none"),
+    "namespace": _custom([_CRM]),
+    "namespace_two": _custom([_CRM, _ERP, _RUN]),
+    "namespace_named_bare": _custom([_CRM], {"type": "function", "name": "lookup"}),
+    "namespace_named_flat": _custom([_CRM], {"type": "function", "name": "crm__lookup"}),
+    "namespace_named_custom_type": _custom([_CRM], {"type": "custom", "name": "save"}),
+    "namespace_named_sub_custom": _custom([_CRM], {"type": "function", "name": "note"}),
+    "namespace_named_ambiguous": _custom([_CRM, _ERP], {"type": "function", "name": "lookup"}),
+    "namespace_named_exact_wins": _custom([_CRM, _ERP, {"type": "function", "name": "lookup"}],
+                                          {"type": "function", "name": "lookup"}),
+    "namespace_named_unknown": _custom([_CRM], {"type": "function", "name": "zz"}),
+    "namespace_only_custom_required": _custom([{**_CRM, "tools": [_CRM["tools"][2]]}],
+                                              "required"),
+    "namespace_empty": _custom([{**_CRM, "tools": []}]),
+    "namespace_no_description": _custom([{k: v for k, v in _CRM.items()
+                                          if k != "description"}]),
+    "namespace_tools_not_list": _custom([{**_CRM, "tools": "x"}]),
+    "namespace_sub_no_name": _custom([{**_CRM, "tools": [{"type": "function"}]}]),
+    "namespace_sub_bad_type": _custom([{**_CRM, "tools": [{"type": "web_search"}]}]),
+    "namespace_sub_not_object": _custom([{**_CRM, "tools": [3]}]),
+    "items_namespace_call": _custom([_CRM], items=[_USER, _NS_CALL, _NS_OUT]),
+    "items_namespace_call_said": _custom([_CRM], items=[
+        _USER, {"role": "assistant", "content": "looking"}, _NS_CALL, _NS_OUT]),
+    "items_custom_call": _custom([_RUN], items=[_USER, _CUSTOM_CALL, _CUSTOM_OUT]),
+    "items_custom_call_empty_input": _custom([_RUN], items=[
+        _USER, {**_CUSTOM_CALL, "input": ""}, _CUSTOM_OUT]),
+    "items_custom_call_no_input": _custom([_RUN], items=[
+        _USER, {k: v for k, v in _CUSTOM_CALL.items() if k != "input"}, _CUSTOM_OUT]),
+    "items_custom_call_no_tools": _custom([], items=[_USER, _CUSTOM_CALL, _CUSTOM_OUT]),
+    "items_both_calls": _custom([_CRM, _RUN], items=[_USER, _NS_CALL, _CUSTOM_CALL, _NS_OUT,
+                                                     _CUSTOM_OUT]),
+}
+
+#: the same on gpt-oss, whose harmony render takes neither tool type nor their calls' items
+#: (a group of its own: one render server at a time)
+RENDER_RESPONSES_CUSTOM_GPTOSS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "gptoss_custom": _custom([_RUN], model="gpt-oss"),
+    "gptoss_custom_grammar": _custom([{**_RUN, "format": {
+        "type": "grammar", "syntax": "lark", "definition": 'start: "a"'}}], model="gpt-oss"),
+    "gptoss_namespace": _custom([_CRM], model="gpt-oss"),
+    "gptoss_items_custom_call": _custom([], model="gpt-oss",
+                                        items=[_USER, _CUSTOM_CALL, _CUSTOM_OUT]),
+    "gptoss_items_namespace_call": _custom([], model="gpt-oss",
+                                           items=[_USER, _NS_CALL, _NS_OUT]),
+    "gptoss_custom_text_format": _custom([{**_RUN, "format": {"type": "text"}}],
+                                         model="gpt-oss"),
+    "gptoss_custom_named": _custom([_RUN], {"type": "custom", "name": "run"}, model="gpt-oss"),
+    "gptoss_custom_none": _custom([_RUN], "none", model="gpt-oss"),
+    "gptoss_namespace_ambiguous": _custom([_CRM, _ERP], {"type": "function", "name": "lookup"},
+                                          model="gpt-oss"),
+    "gptoss_items_custom_output": _custom([], model="gpt-oss", items=[_USER, _CUSTOM_OUT]),
+    "gptoss_items_namespace_call_tool": _custom(
+        [{"type": "function", "name": "lookup", "parameters": {"type": "object"}}],
+        model="gpt-oss", items=[_USER, _NS_CALL, _NS_OUT]),
+}
+
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
 HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
     "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS,
     "render_chat_template": RENDER_CHAT_TEMPLATE, "render_chat_messages": RENDER_CHAT_MESSAGES,
     "render_responses_items": RENDER_RESPONSES_ITEMS,
     "render_responses_tools": RENDER_RESPONSES_TOOLS,
+    "render_responses_custom": RENDER_RESPONSES_CUSTOM,
+    "render_responses_custom_gptoss": RENDER_RESPONSES_CUSTOM_GPTOSS,
 }
 
 #: the Messages render's thinking settings on every model: vLLM probes which reasoning_effort

@@ -411,7 +411,8 @@ def test_state_size_does_not_grow_with_the_output(client, vocabs, repeat, size, 
 
 @settings(max_examples=40, deadline=None)
 @given(seq=st.integers(0, 10**9), out=st.integers(0, 10**6),
-       open_=st.sampled_from([None, "reasoning", "message", "function_call"]),
+       open_=st.sampled_from([None, "reasoning", "message", "function_call",
+                              "custom_tool_call"]),
        done=st.booleans(), lp=st.booleans(), input_tokens=st.integers(0, 10**6))
 def test_event_state_round_trip(seq, out, open_, done, lp, input_tokens):
     from tito.service.responses_events import EventState
@@ -419,7 +420,10 @@ def test_event_state_round_trip(seq, out, open_, done, lp, input_tokens):
     state = EventState(seq=seq, out=out, open=open_, done=done, lp=lp, input_tokens=input_tokens)
     wire = json.loads(json.dumps(state.model_dump(mode="json")))
     assert EventState.model_validate(wire) == state
-    assert len(json.dumps(wire)) < 120
+    # (the custom / namespace tools' fields, null here, are left out of what a stream writes)
+    six = {k: v for k, v in wire.items() if k not in ("custom", "spaces", "dec")}
+    assert EventState.model_validate(six) == state
+    assert len(json.dumps(six)) < 120
 
 
 def test_signed_states_stream_and_a_tampered_ext_is_refused(client, vocabs):

@@ -683,15 +683,18 @@ def DetokState_50dd4f677152b109(StateError, _MISSING, _cls, _d_prefix_offset, _d
     return locals()
 
 
-def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_tokens, _d_lp, _d_open, _d_out, _d_seq, _dump_value, _fields, _lit_open, _new, _set):
-    def __init__(self, *, seq=_d_seq, done=_d_done, out=_d_out, open=_d_open, lp=_d_lp, input_tokens=_d_input_tokens):
+def EventState_a2654e1a81f027a5(StateError, _MISSING, _cls, _d_custom, _d_dec, _d_done, _d_input_tokens, _d_lp, _d_open, _d_out, _d_seq, _d_spaces, _dump_value, _fields, _lit_open, _new, _set):
+    def __init__(self, *, seq=_d_seq, done=_d_done, out=_d_out, open=_d_open, lp=_d_lp, input_tokens=_d_input_tokens, custom=_d_custom, spaces=_d_spaces, dec=_d_dec):
         self.seq = seq
         self.done = done
         self.out = out
         self.open = open
         self.lp = lp
         self.input_tokens = input_tokens
-    def _construct(seq, done, out, open, lp, input_tokens):
+        self.custom = custom
+        self.spaces = spaces
+        self.dec = dec
+    def _construct(seq, done, out, open, lp, input_tokens, custom, spaces, dec):
         new = _new(_cls)
         new.seq = seq
         new.done = done
@@ -699,6 +702,9 @@ def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_to
         new.open = open
         new.lp = lp
         new.input_tokens = input_tokens
+        new.custom = custom
+        new.spaces = spaces
+        new.dec = dec
         return new
     def model_copy(self, update=None, deep=False):
         new = _new(_cls)
@@ -708,6 +714,9 @@ def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_to
         new.open = self.open
         new.lp = self.lp
         new.input_tokens = self.input_tokens
+        new.custom = self.custom
+        new.spaces = self.spaces
+        new.dec = self.dec
         if update:
             for k, v in update.items():
                 _set(new, k, v)
@@ -715,7 +724,7 @@ def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_to
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.seq, self.done, self.out, self.open, self.lp, self.input_tokens, ) == (other.seq, other.done, other.out, other.open, other.lp, other.input_tokens, )
+        return (self.seq, self.done, self.out, self.open, self.lp, self.input_tokens, self.custom, self.spaces, self.dec, ) == (other.seq, other.done, other.out, other.open, other.lp, other.input_tokens, other.custom, other.spaces, other.dec, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -737,6 +746,15 @@ def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_to
             v = self.input_tokens
             if v != _d_input_tokens:
                 d['input_tokens'] = v
+            v = self.custom
+            if v != _d_custom:
+                d['custom'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.spaces
+            if v != _d_spaces:
+                d['spaces'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.dec
+            if v != _d_dec:
+                d['dec'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
             return d
         v = self.seq
         d['seq'] = v
@@ -750,6 +768,12 @@ def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_to
         d['lp'] = v
         v = self.input_tokens
         d['input_tokens'] = v
+        v = self.custom
+        d['custom'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.spaces
+        d['spaces'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.dec
+        d['dec'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         return d
     def _validate(cls, data, checkers):
         if not data.keys() <= _fields:
@@ -816,6 +840,30 @@ def EventState_32d7750aee8f47b6(StateError, _MISSING, _cls, _d_done, _d_input_to
                 new.input_tokens = checkers['input_tokens'](v)
             except StateError as exc:
                 raise StateError(('input_tokens', *exc.loc), exc.msg) from None
+        v = data.get('custom', _MISSING)
+        if v is _MISSING:
+            new.custom = _d_custom
+        else:
+            try:
+                new.custom = checkers['custom'](v)
+            except StateError as exc:
+                raise StateError(('custom', *exc.loc), exc.msg) from None
+        v = data.get('spaces', _MISSING)
+        if v is _MISSING:
+            new.spaces = _d_spaces
+        else:
+            try:
+                new.spaces = checkers['spaces'](v)
+            except StateError as exc:
+                raise StateError(('spaces', *exc.loc), exc.msg) from None
+        v = data.get('dec', _MISSING)
+        if v is _MISSING:
+            new.dec = _d_dec
+        else:
+            try:
+                new.dec = checkers['dec'](v)
+            except StateError as exc:
+                raise StateError(('dec', *exc.loc), exc.msg) from None
         return new
     return locals()
 
@@ -1196,6 +1244,89 @@ def InklingState_57f6e0a65fdf1b6b(StateError, _MISSING, _cls, _d_buf, _d_countin
                 new.tools = checkers['tools'](v)
             except StateError as exc:
                 raise StateError(('tools', *exc.loc), exc.msg) from None
+        return new
+    return locals()
+
+
+def InputDecoder_4079a3978302e994(StateError, _MISSING, _cls, _d_held, _d_high, _d_phase, _dump_value, _fields, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, held=_d_held, high=_d_high):
+        self.phase = phase
+        self.held = held
+        self.high = high
+    def _construct(phase, held, high):
+        new = _new(_cls)
+        new.phase = phase
+        new.held = held
+        new.high = high
+        return new
+    def model_copy(self, update=None, deep=False):
+        new = _new(_cls)
+        new.phase = self.phase
+        new.held = self.held
+        new.high = self.high
+        if update:
+            for k, v in update.items():
+                _set(new, k, v)
+        return new.model_validate(new.model_dump()) if deep else new
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.phase, self.held, self.high, ) == (other.phase, other.held, other.high, )
+    def _dump(self, nondefault):
+        d = {}
+        if nondefault:
+            v = self.phase
+            if v != _d_phase:
+                d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+            v = self.held
+            if v != _d_held:
+                d['held'] = v
+            v = self.high
+            if v != _d_high:
+                d['high'] = v
+            return d
+        v = self.phase
+        d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
+        v = self.held
+        d['held'] = v
+        v = self.high
+        d['high'] = v
+        return d
+    def _validate(cls, data, checkers):
+        if not data.keys() <= _fields:
+            key = next(k for k in data if k not in _fields)
+            raise StateError((key,), 'Extra inputs are not permitted')
+        new = _new(cls)
+        v = data.get('phase', _MISSING)
+        if v is _MISSING:
+            new.phase = _d_phase
+        elif v.__class__ is str and v in _lit_phase:
+            new.phase = v
+        else:
+            try:
+                new.phase = checkers['phase'](v)
+            except StateError as exc:
+                raise StateError(('phase', *exc.loc), exc.msg) from None
+        v = data.get('held', _MISSING)
+        if v is _MISSING:
+            new.held = _d_held
+        elif v.__class__ is str and len(v) <= 64:
+            new.held = v
+        else:
+            try:
+                new.held = checkers['held'](v)
+            except StateError as exc:
+                raise StateError(('held', *exc.loc), exc.msg) from None
+        v = data.get('high', _MISSING)
+        if v is _MISSING:
+            new.high = _d_high
+        elif v.__class__ is str and len(v) <= 6:
+            new.high = v
+        else:
+            try:
+                new.high = checkers['high'](v)
+            except StateError as exc:
+                raise StateError(('high', *exc.loc), exc.msg) from None
         return new
     return locals()
 

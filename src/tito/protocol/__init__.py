@@ -86,10 +86,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "responses": (
         "IncompleteDetails", "InputTokensDetails", "OutputTokensDetails",
-        "ResponseFunctionToolCall", "ResponseOutputMessage", "ResponseOutputText",
+        "ResponseCustomToolCall", "ResponseFunctionToolCall", "ResponseOutputMessage",
+        "ResponseOutputText",
         "ResponseReasoningItem", "ResponseReasoningTextContent", "ResponseUsage",
-        "ResponsesRequest", "ResponsesResponse", "ResponsesStreamEvent", "ResponsesTool"
+        "ResponsesRequest", "ResponsesResponse", "ResponsesStreamEvent"
     ),
+    "responses_tools": ("TOOL_TYPES", "ResponsesTool"),
     "responses_derender": (
         "DerenderResponsesBody", "DerenderResponsesRequest", "DerenderResponsesStreamRequest",
         "DerenderResponsesStreamResponse"

@@ -49,6 +49,8 @@ tokenize with ``messages``: chat 2 only (:func:`tokenize_chat_rules`).
 Responses (:func:`responses_rules`)
     1. tools / tool_choice: without tools, ``"auto"`` / ``"none"`` (default ``"auto"``) become
        ``"none"`` and ``"required"`` or a named tool is refused; a named tool must name one
+       (a name of a namespace's tool resolved to its flat ``<namespace>__<name>``, a name two
+       namespaces hold refused: :func:`_named_tool`)
     2. no custom tool with a grammar format
     3. an ``input`` that is neither a string nor a list but iterable (an object) becomes the
        list of its keys
@@ -316,6 +318,43 @@ def tokenize_chat_rules(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _named_tool(name: str, tools: Any) -> str | None:
+    """vLLM 0.33's ``_resolve_named_tool_choice``: the tool a named choice's string ``name``
+    names, as the flat name the model sees: a tool's own name (a namespace's ``<namespace>__
+    <name>`` included) as it is, else the one namespace that holds it (``<namespace>__name``);
+    a name two namespaces hold is a 400. A namespace without a string name or a tools list: the
+    name as it is (the schema refuses that tool). None: tools is not a list, the plain
+    comparison decides."""
+    if not isinstance(tools, list):
+        return None
+    exact: set[str] = set()
+    local: dict[str, list[str]] = {}
+    for tool in tools:
+        if not isinstance(tool, dict):
+            continue
+        if tool.get("type") == "namespace":
+            space, subs = tool.get("name"), tool.get("tools")
+            if not isinstance(subs, list) or not isinstance(space, str):
+                return name  # (as vLLM: taken as it is, the schema refuses the namespace)
+            for sub in subs:
+                sub_name = sub.get("name") if isinstance(sub, dict) else None
+                if isinstance(sub_name, str):
+                    exact.add(f"{space}__{sub_name}")
+                    local.setdefault(sub_name, []).append(f"{space}__{sub_name}")
+        elif isinstance(tool.get("name"), str):
+            exact.add(tool["name"])
+    if name in exact:
+        return name
+    found = local.get(name, [])
+    if len(found) > 1:
+        raise _rule(f"Tool choice '{name}' is ambiguous: it is defined in more than one "
+                    f"namespace ({', '.join(found)}). Select it by its full "
+                    "'<namespace>__<name>' name.", "tool_choice")
+    if not found:
+        raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
+    return found[0]
+
+
 def responses_rules(data: dict[str, Any]) -> dict[str, Any]:
     """The Responses rules of the module header, in order; the body (a new dict when a default
     or a conversion applies)."""
@@ -333,11 +372,18 @@ def responses_rules(data: dict[str, Any]) -> dict[str, Any]:
         elif named:
             raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
     elif named:
-        # (a list, not a set: a name of any JSON type is compared, never hashed; fuzz_hard 122)
-        names = [t.get("name") for t in tools if isinstance(t, dict)] \
-            if isinstance(tools, list) else []
-        if not choice.get("name") or choice.get("name") not in names:
-            raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
+        name = choice.get("name")
+        resolved = _named_tool(name, tools) if isinstance(name, str) and name else None
+        if resolved is not None and resolved != name:
+            data = {**data, "tool_choice": {**choice, "name": resolved}}
+        elif resolved is None:
+            # (a list, not a set: a name of any JSON type is compared, never hashed; fuzz_hard
+            # 122)
+            names = [t.get("name") for t in tools if isinstance(t, dict)] \
+                if isinstance(tools, list) else []
+            if not name or name not in names:
+                raise _rule("Tool choice 'function' not found in 'tools' parameter.",
+                            "tool_choice")
     for tool in tools if isinstance(tools, list) else ():
         if isinstance(tool, dict) and tool.get("type") == "custom" \
                 and isinstance(tool.get("format"), dict) \

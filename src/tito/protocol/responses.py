@@ -15,6 +15,7 @@ from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from tito.errors import BadRequest
 from tito.protocol.raw_rules import responses_rules
+from tito.protocol.responses_tools import ResponsesTool
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -27,6 +28,7 @@ from tito.protocol.common import (
 
 __all__ = [
     "IncompleteDetails",
+    "ResponseCustomToolCall",
     "InputTokensDetails",
     "OutputTokensDetails",
     "ResponseFunctionToolCall",
@@ -38,24 +40,11 @@ __all__ = [
     "ResponsesRequest",
     "ResponsesResponse",
     "ResponsesStreamEvent",
-    "ResponsesTool",
 ]
 
 #: ``include`` values that mean "output logprobs" (the only one render acts on).
 OUTPUT_LOGPROBS = "message.output_text.logprobs"
 
-
-#: the tool types of vLLM 0.33's Responses request (the openai SDK's union) -> the fields each
-#: requires besides ``type``; a tool of another type is a schema error
-TOOL_TYPES: dict[str, tuple[str, ...]] = {
-    "function": ("name",), "file_search": ("vector_store_ids",), "computer": (),
-    "computer_use_preview": ("display_height", "display_width", "environment"),
-    "web_search": (), "web_search_2025_08_26": (), "mcp": ("server_label",),
-    "code_interpreter": ("container",), "programmatic_tool_calling": (),
-    "image_generation": (), "local_shell": (), "shell": (), "custom": ("name",),
-    "namespace": ("description", "name", "tools"), "tool_search": (),
-    "web_search_preview": (), "web_search_preview_2025_03_11": (), "apply_patch": (),
-}
 
 #: the ``tool_choice`` objects of vLLM 0.33's Responses request (the openai SDK's union) -> the
 #: fields each requires besides ``type`` (``allowed_tools``' ``mode`` and ``tools`` checked apart);
@@ -81,29 +70,6 @@ INPUT_ITEM_TYPES = frozenset({
     "mcp_call", "custom_tool_call_output", "custom_tool_call", "compaction_trigger",
     "item_reference", "program", "program_output",
 })
-
-
-class ResponsesTool(OpenAIBaseModel):
-    """A tool: a function in the Responses' flat form (``{"type": "function", "name", ...}``),
-    or one of the built-in kinds vLLM's schema takes (:data:`TOOL_TYPES`; their fields extras)."""
-
-    type: str = "function"
-    name: str | None = None
-    description: str | None = None
-    parameters: dict[str, Any] | None = None
-    strict: bool | None = None
-
-    @model_validator(mode="after")
-    def _known_kind(self) -> "ResponsesTool":
-        """vLLM's union: a known type with its required fields, else a schema error."""
-        required = TOOL_TYPES.get(self.type)
-        if required is None:
-            raise ValueError(f"tool type {self.type!r} is not one of vLLM's Responses tools.")
-        given = self.model_fields_set | set(self.model_extra or {})
-        missing = [f for f in required if f not in given or getattr(self, f, 0) is None]
-        if missing:
-            raise ValueError(f"a {self.type!r} tool needs {', '.join(missing)}.")
-        return self
 
 
 class ReasoningConfig(OpenAIBaseModel):
@@ -134,6 +100,16 @@ class TextConfig(OpenAIBaseModel):
                                       or not isinstance(value.get("schema"), dict)):
             raise ValueError("a json_schema format needs a string `name` and a `schema` object.")
         return value
+
+
+def _check_call_item(item: dict[str, Any]) -> None:
+    """The SDK's custom tool call item: a string ``call_id``, ``name`` and ``input``; either
+    call's ``namespace``, when given, a string (else a schema error, as vLLM's union)."""
+    if item.get("type") == "custom_tool_call" and not all(
+            isinstance(item.get(key), str) for key in ("call_id", "name", "input")):
+        raise ValueError("a custom_tool_call item needs a string call_id, name and input.")
+    if not isinstance(item.get("namespace"), (str, type(None))):
+        raise ValueError("a call item's namespace must be a string.")
 
 
 def _check_output_parts(item: dict[str, Any]) -> None:
@@ -262,6 +238,8 @@ class ResponsesRequest(OpenAIBaseModel):
                 if not isinstance(kind, str) or kind not in INPUT_ITEM_TYPES:
                     raise ValueError("an input item is an object of one of the Responses input "
                                      "item types.")
+                if kind in ("custom_tool_call", "function_call"):
+                    _check_call_item(item)
                 if kind != "message":
                     continue
                 if item.get("role") not in ("user", "assistant", "system", "developer"):
@@ -346,6 +324,17 @@ class ResponseFunctionToolCall(OpenAIBaseModel):
     name: str
     arguments: str
     status: Literal["in_progress", "completed", "incomplete"] = "completed"
+    namespace: str | None = None  #: a namespace tool's function: its namespace (name: its own)
+
+
+class ResponseCustomToolCall(OpenAIBaseModel):
+    """A ``custom_tool_call`` output item: a call of a custom tool, its free-form ``input``."""
+
+    id: str
+    type: Literal["custom_tool_call"] = "custom_tool_call"
+    call_id: str
+    name: str
+    input: str
 
 
 class InputTokensDetails(OpenAIBaseModel):
@@ -383,7 +372,8 @@ class ResponsesResponse(OpenAIBaseModel):
     instructions: str | None = None
     metadata: dict[str, str] | None = None
     model: str
-    output: list[ResponseReasoningItem | ResponseOutputMessage | ResponseFunctionToolCall]
+    output: list[ResponseReasoningItem | ResponseOutputMessage | ResponseFunctionToolCall
+                 | ResponseCustomToolCall]
     parallel_tool_calls: bool = True
     temperature: float | None = None
     tool_choice: Any = "auto"

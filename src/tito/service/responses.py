@@ -17,6 +17,11 @@ differs is done here, in vLLM's order:
   no item joins another, as vLLM's ``response_input_to_harmony`` converts them one by one: an
   assistant message is its own ``final`` message (one text per part), a reasoning item its
   content texts joined with ``\\n`` (none without content);
+- tools: function tools as they are, ``custom`` and ``namespace`` tools as the functions
+  :func:`shown_tools` makes of them (:mod:`tito.service.responses_custom`; a named choice of a
+  namespace's tool was resolved to its flat name by the request's rules); a
+  ``function_call`` item's ``namespace`` gives its flat name, a ``custom_tool_call`` item is a
+  call of its tool with the shim's arguments;
 - ``max_output_tokens`` -> ``max_tokens``; ``text.format`` -> ``structured_outputs``;
   ``reasoning.effort`` -> ``reasoning_effort`` (and ``enable_thinking``); ``include`` with
   ``message.output_text.logprobs`` -> ``top_logprobs`` logprobs;
@@ -36,7 +41,7 @@ from tito.errors import BadRequest, InvalidRequest
 from tito.models.hf import RENDERS_EMPTY
 from tito.protocol import ChatCompletionRequest
 from tito.protocol.common import StructuredOutputsParams
-from tito.protocol.responses import ResponsesRequest
+from tito.protocol.responses import ResponsesRequest, ResponsesTool
 from tito.service.responses_items import check_harmony_items, input_messages
 
 if TYPE_CHECKING:  # the render side is imported where it renders: the Responses derender
@@ -92,17 +97,12 @@ def _structured(request: ResponsesRequest) -> dict[str, Any] | None:
 def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None) -> ChatCompletionRequest:
     """The chat request vLLM's Responses preprocessing amounts to (also derender's settings)."""
     from tito.service.harmony import is_harmony_model
-    tools = [t for t in request.tools if t.type == "function"]
     for i, tool in enumerate(request.tools):
-        if tool.type in ("custom", "namespace"):  # vLLM renders them; tito cannot yet
-            raise BadRequest(
-                f"tools.{i}: {tool.type} tools are not supported (function tools are; built-in "
-                "tools are ignored, as vLLM's render ignores them).", param=f"tools.{i}",
-            )
         if tool.type != "function" and model is not None and is_harmony_model(model):
             raise BadRequest(f"tool type {tool.type!r} is not supported.", param="tools")
         if tool.type == "function" and not tool.name:
             raise BadRequest(f"tools.{i}.name is required.", param=f"tools.{i}.name")
+    tools = shown_tools(request.tools)
     choice: Any = request.tool_choice
     if request.tools and not tools and choice == "required":
         raise BadRequest("tool_choice requires a function call, but tools contains no function "
@@ -111,6 +111,10 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         # renders the others, allowed_tools included, without a constraint)
         choice = ({"type": "function", "function": {"name": choice.get("name")}}
                   if choice.get("type") in ("function", "custom") else "auto")
+        name = choice["function"]["name"] if isinstance(choice, dict) else None
+        if isinstance(name, str) and tools and name not in [t["name"] for t in tools]:
+            # (a namespace's custom tool: named, never shown)
+            raise BadRequest(f"The tool with name '{name}' is not found in the tools list.")
     logprobs = request.output_logprobs()
     continue_final = _continue_final(request)
     fields: dict[str, Any] = {
@@ -156,10 +160,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         "watermarking": request.watermarking,
     }
     if tools:
-        fields["tools"] = [
-            {"type": "function", "function": t.model_dump(exclude={"type"}, exclude_none=True)}
-            for t in tools
-        ]
+        fields["tools"] = [{"type": "function", "function": t} for t in tools]
         fields["tool_choice"] = choice
     # vLLM's Responses render takes a named tool with a constraint (the tag replaces it) and
     # checks no structural tag: the chat request's raw-body rules on them are left out, the
@@ -174,6 +175,27 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err.get("loc", ()))
         raise BadRequest(str(err.get("msg")), param=loc or None) from None
+
+
+def shown_tools(tools: list[ResponsesTool]) -> list[dict[str, Any]]:
+    """The functions the model is shown (vLLM 0.33's ``get_function_tools``), in request order,
+    as chat function definitions: a function tool as it is, a custom tool as the function
+    :func:`tito.service.responses_custom.custom_function` makes of it, a namespace's function
+    tools named ``<namespace>__<name>`` (its custom tools are not shown); built-in tools are
+    none."""
+    from tito.service.responses_custom import custom_function, flat_name
+
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        if tool.type == "function":
+            out.append(tool.model_dump(exclude={"type"}, exclude_none=True))
+        elif tool.type == "custom":
+            out.append(custom_function(tool.name or "", tool.description))
+        elif tool.type == "namespace":
+            out.extend({**{k: v for k, v in sub.items() if k != "type" and v is not None},
+                        "name": flat_name(tool.name or "", sub["name"])}
+                       for sub in tool.namespace_tools() if sub.get("type") == "function")
+    return out
 
 
 def _plain_defaults() -> dict[str, Any]:

@@ -11,7 +11,7 @@ a direct caller of ``POST /v1/responses/derender`` with ``"stream": true`` can u
 (or its rule) the same way.
 
 Rule: a field absent from a compact event is the concatenation of the open item's deltas
-(``text``/``arguments``; a message's ``logprobs``), the ``output_item.added`` item's field, or
+(``text``/``arguments``/a custom call's ``input``; a message's ``logprobs``), the ``output_item.added`` item's field, or
 ``response.created``'s ``Response`` field; ``output`` is the finished items in order. A field
 the event gives is kept, so feeding complete events changes nothing (idempotent).
 """
@@ -55,6 +55,8 @@ class Assembler:
             event = {**event, "text": event.get("text", "".join(self._text))}
             if kind == "response.output_text.done":
                 event.setdefault("logprobs", list(self._logprobs))
+        elif kind == "response.custom_tool_call_input.done":
+            event = {**event, "input": event.get("input", "".join(self._text))}
         elif kind == "response.function_call_arguments.done":
             event = {**event, "name": event.get("name", self._item.get("name")),
                      "arguments": event.get("arguments", "".join(self._text))}
@@ -81,6 +83,9 @@ class Assembler:
         if item.get("type") == "function_call":
             if "arguments" not in given:
                 item["arguments"] = "".join(self._text)
+        elif item.get("type") == "custom_tool_call":
+            if "input" not in given:
+                item["input"] = "".join(self._text)
         elif "content" not in given:
             item["content"] = [dict(self._part)] if self._part else []
         return item

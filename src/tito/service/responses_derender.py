@@ -48,6 +48,7 @@ from tito.service.responses_events import (
     Usage,
     events_for,
     kind_after,
+    new_event_state,
     opens_item,
     read_event_state,
 )
@@ -137,8 +138,7 @@ def derender_responses(model: ServedModel, req: DerenderResponsesRequest) -> dic
     choice = resp.choices[0]
     choice = choice.model_copy(update={"finish_reason": choice.finish_reason or "stop"})
     ids = list(choice.token_ids or [])
-    events = EventState(lp=bool(echo.get("logprobs")),
-                        input_tokens=_input_tokens(req, resp.prompt_token_ids, resp.usage))
+    events = new_event_state(echo, _input_tokens(req, resp.prompt_token_ids, resp.usage))
     start = start_choice(model.vocab, cfg, seed)
     state = start
 
@@ -235,8 +235,9 @@ def _one_token_choices(choice: Any) -> list[Any]:
 _DUMPED: dict[int, tuple[dict[str, Any], EventState]] = {}
 _MAX_DUMPED = 128
 #: the events state's fields, which :meth:`_ResponsesStream.response` dumps as one dict literal
-#: (its values are JSON scalars: ints, bools, a kind or None), in this order
-_EVENT_FIELDS = ("seq", "done", "out", "open", "lp", "input_tokens")
+#: (its values are JSON scalars: ints, bools, a kind or None), in this order; then the custom and
+#: namespace tools' fields, given only when set (a request without such tools: the six)
+_EVENT_FIELDS = ("seq", "done", "out", "open", "lp", "input_tokens", "custom", "spaces", "dec")
 if tuple(EventState.model_fields) != _EVENT_FIELDS:  # pragma: no cover - a changed class
     raise RuntimeError("EventState's fields changed: update _ResponsesStream.response's dump")
 
@@ -263,8 +264,8 @@ class _ResponsesStream(_Stream):
         else:
             first = self.chunks[0]
             self.echo = echo
-            self.events = EventState(lp=bool(echo.get("logprobs")), input_tokens=_input_tokens(
-                req, first.prompt_token_ids, first.usage))
+            self.events = new_event_state(echo, _input_tokens(req, first.prompt_token_ids,
+                                                              first.usage))
 
     def _one(self, chunk: Any) -> list[dict[str, Any]]:
         choices = chunk.choices
@@ -322,6 +323,9 @@ class _ResponsesStream(_Stream):
         ev = self.events  # its model_dump(mode="json") (every field; see _EVENT_FIELDS)
         ext = {"seq": ev.seq, "done": ev.done, "out": ev.out, "open": ev.open, "lp": ev.lp,
                "input_tokens": ev.input_tokens}
+        if ev.custom is not None or ev.spaces is not None:
+            ext.update(custom=ev.custom, spaces=ev.spaces,
+                       dec=None if ev.dec is None else ev.dec.model_dump(mode="json"))
         if len(_DUMPED) >= _MAX_DUMPED:
             _DUMPED.clear()
         _DUMPED[id(ext)] = (ext, self.events)

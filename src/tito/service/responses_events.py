@@ -3,13 +3,15 @@
 Grammar (OpenAI's documented order; vLLM 0.33 emits the same)::
 
     stream   := response.created response.in_progress item* final
-    item     := reasoning | message | call
+    item     := reasoning | message | call | custom
     reasoning:= output_item.added content_part.added reasoning_text.delta*
                 reasoning_text.done content_part.done output_item.done
     message  := output_item.added content_part.added output_text.delta*
                 output_text.done content_part.done output_item.done
     call     := output_item.added function_call_arguments.delta*
                 function_call_arguments.done output_item.done
+    custom   := output_item.added custom_tool_call_input.delta*
+                custom_tool_call_input.done output_item.done
     final    := response.completed | response.incomplete   (a length finish)
 
 Compact events, O(1) state. OpenAI's ``.done`` events and the final ``Response`` repeat the whole
@@ -18,11 +20,12 @@ module emits every event of the grammar with every field that carries new inform
 leaves out the fields that only repeat earlier events of the same stream:
 
 - ``reasoning_text.done.text``, ``output_text.done.text`` and ``.logprobs``,
-  ``function_call_arguments.done.arguments`` and ``.name``;
+  ``function_call_arguments.done.arguments`` and ``.name``, ``custom_tool_call_input.done.input``;
 - ``content_part.done.part``'s ``text`` (and a message's ``logprobs`` when they were asked for;
   otherwise ``logprobs: null`` is given, which is new information);
-- ``output_item.done.item``: only ``id``, ``type`` and ``status`` are given (the rest is the
-  ``output_item.added`` item, the filled part, or the arguments);
+- ``output_item.done.item``: only ``id``, ``type`` and ``status`` (none for a custom call:
+  the SDK's item has no status) are given (the rest is the ``output_item.added`` item, the
+  filled part, the arguments or the input);
 - the final event's ``response``: only ``id``, ``object``, ``created_at``, ``model``, ``status``,
   ``error``, ``incomplete_details`` and ``usage`` are given (``output`` and the request fields
   are ``response.created``'s).
@@ -43,7 +46,14 @@ Rules:
   events does);
 - an item closed by the next one is ``completed``; the last one takes the finish status
   (``incomplete`` on ``length``), as vLLM's ``build_response_output_items``;
-- ids are derived, not random: ``rs_``/``msg_``/``fc_`` + a hash of (response id, output index),
+- calls (:mod:`tito.service.responses_custom`, vLLM 0.33's rules): a call of a custom tool's
+  name is a ``custom_tool_call`` item, its arguments decoded by :mod:`tito.core.custom_input`
+  into ``custom_tool_call_input.delta`` pieces (only non-empty ones; the last one, if any, at
+  the close), which concatenate to its ``input``; a call of a namespace's flat
+  ``<namespace>__<name>`` is a ``function_call`` item with its ``namespace`` and bare ``name``;
+  the names to tell them by ride in the state (``custom``, ``spaces``: the request's, only
+  when it has such tools), with the open custom call's decoder (``dec``);
+- ids are derived, not random: ``rs_``/``msg_``/``fc_``/``ctc_`` + a hash of (response id, output index),
   and a call's ``call_id`` from the pipeline's deterministic tool-call id, so a retried chunk
   gets the same ids and batch equals stream;
 - ``sequence_number`` counts every event of the stream, continuing across calls;
@@ -52,8 +62,8 @@ Rules:
   token, so the split does not depend on chunking); they ride on the chunk's text delta, or on an
   empty-text delta when the message's text of this chunk is still held back;
 - the state (:class:`EventState`) is counters and flags: sequence number, output index, the open
-  item's kind, whether logprobs were asked for, the prompt length. Its size does not depend on
-  the output.
+  item's kind, whether logprobs were asked for, the prompt length; with custom or namespace
+  tools, their names and the decoder's few characters. Its size does not depend on the output.
 """
 
 from __future__ import annotations
@@ -64,14 +74,18 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Literal, get_args
 
+from tito.core import custom_input
+from tito.core.custom_input import InputDecoder
 from tito.core.pipeline import ChoiceOutput
 from tito.core.state import Field, State
+from tito.service.responses_custom import call_names
 
-__all__ = ["EventState", "Usage", "events_for", "item_id", "kind_after", "opens_item",
-           "response_object"]
+__all__ = ["EventState", "Usage", "events_for", "item_id", "kind_after", "new_event_state",
+           "opens_item", "response_object"]
 
-ItemKind = Literal["reasoning", "message", "function_call"]
-_PREFIX = {"reasoning": "rs", "message": "msg", "function_call": "fc"}
+ItemKind = Literal["reasoning", "message", "function_call", "custom_tool_call"]
+_PREFIX = {"reasoning": "rs", "message": "msg", "function_call": "fc", "custom_tool_call": "ctc"}
+_CALLS = frozenset({"function_call", "custom_tool_call"})
 #: the final ``response`` fields a compact event gives (the others are ``response.created``'s)
 FINAL_FIELDS = ("id", "object", "created_at", "model", "status", "error", "incomplete_details",
                 "usage")
@@ -99,6 +113,12 @@ class EventState(State):
     open: ItemKind | None = None
     lp: bool = False  #: output logprobs were asked for
     input_tokens: int = Field(default=0, ge=0)
+    #: the request's custom tools' names and its namespaces' flat function names -> their
+    #: namespace (:func:`tito.service.responses_custom.call_names`); None without either
+    custom: list[str] | None = None
+    spaces: dict[str, str] | None = None
+    #: the open custom call's input decoder
+    dec: InputDecoder | None = None
 
 
 #: what :func:`read_event_state` reads of a wire ``ext``: its fields (absent ones as their
@@ -129,8 +149,16 @@ def read_event_state(raw: Any) -> EventState:
         seq, _, out, open_, _, input_tokens = values
         if (tuple(map(type, values)) in _EVENT_TYPES and seq >= 0 and out >= 0
                 and input_tokens >= 0 and (open_ is None or open_ in _KINDS)):
-            return EventState._construct(*values)
+            return EventState._construct(*values, None, None, None)
     return EventState.model_validate(raw)
+
+
+def new_event_state(echo: dict[str, Any], input_tokens: int) -> EventState:
+    """A stream's first events state: what it reads from the echoed request (logprobs asked
+    for, the custom and namespace tools' names)."""
+    custom, spaces = call_names(echo.get("tools"))
+    return EventState(lp=bool(echo.get("logprobs")), input_tokens=input_tokens,
+                      custom=custom or None, spaces=spaces or None)
 
 
 @lru_cache(maxsize=256)
@@ -219,7 +247,31 @@ class _Emitter:
         assert self.st.open is not None
         return {"item_id": item_id(self.id, self.st.open, self.st.out), "output_index": self.st.out}
 
-    def open(self, kind: ItemKind, *, call_id: str | None = None, name: str | None = None) -> None:
+    def open_call(self, call_id: str, name: str) -> None:
+        """A call's item: a custom tool's (its input decoded), a namespace's function (its own
+        name and namespace), or a function's."""
+        st = self.st
+        if st.custom and name in st.custom:
+            st.dec = InputDecoder()
+            self.open("custom_tool_call", call_id=call_id, name=name)
+        elif st.spaces and name in st.spaces:
+            space = st.spaces[name]
+            self.open("function_call", call_id=call_id, name=name[len(space) + 2:],
+                      namespace=space)
+        else:
+            self.open("function_call", call_id=call_id, name=name)
+
+    def arguments(self, delta: str) -> None:
+        """A call's arguments delta: as it is, or a custom call's input piece it decodes to."""
+        if self.st.open == "custom_tool_call" and self.st.dec is not None:
+            self.st.dec, piece = custom_input.feed(self.st.dec, delta)
+            if piece:
+                self.emit("response.custom_tool_call_input.delta", **self.where(), delta=piece)
+        else:
+            self.emit("response.function_call_arguments.delta", **self.where(), delta=delta)
+
+    def open(self, kind: ItemKind, *, call_id: str | None = None, name: str | None = None,
+             namespace: str | None = None) -> None:
         st = self.st
         st.open = kind
         ident = item_id(self.id, kind, st.out)
@@ -229,9 +281,14 @@ class _Emitter:
         elif kind == "message":
             item = {"id": ident, "type": "message", "role": "assistant", "content": [],
                     "status": "in_progress"}
+        elif kind == "custom_tool_call":
+            item = {"id": ident, "type": "custom_tool_call", "call_id": call_id, "name": name,
+                    "input": ""}
         else:
             item = {"id": ident, "type": "function_call", "call_id": call_id, "name": name,
                     "arguments": "", "status": "in_progress"}
+            if namespace is not None:
+                item["namespace"] = namespace
         self.emit("response.output_item.added", output_index=st.out, item=item)
         if kind == "reasoning":
             self.emit("response.content_part.added", **self.where(), content_index=0,
@@ -256,10 +313,18 @@ class _Emitter:
                 part["logprobs"] = None
             self.emit("response.output_text.done", **where, content_index=0)
             self.emit("response.content_part.done", **where, content_index=0, part=part)
+        elif st.open == "custom_tool_call":
+            last = custom_input.finish(st.dec) if st.dec is not None else ""
+            if last:
+                self.emit("response.custom_tool_call_input.delta", **where, delta=last)
+            self.emit("response.custom_tool_call_input.done", **where)
+            st.dec = None
         else:
             self.emit("response.function_call_arguments.done", **where)
-        self.emit("response.output_item.done", output_index=st.out,
-                  item={"id": where["item_id"], "type": st.open, "status": status})
+        done = {"id": where["item_id"], "type": st.open}
+        if st.open != "custom_tool_call":  # (the SDK's custom call item has no status)
+            done["status"] = status
+        self.emit("response.output_item.done", output_index=st.out, item=done)
         st.out += 1
         st.open = None
 
@@ -336,12 +401,11 @@ def _events(st: EventState, out: ChoiceOutput, response_id: str, created: int, m
     for call in out.tool_calls:
         if call.name is not None:
             em.close()
-            em.open("function_call", call_id=_call_id(call.id), name=call.name)
-        elif st.open != "function_call":
+            em.open_call(_call_id(call.id), call.name)
+        elif st.open not in _CALLS:
             continue  # a continuation without its start cannot be placed (never from parsers)
         if call.arguments:
-            em.emit("response.function_call_arguments.delta", **em.where(),
-                    delta=call.arguments)
+            em.arguments(call.arguments)
     if out.finish_reason is not None:
         status = "incomplete" if out.finish_reason == "length" else "completed"
         em.close(status)

@@ -68,6 +68,26 @@ def _harmony_reasoning(item: dict[str, Any]) -> str | None:
     return "\n".join(_part_text(p, "input") for p in parts)
 
 
+def _call(item: dict[str, Any], where: str) -> dict[str, Any]:
+    """A ``function_call`` (its ``namespace``'s flat name) or ``custom_tool_call`` item (its
+    input as the shim's arguments) as a chat tool call, as vLLM 0.33's chat conversion."""
+    from tito.service.responses_custom import encode_input, flat_name
+
+    custom = item.get("type") == "custom_tool_call"
+    keys = ("call_id", "name", "input") if custom else ("call_id", "name", "arguments")
+    for key in keys:
+        if not isinstance(item.get(key), str):
+            raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
+    space = item.get("namespace")
+    if space is not None and not isinstance(space, str):
+        raise BadRequest(f"{where}.namespace must be a string.", param=f"{where}.namespace")
+    # (a custom call's namespace is not read, as vLLM)
+    name = flat_name(space, item["name"]) if space and not custom else item["name"]
+    arguments = encode_input(item["input"]) if custom else item["arguments"]
+    return {"id": item["call_id"], "type": "function",
+            "function": {"name": name, "arguments": arguments}}
+
+
 def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[dict[str, Any]]:
     """The chat messages of a Responses request (rules in the module docstring). ``harmony``:
     gpt-oss, whose items vLLM 0.33 converts one by one (``response_input_to_harmony``): none
@@ -84,7 +104,13 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
                 and messages[-1].get("role") == "assistant" else None)
         kind = item.get("type")
         role = item.get("role")
-        if kind == "function_call":
+        if kind in ("function_call", "custom_tool_call") and not harmony:
+            call = _call(item, where)
+            if prev is not None:
+                prev.setdefault("tool_calls", []).append(call)
+            else:
+                messages.append({"role": "assistant", "tool_calls": [call]})
+        elif kind == "function_call":
             for key in ("call_id", "name", "arguments"):
                 if not isinstance(item.get(key), str):
                     raise BadRequest(f"{where}.{key} must be a string.", param=f"{where}.{key}")
