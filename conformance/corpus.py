@@ -25,6 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from conformance import nonfinite_corpus
+
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "layers" / "tokenizer" / "models"
 
@@ -1695,6 +1697,19 @@ RENDER_RESPONSES_TOOLS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "gptoss_custom_names_function": _tool_choice({"type": "custom", "name": "f"},
                                                  model="gpt-oss"),
     "gptoss_hosted_unknown": _tool_choice({"type": "bogus"}, model="gpt-oss"),
+    # two function tools of the named one's name: xgrammar's normalize_tool_choice refuses the
+    # forced choice (found by fuzz_render seed 334 on gpt-oss's chat render)
+    "function_duplicate_names": ("qwen3", RESPONSES_R, {
+        "model": "qwen3", "input": "hi", "tool_choice": {"type": "function", "name": "f"},
+        "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}] * 2}),
+    "gptoss_function_duplicate_names": ("gpt-oss", RESPONSES_R, {
+        "model": "gpt-oss", "input": "hi", "tool_choice": {"type": "function", "name": "f"},
+        "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}] * 2}),
+    "chat_named_duplicate_names": ("qwen3", CHAT_R, {
+        "model": "qwen3", "messages": [{"role": "user", "content": "hi"}],
+        "tool_choice": {"type": "function", "function": {"name": "f"}},
+        "tools": [{"type": "function", "function": {"name": "f", "parameters": {
+            "type": "object"}}}] * 2}),
 }
 
 _RUN = {"type": "custom", "name": "run", "description": "Run code"}
@@ -1818,3 +1833,4 @@ RENDER_MESSAGES_MODELS: dict[str, tuple[str, str, dict[str, Any]]] = {
     for server in ("qwen3", "mistral-v3", "gpt-oss") for name, thinking in _THINKING.items()
 }
 HTTP_GROUPS["render_messages_models"] = RENDER_MESSAGES_MODELS
+HTTP_GROUPS["render_json_values"] = nonfinite_corpus.RENDER_JSON_VALUES

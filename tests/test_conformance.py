@@ -131,7 +131,7 @@ def test_parse_context(parser: str, tmp_path: Path, marker_tokenizer: Path) -> N
     ``--tool-call-parser`` by ``conformance/record_structural.py``): tools as vLLM serializes
     them (null ``description`` / ``parameters`` kept, ``strict`` only when set), the tool
     choice, the template kwargs (``{}`` for harmony), none for a Responses render. tito builds
-    it the same way for every tool parser (``service.render._parse_context``; hermes is checked
+    it the same way for every tool parser (``service.parse_context``; hermes is checked
     in every render group); harmony's differs, so all of its cases are checked, a few of
     mistral's (its forced-list constraint)."""
     from fastapi.testclient import TestClient

@@ -82,9 +82,11 @@ def test_found_cases(apps: fuzz_hard.Apps, path: str, raw: bytes) -> None:
 
 def test_deep_template_kwargs_are_rendered(apps: fuzz_hard.Apps) -> None:
     """A request value nested past pydantic's JSON-mode guard (~200) travels back in the
-    ``derender_context``: a 200 on both apps, as vLLM (the FastAPI app's to_wire was a 500)."""
+    ``derender_context``: a 200 on both apps, as vLLM (the FastAPI app's to_wire was a 500).
+    254 containers at most: vLLM's ``ParseContext`` refuses deeper template kwargs (400,
+    ``render_json_values`` goldens)."""
     deep: Any = "x"
-    for _ in range(300):
+    for _ in range(127):
         deep = {"a": [deep]}
     body = {"model": "qwen3", "messages": [{"role": "user", "content": "Hi"}],
             "chat_template_kwargs": {"enable_thinking": False, "x": deep}}

@@ -25,16 +25,22 @@ positional notation); outside it ``json`` writes an exponent (``1e-05``, ``1e+16
 writes ``0.00001``, ``1e-7`` or ``1e16``. So orjson's text is kept unless a number in it (what
 follows a ``:``, ``[`` or ``,`` in compact JSON) has an exponent or starts ``0.0000``
 (:func:`_odd_float`; a string holding such text only costs a second, ``json``, pass). Non-finite
-floats are ``null`` either way (pydantic's JSON mode, below).
+floats are ``null`` either way (pydantic's JSON mode, below), at any depth: vLLM 0.33's render
+server answers 400 (``Out of range float values are not JSON compliant``) for one nested past
+orjson's 254 levels, where its fallback ``JSONResponse`` refuses it; tito writes ``null`` there
+too (docs/conformance.md, deviations).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import threading
 from typing import Any
+
+from tito.errors import BadRequest
 
 try:
     import orjson
@@ -42,6 +48,11 @@ except ImportError:  # pragma: no cover - a dependency; ``json`` alone writes th
     orjson = None  # type: ignore[assignment]
 
 __all__ = ["dump_json"]
+
+#: The 400 for an answer ``json`` cannot write for its nesting (vLLM 0.33's render answers 500:
+#: its ``JSONResponse`` fallback recurses past the interpreter's limit)
+_TOO_DEEP = ("The answer repeats a request value (tools, response_format, structured_outputs, "
+             "kv_transfer_params) nested too deeply to be written as JSON: send it less nested.")
 
 
 class _Parts:
@@ -94,16 +105,26 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(","
                             default=_default)
 
 
-def _placeholders(value: Any) -> Any:
-    """``value`` with its pre-encoded parts replaced by placeholders (for pydantic's JSON mode,
-    which does not know them)."""
-    if isinstance(value, dict):
-        return {k: _placeholders(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_placeholders(v) for v in value]
-    if _is_part(value):
-        return _default(value)
-    return value
+def _jsonable(value: Any) -> Any:
+    """``value`` with its pre-encoded parts replaced by placeholders and its non-finite floats
+    by None (``null``, as pydantic's JSON mode and vLLM's orjson write them). An explicit stack:
+    a request can nest a value as deep as the body parser allows (tool parameters echoed in
+    ``parse_context``), past the interpreter's recursion limit for a recursive walk."""
+    root: list[Any] = [None]
+    todo: list[tuple[Any, Any, Any]] = [(root, 0, value)]
+    while todo:
+        parent, key, item = todo.pop()
+        if isinstance(item, dict):
+            parent[key] = new = dict.fromkeys(item)
+            todo.extend((new, k, v) for k, v in item.items())
+        elif isinstance(item, list | tuple):
+            parent[key] = new = [None] * len(item)
+            todo.extend((new, i, v) for i, v in enumerate(item))
+        elif isinstance(item, float) and not math.isfinite(item):
+            parent[key] = None
+        else:
+            parent[key] = _default(item) if _is_part(item) else item
+    return root[0]
 
 
 #: Only exact JSON types are orjson's to write: dataclasses, datetimes, subclasses of str, int,
@@ -142,8 +163,9 @@ def dump_json(content: Any, *, float_free: bool = False, checked_floats: bool = 
     """The bytes FastAPI's ``JSONResponse`` writes for ``content`` (compact, UTF-8, no NaN),
     pre-encoded parts spliced in.
 
-    Values plain JSON cannot hold (non-finite floats from an engine's logprobs) go through
-    pydantic's JSON mode first, as FastAPI's response serialization does. ``float_free``: the
+    Values plain JSON cannot hold are written as FastAPI's response serialization (pydantic's
+    JSON mode) writes them: non-finite floats (an engine's logprobs, a request's ``NaN`` echoed)
+    as ``null`` at any depth (:func:`_jsonable`), any other type by pydantic. ``float_free``: the
     caller knows ``content`` holds no float, so orjson may write it (see the module header).
     ``checked_floats``: orjson writes it, and its bytes are kept when no float in them could
     differ from ``json``'s (:func:`_odd_float`), else ``json`` writes it.
@@ -158,11 +180,19 @@ def dump_json(content: Any, *, float_free: bool = False, checked_floats: bool = 
                 return out
     _writing.parts = None
     try:
-        text = _ENCODER.encode(content)
-    except (TypeError, ValueError):
-        from pydantic import TypeAdapter
+        try:
+            text = _ENCODER.encode(content)
+        except (TypeError, ValueError):
+            _writing.parts = None
+            content = _jsonable(content)
+            try:
+                text = _ENCODER.encode(content)
+            except TypeError:  # a value JSON has no type for: pydantic's JSON mode writes it
+                from pydantic import TypeAdapter
 
+                text = _ENCODER.encode(TypeAdapter(Any).dump_python(content, mode="json"))
+    except RecursionError:  # an answer repeating a value nested near the body parser's limit
         _writing.parts = None
-        text = _ENCODER.encode(TypeAdapter(Any).dump_python(_placeholders(content), mode="json"))
+        raise BadRequest(_TOO_DEEP) from None
     parts, _writing.parts = _writing.parts, None
     return text.encode("utf-8") if parts is None else parts.fill(text)

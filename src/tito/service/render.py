@@ -76,11 +76,10 @@ from tito.service.render_chat_parts import (
     _chat_structured_outputs,
     _check_tool_choice,
     _compile,
-    _parse_context,
-    _parse_context_tool,
     _reasoning_ended,
     _template_source,
 )
+from tito.service.parse_context import parse_context, parse_context_tool
 from tito.service.render_common import (
     DERENDER_CONTEXT_VERSION,
     effective_chat_template_kwargs,
@@ -198,7 +197,7 @@ def _render_chat(
         # vLLM's dump of each tool (its declared fields only, extra keys dropped, defer_loading
         # copied into the function), without a description / parameters the client never sent
         # (a template testing `description is defined` must not see a null; vLLM adds them)
-        tools = [_parse_context_tool(tool) for tool in request.tools]
+        tools = [parse_context_tool(tool) for tool in request.tools]
 
     harmony = is_harmony_model(model)
     mistral = isinstance(vocab, MistralVocab)
@@ -364,7 +363,9 @@ def _render_chat(
         "priority": request.priority,
         "kv_transfer_params": kv_params,
         "ec_transfer_params": request.ec_transfer_params,
-        "parse_context": _parse_context(request, tool_choice_json, kwargs, harmony=harmony),
+        # (vLLM's Responses render and /tokenize build none, so they never check its kwargs)
+        "parse_context": (None if responses or tokenize else
+                          parse_context(request, tool_choice_json, kwargs, harmony=harmony)),
         "derender_context": context,
     }
     if sampling_wire is not None:  # values the chat request validated, or render's own

@@ -1,4 +1,4 @@
-"""The chat render's own checks and parts (template choice, constraints, ``parse_context``).
+"""The chat render's own checks and parts (template choice, constraints, ``derender_context``).
 
 Why a module of its own: :func:`tito.service.render.render_chat_request` runs these steps in
 vLLM's order; each is a small function of the request and the served model, kept here so the
@@ -326,40 +326,6 @@ def _chat_structured_outputs(
         tools=tools,
         parallel_tool_calls=request.parallel_tool_calls,
     )
-
-
-def _parse_context(
-    request: ChatCompletionRequest, tool_choice: Any, kwargs: Mapping[str, Any], *, harmony: bool,
-) -> dict[str, Any]:
-    """vLLM 0.33's ``ParseContext`` of a chat render (``_build_parse_context``; its field order).
-
-    ``tools`` are the request's as vLLM serializes ``ChatCompletionToolsParam``: every declared
-    field (``description`` / ``parameters`` null when absent), ``strict`` and ``defer_loading``
-    only when set, nothing else. Harmony output is parsed without template kwargs (``{}``)."""
-    history = sum(len(_get(m, "tool_calls") or []) for m in request.messages
-                  if _get(m, "role") == "assistant")
-    tools = None if request.tools is None else [_parse_context_tool(t) for t in request.tools]
-    return {
-        "tools": tools,
-        "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else None),
-        "parallel_tool_calls": request.parallel_tool_calls,  # null stays null, as vLLM sends it
-        "include_reasoning": request.include_reasoning,
-        "chat_template_kwargs": {} if harmony else dict(kwargs),
-        "history_tool_call_cnt": history,
-    }
-
-
-def _parse_context_tool(tool: Any) -> dict[str, Any]:
-    fn = tool.function
-    defer = (tool.model_extra or {}).get("defer_loading")  # vLLM: copied into the function
-    out: dict[str, Any] = {"name": fn.name, "description": fn.description,
-                           "parameters": fn.parameters}
-    if fn.strict is not None:
-        out["strict"] = fn.strict
-    if (fn.defer_loading if fn.defer_loading is not None else defer) is not None:
-        out["defer_loading"] = fn.defer_loading if fn.defer_loading is not None else defer
-    return {"type": tool.type, "function": out} | ({} if defer is None else
-                                                   {"defer_loading": defer})
 
 
 def _get(obj: Any, name: str) -> Any:

@@ -34,12 +34,22 @@ Developer content: ``# Instructions``, the instructions, the tools section
 Tokenization: text holding no added token's string goes through the tokenizer as is; other
 text is pre-tokenized and BPE-encoded piece by piece, so a user writing ``<|end|>`` gets the
 ordinary tokens of those characters, as openai-harmony does.
+
+The conversation as JSON: openai-harmony's Python side hands the conversation to its Rust side as
+``json.dumps`` text, which ``serde_json`` parses before anything is rendered. A tool's
+``parameters`` are the one value of arbitrary shape in it, so two things refuse a request there
+(400, vLLM's ``invalid conversation JSON``): a non-finite number (``json.dumps`` writes ``NaN`` /
+``Infinity``, which JSON has not) and nesting past ``serde_json``'s 127 levels (``parameters`` sit
+at the tenth: conversation, messages, message, content, developer content, tools, the namespace,
+its tools, the tool). Measured on vLLM 0.33 (``render_harmony_json`` goldens).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from tito.core.harmony.conversation import DeveloperContent, Message, SystemContent
 from tito.core.harmony.schema import tools_section
@@ -173,8 +183,37 @@ def _render(vocab: Vocab, tk: HarmonyTokens, msg: Message, has_tools: bool, out:
     out.append(tk.call if msg.role == "assistant" and msg.recipient is not None else tk.end)
 
 
+#: ``serde_json``'s nesting limit (containers) and the level of a tool's ``parameters`` object
+#: in the conversation's JSON (module header): deeper parameters do not parse.
+_SERDE_MAX_DEPTH = 127
+_PARAMETERS_LEVEL = 10
+
+
+def _check_parameters(parameters: Any) -> None:
+    """A 400 for tool parameters openai-harmony cannot read back as JSON (module header); an
+    explicit stack, so any nesting the body parser let through is walked without recursion."""
+    limit = _SERDE_MAX_DEPTH - _PARAMETERS_LEVEL + 1
+    todo: list[tuple[Any, int]] = [(parameters, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            raise BadRequest(f"invalid conversation JSON: a tool's parameters hold {value!r}, "
+                             "which is not a JSON number")
+        if isinstance(value, dict | list):
+            if depth > limit:
+                raise BadRequest("invalid conversation JSON: a tool's parameters nest deeper than "
+                                 f"{limit} levels (recursion limit exceeded)")
+            items = value.values() if isinstance(value, dict) else value
+            todo.extend((item, depth + 1) for item in items)
+
+
 def render_for_completion(vocab: Vocab, messages: Sequence[Message]) -> list[int]:
     """Prompt ids: every message, then ``<|start|>assistant`` (the model's turn)."""
+    for msg in messages:
+        for content in msg.content:
+            if isinstance(content, DeveloperContent):
+                for tool in content.tools or ():
+                    _check_parameters(tool.parameters)
     tk = harmony_tokens(vocab)
     has_tools = _has_function_tools(messages)
     out: list[int] = []

@@ -27,6 +27,7 @@ from typing import Any
 from tito.core.parsers.tools.structural import constraint_format
 from tito.core.parsers.tools.structural_formats import harmony_preamble, json_schema, one_of, \
     sequence, tag
+from tito.errors import BadRequest
 
 __all__ = ["harmony_structured_outputs"]
 
@@ -52,5 +53,9 @@ def harmony_structured_outputs(structured: dict[str, Any] | None) -> dict[str, A
         final = _final("", fmt)
     out = {k: v for k, v in structured.items() if k not in _KINDS}
     tag_ = {"type": "structural_tag", "format": sequence(harmony_preamble("analysis"), final)}
-    out["structural_tag"] = json.dumps(tag_)
+    try:
+        out["structural_tag"] = json.dumps(tag_)
+    except RecursionError:  # a schema nested near the body parser's limit, a few levels deeper
+        raise BadRequest("structured output constraint is nested too deeply to write as a "
+                         "structural tag", param="response_format") from None
     return out

@@ -21,7 +21,9 @@ Rules (vLLM's ``DelegatingParser._apply_structural_tag``)::
                auto when the level is ``auto``, no tool is strict and parallel_tool_calls is
                not false (parallel_tool_calls false with auto *and* a constraint does not count); auto
                without a constraint for the :data:`NO_AUTO_TAG` models (hy_v4)
-    mode:      auto -> "auto"; "required" -> "required"; named -> "forced" (only that tool)
+    mode:      auto -> "auto"; "required" -> "required"; named -> "forced" (only that tool;
+               several function tools of that name are a 400, as xgrammar's
+               ``normalize_tool_choice`` refuses them)
     or-format: auto with response_format / structured_outputs and a tag ->
                or(FORMAT built as "required", the constraint as an xgrammar format)
     ARGS:      a tool's parameters when it is strict: true or the level is ``parameter``,
@@ -172,9 +174,11 @@ def structural_tag(
     if not auto and tool_choice != "required":
         wanted = _function(tool_choice).get("name") or (
             tool_choice.get("name") if isinstance(tool_choice, Mapping) else None)
-        functions = [f for f in functions if f.get("name") == wanted][:1]
+        functions = [f for f in functions if f.get("name") == wanted]
         if not functions:
             return None
+        if len(functions) > 1:  # xgrammar's normalize_tool_choice, for every format
+            raise BadRequest("Forced tool choice must resolve to exactly one tool.")
         mode = "forced"
     if mode == "auto" and model in NO_AUTO_TAG:
         return None
