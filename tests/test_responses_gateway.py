@@ -190,3 +190,34 @@ def test_python_client_responses(stack):
     assert comparable(Response.model_validate(events[-1]["response"])) == comparable(
         Response.model_validate(batch))
     assert batch["id"].startswith("resp_")
+
+
+CUSTOM_TOOLS = [{"type": "custom", "name": "run", "description": "Run Python"},
+                {"type": "namespace", "name": "crm", "description": "CRM", "tools": [
+                    {"type": "function", "name": "lookup", "parameters": {"type": "object"}}]}]
+CUSTOM_REPLY = ("<think>\nRun it.\n</think>\n\n<tool_call>\n"
+                '{"name": "run", "arguments": {"input": "print(\\"h\\u00e9\\")\\n"}}\n</tool_call>\n'
+                '<tool_call>\n{"name": "crm__lookup", "arguments": {"q": "ann"}}\n</tool_call>')
+
+
+def test_custom_and_namespace_calls_then_follow_up_turn(stack):
+    """The SDK's custom_tool_call items and their input events, a namespace's function call,
+    stream == batch, and both calls sent back in the next turn."""
+    _, sdk, _ = stack
+    first = create(sdk, CUSTOM_REPLY, tools=CUSTOM_TOOLS)
+    _, custom, space = first.output
+    assert custom.type == "custom_tool_call" and custom.input == 'print("h\u00e9")\n'
+    assert (space.type, space.name, space.namespace) == ("function_call", "lookup", "crm")
+    events = list(create(sdk, CUSTOM_REPLY, tools=CUSTOM_TOOLS, stream=True))
+    assert comparable(events[-1].response) == comparable(first)
+    deltas = [e.delta for e in events if e.type == "response.custom_tool_call_input.delta"]
+    assert "".join(deltas) == custom.input
+    done = [e for e in events if e.type == "response.custom_tool_call_input.done"]
+    assert [e.input for e in done] == [custom.input]
+    follow = ["Run it", *[i.model_dump(exclude_none=True) for i in first.output],
+              {"type": "custom_tool_call_output", "call_id": custom.call_id, "output": "hé"},
+              {"type": "function_call_output", "call_id": space.call_id, "output": "found"}]
+    follow[0] = {"role": "user", "content": follow[0]}
+    second = create(sdk, "<think>\nok\n</think>\n\nDone.", input=follow, tools=CUSTOM_TOOLS)
+    assert second.output_text == "\n\nDone."
+    assert second.usage.input_tokens > first.usage.input_tokens
