@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tito.core.parsers import is_inkling, is_muse
+from tito.core.parsers import is_inkling, is_muse, plamo3_cut
 from tito.core.parsers import reasoning as reasoning_parsers
 from tito.core.parsers import reasoning_skip
 from tito.core.parsers import tools as tool_parsers
@@ -159,4 +159,8 @@ def parsers_step(
         tool_state, content, calls = tool_parsers.step(
             tool_parser_for(cfg), tool_state, content, final=final
         )
+    if final and cfg.reasoning_parser == "plamo3":  # a cut marker is markup (plamo3_cut)
+        reasoning = plamo3_cut.strip_cut(reasoning, vocab, thinking=cfg.reasoning_enabled)
+    if final and tool_state is not None and cfg.tool_parser == "plamo3":
+        content = plamo3_cut.strip_cut(content, vocab, thinking=cfg.reasoning_enabled)
     return reasoning_state, tool_state, reasoning, content, calls

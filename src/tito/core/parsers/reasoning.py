@@ -85,8 +85,8 @@ false, so a plain answer without any marker is all reasoning and the content sta
 markers by token id in streaming but by text in batch; tito uses text in both (so a marker
 spelled with ordinary tokens counts too) and ids only for counting.
 
-Bounds: ``held`` < the longest marker looked for (at most 39 characters: PLaMo 3's
-``<|plamo:begin_tool_requests:plamo|>`` is 36); the state JSON is < 300 bytes whatever the output
+Bounds: ``held`` < the longest marker looked for or held (at most 43 characters: PLaMo 3's
+``holds``, :mod:`tito.core.parsers.plamo3_cut`); the state JSON is < 300 bytes whatever the output
 length.
 
 Example::
@@ -266,7 +266,7 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
         hit, marker = find_first(s, looking, pos)
         side = reasoning if st.phase == "think" else content
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], looking)
+            keep = 0 if final else held_suffix(s[pos:], (*looking, *parser.holds))
             side.append(s[pos : len(s) - keep])
             st.held = s[len(s) - keep :]
             break

@@ -60,7 +60,8 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
                                ``<think>`` is reasoning text)
 ``plamo3``                     ``<|plamo:begin_think:plamo|>`` ... ``<|plamo:end_think:plamo|>``,
                                starts in ``think``; ``enable_thinking: false`` turns it off;
-                               ``<|plamo:begin_tool_requests:plamo|>`` ends it; repeats absorbed
+                               ``<|plamo:begin_tool_requests:plamo|>`` ends it; repeats absorbed;
+                               a marker cut by the output's end is dropped (``plamo3_cut``)
 ``poolside_v1``                deepseek_v3's row (thinking only with ``thinking`` or
                                ``enable_thinking`` true)
 ``minimax_m3``                 ``<mm:think>`` ... ``</mm:think>``, starts in ``pre`` (text before
@@ -85,6 +86,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tito.core.parsers import plamo3_cut
 from tito.core.parsers.reasoning_row import ReasoningParser
 from tito.errors import BadRequest
 
@@ -235,12 +237,13 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
     # vLLM's Plamo3Parser grammar: starts in the block unless enable_thinking is false; a
     # tool-requests section ends it; repeats absorbed; trailing whitespace kept; its EOT
     # <|plamo:tag|> (normally the stop token) ends the block too and is dropped from the
-    # text wherever it stands (the count closes the block at it: reasoning_skip.end_ids)
+    # text wherever it stands (the count closes the block at it: reasoning_skip.end_ids); a
+    # marker the output's end cut is held, and dropped there (plamo3_cut)
     "plamo3": ReasoningParser(
         "plamo3", start="<|plamo:begin_think:plamo|>", end="<|plamo:end_think:plamo|>",
         implicit_open=True, switch="enable", implicit_end="<|plamo:begin_tool_requests:plamo|>",
         absorb=True, pieces=("<|plamo:begin_", "<|plamo:end_", ":plamo|>"),
-        alt_ends=("<|plamo:tag|>",), content_drop=("<|plamo:tag|>",),
+        alt_ends=("<|plamo:tag|>",), content_drop=("<|plamo:tag|>",), holds=plamo3_cut.HOLDS,
     ),
     # newparsers5: vLLM 0.33's MiniMaxM3ReasoningParser (text markers; no call ends the block;
     # only the first start is consumed; a second one inside the block is reasoning text)

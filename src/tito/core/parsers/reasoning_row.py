@@ -109,6 +109,10 @@ class ReasoningParser:
 
     #: further special tokens the markers are written with (PLaMo 3's ``<|plamo:begin_``...)
     pieces: tuple[str, ...] = ()
+    #: strings never matched whose trailing proper prefix is held like a marker's, so a marker
+    #: the output's end cut reaches its last chunk (PLaMo 3's grammar markers:
+    #: :mod:`tito.core.parsers.plamo3_cut`, which drops it there)
+    holds: tuple[str, ...] = ()
     #: usage counts reasoning tokens (:mod:`tito.core.parsers.reasoning_count`); False where
     #: vLLM's class keeps its base class's count of 0 (granite, hunyuan_a13b, olmo3)
     counted: bool = True

@@ -27,7 +27,7 @@ class ReasoningState(State):
     """Everything a reasoning parser carries between chunks (small, JSON round trip)."""
 
     phase: Phase = "pre"  #: text phase (see module header)
-    held: str = Field(default="", max_length=40)  #: possible marker prefix, not yet emitted
+    held: str = Field(default="", max_length=48)  #: possible marker prefix, not yet emitted
     opened: bool = False  #: an output ``<think>`` was consumed (only one ever is)
     answered: bool = False  #: the parser's ``content_end`` was consumed (only one ever is)
     #: the tool format's call start that also ends the block (kept as content), if any

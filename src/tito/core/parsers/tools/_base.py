@@ -261,18 +261,18 @@ class ToolParser:
 
     def _text_until(
         self, st: Work, s: str, pos: int, out: Out, final: bool, marker: str | tuple[str, ...],
-        phase: str,
+        phase: str, holds: tuple[str, ...] = (),
     ) -> tuple[int, bool]:
         """Content up to the first ``marker`` (or the earliest of several; then ``phase``, at the
-        marker); a trailing proper prefix of one is held back. The ``text`` phase of every
-        marker-led format."""
+        marker); a trailing proper prefix of one, or of one of ``holds`` (never matched), is held
+        back. The ``text`` phase of every marker-led format."""
         markers = (marker,) if isinstance(marker, str) else marker
         hit, _ = find_first(s, markers, pos)
         if hit != -1:
             self._content(st, out, s[pos:hit])
             st.phase = phase
             return hit, False
-        keep = 0 if final else held_suffix(s[pos:], markers)
+        keep = 0 if final else held_suffix(s[pos:], (*markers, *holds))
         self._content(st, out, s[pos : len(s) - keep])
         return len(s) - keep, keep > 0
 

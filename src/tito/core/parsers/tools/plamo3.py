@@ -27,7 +27,8 @@ end marker (arguments ``{}``); anything else ends the call with ``{}`` and is te
 
 Rules: arguments are the model's raw JSON (vLLM's ``_extract_args_json``: the stripped raw
 text); text before and after sections is content (vLLM's batch drops the text after); unknown
-tool names pass through (as vLLM). PLaMo's tokenizer splits the markers into pieces
+tool names pass through (as vLLM); a marker the output's end cut short is dropped from the
+content (:mod:`tito.core.parsers.plamo3_cut`; held in ``text`` as a marker prefix). PLaMo's tokenizer splits the markers into pieces
 (``<|plamo:begin_``, ``<|plamo:end_``, ``:plamo|>``) that are special tokens: they are kept in
 the text for the parser as every format's markers are.
 """
@@ -53,6 +54,29 @@ BEGIN_ARGS = "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo
 END_ARGS = "<|plamo:end_tool_arguments:plamo|>"
 #: the pieces PLaMo's tokenizer writes its markers with (special tokens of its vocabulary)
 PIECES = ("<|plamo:begin_", "<|plamo:end_", ":plamo|>")
+OPEN = "<|plamo:"
+BEGIN_THINK = "<|plamo:begin_think:plamo|>"
+END_THINK = "<|plamo:end_think:plamo|>"
+#: the turn's end (EOT), a marker of vLLM's grammar too
+TAG = "<|plamo:tag|>"
+_GRAMMAR = (BEGIN_REQUESTS, END_REQUESTS, BEGIN_REQUEST, END_REQUEST, BEGIN_NAME, END_NAME,
+            BEGIN_ARGS, END_ARGS, TAG)
+
+
+def grammar_markers(thinking: bool) -> tuple[str, ...]:
+    """vLLM's grammar's markers (its terminals): the think markers only while thinking is on
+    (the cut markers of :mod:`tito.core.parsers.plamo3_cut`)."""
+    return (BEGIN_THINK, END_THINK, *_GRAMMAR) if thinking else _GRAMMAR
+
+
+def _hold_target(marker: str) -> str:
+    second = marker.find(OPEN, 1)
+    return marker if second == -1 else marker[: second + len(OPEN)]
+
+
+#: what the text stages hold so that a cut marker reaches the output's last chunk
+#: (:mod:`tito.core.parsers.plamo3_cut`): every marker, cut after its second ``<|plamo:``
+HOLDS = tuple(_hold_target(m) for m in grammar_markers(True))
 
 
 @dataclass(frozen=True)
@@ -76,6 +100,10 @@ class Plamo3Parser(DeepSeekV3Parser):
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
         return (BEGIN_REQUESTS, END_REQUESTS, BEGIN_REQUEST, END_REQUEST, BEGIN_NAME, END_NAME,
                 BEGIN_ARGS, END_ARGS, *PIECES)
+
+    def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        # (a cut marker of any kind is held: plamo3_cut drops it at the output's end)
+        return self._text_until(st, s, pos, out, final, self.calls_begin, "head", HOLDS)
 
     def _parse_header(self, s: str, lead: Sequence[str]) -> Header:
         leads = (*lead, BEGIN_REQUEST, BEGIN_NAME)
