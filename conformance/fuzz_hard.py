@@ -21,6 +21,7 @@ import argparse
 import copy
 import fnmatch
 import json
+import math
 import random
 import re
 import sys
@@ -89,8 +90,9 @@ def _value(rng: random.Random, old: Any) -> Any:
         return rng.choice([0, 1, "true", None])
     if isinstance(old, int) and r < 0.5:
         return rng.choice([old + 1, -old - 1, float(old), old * 2**40, bool(old), str(old), 2**64])
-    if isinstance(old, float) and r < 0.5:
-        return rng.choice([int(old), -old, old * 1e300, str(old), 1e-310])
+    if isinstance(old, float) and r < 0.5:  # (the goldens' requests hold NaN / Infinity too)
+        return rng.choice([int(old) if math.isfinite(old) else old, -old, old * 1e300, str(old),
+                           1e-310])
     if isinstance(old, str) and r < 0.5:
         return rng.choice([old * 200, old[:-1], old + "\ud800", "", old.upper(), old[::-1],
                            old[: len(old) // 2], None])
