@@ -267,6 +267,9 @@ _CALL_CLOSERS = {
     # not a tool then drops both)
     **{glm: (("<tool_call>", "</tool_call>"),) for glm in ("glm45", "glm47", "ling3")},
     "deepseek_v32": (("<｜DSML｜invoke name=", "</｜DSML｜invoke>"),),
+    # (V3.2's grammar: deepseek_v4+deepseek_v4/fz_misspelt_invoke_end, seed 104)
+    "deepseek_v4": (("<｜DSML｜invoke name=", "</｜DSML｜invoke>"),),
+    "deepseek_v41": (("<｜DSML｜ invoke name=", "</｜DSML｜ invoke>"),),
     "kimi_k2": (("<|tool_call_begin|>", "<|tool_call_end|>"),),
     # (poolside_v1's batch regex needs </tool_call>: a call whose closer is misspelt is dropped)
     **{fmt: (("<tool_call>", "</tool_call>"),) for fmt in ("hy_v3", "poolside_v1")},
@@ -328,7 +331,8 @@ def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> 
     (rule 2, ``no_header``: vLLM reads its invokes as calls); the calls are vLLM's stream's and
     the content only adds text its stream drops; an invoke whose closer was dropped or cut is
     a call of what came, ended by its channel (rule 3), where vLLM's invoke runs on into the
-    next channel and takes its call (every vLLM call is one of tito's)."""
+    next channel and takes its call (every vLLM call is one of tito's); so is one whose closer
+    is misspelt (its text, the misspelt closer included, is content)."""
     wc, gc = want.get("calls") or [], got.get("calls") or []
     if kind in ("reasoning", "content") and vs1 \
             and (vs1.get(kind) or "").strip() == (got.get(kind) or "").strip():
@@ -343,7 +347,10 @@ def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> 
             == [c[0] for c in gc] and (vs1.get("reasoning") or "") == (got.get("reasoning") or "") \
             and _subsequence((vs1.get("content") or "").strip(), got.get("content") or ""):
         return "text_kept"
-    if kind in ("content", "n_calls") and ("drop:" in case["id"] or "trunc" in case["id"]) \
+    # (an invoke whose closer is misspelt ends with its channel as a dropped one: seed 104)
+    unclosed = case["text"].count("</atem:invoke>") < case["text"].count("<atem:invoke ")
+    if kind in ("content", "n_calls") and ("drop:" in case["id"] or "trunc" in case["id"]
+                                           or unclosed) \
             and len(gc) > len(wc) and _subsequence(wc, gc, _same_call):
         return "truncated_call"
     return None

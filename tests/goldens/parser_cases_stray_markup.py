@@ -103,6 +103,16 @@ _CASES: list[tuple[str, str | None, str, str]] = [
      '<think>  spaced thought  </think>  <tool_call>search<arg_key>query</arg_key><arg_value>'
      '{not json}</arg_value><arg_key>limit</arg_key><arg_value>-7</arg_value></tool__call>\n'
      '<tool_call>get_time</tool_call>  '),
+    ('deepseek_v4', 'deepseek_v4', 'misspelt_invoke_end',  # seed 104, deepseek_v4+deepseek_v4/5
+     '<think>The user wants weather.\nI should call a tool.</think>\n<｜DSML｜tool_calls>\n'
+     '<｜DSML｜invoke name="get_time">\n</｜DSML｜｜invoke>\n<｜DSML｜invoke name="not_a_tool">'
+     '\n<｜DSML｜parameter name="days" string="false">42</｜DSML｜parameter>\n<｜DSML｜paramet'
+     'er name="tags" string="false">[3.14, {"a": 1e-05, "名": 98.6}]</｜DSML｜parameter>\n'
+     '<｜DSML｜parameter name="note" string="false">null</｜DSML｜parameter>\n</｜DSML｜invok'
+     'e>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="options" string="fal'
+     'se">{"a": "null", "x y": {"名": {}}}</｜DSML｜parameter>\n<｜DSML｜parameter name="tem'
+     'p" string="false">1e-05</｜DSML｜parameter>\n<｜DSML｜parameter name="note" string="f'
+     'alse">null</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>OK'),
     ('deepseek_v32', None, 'misspelt_invoke_end',  # seed 14, deepseek_v32/1
      'Result below 🎉<｜DSML｜function_calls>\n<｜DSML｜invoke name="not_a_tool">\n'
      '<｜DSML｜parameter name="temp" string="false">1e-05</｜DSML｜parameter>\n'

@@ -180,6 +180,16 @@ _STRAY_MARKUP_DEVIATIONS: dict[str, tuple[dict, str]] = {
                    ["get_weather", _V32_ARGS[0]], ["search", _V32_ARGS[1]]]},
         _UNCLOSED.format("a misspelt </｜DSML｜nvoke>: the next invoke's parameters are merged "
                          "into it")),
+    "deepseek_v4+deepseek_v4/fz_misspelt_invoke_end": (
+        {"reasoning": "The user wants weather.\nI should call a tool.",
+         "content": _stray("deepseek_v4+deepseek_v4/fz_misspelt_invoke_end", "</｜DSML｜｜invoke>",
+                           "<｜DSML｜invoke") + "OK",
+         "calls": [["get_time", "{}"],
+                   ["not_a_tool", _calls("deepseek_v4+deepseek_v4/fz_misspelt_invoke_end")[0][1]],
+                   _calls("deepseek_v4+deepseek_v4/fz_misspelt_invoke_end")[1]]},
+        _UNCLOSED.format("a misspelt </｜DSML｜｜invoke>: the next invoke's parameters are merged "
+                         "into it (V3.2's grammar, DeepSeek-V4's too)") + "; the text after the "
+        "calls is content (text_after_calls)"),
     "qwen3_xml/fz_function_as_text": (
         {"reasoning": None, "calls": _calls("qwen3_xml/fz_function_as_text")[1:],
          "content": _before("qwen3_xml/fz_function_as_text", "<tool_call>")},
