@@ -16,6 +16,9 @@ Run it (needs vllm==0.33.0, e.g. the venv at /work/vllm-venv)::
     ... --show 3          # up to 3 example cases per kind, requests included
     ... --record render_fuzz --only 's2-17-*'   # store those cases (vLLM's answers) as goldens
 
+Responses bodies also draw custom and namespace tools, named tool choices of them and their
+call items (``fuzz_custom_tools.py``, from a generator of their own so that the other draws stay).
+
 A case is ``s<seed>-<i>-<endpoint>`` and is regenerated exactly from its seed and index (each
 case draws from its own ``random.Random``), so a case found once can be replayed or recorded by
 name. ``--record GROUP`` adds the selected cases (default: those with an unexplained difference)
@@ -45,6 +48,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "src"))
 
 from conformance import record, replay  # noqa: E402
+from conformance.fuzz_custom_tools import add_custom  # noqa: E402
 from conformance.calls import request as post  # noqa: E402
 from tito.service.render_chat_parts import lazy_content  # noqa: E402
 
@@ -491,6 +495,7 @@ def gen_responses(r: random.Random, server: str) -> tuple[str, dict[str, Any]]:
     }
     add_fields(r, body, fields, n_fields(r))
     model_field(r, server, body)
+    add_custom(r.extra, body)  # type: ignore[attr-defined]
     return RESP_R, body
 
 
@@ -674,6 +679,8 @@ def generate(seed: int, i: int, servers: list[str]) -> tuple[str, str, str, dict
     """Case ``i`` of ``seed``: (name, server, path, body); the same for the same arguments."""
     r = random.Random(f"{seed}-{i}")
     r.clean = r.random() < 0.7  # type: ignore[attr-defined] (most cases: at most one defect)
+    #: the draws added later (fuzz_custom_tools), apart so that r's own draws stay as they were
+    r.extra = random.Random(f"{seed}-{i}-extra")  # type: ignore[attr-defined]
     endpoint = r.choices(list(ENDPOINTS), weights=[w for w, _ in ENDPOINTS.values()])[0]
     pool = [s for s in servers if endpoint in ("completion", "tokenize", "detokenize")
             or s in CHAT_SERVERS or r.random() < 0.1] or servers
