@@ -1787,6 +1787,33 @@ RENDER_RESPONSES_CUSTOM: dict[str, tuple[str, str, dict[str, Any]]] = {
     "items_custom_call_no_tools": _custom([], items=[_USER, _CUSTOM_CALL, _CUSTOM_OUT]),
     "items_both_calls": _custom([_CRM, _RUN], items=[_USER, _NS_CALL, _CUSTOM_CALL, _NS_OUT,
                                                      _CUSTOM_OUT]),
+    # (found by fuzz_render seeds 700-713: the input union's call and output fields, a
+    # namespace's grammar, a name that is not a string)
+    "items_custom_out_no_call_id": _custom([_RUN], items=[
+        _USER, _CUSTOM_CALL, {k: v for k, v in _CUSTOM_OUT.items() if k != "call_id"}]),
+    "items_custom_out_bad_output": _custom([_RUN], items=[
+        _USER, _CUSTOM_CALL, {**_CUSTOM_OUT, "output": 3}]),
+    "items_custom_out_null_id": _custom([_RUN], items=[
+        _USER, _CUSTOM_CALL, {**_CUSTOM_OUT, "id": None}]),
+    "items_custom_call_null_id": _custom([_RUN], items=[
+        _USER, {**_CUSTOM_CALL, "id": None}, _CUSTOM_OUT]),
+    "items_call_int_id": _custom([_CRM], items=[_USER, {**_NS_CALL, "id": 3}, _NS_OUT]),
+    "items_call_no_name": _custom([_CRM], items=[
+        _USER, {k: v for k, v in _NS_CALL.items() if k != "name"}, _NS_OUT]),
+    "items_output_no_call_id": _custom([_CRM], items=[
+        _USER, _NS_CALL, {k: v for k, v in _NS_OUT.items() if k != "call_id"}]),
+    "items_output_int_call_id": _custom([_CRM], items=[
+        _USER, _NS_CALL, {**_NS_OUT, "call_id": 3}]),
+    "namespace_sub_grammar": _custom([{**_CRM, "tools": [{**_RUN, "format": {
+        "type": "grammar", "syntax": "regex", "definition": "[a-z]+"}}]}]),
+    "namespace_sub_grammar_no_syntax": _custom([{**_CRM, "tools": [{**_RUN, "format": {
+        "type": "grammar", "definition": "[a-z]+"}}]}]),
+    "namespace_sub_grammar_bad_syntax": _custom([{**_CRM, "tools": [{**_RUN, "format": {
+        "type": "grammar", "syntax": "ebnf", "definition": "x"}}]}]),
+    "custom_named_not_string": _custom([{"type": "custom", "name": 3}],
+                                       {"type": "custom", "name": 3}),
+    "function_named_not_string": _custom([{"type": "function", "name": 3}],
+                                         {"type": "function", "name": 3}),
 }
 
 #: the same on gpt-oss, whose harmony render takes neither tool type nor their calls' items

@@ -108,7 +108,8 @@ def test_derender_context_carries_the_response_fields(client):
         ({"model": "qwen3", "input": "Hi", "tools": [{"type": "mcp"}]}, "body.tools.0"),
         ({"model": "qwen3", "input": "Hi", "tools": [{"type": "web_search"}],
           "tool_choice": "required"}, "tool_choice"),
-        ({"model": "qwen3", "input": [{"type": "function_call", "name": "f"}]}, "input.0.call_id"),
+        # (a call item without its call_id is vLLM's schema error: fuzz_render seeds 700-713)
+        ({"model": "qwen3", "input": [{"type": "function_call", "name": "f"}]}, "body.input"),
         ({"model": "qwen3", "input": [{"type": "bogus"}]}, "body.input"),
         ({"model": "qwen3", "input": [{"role": "assistant", "content": [{"type": "x"}]}]},
          "input.0"),

@@ -318,18 +318,18 @@ def tokenize_chat_rules(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _named_tool(name: str, tools: Any) -> str | None:
-    """vLLM 0.33's ``_resolve_named_tool_choice``: the tool a named choice's string ``name``
-    names, as the flat name the model sees: a tool's own name (a namespace's ``<namespace>__
-    <name>`` included) as it is, else the one namespace that holds it (``<namespace>__name``);
-    a name two namespaces hold is a 400. A namespace without a string name or a tools list: the
-    name as it is (the schema refuses that tool). None: tools is not a list, the plain
-    comparison decides."""
-    if not isinstance(tools, list):
-        return None
+def _named_tool(name: Any, tools: Any) -> Any:
+    """vLLM 0.33's ``_resolve_named_tool_choice``: the tool a named choice's ``name`` (not
+    empty) names, as the flat name the model sees: a tool's own name (a namespace's
+    ``<namespace>__<name>`` included) as it is, else the one namespace that holds it
+    (``<namespace>__name``); a name two namespaces hold is a 400, so is a name nothing holds --
+    a name that is not a string included, whatever the tools' own names (fuzz_render seed 713;
+    never hashed: a list or object name was a 500, fuzz_hard 122). A namespace without a string
+    name or a tools list: the name as it is (the schema refuses that tool). Tools that are not a
+    list hold no name."""
     exact: set[str] = set()
     local: dict[str, list[str]] = {}
-    for tool in tools:
+    for tool in tools if isinstance(tools, list) else ():
         if not isinstance(tool, dict):
             continue
         if tool.get("type") == "namespace":
@@ -343,6 +343,8 @@ def _named_tool(name: str, tools: Any) -> str | None:
                     local.setdefault(sub_name, []).append(f"{space}__{sub_name}")
         elif isinstance(tool.get("name"), str):
             exact.add(tool["name"])
+    if not isinstance(name, str):
+        raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
     if name in exact:
         return name
     found = local.get(name, [])
@@ -373,17 +375,11 @@ def responses_rules(data: dict[str, Any]) -> dict[str, Any]:
             raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
     elif named:
         name = choice.get("name")
-        resolved = _named_tool(name, tools) if isinstance(name, str) and name else None
-        if resolved is not None and resolved != name:
+        if not name:
+            raise _rule("Tool choice 'function' not found in 'tools' parameter.", "tool_choice")
+        resolved = _named_tool(name, tools)
+        if resolved != name:
             data = {**data, "tool_choice": {**choice, "name": resolved}}
-        elif resolved is None:
-            # (a list, not a set: a name of any JSON type is compared, never hashed; fuzz_hard
-            # 122)
-            names = [t.get("name") for t in tools if isinstance(t, dict)] \
-                if isinstance(tools, list) else []
-            if not name or name not in names:
-                raise _rule("Tool choice 'function' not found in 'tools' parameter.",
-                            "tool_choice")
     for tool in tools if isinstance(tools, list) else ():
         if isinstance(tool, dict) and tool.get("type") == "custom" \
                 and isinstance(tool.get("format"), dict) \

@@ -103,13 +103,27 @@ class TextConfig(OpenAIBaseModel):
 
 
 def _check_call_item(item: dict[str, Any]) -> None:
-    """The SDK's custom tool call item: a string ``call_id``, ``name`` and ``input``; either
-    call's ``namespace``, when given, a string (else a schema error, as vLLM's union)."""
-    if item.get("type") == "custom_tool_call" and not all(
-            isinstance(item.get(key), str) for key in ("call_id", "name", "input")):
-        raise ValueError("a custom_tool_call item needs a string call_id, name and input.")
+    """A call or call output item as vLLM 0.33's input union takes it (the SDK's param types,
+    and for the calls its output item models too), else a schema error: a call's ``call_id``,
+    ``name`` and ``arguments`` / ``input`` strings; an output's ``output`` a string or a list, a
+    ``custom_tool_call_output``'s ``call_id`` a string and a ``function_call_output``'s a string
+    or null (it may be left out); a ``namespace`` a string or null; an ``id`` a string or, but
+    for a ``custom_tool_call_output`` (the param type alone), null (fuzz_render seeds 700-)."""
+    kind = item["type"]
+    required = {"function_call": ("call_id", "name", "arguments"),
+                "custom_tool_call": ("call_id", "name", "input"),
+                "custom_tool_call_output": ("call_id",)}.get(kind, ())
+    if not all(isinstance(item.get(key), str) for key in required):
+        raise ValueError(f"a {kind} item needs a string {', '.join(required)}.")
+    if kind.endswith("_output") and not isinstance(item.get("output"), (str, list)):
+        raise ValueError(f"a {kind} item's output is a string or a list of parts.")
+    if not isinstance(item.get("call_id"), (str, type(None))):
+        raise ValueError(f"a {kind} item's call_id must be a string.")
     if not isinstance(item.get("namespace"), (str, type(None))):
         raise ValueError("a call item's namespace must be a string.")
+    if "id" in item and not (isinstance(item["id"], str) or item["id"] is None
+                             and kind != "custom_tool_call_output"):
+        raise ValueError(f"a {kind} item's id must be a string.")
 
 
 def _check_output_parts(item: dict[str, Any]) -> None:
@@ -238,7 +252,8 @@ class ResponsesRequest(OpenAIBaseModel):
                 if not isinstance(kind, str) or kind not in INPUT_ITEM_TYPES:
                     raise ValueError("an input item is an object of one of the Responses input "
                                      "item types.")
-                if kind in ("custom_tool_call", "function_call"):
+                if kind in ("custom_tool_call", "function_call", "function_call_output",
+                            "custom_tool_call_output"):
                     _check_call_item(item)
                 if kind != "message":
                     continue

@@ -75,7 +75,9 @@ class ResponsesTool(OpenAIBaseModel):
 
 def _check_custom(tool: dict[str, Any], what: str) -> None:
     """A function or custom tool of the SDK's union: a string ``name``; a custom one's
-    ``format`` text or grammar (a grammar is refused earlier, by vLLM's request rule)."""
+    ``format`` text or a grammar with a string ``definition`` and a ``lark`` / ``regex``
+    ``syntax`` (a top-level tool's grammar, of any shape, is refused earlier by vLLM's request
+    rule; a namespace's is only validated, then not shown: fuzz_render seed 710)."""
     if not isinstance(tool.get("name"), str):
         raise ValueError(f"{what} needs a string name.")
     if not isinstance(tool.get("description"), (str, type(None))):
@@ -84,3 +86,8 @@ def _check_custom(tool: dict[str, Any], what: str) -> None:
     if tool.get("type", "custom") == "custom" and fmt is not None and (
             not isinstance(fmt, dict) or fmt.get("type") not in ("text", "grammar")):
         raise ValueError(f"{what}'s format must be a text or a grammar format.")
+    if isinstance(fmt, dict) and fmt["type"] == "grammar" and (
+            not isinstance(fmt.get("definition"), str) or fmt.get("syntax") not in (
+                "lark", "regex")):
+        raise ValueError(f"{what}'s grammar format needs a string definition and a 'lark' or "
+                         "'regex' syntax.")

@@ -94,12 +94,21 @@ def _structured(request: ResponsesRequest) -> dict[str, Any] | None:
     return None
 
 
+def _check_harmony_tools(request: ResponsesRequest) -> None:
+    """gpt-oss (vLLM's harmony developer message) takes function tools only; vLLM checks them
+    before it converts the input items (fuzz_render seed 701: a custom tool and a
+    ``custom_tool_call`` item are the tool's 400, not the item's)."""
+    for tool in request.tools:
+        if tool.type != "function":
+            raise BadRequest(f"tool type {tool.type!r} is not supported.", param="tools")
+
+
 def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None) -> ChatCompletionRequest:
     """The chat request vLLM's Responses preprocessing amounts to (also derender's settings)."""
     from tito.service.harmony import is_harmony_model
+    if model is not None and is_harmony_model(model):
+        _check_harmony_tools(request)
     for i, tool in enumerate(request.tools):
-        if tool.type != "function" and model is not None and is_harmony_model(model):
-            raise BadRequest(f"tool type {tool.type!r} is not supported.", param="tools")
         if tool.type == "function" and not tool.name:
             raise BadRequest(f"tools.{i}.name is required.", param=f"tools.{i}.name")
     tools = shown_tools(request.tools)
@@ -325,8 +334,10 @@ def _chat_to_render(
             "previous_response_id is not supported by the stateless render endpoint.",
             param="previous_response_id",
         )
-    if is_harmony_model(model) and isinstance(request.input, list):
-        check_harmony_items(request.input)
+    if is_harmony_model(model):  # (vLLM's harmony preamble, its tools, before the items)
+        _check_harmony_tools(request)
+        if isinstance(request.input, list):
+            check_harmony_items(request.input)
     request.check_ranges()
     so, choice = request.structured_outputs, request.tool_choice
     if so and so.get("structural_tag") is None and request.tools \

@@ -121,10 +121,10 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
             else:
                 messages.append({"role": "assistant", "tool_calls": [call]})
         elif kind in ("function_call_output", "custom_tool_call_output"):
-            output = item.get("output")
-            if not isinstance(output, (str, list)) or not isinstance(item.get("call_id"), str):
-                raise BadRequest(f"{where} needs a string call_id and an output.", param=where)
-            messages.append({"role": "tool", "content": output, "tool_call_id": item["call_id"]})
+            # (its output and call_id checked by the schema: a function_call_output's call_id
+            # may be missing, the tool message's id then null, as vLLM's)
+            messages.append({"role": "tool", "content": item["output"],
+                             "tool_call_id": item.get("call_id")})
         elif kind == "reasoning" and harmony:
             text = _harmony_reasoning(item)
             if text is not None:
