@@ -1733,6 +1733,7 @@ def _custom(tools: list[Any], choice: Any = None, model: str = "qwen3", items: A
 
 
 _USER = {"role": "user", "content": "hi"}
+_F = {"type": "function", "name": "f", "parameters": {"type": "object"}}
 _NS_CALL = {"type": "function_call", "call_id": "c1", "namespace": "crm", "name": "lookup",
             "arguments": '{"q": "ann"}'}
 _NS_OUT = {"type": "function_call_output", "call_id": "c1", "output": "found"}
@@ -1837,6 +1838,19 @@ RENDER_RESPONSES_CUSTOM_GPTOSS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "gptoss_items_namespace_call_tool": _custom(
         [{"type": "function", "name": "lookup", "parameters": {"type": "object"}}],
         model="gpt-oss", items=[_USER, _NS_CALL, _NS_OUT]),
+    # (hosted tools: its built-in ones and mcp alone are left out, a function tool's companions
+    # built-in ones only; fuzz_render's hosted draws)
+    "gptoss_builtin_only": _custom([{"type": "web_search_preview"}], model="gpt-oss"),
+    "gptoss_code_interpreter_only": _custom([{"type": "code_interpreter", "container": "c"}],
+                                            model="gpt-oss"),
+    "gptoss_mcp_only": _custom([{"type": "mcp", "server_label": "x"}], model="gpt-oss"),
+    "gptoss_function_and_builtin": _custom([_F, {"type": "web_search_preview"}],
+                                           model="gpt-oss"),
+    "gptoss_function_and_mcp": _custom([_F, {"type": "mcp", "server_label": "x"}],
+                                       model="gpt-oss"),
+    "gptoss_web_search": _custom([{"type": "web_search"}], model="gpt-oss"),
+    "gptoss_builtin_and_custom_item": _custom([{"type": "web_search_preview"}], model="gpt-oss",
+                                              items=[_USER, _CUSTOM_CALL]),
 }
 
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is

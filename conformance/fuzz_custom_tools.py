@@ -17,7 +17,8 @@ What is drawn (:func:`add_custom`, on a Responses body already built):
   namespaces, ambiguous when both are drawn), a flat one (``crm__lookup``), a namespace's custom
   tool, a top-level custom tool or a name nobody defines;
 - input items: a ``function_call`` with a ``namespace``, ``custom_tool_call`` and
-  ``custom_tool_call_output`` items, valid and malformed (wrong types, missing fields).
+  ``custom_tool_call_output`` items, valid and malformed (wrong types, missing fields);
+- now and then a hosted tool besides (gpt-oss's built-in ones, ``mcp``, ``web_search``).
 
 The draws come from the case's second generator (``r.extra``, seeded from the case's name) and
 touch only a share of the Responses cases, so every other draw of a case -- and so each case an
@@ -45,6 +46,10 @@ FORMATS: list[Any] = [
     {"type": "grammar"}, {"type": "bogus"}, {}, "text", None, 3,
 ]
 CALL_IDS = ["c1", "c2", "call_1", ""]
+#: hosted tools: gpt-oss's harmony path ignores its built-in ones (and mcp) when no other tool
+#: is given, refuses the others
+HOSTED: list[Any] = [{"type": "web_search_preview"}, {"type": "code_interpreter", "container": "c"},
+                     {"type": "mcp", "server_label": "x"}, {"type": "web_search"}]
 
 
 def pick(r: random.Random, xs: list[Any]) -> Any:
@@ -151,3 +156,6 @@ def add_custom(r: random.Random, body: dict[str, Any]) -> None:
              else "hi"}]
         k = r.randrange(len(items) + 1)
         body["input"] = items[:k] + [call_item(r) for _ in range(r.randrange(1, 4))] + items[k:]
+    if r.random() < 0.15:  # (drawn last: the draws above stay as first recorded)
+        tools = body.get("tools") if isinstance(body.get("tools"), list) else []
+        body["tools"] = tools + [pick(r, HOSTED)]

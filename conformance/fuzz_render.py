@@ -75,6 +75,8 @@ LAZY_CALLS_KEYS = frozenset({"role", "content", "tool_calls", "name"})
 #: prompt may leave out: ``.image41``)
 IMAGE_PART = re.compile(r'"type": "(image|image_url|input_image)"')
 PNG = "data:image/png;base64,iVBORw0KGgo="
+#: gpt-oss's built-in tool types (and mcp): a required or named choice with one is a deviation
+HARMONY_HOSTED = ("code_interpreter", "web_search_preview", "container", "mcp")
 LONG = "long " * 1200
 
 # -- value pools --------------------------------------------------------------------------------
@@ -658,6 +660,12 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
     if server == "mistral-v3-hf" and any(m.get("role") == "tool" for m in msgs
                                           if isinstance(m, dict)):
         out.append("fromjson")
+    choice, tools = body.get("tool_choice"), body.get("tools")
+    if path == RESP_R and server == "gpt-oss" and isinstance(tools, list) and any(
+            isinstance(t, dict) and t.get("type") in HARMONY_HOSTED for t in tools) and (
+            choice == "required" or isinstance(choice, dict)
+            and choice.get("type") in ("function", "custom")):
+        out.append("harmony_hosted")
     if path == RESP_R and server == "mistral-v3-hf":
         out.append("bos_template")
     if path == "/detokenize" and server == "mistral-v3":

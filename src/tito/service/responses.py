@@ -94,26 +94,44 @@ def _structured(request: ResponsesRequest) -> dict[str, Any] | None:
     return None
 
 
+#: the hosted tools vLLM's harmony path knows (its built-in tool servers' request names): with
+#: no tool server they are left out of the prompt, never refused
+HARMONY_BUILTIN_TOOLS = frozenset({"code_interpreter", "web_search_preview", "container"})
+
+
 def _check_harmony_tools(request: ResponsesRequest) -> None:
-    """gpt-oss (vLLM's harmony developer message) takes function tools only; vLLM checks them
-    before it converts the input items (fuzz_render seed 701: a custom tool and a
-    ``custom_tool_call`` item are the tool's 400, not the item's)."""
-    for tool in request.tools:
-        if tool.type != "function":
-            raise BadRequest(f"tool type {tool.type!r} is not supported.", param="tools")
+    """gpt-oss (vLLM's harmony developer message) takes function tools and leaves its built-in
+    ones out of the prompt; any other tool is vLLM's 400 -- unless every tool is built-in or
+    ``mcp`` (no developer tools then, nothing checked). vLLM checks them before it converts the
+    input items (fuzz_render seed 701: a custom tool and a ``custom_tool_call`` item are the
+    tool's 400). Deviation: with a built-in or ``mcp`` tool, a ``required`` or named choice is
+    tito's 400 -- vLLM then constrains the output to a call of any recipient (its built-in tool
+    servers'), which tito, with no tool server, does not offer."""
+    hosted = [t for t in request.tools if t.type in HARMONY_BUILTIN_TOOLS or t.type == "mcp"]
+    if len(hosted) < len(request.tools):
+        for tool in request.tools:
+            if tool.type != "function" and tool.type not in HARMONY_BUILTIN_TOOLS:
+                raise BadRequest(f"tool type {tool.type!r} is not supported.", param="tools")
+    choice = request.tool_choice
+    if hosted and (choice == "required" or isinstance(choice, dict)
+                   and choice.get("type") in ("function", "custom")):
+        raise BadRequest("a required or named tool_choice with built-in tools is not supported "
+                         "on gpt-oss (no built-in tool server).", param="tool_choice")
 
 
 def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None) -> ChatCompletionRequest:
     """The chat request vLLM's Responses preprocessing amounts to (also derender's settings)."""
     from tito.service.harmony import is_harmony_model
-    if model is not None and is_harmony_model(model):
+    harmony = model is not None and is_harmony_model(model)
+    if harmony:
         _check_harmony_tools(request)
     for i, tool in enumerate(request.tools):
         if tool.type == "function" and not tool.name:
             raise BadRequest(f"tools.{i}.name is required.", param=f"tools.{i}.name")
     tools = shown_tools(request.tools)
     choice: Any = request.tool_choice
-    if request.tools and not tools and choice == "required":
+    if request.tools and not tools and choice == "required" and not harmony:
+        # (gpt-oss: its built-in tools alone, no constraint, as vLLM's harmony path)
         raise BadRequest("tool_choice requires a function call, but tools contains no function "
                          "tool the model can call.", param="tool_choice")
     if isinstance(choice, dict):  # (only a function or custom one names a tool: vLLM 0.33
@@ -128,8 +146,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
     continue_final = _continue_final(request)
     fields: dict[str, Any] = {
         "model": request.model,
-        "messages": input_messages(request, harmony=model is not None
-                                   and is_harmony_model(model)),
+        "messages": input_messages(request, harmony=harmony),
         "max_tokens": request.max_output_tokens,
         "temperature": request.temperature,
         "top_p": request.top_p,
