@@ -25,6 +25,8 @@ from tito.adapters.app import create_app
 from tito.core import custom_input
 from tito.core.custom_input import InputDecoder
 from tito.service.responses_assembler import assemble
+from test_responses_derender import batch  # the same calls as the derender tests
+from test_responses_derender import stream as stream_calls
 
 EVENT = TypeAdapter(ResponseStreamEvent)
 RENDER, DERENDER = "/v1/responses/render", "/v1/responses/derender"
@@ -58,33 +60,10 @@ def render(client: TestClient, tools: list[Any]) -> dict[str, Any]:
     return got.json()
 
 
-def batch(client: TestClient, gen: dict[str, Any], ids: list[int]) -> dict[str, Any]:
-    got = client.post(DERENDER, json={
-        "model": "qwen3", "derender_context": gen["derender_context"],
-        "generate_response": {"request_id": gen["request_id"], "choices": [
-            {"index": 0, "token_ids": ids, "finish_reason": "stop"}]}})
-    assert got.status_code == 200, got.text
-    return got.json()
-
-
 def stream(client: TestClient, gen: dict[str, Any], pieces: list[list[int]]
            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(the compact events, the states) of one call per piece."""
-    state, events, states = None, [], []
-    for k, ids in enumerate(pieces):
-        body: dict[str, Any] = {
-            "stream": True, "model": "qwen3", "stream_state": state,
-            "generate_chunk": {"request_id": gen["request_id"], "choices": [
-                {"index": 0, "token_ids": ids,
-                 "finish_reason": "stop" if k == len(pieces) - 1 else None}]}}
-        if state is None:
-            body["derender_context"] = gen["derender_context"]
-        got = client.post(DERENDER, json=body)
-        assert got.status_code == 200, got.text
-        state = got.json()["stream_state"]
-        states.append(state)
-        events.extend(got.json()["events"])
-    return events, states
+    return stream_calls(client, gen, pieces, compact=True)
 
 
 def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -196,22 +175,28 @@ def test_decoder_rules(arguments, expect):
         assert a + b + custom_input.finish(st) == expect
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.text(), st.booleans(), st.lists(st.integers(0, 400), max_size=8), st.booleans())
-def test_decoder_any_chunking_equals_json_loads(text, ascii_, cuts, round_trip):
-    arguments = json.dumps({"input": text}, ensure_ascii=ascii_)
+def decode_split(arguments: str, cuts: list[int], round_trip: bool = False) -> list[str]:
+    """The decoder's pieces for ``arguments`` fed in the parts ``cuts`` make (``round_trip``:
+    its state through JSON between the parts, as it travels between calls), then its finish."""
     bounds = sorted({min(c, len(arguments)) for c in cuts}) + [len(arguments)]
     state, out, prev = InputDecoder(), [], 0
     for end in bounds:
         state, piece = custom_input.feed(state, arguments[prev:end])
         out.append(piece)
         prev = end
-        if round_trip:  # what travels between calls
+        if round_trip:
             dumped = json.loads(json.dumps(state.model_dump(mode="json")))
             assert InputDecoder.model_validate(dumped) == state
             state = InputDecoder.model_validate(dumped)
     out.append(custom_input.finish(state))
-    assert "".join(out) == json.loads(arguments)["input"]
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.booleans(), st.lists(st.integers(0, 400), max_size=8), st.booleans())
+def test_decoder_any_chunking_equals_json_loads(text, ascii_, cuts, round_trip):
+    arguments = json.dumps({"input": text}, ensure_ascii=ascii_)
+    assert "".join(decode_split(arguments, cuts, round_trip)) == json.loads(arguments)["input"]
 
 
 @settings(max_examples=200, deadline=None)
@@ -220,13 +205,7 @@ def test_decoder_any_chunking_equals_json_loads(text, ascii_, cuts, round_trip):
 def test_decoder_pieces_always_concatenate(arguments, cuts):
     """Any arguments (the shim or not), any split: the pieces are one text, the same for every
     split, and never hold a lone surrogate (they go out as UTF-8)."""
-    bounds = sorted({min(c, len(arguments)) for c in cuts}) + [len(arguments)]
-    state, out, prev = InputDecoder(), [], 0
-    for end in bounds:
-        state, piece = custom_input.feed(state, arguments[prev:end])
-        out.append(piece)
-        prev = end
-    out.append(custom_input.finish(state))
+    out = decode_split(arguments, cuts)
     whole, = [custom_input.feed(InputDecoder(), arguments)]
     assert "".join(out) == whole[1] + custom_input.finish(whole[0])
     "".join(out).encode("utf-8")
