@@ -1502,7 +1502,7 @@ def MuseState_583d6d00cd51c1c2(StateError, _MISSING, _cls, _d_buf, _d_counts, _d
     return locals()
 
 
-def ReasoningState_8f4d138912a4abea(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_call_end_id, _d_call_end_ids, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_lead_block, _d_lead_cue, _d_lead_ids, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_call_end_ids, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
+def ReasoningState_0723ed241f6d54c0(StateError, _MISSING, _cls, _d_answered, _d_begun, _d_call_end_id, _d_call_end_ids, _d_cbegun, _d_end_id, _d_end_ids, _d_held, _d_id_depth, _d_id_held, _d_id_opened, _d_id_phase, _d_implicit_end, _d_implicit_end_id, _d_implicit_end_ids, _d_lead, _d_lead_block, _d_lead_cue, _d_lead_ids, _d_led, _d_opened, _d_phase, _d_reasoning_tokens, _d_start_id, _d_start_ids, _d_ws, _dump_value, _f_call_end_ids, _f_end_ids, _f_id_held, _f_implicit_end_ids, _f_start_ids, _fields, _lit_id_phase, _lit_phase, _new, _set):
     def __init__(self, *, phase=_d_phase, held=_d_held, opened=_d_opened, answered=_d_answered, implicit_end=_d_implicit_end, implicit_end_id=_d_implicit_end_id, ws=_d_ws, id_phase=_d_id_phase, start_id=_d_start_id, end_id=_d_end_id, start_ids=_MISSING, end_ids=_MISSING, implicit_end_ids=_MISSING, call_end_id=_d_call_end_id, call_end_ids=_MISSING, id_held=_MISSING, id_opened=_d_id_opened, reasoning_tokens=_d_reasoning_tokens, id_depth=_d_id_depth, lead=_d_lead, led=_d_led, lead_ids=_d_lead_ids, lead_block=_d_lead_block, lead_cue=_d_lead_cue, begun=_d_begun, cbegun=_d_cbegun):
         self.phase = phase
         self.held = held
@@ -1748,7 +1748,7 @@ def ReasoningState_8f4d138912a4abea(StateError, _MISSING, _cls, _d_answered, _d_
         v = data.get('held', _MISSING)
         if v is _MISSING:
             new.held = _d_held
-        elif v.__class__ is str and len(v) <= 40:
+        elif v.__class__ is str and len(v) <= 48:
             new.held = v
         else:
             try:

@@ -19,10 +19,46 @@ phase) hold a trailing proper prefix of ``tools.plamo3.HOLDS`` as they hold thei
 
 from __future__ import annotations
 
-from tito.core.parsers.tools.plamo3 import HOLDS, OPEN, grammar_markers
 from tito.core.vocab import Vocab
 
-__all__ = ["HOLDS", "strip_cut"]
+__all__ = ["HOLDS", "OPEN", "grammar_markers", "strip_cut"]
+
+# PLaMo 3's markers (vLLM's grammar's terminals), here rather than in the tool parser's module
+# (``tools.plamo3`` imports them): the reasoning parser needs them without the tool parsers
+BEGIN_REQUESTS = "<|plamo:begin_tool_requests:plamo|>"
+END_REQUESTS = "<|plamo:end_tool_requests:plamo|>"
+BEGIN_REQUEST = "<|plamo:begin_tool_request:plamo|>"
+END_REQUEST = "<|plamo:end_tool_request:plamo|>"
+BEGIN_NAME = "<|plamo:begin_tool_name:plamo|>"
+END_NAME = "<|plamo:end_tool_name:plamo|>"
+BEGIN_ARGS = "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>"
+END_ARGS = "<|plamo:end_tool_arguments:plamo|>"
+#: the pieces PLaMo's tokenizer writes its markers with (special tokens of its vocabulary)
+PIECES = ("<|plamo:begin_", "<|plamo:end_", ":plamo|>")
+OPEN = "<|plamo:"
+BEGIN_THINK = "<|plamo:begin_think:plamo|>"
+END_THINK = "<|plamo:end_think:plamo|>"
+#: the turn's end (EOT), a marker of vLLM's grammar too
+TAG = "<|plamo:tag|>"
+_GRAMMAR = (BEGIN_REQUESTS, END_REQUESTS, BEGIN_REQUEST, END_REQUEST, BEGIN_NAME, END_NAME,
+            BEGIN_ARGS, END_ARGS, TAG)
+
+
+def grammar_markers(thinking: bool) -> tuple[str, ...]:
+    """vLLM's grammar's markers (its terminals): the think markers only while thinking is on
+    (the cut markers of :mod:`tito.core.parsers.plamo3_cut`)."""
+    return (BEGIN_THINK, END_THINK, *_GRAMMAR) if thinking else _GRAMMAR
+
+
+def _hold_target(marker: str) -> str:
+    second = marker.find(OPEN, 1)
+    return marker if second == -1 else marker[: second + len(OPEN)]
+
+
+#: what the text stages hold so that a cut marker reaches the output's last chunk
+#: (:mod:`tito.core.parsers.plamo3_cut`): every marker, cut after its second ``<|plamo:``
+HOLDS = tuple(_hold_target(m) for m in grammar_markers(True))
+
 
 
 def strip_cut(text: str, vocab: Vocab, *, thinking: bool) -> str:

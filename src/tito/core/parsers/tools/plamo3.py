@@ -44,39 +44,14 @@ from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._json import NEED, Header, match_leads, skip_ws
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
 
-BEGIN_REQUESTS = "<|plamo:begin_tool_requests:plamo|>"
-END_REQUESTS = "<|plamo:end_tool_requests:plamo|>"
-BEGIN_REQUEST = "<|plamo:begin_tool_request:plamo|>"
-END_REQUEST = "<|plamo:end_tool_request:plamo|>"
-BEGIN_NAME = "<|plamo:begin_tool_name:plamo|>"
-END_NAME = "<|plamo:end_tool_name:plamo|>"
-BEGIN_ARGS = "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>"
-END_ARGS = "<|plamo:end_tool_arguments:plamo|>"
-#: the pieces PLaMo's tokenizer writes its markers with (special tokens of its vocabulary)
-PIECES = ("<|plamo:begin_", "<|plamo:end_", ":plamo|>")
-OPEN = "<|plamo:"
-BEGIN_THINK = "<|plamo:begin_think:plamo|>"
-END_THINK = "<|plamo:end_think:plamo|>"
-#: the turn's end (EOT), a marker of vLLM's grammar too
-TAG = "<|plamo:tag|>"
-_GRAMMAR = (BEGIN_REQUESTS, END_REQUESTS, BEGIN_REQUEST, END_REQUEST, BEGIN_NAME, END_NAME,
-            BEGIN_ARGS, END_ARGS, TAG)
+from tito.core.parsers.plamo3_cut import (  # the markers (with the cut rule, no parser)
+    BEGIN_ARGS, BEGIN_NAME, BEGIN_REQUEST, BEGIN_REQUESTS, BEGIN_THINK, END_ARGS, END_NAME,
+    END_REQUEST, END_REQUESTS, END_THINK, HOLDS, OPEN, PIECES, TAG, grammar_markers,
+)
 
-
-def grammar_markers(thinking: bool) -> tuple[str, ...]:
-    """vLLM's grammar's markers (its terminals): the think markers only while thinking is on
-    (the cut markers of :mod:`tito.core.parsers.plamo3_cut`)."""
-    return (BEGIN_THINK, END_THINK, *_GRAMMAR) if thinking else _GRAMMAR
-
-
-def _hold_target(marker: str) -> str:
-    second = marker.find(OPEN, 1)
-    return marker if second == -1 else marker[: second + len(OPEN)]
-
-
-#: what the text stages hold so that a cut marker reaches the output's last chunk
-#: (:mod:`tito.core.parsers.plamo3_cut`): every marker, cut after its second ``<|plamo:``
-HOLDS = tuple(_hold_target(m) for m in grammar_markers(True))
+__all__ = ["BEGIN_ARGS", "BEGIN_NAME", "BEGIN_REQUEST", "BEGIN_REQUESTS", "BEGIN_THINK",
+           "END_ARGS", "END_NAME", "END_REQUEST", "END_REQUESTS", "END_THINK", "HOLDS", "OPEN",
+           "PIECES", "Plamo3Parser", "TAG", "grammar_markers"]
 
 
 @dataclass(frozen=True)
