@@ -1875,3 +1875,34 @@ RENDER_MESSAGES_MODELS: dict[str, tuple[str, str, dict[str, Any]]] = {
 }
 HTTP_GROUPS["render_messages_models"] = RENDER_MESSAGES_MODELS
 HTTP_GROUPS["render_json_values"] = nonfinite_corpus.RENDER_JSON_VALUES
+
+#: gpt-oss's ``/tokenize`` reads a message's deprecated ``reasoning_content`` as its chat render
+#: does (vLLM's harmony render: the analysis of a tool-calling turn, its Message validation's 400
+#: for a non-text one), where the template path drops it (fuzz_render seed 706, case 107; the
+#: same bodies' chat render matches vLLM too)
+_HI_OK = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]
+_CALL = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+TOKENIZE_HARMONY_REASONING: dict[str, tuple[str, str, dict[str, Any]]] = {
+    f"tokenize_{name}": ("gpt-oss", "/tokenize", {"model": "gpt-oss", "messages": messages})
+    for name, messages in {
+        "int": [{"role": "assistant", "content": "<think>x", "reasoning_content": 3}],
+        "list": [_HI_OK[0], {**_HI_OK[1], "reasoning_content": [1]}],
+        "object": [_HI_OK[0], {**_HI_OK[1], "reasoning_content": {"a": 1}}],
+        "empty_object": [_HI_OK[0], {**_HI_OK[1], "reasoning_content": {}}],
+        "null": [_HI_OK[0], {**_HI_OK[1], "reasoning_content": None}],
+        "true": [_HI_OK[0], {**_HI_OK[1], "reasoning_content": True}],
+        "empty_text": [_HI_OK[0], {**_HI_OK[1], "reasoning_content": ""}],
+        "on_user": [{**_HI_OK[0], "reasoning_content": "u"}, _HI_OK[1]],
+        "text_last": [_HI_OK[0], {**_HI_OK[1], "reasoning_content": "thought"}],
+        "text_earlier": [_HI_OK[0], {**_HI_OK[1], "reasoning_content": "thought"},
+                         {"role": "user", "content": "more"}],
+        "text_tool_turn": [
+            _HI_OK[0], {"role": "assistant", "content": None, "reasoning_content": "th",
+                        "tool_calls": [_CALL]},
+            {"role": "tool", "tool_call_id": "c", "content": "r"}],
+        "both_names": [_HI_OK[0], {**_HI_OK[1], "reasoning": "r1", "reasoning_content": "r2"},
+                       {"role": "user", "content": "more"}],
+    }.items()
+}
+HTTP_GROUPS["tokenize_harmony_reasoning"] = TOKENIZE_HARMONY_REASONING
+

@@ -61,7 +61,8 @@ class TokenizeChatRequest(OpenAIBaseModel):
         """The messages' schema, as a chat request's (vLLM checks it with the body, before
         the model lookup); the render checks the rest. A deprecated ``reasoning_content`` is
         kept as it is, not renamed: vLLM's tokenize body has no rename (its template path never
-        reads it, and the tokenize service drops it; Inkling's encoding reads the raw message)."""
+        reads it, and the tokenize service drops it; Inkling's encoding reads the raw message,
+        vLLM's harmony render reads it as the chat render does)."""
         if not isinstance(value, list):
             return normalize_messages(value, check_calls=False)
         legacy = {i: m["reasoning_content"] for i, m in enumerate(value)

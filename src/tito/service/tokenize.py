@@ -46,8 +46,10 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         fields = {name: getattr(request, name) for name in request.model_fields_set
                   if name != "return_token_strs" and name in TokenizeChatRequest.model_fields}
         fields.setdefault("add_special_tokens", False)
-        # (only Inkling's and DeepSeek-V4.1's encodings read it: they take the raw messages)
-        if model.config.native_renderer not in ("inkling", "deepseek_v41"):
+        # (only Inkling's and DeepSeek-V4.1's encodings read it: they take the raw messages;
+        # and vLLM's harmony render, which reads it as the chat render does: its reasoning)
+        if model.config.native_renderer not in ("inkling", "deepseek_v41") \
+                and not is_harmony_model(model):
             fields["messages"] = [{k: v for k, v in m.items() if k != "reasoning_content"}
                                   for m in fields.get("messages") or []]
         # vLLM's template path checks the tokenize body's defaults written out, so its rule
