@@ -415,7 +415,7 @@ def test_state_size_does_not_grow_with_the_output(client, vocabs, repeat, size, 
                               "custom_tool_call"]),
        done=st.booleans(), lp=st.booleans(), input_tokens=st.integers(0, 10**6))
 def test_event_state_round_trip(seq, out, open_, done, lp, input_tokens):
-    from tito.service.responses_events import EventState
+    from tito.service.responses_event_state import EventState
 
     state = EventState(seq=seq, out=out, open=open_, done=done, lp=lp, input_tokens=input_tokens)
     wire = json.loads(json.dumps(state.model_dump(mode="json")))

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tito.core.pipeline import ChoiceOutput, ToolCallOut
-from tito.service import responses_events
-from tito.service.responses_events import EventState, Usage
+from tito.service import responses_event_state, responses_events
+from tito.service.responses_event_state import EventState, Usage
 
 _LP = [{"token": "a", "logprob": -0.5, "bytes": [97], "top_logprobs": []}]
 
@@ -58,7 +58,7 @@ def _validated(raw):
 
 def _read(raw):
     try:
-        return responses_events.read_event_state(raw)
+        return responses_event_state.read_event_state(raw)
     except ValueError as exc:
         return ("error", str(exc))
 
@@ -77,7 +77,7 @@ def test_read_event_state_valid_and_invalid_examples():
     invalid value is refused with ``model_validate``'s error, not taken."""
     usual = {"seq": 29, "done": False, "out": 0, "open": "reasoning", "lp": False,
              "input_tokens": 0}
-    state = responses_events.read_event_state(usual)
+    state = responses_event_state.read_event_state(usual)
     assert state == EventState.model_validate(usual)
     assert (state.seq, state.open) == (29, "reasoning")
     for field, bad in [("seq", -1), ("seq", True), ("done", 0), ("out", 1.0), ("open", "x"),

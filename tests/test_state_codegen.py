@@ -26,7 +26,7 @@ from tito.core.pipeline import ChoiceConfig, ChoiceState
 from tito.core.state import _MISSING, State, StateError, _dump_value
 from tito.core.state_checks import checkers_for
 from tito.core.stops import StopConfig, StopState
-from tito.service.responses_events import EventState, Usage
+from tito.service.responses_event_state import EventState, Usage
 from tito.service.stream_state import StreamMeta, TitoState
 
 CLASSES: list[type[State]] = [ReasoningState, StopState, StopConfig, ToolState, HarmonyState,

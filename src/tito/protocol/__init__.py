@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers
     from tito.protocol.generate_request import *  # noqa: F403
     from tito.protocol.generate_response import *  # noqa: F403
     from tito.protocol.responses import *  # noqa: F403
+    from tito.protocol.responses_output import *  # noqa: F403
     from tito.protocol.responses_derender import *  # noqa: F403
     from tito.protocol.tokenize import *  # noqa: F403
 
@@ -84,12 +85,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "DetokenizeRequest", "DetokenizeResponse", "TokenizeChatRequest",
         "TokenizeCompletionRequest", "TokenizeRequest", "TokenizeResponse", "VersionResponse"
     ),
-    "responses": (
+    "responses": ("ResponsesRequest",),
+    "responses_output": (
         "IncompleteDetails", "InputTokensDetails", "OutputTokensDetails",
         "ResponseCustomToolCall", "ResponseFunctionToolCall", "ResponseOutputMessage",
-        "ResponseOutputText",
-        "ResponseReasoningItem", "ResponseReasoningTextContent", "ResponseUsage",
-        "ResponsesRequest", "ResponsesResponse", "ResponsesStreamEvent"
+        "ResponseOutputText", "ResponseReasoningItem", "ResponseReasoningTextContent",
+        "ResponseUsage", "ResponsesResponse", "ResponsesStreamEvent"
     ),
     "responses_tools": ("TOOL_TYPES", "ResponsesTool"),
     "responses_derender": (

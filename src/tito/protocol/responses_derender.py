@@ -17,7 +17,8 @@ from tito.protocol.derender import (
     _stream_member,
 )
 from tito.protocol.generate_response import GenerateTokensResponse
-from tito.protocol.responses import ResponsesRequest, ResponsesStreamEvent
+from tito.protocol.responses import ResponsesRequest
+from tito.protocol.responses_output import ResponsesStreamEvent
 
 __all__ = [
     "DerenderResponsesBody",

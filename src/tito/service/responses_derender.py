@@ -30,7 +30,8 @@ from tito.errors import BadRequest
 from tito import models as _models
 from tito.models import ServedModel
 from tito.protocol import ChatCompletionRequest, DerenderContext
-from tito.protocol.responses import ResponsesRequest, ResponsesResponse
+from tito.protocol.responses import ResponsesRequest
+from tito.protocol.responses_output import ResponsesResponse
 from tito.protocol.responses_derender import (
     DerenderResponsesRequest,
     DerenderResponsesStreamRequest,
@@ -42,16 +43,14 @@ from tito.service.derender_shaping import _engine_logprobs, _reasoning_tokens, _
 from tito.service.derender_stream import _Stream
 from tito.service.responses import chat_request_for, echo_fields
 from tito.service.responses_assembler import assemble
-from tito.service.responses_events import (
+from tito.service.responses_event_state import (
     EventState,
     ItemKind,
     Usage,
-    events_for,
-    kind_after,
     new_event_state,
-    opens_item,
     read_event_state,
 )
+from tito.service.responses_events import events_for, kind_after, opens_item
 
 __all__ = ["derender_responses", "derender_responses_stream", "handle_responses",
            "handle_stream_body", "message_logprobs"]
