@@ -65,7 +65,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     ``<|close|>call<|sep|>``, ``<｜tool▁call▁end｜>``, ``<|plamo:end_tool_arguments:plamo|>``,
     ``</tool_call>``, ``</｜DSML｜invoke>``, ``<|tool_call_end|>``, functiongemma's
     ``}<end_function_call>``, is missing or misspelt (or spaced), or
-    whose opener stands in the text before a real call: vLLM's call runs on to the
+    whose opener stands in the text before a real call (minimax_m2's ``<invoke name="`` too;
+    dots: an invoke whose closer is misspelt, past its bounded hold, or nested in the one
+    before): vLLM's call runs on to the
     next closer, taking the next call's arguments or the rest of the output (not JSON), or is
     never emitted; tito ends it at the next call, the section's end or its JSON's end),
     ``reopen_after_call`` (a start marker after the reasoning grammar's call start, written as
@@ -207,6 +209,13 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
             text.count(closer) < text.count(opener)
             for opener, closer in _CALL_CLOSERS.get(tool or "", ())):
         return "call_unclosed"  # vLLM's call runs to the next closer (or is never emitted)
+    if tool == "minimax_m2" and kind in ("content", "n_calls") and _subsequence(
+            wc, gc, same=_kept_call) and -1 < text.find("<invoke name=") < text.find(
+            "<minimax:tool_call>"):
+        return "call_unclosed"  # an invoke written as text: vLLM's runs over the real call
+    if tool == "dots" and kind in ("content", "n_calls", "name", "args", "args_bytes") \
+            and _dots_unclosed(text):
+        return "call_unclosed"  # a long invoke with a misspelt closer, or one nested in it
     if tool == "plamo3" and kind in ("content", "args", "n_calls") \
             and text.count("<|plamo:begin_tool_name:plamo|>") < text.count(":end_tool_name:plamo|>"):
         return "args_to_previous"  # vLLM appends a nameless request's arguments to the call before
@@ -280,6 +289,27 @@ _CALL_CLOSERS = {
     # call's parameters into it; tito ends it at the next call marker)
     "step3": (("<｜tool_call_begin｜>", "<｜tool_call_end｜>"),),
 }
+
+
+
+def _dots_unclosed(text: str) -> bool:
+    """Whether a dots block holds an invoke that vLLM and tito read apart, both documented: one
+    whose ``</invoke>`` misses and whose block's end is :data:`~tito.core.parsers.tools.dots.
+    CALL_HOLD` characters or more away (tito streamed it: a call; vLLM: none), or one standing
+    before the ``</invoke>`` of the invoke before it (vLLM's regex gives that one its
+    parameters; tito ends it there)."""
+    from tito.core.parsers.tools.dots import CALL_HOLD  # noqa: PLC0415  (src, on sys.path)
+
+    for block in re.findall(r"<dots_function_call>(.*?)(?:</dots_function_call>|$)", text, re.S):
+        heads = [m.start() for m in re.finditer("<invoke name=", block)]
+        for k, at in enumerate(heads):
+            close = block.find("</invoke>", at)
+            if close == -1 and len(block) - at >= CALL_HOLD:
+                return True
+            if close != -1 and k + 1 < len(heads) and heads[k + 1] < close:
+                return True
+    return False
+
 
 _DS_CALLS, _DS_CALL = "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"
 

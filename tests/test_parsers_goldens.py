@@ -35,6 +35,7 @@ from parser_deviations_stray_markup import NOT_JSON as _STRAY_NOT_JSON  # noqa: 
 from parser_deviations_stray_markup import _STRAY_MARKUP_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz_residue import NOT_JSON as _RESIDUE_NOT_JSON  # noqa: E402
 from parser_deviations_fuzz_residue import _RESIDUE_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz36 import _FUZZ36_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FUZZ9_DS_PLAMO_DEVIATIONS,
     _GEMMA4_CALL_DEVIATIONS,
@@ -300,6 +301,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_GLM_REOPEN_DEVIATIONS,  # issue 10: GLM's block opens again after a call
     **_STRAY_MARKUP_DEVIATIONS,  # issue 10: fuzz_parsers seeds 9-14's residue
     **_RESIDUE_DEVIATIONS,  # fuzz_parsers' residue after them (session 33)
+    **_FUZZ36_DEVIATIONS,  # fuzz_parsers seeds 23, 24, 106+ (session 36)
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

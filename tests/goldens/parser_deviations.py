@@ -74,21 +74,20 @@ def _stream_of(cid: str) -> dict:
     return {k: RECORDED[cid]["stream"][k] for k in ("reasoning", "content", "calls")}
 
 
-_K3 = '<|open|>call tool="get_weather" index="1"<|sep|><|open|>argument key="city" type="string"' \
-    '<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="days" type="number"<|sep|>3' \
-    "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>"
 #: parsers6b's deviations (kimi_k3; the same rules as the formats' above: text is never lost)
 _K3_DEVIATIONS: dict[str, tuple[dict, str]] = {
     **{
         f"kimi_k3/{cid}": ({"reasoning": None, "content": content, "calls": calls}, why)
         for cid, content, calls, why in (
             ("no_tool_attr", 'x<|open|>tools<|sep|><|open|>call index="1"<|sep|><|open|>argument '
-             'key="a" type="string"<|sep|>b<|close|>argument<|sep|><|close|>call<|sep|>' + _K3, [],
-             "a call header without a tool attribute: vLLM drops that call and reads the next; "
-             "tito gives its text back as content and the section ends there (the XML formats' "
-             "bad headers)"),
-            ("callx", '<|open|>tools<|sep|><|open|>callx tool="a"<|sep|><|close|>call<|sep|>' + _K3,
-             [], "as no_tool_attr (<|open|>callx is not a call header)"),
+             'key="a" type="string"<|sep|>b<|close|>argument<|sep|><|close|>call<|sep|>',
+             RECORDED["kimi_k3/no_tool_attr"]["batch"]["calls"],
+             "text_kept: a call header without a tool attribute: vLLM drops that call and reads "
+             "the next, as tito (the section goes on, fuzz seed 24); tito gives the broken call's "
+             "text (and the section's opener before it) back as content"),
+            ("callx", '<|open|>tools<|sep|><|open|>callx tool="a"<|sep|><|close|>call<|sep|>',
+             RECORDED["kimi_k3/callx"]["batch"]["calls"],
+             "as no_tool_attr (<|open|>callx is not a call header)"),
             ("unclosed_call", "Hi", [["get_weather", '{"city": "Paris", "days": 3}']],
              "truncated_call: vLLM emits a call only at its <|close|>call<|sep|> (both paths); "
              "tito keeps the cut call"),

@@ -25,10 +25,21 @@ the schema lists (``type``, else the first ``anyOf`` / ``oneOf`` / ``allOf`` alt
 several non-null types, and does not follow ``$ref``. A value is buffered up to
 :data:`._base.VALUE_LIMIT` characters; a longer one is a string (its trailing whitespace kept).
 
+A call is an invoke whose ``</invoke>`` comes before the block's ``</dots_function_call>``, as
+vLLM's regexes read a block (batch and stream): an invoke the block's end cuts (a misspelt
+closer) is no call, its text up to the block's end (trailing whitespace dropped) content, as
+vLLM's stream gives a block without a call (fuzz seed 23, ``dots/fz36_*``). So an invoke is held
+(unsent) until its closer or the block's end shows, for its first :data:`CALL_HOLD` characters:
+an invoke whose closer starts later (a long call) is sent as it comes, and with a misspelt
+closer stays a call (``call_unclosed``), as does an invoke the output's end cuts
+(``truncated_call``; vLLM drops both).
+
 Where vLLM differs: its batch makes only the text before the first block content (its stream
 keeps the text after blocks, as tito does); it also reads a JSON ``{"name", "arguments"}`` object
 as a block's body, which tito leaves as content; its stream sends a call only once its block
-closed. ``tool_choice`` required / named are read natively (``supports_required_and_named =
+closed; an invoke in a block before the closer of the one before it (a misspelt ``</invoke>``)
+takes that invoke's parameters in vLLM (its regex runs to the next closer), while tito ends the
+call there and reads the next. ``tool_choice`` required / named are read natively (``supports_required_and_named =
 False``).
 """
 
@@ -38,10 +49,14 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix
+from tito.core.parsers._text import ASCII_WS, find_first, held_suffix
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
+
+#: The characters of an invoke (from ``<invoke``) held until its ``</invoke>`` shows it is a call
+#: (the held text fits ``ToolState.buf``); an invoke whose closer starts later streams at once.
+CALL_HOLD = HEADER_LIMIT
 
 
 @dataclass(frozen=True)
@@ -64,7 +79,28 @@ class DotsParser(MinimaxM2Parser):
             self._content(st, out, s[at : i + end])  # an unknown tool: content (``skip``)
             st.phase, st.insec = "skip", True
             return i + end, False
+        if kind == "ok" and section:
+            closed = self._closes(s, at, final)
+            if closed is None:  # held from the invoke (the block's opening is markup)
+                st.phase, st.insec = "name", True
+                return at, True
+            if closed != -1:  # ``</dots_function_call>`` first: no call, its text content
+                self._content(st, out, s[at:closed].rstrip(ASCII_WS))
+                st.phase, st.insec = "sect", True
+                return closed, False
         return super()._call_header(st, s, pos, at, out, final, section=section)
+
+    def _closes(self, s: str, at: int, final: bool) -> int | None:
+        """Whether the invoke at ``s[at]`` is a call: -1 yes (its ``</invoke>`` starts within
+        :data:`CALL_HOLD` characters, before the block's end; or none starts there: a long or
+        cut call), the block end's index no (the block ends first), None: not known yet."""
+        window = s[at : at + CALL_HOLD + len(self.section_end)]
+        hit, marker = find_first(window, (self.call_close, self.section_end))
+        if hit != -1 and hit < CALL_HOLD:
+            return -1 if marker == self.call_close else at + hit
+        if final or len(window) == CALL_HOLD + len(self.section_end):
+            return -1
+        return None
 
     def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """An unknown tool's call: content through its ``</invoke>`` (or up to the block's end),

@@ -15,7 +15,10 @@ message's closer are dropped wherever they stand in the text (the template may h
 opener as the generation prefix); ``<|open|>tools<|sep|>`` opens a section of calls (a call
 outside a section is text). A call header is ``<|open|>call``, whitespace, attributes up to the
 first ``<|sep|>``; NAME is its ``tool="..."`` attribute (``&quot;`` and ``&amp;`` unescaped, as
-vLLM's encoder escaped them); a header without one is not a call. An argument header is
+vLLM's encoder escaped them); a header without one is not a call. Text in a section that is no
+call (a misspelt ``<|open>call``, a header without ``tool``) is content and the section goes on
+(``section_goes_on``): a later ``<|open|>call`` is still a call, up to ``<|close|>tools<|sep|>``
+(dropped), as vLLM's regex finds every call of the section (fuzz seed 24, ``kimi_k3/fz36_*``). An argument header is
 ``<|open|>argument``, whitespace, attributes (``key``, ``type``: ``string`` when absent) up to
 ``<|sep|>``; VALUE runs verbatim to ``<|close|>argument<|sep|>``. A ``string`` value is the raw
 text; any other type is its JSON re-serialized (``json.dumps``), or the raw text as a string
@@ -84,6 +87,7 @@ class KimiK3Parser(XmlCallParser):
     param_close: ClassVar[str] = f"{CLOSE}argument{SEP}"
     bare_calls: ClassVar[bool] = False
     open_ends_value: ClassVar[bool] = False
+    section_goes_on: ClassVar[bool] = True  # vLLM reads every call of the section
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -91,17 +95,16 @@ class KimiK3Parser(XmlCallParser):
         return (OPEN, CLOSE, SEP)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        markers = (self.section_start, *DROPPED)
+        markers = (*self._starts(st), *DROPPED)
         hit, marker = find_first(s, markers, pos)
         if hit == -1:
             keep = 0 if final else held_suffix(s[pos:], markers)
             self._content(st, out, s[pos : len(s) - keep])
             return len(s) - keep, keep > 0
-        self._content(st, out, s[pos:hit])
-        if marker == self.section_start:
-            st.phase = "open"
-            return hit, False
-        return hit + len(marker or ""), False  # a channel marker: dropped
+        if marker in DROPPED:
+            self._content(st, out, s[pos:hit])
+            return hit + len(marker or ""), False  # a channel marker: dropped
+        return super()._on_text(st, s, pos, out, final)  # a section, a call in one, its end
 
     def _name(self, h: str) -> HeadResult:
         head = _header(h)

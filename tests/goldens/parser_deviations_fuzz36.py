@@ -1,0 +1,89 @@
+"""The deliberate deviations of ``parser_cases_fuzz36``'s cases (data for
+``tests/test_parsers_goldens.py``'s :data:`DEVIATIONS`): case id -> (tito's result, why). Each
+rule is in ``docs/conformance.md`` ("Tool and reasoning parsers") and named by the fuzzer's
+classifier (``conformance/fuzz_parsers_classify.deviation``).
+
+Nothing here is tito's output copied back: calls are vLLM's records (of the case, or of a
+companion case spelt right, ``*_fixed``), content vLLM's stream's where tito follows it, else
+the case's text with the calls' markup cut out.
+"""
+
+from __future__ import annotations
+
+from parser_cases_fuzz36 import cases
+from parser_deviations import RECORDED
+
+_TEXT = {c["id"]: c["text"] for c in cases()}
+
+
+def _calls(cid: str) -> list:
+    return [[n, a] for n, a in RECORDED[cid]["batch"]["calls"]]
+
+
+def _stream(cid: str) -> dict:
+    """vLLM's stream result of a case (where tito's is vLLM's stream, not its batch)."""
+    return {k: RECORDED[cid]["stream"][k] for k in ("reasoning", "content", "calls")}
+
+
+def _between(cid: str, start: str, end: str) -> str:
+    """The case's text from ``start`` (included) to ``end`` after it (excluded)."""
+    text = _TEXT[cid]
+    i = text.index(start)
+    return text[i : text.index(end, i)]
+
+
+_AFTER = ("text_after_calls: the text after and between the blocks is content (vLLM's batch "
+          "keeps only the text before the first block; its stream keeps it, as tito)")
+_BROKEN_INVOKE = ("an invoke whose </invoke> is misspelt before the block's end is no call, as in "
+                  "vLLM (batch and stream); its text up to the block's end is content, as vLLM's "
+                  "stream gives a block without a call")
+_K3 = ("text_kept: text in the section that is no call (a misspelt call opener, stray text) "
+       "leaves the section open: the calls after it are read, as vLLM's regex reads every call "
+       "of the section; vLLM drops that text, tito keeps it (and the section's opener before "
+       "it) as content")
+_D, _K, _M = "dots/fz36_", "kimi_k3/fz36_", "minimax_m2/fz36_"
+_K3_CALL = '<|open|>call tool="get_weather" index="2"'
+
+_FUZZ36_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    f"{_D}misspelt_invoke_end": (
+        {"reasoning": None, "calls": _calls(f"{_D}misspelt_invoke_end"),
+         "content": RECORDED[f"{_D}misspelt_invoke_end"]["stream"]["content"]},
+        _AFTER + "; " + _BROKEN_INVOKE),
+    f"{_D}misspelt_invoke_end_only": (
+        _stream(f"{_D}misspelt_invoke_end_only"),
+        "follows_vllm_stream: " + _BROKEN_INVOKE + " (the block's markers dropped); with no "
+        "call in the output vLLM's batch makes the whole output content, markers included"),
+    f"{_D}misspelt_invoke_end_after_call": (
+        {"reasoning": None, "calls": _calls(f"{_D}misspelt_invoke_end_after_call"),
+         "content": _between(f"{_D}misspelt_invoke_end_after_call", '<invoke name="search"',
+                             "\n</dots_function_call>") + "Bye"},
+        "text_kept: " + _BROKEN_INVOKE + "; after a call in the same block vLLM drops that text "
+        "(batch and stream), tito keeps it"),
+    f"{_D}long_misspelt_invoke_end": (
+        {"reasoning": None, "calls": _calls(f"{_D}long_misspelt_invoke_end_fixed"),
+         "content": "</invok>\n"},
+        "call_unclosed: an invoke whose </invoke> does not start within its first CALL_HOLD "
+        "(200) characters is sent as it comes (a bounded hold), so with a misspelt closer it "
+        "stays a call (its stray closer content); vLLM drops it (the calls: vLLM's, of the same "
+        "output spelt right)"),
+    f"{_K}misspelt_call_open": (
+        {"reasoning": None, "calls": _calls(f"{_K}misspelt_call_open"),
+         "content": _between(f"{_K}misspelt_call_open", "<|open|>tools", _K3_CALL)}, _K3),
+    f"{_K}misspelt_call_open_text": (
+        {"reasoning": None, "calls": _calls(f"{_K}misspelt_call_open_text"),
+         "content": "Let me check that for you." + _between(
+             f"{_K}misspelt_call_open_text", "<|open|>tools", _K3_CALL)}, _K3),
+    f"{_K}text_between_calls": (
+        {"reasoning": None, "calls": _calls(f"{_K}text_between_calls"), "content": "strayafter"},
+        _K3 + "; the text after the section too (text_after_calls)"),
+    f"{_M}invoke_as_text": (
+        {"reasoning": None, "calls": _calls(f"{_M}invoke_as_text_fixed"),
+         "content": _TEXT[f"{_M}invoke_as_text"].split("<minimax:tool_call>")[0]
+         + _TEXT[f"{_M}invoke_as_text"].split("</minimax:tool_call>")[1]},
+        "call_unclosed: an '<invoke name=\"' written as text before the section: vLLM's call "
+        "runs from it over the section's markers (a name that is no tool: dropped, batch and "
+        "stream), the real call lost; tito's header of that text does not parse (a quoted name "
+        "then no '>'), so it is content and the section's call is read (the calls: vLLM's, of "
+        "the same output without the stray text)"),
+    f"{_M}invoke_as_text_fixed": (_stream(f"{_M}invoke_as_text_fixed"), _AFTER),
+}
