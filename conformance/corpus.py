@@ -1906,3 +1906,44 @@ TOKENIZE_HARMONY_REASONING: dict[str, tuple[str, str, dict[str, Any]]] = {
 }
 HTTP_GROUPS["tokenize_harmony_reasoning"] = TOKENIZE_HARMONY_REASONING
 
+
+#: a message whose field vLLM's own message type refuses (``task`` not a string) is its role's
+#: OpenAI type, whose parts pydantic checks as vLLM's render iterates them: each must be one
+#: of the role's OpenAI part types (a ``thinking`` part is a 400 there; fuzz_render seed 701,
+#: case 274), on the chat render and ``/tokenize`` alike; ``task_str``: vLLM's type, parts free
+_PNG = "data:image/png;base64,iVBORw0KGgo="
+_OPENAI_PARTS_MESSAGES: dict[str, tuple[str, list[dict[str, Any]]]] = {
+    "user_thinking": (CHAT_R, [{"role": "user", "task": 1, "content": [
+        {"type": "thinking", "thinking": "hm"}]}]),
+    "user_text_thinking_tokenize": ("/tokenize", [{"role": "user", "task": {"id": "a"}, "content": [
+        {"type": "text", "text": "a"}, {"type": "thinking", "thinking": "hm"}]}]),
+    "user_thinking_task_str": (CHAT_R, [{"role": "user", "task": "t", "content": [
+        {"type": "thinking", "thinking": "hm"}]}]),
+    "user_image_string": (CHAT_R, [{"role": "user", "task": 1, "content": [
+        {"type": "image_url", "image_url": _PNG}]}]),
+    "user_video": ("/tokenize", [{"role": "user", "task": 1, "content": [
+        {"type": "video_url", "video_url": {"url": "https://example.com/a.mp4"}}]}]),
+    "user_breakpoint_bad": ("/tokenize", [{"role": "user", "task": 1, "content": [
+        {"type": "text", "text": "a", "prompt_cache_breakpoint": {"mode": "x"}}]}]),
+    "user_breakpoint_good": ("/tokenize", [{"role": "user", "task": 1, "content": [
+        {"type": "text", "text": "a", "prompt_cache_breakpoint": {"mode": "explicit"}}]}]),
+    "user_audio_format": (CHAT_R, [{"role": "user", "task": 1, "content": [
+        {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "ogg"}}]}]),
+    "assistant_refusal": (CHAT_R, [{"role": "assistant", "task": 1, "content": [
+        {"type": "refusal", "refusal": "no"}]}, {"role": "user", "content": "x"}]),
+    "assistant_thinking": (CHAT_R, [{"role": "assistant", "task": 1, "content": [
+        {"type": "thinking", "thinking": "hm"}]}, {"role": "user", "content": "x"}]),
+    "system_refusal": (CHAT_R, [{"role": "system", "task": 1, "content": [
+        {"type": "refusal", "refusal": "no"}]}, {"role": "user", "content": "x"}]),
+    "developer_tool_reference": (CHAT_R, [{"role": "developer", "task": 1, "content": [
+        {"type": "tool_reference", "name": "f"}]}, {"role": "user", "content": "x"}]),
+    "tool_text": ("/tokenize", [{"role": "tool", "task": 1, "tool_call_id": "c", "content": [
+        {"type": "text", "text": "r"}]}]),
+    "tool_thinking": ("/tokenize", [{"role": "tool", "task": 1, "tool_call_id": "c", "content": [
+        {"type": "thinking", "thinking": "hm"}]}]),
+}
+OPENAI_PARTS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    name: ("qwen3", path, {"model": "qwen3", "messages": messages})
+    for name, (path, messages) in _OPENAI_PARTS_MESSAGES.items()
+}
+HTTP_GROUPS["render_openai_parts_errors"] = OPENAI_PARTS

@@ -14,15 +14,17 @@ Run it (needs vllm==0.33.0, e.g. the venv at /work/vllm-venv)::
     /work/vllm-venv/bin/python conformance/fuzz_render.py --seed 2 -n 500 --models qwen3 gpt2 \\
         --url qwen3=http://127.0.0.1:18120 --url gpt2=http://127.0.0.1:18121
     ... --show 3          # up to 3 example cases per kind, requests included
-    ... --record render_fuzz --only 's2-17-*'   # store those cases (vLLM's answers) as goldens
+    ... --record render_fuzz --only 's2-*'      # store the differing cases (vLLM's answers)
+    ... --record render_fuzz --record-all --only 's2-17-*'   # store every selected case
 
 Responses bodies also draw custom and namespace tools, named tool choices of them and their
 call items (``fuzz_custom_tools.py``, from a generator of their own so that the other draws stay).
 
 A case is ``s<seed>-<i>-<endpoint>`` and is regenerated exactly from its seed and index (each
 case draws from its own ``random.Random``), so a case found once can be replayed or recorded by
-name. ``--record GROUP`` adds the selected cases (default: those with an unexplained difference)
-to ``conformance/goldens/GROUP.json`` in record.py's format, which the conformance test replays
+name. ``--record GROUP`` adds the cases with an unexplained difference (with ``--record-all``:
+every selected case, so a case tito already answers right needs it) to
+``conformance/goldens/GROUP.json`` in record.py's format, which the conformance test replays
 without vLLM.
 """
 
@@ -725,8 +727,8 @@ def main() -> None:
     ap.add_argument("--show", type=int, default=1, help="example cases printed per kind")
     ap.add_argument("--all", action="store_true", help="list intended differences too")
     ap.add_argument("--record", metavar="GROUP",
-                    help="add the cases with an unexplained difference (or, with --only, the "
-                    "selected ones) to conformance/goldens/GROUP.json")
+                    help="add the cases with an unexplained difference (with --record-all: "
+                    "every selected case) to conformance/goldens/GROUP.json")
     ap.add_argument("--record-all", action="store_true",
                     help="with --record: every selected case, not only the differing ones")
     args = ap.parse_args()
@@ -826,6 +828,9 @@ def run(args: argparse.Namespace, cases: list[tuple[str, str, str, dict[str, Any
         f"{s} {differing[s]}/{n}" for s, n in sorted(per_server.items())))
     print(f"\n{len(found)} cases with unexplained differences, {len(kinds)} kinds")
     if args.record:
+        if not args.record_all and len(found) < len(cases):
+            print(f"{len(cases) - len(found)} selected cases without an unexplained difference "
+                  "not recorded (--record-all records them too)")
         save(args.record, found, version)
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MEDIA_PART_TYPES", "custom_typed", "typed_tools"]
+__all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "custom_typed", "openai_part_fits",
+           "typed_tools"]
 
 
 #: Media part type -> the key holding its payload, and the placeholder type templates see.
@@ -125,6 +126,46 @@ def _part_fields(part: Any) -> int | None:
         return 2 + len(media)  # type, the payload, the payload's keys
     # else the permissive simple media types (all keys optional): the best one's keys
     return max(sum(1 for k in fields if k in part) for fields in _SIMPLE_MEDIA_FIELDS)
+
+
+#: the part types each role's OpenAI message type takes (system, developer, tool: text only)
+OPENAI_PART_TYPES = {"user": ("text", "image_url", "input_audio", "file"),
+                     "assistant": ("text", "refusal")}
+#: per OpenAI part type: its payload key and the check of the payload's value
+_OPENAI_PAYLOADS: dict[str, tuple[str, Any]] = {
+    "text": ("text", lambda v: isinstance(v, str)),
+    "refusal": ("refusal", lambda v: isinstance(v, str)),
+    "image_url": ("image_url", lambda v: isinstance(v, Mapping) and isinstance(v.get("url"), str)
+                  and v.get("detail", "auto") in ("auto", "low", "high", "original")),
+    "input_audio": ("input_audio", lambda v: isinstance(v, Mapping)
+                    and isinstance(v.get("data"), str) and v.get("format") in ("wav", "mp3")),
+    "file": ("file", lambda v: isinstance(v, Mapping) and all(
+        isinstance(v[k], str) for k in ("file_data", "file_id", "filename") if k in v)),
+}
+
+
+def _breakpoint_fits(part: Mapping[str, Any]) -> bool:
+    """openai's ``prompt_cache_breakpoint`` of a text or media part, when present."""
+    if "prompt_cache_breakpoint" not in part:
+        return True
+    value = part["prompt_cache_breakpoint"]
+    return isinstance(value, Mapping) and value.get("mode") == "explicit" and (
+        value.get("ttl", "30m") in ("30m", "12h"))
+
+
+def openai_part_fits(role: str, part: Any) -> bool:
+    """Whether ``part`` validates as one of ``role``'s OpenAI content part types: what pydantic
+    checks as vLLM 0.33 iterates the parts of a message that is not :func:`custom_typed` (the
+    lazily validated iterable; a part that fits none is its 400 at render, found by fuzz_render
+    seed 701: a ``thinking`` part in such a user message). The parts' other keys are ignored,
+    as pydantic ignores a typed dict's extra keys."""
+    if not isinstance(part, Mapping):
+        return False
+    kind = part.get("type")
+    if kind not in OPENAI_PART_TYPES.get(role, ("text",)):
+        return False
+    key, fits = _OPENAI_PAYLOADS[kind]
+    return key in part and fits(part[key]) and (kind == "refusal" or _breakpoint_fits(part))
 
 
 def custom_typed(message: Mapping[str, Any]) -> bool:

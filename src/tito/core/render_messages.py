@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tito.core.message_union import MEDIA_PART_TYPES, custom_typed, typed_tools
+from tito.core.message_union import (MEDIA_PART_TYPES, OPENAI_PART_TYPES, custom_typed,
+                                     openai_part_fits, typed_tools)
 from tito.errors import BadRequest
 
 if TYPE_CHECKING:
@@ -97,50 +98,63 @@ _Part = tuple[str, "str | None", dict[str, Any]]
 
 def _content_parts(
     content: list[Any], where: str, media: list[dict[str, Any]], text_only: str | None = None,
-    *, lenient: bool = False,
+    *, openai_role: str | None = None,
 ) -> list[_Part]:
     """(kind, text, extra keys) per part; media parts are appended to ``media`` untouched
-    (``text_only``: the name of a text-only model, which refuses them). ``lenient``: a text
-    part without its text is skipped (``text``, ``refusal``) or has a null text, as vLLM 0.33's
-    custom message type reads it (:func:`custom_typed`); otherwise it is a 400."""
+    (``text_only``: the name of a text-only model, which refuses them). ``openai_role``: the
+    message is that role's OpenAI type (not :func:`custom_typed`), whose parts must each fit
+    one of the role's OpenAI part types (:func:`openai_part_fits`; tito also takes bare strings
+    and ``input_text`` / ``output_text`` parts: the ``bare_parts`` deviation), else a 400 (the
+    specific one of :func:`_one_part` first); None: vLLM's custom type, where a text part
+    without its text is skipped (``text``, ``refusal``) or has a null text."""
     out: list[_Part] = []
     for j, part in enumerate(content):
         pw = f"{where}[{j}]"
-        if isinstance(part, str):
-            out.append(("text", part, {}))
-            continue
-        if not isinstance(part, Mapping):
-            raise BadRequest(f"{pw} must be an object or a string.", param=pw)
-        kind = _part_type(part, pw)
-        extra = {k: v for k, v in part.items() if k not in _KNOWN_PART_KEYS}
-        if kind in _TEXT_PART_KEYS:
-            text = part.get(_TEXT_PART_KEYS[kind])
-            if text is None and lenient:
-                if kind not in _SKIP_WITHOUT_TEXT:
-                    out.append(("text", None, extra))
-                continue
-            if not isinstance(text, str) and not lenient:
-                raise BadRequest(
-                    f"{pw}.{_TEXT_PART_KEYS[kind]} must be a string for a '{kind}' part.", param=pw
-                )
-            out.append(("text", text, extra))
-        elif kind == "tool_reference":  # vLLM 0.33: a deferred tool's name, for the template
-            name = part.get("name")
-            if not isinstance(name, str):
-                raise BadRequest(f"{pw}.name must be a string for a 'tool_reference' part.",
-                                 param=pw)
-            out.append(("tool_reference", name, {}))
-        elif kind in MEDIA_PART_TYPES:
-            key, placeholder = MEDIA_PART_TYPES[kind]
-            if part.get(key) is None:
-                raise BadRequest(f"{pw} of type '{kind}' must carry `{key}`.", param=pw)
-            if text_only is not None:
-                raise refuse_media(kind, text_only)
-            media.append(dict(part))
-            out.append((placeholder, None, extra))
-        else:
-            raise BadRequest(f"{pw}: unknown content part type '{kind}'.", param=pw)
+        one = _one_part(part, pw, media, text_only, lenient=openai_role is None)
+        if openai_role is not None and not openai_part_fits(openai_role, part) and not (
+                isinstance(part, str) or part.get("type") in ("input_text", "output_text")):
+            kinds = ", ".join(OPENAI_PART_TYPES.get(openai_role, ("text",)))
+            raise BadRequest(f"{pw} is not a valid {openai_role} content part (the message is "
+                             f"OpenAI's {openai_role} message type, whose parts are {kinds}).",
+                             param=pw)
+        if one is not None:
+            out.append(one)
     return out
+
+
+def _one_part(part: Any, pw: str, media: list[dict[str, Any]], text_only: str | None, *,
+              lenient: bool) -> _Part | None:
+    """One part of :func:`_content_parts` (None: a text part ``lenient`` skips)."""
+    if isinstance(part, str):
+        return ("text", part, {})
+    if not isinstance(part, Mapping):
+        raise BadRequest(f"{pw} must be an object or a string.", param=pw)
+    kind = _part_type(part, pw)
+    extra = {k: v for k, v in part.items() if k not in _KNOWN_PART_KEYS}
+    if kind in _TEXT_PART_KEYS:
+        text = part.get(_TEXT_PART_KEYS[kind])
+        if text is None and lenient:
+            return None if kind in _SKIP_WITHOUT_TEXT else ("text", None, extra)
+        if not isinstance(text, str) and not lenient:
+            raise BadRequest(
+                f"{pw}.{_TEXT_PART_KEYS[kind]} must be a string for a '{kind}' part.", param=pw
+            )
+        return ("text", text, extra)
+    if kind == "tool_reference":  # vLLM 0.33: a deferred tool's name, for the template
+        name = part.get("name")
+        if not isinstance(name, str):
+            raise BadRequest(f"{pw}.name must be a string for a 'tool_reference' part.",
+                             param=pw)
+        return ("tool_reference", name, {})
+    if kind in MEDIA_PART_TYPES:
+        key, placeholder = MEDIA_PART_TYPES[kind]
+        if part.get(key) is None:
+            raise BadRequest(f"{pw} of type '{kind}' must carry `{key}`.", param=pw)
+        if text_only is not None:
+            raise refuse_media(kind, text_only)
+        media.append(dict(part))
+        return (placeholder, None, extra)
+    raise BadRequest(f"{pw}: unknown content part type '{kind}'.", param=pw)
 
 
 def join_texts(texts: list[Any], sep: str = "\n") -> str:
@@ -155,7 +169,7 @@ def join_texts(texts: list[Any], sep: str = "\n") -> str:
 
 def _content_for_template(
     content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]],
-    text_only: str | None = None, lenient: bool = False,
+    text_only: str | None = None, openai_role: str | None = None,
 ) -> str | list[dict[str, Any]]:
     if content is None:
         return "" if fmt == "string" else []
@@ -163,7 +177,7 @@ def _content_for_template(
         return content if fmt == "string" else [{"type": "text", "text": content}]
     if not isinstance(content, list):
         raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
-    parts = _content_parts(content, where, media, text_only, lenient=lenient)
+    parts = _content_parts(content, where, media, text_only, openai_role=openai_role)
     if fmt == "string":
         # an empty text part adds nothing, not even its separator (vLLM keeps truthy parts)
         return join_texts([text for kind, text, _ in parts
@@ -318,8 +332,7 @@ def normalize_messages(
         msg["content"] = (
             None if content is None and keep_null_content
             else _content_for_template(content, f"{where}.content", content_format, media,
-                                       text_only_model, isinstance(content, list)
-                                       and custom_typed(message))
+                                       text_only_model, None if custom_typed(message) else role)
         )
         if role == "tool" and isinstance(msg["content"], list) and all(
                 p.get("type") == "text" for p in msg["content"]):
