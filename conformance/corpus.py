@@ -1942,8 +1942,29 @@ _OPENAI_PARTS_MESSAGES: dict[str, tuple[str, list[dict[str, Any]]]] = {
     "tool_thinking": ("/tokenize", [{"role": "tool", "task": 1, "tool_call_id": "c", "content": [
         {"type": "thinking", "thinking": "hm"}]}]),
 }
+#: the same on gpt-oss, whose harmony render reads such parts' texts (a complete text part in
+#: such a message renders: tito refused it before); its /tokenize never reads them
+_OPENAI_PARTS_GPTOSS: dict[str, tuple[str, list[dict[str, Any]]]] = {
+    "gptoss_user_text": (CHAT_R, [{"role": "user", "task": 1, "content": [
+        {"type": "text", "text": "hi"}]}]),
+    "gptoss_user_thinking": (CHAT_R, [{"role": "user", "task": 1, "content": [
+        {"type": "thinking", "thinking": "hm"}]}]),
+    "gptoss_user_image_string": (CHAT_R, [{"role": "user", "task": 1, "content": [
+        {"type": "image_url", "image_url": "x"}]}]),
+    "gptoss_assistant_text": (CHAT_R, [{"role": "user", "content": "q"}, {
+        "role": "assistant", "task": 1, "content": [{"type": "text", "text": "ans"}]},
+        {"role": "user", "content": "x"}]),
+    "gptoss_assistant_refusal": (CHAT_R, [{"role": "user", "content": "q"}, {
+        "role": "assistant", "task": 1, "content": [{"type": "refusal", "refusal": "no"}]},
+        {"role": "user", "content": "x"}]),
+    "gptoss_system_text": (CHAT_R, [{"role": "system", "task": 1, "content": [
+        {"type": "text", "text": "sys"}]}, {"role": "user", "content": "x"}]),
+    "gptoss_user_thinking_tokenize": ("/tokenize", [{"role": "user", "task": 1, "content": [
+        {"type": "thinking", "thinking": "hm"}]}]),
+}
 OPENAI_PARTS: dict[str, tuple[str, str, dict[str, Any]]] = {
-    name: ("qwen3", path, {"model": "qwen3", "messages": messages})
-    for name, (path, messages) in _OPENAI_PARTS_MESSAGES.items()
+    name: (server, path, {"model": server, "messages": messages})
+    for server, group in (("qwen3", _OPENAI_PARTS_MESSAGES), ("gpt-oss", _OPENAI_PARTS_GPTOSS))
+    for name, (path, messages) in group.items()
 }
 HTTP_GROUPS["render_openai_parts_errors"] = OPENAI_PARTS

@@ -164,7 +164,8 @@ DEVIATIONS: list[Deviation] = [
               "DeepSeek-V4.1: vLLM's encoder deep-copies the request's messages, which fails "
               "(a 400: cannot pickle a ValidatorIterator) when its body left a message's part "
               "list an unread iterable (render_chat_parts.lazy_content), or /tokenize's "
-              "assistant calls; tito renders them (docs/conformance.md, DeepSeek-V4.1)"),
+              "assistant calls, or a Responses custom_tool_call_output's output list; tito "
+              "renders them (docs/conformance.md, DeepSeek-V4.1)"),
     Deviation("render_fuzz*", "*.image41*", "*",
               "DeepSeek-V4.1: an image part the prompt never writes (a developer message the "
               "history drop removes, a message with its own content_blocks) is loaded by vLLM "

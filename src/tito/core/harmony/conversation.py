@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tito.core.message_union import custom_typed
+from tito.core.message_union import OPENAI_PART_TYPES, custom_typed, openai_part_fits
 from tito.errors import BadRequest
 
 __all__ = [
@@ -145,21 +145,16 @@ def lazy_content_dumped(messages: Any) -> Any:
             for m in messages]
 
 
-#: the part types of the OpenAI message types whose parts harmony's default path iterates
-_LAZY_PART_TYPES = {"user": ("text", "image_url", "input_audio", "file"),
-                    "assistant": ("text", "refusal")}
-
-
 def _check_lazy_parts(role: str, content: list[Any], where: str) -> None:
     """The parts of a :func:`_lazy` message as pydantic checks them when vLLM iterates them:
-    each an object of one of the role's part types (a text / refusal part here lacks its text,
-    or the message would not be lazy)."""
-    allowed = _LAZY_PART_TYPES.get(role, ("text",))
+    each one of the role's OpenAI part types (:func:`tito.core.message_union.openai_part_fits`;
+    a complete text part passes: a message whose other field vLLM's own type refuses is lazy
+    with good parts too)."""
     for k, part in enumerate(content):
-        kind = part.get("type") if isinstance(part, Mapping) else None
-        if kind not in allowed or kind in ("text", "refusal"):
+        if not openai_part_fits(role, part):
+            kinds = ", ".join(OPENAI_PART_TYPES.get(role, ("text",)))
             raise BadRequest(f"{where}.content.{k}: not a valid {role} content part "
-                             f"(types: {', '.join(allowed)}).")
+                             f"(types: {kinds}).")
 
 
 class ReasoningObject(str):
