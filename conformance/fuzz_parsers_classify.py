@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from fuzz_parsers_compare import (
+    _bracket_cut,
     _json_equal,
     _kept_call,
     _keys,
@@ -61,7 +62,7 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     tito keeps its text, as ``truncated_call``), ``key_stripped`` (hy_v4: vLLM's batch keeps the
     spaces around a key, its stream and tito strip them), ``call_unclosed`` (kimi_k3, deepseek_v3 /
     v31, plamo3, glm45 / glm47 / ling3, deepseek_v32, kimi_k2, hy_v3, step3, poolside_v1,
-    functiongemma: a call whose closer,
+    functiongemma, ernie45: a call whose closer,
     ``<|close|>call<|sep|>``, ``<｜tool▁call▁end｜>``, ``<|plamo:end_tool_arguments:plamo|>``,
     ``</tool_call>``, ``</｜DSML｜invoke>``, ``<|tool_call_end|>``, functiongemma's
     ``}<end_function_call>``, is missing or misspelt (or spaced), or
@@ -98,7 +99,10 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     end marker included, its stream drops the section; tito keeps the section's text as
     content, its end marker dropped as markup), ``role_without_sep`` (gigachat3: ``function
     call<|role_sep|>`` without ``<|message_sep|>`` before it: vLLM's batch makes the call and
-    the whole output content, the call's JSON included; tito's content is the text before it).
+    the whole output content, the call's JSON included; tito's content is the text before it),
+    ``bracket_kinds`` (arguments whose brackets do not match, a ``[`` dropped: tito's O(1)
+    scanner counts brackets, not their kinds, so a ``]`` closing a ``{`` ends the arguments there
+    and the rest is content; vLLM's run on to the next marker; neither is JSON).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -136,6 +140,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     if kind == "args" and len(wc) == len(gc) and all(
             a[0] == b[0] and _subdict(a[1], b[1]) for a, b in zip(wc, gc)):
         return "value_kept"  # a value whose closing markup is broken: vLLM's batch drops it
+    if kind in ("args", "content") and _bracket_cut(wc, gc, gcont):
+        return "bracket_kinds"  # a ']' closing a '{': tito's arguments end there
     if tool == "xlam" and kind in ("content", "n_calls") and not wc and gc \
             and [c[0] for c in vs1.get("calls") or []] == [c[0] for c in gc]:
         return "text_after_calls"  # a list followed by text: vLLM's batch makes it all content
@@ -288,6 +294,9 @@ _CALL_CLOSERS = {
     # (a misspelt <｜tool_call_end｜>: vLLM's batch drops that call, its stream merges the next
     # call's parameters into it; tito ends it at the next call marker)
     "step3": (("<｜tool_call_begin｜>", "<｜tool_call_end｜>"),),
+    # (vLLM's regex and its stream need </tool_call>: the call and its text are dropped; tito
+    # makes the call once its JSON closed: ernie45+ernie45/fz36_misspelt_call_end, seed 25)
+    "ernie45": (("<tool_call>", "</tool_call>"),),
 }
 
 

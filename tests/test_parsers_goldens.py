@@ -35,6 +35,7 @@ from parser_deviations_stray_markup import NOT_JSON as _STRAY_NOT_JSON  # noqa: 
 from parser_deviations_stray_markup import _STRAY_MARKUP_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz_residue import NOT_JSON as _RESIDUE_NOT_JSON  # noqa: E402
 from parser_deviations_fuzz_residue import _RESIDUE_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz36 import NOT_JSON as _FUZZ36_NOT_JSON  # noqa: E402
 from parser_deviations_fuzz36 import _FUZZ36_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FUZZ9_DS_PLAMO_DEVIATIONS,
@@ -311,7 +312,7 @@ NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/tr
             # inkling10: a cut or broken args object is sent as written (vLLM's too)
             *(f"{p}{c}" for p in ("inkling+inkling/", "inkling/")
               for c in ("bad_json", "cut_in_args", "end_sampling_in_call")),
-            *_STRAY_NOT_JSON, *_RESIDUE_NOT_JSON}
+            *_STRAY_NOT_JSON, *_RESIDUE_NOT_JSON, *_FUZZ36_NOT_JSON}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

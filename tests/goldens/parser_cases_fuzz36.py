@@ -64,6 +64,30 @@ _CASES: list[tuple[str, str | None, str, str]] = [
      'The token I\'ll look it up.\n<minimax:tool_call>\n<invoke name="search">\n<parameter name="l'
      'imit">0</parameter>\n<parameter name="query">東京</parameter>\n</invoke>\n</minimax:tool_call'
      '>Let me check that for you.'),
+    # hunyuan_a13b: a list element without "arguments" (misspelt) is no call and the list goes
+    # on, as vLLM's batch skips it (fixed: tito called it with {}; its text is content: text_kept)
+    ('hunyuan_a13b', 'hunyuan_a13b', 'argless_element',  # seed 25, hunyuan_a13b+hunyuan_a13b/4
+     '<think>\nok\n\n\n</think>\n<answer>\nI\'ll look it up.\n<tool_calls>[{"name": "get_time", "a'
+     'rguments": {}}, {"name": "get_time", "arguments": {}}, {"name": "get_weather", "aguments": {'
+     '}}]</tool_calls>'),
+    ('hunyuan_a13b', None, 'argless_first',
+     'Hi\n<tool_calls>[{"name": "get_weather", "aguments": {}}, {"name": "get_time", "arguments": '
+     '{}}]</tool_calls>'),
+    ('hunyuan_a13b', None, 'argless_only',
+     'Hi\n<tool_calls>[{"name": "get_weather", "aguments": {"city": "Paris"}}]</tool_calls>'),
+    # ernie45: a misspelt </tool_call>: vLLM needs the closer (batch and stream: no call, its text
+    # dropped); tito makes the call, the misspelt closer content (call_unclosed)
+    ('ernie45', 'ernie45', 'misspelt_call_end',  # seed 25, ernie45+ernie45/3
+     '<think>嗯，想一想。</think>OK<tool_call>{"name": "get_time", "arguments": {}}</tool_calll>'),
+    ('ernie45', 'ernie45', 'misspelt_call_end_fixed',
+     '<think>嗯，想一想。</think>OK<tool_call>{"name": "get_time", "arguments": {}}</tool_call>'),
+    # mistral: arguments whose '[' was dropped: tito's scanner counts brackets, not their kinds,
+    # so the ']' ends the arguments and the rest is content; vLLM's run on to the next marker
+    # (bracket_kinds; neither is JSON)
+    ('mistral', 'mistral', 'mismatched_bracket',  # seed 107, mistral+mistral/4
+     'Let me think.[/THINK]Result below 🎉[TOOL_CALLS]not_a_tool[ARGS]{"options": {}, "city": "nu'
+     'll", "tags": ], "temp": 2.0}[TOOL_CALLS]not_a_tool[ARGS]{"detailed": true, "note": 15000000'
+     '000.0}OK'),
 ]
 
 

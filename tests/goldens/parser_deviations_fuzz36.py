@@ -42,6 +42,15 @@ _K3 = ("text_kept: text in the section that is no call (a misspelt call opener, 
        "of the section; vLLM drops that text, tito keeps it (and the section's opener before "
        "it) as content")
 _D, _K, _M = "dots/fz36_", "kimi_k3/fz36_", "minimax_m2/fz36_"
+_H, _E, _MB = "hunyuan_a13b/fz36_", "ernie45+ernie45/fz36_", "mistral+mistral/fz36_mismatched_bracket"
+_HR = "hunyuan_a13b+hunyuan_a13b/fz36_argless_element"
+_ARGLESS = ("text_kept: a list element without \"arguments\" (misspelt) is no call and the "
+            "list goes on, as vLLM's batch skips it; vLLM drops its text (with no call at all its "
+            "batch keeps the whole output, markers included), tito keeps the object's text as "
+            "content, the list's markup dropped")
+#: vLLM's arguments of the broken call (to the next [TOOL_CALLS]), and tito's: up to the ']'
+_MB_ARGS = RECORDED[_MB]["batch"]["calls"][0][1]
+_MB_CUT = _MB_ARGS[: _MB_ARGS.index("]") + 1]
 _K3_CALL = '<|open|>call tool="get_weather" index="2"'
 
 _FUZZ36_DEVIATIONS: dict[str, tuple[dict, str]] = {
@@ -86,4 +95,32 @@ _FUZZ36_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "then no '>'), so it is content and the section's call is read (the calls: vLLM's, of "
         "the same output without the stray text)"),
     f"{_M}invoke_as_text_fixed": (_stream(f"{_M}invoke_as_text_fixed"), _AFTER),
+    _HR: (
+        {"reasoning": RECORDED[_HR]["batch"]["reasoning"], "calls": _calls(_HR),
+         "content": _between(_HR, "I'll", "<tool_calls>")
+         + _between(_HR, '{"name": "get_weather"', "]</tool_calls>")}, _ARGLESS),
+    f"{_H}argless_first": (
+        {"reasoning": None, "calls": _calls(f"{_H}argless_first"),
+         "content": "Hi\n" + _between(f"{_H}argless_first", "{", ", {")}, _ARGLESS),
+    f"{_H}argless_only": (
+        {"reasoning": None, "calls": [],
+         "content": "Hi\n" + _between(f"{_H}argless_only", "{", "]</tool_calls>")}, _ARGLESS),
+    f"{_E}misspelt_call_end": (
+        {"reasoning": RECORDED[f"{_E}misspelt_call_end"]["batch"]["reasoning"],
+         "calls": _calls(f"{_E}misspelt_call_end_fixed"), "content": "OK</tool_calll>"},
+        "call_unclosed: a misspelt </tool_call>: vLLM's regex and its stream need the closer and "
+        "drop the call with its text (batch and stream); tito makes the call once its JSON "
+        "closed and keeps the misspelt closer as content (the calls: vLLM's, of the same output "
+        "spelt right)"),
+    _MB: (
+        {"reasoning": RECORDED[_MB]["batch"]["reasoning"],
+         "calls": [[_calls(_MB)[0][0], _MB_CUT], _calls(_MB)[1]],
+         "content": RECORDED[_MB]["batch"]["content"] + _MB_ARGS[len(_MB_CUT) :] + "OK"},
+        "bracket_kinds: arguments whose '[' was dropped: tito's O(1) scanner counts brackets, "
+        "not their kinds, so the ']' closes the arguments and the rest of them is content (with "
+        "the text after the calls: text_after_calls); vLLM's engine takes the text up to the "
+        "next [TOOL_CALLS] (the calls: vLLM's, the first cut at its ']'; neither is JSON)"),
 }
+
+#: cases whose arguments are not JSON in vLLM either (a bracket dropped)
+NOT_JSON = {_MB}

@@ -8,7 +8,8 @@ phases every such call goes through:
     The call header (the format's lead tokens, e.g. ``<tool_call>`` or ``,``, then ``{`` up to
     the arguments' ``{``) is parsed from ``buf``; see :func:`._json.parse_object_header`. COMMIT:
     the call starts (name sent) and its arguments stream from their ``{``; CLOSED: the call starts
-    and ends with arguments ``{}``; INVALID at ``p``: the header's text up to ``p`` is content and
+    and ends with arguments ``{}`` (none with ``argless_skipped`` when the object has no
+    arguments: its text is content); INVALID at ``p``: the header's text up to ``p`` is content and
     the format's ``resume_phase`` takes over at ``p`` (:meth:`ObjectCallParser._invalid_header`:
     granite skips a malformed list element instead); NEED: hold the header, unless it is longer
     than :data:`HEADER_LIMIT` (plus the lead) or ``final``, which count as INVALID at that point.
@@ -131,6 +132,9 @@ class ObjectCallParser(ToolParser):
     #: reads it (granite): its markup is dropped, and once the name's string has closed the
     #: call is made with arguments ``{}``; otherwise such a header is content (vLLM's batch)
     engine_cut: ClassVar[bool] = False
+    #: a list element without arguments is no call, its object's text content, and the list
+    #: goes on (hunyuan_a13b: vLLM's batch skips an element lacking ``"arguments"``)
+    argless_skipped: ClassVar[bool] = False
 
     # -- what the subclass tells about the header now being parsed -----------------------------
 
@@ -172,6 +176,10 @@ class ObjectCallParser(ToolParser):
             h = h.__class__("invalid", min(rest, limit))
         if h.kind == "invalid":
             return self._invalid_header(st, s, pos, pos + h.pos, out)
+        if h.kind == "closed" and h.args is None and self.argless_skipped:
+            self._content(st, out, s[s.index("{", pos) : pos + h.pos])  # (after the lead)
+            st.phase = self.after_phase
+            return pos + h.pos, False
         self._start_call(st, out, h.name)
         st.pend = ""
         if h.kind == "commit":

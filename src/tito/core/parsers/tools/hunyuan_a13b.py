@@ -17,7 +17,9 @@ Phases (``head``/``sep``/``next``/``args``/``sargs``/``tail``/``after`` are in
 
 Rules: as :mod:`.json_list`; ``"arguments"`` that are not an object are passed on as their text
 (a string is decoded, as vLLM passes a non-dict value on); ``</tool_calls>`` inside broken
-arguments ends the call. Calls inside ``<think>`` are reasoning: the reasoning parser runs first
+arguments ends the call. An element without arguments (a misspelt ``"aguments"``) is no call and
+the list goes on, as vLLM's batch skips it (its object's text is content: vLLM drops it; fuzz
+seed 25, ``hunyuan_a13b*/fz36_argless_*``). Calls inside ``<think>`` are reasoning: the reasoning parser runs first
 (vLLM skips such regions by regex). vLLM also removes a leading ``助手：`` ("assistant:") from
 content when there is no call; tito does not rewrite content.
 """
@@ -42,6 +44,7 @@ class HunyuanA13BParser(JsonListParser):
     resume_phase: ClassVar[str] = "text"
     closed_phase: ClassVar[str] = "after"
     string_args: ClassVar[bool] = True
+    argless_skipped: ClassVar[bool] = True
     stop_markers: ClassVar[tuple[str, ...]] = (END, START)
     end_marker: ClassVar[str] = END
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
@@ -57,4 +60,5 @@ class JambaParser(HunyuanA13BParser):
 
     name: ClassVar[str] = "jamba"
     normalize_args: ClassVar[bool] = True
+    argless_skipped: ClassVar[bool] = False  # (vLLM's stream makes that call; its batch none)
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
