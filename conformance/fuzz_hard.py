@@ -199,6 +199,26 @@ def _norm(content: bytes) -> bytes:
     return _CLOCK.sub(rb'"\1":0', _IDS.sub(b"<id>", content))
 
 
+def _stack_bound(ref: Any, raw: bytes) -> bool:
+    """Whether the FastAPI reference's "error parsing the body" is its stack running out: a body
+    ``json`` reads here, nested near the interpreter's recursion limit, where the reference's own
+    frames (Starlette's middleware, the test client's thread) leave ``json.loads`` fewer levels
+    than tito's parser reads (orjson: 1,024), so the two answers differ by where the stack ends,
+    not by a rule (seed 132 case 1432: 977 levels). ``json`` decides here with room on the stack
+    (the caller's own depth, pytest's included, is no limit of the body's)."""
+    if ref.status_code != 400 or b"There was an error parsing the body" not in ref.content:
+        return False
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + 2000)
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        return False
+    finally:
+        sys.setrecursionlimit(limit)
+    return True
+
+
 def _shape(resp: Any) -> str | None:
     if resp.status_code >= 500:
         return "5xx"
@@ -247,10 +267,13 @@ class Apps:
         # without its fast path; render: the FastAPI app)
         base = answers["validated" if derender else "ref"]
         lean = answers["lean"]
+        stack = _stack_bound(answers["ref"], raw)
+        if stack and not derender:
+            return out
         if (lean.status_code, _norm(lean.content)) != (base.status_code, _norm(base.content)):
             out.append((f"diverges lean {path}", f"{base.status_code} {base.content[:300]!r}"
                         f" != {lean.status_code} {lean.content[:300]!r}"))
-        if derender and answers["ref"].status_code != lean.status_code:
+        if derender and not stack and answers["ref"].status_code != lean.status_code:
             out.append((f"status differs from fastapi {path}",
                         f"{answers['ref'].status_code} != {lean.status_code}"))
         return out
