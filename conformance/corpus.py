@@ -1968,3 +1968,36 @@ OPENAI_PARTS: dict[str, tuple[str, str, dict[str, Any]]] = {
     for name, (path, messages) in group.items()
 }
 HTTP_GROUPS["render_openai_parts_errors"] = OPENAI_PARTS
+
+#: DeepSeek-V3.2's encoding renders an empty conversation when tools make it a system message
+#: (vLLM 0.33 on chat, /tokenize, Responses and Messages, whose user message of an empty text
+#: block is dropped: fuzz_render seed 337, case 357); without tools it fails (vLLM's 500)
+_T32 = [{"type": "function", "function": {"name": "get_time", "parameters": {
+    "type": "object", "properties": {}}}}]
+_T32B = [*_T32, {"type": "function", "function": {"name": "ping", "description": "Ping"}}]
+_RT32 = [{"type": "function", "name": "get_time", "parameters": {"type": "object",
+                                                                  "properties": {}}}]
+_MT32 = [{"name": "get_time", "input_schema": {"type": "object", "properties": {}}}]
+DSV32_EMPTY: dict[str, tuple[str, str, dict[str, Any]]] = {
+    name: ("dsv32", path, {"model": "dsv32", **body}) for name, (path, body) in {
+        "chat_tools": (CHAT_R, {"messages": [], "tools": _T32}),
+        "chat_two_tools": (CHAT_R, {"messages": [], "tools": _T32B}),
+        "chat_tools_choice_none": (CHAT_R, {"messages": [], "tools": _T32,
+                                            "tool_choice": "none"}),
+        "chat_tools_thinking": (CHAT_R, {"messages": [], "tools": _T32,
+                                         "chat_template_kwargs": {"thinking": True}}),
+        "tokenize_tools": ("/tokenize", {"messages": [], "tools": _T32}),
+        "tokenize_tools_thinking": ("/tokenize", {"messages": [], "tools": _T32,
+                                                  "chat_template_kwargs": {"thinking": True}}),
+        "tokenize_two_tools": ("/tokenize", {"messages": [], "tools": _T32B}),
+        "responses_tools": (RESPONSES_R, {"input": [], "tools": _RT32}),
+        "responses_tools_choice_none": (RESPONSES_R, {"input": [], "tools": _RT32,
+                                                      "tool_choice": "none"}),
+        "messages_empty_text_tools": (MESSAGES_R, {"max_tokens": 1024, "tools": _MT32,
+                                                   "messages": [{"role": "user", "content": [
+                                                       {"type": "text"}]}]}),
+        "messages_none_tools": (MESSAGES_R, {"max_tokens": 1024, "tools": _MT32,
+                                             "messages": []}),
+    }.items()
+}
+HTTP_GROUPS["render_dsv32_empty"] = DSV32_EMPTY

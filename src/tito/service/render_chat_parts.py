@@ -21,7 +21,7 @@ from tito.core.parsers.tools._schema import tool_params
 from tito.core.parsers.tools.structural import structural_tag
 from tito.core.template_budget import TemplateRenderError
 from tito.errors import BadRequest
-from tito.models.hf import RENDERS_EMPTY
+from tito.models.hf import ENCODES_EMPTY
 from tito.service.harmony import is_harmony_model
 from tito.service.render_common import _common_context, reasoning_ended_for
 from tito.service.render_settings import RenderSettings, current_settings
@@ -76,7 +76,7 @@ def chat_messages(request: ChatCompletionRequest, template: Any, native: str | N
     generation prompt; V3.2's fails in vLLM, a 500: tito's 400)."""
     if template is None and native is None:
         return None
-    if native in RENDERS_EMPTY and not request.messages:
+    if native in ENCODES_EMPTY and not request.messages:
         return core_render.NormalizedMessages([], [])
     return core_render.normalize_messages(
         request.messages,
@@ -120,6 +120,9 @@ def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
             if prompt.images:
                 raise BadRequest(_dsv41_images(model))
             return prompt.text
+        if not conversation.messages and not tools:  # (vLLM's encoding fails: a 500)
+            raise BadRequest("`messages` must contain at least one message (DeepSeek-V3.2's "
+                             "encoding renders an empty one only with tools).", param="messages")
         return render_dsv32.encode(conversation.messages, tools, thinking=bool(
             kwargs.get("thinking") or kwargs.get("enable_thinking")))
     except (render_dsv32.DsEncodingError, render_inkling.InklingEncodingError) as exc:

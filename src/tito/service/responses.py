@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tito.errors import BadRequest, InvalidRequest
-from tito.models.hf import RENDERS_EMPTY
+from tito.models.hf import ENCODES_EMPTY
 from tito.protocol import ChatCompletionRequest
 from tito.protocol.common import StructuredOutputsParams
 from tito.protocol.responses import ResponsesRequest, ResponsesTool
@@ -375,7 +375,7 @@ def _chat_to_render(
         _check_mm_processor_kwargs(request)
     if isinstance(request.input, list) and not request.input and not request.instructions \
             and not is_harmony_model(model) \
-            and model.config.native_renderer not in RENDERS_EMPTY:
+            and model.config.native_renderer not in ENCODES_EMPTY:
         # (harmony renders an empty conversation, DeepSeek-V4's encoding the BOS alone,
         # Inkling's its effort block)
         raise BadRequest(

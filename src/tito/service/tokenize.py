@@ -16,7 +16,7 @@ from tito.core.mistral import MistralVocab
 from tito.core.render import tokenize_prompt
 from tito.errors import BadRequest, InvalidField, SchemaError
 from tito.models import ServedModel, get_registry
-from tito.models.hf import RENDERS_EMPTY
+from tito.models.hf import ENCODES_EMPTY
 from tito.protocol import (
     ChatCompletionRequest,
     DetokenizeRequest,
@@ -70,7 +70,7 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             fields["messages"] = lazy_content_dumped(fields.get("messages"))
         # harmony renders none, DeepSeek-V4's encoding the BOS alone, Inkling's its effort block
         native = model.config.native_renderer
-        if not request.messages and not harmony and native not in RENDERS_EMPTY:
+        if not request.messages and not harmony and native not in ENCODES_EMPTY:
             raise BadRequest(
                 "Cannot apply chat template to an empty conversation. Provide at least one message.",
                 param="messages",
