@@ -88,6 +88,21 @@ _CASES: list[tuple[str, str | None, str, str]] = [
      'Let me think.[/THINK]Result below 🎉[TOOL_CALLS]not_a_tool[ARGS]{"options": {}, "city": "nu'
      'll", "tags": ], "temp": 2.0}[TOOL_CALLS]not_a_tool[ARGS]{"detailed": true, "note": 15000000'
      '000.0}OK'),
+    # hermes+qwen3: a <tool_call> written as text before </think> ends the block there, and vLLM's
+    # hermes regex then reads it as a call running over the real one: not JSON, so its batch makes
+    # the whole output content (batch_whole_text; its stream makes the calls, as tito)
+    ('hermes', 'qwen3', 'marker_before_think_end',  # seed 26, hermes+qwen3/5
+     'Use <tool_call> to call. Let me think.</think>好的，我来查一下。<tool_call>\n{"name": "get_wea'
+     'ther", "arguments": {"tags":[-0.5,100000,"\\\\u00e9 literal"]}}\n</tool_call>\n<tool_call>\n{"'
+     'name": "not_a_tool", "arguments": {"options":{},"detailed":false,"temp":-0.5}}\n</tool_call>'
+     '\n<tool_call>\n{"name": "get_weather", "arguments": {"tags":[0],"detailed":true,"note":"50% '
+     'off & more"}}\n</tool_call>Let me check that for you.'),
+    ('hermes', 'qwen3', 'marker_before_think_end_fixed',
+     'Use it to call. Let me think.</think>好的，我来查一下。<tool_call>\n{"name": "get_weather", "a'
+     'rguments": {"tags":[-0.5,100000,"\\\\u00e9 literal"]}}\n</tool_call>\n<tool_call>\n{"name": '
+     '"not_a_tool", "arguments": {"options":{},"detailed":false,"temp":-0.5}}\n</tool_call>\n<too'
+     'l_call>\n{"name": "get_weather", "arguments": {"tags":[0],"detailed":true,"note":"50% off &'
+     ' more"}}\n</tool_call>Let me check that for you.'),
 ]
 
 

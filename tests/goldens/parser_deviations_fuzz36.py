@@ -122,5 +122,28 @@ _FUZZ36_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "next [TOOL_CALLS] (the calls: vLLM's, the first cut at its ']'; neither is JSON)"),
 }
 
+_HQ = "hermes+qwen3/fz36_marker_before_think_end"
+
+
+def _hermes_kept(cid: str, start: str) -> dict:
+    """tito's result of a ``_HQ`` case: reasoning vLLM's batch's, the calls vLLM's stream's (of
+    the output spelt right; its batch re-serializes them), the text around the calls content."""
+    text = _TEXT[cid]
+    return {"reasoning": RECORDED[cid]["batch"]["reasoning"],
+            "calls": [[n, a] for n, a in RECORDED[_HQ + "_fixed"]["stream"]["calls"]],
+            "content": _between(cid, start, "<tool_call>\n") + text.rsplit("</tool_call>", 1)[1]}
+
+
+_FUZZ36_DEVIATIONS.update({
+    _HQ: (_hermes_kept(_HQ, "<tool_call> to"),
+          "batch_whole_text: a <tool_call> written as text before </think> ends qwen3's block "
+          "there; vLLM's hermes batch then reads a call from it over the real ones, not JSON, and "
+          "makes the whole output content (without the </think>); its stream and tito make the "
+          "calls, tito keeping the text around them (the </think> included) as content"),
+    _HQ + "_fixed": (_hermes_kept(_HQ + "_fixed", "好的"),
+                     _AFTER + "; vLLM's hermes batch re-serializes the arguments, its stream sends "
+                     "the model's text, as tito (batch_reserializes)"),
+})
+
 #: cases whose arguments are not JSON in vLLM either (a bracket dropped)
 NOT_JSON = {_MB}

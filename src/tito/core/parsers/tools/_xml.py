@@ -51,10 +51,11 @@ Phases:
 ``sect``
     After a call inside a section: whitespace, then ``call_open`` (next call), ``section_end``
     (consumed -> ``text``); anything else is content (-> ``text``). With ``section_goes_on``
-    (step3, hy_v3) such text (a misspelt call marker, a broken header's call) does not end the
-    section: ``text`` reads on with ``insec`` set, where ``call_open`` starts the next call and
-    ``section_end`` (dropped) ends the section, as vLLM's parsers read every call of a section
-    (step3's batch splits the section at each call marker, hy_v3's regexes find every call).
+    (step3, hy_v3, kimi_k3) such text (a misspelt call marker, a broken header's call) does not
+    end the section: ``text`` reads on with ``insec`` set, where ``call_open`` starts the next
+    call and ``section_end`` (dropped) ends the section, as vLLM's parsers read every call of a
+    section (step3's batch splits the section at each call marker, hy_v3's and kimi_k3's regexes
+    find every call).
     With ``calls_after_section`` as well (hy_v3), ``insec`` once set is never cleared: after a
     section's end a ``call_open`` is still a call and a later ``section_end`` is dropped (vLLM's
     hy_v3 batch finds every call in the output once ``section_start`` is in it).
