@@ -252,8 +252,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     wr, gr = want.get("reasoning") or "", got.get("reasoning") or ""
     markers = _REOPEN_MARKERS.get(reasoning or "")
     if kind == "reasoning" and markers and markers[0] in text[max(text.find(markers[1]), 0):] \
-            and markers[1] in text and all((v.get("reasoning") or "").strip() == gr.strip()
-                                           for v in vstreams.values() if "error" not in v):
+            and markers[1] in text and (vs1.get("reasoning") or "").strip() == gr.strip():
+        # (vLLM's stream in random chunks may reopen it too: deepseek_v41 seed 27)
         return "reopen_after_call"  # vLLM's batch reopens the block after the call start
     if kind == "reasoning" and (gr.endswith(wr) if wr else gr.strip() == text[
             :max(text.find("<think>"), 0)].strip()) and (

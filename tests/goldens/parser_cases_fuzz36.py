@@ -103,6 +103,10 @@ _CASES: list[tuple[str, str | None, str, str]] = [
      '"not_a_tool", "arguments": {"options":{},"detailed":false,"temp":-0.5}}\n</tool_call>\n<too'
      'l_call>\n{"name": "get_weather", "arguments": {"tags":[0],"detailed":true,"note":"50% off &'
      ' more"}}\n</tool_call>Let me check that for you.'),
+    # deepseek_v41: a <think> after the call start written as text: vLLM's batch reopens the
+    # block there, its one-token stream hands over to the tool grammar (reopen_after_call)
+    ('deepseek_v41', 'deepseek_v41', 'start_after_call_marker',  # seed 27, deepseek_v41+.../3
+     '<｜DSML｜ calls><think>Done!\n'),
 ]
 
 
