@@ -190,13 +190,11 @@ NATIVE_RENDERERS: dict[str, str | None] = {
     "InklingForCausalLM": "inkling", "InklingForConditionalGeneration": "inkling",
 }
 
-#: the encodings that render an empty conversation (DeepSeek-V4 / V4.1: the BOS alone; Inkling:
-#: its effort block and generation prompt; vLLM's V3.2 encoding fails)
-RENDERS_EMPTY = frozenset({"deepseek_v4", "deepseek_v41", "inkling"})
-#: those given an empty conversation to encode: DeepSeek-V3.2's renders it when the tools make
-#: it a system message (vLLM 0.33: 200 on chat, /tokenize, Responses and Messages; fuzz_render
-#: seed 337), else fails (vLLM's 500, tito's 400: :func:`tito.core.render_dsv32.encode`)
-ENCODES_EMPTY = RENDERS_EMPTY | {"deepseek_v32"}
+#: the encodings given an empty conversation to encode (vLLM 0.33 renders it on chat,
+#: /tokenize, Responses and Messages): DeepSeek-V4 / V4.1 the BOS alone, Inkling its effort block
+#: and generation prompt, DeepSeek-V3.2 its tools' system message (without tools its encoding
+#: fails, vLLM's 500, tito's 400 in ``render_chat_parts.native_prompt``; fuzz_render seed 337)
+ENCODES_EMPTY = frozenset({"deepseek_v4", "deepseek_v41", "inkling", "deepseek_v32"})
 
 
 def native_renderer(config: dict[str, Any] | None, folder: Path) -> str | None:

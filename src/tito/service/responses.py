@@ -376,8 +376,7 @@ def _chat_to_render(
     if isinstance(request.input, list) and not request.input and not request.instructions \
             and not is_harmony_model(model) \
             and model.config.native_renderer not in ENCODES_EMPTY:
-        # (harmony renders an empty conversation, DeepSeek-V4's encoding the BOS alone,
-        # Inkling's its effort block)
+        # (harmony renders an empty conversation, so do the encodings of ENCODES_EMPTY)
         raise BadRequest(
             "Cannot apply chat template to an empty conversation. Provide at least one message.",
         )

@@ -68,7 +68,7 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             from tito.core.harmony import lazy_content_dumped  # gpt-oss only
 
             fields["messages"] = lazy_content_dumped(fields.get("messages"))
-        # harmony renders none, DeepSeek-V4's encoding the BOS alone, Inkling's its effort block
+        # harmony renders none; the encodings of ENCODES_EMPTY encode an empty conversation
         native = model.config.native_renderer
         if not request.messages and not harmony and native not in ENCODES_EMPTY:
             raise BadRequest(
