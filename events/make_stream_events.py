@@ -3,7 +3,9 @@
 For each capture (``captures/chat_qwen3.jsonl``, ``captures/completions_gpt2.jsonl``) this writes
 ``streams/<capture>/call_NN.json``: the HTTP API v2 event of the NN-th streaming derender call,
 body = one engine chunk + the ``stream_state`` the previous call returned (the first call also
-carries the request and the prompt ids). Because every event holds its whole state, each one can be
+carries the request and the prompt ids). ``streams/responses_qwen3_tools/`` is the Responses
+stream of ``captures/chat_qwen3_tools.jsonl``'s engine chunks: the Responses request that renders
+the capture's prompt ids (checked here), its compact events' state carried from call to call. Because every event holds its whole state, each one can be
 sent on its own, to any function instance, in any order::
 
     tito invoke ChatDerenderFunction events/streams/chat_qwen3/call_03.json
@@ -29,21 +31,39 @@ sys.path.insert(0, str(HERE.parent / "src"))
 from make_events import http_api_event, render_file  # noqa: E402
 
 CAPTURES = ("chat_qwen3", "completions_gpt2")
-PATHS = {"chat": "/v1/chat/completions/derender", "completions": "/v1/completions/derender"}
+PATHS = {"chat": "/v1/chat/completions/derender", "completions": "/v1/completions/derender",
+         "responses": "/v1/responses/derender"}
+#: Responses streams: name -> (the capture whose engine chunks they carry, the Responses request)
+RESPONSES = {"responses_qwen3_tools": ("chat_qwen3_tools", {
+    "model": "qwen3", "input": "What's the weather in Paris?", "max_output_tokens": 256,
+    "stream": True, "tools": [{"type": "function", "name": "get_weather",
+                               "description": "Current weather in a city",
+                               "parameters": {"type": "object",
+                                              "properties": {"city": {"type": "string"}},
+                                              "required": ["city"]}}]})}
 
 
-def stream_bodies(capture: Path) -> tuple[str, list[dict[str, Any]]]:
-    """The endpoint path and the body of every call of the capture's stream, states included."""
+def stream_bodies(capture: Path, responses_request: dict[str, Any] | None = None
+                  ) -> tuple[str, list[dict[str, Any]]]:
+    """The endpoint path and the body of every call of the capture's stream, states included
+    (``responses_request``: the capture's chunks as a Responses stream of that request)."""
     from fastapi.testclient import TestClient
 
     from tito.adapters.app import create_app
 
     lines = capture.read_text(encoding="utf-8").splitlines()
     header, chunks = json.loads(lines[0]), [json.loads(line) for line in lines[1:] if line]
-    kind = header["endpoint"]
+    kind = "responses" if responses_request is not None else header["endpoint"]
     path = PATHS[kind]
-    request_key = "chat_request" if kind == "chat" else "completion_request"
-    client = TestClient(create_app(endpoints=["chat_derender", "completions_derender"]))
+    request_key = {"chat": "chat_request", "completions": "completion_request",
+                   "responses": "responses_request"}[kind]
+    request = responses_request if responses_request is not None else header[request_key]
+    client = TestClient(create_app(endpoints=["chat_derender", "completions_derender",
+                                              "responses_render", "responses_derender"]))
+    if responses_request is not None:  # (the capture's prompt is this request's)
+        rendered = client.post("/v1/responses/render", json=responses_request).json()
+        if rendered["token_ids"] != header["prompt_token_ids"]:
+            raise SystemExit(f"{capture.name}: the Responses request renders another prompt")
     bodies, state = [], None
     with mock.patch("tito.service.derender.time.time", return_value=header["created"]):
         for k, chunk in enumerate(chunks):
@@ -51,8 +71,7 @@ def stream_bodies(capture: Path) -> tuple[str, list[dict[str, Any]]]:
                                     "generate_chunk": chunk, "stream_state": state}
             if k == 0:
                 body.update(prompt_token_ids=header["prompt_token_ids"],
-                            prompt_tokens=header["prompt_tokens"],
-                            **{request_key: header[request_key]})
+                            prompt_tokens=header["prompt_tokens"], **{request_key: request})
             bodies.append(body)
             resp = client.post(path, json=body)
             resp.raise_for_status()
@@ -64,6 +83,11 @@ def build() -> dict[Path, str]:
     files = {}
     for name in CAPTURES:
         path, bodies = stream_bodies(HERE / "captures" / f"{name}.jsonl")
+        for k, body in enumerate(bodies):
+            event = http_api_event(f"stream-{name}-{k:02d}", "POST", path, body)
+            files[HERE / "streams" / name / f"call_{k:02d}.json"] = render_file(event)
+    for name, (capture, request) in RESPONSES.items():
+        path, bodies = stream_bodies(HERE / "captures" / f"{capture}.jsonl", request)
         for k, body in enumerate(bodies):
             event = http_api_event(f"stream-{name}-{k:02d}", "POST", path, body)
             files[HERE / "streams" / name / f"call_{k:02d}.json"] = render_file(event)

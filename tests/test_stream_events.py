@@ -17,9 +17,12 @@ from pathlib import Path
 import pytest
 from lambda_support import handler_or_skip
 
+from tito.service.responses_assembler import assemble
+
 ROOT = Path(__file__).resolve().parents[1]
 STREAMS = ROOT / "events" / "streams"
-FUNCTIONS = {"chat_qwen3": "chat_derender", "completions_gpt2": "completions_derender"}
+FUNCTIONS = {"chat_qwen3": "chat_derender", "completions_gpt2": "completions_derender",
+             "responses_qwen3_tools": "responses_derender"}
 
 
 def _events(name):
@@ -67,6 +70,17 @@ def test_shuffled_events_through_the_handler(name, lambda_context):
     finish = [c["finish_reason"] for b in bodies for c in b["generate_chunk"]["choices"] if c["finish_reason"]]
     response = {"request_id": first["generate_chunk"]["request_id"],
                 "choices": [{"index": 0, "token_ids": ids, "finish_reason": finish[-1]}]}
+    if "responses_request" in first:  # the assembled stream's output is the batch Response's
+        batch = {"model": first["model"], "prompt_token_ids": first["prompt_token_ids"],
+                 "responses_request": first["responses_request"], "generate_response": response}
+        event = {**events[0], "body": json.dumps(batch)}
+        resp = handler(event, lambda_context)
+        assert resp["statusCode"] == 200, resp["body"]
+        whole = assemble([e for k in range(len(events)) for e in results[k]["events"]])
+        kinds = [item["type"] for item in whole[-1]["response"]["output"]]
+        assert kinds == ["reasoning", "function_call"]
+        assert whole[-1]["response"]["output"] == json.loads(resp["body"])["output"]
+        return
     if "chat_request" in first:
         batch = {"model": first["model"], "prompt_token_ids": first["prompt_token_ids"],
                  "chat_request": first["chat_request"], "generate_response": response}
