@@ -9,9 +9,14 @@ from pathlib import Path
 
 import pydantic
 from hypothesis import given, settings, strategies as st
-from openai.types.chat import ChatCompletionFunctionToolParam
+from openai.types.chat import (
+    ChatCompletionContentPartParam,
+    ChatCompletionContentPartRefusalParam,
+    ChatCompletionContentPartTextParam,
+    ChatCompletionFunctionToolParam,
+)
 
-from tito.core.message_union import custom_typed, typed_tools
+from tito.core.message_union import custom_typed, openai_part_fits, typed_tools
 
 GOLDEN = Path(__file__).resolve().parent.parent / "conformance" / "goldens" / "message_union.json"
 
@@ -52,3 +57,39 @@ def test_typed_tools_validate_as_openais_typed_dict(strict, name, description, p
     assert [list(t) for t in got] == [["function", "type"]]
     assert list(got[0]["function"]) == ["name", "description", "parameters", "strict"]
     assert typed_tools(None) is None and typed_tools({"a": 1}) is False
+
+
+#: each role's OpenAI content part union, as openai's types declare it (the reference vLLM 0.33's
+#: lazily validated parts are checked against)
+_PARTS = {
+    "user": pydantic.TypeAdapter(ChatCompletionContentPartParam),
+    "assistant": pydantic.TypeAdapter(
+        ChatCompletionContentPartTextParam | ChatCompletionContentPartRefusalParam),
+    "system": pydantic.TypeAdapter(ChatCompletionContentPartTextParam),
+}
+_VALUE = st.one_of(st.none(), st.integers(-1, 1), st.sampled_from(
+    ["", "u", "auto", "low", "high", "original", "bogus", "wav", "mp3", "ogg", "explicit", "30m",
+     "12h", "1h"]), st.just([]))
+_PAYLOAD = st.one_of(_VALUE, st.dictionaries(st.sampled_from(
+    ["url", "detail", "data", "format", "file_data", "file_id", "filename", "x"]), _VALUE,
+    max_size=3))
+_PART = st.one_of(st.text(max_size=2), _VALUE, st.fixed_dictionaries(
+    {"type": st.sampled_from(["text", "refusal", "image_url", "input_audio", "file", "thinking",
+                              "input_text", 3])},
+    optional={"text": _VALUE, "refusal": _VALUE, "image_url": _PAYLOAD, "input_audio": _PAYLOAD,
+              "file": _PAYLOAD, "thinking": _VALUE, "extra": _VALUE,
+              "prompt_cache_breakpoint": st.one_of(_VALUE, st.fixed_dictionaries(
+                  {}, optional={"mode": _VALUE, "ttl": _VALUE}))}))
+
+
+@settings(max_examples=600, deadline=None)
+@given(role=st.sampled_from(sorted(_PARTS)), part=_PART)
+def test_openai_part_fits_as_openais_part_types(role, part) -> None:
+    """A part of a message vLLM types as its role's OpenAI type fits as pydantic validates it
+    against openai's part types (fuzz_render seed 701: a ``thinking`` part there is vLLM's 400)."""
+    try:
+        _PARTS[role].validate_python(part)
+        want = True
+    except pydantic.ValidationError:
+        want = False
+    assert openai_part_fits(role, part) is want
