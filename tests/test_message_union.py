@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pydantic
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 from openai.types.chat import (
     ChatCompletionContentPartParam,
     ChatCompletionContentPartRefusalParam,
@@ -67,23 +67,47 @@ _PARTS = {
         ChatCompletionContentPartTextParam | ChatCompletionContentPartRefusalParam),
     "system": pydantic.TypeAdapter(ChatCompletionContentPartTextParam),
 }
-_VALUE = st.one_of(st.none(), st.integers(-1, 1), st.sampled_from(
-    ["", "u", "auto", "low", "high", "original", "bogus", "wav", "mp3", "ogg", "explicit", "30m",
-     "12h", "1h"]), st.just([]))
-_PAYLOAD = st.one_of(_VALUE, st.dictionaries(st.sampled_from(
-    ["url", "detail", "data", "format", "file_data", "file_id", "filename", "x"]), _VALUE,
-    max_size=3))
-_PART = st.one_of(st.text(max_size=2), _VALUE, st.fixed_dictionaries(
-    {"type": st.sampled_from(["text", "refusal", "image_url", "input_audio", "file", "thinking",
-                              "input_text", 3])},
-    optional={"text": _VALUE, "refusal": _VALUE, "image_url": _PAYLOAD, "input_audio": _PAYLOAD,
-              "file": _PAYLOAD, "thinking": _VALUE, "extra": _VALUE,
-              "prompt_cache_breakpoint": st.one_of(_VALUE, st.fixed_dictionaries(
-                  {}, optional={"mode": _VALUE, "ttl": _VALUE}))}))
+_VALUE = st.one_of(st.none(), st.integers(-1, 1), st.sampled_from(["", "u", "bogus"]),
+                   st.just([]), st.just({}))
+_STR = st.one_of(st.text(max_size=2), st.text(min_size=1, max_size=3), _VALUE)
+#: per part type: its payload, well formed or not (openai's literals and one wrong value each)
+_PAYLOADS = {
+    "text": _STR, "refusal": _STR, "thinking": _STR, "input_text": _STR,
+    "image_url": st.one_of(_VALUE, st.fixed_dictionaries(
+        {"url": _STR}, optional={"detail": st.sampled_from(
+            ["auto", "low", "high", "original", "bogus", None])})),
+    "input_audio": st.one_of(_VALUE, st.fixed_dictionaries(
+        {"data": _STR}, optional={"format": st.sampled_from(["wav", "mp3", "ogg", None])})),
+    "file": st.one_of(_VALUE, st.fixed_dictionaries({}, optional={
+        "file_data": _STR, "file_id": _STR, "filename": _STR, "x": _VALUE})),
+}
+_BREAKPOINT = st.one_of(_VALUE, st.fixed_dictionaries(
+    {}, optional={"mode": st.sampled_from(["explicit", "auto", None]),
+                  "ttl": st.sampled_from(["30m", "12h", "1h", None])}))
 
 
-@settings(max_examples=600, deadline=None)
-@given(role=st.sampled_from(sorted(_PARTS)), part=_PART)
+@st.composite
+def _part(draw):
+    """A content part: mostly a type with its own payload key, sometimes another key, an extra
+    key or a ``prompt_cache_breakpoint``; or not an object at all."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(_STR)
+    kind = draw(st.sampled_from(sorted(_PAYLOADS)))
+    key = kind if draw(st.integers(0, 4)) else draw(st.sampled_from(sorted(_PAYLOADS)))
+    part = {"type": kind, key: draw(_PAYLOADS[key])}
+    if draw(st.integers(0, 3)) == 0:
+        part["prompt_cache_breakpoint"] = draw(_BREAKPOINT)
+    if draw(st.integers(0, 3)) == 0:
+        part["extra"] = draw(_VALUE)
+    return part
+
+
+@settings(max_examples=1000, deadline=None)
+@given(role=st.sampled_from(sorted(_PARTS)), part=_part())
+@example(role="user", part={"type": "image_url", "image_url": {"url": "u", "detail": "low"}})
+@example(role="user", part={"type": "input_audio", "input_audio": {"data": "d", "format": "wav"}})
+@example(role="user", part={"type": "thinking", "thinking": "t"})
+@example(role="assistant", part={"type": "image_url", "image_url": {"url": "u"}})
 def test_openai_part_fits_as_openais_part_types(role, part) -> None:
     """A part of a message vLLM types as its role's OpenAI type fits as pydantic validates it
     against openai's part types (fuzz_render seed 701: a ``thinking`` part there is vLLM's 400)."""
