@@ -1,6 +1,7 @@
-"""Stop tokens and stop strings (``tito.core.stops``): spec 3.7 / section 7 cases, limits, and
-properties (streamed == batch == text cut at the first eligible stop occurrence, minimal and
-bounded hold-back, chunking invariance with a JSON round trip of the state between calls).
+"""Stop tokens and stop strings (``tito.core.stop_tokens``, ``tito.core.stops``): spec 3.7 /
+section 7 cases, limits, and properties (streamed == batch == text cut at the first eligible stop
+occurrence, minimal and bounded hold-back, chunking invariance with a JSON round trip of the
+state between calls).
 """
 
 from __future__ import annotations
@@ -13,16 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from tito.core.stop_tokens import TokenStop, resolve_stop_reason, stop_token_check
 from tito.core.stops import (
     MAX_STOP_STRING_CHARS,
     MAX_STOP_STRINGS,
     MAX_STOP_TOKEN_IDS,
     StopConfig,
     StopState,
-    TokenStop,
-    resolve_stop_reason,
     step,
-    stop_token_check,
 )
 from tito.core.state import StateError
 from tito.errors import BadRequest

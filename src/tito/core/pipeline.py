@@ -7,7 +7,7 @@ response is a single chunk that carries every id and the finish reason). For eve
 :func:`step_choice` runs the same stages in the same order, over explicit state:
 
 1. **stop token**: when the chunk finishes with ``finish_reason == "stop"``, the last id is kept out
-   of the text if it is an EOS or a request stop token (``tito.core.stops.stop_token_check``);
+   of the text if it is an EOS or a request stop token (``tito.core.stop_tokens.stop_token_check``);
    such an id ending a chunk that does not finish waits (``pending``) for the next chunk;
 2. **detokenize**: one text piece per id (held-back bytes of an unfinished character stay in the
    window); at finish the window's held-back text is flushed;
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tito.core import detokenizer, logprobs, stops
+from tito.core import detokenizer, logprobs, stop_tokens, stops
 from tito.core.detok_one import step_one
 from tito.core.detokenizer import DetokState
 from tito.core.parsers import is_inkling, is_muse, is_muse_glimmer
@@ -127,7 +127,7 @@ class ChoiceOutput:
     role: str | None = None
 
 
-_NO_TOKEN_STOP = stops.NO_TOKEN_STOP
+_NO_TOKEN_STOP = stop_tokens.NO_TOKEN_STOP
 _detok_step = detokenizer.step
 _detok_one = step_one
 #: The per-token path of :func:`step_choice` on (its tests turn it off to compare the two paths).
@@ -248,7 +248,7 @@ def step_choice(
                     state.pending = last
                     decode_ids = decode_ids[:-1]
         elif finish_reason == "stop":
-            token_stop = stops.stop_token_check(
+            token_stop = stop_tokens.stop_token_check(
                 vocab, stop_cfg, decode_ids[-1] if decode_ids else None, finish_reason,
                 stop_reason
             )
@@ -337,7 +337,7 @@ def step_choice(
     # finish
     if fired or final:
         out.finish_reason = "stop" if fired else finish_reason
-        out.stop_reason = stops.resolve_stop_reason(
+        out.stop_reason = stop_tokens.resolve_stop_reason(
             token_stop, state.stop, stop_reason if finish_reason == "stop" else None)
         state.finished = True
         if out.finish_reason == "stop" and state.tool_calls and cfg.tool_choice in (

@@ -9,7 +9,7 @@ Theory of operation
 
 Two independent checks, applied by ``tito.core.pipeline`` in this order for every engine chunk:
 
-1. **Stop token** (:func:`stop_token_check`, spec 3.7 rule 1). Only when the chunk ends the
+1. **Stop token** (:func:`tito.core.stop_tokens.stop_token_check`, spec 3.7 rule 1). Only when the chunk ends the
    choice with ``finish_reason == "stop"``: the engine stopped *because of* its last id when that
    id is the primary EOS (``stop_reason`` None), a request ``stop_token_ids`` member
    (``stop_reason`` = the id) or a generation-config extra EOS (``stop_reason`` = the id). The
@@ -77,7 +77,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from tito.core.state import Field, State, StateError
-from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 from tito.protocol.common import stop_list
 
@@ -166,69 +165,6 @@ class StopConfig(State, frozen=True):
         except StateError as exc:
             param = str((exc.loc or ("stop",))[0])
             raise BadRequest(f"{param}: {exc.msg}", param=param) from None
-
-
-# -- stop tokens ------------------------------------------------------------------------------
-
-
-class TokenStop(NamedTuple):
-    """Outcome of :func:`stop_token_check`."""
-
-    drop: bool
-    """Leave the last id out of detokenization (the coupled engine never decodes it)."""
-    stop_reason: int | None
-    """``stop_reason`` a token stop reports: the id, or None for the primary EOS / no match."""
-    matched: bool
-    """The last id is what stopped the engine (a stop token or an EOS)."""
-
-
-#: What :func:`stop_token_check` returns when the last id did not stop the engine.
-NO_TOKEN_STOP = TokenStop(drop=False, stop_reason=None, matched=False)
-
-
-def stop_token_check(
-    vocab: Vocab, cfg: StopConfig, last_id: int | None, finish_reason: str | None,
-    engine_reason: int | str | None = None,
-) -> TokenStop:
-    """Decide whether the chunk's last id is the token the engine stopped on (spec 3.7 rule 1).
-
-    Why only on ``finish_reason == "stop"``: any other finish (``length``, ``abort``) means the
-    last id is ordinary output, and with ``"stop"`` alone a last id that is no stop token (an
-    engine-side stop string, say) is ordinary output too. Precedence mirrors vLLM's engine
-    ``check_stop``: primary EOS (unless ``ignore_eos``) -> ``stop_reason`` None; then
-    ``stop_token_ids`` -> the id; then generation-config extra EOS (unless ``ignore_eos``,
-    as vLLM only merges them into ``stop_token_ids`` without it) -> the id; last, an id the
-    engine reported as its ``stop_reason`` (``engine_reason``) -> that id, as vLLM's derender
-    trusts it.
-    """
-    if finish_reason != "stop" or last_id is None:
-        return NO_TOKEN_STOP
-    if not cfg.ignore_eos and vocab.eos_token_id is not None and last_id == vocab.eos_token_id:
-        reason: int | None = None
-    elif last_id in cfg.stop_token_ids:
-        reason = last_id
-    elif not cfg.ignore_eos and last_id in vocab.extra_eos_token_ids:
-        reason = last_id
-    elif type(engine_reason) is int and last_id == engine_reason:
-        reason = last_id
-    else:
-        return NO_TOKEN_STOP
-    return TokenStop(drop=not cfg.include_stop_str_in_output, stop_reason=reason, matched=True)
-
-
-def resolve_stop_reason(token: TokenStop, state: StopState,
-                        engine_reason: int | str | None = None) -> str | int | None:
-    """The choice's ``stop_reason``: a fired stop string wins over the token stop, and that
-    over what the engine reported (``engine_reason``, on a ``stop`` finish).
-
-    Why: the coupled engine scans the text left after dropping the stop token, and a string
-    found there ends the output earlier, so vLLM reports the string (spec 3.7 rule 2); an
-    engine-side stop tito's rules did not see (a stop string or id the engine applied) is
-    still the engine's answer, which vLLM's derender passes on.
-    """
-    if state.fired:
-        return state.stop_reason
-    return token.stop_reason if token.matched else engine_reason
 
 
 # -- stop strings -----------------------------------------------------------------------------
@@ -399,8 +335,5 @@ __all__ = [
     "StopConfig",
     "StopState",
     "StopStep",
-    "TokenStop",
-    "resolve_stop_reason",
     "step",
-    "stop_token_check",
 ]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tito.core.pipeline import ChoiceOutput, start_choice, step_choice
 from tito.core.sampling import MAX_N_SEQUENCES
-from tito.core.stops import stop_token_check
+from tito.core.stop_tokens import stop_token_check
 from tito.errors import BadRequest, quote
 from tito.models import ServedModel
 from tito.protocol import (
