@@ -332,7 +332,11 @@ def normalize_messages(
         msg["content"] = (
             None if content is None and keep_null_content
             else _content_for_template(content, f"{where}.content", content_format, media,
-                                       text_only_model, None if custom_typed(message) else role)
+                                       text_only_model,
+                                       # (only a list of parts reads the type: not custom_typed
+                                       # per message of text, on the render's hot path)
+                                       role if isinstance(content, list)
+                                       and not custom_typed(message) else None)
         )
         if role == "tool" and isinstance(msg["content"], list) and all(
                 p.get("type") == "text" for p in msg["content"]):
