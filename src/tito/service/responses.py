@@ -381,14 +381,10 @@ def _chat_to_render(
             "Cannot apply chat template to an empty conversation. Provide at least one message.",
         )
     if model.config.native_renderer == "inkling" and isinstance(request.input, list) and any(
-            _item_get(i, "type") == "custom_tool_call_output"
-            and isinstance(_item_get(i, "output"), list) for i in request.input):
+            i.get("type") == "custom_tool_call_output" and isinstance(i.get("output"), list)
+            for i in request.input):
         # its output list is openai's Iterable, which vLLM 0.33 leaves unread in the tool
         # message: Inkling's encoding refuses that content (as a chat message's lazy parts,
         # render_chat_parts.lazy_content; fuzz_render seed 345)
         raise BadRequest("message content must be a string or a sequence of parts")
     return chat_request_for(request, model), model
-
-
-def _item_get(item: Any, key: str) -> Any:
-    return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
