@@ -44,15 +44,10 @@ except ImportError:  # pragma: no cover - a dependency; without it the general d
     orjson = None  # type: ignore[assignment]
 
 from tito.core.detok_state import MAX_WINDOW, DetokState
-from tito.core.parsers.harmony_state import HarmonyState
-from tito.core.parsers.inkling_state import InklingState
-from tito.core.parsers.muse_state import MuseState
 from tito.core.parsers.reasoning import ReasoningState
-from tito.core.parsers.tools import ToolState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
 from tito.core.pipeline_parsers import tool_parser_for
 from tito.core.state import StateError
-from tito.core.stops import StopState
 from tito.core.vocab import Vocab
 from tito.errors import TitoError
 from tito.service.derender_checks import (
@@ -73,12 +68,9 @@ from tito.service.stream_state import (
 from tito.service.stream_state_sign import _mac
 from tito.service.stream_state_fast import (
     _COUNTED,
-    _NO_STOP,
-    _ST_DEFAULTS,
     _ST_KEYS,
-    _ST_VALUES,
     _config,
-    _parser_state,
+    read_st,
 )
 from tito.service.stream_state_kept import _secret, _ttl_seconds
 
@@ -103,7 +95,6 @@ _TITO_DEFAULTS = {**_TITO_DEFAULTS_ALL, "st": {}}
 _TITO_TYPES = frozenset(
     (int, str, str, int, int, prompt, int, ext, dict, sig, dict)
     for prompt in (int, type(None)) for ext in (dict, type(None)) for sig in (str, type(None)))
-_ST_TYPES = (int, int, bool)  #: the choice state's count, calls, finished
 
 
 def decode_checked(vocab: Vocab, raw: dict[str, Any], model: str, served: Any = None,
@@ -170,31 +161,15 @@ def decode_checked(vocab: Vocab, raw: dict[str, Any], model: str, served: Any = 
         return None
     if None in window:
         return None
-    # the choice state (``stream_state_fast._choice_from``)
-    count, calls, pending, finished, stop, reasoning, tools, harmony, muse, inkling = _ST_VALUES(
-        {**_ST_DEFAULTS, **st})
-    if ((count.__class__, calls.__class__, finished.__class__) != _ST_TYPES
-            or count < 0 or calls < 0
-            or (pending is not None and (pending.__class__ is not int or pending < 0))):
+    # the choice state (``stream_state_fast.read_st``), the reasoning state with its markers
+    parts = read_st(st, held)
+    if parts is None:
         return None
+    count, calls, pending, finished, stop, reasoning, tools, harmony, muse, inkling = parts
     try:
-        if stop is None or stop == {}:
-            stop = StopState.model_validate({"held": held}) if held else _NO_STOP
-        elif stop.__class__ is dict:
-            stop = StopState.model_validate({**stop, "held": held})
-        else:
-            return None
         markers = None
         if reasoning is not None:
             reasoning, markers = _reasoning(reasoning)
-        if tools is not None:
-            tools = _parser_state(ToolState, tools)
-        if harmony is not None:
-            harmony = _parser_state(HarmonyState, harmony)
-        if muse is not None:
-            muse = _parser_state(MuseState, muse)
-        if inkling is not None:
-            inkling = _parser_state(InklingState, inkling)
         if served is not None:
             check_routers(cfg, muse, inkling)  # (its error: the general path's to give)
     except (StateError, TitoError):

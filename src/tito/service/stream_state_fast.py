@@ -217,12 +217,37 @@ def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
                  context: list[int], role_sent: bool) -> ChoiceState | None:
     """:func:`_choice_fast` from vLLM's fields already checked (a ``str``, an ``int`` >= 0, a
     list of at most four ``int``, a ``bool``)."""
+    parts = read_st(st, held)
+    if parts is None:
+        return None
+    tokens, calls, pending, finished, stop, reasoning, tools, harmony, muse, inkling = parts
+    if reasoning is not None:
+        try:
+            reasoning = _parser_state(ReasoningState, reasoning)
+        except (StateError, TitoError):
+            return None
+    return ChoiceState._construct(detok, stop, reasoning, tools, harmony, muse, inkling,
+                                  role_sent,
+                                  list(context), offset, tokens, calls, pending, finished)
+
+
+#: what :func:`read_st` gives: the choice state's count, calls, pending id, finished flag, stop
+#: state, reasoning state as it is on the wire, tool, harmony, muse and inkling states
+StParts = tuple[int, int, "int | None", bool, StopState, Any, Any, Any, Any, Any]
+
+
+def read_st(st: dict[str, Any], held: str) -> StParts | None:
+    """The choice state's wire object ``st`` (``stream_state.tito.st``) read and checked once,
+    for both one-pass decodes (:func:`_choice_from`, ``stream_state_call.decode_checked``):
+    its counters, its stop state with vLLM's ``held`` text, its parser states validated but the
+    reasoning one, which each caller validates its own way (one keeps its markers beside it).
+    None for anything the general decode must see (it reports the error)."""
     if not st.keys() <= _ST_KEYS:
         return None
     tokens, calls, pending, finished, stop, reasoning, tools, harmony, muse, inkling = _ST_VALUES(
         {**_ST_DEFAULTS, **st})  # (C speed: one merge, one read of every key)
-    if (tokens.__class__ is not int or tokens < 0 or calls.__class__ is not int
-            or calls < 0 or finished.__class__ is not bool
+    if ((tokens.__class__, calls.__class__, finished.__class__) != _ST_TYPES
+            or tokens < 0 or calls < 0
             or (pending is not None and (pending.__class__ is not int or pending < 0))):
         return None
     try:
@@ -232,8 +257,6 @@ def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
             stop = StopState.model_validate({**stop, "held": held})
         else:
             return None
-        if reasoning is not None:
-            reasoning = _parser_state(ReasoningState, reasoning)
         if tools is not None:
             tools = _parser_state(ToolState, tools)
         if harmony is not None:
@@ -244,9 +267,10 @@ def _choice_from(st: dict[str, Any], detok: DetokState, held: str, offset: int,
             inkling = _parser_state(InklingState, inkling)
     except (StateError, TitoError):
         return None
-    return ChoiceState._construct(detok, stop, reasoning, tools, harmony, muse, inkling,
-                                  role_sent,
-                                  list(context), offset, tokens, calls, pending, finished)
+    return tokens, calls, pending, finished, stop, reasoning, tools, harmony, muse, inkling
+
+
+_ST_TYPES = (int, int, bool)  #: the choice state's count, calls, finished
 
 
 #: (a parser state class, a wire value's JSON without its count) -> the state validated from
