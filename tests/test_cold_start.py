@@ -269,4 +269,5 @@ def test_a_render_function_never_imports_a_tool_format(function: str) -> None:
     assert not {m for m in mods if m.startswith("tito.core.parsers.tools.")} - {
         "tito.core.parsers.tools._base", "tito.core.parsers.tools.choice",
         "tito.core.parsers.tools.structural", "tito.core.parsers.tools.structural_dump",
-        "tito.core.parsers.tools.structural_formats", "tito.core.parsers.tools._schema"}
+        "tito.core.parsers.tools.structural_formats", "tito.core.parsers.tools.structural_nodes",
+        "tito.core.parsers.tools._schema"}

@@ -25,8 +25,8 @@ import json
 from typing import Any
 
 from tito.core.parsers.tools.structural import constraint_format
-from tito.core.parsers.tools.structural_formats import harmony_preamble, json_schema, one_of, \
-    sequence, tag
+from tito.core.parsers.tools.structural_formats import harmony_preamble
+from tito.core.parsers.tools.structural_nodes import json_schema, one_of, sequence, tag
 from tito.errors import BadRequest
 
 __all__ = ["harmony_structured_outputs"]

@@ -44,7 +44,8 @@ Phases:
     ``open_ends_value``, as vLLM's lookahead), ``call_close`` or ``section_end`` (vLLM's batch
     path drops a value cut by those, its stream path keeps it: tito keeps it). A value that can
     only be a string streams JSON-escaped (``vstr``); a typed one is buffered (``vbuf``, up to
-    :data:`VALUE_LIMIT` characters) and written typed at its end (:mod:`._schema`); past the limit
+    :data:`VALUE_LIMIT` characters) and written typed at its end (:mod:`._schema`; the value
+    codec is :mod:`._xml_value`'s :class:`XmlValueParser`, this class's base); past the limit
     it commits: raw JSON (``vraw``) when it may be an object or array and starts like one, else
     a string. ``trim_newlines``: one leading and one trailing ``\\n`` are markup (Qwen3), the
     trailing one is held in ``val`` until the next character shows it is not the last.
@@ -69,35 +70,21 @@ do). At ``final`` an open value and call are closed (valid JSON) and ``truncated
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
-from tito.core.parsers.tools import _schema
-from tito.core.parsers.tools._base import (
-    HEADER_LIMIT,
-    LEAD_LIMIT,
-    VALUE_LIMIT,
-    WS_LIMIT,
-    Out,
-    ToolParser,
-    Work,
-)
+from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools._xml_head import HeadResult
+from tito.core.parsers.tools._xml_value import XmlValueParser
 
 _VALUE_PHASES = ("vstr", "vbuf", "vraw")
 _CALL_PHASES = ("args", "key", *_VALUE_PHASES)
 
 
-def _esc(text: str) -> str:
-    """JSON string body of ``text`` (per character, so pieces join to the whole)."""
-    return json.dumps(text, ensure_ascii=False)[1:-1]
-
-
 @dataclass(frozen=True)
-class XmlCallParser(ToolParser):
+class XmlCallParser(XmlValueParser):
     """Base for XML-ish call formats (see the module header)."""
 
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
@@ -113,7 +100,6 @@ class XmlCallParser(ToolParser):
     bare_calls: ClassVar[bool] = True
     #: the next ``param_open`` ends an unclosed value
     open_ends_value: ClassVar[bool] = True
-    trim_newlines: ClassVar[bool] = False
     validate_names: ClassVar[bool] = False
     #: text in a section that is no call leaves the section open (``sect`` in the header)
     section_goes_on: ClassVar[bool] = False
@@ -122,8 +108,6 @@ class XmlCallParser(ToolParser):
     calls_after_section: ClassVar[bool] = False
     #: markers inside a header (GLM's ``</arg_key>``, ``<arg_value>``), for :attr:`marker_tokens`
     header_markers: ClassVar[tuple[str, ...]] = ()
-    #: ``{tool: {param: node}}`` from the request's tools (:mod:`._schema`); None: none
-    tool_params: Mapping[str, Mapping[str, Any]] | None = None
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -148,20 +132,6 @@ class XmlCallParser(ToolParser):
         """The key header ``h`` (right after ``param_open``); the 4th item is the format's
         attribute (DSML's ``string``)."""
         raise NotImplementedError
-
-    def _value_code(self, st: Work, key: str, attr: str) -> str:
-        """The value's type code: ``"s"`` streams as a string, ``"b" + letters`` is buffered
-        and typed (:func:`._schema.coerce`)."""
-        code = _schema.letters_of(self._node(st, key))
-        return "s" if code is None or code == "s" else "b" + code
-
-    def _node(self, st: Work, key: str) -> Any:
-        """The open call's schema node of parameter ``key`` (None: no schema)."""
-        return self.tool_params.get(st.fn, {}).get(key) if self.tool_params else None
-
-    def _typed(self, st: Work, text: str) -> str:
-        """JSON of a buffered value at its end."""
-        return _schema.dumps(_schema.coerce(text, st.vt[1:]))
 
     # -- phases ----------------------------------------------------------------------------------
 
@@ -287,17 +257,6 @@ class XmlCallParser(ToolParser):
         out.args(st, ("{" if st.args_sent == 0 else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
         self._begin_value(st, out, key, attr)
 
-    def _begin_value(self, st: Work, out: Out, key: str, attr: str) -> None:
-        """A value's phase begins: a string streams (``vstr``), a typed value is buffered."""
-        st.vt = self._value_code(st, key, attr)
-        st.val = ""
-        st.vs = False
-        if st.vt == "s":
-            out.args(st, '"')
-            st.phase = "vstr"
-        else:
-            st.phase = "vbuf"
-
     def _value_ends(self) -> tuple[str, ...]:
         ends = [self.param_close, self.call_close, self.section_end]
         if self.open_ends_value:
@@ -321,52 +280,6 @@ class XmlCallParser(ToolParser):
         self._end_value(st, out)
         st.phase = "args"
         return (hit + len(marker) if marker == self.param_close else hit), False
-
-    # -- value pieces ----------------------------------------------------------------------------
-
-    def _feed(self, st: Work, out: Out, text: str) -> None:
-        """Value text (no end marker in it) for the open value."""
-        if not text:
-            return
-        if self.trim_newlines and not st.vs:
-            text = text.removeprefix("\n")
-        st.vs = True
-        if st.phase != "vbuf":
-            self._stream(st, out, text)
-            return
-        st.val += text
-        if len(st.val) <= VALUE_LIMIT:
-            return
-        buffered, st.val = st.val, ""
-        body = buffered.lstrip(ASCII_WS)
-        json_like = st.vt[:1] == "j" or st.vt[1:] == "" or any(c in st.vt[1:] for c in "oa")
-        if json_like and body[:1] in ("{", "["):
-            st.phase = "vraw"
-        else:
-            st.phase = "vstr"
-            out.args(st, '"')
-        self._stream(st, out, buffered)
-
-    def _stream(self, st: Work, out: Out, text: str) -> None:
-        """Streamed value text: JSON-escaped (``vstr``) or raw JSON (``vraw``); with
-        ``trim_newlines`` a trailing ``\n`` waits in ``val`` (it may be the markup's)."""
-        if self.trim_newlines:
-            text = st.val + text
-            st.val = "\n" if text.endswith("\n") else ""
-            text = text[: len(text) - len(st.val)]
-        out.args(st, _esc(text) if st.phase == "vstr" else text)
-
-    def _end_value(self, st: Work, out: Out) -> None:
-        if st.phase == "vstr":
-            out.args(st, '"')
-        elif st.phase == "vbuf":
-            text = st.val
-            if self.trim_newlines:
-                text = text.removesuffix("\n")
-            out.args(st, self._typed(st, text))
-        st.val = ""
-        st.vt = ""
-        st.vs = False
 
     def _settle(self, st: Work, out: Out, marker: str | None) -> None:
         """Write a value held past its end now that the next ``marker`` shows what follows it

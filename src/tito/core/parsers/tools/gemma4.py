@@ -19,7 +19,8 @@ leaf (string or bare) is text; vLLM types the leaves from the request's tool sch
 ``properties``, array items by ``items``; a leaf without a schema stays a string (so an unknown
 tool's ``count:42`` is ``"42"``). Arguments are ``json.dumps`` of that typed object.
 
-Phases (the shared value phases ``vstr``/``vbuf``/``vraw`` are :mod:`._xml`'s):
+Phases (the shared value phases ``vstr``/``vbuf``/``vraw`` are :mod:`._xml`'s; what a leaf's text
+becomes, its schema node included, is :mod:`.gemma4_leaves`'s):
 
 ``text``
     Content; ``<|tool_call>`` -> ``name``; a stray ``<tool_call|>`` is dropped (vLLM absorbs it).
@@ -67,15 +68,14 @@ first position with the last value; its stream breaks); a leaf cut by the end of
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
-from tito.core.parsers.tools import _schema
-from tito.core.parsers.tools._base import HEADER_LIMIT, VALUE_LIMIT, WS_LIMIT, Out, Work
-from tito.core.parsers.tools._xml import XmlCallParser, _esc
+from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools.gemma4_leaves import VALUE_PHASES, Gemma4Leaves
 
 START = "<|tool_call>"
 END = "<tool_call|>"
@@ -84,12 +84,10 @@ _SKIP = " ,\n\t"  # vLLM's separators between members / items
 _VALUE_WS = " \n\t"  # vLLM's whitespace after KEY:
 _CLOSERS = "})]"
 _MAX_STACK = 62
-_VALUE_PHASES = ("vstr", "vbuf", "vraw")
-_CLOSER_TAIL = re.compile(r"\}?\s*\Z")  # what an unclosed string's end may drop
 
 
 @dataclass(frozen=True)
-class Gemma4Parser(XmlCallParser):
+class Gemma4Parser(Gemma4Leaves):
     name: ClassVar[str] = "gemma4"
     call_open: ClassVar[str] = START
     call_close: ClassVar[str] = END
@@ -103,37 +101,10 @@ class Gemma4Parser(XmlCallParser):
     absorb_stray_end: ClassVar[bool] = True
     #: a header cut by the end of the output names a call (vLLM's engine; not its regexes)
     cut_calls: ClassVar[bool] = True
-    #: an unclosed string loses the call's ``}`` and trailing whitespace at ``<tool_call|>``
-    drops_call_closer: ClassVar[bool] = True
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
         return (self.call_open, self.call_close, self.param_close)
-
-    # -- schema ----------------------------------------------------------------------------------
-
-    def _container_node(self, st: Work) -> Any:
-        """The schema node of the innermost open container (the tool's map at the outermost),
-        or None when it is untyped."""
-        if not self.tool_params or st.fn not in self.tool_params:
-            return None
-        path = json.loads(st.key) if st.key else []
-        if len(path) != len(st.stack) - 1:
-            return None
-        node: Any = {"p": self.tool_params[st.fn]}
-        for seg in path:
-            node = node.get("i") if seg is None else node.get("p", {}).get(seg)
-        return node
-
-    def _node(self, st: Work, key: str) -> Any:
-        """The node of the value starting now: member ``st.tok`` or an array item."""
-        parent = self._container_node(st)
-        if not isinstance(parent, Mapping):
-            return None
-        if st.stack[-1] in "Aa":
-            return parent.get("i")
-        props = parent.get("p")
-        return props.get(st.tok) if isinstance(props, Mapping) else None
 
     # -- phases ----------------------------------------------------------------------------------
 
@@ -269,39 +240,6 @@ class Gemma4Parser(XmlCallParser):
 
     _on_bstr = _on_bare
 
-    def _value(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit, marker = find_first(s, self._value_ends(), pos)
-        if hit == -1 or marker != self.param_close or not self.drops_call_closer:
-            return super()._value(st, s, pos, out, final)  # (the call's end: :meth:`_end_value`)
-        self._feed(st, out, s[pos:hit])  # closed by its quote: the held tail is its text
-        if st.phase == "vstr" and st.ws:
-            out.args(st, _esc(st.ws))
-        st.ws = ""
-        XmlCallParser._end_value(self, st, out)
-        st.phase = "args"
-        return hit + len(marker), False
-
-    def _stream(self, st: Work, out: Out, text: str) -> None:
-        if st.phase != "vstr" or not self.drops_call_closer:
-            super()._stream(st, out, text)
-            return
-        text = st.ws + text  # a "}" and trailing whitespace wait: the call's end may drop them
-        m = _CLOSER_TAIL.search(text)
-        start = len(text) if m is None else m.start()
-        st.ws = text[max(start, len(text) - WS_LIMIT - 1) :]
-        out.args(st, _esc(text[: len(text) - len(st.ws)]))
-
-    def _end_value(self, st: Work, out: Out) -> None:
-        """A value the call's end (or the output's) closes, not its quote: as vLLM, the body's
-        trailing whitespace and one ``}`` are the call's (held in ``ws``, or in a typed
-        value's buffer)."""
-        if self.drops_call_closer and st.phase in ("vstr", "vbuf"):
-            if st.phase == "vbuf":
-                body = st.val.rstrip()
-                st.val = body[:-1] if body.endswith("}") else body
-            st.ws = ""
-        super()._end_value(st, out)
-
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         ends = (self.call_close, self.call_open)
         hit, marker = find_first(s, ends, pos)
@@ -328,36 +266,6 @@ class Gemma4Parser(XmlCallParser):
             st.stack = st.stack[:-1] + top.lower()
         else:
             out.args(st, ", ")
-
-    def _bare_text(self, st: Work, out: Out, text: str) -> None:
-        if not text:
-            return
-        if st.phase == "bare":
-            st.val += text
-            if len(st.val) <= VALUE_LIMIT:
-                return
-            text, st.val = st.val.lstrip(), ""
-            out.args(st, '"')
-            st.phase = "bstr"
-        text = st.ws + text
-        body = text.rstrip()
-        st.ws = text[len(body) :][-WS_LIMIT:]
-        out.args(st, _esc(text[: len(text) - len(st.ws)]))
-
-    def _end_bare(self, st: Work, out: Out) -> None:
-        if st.phase == "bstr":
-            out.args(st, '"')
-        else:
-            text = st.val.strip()
-            out.args(st, _esc_json(text) if st.vt == "s" else _schema.dumps(
-                _schema.coerce(text, st.vt[1:])))
-        st.val = st.ws = st.vt = ""
-
-    def _end_leaf(self, st: Work, out: Out) -> None:
-        if st.phase in ("bare", "bstr"):
-            self._end_bare(st, out)
-        elif st.phase in _VALUE_PHASES:
-            self._end_value(st, out)
 
     def _close_one(self, st: Work, out: Out) -> None:
         """The innermost container closes (the outermost: the arguments are complete)."""
@@ -387,7 +295,7 @@ class Gemma4Parser(XmlCallParser):
     # -- end of output ---------------------------------------------------------------------------
 
     def _is_open(self, st: Work) -> bool:
-        return st.phase in ("args", "val", "bare", "bstr", *_VALUE_PHASES)
+        return st.phase in ("args", "val", "bare", "bstr", *VALUE_PHASES)
 
     def _finish(self, st: Work, out: Out) -> None:
         open_call = self._is_open(st)
@@ -397,6 +305,3 @@ class Gemma4Parser(XmlCallParser):
         super(XmlCallParser, self)._finish(st, out)
         st.truncated = open_call
 
-
-def _esc_json(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)

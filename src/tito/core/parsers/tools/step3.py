@@ -28,7 +28,8 @@ from typing import Any, ClassVar
 
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import VALUE_LIMIT, Out, Work
-from tito.core.parsers.tools._xml import XmlCallParser, _esc
+from tito.core.parsers.tools._xml import XmlCallParser
+from tito.core.parsers.tools._xml_value import _esc
 from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult, up_to
 
 SEP = "<｜tool_sep｜>"

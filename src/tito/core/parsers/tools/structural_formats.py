@@ -6,7 +6,8 @@ registry in ``vllm/tool_parsers/structural_tag_registry.py`` and ``vllm/parser/h
 xgrammar 0.2.8's ``builtin_structural_tag`` for the rest), called with reasoning off, xgrammar's
 defaults (``any_order`` false, no whitespace cap, special tokens excluded from free text) and
 ``parallel_tool_calls`` true (single calls are applied afterwards, :func:`.structural._single_call`).
-Each builder here writes the same JSON, field for field, as those builders' ``model_dump()``.
+Each builder here writes the same JSON, field for field, as those builders' ``model_dump()``
+(the nodes' constructors: :mod:`.structural_nodes`).
 
 A builder takes the tools (already resolved: a named ``tool_choice`` leaves exactly its tool) and
 the call mode, and returns the ``format``. Grammar of the shapes (``T(name)`` one call's tag)::
@@ -54,61 +55,16 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tito.core.parsers.tools.structural_nodes import (
+    Format, any_text, const, json_schema, one_of, optional, separated, sequence, star, tag,
+    triggered)
+
 if TYPE_CHECKING:
     from tito.core.parsers.tools.structural import CallMode, ToolSpec
 
-Format = dict[str, Any]
 Builder = Callable[[Sequence["ToolSpec"], "CallMode"], Format]
 
 THINK = ["<think>", "</think>"]
-
-
-# -- xgrammar's format nodes (fields in its model_dump order) ----------------------------------
-
-
-def json_schema(schema: Any, style: str = "json") -> Format:
-    return {"type": "json_schema", "json_schema": schema, "style": style, "any_order": False,
-            "max_whitespace_cnt": None, "excludes": []}
-
-
-def tag(begin: str, content: Format, end: str | list[str]) -> Format:
-    return {"type": "tag", "begin": begin, "content": content, "end": end}
-
-
-def any_text(excludes: Sequence[str] = ()) -> Format:
-    return {"type": "any_text", "excludes": list(excludes), "max_tokens": None, "max_chars": None}
-
-
-def const(value: str) -> Format:
-    return {"type": "const_string", "value": value}
-
-
-def sequence(*elements: Format) -> Format:
-    return {"type": "sequence", "elements": list(elements)}
-
-
-def one_of(elements: Sequence[Format]) -> Format:
-    return {"type": "or", "elements": list(elements)}
-
-
-def optional(content: Format) -> Format:
-    return {"type": "optional", "content": content}
-
-
-def star(content: Format) -> Format:
-    return {"type": "star", "content": content}
-
-
-def triggered(triggers: list[str], tags: list[Format], excludes: Sequence[str] = (), *,
-              at_least_one: bool = False) -> Format:
-    return {"type": "triggered_tags", "triggers": triggers, "tags": tags,
-            "at_least_one": at_least_one, "stop_after_first": False, "excludes": list(excludes)}
-
-
-def separated(tags: list[Format], separator: str = "", *, forced: bool = False) -> Format:
-    """One or more calls (``stop_after_first`` when ``forced``)."""
-    return {"type": "tags_with_separator", "tags": tags, "separator": separator,
-            "at_least_one": True, "stop_after_first": forced}
 
 
 # -- the builders ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tito.core.parsers.tools.structural_formats import (
+from tito.core.parsers.tools.structural_nodes import (
     Format, any_text, const, json_schema, one_of, optional, separated, sequence, star, tag)
 
 if TYPE_CHECKING:
