@@ -37,6 +37,7 @@ from parser_deviations_fuzz_residue import NOT_JSON as _RESIDUE_NOT_JSON  # noqa
 from parser_deviations_fuzz_residue import _RESIDUE_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz36 import NOT_JSON as _FUZZ36_NOT_JSON  # noqa: E402
 from parser_deviations_fuzz36 import _FUZZ36_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz31 import _FUZZ31_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FUZZ9_DS_PLAMO_DEVIATIONS,
     _GEMMA4_CALL_DEVIATIONS,
@@ -303,6 +304,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_STRAY_MARKUP_DEVIATIONS,  # issue 10: fuzz_parsers seeds 9-14's residue
     **_RESIDUE_DEVIATIONS,  # fuzz_parsers' residue after them (session 33)
     **_FUZZ36_DEVIATIONS,  # fuzz_parsers seeds 23, 24, 106+ (session 36)
+    **_FUZZ31_DEVIATIONS,  # fuzz_parsers seed 31 (session 37)
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

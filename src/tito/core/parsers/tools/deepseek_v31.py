@@ -17,7 +17,9 @@ the whitespace around the JSON included (vLLM's batch regex and its stream take 
 in ``tail`` until the call's end marker shows it is the arguments' (at most ``tail_limit``
 characters: a longer run, or one that another marker or text follows, ends the call there and
 is dropped, in batch and stream alike); text before and after the section is content (vLLM
-keeps only the text before); unknown tool names pass through (as vLLM).
+keeps only the text before); unknown tool names pass through (as vLLM). A header whose
+arguments do not open with ``{`` (``<｜tool▁sep｜>>{}``) is no call: its text is content, where
+vLLM makes a call with that text as arguments, not JSON (docs/conformance.md, ``args_not_json``).
 """
 
 from __future__ import annotations
