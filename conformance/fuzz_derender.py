@@ -5,11 +5,12 @@ corpus run on the real vLLM will hold others. This generates, from a seed, rando
 chat and completions requests (tools or not, every ``tool_choice``, reasoning on/off,
 ``include_reasoning``, logprobs and ``top_logprobs`` 0-20, ``n`` 1-3, stop strings that straddle
 tokens or overlap, ``stop_token_ids``, ``include_stop_str_in_output``, ``skip_special_tokens``,
-``return_token_ids``, ``stream_options``, ``echo``), renders each on vLLM for its prompt ids, and
-random engine outputs in vLLM's ``GenerateResponse`` / streamed chunk wire shapes (plain text,
-unicode split across byte tokens, special and padded ids, reasoning, good / partial / malformed /
-several tool calls, every finish reason with and without ``stop_reason``, engine logprob
-candidates, metrics, ``kv_transfer_params``). Each case is derendered in batch and streamed in a
+``return_token_ids``, ``stream_options``, ``echo``, ``spaces_between_special_tokens``), renders
+each on vLLM for its prompt ids, and random engine outputs in vLLM's ``GenerateResponse`` /
+streamed chunk wire shapes (plain text, unicode split across byte tokens, special and padded
+ids, reasoning, good / partial / malformed / several tool calls, every finish reason with and
+without ``stop_reason``, engine logprob candidates, the prompt's logprobs in a batch answer,
+metrics, ``kv_transfer_params``). Each case is derendered in batch and streamed in a
 random chunking (one stream per choice index): vLLM driven as its protocol requires
 (``record.Recorder``), tito in-process twice, as its README says and as a client keeping only
 vLLM's ``DerenderStreamState`` fields (``replay.tito_stream``). Answers are compared with
@@ -107,6 +108,9 @@ class Case:
     engine_prompt: bool = False
     usage: dict[str, Any] | None = None  #: the engine's usage (streams)
     usage_event: bool = False  #: ... in an event without choices after the last one
+    #: the engine's ``prompt_logprobs`` (batch only: vLLM's stream chunks carry none): this many
+    #: candidates beside each prompt token's own entry, None for none at all
+    prompt_lp: int | None = None
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -515,12 +519,46 @@ def gen_case(seed: int, i: int, model: str) -> Case:
     if rnd.random() < 0.15:
         case.extra["kv_transfer_params"] = {"remote_block_ids": [1, 2], "do_remote_decode": False}
     case.engine_prompt = rnd.random() < 0.3  # the engine's own prompt_token_ids too
+    _more(case, random.Random(f"more:{model}:{seed}:{i}"))
     if rnd.random() < 0.3:  # the engine's usage: on the last event, or an event of its own
         out = sum(len(ch["token_ids"]) for ch in case.choices)
         case.usage = {"prompt_tokens": rnd.randint(1, 40), "completion_tokens": out,
                       "total_tokens": out + 40}
         case.usage_event = rnd.random() < 0.5
     return case
+
+
+def _more(case: Case, rnd: random.Random) -> None:
+    """Draws added after the others, from a generator of their own (so a seed's other draws,
+    and the cases found with them, stay as they were): ``spaces_between_special_tokens`` off,
+    the engine's ``prompt_logprobs``."""
+    if rnd.random() < 0.2:
+        case.request["spaces_between_special_tokens"] = False
+        case.tags.add("spaces_between_false")
+    if rnd.random() < 0.25:
+        case.prompt_lp = rnd.choice([0, 1, 2])
+        case.tags.add("prompt_logprobs")
+
+
+def engine_prompt_logprobs(case: Case, prompt: list[int]) -> list[Any]:
+    """vLLM's ``GenerateResponse.prompt_logprobs`` for ``prompt``: None for the first token,
+    then per token its own entry (its rank) and ``case.prompt_lp`` other candidates, keyed by
+    token id (JSON object keys: strings)."""
+    rnd = random.Random(f"plp:{case.cid}")
+    _, vocab = VOCAB[MODELS[case.model][0]]
+    out: list[Any] = [None]
+    for t in prompt[1:]:
+        lp = round(-rnd.random() * 8, 4)
+        rank = rnd.choice([1, 1, 2, 5])
+        entry = {str(t): {"logprob": lp, "rank": rank, "decoded_token": None}}
+        r = 1
+        while len(entry) < 1 + (case.prompt_lp or 0):
+            alt = rnd.randrange(200, min(vocab, 30000))
+            if str(alt) not in entry and r != rank:
+                entry[str(alt)] = {"logprob": round(lp - r, 4), "rank": r, "decoded_token": None}
+            r += 1
+        out.append(entry)
+    return out
 
 
 def _chunking(rnd: random.Random, n: int, tags: set[str]) -> list[int]:
@@ -556,6 +594,8 @@ class Found:
 def batch_body(case: Case, prompt: list[int]) -> tuple[str, dict[str, Any]]:
     served, completion = MODELS[case.model]
     extra = dict(case.extra, prompt_token_ids=prompt) if case.engine_prompt else case.extra
+    if case.prompt_lp is not None:
+        extra = dict(extra, prompt_logprobs=engine_prompt_logprobs(case, prompt))
     if completion:
         return CMPL_D, {"model": served, "completion_request": case.request,
                         "prompt_token_ids": [prompt], "prompt_tokens": [len(prompt)],

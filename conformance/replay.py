@@ -331,6 +331,11 @@ DEVIATIONS: list[Deviation] = [
               "start of the echoed text (OpenAI's meaning); vLLM's derender ignores echo"),
     Deviation("stream_*", "echo*", "logprobs.text_offset.*",
               "streaming echo: the text offsets count from the echoed prompt's start, as batch"),
+    Deviation("derender_*", "echo*", "choices.*.logprobs.*",
+              "with echo and the engine's prompt_logprobs the echoed prompt's tokens and "
+              "logprobs come first (vLLM's completions server: the prompt's logprobs then the "
+              "output's, each position cut to logprobs + 1, the first one null); vLLM's derender "
+              "ignores echo"),
     Deviation("derender_*", "top_logprobs_sampled_extra*", "*",
               "an engine entry of max_logprobs candidates plus the sampled token (sampled "
               "outside the top-k: max_logprobs + 1 entries, what vLLM's engine sends at the "

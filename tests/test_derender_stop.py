@@ -248,6 +248,33 @@ def test_echo_with_prompt_logprobs(client, vocabs):
     assert c["text"] == "Say it now"
 
 
+def test_echo_prompt_logprobs_keep_logprobs_plus_one_candidates(client, vocabs):
+    """The echoed prompt's candidates are cut as the output's: the engine's first
+    ``logprobs + 1`` per position (vLLM's completions, ``completion_top_logprobs_limit``);
+    all of them with ``logprobs: -1``."""
+    vocab = vocabs["gpt2"]
+    prompt = vocab.encode("Say it")
+    ids = vocab.encode(" now")
+    others = vocab.encode(" a b c d")
+    resp = generate_response(ids, finish_reason="length", logprobs={"content": [
+        {"token_id": i, "logprob": -0.5, "top_logprobs": [{"token_id": i, "logprob": -0.5}]}
+        for i in ids]})
+    resp["prompt_logprobs"] = [None] + [
+        {str(t): {"logprob": -1.0, "rank": 2, "decoded_token": None},
+         **{str(o): {"logprob": -1.0 - k, "rank": k + 1, "decoded_token": None}
+            for k, o in enumerate(others)}} for t in prompt[1:]]
+    cut = {}
+    for logprobs in (1, -1):
+        body = {"model": "gpt2", "prompt_token_ids": [prompt],
+                "completion_request": {"model": "gpt2", "prompt": "x", "echo": True,
+                                       "logprobs": logprobs},
+                "generate_responses": [resp]}
+        cut[logprobs] = post(client, COMPLETIONS, body)["choices"][0]["logprobs"]["top_logprobs"]
+    assert cut[1][0] is None and cut[-1][0] is None  # (the first position: never scored)
+    assert cut[1][1] == {" it": -1.0, " a": -1.0}
+    assert len(cut[-1][1]) == 5 and cut[-1][1][" d"] == -4.0
+
+
 def test_suffix_is_not_derenders_business(client, vocabs):
     """vLLM 0.33's derender never reads ``suffix`` (render writes a FIM prompt for it on
     DeepSeek-V4, or refuses it): the answer is the output's, as without one."""

@@ -9,6 +9,7 @@ ids, seed the detokenizer and count usage the same way; these helpers are that s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
@@ -187,7 +188,9 @@ def _echo(
     prompt_logprobs: list[Any] | None,
 ) -> tuple[str, dict[str, Any] | None, int]:
     """The echoed prompt: its text, its completion-shaped logprobs (when the engine sent
-    ``prompt_logprobs``) and the text offset where the output's logprobs continue."""
+    ``prompt_logprobs``) and the text offset where the output's logprobs continue. Each
+    position keeps the engine's first ``cfg.top_logprobs`` candidates (``logprobs + 1``), as
+    vLLM's completions cut the echoed prompt's logprobs and the output's alike."""
     from tito.core import logprobs as lp
 
     if prompt_ids is None:
@@ -205,7 +208,8 @@ def _echo(
         entries.append({
             "token_id": token_id,
             "logprob": mine.logprob if mine is not None else -9999.0,
-            "top_logprobs": [{"token_id": t, "logprob": v.logprob} for t, v in at.items()],
+            "top_logprobs": [{"token_id": t, "logprob": v.logprob}
+                             for t, v in islice(at.items(), cfg.top_logprobs)],
         })
     resolved, _ = lp.resolve(model.vocab, entries, [])
     shaped, offset = lp.to_completion(resolved, 0)
