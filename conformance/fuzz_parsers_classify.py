@@ -222,9 +222,11 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
             for opener, closer in _CALL_CLOSERS.get(tool or "", ())):
         return "call_unclosed"  # vLLM's call runs to the next closer (or is never emitted)
     if tool == "minimax_m2" and kind in ("content", "n_calls") and _subsequence(
-            wc, gc, same=_kept_call) and -1 < text.find("<invoke name=") < text.find(
-            "<minimax:tool_call>"):
-        return "call_unclosed"  # an invoke written as text: vLLM's runs over the real call
+            wc, gc, same=_kept_call) and (-1 < text.find("<invoke name=") < text.find(
+            "<minimax:tool_call>") or re.search(r'<invoke name="[^"<>]*"(?!>)', text)):
+        # an invoke written as text, or one whose header lost its '>': vLLM's name runs over
+        # the next call's markup (no tool: both dropped)
+        return "call_unclosed"
     if tool == "dots" and kind in ("content", "n_calls", "name", "args", "args_bytes") \
             and _dots_unclosed(text):
         return "call_unclosed"  # a long invoke with a misspelt closer, or one nested in it

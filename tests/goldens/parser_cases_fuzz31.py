@@ -1,10 +1,10 @@
-"""Parser cases: what ``conformance/fuzz_parsers.py`` found at seed 31 (session 37), settled as
-documented cases.
+"""Parser cases: what ``conformance/fuzz_parsers.py`` found at seeds 31 and 32 (session 37),
+settled as documented cases.
 
 A module of its own (``parser_cases.CASES`` includes it). The texts marked with a seed are the
 fuzzer's outputs as it generated them (its tools, ``parser_cases_fuzz9_granite_glm.TOOLS``); the
 others isolate one rule each. Expected outputs are recorded from vLLM 0.33's classes
-(``record_parsers.py deepseek_v31/fz31_ qwen3_coder/fz31_``); where tito deliberately differs,
+(``record_parsers.py deepseek_v31/fz31_ qwen3_coder/fz31_ minimax_m2/fz31_``); where tito deliberately differs,
 ``parser_deviations_fuzz31`` says what tito gives and why (docs/conformance.md names each rule).
 """
 
@@ -33,6 +33,21 @@ _CASES: list[tuple[str, str | None, str, str]] = [
      '<function=Sure.<tool_call>\n<function=get_weather>\n<parameter=city>\n50% off & more\n</pa'
      'rameter>\n</function>\n<function=get_weather>\n<parameter=city>\n[1, 2]\n</parameter>\n</fu'
      'nction>\n</tool_call>'),
+    # minimax_m2: an invoke whose header lost its '>' inside a section: vLLM's name runs to the
+    # next invoke's (no tool: both lost, batch and stream); tito keeps its text as content and
+    # makes the next call (call_unclosed)
+    ('minimax_m2', None, 'invoke_header_cut',  # seed 32, minimax_m2/0
+     'Let me check that for you.<minimax:tool_call>\n<invoke name="get_time">\n</invoke>\n</minima'
+     'x:tool_call>Calling the tool now.\n\n<minimax:tool_call>\n<invoke name="get_weather"\n</in'
+     'voke>\n<invoke name="get_weather">\n<parameter name="city">two\nlines</parameter>\n<parame'
+     'ter name="temp">-0.5</parameter>\n<parameter name="note">null</parameter>\n<parameter name='
+     '"tags">[42, {}, true]</parameter>\n</invoke>\n</minimax:tool_call>Let me check that for you.'),
+    ('minimax_m2', None, 'invoke_header_cut_fixed',
+     'Let me check that for you.<minimax:tool_call>\n<invoke name="get_time">\n</invoke>\n</minima'
+     'x:tool_call>Calling the tool now.\n\n<minimax:tool_call>\n<invoke name="get_weather">\n<par'
+     'ameter name="city">two\nlines</parameter>\n<parameter name="temp">-0.5</parameter>\n<param'
+     'eter name="note">null</parameter>\n<parameter name="tags">[42, {}, true]</parameter>\n</inv'
+     'oke>\n</minimax:tool_call>Let me check that for you.'),
 ]
 
 

@@ -55,3 +55,22 @@ _FUZZ31_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "call in vLLM's engine named with the text up to that token ('Sure.'); tito's name "
         "header must end with '>', so that text is content (as qwen3_xml/fz_function_as_text)"),
 }
+
+_MM = "minimax_m2/fz31_invoke_header_cut"
+_MM_FIRST = '<minimax:tool_call>\n<invoke name="get_time">\n</invoke>\n</minimax:tool_call>'
+_MM_GOOD = '<invoke name="get_weather">\n<parameter'
+_AFTER = ("text_after_calls: the text after and between the sections is content (vLLM's batch "
+          "keeps only the text before the first one; its stream keeps it, as tito)")
+_FUZZ31_DEVIATIONS.update({
+    _MM: (
+        {"reasoning": None, "calls": _calls(f"{_MM}_fixed", slice(None)),
+         "content": _cut(_MM, _MM_GOOD, "</invoke>").replace(_MM_FIRST, "", 1)},
+        "call_unclosed: an invoke whose header lost its '>': vLLM's name runs from its quote "
+        "over the markup to the next invoke's name (no tool: both calls lost, batch and "
+        "stream); tito's header does not parse, so its text is content (with the section's "
+        "markers around it) and the next invoke is a call (the calls: vLLM's, of the same "
+        "output spelt right); " + _AFTER),
+    f"{_MM}_fixed": (
+        {"reasoning": None, "calls": _calls(f"{_MM}_fixed", slice(None)),
+         "content": RECORDED[f"{_MM}_fixed"]["stream"]["content"]}, _AFTER),
+})
