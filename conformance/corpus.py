@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from conformance import nonfinite_corpus
+from conformance import nonfinite_corpus, responses_outputs_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "layers" / "tokenizer" / "models"
@@ -1875,6 +1875,7 @@ RENDER_MESSAGES_MODELS: dict[str, tuple[str, str, dict[str, Any]]] = {
 }
 HTTP_GROUPS["render_messages_models"] = RENDER_MESSAGES_MODELS
 HTTP_GROUPS["render_json_values"] = nonfinite_corpus.RENDER_JSON_VALUES
+HTTP_GROUPS["render_responses_outputs"] = responses_outputs_corpus.RENDER_RESPONSES_OUTPUTS
 
 #: gpt-oss's ``/tokenize`` reads a message's deprecated ``reasoning_content`` as its chat render
 #: does (vLLM's harmony render: the analysis of a tool-calling turn, its Message validation's 400

@@ -694,8 +694,9 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
         out.append("lazy_copy")
     items = body.get("input") if path == RESP_R and isinstance(body.get("input"), list) else []
     if server == "dsv41" and any(isinstance(i, dict) and i.get("type") == "custom_tool_call_output"
-                                 and isinstance(i.get("output"), list) for i in items):
-        out.append("lazy_copy")  # (its output an openai Iterable: the tool message's content)
+                                 and isinstance(i.get("output"), (list, dict)) for i in items):
+        out.append("lazy_copy")  # (its output an openai Iterable, a list or an object's keys:
+        # the tool message's content)
     if server == "dsv41" and path in (CHAT_R, "/tokenize") and any(
             m.get("role") == "developer" or "content_blocks" in m
             for m in msgs if IMAGE_PART.search(json.dumps(m))):

@@ -237,6 +237,7 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_chat_messages", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_responses_items", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_responses_custom*", "*", "error.param", _PARAM_NOTATION),
+    Deviation("render_responses_outputs", "*", "error.param", _PARAM_NOTATION),
     Deviation("tokenize_harmony_reasoning", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_responses_items", "output_parts_refusal", "*",
               "a refusal part in an assistant's Responses message: vLLM's chat conversion fails "
@@ -654,7 +655,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_media_errors", "tokens_gptoss", "render_chat_template", "render_chat_messages",
           "render_responses_items", "render_responses_tools", "render_responses_custom",
           "render_responses_custom_gptoss", "tokenize_harmony_reasoning",
-          "render_openai_parts_errors", "render_dsv32_empty",
+          "render_openai_parts_errors", "render_dsv32_empty", "render_responses_outputs",
           "render_messages_models", "render_json_values", "derender_fuzz", "stream_fuzz",
           "render_fuzz",
           "render_fuzz_errors", "render_fuzz_order"]

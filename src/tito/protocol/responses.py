@@ -27,6 +27,7 @@ from tito.protocol.common import (
 
 __all__ = [
     "ResponsesRequest",
+    "tool_output_part_fits",
 ]
 
 #: ``include`` values that mean "output logprobs" (the only one render acts on).
@@ -89,21 +90,74 @@ class TextConfig(OpenAIBaseModel):
         return value
 
 
+#: openai's ``ImageDetail`` and an input file's ``detail``
+_IMAGE_DETAILS = ("low", "high", "auto", "original")
+_FILE_DETAILS = ("auto", "low", "high")
+
+
+def tool_output_part_fits(part: Any, *, listed: bool) -> bool:
+    """Whether ``part`` validates as one of the part types of a Responses tool output, as
+    pydantic checks openai's typed dicts (extra keys ignored): ``listed``, a
+    ``function_call_output``'s ``ResponseInput{Text,Image,File}ContentParam`` (an image's
+    ``detail`` optional, the optional keys nullable); else a ``custom_tool_call_output``'s
+    ``ResponseInput{Text,Image,File}Param`` (an image needs its ``detail``; a file's ``file_data``,
+    ``file_url`` and ``filename`` strings). vLLM 0.33 refuses a part that fits none: at body
+    validation for the first (a schema error), at render for the second (its ``400``; fuzz_render
+    seed 339 case 57)."""
+    if not isinstance(part, dict) or not _breakpoint_fits(part, nullable=listed):
+        return False
+    kind = part.get("type")
+    if kind == "input_text":
+        return isinstance(part.get("text"), str)
+    if kind == "input_image":
+        detail = part.get("detail", None if listed else "")
+        return (detail in _IMAGE_DETAILS or listed and detail is None) and all(
+            _optional(part, key, nullable=True) for key in ("file_id", "image_url"))
+    if kind == "input_file":
+        return part.get("detail", "auto") in _FILE_DETAILS and _optional(
+            part, "file_id", nullable=True) and all(
+            _optional(part, key, nullable=listed) for key in ("file_data", "file_url", "filename"))
+    return False
+
+
+def _optional(part: dict[str, Any], key: str, *, nullable: bool) -> bool:
+    """An optional string key of a part: absent, a string, or (``nullable``) null."""
+    value = part.get(key, "")
+    return isinstance(value, str) or nullable and value is None
+
+
+def _breakpoint_fits(part: dict[str, Any], *, nullable: bool) -> bool:
+    """openai's ``prompt_cache_breakpoint`` of a part, when present (``nullable``: or null)."""
+    if "prompt_cache_breakpoint" not in part:
+        return True
+    value = part["prompt_cache_breakpoint"]
+    return nullable and value is None or isinstance(value, dict) and value.get(
+        "mode") == "explicit" and value.get("ttl", "30m") in ("30m", "12h")
+
+
 def _check_call_item(item: dict[str, Any]) -> None:
     """A call or call output item as vLLM 0.33's input union takes it (the SDK's param types,
     and for the calls its output item models too), else a schema error: a call's ``call_id``,
     ``name`` and ``arguments`` / ``input`` strings; an output's ``output`` a string or a list, a
     ``custom_tool_call_output``'s ``call_id`` a string and a ``function_call_output``'s a string
     or null (it may be left out); a ``namespace`` a string or null; an ``id`` a string or, but
-    for a ``custom_tool_call_output`` (the param type alone), null (fuzz_render seeds 700-)."""
+    for a ``custom_tool_call_output`` (the param type alone), null (fuzz_render seeds 700-). A
+    ``function_call_output``'s list of parts is checked here (openai's ``List``), a
+    ``custom_tool_call_output``'s at render (openai's ``Iterable``, which pydantic reads lazily:
+    any JSON container, an object iterating its keys; :func:`tool_output_part_fits`)."""
     kind = item["type"]
     required = {"function_call": ("call_id", "name", "arguments"),
                 "custom_tool_call": ("call_id", "name", "input"),
                 "custom_tool_call_output": ("call_id",)}.get(kind, ())
     if not all(isinstance(item.get(key), str) for key in required):
         raise ValueError(f"a {kind} item needs a string {', '.join(required)}.")
-    if kind.endswith("_output") and not isinstance(item.get("output"), (str, list)):
-        raise ValueError(f"a {kind} item's output is a string or a list of parts.")
+    output = item.get("output")
+    if kind == "custom_tool_call_output" and not isinstance(output, (str, list, dict)):
+        raise ValueError(f"a {kind} item's output is a string or an iterable of parts.")
+    if kind == "function_call_output" and not (isinstance(output, str) or isinstance(
+            output, list) and all(tool_output_part_fits(p, listed=True) for p in output)):
+        raise ValueError(f"a {kind} item's output is a string or a list of input_text, "
+                         "input_image or input_file parts.")
     if not isinstance(item.get("call_id"), (str, type(None))):
         raise ValueError(f"a {kind} item's call_id must be a string.")
     if not isinstance(item.get("namespace"), (str, type(None))):

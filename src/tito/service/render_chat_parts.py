@@ -28,7 +28,7 @@ from tito.service.render_settings import RenderSettings, current_settings
 
 if TYPE_CHECKING:
     from tito.models import ServedModel
-    from tito.protocol import ChatCompletionRequest
+    from tito.protocol import ChatCompletionRequest, ResponsesRequest, TokenizeChatRequest
 
 logger = logging.getLogger("tito.service.render")
 
@@ -58,11 +58,14 @@ def _check_tool_choice(request: ChatCompletionRequest, model: ServedModel) -> No
     )
 
 
-def check_request_template(request: ChatCompletionRequest, settings: RenderSettings) -> None:
+def check_request_template(
+        request: ChatCompletionRequest | ResponsesRequest | TokenizeChatRequest,
+        settings: RenderSettings) -> None:
     """A request's own chat template is refused unless trusted (vLLM checks it for every
-    model, those it renders by code too)."""
+    model, those it renders by code too; a Responses request has one in its kwargs only, checked
+    first, whatever the model: vLLM's render_responses)."""
     kwargs_template = (request.chat_template_kwargs or {}).get("chat_template")
-    if (request.chat_template is not None or kwargs_template is not None) and (
+    if (getattr(request, "chat_template", None) is not None or kwargs_template is not None) and (
             not settings.trust_request_chat_template):
         raise BadRequest(_UNTRUSTED_TEMPLATE, param="chat_template")
 

@@ -125,9 +125,6 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
     harmony = model is not None and is_harmony_model(model)
     if harmony:
         _check_harmony_tools(request)
-    for i, tool in enumerate(request.tools):
-        if tool.type == "function" and not tool.name:
-            raise BadRequest(f"tools.{i}.name is required.", param=f"tools.{i}.name")
     tools = shown_tools(request.tools)
     choice: Any = request.tool_choice
     if request.tools and not tools and choice == "required" and not harmony:
@@ -288,7 +285,7 @@ def render_responses_request(
     """Render one Responses request (vLLM 0.33's ``/v1/responses/render``)."""
     from tito.service.render import render_chat_request
 
-    chat, model = _chat_to_render(request, model)
+    chat, model = _chat_to_render(request, model, settings)
     generate = render_chat_request(chat, settings=settings, model=model, responses=True,
                                    builtin_tools=_builtin_tools(request))
     generate.request_id = request.request_id
@@ -314,7 +311,7 @@ def render_responses_wire(
     from tito.service.render import render_chat_wire
     from tito.service.render_wire import SAMPLING_ORDER
 
-    chat, model = _chat_to_render(request, model)
+    chat, model = _chat_to_render(request, model, settings)
     wire = render_chat_wire(chat, settings=settings, model=model, responses=True,
                             builtin_tools=_builtin_tools(request))
     wire["request_id"] = request.request_id
@@ -336,11 +333,12 @@ def _responses_context(request: ResponsesRequest, context: dict[str, Any] | None
 
 
 def _chat_to_render(
-    request: ResponsesRequest, model: ServedModel | None
+    request: ResponsesRequest, model: ServedModel | None, settings: RenderSettings | None
 ) -> tuple[ChatCompletionRequest, ServedModel]:
     """The checks of a Responses render, then the chat request it renders (and its model)."""
     from tito.service.harmony import is_harmony_model
-    from tito.service.render import calls_schema_replaces_text
+    from tito.service.render import calls_schema_replaces_text, current_settings
+    from tito.service.render_chat_parts import check_request_template
 
     if model is None:
         from tito.models import get_registry
@@ -351,17 +349,20 @@ def _chat_to_render(
             "previous_response_id is not supported by the stateless render endpoint.",
             param="previous_response_id",
         )
+    check_request_template(request, settings or current_settings())
     if is_harmony_model(model):  # (vLLM's harmony preamble, its tools, before the items)
+        _structured(request)  # (its parser's adjust_request reads the constraint first)
         _check_harmony_tools(request)
         if isinstance(request.input, list):
             check_harmony_items(request.input)
-    request.check_ranges()
-    so, choice = request.structured_outputs, request.tool_choice
-    if so and so.get("structural_tag") is None and request.tools \
-            and (choice == "required" or isinstance(choice, dict)) \
-            and calls_schema_replaces_text(model):
-        raise BadRequest("Cannot specify both structured_outputs and text.format",
-                         param="structured_outputs")
+    # vLLM 0.33's order: its chat preprocessing checks the multimodal kwargs, then the output
+    # budget, then renders (an empty conversation, Inkling's encoding, the items' parts); its
+    # parser's adjust_request and its sampling params (the constraint, then the ranges) come
+    # after (render_responses_outputs' *_order_* goldens)
+    if not is_harmony_model(model):  # vLLM's chat preprocessing reads them, extras as they are
+        from tito.service.render_common import _check_mm_processor_kwargs
+
+        _check_mm_processor_kwargs(request)
     limit = model.max_model_len
     if request.max_output_tokens is not None and request.max_output_tokens > limit:
         raise BadRequest(
@@ -369,10 +370,6 @@ def _chat_to_render(
             f"max_model_len={limit}. Please request fewer output tokens.",
             param="max_output_tokens",
         )
-    if not is_harmony_model(model):  # vLLM's chat preprocessing reads them, extras as they are
-        from tito.service.render_common import _check_mm_processor_kwargs
-
-        _check_mm_processor_kwargs(request)
     if isinstance(request.input, list) and not request.input and not request.instructions \
             and not is_harmony_model(model) \
             and model.config.native_renderer not in ENCODES_EMPTY:
@@ -381,10 +378,18 @@ def _chat_to_render(
             "Cannot apply chat template to an empty conversation. Provide at least one message.",
         )
     if model.config.native_renderer == "inkling" and isinstance(request.input, list) and any(
-            i.get("type") == "custom_tool_call_output" and isinstance(i.get("output"), list)
-            for i in request.input):
-        # its output list is openai's Iterable, which vLLM 0.33 leaves unread in the tool
-        # message: Inkling's encoding refuses that content (as a chat message's lazy parts,
-        # render_chat_parts.lazy_content; fuzz_render seed 345)
+            i.get("type") == "custom_tool_call_output"
+            and isinstance(i.get("output"), (list, dict)) for i in request.input):
+        # its output, not a string, is openai's Iterable, which vLLM 0.33 leaves unread in the
+        # tool message: Inkling's encoding refuses that content (as a chat message's lazy
+        # parts, render_chat_parts.lazy_content; fuzz_render seed 345)
         raise BadRequest("message content must be a string or a sequence of parts")
-    return chat_request_for(request, model), model
+    chat = chat_request_for(request, model)  # (its input items read as vLLM's render reads them)
+    so, choice = request.structured_outputs, request.tool_choice
+    if so and so.get("structural_tag") is None and request.tools \
+            and (choice == "required" or isinstance(choice, dict)) \
+            and calls_schema_replaces_text(model):
+        raise BadRequest("Cannot specify both structured_outputs and text.format",
+                         param="structured_outputs")
+    request.check_ranges()
+    return chat, model

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tito.errors import BadRequest, InvalidRequest, quote
-from tito.protocol.responses import ResponsesRequest
+from tito.protocol.responses import ResponsesRequest, tool_output_part_fits
 
 __all__ = ["check_harmony_items", "input_messages"]
 
@@ -88,6 +88,22 @@ def _call(item: dict[str, Any], where: str) -> dict[str, Any]:
             "function": {"name": name, "arguments": arguments}}
 
 
+def _output(item: dict[str, Any], where: str) -> Any:
+    """A tool output item's output as its tool message's content. A ``custom_tool_call_output``'s
+    (openai's ``Iterable``) is read as vLLM 0.33's render iterates it: an object is its keys,
+    each part must fit its part types (:func:`tito.protocol.responses.tool_output_part_fits`),
+    else a 400 (pydantic's, as vLLM's render reads it)."""
+    output = item["output"]
+    if item.get("type") == "custom_tool_call_output" and not isinstance(output, str):
+        output = list(output)  # (an object: its keys)
+        for k, part in enumerate(output):
+            if not tool_output_part_fits(part, listed=False):
+                raise BadRequest(f"{where}.output.{k} must be an input_text part with its text, "
+                                 "an input_image part with its detail or an input_file part.",
+                                 param=f"{where}.output.{k}")
+    return output
+
+
 def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[dict[str, Any]]:
     """The chat messages of a Responses request (rules in the module docstring). ``harmony``:
     gpt-oss, whose items vLLM 0.33 converts one by one (``response_input_to_harmony``): none
@@ -123,7 +139,7 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
         elif kind in ("function_call_output", "custom_tool_call_output"):
             # (its output and call_id checked by the schema: a function_call_output's call_id
             # may be missing, the tool message's id then null, as vLLM's)
-            messages.append({"role": "tool", "content": item["output"],
+            messages.append({"role": "tool", "content": _output(item, where),
                              "tool_call_id": item.get("call_id")})
         elif kind == "reasoning" and harmony:
             text = _harmony_reasoning(item)

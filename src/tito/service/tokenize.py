@@ -28,8 +28,8 @@ from tito.protocol import (
 from tito.protocol.common import SchemaRule
 from tito.service import chat_body
 from tito.service.harmony import is_harmony_model
-from tito.service.render import render_chat_wire
-from tito.service.render_chat_parts import lazy_content
+from tito.service.render import current_settings, render_chat_wire
+from tito.service.render_chat_parts import check_request_template, lazy_content
 from tito.service.render_common import _check_mm_processor_kwargs
 
 __all__ = ["detokenize", "tokenize"]
@@ -61,7 +61,8 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         # template kwargs for a Mistral tokenizer (mistral-common has no template to give them)
         if fields.get("tools") == []:
             del fields["tools"]
-        if isinstance(model.vocab, MistralVocab):
+        if isinstance(model.vocab, MistralVocab):  # (a template in them is still checked,
+            check_request_template(request, current_settings())  # as vLLM's tokenize first)
             fields.pop("chat_template_kwargs", None)
         harmony = is_harmony_model(model)
         if harmony:  # (vLLM's body dump: lazily validated parts are gone, not checked)

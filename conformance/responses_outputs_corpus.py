@@ -1,0 +1,85 @@
+"""The ``render_responses_outputs`` group: Responses tool output items' part lists, and the order
+of the Responses render's checks, on the models whose paths differ (recorded one server at a
+time by ``record.py``).
+
+What vLLM 0.33 does, measured (fuzz_render seed 339 case 57, then these bodies):
+
+- a ``function_call_output``'s ``output`` is a string or a list (openai's ``List``) of
+  ``input_text`` (a string ``text``), ``input_image`` or ``input_file`` parts, checked with the
+  body: anything else is the schema's 400 (``Bad Request``);
+- a ``custom_tool_call_output``'s ``output`` is a string or openai's ``Iterable``, which pydantic
+  reads lazily: any JSON container passes the body, an object iterating its keys, and each part
+  is checked as the render reads it (an ``input_image`` needs its ``detail``), a bad one the
+  render's ``BadRequestError``; an empty object renders as an empty list;
+- the Responses render checks, in order: a request's template in ``chat_template_kwargs``
+  (untrusted: refused, every model), on gpt-oss its parser's constraint (``structured_outputs``
+  with ``text.format``) before the tools and items; then the multimodal kwargs, the output
+  budget, the render (an empty conversation, the parts above, Inkling's encoding), and only then
+  the sampling ranges (``temperature``, ``top_p``);
+- a function tool named ``""`` renders (tito refused it);
+- a template in a chat body's ``chat_template_kwargs`` is refused by ``/tokenize`` on a
+  mistral-common model too (tito dropped the kwargs unread), never by gpt-oss's harmony paths.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+RESPONSES_R = "/v1/responses/render"
+_HI = {"role": "user", "content": "hi"}
+_TEXT = [{"type": "input_text", "text": "x"}]
+_PNG = "data:image/png;base64,iVBORw0KGgo="
+#: tool outputs: valid and not, for either item type
+OUTPUTS: dict[str, Any] = {
+    "object": {"a": 1}, "empty_object": {}, "bare_string": ["a"], "empty_list": [],
+    "text": _TEXT, "text_without_text": [{"type": "input_text"}],
+    "chat_text_part": [{"type": "text", "text": "x"}], "text_then_string": [*_TEXT, "b"],
+    "image_without_detail": [{"type": "input_image", "image_url": _PNG}],
+    "image": [{"type": "input_image", "detail": "auto", "image_url": _PNG}],
+    "file": [{"type": "input_file", "file_data": "x"}],
+    "text_extra_key": [{"type": "input_text", "text": "x", "extra": 1}],
+    "number": [1], "null": [None], "text_part_alone": {"type": "input_text", "text": "x"},
+    "text_breakpoint_null": [{"type": "input_text", "text": "x", "prompt_cache_breakpoint": None}],
+    "file_name_null": [{"type": "input_file", "file_data": "x", "filename": None}],
+}
+_CUSTOM = {"type": "custom_tool_call_output", "call_id": "c", "output": _TEXT}
+_TOOL = {"type": "function", "name": "f", "parameters": {"type": "object"}}
+#: bodies with two defects (or one), for the order of the checks
+ORDER: dict[str, dict[str, Any]] = {
+    "temperature": {"input": [_HI, _CUSTOM], "temperature": 5},
+    "top_p": {"input": [_HI, _CUSTOM], "top_p": 5},
+    "max_output": {"input": [_HI, _CUSTOM], "max_output_tokens": 10**9},
+    "mm_kwargs": {"input": [_HI, _CUSTOM], "mm_processor_kwargs": {"a": 1}},
+    "mm_kwargs_max_output": {"input": [_HI], "mm_processor_kwargs": {"a": 1},
+                             "max_output_tokens": 10**9},
+    "constraint_twice": {"input": [_HI, _CUSTOM], "structured_outputs": {"regex": "a"},
+                         "text": {"format": {"type": "json_object"}}},
+    "bad_part_temperature": {"input": [_HI, {**_CUSTOM, "output": ["a"]}], "temperature": 5},
+    "bad_part_max_output": {"input": [_HI, {**_CUSTOM, "output": ["a"]}],
+                            "max_output_tokens": 10**9},
+    "kwargs_template": {"input": [_HI, _CUSTOM], "chat_template_kwargs": {"chat_template": "x"}},
+    "kwargs_template_alone": {"input": "hi", "chat_template_kwargs": {"chat_template": "x"}},
+    "empty_temperature": {"input": [], "temperature": 5},
+    "empty_max_output": {"input": [], "max_output_tokens": 10**9},
+    "tool_name_empty": {"input": "hi", "tools": [{**_TOOL, "name": ""}]},
+}
+RENDER_RESPONSES_OUTPUTS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    **{f"{kind[:6]}_{name}": ("qwen3", RESPONSES_R, {"model": "qwen3", "input": [
+        _HI, {"type": kind, "call_id": "c", "output": output}]})
+       for kind in ("custom_tool_call_output", "function_call_output")
+       for name, output in OUTPUTS.items()},
+    **{f"{server}_custom_{name}": (server, RESPONSES_R, {"model": server, "input": [
+        _HI, {**_CUSTOM, "output": OUTPUTS[name]}]})
+       for server in ("inkling", "gpt-oss", "mistral-v3")
+       for name in ("object", "empty_object", "text")},
+    **{f"{server}_order_{name}": (server, RESPONSES_R, {"model": server, **body})
+       for server in ("qwen3", "inkling", "gpt-oss", "mistral-v3")
+       for name, body in ORDER.items()},
+    # a template in the kwargs of the chat render and /tokenize: vLLM's harmony render never
+    # looks (gpt-oss), its /tokenize checks it on mistral-common's models too
+    **{f"{server}_{label}_{key}": (server, path, {"model": server, "messages": [_HI], key: value})
+       for server in ("gpt-oss", "mistral-v3")
+       for label, path in (("chat", "/v1/chat/completions/render"), ("tokenize", "/tokenize"))
+       for key, value in (("chat_template_kwargs", {"chat_template": "x"}),
+                          ("chat_template", "x"))},
+}
