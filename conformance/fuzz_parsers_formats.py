@@ -1,0 +1,144 @@
+"""The per-format tables and predicates :func:`fuzz_parsers_classify.deviation` consults: which
+markers open and close a call (``call_unclosed``), where dots holds an invoke, DeepSeek's stream
+side, the reasoning formats that reopen a block, what a model-written name looks like, and the
+Muse formats' own classes.
+
+Why a module of its own: the classifier's rules read top to bottom as one decision list; the
+format knowledge they look up grows with every format and stays here, apart from them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fuzz_parsers_compare import _same_call, _subsequence, compare
+
+
+#: tool format -> (a call's opener, its closer): a call whose closer is missing or misspelt
+#: (``call_unclosed``: vLLM's call runs on to the next closer or the end of the output, or its
+#: batch never emits it; tito ends it where its arguments end, and the XML formats
+#: (``tools/_xml.py``) keep the text between them and the next call's opener, the misspelt
+#: closer included, as content)
+_CALL_CLOSERS = {
+    "kimi_k3": (("<|open|>call ", "<|close|>call<|sep|>"),),
+    # (vLLM's regex needs the fence right before the end marker; tito allows whitespace)
+    "deepseek_v3": (("<｜tool▁call▁begin｜>", "\n```<｜tool▁call▁end｜>"),),
+    "deepseek_v31": (("<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),),
+    "plamo3": (("<|plamo:begin_tool_arguments:plamo|>", "<|plamo:end_tool_arguments:plamo|>"),
+               ("<|plamo:begin_tool_request:plamo|>", "<|plamo:end_tool_request:plamo|>")),
+    # (GLM's regex runs a call to the next </tool_call>: a misspelt closer, or a <tool_call>
+    # written as text before a real call, makes it take the next call's text; a name that is
+    # not a tool then drops both)
+    **{glm: (("<tool_call>", "</tool_call>"),) for glm in ("glm45", "glm47", "ling3")},
+    "deepseek_v32": (("<｜DSML｜invoke name=", "</｜DSML｜invoke>"),),
+    # (V3.2's grammar: deepseek_v4+deepseek_v4/fz_misspelt_invoke_end, seed 104)
+    "deepseek_v4": (("<｜DSML｜invoke name=", "</｜DSML｜invoke>"),),
+    "deepseek_v41": (("<｜DSML｜ invoke name=", "</｜DSML｜ invoke>"),),
+    "kimi_k2": (("<|tool_call_begin|>", "<|tool_call_end|>"),),
+    # (poolside_v1's batch regex needs </tool_call>: a call whose closer is misspelt is dropped)
+    **{fmt: (("<tool_call>", "</tool_call>"),) for fmt in ("hy_v3", "poolside_v1")},
+    # (vLLM's regex needs the ``}`` right before the end marker: with whitespace between, the
+    # call runs on to the next call's ``}<end_function_call>``, whose members it takes)
+    "functiongemma": (("<start_function_call>", "}<end_function_call>"),),
+    # (a misspelt <｜tool_call_end｜>: vLLM's batch drops that call, its stream merges the next
+    # call's parameters into it; tito ends it at the next call marker)
+    "step3": (("<｜tool_call_begin｜>", "<｜tool_call_end｜>"),),
+    # (vLLM's regex and its stream need </tool_call>: the call and its text are dropped; tito
+    # makes the call once its JSON closed: ernie45+ernie45/fz36_misspelt_call_end, seed 25)
+    "ernie45": (("<tool_call>", "</tool_call>"),),
+}
+
+
+
+def _dots_unclosed(text: str) -> bool:
+    """Whether a dots block holds an invoke that vLLM and tito read apart, both documented: one
+    whose ``</invoke>`` misses and whose block's end is :data:`~tito.core.parsers.tools.dots.
+    CALL_HOLD` characters or more away (tito streamed it: a call; vLLM: none), or one standing
+    before the ``</invoke>`` of the invoke before it (vLLM's regex gives that one its
+    parameters; tito ends it there)."""
+    from tito.core.parsers.tools.dots import CALL_HOLD  # noqa: PLC0415  (src, on sys.path)
+
+    for block in re.findall(r"<dots_function_call>(.*?)(?:</dots_function_call>|$)", text, re.S):
+        heads = [m.start() for m in re.finditer("<invoke name=", block)]
+        for k, at in enumerate(heads):
+            close = block.find("</invoke>", at)
+            if close == -1 and len(block) - at >= CALL_HOLD:
+                return True
+            if close != -1 and k + 1 < len(heads) and heads[k + 1] < close:
+                return True
+    return False
+
+
+_DS_CALLS, _DS_CALL = "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"
+
+
+def _deepseek_stream_side(kind: str, want: dict, got: dict, vs1: dict, text: str) -> str | None:
+    """deepseek_v3 / v31 where tito is vLLM's one-token stream (its stream in random chunks
+    loses text there, so :func:`deviation`'s generic check misses it): a call before the first
+    section marker (vLLM's batch reads it, the marker being somewhere in the output; its stream
+    cannot know that yet), a section marker the output ends with (vLLM's batch keeps it as
+    content when an earlier section closed, its stream drops it; tito drops it as a cut
+    header's markup)."""
+    from parser_pipeline import norm  # noqa: PLC0415  (tests/goldens, on sys.path)
+
+    if not vs1 or "error" in vs1 or compare(norm(vs1), got):
+        return None
+    first = text.find(_DS_CALLS)
+    if kind == "n_calls" and 0 <= text.find(_DS_CALL) < first:
+        return "follows_vllm_stream"
+    wcont = (want.get("content") or "").strip()
+    if kind == "content" and text.rstrip().endswith(_DS_CALLS) and wcont.endswith(_DS_CALLS):
+        return "follows_vllm_stream"
+    return None
+
+#: reasoning formats whose vLLM grammar reopens the block at a later start marker ->
+#: (start marker, the grammar's call start): ``reopen_after_call``
+_REOPEN_MARKERS = {
+    "deepseek_v4": ("<think>", "<｜DSML｜tool_calls>"), "deepseek_v41": ("<think>", "<｜DSML｜ calls>"),
+    "glm45": ("<think>", "<tool_call>"), "glm47": ("<think>", "<tool_call>"),
+    "ling3": ("<think>", "<tool_call>"), "mistral": ("[THINK]", "[TOOL_CALLS]"),
+    "gemma4": ("<|channel>", "<|tool_call>"),
+    "plamo3": ("<|plamo:begin_think:plamo|>", "<|plamo:begin_tool_requests:plamo|>"),
+}
+
+#: a function name as a model writes one (vLLM's names with spaces, markup or punctuation come
+#: from a marker in the text: ``markup_name``)
+_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
+
+
+def vs1_reasoning(vstreams: dict) -> str | None:
+    """The reasoning of vLLM's stream one token per delta (None when it was not run)."""
+    return (vstreams.get("1") or {}).get("reasoning")
+
+
+def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> str | None:
+    """muse7's classes (``tito.core.parsers.muse`` header): tito's reasoning or content is vLLM's
+    stream (the tool parser alone: its batch makes the framed output content), or the calls are
+    vLLM's and the content only adds text vLLM drops (text outside messages, a tool channel's
+    text outside its invokes). glimmer8's: an output with no ``<|message|>`` at all is content
+    (rule 2, ``no_header``: vLLM reads its invokes as calls); the calls are vLLM's stream's and
+    the content only adds text its stream drops; an invoke whose closer was dropped or cut is
+    a call of what came, ended by its channel (rule 3), where vLLM's invoke runs on into the
+    next channel and takes its call (every vLLM call is one of tito's); so is one whose closer
+    is misspelt (its text, the misspelt closer included, is content)."""
+    wc, gc = want.get("calls") or [], got.get("calls") or []
+    if kind in ("reasoning", "content") and vs1 \
+            and (vs1.get(kind) or "").strip() == (got.get(kind) or "").strip():
+        return "follows_vllm_stream"
+    if kind == "n_calls" and vs1 and (vs1.get("calls") or []) == gc:
+        return "follows_vllm_stream"  # (a header rule 1 drops: vLLM's batch reads its invoke)
+    if kind == "content" and [c[0] for c in wc] == [c[0] for c in gc]:
+        return "text_kept"
+    if kind in ("content", "n_calls") and "<|message|>" not in case["text"] and not gc:
+        return "text_kept"
+    if kind == "content" and vs1 and [c[0] for c in vs1.get("calls") or []] \
+            == [c[0] for c in gc] and (vs1.get("reasoning") or "") == (got.get("reasoning") or "") \
+            and _subsequence((vs1.get("content") or "").strip(), got.get("content") or ""):
+        return "text_kept"
+    # (an invoke whose closer is misspelt ends with its channel as a dropped one: seed 104)
+    unclosed = case["text"].count("</atem:invoke>") < case["text"].count("<atem:invoke ")
+    if kind in ("content", "n_calls") and ("drop:" in case["id"] or "trunc" in case["id"]
+                                           or unclosed) \
+            and len(gc) > len(wc) and _subsequence(wc, gc, _same_call):
+        return "truncated_call"
+    return None
