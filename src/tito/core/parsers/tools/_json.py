@@ -241,23 +241,24 @@ def parse_object_header(
     optional_lead: str = "",
     args_required: bool = False,
     string_args: bool = False,
+    args_keys: Sequence[str] = ARGS_KEYS,
 ) -> Header:
     """Parse a call object's header from ``s`` (see the module header for the grammar).
 
     ``lead``: tokens that must come first (each may be preceded by whitespace), e.g. ``","``
-    between list elements; ``optional_lead``: a token that may come first (``<|python_tag|>``);
+    between list elements; ``optional_lead``: a token that may come first, repeated or not (``<|python_tag|>``);
     leading whitespace is always allowed. ``args_required``: an object without arguments is
     not a call (llama3_json: plain JSON with a ``"name"`` key must stay content).
+    ``args_keys``: the members that hold the arguments (any other member is skipped).
     ``string_args``: the arguments may be a JSON string holding their text (Granite 4 writes
     ``"arguments": "{\\"x\\": 1}"``); COMMIT then points at the opening quote.
     """
     n = len(s)
     i = skip_ws(s, 0)
-    if optional_lead:
-        if s.startswith(optional_lead, i):
-            i = skip_ws(s, i + len(optional_lead))
-        elif is_proper_prefix(s[i:], [optional_lead]):
-            return NEED
+    while optional_lead and s.startswith(optional_lead, i):  # (repeated: vLLM's batch skips
+        i = skip_ws(s, i + len(optional_lead))               # any text before the object)
+    if optional_lead and is_proper_prefix(s[i:], [optional_lead]):
+        return NEED
     led = match_leads(s, lead, i)
     if isinstance(led, Header):
         return led
@@ -302,7 +303,7 @@ def parse_object_header(
         i = skip_ws(s, i + 1)
         if i == n:
             return NEED
-        if key in ARGS_KEYS and name is None:
+        if key in args_keys and name is None:
             # arguments before the name: the whole object must fit in the header window (the
             # name decides that it is a call); the arguments' text is then sent at once
             e = value_end(s, i)
@@ -311,7 +312,7 @@ def parse_object_header(
             if e == _BAD or early_args is not None or s[i] not in ('{"' if string_args else "{"):
                 return Header("invalid", i)
             early_args = s[i:e] if s[i] == "{" else json.loads(s[i:e])
-        elif key in ARGS_KEYS:
+        elif key in args_keys:
             if early_args is not None:
                 return Header("invalid", i)
             if s[i] == "{":

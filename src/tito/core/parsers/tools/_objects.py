@@ -45,7 +45,7 @@ from typing import ClassVar
 from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools import _jsonnorm as jsonnorm
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
-from tito.core.parsers.tools._json import Header, parse_object_header, scan
+from tito.core.parsers.tools._json import ARGS_KEYS, Header, parse_object_header, scan
 
 _STRING_SPECIALS = re.compile(r'["\\]')
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -125,6 +125,8 @@ class ObjectCallParser(ToolParser):
     args_required: ClassVar[bool] = False
     #: arguments may be a JSON string holding their text (phase ``sargs``)
     string_args: ClassVar[bool] = False
+    #: the members that hold the arguments (hunyuan_a13b: ``"arguments"`` only, as vLLM's)
+    args_keys: ClassVar[tuple[str, ...]] = ARGS_KEYS
     #: object arguments are sent as ``json.dumps`` writes them (:mod:`._jsonnorm`), not as the
     #: model wrote them (vLLM's llama3_json and granite4 parsers, batch and stream)
     normalize_args: ClassVar[bool] = False
@@ -154,7 +156,7 @@ class ObjectCallParser(ToolParser):
         """The call header at the start of ``s`` (:func:`._json.parse_object_header`; a format
         whose call objects are shaped otherwise parses its own)."""
         return parse_object_header(s, lead, optional_lead=opt, args_required=self.args_required,
-                                   string_args=self.string_args)
+                                   string_args=self.string_args, args_keys=self.args_keys)
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         lead = self._lead_at(st, s, pos)

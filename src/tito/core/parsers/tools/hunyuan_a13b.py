@@ -19,7 +19,9 @@ Rules: as :mod:`.json_list`; ``"arguments"`` that are not an object are passed o
 (a string is decoded, as vLLM passes a non-dict value on); ``</tool_calls>`` inside broken
 arguments ends the call. An element without arguments (a misspelt ``"aguments"``) is no call and
 the list goes on, as vLLM's batch skips it (its object's text is content: vLLM drops it; fuzz
-seed 25, ``hunyuan_a13b*/fz36_argless_*``). Calls inside ``<think>`` are reasoning: the reasoning parser runs first
+seed 25, ``hunyuan_a13b*/fz36_argless_*``); so is one whose arguments are ``"parameters"``,
+which vLLM's hunyuan_a13b never reads (``hunyuan_a13b/fz37_parameters*``; the JSON-list
+formats read either). Calls inside ``<think>`` are reasoning: the reasoning parser runs first
 (vLLM skips such regions by regex). vLLM also removes a leading ``助手：`` ("assistant:") from
 content when there is no call; tito does not rewrite content.
 """
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers.tools._json import ARGS_KEYS
 from tito.core.parsers.tools.json_list import JsonListParser
 
 START = "<tool_calls>"
@@ -45,6 +48,7 @@ class HunyuanA13BParser(JsonListParser):
     closed_phase: ClassVar[str] = "after"
     string_args: ClassVar[bool] = True
     argless_skipped: ClassVar[bool] = True
+    args_keys: ClassVar[tuple[str, ...]] = ("arguments",)  # (vLLM's regexes and batch read no other)
     stop_markers: ClassVar[tuple[str, ...]] = (END, START)
     end_marker: ClassVar[str] = END
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
@@ -61,4 +65,5 @@ class JambaParser(HunyuanA13BParser):
     name: ClassVar[str] = "jamba"
     normalize_args: ClassVar[bool] = True
     argless_skipped: ClassVar[bool] = False  # (vLLM's stream makes that call; its batch none)
+    args_keys: ClassVar[tuple[str, ...]] = ARGS_KEYS  # (not compared with vLLM's jamba)
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools

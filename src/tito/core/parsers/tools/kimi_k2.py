@@ -11,7 +11,10 @@ Phases are :mod:`.deepseek_v3`'s, plus ``skip``. The header is ``<|tool_calls_se
 (first call only), ``<|tool_call_begin|>``, the call's header text (anything, newlines included,
 up to ``<|tool_call_argument_begin|>``), whitespace, then the arguments' ``{`` (COMMIT), or straight
 ``<|tool_call_end|>`` (arguments ``{}``). A ``<|tool_call_begin|>``, ``<|tool_call_end|>`` or
-``<|tool_calls_section_end|>`` before the argument marker makes the header invalid (content).
+``<|tool_calls_section_end|>`` before the argument marker makes the header invalid (content), and
+so do arguments that do not open with ``{`` (``}``, a dropped brace: vLLM's engine makes a call
+of their raw text; tito makes no arguments that are not JSON of a broken call, ``args_not_json``
+in docs/conformance.md, fuzz seed 109: ``kimi_k2*/fz37_args_*``).
 
 Ids, as vLLM 0.33: the id is the longest ``.+:\\d+`` at the start of the stripped header text
 (``functions.get_weather:0``; trailing text after the index is ignored, ``a:b:0`` keeps its

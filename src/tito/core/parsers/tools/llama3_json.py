@@ -2,13 +2,15 @@
 
 Format (only at the very start of the output, like vLLM's streaming path)::
 
-    [<|python_tag|>] {"name": "NAME", "parameters": {ARGS}} [SEP {"name": ..., ...}]* TEXT
+    [<|python_tag|>]* {"name": "NAME", "parameters": {ARGS}} [SEP {"name": ..., ...}]* TEXT
 
 SEP is ``;`` (``;``, ``; ``, ``;\\n``, any whitespace around it) or whitespace holding a newline
 (``\\n``), the separators vLLM's llama3_json streaming accepts.
 
 ``"arguments"`` is accepted as well as ``"parameters"``; other members (``"type": "function"``)
-are skipped. Leading whitespace is allowed.
+are skipped. Leading whitespace is allowed, and so is a repeated ``<|python_tag|>`` (vLLM's
+batch reads the first object wherever it stands; its stream fails on a second tag and sends
+nothing at all: tito makes the batch's call, fuzz seed 29, ``llama3_json/fz37_repeated_tag``).
 
 Phases (``head``/``args``/``tail`` are in :mod:`._objects`):
 

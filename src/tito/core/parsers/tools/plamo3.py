@@ -23,7 +23,10 @@ content up to the next request marker (``next``) or the section's end marker (co
 it. ``aopen``: whitespace, the arguments marker (held back while a proper prefix), whitespace,
 then the arguments' ``{`` (``args``: the model's JSON streams raw) or straight the arguments'
 end marker (arguments ``{}``); anything else ends the call with ``{}`` and is text (``sep``).
-``tail``: whitespace, the arguments' end marker, the request's end marker.
+``tail``: whitespace, the arguments' end marker, the request's end marker. The arguments' end
+marker ends them also inside a string the model left open (a dropped ``"``), as vLLM's engine
+(fuzz seed 29, ``plamo3+plamo3/fz37_open_string``); the request's and the section's end markers
+do not there (vLLM's arguments run on over them: ``plamo3/fz37_open_string_request_end``).
 
 Rules: arguments are the model's raw JSON (vLLM's ``_extract_args_json``: the stripped raw
 text); text before and after sections is content (vLLM's batch drops the text after); unknown
@@ -67,6 +70,10 @@ class Plamo3Parser(DeepSeekV3Parser):
     fence_close: ClassVar[str] = END_ARGS
     sep: ClassVar[str] = END_NAME
     stop_markers: ClassVar[tuple[str, ...]] = (END_ARGS, END_REQUEST, END_REQUESTS)
+    #: the arguments' end marker ends them also inside a string the model never closed (vLLM's
+    #: engine leaves its arguments state there only; the request's and the section's end
+    #: markers inside such a string are the arguments' text, as in vLLM's batch and stream)
+    string_stop_markers: ClassVar[tuple[str, ...]] = (END_ARGS,)
     end_marker: ClassVar[str] = END_ARGS
     interrupt_phase: ClassVar[str] = "tail"
     tail_limit: ClassVar[int] = 128  # the arguments' and the request's end markers: 67 characters
