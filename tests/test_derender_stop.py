@@ -248,10 +248,10 @@ def test_echo_with_prompt_logprobs(client, vocabs):
     assert c["text"] == "Say it now"
 
 
-def test_echo_prompt_logprobs_keep_logprobs_plus_one_candidates(client, vocabs):
+def test_echo_prompt_logprobs_follow_the_requests_logprobs(client, vocabs):
     """The echoed prompt's candidates are cut as the output's: the engine's first
     ``logprobs + 1`` per position (vLLM's completions, ``completion_top_logprobs_limit``);
-    all of them with ``logprobs: -1``."""
+    all of them with ``logprobs: -1``; none without ``logprobs``."""
     vocab = vocabs["gpt2"]
     prompt = vocab.encode("Say it")
     ids = vocab.encode(" now")
@@ -273,6 +273,16 @@ def test_echo_prompt_logprobs_keep_logprobs_plus_one_candidates(client, vocabs):
     assert cut[1][0] is None and cut[-1][0] is None  # (the first position: never scored)
     assert cut[1][1] == {" it": -1.0, " a": -1.0}
     assert len(cut[-1][1]) == 5 and cut[-1][1][" d"] == -4.0
+    # without logprobs in the request: no logprobs at all, the prompt's included (vLLM's
+    # completions write them only for a request's logprobs; fuzz_derender seed 401)
+    resp.pop("logprobs", None)
+    for choice in resp["choices"]:
+        choice.pop("logprobs", None)
+    body = {"model": "gpt2", "prompt_token_ids": [prompt],
+            "completion_request": {"model": "gpt2", "prompt": "x", "echo": True},
+            "generate_responses": [resp]}
+    c = post(client, COMPLETIONS, body)["choices"][0]
+    assert c["logprobs"] is None and c["text"] == "Say it now"
 
 
 def test_suffix_is_not_derenders_business(client, vocabs):

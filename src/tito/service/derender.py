@@ -175,6 +175,8 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
         _check_ids(model, req.derender_context.prompt_token_ids, "derender_context.prompt_token_ids")
     cfg = completion_config(model, settings)
     echo = _echo_requested(settings)
+    # the echoed prompt's logprobs only with the request's logprobs (vLLM's completions)
+    echo_lp = settings is not None and settings.logprobs not in (None, False)
     choices = []
     k = 0
     prompt_tokens = completion_tokens = 0
@@ -188,7 +190,8 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
             completion_tokens += len(choice.token_ids or [])
             _, out = _batch_choice(model, cfg, seed, choice, resp.request_id, k)
             prefix, prefix_lp, offset = (
-                _echo(model, cfg, seed, resp.prompt_logprobs) if echo else ("", None, 0)
+                _echo(model, cfg, seed, resp.prompt_logprobs if echo_lp else None) if echo
+                else ("", None, 0)
             )
             logprobs = None
             if _has_logprobs(choice) or prefix_lp is not None:
