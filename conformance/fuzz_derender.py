@@ -5,11 +5,12 @@ corpus run on the real vLLM will hold others. This generates, from a seed, rando
 chat and completions requests (tools or not, every ``tool_choice``, reasoning on/off,
 ``include_reasoning``, logprobs and ``top_logprobs`` 0-20, ``n`` 1-3, stop strings that straddle
 tokens or overlap, ``stop_token_ids``, ``include_stop_str_in_output``, ``skip_special_tokens``,
-``return_token_ids``, ``stream_options``, ``echo``, ``spaces_between_special_tokens``), renders
-each on vLLM for its prompt ids, and random engine outputs in vLLM's ``GenerateResponse`` /
-streamed chunk wire shapes (plain text, unicode split across byte tokens, special and padded
-ids, reasoning, good / partial / malformed / several tool calls, every finish reason with and
-without ``stop_reason``, engine logprob candidates, the prompt's logprobs in a batch answer,
+``return_token_ids``, ``stream_options``, ``echo``, ``spaces_between_special_tokens``,
+``min_tokens``, ``logprob_token_ids``), renders each on vLLM for its prompt ids, and random
+engine outputs in vLLM's ``GenerateResponse`` / streamed chunk wire shapes (plain text, unicode
+split across byte tokens, special and padded ids, reasoning, good / partial / malformed /
+several tool calls, every finish reason with and without ``stop_reason``, engine logprob
+candidates, the prompt's logprobs in a batch answer,
 metrics, ``kv_transfer_params``). Each case is derendered in batch and streamed in a
 random chunking (one stream per choice index): vLLM driven as its protocol requires
 (``record.Recorder``), tito in-process twice, as its README says and as a client keeping only
@@ -531,13 +532,25 @@ def gen_case(seed: int, i: int, model: str) -> Case:
 def _more(case: Case, rnd: random.Random) -> None:
     """Draws added after the others, from a generator of their own (so a seed's other draws,
     and the cases found with them, stay as they were): ``spaces_between_special_tokens`` off,
-    the engine's ``prompt_logprobs``."""
+    the engine's ``prompt_logprobs``, ``min_tokens`` beside stop strings (below any stop string
+    the engine cut at: an engine honours it), ``logprob_token_ids`` beside logprobs (no cut of
+    the candidates)."""
+    req = case.request
     if rnd.random() < 0.2:
-        case.request["spaces_between_special_tokens"] = False
+        req["spaces_between_special_tokens"] = False
         case.tags.add("spaces_between_false")
     if rnd.random() < 0.25:
         case.prompt_lp = rnd.choice([0, 1, 2])
         case.tags.add("prompt_logprobs")
+    if req.get("stop") and rnd.random() < 0.4:
+        cuts = [len(ch["token_ids"]) for ch in case.choices if isinstance(ch.get("stop_reason"), str)]
+        top = min(6, min(cuts) - 1) if cuts else 6
+        if top >= 1:
+            req["min_tokens"] = rnd.randint(1, top)
+            case.tags.add("min_tokens")
+    if req.get("logprobs") is not None and req["logprobs"] is not False and rnd.random() < 0.3:
+        req["logprob_token_ids"] = rnd.sample([11, 13, 198, 220, 1000], rnd.randint(1, 3))
+        case.tags.add("logprob_token_ids")
 
 
 def engine_prompt_logprobs(case: Case, prompt: list[int]) -> list[Any]:
