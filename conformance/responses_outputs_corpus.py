@@ -83,3 +83,43 @@ RENDER_RESPONSES_OUTPUTS: dict[str, tuple[str, str, dict[str, Any]]] = {
        for key, value in (("chat_template_kwargs", {"chat_template": "x"}),
                           ("chat_template", "x"))},
 }
+
+#: a message item's parts (``render_responses_messages``): openai's input part types only, each
+#: checked with the body (a bare string, a chat ``text`` part, a null breakpoint: the schema's
+#: 400; an image without ``detail`` gets vLLM's ``"auto"``); an assistant item without a first
+#: text is the chat message it is (``[]``: no content), unless it is an output message
+_MESSAGE_PARTS: dict[str, Any] = {
+    "bare": ["a"], "chat_text": [{"type": "text", "text": "x"}],
+    "text_without_text": [{"type": "input_text"}], "image_without_detail": [
+        {"type": "input_image", "image_url": _PNG}], "file": [{"type": "input_file",
+                                                           "file_data": "x"}],
+    "number": [1], "text_number": [{"type": "input_text", "text": 1}], "empty": [],
+    "text": _TEXT, "text_then_string": [*_TEXT, "b"],
+    "breakpoint_null": [{"type": "input_text", "text": "x", "prompt_cache_breakpoint": None}],
+    "image_detail_null": [{"type": "input_image", "image_url": _PNG, "detail": None}],
+}
+RENDER_RESPONSES_MESSAGES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    f"{role}{'_typed' if typed else ''}_{name}": ("qwen3", RESPONSES_R, {
+        "model": "qwen3", "input": [
+            {"role": role, "content": parts, **({"type": "message"} if typed else {})},
+            *([_HI] if role != "user" else [])]})
+    for role in ("user", "system", "developer", "assistant") for typed in (False, True)
+    for name, parts in _MESSAGE_PARTS.items()
+    if not (role == "assistant" and typed and name == "empty")  # (vLLM's 500)
+}
+#: a chat body's ``top_logprobs: null`` is 0 (vLLM's ``TopLogprobsParam``): the logprobs of
+#: ``logprobs: true``, the prompt logprobs of ``echo`` (fuzz_render seed 347 case 66)
+RENDER_TOP_LOGPROBS_NULL: dict[str, tuple[str, str, dict[str, Any]]] = {
+    name: ("qwen3", "/v1/chat/completions/render", {"model": "qwen3", "messages": [_HI],
+                                                     "top_logprobs": None, **extra})
+    for name, extra in {"logprobs": {"logprobs": True}, "echo": {"echo": True},
+                        "echo_logprobs": {"echo": True, "logprobs": True},
+                        "alone": {}, "logprobs_false": {"logprobs": False},
+                        "echo_prompt_logprobs": {"echo": True, "prompt_logprobs": 2},
+                        "echo_prompt_logprobs_null": {"echo": True, "prompt_logprobs": None},
+                        "logprob_token_ids": {"logprobs": True, "logprob_token_ids": [1, 2]},
+                        "stream_echo": {"echo": True, "stream": True},
+                        "tokenize": {"echo": True}}.items()
+}
+RENDER_TOP_LOGPROBS_NULL["tokenize"] = ("qwen3", "/tokenize", {
+    "model": "qwen3", "messages": [_HI], "top_logprobs": None})

@@ -233,6 +233,8 @@ def sampling_fields(
     echo = bool(get("echo"))
     if kind == "chat":
         top = get("top_logprobs")
+        if top is None:  # (vLLM's TopLogprobsParam reads null as 0)
+            top = 0
         logprobs = top if get("logprobs") and not logprob_token_ids else None
         _check_logprobs(logprobs, max_logprobs, "top_logprobs")
     else:
@@ -241,7 +243,7 @@ def sampling_fields(
     fields["logprobs"] = logprobs
     prompt_logprobs = get("prompt_logprobs")
     if prompt_logprobs is None and echo:
-        prompt_logprobs = get("top_logprobs") if kind == "chat" else get("logprobs")
+        prompt_logprobs = top if kind == "chat" else get("logprobs")
     _check_logprobs(prompt_logprobs, max_logprobs, "prompt_logprobs")
     fields["prompt_logprobs"] = prompt_logprobs
     if logprob_token_ids:

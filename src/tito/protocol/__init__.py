@@ -85,7 +85,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "DetokenizeRequest", "DetokenizeResponse", "TokenizeChatRequest",
         "TokenizeCompletionRequest", "TokenizeRequest", "TokenizeResponse", "VersionResponse"
     ),
-    "responses": ("ResponsesRequest", "tool_output_part_fits"),
+    "responses": ("ResponsesRequest", "input_part_fits"),
     "responses_output": (
         "IncompleteDetails", "InputTokensDetails", "OutputTokensDetails",
         "ResponseCustomToolCall", "ResponseFunctionToolCall", "ResponseOutputMessage",

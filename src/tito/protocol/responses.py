@@ -27,7 +27,7 @@ from tito.protocol.common import (
 
 __all__ = [
     "ResponsesRequest",
-    "tool_output_part_fits",
+    "input_part_fits",
 ]
 
 #: ``include`` values that mean "output logprobs" (the only one render acts on).
@@ -95,22 +95,23 @@ _IMAGE_DETAILS = ("low", "high", "auto", "original")
 _FILE_DETAILS = ("auto", "low", "high")
 
 
-def tool_output_part_fits(part: Any, *, listed: bool) -> bool:
-    """Whether ``part`` validates as one of the part types of a Responses tool output, as
+def input_part_fits(part: Any, *, listed: bool, image_detail: str = "") -> bool:
+    """Whether ``part`` validates as one of the input part types of a Responses item, as
     pydantic checks openai's typed dicts (extra keys ignored): ``listed``, a
     ``function_call_output``'s ``ResponseInput{Text,Image,File}ContentParam`` (an image's
-    ``detail`` optional, the optional keys nullable); else a ``custom_tool_call_output``'s
-    ``ResponseInput{Text,Image,File}Param`` (an image needs its ``detail``; a file's ``file_data``,
-    ``file_url`` and ``filename`` strings). vLLM 0.33 refuses a part that fits none: at body
-    validation for the first (a schema error), at render for the second (its ``400``; fuzz_render
-    seed 339 case 57)."""
+    ``detail`` optional, the optional keys nullable); else a message's or a
+    ``custom_tool_call_output``'s ``ResponseInput{Text,Image,File}Param`` (an image needs its
+    ``detail``, which vLLM 0.33 writes ``image_detail`` = ``"auto"`` into a message's image part
+    without one; a file's ``file_data``, ``file_url`` and ``filename`` strings). vLLM refuses a
+    part that fits none: with the body (a schema error), but a ``custom_tool_call_output``'s at
+    render (its ``400``; fuzz_render seed 339 case 57)."""
     if not isinstance(part, dict) or not _breakpoint_fits(part, nullable=listed):
         return False
     kind = part.get("type")
     if kind == "input_text":
         return isinstance(part.get("text"), str)
     if kind == "input_image":
-        detail = part.get("detail", None if listed else "")
+        detail = part.get("detail", None if listed else image_detail)
         return (detail in _IMAGE_DETAILS or listed and detail is None) and all(
             _optional(part, key, nullable=True) for key in ("file_id", "image_url"))
     if kind == "input_file":
@@ -144,7 +145,7 @@ def _check_call_item(item: dict[str, Any]) -> None:
     for a ``custom_tool_call_output`` (the param type alone), null (fuzz_render seeds 700-). A
     ``function_call_output``'s list of parts is checked here (openai's ``List``), a
     ``custom_tool_call_output``'s at render (openai's ``Iterable``, which pydantic reads lazily:
-    any JSON container, an object iterating its keys; :func:`tool_output_part_fits`)."""
+    any JSON container, an object iterating its keys; :func:`input_part_fits`)."""
     kind = item["type"]
     required = {"function_call": ("call_id", "name", "arguments"),
                 "custom_tool_call": ("call_id", "name", "input"),
@@ -155,7 +156,7 @@ def _check_call_item(item: dict[str, Any]) -> None:
     if kind == "custom_tool_call_output" and not isinstance(output, (str, list, dict)):
         raise ValueError(f"a {kind} item's output is a string or an iterable of parts.")
     if kind == "function_call_output" and not (isinstance(output, str) or isinstance(
-            output, list) and all(tool_output_part_fits(p, listed=True) for p in output)):
+            output, list) and all(input_part_fits(p, listed=True) for p in output)):
         raise ValueError(f"a {kind} item's output is a string or a list of input_text, "
                          "input_image or input_file parts.")
     if not isinstance(item.get("call_id"), (str, type(None))):
@@ -167,15 +168,15 @@ def _check_call_item(item: dict[str, Any]) -> None:
         raise ValueError(f"a {kind} item's id must be a string.")
 
 
-def _check_output_parts(item: dict[str, Any]) -> None:
+def _check_output_parts(item: dict[str, Any]) -> bool:
     """A message with ``output_text`` / ``refusal`` parts is an output message (the other
     message types take input parts only): an assistant's, ``type: "message"`` written out, and
     every part an ``output_text`` with its text or a ``refusal`` (vLLM 0.33's union; recorded:
-    ``render_fuzz_order``; its id, status and annotations may be missing)."""
+    ``render_fuzz_order``; its id, status and annotations may be missing); whether it is one."""
     parts = item["content"]
     if not isinstance(parts, list) or not any(
             isinstance(p, dict) and p.get("type") in ("output_text", "refusal") for p in parts):
-        return
+        return False
     if item.get("role") != "assistant" or item.get("type") != "message":
         raise ValueError("a message with output_text or refusal parts is an output message: an "
                          "assistant's, with type 'message'.")
@@ -184,6 +185,7 @@ def _check_output_parts(item: dict[str, Any]) -> None:
                 p.get("type") == "output_text" and isinstance(p.get("text"), str)
                 or p.get("type") == "refusal" and isinstance(p.get("refusal"), str))):
             raise ValueError("an output message's parts are output_text or refusal parts.")
+    return True
 
 
 class ResponsesRequest(OpenAIBaseModel):
@@ -303,7 +305,11 @@ class ResponsesRequest(OpenAIBaseModel):
                                      "'developer'.")
                 if not isinstance(item.get("content"), (str, list)):
                     raise ValueError("a message needs content (a string or a list of parts).")
-                _check_output_parts(item)
+                if not _check_output_parts(item) and isinstance(item["content"], list) and not all(
+                        input_part_fits(p, listed=False, image_detail="auto")
+                        for p in item["content"]):
+                    raise ValueError("a message's parts are input_text, input_image or "
+                                     "input_file parts.")
         return value
 
     @model_validator(mode="before")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tito.errors import BadRequest, InvalidRequest, quote
-from tito.protocol.responses import ResponsesRequest, tool_output_part_fits
+from tito.protocol.responses import ResponsesRequest, input_part_fits
 
 __all__ = ["check_harmony_items", "input_messages"]
 
@@ -88,16 +88,26 @@ def _call(item: dict[str, Any], where: str) -> dict[str, Any]:
             "function": {"name": name, "arguments": arguments}}
 
 
+def _output_message(item: dict[str, Any]) -> bool:
+    """Whether vLLM 0.33 reads an assistant item as its output message model (``type``
+    message, every part an output part, none at all too), whose first part's text it takes;
+    another assistant item without a first text is the chat message it is (its parts rendered
+    as a chat message's, ``[]`` none)."""
+    content = item.get("content")
+    return item.get("type") == "message" and isinstance(content, list) and all(
+        isinstance(p, dict) and p.get("type") in ("output_text", "refusal") for p in content)
+
+
 def _output(item: dict[str, Any], where: str) -> Any:
     """A tool output item's output as its tool message's content. A ``custom_tool_call_output``'s
     (openai's ``Iterable``) is read as vLLM 0.33's render iterates it: an object is its keys,
-    each part must fit its part types (:func:`tito.protocol.responses.tool_output_part_fits`),
+    each part must fit its part types (:func:`tito.protocol.responses.input_part_fits`),
     else a 400 (pydantic's, as vLLM's render reads it)."""
     output = item["output"]
     if item.get("type") == "custom_tool_call_output" and not isinstance(output, str):
         output = list(output)  # (an object: its keys)
         for k, part in enumerate(output):
-            if not tool_output_part_fits(part, listed=False):
+            if not input_part_fits(part, listed=False):
                 raise BadRequest(f"{where}.output.{k} must be an input_text part with its text, "
                                  "an input_image part with its detail or an input_file part.",
                                  param=f"{where}.output.{k}")
@@ -156,9 +166,10 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
             messages.append({"role": role, "content": [
                 {"type": "text", "text": _part_text(p, f"{where}.content.{k}")}
                 for k, p in enumerate(item["content"])]})
-        elif role == "assistant":
+        elif role == "assistant" and (_text_of(item.get("content")) is not None
+                                      or _output_message(item)):
             text = _text_of(item.get("content"))
-            if text is None:
+            if text is None:  # (vLLM's output message reads content[0].text: its 500)
                 raise BadRequest(f"{where}: an assistant message needs text content.", param=where)
             if prev is not None and prev.get("content") is None:
                 prev["content"] = text
