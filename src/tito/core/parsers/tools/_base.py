@@ -45,7 +45,7 @@ calls; batch is one call with the whole text and ``final=True``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
 from tito.core.state import Field, State

@@ -62,11 +62,7 @@ from typing import ClassVar
 from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import match_lead, skip_ws
-from tito.core.parsers.tools.pythonic_args import (  # MAX_DEPTH, json_body: public names here too
-    MAX_DEPTH,
-    PythonArgsTranscoder,
-    json_body,
-)
+from tito.core.parsers.tools.pythonic_args import PythonArgsTranscoder
 
 #: a name or keyword as vLLM's regex reads one: a letter first (``[a-zA-Z]+\w*``)
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
