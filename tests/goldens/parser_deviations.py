@@ -16,6 +16,17 @@ RECORDED = {g["id"]: g for g in json.loads(
     (pathlib.Path(__file__).parent / "parsers_vllm.json").read_text())}
 
 
+def vllm_calls(cid: str) -> list:
+    """vLLM's batch calls of a recorded case, as ``[name, arguments]`` lists."""
+    return [[n, a] for n, a in RECORDED[cid]["batch"]["calls"]]
+
+
+def text_between(text: str, start: str, end: str) -> str:
+    """``text`` from ``start`` (included) to the first ``end`` after it (excluded)."""
+    i = text.index(start)
+    return text[i : text.index(end, i)]
+
+
 _WEATHER_ARGS = '{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}'
 
 #: newparsers5's deviations (the same rules as the formats' above: one block's text, in order)

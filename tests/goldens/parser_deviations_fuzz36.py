@@ -11,25 +11,17 @@ the case's text with the calls' markup cut out.
 from __future__ import annotations
 
 from parser_cases_fuzz36 import cases
-from parser_deviations import RECORDED
+from parser_deviations import RECORDED, _stream_of, text_between, vllm_calls
 
 _TEXT = {c["id"]: c["text"] for c in cases()}
 
 
-def _calls(cid: str) -> list:
-    return [[n, a] for n, a in RECORDED[cid]["batch"]["calls"]]
-
-
-def _stream(cid: str) -> dict:
-    """vLLM's stream result of a case (where tito's is vLLM's stream, not its batch)."""
-    return {k: RECORDED[cid]["stream"][k] for k in ("reasoning", "content", "calls")}
+_calls, _stream = vllm_calls, _stream_of
 
 
 def _between(cid: str, start: str, end: str) -> str:
     """The case's text from ``start`` (included) to ``end`` after it (excluded)."""
-    text = _TEXT[cid]
-    i = text.index(start)
-    return text[i : text.index(end, i)]
+    return text_between(_TEXT[cid], start, end)
 
 
 _AFTER = ("text_after_calls: the text after and between the blocks is content (vLLM's batch "

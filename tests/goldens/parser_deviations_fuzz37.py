@@ -1,35 +1,23 @@
 """The deliberate deviations of ``parser_cases_fuzz37``'s cases (data for
-``tests/test_parsers_goldens.py``'s :data:`DEVIATIONS`): case id -> (tito's result, why). Each
-rule is in ``docs/conformance.md`` ("Tool and reasoning parsers") and named by the fuzzer's
-classifier (``conformance/fuzz_parsers_classify.deviation``).
-
-Nothing here is tito's output copied back: calls are vLLM's records (of the case, or of a
-companion case spelt right, ``*_fixed``), content vLLM's stream's where tito follows it, else
-the case's text with the calls' markup cut out.
+``tests/test_parsers_goldens.py``'s :data:`DEVIATIONS`), built as ``parser_deviations_fuzz36``'s
+are (its docstring: vLLM's records and the cases' own text, never tito's output copied back);
+each rule named in ``docs/conformance.md`` and by the fuzzer's classifier.
 """
 
 from __future__ import annotations
 
 from parser_cases_fuzz37 import cases
-from parser_deviations import RECORDED
+from parser_deviations import RECORDED, _stream_of, text_between, vllm_calls
 
 _TEXT = {c["id"]: c["text"] for c in cases()}
 
 
-def _calls(cid: str) -> list:
-    return [[n, a] for n, a in RECORDED[cid]["batch"]["calls"]]
-
-
-def _stream(cid: str) -> dict:
-    """vLLM's stream result of a case (where tito's is vLLM's stream, not its batch)."""
-    return {k: RECORDED[cid]["stream"][k] for k in ("reasoning", "content", "calls")}
+_calls, _stream = vllm_calls, _stream_of
 
 
 def _between(cid: str, start: str, end: str) -> str:
     """The case's text from ``start`` (included) to ``end`` after it (excluded)."""
-    text = _TEXT[cid]
-    i = text.index(start)
-    return text[i : text.index(end, i)]
+    return text_between(_TEXT[cid], start, end)
 
 
 _AFTER = ("text_after_calls: the text after the calls is content (vLLM's batch drops it; its "
