@@ -264,7 +264,7 @@ def test_echo_prompt_logprobs_follow_the_requests_logprobs(client, vocabs):
          **{str(o): {"logprob": -1.0 - k, "rank": k + 1, "decoded_token": None}
             for k, o in enumerate(others)}} for t in prompt[1:]]
     cut = {}
-    for logprobs in (1, -1):
+    for logprobs in (1, -1, 0):
         body = {"model": "gpt2", "prompt_token_ids": [prompt],
                 "completion_request": {"model": "gpt2", "prompt": "x", "echo": True,
                                        "logprobs": logprobs},
@@ -273,6 +273,7 @@ def test_echo_prompt_logprobs_follow_the_requests_logprobs(client, vocabs):
     assert cut[1][0] is None and cut[-1][0] is None  # (the first position: never scored)
     assert cut[1][1] == {" it": -1.0, " a": -1.0}
     assert len(cut[-1][1]) == 5 and cut[-1][1][" d"] == -4.0
+    assert cut[0][1] == {" it": -1.0}  # (logprobs 0: the first candidate alone)
     # without logprobs in the request: no logprobs at all, the prompt's included (vLLM's
     # completions write them only for a request's logprobs; fuzz_derender seed 401)
     resp.pop("logprobs", None)

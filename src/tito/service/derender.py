@@ -176,7 +176,8 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
     cfg = completion_config(model, settings)
     echo = _echo_requested(settings)
     # the echoed prompt's logprobs only with the request's logprobs (vLLM's completions)
-    echo_lp = settings is not None and settings.logprobs not in (None, False)
+    echo_lp = settings is not None and settings.logprobs is not None \
+        and settings.logprobs is not False  # (0 asks for them: the sampled token's alone)
     choices = []
     k = 0
     prompt_tokens = completion_tokens = 0
