@@ -145,8 +145,9 @@ def test_bad_parts_before_media_and_bad_media_keep_their_errors(client: TestClie
 
 
 def test_every_chat_route_refuses(client: TestClient) -> None:
-    media = [TEXT, {"type": "input_image", "image_url": "https://example.invalid/cat.png",
-                    "detail": "auto"}]
+    # (a Responses message takes input_* parts only: a chat text part is the schema's 400)
+    media = [{"type": "input_text", "text": "What is this?"},
+             {"type": "input_image", "image_url": "https://example.invalid/cat.png", "detail": "auto"}]
     r = client.post("/v1/responses/render",
                     json={"model": "text", "input": [{"role": "user", "content": media}]})
     assert (r.status_code, r.json()) == (400, {"error": NOT_MM})
