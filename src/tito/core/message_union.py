@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "custom_typed", "openai_part_fits",
-           "typed_tools"]
+__all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "breakpoint_fits", "custom_typed",
+           "openai_part_fits", "typed_tools"]
 
 
 #: Media part type -> the key holding its payload, and the placeholder type templates see.
@@ -144,13 +144,14 @@ _OPENAI_PAYLOADS: dict[str, tuple[str, Any]] = {
 }
 
 
-def _breakpoint_fits(part: Mapping[str, Any]) -> bool:
-    """openai's ``prompt_cache_breakpoint`` of a text or media part, when present."""
+def breakpoint_fits(part: Mapping[str, Any], *, nullable: bool = False) -> bool:
+    """openai's ``prompt_cache_breakpoint`` of a text or media part, when present (a chat
+    part's, or a Responses input part's; ``nullable``: the part type lets it be null)."""
     if "prompt_cache_breakpoint" not in part:
         return True
     value = part["prompt_cache_breakpoint"]
-    return isinstance(value, Mapping) and value.get("mode") == "explicit" and (
-        value.get("ttl", "30m") in ("30m", "12h"))
+    return nullable and value is None or isinstance(value, Mapping) and value.get(
+        "mode") == "explicit" and value.get("ttl", "30m") in ("30m", "12h")
 
 
 def openai_part_fits(role: str, part: Any) -> bool:
@@ -165,7 +166,7 @@ def openai_part_fits(role: str, part: Any) -> bool:
     if kind not in OPENAI_PART_TYPES.get(role, ("text",)):
         return False
     key, fits = _OPENAI_PAYLOADS[kind]
-    return key in part and fits(part[key]) and (kind == "refusal" or _breakpoint_fits(part))
+    return key in part and fits(part[key]) and (kind == "refusal" or breakpoint_fits(part))
 
 
 def custom_typed(message: Mapping[str, Any]) -> bool:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from tito.core.message_union import breakpoint_fits
 from tito.errors import BadRequest
 from tito.protocol.raw_rules import responses_rules
 from tito.protocol.responses_tools import ResponsesTool
@@ -105,7 +106,7 @@ def input_part_fits(part: Any, *, listed: bool, image_detail: str = "") -> bool:
     without one; a file's ``file_data``, ``file_url`` and ``filename`` strings). vLLM refuses a
     part that fits none: with the body (a schema error), but a ``custom_tool_call_output``'s at
     render (its ``400``; fuzz_render seed 339 case 57)."""
-    if not isinstance(part, dict) or not _breakpoint_fits(part, nullable=listed):
+    if not isinstance(part, dict) or not breakpoint_fits(part, nullable=listed):
         return False
     kind = part.get("type")
     if kind == "input_text":
@@ -125,15 +126,6 @@ def _optional(part: dict[str, Any], key: str, *, nullable: bool) -> bool:
     """An optional string key of a part: absent, a string, or (``nullable``) null."""
     value = part.get(key, "")
     return isinstance(value, str) or nullable and value is None
-
-
-def _breakpoint_fits(part: dict[str, Any], *, nullable: bool) -> bool:
-    """openai's ``prompt_cache_breakpoint`` of a part, when present (``nullable``: or null)."""
-    if "prompt_cache_breakpoint" not in part:
-        return True
-    value = part["prompt_cache_breakpoint"]
-    return nullable and value is None or isinstance(value, dict) and value.get(
-        "mode") == "explicit" and value.get("ttl", "30m") in ("30m", "12h")
 
 
 def _check_call_item(item: dict[str, Any]) -> None:
