@@ -18,7 +18,8 @@ How the figures are made (every input is printed):
    does not move it; ``--call-ms`` adds a derender round trip on that clock). Tokens per call =
    engine tokens / derender calls; a token's latency = when the call carrying it returned minus
    when the engine sent it; "added" = its median (and 90th percentile) minus the same with no
-   window.
+   window. The last two columns: the same policy waiting out every window
+   (``CoalescePolicy(early=False)``), for what the early close saves.
 3. **Prices** (parameters; defaults are AWS list prices, us-east-1, 2026-12-01): HTTP API $1.00 per
    million requests, Lambda $0.20 per million requests and $0.0000133334 per GB-second (arm64), at
    the memory size ``template.yaml`` gives the functions. The GPU's price per million generated
@@ -79,7 +80,7 @@ def call_seconds(tokens_per_call: int, calls: int = 120) -> float:
 
 
 def coalesce(rate: float, cap_ms: float, growth: float, call_ms: float,
-             tokens: int) -> tuple[float, list[float]]:
+             tokens: int, early: bool = True) -> tuple[float, list[float]]:
     """(tokens per call, each token's latency in seconds) of one stream through the client."""
     from tito.adapters.asgi import DerenderApp
     from tito.adapters.fake_engine import FakeEngine, ReplyScript, create_fake_engine_app
@@ -123,7 +124,7 @@ def coalesce(rate: float, cap_ms: float, growth: float, call_ms: float,
                "max_tokens": tokens, "ignore_eos": True, "request_id": "cost"}
 
     async def main() -> None:
-        policy = CoalescePolicy(max_wait=cap_ms / 1000, growth=growth)
+        policy = CoalescePolicy(max_wait=cap_ms / 1000, growth=growth, early=early)
         async with TitoClient(engine=engine_app, derender=derender_app, coalesce=policy) as c:
             async for _ in c.chat_stream(request):
                 pass
@@ -190,7 +191,8 @@ def main() -> int:
     print(f"Lambda arm64 {args.memory_mb} MB; GPU ${args.gpu_usd_per_m:.3f} per million "
           f"generated tokens (parameter); derender round trip {args.call_ms:g} ms (virtual)")
     table = Table(("window cap", 10), ("tok/s", 5), ("tok/call", 8), ("added p50", 9),
-                  ("added p90", 9), ("$/M HTTP API", 12), ("$/M Invoke", 10), ("Invoke/GPU", 10))
+                  ("added p90", 9), ("$/M HTTP API", 12), ("$/M Invoke", 10), ("Invoke/GPU", 10),
+                  ("full window: tok/call", 21), ("p50", 7))
     table.header()
     met: list[str] = []
     for rate in args.rates:
@@ -200,8 +202,11 @@ def main() -> int:
             per_call, lat = coalesce(rate, cap, args.growth, args.call_ms, args.tokens)
             added50, added90 = statistics.median(lat) - p50, percentile(lat, 0.9) - p90
             http, invoke = usd_per_m(per_call, True), usd_per_m(per_call, False)
+            full_per_call, full = coalesce(rate, cap, args.growth, args.call_ms, args.tokens,
+                                           early=False)
             table.row([f"{cap:g}ms", f"{rate:g}", f"{per_call:.1f}", ms(added50), ms(added90),
-                       f"{http:.4f}", f"{invoke:.4f}", f"{invoke / args.gpu_usd_per_m:.2f}x"])
+                       f"{http:.4f}", f"{invoke:.4f}", f"{invoke / args.gpu_usd_per_m:.2f}x",
+                       f"{full_per_call:.1f}", ms(statistics.median(full) - p50)])
             for name, usd in (("HTTP API", http), ("Invoke", invoke)):
                 if usd <= 0.05 and added50 <= 0.050:
                     met.append(f"{name} at {rate:g} tok/s with a {cap:g} ms window "

@@ -117,6 +117,35 @@ def test_window_schedule() -> None:
             CoalescePolicy(**bad)
 
 
+def test_early_close_rule() -> None:
+    policy = CoalescePolicy(max_wait=0.1)
+    # events 20 ms apart: the next is due 20 ms after the last
+    assert policy.closes_early(0.020, 0.080, 5)  # due at the window's end: send now
+    assert not policy.closes_early(0.021, 0.080, 5)  # due before it: wait
+    assert policy.closes_early(0.019, 0.080, 5)
+    assert not policy.closes_early(0.001, 0.0, 1)  # one event: no rate yet
+    assert not CoalescePolicy(max_wait=0.1, early=False).closes_early(0.001, 1.0, 5)
+
+
+def test_early_close_cuts_the_dead_tail_of_a_window() -> None:
+    """At 50 tokens/s a 100 ms window holds 5 events; waiting out its last 20 ms adds latency
+    to all of them and no event (the next arrives as the window closes: a coin toss)."""
+    plain, _ = run_stream(CoalescePolicy(), delay=0.020)
+    early, early_trace = run_stream(CoalescePolicy(max_wait=0.1), delay=0.020)
+    full, full_trace = run_stream(CoalescePolicy(max_wait=0.1, early=False), delay=0.020)
+    assert early == full == plain  # the same user-visible chunks, byte for byte
+    early_waits, full_waits = _waits(early_trace), _waits(full_trace)
+    median = len(early_waits) // 2
+    assert sorted(early_waits)[median] == pytest.approx(0.040)
+    assert sorted(full_waits)[median] == pytest.approx(0.060)
+    assert max(early_waits) <= 0.080 + 1e-9
+    # the same calls, or fewer: no event is left out that the full window would carry
+    assert len(early_trace.calls) <= len(full_trace.calls)
+    # a window shorter than the gap never waits
+    _, short = run_stream(CoalescePolicy(max_wait=0.015), delay=0.020)
+    assert max(_waits(short)) == 0.0
+
+
 def test_no_window_is_one_call_per_event_and_no_wait() -> None:
     chunks, trace = run_stream(CoalescePolicy())
     assert len(trace.events) > 80
@@ -205,6 +234,9 @@ def test_gateway_options_build_the_policy_and_refuse_bad_values(
     options = gateway_options(["--generate-url", "http://e", "--coalesce-ms", "80",
                                "--coalesce-growth", "4"])
     assert [options["coalesce"].window(k) for k in range(4)] == [0.0, 0.010, 0.040, 0.080]
+    assert options["coalesce"].early
+    assert not gateway_options(["--generate-url", "http://e", "--coalesce-ms", "80",
+                                "--coalesce-full-window"])["coalesce"].early
     assert options["port"] == 8080 and options["max_payload_bytes"] is None
     for bad, says in ((["--coalesce-ms", "-1"], "max_wait >= 0"),
                       (["--coalesce-ms", "10", "--coalesce-growth", "0.5"], "growth >= 1"),

@@ -232,6 +232,9 @@ def gateway_options(argv: list[str]) -> dict[str, Any]:
                         "the events already waiting")
     parser.add_argument("--coalesce-start-ms", type=float,
                         help="the second call's wait (ms; default: an eighth of --coalesce-ms)")
+    parser.add_argument("--coalesce-full-window", action="store_true",
+                        help="wait out every window, even when the next engine event is not due "
+                        "before it closes (default: send then; see CoalescePolicy.early)")
     parser.add_argument("--coalesce-growth", type=float, default=2.0,
                         help="factor by which the wait grows per call (default 2)")
     parser.add_argument("--max-payload-bytes", type=int,
@@ -251,7 +254,8 @@ def gateway_options(argv: list[str]) -> dict[str, Any]:
     try:
         coalesce = CoalescePolicy(
             max_wait=args.coalesce_ms / 1000, growth=args.coalesce_growth,
-            start=None if args.coalesce_start_ms is None else args.coalesce_start_ms / 1000)
+            start=None if args.coalesce_start_ms is None else args.coalesce_start_ms / 1000,
+            early=not args.coalesce_full_window)
     except ValueError as exc:
         parser.error(str(exc))
     return {"generate_url": args.generate_url, "render_url": args.render_url,

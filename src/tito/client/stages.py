@@ -191,7 +191,8 @@ class StageClient:
             reader = asyncio.create_task(_read_events(resp, queue))
             stack.push_async_callback(_cancel, reader)
             loop = asyncio.get_running_loop()
-            round_ = 0
+            round_ = seen = 0
+            first_at = 0.0  # when the stream's first event was taken (its mean rate's origin)
             while not run.done:
                 batch: list[dict[str, Any]] = []
                 item = await queue.get()
@@ -209,13 +210,17 @@ class StageClient:
                         raise TitoClientError("generate", 500, engine_error_body(item))
                     run.response_id = str(item.get("request_id") or run.response_id)
                     batch.append(item)
+                    now = loop.time()
+                    if not seen:
+                        first_at = now
+                    seen += 1
                     if len(batch) >= self.chunks_per_call:
                         break
                     if not queue.empty():
                         item = queue.get_nowait()
                         continue
-                    wait = deadline - loop.time()
-                    if wait <= 0:
+                    wait = deadline - now
+                    if wait <= 0 or self.coalesce.closes_early(wait, now - first_at, seen):
                         break
                     try:
                         async with asyncio.timeout(wait):
