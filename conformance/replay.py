@@ -317,8 +317,6 @@ DEVIATIONS: list[Deviation] = [
               "a request without tools gets the output as content (vLLM runs its mistral tool "
               "parser anyway and returns no content and no calls: the answer is lost)"),
     # -- completions
-    Deviation("derender_*", "echo*", "choices.*.text",
-              "echo prepends the prompt (OpenAI's meaning); vLLM's derender ignores echo"),
     # -- found by conformance/fuzz_derender.py (goldens derender_fuzz / stream_fuzz)
     Deviation("derender_*", "stop_string_in_output*", "*",
               "stop strings are applied wherever they occur in the output, whatever the finish "
@@ -330,16 +328,6 @@ DEVIATIONS: list[Deviation] = [
               "request's stop_token_ids (vLLM's engine checks ids first: only an inconsistent "
               "engine does): tito reads the listed id as the stop token, leaves it out of the text "
               "and reports it; vLLM reports the string and keeps the id as text"),
-    Deviation("derender_*", "echo*", "choices.*.logprobs.text_offset.*",
-              "with echo the prompt is prepended, so the logprobs' text offsets count from the "
-              "start of the echoed text (OpenAI's meaning); vLLM's derender ignores echo"),
-    Deviation("stream_*", "echo*", "logprobs.text_offset.*",
-              "streaming echo: the text offsets count from the echoed prompt's start, as batch"),
-    Deviation("derender_*", "echo*", "choices.*.logprobs.*",
-              "with echo and the engine's prompt_logprobs the echoed prompt's tokens and "
-              "logprobs come first (vLLM's completions server: the prompt's logprobs then the "
-              "output's, each position cut to logprobs + 1, the first one null); vLLM's derender "
-              "ignores echo"),
     Deviation("derender_*", "top_logprobs_sampled_extra*", "*",
               "an engine entry of max_logprobs candidates plus the sampled token (sampled "
               "outside the top-k: max_logprobs + 1 entries, what vLLM's engine sends at the "
@@ -372,9 +360,13 @@ DEVIATIONS: list[Deviation] = [
     Deviation("stream_*", "stop_string*", "*",
               "stop strings are applied in streaming derender (held back, cut at the match, "
               "one finish): vLLM refuses them with 400 because text already sent cannot be cut"),
-    Deviation("stream_*", "echo*", "text",
-              "streaming echo: tito prepends the prompt to the first chunk, as batch does; vLLM's "
-              "streaming derender ignores echo"),
+    Deviation("*", "echo*", "*echo_prefix",
+              "completions echo prepends the prompt (OpenAI's meaning), batch and stream: its "
+              "text, and with the request's logprobs and the engine's prompt_logprobs (batch) its "
+              "tokens' logprobs, as vLLM's completions server writes them (the first position "
+              "null, each cut to logprobs + 1), text offsets counting from the prompt's start; "
+              "vLLM's derender ignores echo. The replay cuts that prefix and compares the rest "
+              "with vLLM's answer (replay.strip_echo)"),
     Deviation("stream_chat", "tool_*", "text",
               "the whitespace between </think> and a tool call is not content (gap rule, batch "
               "== stream); vLLM streams it as content though its batch answer has none"),
@@ -610,6 +602,57 @@ def _merge_completion_lp(parts: list[dict[str, Any]] | None) -> dict[str, Any] |
     return merged
 
 
+_LP_LISTS = ("tokens", "token_logprobs", "top_logprobs", "text_offset")
+
+
+def strip_echo(want: dict[str, Any], got: dict[str, Any]) -> tuple[dict[str, Any], str, int]:
+    """tito's completions choice (or folded stream) without the echoed prompt, to compare with
+    vLLM's, whose derender ignores ``echo``: (that choice, the prefix text, its logprob entries).
+
+    The prefix is cut only where it is one: tito's text ends with vLLM's and its logprob lists
+    end with as many entries as vLLM's (text offsets then shifted back by the prefix's length).
+    Anything else is left whole, so a wrong output part stays a difference."""
+    text, want_text = got.get("text"), want.get("text")
+    if not (isinstance(text, str) and isinstance(want_text, str) and text.endswith(want_text)):
+        return got, "", 0
+    prefix = text[:len(text) - len(want_text)]
+    out = {**got, "text": want_text}
+    lp, want_lp = got.get("logprobs"), want.get("logprobs")
+    cut = 0
+    if isinstance(lp, dict) and isinstance(want_lp, dict):
+        n = len(want_lp.get("tokens") or [])
+        cut = len(lp.get("tokens") or []) - n
+        if cut >= 0 and all(len(lp.get(k) or []) == n + cut for k in _LP_LISTS):
+            lp = {k: (v[cut:] if k in _LP_LISTS else v) for k, v in lp.items()}
+            lp["text_offset"] = [o - len(prefix) for o in lp["text_offset"]]
+            out["logprobs"] = lp
+        else:
+            cut = 0
+    return out, prefix, cut
+
+
+def echoed(request: dict[str, Any]) -> str | None:
+    """The prompt a completions derender request (or stream settings) asks to echo: its text
+    when it is one string, ``""`` for another prompt form; None without ``echo``."""
+    settings = request.get("completion_request") or request.get("derender_context") or request
+    if not (isinstance(settings, dict) and settings.get("echo") is True):
+        return None
+    prompt = settings.get("prompt")
+    return prompt if isinstance(prompt, str) else ""
+
+
+def _echo_diffs(want: Any, got: Any, path: str, prompt: str) -> Iterator[tuple[str, Any, Any]]:
+    """The diff of an echo answer with the prefix cut (:func:`strip_echo`); the prefix itself
+    is reported as ``<path>echo_prefix`` (an intended difference, see ``DEVIATIONS``), and as
+    ``<path>echo_prompt`` (unexplained) when it is not the request's prompt string."""
+    stripped, prefix, cut = strip_echo(want, got)
+    if prefix or cut:
+        yield f"{path}echo_prefix", None, {"text": prefix, "logprob_entries": cut}
+    if prompt and prefix != prompt:
+        yield f"{path}echo_prompt", prompt, prefix
+    yield from diff(want, stripped, path.rstrip("."))
+
+
 def tito_stream(tito: Tito, case: dict[str, Any], *, vllm_client: bool) -> list[dict[str, Any]]:
     """Drive tito's streaming derender over the recorded engine events."""
     calls, state = [], None
@@ -677,6 +720,12 @@ def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iter
             want, got = [normalize_render(r) for r in want], [normalize_render(r) for r in got]
         else:
             want, got = normalize_render(want), normalize_render(got)
+    prompt = echoed(case["request"]) if case["path"] == "/v1/completions/derender" else None
+    if (prompt is not None and status == 200
+            and len(want.get("choices") or []) == len(got.get("choices") or [])):
+        for k, (w, g) in enumerate(zip(want["choices"], got["choices"])):
+            yield from _echo_diffs(w, g, f"choices.{k}.", prompt)
+        want, got = {**want, "choices": None}, {**got, "choices": None}
     yield from diff(want, got)
 
 
@@ -685,9 +734,11 @@ def compare_case(tito: Tito, group: str, name: str, case: dict[str, Any]) -> lis
         completion = case["path"].startswith("/v1/completions")
         want = fold_stream(case["calls"], completion)
         found: list[tuple[str, Any, Any]] = []
+        prompt = echoed(case["settings"]) if completion else None
         for label, vllm_client in (("readme", False), ("vllm_client", True)):
             got = fold_stream(tito_stream(tito, case, vllm_client=vllm_client), completion)
-            found += [(f"{label}.{p}", a, b) for p, a, b in diff(want, got)]
+            pairs = diff(want, got) if prompt is None else _echo_diffs(want, got, "", prompt)
+            found += [(f"{label}.{p}", a, b) for p, a, b in pairs]
     else:
         found = list(_http_diffs(tito, group, name, case))
     out = []

@@ -87,6 +87,31 @@ def test_the_comparison_can_fail(tito: replay.Tito) -> None:
         "choices.0.message.tool_calls.0.function.name"]
 
 
+@pytest.mark.parametrize("group, name", [("derender_fuzz", "echo_prompt_logprobs"),
+                                         ("stream_fuzz", "echo_logprobs_gpt2.c0")])
+def test_an_echo_answers_output_part_is_compared(tito: replay.Tito, group: str,
+                                                 name: str) -> None:
+    """Echo's prefix is cut before the comparison, not waved through: a changed output logprob
+    or text of an echo case is reported, and so is a prefix that is not the prompt."""
+    case = replay.load(group)[name]
+    found = replay.compare_case(tito, group, name, case)
+    assert found and all(d.path.endswith("echo_prefix") for d in found)
+    changed = json.loads(json.dumps(case))
+    if group.startswith("stream_"):
+        choice = changed["calls"][-1]["response"]["chunk"]["choices"][0]
+        choice["logprobs"]["token_logprobs"][-1] = -99.0
+        changed["settings"]["prompt"] = "not the prompt"
+        unexplained = {"readme.echo_prompt", "vllm_client.echo_prompt"}
+    else:
+        choice = changed["response"]["choices"][0]
+        choice["logprobs"]["token_logprobs"][-1] = -99.0
+        changed["request"]["completion_request"]["prompt"] = "not the prompt"
+        unexplained = {"choices.0.echo_prompt"}
+    found = replay.compare_case(tito, group, name, changed)
+    paths = {d.path for d in found if d.deviation is None}
+    assert unexplained <= paths and any("token_logprobs" in p for p in paths), paths
+
+
 @pytest.mark.parametrize("group", ["stream_chat", "stream_completion"])
 def test_a_client_keeping_only_vllm_fields_gets_the_readme_output(
     tito: replay.Tito, group: str
