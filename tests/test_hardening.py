@@ -368,3 +368,72 @@ def test_truncating_a_long_prompt_tokenizes_only_what_it_keeps(vocabs, name, sid
                           truncation_side=side, with_offsets=True)
     assert got.token_ids == full.ids[window]
     assert got.token_offsets == [tuple(o) for o in full.offsets[window]]
+
+
+# -- body encodings: what json.loads reads (vLLM's FastAPI), UTF-8 for every later rule ---------
+
+ENCODINGS = ["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"]
+_RENDER_BODY = {"model": "qwen3", "messages": [{"role": "user", "content": "hi é 😀"}]}
+_DERENDER_BODY = {"stream": True, "model": "qwen3", "generate_chunk": {
+    "request_id": "r", "choices": [{"index": 0, "token_ids": [9707, 3958], "finish_reason": None}]}}
+
+
+def _encoded(body: dict[str, Any], encoding: str, lone: bool = False) -> bytes:
+    text = json.dumps(body, ensure_ascii=False)
+    if lone:
+        text = text.replace("hi", "hi \\ud800", 1)
+    return text.encode(encoding)
+
+
+def _lambda_call(name: str, path: str, raw: bytes, lambda_context: Any) -> tuple[int, Any]:
+    """The function's handler, the body as API Gateway sends one that is not UTF-8 text."""
+    import base64
+
+    from lambda_support import handler_or_skip
+
+    event = _event()
+    event.update(rawPath=path, body=base64.b64encode(raw).decode(), isBase64Encoded=True)
+    event["requestContext"]["http"]["path"] = path
+    event["headers"] = {"content-type": "application/json", "content-length": str(len(raw))}
+    response = handler_or_skip(name)(event, lambda_context)
+    return response["statusCode"], json.loads(response["body"])
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_json_body_in_another_encoding_reads_as_utf8(client, encoding, lambda_context) -> None:
+    """A BOM, UTF-16 or UTF-32 body renders and derenders as its UTF-8 twin (vLLM's FastAPI
+    reads all of them with json.loads; found by an HTTP probe of vLLM 0.33: tito refused the
+    BOM and big-endian forms with 400)."""
+    for path, body, handler in ((CHAT_RENDER, _RENDER_BODY, "chat_render"),
+                                (CHAT_DERENDER, _DERENDER_BODY, "chat_derender")):
+        want = post_raw(client, path, body).json()
+        resp = client.post(path, content=_encoded(body, encoding),
+                           headers={"content-type": "application/json"})
+        assert resp.status_code == 200, resp.text
+        got = resp.json()
+        status, via_lambda = _lambda_call(handler, path, _encoded(body, encoding), lambda_context)
+        assert status == 200, via_lambda
+        if path == CHAT_RENDER:
+            assert got["token_ids"] == want["token_ids"] == via_lambda["token_ids"]
+        else:
+            text = want["chunk"]["choices"][0]["delta"]
+            assert got["chunk"]["choices"][0]["delta"] == text
+            assert via_lambda["chunk"]["choices"][0]["delta"] == text
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-32-le", "utf-16", "utf-8-sig"])
+def test_a_lone_surrogate_in_another_encoding_is_a_400(client, encoding, lambda_context) -> None:
+    """Found by the same probe: a UTF-16 body's lone surrogate escape slipped past the search
+    (its bytes are not UTF-8's) and failed in the tokenizer as a 500."""
+    raw = _encoded(_RENDER_BODY, encoding, lone=True)
+    resp = client.post(CHAT_RENDER, content=raw, headers={"content-type": "application/json"})
+    error = _error(resp)
+    assert error["param"] == "messages.0.content" and "surrogate" in error["message"]
+    status, answer = _lambda_call("chat_render", CHAT_RENDER, raw, lambda_context)
+    assert status == 400 and answer["error"]["param"] == "messages.0.content"
+
+
+def test_a_body_its_encoding_cannot_decode_is_a_400(client) -> None:
+    for raw in (b"\xef\xbb\xbf{\"model\": \"q\xff\"}", b"\xff\xfe{\x00\x00\xd8"):
+        resp = client.post(CHAT_RENDER, content=raw, headers={"content-type": "application/json"})
+        assert resp.status_code == 400, resp.text

@@ -44,7 +44,7 @@ from tito.adapters.asgi_http import JsonAnswer as JsonAnswer
 from tito.adapters.asgi_http import Receive as Receive
 from tito.adapters.asgi_http import Scope as Scope
 from tito.adapters.asgi_http import Send as Send
-from tito.adapters.asgi_http import body_answer, header_answer, plain_header_answer
+from tito.adapters.asgi_http import as_utf8, body_answer, header_answer, plain_header_answer
 from tito.adapters.asgi_http import error_answer as error_answer
 from tito.adapters.asgi_http import internal_error as internal_error
 from tito.adapters.asgi_http import lone_surrogate_path as lone_surrogate_path
@@ -280,6 +280,7 @@ class DerenderApp:
         gc.disable()
         try:
             limit = max_body_bytes()
+            body = as_utf8(body)
             answer = header_answer(scope, limit) or body_answer(body, limit,
                                                                 check_surrogates=False)
             if answer is None:
@@ -306,6 +307,7 @@ class DerenderApp:
         gc.disable()
         try:
             limit = max_body_bytes()
+            body = as_utf8(body)
             answer = plain_header_answer(headers, limit) or body_answer(
                 body, limit, check_surrogates=False)
             if answer is None:

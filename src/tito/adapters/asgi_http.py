@@ -21,7 +21,7 @@ from tito.errors import ErrorType, error_body, quote
 from tito.settings import env_reader
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "STREAM_HINT", "JsonAnswer", "Receive", "Scope", "Send",
-           "error_answer", "internal_error", "lone_surrogate_path", "max_body_bytes",
+           "as_utf8", "error_answer", "internal_error", "lone_surrogate_path", "max_body_bytes",
            "read_json_body", "report_unhandled", "response_too_large", "surrogate_answer",
            "too_large"]
 
@@ -182,6 +182,7 @@ async def read_json_body(scope: Scope, receive: Receive, *,
             parts.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(parts)
+    body = as_utf8(body)
     answer = body_answer(body, limit, check_surrogates=check_surrogates)
     return body if answer is None else answer
 
@@ -224,6 +225,26 @@ def declared_answer(declared: bytes, content_type: bytes, limit: int) -> JsonAns
             "1 validation error:\n  Unsupported Media Type: Only 'application/json' is allowed",
             type_=ErrorType.VALIDATION, code=400)
     return None
+
+
+def as_utf8(body: bytes) -> bytes:
+    """The body in UTF-8 when it is JSON in another encoding ``json.loads`` reads (as vLLM's
+    FastAPI does): a UTF-8 byte-order mark, UTF-16 or UTF-32 (``json.detect_encoding``).
+
+    Why: every later rule reads UTF-8 bytes. A UTF-16 body slipped past the lone-surrogate
+    search (its escapes are not those bytes) and its lone surrogate failed deep in the render
+    (a 500); a BOM failed the JSON-object test (a 400 where vLLM answers). The usual body
+    starts with ``{`` and a byte that is not NUL: returned as it is, with no copy. A body its
+    encoding cannot decode is returned as it is too (the guard or the parse refuses it)."""
+    if body[:1] == b"{" and body[1:2] != b"\x00" or not body:
+        return body
+    encoding = json.detect_encoding(body)
+    if encoding == "utf-8":
+        return body
+    try:
+        return body.decode(encoding).encode("utf-8")
+    except UnicodeError:
+        return body
 
 
 def body_answer(body: bytes, limit: int, *, check_surrogates: bool = True) -> JsonAnswer | None:

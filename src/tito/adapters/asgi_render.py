@@ -34,7 +34,7 @@ from tito.adapters.asgi import (
     read_json_body,
     response_too_large,
 )
-from tito.adapters.asgi_http import body_answer, header_answer, plain_header_answer
+from tito.adapters.asgi_http import as_utf8, body_answer, header_answer, plain_header_answer
 from tito.adapters.payload import event_bytes, over_limit
 from tito.adapters.splice import dump_json
 from tito.adapters.validation import parse_body, validate_body
@@ -196,6 +196,7 @@ class RenderApp(DerenderApp):
 
         def make() -> JsonAnswer:
             limit = max_body_bytes()
+            text = as_utf8(body)
             if headers is None:
                 answer = header_answer(scope, limit)
                 request_id = _header(scope, b"x-request-id")
@@ -203,8 +204,8 @@ class RenderApp(DerenderApp):
                 answer = plain_header_answer(headers, limit)
                 value = headers.get("x-request-id")  # (Mangum's UTF-8 bytes, read as Latin-1)
                 request_id = None if value is None else value.encode().decode("latin-1")
-            return (answer or body_answer(body, limit)
-                    or self._answer(path, body, request_id))
+            return (answer or body_answer(text, limit)
+                    or self._answer(path, text, request_id))
 
         return paused_answer(make)
 
