@@ -96,6 +96,20 @@ def test_request_ids_are_bounded(client, where) -> None:
     assert post_raw(client, CHAT_RENDER, ok).json()["request_id"] == "chatcmpl-" + "b" * 256
 
 
+def test_an_empty_request_id_header_is_no_id(client) -> None:
+    """vLLM takes an empty ``X-Request-Id`` as the id (every such request ``chatcmpl-``, their
+    engine requests colliding); tito takes the body's id, or a fresh one."""
+    body: dict[str, Any] = {"model": "qwen3", "messages": [{"role": "user", "content": "x"}],
+                            "request_id": "bodyid"}
+    headers = {"content-type": "application/json", "x-request-id": ""}
+    resp = client.post(CHAT_RENDER, content=json.dumps(body), headers=headers)
+    assert resp.json()["request_id"] == "chatcmpl-bodyid"
+    del body["request_id"]
+    ids = {client.post(CHAT_RENDER, content=json.dumps(body), headers=headers).json()["request_id"]
+           for _ in range(2)}
+    assert len(ids) == 2 and all(len(i) > len("chatcmpl-") for i in ids)
+
+
 # -- 5. long stream request ids ----------------------------------------------------------------
 
 
