@@ -141,7 +141,7 @@ RAW: list[tuple[str, str, bytes, str]] = [
     ("POST", "/v1/chat/completions/derender", b"{}", "application/json"),
 ]
 
-_RANDOM_ID = re.compile(rb"[0-9a-f]{32}")
+_RANDOM_ID = re.compile(rb"[0-9a-f]{16}")
 
 
 @pytest.fixture(scope="module")

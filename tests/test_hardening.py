@@ -451,3 +451,27 @@ def test_a_body_its_encoding_cannot_decode_is_a_400(client) -> None:
     for raw in (b"\xef\xbb\xbf{\"model\": \"q\xff\"}", b"\xff\xfe{\x00\x00\xd8"):
         resp = client.post(CHAT_RENDER, content=raw, headers={"content-type": "application/json"})
         assert resp.status_code == 400, resp.text
+
+
+def test_a_batch_generate_response_without_request_id_gets_vllms_default(client) -> None:
+    """vLLM's generate response defaults its ``request_id`` (``vllm.utils.random_uuid``: 16
+    hex digits, the first 8-b); the answer's id is it. A stream chunk still needs its own:
+    its state is bound to its stream's id (vLLM would draw a new one per chunk)."""
+    import re
+
+    choice = {"index": 0, "token_ids": [9707], "finish_reason": "stop"}
+    ids = set()
+    for path, body in ((CHAT_DERENDER, {"model": "qwen3", "generate_response": {
+                            "choices": [choice]}}),
+                       (COMPL_DERENDER, {"model": "qwen3", "generate_responses": [
+                            {"choices": [choice]}]})):
+        resp = post_raw(client, path, body)
+        assert resp.status_code == 200, resp.text
+        ids.add(resp.json()["id"])
+    assert len(ids) == 2 and all(re.fullmatch("[89ab][0-9a-f]{15}", i) for i in ids), ids
+    render = post_raw(client, CHAT_RENDER, {"model": "qwen3", "messages": [
+        {"role": "user", "content": "x"}]}).json()
+    assert re.fullmatch("chatcmpl-[89ab][0-9a-f]{15}", render["request_id"])
+    chunk = {"stream": True, "model": "qwen3", "generate_chunk": {"choices": [
+        {"index": 0, "token_ids": [9707], "finish_reason": None}]}}
+    assert _error(post_raw(client, CHAT_DERENDER, chunk))["param"] == "body.generate_chunk.request_id"

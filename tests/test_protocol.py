@@ -994,8 +994,10 @@ def test_stream_state_chunk_lens_must_cover_output_ids() -> None:
         DerenderStreamState.model_validate({"output_token_ids": [1], "output_chunk_lens": [1, 0]})
 
 
-def test_random_uuid_is_a_uuid4_hex() -> None:
-    """Request ids: what ``uuid.uuid4().hex`` gives (version 4, RFC 4122 variant), all distinct."""
+def test_random_uuid_is_vllms() -> None:
+    """Request ids: what vLLM 0.33's ``vllm.utils.random_uuid`` gives (``uuid4().int &
+    MASK_64_BITS`` as 16 hex digits: the uuid's low half, its RFC 4122 variant bits on top;
+    seen in its render server's ids, e.g. ``chatcmpl-89156292c69d53d5``), all distinct."""
     import uuid
 
     from tito.protocol.common import random_uuid
@@ -1003,5 +1005,6 @@ def test_random_uuid_is_a_uuid4_hex() -> None:
     ids = [random_uuid() for _ in range(500)]
     assert len(set(ids)) == len(ids)
     for value in ids:
-        parsed = uuid.UUID(value)
-        assert parsed.hex == value and parsed.version == 4 and parsed.variant == uuid.RFC_4122
+        assert len(value) == 16 and int(value, 16) >> 62 == 0b10
+        parsed = uuid.UUID(int=(4 << 76) | int(value, 16))  # a uuid4 whose low half it is
+        assert parsed.variant == uuid.RFC_4122

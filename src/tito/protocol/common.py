@@ -85,11 +85,12 @@ def new_dict() -> dict[str, Any]:
 
 
 def random_uuid() -> str:
-    """A random hex id, as vLLM uses for request ids and response ids: ``uuid.uuid4().hex``
-    (16 random bytes, the version and variant bits set) without building the ``UUID``."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
-    raw[8] = (raw[8] & 0x3F) | 0x80  # RFC 4122 variant
+    """A random hex id as vLLM 0.33 makes its request and response ids (``vllm.utils.
+    random_uuid``: the low 64 bits of a ``uuid4``, 16 hex digits, the first 8-b: its RFC 4122
+    variant bits), without building the ``UUID``. Why its shape: a client may store or match
+    the ids vLLM writes (``chatcmpl-`` + 16 digits)."""
+    raw = bytearray(os.urandom(8))
+    raw[0] = (raw[0] & 0x3F) | 0x80  # the variant bits, the low half's top two
     return raw.hex()
 
 

@@ -32,6 +32,7 @@ from tito.protocol.common import (
     WeightVersion,
     WireModel,
     new_list,
+    random_uuid,
 )
 
 __all__ = [
@@ -233,7 +234,9 @@ class GenerateTextStreamChoice(_GenerateStreamChoiceBase):
 class _GenerateResponseBase(WireModel):
     """Fields of a non-streaming generate response shared by both output modes."""
 
-    request_id: str
+    #: vLLM's default when the body has none (the answer's ``id``); a stream chunk needs its
+    #: own (its state is bound to the stream's id, which a fresh one per chunk would break)
+    request_id: str = Field(default_factory=random_uuid)
     model: str | None = None
     created: int | None = None
     usage: UsageInfo | None = None
