@@ -1876,6 +1876,7 @@ RENDER_MESSAGES_MODELS: dict[str, tuple[str, str, dict[str, Any]]] = {
 HTTP_GROUPS["render_messages_models"] = RENDER_MESSAGES_MODELS
 HTTP_GROUPS["render_json_values"] = nonfinite_corpus.RENDER_JSON_VALUES
 HTTP_GROUPS["render_responses_outputs"] = responses_outputs_corpus.RENDER_RESPONSES_OUTPUTS
+HTTP_GROUPS["render_responses_order"] = responses_outputs_corpus.RENDER_RESPONSES_ORDER
 HTTP_GROUPS["render_responses_messages"] = responses_outputs_corpus.RENDER_RESPONSES_MESSAGES
 HTTP_GROUPS["render_top_logprobs_null"] = responses_outputs_corpus.RENDER_TOP_LOGPROBS_NULL
 

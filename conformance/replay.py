@@ -238,6 +238,9 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_responses_items", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_responses_custom*", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_responses_outputs", "*", "error.param", _PARAM_NOTATION),
+    Deviation("render_responses_order", "mistral-v3_*", "error.param",
+              "mistral-common's refusal of a conversation names the field it read ('messages'); "
+              "vLLM's names none"),
     Deviation("render_responses_messages", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_top_logprobs_null", "*echo*", "*sampling_params.skip_reading_prefix_cache",
               _ECHO_CACHE),
@@ -702,6 +705,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_responses_items", "render_responses_tools", "render_responses_custom",
           "render_responses_custom_gptoss", "tokenize_harmony_reasoning",
           "render_openai_parts_errors", "render_dsv32_empty", "render_responses_outputs",
+          "render_responses_order",
           "render_responses_messages", "render_top_logprobs_null",
           "render_messages_models", "render_json_values", "derender_fuzz", "stream_fuzz",
           "render_fuzz",

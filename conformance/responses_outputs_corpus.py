@@ -19,6 +19,13 @@ What vLLM 0.33 does, measured (fuzz_render seed 339 case 57, then these bodies):
 - a function tool named ``""`` renders (tito refused it);
 - a template in a chat body's ``chat_template_kwargs`` is refused by ``/tokenize`` on a
   mistral-common model too (tito dropped the kwargs unread), never by gpt-oss's harmony paths.
+
+``render_responses_order``: the render's own errors (a mistral-common conversation, a
+text-only model's image) before the constraint conflict and the
+sampling ranges (tito checked those first, a deviation until then); on gpt-oss, the
+constraint's conversion (JSON text that does not parse, a Lark grammar that does not convert, a
+structural tag that is not JSON or a legacy one without its keys: vLLM's 500, tito's 400) before
+the tools and items, as its conflict already was.
 """
 
 from __future__ import annotations
@@ -82,6 +89,51 @@ RENDER_RESPONSES_OUTPUTS: dict[str, tuple[str, str, dict[str, Any]]] = {
        for label, path in (("chat", "/v1/chat/completions/render"), ("tokenize", "/tokenize"))
        for key, value in (("chat_template_kwargs", {"chat_template": "x"}),
                           ("chat_template", "x"))},
+}
+
+_REQUIRED = {"tools": [_TOOL], "tool_choice": "required", "structured_outputs": {"regex": "a"}}
+_ASSISTANT = {"role": "assistant", "content": "x"}
+#: the render's errors before the constraint and the ranges; gpt-oss's constraint before items
+RENDER_RESPONSES_ORDER: dict[str, tuple[str, str, dict[str, Any]]] = {
+    **{f"{server}_{name}": (server, RESPONSES_R, {"model": server, **body})
+       for server, cases in {
+           "mistral-v3": {
+               "tool_after_user_temperature_negative": {"input": [_HI, _CUSTOM],
+                                                        "temperature": -1},
+               "tool_after_user_top_p_zero": {"input": [_HI, _CUSTOM], "top_p": 0},
+               "assistant_only_temperature": {"input": [_ASSISTANT], "temperature": 5},
+               "assistant_only_constraint_twice": {
+                   "input": [_ASSISTANT], "structured_outputs": {"regex": "a"},
+                   "text": {"format": {"type": "json_object"}}},
+               "tool_after_user_required_constraint": {"input": [_HI, _CUSTOM], **_REQUIRED},
+               "required_constraint": {"input": [_HI], **_REQUIRED},
+           },
+           "qwen3": {
+               "image_temperature": {"input": [{"role": "user", "content": [
+                   {"type": "input_image", "image_url": _PNG, "detail": "auto"}]}],
+                   "temperature": 5},
+               "image_constraint_twice": {"input": [{"role": "user", "content": [
+                   {"type": "input_image", "image_url": _PNG, "detail": "auto"}]}],
+                   "structured_outputs": {"regex": "a"},
+                   "text": {"format": {"type": "json_object"}}},
+           },
+           "gpt-oss": {
+               **{f"constraint_{name}_items": {
+                   "input": [_HI, _CUSTOM], "structured_outputs": so}
+                  for name, so in (("json_text", {"json": "not json"}),
+                                   ("lark", {"grammar": 'start: ("a"'}),
+                                   ("tag_text", {"structural_tag": "nope"}))},
+               "constraint_json_text_temperature": {
+                   "input": [_HI], "structured_outputs": {"json": "not json"}, "temperature": 5},
+               "constraint_json_text_tools": {
+                   "input": [_HI], "structured_outputs": {"json": "not json"},
+                   "tools": [{"type": "custom", "name": "x"}]},
+               "tag_legacy_no_triggers.vllm500": {"input": [_HI], "structured_outputs": {
+                   "structural_tag": '{"structures": [{"begin": "a", "schema": {}, "end": "b"}]}'}},
+               "tag_legacy_no_schema.vllm500": {"input": [_HI], "structured_outputs": {
+                   "structural_tag": '{"structures": [{"begin": "a"}], "triggers": ["a"]}'}},
+           },
+       }.items() for name, body in cases.items()},
 }
 
 #: a message item's parts (``render_responses_messages``): openai's input part types only, each

@@ -100,6 +100,8 @@ from tito.service.render_settings import current_settings, RenderSettings
 
 if TYPE_CHECKING:  # the request models are only annotations here: the completions render
     # function never imports the chat models (nor the chat render function the completion ones)
+    from collections.abc import Callable
+
     from tito.models import ServedModel
     from tito.protocol import ChatCompletionRequest
 
@@ -129,6 +131,7 @@ def render_chat_request(
     header_request_id: str | None = None,
     responses: bool = False,
     builtin_tools: bool = False,
+    before_sampling: Callable[[], None] | None = None,
 ) -> GenerateRequest:
     """Render one chat request into the engine request (spec 4.1).
 
@@ -137,10 +140,11 @@ def render_chat_request(
     ``responses``: the chat request stands for a Responses request (vLLM's mistral parser then
     adds no call schema); ``builtin_tools``: that request had tools the chat request does not
     carry (built-in ones) and a ``tool_choice`` other than ``"none"``, which vLLM's tool parsers
-    count as tools to call.
+    count as tools to call; ``before_sampling``: the Responses render's checks vLLM makes
+    after rendering, called once the prompt is rendered, before the sampling params.
     """
     return _render_chat(request, settings, model, header_request_id, responses, wire=False,
-                        builtin_tools=builtin_tools)
+                        builtin_tools=builtin_tools, before_sampling=before_sampling)
 
 
 def render_chat_wire(
@@ -152,6 +156,7 @@ def render_chat_wire(
     responses: bool = False,
     builtin_tools: bool = False,
     tokenize: bool = False,
+    before_sampling: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """``render_chat_request(...).to_wire()``, what the render functions answer, without
     building the models when no value needs their checks (:mod:`tito.service.render_wire`):
@@ -159,13 +164,14 @@ def render_chat_wire(
     an assistant message with a null content as OpenAI's, whose tool calls are an iterable its
     chat preprocessing consumes before Inkling's encoding reads them (it writes none of them)."""
     return _render_chat(request, settings, model, header_request_id, responses, wire=True,
-                        builtin_tools=builtin_tools, tokenize=tokenize)
+                        builtin_tools=builtin_tools, tokenize=tokenize,
+                        before_sampling=before_sampling)
 
 
 def _render_chat(
     request: ChatCompletionRequest, settings: RenderSettings | None, model: ServedModel | None,
     header_request_id: str | None, responses: bool, *, wire: bool, builtin_tools: bool = False,
-    tokenize: bool = False,
+    tokenize: bool = False, before_sampling: Callable[[], None] | None = None,
 ) -> Any:
     """:func:`render_chat_request` (``wire`` false) or :func:`render_chat_wire` (true)."""
     settings = settings or current_settings()
@@ -307,6 +313,8 @@ def _render_chat(
         param=max_param,
         prompt_param="messages",
     )
+    if before_sampling is not None:
+        before_sampling()
 
     tool_choice = request.tool_choice
     tool_choice_json: Any = (

@@ -39,9 +39,11 @@ from pydantic import ValidationError
 
 from tito.errors import BadRequest, InvalidRequest
 from tito.models.hf import ENCODES_EMPTY
+from tito.core.parsers.tools.structural import constraint_format
 from tito.protocol import ChatCompletionRequest
 from tito.protocol.common import StructuredOutputsParams
-from tito.protocol.responses import ResponsesRequest, ResponsesTool
+from tito.protocol.responses import ResponsesRequest
+from tito.service.responses_custom import shown_tools
 from tito.service.responses_items import check_harmony_items, input_messages
 
 if TYPE_CHECKING:  # the render side is imported where it renders: the Responses derender
@@ -80,11 +82,16 @@ def _continue_final(request: ResponsesRequest) -> bool:
     return last.get("status") in ("in_progress", "incomplete")
 
 
-def _structured(request: ResponsesRequest) -> dict[str, Any] | None:
+def _structured(request: ResponsesRequest, *, check: bool = True) -> dict[str, Any] | None:
+    """The request's constraint (vLLM's ``extract_structured_outputs``); both
+    ``structured_outputs`` and ``text.format`` are its 400, unless ``check`` is false (the
+    render raises it later, where vLLM does: :func:`_after_render`)."""
     fmt = request.text.format if request.text is not None else None
     if fmt is None:
         return request.structured_outputs
     if request.structured_outputs is not None:
+        if not check:
+            return request.structured_outputs
         raise BadRequest("Cannot specify both structured_outputs and text.format",
                          param="structured_outputs")
     if fmt.get("type") == "json_object":
@@ -119,8 +126,11 @@ def _check_harmony_tools(request: ResponsesRequest) -> None:
                          "on gpt-oss (no built-in tool server).", param="tool_choice")
 
 
-def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None) -> ChatCompletionRequest:
-    """The chat request vLLM's Responses preprocessing amounts to (also derender's settings)."""
+def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None, *,
+                     render: bool = False) -> ChatCompletionRequest:
+    """The chat request vLLM's Responses preprocessing amounts to (also derender's settings).
+    ``render``: for the render, which checks the constraint conflict after rendering (vLLM's
+    order, :func:`_after_render`)."""
     from tito.service.harmony import is_harmony_model
     harmony = model is not None and is_harmony_model(model)
     if harmony:
@@ -178,7 +188,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         "priority": request.priority,
         "kv_transfer_params": request.kv_transfer_params,
         "ec_transfer_params": request.ec_transfer_params,
-        "structured_outputs": _structured(request),
+        "structured_outputs": _structured(request, check=not render),
         "vllm_xargs": request.vllm_xargs,
         "watermarking": request.watermarking,
     }
@@ -198,27 +208,6 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err.get("loc", ()))
         raise BadRequest(str(err.get("msg")), param=loc or None) from None
-
-
-def shown_tools(tools: list[ResponsesTool]) -> list[dict[str, Any]]:
-    """The functions the model is shown (vLLM 0.33's ``get_function_tools``), in request order,
-    as chat function definitions: a function tool as it is, a custom tool as the function
-    :func:`tito.service.responses_custom.custom_function` makes of it, a namespace's function
-    tools named ``<namespace>__<name>`` (its custom tools are not shown); built-in tools are
-    none."""
-    from tito.service.responses_custom import custom_function, flat_name
-
-    out: list[dict[str, Any]] = []
-    for tool in tools:
-        if tool.type == "function":
-            out.append(tool.model_dump(exclude={"type"}, exclude_none=True))
-        elif tool.type == "custom":
-            out.append(custom_function(tool.name or "", tool.description))
-        elif tool.type == "namespace":
-            out.extend({**{k: v for k, v in sub.items() if k != "type" and v is not None},
-                        "name": flat_name(tool.name or "", sub["name"])}
-                       for sub in tool.namespace_tools() if sub.get("type") == "function")
-    return out
 
 
 def _plain_defaults() -> dict[str, Any]:
@@ -287,7 +276,8 @@ def render_responses_request(
 
     chat, model = _chat_to_render(request, model, settings)
     generate = render_chat_request(chat, settings=settings, model=model, responses=True,
-                                   builtin_tools=_builtin_tools(request))
+                                   builtin_tools=_builtin_tools(request),
+                                   before_sampling=lambda: _after_render(request, model))
     generate.request_id = request.request_id
     generate.reasoning_ended = None
     generate.parse_context = None  # vLLM's Responses render builds none
@@ -313,7 +303,8 @@ def render_responses_wire(
 
     chat, model = _chat_to_render(request, model, settings)
     wire = render_chat_wire(chat, settings=settings, model=model, responses=True,
-                            builtin_tools=_builtin_tools(request))
+                            builtin_tools=_builtin_tools(request),
+                            before_sampling=lambda: _after_render(request, model))
     wire["request_id"] = request.request_id
     wire["reasoning_ended"] = None
     wire["parse_context"] = None
@@ -337,7 +328,7 @@ def _chat_to_render(
 ) -> tuple[ChatCompletionRequest, ServedModel]:
     """The checks of a Responses render, then the chat request it renders (and its model)."""
     from tito.service.harmony import is_harmony_model
-    from tito.service.render import calls_schema_replaces_text, current_settings
+    from tito.service.render import current_settings
     from tito.service.render_chat_parts import check_request_template
 
     if model is None:
@@ -351,7 +342,10 @@ def _chat_to_render(
         )
     check_request_template(request, settings or current_settings())
     if is_harmony_model(model):  # (vLLM's harmony preamble, its tools, before the items)
-        _structured(request)  # (its parser's adjust_request reads the constraint first)
+        # its parser's adjust_request reads the constraint first and converts it (a JSON
+        # text that does not parse or nests too deeply, a Lark grammar that does not convert:
+        # its 400s, before the tools and items)
+        constraint_format(_structured(request))
         _check_harmony_tools(request)
         if isinstance(request.input, list):
             check_harmony_items(request.input)
@@ -384,7 +378,22 @@ def _chat_to_render(
         # tool message: Inkling's encoding refuses that content (as a chat message's lazy
         # parts, render_chat_parts.lazy_content; fuzz_render seed 345)
         raise BadRequest("message content must be a string or a sequence of parts")
-    chat = chat_request_for(request, model)  # (its input items read as vLLM's render reads them)
+    # (its input items read as vLLM's render reads them)
+    return chat_request_for(request, model, render=True), model
+
+
+def _after_render(request: ResponsesRequest, model: ServedModel) -> None:
+    """The Responses checks vLLM 0.33 makes once the chat is rendered (the chat render calls
+    this before its sampling params): its parser's ``adjust_request`` and ``to_sampling_params``
+    read the constraint (``structured_outputs`` beside ``text.format``, or beside the calls
+    schema that becomes the text format of a tool format without a structural tag), then its
+    ``SamplingParams`` checks the ranges. So a template's, an encoding's or mistral-common's
+    error comes first (render_responses_outputs' ``*_order_*`` goldens)."""
+    from tito.service.harmony import is_harmony_model
+    from tito.service.render import calls_schema_replaces_text
+
+    if not is_harmony_model(model):  # (gpt-oss: read before its tools and items)
+        _structured(request)
     so, choice = request.structured_outputs, request.tool_choice
     if so and so.get("structural_tag") is None and request.tools \
             and (choice == "required" or isinstance(choice, dict)) \
@@ -392,4 +401,3 @@ def _chat_to_render(
         raise BadRequest("Cannot specify both structured_outputs and text.format",
                          param="structured_outputs")
     request.check_ranges()
-    return chat, model

@@ -20,9 +20,13 @@ Rules (vLLM's ``tool_parsers/utils.py`` and ``entrypoints/openai/responses/utils
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["CUSTOM_PARAMETERS", "call_names", "custom_function", "encode_input", "flat_name"]
+if TYPE_CHECKING:
+    from tito.protocol.responses import ResponsesTool
+
+__all__ = ["CUSTOM_PARAMETERS", "call_names", "custom_function", "encode_input", "flat_name",
+           "shown_tools"]
 
 #: the parameters of the function a custom tool is shown as (vLLM's ``custom_tool_parameters``)
 CUSTOM_PARAMETERS: dict[str, Any] = {
@@ -72,3 +76,22 @@ def call_names(tools: Any) -> tuple[list[str], dict[str, str]]:
                         and isinstance(sub.get("name"), str):
                     spaces[flat_name(tool["name"], sub["name"])] = tool["name"]
     return custom, {k: v for k, v in spaces.items() if k not in custom}
+
+
+def shown_tools(tools: list[ResponsesTool]) -> list[dict[str, Any]]:
+    """The functions the model is shown (vLLM 0.33's ``get_function_tools``), in request order,
+    as chat function definitions: a function tool as it is, a custom tool as the function
+    :func:`tito.service.responses_custom.custom_function` makes of it, a namespace's function
+    tools named ``<namespace>__<name>`` (its custom tools are not shown); built-in tools are
+    none."""
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        if tool.type == "function":
+            out.append(tool.model_dump(exclude={"type"}, exclude_none=True))
+        elif tool.type == "custom":
+            out.append(custom_function(tool.name or "", tool.description))
+        elif tool.type == "namespace":
+            out.extend({**{k: v for k, v in sub.items() if k != "type" and v is not None},
+                        "name": flat_name(tool.name or "", sub["name"])}
+                       for sub in tool.namespace_tools() if sub.get("type") == "function")
+    return out

@@ -122,14 +122,24 @@ def constraint_format(constraint: Mapping[str, Any] | None) -> dict[str, Any] | 
         raw = constraint["structural_tag"]
         if isinstance(raw, str) and too_deep(raw, structural_tag=True):
             raise BadRequest(NESTING_MESSAGE, param=None)
-        tag_ = json.loads(raw) if isinstance(raw, str) else raw
+        # (a chat body's tag was checked with the body; a Responses one on gpt-oss is read here
+        # first: JSON text that does not parse is vLLM's 400, a legacy tag without its keys
+        # its 500 -- KeyError -- and tito's 400)
+        try:
+            tag_ = json.loads(raw) if isinstance(raw, str) else raw
+        except ValueError as exc:
+            raise BadRequest(str(exc), param=None) from None
         if not isinstance(tag_, Mapping):
             return None
         if "structures" in tag_:  # the legacy form
-            return {"type": "triggered_tags", "triggers": list(tag_.get("triggers") or []),
-                    "tags": [tag(s["begin"], json_schema(s["schema"]), s["end"])
-                             for s in tag_["structures"]],
-                    "at_least_one": False, "stop_after_first": False, "excludes": []}
+            try:
+                return {"type": "triggered_tags", "triggers": list(tag_["triggers"] or []),
+                        "tags": [tag(s["begin"], json_schema(s["schema"]), s["end"])
+                                 for s in tag_["structures"]],
+                        "at_least_one": False, "stop_after_first": False, "excludes": []}
+            except (KeyError, TypeError) as exc:
+                raise BadRequest(f"a legacy structural tag needs its key {exc}", param=None) \
+                    from None
         fmt = tag_.get("format")
         return dump_format(fmt) if isinstance(fmt, Mapping) else None
     return None
