@@ -18,7 +18,9 @@ Run it (needs vllm==0.33.0, e.g. the venv at /work/vllm-venv)::
     ... --record render_fuzz --record-all --only 's2-17-*'   # store every selected case
 
 Responses bodies also draw custom and namespace tools, named tool choices of them and their
-call items (``fuzz_custom_tools.py``, from a generator of their own so that the other draws stay).
+call items (``fuzz_custom_tools.py``, from a generator of their own so that the other draws stay);
+chat, ``/tokenize``, Responses and Messages bodies now and then a ``chat_template`` inside
+``chat_template_kwargs`` (``fuzz_kwargs_template.py``, likewise apart).
 
 A case is ``s<seed>-<i>-<endpoint>`` and is regenerated exactly from its seed and index (each
 case draws from its own ``random.Random``), so a case found once can be replayed or recorded by
@@ -51,6 +53,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from conformance import record, replay  # noqa: E402
 from conformance.fuzz_custom_tools import add_custom  # noqa: E402
+from conformance.fuzz_kwargs_template import add_kwargs_template  # noqa: E402
 from conformance.calls import request as post  # noqa: E402
 from tito.service.render_chat_parts import lazy_content  # noqa: E402
 
@@ -715,6 +718,8 @@ def generate(seed: int, i: int, servers: list[str]) -> tuple[str, str, str, dict
             or s in CHAT_SERVERS or r.random() < 0.1] or servers
     server = pick(r, pool)
     path, body = ENDPOINTS[endpoint][1](r, server)
+    # (a template in chat_template_kwargs: a generator of its own, the other draws unchanged)
+    add_kwargs_template(random.Random(f"{seed}-{i}-kwargs-template"), path, body)
     name = f"s{seed}-{i}-{endpoint}" + "".join(f".{x}" for x in labels(server, path, body))
     return name, server, path, body
 
