@@ -11,7 +11,9 @@ engine outputs in vLLM's ``GenerateResponse`` / streamed chunk wire shapes (plai
 split across byte tokens, special and padded ids, reasoning, good / partial / malformed /
 several tool calls, every finish reason with and without ``stop_reason``, engine logprob
 candidates, the prompt's logprobs in a batch answer,
-metrics, ``kv_transfer_params``). Each case is derendered in batch and streamed in a
+metrics, ``kv_transfer_params``; more from ``fuzz_derender_more``: bodies without prompt ids /
+counts / model, completions of several prompts, engine logprob and stop-reason oddities).
+Each case is derendered in batch and streamed in a
 random chunking (one stream per choice index): vLLM driven as its protocol requires
 (``record.Recorder``), tito in-process twice, as its README says and as a client keeping only
 vLLM's ``DerenderStreamState`` fields (``replay.tito_stream``). Answers are compared with
@@ -54,6 +56,7 @@ sys.path.insert(0, os.environ.get("TITO_FUZZ_SRC", str(HERE.parent / "src")))
 
 from conformance import corpus, record, replay  # noqa: E402
 from conformance.corpus import ids  # noqa: E402
+from conformance.fuzz_derender_more import more2  # noqa: E402
 
 CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
 #: fuzz model -> (served model, completions?)
@@ -112,6 +115,13 @@ class Case:
     #: the engine's ``prompt_logprobs`` (batch only: vLLM's stream chunks carry none): this many
     #: candidates beside each prompt token's own entry, None for none at all
     prompt_lp: int | None = None
+    #: derender body keys left out (``fuzz_derender_more.OMITTABLE``)
+    omit: set[str] = field(default_factory=set)
+    #: completions of several prompts: each further prompt's engine response (its
+    #: ``choices``, ``kv_transfer_params`` / ``metrics``; ``engine_prompt``: it carries its
+    #: prompt's ids; ``body_prompt``: the body's ``prompt_token_ids`` has them, else null;
+    #: ``ids``: the prompt's ids, from render)
+    more: list[dict[str, Any]] = field(default_factory=list)
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -526,6 +536,7 @@ def gen_case(seed: int, i: int, model: str) -> Case:
         case.usage = {"prompt_tokens": rnd.randint(1, 40), "completion_tokens": out,
                       "total_tokens": out + 40}
         case.usage_event = rnd.random() < 0.5
+    more2(case, random.Random(f"more2:{model}:{seed}:{i}"))
     return case
 
 
@@ -610,14 +621,25 @@ def batch_body(case: Case, prompt: list[int]) -> tuple[str, dict[str, Any]]:
     if case.prompt_lp is not None:
         extra = dict(extra, prompt_logprobs=engine_prompt_logprobs(case, prompt))
     if completion:
-        return CMPL_D, {"model": served, "completion_request": case.request,
-                        "prompt_token_ids": [prompt], "prompt_tokens": [len(prompt)],
-                        "generate_responses": [{"request_id": f"cmpl-{case.cid}",
-                                                "choices": case.choices, **extra}]}
-    return CHAT_D, {"model": served, "chat_request": case.request, "prompt_token_ids": prompt,
-                    "prompt_tokens": len(prompt),
-                    "generate_response": {"request_id": f"chatcmpl-{case.cid}",
-                                          "choices": case.choices, **extra}}
+        responses = [{"request_id": f"cmpl-{case.cid}", "choices": case.choices, **extra}]
+        body_ids: list[Any] = [prompt]
+        for k, more in enumerate(case.more):
+            r = {"request_id": f"cmpl-{case.cid}-{k + 1}", "choices": more["choices"],
+                 **{x: more[x] for x in ("kv_transfer_params", "metrics") if x in more}}
+            if more["engine_prompt"]:
+                r["prompt_token_ids"] = more["ids"]
+            responses.append(r)
+            body_ids.append(more["ids"] if more["body_prompt"] else None)
+        body = {"model": served, "completion_request": case.request,
+                "prompt_token_ids": body_ids,
+                "prompt_tokens": [len(x) for x in [prompt] + [m["ids"] for m in case.more]],
+                "generate_responses": responses}
+        return CMPL_D, {k: v for k, v in body.items() if k not in case.omit}
+    body = {"model": served, "chat_request": case.request, "prompt_token_ids": prompt,
+            "prompt_tokens": len(prompt),
+            "generate_response": {"request_id": f"chatcmpl-{case.cid}",
+                                  "choices": case.choices, **extra}}
+    return CHAT_D, {k: v for k, v in body.items() if k not in case.omit}
 
 
 def stream_cases(case: Case, prompt: list[int]) -> list[dict[str, Any]]:
@@ -639,7 +661,10 @@ def stream_cases(case: Case, prompt: list[int]) -> list[dict[str, Any]]:
         out.append({"server": served, "path": CMPL_D if completion else CHAT_D,
                     "settings_key": "completion_request" if completion else "chat_request",
                     "settings": settings, "prompt_token_ids": prompt, "chunks": events,
-                    "index": ch["index"]})
+                    "index": ch["index"], "omit": sorted(
+                        # (a chat stream without them: vLLM's 400 on a parser model, tito's
+                        # seed from the engine's ids, an open difference: docs/conformance.md)
+                        case.omit - ({"prompt_token_ids"} if not completion else set()))})
     return out
 
 
@@ -682,17 +707,23 @@ class Fuzzer:
     def __init__(self, urls: dict[str, str]) -> None:
         self.rec = record.Recorder(urls)
         self.tito = replay.Tito()
+        self.rendered: dict[str, list[list[int]]] = {}  #: request -> each prompt's ids
 
     def prompt(self, case: Case) -> list[int] | None:
+        """The request's prompt ids from vLLM's render (a further prompt's into its ``more``)."""
         served, completion = MODELS[case.model]
         path = "/v1/completions/render" if completion else "/v1/chat/completions/render"
         key = json.dumps(case.request, sort_keys=True)
-        if key not in self.rec.prompts:
+        if key not in self.rendered:
             status, resp = record.post(self.rec.urls[served], path, case.request)
             if status != 200:
                 return None
-            self.rec.prompts[key] = (resp[0] if completion else resp)["token_ids"]
-        return self.rec.prompts[key]
+            self.rendered[key] = [r["token_ids"] for r in resp] if completion \
+                else [resp["token_ids"]]
+        first, *others = self.rendered[key]
+        for more, ids_ in zip(case.more, others):
+            more["ids"] = ids_
+        return first
 
     def run(self, case: Case, *, stream: bool = True) -> tuple[list[Found], dict[str, Any]]:
         served, completion = MODELS[case.model]
@@ -716,7 +747,7 @@ class Fuzzer:
             return found, recorded
         for sc in stream_cases(case, prompt):
             vl = self.rec.stream(served, sc["path"], sc["settings_key"], sc["settings"], prompt,
-                                 sc["chunks"])
+                                 sc["chunks"], omit=sc["omit"])
             vl["index"] = sc["index"]
             recorded["streams"].append(vl)
             want = replay.fold_stream(vl["calls"], completion)

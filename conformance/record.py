@@ -153,13 +153,16 @@ class Recorder:
         return self.prompts[key]
 
     def stream(self, server: str, path: str, settings_key: str, settings: dict[str, Any],
-               prompt_ids: list[int], chunks: list[dict[str, Any]]) -> dict[str, Any]:
-        """Drive vLLM's streaming derender: one call per chunk, settings + prompt every call."""
+               prompt_ids: list[int], chunks: list[dict[str, Any]],
+               omit: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+        """Drive vLLM's streaming derender: one call per chunk, settings + prompt every call
+        (less the body keys in ``omit``: ``prompt_token_ids``, ``prompt_tokens``, ``model``)."""
         calls, state = [], None
         for chunk in chunks:
             body = {"stream": True, "model": server, "generate_chunk": chunk,
                     "stream_state": state, "prompt_token_ids": prompt_ids,
                     "prompt_tokens": len(prompt_ids), settings_key: settings}
+            body = {k: v for k, v in body.items() if k not in omit}
             status, resp = post(self.urls[server], path, body)
             calls.append({"status": status, "response": resp})
             if status != 200:
@@ -167,7 +170,7 @@ class Recorder:
             state = resp["stream_state"]
         return {"server": server, "path": path, "settings_key": settings_key,
                 "settings": settings, "prompt_token_ids": prompt_ids, "chunks": chunks,
-                "calls": calls}
+                "calls": calls, **({"omit": list(omit)} if omit else {})}
 
 
 def split_choice(choice: dict[str, Any], sizes: list[int], request_id: str,

@@ -331,6 +331,10 @@ DEVIATIONS: list[Deviation] = [
               "request's stop_token_ids (vLLM's engine checks ids first: only an inconsistent "
               "engine does): tito reads the listed id as the stop token, leaves it out of the text "
               "and reports it; vLLM reports the string and keeps the id as text"),
+    Deviation("*", "echo_no_prompt*", "*",
+              "completions echo without the prompt's ids (no prompt_token_ids in the body or "
+              "its entry null, none from the engine either) is a 400: tito cannot echo a prompt "
+              "it was not sent; vLLM's derender ignores echo"),
     Deviation("derender_*", "top_logprobs_sampled_extra*", "*",
               "an engine entry of max_logprobs candidates plus the sampled token (sampled "
               "outside the top-k: max_logprobs + 1 entries, what vLLM's engine sends at the "
@@ -666,6 +670,8 @@ def tito_stream(tito: Tito, case: dict[str, Any], *, vllm_client: bool) -> list[
             body.update({"prompt_token_ids": case["prompt_token_ids"],
                          "prompt_tokens": len(case["prompt_token_ids"]),
                          case["settings_key"]: case["settings"]})
+        for key in case.get("omit", ()):  # body keys the case leaves out (fuzz_derender_more)
+            body.pop(key, None)
         status, resp = tito.post(case["path"], body)
         calls.append({"status": status, "response": resp})
         if status != 200:

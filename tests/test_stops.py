@@ -219,6 +219,23 @@ def test_eos_precedence_and_ignore_eos(vocabs):
         assert stop_token_check(vocab, plain_ignore, last, "stop") == TokenStop(False, None, False)
 
 
+def test_engine_reported_stop_id_is_trusted_alone(vocabs):
+    """An int ``stop_reason`` from the engine names the stop token, as vLLM 0.33's derender
+    reads it (``_drop_stop_token``): the last id is dropped only when it is that id, and the
+    reported id is the answer's ``stop_reason`` even when the last id is the primary EOS or a
+    listed stop id (fuzz_derender seed 506, qwen3-cmpl case 14: tito had read the EOS)."""
+    vocab = vocabs["qwen3"]
+    cfg = StopConfig(stop_token_ids=[13])
+    for last in (QWEN_EOS, QWEN_EXTRA_EOS, 13):
+        res = stop_token_check(vocab, cfg, last, "stop", 11)
+        assert res == TokenStop(False, None, False)
+        assert resolve_stop_reason(res, StopState(), 11) == 11
+    assert stop_token_check(vocab, cfg, QWEN_EOS, "stop", QWEN_EOS) == TokenStop(
+        True, QWEN_EOS, True)
+    assert stop_token_check(vocab, StopConfig(ignore_eos=True), QWEN_EOS, "stop",
+                            QWEN_EOS) == TokenStop(True, QWEN_EOS, True)
+
+
 def test_token_stop_before_string_scan(vocabs):
     """The stop token is dropped before the string scan: a stop string equal to its text never
     matches it, while a stop string in the remaining text still cuts and wins as stop_reason."""

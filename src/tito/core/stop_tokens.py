@@ -43,12 +43,18 @@ def stop_token_check(
     engine-side stop string, say) is ordinary output too. Precedence mirrors vLLM's engine
     ``check_stop``: primary EOS (unless ``ignore_eos``) -> ``stop_reason`` None; then
     ``stop_token_ids`` -> the id; then generation-config extra EOS (unless ``ignore_eos``,
-    as vLLM only merges them into ``stop_token_ids`` without it) -> the id; last, an id the
-    engine reported as its ``stop_reason`` (``engine_reason``) -> that id, as vLLM's derender
-    trusts it.
+    as vLLM only merges them into ``stop_token_ids`` without it) -> the id. An id the engine
+    reported as its ``stop_reason`` (``engine_reason``) replaces that chain, as vLLM 0.33's
+    derender (``_drop_stop_token``) trusts it alone: the last id stopped the engine only if it
+    is that id, which is then the ``stop_reason`` (an EOS too).
     """
     if finish_reason != "stop" or last_id is None:
         return NO_TOKEN_STOP
+    if type(engine_reason) is int:  # the engine named its stop token: only that one (vLLM)
+        if last_id != engine_reason:
+            return NO_TOKEN_STOP
+        return TokenStop(drop=not cfg.include_stop_str_in_output, stop_reason=last_id,
+                         matched=True)
     if not cfg.ignore_eos and vocab.eos_token_id is not None and last_id == vocab.eos_token_id:
         reason: int | None = None
     elif last_id in cfg.stop_token_ids:
