@@ -119,7 +119,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     drops the rest of the output and its stream makes no call; neither is JSON),
     ``positional_arg`` (olmo3 / pythonic: a positional argument, ``temp==2.0``: vLLM's ast drops
     it and calls with the keywords alone, ``{}``; tito's grammar takes keyword arguments only,
-    the block is content).
+    the block is content), ``follows_vllm_composed`` (Muse's tool parser alone: the spaces
+    before a header without ``<|eom|>`` are the reasoning's, as vLLM's composed parsers give
+    them; its tool parser alone's stream depends on the chunking, its batch gives no reasoning).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []

@@ -36,9 +36,10 @@ def up_to(h: str, close: str, *, strip: bool = True) -> HeadResult:
     return ("ok", j + len(close), text, "") if text.strip() and "<" not in text else BAD
 
 
-def quoted_attr(s: str, i: int, close: str) -> HeadResult:
+def quoted_attr(s: str, i: int, close: str, *, strip_quoted: bool = True) -> HeadResult:
     """``"VALUE"`` / ``'VALUE'`` / ``VALUE`` followed by ``close``, from ``s[i]`` (whitespace
-    allowed around the value): the value stripped, never empty."""
+    allowed around the value): the value stripped (a quoted one only with ``strip_quoted``:
+    dots keeps the spaces inside the quotes, as vLLM's ``_extract_name``), never empty."""
     n = len(s)
     i = skip_ws(s, i)
     if i == n:
@@ -48,7 +49,8 @@ def quoted_attr(s: str, i: int, close: str) -> HeadResult:
         j = s.find(q, i + 1)
         if j == -1:
             return NEED
-        value, k = s[i + 1 : j].strip(), skip_ws(s, j + 1)
+        value, k = s[i + 1 : j], skip_ws(s, j + 1)
+        value = value.strip() if strip_quoted else value
         if k == n or is_proper_prefix(s[k:], (close,)):
             return NEED
         if not s.startswith(close, k):

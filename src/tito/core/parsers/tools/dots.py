@@ -9,7 +9,9 @@ Format (vLLM 0.33's ``DotsToolParser``)::
     </dots_function_call> TEXT
 
 Grammar (phases and shared rules in :mod:`._xml`, names and keys read as :mod:`.minimax_m2`'s:
-quoted or bare, stripped): calls are read only inside a block; VALUE runs to ``</parameter>``.
+quoted or bare, stripped, but a quoted one keeps the spaces inside its quotes, as vLLM's
+``_extract_name``: ``name=" get_time"`` names no tool, fuzz seed 110, ``dots/fz38_*``): calls are
+read only inside a block; VALUE runs to ``</parameter>``.
 Tool names are checked against the request's tools, as vLLM does: a call of an unknown tool in
 a block is content from its ``<invoke`` through its ``</invoke>`` (phase ``skip``; vLLM drops
 it) and the block goes on (its markers are dropped, as in any block).
@@ -52,6 +54,7 @@ from typing import Any, ClassVar
 from tito.core.parsers._text import ASCII_WS, find_first, held_suffix
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
+from tito.core.parsers.tools._xml_head import HeadResult, quoted_attr
 from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
 
 #: The characters of an invoke (from ``<invoke``) held until its ``</invoke>`` shows it is a call
@@ -69,6 +72,12 @@ class DotsParser(MinimaxM2Parser):
     section_end: ClassVar[str] = "</dots_function_call>"
     bare_calls: ClassVar[bool] = False
     open_ends_value: ClassVar[bool] = False
+
+    def _name(self, h: str) -> HeadResult:
+        return quoted_attr(h, 0, ">", strip_quoted=False)
+
+    def _key(self, h: str) -> HeadResult:
+        return quoted_attr(h, 0, ">", strip_quoted=False)
 
     def _call_header(
         self, st: Work, s: str, pos: int, at: int, out: Out, final: bool, *, section: bool
