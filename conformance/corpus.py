@@ -1879,6 +1879,21 @@ HTTP_GROUPS["render_responses_outputs"] = responses_outputs_corpus.RENDER_RESPON
 HTTP_GROUPS["render_responses_order"] = responses_outputs_corpus.RENDER_RESPONSES_ORDER
 HTTP_GROUPS["render_responses_messages"] = responses_outputs_corpus.RENDER_RESPONSES_MESSAGES
 HTTP_GROUPS["render_top_logprobs_null"] = responses_outputs_corpus.RENDER_TOP_LOGPROBS_NULL
+#: a chat body's explicit ``tool_choice: null`` beside tools stays null in vLLM's parse_context
+#: (only an absent one defaults to "auto"; tito wrote "auto": fuzz_render seed 350 case 254,
+#: on inkling with a null template in its kwargs)
+_PING = [{"type": "function", "function": {"name": "ping"}}]
+HTTP_GROUPS["render_tool_choice_null"] = {
+    f"{server}_{name}": (server, CHAT_R, {"model": server, "messages": [{"role": "user",
+                                                                         "content": "hi"}],
+                                          "tools": _PING, **extra})
+    for server in ("qwen3", "gpt-oss", "mistral-v3")
+    for name, extra in (("null", {"tool_choice": None}), ("absent", {}),
+                        ("null_tools_null", {"tools": None, "tool_choice": None}),
+                        ("null_kwargs_template_null", {"tool_choice": None,
+                                                       "chat_template_kwargs": {
+                                                           "chat_template": None}}))
+}
 
 #: gpt-oss's ``/tokenize`` reads a message's deprecated ``reasoning_content`` as its chat render
 #: does (vLLM's harmony render: the analysis of a tool-calling turn, its Message validation's 400

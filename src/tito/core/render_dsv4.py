@@ -267,7 +267,7 @@ def _flatten(content: Any) -> Any:
             out.append(part.get("text", ""))
         else:
             raise DsEncodingError(f"Unsupported content block type: {part.get('type')!r}")
-    return "\n\n".join(out)
+    return join(out)  # (a text that is not a string: vLLM's 400 in Python's words)
 
 
 def result_block(content: Any) -> str:

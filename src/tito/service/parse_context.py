@@ -37,7 +37,9 @@ def parse_context(
     tools = None if request.tools is None else [parse_context_tool(t) for t in request.tools]
     return {
         "tools": tools,
-        "tool_choice": tool_choice if tool_choice is not None else ("auto" if tools else None),
+        # as the request has it: an explicit null stays null (vLLM defaults only an absent
+        # one to "auto", with tools; its Messages conversion sets "auto" itself)
+        "tool_choice": tool_choice,
         "parallel_tool_calls": request.parallel_tool_calls,  # null stays null, as vLLM sends it
         "include_reasoning": request.include_reasoning,
         "chat_template_kwargs": {} if harmony else dict(kwargs),
