@@ -733,14 +733,15 @@ class Fuzzer:
         if prompt is None:
             return [], {"skipped": "render refused"}
         path, body = batch_body(case, prompt)
+        echo = replay.echoed(case.request) if completion else None  #: the prompt tito echoes
         golden = self.rec.http(served, path, body)
         status, resp = self.tito.post(path, body)
         if status != golden["status"]:
             found.append(Found(case.cid, "batch", "status", golden["status"], status,
                                _intended(case, bgroup, "status", golden["status"])))
         if status == 200 and golden["status"] == 200:
-            for p, a, b in replay.diff(replay.normalize(golden["response"]),
-                                       replay.normalize(resp)):
+            for p, a, b in _echo_aware_diff(replay.normalize(golden["response"]),
+                                            replay.normalize(resp), echo):
                 found.append(Found(case.cid, "batch", p, a, b, _intended(case, bgroup, p, a)))
         recorded: dict[str, Any] = {"batch": golden, "streams": []}
         if not stream or "finish_null" in case.tags:  # a stream always finishes
@@ -755,7 +756,8 @@ class Fuzzer:
             for label, vc in (("readme", False), ("vllm_client", True)):
                 folds[label] = replay.fold_stream(replay.tito_stream(self.tito, vl, vllm_client=vc),
                                                   completion)
-                for p, a, b in replay.diff(want, folds[label]):
+                for p, a, b in (replay.diff(want, folds[label]) if echo is None
+                                else replay._echo_diffs(want, folds[label], "", echo)):
                     found.append(Found(case.cid, f"stream.{label}", p, a, b,
                                        _intended(case, sgroup, p, a)))
             for p, a, b in replay.diff(folds["readme"], folds["vllm_client"]):
@@ -769,6 +771,8 @@ class Fuzzer:
         """tito's stream WITH the stop strings against vLLM's batch answer of that choice."""
         sc = dict(sc, settings=case.request)
         got = replay.fold_stream(replay.tito_stream(self.tito, sc, vllm_client=False), completion)
+        if completion and replay.echoed(case.request) is not None:  # (the echo cut off)
+            got = replay.strip_echo({"text": batch_text(batch, sc["index"])}, got)[0]
         choice = next(c for c in batch["choices"] if c["index"] == sc["index"])
         if completion:
             want = {"text": choice["text"], "finish_reason": choice["finish_reason"],
@@ -788,6 +792,23 @@ class Fuzzer:
         return [Found(case.cid, "stream.stop_vs_batch", p, a, got.get(p),
                       held or _intended(case, bgroup, batch_path.get(p, f"choices.0.{p}"), a))
                 for p, a in want.items() if replay.normalize(a) != got.get(p)]
+
+
+def _echo_aware_diff(want: Any, got: Any, echo: str | None) -> Any:
+    """``replay.diff`` of two batch answers; with ``echo`` (a completions request that asks for
+    it) each choice's echoed prefix cut first, as ``replay`` compares the goldens
+    (``echo_prefix`` intended, ``echo_prompt`` when the prefix is not the prompt)."""
+    if echo is None or len(want.get("choices") or []) != len(got.get("choices") or []):
+        yield from replay.diff(want, got)
+        return
+    for k, (w, g) in enumerate(zip(want["choices"], got["choices"])):
+        yield from replay._echo_diffs(w, g, f"choices.{k}.", echo)
+    yield from replay.diff({**want, "choices": None}, {**got, "choices": None})
+
+
+def batch_text(batch: dict[str, Any], index: int) -> str:
+    """The text of a completions batch answer's choice ``index``."""
+    return next(c["text"] for c in batch["choices"] if c["index"] == index)
 
 
 def kind(f: Found) -> str:

@@ -107,6 +107,10 @@ def _engine_quirks(case: Case, ch: dict[str, Any], rnd: random.Random) -> None:
         hit = fd._first_stop(case.model, ch["token_ids"], [s], skip)
         if hit is None:
             return
+        last = ch["token_ids"][hit[0] - 1]
+        if last in (case.request.get("stop_token_ids") or ()) or (
+                fd._decode(case.model, [last], True) != fd._decode(case.model, [last], False)):
+            return  # a stop or special id the engine would have stopped on first: inconsistent
         ch["token_ids"] = ch["token_ids"][:hit[0]]
         if ch.get("logprobs") and ch["logprobs"].get("content"):
             ch["logprobs"]["content"] = ch["logprobs"]["content"][:hit[0]]
