@@ -1877,6 +1877,8 @@ HTTP_GROUPS["render_messages_models"] = RENDER_MESSAGES_MODELS
 HTTP_GROUPS["render_json_values"] = nonfinite_corpus.RENDER_JSON_VALUES
 HTTP_GROUPS["render_responses_outputs"] = responses_outputs_corpus.RENDER_RESPONSES_OUTPUTS
 HTTP_GROUPS["render_responses_order"] = responses_outputs_corpus.RENDER_RESPONSES_ORDER
+HTTP_GROUPS["render_responses_constraints"] = \
+    responses_outputs_corpus.RENDER_RESPONSES_CONSTRAINTS
 HTTP_GROUPS["render_responses_messages"] = responses_outputs_corpus.RENDER_RESPONSES_MESSAGES
 HTTP_GROUPS["render_top_logprobs_null"] = responses_outputs_corpus.RENDER_TOP_LOGPROBS_NULL
 #: a chat body's explicit ``tool_choice: null`` beside tools stays null in vLLM's parse_context

@@ -717,7 +717,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_responses_items", "render_responses_tools", "render_responses_custom",
           "render_responses_custom_gptoss", "tokenize_harmony_reasoning",
           "render_openai_parts_errors", "render_dsv32_empty", "render_responses_outputs",
-          "render_responses_order",
+          "render_responses_order", "render_responses_constraints",
           "render_responses_messages", "render_top_logprobs_null", "render_tool_choice_null",
           "render_messages_models", "render_json_values", "derender_fuzz", "stream_fuzz",
           "render_fuzz",

@@ -136,6 +136,22 @@ RENDER_RESPONSES_ORDER: dict[str, tuple[str, str, dict[str, Any]]] = {
        }.items() for name, body in cases.items()},
 }
 
+#: a Responses body's ``structured_outputs`` is vLLM's ``StructuredOutputsParams``: a kind of
+#: the wrong type is the schema's 400 (tito read it at render, its 400 of another type), a
+#: known switch passes, none given is the rule's 400 (``render_responses_constraints``)
+_CONSTRAINTS: dict[str, Any] = {
+    "json_number": {"json": 5}, "regex_number": {"regex": 5}, "choice_string": {"choice": "x"},
+    "choice_numbers": {"choice": [1]}, "json_object_string": {"json_object": "x"},
+    "grammar_list": {"grammar": []}, "structural_tag_number": {"structural_tag": 5},
+    "json_extra": {"json": {"type": "object"}, "disable_any_whitespace": True},
+    "json_null": {"json": None}, "empty": {},
+}
+RENDER_RESPONSES_CONSTRAINTS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    f"{server}_{name}": (server, RESPONSES_R, {"model": server, "input": [_HI],
+                                               "structured_outputs": so})
+    for server in ("qwen3", "gpt-oss") for name, so in _CONSTRAINTS.items()
+}
+
 #: a message item's parts (``render_responses_messages``): openai's input part types only, each
 #: checked with the body (a bare string, a chat ``text`` part, a null breakpoint: the schema's
 #: 400; an image without ``detail`` gets vLLM's ``"auto"``); an assistant item without a first

@@ -22,6 +22,7 @@ from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
     OpenAIBaseModel,
+    StructuredOutputsParams,
     new_list,
     random_uuid,
 )
@@ -230,7 +231,9 @@ class ResponsesRequest(OpenAIBaseModel):
     kv_transfer_params: dict[str, Any] | None = None
     ec_transfer_params: dict[str, Any] | None = None
     chat_template_kwargs: dict[str, Any] | None = None
-    structured_outputs: dict[str, Any] | None = None
+    # typed as vLLM's StructuredOutputsParams (a wrong-typed kind is its schema error), kept as
+    # the body's object (the render reads it as a dict)
+    structured_outputs: StructuredOutputsParams | None = None
     vllm_xargs: dict[str, Any] | None = None
     # typed as vLLM 0.33 types them (a wrong type is its schema error), otherwise unused
     prompt_cache_key: str | None = None
@@ -243,6 +246,12 @@ class ResponsesRequest(OpenAIBaseModel):
     mm_payload: Literal["tensors", "none"] = "tensors"
     return_mm_kwargs: bool | None = None
     enable_response_messages: bool = False
+
+    @field_validator("structured_outputs", mode="after")
+    @classmethod
+    def _structured_as_sent(cls, value: StructuredOutputsParams | None) -> Any:
+        """The constraint's object as sent (its kinds' types checked)."""
+        return None if value is None else value.model_dump(exclude_unset=True)
 
     @field_validator("tool_choice")
     @classmethod
