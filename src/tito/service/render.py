@@ -300,7 +300,7 @@ def _render_chat(
         )
         media = prompt.media_parts
     token_ids = tokenized.token_ids
-    if not token_ids:
+    if not token_ids and not tokenize:  # (vLLM's /tokenize answers an empty prompt: count 0)
         raise BadRequest("No token_ids rendered", param="messages")
     counted = len(token_ids)  # vLLM's get_max_tokens counts a truncation it did not make
     if request.truncate_prompt_tokens is not None:
