@@ -36,6 +36,17 @@ _CASES: list[tuple[str, str | None, str, str]] = [
      f'name="days "> 3 </parameter>\n<parameter name="temp">2.5</parameter>\n</invoke>{_DE}'),
     ('dots', None, 'spaces_outside_quotes',
      f'{_DB}<invoke name= "get_weather" >\n<parameter name= \'days\' >3</parameter>\n</invoke>{_DE}'),
+    # minimax_m2: a name's quotes may be missing or mismatched (vLLM's engine: an optional
+    # quote, the name up to '>', an optional quote before it; batch and stream); fixed: tito's
+    # name header failed and the invoke was content
+    ('minimax_m2', None, 'name_open_quote_dropped',  # seed 36, minimax_m2/1
+     '好的，我来查一下。<minimax:tool_call>\n<invoke name=get_weather">\n<parameter name="tags">[fa'
+     'lse]</parameter>\n</invoke>\n</minimax:tool_call>Calling the tool now.\n\n'),
+    *(('minimax_m2', None, f'name_quotes_{k}',
+       f'<minimax:tool_call>\n<invoke {h}\n<parameter name="city">Paris</parameter>\n</invoke>\n'
+       '</minimax:tool_call>')
+      for k, h in (('close_dropped', 'name="get_weather>'), ('mixed', "name=\"get_weather'>"),
+                   ('single_double', 'name=\'get_weather">'), ('bare_single', "name=get_weather'>"))),
     # muse, the tool parser alone: a <|message|> written in the text opens a reasoning message
     # that a header without <|eom|> ends; the spaces before that header are the reasoning's, as
     # vLLM's composed parsers and its reasoning parser alone (batch and stream); vLLM's tool

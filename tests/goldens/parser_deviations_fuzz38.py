@@ -39,6 +39,10 @@ _FUZZ38_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "unknown_tool_text: \"get_time \" (a space inside the quotes) names no tool, as in "
         "vLLM (batch and stream), which drops its invoke in a block with a call; tito keeps its "
         "text as content"),
+    "minimax_m2/fz38_name_open_quote_dropped": (
+        _stream_of("minimax_m2/fz38_name_open_quote_dropped"),
+        "text_after_calls: the text after the section is content (vLLM's stream keeps it, its "
+        "batch drops it); the call is vLLM's (both paths)"),
     _MT: (
         {"reasoning": RECORDED[_MC]["batch"]["reasoning"], "calls": vllm_calls(_MT),
          "content": _M_OUTSIDE},

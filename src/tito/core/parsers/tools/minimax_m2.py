@@ -11,7 +11,7 @@ Format (MiniMax-M2's template)::
 Grammar (phases and shared rules in :mod:`._xml`): ``<minimax:tool_call>`` opens a section of
 ``<invoke name=...>...</invoke>`` calls; an ``<invoke name=`` in plain text also starts a call
 (as vLLM). NAME and KEY are double-quoted, single-quoted or bare (then up to ``>``), stripped,
-non-empty; VALUE runs to ``</parameter>`` or the next ``<parameter name=``, verbatim (no
+non-empty (NAME's quotes may be missing or mismatched, as vLLM's engine reads them); VALUE runs to ``</parameter>`` or the next ``<parameter name=``, verbatim (no
 trimming, as vLLM), typed from the tool schema (:mod:`._schema`). Tool names are checked against
 the request's tools as vLLM does: a call of an unknown tool is content (vLLM drops it).
 """
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers.tools._xml import XmlCallParser
-from tito.core.parsers.tools._xml_head import HeadResult, quoted_attr
+from tito.core.parsers.tools._xml_head import BAD, HeadResult, open_header, quoted_attr
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,17 @@ class MinimaxM2Parser(XmlCallParser):
     validate_names: ClassVar[bool] = True
 
     def _name(self, h: str) -> HeadResult:
-        return quoted_attr(h, 0, ">")
+        # vLLM's engine: an optional quote of either kind, NAME up to the first ``>``, an
+        # optional quote of either kind before it (``name=get_weather">``, ``name="get_weather>``,
+        # ``name='get_weather">`` name get_weather, batch and stream; fuzz seed 36,
+        # ``minimax_m2/fz38_*``)
+        j = h.find(">")
+        if j == -1:
+            return open_header(h, ">")
+        name = h[:j].strip()
+        name = name[1:] if name[:1] in "\"'" else name
+        name = (name[:-1] if name[-1:] in "\"'" else name).strip()
+        return ("ok", j + 1, name, "") if name and "<" not in name else BAD
 
     def _key(self, h: str) -> HeadResult:
         return quoted_attr(h, 0, ">")
