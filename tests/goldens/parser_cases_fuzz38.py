@@ -46,7 +46,8 @@ _CASES: list[tuple[str, str | None, str, str]] = [
        f'<minimax:tool_call>\n<invoke {h}\n<parameter name="city">Paris</parameter>\n</invoke>\n'
        '</minimax:tool_call>')
       for k, h in (('close_dropped', 'name="get_weather>'), ('mixed', "name=\"get_weather'>"),
-                   ('single_double', 'name=\'get_weather">'), ('bare_single', "name=get_weather'>"))),
+                   ('single_double', 'name=\'get_weather">'), ('bare_single', "name=get_weather'>"),
+                   ('spaced_quotes', 'name= "get_weather" >'), ('space_before_gt', 'name="get_weather" >'))),
     # muse, the tool parser alone: a <|message|> written in the text opens a reasoning message
     # that a header without <|eom|> ends; the spaces before that header are the reasoning's, as
     # vLLM's composed parsers and its reasoning parser alone (batch and stream); vLLM's tool

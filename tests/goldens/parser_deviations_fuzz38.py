@@ -43,6 +43,13 @@ _FUZZ38_DEVIATIONS: dict[str, tuple[dict, str]] = {
         _stream_of("minimax_m2/fz38_name_open_quote_dropped"),
         "text_after_calls: the text after the section is content (vLLM's stream keeps it, its "
         "batch drops it); the call is vLLM's (both paths)"),
+    **{f"minimax_m2/fz38_name_quotes_{k}": (
+        {"reasoning": None, "calls": [],
+         "content": _TEXT[f"minimax_m2/fz38_name_quotes_{k}"]},
+        "unknown_tool_text: a quote not right after name= or right before '>' stays in the name, "
+        "no tool, as in vLLM (batch and stream), which drops the invoke; tito keeps it as "
+        "content, and with it the section that holds no call")
+       for k in ("spaced_quotes", "space_before_gt")},
     _MT: (
         {"reasoning": RECORDED[_MC]["batch"]["reasoning"], "calls": vllm_calls(_MT),
          "content": _M_OUTSIDE},

@@ -45,7 +45,9 @@ class MinimaxM2Parser(XmlCallParser):
         j = h.find(">")
         if j == -1:
             return open_header(h, ">")
-        name = h[:j].strip()
+        # (only a quote right after ``name=`` / right before ``>``: ``name= "get_weather" >``
+        # keeps its quotes, no tool, as in vLLM)
+        name = h[:j]
         name = name[1:] if name[:1] in "\"'" else name
         name = (name[:-1] if name[-1:] in "\"'" else name).strip()
         return ("ok", j + 1, name, "") if name and "<" not in name else BAD
