@@ -10,6 +10,7 @@ from pathlib import Path
 import pydantic
 from hypothesis import example, given, settings, strategies as st
 from openai.types.chat import (
+    ChatCompletionAssistantMessageParam,
     ChatCompletionContentPartParam,
     ChatCompletionContentPartRefusalParam,
     ChatCompletionContentPartTextParam,
@@ -17,6 +18,7 @@ from openai.types.chat import (
 )
 
 from tito.core.message_union import custom_typed, openai_part_fits, typed_tools
+from tito.protocol.chat import normalize_messages
 
 GOLDEN = Path(__file__).resolve().parent.parent / "conformance" / "goldens" / "message_union.json"
 
@@ -117,3 +119,62 @@ def test_openai_part_fits_as_openais_part_types(role, part) -> None:
     except pydantic.ValidationError:
         want = False
     assert openai_part_fits(role, part) is want
+
+
+_ASSISTANT = pydantic.TypeAdapter(ChatCompletionAssistantMessageParam)
+_VALUES = st.one_of(st.none(), st.integers(0, 2), st.sampled_from(["a", "{}", ""]))
+_TYPED = st.dictionaries(st.sampled_from(["id", "name", "arguments", "x"]), _VALUES, max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(key=st.sampled_from(["audio", "function_call"]), value=_TYPED,
+       content=st.sampled_from([None, "x", "absent"]))
+def test_assistant_typed_dicts_as_openais_when_content_is_null(key, value, content) -> None:
+    """An assistant message whose content is null fits only OpenAI's assistant type, so its
+    ``audio`` / ``function_call`` must be that type's typed dicts (``Audio``: an ``id``;
+    ``FunctionCall``: ``name`` and ``arguments``), else vLLM 0.33's request is a schema 400
+    (fuzz_render seed 320); with content, or none, vLLM's custom type takes it whatever they
+    hold. The reference: openai's own type, validated by pydantic as vLLM's union does."""
+    message: dict[str, object] = {"role": "assistant", key: value}
+    if content != "absent":
+        message["content"] = content
+    try:
+        normalize_messages([message])
+        taken = True
+    except ValueError:
+        taken = False
+    if content is None:
+        try:
+            _ASSISTANT.validate_python(message)
+            fits = True
+        except pydantic.ValidationError:
+            fits = False
+        assert taken == fits, message
+    else:
+        assert taken, message
+
+
+def test_assistant_typed_dicts_answer_vllms_400() -> None:
+    """End to end, the verdicts of vLLM 0.33's ``ChatCompletionRequest`` on these messages
+    (recorded with its classes, 2026-12-04: ``FAIL`` = its 400)."""
+    from fastapi.testclient import TestClient
+
+    from tito.adapters.app import create_app
+
+    client = TestClient(create_app(endpoints=["chat_render"]))
+    calls = [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
+    for message, status in (
+            ({"content": None, "tool_calls": calls, "audio": {"name": "f"}}, 400),
+            ({"content": None, "audio": {"id": "a", "x": 1}}, 200),
+            ({"content": None, "audio": {"id": 5}}, 400),
+            ({"content": "x", "audio": {"name": "f"}}, 200),
+            ({"tool_calls": calls, "audio": {"name": "f"}}, 200),
+            ({"content": None, "function_call": {"arguments": "{}"}}, 400),
+            ({"content": None, "function_call": {"arguments": "{}", "name": "f"}}, 200),
+            ({"content": "x", "function_call": {"arguments": "{}"}}, 200)):
+        body = {"model": "qwen3", "messages": [{"role": "user", "content": "hi"},
+                                               {"role": "assistant", **message}]}
+        resp = client.post("/v1/chat/completions/render", json=body)
+        assert resp.status_code == status, (message, resp.text)
+        if status == 400:
+            assert resp.json()["error"]["type"] == "Bad Request"

@@ -127,6 +127,9 @@ def _openai_function(msg: dict[str, Any]) -> bool:
 #: (the only one a null content fits) and vLLM's custom type's (the only one a custom role, or
 #: a function message without a name, fits)
 _ASSISTANT_FIELDS = (("function_call", dict), ("audio", dict), ("refusal", str))
+#: what the OpenAI assistant type's typed dicts require (``FunctionCall``, ``Audio``; found by
+#: fuzz_render seed 320: an ``audio`` without ``id`` beside a null content is vLLM's 400)
+_ASSISTANT_REQUIRED = {"function_call": ("name", "arguments"), "audio": ("id",), "refusal": ()}
 _CUSTOM_FIELDS = (("reasoning", str), ("task", str), ("tools", list))
 
 
@@ -143,6 +146,10 @@ def _check_typed_fields(msg: dict[str, Any], role: str, i: int) -> None:
     for key, kinds in fields:
         if msg.get(key) is not None and not isinstance(msg[key], kinds):
             raise ValueError(f"messages[{i}].{key} has the wrong type for a {role!r} message.")
+        if fields is _ASSISTANT_FIELDS and isinstance(msg.get(key), dict) and not all(
+                isinstance(msg[key].get(name), str) for name in _ASSISTANT_REQUIRED[key]):
+            raise ValueError(f"messages[{i}].{key} needs the string field(s) "
+                             f"{', '.join(_ASSISTANT_REQUIRED[key])} (OpenAI's type).")
 
 
 def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
