@@ -223,7 +223,7 @@ def test_engine_request_wire_is_its_json_dump(path: str, body: Any) -> None:
     from tito.service.render import render_chat_request, render_completion_request
     from tito.protocol.anthropic import AnthropicMessagesRequest
     from tito.service.messages import render_messages_request
-    from tito.service.responses import render_responses_request
+    from tito.service.responses_render import render_responses_request
 
     try:
         if path == CHAT:

@@ -89,11 +89,13 @@ _DERENDER = {"tito.service.derender", "tito.service.stream_state", "tito.service
              "tito.core.pipeline", "tito.core.detokenizer", "tito.protocol.derender",
              "tito.protocol.generate_response", "tito.protocol.responses_derender",
              "tito.protocol.derender_completion"}
-_RENDER = {"tito.service.render", "tito.core.template", "tito.core.render", "jinja2"}
+_RENDER = {"tito.service.render", "tito.service.responses_render", "tito.core.template",
+           "tito.core.render", "jinja2"}
 #: gpt-oss's output parser (a qwen3 choice needs only its state's class: harmony_state)
 _HARMONY_PARSER = {"tito.core.parsers.harmony"}
 
-#: function -> modules its handler import leaves unimported (beyond :data:`_NEVER`)
+#: function -> modules its handler import leaves unimported (beyond :data:`_NEVER`); a derender
+#: function renders nothing (:data:`_RENDER`, the Responses render side)
 UNSERVED: dict[str, set[str]] = {
     "chat_derender": _RENDER | _HARMONY_RENDER | _HARMONY_PARSER | {
         "tito.service.harmony", "tito.service.responses_derender", "tito.protocol.responses",
@@ -108,12 +110,14 @@ UNSERVED: dict[str, set[str]] = {
     "chat_render": _DERENDER | _HARMONY_RENDER | {
         "tito.protocol.chat_response",
         "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.responses",
-        "tito.protocol.tokenize", "tito.service.responses", "tito.service.tokenize"},
+        "tito.protocol.tokenize", "tito.service.responses", "tito.service.responses_render",
+        "tito.service.tokenize"},
     "completions_render": _DERENDER | _HARMONY_RENDER | {
         "tito.protocol.chat_response",
         "tito.core.parsers.harmony", "tito.core.template", "jinja2", "tito.protocol.chat",
         "tito.protocol.responses",
-        "tito.protocol.tokenize", "tito.service.responses", "tito.service.tokenize"},
+        "tito.protocol.tokenize", "tito.service.responses", "tito.service.responses_render",
+        "tito.service.tokenize"},
     "responses_render": _DERENDER | _HARMONY_RENDER | {
         "tito.protocol.chat_response",
         "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.tokenize",
@@ -121,7 +125,7 @@ UNSERVED: dict[str, set[str]] = {
     "tokenize": _DERENDER | _HARMONY_RENDER | {
         "tito.protocol.chat_response",
         "tito.core.parsers.harmony", "tito.protocol.completion", "tito.protocol.responses",
-        "tito.service.responses"},
+        "tito.service.responses", "tito.service.responses_render"},
 }
 
 

@@ -222,31 +222,31 @@ _RESPONSES_FIELDS = {
 @given(data=st.data())
 def test_responses_wire_equals_the_validated_wire(model, data):
     from tito.protocol import ResponsesRequest
-    from tito.service import chat_body, responses
+    from tito.service import chat_body, responses, responses_render
 
     body = {"model": model, "request_id": "resp_fixed", "input": data.draw(_RESPONSES_INPUTS)}
     request = _request(ResponsesRequest, data, body, _RESPONSES_FIELDS)
     if request is None:
         return
-    wire = _outcome(lambda: responses.render_responses_wire(request))
+    wire = _outcome(lambda: responses_render.render_responses_wire(request))
     chat = _outcome(lambda: (lambda c: (c.model_dump(), sorted(c.model_fields_set)))(
         responses.chat_request_for(request)))
     with pytest.MonkeyPatch.context() as patch:  # the reference: every chat request validated
         patch.setattr(chat_body, "read", lambda data: None)
         assert _outcome(lambda: (lambda c: (c.model_dump(), sorted(c.model_fields_set)))(
             responses.chat_request_for(request))) == chat
-        assert _outcome(lambda: responses.render_responses_request(request).to_wire()) == wire
+        assert _outcome(lambda: responses_render.render_responses_request(request).to_wire()) == wire
 
 
 def test_common_responses_render_skips_the_models(monkeypatch):
     import tito.service.render as render
     from tito.protocol import ResponsesRequest
-    from tito.service import responses
+    from tito.service import responses_render
 
     request = ResponsesRequest.model_validate(
         {"model": "qwen3", "instructions": "Answer briefly.", "input": "Capital of Peru?",
          "max_output_tokens": 64, "request_id": "resp_r"})
-    expected = dump_json(responses.render_responses_request(request).to_wire())
+    expected = dump_json(responses_render.render_responses_request(request).to_wire())
 
     def fail(*args, **kwargs):
         raise AssertionError("a model was validated")
@@ -254,7 +254,7 @@ def test_common_responses_render_skips_the_models(monkeypatch):
     monkeypatch.setattr(render, "_sampling_params", fail)
     monkeypatch.setattr(render, "GenerateRequest", fail)
     monkeypatch.setattr(ChatCompletionRequest, "model_validate", fail)
-    assert dump_json(responses.render_responses_wire(request)) == expected
+    assert dump_json(responses_render.render_responses_wire(request)) == expected
 
 
 def test_common_chat_tokenize_skips_the_models(monkeypatch):

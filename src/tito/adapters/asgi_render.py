@@ -72,11 +72,11 @@ def _completions_routes() -> list[tuple[str, Any, Run]]:
 
 def _responses_routes() -> list[tuple[str, Any, Run]]:
     from tito.protocol import ResponsesRequest
-    from tito.service import render, responses  # noqa: F401  (render: imported at init)
+    from tito.service import render, responses_render  # noqa: F401  (render: at init)
 
     # vLLM ignores X-Request-Id here (the id is the request's own)
     return [("/v1/responses/render", ResponsesRequest,
-             lambda r, _: responses.render_responses_wire(r))]
+             lambda r, _: responses_render.render_responses_wire(r))]
 
 
 def _messages_routes() -> list[tuple[str, Any, Run]]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from tito.adapters.routes_render import _answer
 from tito.protocol import DerenderResponsesBody, ResponsesRequest
-from tito.service.responses import render_responses_request
+from tito.service.responses_render import render_responses_request
 from tito.service.responses_derender import handle_responses
 
 __all__ = ["derender_router", "render_router", "router"]
