@@ -31,7 +31,8 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
                                ``</think>`` without ``<think>``; no marker at all: all reasoning);
                                ``enable_thinking: false`` turns it off; a ``<tool_call>`` ends it;
                                repeats absorbed, trailing reasoning whitespace kept
-``deepseek_r1``, ``step5``,    starts in ``think`` (reasoning before ``</think>`` without ``<think>``)
+``deepseek_r1``, ``step5``,    starts in ``think`` (reasoning before ``</think>`` without
+                               ``<think>``)
 ``olmo3``
 ``holo2``                      deepseek_r1 unless ``thinking``/``enable_thinking`` is false
 ``glm45``, ``glm47``,          starts in ``think``; ``thinking``/``enable_thinking`` false turns it

@@ -9,11 +9,11 @@ literals, its ``preserve_tokens``) into a dropped terminal: such an id inside th
 no event and counts 0; and an id its grammar matches by id (``token_id_terminals``: the
 markers, the tool format's framing tokens) without a transition from the block is emitted as
 reasoning text with a token count of 0 (``_on_terminal``'s default), so it counts 0 too
-(``</tool_call>`` inside a qwen3 block, ``<tool_call|>`` inside gemma4's). The other classes (``BaseThinkingReasoningParser``'s depth counter,
-Kimi K3's, HYV4's, Muse's...) count ids, specials included. This module names the rows whose
-vLLM class is engine-based and the texts each grammar names (recorded from vLLM 0.33's
-``parser_engine_config``; only those that are special tokens of a vocabulary matter), and
-builds a vocabulary's skip set once (cached).
+(``</tool_call>`` inside a qwen3 block, ``<tool_call|>`` inside gemma4's). The other classes
+(``BaseThinkingReasoningParser``'s depth counter, Kimi K3's, HYV4's, Muse's...) count ids,
+specials included. This module names the rows whose vLLM class is engine-based and the texts
+each grammar names (recorded from vLLM 0.33's ``parser_engine_config``; only those that are
+special tokens of a vocabulary matter), and builds a vocabulary's skip set once (cached).
 
 "Special" here is the vocabulary's (``tokenizer.json``'s added tokens flagged ``special``, what
 ``skip_special_tokens`` drops); vLLM's engine reads ``tokenizer.all_special_ids`` (the roles and
@@ -85,7 +85,8 @@ def skip_ids(parser: ReasoningParser, vocab: Vocab) -> frozenset[int]:
         return hit[1]
     by_id = {vocab.token_id(t) for t in grammar[0]} - {None}
     named = {vocab.token_id(t) for t in grammar[1]}
-    skip = frozenset({i for i in vocab.special_ids if i not in named} | by_id)  # type: ignore[arg-type]
+    skip = frozenset(  # type: ignore[arg-type]
+        {i for i in vocab.special_ids if i not in named} | by_id)
     if len(_CACHE) >= 64:  # (a process serves a few models: only tests make more)
         _CACHE.clear()
     _CACHE[key] = (vocab, skip)

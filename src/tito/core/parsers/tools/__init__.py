@@ -193,8 +193,9 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
 #: that asking imports no format).
 TYPED_TOOL_PARSERS = frozenset(
     {"deepseek_v32", "deepseek_v4", "deepseek_v41", "dots", "functiongemma", "gemma4", "glm45",
-     "glm47", "hy_v3", "hy_v4", "ling3", "mimo", "minimax_m2", "muse", "muse_glimmer", "musespark1x", "poolside_v1", "qwen3_coder",
-     "qwen3_xml", "seed_oss", "step3", "step3p5", "step5"})
+     "glm47", "hy_v3", "hy_v4", "ling3", "mimo", "minimax_m2", "muse", "muse_glimmer",
+     "musespark1x", "poolside_v1", "qwen3_coder", "qwen3_xml", "seed_oss", "step3", "step3p5",
+     "step5"})
 
 __all__ = [
     "HEADER_LIMIT",
@@ -232,8 +233,9 @@ def make_tool_parser(
     (the forced JSON list), ``named`` (the output is ``named_tool``'s arguments); a format with a
     structural tag (:mod:`.structural`) parses ``required`` and named output as its own calls,
     since render constrained the engine to them. ``parallel_tool_calls=False`` keeps only call 0
-    in the output (later calls are parsed and dropped, their text is not content), as vLLM does. ``tool_params``: the request's
-    parameter types (:func:`._schema.tool_params`) for the :data:`TYPED_TOOL_PARSERS`.
+    in the output (later calls are parsed and dropped, their text is not content), as vLLM
+    does. ``tool_params``: the request's parameter types (:func:`._schema.tool_params`) for the
+    :data:`TYPED_TOOL_PARSERS`.
     """
     single = not parallel_tool_calls
     if mode == "none":

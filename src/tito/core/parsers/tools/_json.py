@@ -246,7 +246,8 @@ def parse_object_header(
     """Parse a call object's header from ``s`` (see the module header for the grammar).
 
     ``lead``: tokens that must come first (each may be preceded by whitespace), e.g. ``","``
-    between list elements; ``optional_lead``: a token that may come first, repeated or not (``<|python_tag|>``);
+    between list elements; ``optional_lead``: a token that may come first, repeated or not
+    (``<|python_tag|>``);
     leading whitespace is always allowed. ``args_required``: an object without arguments is
     not a call (llama3_json: plain JSON with a ``"name"`` key must stay content).
     ``args_keys``: the members that hold the arguments (any other member is skipped).

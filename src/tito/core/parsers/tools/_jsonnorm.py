@@ -10,7 +10,8 @@ Rules (the output of ``json.dumps`` with the default separators), for well-forme
 - whitespace outside strings is dropped; ``,`` becomes ``", "`` and ``:`` becomes ``": "``;
 - a string is decoded and written again: ``\\"``, ``\\\\`` and the control characters as
   ``\\n`` ``\\r`` ``\\t`` ``\\b`` ``\\f`` or ``\\u00XX``; ``\\/`` and ``\\uXXXX`` escapes of other
-  characters become the characters (a surrogate pair one character; a lone surrogate stays escaped, never raw);
+  characters become the characters (a surrogate pair one character; a lone surrogate stays
+  escaped, never raw);
 - a number is written as Python writes what ``json.loads`` reads (``1E5`` -> ``100000.0``,
   ``-0`` -> ``0``, ``1.50`` -> ``1.5``); ``true`` / ``false`` / ``null`` stay.
 

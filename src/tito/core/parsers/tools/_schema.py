@@ -144,7 +144,8 @@ def tool_params(tools: Iterable[Any] | None) -> dict[str, dict[str, Node | None]
         if fn is None:
             continue
         name = fn.get("name") if isinstance(fn, Mapping) else getattr(fn, "name", None)
-        params = fn.get("parameters") if isinstance(fn, Mapping) else getattr(fn, "parameters", None)
+        params = (fn.get("parameters") if isinstance(fn, Mapping)
+                  else getattr(fn, "parameters", None))
         if not isinstance(name, str) or name in out:
             continue
         props = params.get("properties") if isinstance(params, Mapping) else None
@@ -280,7 +281,8 @@ def check_params(params: Any) -> dict[str, dict[str, Node | None]]:
             raise bad()
         if isinstance(n, str):
             return
-        if not isinstance(n, dict) or not set(n) <= {"t", "p", "i"} or not isinstance(n.get("t"), str):
+        if (not isinstance(n, dict) or not set(n) <= {"t", "p", "i"}
+                or not isinstance(n.get("t"), str)):
             raise bad()
         props = n.get("p", {})
         if not isinstance(props, dict):

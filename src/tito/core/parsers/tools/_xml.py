@@ -254,7 +254,8 @@ class XmlCallParser(XmlValueParser):
 
     def _open_value(self, st: Work, out: Out, key: str, attr: str) -> None:
         """A parameter starts: its key goes out, its value phase begins."""
-        out.args(st, ("{" if st.args_sent == 0 else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
+        out.args(st, ("{" if st.args_sent == 0 else ", ")
+                 + json.dumps(key, ensure_ascii=False) + ": ")
         self._begin_value(st, out, key, attr)
 
     def _value_ends(self) -> tuple[str, ...]:

@@ -88,7 +88,8 @@ class DeepSeekV32Parser(XmlCallParser):
         n = None if st.vt[1:] == "-" else params[list(params)[int(st.vt[2:])]]
         ok, value = _schema.loads(text)
         if not ok:
-            return _schema.dumps(text if n is None else _schema.coerce(text, _schema.letters_of(n) or ""))
+            return _schema.dumps(
+                text if n is None else _schema.coerce(text, _schema.letters_of(n) or ""))
         return _schema.dumps(_schema.coerce_parsed(value, n))
 
     # -- the lone wrapper ------------------------------------------------------------------------

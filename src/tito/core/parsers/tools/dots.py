@@ -41,8 +41,8 @@ keeps the text after blocks, as tito does); it also reads a JSON ``{"name", "arg
 as a block's body, which tito leaves as content; its stream sends a call only once its block
 closed; an invoke in a block before the closer of the one before it (a misspelt ``</invoke>``)
 takes that invoke's parameters in vLLM (its regex runs to the next closer), while tito ends the
-call there and reads the next. ``tool_choice`` required / named are read natively (``supports_required_and_named =
-False``).
+call there and reads the next. ``tool_choice`` required / named are read natively
+(``supports_required_and_named = False``).
 """
 
 from __future__ import annotations

@@ -48,7 +48,8 @@ class HunyuanA13BParser(JsonListParser):
     closed_phase: ClassVar[str] = "after"
     string_args: ClassVar[bool] = True
     argless_skipped: ClassVar[bool] = True
-    args_keys: ClassVar[tuple[str, ...]] = ("arguments",)  # (vLLM's regexes and batch read no other)
+    # (vLLM's regexes and batch read no other)
+    args_keys: ClassVar[tuple[str, ...]] = ("arguments",)
     stop_markers: ClassVar[tuple[str, ...]] = (END, START)
     end_marker: ClassVar[str] = END
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)

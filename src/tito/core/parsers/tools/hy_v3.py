@@ -15,10 +15,10 @@ Grammar (phases and shared rules in :mod:`._xml`): ``<tool_calls>`` opens a sect
 ``</arg_key>`` (stripped), optional whitespace, ``<arg_value>``; VALUE is verbatim up to
 ``</arg_value>``. Unknown tools pass through (vLLM does not check names). Once a section began,
 a ``<tool_call>`` is a call wherever it stands, after ``</tool_calls>`` too (``_xml``'s
-``calls_after_section``: ``insec`` stays set; a later ``</tool_calls>`` is dropped): vLLM's batch finds every call in the output with its
-regexes once ``<tool_calls>`` is in it (its stream names such a call with the text before it).
-A ``<tool_call>`` before the first section stays text (vLLM's stream's; its batch reads it too,
-which a stream cannot know then).
+``calls_after_section``: ``insec`` stays set; a later ``</tool_calls>`` is dropped): vLLM's
+batch finds every call in the output with its regexes once ``<tool_calls>`` is in it (its stream
+names such a call with the text before it). A ``<tool_call>`` before the first section stays
+text (vLLM's stream's; its batch reads it too, which a stream cannot know then).
 
 Typing (vLLM's ``HYV3ToolParser._parse_value``, not the shared ``coerce_to_schema_type``): the
 parameter's types without ``null``; a pure ``string`` streams; otherwise, in order: boolean

@@ -2,8 +2,8 @@
 
 Format (vLLM 0.33's ``HYV4ToolParser``; the markers are special tokens, written back to back)::
 
-    TEXT <tool_calls><tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>...</tool_call>
-    <tool_call>...</tool_call></tool_calls>
+    TEXT <tool_calls><tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>
+         ...</tool_call><tool_call>...</tool_call></tool_calls>
 
 Grammar (phases and shared rules in :mod:`._xml`, the rest as :mod:`.hy_v3`): ``<tool_calls>``
 opens a section of ``<tool_call>`` calls (a ``<tool_call>`` outside a section is text); NAME is

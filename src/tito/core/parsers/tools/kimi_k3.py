@@ -18,11 +18,12 @@ first ``<|sep|>``; NAME is its ``tool="..."`` attribute (``&quot;`` and ``&amp;`
 vLLM's encoder escaped them); a header without one is not a call. Text in a section that is no
 call (a misspelt ``<|open>call``, a header without ``tool``) is content and the section goes on
 (``section_goes_on``): a later ``<|open|>call`` is still a call, up to ``<|close|>tools<|sep|>``
-(dropped), as vLLM's regex finds every call of the section (fuzz seed 24, ``kimi_k3/fz36_*``). An argument header is
-``<|open|>argument``, whitespace, attributes (``key``, ``type``: ``string`` when absent) up to
-``<|sep|>``; VALUE runs verbatim to ``<|close|>argument<|sep|>``. A ``string`` value is the raw
-text; any other type is its JSON re-serialized (``json.dumps``), or the raw text as a string
-when it is not JSON (vLLM's fallback). Arguments are ``json.dumps`` of the dict, as vLLM's.
+(dropped), as vLLM's regex finds every call of the section (fuzz seed 24, ``kimi_k3/fz36_*``).
+An argument header is ``<|open|>argument``, whitespace, attributes (``key``, ``type``:
+``string`` when absent) up to ``<|sep|>``; VALUE runs verbatim to ``<|close|>argument<|sep|>``.
+A ``string`` value is the raw text; any other type is its JSON re-serialized (``json.dumps``),
+or the raw text as a string when it is not JSON (vLLM's fallback). Arguments are ``json.dumps``
+of the dict, as vLLM's.
 
 Where vLLM differs (``docs/conformance.md``; tito keeps stream == batch and never loses text):
 - vLLM emits a call only once ``<|close|>call<|sep|>`` came (both paths): a call cut by the end

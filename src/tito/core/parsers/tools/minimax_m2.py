@@ -11,9 +11,11 @@ Format (MiniMax-M2's template)::
 Grammar (phases and shared rules in :mod:`._xml`): ``<minimax:tool_call>`` opens a section of
 ``<invoke name=...>...</invoke>`` calls; an ``<invoke name=`` in plain text also starts a call
 (as vLLM). NAME and KEY are double-quoted, single-quoted or bare (then up to ``>``), stripped,
-non-empty (NAME's quotes may be missing or mismatched, as vLLM's engine reads them); VALUE runs to ``</parameter>`` or the next ``<parameter name=``, verbatim (no
-trimming, as vLLM), typed from the tool schema (:mod:`._schema`). Tool names are checked against
-the request's tools as vLLM does: a call of an unknown tool is content (vLLM drops it).
+non-empty (NAME's quotes may be missing or mismatched, as vLLM's engine reads them: a quote
+only right after ``name=`` or right before ``>``); VALUE runs to ``</parameter>`` or the next
+``<parameter name=``, verbatim (no trimming, as vLLM), typed from the tool schema
+(:mod:`._schema`). Tool names are checked against the request's tools as vLLM does: a call of an
+unknown tool is content (vLLM drops it).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Formats (``[TOOL_CALLS]`` and ``[ARGS]`` are special tokens of the model, received as text: see
 :attr:`._base.ToolParser.marker_tokens`)::
 
-    v0.3 (pre-v11):  TEXT [TOOL_CALLS] [{"name": "NAME", "arguments": {ARGS}, "id": "a1b2c3d4e"}, ...]
+    v0.3 (pre-v11):  TEXT [TOOL_CALLS] [{"name": "NAME", "arguments": {ARGS}, "id": "a1b2c3d4e"},
+                                        ...]
                      TEXT [TOOL_CALLS] {"name": "NAME", "arguments": {ARGS}}   (one call object)
     v11+:            TEXT [TOOL_CALLS]NAME[ARGS]{ARGS} [TOOL_CALLS]NAME[ARGS]{ARGS} ... TEXT
     v11 fallback:    TEXT [TOOL_CALLS]NAME{ARGS} ...

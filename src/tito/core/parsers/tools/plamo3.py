@@ -31,9 +31,9 @@ do not there (vLLM's arguments run on over them: ``plamo3/fz37_open_string_reque
 Rules: arguments are the model's raw JSON (vLLM's ``_extract_args_json``: the stripped raw
 text); text before and after sections is content (vLLM's batch drops the text after); unknown
 tool names pass through (as vLLM); a marker the output's end cut short is dropped from the
-content (:mod:`tito.core.parsers.plamo3_cut`; held in ``text`` as a marker prefix). PLaMo's tokenizer splits the markers into pieces
-(``<|plamo:begin_``, ``<|plamo:end_``, ``:plamo|>``) that are special tokens: they are kept in
-the text for the parser as every format's markers are.
+content (:mod:`tito.core.parsers.plamo3_cut`; held in ``text`` as a marker prefix). PLaMo's
+tokenizer splits the markers into pieces (``<|plamo:begin_``, ``<|plamo:end_``, ``:plamo|>``)
+that are special tokens: they are kept in the text for the parser as every format's markers are.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ Format (vLLM 0.33's ``Step3ToolParser``; the ``｜`` markers are special tokens)
 
 Grammar (phases and shared rules in :mod:`._xml`): ``<｜tool_calls_begin｜>`` opens a section of
 calls; a call's header is ``function<｜tool_sep｜>`` (optional, as vLLM's stream reads it; its
-batch drops a call without it), anything without markup, then ``<steptml:invoke name="NAME">``; its parameters run to ``<｜tool_call_end｜>`` (the
-``</steptml:invoke>`` before it is markup between parameters, dropped). KEY is the quoted name;
+batch drops a call without it), anything without markup, then ``<steptml:invoke name="NAME">``;
+its parameters run to ``<｜tool_call_end｜>`` (the ``</steptml:invoke>`` before it is markup
+between parameters, dropped). KEY is the quoted name;
 VALUE runs to ``</steptml:parameter>`` and is stripped of surrounding whitespace (a trailing run
 is held until more text shows it is not trailing; only its last :data:`VALUE_LIMIT` characters).
 

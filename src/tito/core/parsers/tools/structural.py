@@ -19,8 +19,8 @@ Rules (vLLM's ``DelegatingParser._apply_structural_tag``)::
                tool's arguments pinned, as if each were ``strict: true``)
     no tag:    tool_choice "none"; no function tools; the format has no model;
                auto when the level is ``auto``, no tool is strict and parallel_tool_calls is
-               not false (parallel_tool_calls false with auto *and* a constraint does not count); auto
-               without a constraint for the :data:`NO_AUTO_TAG` models (hy_v4)
+               not false (parallel_tool_calls false with auto *and* a constraint does not
+               count); auto without a constraint for the :data:`NO_AUTO_TAG` models (hy_v4)
     mode:      auto -> "auto"; "required" -> "required"; named -> "forced" (only that tool;
                several function tools of that name are a 400, as xgrammar's
                ``normalize_tool_choice`` refuses them)

@@ -5,7 +5,8 @@ Why a table of builders: vLLM 0.33 builds the tag with one builder per model fam
 registry in ``vllm/tool_parsers/structural_tag_registry.py`` and ``vllm/parser/harmony.py``, and
 xgrammar 0.2.8's ``builtin_structural_tag`` for the rest), called with reasoning off, xgrammar's
 defaults (``any_order`` false, no whitespace cap, special tokens excluded from free text) and
-``parallel_tool_calls`` true (single calls are applied afterwards, :func:`.structural._single_call`).
+``parallel_tool_calls`` true (single calls are applied afterwards,
+:func:`.structural._single_call`).
 Each builder here writes the same JSON, field for field, as those builders' ``model_dump()``
 (the nodes' constructors: :mod:`.structural_nodes`).
 
@@ -31,7 +32,8 @@ the call mode, and returns the ``format``. Grammar of the shapes (``T(name)`` on
     deepseek_v3_2  DSML invoke tags in <｜DSML｜function_calls> (ARGS in deepseek_xml style)
     deepseek_v4    the same in <｜DSML｜tool_calls>; deepseek_v4_1 with "｜DSML｜ " markers, the
               calls block <｜DSML｜ calls> and ARGS in deepseek_v4_1_xml style
-    qwen_3_coder   T = tag("<tool_call>\\n<function=N>\\n", ARGS qwen_xml, "\\n</function>\\n</tool_call>")
+    qwen_3_coder   T = tag("<tool_call>\\n<function=N>\\n", ARGS qwen_xml,
+                            "\\n</function>\\n</tool_call>")
     mimo      T = tag("<tool_call><function=N>", ARGS qwen_xml, "</function></tool_call>"),
               triggered by "<tool_call>" (the bare T when forced)
     glm_4_7   every tool strict: xgrammar's builtin (ARGS in glm_xml style); otherwise vLLM's

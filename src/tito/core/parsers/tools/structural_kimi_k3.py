@@ -6,7 +6,8 @@ only kimi_k3 needs it; :data:`.structural_formats.BUILDERS` imports it on use.
 Shape (written as vLLM's ``get_kimi_k3_structural_tag`` ``model_dump()`` writes it)::
 
     sequence(optional("<|open|>response<|sep|>"),
-             tag("", any text without <|open|> <|close|> <|end_of_msg|>, "<|close|>response<|sep|>"),
+             tag("", any text without <|open|> <|close|> <|end_of_msg|>,
+                 "<|close|>response<|sep|>"),
              TOOLS, optional("<|close|>message<|sep|>"))
     TOOLS   = tag("<|open|>tools<|sep|>", separated(CALL...), "<|close|>tools<|sep|>"),
               optional around it for auto, the first tool only when forced
@@ -91,7 +92,8 @@ def _arguments(parameters: Any) -> Format:
     props = parameters.get("properties") if isinstance(parameters, dict) else None
     if not isinstance(props, dict) or not props:
         return star(_any_argument())
-    defs = {k: parameters[k] for k in ("$defs", "definitions") if isinstance(parameters.get(k), dict)}
+    defs = {k: parameters[k] for k in ("$defs", "definitions")
+            if isinstance(parameters.get(k), dict)}
     tags = [_argument(k, p, defs) for k, p in props.items()]
     inner = tags[0] if len(tags) == 1 else one_of(tags)
     required = parameters.get("required")
