@@ -25,10 +25,12 @@ What they draw is what vLLM 0.33's derender reads and the fuzzer had not varied
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from conformance.fuzz_derender import Case
+from conformance.corpus import ids
+from conformance.fuzz_derender_case import MODELS, Case, decode, text
+from conformance.fuzz_derender_outputs import (chunking, finish_output, first_stop, gen_logprobs,
+                                               sprinkle)
 
 #: derender body keys a case may leave out (batch and stream bodies alike)
 OMITTABLE = ("prompt_token_ids", "prompt_tokens", "model")
@@ -36,10 +38,8 @@ OMITTABLE = ("prompt_token_ids", "prompt_tokens", "model")
 
 def more2(case: Case, rnd: random.Random) -> None:
     """Draw the second set of additions into ``case`` (see the module docstring)."""
-    from conformance import fuzz_derender as fd
-
     req = case.request
-    served, completion = fd.MODELS[case.model]
+    served, completion = MODELS[case.model]
     for key, p in zip(OMITTABLE, (0.12, 0.12, 0.08)):
         # (no model: vLLM's server serves one; tito's the deployment's default, qwen3 here)
         if rnd.random() < p and (key != "model" or served == "qwen3"):
@@ -70,11 +70,9 @@ def more2(case: Case, rnd: random.Random) -> None:
 
 def _engine_quirks(case: Case, ch: dict[str, Any], rnd: random.Random) -> None:
     """One choice's engine-side oddities: unasked / empty logprobs, unlisted stop reasons."""
-    from conformance import fuzz_derender as fd
-
-    served, _ = fd.MODELS[case.model]
+    served, _ = MODELS[case.model]
     if ch.get("logprobs") is None and ch["token_ids"] and rnd.random() < 0.1:
-        ch["logprobs"] = fd.gen_logprobs(rnd, ch["token_ids"], rnd.randint(0, 3), served)
+        ch["logprobs"] = gen_logprobs(rnd, ch["token_ids"], rnd.randint(0, 3), served)
         case.tags.add("logprobs_unasked")
     if ch.get("logprobs") is not None:
         r = rnd.random()
@@ -96,36 +94,33 @@ def _engine_quirks(case: Case, ch: dict[str, Any], rnd: random.Random) -> None:
         case.tags.update({"stop_reason_not_last", "special_plain_skip", "special_x"})
     elif r < 0.08:  # a stop string the engine had from elsewhere (not the request's)
         skip = case.request.get("skip_special_tokens", True) and not (
-            served == "qwen3" and not fd.MODELS[case.model][1])
-        full = fd._decode(case.model, ch["token_ids"], skip)
+            served == "qwen3" and not MODELS[case.model][1])
+        full = decode(case.model, ch["token_ids"], skip)
         if len(full.strip()) < 2:
             return
         at = rnd.randrange(len(full) - 1)
         s = full[at:at + rnd.randint(1, 3)]
         if not s.strip() or s in (case.request.get("stop") or ()):
             return
-        hit = fd._first_stop(case.model, ch["token_ids"], [s], skip)
+        hit = first_stop(case.model, ch["token_ids"], [s], skip)
         if hit is None:
             return
         last = ch["token_ids"][hit[0] - 1]
         if last in (case.request.get("stop_token_ids") or ()) or (
-                fd._decode(case.model, [last], True) != fd._decode(case.model, [last], False)):
+                decode(case.model, [last], True) != decode(case.model, [last], False)):
             return  # a stop or special id the engine would have stopped on first: inconsistent
         ch["token_ids"] = ch["token_ids"][:hit[0]]
         if ch.get("logprobs") and ch["logprobs"].get("content"):
             ch["logprobs"]["content"] = ch["logprobs"]["content"][:hit[0]]
         ch["stop_reason"] = s
-        case.sizes[ch["index"]] = fd._chunking(rnd, len(ch["token_ids"]), case.tags)
+        case.sizes[ch["index"]] = chunking(rnd, len(ch["token_ids"]), case.tags)
         case.tags.update({"stop_reason_unlisted", "stop_string_engine_cut"})
 
 
 def _more_prompts(case: Case, rnd: random.Random) -> None:
     """Completions of 2-3 prompts: each further prompt's engine response (batch only)."""
-    from conformance import fuzz_derender as fd
-    from conformance.corpus import ids
-
     req = case.request
-    served, _ = fd.MODELS[case.model]
+    served, _ = MODELS[case.model]
     extra_prompts = [rnd.choice(["Hello", "Grüße 🌍", " a b", "x"])
                      for _ in range(rnd.choice([1, 1, 2]))]
     req["prompt"] = [req["prompt"], *extra_prompts]
@@ -133,11 +128,11 @@ def _more_prompts(case: Case, rnd: random.Random) -> None:
     for _ in extra_prompts:
         choices = []
         for idx in range(req.get("n", 1)):
-            toks = fd._sprinkle(rnd, ids(fd.text(rnd, 1, 10), served), served, case.tags)
-            ch = fd._finish(rnd, toks, case.model, req, None, case.tags)
+            toks = sprinkle(rnd, ids(text(rnd, 1, 10), served), served, case.tags)
+            ch = finish_output(rnd, toks, case.model, req, None, case.tags)
             ch["index"] = idx
             if req.get("logprobs") is not None and req.get("logprobs") is not False:
-                ch["logprobs"] = fd.gen_logprobs(rnd, ch["token_ids"], req["logprobs"], served)
+                ch["logprobs"] = gen_logprobs(rnd, ch["token_ids"], req["logprobs"], served)
             choices.append(ch)
         resp: dict[str, Any] = {"choices": choices}
         if rnd.random() < 0.5:

@@ -1,0 +1,111 @@
+"""The derender fuzzer's comparison: differences found, and which of them are intended.
+
+Why: a fuzz case differs from vLLM either where tito is wrong or where ``replay.DEVIATIONS``
+documents a deliberate difference; a case names the corpus case kinds it contains (its tags),
+and a difference is intended when a deviation of the model's corpus group (``EQUIV``) matches
+one of them. Echo answers are compared as ``replay`` compares the goldens (the echoed prompt
+cut from the front).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from conformance import replay
+from conformance.fuzz_derender_case import Case
+
+#: the corpus groups whose DEVIATIONS a fuzz case of a model inherits (batch, stream)
+EQUIV = {"qwen3": ("derender_chat", "stream_chat"),
+         "gpt-oss": ("derender_chat_gptoss", "stream_chat_gptoss"),
+         "mistral-v3": ("derender_chat_mistral", "stream_chat_mistral"),
+         "mistral-v3-hf": ("derender_chat_mistral", "stream_chat_mistral"),
+         "gpt2": ("derender_completion", "stream_completion"),
+         "qwen3-cmpl": ("derender_completion", "stream_completion"),
+         "mistral-v3-hf-cmpl": ("derender_completion", "stream_completion")}
+
+
+@dataclass
+class Found:
+    cid: str
+    where: str  #: batch / stream.readme / stream.vllm_client / stream.clients / stream.stop
+    path: str
+    vllm: Any
+    tito: Any
+    intended: replay.Deviation | None
+
+
+
+#: tags whose documented deviation (docs/conformance.md) the corpus records only for some
+#: fields: a case carrying one may differ in these fields too (fnmatch on the path)
+GENERAL = {
+    "special_x": ("*", replay.Deviation(
+        "*", "special_x", "*", "skip_special_tokens is honoured on the parser path: special "
+        "tokens other than the parsers' markers are dropped wherever they fall (content, "
+        "reasoning, a call's JSON), in batch and stream (docs: skip_special_tokens)")),
+    "two_messages": ("[rt]e[ax]*", replay.Deviation(
+        "stream_*", "two_messages", "*", "gpt-oss: two messages of one side (content or "
+        "reasoning) are joined with a newline in the stream as in batch (docs: gpt-oss)")),
+}
+
+
+#: a stop id the request does not list, reported (as ``stop_reason``) only by a finish-only
+#: chunk after the one that carried it: no stream can know to drop it (vLLM's neither)
+UNLISTED_STOP = replay.Deviation(
+    "stream_*", "empty_final_chunk", "*", "an unlisted stop id reported only by the "
+    "finish-only chunk after it is text in a stream (vLLM's stream too); batch drops it")
+
+#: the suffix of a model's own DEVIATIONS cases (``tool_none_mistral``: a golden's name too)
+SUFFIX = {"mistral-v3": "_mistral", "mistral-v3-hf": "_mistral", "gpt-oss": "_gptoss"}
+
+
+def intended(case: Case, group: str, path: str, vllm: Any) -> replay.Deviation | None:
+    for tag, (glob, dev) in GENERAL.items():
+        if tag in case.tags and fnmatch.fnmatchcase(path, glob):
+            return dev
+    model = SUFFIX.get(case.model, "")  # model-specific entries: NAME_<model>
+    for tag in [t + s for t in sorted(case.tags) for s in ("", ".one", model)] + ["*"]:
+        d = replay.deviation_for(group, tag, path, vllm)
+        if d is not None:
+            return d
+    return None
+
+
+
+def echo_aware_diff(want: Any, got: Any, echo: str | None) -> Any:
+    """``replay.diff`` of two batch answers; with ``echo`` (a completions request that asks for
+    it) each choice's echoed prefix cut first, as ``replay`` compares the goldens
+    (``echo_prefix`` intended, ``echo_prompt`` when the prefix is not the prompt)."""
+    if echo is None or len(want.get("choices") or []) != len(got.get("choices") or []):
+        yield from replay.diff(want, got)
+        return
+    for k, (w, g) in enumerate(zip(want["choices"], got["choices"])):
+        yield from replay._echo_diffs(w, g, f"choices.{k}.", echo)
+    yield from replay.diff({**want, "choices": None}, {**got, "choices": None})
+
+
+def cut_echo(fold: dict[str, Any], echo: str | None) -> dict[str, Any] | None:
+    """A folded stream of tito's without the prompt it echoed (its text starts with it; a
+    stream's logprobs are the output's alone, their offsets shifted back), or None: then
+    ``replay``'s suffix rule decides. Why: that rule needs the rest to equal vLLM's text, which
+    an intended difference in it (a held stop token shown by vLLM) breaks."""
+    text = fold.get("text")
+    if not echo or not isinstance(text, str) or not text.startswith(echo):
+        return None
+    out = {**fold, "text": text[len(echo):]}
+    lp = fold.get("logprobs")
+    if isinstance(lp, dict) and isinstance(lp.get("text_offset"), list):
+        out["logprobs"] = {**lp, "text_offset": [o - len(echo) for o in lp["text_offset"]]}
+    return out
+
+
+def batch_text(batch: dict[str, Any], index: int) -> str:
+    """The text of a completions batch answer's choice ``index``."""
+    return next(c["text"] for c in batch["choices"] if c["index"] == index)
+
+
+def kind(f: Found) -> str:
+    return f.where + " " + re.sub(r"\.\d+", ".#", f.path)
+
