@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from conformance import nonfinite_corpus, responses_outputs_corpus
+from conformance import nonfinite_corpus, request_fields_corpus, responses_outputs_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "layers" / "tokenizer" / "models"
@@ -2022,3 +2022,6 @@ DSV32_EMPTY: dict[str, tuple[str, str, dict[str, Any]]] = {
     }.items()
 }
 HTTP_GROUPS["render_dsv32_empty"] = DSV32_EMPTY
+
+#: vLLM 0.33 request fields no other group sends (request_fields_corpus)
+HTTP_GROUPS["render_request_fields"] = request_fields_corpus.RENDER_REQUEST_FIELDS

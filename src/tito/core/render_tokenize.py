@@ -219,9 +219,8 @@ def tokenize_prompt(
     A long text truncated to far fewer tokens is tokenized only over the part that holds the
     kept tokens (:func:`_truncation_span`); the ids kept are the same.
     """
-    if with_offsets and vocab.tokenizer is None:
-        raise BadRequest("return_token_offsets is not supported for models served through "
-                         "mistral-common.", param="return_token_offsets")
+    if vocab.tokenizer is None:  # mistral-common: no offsets, null as vLLM's slow tokenizers'
+        with_offsets = False
     shift = 0
     if (truncate_to is not None and vocab.tokenizer is not None
             and len(text) >= LOWER_BOUND_MIN_CHARS and truncate_to * 16 < len(text)):

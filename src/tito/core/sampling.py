@@ -301,11 +301,16 @@ def sampling_fields(
     if extra_args:
         fields["extra_args"] = extra_args
     fields["skip_clone"] = True
-    for name in ("thinking_token_budget", "watermarking", "repetition_detection",
-                 "stream_interval", "routed_experts_prompt_start"):
+    for name in ("thinking_token_budget", "watermarking", "stream_interval"):
         value = get(name)
         if value is not None:
             fields[name] = value
+    repetition = get("repetition_detection")
+    if repetition is not None:  # every field, as vLLM's render writes its dataclass
+        fields["repetition_detection"] = (
+            repetition if isinstance(repetition, dict) else repetition.model_dump())
+    if get("routed_experts_prompt_start"):  # (0, the default, is left out as vLLM's)
+        fields["routed_experts_prompt_start"] = get("routed_experts_prompt_start")
     _greedy(fields)
     return fields
 

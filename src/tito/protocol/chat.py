@@ -21,6 +21,7 @@ from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
     OpenAIBaseModel,
+    RepetitionDetectionParams,
     StreamOptions,
     StructuredOutputsParams,
     TokenId,
@@ -299,15 +300,20 @@ class ChatCompletionRequest(OpenAIBaseModel):
     session_id: str | None = None
     return_tokens_as_token_ids: bool | None = None
     return_token_ids: bool | None = None
-    return_token_offsets: bool = False
+    # typed as vLLM 0.33 types them (a wrong type is its schema error); the engine and
+    # multimodal ones are not acted on here (text-only models, no weight versions)
+    return_weight_versions: bool = False
+    routed_experts_prompt_start: int = Field(default=0, ge=0)
+    return_token_offsets: bool | None = False
     return_prompt_text: bool | None = None
-    return_mm_kwargs: bool = True
+    mm_payload: Literal["tensors", "none"] = "tensors"
+    return_mm_kwargs: bool | None = None
     cache_salt: str | None = None
     kv_transfer_params: dict[str, Any] | None = None
     ec_transfer_params: dict[str, Any] | None = None
     vllm_xargs: dict[str, Any] | None = None
-    repetition_detection: dict[str, Any] | None = None
-    stream_interval: int | None = None
+    repetition_detection: RepetitionDetectionParams | None = None
+    stream_interval: int | None = Field(default=None, ge=1)
     thinking_token_budget: int | None = None
     watermarking: bool | None = None
 

@@ -35,6 +35,7 @@ __all__ = [
     "PromptTokenUsageInfo",
     "SpeculativeDecodingMetrics",
     "StreamOptions",
+    "RepetitionDetectionParams",
     "StructuredOutputsParams",
     "TokenId",
     "UsageInfo",
@@ -281,6 +282,35 @@ class WeightVersion(WireModel):
     version: str
     start: int
     end: int
+
+
+class RepetitionDetectionParams(OpenAIBaseModel):
+    """vLLM's ``RepetitionDetectionParams``: stop an output that repeats an N-gram pattern.
+    Typed as vLLM's request types it (a dataclass: ints, lax as pydantic's, unknown keys
+    dropped) so a bad value is the request's 400 and the engine gets every field, as vLLM's
+    render writes them."""
+
+    max_pattern_size: int = 0
+    min_pattern_size: int = 0
+    min_count: int = 0
+
+    model_config = ConfigDict(extra="ignore")
+
+    @model_validator(mode="after")
+    def _check(self) -> "RepetitionDetectionParams":
+        """vLLM's ``__post_init__`` rules (its ``VLLMValidationError``, param null)."""
+        if self.max_pattern_size < 0 or self.min_pattern_size < 0 \
+                or self.min_pattern_size > self.max_pattern_size:
+            raise InvalidField(
+                "max_pattern_size, min_pattern_size must be >=0, with min_pattern_size <= "
+                "max_pattern_size. Set both to 0 to disable repetitive pattern detection.",
+                param=None)
+        if self.max_pattern_size > 0 and self.min_count < 2:
+            raise InvalidField(
+                "min_count must be >= 2 to detect repetitive patterns in engine output. If you "
+                "do not wish to detect repetitive patterns, set max_pattern_size to 0.",
+                param=None)
+        return self
 
 
 _STRUCTURED_KINDS = ("json", "regex", "choice", "grammar", "json_object", "structural_tag")

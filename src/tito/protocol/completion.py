@@ -15,6 +15,7 @@ from tito.protocol.common import (
     Logprob,
     OpenAIBaseModel,
     PerRequestMetrics,
+    RepetitionDetectionParams,
     StreamOptions,
     StructuredOutputsParams,
     TokenId,
@@ -90,15 +91,22 @@ class CompletionRequest(OpenAIBaseModel):
     structured_outputs: StructuredOutputsParams | None = None
     priority: int = Field(default=0, ge=INT64_MIN, le=INT64_MAX)
     request_id: str = Field(default_factory=random_uuid)
+    session_id: str | None = None
     return_tokens_as_token_ids: bool | None = None
     return_token_ids: bool | None = None
-    return_token_offsets: bool = False
+    # typed as vLLM 0.33 types them (a wrong type is its schema error); the engine and
+    # multimodal ones are not acted on here (text-only prompts, no weight versions)
+    return_weight_versions: bool = False
+    routed_experts_prompt_start: int = Field(default=0, ge=0)
+    return_token_offsets: bool | None = False
+    mm_payload: Literal["tensors", "none"] = "tensors"
+    return_mm_kwargs: bool | None = None
     cache_salt: str | None = None
     kv_transfer_params: dict[str, Any] | None = None
     ec_transfer_params: dict[str, Any] | None = None
     vllm_xargs: dict[str, Any] | None = None
-    repetition_detection: dict[str, Any] | None = None
-    stream_interval: int | None = None
+    repetition_detection: RepetitionDetectionParams | None = None
+    stream_interval: int | None = Field(default=None, ge=1)
     thinking_token_budget: int | None = None
     watermarking: bool | None = None  #: passed to the engine (SamplingParams), as vLLM 0.33
     mm_processor_kwargs: dict[str, Any] | None = None

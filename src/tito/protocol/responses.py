@@ -181,6 +181,16 @@ def _check_output_parts(item: dict[str, Any]) -> bool:
     return True
 
 
+class PromptCacheOptions(OpenAIBaseModel):
+    """OpenAI's ``prompt_cache_options`` as vLLM 0.33 types the request's (its
+    ``PromptCacheOptionsParam``): a wrong value is its schema error; nothing here acts on it."""
+
+    mode: Literal["implicit", "explicit"] = "implicit"
+    ttl: Literal["30m"] = "30m"
+    comparison_response_id: str | None = None
+    prewarm: bool | None = None
+
+
 class ResponsesRequest(OpenAIBaseModel):
     """The Responses create request, with vLLM 0.33's extras and defaults."""
 
@@ -237,6 +247,7 @@ class ResponsesRequest(OpenAIBaseModel):
     vllm_xargs: dict[str, Any] | None = None
     # typed as vLLM 0.33 types them (a wrong type is its schema error), otherwise unused
     prompt_cache_key: str | None = None
+    prompt_cache_options: PromptCacheOptions | None = None
     prompt_cache_retention: Literal["in_memory", "24h"] | None = None
     safety_identifier: str | None = None
     watermarking: bool | None = None
@@ -246,6 +257,9 @@ class ResponsesRequest(OpenAIBaseModel):
     mm_payload: Literal["tensors", "none"] = "tensors"
     return_mm_kwargs: bool | None = None
     enable_response_messages: bool = False
+    # earlier messages to render before ``input`` (chat or harmony shaped: dicts; vLLM reads
+    # them on gpt-oss only)
+    previous_input_messages: list[dict[str, Any]] | None = None
 
     @field_validator("structured_outputs", mode="after")
     @classmethod
