@@ -15,8 +15,10 @@ What vLLM 0.33 does, measured:
 - ``return_token_offsets`` on a mistral-common model: offsets null (its tokenizer is not a
   fast one), never a 400;
 - Responses: ``prompt_cache_options`` its ``PromptCacheOptionsParam`` (``mode`` implicit or
-  explicit, ``ttl`` "30m"); ``previous_input_messages`` a list of objects (unread by the
-  template models' render).
+  explicit, ``ttl`` "30m"); ``previous_input_messages`` a list of objects, unread by the
+  template models' render and rendered by gpt-oss's after its preamble
+  (:mod:`tito.core.harmony.previous` states the rules; ``gptoss_previous_*``); a part that is
+  not an object is vLLM's 500 (``*.vllm500``), tito's 400.
 """
 
 from __future__ import annotations
@@ -69,4 +71,62 @@ def _cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
     return out
 
 
-RENDER_REQUEST_FIELDS = _cases()
+#: gpt-oss renders ``previous_input_messages`` before the input (vLLM's
+#: ``construct_harmony_previous_input_messages``): chat-shaped or harmony-shaped dicts
+_TC = [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"a\": 1}"}}]
+_PREVIOUS: dict[str, tuple[Any, list[Any]]] = {
+    "user": ("next", [{"role": "user", "content": "x"}]),
+    "turns": ("c", [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]),
+    "parts": ("c", [{"role": "user", "content": [{"type": "input_text", "text": "a"},
+                                                 {"type": "input_text", "text": "b"}, {}]}]),
+    "system_dropped": ("c", [{"role": "system", "content": "sys"},
+                             {"role": "developer", "content": "dev"},
+                             {"role": "user", "content": "u"}]),
+    "calls": ("go", [{"role": "user", "content": "u"},
+                     {"role": "assistant", "content": "ignored", "tool_calls": _TC},
+                     {"role": "tool", "name": "f", "content": "ok"},
+                     {"role": "tool", "name": "functions.g", "content": [
+                         {"type": "input_text", "text": "r"}]},
+                     {"role": "tool", "content": None}]),
+    "harmony": ("c", [{"author": {"role": "user"}, "content": [{"type": "text", "text": "hey"}]},
+                      {"author": {"role": "assistant"}, "channel": "analysis",
+                       "content": [{"type": "text", "text": "think"}]},
+                      {"author": {"role": "assistant"}, "channel": "commentary",
+                       "recipient": "functions.f", "content_type": "json", "content": "{}"},
+                      {"author": {"role": "tool", "name": "functions.f"}, "channel": "commentary",
+                       "recipient": "assistant", "content": "r"},
+                      {"author": {"role": "assistant"}, "channel": "final", "content": "done"},
+                      {"author": {"role": "system"}, "content": "dropped"},
+                      {"author": {"role": "user"}, "content": 5}]),
+    "analysis_kept_after_final": ("c", [
+        {"author": {"role": "assistant"}, "channel": "final", "content": "a"},
+        {"author": {"role": "assistant"}, "channel": "analysis", "content": "t"}]),
+    "empty_input": ("", [{"role": "user", "content": "only"}]),
+    "empty_list": ("", []),
+    "with_instructions": ("c", [{"role": "user", "content": "u"}]),
+    "no_role": ("c", [{"content": "x"}]),
+    "bad_role": ("c", [{"role": "foo", "content": "x"}]),
+    "bad_author_role": ("c", [{"author": {"role": "foo"}, "content": "x"}]),
+    "part_not_object.vllm500": ("c", [{"role": "user", "content": [5]}]),
+    "harmony_part_not_object.vllm500": ("c", [{"author": {"role": "user"}, "content": ["x"]}]),
+    "text_not_string": ("c", [{"role": "user", "content": [{"type": "text", "text": 5}]}]),
+    "content_null": ("c", [{"role": "user", "content": None}]),
+    "author_not_object": ("c", [{"author": "user", "role": "user", "content": "x"}]),
+    "call_no_function": ("c", [{"role": "assistant", "tool_calls": [{"id": "c"}]}]),
+    "call_null_arguments": ("c", [{"role": "assistant", "tool_calls": [
+        {"function": {"name": "f", "arguments": None}}]}]),
+}
+
+
+def _previous_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    out = {}
+    for name, (text, previous) in _PREVIOUS.items():
+        body: dict[str, Any] = {"model": "gpt-oss", "input": text,
+                                "previous_input_messages": previous}
+        if name == "with_instructions":
+            body["instructions"] = "Be brief."
+        out[f"gptoss_previous_{name}"] = ("gpt-oss", RESPONSES_R, body)
+    return out
+
+
+RENDER_REQUEST_FIELDS = {**_cases(), **_previous_cases()}

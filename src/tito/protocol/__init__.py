@@ -36,7 +36,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "common": (
         "CompletionTokenUsageInfo", "ErrorInfo", "ErrorResponse", "INT64_MAX", "INT64_MIN",
         "Logprob", "NonNegativeInt", "OpenAIBaseModel", "PerRequestMetrics", "PlaceholderRangeInfo",
-        "PromptTokenUsageInfo", "SpeculativeDecodingMetrics", "StreamOptions",
+        "PromptTokenUsageInfo", "RepetitionDetectionParams", "SpeculativeDecodingMetrics",
+        "StreamOptions",
         "StructuredOutputsParams", "TokenId", "UsageInfo", "WeightVersion", "check_cache_salt",
         "check_response_format", "new_dict", "new_list", "random_uuid",
         "stop_list", "unix_now"

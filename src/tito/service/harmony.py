@@ -8,6 +8,7 @@ Why a service module: the core builds and encodes the conversation from plain da
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tito.core.parsers import is_harmony
@@ -28,14 +29,17 @@ def harmony_prompt_ids(
     tools: list[dict[str, Any]] | None,
     start_date: str | None,
     items: bool = False,
+    previous: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[int]:
     """The prompt vLLM 0.33 renders for ``request`` on gpt-oss (``tools``: as vLLM includes
-    them, None when absent or excluded; ``items``: the request stands for a Responses one)."""
+    them, None when absent or excluded; ``items``: the request stands for a Responses one;
+    ``previous``: that one's ``previous_input_messages``)."""
     from tito.core.harmony import build_conversation, render_for_completion  # gpt-oss only
+    from tito.core.harmony.previous import previous_messages
 
     day = start_date or datetime.date.today().strftime("%Y-%m-%d")
     conversation = build_conversation(
         request.messages, tools=tools, reasoning_effort=request.reasoning_effort, start_date=day,
-        items=items,
+        items=items, previous=previous_messages(previous),
     )
     return render_for_completion(model.vocab, conversation)

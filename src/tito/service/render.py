@@ -100,7 +100,7 @@ from tito.service.render_settings import current_settings, RenderSettings
 
 if TYPE_CHECKING:  # the request models are only annotations here: the completions render
     # function never imports the chat models (nor the chat render function the completion ones)
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping, Sequence
 
     from tito.models import ServedModel
     from tito.protocol import ChatCompletionRequest
@@ -132,6 +132,7 @@ def render_chat_request(
     responses: bool = False,
     builtin_tools: bool = False,
     before_sampling: Callable[[], None] | None = None,
+    harmony_previous: Sequence[Mapping[str, Any]] | None = None,
 ) -> GenerateRequest:
     """Render one chat request into the engine request (spec 4.1).
 
@@ -141,10 +142,13 @@ def render_chat_request(
     adds no call schema); ``builtin_tools``: that request had tools the chat request does not
     carry (built-in ones) and a ``tool_choice`` other than ``"none"``, which vLLM's tool parsers
     count as tools to call; ``before_sampling``: the Responses render's checks vLLM makes
-    after rendering, called once the prompt is rendered, before the sampling params.
+    after rendering, called once the prompt is rendered, before the sampling params;
+    ``harmony_previous``: that Responses request's ``previous_input_messages`` (gpt-oss renders
+    them after its preamble).
     """
     return _render_chat(request, settings, model, header_request_id, responses, wire=False,
-                        builtin_tools=builtin_tools, before_sampling=before_sampling)
+                        builtin_tools=builtin_tools, before_sampling=before_sampling,
+                        harmony_previous=harmony_previous)
 
 
 def render_chat_wire(
@@ -157,6 +161,7 @@ def render_chat_wire(
     builtin_tools: bool = False,
     tokenize: bool = False,
     before_sampling: Callable[[], None] | None = None,
+    harmony_previous: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """``render_chat_request(...).to_wire()``, what the render functions answer, without
     building the models when no value needs their checks (:mod:`tito.service.render_wire`):
@@ -165,13 +170,14 @@ def render_chat_wire(
     chat preprocessing consumes before Inkling's encoding reads them (it writes none of them)."""
     return _render_chat(request, settings, model, header_request_id, responses, wire=True,
                         builtin_tools=builtin_tools, tokenize=tokenize,
-                        before_sampling=before_sampling)
+                        before_sampling=before_sampling, harmony_previous=harmony_previous)
 
 
 def _render_chat(
     request: ChatCompletionRequest, settings: RenderSettings | None, model: ServedModel | None,
     header_request_id: str | None, responses: bool, *, wire: bool, builtin_tools: bool = False,
     tokenize: bool = False, before_sampling: Callable[[], None] | None = None,
+    harmony_previous: Sequence[Mapping[str, Any]] | None = None,
 ) -> Any:
     """:func:`render_chat_request` (``wire`` false) or :func:`render_chat_wire` (true)."""
     settings = settings or current_settings()
@@ -267,7 +273,7 @@ def _render_chat(
             mistral_encode_chat(vocab, request.messages, tools=tools,  # type: ignore[arg-type]
                                 continue_final_message=request.continue_final_message)
             if mistral else harmony_prompt_ids(model, request, tools, settings.harmony_start_date,
-                                               items=responses)
+                                               items=responses, previous=harmony_previous)
         )
         # vLLM 0.33's harmony render does not truncate (its max_tokens still counts the cut)
         window = core_render.truncate(len(ids), truncate_to, side)

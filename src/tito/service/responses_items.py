@@ -122,7 +122,9 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
     if request.instructions:
         messages.append({"role": "system", "content": request.instructions})
     if isinstance(request.input, str):
-        messages.append({"role": "user", "content": request.input})
+        if request.input or not (harmony and request.previous_input_messages):
+            # (gpt-oss: an empty input after earlier messages is no turn, as vLLM's render)
+            messages.append({"role": "user", "content": request.input})
         return messages
     for i, item in enumerate(request.input):
         where = f"input.{i}"

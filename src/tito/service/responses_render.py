@@ -52,7 +52,8 @@ def render_responses_request(
     chat, model = _chat_to_render(request, model, settings)
     generate = render_chat_request(chat, settings=settings, model=model, responses=True,
                                    builtin_tools=_builtin_tools(request),
-                                   before_sampling=lambda: after_render(request, model))
+                                   before_sampling=lambda: after_render(request, model),
+                                   harmony_previous=request.previous_input_messages)
     generate.request_id = request.request_id
     generate.reasoning_ended = None
     generate.parse_context = None  # vLLM's Responses render builds none
@@ -79,7 +80,8 @@ def render_responses_wire(
     chat, model = _chat_to_render(request, model, settings)
     wire = render_chat_wire(chat, settings=settings, model=model, responses=True,
                             builtin_tools=_builtin_tools(request),
-                            before_sampling=lambda: after_render(request, model))
+                            before_sampling=lambda: after_render(request, model),
+                            harmony_previous=request.previous_input_messages)
     wire["request_id"] = request.request_id
     wire["reasoning_ended"] = None
     wire["parse_context"] = None

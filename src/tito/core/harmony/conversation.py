@@ -294,12 +294,14 @@ def build_conversation(
     reasoning_effort: str | None = None,
     start_date: str,
     items: bool = False,
+    previous: Sequence[Message] = (),
 ) -> list[Message]:
     """The harmony conversation vLLM renders for a chat request (module header, rules 1-4).
 
     ``messages``: OpenAI chat message dicts; ``tools``: the request's tools as dicts (None when
     vLLM would not include them, e.g. no tools); ``start_date``: ``YYYY-MM-DD``.
-    ``items``: the messages stand for Responses input items (rule 6).
+    ``items``: the messages stand for Responses input items (rule 6); ``previous``: a Responses
+    request's earlier messages (:mod:`tito.core.harmony.previous`), after the preamble.
     """
     rest = list(messages)
     instructions = None
@@ -311,6 +313,7 @@ def build_conversation(
     if instructions or tools:
         out.append(Message("developer", (DeveloperContent(
             instructions=instructions, tools=descriptions or None),)))
+    out.extend(previous)
     names = _tool_names(rest)
     offset = len(messages) - len(rest)
     for i, msg in enumerate(rest):
