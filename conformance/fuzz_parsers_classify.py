@@ -296,9 +296,11 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
             and markers[1] in text and (vs1.get("reasoning") or "").strip() == gr.strip():
         # (vLLM's stream in random chunks may reopen it too: deepseek_v41 seed 27)
         return "reopen_after_call"  # vLLM's batch reopens the block after the call start
-    if kind == "reasoning" and (gr.endswith(wr) if wr else gr.strip() == text[
-            :max(text.find("<think>"), 0)].strip()) and (
-            text.find("<think>") > 0 or text.find("<|open|>think<|sep|>") > 0):
+    # (the first start marker written after some text: deepseek_r1's <think>, kimi_k3's opener)
+    opened = min((i for i in (text.find("<think>"), text.find("<|open|>think<|sep|>")) if i > 0),
+                 default=-1)
+    if kind == "reasoning" and opened > 0 and (
+            gr.endswith(wr) if wr else gr.strip() == text[:opened].strip()):
         return "text_kept"  # the text before a <think> in an open block stays reasoning
     from parser_pipeline import norm  # noqa: PLC0415  (tests/goldens, on sys.path)
 

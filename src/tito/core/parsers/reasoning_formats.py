@@ -77,7 +77,8 @@ The parsers, by vLLM's ``--reasoning-parser`` name (each one :class:`ReasoningPa
                                and their closers); a start only where the output starts is
                                dropped; ``<ifm|tool_calls>`` ends the block
 ``kimi_k3``                    ``<|open|>think<|sep|>`` ... ``<|close|>think<|sep|>`` (three tokens
-                               each), starts in ``think``; ``thinking`` (else ``enable_thinking``)
+                               each), starts in ``think`` (text before a written opener stays
+                               reasoning, as vLLM's stream); ``thinking`` (else ``enable_thinking``)
                                false turns it off; ``<|open|>response<|sep|>`` ends it; the
                                response channel's markers are dropped from the content
 ============================  =====================================================================
