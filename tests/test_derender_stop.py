@@ -309,3 +309,35 @@ def test_n2_batch_same_seed(client, vocabs):
     contents = [c["message"]["content"] for c in out["choices"]]
     # both seeded from the same prompt: each keeps the leading space DecodeStream gives
     assert contents == [" Hello", " World"]
+
+
+@pytest.mark.parametrize(("finish", "reason"), [
+    ("repetition", "repetition_detected"), ("length", 262), ("abort", "x"), (None, 11)])
+def test_engine_stop_reason_passed_on_any_finish(client, vocabs, finish, reason):
+    """The engine's ``stop_reason`` on a finish other than ``stop`` is passed on as it came,
+    batch and stream, chat and completions: vLLM 0.33's engine finishes ``repetition`` with
+    ``stop_reason`` "repetition_detected" (``check_stop``), and its derender's
+    ``_drop_stop_token`` / ``_decode_output`` leave a non-stop finish's reason untouched (tito
+    read it on ``stop`` alone and answered null). Only the ids are never cut then."""
+    ids = vocabs["gpt2"].encode(" one two three")
+    resp = generate_response(ids, finish_reason=finish)
+    resp["choices"][0]["stop_reason"] = reason
+    body = {"model": "gpt2", "completion_request": {"model": "gpt2", "prompt": "x"},
+            "generate_responses": [resp]}
+    c = post(client, COMPLETIONS, body)["choices"][0]
+    assert (c["text"], c["finish_reason"], c["stop_reason"]) == (" one two three", finish, reason)
+    if finish is None:
+        return  # (a stream always finishes)
+    chunk = stream_chunk(ids, finish_reason=finish)
+    chunk["choices"][0]["stop_reason"] = reason
+    s = post(client, COMPLETIONS, {"stream": True, "model": "gpt2", "generate_chunk": chunk,
+                                   "completion_request": {"model": "gpt2", "prompt": "x"}})
+    assert s["chunk"]["choices"][0]["stop_reason"] == reason
+    qids = answer(vocabs["qwen3"], "Hi")
+    qresp = generate_response(qids, finish_reason=finish)
+    qresp["choices"][0]["stop_reason"] = reason
+    body = {"model": "qwen3", "chat_request": {"model": "qwen3", "messages": [
+        {"role": "user", "content": "hi"}]}, "generate_response": qresp}
+    c = post(client, CHAT, body)["choices"][0]
+    assert (c["message"]["content"], c["finish_reason"], c["stop_reason"]) == (
+        "\n\nHi", finish, reason)

@@ -180,10 +180,11 @@ def step_choice(
     response's choice without one, as vLLM's batch derender reads it: everything decoded and
     flushed, no stop token dropped, ``finish_reason`` stays null).
 
-    ``stop_reason`` is the engine's, read on a ``stop`` finish only: an id names the token that
-    stopped it (dropped as a stop token even when the request's ``stop_token_ids`` do not list
-    it), and whatever tito's own stop rules did not explain is reported as the engine said
-    (vLLM's derender passes the engine's ``stop_reason`` on).
+    ``stop_reason`` is the engine's: on a ``stop`` finish an id names the token that stopped it
+    (dropped as a stop token even when the request's ``stop_token_ids`` do not list it), and
+    whatever tito's own stop rules did not explain is reported as the engine said, on any
+    finish (vLLM's derender passes the engine's ``stop_reason`` on: ``repetition`` comes with
+    "repetition_detected", a ``length`` or ``abort`` with whatever the engine wrote).
 
     Written for the per-token path (a streamed call often carries one id): each stage's work is
     skipped when its input says there is none, and ``ids`` is never copied unless it changes.
@@ -337,8 +338,7 @@ def step_choice(
     # finish
     if fired or final:
         out.finish_reason = "stop" if fired else finish_reason
-        out.stop_reason = stop_tokens.resolve_stop_reason(
-            token_stop, state.stop, stop_reason if finish_reason == "stop" else None)
+        out.stop_reason = stop_tokens.resolve_stop_reason(token_stop, state.stop, stop_reason)
         state.finished = True
         if out.finish_reason == "stop" and state.tool_calls and cfg.tool_choice in (
             "auto", "required"

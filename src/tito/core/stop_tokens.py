@@ -71,7 +71,7 @@ def stop_token_check(
 def resolve_stop_reason(token: TokenStop, state: StopState,
                         engine_reason: int | str | None = None) -> str | int | None:
     """The choice's ``stop_reason``: a fired stop string wins over the token stop, and that
-    over what the engine reported (``engine_reason``, on a ``stop`` finish).
+    over what the engine reported (``engine_reason``, whatever the finish).
 
     Why: the coupled engine scans the text left after dropping the stop token, and a string
     found there ends the output earlier, so vLLM reports the string (spec 3.7 rule 2); an
