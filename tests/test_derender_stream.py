@@ -296,10 +296,17 @@ def test_signed_state(client, monkeypatch):
 
 
 def test_two_choices_in_one_chunk(client):
+    """vLLM 0.33's words: the chat route's pre-check counts the choices, the completions
+    check (in its derenderer) does not (found by a derender probe)."""
     chunk = stream_chunk([1])
     chunk["choices"].append({**chunk["choices"][0], "index": 1})
     err = _bad(_post_state(client, None, chunk=chunk))
-    assert "at most one choice" in err["message"]
+    assert err["message"] == "derender_completion_stream expects at most one choice per chunk"
+    body = {"stream": True, "model": "qwen3", "generate_chunk": chunk, "prompt_token_ids": [1],
+            "chat_request": {"model": "qwen3", "messages": [{"role": "user", "content": "hi"}]}}
+    err = _bad(client.post(CHAT, content=json.dumps(body),
+                           headers={"content-type": "application/json"}))
+    assert err["message"] == "derender_chat_stream expects at most one choice per chunk (got 2)."
 
 
 def test_malformed_tito_object(client):

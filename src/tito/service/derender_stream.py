@@ -86,13 +86,11 @@ class _Stream:
                 raise BadRequest(
                     f"{param}.request_id is {len(chunk.request_id)} characters long; at most "
                     f"{stream_state.MAX_ID_CHARS} are accepted.", param=f"{param}.request_id")
-            if len(chunk.choices) > 1:
-                kind = "completion" if completion else "chat"
+            if len(chunk.choices) > 1:  # (vLLM's words: its completions check counts none)
                 raise BadRequest(
-                    f"derender_{kind}_stream expects at most one choice per chunk "
-                    f"(got {len(chunk.choices)}).",
-                    param=f"{param}.choices",
-                )
+                    "derender_completion_stream expects at most one choice per chunk"
+                    if completion else "derender_chat_stream expects at most one choice per "
+                    f"chunk (got {len(chunk.choices)}).", param=f"{param}.choices")
             for choice in chunk.choices:
                 if choice.token_ids:
                     _check_ids(self.model, choice.token_ids, f"{param}.choices.0.token_ids")
