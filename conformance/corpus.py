@@ -25,7 +25,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from conformance import nonfinite_corpus, request_fields_corpus, responses_outputs_corpus
+from conformance import (
+    nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "layers" / "tokenizer" / "models"
@@ -2025,3 +2027,5 @@ HTTP_GROUPS["render_dsv32_empty"] = DSV32_EMPTY
 
 #: vLLM 0.33 request fields no other group sends (request_fields_corpus)
 HTTP_GROUPS["render_request_fields"] = request_fields_corpus.RENDER_REQUEST_FIELDS
+#: every Responses tool kind's fields, good and bad (responses_tools_corpus)
+HTTP_GROUPS["render_responses_tool_shapes"] = responses_tools_corpus.RENDER_RESPONSES_TOOL_SHAPES

@@ -94,6 +94,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ResponseUsage", "ResponsesResponse", "ResponsesStreamEvent"
     ),
     "responses_tools": ("TOOL_TYPES", "ResponsesTool"),
+    "responses_tool_types": ("TOOL_MODELS",),
     "responses_derender": (
         "DerenderResponsesBody", "DerenderResponsesRequest", "DerenderResponsesStreamRequest",
         "DerenderResponsesStreamResponse"

@@ -66,8 +66,11 @@ class ReasoningConfig(OpenAIBaseModel):
     """``reasoning``: ``effort`` drives the template's ``reasoning_effort``/``enable_thinking``."""
 
     effort: Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"] | None = None
-    summary: str | None = None
-    generate_summary: str | None = None
+    # typed as the openai SDK's ``Reasoning`` (vLLM's), otherwise unused
+    summary: Literal["auto", "concise", "detailed"] | None = None
+    generate_summary: Literal["auto", "concise", "detailed"] | None = None
+    context: Literal["auto", "current_turn", "all_turns"] | None = None
+    mode: str | None = None
 
 
 class TextConfig(OpenAIBaseModel):

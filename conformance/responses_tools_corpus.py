@@ -1,0 +1,129 @@
+"""The ``render_responses_tool_shapes`` group: every kind of Responses tool with good and bad
+values of its fields, and the ``reasoning`` object's, on qwen3 and gpt-oss (recorded per
+server by ``record.py``).
+
+What vLLM 0.33 does, measured: ``tools`` is the openai SDK's union of tool types, so every
+field of every kind is typed (a hosted tool's options, a function tool's ``allowed_callers``,
+``async``, ``output_schema``), unknown fields are extras, and a field of another kind (``name``
+on a ``web_search_preview`` tool) is never checked; ``reasoning.summary`` / ``context`` are
+literals. tito took any value of a hosted tool's fields, and refused a ``name`` that was not a
+string on every kind (``tito.protocol.responses_tool_types`` now holds each kind's shape).
+The ``drawn_*`` cases are drawn from a fixed seed: each kind's required fields, then up to
+three of its fields (or unknown ones) set to values of a fixed pool, or removed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+RESPONSES_R = "/v1/responses/render"
+_F = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}
+
+#: name -> one tool (sent beside a function tool unless it is a function, custom or namespace)
+TOOLS: dict[str, dict[str, Any]] = {
+    "fn_strict_str": {**_F, "strict": "x"}, "fn_strict_coerced": {**_F, "strict": "true"},
+    "fn_desc_int": {**_F, "description": 5}, "fn_params_list": {**_F, "parameters": [1]},
+    "fn_allowed_callers": {**_F, "allowed_callers": ["direct"]},
+    "fn_allowed_callers_bad": {**_F, "allowed_callers": ["x"]},
+    "fn_async": {**_F, "async": True}, "fn_async_bad": {**_F, "async": "x"},
+    "fn_async_by_name": {**_F, "async_": "x"},
+    "fn_output_schema_bad": {**_F, "output_schema": 5},
+    "ws_name_int": {"type": "web_search_preview", "name": 5},
+    "ws_ctx_bad": {"type": "web_search_preview", "search_context_size": "huge"},
+    "ws_ctx_ok": {"type": "web_search_preview", "search_context_size": "low"},
+    "ws_loc_bad": {"type": "web_search_preview", "user_location": {"type": "approximate",
+                                                                   "country": 5}},
+    "ws_loc_no_type": {"type": "web_search_preview", "user_location": {"country": "US"}},
+    "ws2_filters_bad": {"type": "web_search", "filters": {"allowed_domains": "x"}},
+    "ws2_loc_no_type": {"type": "web_search", "user_location": {"country": "US"}},
+    "fs_ids_bad": {"type": "file_search", "vector_store_ids": "x"},
+    "fs_max_bad": {"type": "file_search", "vector_store_ids": ["v"], "max_num_results": "x"},
+    "ci_container_str": {"type": "code_interpreter", "container": "cntr_1"},
+    "ci_container_bad": {"type": "code_interpreter", "container": 5},
+    "ci_container_badtype": {"type": "code_interpreter", "container": {"type": "x"}},
+    "mcp_label_int": {"type": "mcp", "server_label": 5},
+    "mcp_approval_bad": {"type": "mcp", "server_label": "s", "require_approval": "sometimes"},
+    "mcp_approval_filter": {"type": "mcp", "server_label": "s",
+                            "require_approval": {"never": {"tool_names": ["a"]}}},
+    "mcp_connector_bad": {"type": "mcp", "server_label": "s", "connector_id": "connector_x"},
+    "cu_bad_env": {"type": "computer_use_preview", "display_height": 1, "display_width": 1,
+                   "environment": "dos"},
+    "img_bad_quality": {"type": "image_generation", "quality": "ultra"},
+    "shell_env_bad": {"type": "shell", "environment": 5},
+    "shell_env_local": {"type": "shell", "environment": {"type": "local"}},
+    "ts_exec_bad": {"type": "tool_search", "execution": 5},
+    "ts_params_any": {"type": "tool_search", "parameters": 5},
+    "custom_async": {"type": "custom", "name": "c", "async": True},
+    "namespace_fn_params_any": {"type": "namespace", "name": "n", "description": "d",
+                                "tools": [{"type": "function", "name": "g", "parameters": 5}]},
+}
+OTHER: dict[str, dict[str, Any]] = {
+    "reasoning_bad_summary": {"reasoning": {"summary": "x"}},
+    "reasoning_summary": {"reasoning": {"summary": "concise"}},
+    "reasoning_context_bad": {"reasoning": {"context": 5}},
+    "reasoning_generate_summary_bad": {"reasoning": {"generate_summary": "long"}},
+}
+
+#: the values the drawn cases set
+_POOL: list[Any] = [
+    None, "x", 5, 1.5, True, [], {}, ["a"], [5], ["direct"], {"type": "auto"}, "low", "never",
+    {"read_only": True}, {"type": "approximate", "country": "US"}, {"allowed_domains": ["a"]},
+    "true", -1, {"type": "text"}, {"type": "grammar", "definition": "a", "syntax": "lark"},
+    {"type": "disabled"}, {"type": "container_auto"}, {"type": "local"},
+    [{"type": "function", "name": "h"}], {"always": {"tool_names": ["a"]}},
+    {"key": "k", "type": "eq", "value": 1}, {"type": "and", "filters": [5]}, "connector_gmail",
+    "16g", {"hybrid_search": {"embedding_weight": 1, "text_weight": "x"}}]
+#: kind -> its required fields (good values) and the fields a draw may set
+_KINDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "function": ({"name": "f"}, ("name", "parameters", "strict", "description",
+                                 "allowed_callers", "async", "output_schema")),
+    "custom": ({"name": "c"}, ("name", "description", "format", "allowed_callers", "async")),
+    "namespace": ({"name": "n", "description": "d", "tools": [{"type": "function", "name": "g"}]},
+                  ("name", "description", "tools")),
+    "file_search": ({"vector_store_ids": ["v"]}, ("vector_store_ids", "filters",
+                                                  "max_num_results", "ranking_options")),
+    "web_search": ({}, ("external_web_access", "filters", "search_context_size",
+                        "user_location")),
+    "web_search_preview": ({}, ("search_content_types", "search_context_size", "user_location")),
+    "mcp": ({"server_label": "s"}, ("server_label", "allowed_tools", "connector_id", "headers",
+                                    "require_approval", "server_url")),
+    "code_interpreter": ({"container": "c"}, ("container", "allowed_callers")),
+    "image_generation": ({}, ("quality", "size", "input_image_mask", "partial_images")),
+    "shell": ({}, ("environment", "allowed_callers")),
+    "tool_search": ({}, ("execution", "parameters", "description")),
+    "apply_patch": ({}, ("allowed_callers",)),
+}
+
+
+def _drawn(seed: int, n: int) -> dict[str, dict[str, Any]]:
+    rnd = random.Random(seed)
+    out = {}
+    for i in range(n):
+        kind = rnd.choice(sorted(_KINDS))
+        required, fields = _KINDS[kind]
+        tool = {"type": kind, **required}
+        for _ in range(rnd.randint(1, 3)):
+            field = rnd.choice([*fields, "bogus"])
+            if field in tool and rnd.random() < 0.15:
+                del tool[field]
+            else:
+                tool[field] = rnd.choice(_POOL)
+        out[f"drawn_{i}"] = tool
+    return out
+
+
+def _cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    out: dict[str, tuple[str, str, dict[str, Any]]] = {}
+    for server in ("qwen3", "gpt-oss"):
+        for name, tool in {**TOOLS, **_drawn(1, 60)}.items():
+            tools = [tool] if tool["type"] in ("function", "custom", "namespace") else [_F, tool]
+            out[f"{server}_{name}"] = (server, RESPONSES_R, {"model": server, "input": "hi",
+                                                             "tools": tools})
+        for name, extra in OTHER.items():
+            out[f"{server}_{name}"] = (server, RESPONSES_R, {"model": server, "input": "hi",
+                                                             **extra})
+    return out
+
+
+RENDER_RESPONSES_TOOL_SHAPES = _cases()
