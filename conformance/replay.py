@@ -243,6 +243,10 @@ DEVIATIONS: list[Deviation] = [
               "vLLM's names none"),
     Deviation("render_responses_messages", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_request_fields", "*", "error.param", _PARAM_NOTATION),
+    Deviation("render_request_fields", "*ec_transfer_params*", "*sampling_params.extra_args*",
+              "ec_transfer_params also ride in sampling_params.extra_args, as kv_transfer_params "
+              "(vLLM's own chat and completions to_sampling_params put both there; its render "
+              "leaves them out)"),
     Deviation("render_responses_tool_shapes", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_top_logprobs_null", "*echo*", "*sampling_params.skip_reading_prefix_cache",
               _ECHO_CACHE),

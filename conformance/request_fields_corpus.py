@@ -12,6 +12,7 @@ What vLLM 0.33 does, measured:
   ``RepetitionDetectionParams`` (ints, lax; unknown keys dropped; every field written to the
   sampling params; ``min_pattern_size > max_pattern_size``, a negative size, or a
   ``max_pattern_size`` without ``min_count >= 2`` is its ``BadRequestError``);
+- ``ec_transfer_params``: ``{}`` is null in the engine request (as ``kv_transfer_params``);
 - ``return_token_offsets`` on a mistral-common model: offsets null (its tokenizer is not a
   fast one), never a 400;
 - Responses: ``prompt_cache_options`` its ``PromptCacheOptionsParam`` (``mode`` implicit or
@@ -37,6 +38,7 @@ _COMMON: dict[str, list[Any]] = {
     "mm_payload": ["none", "x", None],
     "return_mm_kwargs": [False, None, "x"],
     "stream_interval": [1, 5, 0, None, "x"],
+    "ec_transfer_params": [{}, {"a": 1}, None, "x"],
     "repetition_detection": [
         None, {}, {"max_pattern_size": 3, "min_count": 2}, {"max_pattern_size": 3, "min_count": 1},
         {"max_pattern_size": -1}, {"min_pattern_size": 2, "max_pattern_size": 1, "min_count": 3},
@@ -48,6 +50,7 @@ _RESPONSES: dict[str, list[Any]] = {
     "prompt_cache_options": [None, {}, {"mode": "explicit", "prewarm": True}, {"mode": "x"},
                              {"ttl": 5}, "x", {"bogus": 1}],
     "previous_input_messages": [None, [], [{"role": "user", "content": "x"}], "x", [5]],
+    "ec_transfer_params": [{}, {"a": 1}],
 }
 
 

@@ -376,7 +376,7 @@ def _render_chat(
         "cache_salt": request.cache_salt,
         "priority": request.priority,
         "kv_transfer_params": kv_params,
-        "ec_transfer_params": request.ec_transfer_params,
+        "ec_transfer_params": request.ec_transfer_params or None,  # {}: null, as vLLM
         # (vLLM's Responses render and /tokenize build none, so they never check its kwargs)
         "parse_context": (None if responses or tokenize else
                           parse_context(request, tool_choice_json, kwargs, harmony=harmony)),

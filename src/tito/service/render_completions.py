@@ -191,7 +191,7 @@ def _render_completions(
             "cache_salt": request.cache_salt,
             "priority": request.priority,
             "kv_transfer_params": request.kv_transfer_params or None,  # {}: null, as vLLM
-            "ec_transfer_params": request.ec_transfer_params,
+            "ec_transfer_params": request.ec_transfer_params or None,  # {}: null, as vLLM
             "derender_context": context,
         }
         if sampling_wire is not None:  # values the completions request validated, or render's
