@@ -12,6 +12,8 @@ What vLLM 0.33 does, measured:
   ``RepetitionDetectionParams`` (ints, lax; unknown keys dropped; every field written to the
   sampling params; ``min_pattern_size > max_pattern_size``, a negative size, or a
   ``max_pattern_size`` without ``min_count >= 2`` is its ``BadRequestError``);
+- completions ``prompt_embeds: []`` adds no prompt: the text prompt renders (its echo and
+  ``prompt_logprobs`` rules still apply); any other value is a 400 (no embeddings here);
 - ``ec_transfer_params``: ``{}`` is null in the engine request (as ``kv_transfer_params``);
 - ``return_token_offsets`` on a mistral-common model: offsets null (its tokenizer is not a
   fast one), never a 400;
@@ -66,6 +68,12 @@ def _cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
         for i, value in enumerate(values):
             out[f"responses_{field}_{i}"] = ("qwen3", RESPONSES_R, {"model": "qwen3",
                                                                      "input": "hi", field: value})
+    for name, extra in (("empty", {}), ("empty_echo", {"echo": True}),
+                        ("empty_prompt_logprobs", {"prompt_logprobs": 1}),
+                        ("empty_no_prompt", {"prompt": None}), ("empty_string", {"prompt_embeds": ""}),
+                        ("list", {"prompt_embeds": ["x"]})):
+        out[f"cmpl_prompt_embeds_{name}"] = ("gpt2", CMPL_R, {
+            "model": "gpt2", "prompt": "hi", "prompt_embeds": [], **extra})
     for kind, path, body in (("chat", CHAT_R, {"messages": [{"role": "user", "content": "hi"}]}),
                              ("cmpl", CMPL_R, {"prompt": "hi"}),
                              ("cmpl_two", CMPL_R, {"prompt": ["hi", "yo"]})):

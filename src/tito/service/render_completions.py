@@ -103,8 +103,9 @@ def _render_completions(
         if request.prompt_logprobs is not None:
             raise BadRequest("prompt_logprobs is not compatible with prompt embeds.",
                              param="prompt_logprobs")
-        raise BadRequest("prompt_embeds are not accepted: tito renders text and token-id prompts "
-                         "only.", param="prompt_embeds")
+        if request.prompt_embeds != []:  # (an empty list adds no prompt: vLLM renders the rest)
+            raise BadRequest("prompt_embeds are not accepted: tito renders text and token-id "
+                             "prompts only.", param="prompt_embeds")
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
     _check_mm_processor_kwargs(request)
