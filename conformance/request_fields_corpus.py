@@ -14,6 +14,8 @@ What vLLM 0.33 does, measured:
   ``max_pattern_size`` without ``min_count >= 2`` is its ``BadRequestError``);
 - completions ``prompt_embeds: []`` adds no prompt: the text prompt renders (its echo and
   ``prompt_logprobs`` rules still apply); any other value is a 400 (no embeddings here);
+- a Responses ``stop`` of ``""`` or null is no stop (its ``to_sampling_params``); ``[""]`` is
+  a 400 as on chat;
 - ``ec_transfer_params``: ``{}`` is null in the engine request (as ``kv_transfer_params``);
 - ``return_token_offsets`` on a mistral-common model: offsets null (its tokenizer is not a
   fast one), never a 400;
@@ -53,6 +55,7 @@ _RESPONSES: dict[str, list[Any]] = {
                              {"ttl": 5}, "x", {"bogus": 1}],
     "previous_input_messages": [None, [], [{"role": "user", "content": "x"}], "x", [5]],
     "ec_transfer_params": [{}, {"a": 1}],
+    "stop": ["", None, [""], "x"],
 }
 
 

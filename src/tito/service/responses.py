@@ -150,7 +150,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         "frequency_penalty": request.frequency_penalty,
         "repetition_penalty": request.repetition_penalty,
         "seed": request.seed,
-        "stop": request.stop,
+        "stop": request.stop or [],  # ("" or null: none, as vLLM's to_sampling_params)
         "stop_token_ids": request.stop_token_ids,
         "ignore_eos": request.ignore_eos,
         "logit_bias": request.logit_bias,
