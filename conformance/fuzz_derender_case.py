@@ -68,6 +68,16 @@ class Case:
     #: prompt's ids; ``body_prompt``: the body's ``prompt_token_ids`` has them, else null;
     #: ``ids``: the prompt's ids, from render)
     more: list[dict[str, Any]] = field(default_factory=list)
+    #: stream events with no choice at all (an engine keeping the connection alive) inserted
+    #: before these event positions of every stream (``fuzz_derender_more3``)
+    keepalive: list[int] = field(default_factory=list)
+    #: the events a chunking's 0 sizes make carry ``token_ids`` null instead of ``[]``
+    null_empty: bool = False
+    #: vLLM's generate stream with ``continuous_usage_stats``: this prompt count, and usage on
+    #: every event (the choice's tokens so far), then a usage-only last event (None: not so)
+    continuous_usage: int | None = None
+    #: engine response fields of the batch derender alone (``model``, ``usage``, ...)
+    batch_extra: dict[str, Any] = field(default_factory=dict)
 
 
 

@@ -101,11 +101,6 @@ def cut_echo(fold: dict[str, Any], echo: str | None) -> dict[str, Any] | None:
     return out
 
 
-def batch_text(batch: dict[str, Any], index: int) -> str:
-    """The text of a completions batch answer's choice ``index``."""
-    return next(c["text"] for c in batch["choices"] if c["index"] == index)
-
-
 def kind(f: Found) -> str:
     return f.where + " " + re.sub(r"\.\d+", ".#", f.path)
 

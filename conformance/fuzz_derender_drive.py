@@ -19,7 +19,7 @@ from typing import Any
 
 from conformance import record, replay
 from conformance.fuzz_derender_case import MODELS, Case
-from conformance.fuzz_derender_classify import (EQUIV, UNLISTED_STOP, Found, batch_text,
+from conformance.fuzz_derender_classify import (EQUIV, UNLISTED_STOP, Found,
                                                 cut_echo, echo_aware_diff, intended)
 from conformance.fuzz_derender_outputs import engine_prompt_logprobs
 
@@ -33,6 +33,7 @@ def batch_body(case: Case, prompt: list[int]) -> tuple[str, dict[str, Any]]:
     extra = dict(case.extra, prompt_token_ids=prompt) if case.engine_prompt else case.extra
     if case.prompt_lp is not None:
         extra = dict(extra, prompt_logprobs=engine_prompt_logprobs(case, prompt))
+    extra = {**case.batch_extra, **extra}  # (fields derender reads nothing from: first)
     if completion:
         responses = [{"request_id": f"cmpl-{case.cid}", "choices": case.choices, **extra}]
         body_ids: list[Any] = [prompt]
@@ -66,7 +67,22 @@ def stream_cases(case: Case, prompt: list[int]) -> list[dict[str, Any]]:
                                      case.extra)
         if case.engine_prompt:
             events[0]["prompt_token_ids"] = prompt
-        if case.usage is not None and case.usage_event:
+        if case.null_empty:  # (not the last event: a finish-only chunk keeps its [])
+            for ev in events[:-1]:
+                if ev["choices"][0]["token_ids"] == []:
+                    ev["choices"][0]["token_ids"] = None
+        for at in reversed(case.keepalive):  # (between the first event and the last)
+            if 0 < at < len(events):
+                events.insert(at, {"request_id": events[0]["request_id"], "choices": []})
+        if case.continuous_usage is not None:  # (as vLLM's generate stream writes it)
+            done, p = 0, case.continuous_usage
+            for ev in events:
+                done += len(ev["choices"][0]["token_ids"] or []) if ev["choices"] else 0
+                ev["usage"] = {"prompt_tokens": p, "completion_tokens": done,
+                               "total_tokens": p + done}
+            events.append({"request_id": events[-1]["request_id"], "choices": [], "usage": {
+                "prompt_tokens": p, "completion_tokens": done, "total_tokens": p + done}})
+        elif case.usage is not None and case.usage_event:
             events.append({"request_id": events[-1]["request_id"], "choices": [],
                            "usage": case.usage})
         elif case.usage is not None:
@@ -153,9 +169,12 @@ class Fuzzer:
             return []  # (a chat stream keeps the prompt ids the batch left out: not comparable)
         sc = dict(sc, settings=case.request)
         got = replay.fold_stream(replay.tito_stream(self.tito, sc, vllm_client=False), completion)
+        # (completions number a batch's choices by position, as vLLM: the engine's order)
+        pos = next(k for k, c in enumerate(case.choices) if c["index"] == sc["index"])
+        choice = batch["choices"][pos] if completion else next(
+            c for c in batch["choices"] if c["index"] == sc["index"])
         if completion and replay.echoed(case.request) is not None:  # (the echo cut off)
-            got = replay.strip_echo({"text": batch_text(batch, sc["index"])}, got)[0]
-        choice = next(c for c in batch["choices"] if c["index"] == sc["index"])
+            got = replay.strip_echo({"text": choice["text"]}, got)[0]
         if completion:
             want = {"text": choice["text"], "finish_reason": choice["finish_reason"],
                     "stop_reason": choice["stop_reason"]}

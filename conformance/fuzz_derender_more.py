@@ -62,9 +62,11 @@ def more2(case: Case, rnd: random.Random) -> None:
         _more_prompts(case, rnd)
     if isinstance(req.get("stop"), list) and len(req["stop"]) == 1 and rnd.random() < 0.5:
         req["stop"] = req["stop"][0]  # (last: the draws above read it as a list)
+    body = "prompt_token_ids" not in case.omit  # (else no entry of the body's list is sent)
     if req.get("echo") and completion and (
-            ("prompt_token_ids" in case.omit and not case.engine_prompt)
-            or any(not m["body_prompt"] and not m["engine_prompt"] for m in case.more)):
+            (not body and not case.engine_prompt)
+            or any(not (body and m["body_prompt"]) and not m["engine_prompt"]
+                   for m in case.more)):
         case.tags.add("echo_no_prompt")  # tito cannot echo a prompt it was not sent: a 400
 
 
