@@ -243,6 +243,11 @@ DEVIATIONS: list[Deviation] = [
               "vLLM's names none"),
     Deviation("render_responses_messages", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_request_fields", "*", "error.param", _PARAM_NOTATION),
+    Deviation("render_request_fields", "derender_chat_*", "usage.completion_tokens_details",
+              _REASONING_TOKENS),
+    Deviation("render_request_fields", "derender_*stream_null", "*",
+              "a derender body's stream: null is a batch body (OpenAI clients write null for "
+              "not streaming); vLLM's union refuses it (neither Literal[False] nor True)"),
     Deviation("render_request_fields", "*ec_transfer_params*", "*sampling_params.extra_args*",
               "ec_transfer_params also ride in sampling_params.extra_args, as kv_transfer_params "
               "(vLLM's own chat and completions to_sampling_params put both there; its render "

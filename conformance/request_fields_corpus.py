@@ -143,4 +143,24 @@ def _previous_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
     return out
 
 
-RENDER_REQUEST_FIELDS = {**_cases(), **_previous_cases()}
+#: a derender body's ``stream``: vLLM's union reads a number equal to false (``0``, ``0.0``) as
+#: its batch member's ``Literal[False]`` (tito refused it); ``null`` is its 400, tito's batch
+#: (``stream_null``, a deviation)
+_CHOICE = {"index": 0, "token_ids": [9707, 0], "finish_reason": "length"}
+
+
+def _derender_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    out = {}
+    for name, value in (("0", 0), ("0_float", 0.0), ("false", False), ("stream_null", None)):
+        out[f"derender_chat_stream_{name}"] = ("qwen3", "/v1/chat/completions/derender", {
+            "model": "qwen3", "stream": value,
+            "generate_response": {"request_id": "r1", "choices": [_CHOICE]},
+            "chat_request": {"messages": [{"role": "user", "content": "hi"}]}})
+        out[f"derender_cmpl_stream_{name}"] = ("qwen3", "/v1/completions/derender", {
+            "model": "qwen3", "stream": value,
+            "generate_responses": [{"request_id": "r1", "choices": [_CHOICE]}],
+            "completion_request": {"prompt": "hi"}})
+    return out
+
+
+RENDER_REQUEST_FIELDS = {**_cases(), **_previous_cases(), **_derender_cases()}

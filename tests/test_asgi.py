@@ -48,6 +48,9 @@ BODIES: list[tuple[str, Any]] = [
     # bad bodies: validation, service errors, unknown model, bad state
     (CHAT, {"model": "qwen3"}),
     (CHAT, {"model": "qwen3", "stream": "yes", "generate_chunk": stream_chunk([1])}),
+    (CHAT, {"model": "qwen3", "stream": 0, "generate_response": generate_response([9707])}),
+    (COMPLETIONS, {"model": "gpt2", "stream": 0.0,
+                   "generate_responses": [generate_response([15496])]}),
     (CHAT, {"model": "nope", "generate_response": generate_response([1])}),
     (CHAT, {"model": "qwen3", "generate_response": generate_response([10**9])}),
     (COMPLETIONS, {"stream": True, "model": "gpt2", "generate_chunk": stream_chunk([1]),

@@ -277,11 +277,12 @@ class DerenderChatStreamResponse(WireModel):
 
 def _stream_member(batch: str, stream: str) -> Any:
     """A discriminator callable: ``stream`` true picks the streaming model, absent/false/null the
-    batch one; any other value goes to the streaming model so its ``Literal[True]`` reports it."""
+    batch one (a number equal to false too: ``0`` is ``Literal[False]``'s, as in vLLM's union);
+    any other value goes to the streaming model so its ``Literal[True]`` reports it."""
 
     def pick(value: Any) -> str:
         flag = value.get("stream") if isinstance(value, dict) else getattr(value, "stream", None)
-        if flag is None or flag is False:
+        if flag is None or flag is False or type(flag) in (int, float) and flag == 0:
             return batch
         return stream
 
