@@ -163,4 +163,28 @@ def _derender_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
     return out
 
 
-RENDER_REQUEST_FIELDS = {**_cases(), **_previous_cases(), **_derender_cases()}
+#: ``response_format.json_schema`` as vLLM's ``JsonSchemaResponseFormat`` types it: ``schema``
+#: an object (null passes the type, then its rule's 400), ``description`` a string, ``strict``
+#: a bool (lax); tito took any falsy ``schema`` and any ``strict``
+_JSON_SCHEMAS = {"schema_empty_string": {"schema": ""}, "schema_list": {"schema": []},
+                 "schema_null": {"schema": None}, "strict_x": {"schema": {}, "strict": "x"},
+                 "strict_true_string": {"schema": {}, "strict": "true"},
+                 "strict_float": {"schema": {}, "strict": 1.5},
+                 "strict_one": {"schema": {}, "strict": 1},
+                 "description_int": {"schema": {}, "description": 5}}
+
+
+def _json_schema_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    out = {}
+    for name, spec in _JSON_SCHEMAS.items():
+        rf = {"type": "json_schema", "json_schema": {"name": "n", **spec}}
+        out[f"chat_json_schema_{name}"] = ("qwen3", CHAT_R, {
+            "model": "qwen3", "messages": [{"role": "user", "content": "hi"}],
+            "response_format": rf})
+        out[f"cmpl_json_schema_{name}"] = ("gpt2", CMPL_R, {"model": "gpt2", "prompt": "hi",
+                                                            "response_format": rf})
+    return out
+
+
+RENDER_REQUEST_FIELDS = {**_cases(), **_previous_cases(), **_derender_cases(),
+                         **_json_schema_cases()}

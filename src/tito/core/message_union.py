@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "breakpoint_fits", "custom_typed",
-           "openai_part_fits", "typed_tools"]
+           "lax_bool_fits", "openai_part_fits", "typed_tools"]
 
 
 #: Media part type -> the key holding its payload, and the placeholder type templates see.
@@ -73,6 +73,11 @@ def _lax_bool(value: Any) -> Any:
     if isinstance(value, str):
         return _LAX_BOOL.get(value.lower(), _INVALID)
     return _INVALID
+
+
+def lax_bool_fits(value: Any) -> bool:
+    """Whether pydantic's lax mode reads ``value`` as an ``Optional[bool]``."""
+    return _lax_bool(value) is not _INVALID
 
 
 def _typed_tool(tool: Any) -> dict[str, Any] | None:

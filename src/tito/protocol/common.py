@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from tito.core.message_union import lax_bool_fits
 from tito.errors import InvalidField, quote
 
 __all__ = [
@@ -121,9 +122,13 @@ def check_response_format(value: Any) -> Any:
                          param="body.response_format.type")
     spec = value.get("json_schema") if isinstance(value, dict) else None
     if spec is not None and (not isinstance(spec, dict) or not isinstance(spec.get("name"), str)
-                             or not isinstance(spec.get("schema") or {}, dict)):
+                             or not isinstance(spec.get("schema", {}), (dict, type(None)))
+                             or not isinstance(spec.get("description"), (str, type(None)))
+                             or not lax_bool_fits(spec.get("strict"))):
+        # (vLLM's JsonSchemaResponseFormat: `schema` an object or null, `strict` a bool)
         raise SchemaRule("response_format.json_schema needs a string `name` (and `schema`, when "
-                         "given, an object).", param="body.response_format.json_schema")
+                         "given, an object; `description` a string; `strict` a boolean).",
+                         param="body.response_format.json_schema")
     return value
 
 
