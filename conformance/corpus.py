@@ -27,6 +27,7 @@ from typing import Any
 
 from conformance import (
     nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
+    union_parts_corpus,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -2029,3 +2030,4 @@ HTTP_GROUPS["render_dsv32_empty"] = DSV32_EMPTY
 HTTP_GROUPS["render_request_fields"] = request_fields_corpus.RENDER_REQUEST_FIELDS
 #: every Responses tool kind's fields, good and bad (responses_tools_corpus)
 HTTP_GROUPS["render_responses_tool_shapes"] = responses_tools_corpus.RENDER_RESPONSES_TOOL_SHAPES
+HTTP_GROUPS["render_union_parts"] = union_parts_corpus.RENDER_UNION_PARTS

@@ -41,14 +41,42 @@ EXTRA: dict[str, list[Any]] = {
     "audio": [{"id": "a"}], "function_call": [{"name": "f", "arguments": "{}"}],
 }
 ROLES = ["user", "system", "assistant", "tool", "developer"]
+#: media and file parts of every payload shape (the second corpus: fuzz_render s342-251, an
+#: assistant's input_audio part, whose payload has no url)
+MEDIA_PARTS: list[Any] = [
+    {"type": "input_audio", "input_audio": {"data": "d", "format": "wav"}},
+    {"type": "input_audio", "input_audio": {"data": "d", "format": "mp3", "x": 1}},
+    {"type": "input_audio", "input_audio": {"data": "d", "format": "ogg"}},
+    {"type": "input_audio", "input_audio": {"data": "d"}},
+    {"type": "input_audio", "input_audio": {"data": 5, "format": "wav"}},
+    {"type": "input_audio", "input_audio": "d"},
+    {"type": "file", "file": {"file_id": "f"}}, {"type": "file", "file": {}},
+    {"type": "file", "file": {"file_data": "d", "filename": "n", "file_id": "f"}},
+    {"type": "file", "file": {"file_data": 5}}, {"type": "file", "file": {"x": 1}},
+    {"type": "file", "file": "f"},
+    {"type": "image_url", "image_url": {"url": "u", "detail": "bogus"}},
+    {"type": "image_url", "image_url": {"url": "u", "x": 1}},
+    {"type": "image_url", "image_url": {"url": 5}},
+    {"type": "image_url", "image_url": {"url": "u"}, "uuid": "x"},
+    {"type": "video_url", "video_url": {"url": "u"}},
+    {"type": "video_url", "video_url": {"url": "u"}, "uuid": "x"},
+    {"type": "video_url", "video_url": "u"}, {"video_url": "u", "uuid": "x"},
+    {"type": "audio_url", "audio_url": {"url": "u"}}, {"type": "audio_url", "audio_url": "u"},
+    {"type": "image_embeds", "image_embeds": "e"},
+    {"type": "image_embeds", "image_embeds": "e", "uuid": "x"},
+    {"type": "audio_embeds", "audio_embeds": {"a": "b"}},
+    {"type": "video_embeds", "video_embeds": "e", "audio_embeds": "a"},
+    {"type": "prompt_embeds", "data": "d"}, {"type": "image_pil"},
+    {"type": "text", "text": "a"}, {"type": "text", "text": 5}, {"type": "refusal", "refusal": "r"},
+]
 
 
-def corpus(n: int, seed: int) -> list[dict[str, Any]]:
+def corpus(n: int, seed: int, parts: list[Any] = PARTS) -> list[dict[str, Any]]:
     r = random.Random(seed)
     out = []
     for _ in range(n):
         message: dict[str, Any] = {"role": r.choice(ROLES),
-                                   "content": [r.choice(PARTS) for _ in range(r.randint(0, 3))]}
+                                   "content": [r.choice(parts) for _ in range(r.randint(0, 3))]}
         for key in r.sample(list(EXTRA), r.randint(0, 3)):
             message[key] = r.choice(EXTRA[key])
         out.append(message)
@@ -59,7 +87,7 @@ def main() -> None:
     from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
 
     cases = []
-    for message in corpus(2500, seed=33):
+    for message in [*corpus(2500, seed=33), *corpus(1500, seed=34, parts=MEDIA_PARTS)]:
         try:
             request = ChatCompletionRequest(model="m", messages=[message])
         except Exception:  # noqa: BLE001 - refused by the request model: not a union case

@@ -233,7 +233,6 @@ DEVIATIONS: list[Deviation] = [
               "a logit_bias id outside the vocabulary is a 400 at render, as for every other id "
               "a request sends; vLLM's render server passes it to the engine"),
     Deviation("render_chat_edge*", "*", "error.param", _PARAM_NOTATION),
-    Deviation("render_media_errors", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_chat_messages", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_responses_items", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_responses_custom*", "*", "error.param", _PARAM_NOTATION),
@@ -241,7 +240,6 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_responses_order", "mistral-v3_*", "error.param",
               "mistral-common's refusal of a conversation names the field it read ('messages'); "
               "vLLM's names none"),
-    Deviation("render_responses_messages", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_request_fields", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_request_fields", "derender_chat_*", "usage.completion_tokens_details",
               _REASONING_TOKENS),
@@ -734,7 +732,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_responses_tool_shapes",
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",
-          "render_fuzz_errors", "render_fuzz_order"]
+          "render_fuzz_errors", "render_fuzz_order", "render_union_parts"]
 
 
 def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[

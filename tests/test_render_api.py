@@ -135,7 +135,7 @@ def test_continue_final_message(client):
         ({"messages": [{"role": "user", "content": 5}]}, "content"),
         ({"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]}, "must be a string"),
         ({"messages": [{"role": "user", "content": [{"type": "hologram", "hologram": {}}]}]},
-         "unknown content part type"),
+         "Unsupported chat content part type: 'hologram'"),
         ({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, "image_url"),
         ({"messages": [{"role": "user", "content": None}]}, "must be a string or a list of parts"),
         ({"messages": [{"content": "no role"}]}, "role"),

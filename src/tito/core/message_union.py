@@ -12,14 +12,15 @@ vLLM's own request model) checks it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 __all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "breakpoint_fits", "custom_typed",
            "lax_bool_fits", "openai_part_fits", "typed_tools"]
 
 
-#: Media part type -> the key holding its payload, and the placeholder type templates see.
+#: Media part type -> the key holding its payload, and the placeholder type templates see
+#: (openai's ``file`` part is none: vLLM 0.33 parses no file, its unknown part type's 400)
 MEDIA_PART_TYPES: dict[str, tuple[str, str]] = {
     "image_url": ("image_url", "image"),
     "input_image": ("image_url", "image"),
@@ -30,7 +31,6 @@ MEDIA_PART_TYPES: dict[str, tuple[str, str]] = {
     "audio_embeds": ("audio_embeds", "audio"),
     "video_url": ("video_url", "video"),
     "video_embeds": ("video_embeds", "video"),
-    "file": ("file", "file"),
 }
 
 
@@ -44,17 +44,10 @@ _OPENAI_KEYS = {
                             "tool_calls"}),
     "tool": frozenset({"role", "content", "tool_call_id"}),
 }
-#: the fields of vLLM's simple media part types (all optional)
-_SIMPLE_MEDIA_FIELDS = (("image_url", "uuid"), ("audio_url",), ("video_url", "uuid"),
-                        ("image_pil", "uuid"))
 #: the custom type's typed fields and the JSON values each takes
 _CUSTOM_TYPES = (("name", str), ("tool_call_id", (str, type(None))),
                  ("reasoning", (str, dict, type(None))),
                  ("task", (str, type(None))))
-#: the typed part fields a complete part of each type sets (pydantic counts them)
-_PART_FIELDS = {"text": ("text",), "thinking": ("thinking",), "refusal": ("refusal",),
-                "tool_reference": ("name",)}
-
 
 #: pydantic's lax bool: the strings (any case) and numbers it reads as a bool
 _LAX_BOOL = {**dict.fromkeys(("1", "t", "true", "y", "yes", "on"), True),
@@ -116,21 +109,94 @@ def typed_tools(tools: Any) -> list[dict[str, Any]] | None | bool:
     return False if None in out else out  # type: ignore[return-value]
 
 
+# A typed dict's check, as pydantic's smart union scores it: the count of the declared fields a
+# value sets, nested typed dicts' fields added (None: the type refuses the value). A value
+# check returns a count too (0 for a scalar).
+_Check = Callable[[Any], "int | None"]
+
+
+def _str(value: Any) -> int | None:
+    return 0 if isinstance(value, str) else None
+
+
+def _opt_str(value: Any) -> int | None:
+    return 0 if value is None or isinstance(value, str) else None
+
+
+def _literal(*values: str) -> _Check:
+    return lambda value: 0 if isinstance(value, str) and value in values else None
+
+
+def _embeds(value: Any) -> int | None:
+    """vLLM's ``MultiModalEmbedsPayload | None``: a string or a dict of strings / number lists."""
+    if value is None or isinstance(value, str):
+        return 0
+    ok = isinstance(value, Mapping) and all(isinstance(v, str) or isinstance(v, list) and all(
+        type(x) in (int, float) for x in v) for v in value.values())
+    return 0 if ok else None
+
+
+def _typed(fields: dict[str, _Check], required: tuple[str, ...] = ()) -> _Check:
+    """A typed dict: an object holding its ``required`` keys, each declared key it has valid;
+    its count is its declared keys plus theirs (extra keys are ignored, as pydantic does)."""
+    def check(value: Any) -> int | None:
+        if not isinstance(value, Mapping) or any(k not in value for k in required):
+            return None
+        count = 0
+        for key, field_check in fields.items():
+            if key in value:
+                nested = field_check(value[key])
+                if nested is None:
+                    return None
+                count += 1 + nested
+        return count
+    return check
+
+
+_BREAKPOINT = _typed({"mode": _literal("explicit"), "ttl": _literal("30m", "12h")}, ("mode",))
+
+
+def _part(kind: str, fields: dict[str, _Check], required: tuple[str, ...] = ()) -> _Check:
+    return _typed({"type": _literal(kind), **fields}, ("type", *required))
+
+
+#: vLLM 0.33's ``ChatCompletionContentPartParam`` (the custom message type's part union):
+#: openai's text / image / input audio / file parts, then vLLM's own (the simple media, PIL
+#: and tool-reference types declare every key optional, so almost any object fits them)
+_CUSTOM_PARTS: tuple[_Check, ...] = (
+    _part("text", {"text": _str, "prompt_cache_breakpoint": _BREAKPOINT}, ("text",)),
+    _part("image_url", {"image_url": _typed({"url": _str, "detail": _literal(
+        "auto", "low", "high", "original")}, ("url",)), "prompt_cache_breakpoint": _BREAKPOINT},
+        ("image_url",)),
+    _part("input_audio", {"input_audio": _typed({"data": _str, "format": _literal(
+        "wav", "mp3")}, ("data", "format")), "prompt_cache_breakpoint": _BREAKPOINT},
+        ("input_audio",)),
+    _part("file", {"file": _typed(dict.fromkeys(("file_data", "file_id", "filename"), _str)),
+                   "prompt_cache_breakpoint": _BREAKPOINT}, ("file",)),
+    _part("audio_url", {"audio_url": _typed({"url": _str}, ("url",))}, ("audio_url",)),
+    _part("image_embeds", {"image_embeds": _embeds, "uuid": _opt_str}),
+    _part("audio_embeds", {"audio_embeds": _embeds, "uuid": _opt_str}),
+    _part("video_embeds", {"video_embeds": _embeds, "audio_embeds": _embeds, "uuid": _opt_str}),
+    _part("prompt_embeds", {"data": _str}, ("data",)),
+    _part("video_url", {"video_url": _typed({"url": _str}, ("url",))}, ("video_url",)),
+    _part("refusal", {"refusal": _str}, ("refusal",)),
+    _typed({"image_pil": lambda v: 0 if v is None else None, "uuid": _opt_str}),
+    _typed({"image_url": _opt_str, "uuid": _opt_str}),
+    _typed({"audio_url": _opt_str}),
+    _typed({"video_url": _opt_str, "uuid": _opt_str}),
+    _typed({"name": _str, "type": _literal("tool_reference")}),
+    _part("thinking", {"thinking": _str, "closed": lambda v: (
+        None if _lax_bool(v) is _INVALID or v is None else 0)}, ("thinking",)),
+)
+
+
 def _part_fields(part: Any) -> int | None:
-    """How many typed fields ``part`` sets as vLLM's custom type validates it (None: invalid)."""
+    """How many typed fields ``part`` sets as vLLM's custom type validates it (the best of its
+    part types, nested fields counted; a string part none; None: no part type takes it)."""
     if isinstance(part, str):
         return 0
-    if not isinstance(part, Mapping):
-        return None
-    kind = part.get("type")
-    if isinstance(kind, str) and kind in _PART_FIELDS and all(
-            isinstance(part.get(k), str) for k in _PART_FIELDS[kind]):
-        return 1 + len(_PART_FIELDS[kind]) + isinstance(part.get("closed"), bool)
-    media = part.get(kind) if isinstance(kind, str) and kind in MEDIA_PART_TYPES else None
-    if isinstance(media, Mapping) and isinstance(media.get("url"), str):
-        return 2 + len(media)  # type, the payload, the payload's keys
-    # else the permissive simple media types (all keys optional): the best one's keys
-    return max(sum(1 for k in fields if k in part) for fields in _SIMPLE_MEDIA_FIELDS)
+    counts = [c for c in (check(part) for check in _CUSTOM_PARTS) if c is not None]
+    return max(counts) if counts else None
 
 
 #: the part types each role's OpenAI message type takes (system, developer, tool: text only)

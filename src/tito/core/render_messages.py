@@ -37,6 +37,12 @@ _TEXT_PART_KEYS = {"text": "text", "input_text": "text", "output_text": "text", 
 #: the other text types give a null text.
 _SKIP_WITHOUT_TEXT = frozenset({"text", "refusal"})
 
+#: the part types vLLM 0.33 parses, as its unknown part type's 400 lists them
+_SUPPORTED_PART_TYPES = ", ".join(sorted({
+    "text", "thinking", "input_text", "output_text", "input_image", "image_url", "image_embeds",
+    "audio_embeds", "video_embeds", "prompt_embeds", "image_pil", "audio_url", "input_audio",
+    "refusal", "video_url", "tool_reference"}))
+
 #: Every key of vLLM 0.33's content part types; a part's other keys ride along on the part the
 #: template gets in the list format (vLLM's ``_collect_extra_fields``).
 _KNOWN_PART_KEYS = frozenset({
@@ -154,7 +160,8 @@ def _one_part(part: Any, pw: str, media: list[dict[str, Any]], text_only: str | 
             raise refuse_media(kind, text_only)
         media.append(dict(part))
         return (placeholder, None, extra)
-    raise BadRequest(f"{pw}: unknown content part type '{kind}'.", param=pw)
+    raise BadRequest(f"Unsupported chat content part type: {kind!r}. Supported types: "
+                     f"{_SUPPORTED_PART_TYPES}.", param="type")  # vLLM 0.33's words
 
 
 def join_texts(texts: list[Any], sep: str = "\n") -> str:

@@ -167,9 +167,11 @@ def _reasoning(value: Any, where: str) -> str:
     return ReasoningObject(where) if isinstance(value, Mapping) else _text(value, where)
 
 
-def _text(value: Any, where: str) -> str:
+def _text(value: Any, where: str, *, part: bool = False) -> str:
+    """``value`` as harmony's ``TextContent`` takes it; a content ``part``'s text fails there,
+    in vLLM 0.33, as a pydantic error of its own (no param)."""
     if not isinstance(value, str):
-        raise BadRequest(f"{where} must be a string.", param=where)
+        raise BadRequest(f"{where} must be a string.", param=None if part else where)
     return value
 
 
@@ -260,8 +262,8 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str,
         if lazy:
             _check_lazy_parts(role, content, where)
         parts = tuple(
-            _text(c.get("text", ""), f"{where}.content.{k}.text") if isinstance(c, dict)
-            else _text(c, f"{where}.content.{k}")
+            _text(c.get("text", ""), f"{where}.content.{k}.text", part=True)
+            if isinstance(c, dict) else _text(c, f"{where}.content.{k}", part=True)
             for k, c in enumerate(content)
         )
     if role == "assistant":
