@@ -27,7 +27,7 @@ from typing import Any
 
 from conformance import (
     nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
-    union_parts_corpus,
+    structured_options_corpus, union_parts_corpus,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -2031,3 +2031,4 @@ HTTP_GROUPS["render_request_fields"] = request_fields_corpus.RENDER_REQUEST_FIEL
 #: every Responses tool kind's fields, good and bad (responses_tools_corpus)
 HTTP_GROUPS["render_responses_tool_shapes"] = responses_tools_corpus.RENDER_RESPONSES_TOOL_SHAPES
 HTTP_GROUPS["render_union_parts"] = union_parts_corpus.RENDER_UNION_PARTS
+HTTP_GROUPS["render_structured_options"] = structured_options_corpus.RENDER_STRUCTURED_OPTIONS

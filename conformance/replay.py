@@ -732,7 +732,8 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_responses_tool_shapes",
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",
-          "render_fuzz_errors", "render_fuzz_order", "render_union_parts"]
+          "render_fuzz_errors", "render_fuzz_order", "render_union_parts",
+          "render_structured_options"]
 
 
 def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[

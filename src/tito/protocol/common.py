@@ -319,13 +319,18 @@ class RepetitionDetectionParams(OpenAIBaseModel):
 
 
 _STRUCTURED_KINDS = ("json", "regex", "choice", "grammar", "json_object", "structural_tag")
+#: vLLM's boolean options of a constraint (False, their default, is not written)
+_STRUCTURED_OPTIONS = ("disable_any_whitespace", "disable_additional_properties")
 
 
 class StructuredOutputsParams(OpenAIBaseModel):
     """A structured-output constraint; shared by the OpenAI requests and ``SamplingParams``.
 
-    Only the constraint kinds are typed; backend switches (``disable_fallback``, ...) pass through
-    as extras so a newer engine option never makes tito reject a request.
+    vLLM 0.33's ``StructuredOutputsParams`` dataclass: its constraint kinds and three options
+    (typed: ``disable_any_whitespace`` a bool, not nullable, read as pydantic's lax bool); any
+    other key (``disable_fallback``, its own ``_backend``, a typo) is dropped, as vLLM's body
+    drops it, so it never reaches the engine's sampling params (fuzz_render: an unknown key
+    rode along in tito's GenerateRequest).
     """
 
     json_: str | dict[str, Any] | None = Field(default=None, alias="json")
@@ -334,14 +339,19 @@ class StructuredOutputsParams(OpenAIBaseModel):
     grammar: str | None = None
     json_object: bool | None = None
     structural_tag: str | dict[str, Any] | None = None
+    disable_any_whitespace: bool = False
+    disable_additional_properties: bool = False
+    whitespace_pattern: str | None = None
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
     @model_serializer(mode="wrap")
     def _wire_name(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Emit ``json`` (the wire name) even without ``by_alias``: the attribute is only renamed
-        because ``BaseModel.json`` is taken."""
-        return {("json" if k == "json_" else k): v for k, v in handler(self).items()}
+        because ``BaseModel.json`` is taken; an option at its default is left out (the engine's
+        default), so a constraint dumps as compactly as it was sent."""
+        return {("json" if k == "json_" else k): v for k, v in handler(self).items()
+                if not (k in _STRUCTURED_OPTIONS and v is False)}
 
     @model_validator(mode="after")
     def _one_kind(self) -> "StructuredOutputsParams":
