@@ -222,10 +222,10 @@ def test_echo_prepends_prompt(client, vocabs):
     vocab = vocabs["gpt2"]
     prompt = vocab.encode("Say:")
     ids = vocab.encode(" hello")
-    c = completion(client, ids, {"echo": True}, prompt=prompt, finish="length")
+    c = completion(client, ids, {"echo": True, "prompt": "Say:"}, prompt=prompt, finish="length")
     assert c["text"] == "Say: hello"
     outs, _ = _stream(client, "gpt2", [ids[:1], ids[1:]],
-                      {"prompt_token_ids": prompt, "completion_request": {"model": "gpt2", "prompt": "x", "echo": True}})
+                      {"prompt_token_ids": prompt, "completion_request": {"model": "gpt2", "prompt": "Say:", "echo": True}})
     assert "".join(o["choices"][0]["text"] for o in outs) == "Say: hello"
 
 
@@ -238,7 +238,7 @@ def test_echo_with_prompt_logprobs(client, vocabs):
     resp["prompt_logprobs"] = [None] + [{str(t): {"logprob": -1.0, "rank": 1, "decoded_token": None}}
                                         for t in prompt[1:]]
     body = {"model": "gpt2", "prompt_token_ids": [prompt],
-            "completion_request": {"model": "gpt2", "prompt": "x", "echo": True, "logprobs": 1},
+            "completion_request": {"model": "gpt2", "prompt": "Say it", "echo": True, "logprobs": 1},
             "generate_responses": [resp]}
     c = post(client, COMPLETIONS, body)["choices"][0]
     lp = c["logprobs"]
@@ -266,7 +266,7 @@ def test_echo_prompt_logprobs_follow_the_requests_logprobs(client, vocabs):
     cut = {}
     for logprobs in (1, -1, 0):
         body = {"model": "gpt2", "prompt_token_ids": [prompt],
-                "completion_request": {"model": "gpt2", "prompt": "x", "echo": True,
+                "completion_request": {"model": "gpt2", "prompt": "Say it", "echo": True,
                                        "logprobs": logprobs},
                 "generate_responses": [resp]}
         cut[logprobs] = post(client, COMPLETIONS, body)["choices"][0]["logprobs"]["top_logprobs"]
@@ -280,7 +280,7 @@ def test_echo_prompt_logprobs_follow_the_requests_logprobs(client, vocabs):
     for choice in resp["choices"]:
         choice.pop("logprobs", None)
     body = {"model": "gpt2", "prompt_token_ids": [prompt],
-            "completion_request": {"model": "gpt2", "prompt": "x", "echo": True},
+            "completion_request": {"model": "gpt2", "prompt": "Say it", "echo": True},
             "generate_responses": [resp]}
     c = post(client, COMPLETIONS, body)["choices"][0]
     assert c["logprobs"] is None and c["text"] == "Say it now"
@@ -341,3 +341,32 @@ def test_engine_stop_reason_passed_on_any_finish(client, vocabs, finish, reason)
     c = post(client, CHAT, body)["choices"][0]
     assert (c["message"]["content"], c["finish_reason"], c["stop_reason"]) == (
         "\n\nHi", finish, reason)
+
+
+def test_echo_is_the_prompt_string_as_sent(client, vocabs):
+    """A prompt sent as text is echoed as that text, as vLLM 0.33's completions echo it
+    (``final_res.prompt``), not its ids decoded: a special token in it stays with
+    ``skip_special_tokens`` (and no BOS a tokenizer adds shows without it: mistral-v3-hf,
+    fuzz_derender mistral-v3-hf-cmpl:512:3, echoed "<s> x"); a list of strings, one per
+    response; ids (or no text) are decoded as before."""
+    gpt2 = vocabs["gpt2"]
+    prompt = "Hi<|endoftext|> there"
+    ids = gpt2.encode(prompt)
+    assert 50256 in ids
+    out = gpt2.encode(" one")
+    c = completion(client, out, {"prompt": prompt, "echo": True}, finish="length", prompt=ids)
+    assert c["text"] == prompt + " one"
+    body = {"model": "gpt2", "completion_request": {"model": "gpt2", "prompt": [prompt, "x"],
+                                                     "echo": True},
+            "prompt_token_ids": [ids, gpt2.encode("x")],
+            "generate_responses": [generate_response(out, finish_reason="length")] * 2}
+    texts = [c["text"] for c in post(client, COMPLETIONS, body)["choices"]]
+    assert texts == [prompt + " one", "x one"]
+    body["completion_request"]["prompt"] = [ids, gpt2.encode("x")]
+    texts = [c["text"] for c in post(client, COMPLETIONS, body)["choices"]]
+    assert texts == ["Hi there one", "x one"]  # (ids: decoded, the special token skipped)
+    s = post(client, COMPLETIONS, {
+        "stream": True, "model": "gpt2", "prompt_token_ids": ids,
+        "completion_request": {"model": "gpt2", "prompt": prompt, "echo": True},
+        "generate_chunk": stream_chunk(out, finish_reason="length")})
+    assert s["chunk"]["choices"][0]["text"] == prompt + " one"

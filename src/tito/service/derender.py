@@ -40,6 +40,7 @@ from tito.service.derender_shaping import (
     _seed,
     _token_ids,
     _usage,
+    prompt_string,
 )
 
 # the streamed call, importable from here as before (its own module since the split)
@@ -191,7 +192,8 @@ def derender_completion(model: ServedModel, req: DerenderCompletionRequest) -> C
             completion_tokens += len(choice.token_ids or [])
             _, out = _batch_choice(model, cfg, seed, choice, resp.request_id, k)
             prefix, prefix_lp, offset = (
-                _echo(model, cfg, seed, resp.prompt_logprobs if echo_lp else None) if echo
+                _echo(model, cfg, seed, resp.prompt_logprobs if echo_lp else None,
+                      prompt_string(settings, r, len(responses))) if echo
                 else ("", None, 0)
             )
             logprobs = None

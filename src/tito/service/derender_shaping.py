@@ -181,21 +181,39 @@ def _echo_requested(req: CompletionRequest | None) -> bool:
     return req is not None and bool(req.echo)
 
 
+def prompt_string(settings: Any, index: int, count: int) -> str | None:
+    """The prompt string of response ``index`` of ``count`` when the completions request sent
+    its prompt as text (one string, or one string per response), else None (ids, or render's
+    ``derender_context``, which carries no text)."""
+    prompt = getattr(settings, "prompt", None)
+    if isinstance(prompt, str):
+        return prompt if count == 1 else None
+    if isinstance(prompt, list) and len(prompt) == count and isinstance(prompt[index], str):
+        return prompt[index]
+    return None
+
+
 def _echo(
     model: ServedModel,
     cfg: ChoiceConfig,
     prompt_ids: Sequence[int] | None,
     prompt_logprobs: list[Any] | None,
+    prompt_text: str | None = None,
 ) -> tuple[str, dict[str, Any] | None, int]:
     """The echoed prompt: its text, its completion-shaped logprobs (when the engine sent
     ``prompt_logprobs``) and the text offset where the output's logprobs continue. Each
     position keeps the engine's first ``cfg.top_logprobs`` candidates (``logprobs + 1``), as
-    vLLM's completions cut the echoed prompt's logprobs and the output's alike."""
+    vLLM's completions cut the echoed prompt's logprobs and the output's alike.
+
+    The text is ``prompt_text`` when the request's prompt was that string (vLLM's completions
+    echo the prompt as sent, ``final_res.prompt``: no BOS the tokenizer added, whatever
+    ``skip_special_tokens``), else the prompt's ids decoded."""
     from tito.core import logprobs as lp
 
     if prompt_ids is None:
         raise BadRequest("echo needs the prompt: send prompt_token_ids", param="prompt_token_ids")
-    text = model.vocab.decode(prompt_ids, skip_special_tokens=cfg.skip_special_tokens)
+    text = prompt_text if prompt_text is not None else model.vocab.decode(
+        prompt_ids, skip_special_tokens=cfg.skip_special_tokens)
     if prompt_logprobs is None:
         return text, None, len(text)
     entries: list[dict[str, Any]] = []
