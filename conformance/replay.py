@@ -251,6 +251,7 @@ DEVIATIONS: list[Deviation] = [
               "(vLLM's own chat and completions to_sampling_params put both there; its render "
               "leaves them out)"),
     Deviation("render_responses_tool_shapes", "*", "error.param", _PARAM_NOTATION),
+    Deviation("render_responses_item_shapes", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_top_logprobs_null", "*echo*", "*sampling_params.skip_reading_prefix_cache",
               _ECHO_CACHE),
     Deviation("tokenize_harmony_reasoning", "*", "error.param", _PARAM_NOTATION),
@@ -729,7 +730,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_responses_order", "render_responses_constraints",
           "render_responses_messages", "render_top_logprobs_null", "render_tool_choice_null",
           "render_messages_models", "render_json_values", "render_request_fields",
-          "render_responses_tool_shapes",
+          "render_responses_tool_shapes", "render_responses_item_shapes",
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",
           "render_fuzz_errors", "render_fuzz_order", "render_union_parts",

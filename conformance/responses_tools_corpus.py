@@ -1,6 +1,7 @@
 """The ``render_responses_tool_shapes`` group: every kind of Responses tool with good and bad
 values of its fields, and the ``reasoning`` object's, on qwen3 and gpt-oss (recorded per
-server by ``record.py``).
+server by ``record.py``); ``render_responses_item_shapes``: the reasoning and output message
+input items a client sends back, with good and bad values of their fields.
 
 What vLLM 0.33 does, measured: ``tools`` is the openai SDK's union of tool types, so every
 field of every kind is typed (a hosted tool's options, a function tool's ``allowed_callers``,
@@ -127,3 +128,72 @@ def _cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
 
 
 RENDER_RESPONSES_TOOL_SHAPES = _cases()
+
+#: Measured for the items: a reasoning item needs a ``summary``; its ``id`` (when given) is a
+#: string, its ``status`` an item status or null, its ``encrypted_content`` a string or null
+#: (schema 400s); vLLM's conversion reads it only as the SDK's model (``summary`` of
+#: ``summary_text`` parts, ``content`` null or of ``reasoning_text`` parts): otherwise the chat
+#: path's "Unsupported input item type: reasoning" and, with content, the harmony path's 400;
+#: gpt-oss never reads ``encrypted_content`` (tito refused it there). An output message's
+#: ``id`` is a string and its ``status`` an item status when given (not null), an
+#: ``output_text``'s ``annotations`` a list of the SDK's annotation objects and its
+#: ``logprobs`` a list or null.
+_R = {"type": "reasoning", "id": "r1", "summary": [],
+      "content": [{"type": "reasoning_text", "text": "t"}]}
+_O = {"type": "message", "role": "assistant",
+      "content": [{"type": "output_text", "text": "b", "annotations": []}]}
+
+
+def _without(item: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k != key}
+
+
+def _text_part(**extra: Any) -> dict[str, Any]:
+    return {**_O, "content": [{"type": "output_text", "text": "b", **extra}]}
+
+
+ITEMS: dict[str, dict[str, Any]] = {
+    "r_no_id": _without(_R, "id"), "r_no_summary": _without(_R, "summary"),
+    "r_no_content": _without(_R, "content"),
+    "r_summary_item": {**_R, "summary": [{"type": "summary_text", "text": "s"}]},
+    "r_summary_bad_type": {**_R, "summary": [{"type": "x", "text": "s"}]},
+    "r_summary_no_text": {**_R, "summary": [{"type": "summary_text"}]},
+    "r_summary_str": {**_R, "summary": "s"}, "r_summary_null": {**_R, "summary": None},
+    "r_summary_dict": {**_R, "summary": {}},
+    "r_content_no_text": {**_R, "content": [{"type": "reasoning_text"}]},
+    "r_content_null": {**_R, "content": None}, "r_content_str": {**_R, "content": "x"},
+    "r_content_part_extra": {**_R, "content": [{"type": "reasoning_text", "text": "t", "x": 1}]},
+    "r_no_content_bad_summary": {**_without(_R, "content"), "summary": [{"type": "x"}]},
+    "r_encrypted": {**_R, "encrypted_content": "e"}, "r_encrypted_bad": {**_R, "encrypted_content": 5},
+    "r_encrypted_no_content": {**_without(_R, "content"), "encrypted_content": "e"},
+    "r_status_bad": {**_R, "status": "x"}, "r_status_ok": {**_R, "status": "completed"},
+    "r_status_null": {**_R, "status": None}, "r_extra": {**_R, "bogus": 1},
+    "r_id_int": {**_R, "id": 5}, "r_id_null": {**_R, "id": None},
+    "o_no_annotations": _text_part(), "o_annotations_null": _text_part(annotations=None),
+    "o_logprobs": _text_part(annotations=[], logprobs=[]),
+    "o_logprobs_null": _text_part(annotations=[], logprobs=None),
+    "o_logprobs_bad": _text_part(annotations=[], logprobs=5),
+    "o_id": {**_O, "id": "m1"}, "o_id_int": {**_O, "id": 5}, "o_id_null": {**_O, "id": None},
+    "o_status": {**_O, "status": "completed"}, "o_status_bad": {**_O, "status": "x"},
+    "o_status_null": {**_O, "status": None},
+    "o_ann_url": _text_part(annotations=[{"type": "url_citation", "url": "u", "title": "t",
+                                          "start_index": 0, "end_index": 1}]),
+    "o_ann_file_path": _text_part(annotations=[{"type": "file_path", "file_id": "f", "index": 0}]),
+    "o_ann_bool_index": _text_part(annotations=[{"type": "file_path", "file_id": "f",
+                                                 "index": True}]),
+    "o_ann_int": _text_part(annotations=[5]), "o_ann_empty": _text_part(annotations=[{}]),
+    "o_content_str": {**_O, "content": "b"},
+}
+
+
+def _item_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    out = {}
+    for server in ("qwen3", "gpt-oss"):
+        for name, item in ITEMS.items():
+            out[f"{server}_{name}"] = (server, RESPONSES_R, {"model": server, "input": [
+                {"type": "message", "role": "user", "content": "a"}, item,
+                {"type": "message", "role": "user", "content": "q"}]})
+    return out
+
+
+RENDER_RESPONSES_ITEM_SHAPES = _item_cases()

@@ -164,6 +164,46 @@ def _check_call_item(item: dict[str, Any]) -> None:
         raise ValueError(f"a {kind} item's id must be a string.")
 
 
+_ITEM_STATUSES = ("in_progress", "completed", "incomplete")
+#: an output_text annotation's type -> its required fields and their JSON types
+_ANNOTATIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "url_citation": {"url": str, "title": str, "start_index": int, "end_index": int},
+    "file_citation": {"file_id": str, "filename": str, "index": int},
+    "container_file_citation": {"container_id": str, "file_id": str, "filename": str,
+                                "start_index": int, "end_index": int},
+    "file_path": {"file_id": str, "index": int},
+}
+
+
+def _lax_int(value: Any) -> bool:
+    """pydantic's lax ``int``: an int (a bool too), an integral float, a string of digits."""
+    return isinstance(value, int) or isinstance(value, float) and value.is_integer() or (
+        isinstance(value, str) and value.strip().lstrip("+-").isdigit())
+
+
+def _annotation_fits(value: Any) -> bool:
+    """One ``output_text`` annotation of the SDK's union (its required fields typed)."""
+    fields = _ANNOTATIONS.get(value.get("type")) if isinstance(value, dict) else None
+    return fields is not None and all(
+        _lax_int(value.get(k)) if t is int else isinstance(value.get(k), t)
+        for k, t in fields.items())
+
+
+def _check_reasoning_item(item: dict[str, Any]) -> None:
+    """A reasoning item as vLLM 0.33's input union takes it: a ``summary`` (of any shape here:
+    its parts are checked where the item is converted, :mod:`tito.service.responses_items`),
+    an ``id`` a string when given, a ``status`` one of the item statuses or null, an
+    ``encrypted_content`` a string or null."""
+    if item.get("summary") is None:
+        raise ValueError("a reasoning item needs a summary (a list of summary_text parts).")
+    if "id" in item and not isinstance(item["id"], str):
+        raise ValueError("a reasoning item's id must be a string.")
+    if item.get("status") not in (None, *_ITEM_STATUSES):
+        raise ValueError(f"a reasoning item's status is one of {', '.join(_ITEM_STATUSES)}.")
+    if not isinstance(item.get("encrypted_content"), (str, type(None))):
+        raise ValueError("a reasoning item's encrypted_content must be a string.")
+
+
 def _check_output_parts(item: dict[str, Any]) -> bool:
     """A message with ``output_text`` / ``refusal`` parts is an output message (the other
     message types take input parts only): an assistant's, ``type: "message"`` written out, and
@@ -181,6 +221,16 @@ def _check_output_parts(item: dict[str, Any]) -> bool:
                 p.get("type") == "output_text" and isinstance(p.get("text"), str)
                 or p.get("type") == "refusal" and isinstance(p.get("refusal"), str))):
             raise ValueError("an output message's parts are output_text or refusal parts.")
+        if "annotations" in p and not (isinstance(p["annotations"], list) and all(
+                _annotation_fits(a) for a in p["annotations"])):
+            raise ValueError("an output_text part's annotations are a list of url_citation, "
+                             "file_citation, container_file_citation or file_path objects.")
+        if not isinstance(p.get("logprobs"), (list, type(None))):
+            raise ValueError("an output_text part's logprobs are a list.")
+    if "id" in item and not isinstance(item["id"], str):
+        raise ValueError("an output message's id must be a string.")
+    if "status" in item and item["status"] not in _ITEM_STATUSES:
+        raise ValueError(f"an output message's status is one of {', '.join(_ITEM_STATUSES)}.")
     return True
 
 
@@ -316,6 +366,8 @@ class ResponsesRequest(OpenAIBaseModel):
                 if kind in ("custom_tool_call", "function_call", "function_call_output",
                             "custom_tool_call_output"):
                     _check_call_item(item)
+                if kind == "reasoning":
+                    _check_reasoning_item(item)
                 if kind != "message":
                     continue
                 if item.get("role") not in ("user", "assistant", "system", "developer"):

@@ -27,7 +27,24 @@ def _text_of(content: Any) -> str | None:
     return None
 
 
+def _texts_fit(parts: Any, kind: str) -> bool:
+    """A list of ``kind`` parts, each with a string ``text`` (the SDK's reasoning item)."""
+    return isinstance(parts, list) and all(
+        isinstance(p, dict) and p.get("type") == kind and isinstance(p.get("text"), str)
+        for p in parts)
+
+
+def _reasoning_typed(item: dict[str, Any]) -> bool:
+    """Whether vLLM 0.33 holds the item as the SDK's reasoning item model (its ``summary`` of
+    ``summary_text`` parts, its ``content`` null or of ``reasoning_text`` parts); else it holds
+    the item's param type, whose parts are a lazy iterator its conversion cannot read."""
+    return _texts_fit(item.get("summary"), "summary_text") and (
+        item.get("content") is None or _texts_fit(item.get("content"), "reasoning_text"))
+
+
 def _reasoning_text(item: dict[str, Any]) -> str:
+    if not _reasoning_typed(item):  # (vLLM's conversion knows the model, not the param type)
+        raise BadRequest("Unsupported input item type: reasoning", param="input")
     if item.get("encrypted_content"):
         raise BadRequest("Encrypted content is not supported.", param="input")
     for key in ("content", "summary"):
@@ -59,11 +76,15 @@ def _flatten(content: Any) -> str | None:
 
 def _harmony_reasoning(item: dict[str, Any]) -> str | None:
     """vLLM 0.33's harmony path: a reasoning item's content texts joined with ``\n``; None
-    (no message) without content."""
-    if item.get("encrypted_content"):
-        raise BadRequest("Encrypted content is not supported.", param="input")
+    (no message) without content (an ``encrypted_content`` beside it is never read). Content
+    held as the param type's lazy iterator (:func:`_reasoning_typed`) is its 400."""
     parts = item.get("content")
-    if not isinstance(parts, list) or not parts:
+    if not parts:
+        return None
+    if not _reasoning_typed(item):
+        raise BadRequest("a reasoning item's content cannot be read: its summary and content "
+                         "are lists of summary_text / reasoning_text parts.", param="input")
+    if not isinstance(parts, list):
         return None
     return "\n".join(_part_text(p, "input") for p in parts)
 
