@@ -42,7 +42,7 @@ _NOT_TITOS = ("vllm_stream", "vllm_error")
 #: vLLM parsers whose batch path re-serializes the arguments (json.dumps) while their stream
 #: sends the model's text: tito streams the model's text in both (stream == batch)
 _BATCH_RESERIALIZES = {"hermes", "qwen3_json", "longcat", "hunyuan_a13b", "mistral", "granite",
-                       "kimi_k2", "plamo3", "inkling"}
+                       "kimi_k2", "plamo3", "inkling", "gigachat3"}
 
 
 def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> str | None:

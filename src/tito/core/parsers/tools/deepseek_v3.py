@@ -43,10 +43,13 @@ Phases (``args`` is in :mod:`._objects`):
     next call (``next``),
     ``<｜tool▁calls▁end｜>`` is consumed and closes the section (``text``); anything else is text.
 
-Rules: arguments are the raw text between the fence and the closing fence (as vLLM's
-``deepseek_v3`` parser, which does not re-serialize), minus surrounding whitespace; text before
-and after the section is content (vLLM keeps only the text before); unknown tool names pass
-through (as vLLM).
+Rules: arguments are the raw text between the fence's newline and the closing fence's (as vLLM's
+``deepseek_v3`` regex, which does not re-serialize: ARGS between ``json`` + newline and newline
++ fence + ``<｜tool▁call▁end｜>``): whitespace before the ``{`` and after the ``}`` is the
+arguments' (fuzz seed 114, ``deepseek_v3/fz39_*``), the trailing run only when
+``\n```<｜tool▁call▁end｜>`` follows it within ``tail_limit`` characters (held until then; else
+dropped, batch and stream alike); text before and after the section is content (vLLM keeps only
+the text before); unknown tool names pass through (as vLLM).
 """
 
 from __future__ import annotations
@@ -94,7 +97,9 @@ def parse_header(s: str, lead: Sequence[str]) -> Header:
     j = match_leads(s, (FENCE_OPEN,), newline + 1)
     if isinstance(j, Header):
         return j
-    return open_args(s, j, name)
+    h = open_args(s, j, name)
+    # the arguments start right after the fence's newline: whitespace past it is theirs
+    return Header("commit", j + 1, name) if h.kind == "commit" and s[j : j + 1] == "\n" else h
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,9 @@ class DeepSeekV3Parser(ObjectCallParser):
     skip_broken: ClassVar[bool] = True
     #: longest text ``tail`` holds while its closing markers may still come (plamo3's are long)
     tail_limit: ClassVar[int] = _TAIL_LIMIT
+    #: the whitespace between the arguments' JSON and the newline before ``fence_close`` +
+    #: ``call_end`` is the arguments' (deepseek_v3: vLLM's regex; plamo3 strips it)
+    fence_ws_kept: ClassVar[bool] = True
     #: after a section began, a call marker outside any section opens a call and a stray section
     #: end is markup (the ``text`` phase above): vLLM 0.33's deepseek_v3 / deepseek_v31 parsers
     #: (their subclasses kimi_k2 and plamo3 are other parsers in vLLM: False)
@@ -206,6 +214,11 @@ class DeepSeekV3Parser(ObjectCallParser):
         ends = (self.call_end, self.calls_end)
         fence = self.fence_close
         if fence and s.startswith(fence, i):
+            if self.fence_ws_kept and pos < i and s[i - 1] == "\n" and s.startswith(
+                    fence + self.call_end, i) and i + len(fence + self.call_end) - pos <= (
+                    self.tail_limit):
+                # (held whole in a stream: every prefix of it was at most ``tail_limit``)
+                out.args(st, s[pos : i - 1])
             i = skip_ws(s, i + len(fence))
         elif fence and (i == len(s) or is_proper_prefix(s[i:], (fence,))) and (
             not final and len(s) - pos <= self.tail_limit

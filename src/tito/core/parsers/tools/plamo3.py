@@ -68,6 +68,7 @@ class Plamo3Parser(DeepSeekV3Parser):
     call_end: ClassVar[str] = END_REQUEST
     calls_end: ClassVar[str] = END_REQUESTS
     fence_close: ClassVar[str] = END_ARGS
+    fence_ws_kept: ClassVar[bool] = False  # (vLLM's _extract_args_json strips the raw text)
     sep: ClassVar[str] = END_NAME
     stop_markers: ClassVar[tuple[str, ...]] = (END_ARGS, END_REQUEST, END_REQUESTS)
     #: the arguments' end marker ends them also inside a string the model never closed (vLLM's
