@@ -196,4 +196,39 @@ def _item_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
     return out
 
 
-RENDER_RESPONSES_ITEM_SHAPES = _item_cases()
+#: gpt-oss's instructions: the request's (``""`` too), else a leading system / developer item's
+#: flattened text (``""`` too, its parts flattened as a list): beside tools, vLLM's developer
+#: message then writes an empty ``# Instructions`` section (tito dropped an empty one)
+_SYS = {"type": "message", "role": "system", "content": ""}
+_USER = {"type": "message", "role": "user", "content": "hi"}
+_RT = [{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}]
+_FIRSTS: dict[str, list[dict[str, Any]]] = {
+    "none": [], "sys_empty": [_SYS], "sys_text": [{**_SYS, "content": "S"}],
+    "dev_empty": [{**_SYS, "role": "developer"}],
+    "sys_parts_empty": [{**_SYS, "content": [{"type": "input_text", "text": ""}]}],
+    "sys_parts_text": [{**_SYS, "content": [{"type": "input_text", "text": "S"}]}],
+    "sys_no_parts": [{**_SYS, "content": []}], "later_sys_empty": [_USER, _SYS],
+    "later_sys_parts": [_USER, {**_SYS, "content": [{"type": "input_text", "text": "L"}]}],
+}
+
+
+def _instruction_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    out = {}
+    for instructions in ("absent", None, "", "X"):
+        for name, first in _FIRSTS.items():
+            body: dict[str, Any] = {"model": "gpt-oss", "input": [*first, _USER], "tools": _RT}
+            if instructions != "absent":
+                body["instructions"] = instructions
+            out[f"gpt-oss_instructions_{instructions}_{name}"] = ("gpt-oss", RESPONSES_R, body)
+    for tools in ((), _RT):
+        out[f"gpt-oss_string_input_empty_instructions{'_tools' if tools else ''}"] = (
+            "gpt-oss", RESPONSES_R, {"model": "gpt-oss", "input": "hi", "instructions": "",
+                                     **({"tools": list(tools)} if tools else {})})
+    for name, content in (("empty_string", ""), ("object", {}), ("empty_list", [])):
+        out[f"gpt-oss_reasoning_content_{name}"] = ("gpt-oss", RESPONSES_R, {
+            "model": "gpt-oss", "input": [_USER, {"type": "reasoning", "summary": [],
+                                                  "content": content}, _USER]})
+    return out
+
+
+RENDER_RESPONSES_ITEM_SHAPES = {**_item_cases(), **_instruction_cases()}

@@ -79,12 +79,10 @@ def _harmony_reasoning(item: dict[str, Any]) -> str | None:
     (no message) without content (an ``encrypted_content`` beside it is never read). Content
     held as the param type's lazy iterator (:func:`_reasoning_typed`) is its 400."""
     parts = item.get("content")
-    if not parts:
-        return None
-    if not _reasoning_typed(item):
+    if parts is not None and not _reasoning_typed(item):  # (its lazy iterator is always true)
         raise BadRequest("a reasoning item's content cannot be read: its summary and content "
                          "are lists of summary_text / reasoning_text parts.", param="input")
-    if not isinstance(parts, list):
+    if not parts:
         return None
     return "\n".join(_part_text(p, "input") for p in parts)
 
@@ -140,7 +138,8 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
     gpt-oss, whose items vLLM 0.33 converts one by one (``response_input_to_harmony``): none
     joins the one before, an assistant message is always its own ``final`` message."""
     messages: list[dict[str, Any]] = []
-    if request.instructions:
+    if request.instructions if not harmony else request.instructions is not None:
+        # (gpt-oss: "" too, vLLM's harmony preamble then writes empty instructions beside tools)
         messages.append({"role": "system", "content": request.instructions})
     if isinstance(request.input, str):
         if request.input or not (harmony and request.previous_input_messages):
@@ -198,8 +197,10 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
                 prev["content"] = text
             else:
                 messages.append({"role": "assistant", "content": text})
-        elif harmony and role in ("system", "developer") and not _flatten(item.get("content")):
-            continue  # vLLM's harmony path: no message for instructions without text
+        elif harmony and role in ("system", "developer") and not _flatten(item.get("content")) \
+                and not (i == 0 and request.instructions is None):
+            continue  # vLLM's harmony path: no message for instructions without text (but the
+            # first item without instructions is its instructions, "" or none: peeled as such)
         elif isinstance(role, str):
             messages.append({k: v for k, v in item.items() if k not in ("type", "id", "status")})
         else:

@@ -230,7 +230,7 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str,
     out: list[Message] = []
     tool_calls = msg.get("tool_calls") or []
     reasoning = msg.get("reasoning")
-    lazy = _lazy(msg)
+    lazy = _lazy(msg) and not items  # (a Responses item's parts are a list, never lazy)
     if role == "assistant" and tool_calls:
         text = None if lazy else flatten_text(msg.get("content"))
         if text:
@@ -308,7 +308,10 @@ def build_conversation(
     rest = list(messages)
     instructions = None
     if rest and isinstance(rest[0], Mapping) and rest[0].get("role") in ("system", "developer"):
-        instructions = None if _lazy(rest[0]) else flatten_text(rest[0].get("content"))
+        # (a Responses item's parts are a list, flattened; a chat message of its OpenAI type
+        # holds an iterator, which vLLM reads no text from)
+        lazy = _lazy(rest[0]) and not items
+        instructions = None if lazy else flatten_text(rest[0].get("content"))
         rest = rest[1:]
     out = [system_message(reasoning_effort, start_date)]
     descriptions = tool_descriptions(tools) if tools is not None else None
