@@ -27,7 +27,7 @@ from typing import Any
 
 from conformance import (
     nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
-    structured_options_corpus, union_parts_corpus,
+    structural_model_corpus, structured_options_corpus, union_parts_corpus,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -2033,3 +2033,4 @@ HTTP_GROUPS["render_responses_tool_shapes"] = responses_tools_corpus.RENDER_RESP
 HTTP_GROUPS["render_union_parts"] = union_parts_corpus.RENDER_UNION_PARTS
 HTTP_GROUPS["render_structured_options"] = structured_options_corpus.RENDER_STRUCTURED_OPTIONS
 HTTP_GROUPS["render_responses_item_shapes"] = responses_tools_corpus.RENDER_RESPONSES_ITEM_SHAPES
+HTTP_GROUPS["render_structural_model"] = structural_model_corpus.RENDER_STRUCTURAL_MODEL

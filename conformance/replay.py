@@ -734,7 +734,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",
           "render_fuzz_errors", "render_fuzz_order", "render_union_parts",
-          "render_structured_options"]
+          "render_structured_options", "render_structural_model"]
 
 
 def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[

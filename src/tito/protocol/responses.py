@@ -244,6 +244,14 @@ class PromptCacheOptions(OpenAIBaseModel):
     prewarm: bool | None = None
 
 
+class ResponsesStructuredOutputs(StructuredOutputsParams):
+    """A Responses body's constraint: vLLM 0.33 types its ``structural_tag`` as its dataclass
+    does, JSON text (an object is the schema's 400; a chat body's raw rule refuses one before
+    its schema, with its own 400)."""
+
+    structural_tag: str | None = None
+
+
 class ResponsesRequest(OpenAIBaseModel):
     """The Responses create request, with vLLM 0.33's extras and defaults."""
 
@@ -296,7 +304,7 @@ class ResponsesRequest(OpenAIBaseModel):
     chat_template_kwargs: dict[str, Any] | None = None
     # typed as vLLM's StructuredOutputsParams (a wrong-typed kind is its schema error), kept as
     # the body's object (the render reads it as a dict)
-    structured_outputs: StructuredOutputsParams | None = None
+    structured_outputs: ResponsesStructuredOutputs | None = None
     vllm_xargs: dict[str, Any] | None = None
     # typed as vLLM 0.33 types them (a wrong type is its schema error), otherwise unused
     prompt_cache_key: str | None = None

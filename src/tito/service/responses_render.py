@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tito.core.parsers.tools.structural import constraint_format
 from tito.errors import BadRequest, InvalidRequest
 from tito.models.hf import ENCODES_EMPTY
 from tito.protocol import ChatCompletionRequest
@@ -122,7 +121,9 @@ def _chat_to_render(
         # its parser's adjust_request reads the constraint first and converts it (a JSON
         # text that does not parse or nests too deeply, a Lark grammar that does not convert:
         # its 400s, before the tools and items)
-        constraint_format(structured_constraint(request))
+        from tito.core.harmony.structured import harmony_constraint_format  # gpt-oss only
+
+        harmony_constraint_format(structured_constraint(request))
         check_harmony_tools(request)
         if isinstance(request.input, list):
             check_harmony_items(request.input)

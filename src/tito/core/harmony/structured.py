@@ -27,9 +27,10 @@ from typing import Any
 from tito.core.parsers.tools.structural import constraint_format
 from tito.core.parsers.tools.structural_formats import harmony_preamble
 from tito.core.parsers.tools.structural_nodes import json_schema, one_of, sequence, tag
+from tito.core.tag_model import structural_tag_model_error
 from tito.errors import BadRequest
 
-__all__ = ["harmony_structured_outputs"]
+__all__ = ["harmony_constraint_format", "harmony_structured_outputs"]
 
 _END = ["<|end|>", ""]
 _KINDS = ("json_object", "json", "regex", "choice", "grammar", "structural_tag")
@@ -39,11 +40,29 @@ def _final(constrain: str, content: dict[str, Any]) -> dict[str, Any]:
     return tag(f"<|channel|>final{constrain}<|message|>", content, _END)
 
 
+def harmony_constraint_format(structured: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The constraint's xgrammar format as vLLM 0.33's harmony parser reads it
+    (``structured_outputs_to_format``): :func:`constraint_format`'s checks, then a request's
+    own structural tag (not the legacy form) validated by xgrammar's ``StructuralTag`` models
+    (:mod:`tito.core.tag_model`): a tag they refuse is vLLM's 400, no param (a Responses body's
+    ``{"format": 5}``, a format of an unknown type or without one; tito rendered them, or
+    crashed on the last)."""
+    fmt = constraint_format(structured)
+    raw = (structured or {}).get("structural_tag")
+    if raw is not None:
+        parsed = json.loads(raw) if isinstance(raw, str) else raw  # (parsed by the above)
+        if not (isinstance(parsed, dict) and "structures" in parsed):
+            error = structural_tag_model_error(parsed)
+            if error is not None:
+                raise BadRequest(f"1 validation error for StructuralTag: {error}", param=None)
+    return fmt
+
+
 def harmony_structured_outputs(structured: dict[str, Any] | None) -> dict[str, Any] | None:
     """The engine's ``structured_outputs`` for a harmony model (see the module header)."""
     if not structured:
         return structured
-    fmt = constraint_format(structured)
+    fmt = harmony_constraint_format(structured)
     if fmt is None:
         return structured
     if fmt["type"] == "json_schema":

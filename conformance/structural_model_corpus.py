@@ -1,0 +1,89 @@
+"""A request's own structural tag on gpt-oss as xgrammar's models read it: the
+``render_structural_model`` group.
+
+Why: vLLM 0.33's harmony parser reads a gpt-oss request's structural tag into xgrammar's
+``StructuralTag`` models (``structured_outputs_to_format``) before it wraps the ``format`` into
+the final channel: a tag they refuse is its 400 (``BadRequestError``, no param). A Responses
+body has no other check of the tag (its ``structural_tag`` must be JSON text: an object is the
+schema's 400), so ``{"format": 5}`` or a format of an unknown type there was tito's render; a
+format without a ``type`` crashed tito (chat too). A tag the models take but xgrammar could not
+compile (a regex that does not parse, an empty sequence) renders there, as vLLM's. qwen3's
+Responses render reads no tag at all (its 200s). Open: a field the models coerce (``max_tokens:
+true``, ``min: "1"``) is re-sent coerced by vLLM (1), as sent by tito.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+CHAT_R, RESP_R = "/v1/chat/completions/render", "/v1/responses/render"
+_CONST = {"type": "const_string", "value": "x"}
+_TYPELESS = {"begin": "a", "content": _CONST, "end": "b"}
+
+
+def _fmt(fmt: Any) -> str:
+    return json.dumps({"type": "structural_tag", "format": fmt})
+
+
+def _resp(server: str, tag: Any) -> tuple[str, str, dict[str, Any]]:
+    return server, RESP_R, {"model": server, "input": "hi",
+                            "structured_outputs": {"structural_tag": tag}}
+
+
+def _chat(server: str, tag: Any) -> tuple[str, str, dict[str, Any]]:
+    return server, CHAT_R, {"model": server, "messages": [{"role": "user", "content": "hi"}],
+                            "structured_outputs": {"structural_tag": tag}}
+
+
+RENDER_STRUCTURAL_MODEL: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "gptoss_format_number": _resp("gpt-oss", json.dumps({"format": 5})),
+    "gptoss_format_unknown_type": _resp("gpt-oss", _fmt({"type": "bogus"})),
+    "gptoss_format_without_type": _resp("gpt-oss", _fmt(_TYPELESS)),
+    "gptoss_format_missing": _resp("gpt-oss", json.dumps({"type": "structural_tag"})),
+    "gptoss_format_null": _resp("gpt-oss", _fmt(None)),
+    "gptoss_format_list": _resp("gpt-oss", json.dumps({"format": [1]})),
+    "gptoss_format_string": _resp("gpt-oss", json.dumps({"format": "x"})),
+    "gptoss_tag_list": _resp("gpt-oss", json.dumps([1])),
+    "gptoss_tag_type_other": _resp("gpt-oss", json.dumps({"type": "other", "format": _CONST})),
+    "gptoss_tag_object": _resp("gpt-oss", {"format": 5}),
+    "gptoss_tag_object_good": _resp("gpt-oss", {"type": "structural_tag", "format": _CONST}),
+    "gptoss_regex_without_pattern": _resp("gpt-oss", _fmt({"type": "regex"})),
+    "gptoss_any_text_negative": _resp("gpt-oss", _fmt({"type": "any_text", "max_tokens": -1})),
+    "gptoss_any_text_fraction": _resp("gpt-oss", _fmt({"type": "any_text", "max_tokens": 2.5})),
+    "gptoss_any_text_whole_float": _resp("gpt-oss", _fmt({"type": "any_text",
+                                                          "max_tokens": 2.0})),
+    "gptoss_excludes_string": _resp("gpt-oss", _fmt({"type": "any_text", "excludes": "ab"})),
+    "gptoss_const_number": _resp("gpt-oss", _fmt({"type": "const_string", "value": 5})),
+    "gptoss_tag_end_number": _resp("gpt-oss", _fmt({"type": "tag", "begin": "a",
+                                                    "content": {"type": "any_text"}, "end": 5})),
+    "gptoss_tag_begin_token": _resp("gpt-oss", _fmt({"type": "tag", "begin": {
+        "type": "token", "token": 5}, "content": {"type": "any_text"}, "end": "b"})),
+    "gptoss_tag_begin_const": _resp("gpt-oss", _fmt({"type": "tag", "begin": _CONST,
+                                                     "content": {"type": "any_text"},
+                                                     "end": "b"})),
+    "gptoss_json_schema_bool": _resp("gpt-oss", _fmt({"type": "json_schema",
+                                                      "json_schema": True})),
+    "gptoss_json_schema_bad_style": _resp("gpt-oss", _fmt({"type": "json_schema",
+                                                           "json_schema": {},
+                                                           "style": "bogus"})),
+    "gptoss_extra_field": _resp("gpt-oss", _fmt({**_CONST, "extra": 1})),
+    "gptoss_wrapper_extra_field": _resp("gpt-oss", json.dumps({"format": _CONST, "foo": 1})),
+    "gptoss_dispatch": _resp("gpt-oss", _fmt({"type": "dispatch", "rules": [["a", _CONST]]})),
+    "gptoss_dispatch_short_rule": _resp("gpt-oss", _fmt({"type": "dispatch", "rules": [["a"]]})),
+    "gptoss_triggered_bad_tag": _resp("gpt-oss", _fmt({
+        "type": "triggered_tags", "triggers": ["a"],
+        "tags": [{"type": "tag", "begin": "a", "content": {"type": "any_text"}, "end": "b"}, 5]})),
+    "gptoss_qwen_xml_parameter": _resp("gpt-oss", _fmt({"type": "qwen_xml_parameter",
+                                                        "json_schema": {}})),
+    "gptoss_regex_not_compiling": _resp("gpt-oss", _fmt({"type": "regex", "pattern": "("})),
+    "gptoss_sequence_empty": _resp("gpt-oss", _fmt({"type": "sequence", "elements": []})),
+    "gptoss_legacy": _resp("gpt-oss", json.dumps({"structures": [
+        {"begin": "a", "schema": {}, "end": "b"}], "triggers": ["a"]})),
+    "gptoss_chat_format_without_type": _chat("gpt-oss", _fmt(_TYPELESS)),
+    "gptoss_chat_format_number": _chat("gpt-oss", json.dumps({"format": 5})),
+    "qwen3_format_number": _resp("qwen3", json.dumps({"format": 5})),
+    "qwen3_format_unknown_type": _resp("qwen3", _fmt({"type": "bogus"})),
+    "qwen3_tag_object": _resp("qwen3", {"type": "structural_tag", "format": _CONST}),
+    "qwen3_chat_format_without_type": _chat("qwen3", _fmt(_TYPELESS)),
+}
