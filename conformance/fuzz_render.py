@@ -54,6 +54,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 from conformance import record, replay  # noqa: E402
 from conformance.fuzz_custom_tools import add_custom  # noqa: E402
 from conformance.fuzz_kwargs_template import add_kwargs_template  # noqa: E402
+from conformance.fuzz_structured import add_responses_structured  # noqa: E402
 from conformance.calls import request as post  # noqa: E402
 from tito.service.render_chat_parts import lazy_content  # noqa: E402
 
@@ -720,6 +721,8 @@ def generate(seed: int, i: int, servers: list[str]) -> tuple[str, str, str, dict
     path, body = ENDPOINTS[endpoint][1](r, server)
     # (a template in chat_template_kwargs: a generator of its own, the other draws unchanged)
     add_kwargs_template(random.Random(f"{seed}-{i}-kwargs-template"), path, body)
+    # (a Responses structured_outputs: the same, since session 39)
+    add_responses_structured(random.Random(f"{seed}-{i}-structured"), path, body)
     name = f"s{seed}-{i}-{endpoint}" + "".join(f".{x}" for x in labels(server, path, body))
     return name, server, path, body
 
