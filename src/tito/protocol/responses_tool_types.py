@@ -61,16 +61,11 @@ class CustomTool(_Open):
     defer_loading: bool | None = None
 
 
-class _NamespaceFunction(_Open):
+class _NamespaceFunction(FunctionTool):
+    """A namespace's function: its ``type`` written out, its ``parameters`` any value."""
+
     type: Literal["function"]
-    name: str
-    description: str | None = None
     parameters: Any = None
-    strict: bool | None = None
-    allowed_callers: Callers = None
-    async_: bool | None = Field(default=None, alias="async")
-    defer_loading: bool | None = None
-    output_schema: dict[str, Any] | None = None
 
 
 class _NamespaceCustom(CustomTool):
