@@ -86,7 +86,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "DetokenizeRequest", "DetokenizeResponse", "TokenizeChatRequest",
         "TokenizeCompletionRequest", "TokenizeRequest", "TokenizeResponse", "VersionResponse"
     ),
-    "responses": ("ResponsesRequest", "input_part_fits"),
+    "responses": ("ResponsesRequest",),
+    "responses_input": ("INPUT_ITEM_TYPES", "check_input_items", "input_part_fits"),
     "responses_output": (
         "IncompleteDetails", "InputTokensDetails", "OutputTokensDetails",
         "ResponseCustomToolCall", "ResponseFunctionToolCall", "ResponseOutputMessage",

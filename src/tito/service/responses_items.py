@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from tito.errors import BadRequest, InvalidRequest, quote
-from tito.protocol.responses import ResponsesRequest, input_part_fits
+from tito.protocol.responses import ResponsesRequest
+from tito.protocol.responses_input import input_part_fits
 
 __all__ = ["check_harmony_items", "input_messages"]
 
@@ -120,7 +121,7 @@ def _output_message(item: dict[str, Any]) -> bool:
 def _output(item: dict[str, Any], where: str) -> Any:
     """A tool output item's output as its tool message's content. A ``custom_tool_call_output``'s
     (openai's ``Iterable``) is read as vLLM 0.33's render iterates it: an object is its keys,
-    each part must fit its part types (:func:`tito.protocol.responses.input_part_fits`),
+    each part must fit its part types (:func:`tito.protocol.responses_input.input_part_fits`),
     else a 400 (pydantic's, as vLLM's render reads it)."""
     output = item["output"]
     if item.get("type") == "custom_tool_call_output" and not isinstance(output, str):
