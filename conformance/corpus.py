@@ -2034,3 +2034,4 @@ HTTP_GROUPS["render_union_parts"] = union_parts_corpus.RENDER_UNION_PARTS
 HTTP_GROUPS["render_structured_options"] = structured_options_corpus.RENDER_STRUCTURED_OPTIONS
 HTTP_GROUPS["render_responses_item_shapes"] = responses_tools_corpus.RENDER_RESPONSES_ITEM_SHAPES
 HTTP_GROUPS["render_structural_model"] = structural_model_corpus.RENDER_STRUCTURAL_MODEL
+HTTP_GROUPS["render_tokenize_kwargs"] = request_fields_corpus.RENDER_TOKENIZE_KWARGS

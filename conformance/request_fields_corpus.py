@@ -186,5 +186,20 @@ def _json_schema_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
     return out
 
 
+def _tokenize_kwargs_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """qwen3's reasoning parser refuses a list or object ``enable_thinking`` when vLLM builds it
+    (chat render: 400); its ``/tokenize`` never builds it (200; tito refused it there too)."""
+    out = {}
+    for name, value in (("list", []), ("object", {}), ("list_items", ["a"]), ("true", True),
+                        ("false", False), ("string", "yes")):
+        for route, path in (("tokenize", "/tokenize"), ("chat", CHAT_R)):
+            out[f"{route}_enable_thinking_{name}"] = ("qwen3", path, {
+                "model": "qwen3", "messages": [{"role": "user", "content": "hi"}],
+                "chat_template_kwargs": {"enable_thinking": value}})
+    return out
+
+
 RENDER_REQUEST_FIELDS = {**_cases(), **_previous_cases(), **_derender_cases(),
                          **_json_schema_cases()}
+#: its own group (one server): ``render_tokenize_kwargs``
+RENDER_TOKENIZE_KWARGS = _tokenize_kwargs_cases()

@@ -231,7 +231,8 @@ def _render_chat(
         )
 
     kwargs = effective_chat_template_kwargs(request, model.default_chat_template_kwargs)
-    if model.config.reasoning_parser in RAW_ENABLE_THINKING:  # (vLLM builds its parser here)
+    if model.config.reasoning_parser in RAW_ENABLE_THINKING and not tokenize:
+        # (vLLM builds its parser here; its /tokenize never does)
         get_reasoning_parser(model.config.reasoning_parser).check_kwargs(kwargs)
     requested_max = (
         request.max_completion_tokens if request.max_completion_tokens is not None else request.max_tokens
