@@ -309,8 +309,8 @@ def sampling_fields(
     if repetition is not None:  # every field, as vLLM's render writes its dataclass
         fields["repetition_detection"] = (
             repetition if isinstance(repetition, dict) else repetition.model_dump())
-    if get("routed_experts_prompt_start"):  # (0, the default, is left out as vLLM's)
-        fields["routed_experts_prompt_start"] = get("routed_experts_prompt_start")
+    if start := get("routed_experts_prompt_start"):  # (0, the default, left out as vLLM's)
+        fields["routed_experts_prompt_start"] = start
     _greedy(fields)
     return fields
 

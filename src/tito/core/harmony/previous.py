@@ -29,17 +29,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tito.core.harmony.conversation import ROLES, Message, flatten_text
+# (_text: a text harmony takes, its TextContent refuses anything but a string)
+from tito.core.harmony.conversation import ROLES, Message, _text as _str, flatten_text
 from tito.errors import BadRequest
 
 __all__ = ["previous_messages"]
-
-
-def _str(value: Any, where: str) -> str:
-    """A text harmony takes (its ``TextContent`` refuses anything but a string)."""
-    if not isinstance(value, str):
-        raise BadRequest(f"{where} must be a string.", param=where)
-    return value
 
 
 def _part_texts(content: Any, where: str) -> tuple[str, ...]:
