@@ -20,14 +20,18 @@ from fuzz_parsers_compare import compare  # noqa: E402
 from parser_cases import CASES  # noqa: E402
 from parser_deviations import RECORDED  # noqa: E402
 from parser_deviations_fuzz39 import _FUZZ39_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz40 import _FUZZ40_DEVIATIONS  # noqa: E402
 from parser_pipeline import norm, run  # noqa: E402
 
 _BY_ID = {c["id"]: c for c in CASES}
 
 
-@pytest.mark.parametrize("cid", sorted(_FUZZ39_DEVIATIONS))
+_SETTLED = {**_FUZZ39_DEVIATIONS, **_FUZZ40_DEVIATIONS}
+
+
+@pytest.mark.parametrize("cid", sorted(_SETTLED))
 def test_the_classifier_names_each_settled_deviation(cid: str) -> None:
-    case, (_, why) = _BY_ID[cid], _FUZZ39_DEVIATIONS[cid]
+    case, (_, why) = _BY_ID[cid], _SETTLED[cid]
     want, got = norm(RECORDED[cid]["batch"]), norm(run(case, [10**6]))
     kinds = compare(want, got)
     assert kinds, "tito equals vLLM's batch: no deviation to name"

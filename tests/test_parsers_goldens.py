@@ -42,6 +42,7 @@ from parser_deviations_fuzz37 import NOT_JSON as _FUZZ37_NOT_JSON  # noqa: E402
 from parser_deviations_fuzz37 import _FUZZ37_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz38 import _FUZZ38_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz39 import _FUZZ39_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz40 import _FUZZ40_DEVIATIONS  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FUZZ9_DS_PLAMO_DEVIATIONS,
     _GEMMA4_CALL_DEVIATIONS,
@@ -312,6 +313,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_FUZZ37_DEVIATIONS,  # fuzz_parsers seeds 29, 109 (session 37)
     **_FUZZ38_DEVIATIONS,  # fuzz_parsers seeds 110, 36+, 114+ (session 38)
     **_FUZZ39_DEVIATIONS,  # fuzz_parsers seeds 37+, 114+ (session 39)
+    **_FUZZ40_DEVIATIONS,  # session 40
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

@@ -23,6 +23,7 @@ import parser_cases_fuzz31 as _parser_cases_fuzz31  # fuzz seed 31 (session 37)
 import parser_cases_fuzz37 as _parser_cases_fuzz37  # fuzz seeds 29, 109 (session 37)
 import parser_cases_fuzz38 as _parser_cases_fuzz38  # fuzz seeds 110, 36+, 114+ (session 38)
 import parser_cases_fuzz39 as _parser_cases_fuzz39  # fuzz seeds 37+, 114+ (session 39)
+import parser_cases_fuzz40 as _parser_cases_fuzz40  # session 40
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
 import parser_cases_muse as _parser_cases_muse  # muse7's block (a module of its own)
@@ -1629,6 +1630,7 @@ CASES: list[dict] = [
     *_parser_cases_fuzz37.cases(),  # issue 10: fuzz_parsers seeds 29, 109 (session 37)
     *_parser_cases_fuzz38.cases(),  # issue 10: fuzz_parsers seeds 110, 36+, 114+ (session 38)
     *_parser_cases_fuzz39.cases(),  # issue 10: fuzz_parsers seeds 37+, 114+ (session 39)
+    *_parser_cases_fuzz40.cases(),  # issue 10 (session 40)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

@@ -32,8 +32,12 @@ Phases (``args`` is in :mod:`._objects`):
     vLLM's regex),
     ``<｜tool▁calls▁end｜>`` ends it and the section.
 ``tail``
-    After the arguments: optional whitespace and closing fence, then ``<｜tool▁call▁end｜>``
-    (consumed). Anything else ends the call and is text.
+    After the arguments: whitespace (the arguments', sent as it comes; only a last newline is
+    held, the closing fence's line when the fence follows), then the closing fence (``fence``)
+    or ``<｜tool▁call▁end｜>`` (consumed). Anything else ends the call and is text.
+``fence``
+    After the closing fence: whitespace (dropped), then ``<｜tool▁call▁end｜>`` (consumed);
+    anything else ends the call and is text.
 ``skip``
     A call whose header is broken inside the section: its text is content through its
     ``<｜tool▁call▁end｜>``, then ``sep`` (vLLM's regexes find every whole call wherever it
@@ -46,10 +50,13 @@ Phases (``args`` is in :mod:`._objects`):
 Rules: arguments are the raw text between the fence's newline and the closing fence's (as vLLM's
 ``deepseek_v3`` regex, which does not re-serialize: ARGS between ``json`` + newline and newline
 + fence + ``<｜tool▁call▁end｜>``): whitespace before the ``{`` and after the ``}`` is the
-arguments' (fuzz seed 114, ``deepseek_v3/fz39_*``), the trailing run only when
-``\n```<｜tool▁call▁end｜>`` follows it within ``tail_limit`` characters (held until then; else
-dropped, batch and stream alike); text before and after the section is content (vLLM keeps only
-the text before); unknown tool names pass through (as vLLM).
+arguments' (fuzz seed 114, ``deepseek_v3/fz39_*``), the trailing run whatever its length
+(session 40, ``deepseek_v3/fz40_*``: streamed as it comes, so the held text stays O(1)); before
+a closer vLLM's regex does not take (no fence, or the fence not on a line of its own before the
+end marker) the run stays the arguments' but for a newline the fence follows (vLLM's batch runs
+such a call on into the next one: ``call_unclosed`` in docs/conformance.md); text before and
+after the section is content (vLLM keeps only the text before); unknown tool names pass through
+(as vLLM).
 """
 
 from __future__ import annotations
@@ -129,8 +136,8 @@ class DeepSeekV3Parser(ObjectCallParser):
     skip_broken: ClassVar[bool] = True
     #: longest text ``tail`` holds while its closing markers may still come (plamo3's are long)
     tail_limit: ClassVar[int] = _TAIL_LIMIT
-    #: the whitespace between the arguments' JSON and the newline before ``fence_close`` +
-    #: ``call_end`` is the arguments' (deepseek_v3: vLLM's regex; plamo3 strips it)
+    #: the whitespace between the arguments' JSON and the newline before ``fence_close`` is
+    #: the arguments' (deepseek_v3: vLLM's regex, ``_fenced_tail``; plamo3 strips it)
     fence_ws_kept: ClassVar[bool] = True
     #: after a section began, a call marker outside any section opens a call and a stray section
     #: end is markup (the ``text`` phase above): vLLM 0.33's deepseek_v3 / deepseek_v31 parsers
@@ -210,15 +217,12 @@ class DeepSeekV3Parser(ObjectCallParser):
         return None
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        if self.fence_close and self.fence_ws_kept:
+            return self._fenced_tail(st, s, pos, out, final)
         i = skip_ws(s, pos)
         ends = (self.call_end, self.calls_end)
         fence = self.fence_close
         if fence and s.startswith(fence, i):
-            if self.fence_ws_kept and pos < i and s[i - 1] == "\n" and s.startswith(
-                    fence + self.call_end, i) and i + len(fence + self.call_end) - pos <= (
-                    self.tail_limit):
-                # (held whole in a stream: every prefix of it was at most ``tail_limit``)
-                out.args(st, s[pos : i - 1])
             i = skip_ws(s, i + len(fence))
         elif fence and (i == len(s) or is_proper_prefix(s[i:], (fence,))) and (
             not final and len(s) - pos <= self.tail_limit
@@ -237,6 +241,47 @@ class DeepSeekV3Parser(ObjectCallParser):
         if final and is_proper_prefix(s[i:], ends):
             i = len(s)  # the output was cut inside a closing marker: markup, not text
         self._end_call(st)
+        st.phase = "sep" if s.startswith(self.calls_end, i) else "text"
+        return i, False
+
+    def _fenced_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """``tail`` of a format whose arguments' trailing whitespace is theirs (deepseek_v3):
+        the whitespace after the JSON goes out as arguments at once, only a last newline held
+        (it is the closing fence's line when the fence follows it), so the state stays O(1)
+        whatever the run's length and every chunking gives the batch's arguments (vLLM's regex
+        takes the whole run before ``\n```<｜tool▁call▁end｜>``). The closing fence is markup
+        (phase ``fence``); a call end marker right after the whitespace ends the call, anything
+        else ends it and is text."""
+        i = skip_ws(s, pos)
+        nl = i > pos and s[i - 1] == "\n"
+        out.args(st, s[pos : i - 1 if nl else i])
+        if s.startswith(self.fence_close, i):
+            st.phase = "fence"
+            return i + len(self.fence_close), False
+        ends = (self.fence_close, self.call_end, self.calls_end)
+        if not final and (i == len(s) or is_proper_prefix(s[i:], ends)):
+            return (i - 1 if nl else i), True  # at most a newline and a marker's prefix
+        if nl:
+            out.args(st, "\n")  # no fence after it: the arguments' whitespace
+        return self._after_fence(st, s, i, final)
+
+    def _on_fence(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """After a call's closing fence: whitespace (dropped, never held), then the call's end
+        marker (consumed); anything else ends the call and is text."""
+        i = skip_ws(s, pos)
+        if not final and (i == len(s) or is_proper_prefix(s[i:], (self.call_end, self.calls_end))):
+            return i, True
+        return self._after_fence(st, s, i, final)
+
+    def _after_fence(self, st: Work, s: str, i: int, final: bool) -> tuple[int, bool]:
+        """End the call at ``s[i]``: its end marker consumed (``sep``), the section's end left
+        for ``sep``, a marker the output was cut inside dropped, anything else text."""
+        self._end_call(st)
+        if s.startswith(self.call_end, i):
+            st.phase = "sep"
+            return i + len(self.call_end), False
+        if final and is_proper_prefix(s[i:], (self.call_end, self.calls_end)):
+            i = len(s)  # the output was cut inside a closing marker: markup, not text
         st.phase = "sep" if s.startswith(self.calls_end, i) else "text"
         return i, False
 

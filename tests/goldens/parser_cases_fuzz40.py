@@ -1,0 +1,57 @@
+"""Parser cases: what session 40 settled (issue 10), as fixed or documented cases.
+
+A module of its own (``parser_cases.CASES`` includes it). Expected outputs are recorded from
+vLLM 0.33's classes (``record_parsers.py`` with the ids' prefixes: they hold ``/fz40_``); where
+tito deliberately differs, ``parser_deviations_fuzz40`` says what tito gives and why
+(docs/conformance.md names each rule).
+"""
+
+from __future__ import annotations
+
+from parser_cases_fuzz9_granite_glm import TOOLS
+
+_DSB, _DSE = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"
+_CE = "<｜tool▁call▁end｜>"
+_A = '{"city": "Paris"}'
+
+
+def _open(args: str, name: str = "get_weather") -> str:
+    """A DeepSeek-V3 call up to the end of its arguments ``args`` (no closing fence)."""
+    return f"<｜tool▁call▁begin｜>function<｜tool▁sep｜>{name}\n```json\n{args}"
+
+
+def _ds3(args: str, name: str = "get_weather") -> str:
+    """A whole DeepSeek-V3 call whose fenced arguments are ``args``."""
+    return f"{_open(args, name)}\n```{_CE}"
+
+
+#: (tool, reasoning, id, text)
+_CASES: list[tuple[str | None, str | None, str, str]] = [
+    # deepseek_v3: a trailing whitespace run of any length is the arguments' (vLLM's regex);
+    # fixed: a run over 64 characters ended the call in tito's stream, not in its batch
+    *(('deepseek_v3', None, f'args_ws_long_{k}', f"{_DSB}{_ds3(_A + run)}{_DSE}")
+      for k, run in (('spaces', " " * 70), ('newlines', "\n" * 70), ('mixed', " \n\t" * 30),
+                     ('huge', " " * 3000))),
+    ('deepseek_v3', None, 'args_ws_long_second_call',
+     f"{_DSB}{_ds3(_A + ' ' * 100)}{_ds3(_A + chr(10) * 3, 'get_time')}{_DSE}ok"),
+    # the trailing run before a closer vLLM's regex does not accept (no fence, the fence on the
+    # JSON's line, text after the fence): vLLM's batch runs the call on to the next
+    # \n```<｜tool▁call▁end｜>; tito ends it at the closer, the run the arguments' (documented)
+    ('deepseek_v3', None, 'args_ws_no_fence', f"{_DSB}{_open(_A + '   ' + _CE)}{_ds3(_A, 'get_time')}{_DSE}"),
+    ('deepseek_v3', None, 'args_ws_newline_no_fence',
+     f"{_DSB}{_open(_A + chr(10) + _CE)}{_ds3(_A, 'get_time')}{_DSE}"),
+    ('deepseek_v3', None, 'args_ws_fence_same_line',
+     f"{_DSB}{_open(_A + '   ```' + _CE)}{_ds3(_A, 'get_time')}{_DSE}"),
+    ('deepseek_v3', None, 'args_ws_fence_then_space',
+     f"{_DSB}{_open(_A + '   ' + chr(10) + '``` ' + _CE)}{_ds3(_A, 'get_time')}{_DSE}"),
+    ('deepseek_v3', None, 'args_ws_fence_long_space',
+     f"{_DSB}{_open(_A + chr(10) + '```' + ' ' * 80 + _CE)}{_ds3(_A, 'get_time')}{_DSE}"),
+]
+
+
+def cases() -> list[dict]:
+    """The cases, ids ``TOOL[+REASONING]/fz40_NAME`` (``REASONING/fz40_NAME`` for a reasoning
+    parser alone: no tool parser, no tools)."""
+    return [{"id": f"{'+'.join(p for p in (tool, reasoning) if p)}/fz40_{name}", "tool": tool,
+             "reasoning": reasoning, "tools": TOOLS if tool else [], "text": text}
+            for tool, reasoning, name, text in _CASES]

@@ -1,0 +1,89 @@
+"""deepseek_v3: the whitespace between a call's JSON and its closing fence is the arguments'.
+
+vLLM 0.33's batch regex takes the raw text between ```` ```json\\n ```` and
+``\\n```<｜tool▁call▁end｜>``, so a trailing whitespace run of any length is part of the
+arguments (goldens ``deepseek_v3/fz39_args_ws_*``, ``deepseek_v3/fz40_args_ws_*``). tito's
+stream must give the batch's result for every chunking while holding O(1) text: it sends the
+run as it comes and holds only a last newline (the fence's line) and a marker's prefix. Before
+session 40 a run over 64 characters ended the call in a stream (the fence and marker became
+content) but not in batch.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tito.core.parsers import tools as T
+from tito.core.parsers.tools import ToolState, make_tool_parser
+
+BEGIN, CALL, SEP, CALL_END, END = (
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜tool▁calls▁end｜>",
+)
+ARGS = '{"city": "Paris"}'
+P = make_tool_parser("deepseek_v3")
+#: the longest text the tail may hold: a newline and a proper prefix of the call end marker
+HOLD_BOUND = 1 + len(CALL_END)
+
+
+def drive(chunks: list[str]) -> tuple[str, list[tuple[str, str]], int]:
+    """(content, [(name, arguments)], the longest ``buf`` held between chunks after a call's
+    JSON closed), the state round-tripping through JSON between calls as a client carries it."""
+    state, content, calls, held = T.initial(P), [], {}, 0
+    for k, text in enumerate(chunks):
+        state = ToolState.model_validate(json.loads(state.model_dump_json()))
+        state, c, deltas = T.step(P, state, text, final=k == len(chunks) - 1)
+        content.append(c)
+        for d in deltas:
+            name, args = calls.get(d.index, (d.name, ""))
+            calls[d.index] = (name, args + d.arguments)
+        if state.phase in ("tail", "fence"):
+            held = max(held, len(state.buf))
+    return "".join(content), [calls[i] for i in sorted(calls)], held
+
+
+def call(args: str, name: str = "get_weather") -> str:
+    return f"{CALL}function{SEP}{name}\n```json\n{args}"
+
+
+def test_a_long_trailing_run_is_the_arguments_in_batch_and_every_stream():
+    for run in (" " * 70, "\n" * 70, " \n\t" * 30, " " * 5000):
+        text = f"{BEGIN}{call(ARGS + run)}\n```{CALL_END}{END}"
+        batch = drive([text])
+        assert batch[:2] == ("", [("get_weather", ARGS + run)])
+        one = drive([*text, ""])
+        assert one[:2] == batch[:2] and one[2] <= HOLD_BOUND
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    run=st.text(alphabet=" \t\r\n", max_size=200),
+    fence_ws=st.text(alphabet=" \n", max_size=100),
+    tail=st.sampled_from([
+        "\n```" + CALL_END, CALL_END, "```" + CALL_END, "\n```{ws}" + CALL_END, "x",
+        "\n```x", "", "\n```", "\n``", END, "\n<｜tool▁call", "```{ws}" + END,
+    ]),
+    after=st.sampled_from(["", END, f"{call(ARGS, 'g')}\n```{CALL_END}{END} done", " t"]),
+    cuts=st.lists(st.integers(0, 600), max_size=12),
+)
+def test_any_chunking_of_the_tail_equals_batch(run, fence_ws, tail, after, cuts):
+    text = f"a{BEGIN}{call(ARGS + run)}{tail.replace('{ws}', fence_ws)}{after}"
+    batch = drive([text])
+    bounds = sorted({c % (len(text) + 1) for c in cuts})
+    chunks = [text[i:j] for i, j in zip([0, *bounds], [*bounds, len(text)])]
+    stream = drive(chunks)
+    assert stream[:2] == batch[:2]
+    one = drive([*text, ""])
+    assert one[:2] == batch[:2] and one[2] <= HOLD_BOUND
+    calls = batch[1]
+    assert calls[0][0] == "get_weather"
+    if tail == "\n```" + CALL_END:  # the closed call: vLLM's regex, the whole run
+        assert calls[0][1] == ARGS + run
+    else:  # otherwise the run stays the arguments' but for a newline the fence follows
+        assert calls[0][1].startswith(ARGS) and not calls[0][1][len(ARGS):].strip(" \t\r\n")
