@@ -1,9 +1,12 @@
 """Record xgrammar's verdicts (vLLM 0.33's venv: xgrammar 0.2.8) on a corpus of structural tags:
-whether ``StructuralTag.model_validate`` takes each one.
+whether ``StructuralTag.model_validate`` takes each one, and the format it takes as its
+``model_dump()`` writes it (``dump``: the JSON text, as vLLM's ``json.dumps`` re-sends it).
 
 Why: on gpt-oss vLLM reads a request's own structural tag into these models (a refusal is its
-400); ``tito.core.tag_model.structural_tag_model_error`` states their rules and
-``tests/test_tag_model.py`` checks it against this golden.
+400) and re-sends the validated format, its fields coerced (``"max_tokens": true`` is 1) and
+defaults filled; ``tito.core.tag_model.structural_tag_model_error`` states the models' rules,
+``tito.core.parsers.tools.structural_dump.dump_format`` their dump, and
+``tests/test_tag_model.py`` checks both against this golden.
 
     /work/vllm-venv/bin/python conformance/record_tag_model.py   # writes the golden
 """
@@ -111,18 +114,52 @@ def corpus(n: int, seed: int) -> list[Any]:
     return out
 
 
+#: values pydantic's lax mode coerces, one per typed field (the random corpus draws few of them)
+COERCED: list[Any] = [True, False, 1, 0, 1.0, 0.0, 2.0, "1", "0", " 4 ", "+3", "-0", "1.0",
+                      "yes", "No", "ON", "t", "F", " true", 1e3]
+
+
+def coerced(r: random.Random) -> Any:
+    """A tag whose fields hold values xgrammar's models read as another value (an int field's
+    ``true`` or ``" 4 "``, a bool field's ``"on"`` or ``1.0``, a token's ``2.0``)."""
+    v = lambda: r.choice(COERCED)  # noqa: E731
+    sub = {"type": "any_text", "max_tokens": v(), "max_chars": v()}
+    return {"type": "structural_tag", "format": r.choice([
+        sub,
+        {"type": "any_tokens", "exclude_tokens": [v(), "a"], "max_tokens": v()},
+        {"type": "json_schema", "json_schema": r.choice([v(), {"a": v()}]), "any_order": v(),
+         "max_whitespace_cnt": v()},
+        {"type": "token", "token": v()},
+        {"type": "exclude_token", "exclude_tokens": [v(), v()]},
+        {"type": "repeat", "min": v(), "max": v(), "content": sub},
+        {"type": "tag", "begin": r.choice([{"token": v()}, {"type": "token", "token": v()}]),
+         "content": sub, "end": r.choice(["b", ["b", ""], {"token": v()}])},
+        {"type": "triggered_tags", "triggers": ["<a"], "tags": [
+            {"begin": "<a>", "content": sub, "end": "</a>"}], "at_least_one": v(),
+         "stop_after_first": v()},
+        {"type": "token_triggered_tags", "trigger_tokens": [v()], "tags": [
+            {"type": "tag", "begin": {"token": v()}, "content": sub, "end": "x"}],
+         "exclude_tokens": [v()], "at_least_one": v()},
+        {"type": "tags_with_separator", "tags": [], "separator": ",", "stop_after_first": v()},
+        {"type": "dispatch", "rules": [["a", sub]], "loop": v()},
+        {"type": "token_dispatch", "rules": [[v(), sub]], "loop": v()},
+        {"type": "sequence", "elements": [sub, {"type": "optional", "content": sub}]},
+    ])}
+
+
 def main() -> None:
     from pydantic import ValidationError
     from xgrammar.structural_tag import StructuralTag
 
     cases = []
-    for t in corpus(3000, seed=39):
+    r = random.Random(40)
+    for t in [*corpus(3000, seed=39), *(coerced(r) for _ in range(600))]:
         try:
-            StructuralTag.model_validate(t)
+            dump = json.dumps(StructuralTag.model_validate(t).model_dump()["format"])
             ok = True
         except ValidationError:
-            ok = False
-        cases.append({"tag": t, "valid": ok})
+            dump, ok = None, False
+        cases.append({"tag": t, "valid": ok, "dump": dump})
     GOLDEN.write_text(json.dumps({"xgrammar": "0.2.8", "cases": cases}, indent=0) + "\n")
     print(f"{GOLDEN}: {len(cases)} cases, {sum(c['valid'] for c in cases)} valid")
 

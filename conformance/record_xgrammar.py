@@ -29,6 +29,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conformance.lark_corpus import lark_corpus, regex_lark_corpus  # noqa: E402
+from conformance.tag_fields_corpus import tag_text_corpus  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "goldens" / "structural" / "_xgrammar.json"
 LARK_OUT = OUT.with_name("_lark.json")
@@ -297,7 +298,11 @@ def verdict(kind: str, value: Any) -> bool:
     from vllm.entrypoints.generate.base.protocol import validate_structural_tag_response_format
 
     try:
-        if kind == "regex":
+        if kind == "tag_text":  # a chat body's tag text, handed to xgrammar's parser as it is
+            from vllm.entrypoints.generate.base.protocol import validate_structural_tag_payload
+
+            validate_structural_tag_payload(json.dumps(value), parameter="structured_outputs")
+        elif kind == "regex":
             xgr.Grammar.from_regex(value)
         elif kind == "ebnf":
             xgr.Grammar.from_ebnf(value)
@@ -314,7 +319,7 @@ def main() -> None:
     from importlib.metadata import version
 
     cases = [{"kind": k, "value": v, "accepted": verdict(k, v)}
-             for k, v in corpus() + composed_corpus()]
+             for k, v in corpus() + composed_corpus() + tag_text_corpus()]
     OUT.write_text(json.dumps({"vllm": version("vllm"), "xgrammar": version("xgrammar"),
                                "cases": cases}, ensure_ascii=False) + "\n")
     print(f"{OUT}: {len(cases)} cases, {sum(c['accepted'] for c in cases)} accepted")

@@ -8,8 +8,11 @@ body has no other check of the tag (its ``structural_tag`` must be JSON text: an
 schema's 400), so ``{"format": 5}`` or a format of an unknown type there was tito's render; a
 format without a ``type`` crashed tito (chat too). A tag the models take but xgrammar could not
 compile (a regex that does not parse, an empty sequence) renders there, as vLLM's. qwen3's
-Responses render reads no tag at all (its 200s). Open: a field the models coerce (``max_tokens:
-true``, ``min: "1"``) is re-sent coerced by vLLM (1), as sent by tito.
+Responses render reads no tag at all (its 200s). The ``*_coerce_*`` cases: a field the models
+coerce (``max_tokens: true``, ``min: "1"``, ``loop: "on"``, a token ``2.0``, a tag or token
+format without its ``type``) is re-sent as the models dump it (1, true, 2, the ``type`` written),
+where tito re-sent it as sent; on chat only what xgrammar's compiler takes too (a whole float
+budget or token id, an untyped token ``begin``), also in qwen3's or-format beside tools.
 """
 
 from __future__ import annotations
@@ -35,6 +38,58 @@ def _chat(server: str, tag: Any) -> tuple[str, str, dict[str, Any]]:
     return server, CHAT_R, {"model": server, "messages": [{"role": "user", "content": "hi"}],
                             "structured_outputs": {"structural_tag": tag}}
 
+
+_ANY = {"type": "any_text"}
+_TOOLS = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+
+
+def _chat_tools(server: str, tag: Any) -> tuple[str, str, dict[str, Any]]:
+    _, path, body = _chat(server, tag)
+    return server, path, {**body, "tools": _TOOLS}
+
+
+#: fields xgrammar's models coerce (pydantic's lax mode): vLLM re-sends the coerced value
+_COERCE: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "gptoss_coerce_max_tokens_true": _resp("gpt-oss", _fmt({"type": "any_text",
+                                                            "max_tokens": True})),
+    "gptoss_coerce_budget_strings": _resp("gpt-oss", _fmt({"type": "any_text", "max_tokens": " 4 ",
+                                                           "max_chars": "1.0"})),
+    "gptoss_coerce_json_schema_fields": _resp("gpt-oss", _fmt({
+        "type": "json_schema", "json_schema": 1, "any_order": "on", "max_whitespace_cnt": "3"})),
+    "gptoss_coerce_repeat_bounds": _resp("gpt-oss", _fmt({"type": "repeat", "min": "1",
+                                                          "max": True, "content": _ANY})),
+    "gptoss_coerce_untyped_token_begin": _resp("gpt-oss", _fmt({
+        "type": "tag", "begin": {"token": 2.0}, "content": _CONST, "end": {"token": "x"}})),
+    "gptoss_coerce_triggered_flags": _resp("gpt-oss", _fmt({
+        "type": "triggered_tags", "triggers": ["<a"],
+        "tags": [{"begin": "<a>", "content": _ANY, "end": "</a>"}], "at_least_one": "yes",
+        "stop_after_first": 0})),
+    "gptoss_coerce_token_dispatch": _resp("gpt-oss", _fmt({
+        "type": "token_dispatch", "rules": [[True, _ANY], ["5", _ANY], [2.0, _ANY]],
+        "loop": 1.0})),
+    "gptoss_coerce_exclude_tokens": _resp("gpt-oss", _fmt({"type": "exclude_token",
+                                                           "exclude_tokens": [True, 1.0, "2"]})),
+    "gptoss_coerce_token_triggered": _resp("gpt-oss", _fmt({
+        "type": "token_triggered_tags", "trigger_tokens": [2.0],
+        "tags": [{"begin": {"token": 2}, "content": _CONST, "end": "x"}],
+        "exclude_tokens": [False], "at_least_one": "t"})),
+    "gptoss_coerce_dispatch_loop": _resp("gpt-oss", _fmt({"type": "dispatch",
+                                                          "rules": [["a", _ANY]], "loop": "off"})),
+    "gptoss_coerce_nested": _resp("gpt-oss", _fmt({"type": "sequence", "elements": [
+        {"type": "optional", "content": {"type": "any_text", "max_tokens": "+3"}},
+        {"begin": "<b>", "content": {"type": "any_tokens", "max_tokens": False},
+         "end": "</b>"}]})),
+    "gptoss_coerce_chat_whole_floats": _chat("gpt-oss", _fmt({
+        "type": "tag", "begin": {"token": 2.0}, "content": {"type": "any_text", "max_tokens": 2.0},
+        "end": "b"})),
+    "gptoss_coerce_chat_token": _chat("gpt-oss", _fmt({"type": "token", "token": 7.0})),
+    "qwen3_coerce_chat_tools_or_format": _chat_tools("qwen3", _fmt({
+        "type": "tag", "begin": {"token": 2}, "content": {"type": "any_text", "max_chars": 3.0},
+        "end": "b"})),
+    "qwen3_coerce_chat_tools_token": _chat_tools("qwen3", _fmt({"type": "exclude_token",
+                                                                "exclude_tokens": [4.0]})),
+    "qwen3_coerce_chat_no_tools": _chat("qwen3", _fmt({"type": "token", "token": 7.0})),
+}
 
 RENDER_STRUCTURAL_MODEL: dict[str, tuple[str, str, dict[str, Any]]] = {
     "gptoss_format_number": _resp("gpt-oss", json.dumps({"format": 5})),
@@ -86,4 +141,5 @@ RENDER_STRUCTURAL_MODEL: dict[str, tuple[str, str, dict[str, Any]]] = {
     "qwen3_format_unknown_type": _resp("qwen3", _fmt({"type": "bogus"})),
     "qwen3_tag_object": _resp("qwen3", {"type": "structural_tag", "format": _CONST}),
     "qwen3_chat_format_without_type": _chat("qwen3", _fmt(_TYPELESS)),
+    **_COERCE,
 }

@@ -15,7 +15,12 @@ with non-empty triggers and tags, each tag's begin starting with a trigger;
 ``tags_with_separator`` a separator; ``repeat`` bounds; ``dispatch`` pairs); token formats by
 id only (the render server has no tokenizer info for token strings); a format without a type
 is each format in turn, tag first; the legacy ``structures`` + ``triggers`` form is a
-``triggered_tags``.
+``triggered_tags``. JSON types as xgrammar's parser reads them (picojson): a token id is any
+whole number within 32 bits (``2.0`` too; a dispatch key may be negative), a tag's token
+``begin`` / ``end`` any object with one (its ``type`` unread), ``repeat`` bounds and
+``max_whitespace_cnt`` (1 or more) JSON integers, the flags (``at_least_one``,
+``stop_after_first``, ``loop``) JSON booleans; triggers distinct, none a prefix of another, each
+opening a tag (token triggers: the tags' begin tokens exactly).
 
 Bounds: one walk over the tag (its nesting is checked before, by the caller).
 """
@@ -96,7 +101,23 @@ def _json_schema(f: Mapping[str, Any]) -> str | None:
         return f"unknown style {style}"
     if "any_order" in f and not isinstance(f["any_order"], bool):
         return "any_order must be a boolean"
+    cnt = f.get("max_whitespace_cnt")
+    if cnt is not None and not (_json_int(cnt) and 0 < cnt <= _I32_MAX):
+        return "max_whitespace_cnt must be a positive 32-bit integer or null"
     return schema_error(schema, tag=True)
+
+
+_I32_MAX = 2**31 - 1
+
+
+def _json_int(v: Any) -> bool:
+    """A JSON integer (not ``2.0``, not a boolean)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _flags(f: Mapping[str, Any], *keys: str) -> str | None:
+    bad = next((k for k in keys if k in f and not isinstance(f[k], bool)), None)
+    return None if bad is None else f"{bad} must be a boolean"
 
 
 def _budget(f: Mapping[str, Any], *keys: str) -> str | None:
@@ -134,12 +155,16 @@ def _elements(f: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _token(v: Any) -> str | None:
-    if isinstance(v, bool) or not isinstance(v, (int, str)):
-        return "a token must be an integer or a string"
+def _token(v: Any, *, signed: bool = False) -> str | None:
+    """A token id: a whole number (``2.0`` too) within 32 bits, non-negative unless
+    ``signed`` (a token dispatch key)."""
     if isinstance(v, str):  # resolved against the vocabulary: no tokenizer at render
         return "token strings need the tokenizer"
-    return None if v >= 0 else "a token id must be non-negative"
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or (
+            isinstance(v, float) and not v.is_integer()):
+        return "a token must be an integer or a string"
+    low = -_I32_MAX - 1 if signed else 0
+    return None if low <= v <= _I32_MAX else "a token id out of range"
 
 
 def _tokens(v: Any) -> str | None:
@@ -205,7 +230,9 @@ def _excluded(f: Mapping[str, Any]) -> bool:
 
 
 def _is_token(v: Any) -> bool:
-    return isinstance(v, Mapping) and v.get("type") == "token"
+    """A token format where a tag's ``begin`` / ``end`` takes one: any object (xgrammar reads
+    its ``token``, not its ``type``)."""
+    return isinstance(v, Mapping)
 
 
 def _tag_list(f: Mapping[str, Any], *, string_begin: bool) -> tuple[str | None, list[Any]]:
@@ -222,27 +249,42 @@ def _triggered(f: Mapping[str, Any]) -> str | None:
     triggers = f.get("triggers")
     if not string_list(triggers, non_empty=True) or not triggers:
         return "triggered_tags needs non-empty trigger strings"
+    if any(a != b and b.startswith(a) or a == b and i != j
+           for i, a in enumerate(triggers) for j, b in enumerate(triggers)):
+        return "triggers must be distinct, none a prefix of another"
     err, tags = _tag_list(f, string_begin=True)
-    if err:
+    if err or (err := _flags(f, "at_least_one", "stop_after_first")):
         return err
     if "excludes" in f and not string_list(f["excludes"], non_empty=True):
         return "triggered_tags excludes must be non-empty strings"
     for t in tags:
         if not any(t["begin"].startswith(trigger) for trigger in triggers):
             return "a tag does not match any trigger"
+    if not all(any(t["begin"].startswith(trigger) for t in tags) for trigger in triggers):
+        return "a trigger opens no tag"
     return None
 
 
 def _token_triggered(f: Mapping[str, Any]) -> str | None:
-    if err := _tokens(f.get("trigger_tokens")):
+    triggers = f.get("trigger_tokens")
+    if err := _tokens(triggers):
         return err
     for t in f.get("tags") or []:
         if isinstance(t, Mapping) and not _is_token(t.get("begin")):
             return "token_triggered_tags tags need token begins"
-    return _tag_list(f, string_begin=False)[0]
+    err, tags = _tag_list(f, string_begin=False)
+    if err or (err := _flags(f, "at_least_one", "stop_after_first")) or (
+            err := _tokens(f.get("exclude_tokens", []))):
+        return err
+    if len(set(triggers)) != len(triggers) or set(triggers) != {
+            t["begin"]["token"] for t in tags}:
+        return "the trigger tokens must be the tags' begin tokens, each once"
+    return None
 
 
 def _separated(f: Mapping[str, Any]) -> str | None:
+    if err := _flags(f, "stop_after_first", "at_least_one"):
+        return err
     err, _ = _tag_list(f, string_begin=False)
     if err:
         return err
@@ -255,8 +297,8 @@ def _content(f: Mapping[str, Any]) -> str | None:
 
 def _repeat(f: Mapping[str, Any]) -> str | None:
     lo, hi = f.get("min"), f.get("max")
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi)):
-        return "repeat needs numbers min and max"
+    if not (_json_int(lo) and _json_int(hi)):
+        return "repeat needs integers min and max"
     if hi != -1 and lo > hi or lo < 0 or hi < -1 or lo > 2**31 - 1:
         return "repeat bounds"
     if "content" not in f:
@@ -280,6 +322,8 @@ def _resolved(node: Any) -> Any:
 
 
 def _dispatch(f: Mapping[str, Any], *, tokens: bool = False) -> str | None:
+    if err := _flags(f, "loop"):
+        return err
     rules = f.get("rules")
     if not isinstance(rules, list) or not rules:
         return "dispatch needs a non-empty list of rules"
@@ -287,11 +331,17 @@ def _dispatch(f: Mapping[str, Any], *, tokens: bool = False) -> str | None:
         if not isinstance(rule, list) or len(rule) != 2:
             return "a dispatch rule must be a pair"
         key = rule[0]
-        if err := (_token(key) if tokens else None if isinstance(key, str) else "a string"):
+        if err := (_token(key, signed=True) if tokens
+                   else None if isinstance(key, str) else "a string"):
             return err
         if err := _format_error(rule[1]):
             return err
     return None
+
+
+def _dispatch_excludes(f: Mapping[str, Any]) -> str | None:
+    ok = string_list(f.get("excludes", []), non_empty=True)
+    return None if ok else "dispatch excludes must be non-empty strings"
 
 
 _CHECKS: dict[str, Any] = {
@@ -303,7 +353,8 @@ _CHECKS: dict[str, Any] = {
     "token": lambda f: _token(f.get("token")),
     "exclude_token": lambda f: _tokens(f.get("exclude_tokens", [])),
     "any_tokens": lambda f: _tokens(f.get("exclude_tokens", [])) or _budget(f, "max_tokens"),
-    "dispatch": _dispatch, "token_dispatch": lambda f: _dispatch(f, tokens=True),
+    "dispatch": lambda f: _dispatch(f) or _dispatch_excludes(f),
+    "token_dispatch": lambda f: _dispatch(f, tokens=True) or _tokens(f.get("exclude_tokens", [])),
 }
 _UNTYPED = ("tag", "const_string", "json_schema", "grammar", "regex", "sequence", "or",
             "triggered_tags", "tags_with_separator", "optional", "plus", "star", "repeat")

@@ -26,37 +26,52 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["structural_tag_model_error"]
+__all__ = ["lax_bool", "lax_int", "structural_tag_model_error"]
 
 _Check = Callable[[Any], bool]
-_INT_TEXT = re.compile(r"\s*[+-]?\d+\s*")
-_BOOL_TEXT = frozenset({"0", "1", "f", "t", "false", "true", "n", "y", "no", "yes", "off", "on"})
+#: pydantic's integer text: ASCII digits, single underscores between them, a fraction of zeros
+#: only (``"1.0"`` is 1, ``"1."`` and ``"1e3"`` are refused), around it whitespace
+_INT_TEXT = re.compile(r"\s*([+-]?[0-9](?:_?[0-9])*)(?:\.0+)?\s*")
+_BOOL_TEXT = {**dict.fromkeys(("1", "t", "true", "y", "yes", "on"), True),
+              **dict.fromkeys(("0", "f", "false", "n", "no", "off"), False)}
 _BUDGET_MAX = 2_147_483_647
+_I64 = 2**63
 
 
 def _str(v: Any) -> bool:
     return isinstance(v, str)
 
 
-def _int_value(v: Any) -> int | None:
-    """``v`` as pydantic's lax int reads it, or None."""
+def lax_int(v: Any) -> int | None:
+    """``v`` as pydantic's lax int reads it (``true`` 1, ``2.0`` 2, ``" 4 "`` 4), or None: the
+    value xgrammar's models keep, and vLLM re-sends
+    (:mod:`tito.core.parsers.tools.structural_dump`)."""
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, int):
         return v
-    if isinstance(v, float) and v.is_integer():
+    if isinstance(v, float) and v.is_integer() and -_I64 <= v < _I64:
         return int(v)
-    if isinstance(v, str) and _INT_TEXT.fullmatch(v):
-        return int(v)
+    if isinstance(v, str) and (m := _INT_TEXT.fullmatch(v)):
+        return int(m.group(1))
     return None
 
 
+def lax_bool(v: Any) -> bool | None:
+    """``v`` as pydantic's lax bool reads it (``1``, ``1.0``, ``"on"``, ``"Yes"``), or None."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, (int, float)) and v in (0, 1):
+        return bool(v)
+    return _BOOL_TEXT.get(v.lower()) if isinstance(v, str) else None
+
+
 def _int(v: Any) -> bool:
-    return _int_value(v) is not None
+    return lax_int(v) is not None
 
 
 def _budget(v: Any) -> bool:  # Optional[int], 0 <= v <= 2**31 - 1
-    n = _int_value(v)
+    n = lax_int(v)
     return v is None or n is not None and 0 <= n <= _BUDGET_MAX
 
 
@@ -65,8 +80,7 @@ def _opt_int(v: Any) -> bool:
 
 
 def _bool(v: Any) -> bool:
-    return isinstance(v, bool) or isinstance(v, (int, float)) and v in (0, 1) or (
-        isinstance(v, str) and v.lower() in _BOOL_TEXT)
+    return lax_bool(v) is not None
 
 
 def _list(item: _Check) -> _Check:

@@ -26,7 +26,7 @@ from typing import Any
 
 from tito.core.parsers.tools.structural import constraint_format
 from tito.core.parsers.tools.structural_formats import harmony_preamble
-from tito.core.parsers.tools.structural_nodes import json_schema, one_of, sequence, tag
+from tito.core.parsers.tools.structural_nodes import one_of, sequence, tag
 from tito.core.tag_model import structural_tag_model_error
 from tito.errors import BadRequest
 
@@ -65,9 +65,8 @@ def harmony_structured_outputs(structured: dict[str, Any] | None) -> dict[str, A
     fmt = harmony_constraint_format(structured)
     if fmt is None:
         return structured
-    if fmt["type"] == "json_schema":
-        final = one_of([_final(c, json_schema(fmt["json_schema"]))
-                        for c in (" json", " <|constrain|>json")])
+    if fmt["type"] == "json_schema":  # the format whole (a tag's own style, any_order, ...)
+        final = one_of([_final(c, fmt) for c in (" json", " <|constrain|>json")])
     else:
         final = _final("", fmt)
     out = {k: v for k, v in structured.items() if k not in _KINDS}
