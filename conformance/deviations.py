@@ -360,7 +360,8 @@ DEVIATIONS: list[Deviation] = [
               "completions echo prepends the prompt (OpenAI's meaning), batch and stream: its "
               "text, and with the request's logprobs and the engine's prompt_logprobs (batch) its "
               "tokens' logprobs, as vLLM's completions server writes them (the first position "
-              "null, each cut to logprobs + 1), text offsets counting from the prompt's start; "
+              "null, each cut to logprobs + 1), text offsets counting every token string from "
+              "the prompt's start (its BOS's too); no text with return_token_ids, as vLLM; "
               "vLLM's derender ignores echo. The replay cuts that prefix and compares the rest "
               "with vLLM's answer (replay.strip_echo)"),
     Deviation("stream_chat", "tool_*", "text",

@@ -280,22 +280,35 @@ def strip_echo(want: dict[str, Any], got: dict[str, Any]) -> tuple[dict[str, Any
         n = len(want_lp.get("tokens") or [])
         cut = len(lp.get("tokens") or []) - n
         if cut >= 0 and all(len(lp.get(k) or []) == n + cut for k in _LP_LISTS):
+            # vLLM's completions count the offsets over every token string they report, the
+            # echoed prompt's included (its BOS as "<s>", which the echoed text has not):
+            # the output's offsets continue after those strings, not after the echoed text
+            shift = (sum(len(t) for t in lp["tokens"][:cut] if isinstance(t, str)) if cut
+                     else len(prefix))
             lp = {k: (v[cut:] if k in _LP_LISTS else v) for k, v in lp.items()}
-            lp["text_offset"] = [o - len(prefix) for o in lp["text_offset"]]
+            lp["text_offset"] = [o - shift for o in lp["text_offset"]]
             out["logprobs"] = lp
         else:
             cut = 0
     return out, prefix, cut
 
 
+#: :func:`echoed` of a prompt form whose echoed text the harness does not check (ids, a list)
+ANY_PROMPT = "\uffff(any prompt)"
+
+
 def echoed(request: dict[str, Any]) -> str | None:
-    """The prompt a completions derender request (or stream settings) asks to echo: its text
-    when it is one string, ``""`` for another prompt form; None without ``echo``."""
+    """The text a completions derender request (or stream settings) asks to echo: the prompt
+    when it is one string, ``""`` with ``return_token_ids`` (vLLM 0.33's completions then echo
+    no text, ``prompt_text = ""``, the prompt's logprobs still), :data:`ANY_PROMPT` for another
+    prompt form; None without ``echo``."""
     settings = request.get("completion_request") or request.get("derender_context") or request
     if not (isinstance(settings, dict) and settings.get("echo") is True):
         return None
+    if settings.get("return_token_ids") is True:
+        return ""
     prompt = settings.get("prompt")
-    return prompt if isinstance(prompt, str) else ""
+    return prompt if isinstance(prompt, str) else ANY_PROMPT
 
 
 def _echo_diffs(want: Any, got: Any, path: str, prompt: str) -> Iterator[tuple[str, Any, Any]]:
@@ -305,7 +318,7 @@ def _echo_diffs(want: Any, got: Any, path: str, prompt: str) -> Iterator[tuple[s
     stripped, prefix, cut = strip_echo(want, got)
     if prefix or cut:
         yield f"{path}echo_prefix", None, {"text": prefix, "logprob_entries": cut}
-    if prompt and prefix != prompt:
+    if prompt != ANY_PROMPT and prefix != prompt:
         yield f"{path}echo_prompt", prompt, prefix
     yield from diff(want, stripped, path.rstrip("."))
 

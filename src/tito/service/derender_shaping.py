@@ -207,13 +207,17 @@ def _echo(
 
     The text is ``prompt_text`` when the request's prompt was that string (vLLM's completions
     echo the prompt as sent, ``final_res.prompt``: no BOS the tokenizer added, whatever
-    ``skip_special_tokens``), else the prompt's ids decoded."""
+    ``skip_special_tokens``), else the prompt's ids decoded; ``""`` with ``return_token_ids``,
+    as vLLM 0.33's completions (``prompt_text = ""``: the client has the prompt's ids on the
+    choice), which still echo the prompt's logprobs, their offsets counted from 0. The
+    logprobs' offsets count every token string, the prompt's BOS too (vLLM's
+    ``_create_completion_logprobs``), so they run past the echoed text's length."""
     from tito.core import logprobs as lp
 
     if prompt_ids is None:
         raise BadRequest("echo needs the prompt: send prompt_token_ids", param="prompt_token_ids")
-    text = prompt_text if prompt_text is not None else model.vocab.decode(
-        prompt_ids, skip_special_tokens=cfg.skip_special_tokens)
+    text = "" if cfg.return_token_ids else prompt_text if prompt_text is not None else (
+        model.vocab.decode(prompt_ids, skip_special_tokens=cfg.skip_special_tokens))
     if prompt_logprobs is None:
         return text, None, len(text)
     entries: list[dict[str, Any]] = []

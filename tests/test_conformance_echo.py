@@ -1,0 +1,92 @@
+"""Completions ``echo`` against vLLM 0.33.0's coupled completions server.
+
+Why: vLLM's derender ignores ``echo``, so the derender goldens check only the output part of an
+echo answer (``replay.strip_echo``). What vLLM's completions server (with an engine) echoes was
+recorded by ``conformance/record_echo.py``, running vLLM 0.33's own
+``request_output_to_completion_response`` on the engine outputs of the recorded echo goldens
+(``conformance/goldens/echo_coupled.json``): the text before the output (the prompt as sent, or
+``""`` with ``return_token_ids``), the prompt positions' logprobs, and the output's first text
+offset, which counts every token string before it (a BOS's ``"<s>"`` too, not the echoed
+text's length: ``derender_fuzz`` ``echo_bos_prompt_logprobs_hf``, fuzz seed 513 case 41).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from conformance import replay  # noqa: E402
+
+COUPLED = json.loads((ROOT / "conformance" / "goldens" / "echo_coupled.json").read_text())
+CASES = {k: v for k, v in COUPLED["cases"].items() if "echo" in v}
+
+
+@pytest.fixture(scope="module")
+def tito() -> replay.Tito:
+    return replay.Tito()
+
+
+def _golden(key: str) -> dict[str, Any]:
+    group, name = key.split("/", 1)
+    return replay.load(group)[name]
+
+
+def test_recorded_from_vllm_033() -> None:
+    assert COUPLED["vllm"] == "0.33.0"
+    assert len(CASES) >= 6
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_echo_is_vllm_completions_echo(tito: replay.Tito, key: str) -> None:
+    """tito's batch echo is vLLM's coupled echo followed by vLLM's derender output."""
+    golden = _golden(key)
+    status, got = tito.post(golden["path"], golden["request"])
+    assert status == 200
+    for k, (want, choice) in enumerate(zip(CASES[key]["echo"], got["choices"], strict=True)):
+        output = golden["response"]["choices"][k]["text"]
+        assert choice["text"] == want["text"] + output, (key, k)
+        if want["logprobs"] is None:
+            continue
+        n = len(want["logprobs"]["tokens"])
+        mine = {name: choice["logprobs"][name][:n] for name in want["logprobs"]}
+        assert mine == want["logprobs"], (key, k)
+        if want["next_offset"] is not None:
+            assert choice["logprobs"]["text_offset"][n] == want["next_offset"], (key, k)
+
+
+def test_a_bos_counts_in_the_offsets_not_the_echoed_text() -> None:
+    """The case the replay once misread (it shifted the output's offsets back by the echoed
+    text's length): vLLM's output offsets start after ``"<s>" + " x"``, 5, where the echoed
+    text ``"x"`` is 1 long; with ``return_token_ids`` the text is ``""``, the offsets the same."""
+    for key in ("derender_fuzz/echo_bos_prompt_logprobs_hf", "derender_fuzz/echo_return_token_ids_hf"):
+        (want,) = CASES[key]["echo"]
+        assert want["logprobs"]["tokens"][0] == "<s>"
+        assert want["next_offset"] == sum(len(t) for t in want["logprobs"]["tokens"])
+        assert want["next_offset"] != len(want["text"])
+    assert CASES["derender_fuzz/echo_return_token_ids_hf"]["echo"][0]["text"] == ""
+
+
+def test_strip_echo_shifts_by_the_echoed_token_strings() -> None:
+    """The replay cuts an echoed prefix as vLLM numbers the offsets: by the echoed entries'
+    token strings when there are some, else by the echoed text."""
+    want = {"text": " a", "logprobs": {"tokens": [" a"], "token_logprobs": [-1.0],
+                                       "top_logprobs": [None], "text_offset": [0]}}
+    got = {"text": "x a", "logprobs": {"tokens": ["<s>", " x", " a"],
+                                       "token_logprobs": [None, -2.0, -1.0],
+                                       "top_logprobs": [None, None, None],
+                                       "text_offset": [0, 3, 5]}}
+    stripped, prefix, cut = replay.strip_echo(want, got)
+    assert (prefix, cut) == ("x", 2)
+    assert stripped["logprobs"] == want["logprobs"]
+    wrong = json.loads(json.dumps(got))
+    wrong["logprobs"]["text_offset"] = [0, 3, 4]  # (offsets after the echoed text: not vLLM's)
+    assert replay.strip_echo(want, wrong)[0]["logprobs"]["text_offset"] == [-1]
+    assert replay.echoed({"completion_request": {"echo": True, "prompt": "x",
+                                                 "return_token_ids": True}}) == ""
