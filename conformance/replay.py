@@ -318,8 +318,14 @@ def _echo_diffs(want: Any, got: Any, path: str, prompt: str) -> Iterator[tuple[s
     stripped, prefix, cut = strip_echo(want, got)
     if prefix or cut:
         yield f"{path}echo_prefix", None, {"text": prefix, "logprob_entries": cut}
-    if prompt != ANY_PROMPT and prefix != prompt:
-        yield f"{path}echo_prompt", prompt, prefix
+    text, want_text = got.get("text"), want.get("text")
+    if prompt == ANY_PROMPT or not isinstance(text, str):
+        pass
+    elif isinstance(want_text, str) and text.endswith(want_text):  # (the prefix was cut)
+        if prefix != prompt:
+            yield f"{path}echo_prompt", prompt, prefix
+    elif not text.startswith(prompt):  # (the rest differs: its own difference below)
+        yield f"{path}echo_prompt", prompt, text[:len(prompt)]
     yield from diff(want, stripped, path.rstrip("."))
 
 

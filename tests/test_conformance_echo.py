@@ -90,3 +90,15 @@ def test_strip_echo_shifts_by_the_echoed_token_strings() -> None:
     assert replay.strip_echo(want, wrong)[0]["logprobs"]["text_offset"] == [-1]
     assert replay.echoed({"completion_request": {"echo": True, "prompt": "x",
                                                  "return_token_ids": True}}) == ""
+
+
+def test_an_echo_whose_output_differs_is_judged_by_its_start() -> None:
+    """When the output part differs (its own difference, maybe an intended one), the prefix
+    cannot be cut: the echo is then judged by the text's start (fuzz seed 516 case 56, a special
+    token mid-output: the prompt "x" was reported as not echoed)."""
+    want = {"text": " out"}
+    found = list(replay._echo_diffs(want, {"text": "x other"}, "choices.0.", "x"))
+    assert not [d for d in found if d[0].endswith("echo_prompt")]
+    assert ("choices.0.text", " out", "x other") in found
+    found = list(replay._echo_diffs(want, {"text": "y other"}, "choices.0.", "x"))
+    assert ("choices.0.echo_prompt", "x", "y") in found
