@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance import (
-    nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
-    structural_model_corpus, structured_options_corpus, union_parts_corpus,
+    message_edges_corpus, nonfinite_corpus, request_fields_corpus, responses_outputs_corpus,
+    responses_tools_corpus, structural_model_corpus, structured_options_corpus,
+    union_parts_corpus,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -2035,3 +2036,5 @@ HTTP_GROUPS["render_structured_options"] = structured_options_corpus.RENDER_STRU
 HTTP_GROUPS["render_responses_item_shapes"] = responses_tools_corpus.RENDER_RESPONSES_ITEM_SHAPES
 HTTP_GROUPS["render_structural_model"] = structural_model_corpus.RENDER_STRUCTURAL_MODEL
 HTTP_GROUPS["render_tokenize_kwargs"] = request_fields_corpus.RENDER_TOKENIZE_KWARGS
+#: chat messages at the edges of vLLM's message union (message_edges_corpus)
+HTTP_GROUPS["render_message_edges"] = message_edges_corpus.RENDER_MESSAGE_EDGES

@@ -228,6 +228,7 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_top_logprobs_null", "*echo*", "*sampling_params.skip_reading_prefix_cache",
               _ECHO_CACHE),
     Deviation("tokenize_harmony_reasoning", "*", "error.param", _PARAM_NOTATION),
+    Deviation("render_message_edges", "*", "error.param", _PARAM_NOTATION),
     Deviation("render_responses_items", "output_parts_refusal", "*",
               "a refusal part in an assistant's Responses message: vLLM's chat conversion fails "
               "on it with a 500; tito answers a 400 (never a 500)"),

@@ -79,7 +79,7 @@ def test_tool_text_parts_become_one_string_in_the_openai_format():
         ([{"role": "user", "content": [{"nothing": 1}]}], "Missing 'type' field"),
         ([{"role": "assistant", "tool_calls": [{"function": {"arguments": "{}"}}]}], "function.name"),
         ([{"role": "tool", "content": "x", "tool_call_id": 5}], "tool_call_id must be a string"),
-        ([{"role": "", "content": "x"}], "role"),
+        ([{"role": 3, "content": "x"}], "role"),
     ],
 )
 def test_bad_messages(messages, fragment):

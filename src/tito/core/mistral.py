@@ -156,9 +156,17 @@ def _mistral_call(call: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _truncated_ids(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The messages as vLLM hands them to mistral-common: call ids cut (:func:`_mistral_call`),
+    an object content (an OpenAI role type's iterable, which vLLM lists) its keys, so an empty
+    one is no parts and any other vLLM's 400."""
     out = []
-    for message in messages:
+    for i, message in enumerate(messages):
         msg = dict(message)
+        if isinstance(msg.get("content"), Mapping):
+            if msg["content"]:
+                raise BadRequest(f"messages[{i}].content is an object: its keys are not "
+                                 "content parts.", param=f"messages[{i}].content")
+            msg["content"] = []
         calls = msg.get("tool_calls")
         if isinstance(calls, list):
             msg["tool_calls"] = [_mistral_call(c) if isinstance(c, Mapping) else c for c in calls]

@@ -182,6 +182,12 @@ def _content_for_template(
         return "" if fmt == "string" else []
     if isinstance(content, str):
         return content if fmt == "string" else [{"type": "text", "text": content}]
+    if isinstance(content, Mapping) and openai_role is not None:
+        # OpenAI's role types read content as an iterable: an object's keys, which are no parts
+        if content:
+            raise BadRequest(f"{where} is an object: its keys are not content parts.",
+                             param=where)
+        content = []
     if not isinstance(content, list):
         raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
     parts = _content_parts(content, where, media, text_only, openai_role=openai_role)
@@ -327,8 +333,8 @@ def normalize_messages(
         if not isinstance(message, Mapping):
             raise BadRequest(f"{where} must be an object.", param=where)
         role = message.get("role")
-        if not isinstance(role, str) or not role:
-            raise BadRequest(f"{where}.role must be a non-empty string.", param=f"{where}.role")
+        if not isinstance(role, str):  # "" is vLLM's custom role: templates skip it
+            raise BadRequest(f"{where}.role must be a string.", param=f"{where}.role")
         # vLLM 0.33 gives the template these keys only, in this order (its ConversationMessage):
         # role, content, the assistant's tool calls and reasoning, the tool's call id, a string
         # name / task, the developer's tools; a client's other keys never reach the template
@@ -342,7 +348,7 @@ def normalize_messages(
                                        text_only_model,
                                        # (only a list of parts reads the type: not custom_typed
                                        # per message of text, on the render's hot path)
-                                       role if isinstance(content, list)
+                                       role if isinstance(content, (list, Mapping))
                                        and not custom_typed(message) else None)
         )
         if role == "tool" and isinstance(msg["content"], list) and all(

@@ -42,6 +42,7 @@ __all__ = [
     "ReasoningEffort",
     "ToolChoice",
     "normalize_messages",
+    "tool_calls_ignored",
 ]
 
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
@@ -113,7 +114,15 @@ def _openai_message(msg: dict[str, Any]) -> bool:
         return False
     if role == "tool":
         return isinstance(msg.get("tool_call_id"), str)
-    return msg.get("name") is None or isinstance(msg["name"], str)
+    return "name" not in msg or isinstance(msg["name"], str)  # typed ``str``: null is refused
+
+
+def tool_calls_ignored(msg: dict[str, Any]) -> bool:
+    """Whether ``msg`` is the OpenAI message type of a role other than the assistant's, which
+    has no ``tool_calls``: vLLM's union then takes any value there, unchecked (its template
+    path never reads them; gpt-oss's harmony path does, :mod:`tito.core.harmony.conversation`)."""
+    return msg["role"] != "assistant" and (
+        "content" in msg and _openai_message(msg) or _openai_function(msg))
 
 
 def _openai_function(msg: dict[str, Any]) -> bool:
@@ -138,6 +147,11 @@ def _check_typed_fields(msg: dict[str, Any], role: str, i: int) -> None:
     """The fields vLLM 0.33's message union types when only one of its types can take the
     message (a schema error otherwise); where several can, a value one refuses picks another."""
     if role == "assistant" and "content" in msg and msg["content"] is None:
+        if "tool_calls" in msg and msg["tool_calls"] is None:
+            # the custom type refuses the null content, the OpenAI type the null calls
+            raise ValueError(f"messages[{i}].tool_calls must not be null beside a null content "
+                             "(OpenAI's assistant message type, the only one a null content "
+                             "fits, types them as a list).")
         fields: tuple[tuple[str, Any], ...] = _ASSISTANT_FIELDS
     elif (role not in _LAZY_CONTENT and not _openai_function(msg)
           or role == "tool" and not isinstance(msg.get("tool_call_id"), str)):
@@ -158,8 +172,13 @@ def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
 
     Messages stay plain dicts (the chat template consumes dicts and templates use arbitrary keys),
     but their skeleton is checked here so a malformed body is a clear 400, not a template crash.
-    The input is never mutated: renamed messages are copies. ``check_calls`` false leaves the
-    history tool calls' shape to the render (vLLM's tokenize body validates them lazily).
+    The input is never mutated: renamed messages are copies. ``check_calls`` (the chat request)
+    is vLLM's chat request model: a ``tool_calls`` that is not a list becomes one before the
+    union validates it (a string's characters, an object's keys, a number's TypeError) and an
+    assistant's calls are checked up front; false (``/tokenize``'s body, which has no such
+    validator) takes a string or object as the OpenAI assistant type's iterable, left as it
+    is, and the calls' shape to the render (:mod:`tito.service.tokenize`). An OpenAI-typed
+    message of another role ignores ``tool_calls`` (:func:`tool_calls_ignored`).
     """
     if not isinstance(messages, list):
         return messages  # let the field type report it
@@ -168,8 +187,8 @@ def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
         if not isinstance(msg, dict):
             raise ValueError(f"messages[{i}] must be an object.")
         role = msg.get("role")
-        if not isinstance(role, str) or not role:
-            raise ValueError(f"messages[{i}].role must be a non-empty string.")
+        if not isinstance(role, str):  # any string: "" is vLLM's custom role (templates skip it)
+            raise ValueError(f"messages[{i}].role must be a string.")
         content = msg.get("content")
         if content is None and "content" in msg and role != "assistant" and not (
                 role == "function" and isinstance(msg.get("name"), str)):
@@ -190,9 +209,19 @@ def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
                 if isinstance(part, dict) and "type" in part and not isinstance(part["type"], str):
                     raise ValueError(f"messages[{i}].content[{j}].type must be a string.")
         tool_calls = msg.get("tool_calls")
-        if tool_calls is not None:
-            if not isinstance(tool_calls, list) or not all(isinstance(t, dict) for t in tool_calls):
+        if tool_calls is not None and not isinstance(tool_calls, list) and check_calls:
+            if not isinstance(tool_calls, (str, dict)):  # vLLM's words for list(3)
+                raise ValueError(f"'{type(tool_calls).__name__}' object is not iterable")
+            msg = {**msg, "tool_calls": list(tool_calls)}
+            tool_calls = msg["tool_calls"]
+        if tool_calls is not None and not tool_calls_ignored(msg) and (check_calls or not (
+                role == "assistant" and isinstance(tool_calls, (str, dict)))):
+            if not isinstance(tool_calls, list):
                 raise ValueError(f"messages[{i}].tool_calls must be a list of objects.")
+            for k, call in enumerate(tool_calls):
+                if not isinstance(call, dict):
+                    raise SchemaRule(f"messages[{i}].tool_calls[{k}] must be an object.",
+                                     param=f"body.messages.{i}.tool_calls.{k}")
             for k, call in enumerate(tool_calls if check_calls else ()):
                 # vLLM's schema: openai's typed call (id, function with name and arguments
                 # strings, type "function"), checked in its declaration order
@@ -209,15 +238,14 @@ def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
                 if call.get("type") != "function":
                     raise SchemaRule(f"{where}.type must be 'function'.",
                                      param=f"body.messages.{i}.tool_calls.{k}.type")
-        # vLLM's types: a tool message's has no name (any is taken), the other OpenAI roles'
-        # (the function message's too) have no tool_call_id (ignored: any is taken); the
-        # custom type's need strings
-        keys = (("tool_call_id",) if role == "tool" and lazy
-                else ("name",) if role in _LAZY_CONTENT and role != "tool"
-                or _openai_function(msg) else ("tool_call_id", "name"))
-        for key in keys:
-            if msg.get(key) is not None and not isinstance(msg[key], str):
-                raise ValueError(f"messages[{i}].{key} must be a string.")
+        # vLLM's types: a tool message's has no name (any is taken), every other member types
+        # it a string (null refused); the other OpenAI roles' (the function message's too)
+        # have no tool_call_id (any is taken), the custom type's is a string or null
+        if "name" in msg and not isinstance(msg["name"], str) and not (role == "tool" and lazy):
+            raise ValueError(f"messages[{i}].name must be a string.")
+        if msg.get("tool_call_id") is not None and not isinstance(msg["tool_call_id"], str) and (
+                role not in _LAZY_CONTENT or role == "tool") and not _openai_function(msg):
+            raise ValueError(f"messages[{i}].tool_call_id must be a string.")
         _check_typed_fields(msg, role, i)
         if "reasoning_content" in msg:
             msg = dict(msg)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from tito.core.message_union import custom_typed
 from tito.core.mistral import MistralVocab
 from tito.core.render import tokenize_prompt
 from tito.errors import BadRequest, InvalidField, SchemaError
@@ -25,6 +26,7 @@ from tito.protocol import (
     TokenizeRequest,
     TokenizeResponse,
 )
+from tito.protocol.chat import tool_calls_ignored
 from tito.protocol.common import SchemaRule
 from tito.service import chat_body
 from tito.service.harmony import is_harmony_model
@@ -64,11 +66,22 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         if isinstance(model.vocab, MistralVocab):  # (a template in them is still checked,
             check_request_template(request, current_settings())  # as vLLM's tokenize first)
             fields.pop("chat_template_kwargs", None)
+            for i, msg in enumerate(request.messages or ()):
+                if msg.get("role") == "assistant" and msg.get("tool_calls") is not None \
+                        and not custom_typed(msg):
+                    # (vLLM hands mistral-common the OpenAI assistant type's lazily validated
+                    # iterable as it is, even an empty list: its chat request lists it)
+                    raise BadRequest(f"messages[{i}].tool_calls must be a list for a Mistral "
+                                     "tokenizer.", param=f"messages[{i}].tool_calls")
         harmony = is_harmony_model(model)
         if harmony:  # (vLLM's body dump: lazily validated parts are gone, not checked)
             from tito.core.harmony import lazy_content_dumped  # gpt-oss only
 
             fields["messages"] = lazy_content_dumped(fields.get("messages"))
+        elif isinstance(fields.get("messages"), list):  # (its template path never reads the
+            # calls a message type without them holds; the chat request's model would list them)
+            fields["messages"] = [{k: v for k, v in m.items() if k != "tool_calls"}
+                                  if tool_calls_ignored(m) else m for m in fields["messages"]]
         # harmony renders none; the encodings of ENCODES_EMPTY encode an empty conversation
         native = model.config.native_renderer
         if not request.messages and not harmony and native not in ENCODES_EMPTY:
@@ -88,9 +101,12 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                 rule = (first.get("ctx") or {}).get("error")
                 if isinstance(rule, InvalidField):
                     raise BadRequest(str(rule), param=rule.param) from None
-                if isinstance(rule, SchemaRule) and ".tool_calls." in rule.param:
-                    # vLLM's tokenize body leaves a history call to render (its Iterable is
-                    # validated lazily; its chat request materializes it with the body)
+                if isinstance(rule, SchemaRule) and ".tool_calls." in rule.param and (
+                        request.messages[int(rule.param.split(".")[2])].get("role")
+                        == "assistant"):
+                    # vLLM's tokenize body leaves an assistant's history call to render (its
+                    # Iterable is validated lazily; its chat request materializes it with the
+                    # body); the custom type, any other role's, checks it with the body
                     raise BadRequest(str(rule)) from None
                 raise SchemaError(f"1 validation error:\n  {loc}: {first['msg']}",
                                   param=loc) from None

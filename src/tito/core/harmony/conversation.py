@@ -39,7 +39,7 @@ The conversation (rules as vLLM applies them)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,7 +128,7 @@ def _lazy(msg: Mapping[str, Any]) -> bool:
     ``flatten_input_text_content`` reads no text from that (it is not a list), and iterating it
     checks each part against the role's OpenAI part types."""
     content = msg.get("content")
-    return isinstance(content, list) and not custom_typed(msg)
+    return isinstance(content, (list, Mapping)) and not custom_typed(msg)
 
 
 def lazy_content_dumped(messages: Any) -> Any:
@@ -138,10 +138,14 @@ def lazy_content_dumped(messages: Any) -> Any:
     yields nothing, so its parts are never checked and the message has no content (a user's
     renders empty; checked on vLLM's server: ``{"type": "bogus"}`` parts give 200 there, 400
     on its chat render). An empty list here reads the same: lazy, no parts. Anything that is
-    not such a message is kept as it is (the request's own checks judge it)."""
+    not such a message is kept as it is (the request's own checks judge it). The dump
+    excludes None: a message's null fields are gone (a non-assistant's ``tool_calls: null``,
+    the chat render's TypeError, is no error there; nulls nested in its values are kept, only
+    the message's own level is modelled)."""
     if not isinstance(messages, list):
         return messages
-    return [{**m, "content": []} if isinstance(m, Mapping) and _lazy(m) else m
+    return [{**{k: v for k, v in m.items() if v is not None},
+             **({"content": []} if _lazy(m) else {})} if isinstance(m, Mapping) else m
             for m in messages]
 
 
@@ -209,11 +213,22 @@ def tool_descriptions(tools: Sequence[Mapping[str, Any]]) -> tuple[ToolDescripti
     return tuple(out)
 
 
-def _tool_names(messages: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def _tool_names(messages: Sequence[Mapping[str, Any]], offset: int) -> dict[str, str]:
+    """Call id -> function name over every message's ``tool_calls``, whatever its role (a
+    user message's too: vLLM's first pass reads them all, so a null is its TypeError 400 but
+    for an assistant's, which vLLM makes ``[]`` first; a call that is no object with an object
+    ``function`` its 500, tito's 400)."""
     names: dict[str, str] = {}
-    for msg in messages:
-        for call in msg.get("tool_calls") or []:
-            fn = call.get("function") or {}
+    for i, msg in enumerate(messages):
+        calls = msg.get("tool_calls", [])
+        if calls is None and msg.get("role") != "assistant":  # (vLLM makes an assistant's [])
+            raise BadRequest("'NoneType' object is not iterable")
+        for j, call in enumerate(calls or ()):
+            fn = call.get("function", {}) if isinstance(call, Mapping) else None
+            if not isinstance(fn, Mapping) or not isinstance(call.get("id"), Hashable):
+                where = f"messages.{i + offset}.tool_calls.{j}"
+                raise BadRequest(f"{where} must be an object with an object `function` and a "
+                                 "scalar `id`.", param=where)
             names[call.get("id")] = fn.get("name")
     return names
 
@@ -224,8 +239,9 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str,
     role = msg.get("role")
     if role not in ROLES:
         raise BadRequest(f"{where}.role {role!r} is not supported by Harmony.", param=f"{where}.role")
-    if isinstance(msg.get("content"), Mapping) and role != "tool":
-        # vLLM iterates it as its keys, which are no parts (a tool result's is never read)
+    if msg.get("content") and isinstance(msg["content"], Mapping) and role != "tool":
+        # vLLM iterates it as its keys, which are no parts (a tool result's is never read;
+        # an empty one yields none)
         raise BadRequest(f"{where}.content must be a string or a list of parts, not an object.")
     out: list[Message] = []
     tool_calls = msg.get("tool_calls") or []
@@ -319,8 +335,8 @@ def build_conversation(
         out.append(Message("developer", (DeveloperContent(
             instructions=instructions, tools=descriptions or None),)))
     out.extend(previous)
-    names = _tool_names(rest)
     offset = len(messages) - len(rest)
+    names = _tool_names(rest, offset)
     for i, msg in enumerate(rest):
         out.extend(_one(msg, names, f"messages.{i + offset}", items))
     out = drop_old_analysis(out)

@@ -1,0 +1,93 @@
+"""The ``render_message_edges`` group: chat messages at the edges of vLLM 0.33's message union,
+on the chat render and ``/tokenize`` of a template model (qwen3), gpt-oss (harmony) and a
+mistral-common model (found by the JSON-path probe: tito answered the opposite of vLLM).
+
+What vLLM 0.33 does, measured:
+
+- ``role`` is any string: ``""`` is its custom type's role (Qwen3's template skips it);
+- ``name: null`` is refused by every member (each types ``name`` a string) but the OpenAI
+  tool type, which has no ``name`` (a tool message with its string ``tool_call_id``);
+- an OpenAI role type reads a non-string ``content`` as an iterable: ``{}`` is no parts, a
+  non-empty object's keys are no parts (400); the custom type refuses an object;
+- the chat request lists a ``tool_calls`` that is not a list before the union (``""`` and
+  ``{}`` are no calls, a string's characters and an object's keys are no calls: 400 for an
+  assistant, a number is ``'int' object is not iterable``); ``/tokenize``'s body does not;
+- the OpenAI types of the other roles have no ``tool_calls``: any value is taken, unread by a
+  template; gpt-oss's harmony render reads every message's calls (a null is its TypeError 400
+  but for an assistant's, made ``[]``; a string's characters are its 500, ``*.vllm500``,
+  tito's 400); ``/tokenize`` on gpt-oss dumps its body without nulls first;
+- an assistant with ``content: null`` and ``tool_calls: null`` fits no member (400);
+- mistral-common's ``/tokenize`` gets an OpenAI-typed assistant's calls as vLLM's lazy
+  iterable (400), even ``[]`` beside a string content.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_CHAT, _TOKENIZE = "/v1/chat/completions/render", "/tokenize"
+_USER = {"role": "user", "content": "hi"}
+_CALL = {"id": "x", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+#: role name -> the message's fixed fields
+_ROLES: dict[str, dict[str, Any]] = {
+    "user": {"role": "user"}, "system": {"role": "system"},
+    "developer": {"role": "developer"}, "assistant": {"role": "assistant"},
+    "tool": {"role": "tool", "tool_call_id": "x"}, "toolnoid": {"role": "tool"},
+    "function": {"role": "function", "name": "f"}, "custom": {"role": "custom"},
+    "empty": {"role": ""},
+}
+#: shape name -> the fields it adds (a ``content`` of "hi" unless it sets one)
+_SHAPES: dict[str, dict[str, Any]] = {
+    "content_empty_object": {"content": {}},
+    "content_object": {"content": {"a": 1}},
+    "name_null": {"name": None},
+    "calls_empty_string": {"tool_calls": ""},
+    "calls_empty_object": {"tool_calls": {}},
+    "calls_string": {"tool_calls": "abc"},
+    "calls_object": {"tool_calls": {"a": 1}},
+    "calls_number": {"tool_calls": 0},
+    "calls_null": {"tool_calls": None},
+    "calls_empty_list": {"tool_calls": []},
+    "calls_empty_call": {"tool_calls": [{}]},
+    "no_content_calls_empty_string": {"content": "MISSING", "tool_calls": ""},
+}
+_SERVERS = ("qwen3", "gpt-oss", "mistral-v3")
+
+
+def _message(role: str, shape: dict[str, Any]) -> dict[str, Any]:
+    msg = {**_ROLES[role], "content": "hi", **shape}
+    if msg["content"] == "MISSING":
+        del msg["content"]
+    return msg
+
+
+def _vllm500(server: str, role: str, shape: str) -> bool:
+    """gpt-oss: a non-assistant OpenAI-typed message's calls of strings (harmony's
+    ``.get`` on a string)."""
+    return (server == "gpt-oss" and shape in ("calls_string", "calls_object")
+            and role in ("user", "system", "developer", "tool", "function"))
+
+
+def _cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    out: dict[str, tuple[str, str, dict[str, Any]]] = {}
+    extra = {"assistant_null_content_null_calls": {"role": "assistant", "content": None,
+                                                   "tool_calls": None},
+             "assistant_null_content_empty_string_calls": {"role": "assistant", "content": None,
+                                                           "tool_calls": ""},
+             "assistant_calls_empty_list_with_call": {"role": "assistant", "content": None,
+                                                      "tool_calls": [_CALL]}}
+    messages = {f"{role}_{name}": (role, name, _message(role, shape))
+                for role in _ROLES for name, shape in _SHAPES.items()}
+    messages.update({k: ("assistant", k, m) for k, m in extra.items()})
+    for server in _SERVERS:
+        for route, path in (("chat", _CHAT), ("tokenize", _TOKENIZE)):
+            for key, (role, shape, msg) in messages.items():
+                convo = ([_USER, {"role": "assistant", "content": "", "tool_calls": [_CALL]},
+                          msg, _USER] if msg["role"] == "tool" else [_USER, msg, _USER])
+                name = f"{server}_{route}_{key}" + (
+                    ".vllm500" if _vllm500(server, role, shape) else "")
+                out[name] = (server, path, {"model": server, "messages": convo})
+    return out
+
+
+RENDER_MESSAGE_EDGES = _cases()

@@ -1,0 +1,146 @@
+"""Probe every JSON path of a rich request body with a pool of values, vLLM 0.33 against tito.
+
+Why: the fuzzers draw the fields someone thought of; this probe sets each path of a rich body
+(every key and list entry, nested) to each value of a pool (null, strings, numbers, lists,
+objects), and adds each message key to every message that lacks it, then compares vLLM's
+status (and prompt ids on a 200) with tito's in-process app. Sessions 39-40 found the
+``render_request_fields``, ``render_responses_*_shapes`` and ``render_message_edges`` groups
+this way. A difference is a lead, not a verdict: settle it on vLLM's server, then record the
+cases into a corpus group (``record.py``) so the replay test pins them.
+
+usage: python conformance/probe_paths.py ROUTE MODEL --url MODEL=URL [--limit N]
+  ROUTE: chat, tokenize, responses or messages; MODEL one of record.SERVERS, its render
+  server started with record.py's flags (``record.start_server``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+#: the values each path is set to
+POOL: tuple[Any, ...] = (None, "x", "", 5, -1, 1.5, True, [], {}, ["a"], [5], {"a": 1})
+#: the keys vLLM's message types know, added to each message that lacks them
+MESSAGE_KEYS = ("content", "name", "tool_calls", "tool_call_id", "reasoning", "tools", "task")
+_TOOL = {"type": "function", "function": {"name": "get_w", "description": "d", "parameters": {
+    "type": "object", "properties": {"c": {"type": "string"}}, "required": ["c"]}}}
+_CALL = {"id": "c1", "type": "function",
+         "function": {"name": "get_w", "arguments": "{\"c\": \"x\"}"}}
+_MESSAGES = [
+    {"role": "system", "content": "s"},
+    {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+     "name": "u"},
+    {"role": "assistant", "content": "b", "tool_calls": [_CALL], "reasoning": "r"},
+    {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "ok"}]},
+    {"role": "user", "content": "q"},
+]
+#: route -> (path, the rich base body without its model)
+ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
+    "chat": ("/v1/chat/completions/render", {
+        "messages": _MESSAGES, "tools": [_TOOL], "max_tokens": 10, "stop": ["x"],
+        "tool_choice": {"type": "function", "function": {"name": "get_w"}},
+        "logprobs": True, "top_logprobs": 2, "logit_bias": {"5": 1.0},
+        "chat_template_kwargs": {"enable_thinking": False}}),
+    "tokenize": ("/tokenize", {"messages": _MESSAGES, "tools": [_TOOL]}),
+    "responses": ("/v1/responses/render", {
+        "input": [{"type": "message", "role": "user", "content": [
+                      {"type": "input_text", "text": "a"}]},
+                  {"type": "function_call", "call_id": "c1", "name": "get_w", "arguments": "{}"},
+                  {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+                  {"type": "message", "role": "user", "content": "q"}],
+        "instructions": "i", "max_output_tokens": 10, "tools": [
+            {"type": "function", "name": "get_w", "parameters": {"type": "object"}}]}),
+    "messages": ("/v1/messages/render", {
+        "max_tokens": 2000, "system": [{"type": "text", "text": "s"}],
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "a"}]},
+                     {"role": "assistant", "content": [
+                         {"type": "tool_use", "id": "t1", "name": "get_w", "input": {}}]},
+                     {"role": "user", "content": [
+                         {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}]}),
+}
+
+
+def paths(obj: Any, pre: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every key and list index of ``obj``, nested, as a path from its root."""
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(
+        obj, list) else ()
+    for key, value in items:
+        yield (*pre, key)
+        yield from paths(value, (*pre, key))
+
+
+def variants(base: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(label, body): each path of ``base`` set to each pool value, then each missing message
+    key added to each message."""
+    for path in paths(base):
+        if path == ("model",):
+            continue
+        for value in POOL:
+            body = copy.deepcopy(base)
+            target = body
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = value
+            yield f"{'.'.join(map(str, path))}={json.dumps(value)}", body
+    for i, msg in enumerate(base.get("messages") or ()):
+        for key in MESSAGE_KEYS:
+            if isinstance(msg, dict) and key not in msg:
+                for value in POOL:
+                    body = copy.deepcopy(base)
+                    body["messages"][i][key] = value
+                    yield f"messages.{i}.{key}+={json.dumps(value)}", body
+
+
+def outcome(status: int, body: Any) -> tuple[Any, ...]:
+    """What is compared: the status, and the prompt ids of a 200."""
+    if status != 200 or not isinstance(body, dict):
+        return (status,)
+    return (200, body.get("token_ids") or body.get("tokens"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    import httpx
+
+    from conformance import replay
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("route", choices=sorted(ROUTES))
+    ap.add_argument("model")
+    ap.add_argument("--url", required=True, metavar="MODEL=URL",
+                    help="vLLM's running render server for MODEL")
+    ap.add_argument("--limit", type=int, default=0, help="stop after N variants (0: all)")
+    args = ap.parse_args(argv)
+    url = args.url.split("=", 1)[1]
+    path, base = ROUTES[args.route]
+    tito = replay.Tito()
+    n = diffs = 0
+    with httpx.Client(timeout=60) as client:
+        for label, body in variants({"model": args.model, **base}):
+            if args.limit and n >= args.limit:
+                break
+            n += 1
+            try:
+                resp = client.post(url + path, json=body)
+                theirs = outcome(resp.status_code, resp.json())
+            except ValueError:  # (not JSON)
+                theirs = (resp.status_code,)
+            except httpx.HTTPError as exc:  # vLLM dropped the connection: a lead too
+                theirs = (type(exc).__name__,)
+            ours = outcome(*tito.post(path, body))
+            if theirs != ours:
+                diffs += 1
+                same = " (ids)" if theirs[0] == ours[0] == 200 else ""
+                print(f"DIFF {label} vllm={theirs[0]} tito={ours[0]}{same}", flush=True)
+    print(f"{n} variants, {diffs} differ")
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

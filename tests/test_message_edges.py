@@ -1,0 +1,153 @@
+"""Chat messages at the edges of vLLM 0.33's message union, as properties on real tokenizers.
+
+The goldens (``render_message_edges``, recorded from vLLM) pin each case; these tests state
+the rules behind them as invariants over drawn values: what a message type ignores changes no
+prompt id, an empty object content is no parts, a ``""`` role is a message the template skips,
+and what no member of the union takes is a 400 in OpenAI's error shape.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from conformance import replay  # noqa: E402
+
+CHAT, TOKENIZE = "/v1/chat/completions/render", "/tokenize"
+USER = {"role": "user", "content": "hi"}
+MODELS = ("qwen3", "gpt-oss", "mistral-v3")
+#: JSON values a message type without ``tool_calls`` ignores (strings, objects: iterable)
+_IGNORED_CALLS = st.one_of(st.text(max_size=4), st.dictionaries(
+    st.text(max_size=3), st.integers(), max_size=2), st.lists(st.integers(), max_size=2))
+
+
+@pytest.fixture(scope="module")
+def tito() -> replay.Tito:
+    return replay.Tito()
+
+
+def _ids(tito: replay.Tito, model: str, path: str, messages: list[Any]) -> Any:
+    status, body = tito.post(path, {"model": model, "messages": messages})
+    if status != 200:
+        return status, body["error"]["type"], body["error"]["message"]
+    return body["token_ids" if path == CHAT else "tokens"]
+
+
+def _refused(tito: replay.Tito, model: str, path: str, messages: list[Any]) -> str:
+    status, body = tito.post(path, {"model": model, "messages": messages})
+    assert status == 400, body
+    assert set(body["error"]) >= {"message", "type", "param", "code"}
+    return body["error"]["message"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("path", (CHAT, TOKENIZE))
+@pytest.mark.parametrize("role", ("user", "system", "developer"))
+def test_empty_object_content_is_no_parts(tito: replay.Tito, model: str, path: str,
+                                          role: str) -> None:
+    """An OpenAI role type iterates its content: ``{}`` yields no part, as ``[]``; an object
+    with keys yields its keys, which are no parts (400)."""
+    empty = _ids(tito, model, path, [USER, {"role": role, "content": []}, USER])
+    assert isinstance(empty, list)
+    assert _ids(tito, model, path, [USER, {"role": role, "content": {}}, USER]) == empty
+    if not (model == "gpt-oss" and path == TOKENIZE):  # (its dump drops lazy parts unread)
+        _refused(tito, model, path, [USER, {"role": role, "content": {"a": 1}}, USER])
+
+
+@pytest.mark.parametrize("path", (CHAT, TOKENIZE))
+def test_empty_role_is_a_custom_message_the_template_skips(tito: replay.Tito, path: str) -> None:
+    alone = _ids(tito, "qwen3", path, [USER])
+    for msg in ({"role": "", "content": "x"}, {"role": ""}, {"role": "", "content": [
+            {"type": "text", "text": "x"}]}):
+        assert _ids(tito, "qwen3", path, [msg, USER]) == alone
+    assert "role" in _refused(tito, "qwen3", path, [{"role": 3, "content": "x"}, USER])
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("role", ("user", "system", "developer", "assistant", "function",
+                                  "custom", ""))
+def test_null_name_fits_no_member(tito: replay.Tito, model: str, role: str) -> None:
+    msg = {"role": role, "content": "hi", "name": None}
+    for path in (CHAT, TOKENIZE):
+        _refused(tito, model, path, [USER, msg, USER])
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_null_name_of_an_openai_tool_message_is_ignored(tito: replay.Tito, model: str) -> None:
+    call = {"id": "abcdefghi", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    convo = [USER, {"role": "assistant", "content": None, "tool_calls": [call]},
+             {"role": "tool", "content": "r", "tool_call_id": "abcdefghi"}]
+    plain = _ids(tito, model, CHAT, convo)
+    assert isinstance(plain, list)
+    convo[-1] = {**convo[-1], "name": None}
+    assert _ids(tito, model, CHAT, convo) == plain
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(calls=_IGNORED_CALLS, role=st.sampled_from(("user", "system", "developer")))
+def test_calls_of_a_type_without_them_change_nothing(tito: replay.Tito, calls: Any,
+                                                     role: str) -> None:
+    """A template model: the OpenAI user / system / developer types have no ``tool_calls``, so
+    any iterable there renders as without it (the chat request lists it first; ``/tokenize``
+    takes any value)."""
+    msg = {"role": role, "content": "hi"}
+    for path in (CHAT, TOKENIZE):
+        assert _ids(tito, "qwen3", path, [msg, {**msg, "tool_calls": calls}, USER]) == _ids(
+            tito, "qwen3", path, [msg, msg, USER])
+
+
+@pytest.mark.parametrize("value", (0, 1.5, True))
+def test_non_iterable_calls_are_the_chat_requests_type_error(tito: replay.Tito,
+                                                             value: Any) -> None:
+    msg = {"role": "user", "content": "hi", "tool_calls": value}
+    assert "object is not iterable" in _refused(tito, "qwen3", CHAT, [msg])
+    assert _ids(tito, "qwen3", TOKENIZE, [msg]) == _ids(tito, "qwen3", TOKENIZE, [USER])
+
+
+@pytest.mark.parametrize("model", ("qwen3", "gpt-oss"))
+@pytest.mark.parametrize("calls", ("", {}))
+def test_an_assistants_empty_iterable_is_no_calls(tito: replay.Tito, model: str,
+                                                  calls: Any) -> None:
+    plain = [USER, {"role": "assistant", "content": "ok"}, USER]
+    with_calls = [USER, {"role": "assistant", "content": "ok", "tool_calls": calls}, USER]
+    for path in (CHAT, TOKENIZE):
+        assert _ids(tito, model, path, with_calls) == _ids(tito, model, path, plain)
+    _refused(tito, model, CHAT, [USER, {"role": "assistant", "content": "ok",
+                                        "tool_calls": "ab"}, USER])
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_null_content_beside_null_calls_fits_no_member(tito: replay.Tito, model: str) -> None:
+    for path in (CHAT, TOKENIZE):
+        _refused(tito, model, path, [USER, {"role": "assistant", "content": None,
+                                            "tool_calls": None}, USER])
+        assert isinstance(_ids(tito, model, path, [USER, {"role": "assistant", "content": "ok",
+                                                          "tool_calls": None}, USER]), list)
+
+
+def test_gpt_oss_reads_every_messages_calls(tito: replay.Tito) -> None:
+    """Harmony's first pass iterates each message's calls: a user's null is its TypeError on
+    the chat render, gone from ``/tokenize``'s dump; calls of strings are tito's 400 (vLLM's
+    500)."""
+    msg = {"role": "user", "content": "hi", "tool_calls": None}
+    assert "'NoneType' object is not iterable" in _refused(tito, "gpt-oss", CHAT, [msg])
+    assert _ids(tito, "gpt-oss", TOKENIZE, [msg]) == _ids(tito, "gpt-oss", TOKENIZE, [USER])
+    for path in (CHAT, TOKENIZE):
+        _refused(tito, "gpt-oss", path, [{**msg, "tool_calls": "ab"}])
+        _refused(tito, "gpt-oss", path, [{**msg, "tool_calls": [{"id": [1], "function": {}}]}])
+
+
+def test_mistral_tokenize_refuses_an_openai_assistants_calls(tito: replay.Tito) -> None:
+    """mistral-common gets the OpenAI assistant type's lazy iterable from vLLM's ``/tokenize``
+    (even ``[]`` beside a string content: the union's tie goes to the OpenAI type); the chat
+    request lists it."""
+    convo = [USER, {"role": "assistant", "content": "ok", "tool_calls": []}, USER]
+    assert "tool_calls" in _refused(tito, "mistral-v3", TOKENIZE, convo)
+    assert isinstance(_ids(tito, "mistral-v3", CHAT, convo), list)
