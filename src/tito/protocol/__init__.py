@@ -46,7 +46,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ChatCompletionNamedFunction", "ChatCompletionNamedToolChoiceParam",
         "ChatCompletionRequest", "ChatCompletionToolsParam", "FunctionDefinition",
         "ReasoningEffort", "ToolChoice",
-        "normalize_messages"
+        "normalize_messages", "tool_calls_ignored"
     ),
     "chat_response": (
         "ChatCompletionLogProb", "ChatCompletionLogProbs", "ChatCompletionLogProbsContent",

@@ -25,8 +25,8 @@ from tito.protocol import (
     TokenizeChatRequest,
     TokenizeRequest,
     TokenizeResponse,
+    tool_calls_ignored,
 )
-from tito.protocol.chat import tool_calls_ignored
 from tito.protocol.common import SchemaRule
 from tito.service import chat_body
 from tito.service.harmony import is_harmony_model
