@@ -1,4 +1,5 @@
-"""deepseek_v3: the whitespace between a call's JSON and its closing fence is the arguments'.
+"""deepseek_v3 / deepseek_v31: the whitespace between a call's JSON and its closer is the
+arguments', whatever its length.
 
 vLLM 0.33's batch regex takes the raw text between ```` ```json\\n ```` and
 ``\\n```<｜tool▁call▁end｜>``, so a trailing whitespace run of any length is part of the
@@ -32,13 +33,13 @@ P = make_tool_parser("deepseek_v3")
 HOLD_BOUND = 1 + len(CALL_END)
 
 
-def drive(chunks: list[str]) -> tuple[str, list[tuple[str, str]], int]:
+def drive(chunks: list[str], parser=P) -> tuple[str, list[tuple[str, str]], int]:
     """(content, [(name, arguments)], the longest ``buf`` held between chunks after a call's
     JSON closed), the state round-tripping through JSON between calls as a client carries it."""
-    state, content, calls, held = T.initial(P), [], {}, 0
+    state, content, calls, held = T.initial(parser), [], {}, 0
     for k, text in enumerate(chunks):
         state = ToolState.model_validate(json.loads(state.model_dump_json()))
-        state, c, deltas = T.step(P, state, text, final=k == len(chunks) - 1)
+        state, c, deltas = T.step(parser, state, text, final=k == len(chunks) - 1)
         content.append(c)
         for d in deltas:
             name, args = calls.get(d.index, (d.name, ""))
@@ -87,3 +88,26 @@ def test_any_chunking_of_the_tail_equals_batch(run, fence_ws, tail, after, cuts)
         assert calls[0][1] == ARGS + run
     else:  # otherwise the run stays the arguments' but for a newline the fence follows
         assert calls[0][1].startswith(ARGS) and not calls[0][1][len(ARGS):].strip(" \t\r\n")
+
+
+V31 = make_tool_parser("deepseek_v31")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    run=st.text(alphabet=" \t\r\n", max_size=200),
+    tail=st.sampled_from([CALL_END, END, "x", "", "<｜tool▁call", CALL]),
+    cuts=st.lists(st.integers(0, 400), max_size=12),
+)
+def test_deepseek_v31_trailing_run_is_the_arguments_in_any_chunking(run, tail, cuts):
+    """deepseek_v31 alike (no fence): the run before ``<｜tool▁call▁end｜>`` is the arguments'
+    whatever its length (vLLM's regex; ``deepseek_v31/fz40_args_ws_long_*``), and stays theirs
+    when something else ends the call (it was dropped past 64 characters)."""
+    text = f"a{BEGIN}{CALL}get_weather{SEP}{ARGS}{run}{tail}{END} b"
+    batch = drive([text], V31)
+    bounds = sorted({c % (len(text) + 1) for c in cuts})
+    chunks = [text[i:j] for i, j in zip([0, *bounds], [*bounds, len(text)])]
+    assert drive(chunks, V31)[:2] == batch[:2]
+    one = drive([*text, ""], V31)
+    assert one[:2] == batch[:2] and one[2] <= len(CALL_END)
+    assert batch[1][0] == ("get_weather", ARGS + run)

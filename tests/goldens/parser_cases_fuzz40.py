@@ -46,6 +46,11 @@ _CASES: list[tuple[str | None, str | None, str, str]] = [
      f"{_DSB}{_open(_A + '   ' + chr(10) + '``` ' + _CE)}{_ds3(_A, 'get_time')}{_DSE}"),
     ('deepseek_v3', None, 'args_ws_fence_long_space',
      f"{_DSB}{_open(_A + chr(10) + '```' + ' ' * 80 + _CE)}{_ds3(_A, 'get_time')}{_DSE}"),
+    # deepseek_v31: likewise its trailing run before <｜tool▁call▁end｜> (was dropped past 64)
+    *(('deepseek_v31', None, f'args_ws_long_{k}',
+       f"{_DSB}<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{_A}{run}{_CE}"
+       f"<｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{{}}{_CE}{_DSE}")
+      for k, run in (('spaces', " " * 70), ('newlines', "\n" * 70), ('mixed', " \n\t" * 300))),
 ]
 
 

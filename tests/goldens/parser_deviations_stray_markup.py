@@ -221,11 +221,11 @@ _STRAY_MARKUP_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "vLLM's stream (its batch makes it reasoning); the unclosed string is vLLM's"),
     "deepseek_v31/fz_args_ws_then_section_end": (
         {"reasoning": None, "content": _after("deepseek_v31/fz_args_ws_then_section_end", "end｜>"),
-         "calls": [[n, a.split()[0]] for n, a in _calls(
+         "calls": [[n, a.split("<")[0]] for n, a in _calls(
              "deepseek_v31/fz_args_ws_then_section_end", "stream")]},
         _UNCLOSED.format("no <｜tool▁call▁end｜>: vLLM's batch makes no call, its stream sends "
                          "the rest of the output as the arguments, '{}   <｜tool▁calls▁end｜>x'")
-        + "; the whitespace is the arguments' only before the call's end marker"),
+        + "; the whitespace after the JSON stays the arguments' (as vLLM's stream)"),
     "kimi_k2/fz_misspelt_arg_begin": (
         {"reasoning": None, "calls": _calls("kimi_k2/fz_misspelt_arg_begin")[:1],
          "content": _before("kimi_k2/fz_misspelt_arg_begin", "<|tool_calls_section_begin|>")

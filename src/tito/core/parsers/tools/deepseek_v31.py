@@ -13,11 +13,12 @@ After the arguments only whitespace may precede ``<｜tool▁call▁end｜>``.
 Rules: arguments are the model's raw text between the separator and ``<｜tool▁call▁end｜>``,
 the whitespace around the JSON included (vLLM's batch regex and its stream take that raw text:
 ``<｜tool▁sep｜> {} <｜tool▁call▁end｜>`` has the arguments `` {} ``; fuzz seed 10,
-``deepseek_v31/0``): the leading whitespace goes out with the ``{``, the trailing run is held
-in ``tail`` until the call's end marker shows it is the arguments' (at most ``tail_limit``
-characters: a longer run, or one that another marker or text follows, ends the call there and
-is dropped, in batch and stream alike); text before and after the section is content (vLLM
-keeps only the text before); unknown tool names pass through (as vLLM). A header whose
+``deepseek_v31/0``): the leading whitespace goes out with the ``{``, the trailing run as it
+comes in ``tail``, whatever its length (session 40, ``deepseek_v31/fz40_*``; it was dropped
+past 64 characters), also when another marker or text follows it and ends the call there
+(vLLM's batch makes no such call, its stream sends the rest of the output as its arguments);
+text before and after the section is content (vLLM keeps only the text before); unknown tool
+names pass through (as vLLM). A header whose
 arguments do not open with ``{`` (``<｜tool▁sep｜>>{}``) is no call: its text is content, where
 vLLM makes a call with that text as arguments, not JSON (docs/conformance.md, ``args_not_json``).
 """
@@ -76,20 +77,16 @@ class DeepSeekV31Parser(DeepSeekV3Parser):
         return parse_header(s, lead)
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        """After the arguments' JSON: whitespace that ``<｜tool▁call▁end｜>`` follows is part of
-        the arguments (vLLM's regex); held while the marker may still come. A run longer than
-        ``tail_limit`` is never the arguments' (the decision a stream can make: held text is
-        bounded), in batch and stream alike."""
+        """After the arguments' JSON: the whitespace is the arguments' (vLLM's regex takes it
+        before ``<｜tool▁call▁end｜>``), sent as it comes whatever the run's length, so the state
+        stays O(1) and every chunking gives the batch's arguments; then the call's end marker
+        (consumed) or anything else, which ends the call (the run stays the arguments')."""
         i = skip_ws(s, pos)
-        if i - pos > self.tail_limit:
-            self._end_call(st)
-            st.phase = "text"
-            return i, False
+        out.args(st, s[pos:i])
         if s.startswith(self.call_end, i):
-            out.args(st, s[pos:i])
             self._end_call(st)
             st.phase = "sep"
             return i + len(self.call_end), False
         if not final and (i == len(s) or is_proper_prefix(s[i:], (self.call_end, self.calls_end))):
-            return pos, True
-        return super()._on_tail(st, s, pos, out, final)
+            return i, True
+        return super()._on_tail(st, s, i, out, final)
