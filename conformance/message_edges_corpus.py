@@ -18,7 +18,11 @@ What vLLM 0.33 does, measured:
   tito's 400); ``/tokenize`` on gpt-oss dumps its body without nulls first;
 - an assistant with ``content: null`` and ``tool_calls: null`` fits no member (400);
 - mistral-common's ``/tokenize`` gets an OpenAI-typed assistant's calls as vLLM's lazy
-  iterable (400), even ``[]`` beside a string content.
+  iterable (400), even ``[]`` beside a string content;
+- the custom type's ``reasoning`` is a string, null or a ``prompt_embeds`` part: ``{}`` or a
+  number make the message its role's OpenAI type (its parts checked strictly); a
+  ``prompt_embeds`` reasoning or content part is vLLM's "--enable-prompt-embeds" 400;
+- gpt-oss never reads a calling assistant's content (an object there is no 400).
 """
 
 from __future__ import annotations
@@ -52,6 +56,12 @@ _SHAPES: dict[str, dict[str, Any]] = {
     "no_content_calls_empty_string": {"content": "MISSING", "tool_calls": ""},
 }
 _SERVERS = ("qwen3", "gpt-oss", "mistral-v3")
+_EMBEDS = {"type": "prompt_embeds", "data": "AAAA"}
+#: reasoning values: the custom type takes a string, null or a prompt_embeds part (which every
+#: render then refuses: no --enable-prompt-embeds); another value makes the message its role's
+#: OpenAI type, whose parts are checked strictly
+_REASONING = {"empty_object": {}, "number": 5, "embeds": _EMBEDS,
+              "embeds_no_data": {"type": "prompt_embeds"}, "string": "r"}
 
 
 def _message(role: str, shape: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +80,16 @@ def _vllm500(server: str, role: str, shape: str) -> bool:
 
 def _cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
     out: dict[str, tuple[str, str, dict[str, Any]]] = {}
-    extra = {"assistant_null_content_null_calls": {"role": "assistant", "content": None,
+    lenient = [{"type": "text"}, {"type": "text", "text": "b"}]  # (the custom type skips one)
+    extra = {**{f"user_lenient_parts_reasoning_{k}": {"role": "user", "content": lenient,
+                                                     "reasoning": r}
+                for k, r in _REASONING.items()},
+             "assistant_reasoning_embeds": {"role": "assistant", "content": "a",
+                                            "reasoning": _EMBEDS},
+             "user_part_prompt_embeds": {"role": "user", "content": [_EMBEDS]},
+             "assistant_calls_object_content": {"role": "assistant", "content": {"a": 1},
+                                                "tool_calls": [_CALL]},
+             "assistant_null_content_null_calls": {"role": "assistant", "content": None,
                                                    "tool_calls": None},
              "assistant_null_content_empty_string_calls": {"role": "assistant", "content": None,
                                                            "tool_calls": ""},

@@ -151,3 +151,27 @@ def test_mistral_tokenize_refuses_an_openai_assistants_calls(tito: replay.Tito) 
     convo = [USER, {"role": "assistant", "content": "ok", "tool_calls": []}, USER]
     assert "tool_calls" in _refused(tito, "mistral-v3", TOKENIZE, convo)
     assert isinstance(_ids(tito, "mistral-v3", CHAT, convo), list)
+
+
+@pytest.mark.parametrize("path", (CHAT, TOKENIZE))
+@pytest.mark.parametrize("reasoning", ({}, 5, {"data": "x"}, ["r"]))
+def test_a_reasoning_the_custom_type_refuses_makes_the_parts_strict(
+        tito: replay.Tito, path: str, reasoning: Any) -> None:
+    """The custom type (lenient parts: a text part without text is skipped) types
+    ``reasoning`` as a string, null or a prompt_embeds part; any other value leaves the
+    message to its role's OpenAI type, whose parts are checked as they are read."""
+    lenient = {"role": "user", "content": [{"type": "text"}, {"type": "text", "text": "b"}]}
+    assert isinstance(_ids(tito, "qwen3", path, [USER, lenient]), list)
+    assert isinstance(_ids(tito, "qwen3", path, [USER, {**lenient, "reasoning": "r"}]), list)
+    _refused(tito, "qwen3", path, [USER, {**lenient, "reasoning": reasoning}])
+
+
+@pytest.mark.parametrize("model", ("qwen3", "mistral-v3"))
+def test_prompt_embeds_are_refused_wherever_they_are(tito: replay.Tito, model: str) -> None:
+    embeds = {"type": "prompt_embeds", "data": "AAAA"}
+    for msg in ({"role": "user", "content": [embeds]},
+                {"role": "user", "content": "a", "reasoning": embeds},
+                {"role": "assistant", "content": "a", "reasoning": embeds}):
+        assert "--enable-prompt-embeds" in _refused(tito, model, CHAT, [USER, msg])
+    empty = {"role": "assistant", "content": "a", "reasoning": {"type": "prompt_embeds"}}
+    assert "non-empty `data`" in _refused(tito, model, CHAT, [USER, empty])

@@ -45,8 +45,8 @@ _OPENAI_KEYS = {
     "tool": frozenset({"role", "content", "tool_call_id"}),
 }
 #: the custom type's typed fields and the JSON values each takes
+#: (its ``reasoning``: :func:`_reasoning_fields`)
 _CUSTOM_TYPES = (("name", str), ("tool_call_id", (str, type(None))),
-                 ("reasoning", (str, dict, type(None))),
                  ("task", (str, type(None))))
 
 #: pydantic's lax bool: the strings (any case) and numbers it reads as a bool
@@ -153,6 +153,16 @@ def _typed(fields: dict[str, _Check], required: tuple[str, ...] = ()) -> _Check:
     return check
 
 
+_PROMPT_EMBEDS = _typed({"data": _str, "type": _literal("prompt_embeds")}, ("data", "type"))
+
+
+def _reasoning_fields(value: Any) -> int | None:
+    """The custom type's ``reasoning`` (a string, null or a ``prompt_embeds`` part, whose fields
+    count): the fields it sets, or None when the type refuses it (``{}``, a number...: the
+    message is then its role's OpenAI type, found by the path probe)."""
+    return 0 if value is None or isinstance(value, str) else _PROMPT_EMBEDS(value)
+
+
 _BREAKPOINT = _typed({"mode": _literal("explicit"), "ttl": _literal("30m", "12h")}, ("mode",))
 
 
@@ -254,7 +264,8 @@ def custom_typed(message: Mapping[str, Any]) -> bool:
     content = message.get("content")
     parts = [_part_fields(p) for p in content] if isinstance(content, list) else []
     calls = message.get("tool_calls")
-    if None in parts or isinstance(content, Mapping) or not (
+    reasoning = _reasoning_fields(message.get("reasoning"))
+    if None in parts or reasoning is None or isinstance(content, Mapping) or not (
             calls is None or isinstance(calls, list) and all(
             isinstance(c, Mapping) and isinstance(c.get("id"), str)
             and isinstance(c.get("function"), Mapping) for c in calls)) or any(
@@ -267,6 +278,7 @@ def custom_typed(message: Mapping[str, Any]) -> bool:
     if role == "assistant" and "tool_calls" in message and calls is None:
         return True  # the OpenAI assistant type's tool_calls are not nullable
     custom = sum(1 for k in message if k in _CUSTOM_KEYS) + sum(parts)  # type: ignore[arg-type]
+    custom += reasoning
     custom += 5 * len(calls or ())  # id, type, function and its name and arguments
     own = sum(1 for k in message if k in openai)
     for key in ("audio", "function_call"):

@@ -40,6 +40,7 @@ from functools import cached_property
 from itertools import groupby
 from typing import Any
 
+from tito.core.render_messages import refuse_prompt_embeds
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
@@ -158,10 +159,15 @@ def _mistral_call(call: Mapping[str, Any]) -> dict[str, Any]:
 def _truncated_ids(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The messages as vLLM hands them to mistral-common: call ids cut (:func:`_mistral_call`),
     an object content (an OpenAI role type's iterable, which vLLM lists) its keys, so an empty
-    one is no parts and any other vLLM's 400."""
+    one is no parts and any other vLLM's 400; a ``prompt_embeds`` part or reasoning vLLM's
+    400 (:func:`tito.core.render_messages.refuse_prompt_embeds`)."""
     out = []
     for i, message in enumerate(messages):
         msg = dict(message)
+        reasoning, content = msg.get("reasoning"), msg.get("content")
+        for part in [reasoning, *(content if isinstance(content, list) else ())]:
+            if isinstance(part, Mapping) and part.get("type") == "prompt_embeds":
+                refuse_prompt_embeds(part)  # (vLLM parses them before mistral-common)
         if isinstance(msg.get("content"), Mapping):
             if msg["content"]:
                 raise BadRequest(f"messages[{i}].content is an object: its keys are not "

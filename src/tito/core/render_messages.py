@@ -128,6 +128,19 @@ def _content_parts(
     return out
 
 
+def refuse_prompt_embeds(part: Mapping[str, Any]) -> None:
+    """vLLM 0.33 parses a ``prompt_embeds`` part (a content part, or a message's ``reasoning``
+    of that type, whatever its message type) into embeddings, which its render servers (no
+    ``--enable-prompt-embeds``) refuse: always a 400, in vLLM's words."""
+    data = part.get("data")
+    if not isinstance(data, str) or not data:
+        raise BadRequest("prompt_embeds content part requires a non-empty `data` field with "
+                         "base64-encoded tensor bytes. (parameter=prompt_embeds)",
+                         param="prompt_embeds")
+    raise BadRequest("You must set `--enable-prompt-embeds` to input `prompt_embeds` "
+                     "(parameter=prompt_embeds)", param="prompt_embeds")
+
+
 def _one_part(part: Any, pw: str, media: list[dict[str, Any]], text_only: str | None, *,
               lenient: bool) -> _Part | None:
     """One part of :func:`_content_parts` (None: a text part ``lenient`` skips)."""
@@ -136,6 +149,8 @@ def _one_part(part: Any, pw: str, media: list[dict[str, Any]], text_only: str | 
     if not isinstance(part, Mapping):
         raise BadRequest(f"{pw} must be an object or a string.", param=pw)
     kind = _part_type(part, pw)
+    if kind == "prompt_embeds":
+        refuse_prompt_embeds(part)
     extra = {k: v for k, v in part.items() if k not in _KNOWN_PART_KEYS}
     if kind in _TEXT_PART_KEYS:
         text = part.get(_TEXT_PART_KEYS[kind])
@@ -339,6 +354,9 @@ def normalize_messages(
         # role, content, the assistant's tool calls and reasoning, the tool's call id, a string
         # name / task, the developer's tools; a client's other keys never reach the template
         msg: dict[str, Any] = {"role": role}
+        reasoning = message.get("reasoning")
+        if isinstance(reasoning, Mapping) and reasoning.get("type") == "prompt_embeds":
+            refuse_prompt_embeds(reasoning)  # (vLLM parses it before the content)
         content = message.get("content")
         if role == "system" and content:
             content = _strip_billing_header(content)

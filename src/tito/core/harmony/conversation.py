@@ -239,9 +239,10 @@ def _one(msg: Mapping[str, Any], names: Mapping[str, str], where: str,
     role = msg.get("role")
     if role not in ROLES:
         raise BadRequest(f"{where}.role {role!r} is not supported by Harmony.", param=f"{where}.role")
-    if msg.get("content") and isinstance(msg["content"], Mapping) and role != "tool":
-        # vLLM iterates it as its keys, which are no parts (a tool result's is never read;
-        # an empty one yields none)
+    if msg.get("content") and isinstance(msg["content"], Mapping) and role != "tool" and not (
+            role == "assistant" and msg.get("tool_calls")):
+        # vLLM iterates it as its keys, which are no parts (a tool result's and a calling
+        # assistant's are never read; an empty one yields none)
         raise BadRequest(f"{where}.content must be a string or a list of parts, not an object.")
     out: list[Message] = []
     tool_calls = msg.get("tool_calls") or []
