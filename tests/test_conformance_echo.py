@@ -102,3 +102,30 @@ def test_an_echo_whose_output_differs_is_judged_by_its_start() -> None:
     assert ("choices.0.text", " out", "x other") in found
     found = list(replay._echo_diffs(want, {"text": "y other"}, "choices.0.", "x"))
     assert ("choices.0.echo_prompt", "x", "y") in found
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_a_stream_of_a_list_prompt_echoes_its_own_prompt_as_sent(tito: replay.Tito,
+                                                                  index: int) -> None:
+    """A stream is one prompt's: of a list of prompts it echoes the string whose render gave
+    its prompt ids, as sent (vLLM's completions echo ``res.prompt``); tito had decoded the ids,
+    showing the BOS with ``skip_special_tokens`` false (``<s> The weather``: fuzz seed 512 case
+    64, mistral-v3-hf) and losing a Metaspace leading space with the default."""
+    prompts = [" The weather", "x", "Hello"]
+    status, rendered = tito.post("/v1/completions/render",
+                                 {"model": "mistral-v3-hf", "prompt": prompts, "max_tokens": 4})
+    assert status == 200
+    ids = rendered[index]["token_ids"]
+    assert ids[0] == 1  # (the BOS render added)
+    for skip in (False, True):
+        settings = {"model": "mistral-v3-hf", "prompt": prompts, "echo": True,
+                    "skip_special_tokens": skip, "max_tokens": 4}
+        chunk = {"request_id": "cmpl-s", "choices": [
+            {"index": 0, "token_ids": [1183], "finish_reason": "length"}]}
+        status, got = tito.post("/v1/completions/derender", {
+            "model": "mistral-v3-hf", "stream": True, "generate_chunk": chunk,
+            "completion_request": settings, "prompt_token_ids": ids, "stream_state": None})
+        assert status == 200, got
+        text = got["chunk"]["choices"][0]["text"]
+        assert text.startswith(prompts[index]) and not text.startswith("<s>"), (skip, text)
+        assert text[len(prompts[index]):] == " The"

@@ -193,6 +193,26 @@ def prompt_string(settings: Any, index: int, count: int) -> str | None:
     return None
 
 
+def stream_prompt_string(model: ServedModel, settings: Any,
+                         prompt_ids: Sequence[int] | None) -> str | None:
+    """The prompt string a completions stream echoes: one stream is one prompt's, and its
+    chunks do not say which of a list's, so a list's string is the one render encodes to the
+    stream's prompt ids (vLLM's completions echo each prompt as sent); None when none does
+    (ids, a truncated prompt: its ids are decoded). Encodes at most the request's prompts,
+    once per stream (its first call), as render did."""
+    prompt = getattr(settings, "prompt", None)
+    if not isinstance(prompt, list) or len(prompt) == 1:
+        return prompt_string(settings, 0, 1)
+    if not prompt_ids:
+        return None
+    from tito.core.render_tokenize import tokenize_prompt
+
+    add = getattr(settings, "add_special_tokens", True) is not False
+    want = list(prompt_ids)
+    return next((p for p in prompt if isinstance(p, str) and tokenize_prompt(
+        model.vocab, p, add_special_tokens=add).token_ids == want), None)
+
+
 def _echo(
     model: ServedModel,
     cfg: ChoiceConfig,

@@ -40,7 +40,7 @@ from tito.service.derender_shaping import (
     _stream_chunks,
     _token_ids,
     _usage,
-    prompt_string,
+    stream_prompt_string,
 )
 from tito.service.stream_body import StreamCall, ensure_checked
 from tito.service.stream_state_call import decode_checked
@@ -210,7 +210,7 @@ class _Stream:
             self.state = start_choice(vocab, self.cfg, seed)
             if self.completion and _echo_requested(request_obj):
                 self.echo_prefix = _echo(model, self.cfg, seed, None,
-                                         prompt_string(request_obj, 0, 1))[0]
+                                         stream_prompt_string(model, request_obj, seed))[0]
                 self.state.text_offset = len(self.echo_prefix)
             # vLLM compatibility: a client that will keep only vLLM's fields can continue a
             # parser stream by replay (below) if the first chunk's ids travel in vLLM's
