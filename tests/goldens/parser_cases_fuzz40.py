@@ -25,6 +25,18 @@ def _ds3(args: str, name: str = "get_weather") -> str:
     return f"{_open(args, name)}\n```{_CE}"
 
 
+_PB, _PE = "<|plamo:begin_tool_requests:plamo|>", "<|plamo:end_tool_requests:plamo|>"
+_PR = "<|plamo:begin_tool_request:plamo|>"
+_PN = "<|plamo:end_tool_name:plamo|>"
+
+
+def _pcall(name: str) -> str:
+    """A PLaMo 3 request from its name marker on (the request marker left to the case)."""
+    return (f"<|plamo:begin_tool_name:plamo|>{name}<|plamo:end_tool_name:plamo|>"
+            f"<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{_A}"
+            "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>")
+
+
 #: (tool, reasoning, id, text)
 _CASES: list[tuple[str | None, str | None, str, str]] = [
     # deepseek_v3: a trailing whitespace run of any length is the arguments' (vLLM's regex);
@@ -51,6 +63,30 @@ _CASES: list[tuple[str | None, str | None, str, str]] = [
        f"{_DSB}<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{_A}{run}{_CE}"
        f"<｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{{}}{_CE}{_DSE}")
       for k, run in (('spaces', " " * 70), ('newlines', "\n" * 70), ('mixed', " \n\t" * 300))),
+    # plamo3: text between a request marker and its name marker; vLLM's engine drops it in its
+    # preamble and makes the call; tito made the request content (fixed: the text is content,
+    # text_kept, and the call is made)
+    ('plamo3', 'plamo3', 'request_junk',  # seed 115, plamo3+plamo3/3
+     '<|plamo:begin_think:plamo|>ok\n\nCalling the tool now.\n\n<|plamo:begin_tool_requests:plamo|>'
+     '<|plamo:begin_tool_request:plamo|>><|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_too'
+     'l_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{\n  "c'
+     'ity": "50% off & more",\n  "options": {\n    "k": []\n  },\n  "detailed": false,\n  "note": '
+     '""\n}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_reque'
+     'sts:plamo|>'),
+    *(('plamo3', None, f'request_junk_{k}', f"a{_PB}{_PR}{junk}{_pcall('get_weather')}{second}{_PE}b")
+      for k, junk, second in (
+          ('text', 'x y', ''), ('ws_text', ' \n x', ''), ('second', '', f"{_PR}>{_pcall('get_time')}"),
+          ('doubled_marker', _PR, ''), ('end_marker', '<|plamo:end_tool_name:plamo|>', ''),
+          ('no_name', 'x', f"<|plamo:end_tool_request:plamo|>{_PR}{_pcall('get_time')}"))),
+    # plamo3: likewise text between the name's end marker and the arguments marker (tito ended
+    # the call with {} and made the arguments content; fixed)
+    *(('plamo3', None, f'args_junk_{k}', f"a{_PB}{_PR}{_pcall('get_weather').replace(_PN, _PN + junk)}"
+       f"{second}{_PE}b")
+      for k, junk, second in (
+          ('gt', '>', ''), ('spaced', ' > x  y ', ''), ('second', 'x', f"{_PR}{_pcall('get_time')}"))),
+    ('plamo3', None, 'args_junk_no_args_marker',
+     f"a{_PB}{_PR}<|plamo:begin_tool_name:plamo|>get_time<|plamo:end_tool_name:plamo|>x"
+     f"<|plamo:end_tool_request:plamo|>{_PR}{_pcall('search')}{_PE}b"),
 ]
 
 

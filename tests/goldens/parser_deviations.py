@@ -532,13 +532,13 @@ _FUZZ9_DS_PLAMO_DEVIATIONS: dict[str, tuple[dict, str]] = {
         "them, its stream keeps the text after"),
     "plamo3+plamo3/fz9_misspelt_name_marker": (
         {"reasoning": "hm", "calls": [["get_time", "{}"]],
-         "content": "\n<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>"
-                    "<|plamo:begin_ttool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|>"
+         "content": "\n<|plamo:begin_ttool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|>"
                     "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{}"
                     "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>Done."},
         "args_to_previous: a request whose name marker is misspelt: vLLM's grammar drops the "
         "name and appends the request's arguments to the previous call ('{}{}', not JSON; both "
-        "paths); tito keeps the previous call as it closed and the broken request as content"),
+        "paths); tito keeps the previous call as it closed and the broken request as content, from "
+        "the text after its request marker (the section's and request's markers are markup)"),
 }
 
 

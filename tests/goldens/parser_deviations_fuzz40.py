@@ -6,7 +6,7 @@ each rule named in ``docs/conformance.md`` and by the fuzzer's classifier.
 
 from __future__ import annotations
 
-from parser_deviations import _stream_of
+from parser_deviations import RECORDED, _stream_of, vllm_calls
 
 _A = '{"city": "Paris"}'
 _UNCLOSED = (
@@ -33,3 +33,31 @@ _FUZZ40_DEVIATIONS: dict[str, tuple[dict, str]] = {
     "deepseek_v3/fz40_args_ws_fence_long_space": (
         _two(_A), _UNCLOSED + "the fence and the spaces after it its arguments', not JSON)"),
 }
+
+_JUNK = (
+    "text_kept + text_after_calls: text between a request's marker and its name marker: vLLM's "
+    "engine drops it in its preamble (batch and stream) and makes the call; tito makes the call "
+    "and keeps the text as content, the markers dropped (as text between requests); the text "
+    "after the section is content (vLLM's stream keeps it, its batch drops it)")
+_PLAMO_JUNK_CONTENT = {
+    "text": "ax yb", "ws_text": "a \n xb", "second": "a>b", "doubled_marker": "ab",
+    "end_marker": "a<|plamo:end_tool_name:plamo|>b",
+    "no_name": "ax<|plamo:end_tool_request:plamo|>b",
+}
+_FUZZ40_DEVIATIONS.update({
+    "plamo3+plamo3/fz40_request_junk": (
+        {"reasoning": RECORDED["plamo3+plamo3/fz40_request_junk"]["batch"]["reasoning"],
+         "content": ">", "calls": vllm_calls("plamo3+plamo3/fz40_request_junk")}, _JUNK),
+    **{f"plamo3/fz40_request_junk_{k}": (
+        {"reasoning": None, "content": content,
+         "calls": vllm_calls(f"plamo3/fz40_request_junk_{k}")}, _JUNK)
+       for k, content in _PLAMO_JUNK_CONTENT.items()},
+})
+_ARGS_JUNK = _JUNK.replace("a request's marker and its name marker", "a call's name and its "
+                            "arguments marker")
+_FUZZ40_DEVIATIONS.update({
+    f"plamo3/fz40_args_junk_{k}": (
+        {"reasoning": None, "content": content, "calls": vllm_calls(f"plamo3/fz40_args_junk_{k}")},
+        _ARGS_JUNK)
+    for k, content in (("gt", "a>b"), ("spaced", "a> x  y b"), ("second", "axb"),
+                       ("no_args_marker", "axb"))})

@@ -11,7 +11,7 @@ Format (vLLM 0.33's ``Plamo3Parser`` engine grammar; the line breaks are for rea
     <|plamo:end_tool_requests:plamo|> TEXT
 
 Phases are :mod:`.deepseek_v3`'s (``text``, ``head`` / ``next``, ``args``, ``tail``, ``sep``),
-plus ``aopen``. The header is the section's marker (``head`` only), the request marker, the name
+plus ``aopen`` and ``ajunk``. The header is the section's marker (``head`` only), the request marker, the name
 marker, NAME (stripped, non-empty, no ``<``), the name's end marker (whitespace allowed between
 markers): COMMIT there (the name is sent); cut by the end of the output, the call is named with
 what came of NAME (vLLM's engine), arguments ``{}``. Inside the section a request may lack its
@@ -20,9 +20,13 @@ preamble, and so does ``sep`` (issue 10, fuzz seed 11). A header that does not p
 to the offending character and the section goes on (``sep``): inside the section, text is
 content up to the next request marker (``next``) or the section's end marker (consumed,
 ``text``); vLLM's engine drops such text (a broken request, text between requests), tito keeps
-it. ``aopen``: whitespace, the arguments marker (held back while a proper prefix), whitespace,
-then the arguments' ``{`` (``args``: the model's JSON streams raw) or straight the arguments'
-end marker (arguments ``{}``); anything else ends the call with ``{}`` and is text (``sep``).
+it; text between a request marker and its name marker is such text too (vLLM's preamble drops
+it and reads the call: seed 115). ``aopen``: whitespace (dropped), the arguments marker (held
+back while a proper prefix), whitespace, then the arguments' ``{`` (``args``: the model's JSON
+streams raw) or straight the arguments' end marker (arguments ``{}``); other text before the
+arguments marker is content (``ajunk``, up to the next marker: vLLM's preamble drops it and
+still reads the arguments); after the marker anything else ends the call with ``{}`` and is
+text (``sep``).
 ``tail``: whitespace, the arguments' end marker, the request's end marker. The arguments' end
 marker ends them also inside a string the model left open (a dropped ``"``), as vLLM's engine
 (fuzz seed 29, ``plamo3+plamo3/fz37_open_string``); the request's and the section's end markers
@@ -43,7 +47,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
-from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, Out, Work
 from tito.core.parsers.tools._json import NEED, Header, match_leads, skip_ws
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
 
@@ -55,6 +59,10 @@ from tito.core.parsers.plamo3_cut import (  # the markers (with the cut rule, no
 __all__ = ["BEGIN_ARGS", "BEGIN_NAME", "BEGIN_REQUEST", "BEGIN_REQUESTS", "BEGIN_THINK",
            "END_ARGS", "END_NAME", "END_REQUEST", "END_REQUESTS", "END_THINK", "HOLDS", "OPEN",
            "PIECES", "Plamo3Parser", "TAG", "grammar_markers"]
+
+
+#: where text between a call's name and its arguments marker ends (``aopen``)
+_AOPEN_STOPS = (BEGIN_ARGS, END_REQUEST, END_REQUESTS, BEGIN_REQUEST, BEGIN_NAME)
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,16 @@ class Plamo3Parser(DeepSeekV3Parser):
         return Header("commit", j + len(END_NAME), name)
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        lead = (self.calls_begin, BEGIN_REQUEST) if st.phase == "head" else (BEGIN_REQUEST,)
+        i = match_leads(s[pos : pos + HEADER_LIMIT + LEAD_LIMIT], lead)
+        if not isinstance(i, Header):
+            rest = s[skip_ws(s, pos + i) :]
+            if rest and not rest.startswith(BEGIN_NAME) and not is_proper_prefix(rest, (BEGIN_NAME,)):
+                # text between the request marker and the name marker: vLLM's engine drops it
+                # in its preamble and opens the call at the name marker; tito keeps it as
+                # content (``sep``), the markers dropped (fuzz seed 115, ``fz40_request_junk``)
+                st.phase = "sep"
+                return pos + i, False
         i, hold = super()._on_head(st, s, pos, out, final)
         if st.phase == "args":
             st.phase = "aopen"
@@ -160,11 +178,35 @@ class Plamo3Parser(DeepSeekV3Parser):
             if not final and (i == len(s) or is_proper_prefix(s[i:], (END_ARGS,))):
                 return pos, True
         elif not final and (i == len(s) or is_proper_prefix(s[i:], (BEGIN_ARGS,))):
-            return pos, True
+            return i, True  # (the whitespace before the marker is dropped: never held)
+        elif i < len(s):
+            # text before the arguments marker: vLLM's engine drops it in its preamble and
+            # still reads the arguments; tito keeps it as content (``ajunk``)
+            st.phase = "ajunk"
+            return i, False
         out.args(st, "{}")  # no arguments object: the call ends, what follows is text
         self._end_call(st)
         st.phase = "sep"
         return i, False
+
+    def _on_ajunk(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """Text between a call's name and its arguments marker (a model's stray ``>``): content
+        up to the next marker (vLLM's engine drops it in its preamble); the arguments marker
+        goes back to ``aopen``, which reads the arguments (vLLM's too); the request's end (then
+        consumed), the section's end or the next request end the call with ``{}`` (``sep``)."""
+        hit, marker = find_first(s, _AOPEN_STOPS, pos)
+        if hit == -1:
+            keep = 0 if final else held_suffix(s[pos:], _AOPEN_STOPS)
+            self._content(st, out, s[pos : len(s) - keep])
+            return len(s) - keep, keep > 0
+        self._content(st, out, s[pos:hit])
+        st.phase = "aopen"
+        if marker == BEGIN_ARGS:
+            return hit, False
+        out.args(st, "{}")
+        self._end_call(st)
+        st.phase = "sep"
+        return hit + len(END_REQUEST) if marker == END_REQUEST else hit, False
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         if final and is_proper_prefix(s[skip_ws(s, pos):], (END_ARGS,)):
@@ -177,9 +219,9 @@ class Plamo3Parser(DeepSeekV3Parser):
         return i, hold
 
     def _is_open(self, st: Work) -> bool:
-        return st.phase in ("args", "aopen")
+        return st.phase in ("args", "aopen", "ajunk")
 
     def _finish(self, st: Work, out: Out) -> None:
-        if st.phase == "aopen":  # cut before the arguments: the call has none
+        if st.phase in ("aopen", "ajunk"):  # cut before the arguments: the call has none
             out.args(st, "{}")
         super()._finish(st, out)
