@@ -9,7 +9,7 @@ this way. A difference is a lead, not a verdict: settle it on vLLM's server, the
 cases into a corpus group (``record.py``) so the replay test pins them.
 
 usage: python conformance/probe_paths.py ROUTE MODEL --url MODEL=URL [--limit N]
-  ROUTE: chat, tokenize, responses or messages; MODEL one of record.SERVERS, its render
+  ROUTE: chat, completions, tokenize, responses or messages; MODEL one of record.SERVERS, its render
   server started with record.py's flags (``record.start_server``).
 """
 
@@ -27,8 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 #: the values each path is set to
 POOL: tuple[Any, ...] = (None, "x", "", 5, -1, 1.5, True, [], {}, ["a"], [5], {"a": 1})
-#: the keys vLLM's message types know, added to each message that lacks them
+#: the keys vLLM's message types know, added to each chat message that lacks them
 MESSAGE_KEYS = ("content", "name", "tool_calls", "tool_call_id", "reasoning", "tools", "task")
+#: the keys of the Responses input item types, added to each input item that lacks them
+ITEM_KEYS = ("type", "role", "content", "id", "status", "name", "call_id", "arguments",
+             "output", "summary", "encrypted_content", "phase")
 _TOOL = {"type": "function", "function": {"name": "get_w", "description": "d", "parameters": {
     "type": "object", "properties": {"c": {"type": "string"}}, "required": ["c"]}}}
 _CALL = {"id": "c1", "type": "function",
@@ -49,6 +52,10 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
         "logprobs": True, "top_logprobs": 2, "logit_bias": {"5": 1.0},
         "chat_template_kwargs": {"enable_thinking": False}}),
     "tokenize": ("/tokenize", {"messages": _MESSAGES, "tools": [_TOOL]}),
+    "completions": ("/v1/completions/render", {
+        "prompt": "Hello there", "max_tokens": 10, "stop": ["x"], "logprobs": 2, "echo": False,
+        "logit_bias": {"5": 1.0}, "seed": 3, "stream": True,
+        "stream_options": {"include_usage": True}, "truncate_prompt_tokens": 5}),
     "responses": ("/v1/responses/render", {
         "input": [{"type": "message", "role": "user", "content": [
                       {"type": "input_text", "text": "a"}]},
@@ -77,8 +84,8 @@ def paths(obj: Any, pre: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
 
 
 def variants(base: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(label, body): each path of ``base`` set to each pool value, then each missing message
-    key added to each message."""
+    """(label, body): each path of ``base`` set to each pool value, then each missing key
+    added to each chat message and each Responses input item."""
     for path in paths(base):
         if path == ("model",):
             continue
@@ -89,13 +96,15 @@ def variants(base: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
                 target = target[key]
             target[path[-1]] = value
             yield f"{'.'.join(map(str, path))}={json.dumps(value)}", body
-    for i, msg in enumerate(base.get("messages") or ()):
-        for key in MESSAGE_KEYS:
-            if isinstance(msg, dict) and key not in msg:
-                for value in POOL:
-                    body = copy.deepcopy(base)
-                    body["messages"][i][key] = value
-                    yield f"messages.{i}.{key}+={json.dumps(value)}", body
+    for field, keys in (("messages", MESSAGE_KEYS), ("input", ITEM_KEYS)):
+        items = base.get(field)
+        for i, msg in enumerate(items if isinstance(items, list) else ()):
+            for key in keys:
+                if isinstance(msg, dict) and key not in msg:
+                    for value in POOL:
+                        body = copy.deepcopy(base)
+                        body[field][i][key] = value
+                        yield f"{field}.{i}.{key}+={json.dumps(value)}", body
 
 
 def outcome(status: int, body: Any) -> tuple[Any, ...]:

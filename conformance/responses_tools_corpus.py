@@ -144,6 +144,12 @@ _O = {"type": "message", "role": "assistant",
       "content": [{"type": "output_text", "text": "b", "annotations": []}]}
 
 
+_FC = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+_FO = {"type": "function_call_output", "call_id": "c1", "output": "ok"}
+_PHASES = {"commentary": "commentary", "final": "final_answer", "null": None, "bad": "x"}
+_STATUSES = {"ok": "completed", "null": None, "bad": "x", "int": 5}
+
+
 def _without(item: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in item.items() if k != key}
 
@@ -152,7 +158,7 @@ def _text_part(**extra: Any) -> dict[str, Any]:
     return {**_O, "content": [{"type": "output_text", "text": "b", **extra}]}
 
 
-ITEMS: dict[str, dict[str, Any]] = {
+ITEMS: dict[str, Any] = {  # (a list: several items)
     "r_no_id": _without(_R, "id"), "r_no_summary": _without(_R, "summary"),
     "r_no_content": _without(_R, "content"),
     "r_summary_item": {**_R, "summary": [{"type": "summary_text", "text": "s"}]},
@@ -183,6 +189,22 @@ ITEMS: dict[str, dict[str, Any]] = {
                                                  "index": True}]),
     "o_ann_int": _text_part(annotations=[5]), "o_ann_empty": _text_part(annotations=[{}]),
     "o_content_str": {**_O, "content": "b"},
+    # found by conformance/probe_paths.py (session 40): statuses, names and phases the SDK's
+    # item types check, and a message's name, which no item type reads
+    **{f"o_phase_{k}": {**_O, "phase": v} for k, v in _PHASES.items()},
+    **{f"easy_phase_{k}": {"role": "user", "content": "x", "phase": v}
+       for k, v in _PHASES.items()},
+    "easy_assistant_phase_bad": {"role": "assistant", "content": "x", "phase": "x"},
+    "input_parts_phase_bad": {"role": "user", "content": [{"type": "input_text", "text": "x"}],
+                              "phase": "x"},
+    **{f"msg_name_{k}": {"type": "message", "role": "user", "content": "x", "name": v}
+       for k, v in (("str", "n"), ("null", None), ("int", 5), ("object", {}))},
+    **{f"fc_status_{k}": [{**_FC, "status": v}, _FO] for k, v in _STATUSES.items()},
+    **{f"fco_status_{k}": [_FC, {**_FO, "status": v}] for k, v in _STATUSES.items()},
+    **{f"fco_name_{k}": [_FC, {**_FO, "name": v}]
+       for k, v in (("str", "f"), ("null", None), ("int", 5))},
+    "custom_call_status_bad": [{"type": "custom_tool_call", "call_id": "c2", "name": "f",
+                                "input": "x", "status": "x"}],
 }
 
 
@@ -190,8 +212,9 @@ def _item_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
     out = {}
     for server in ("qwen3", "gpt-oss"):
         for name, item in ITEMS.items():
+            items = item if isinstance(item, list) else [item]
             out[f"{server}_{name}"] = (server, RESPONSES_R, {"model": server, "input": [
-                {"type": "message", "role": "user", "content": "a"}, item,
+                {"type": "message", "role": "user", "content": "a"}, *items,
                 {"type": "message", "role": "user", "content": "q"}]})
     return out
 

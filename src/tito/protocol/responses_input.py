@@ -95,9 +95,15 @@ def _check_call_item(item: dict[str, Any]) -> None:
     if "id" in item and not (isinstance(item["id"], str) or item["id"] is None
                              and kind != "custom_tool_call_output"):
         raise ValueError(f"a {kind} item's id must be a string.")
+    if kind in ("function_call", "function_call_output") and item.get("status") not in (
+            None, *_ITEM_STATUSES):  # (a custom call's is not typed)
+        raise ValueError(f"a {kind} item's status is one of {', '.join(_ITEM_STATUSES)}.")
+    if kind == "function_call_output" and not isinstance(item.get("name"), (str, type(None))):
+        raise ValueError(f"a {kind} item's name must be a string.")
 
 
 _ITEM_STATUSES = ("in_progress", "completed", "incomplete")
+_PHASES = (None, "commentary", "final_answer")
 #: an output_text annotation's type -> its required fields and their JSON types
 _ANNOTATIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "url_citation": {"url": str, "title": str, "start_index": int, "end_index": int},
@@ -164,7 +170,16 @@ def _check_output_parts(item: dict[str, Any]) -> bool:
         raise ValueError("an output message's id must be a string.")
     if "status" in item and item["status"] not in _ITEM_STATUSES:
         raise ValueError(f"an output message's status is one of {', '.join(_ITEM_STATUSES)}.")
+    _check_phase(item)
     return True
+
+
+def _check_phase(item: dict[str, Any]) -> None:
+    """A message's ``phase``, typed by the easy input message and the output message (the
+    other message type, a user / system / developer message of input parts, has none: there
+    any value is an unread extra)."""
+    if item.get("phase") not in _PHASES:
+        raise ValueError(f"a message's phase is one of {', '.join(map(str, _PHASES[1:]))}.")
 
 
 def check_input_items(value: Any) -> None:
@@ -189,8 +204,12 @@ def check_input_items(value: Any) -> None:
                                  "'developer'.")
             if not isinstance(item.get("content"), (str, list)):
                 raise ValueError("a message needs content (a string or a list of parts).")
-            if not _check_output_parts(item) and isinstance(item["content"], list) and not all(
+            if _check_output_parts(item):
+                continue
+            if isinstance(item["content"], list) and not all(
                     input_part_fits(p, listed=False, image_detail="auto")
                     for p in item["content"]):
                 raise ValueError("a message's parts are input_text, input_image or "
                                  "input_file parts.")
+            if isinstance(item["content"], str) or item["role"] == "assistant":
+                _check_phase(item)  # (only the easy input message takes it)

@@ -202,8 +202,10 @@ def input_messages(request: ResponsesRequest, *, harmony: bool = False) -> list[
                 and not (i == 0 and request.instructions is None):
             continue  # vLLM's harmony path: no message for instructions without text (but the
             # first item without instructions is its instructions, "" or none: peeled as such)
-        elif isinstance(role, str):
-            messages.append({k: v for k, v in item.items() if k not in ("type", "id", "status")})
+        elif isinstance(role, str):  # (vLLM hands the item itself to the chat render, which
+            # reads a string name only: any other is no chat schema's 400 here)
+            messages.append({k: v for k, v in item.items() if k not in ("type", "id", "status")
+                             and not (k == "name" and not isinstance(v, str))})
         else:
             raise BadRequest(f"Unsupported input item type: {kind}", param="input")
     return messages
