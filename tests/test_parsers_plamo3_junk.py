@@ -65,3 +65,14 @@ def test_any_chunking_equals_batch(before_name, before_args, second, cuts):
     assert drive([*text, ""]) == batch
     assert [c for c, _ in batch[1]] == ["get_weather", "get_time"][: 1 + second]
     assert all(args == A for _, args in batch[1])
+
+
+def test_a_long_whitespace_run_around_the_arguments_marker_keeps_the_state_bounded():
+    """Whitespace after the arguments marker was held with the marker: a run of a few hundred
+    characters made the state overflow its bound (StateError) in a stream; now it is dropped as
+    it comes (vLLM strips the raw arguments)."""
+    for before, after in ((" " * 400, ""), ("", " " * 400), ("\n" * 300, "\n" * 300)):
+        text = (f"{BEGIN}{REQ}{NAME}f{NAME_END}{before}{ARGS}{after}{A}{ARGS_END}{REQ_END}{END}")
+        batch = drive([text])
+        assert batch == ("", [("f", A)])
+        assert drive([*text, ""]) == batch

@@ -11,7 +11,7 @@ Format (vLLM 0.33's ``Plamo3Parser`` engine grammar; the line breaks are for rea
     <|plamo:end_tool_requests:plamo|> TEXT
 
 Phases are :mod:`.deepseek_v3`'s (``text``, ``head`` / ``next``, ``args``, ``tail``, ``sep``),
-plus ``aopen`` and ``ajunk``. The header is the section's marker (``head`` only), the request marker, the name
+plus ``aopen``, ``amsg`` and ``ajunk``. The header is the section's marker (``head`` only), the request marker, the name
 marker, NAME (stripped, non-empty, no ``<``), the name's end marker (whitespace allowed between
 markers): COMMIT there (the name is sent); cut by the end of the output, the call is named with
 what came of NAME (vLLM's engine), arguments ``{}``. Inside the section a request may lack its
@@ -162,28 +162,34 @@ class Plamo3Parser(DeepSeekV3Parser):
         return hit + len(END_REQUESTS), False
 
     def _on_aopen(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        """Between the name and the arguments' ``{``: the arguments marker."""
+        """Between the name and the arguments marker (``amsg`` after it)."""
         i = skip_ws(s, pos)
         if final and (i == len(s) or is_proper_prefix(s[i:], (BEGIN_ARGS,))):
             return len(s), False  # cut before the arguments: the call has none (``_finish``)
         if s.startswith(BEGIN_ARGS, i):
-            i = skip_ws(s, i + len(BEGIN_ARGS))
-            if i < len(s) and s[i] == "{":
-                st.phase = "args"
-                return i, False
-            if s.startswith(END_ARGS, i):
-                out.args(st, "{}")
-                st.phase = "tail"
-                return i, False
-            if not final and (i == len(s) or is_proper_prefix(s[i:], (END_ARGS,))):
-                return pos, True
-        elif not final and (i == len(s) or is_proper_prefix(s[i:], (BEGIN_ARGS,))):
+            st.phase = "amsg"
+            return i + len(BEGIN_ARGS), False
+        if not final and (i == len(s) or is_proper_prefix(s[i:], (BEGIN_ARGS,))):
             return i, True  # (the whitespace before the marker is dropped: never held)
-        elif i < len(s):
-            # text before the arguments marker: vLLM's engine drops it in its preamble and
-            # still reads the arguments; tito keeps it as content (``ajunk``)
-            st.phase = "ajunk"
+        # text before the arguments marker: vLLM's engine drops it in its preamble and still
+        # reads the arguments; tito keeps it as content (``ajunk``)
+        st.phase = "ajunk"
+        return i, False
+
+    def _on_amsg(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """After the arguments marker: whitespace (dropped, never held: a long run once made
+        the state overflow its bound), then the arguments' ``{`` (``args``) or straight their
+        end marker (``{}``); anything else ends the call with ``{}`` and is text (``sep``)."""
+        i = skip_ws(s, pos)
+        if i < len(s) and s[i] == "{":
+            st.phase = "args"
             return i, False
+        if s.startswith(END_ARGS, i):
+            out.args(st, "{}")
+            st.phase = "tail"
+            return i, False
+        if not final and (i == len(s) or is_proper_prefix(s[i:], (END_ARGS,))):
+            return i, True
         out.args(st, "{}")  # no arguments object: the call ends, what follows is text
         self._end_call(st)
         st.phase = "sep"
@@ -219,7 +225,7 @@ class Plamo3Parser(DeepSeekV3Parser):
         return i, hold
 
     def _is_open(self, st: Work) -> bool:
-        return st.phase in ("args", "aopen", "ajunk")
+        return st.phase in ("args", "aopen", "ajunk", "amsg")
 
     def _finish(self, st: Work, out: Out) -> None:
         if st.phase in ("aopen", "ajunk"):  # cut before the arguments: the call has none
