@@ -76,3 +76,13 @@ def test_a_long_whitespace_run_around_the_arguments_marker_keeps_the_state_bound
         batch = drive([text])
         assert batch == ("", [("f", A)])
         assert drive([*text, ""]) == batch
+
+
+def test_text_after_a_long_run_behind_the_request_marker_is_decided_within_the_header_bound():
+    """A run past the header's bound behind a request marker: the request is content in batch
+    and stream alike (the junk rule looks only within the bound, as the header does)."""
+    for run in (" " * 300, " " * 100):
+        text = f"a{BEGIN}{request('get_weather', before_name=run + 'x')}{END}b"
+        batch = drive([text])
+        for size in (1, 7, 50):
+            assert drive([text[i : i + size] for i in range(0, len(text), size)] + [""]) == batch

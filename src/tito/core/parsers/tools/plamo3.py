@@ -116,9 +116,10 @@ class Plamo3Parser(DeepSeekV3Parser):
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         lead = (self.calls_begin, BEGIN_REQUEST) if st.phase == "head" else (BEGIN_REQUEST,)
-        i = match_leads(s[pos : pos + HEADER_LIMIT + LEAD_LIMIT], lead)
+        head = s[pos : pos + HEADER_LIMIT + LEAD_LIMIT]  # (the header's bound: batch = stream)
+        i = match_leads(head, lead)
         if not isinstance(i, Header):
-            rest = s[skip_ws(s, pos + i) :]
+            rest = head[skip_ws(head, i) :]
             if rest and not rest.startswith(BEGIN_NAME) and not is_proper_prefix(rest, (BEGIN_NAME,)):
                 # text between the request marker and the name marker: vLLM's engine drops it
                 # in its preamble and opens the call at the name marker; tito keeps it as
