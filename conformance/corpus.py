@@ -26,8 +26,8 @@ from conformance import (
     union_parts_corpus,
 )
 from conformance.chat_http_corpus import (
-    CHAT_R, MESSAGES_R, RENDER_CHAT_MESSAGES, RENDER_CHAT_TEMPLATE, RENDER_MEDIA, RESPONSES_R,
-    TOKENS_GPTOSS,
+    CHAT_R, DUMP_TEMPLATE, MESSAGES_R, PARTS_DUMP_TEMPLATE, PARTS_TEMPLATE, RENDER_CHAT_MESSAGES,
+    RENDER_CHAT_TEMPLATE, RENDER_MEDIA, RESPONSES_R, TOKENS_GPTOSS,
 )
 from conformance.corpus_edge import (
     DERENDER_CHAT_EDGE, RENDER_CHAT_EDGE, RENDER_CHAT_EDGE_ERRORS, STREAM_CHAT_EDGE,
@@ -56,9 +56,9 @@ from conformance.responses_http_corpus import (
 #: the shared pieces live in their own modules: corpus_base, corpus_qwen3, corpus_gptoss,
 #: corpus_mistral, corpus_edge, chat_http_corpus, responses_http_corpus)
 __all__ = [
-    "CHAT_MODELS", "DERENDER_COMPLETION", "DERENDER_ERRORS", "END_THINK", "END_TOOL_CALL",
-    "EOS_IDS", "EOT", "HARMONY_RETURN", "HTTP_GROUPS", "IM_END", "IM_START", "MODELS", "NATIVE",
-    "RENDER_COMPLETION", "RENDER_COMPLETION_ERRORS", "STREAM_COMPLETION", "THINK", "TOOLS",
+    "CHAT_MODELS", "DERENDER_COMPLETION", "DERENDER_ERRORS", "DUMP_TEMPLATE", "END_THINK",
+    "END_TOOL_CALL", "EOS_IDS", "EOT", "HARMONY_RETURN", "HTTP_GROUPS", "IM_END", "IM_START",
+    "MODELS", "NATIVE", "PARTS_DUMP_TEMPLATE", "PARTS_TEMPLATE", "RENDER_COMPLETION", "RENDER_COMPLETION_ERRORS", "STREAM_COMPLETION", "THINK", "TOOLS",
     "TOOL_CALL", "_tok", "chunkings", "ids", "mistral_folder", "mistral_hf_folder",
     "native_folder",
 ]
