@@ -94,6 +94,8 @@ def _engine_quirks(case: Case, ch: dict[str, Any], rnd: random.Random) -> None:
             else ch["token_ids"][-1] + 1
         # (the last id is then output: a special one is text or not by skip_special_tokens)
         case.tags.update({"stop_reason_not_last", "special_plain_skip", "special_x"})
+        if case.request.get("stop"):  # (tito's stop strings still apply: deviations.py)
+            case.tags.add("stop_string_int_reason")
     elif r < 0.08:  # a stop string the engine had from elsewhere (not the request's)
         skip = case.request.get("skip_special_tokens", True) and not (
             served == "qwen3" and not MODELS[case.model][1])

@@ -265,18 +265,25 @@ def _merge_completion_lp(parts: list[dict[str, Any]] | None) -> dict[str, Any] |
 _LP_LISTS = ("tokens", "token_logprobs", "top_logprobs", "text_offset")
 
 
-def strip_echo(want: dict[str, Any], got: dict[str, Any]) -> tuple[dict[str, Any], str, int]:
+def strip_echo(want: dict[str, Any], got: dict[str, Any],
+               prompt: str | None = None) -> tuple[dict[str, Any], str, int]:
     """tito's completions choice (or folded stream) without the echoed prompt, to compare with
     vLLM's, whose derender ignores ``echo``: (that choice, the prefix text, its logprob entries).
 
-    The prefix is cut only where it is one: tito's text ends with vLLM's and its logprob lists
-    end with as many entries as vLLM's (text offsets then shifted back by the prefix's length).
-    Anything else is left whole, so a wrong output part stays a difference."""
+    The prefix is cut only where it is one: tito's text ends with vLLM's, or (the output part
+    differing) starts with the expected ``prompt``; its logprob lists end with as many entries
+    as vLLM's (text offsets then shifted back by the echoed entries' token strings). Anything
+    else is left whole, so a wrong output part stays a difference."""
     text, want_text = got.get("text"), want.get("text")
-    if not (isinstance(text, str) and isinstance(want_text, str) and text.endswith(want_text)):
+    if not (isinstance(text, str) and isinstance(want_text, str)):
         return got, "", 0
-    prefix = text[:len(text) - len(want_text)]
-    out = {**got, "text": want_text}
+    if text.endswith(want_text):
+        prefix = text[:len(text) - len(want_text)]
+    elif prompt and prompt != ANY_PROMPT and text.startswith(prompt):
+        prefix = prompt  # (the output part differs: its own difference, after the prompt)
+    else:
+        return got, "", 0
+    out = {**got, "text": text[len(prefix):]}
     lp, want_lp = got.get("logprobs"), want.get("logprobs")
     cut = 0
     if isinstance(lp, dict) and isinstance(want_lp, dict):
@@ -318,7 +325,7 @@ def _echo_diffs(want: Any, got: Any, path: str, prompt: str) -> Iterator[tuple[s
     """The diff of an echo answer with the prefix cut (:func:`strip_echo`); the prefix itself
     is reported as ``<path>echo_prefix`` (an intended difference, see ``DEVIATIONS``), and as
     ``<path>echo_prompt`` (unexplained) when it is not the request's prompt string."""
-    stripped, prefix, cut = strip_echo(want, got)
+    stripped, prefix, cut = strip_echo(want, got, prompt)
     if prefix or cut:
         yield f"{path}echo_prefix", None, {"text": prefix, "logprob_entries": cut}
     text, want_text = got.get("text"), want.get("text")
