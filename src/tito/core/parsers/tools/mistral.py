@@ -112,6 +112,11 @@ class MistralParser(JsonListParser):
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         if st.phase == "head":
             j = skip_ws(s, skip_ws(s, pos) + len(MARKER))
+            if j - pos > _V11_LIMIT:  # past every header's bound: content, never held
+                # (whichever header follows, the batch makes these characters content too)
+                self._content(st, out, s[pos : pos + _V11_LIMIT])
+                st.phase = "text"
+                return pos + _V11_LIMIT, False
             if j == len(s):
                 if final:  # cut right after the marker: vLLM's engine drops it
                     st.phase = "text"

@@ -1,0 +1,39 @@
+"""Long whitespace runs where a parser holds text (a header, a marker's prefix): the state must
+stay within its bound (``ToolState`` validates it on the way in) and every chunking must give
+the batch's result. Found by a sweep that put 300-character runs between the fragments of
+``test_parsers_tools._FRAGMENTS`` (session 40): mistral held the whitespace after
+``[TOOL_CALLS]`` without a bound (a StateError in a stream).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tito.core.parsers import tools as T
+from tito.core.parsers.tools import ToolState, make_tool_parser
+
+
+def drive(parser, chunks: list[str]) -> tuple[str, list[tuple[str, str]]]:
+    state, content, calls = T.initial(parser), [], {}
+    for k, text in enumerate(chunks):
+        state = ToolState.model_validate(json.loads(state.model_dump_json()))
+        state, c, deltas = T.step(parser, state, text, final=k == len(chunks) - 1)
+        content.append(c)
+        for d in deltas:
+            name, args = calls.get(d.index, (d.name, ""))
+            calls[d.index] = (name, args + d.arguments)
+    return "".join(content), [calls[i] for i in sorted(calls)]
+
+
+@pytest.mark.parametrize("after", ['[{"name": "k"}]', '{"name": "k"}', "x", "f[ARGS]{}", ""])
+@pytest.mark.parametrize("run", [" " * 300, "\n" * 250, " " * 60])
+def test_mistral_whitespace_after_the_marker(run, after):
+    p = make_tool_parser("mistral")
+    text = f"[TOOL_CALLS]{run}{after}"
+    batch = drive(p, [text])
+    for size in (1, 5, 64):
+        assert drive(p, [text[i : i + size] for i in range(0, len(text), size)] + [""]) == batch
+    if len(run) > 250:  # past the header's bound: the text is content, as a long header's
+        assert batch == (text, [])
