@@ -109,4 +109,14 @@ def _cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
     return out
 
 
-RENDER_MESSAGE_EDGES = _cases()
+def _dump_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """gpt-oss's ``/tokenize`` dumps its body without nulls before its chat render: a typed
+    text part's null ``text`` is gone (no text, where the chat render refuses it)."""
+    parts = {"null_text": [{"type": "text", "text": None}, {"type": "text", "text": "b"}],
+             "null_extra": [{"type": "text", "text": "a", "x": None}]}
+    return {f"gpt-oss_tokenize_dump_{role}_{k}": ("gpt-oss", _TOKENIZE, {
+                "model": "gpt-oss", "messages": [_USER, {"role": role, "content": c}, _USER]})
+            for role in ("user", "assistant", "system", "developer") for k, c in parts.items()}
+
+
+RENDER_MESSAGE_EDGES = {**_cases(), **_dump_cases()}

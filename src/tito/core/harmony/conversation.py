@@ -140,13 +140,22 @@ def lazy_content_dumped(messages: Any) -> Any:
     on its chat render). An empty list here reads the same: lazy, no parts. Anything that is
     not such a message is kept as it is (the request's own checks judge it). The dump
     excludes None: a message's null fields are gone (a non-assistant's ``tool_calls: null``,
-    the chat render's TypeError, is no error there; nulls nested in its values are kept, only
-    the message's own level is modelled)."""
+    the chat render's TypeError, is no error there), and so are its typed parts' (a text
+    part's null ``text``: then no text); nulls deeper in its values are kept."""
     if not isinstance(messages, list):
         return messages
-    return [{**{k: v for k, v in m.items() if v is not None},
-             **({"content": []} if _lazy(m) else {})} if isinstance(m, Mapping) else m
-            for m in messages]
+    return [_dumped(m) if isinstance(m, Mapping) else m for m in messages]
+
+
+def _dumped(msg: Mapping[str, Any]) -> dict[str, Any]:
+    """One message of :func:`lazy_content_dumped`."""
+    out = {k: v for k, v in msg.items() if v is not None}
+    if _lazy(msg):
+        out["content"] = []
+    elif isinstance(out.get("content"), list):
+        out["content"] = [{k: v for k, v in p.items() if v is not None}
+                          if isinstance(p, Mapping) else p for p in out["content"]]
+    return out
 
 
 def _check_lazy_parts(role: str, content: list[Any], where: str) -> None:
