@@ -37,3 +37,19 @@ def test_mistral_whitespace_after_the_marker(run, after):
         assert drive(p, [text[i : i + size] for i in range(0, len(text), size)] + [""]) == batch
     if len(run) > 250:  # past the header's bound: the text is content, as a long header's
         assert batch == (text, [])
+
+
+def test_a_typed_xml_value_after_a_long_whitespace_run_commits_alike_in_every_chunking():
+    """A typed value (object or array) whose whitespace fills the value buffer: the commit
+    (raw JSON or a string) is decided on its first ``VALUE_LIMIT + 1`` characters in batch and
+    stream alike (the batch looked at the whole value: stream != batch)."""
+    from test_parsers_tools import _parser_for
+
+    p = _parser_for("deepseek_v32")
+    for run in ("\n" * 300, " " * 100):
+        text = ('<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="o">'
+                f'{run}[1, 2]</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>')
+        batch = drive(p, [text])
+        for size in (1, 7, 64):
+            assert drive(p, [text[i : i + size] for i in range(0, len(text), size)] + [""]) == batch
+        assert json.loads(batch[1][0][1]) == {"o": run + "[1, 2]" if len(run) > 256 else [1, 2]}

@@ -86,7 +86,9 @@ class XmlValueParser(ToolParser):
         if len(st.val) <= VALUE_LIMIT:
             return
         buffered, st.val = st.val, ""
-        body = buffered.lstrip(ASCII_WS)
+        # decided on the value's first VALUE_LIMIT + 1 characters, whatever the chunking (a
+        # batch has the whole value here; a stream commits as soon as the limit is passed)
+        body = buffered[: VALUE_LIMIT + 1].lstrip(ASCII_WS)
         json_like = st.vt[:1] == "j" or st.vt[1:] == "" or any(c in st.vt[1:] for c in "oa")
         if json_like and body[:1] in ("{", "["):
             st.phase = "vraw"
