@@ -253,6 +253,7 @@ HTTP_GROUPS["render_request_fields"] = request_fields_corpus.RENDER_REQUEST_FIEL
 #: every Responses tool kind's fields, good and bad (responses_tools_corpus)
 HTTP_GROUPS["render_responses_tool_shapes"] = responses_tools_corpus.RENDER_RESPONSES_TOOL_SHAPES
 HTTP_GROUPS["render_union_parts"] = union_parts_corpus.RENDER_UNION_PARTS
+HTTP_GROUPS["render_untyped_parts_errors"] = union_parts_corpus.RENDER_UNTYPED_PARTS_ERRORS
 HTTP_GROUPS["render_structured_options"] = structured_options_corpus.RENDER_STRUCTURED_OPTIONS
 HTTP_GROUPS["render_responses_item_shapes"] = responses_tools_corpus.RENDER_RESPONSES_ITEM_SHAPES
 HTTP_GROUPS["render_structural_model"] = structural_model_corpus.RENDER_STRUCTURAL_MODEL

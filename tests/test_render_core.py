@@ -77,6 +77,11 @@ def test_tool_text_parts_become_one_string_in_the_openai_format():
         ([{"role": "user", "content": [{"type": "text", "text": None}]}], "messages[0].content[0].text"),
         ([{"role": "user", "content": [{"type": "video_url"}]}], "must carry `video_url`"),
         ([{"role": "user", "content": [{"nothing": 1}]}], "Missing 'type' field"),
+        # vLLM 0.33 infers no ``input_image`` part from its key (render_untyped_parts_errors)
+        ([{"role": "foo", "content": [{"input_image": "data:x"}]}], "Missing 'type' field"),
+        ([{"role": "foo", "content": [{"type": "prompt_embeds"}]}], "non-empty `data`"),
+        ([{"role": "foo", "content": [{"prompt_embeds": "x", "data": "AAAA"}]}],
+         "--enable-prompt-embeds"),
         ([{"role": "assistant", "tool_calls": [{"function": {"arguments": "{}"}}]}], "function.name"),
         ([{"role": "tool", "content": "x", "tool_call_id": 5}], "tool_call_id must be a string"),
         ([{"role": 3, "content": "x"}], "role"),

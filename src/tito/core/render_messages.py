@@ -59,6 +59,12 @@ class NormalizedMessages:
     media_parts: list[dict[str, Any]]
 
 
+#: the payload keys vLLM 0.33 infers a part's type from when it has no ``type`` (or a ``uuid``),
+#: in its order (``parse_chat_message_content_mm_part``): ``input_image`` is not one of them
+_UNTYPED_KEYS = ("image_url", "image_pil", "image_embeds", "audio_embeds", "video_embeds",
+                 "prompt_embeds", "audio_url", "input_audio", "video_url", "tool_reference")
+
+
 def _part_type(part: Mapping[str, Any], where: str) -> str:
     """A part's type; vLLM infers a media part's from its payload key when ``type`` is missing
     (a text part needs its ``type``: vLLM 0.33's message types refuse it)."""
@@ -67,8 +73,8 @@ def _part_type(part: Mapping[str, Any], where: str) -> str:
         if not isinstance(kind, str):
             raise BadRequest(f"{where}.type must be a string.", param=where)
         return kind
-    for key in MEDIA_PART_TYPES:
-        if key in part:
+    for key in _UNTYPED_KEYS:
+        if key in part and not (key == "audio_embeds" and kind == "video_embeds"):
             return key
     raise BadRequest("Missing 'type' field in multimodal part.", param="type")  # vLLM's words
 
@@ -162,17 +168,17 @@ def _one_part(part: Any, pw: str, media: list[dict[str, Any]], text_only: str | 
             )
         return ("text", text, extra)
     if kind == "tool_reference":  # vLLM 0.33: a deferred tool's name, for the template
-        name = part.get("name")
-        if not isinstance(name, str):
+        name = part.get("name")  # (absent: None, as vLLM's template gets it)
+        if name is not None and not isinstance(name, str):
             raise BadRequest(f"{pw}.name must be a string for a 'tool_reference' part.",
                              param=pw)
         return ("tool_reference", name, {})
     if kind in MEDIA_PART_TYPES:
         key, placeholder = MEDIA_PART_TYPES[kind]
+        if text_only is not None:  # vLLM refuses the media part before it reads its payload
+            raise refuse_media(kind, text_only)
         if part.get(key) is None:
             raise BadRequest(f"{pw} of type '{kind}' must carry `{key}`.", param=pw)
-        if text_only is not None:
-            raise refuse_media(kind, text_only)
         media.append(dict(part))
         return (placeholder, None, extra)
     raise BadRequest(f"Unsupported chat content part type: {kind!r}. Supported types: "
