@@ -58,9 +58,9 @@ from conformance.responses_http_corpus import (
 __all__ = [
     "CHAT_MODELS", "DERENDER_COMPLETION", "DERENDER_ERRORS", "DUMP_TEMPLATE", "END_THINK",
     "END_TOOL_CALL", "EOS_IDS", "EOT", "HARMONY_RETURN", "HTTP_GROUPS", "IM_END", "IM_START",
-    "MODELS", "NATIVE", "PARTS_DUMP_TEMPLATE", "PARTS_TEMPLATE", "RENDER_COMPLETION", "RENDER_COMPLETION_ERRORS", "STREAM_COMPLETION", "THINK", "TOOLS",
-    "TOOL_CALL", "_tok", "chunkings", "ids", "mistral_folder", "mistral_hf_folder",
-    "native_folder",
+    "MODELS", "NATIVE", "PARTS_DUMP_TEMPLATE", "PARTS_TEMPLATE", "RENDER_COMPLETION",
+    "RENDER_COMPLETION_ERRORS", "STREAM_COMPLETION", "THINK", "TOOLS", "TOOL_CALL", "_tok",
+    "chunkings", "ids", "mistral_folder", "mistral_hf_folder", "native_folder",
 ]
 
 #: chat corpora per served model: group-name suffix -> (server, render, render errors, batch
