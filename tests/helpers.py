@@ -190,3 +190,24 @@ def marker_model_app(root: Path, tool_parser: str | None, reasoning_parser: str 
         yield TestClient(create_app(), raise_server_exceptions=False), model.vocab
     finally:
         registry.reset_registry(saved)
+
+
+def drive_tools(parser: Any, chunks: list[str],
+                watch: Any = None) -> tuple[str, list[tuple[str, str]]]:
+    """A tool parser over ``chunks`` (the last call ``final``), its state round-tripping
+    through JSON between calls as a client carries it: (content, [(name, arguments)]).
+    ``watch`` sees each state after its step (a test of what a stream holds)."""
+    from tito.core.parsers import tools as T
+    from tito.core.parsers.tools import ToolState
+
+    state, content, calls = T.initial(parser), [], {}
+    for k, text in enumerate(chunks):
+        state = ToolState.model_validate(json.loads(state.model_dump_json()))
+        state, c, deltas = T.step(parser, state, text, final=k == len(chunks) - 1)
+        content.append(c)
+        for d in deltas:
+            name, args = calls.get(d.index, (d.name, ""))
+            calls[d.index] = (name, args + d.arguments)
+        if watch is not None:
+            watch(state)
+    return "".join(content), [calls[i] for i in sorted(calls)]

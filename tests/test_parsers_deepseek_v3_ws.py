@@ -12,12 +12,11 @@ content) but not in batch.
 
 from __future__ import annotations
 
-import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tito.core.parsers import tools as T
+from helpers import drive_tools
 from tito.core.parsers.tools import ToolState, make_tool_parser
 
 BEGIN, CALL, SEP, CALL_END, END = (
@@ -36,17 +35,14 @@ HOLD_BOUND = 1 + len(CALL_END)
 def drive(chunks: list[str], parser=P) -> tuple[str, list[tuple[str, str]], int]:
     """(content, [(name, arguments)], the longest ``buf`` held between chunks after a call's
     JSON closed), the state round-tripping through JSON between calls as a client carries it."""
-    state, content, calls, held = T.initial(parser), [], {}, 0
-    for k, text in enumerate(chunks):
-        state = ToolState.model_validate(json.loads(state.model_dump_json()))
-        state, c, deltas = T.step(parser, state, text, final=k == len(chunks) - 1)
-        content.append(c)
-        for d in deltas:
-            name, args = calls.get(d.index, (d.name, ""))
-            calls[d.index] = (name, args + d.arguments)
+    held = [0]
+
+    def watch(state: ToolState) -> None:
         if state.phase in ("tail", "fence"):
-            held = max(held, len(state.buf))
-    return "".join(content), [calls[i] for i in sorted(calls)], held
+            held[0] = max(held[0], len(state.buf))
+
+    content, calls = drive_tools(parser, chunks, watch)
+    return content, calls, held[0]
 
 
 def call(args: str, name: str = "get_weather") -> str:

@@ -11,20 +11,11 @@ import json
 
 import pytest
 
-from tito.core.parsers import tools as T
-from tito.core.parsers.tools import ToolState, make_tool_parser
+from helpers import drive_tools
+from tito.core.parsers.tools import make_tool_parser
 
 
-def drive(parser, chunks: list[str]) -> tuple[str, list[tuple[str, str]]]:
-    state, content, calls = T.initial(parser), [], {}
-    for k, text in enumerate(chunks):
-        state = ToolState.model_validate(json.loads(state.model_dump_json()))
-        state, c, deltas = T.step(parser, state, text, final=k == len(chunks) - 1)
-        content.append(c)
-        for d in deltas:
-            name, args = calls.get(d.index, (d.name, ""))
-            calls[d.index] = (name, args + d.arguments)
-    return "".join(content), [calls[i] for i in sorted(calls)]
+drive = drive_tools
 
 
 @pytest.mark.parametrize("after", ['[{"name": "k"}]', '{"name": "k"}', "x", "f[ARGS]{}", ""])

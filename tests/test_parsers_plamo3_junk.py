@@ -10,13 +10,12 @@ same call and keeps the text as content. Before session 40 tito made the whole r
 
 from __future__ import annotations
 
-import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tito.core.parsers import tools as T
-from tito.core.parsers.tools import ToolState, make_tool_parser
+from helpers import drive_tools
+from tito.core.parsers.tools import make_tool_parser
 
 P = make_tool_parser("plamo3")
 BEGIN, END = "<|plamo:begin_tool_requests:plamo|>", "<|plamo:end_tool_requests:plamo|>"
@@ -28,15 +27,7 @@ A = '{"city": "Paris"}'
 
 
 def drive(chunks: list[str]) -> tuple[str, list[tuple[str, str]]]:
-    state, content, calls = T.initial(P), [], {}
-    for k, text in enumerate(chunks):
-        state = ToolState.model_validate(json.loads(state.model_dump_json()))
-        state, c, deltas = T.step(P, state, text, final=k == len(chunks) - 1)
-        content.append(c)
-        for d in deltas:
-            name, args = calls.get(d.index, (d.name, ""))
-            calls[d.index] = (name, args + d.arguments)
-    return "".join(content), [calls[i] for i in sorted(calls)]
+    return drive_tools(P, chunks)
 
 
 def request(name: str, before_name: str = "", before_args: str = "") -> str:
