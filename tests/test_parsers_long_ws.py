@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import drive_tools
 from tito.core.parsers.tools import make_tool_parser
@@ -44,3 +46,24 @@ def test_a_typed_xml_value_after_a_long_whitespace_run_commits_alike_in_every_ch
         for size in (1, 7, 64):
             assert drive(p, [text[i : i + size] for i in range(0, len(text), size)] + [""]) == batch
         assert json.loads(batch[1][0][1]) == {"o": run + "[1, 2]" if len(run) > 256 else [1, 2]}
+
+
+_BLOCKS = {"hermes": ("<tool_call>", "</tool_call>"),
+           "longcat": ("<longcat_tool_call>", "</longcat_tool_call>")}
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(sorted(_BLOCKS)), n=st.integers(0, 400),
+       args=st.sampled_from(['{}', '""', '{"a": 1}']),
+       tail=st.sampled_from(["", "}", " x", "<tool_call>"]), size=st.integers(1, 90))
+def test_whitespace_before_a_blocks_end_marker_streams_as_batch(
+        name: str, n: int, args: str, tail: str, size: int) -> None:
+    """A run of any length between a call's JSON and its end marker: a long one is content
+    (gap rule) in one chunk, and a stream cut inside it still ends the call at the marker
+    (found by a 300-character whitespace sweep over the formats' fragments: hermes)."""
+    start, end = _BLOCKS[name]
+    p = make_tool_parser(name)
+    text = f'{start}{{"name": "f", "arguments": {args}}}' + " " * n + end + tail
+    batch = drive(p, [text])
+    assert batch[1][0][0] == "f"
+    assert drive(p, [text[i : i + size] for i in range(0, len(text), size)] + [""]) == batch

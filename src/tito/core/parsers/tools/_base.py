@@ -367,6 +367,8 @@ class ToolParser:
                 return len(s), False
             return (pos if st.gap else i), True  # (out of a gap the run went out as content)
         self._content(st, out, run)
+        if i == len(s) and not final:  # a long run went out as content at the chunk's end:
+            return i, True  # the marker may still come (as in one chunk: stream == batch)
         st.phase = phase
         return i, False
 

@@ -10,27 +10,26 @@ Format (vLLM 0.33's ``Plamo3Parser`` engine grammar; the line breaks are for rea
     ... more requests ...
     <|plamo:end_tool_requests:plamo|> TEXT
 
-Phases are :mod:`.deepseek_v3`'s (``text``, ``head`` / ``next``, ``args``, ``tail``, ``sep``),
-plus ``aopen``, ``amsg`` and ``ajunk``. The header is the section's marker (``head`` only), the request marker, the name
-marker, NAME (stripped, non-empty, no ``<``), the name's end marker (whitespace allowed between
-markers): COMMIT there (the name is sent); cut by the end of the output, the call is named with
-what came of NAME (vLLM's engine), arguments ``{}``. Inside the section a request may lack its
-request marker (missing or misspelt): vLLM's grammar opens a call at the name marker in its
-preamble, and so does ``sep`` (issue 10, fuzz seed 11). A header that does not parse is content up
-to the offending character and the section goes on (``sep``): inside the section, text is
-content up to the next request marker (``next``) or the section's end marker (consumed,
-``text``); vLLM's engine drops such text (a broken request, text between requests), tito keeps
-it; text between a request marker and its name marker is such text too (vLLM's preamble drops
-it and reads the call: seed 115). ``aopen``: whitespace (dropped), the arguments marker (held
-back while a proper prefix), whitespace, then the arguments' ``{`` (``args``: the model's JSON
-streams raw) or straight the arguments' end marker (arguments ``{}``); other text before the
-arguments marker is content (``ajunk``, up to the next marker: vLLM's preamble drops it and
-still reads the arguments); after the marker anything else ends the call with ``{}`` and is
-text (``sep``).
-``tail``: whitespace, the arguments' end marker, the request's end marker. The arguments' end
-marker ends them also inside a string the model left open (a dropped ``"``), as vLLM's engine
-(fuzz seed 29, ``plamo3+plamo3/fz37_open_string``); the request's and the section's end markers
-do not there (vLLM's arguments run on over them: ``plamo3/fz37_open_string_request_end``).
+Phases are :mod:`.deepseek_v3`'s (``text``, ``head`` / ``next``, ``args``, ``tail``, ``sep``), plus
+``aopen``, ``amsg`` and ``ajunk``. The header is the section's marker (``head`` only), the request
+marker, the name marker, NAME (stripped, non-empty, no ``<``), the name's end marker (whitespace
+allowed between markers): COMMIT there (the name is sent); cut by the end of the output, the call
+is named with what came of NAME (vLLM's engine), arguments ``{}``. Inside the section a request may
+lack its request marker (missing or misspelt): vLLM's grammar opens a call at the name marker in
+its preamble, and so does ``sep`` (issue 10, fuzz seed 11). A header that does not parse is content
+up to the offending character and the section goes on (``sep``): inside the section, text is
+content up to the next request marker (``next``) or the section's end marker (consumed, ``text``);
+vLLM's engine drops such text (a broken request, text between requests), tito keeps it; text
+between a request marker and its name marker is such text too (vLLM's preamble drops it and reads
+the call: seed 115). ``aopen``: whitespace (dropped), the arguments marker (held back while a
+proper prefix), whitespace, then the arguments' ``{`` (``args``: the model's JSON streams raw) or
+straight the arguments' end marker (arguments ``{}``); other text before the arguments marker is
+content (``ajunk``, up to the next marker: vLLM's preamble drops it and still reads the arguments);
+after the marker anything else ends the call with ``{}`` and is text (``sep``). ``tail``:
+whitespace, the arguments' end marker, the request's end marker. The arguments' end marker ends
+them also inside a string the model left open (a dropped ``"``), as vLLM's engine (fuzz seed 29,
+``plamo3+plamo3/fz37_open_string``); the request's and the section's end markers do not there
+(vLLM's arguments run on over them: ``plamo3/fz37_open_string_request_end``).
 
 Rules: arguments are the model's raw JSON (vLLM's ``_extract_args_json``: the stripped raw
 text); text before and after sections is content (vLLM's batch drops the text after); unknown
@@ -120,7 +119,8 @@ class Plamo3Parser(DeepSeekV3Parser):
         i = match_leads(head, lead)
         if not isinstance(i, Header):
             rest = head[skip_ws(head, i) :]
-            if rest and not rest.startswith(BEGIN_NAME) and not is_proper_prefix(rest, (BEGIN_NAME,)):
+            if rest and not rest.startswith(BEGIN_NAME) and not is_proper_prefix(
+                    rest, (BEGIN_NAME,)):
                 # text between the request marker and the name marker: vLLM's engine drops it
                 # in its preamble and opens the call at the name marker; tito keeps it as
                 # content (``sep``), the markers dropped (fuzz seed 115, ``fz40_request_junk``)
