@@ -136,7 +136,7 @@ def test_continue_final_message(client):
         ({"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]}, "must be a string"),
         ({"messages": [{"role": "user", "content": [{"type": "hologram", "hologram": {}}]}]},
          "Unsupported chat content part type: 'hologram'"),
-        ({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, "image_url"),
+        ({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, "not a multimodal model"),
         ({"messages": [{"role": "user", "content": None}]}, "must be a string or a list of parts"),
         ({"messages": [{"content": "no role"}]}, "role"),
         ({"messages": USER, "max_completion_tokens": 40961}, "40960"),
