@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tito.core.render import BILLING_HEADER
-from tito.core.render_messages import join_texts
+from tito.core.render_parts import join_texts
 from tito.errors import BadRequest
 from tito.protocol.anthropic import (
     AnthropicContentBlock,

@@ -40,7 +40,7 @@ from functools import cached_property
 from itertools import groupby
 from typing import Any
 
-from tito.core.render_messages import refuse_prompt_embeds
+from tito.core.render_parts import refuse_prompt_embeds
 from tito.core.vocab import Vocab
 from tito.errors import BadRequest
 
@@ -160,7 +160,7 @@ def _truncated_ids(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
     """The messages as vLLM hands them to mistral-common: call ids cut (:func:`_mistral_call`),
     an object content (an OpenAI role type's iterable, which vLLM lists) its keys, so an empty
     one is no parts and any other vLLM's 400; a ``prompt_embeds`` part or reasoning vLLM's
-    400 (:func:`tito.core.render_messages.refuse_prompt_embeds`)."""
+    400 (:func:`tito.core.render_parts.refuse_prompt_embeds`)."""
     out = []
     for i, message in enumerate(messages):
         msg = dict(message)

@@ -59,12 +59,10 @@ from typing import TYPE_CHECKING, Any
 
 from tito.core.template_budget import DEFAULT_LIMITS, TemplateLimits, TemplateRenderError
 from tito.errors import BadRequest
-from tito.core.render_messages import (
-    BILLING_HEADER,
+from tito.core.render_messages import BILLING_HEADER, normalize_messages, NormalizedMessages
+from tito.core.render_parts import (
     check_text_only,
     MEDIA_PART_TYPES,
-    normalize_messages,
-    NormalizedMessages,
     NOT_MULTIMODAL,
     NOT_MULTIMODAL_EMBEDS,
     refuse_media,

@@ -1,0 +1,213 @@
+"""A chat message's content parts as vLLM 0.33 reads them: the template's text or list of parts,
+the media set aside, and its 400s (part types, text-only models, prompt embeddings).
+
+Why a module of its own: which part a type is (given, or inferred from a payload key in vLLM's
+order), what a lenient (custom-typed) or strict (OpenAI-typed) message does with a part that
+lacks its text, and which refusal comes first are the parts' rules, apart from the message rules
+of :mod:`tito.core.render_messages` (which calls :func:`content_for_template`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tito.core.message_union import MEDIA_PART_TYPES, OPENAI_PART_TYPES, openai_part_fits
+from tito.errors import BadRequest
+
+if TYPE_CHECKING:
+    from tito.core.template import ContentFormat
+
+#: vLLM 0.33's answer to a media part on a text-only model (its multimodal registry's), and to
+#: an ``*_embeds`` part (the model has no multimodal config)
+NOT_MULTIMODAL = "{model} is not a multimodal model"
+
+
+NOT_MULTIMODAL_EMBEDS = "The model is not multimodal."
+
+
+#: Text-bearing part types (``refusal``, ``thinking`` and the Responses-style names are text for a
+#: template), and the key holding their text.
+_TEXT_PART_KEYS = {"text": "text", "input_text": "text", "output_text": "text",
+                   "refusal": "refusal", "thinking": "thinking"}
+
+#: Part types whose missing text drops the part (vLLM 0.33's ``PART_TYPES_TO_SKIP_NONE_CONTENT``);
+#: the other text types give a null text.
+_SKIP_WITHOUT_TEXT = frozenset({"text", "refusal"})
+
+#: the part types vLLM 0.33 parses, as its unknown part type's 400 lists them
+_SUPPORTED_PART_TYPES = ", ".join(sorted({
+    "text", "thinking", "input_text", "output_text", "input_image", "image_url", "image_embeds",
+    "audio_embeds", "video_embeds", "prompt_embeds", "image_pil", "audio_url", "input_audio",
+    "refusal", "video_url", "tool_reference"}))
+
+#: Every key of vLLM 0.33's content part types; a part's other keys ride along on the part the
+#: template gets in the list format (vLLM's ``_collect_extra_fields``).
+_KNOWN_PART_KEYS = frozenset({
+    "audio_embeds", "audio_url", "closed", "data", "file", "image_embeds", "image_pil",
+    "image_url", "input_audio", "name", "prompt_cache_breakpoint", "refusal", "text", "thinking",
+    "type", "uuid", "video_embeds", "video_url"})
+
+
+#: the payload keys vLLM 0.33 infers a part's type from when it has no ``type`` (or a ``uuid``),
+#: in its order (``parse_chat_message_content_mm_part``): ``input_image`` is not one of them
+_UNTYPED_KEYS = ("image_url", "image_pil", "image_embeds", "audio_embeds", "video_embeds",
+                 "prompt_embeds", "audio_url", "input_audio", "video_url", "tool_reference")
+
+
+def _part_type(part: Mapping[str, Any], where: str) -> str:
+    """A part's type; vLLM infers a media part's from its payload key when ``type`` is missing
+    (a text part needs its ``type``: vLLM 0.33's message types refuse it)."""
+    kind = part.get("type")
+    if kind is not None and part.get("uuid") is None:  # vLLM: a uuid makes it a media part
+        if not isinstance(kind, str):
+            raise BadRequest(f"{where}.type must be a string.", param=where)
+        return kind
+    for key in _UNTYPED_KEYS:
+        if key in part and not (key == "audio_embeds" and kind == "video_embeds"):
+            return key
+    raise BadRequest("Missing 'type' field in multimodal part.", param="type")  # vLLM's words
+
+
+def refuse_media(kind: str, model: str) -> BadRequest:
+    """vLLM 0.33's 400 for a ``kind`` media part sent to the text-only model ``model``."""
+    return BadRequest(NOT_MULTIMODAL_EMBEDS if kind.endswith("_embeds")
+                      else NOT_MULTIMODAL.format(model=model))
+
+
+def check_text_only(messages: Sequence[Any], model: str) -> None:
+    """Refuse the first media part of ``messages`` (the messages a text-only model ``model``
+    encodes by code, without :func:`tito.core.render_messages.normalize_messages`), as vLLM
+    0.33 does; stops quietly at a part whose type is not known (the encoder reports it)."""
+    for message in messages:
+        content = message.get("content") if isinstance(message, Mapping) else None
+        for part in content if isinstance(content, list) else ():
+            if not isinstance(part, Mapping):
+                continue
+            try:
+                kind = _part_type(part, "part")
+            except BadRequest:
+                return
+            if kind in MEDIA_PART_TYPES:
+                raise refuse_media(kind, model)
+            if kind not in _TEXT_PART_KEYS and kind != "tool_reference":
+                return
+
+
+#: one part as the template's list format writes it: (kind, text or name, the extra keys)
+_Part = tuple[str, "str | None", dict[str, Any]]
+
+
+def _content_parts(
+    content: list[Any], where: str, media: list[dict[str, Any]], text_only: str | None = None,
+    *, openai_role: str | None = None,
+) -> list[_Part]:
+    """(kind, text, extra keys) per part; media parts are appended to ``media`` untouched
+    (``text_only``: the name of a text-only model, which refuses them). ``openai_role``: the
+    message is that role's OpenAI type (not :func:`tito.core.message_union.custom_typed`),
+    whose parts must each fit one of the role's OpenAI part types (:func:`openai_part_fits`;
+    tito also takes bare strings and ``input_text`` / ``output_text`` parts: the ``bare_parts``
+    deviation), else a 400 (the specific one of :func:`_one_part` first); None: vLLM's custom
+    type, where a text part without its text is skipped (``text``, ``refusal``) or has a null
+    text."""
+    out: list[_Part] = []
+    for j, part in enumerate(content):
+        pw = f"{where}[{j}]"
+        one = _one_part(part, pw, media, text_only, lenient=openai_role is None)
+        if openai_role is not None and not openai_part_fits(openai_role, part) and not (
+                isinstance(part, str) or part.get("type") in ("input_text", "output_text")):
+            kinds = ", ".join(OPENAI_PART_TYPES.get(openai_role, ("text",)))
+            raise BadRequest(f"{pw} is not a valid {openai_role} content part (the message is "
+                             f"OpenAI's {openai_role} message type, whose parts are {kinds}).",
+                             param=pw)
+        if one is not None:
+            out.append(one)
+    return out
+
+
+def refuse_prompt_embeds(part: Mapping[str, Any]) -> None:
+    """vLLM 0.33 parses a ``prompt_embeds`` part (a content part, or a message's ``reasoning``
+    of that type, whatever its message type) into embeddings, which its render servers (no
+    ``--enable-prompt-embeds``) refuse: always a 400, in vLLM's words."""
+    data = part.get("data")
+    if not isinstance(data, str) or not data:
+        raise BadRequest("prompt_embeds content part requires a non-empty `data` field with "
+                         "base64-encoded tensor bytes. (parameter=prompt_embeds)",
+                         param="prompt_embeds")
+    raise BadRequest("You must set `--enable-prompt-embeds` to input `prompt_embeds` "
+                     "(parameter=prompt_embeds)", param="prompt_embeds")
+
+
+def _one_part(part: Any, pw: str, media: list[dict[str, Any]], text_only: str | None, *,
+              lenient: bool) -> _Part | None:
+    """One part of :func:`_content_parts` (None: a text part ``lenient`` skips)."""
+    if isinstance(part, str):
+        return ("text", part, {})
+    if not isinstance(part, Mapping):
+        raise BadRequest(f"{pw} must be an object or a string.", param=pw)
+    kind = _part_type(part, pw)
+    if kind == "prompt_embeds":
+        refuse_prompt_embeds(part)
+    extra = {k: v for k, v in part.items() if k not in _KNOWN_PART_KEYS}
+    if kind in _TEXT_PART_KEYS:
+        text = part.get(_TEXT_PART_KEYS[kind])
+        if text is None and lenient:
+            return None if kind in _SKIP_WITHOUT_TEXT else ("text", None, extra)
+        if not isinstance(text, str) and not lenient:
+            raise BadRequest(
+                f"{pw}.{_TEXT_PART_KEYS[kind]} must be a string for a '{kind}' part.", param=pw
+            )
+        return ("text", text, extra)
+    if kind == "tool_reference":  # vLLM 0.33: a deferred tool's name, for the template
+        name = part.get("name")  # (absent: None, as vLLM's template gets it)
+        if name is not None and not isinstance(name, str):
+            raise BadRequest(f"{pw}.name must be a string for a 'tool_reference' part.",
+                             param=pw)
+        return ("tool_reference", name, {})
+    if kind in MEDIA_PART_TYPES:
+        key, placeholder = MEDIA_PART_TYPES[kind]
+        if text_only is not None:  # vLLM refuses the media part before it reads its payload
+            raise refuse_media(kind, text_only)
+        if part.get(key) is None:
+            raise BadRequest(f"{pw} of type '{kind}' must carry `{key}`.", param=pw)
+        media.append(dict(part))
+        return (placeholder, None, extra)
+    raise BadRequest(f"Unsupported chat content part type: {kind!r}. Supported types: "
+                     f"{_SUPPORTED_PART_TYPES}.", param="type")  # vLLM 0.33's words
+
+
+def join_texts(texts: list[Any], sep: str = "\n") -> str:
+    """``sep.join(texts)`` as vLLM 0.33 joins the texts of a message's parts; a custom-typed
+    message's text part may hold any JSON value, which fails vLLM's join: the same 400."""
+    for k, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise BadRequest(f"sequence item {k}: expected str instance, "
+                             f"{type(text).__name__} found")
+    return sep.join(texts)
+
+
+def content_for_template(
+    content: Any, where: str, fmt: ContentFormat, media: list[dict[str, Any]],
+    text_only: str | None = None, openai_role: str | None = None,
+) -> str | list[dict[str, Any]]:
+    if content is None:
+        return "" if fmt == "string" else []
+    if isinstance(content, str):
+        return content if fmt == "string" else [{"type": "text", "text": content}]
+    if isinstance(content, Mapping) and openai_role is not None:
+        # OpenAI's role types read content as an iterable: an object's keys, which are no parts
+        if content:
+            raise BadRequest(f"{where} is an object: its keys are not content parts.",
+                             param=where)
+        content = []
+    if not isinstance(content, list):
+        raise BadRequest(f"{where} must be a string, a list of parts or null.", param=where)
+    parts = _content_parts(content, where, media, text_only, openai_role=openai_role)
+    if fmt == "string":
+        # an empty text part adds nothing, not even its separator (vLLM keeps truthy parts)
+        return join_texts([text for kind, text, _ in parts
+                           if kind in ("text", "tool_reference") and text])
+    return [{"type": "text", "text": text, **extra} if kind == "text"
+            else {"type": kind, "name": text} if kind == "tool_reference"
+            else {"type": kind, **extra}
+            for kind, text, extra in parts]
