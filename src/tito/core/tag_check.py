@@ -28,6 +28,7 @@ Bounds: one walk over the tag (its nesting is checked before, by the caller).
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
@@ -249,18 +250,21 @@ def _triggered(f: Mapping[str, Any]) -> str | None:
     triggers = f.get("triggers")
     if not string_list(triggers, non_empty=True) or not triggers:
         return "triggered_tags needs non-empty trigger strings"
-    if any(a != b and b.startswith(a) or a == b and i != j
-           for i, a in enumerate(triggers) for j, b in enumerate(triggers)):
+    ordered = sorted(triggers)  # (a string's extensions follow it: adjacent pairs suffice)
+    if any(b.startswith(a) for a, b in zip(ordered, ordered[1:])):
         return "triggers must be distinct, none a prefix of another"
     err, tags = _tag_list(f, string_begin=True)
     if err or (err := _flags(f, "at_least_one", "stop_after_first")):
         return err
     if "excludes" in f and not string_list(f["excludes"], non_empty=True):
         return "triggered_tags excludes must be non-empty strings"
-    for t in tags:
-        if not any(t["begin"].startswith(trigger) for trigger in triggers):
+    opened = set()
+    for t in tags:  # the one trigger a begin may start with: the greatest one not after it
+        k = bisect_right(ordered, t["begin"]) - 1
+        if k < 0 or not t["begin"].startswith(ordered[k]):
             return "a tag does not match any trigger"
-    if not all(any(t["begin"].startswith(trigger) for t in tags) for trigger in triggers):
+        opened.add(k)
+    if len(opened) != len(ordered):
         return "a trigger opens no tag"
     return None
 
