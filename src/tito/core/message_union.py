@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tito.core.tag_model import lax_bool
+
 __all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "breakpoint_fits", "custom_typed",
            "lax_bool_fits", "openai_part_fits", "typed_tools"]
 
@@ -49,23 +51,18 @@ _OPENAI_KEYS = {
 _CUSTOM_TYPES = (("name", str), ("tool_call_id", (str, type(None))),
                  ("task", (str, type(None))))
 
-#: pydantic's lax bool: the strings (any case) and numbers it reads as a bool
-_LAX_BOOL = {**dict.fromkeys(("1", "t", "true", "y", "yes", "on"), True),
-             **dict.fromkeys(("0", "f", "false", "n", "no", "off"), False)}
 _INVALID = object()
 #: openai's ``FunctionDefinition`` typed dict: its keys in declaration order
 _FUNCTION_KEYS = ("name", "description", "parameters", "strict")
 
 
 def _lax_bool(value: Any) -> Any:
-    """``value`` as pydantic validates an ``Optional[bool]`` in lax mode, or ``_INVALID``."""
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str):
-        return _LAX_BOOL.get(value.lower(), _INVALID)
-    return _INVALID
+    """``value`` as pydantic validates an ``Optional[bool]`` in lax mode (its bool reading is
+    :func:`tito.core.tag_model.lax_bool`), or ``_INVALID``."""
+    if value is None:
+        return None
+    read = lax_bool(value)
+    return _INVALID if read is None else read
 
 
 def lax_bool_fits(value: Any) -> bool:
