@@ -218,11 +218,13 @@ class XmlCallParser(XmlValueParser):
         if hit != i:
             # stray text: its last HEADER_LIMIT characters are held (any earlier dropped) until
             # the next marker decides (``args`` in the module header); the window is re-stripped
-            # on every chunk, so any chunking judges the same text
+            # on every chunk, so any chunking judges the same text. A trailing prefix of a marker
+            # is held beyond the window: the marker may start there, and the window is the text
+            # before it (else a chunk cut in the marker lost the window's first characters)
             stop = len(s) if hit == -1 else hit
-            start = max(i, stop - HEADER_LIMIT)
             if hit == -1 and not final:
-                return start, True
+                return max(i, stop - HEADER_LIMIT - held_suffix(s[i:], ends)), True
+            start = max(i, stop - HEADER_LIMIT)
             if hit == -1 or marker in (self.param_open, self.call_close):
                 return stop, False  # the call goes on or closes, or the output's cut tail
             self._settle(st, out, marker)
