@@ -91,6 +91,52 @@ _COERCE: dict[str, tuple[str, str, dict[str, Any]]] = {
     "qwen3_coerce_chat_no_tools": _chat("qwen3", _fmt({"type": "token", "token": 7.0})),
 }
 
+_S = {"begin": "<a>", "schema": {}, "end": "</a>"}
+
+
+def _legacy(structure: Any = None, **tag: Any) -> str:
+    """A legacy tag: one structure (``_S`` updated by ``structure``, or ``structure`` itself
+    when it is not a dict), the trigger ``<a``, ``tag``'s keys over them."""
+    s = {**_S, **(structure or {})} if isinstance(structure, dict | None) else structure
+    return json.dumps({"structures": [s], "triggers": ["<a"], **tag})
+
+
+#: legacy tags (``structures`` + ``triggers``): on gpt-oss vLLM builds xgrammar's
+#: ``TriggeredTagsFormat`` of them (its models' 400s, their coerced dump in the final channel;
+#: a missing key its KeyError 500); chat compiles them first without reading their ``type``
+_LEGACY: dict[str, tuple[str, str, dict[str, Any]]] = {
+    **{f"gptoss_legacy_{name}": _resp("gpt-oss", tag) for name, tag in {
+        "untyped": _legacy(), "typed_other": _legacy(type="other"),
+        "schema_yes": _legacy({"schema": "yes"}), "schema_one": _legacy({"schema": 1}),
+        "schema_zero_float": _legacy({"schema": 0.0}), "schema_five": _legacy({"schema": 5}),
+        "schema_null": _legacy({"schema": None}), "schema_json_text": _legacy({"schema": "{}"}),
+        "begin_number": _legacy({"begin": 5}), "begin_token": _legacy({"begin": {"token": 5}}),
+        "begin_token_bad_type": _legacy({"begin": {"type": "x", "token": 5}}),
+        "end_list": _legacy({"end": ["</a>", ""]}), "end_null": _legacy({"end": None}),
+        "end_token": _legacy({"end": {"token": "7"}}), "end_list_number": _legacy({"end": ["a", 5]}),
+        "triggers_null": _legacy(triggers=None), "triggers_string": _legacy(triggers="<a"),
+        "triggers_number_item": _legacy(triggers=["<a", 5]), "triggers_object": _legacy(
+            triggers={"<a": 1}), "triggers_empty": _legacy(triggers=[]),
+        "structures_null": json.dumps({"structures": None, "triggers": ["<a"]}),
+        "structures_empty_object": json.dumps({"structures": {}, "triggers": ["<a"]}),
+        "structures_object": json.dumps({"structures": {"begin": "<a>"}, "triggers": ["<a"]}),
+        "structure_number": _legacy(5), "structure_extra_key": _legacy({"x": 1}),
+        "begin_not_triggered": _legacy({"begin": "zz"}), "top_list": json.dumps(["structures"]),
+        "top_null": "null", "with_format": json.dumps({"format": _CONST, "structures": [_S],
+                                                       "triggers": ["<a"]}),
+        "no_begin.vllm500": json.dumps({"structures": [{"schema": {}, "end": "b"}],
+                                        "triggers": ["<a"]}),
+    }.items()},
+    **{f"{server.replace('-', '')}_chat_legacy_{name}": _chat(server, tag)
+       for server in ("gpt-oss", "qwen3") for name, tag in {
+        "untyped": _legacy(), "typed_other": _legacy(type="other"),
+        "schema_yes": _legacy({"schema": "yes"}), "schema_one_float": _legacy({"schema": 1.0}),
+        "schema_five": _legacy({"schema": 5}), "end_list": _legacy({"end": ["</a>", ""]}),
+        "structures_empty_object": json.dumps({"structures": {}, "triggers": ["<a"]}),
+        "triggers_string": _legacy(triggers="<a"), "structure_extra_key": _legacy({"x": 1}),
+    }.items()},
+}
+
 RENDER_STRUCTURAL_MODEL: dict[str, tuple[str, str, dict[str, Any]]] = {
     "gptoss_format_number": _resp("gpt-oss", json.dumps({"format": 5})),
     "gptoss_format_unknown_type": _resp("gpt-oss", _fmt({"type": "bogus"})),
@@ -142,4 +188,5 @@ RENDER_STRUCTURAL_MODEL: dict[str, tuple[str, str, dict[str, Any]]] = {
     "qwen3_tag_object": _resp("qwen3", {"type": "structural_tag", "format": _CONST}),
     "qwen3_chat_format_without_type": _chat("qwen3", _fmt(_TYPELESS)),
     **_COERCE,
+    **_LEGACY,
 }

@@ -9,7 +9,15 @@ import json
 from pathlib import Path
 
 from tito.core.parsers.tools.structural_dump import dump_format
-from tito.core.tag_model import lax_bool, lax_int, structural_tag_model_error
+import pytest
+
+from tito.core.structured_check import structural_tag_error
+from tito.core.tag_model import (
+    lax_bool,
+    lax_int,
+    legacy_tag_format,
+    structural_tag_model_error,
+)
 
 GOLDEN = (Path(__file__).resolve().parent.parent / "conformance" / "goldens"
           / "structural_tag_model.json")
@@ -43,3 +51,41 @@ def test_lax_readers() -> None:
                                  [], "")] == [None] * 11
     assert [lax_bool(v) for v in ("ON", "f", 1, 0.0, "Yes")] == [True, False, True, False, True]
     assert [lax_bool(v) for v in (" true", "1.0", 2, "", None)] == [None] * 5
+
+
+def _legacy(structure: dict[str, object] | None = None, **tag: object) -> dict[str, object]:
+    return {"structures": [{"begin": "<a>", "schema": {}, "end": "</a>", **(structure or {})}],
+            "triggers": ["<a"], **tag}
+
+
+def test_legacy_tag_is_vllms_triggered_tags() -> None:
+    """gpt-oss: vLLM 0.33 builds ``TriggeredTagsFormat`` of a legacy tag's structures; its
+    models coerce what they read (``schema: "yes"`` is true, a token ``begin`` gets its type)
+    and refuse what they cannot (``render_structural_model``'s ``gptoss_legacy_*`` goldens)."""
+    fmt = legacy_tag_format(_legacy({"schema": "yes", "begin": {"token": 5}}))
+    assert structural_tag_model_error({"format": fmt}) is None
+    tag = dump_format(fmt)["tags"][0]
+    assert tag["begin"] == {"type": "token", "token": 5}
+    assert tag["content"] == {"type": "json_schema", "json_schema": True, "style": "json",
+                              "any_order": False, "max_whitespace_cnt": None, "excludes": []}
+    assert dump_format(fmt)["at_least_one"] is False
+    for bad in (_legacy(triggers=None), _legacy(triggers="<a"), _legacy({"begin": 5}),
+                _legacy({"schema": 5}), _legacy({"end": ["a", 5]}), _legacy({"schema": "{}"})):
+        assert structural_tag_model_error({"format": legacy_tag_format(bad)}) is not None, bad
+    assert legacy_tag_format({"structures": {}, "triggers": []})["tags"] == []
+    with pytest.raises(KeyError):  # (vLLM's 500)
+        legacy_tag_format({"structures": []})
+    with pytest.raises(TypeError):
+        legacy_tag_format({"structures": [5], "triggers": []})
+
+
+def test_chat_legacy_check_ignores_type_and_reads_lax_schemas() -> None:
+    """chat: vLLM compiles a legacy tag through xgrammar's ``StructuralTagItem`` without reading
+    its ``type``; a schema any lax boolean; ``begin`` / ``end`` strings only (tito refused an
+    untyped legacy tag vLLM renders)."""
+    assert structural_tag_error(json.dumps(_legacy())) is None
+    assert structural_tag_error(json.dumps(_legacy(type="other"))) is None
+    assert structural_tag_error(json.dumps(_legacy({"schema": 1.0}))) is None
+    assert structural_tag_error(json.dumps(_legacy({"end": ["</a>", ""]}))) is not None
+    assert structural_tag_error(json.dumps(_legacy({"schema": 5}))) is not None
+    assert structural_tag_error(json.dumps(_legacy(triggers="<a"))) is not None

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tito.core.grammar_check import ebnf_error, regex_error, schema_error
+from tito.core.tag_model import lax_bool
 
 
 def structural_tag_error(tag: Any) -> str | None:
@@ -54,17 +55,26 @@ def structural_tag_error(tag: Any) -> str | None:
 
 
 def _legacy_error(tag: Mapping[str, Any]) -> str | None:
+    """vLLM 0.33's legacy check (``validate_xgrammar_grammar``): each structure read into
+    xgrammar's ``StructuralTagItem`` (``begin`` / ``end`` strings, the ``schema`` any JSON value
+    it re-reads as a ``JSONSchemaFormat``'s: an object, or a lax boolean such as ``"yes"`` or
+    ``1``), the ``triggers`` a list, compiled as a ``triggered_tags``; the tag's ``type`` is
+    never read (tito required ``"structural_tag"``: a 400 where vLLM rendered)."""
     structures, triggers = tag.get("structures"), tag.get("triggers")
-    if tag.get("type") != "structural_tag" or not isinstance(structures, list) \
-            or not isinstance(triggers, list):
-        return "legacy structural tag: type, structures and triggers"
+    if isinstance(structures, (str, Mapping)) and not structures:
+        structures = []  # (Python iterates them: no structure)
+    if not isinstance(structures, list) or not isinstance(triggers, list):
+        return "legacy structural tag: structures and triggers lists"
     tags = []
     for s in structures:
+        schema = s.get("schema") if isinstance(s, Mapping) else None
+        if not isinstance(schema, Mapping):
+            schema = lax_bool(schema)
         if not isinstance(s, Mapping) or not isinstance(s.get("begin"), str) \
-                or not isinstance(s.get("end"), str) or not isinstance(s.get("schema"), Mapping):
+                or not isinstance(s.get("end"), str) or schema is None:
             return "legacy structure: begin, schema and end"
         tags.append({"type": "tag", "begin": s["begin"], "end": s["end"],
-                     "content": {"type": "json_schema", "json_schema": s["schema"]}})
+                     "content": {"type": "json_schema", "json_schema": schema}})
     return _format_error({"type": "triggered_tags", "triggers": triggers, "tags": tags})
 
 

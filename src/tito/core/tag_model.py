@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["lax_bool", "lax_int", "structural_tag_model_error"]
+__all__ = ["lax_bool", "lax_int", "legacy_tag_format", "structural_tag_model_error"]
 
 _Check = Callable[[Any], bool]
 #: pydantic's integer text: ASCII digits, single underscores between them, a fraction of zeros
@@ -184,3 +184,31 @@ def structural_tag_model_error(tag: Any) -> str | None:
         return ("its format is not one of xgrammar's structural tag formats (an object whose "
                 "type names a format, with that format's fields)")
     return None
+
+
+def legacy_tag_format(tag: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``triggered_tags`` format vLLM 0.33 builds from a legacy tag (``{"structures": [...],
+    "triggers": [...]}``, ``structured_outputs_to_format``: ``TriggeredTagsFormat`` of a
+    ``TagFormat`` with a ``JSONSchemaFormat`` per structure), as the raw format its models then
+    read: check it with :func:`structural_tag_model_error` (``{"format": ...}``) and write it
+    with ``structural_dump.dump_format``, so a value they coerce (a ``schema`` of ``"yes"`` or
+    ``1`` is ``true``, a token ``begin`` gets its ``type``) is re-sent as they dump it.
+
+    Raises ``KeyError`` for a missing key (vLLM's 500: ``triggers``, a structure's ``begin``,
+    ``schema``, ``end``) and ``TypeError`` where its Python indexing fails (vLLM's 400: the
+    structures not a list, a structure not an object); an empty string or object as the
+    structures is no structure, as Python iterates it."""
+    triggers = tag["triggers"]
+    structures = tag["structures"]
+    if isinstance(structures, (str, Mapping)) and not structures:
+        structures = []
+    if not isinstance(structures, list):
+        raise TypeError("a legacy structural tag's structures must be a list")
+    tags = []
+    for s in structures:
+        if not isinstance(s, Mapping):
+            raise TypeError("a legacy structure must be an object")
+        begin, schema, end = s["begin"], s["schema"], s["end"]
+        tags.append({"type": "tag", "begin": begin,
+                     "content": {"type": "json_schema", "json_schema": schema}, "end": end})
+    return {"type": "triggered_tags", "triggers": triggers, "tags": tags}

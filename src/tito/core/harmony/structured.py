@@ -25,9 +25,11 @@ import json
 from typing import Any
 
 from tito.core.parsers.tools.structural import constraint_format
+from tito.core.parsers.tools.structural_dump import dump_format
 from tito.core.parsers.tools.structural_formats import harmony_preamble
 from tito.core.parsers.tools.structural_nodes import one_of, sequence, tag
-from tito.core.tag_model import structural_tag_model_error
+from tito.core.structured_check import NESTING_MESSAGE, too_deep
+from tito.core.tag_model import legacy_tag_format, structural_tag_model_error
 from tito.errors import BadRequest
 
 __all__ = ["harmony_constraint_format", "harmony_structured_outputs"]
@@ -43,19 +45,44 @@ def _final(constrain: str, content: dict[str, Any]) -> dict[str, Any]:
 def harmony_constraint_format(structured: dict[str, Any] | None) -> dict[str, Any] | None:
     """The constraint's xgrammar format as vLLM 0.33's harmony parser reads it
     (``structured_outputs_to_format``): :func:`constraint_format`'s checks, then a request's
-    own structural tag (not the legacy form) validated by xgrammar's ``StructuralTag`` models
-    (:mod:`tito.core.tag_model`): a tag they refuse is vLLM's 400, no param (a Responses body's
-    ``{"format": 5}``, a format of an unknown type or without one; tito rendered them, or
-    crashed on the last)."""
-    fmt = constraint_format(structured)
+    own structural tag read into xgrammar's models (:mod:`tito.core.tag_model`): a tag they
+    refuse is vLLM's 400, no param (a Responses body's ``{"format": 5}``, a format of an unknown
+    type or without one; tito rendered them, or crashed on the last). A legacy tag
+    (``structures`` + ``triggers``) is vLLM's ``TriggeredTagsFormat`` of its structures
+    (:func:`legacy_tag_format`), checked and dumped by the same models (a ``schema`` of
+    ``"yes"`` is ``true``; ``triggers: null`` or a ``begin`` of ``5`` their 400: tito passed
+    the legacy form through unchecked). The tag's JSON text is parsed once, here: the parsed
+    value is what :func:`constraint_format` reads."""
     raw = (structured or {}).get("structural_tag")
-    if raw is not None:
-        parsed = json.loads(raw) if isinstance(raw, str) else raw  # (parsed by the above)
-        if not (isinstance(parsed, dict) and "structures" in parsed):
-            error = structural_tag_model_error(parsed)
-            if error is not None:
-                raise BadRequest(f"1 validation error for StructuralTag: {error}", param=None)
-    return fmt
+    if structured is None or raw is None or any(
+            structured.get(k) not in (None, False) for k in _KINDS[:-1]):
+        return constraint_format(structured)
+    parsed = raw
+    if isinstance(raw, str):  # (a chat body's tag was checked with the body)
+        if too_deep(raw, structural_tag=True):
+            raise BadRequest(NESTING_MESSAGE, param=None)
+        try:
+            parsed = json.loads(raw)
+        except ValueError as exc:  # vLLM's json.loads error, its 400
+            raise BadRequest(str(exc), param=None) from None
+    if not isinstance(parsed, dict):
+        error = structural_tag_model_error(parsed)
+    elif "structures" in parsed:
+        try:
+            fmt = legacy_tag_format(parsed)
+        except KeyError as exc:  # (vLLM's KeyError: its 500)
+            raise BadRequest(f"a legacy structural tag needs its key {exc}", param=None) \
+                from None
+        except TypeError as exc:
+            raise BadRequest(str(exc), param=None) from None
+        error = structural_tag_model_error({"format": fmt})
+        if error is None:
+            return dump_format(fmt)
+    else:
+        error = structural_tag_model_error(parsed)
+    if error is not None:
+        raise BadRequest(f"1 validation error for StructuralTag: {error}", param=None)
+    return constraint_format({**structured, "structural_tag": parsed})
 
 
 def harmony_structured_outputs(structured: dict[str, Any] | None) -> dict[str, Any] | None:
