@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import (
-    message_edges_corpus, nonfinite_corpus, request_fields_corpus, responses_outputs_corpus,
-    responses_tools_corpus, structural_model_corpus, structured_options_corpus,
-    union_parts_corpus,
+    lazy_dump_corpus, message_edges_corpus, nonfinite_corpus, request_fields_corpus,
+    responses_outputs_corpus, responses_tools_corpus, structural_model_corpus,
+    structured_options_corpus, union_parts_corpus,
 )
 from conformance.chat_http_corpus import (
     CHAT_R, DUMP_TEMPLATE, MESSAGES_R, PARTS_DUMP_TEMPLATE, PARTS_TEMPLATE, RENDER_CHAT_MESSAGES,
@@ -260,3 +260,5 @@ HTTP_GROUPS["render_structural_model"] = structural_model_corpus.RENDER_STRUCTUR
 HTTP_GROUPS["render_tokenize_kwargs"] = request_fields_corpus.RENDER_TOKENIZE_KWARGS
 #: chat messages at the edges of vLLM's message union (message_edges_corpus)
 HTTP_GROUPS["render_message_edges"] = message_edges_corpus.RENDER_MESSAGE_EDGES
+#: gpt-oss /tokenize: which lazily validated contents survive its body dump (lazy_dump_corpus)
+HTTP_GROUPS["render_tokenize_lazy_dump"] = lazy_dump_corpus.RENDER_TOKENIZE_LAZY_DUMP

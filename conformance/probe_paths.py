@@ -135,13 +135,16 @@ def main(argv: list[str] | None = None) -> int:
             if args.limit and n >= args.limit:
                 break
             n += 1
-            try:
-                resp = client.post(url + path, json=body)
-                theirs = outcome(resp.status_code, resp.json())
-            except ValueError:  # (not JSON)
-                theirs = (resp.status_code,)
-            except httpx.HTTPError as exc:  # vLLM dropped the connection: a lead too
-                theirs = (type(exc).__name__,)
+            for attempt in (1, 2):  # (a kept-alive connection vLLM closed after its 500
+                try:  # fails the next request: once more on a new one)
+                    resp = client.post(url + path, json=body)
+                    theirs = outcome(resp.status_code, resp.json())
+                except ValueError:  # (not JSON)
+                    theirs = (resp.status_code,)
+                except httpx.TransportError as exc:  # vLLM dropped the connection: a lead too
+                    theirs = (type(exc).__name__,)
+                    continue
+                break
             ours = outcome(*tito.post(path, body))
             if theirs != ours:
                 diffs += 1

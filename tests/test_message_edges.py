@@ -175,3 +175,26 @@ def test_prompt_embeds_are_refused_wherever_they_are(tito: replay.Tito, model: s
         assert "--enable-prompt-embeds" in _refused(tito, model, CHAT, [USER, msg])
     empty = {"role": "assistant", "content": "a", "reasoning": {"type": "prompt_embeds"}}
     assert "non-empty `data`" in _refused(tito, model, CHAT, [USER, empty])
+
+
+_TEXT_PARTS = [{"type": "text", "text": "hello there"}]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(role=st.sampled_from(("user", "system", "developer")),
+       calls=st.sampled_from(("", {})), spoil=st.sampled_from(({}, 5, [1], True)))
+def test_gptoss_tokenize_keeps_lazy_parts_only_when_relisted(tito: replay.Tito, role: str,
+                                                             calls: Any, spoil: Any) -> None:
+    """gpt-oss's ``/tokenize`` dumps its body and validates a chat request from it: a lazily
+    held content (the message is its role's OpenAI type: a ``tool_calls`` the custom type
+    refuses) keeps its parts when the chat request's listed ``tool_calls`` make the custom type
+    take it, as the same text as a string content; a ``reasoning`` that type refuses spends
+    them (no content, the same ids as ``[]``)."""
+    kept = _ids(tito, "gpt-oss", TOKENIZE, [{"role": role, "content": _TEXT_PARTS,
+                                              "tool_calls": calls}])
+    assert kept == _ids(tito, "gpt-oss", TOKENIZE, [{"role": role, "content": "hello there"}])
+    spent = _ids(tito, "gpt-oss", TOKENIZE, [{"role": role, "content": _TEXT_PARTS,
+                                               "tool_calls": calls, "reasoning": spoil}])
+    assert spent == _ids(tito, "gpt-oss", TOKENIZE, [{"role": role, "content": [],
+                                                       "reasoning": spoil}])
+    assert isinstance(spent, list) and spent != kept

@@ -10,6 +10,8 @@ vLLM does for the padded rows an engine can sample.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import ValidationError
 
 from tito.core.message_union import custom_typed
@@ -35,6 +37,21 @@ from tito.service.render_chat_parts import check_request_template, lazy_content
 from tito.service.render_common import _check_mm_processor_kwargs
 
 __all__ = ["detokenize", "tokenize"]
+
+
+def _body_takes(fields: dict[str, Any], messages: Any) -> bool:
+    """Whether vLLM's tokenize body takes these messages as sent (no dump; its message types
+    keep ``reasoning_content`` as an extra key nothing reads), for a chat request that fails
+    only after gpt-oss's body dump."""
+    if not isinstance(messages, list):
+        return False
+    sent = [{k: v for k, v in m.items() if k != "reasoning_content"} if isinstance(m, dict)
+            else m for m in messages]
+    try:
+        ChatCompletionRequest.model_validate({**fields, "messages": sent})
+    except ValidationError:
+        return False
+    return True
 
 
 def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> TokenizeResponse:
@@ -74,10 +91,11 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                     raise BadRequest(f"messages[{i}].tool_calls must be a list for a Mistral "
                                      "tokenizer.", param=f"messages[{i}].tool_calls")
         harmony = is_harmony_model(model)
+        body_messages = fields.get("messages")
         if harmony:  # (vLLM's body dump: lazily validated parts are gone, not checked)
             from tito.core.harmony import lazy_content_dumped  # gpt-oss only
 
-            fields["messages"] = lazy_content_dumped(fields.get("messages"))
+            fields["messages"] = lazy_content_dumped(body_messages)
         elif isinstance(fields.get("messages"), list):  # (its template path never reads the
             # calls a message type without them holds; the chat request's model would list them)
             fields["messages"] = [{k: v for k, v in m.items() if k != "tool_calls"}
@@ -108,6 +126,11 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                     # Iterable is validated lazily; its chat request materializes it with the
                     # body); the custom type, any other role's, checks it with the body
                     raise BadRequest(str(rule)) from None
+                if harmony and _body_takes(fields, body_messages):
+                    # (vLLM's harmony path validates its chat request from the dumped body in
+                    # its handler: a message only the dump breaks, a reasoning_content renamed
+                    # to a reasoning of the wrong type, is its BadRequestError)
+                    raise BadRequest(f"1 validation error:\n  {loc}: {first['msg']}") from None
                 raise SchemaError(f"1 validation error:\n  {loc}: {first['msg']}",
                                   param=loc) from None
         # the engine request's ids, its wire dict built without the models when it can be
