@@ -188,6 +188,14 @@ ITEMS: dict[str, Any] = {  # (a list: several items)
     "o_ann_bool_index": _text_part(annotations=[{"type": "file_path", "file_id": "f",
                                                  "index": True}]),
     "o_ann_int": _text_part(annotations=[5]), "o_ann_empty": _text_part(annotations=[{}]),
+    # an index is pydantic's lax int (session 41: tito's own reader took "+-1", "\u0663", 1e20
+    # and refused "1.0", "1_0")
+    **{f"o_ann_index_{k}": _text_part(annotations=[{"type": "file_path", "file_id": "f",
+                                                    "index": v}])
+       for k, v in (("zero_fraction", "1.0"), ("underscore", "1_0"), ("spaces", " 1 "),
+                    ("two_signs", "+-1"), ("arabic_digit", "\u0663"), ("float_1e20", 1e20),
+                    ("float_min_i64", -2.0**63), ("trailing_dot", "1."),
+                    ("file_separator", "1\x1c"), ("nbsp", "\xa01"))},
     "o_content_str": {**_O, "content": "b"},
     # found by conformance/probe_paths.py (session 40): statuses, names and phases the SDK's
     # item types check, and a message's name, which no item type reads

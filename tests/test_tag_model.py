@@ -49,6 +49,10 @@ def test_lax_readers() -> None:
         1, 2, 4, 3, 1, 10, 1, 0]
     assert [lax_int(v) for v in ("1.", "1e3", "1.5", "_1", "1__0", "\u0663", 2.5, 1e20, None,
                                  [], "")] == [None] * 11
+    # Rust's whitespace (no \x1c-\x1f, which Python's str.strip takes), floats strictly
+    # inside i64 (vLLM's Responses annotation indexes: render_responses_item_shapes goldens)
+    assert [lax_int(v) for v in ("\xa01", "1\u3000", "1\x1c", "\x1f1", -2.0**63,
+                                 -2.0**63 + 1024)] == [1, 1, None, None, None, -2**63 + 1024]
     assert [lax_bool(v) for v in ("ON", "f", 1, 0.0, "Yes")] == [True, False, True, False, True]
     assert [lax_bool(v) for v in (" true", "1.0", 2, "", None)] == [None] * 5
 

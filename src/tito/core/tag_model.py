@@ -30,8 +30,10 @@ __all__ = ["lax_bool", "lax_int", "legacy_tag_format", "structural_tag_model_err
 
 _Check = Callable[[Any], bool]
 #: pydantic's integer text: ASCII digits, single underscores between them, a fraction of zeros
-#: only (``"1.0"`` is 1, ``"1."`` and ``"1e3"`` are refused), around it whitespace
-_INT_TEXT = re.compile(r"\s*([+-]?[0-9](?:_?[0-9])*)(?:\.0+)?\s*")
+#: only (``"1.0"`` is 1, ``"1."`` and ``"1e3"`` are refused), around it whitespace as Rust's
+#: ``trim`` reads it (Unicode White_Space: not Python's ``\s``, which adds ``\x1c``-``\x1f``)
+_WS = "[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*"
+_INT_TEXT = re.compile(_WS + r"([+-]?[0-9](?:_?[0-9])*)(?:\.0+)?" + _WS)
 _BOOL_TEXT = {**dict.fromkeys(("1", "t", "true", "y", "yes", "on"), True),
               **dict.fromkeys(("0", "f", "false", "n", "no", "off"), False)}
 _BUDGET_MAX = 2_147_483_647
@@ -43,14 +45,15 @@ def _str(v: Any) -> bool:
 
 
 def lax_int(v: Any) -> int | None:
-    """``v`` as pydantic's lax int reads it (``true`` 1, ``2.0`` 2, ``" 4 "`` 4), or None: the
-    value xgrammar's models keep, and vLLM re-sends
-    (:mod:`tito.core.parsers.tools.structural_dump`)."""
+    """``v`` as pydantic's lax int reads it (``true`` 1, ``2.0`` 2, ``" 4 "`` 4, ``"1_0.0"`` 10),
+    or None: the value xgrammar's models keep, and vLLM re-sends
+    (:mod:`tito.core.parsers.tools.structural_dump`); also what a Responses input's annotation
+    index must be (:mod:`tito.protocol.responses_input`)."""
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, int):
         return v
-    if isinstance(v, float) and v.is_integer() and -_I64 <= v < _I64:
+    if isinstance(v, float) and v.is_integer() and -_I64 < v < _I64:  # (-2**63 refused too)
         return int(v)
     if isinstance(v, str) and (m := _INT_TEXT.fullmatch(v)):
         return int(m.group(1))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tito.core.message_union import breakpoint_fits
+from tito.core.tag_model import lax_int
 
 __all__ = ["INPUT_ITEM_TYPES", "check_input_items", "input_part_fits"]
 
@@ -114,17 +115,13 @@ _ANNOTATIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
 }
 
 
-def _lax_int(value: Any) -> bool:
-    """pydantic's lax ``int``: an int (a bool too), an integral float, a string of digits."""
-    return isinstance(value, int) or isinstance(value, float) and value.is_integer() or (
-        isinstance(value, str) and value.strip().lstrip("+-").isdigit())
-
-
 def _annotation_fits(value: Any) -> bool:
-    """One ``output_text`` annotation of the SDK's union (its required fields typed)."""
+    """One ``output_text`` annotation of the SDK's union (its required fields typed; an index
+    as pydantic's lax int reads it, :func:`tito.core.tag_model.lax_int`: ``"1.0"`` and
+    ``"1_0"`` are indexes, ``"\u0663"`` and ``1e20`` are not, as in vLLM 0.33)."""
     fields = _ANNOTATIONS.get(value.get("type")) if isinstance(value, dict) else None
     return fields is not None and all(
-        _lax_int(value.get(k)) if t is int else isinstance(value.get(k), t)
+        lax_int(value.get(k)) is not None if t is int else isinstance(value.get(k), t)
         for k, t in fields.items())
 
 
