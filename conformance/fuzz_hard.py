@@ -39,7 +39,10 @@ from tito.models.registry import get_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 DERENDER = ["chat_derender", "completions_derender", "responses_derender"]
-_IDS = re.compile(rb"[0-9a-f]{32}|[0-9a-f]{16}")
+#: random ids: a response's (16 hex digits), a tool call's derived from it (24 after
+#: ``chatcmpl-tool-``: seed 189 case 990, a batch without ``request_id``, diverged by the 8 left
+#: when only 16 were replaced), uuid-style (32)
+_IDS = re.compile(rb"[0-9a-f]{32}|[0-9a-f]{24}|[0-9a-f]{16}")
 _CLOCK = re.compile(rb'"(created|created_at)":\s?[0-9]+')
 
 

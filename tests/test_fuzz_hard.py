@@ -8,6 +8,7 @@ and byte for byte as the validated path does.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import fuzz_hard
+from tito.models.registry import get_registry
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +80,25 @@ def test_found_cases(apps: fuzz_hard.Apps, path: str, raw: bytes) -> None:
     assert _findings(apps, path, raw) == []
     assert apps.ref.post(path, content=raw, headers={"content-type": "application/json"}
                          ).status_code == 400
+
+
+def test_random_tool_call_ids_are_normalized(apps: fuzz_hard.Apps) -> None:
+    """A batch derender without ``request_id`` has a random response id and tool-call ids
+    derived from it (``chatcmpl-tool-`` + 24 hex digits): the fuzzer replaced only 16 of them,
+    so the two apps' equal answers diverged (seed 189 case 990)."""
+    call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+    vocab = get_registry().get("qwen3").vocab
+    body = {"model": "qwen3", "chat_request": {
+        "model": "qwen3", "messages": [{"role": "user", "content": "Weather?"}],
+        "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
+            "type": "object", "properties": {"city": {"type": "string"}}}}}]},
+        "generate_response": {"choices": [{"index": 0, "token_ids": vocab.encode(call) + [151645],
+                                           "finish_reason": "stop"}]}}
+    raw = json.dumps(body).encode()
+    assert _findings(apps, "/v1/chat/completions/derender", raw) == []
+    answer = apps.derender.post("/v1/chat/completions/derender", content=raw,
+                                headers={"content-type": "application/json"}).json()
+    assert answer["choices"][0]["finish_reason"] == "tool_calls"
 
 
 def test_deep_template_kwargs_are_rendered(apps: fuzz_hard.Apps) -> None:
