@@ -94,3 +94,18 @@ def test_stray_text_before_an_invoke_marker_streams_as_batch(
     chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
     assert drive(p, [*chunks, ""]) == batch
     assert drive(p, [text[i : i + size] for i in range(0, len(text), size)] + [""]) == batch
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(["qwen3_xml", "mimo", "step5", "seed_oss"]), k=st.integers(150, 260),
+       run=st.sampled_from([" ", "\n", "x"]), size=st.integers(1, 80))
+def test_a_long_call_name_in_a_bare_call_streams_as_batch(
+        name: str, k: int, run: str, size: int) -> None:
+    """A bare call's header may run past HEADER_LIMIT by the unused lead budget, so its name
+    may too: the state's ``fn`` takes it (a 201-character name was a call in batch and a
+    StateError in a stream; the whitespace sweep, seeds 1, 2, 14, 23)."""
+    p = make_tool_parser(name)
+    text = "<function=f" + run * k + "g>tail"
+    batch = drive(p, [text])
+    assert drive(p, [text[i : i + size] for i in range(0, len(text), size)] + [""]) == batch
+    assert drive(p, [text, ""]) == batch

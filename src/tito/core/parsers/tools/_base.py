@@ -97,7 +97,10 @@ class ToolState(State):
     pend: str = Field(default="", max_length=100)
     comma: bool = False
     # XML parameter formats (tito.core.parsers.tools._xml); empty for other formats
-    fn: str = Field(default="", max_length=HEADER_LIMIT)  #: the open call's name (typing)
+    #: the open call's name (typing); a name is bounded by its held header, which may reach
+    #: past HEADER_LIMIT by the unused part of LEAD_LIMIT (a bare call: session 41's sweep found
+    #: a 201-character name valid in batch and a StateError in a stream)
+    fn: str = Field(default="", max_length=HEADER_LIMIT + LEAD_LIMIT)
     vt: str = Field(default="", max_length=16)  #: the open value's type code
     val: str = Field(default="", max_length=VALUE_LIMIT + 1)  #: buffered typed value / held \n
     vs: bool = False  #: the open value has started (leading-newline trim)
