@@ -36,3 +36,26 @@ def test_a_special_token_explains_the_text_and_its_parse(path: str) -> None:
                                   "choices.0.stop_reason"])
 def test_a_special_token_does_not_explain_other_fields(path: str) -> None:
     assert intended(_case("special_x"), "derender_completion", path, 5) is None
+
+
+def _stop_case(stop: list[str], ids: list[int]) -> Case:
+    return Case(cid="mistral-v3-hf:520:0", model="mistral-v3-hf",
+                request={"stop": stop, "include_stop_str_in_output": True},
+                choices=[{"index": 0, "token_ids": ids, "finish_reason": "stop"}],
+                tags={"special_x", "stop_string"})
+
+
+def test_a_stop_string_fired_inside_a_kept_special_token_is_the_special_deviation() -> None:
+    """vLLM's derender keeps mistral-v3-hf's ``</s>`` (id 2) as text and stop ``"s"`` fires in
+    it (fuzz mistral-v3-hf:520:0: ``stop_reason`` "s", tito null); a stop string sharing no
+    character with the output's special tokens, or a stop id, is still compared."""
+    ids = [29473, 781, 1055, 29493, 2]  # " \n b, </s>"
+    found = intended(_stop_case(["s", "ok."], ids), "derender_chat_mistral",
+                     "choices.0.stop_reason", "s")
+    assert found is not None and "skip_special_tokens" in found.reason
+    assert intended(_stop_case(["ok."], ids), "derender_chat_mistral",
+                    "choices.0.stop_reason", "ok.") is None
+    assert intended(_stop_case(["s"], ids[:-1]), "derender_chat_mistral",
+                    "choices.0.stop_reason", "s") is None
+    assert intended(_stop_case(["s"], ids), "derender_chat_mistral",
+                    "choices.0.stop_reason", 2) is None
