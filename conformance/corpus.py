@@ -262,3 +262,5 @@ HTTP_GROUPS["render_tokenize_kwargs"] = request_fields_corpus.RENDER_TOKENIZE_KW
 HTTP_GROUPS["render_message_edges"] = message_edges_corpus.RENDER_MESSAGE_EDGES
 #: gpt-oss /tokenize: which lazily validated contents survive its body dump (lazy_dump_corpus)
 HTTP_GROUPS["render_tokenize_lazy_dump"] = lazy_dump_corpus.RENDER_TOKENIZE_LAZY_DUMP
+#: DeepSeek-V4.1: every written message's tools / tool_calls in OpenAI's shape (message_edges)
+HTTP_GROUPS["render_dsv41_shapes"] = message_edges_corpus.RENDER_DSV41_SHAPES

@@ -120,3 +120,58 @@ def _dump_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
 
 
 RENDER_MESSAGE_EDGES = {**_cases(), **_dump_cases()}
+
+
+#: values of a message's ``tools`` / ``tool_calls`` for DeepSeek-V4.1's encoder, which converts
+#: every written message's truthy ones from OpenAI's shape, whatever its role
+_DSV41_SHAPES: dict[str, Any] = {
+    "str": "x", "empty_str": "", "num": 5, "float": 1.5, "true": True, "empty_list": [],
+    "empty_obj": {}, "obj": {"a": 1}, "strs": ["a"], "nums": [5], "empty_item": [{}],
+    "fn_num": [{"function": 5}], "fn_str": [{"function": "x"}],
+    "fn_name_only": [{"function": {"name": "f"}}],
+    "tool": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}],
+    "call": [_CALL],
+}
+#: the conversation positions a message with them takes (``{}``: the message)
+_DSV41_SPOTS: dict[str, list[Any]] = {
+    "system_first": [{"role": "system", "content": "s"}, _USER],
+    "system_later": [_USER, {"role": "system", "content": "s"}, _USER],
+    "developer": [{"role": "developer", "content": "d"}],
+    "user": [{"role": "user", "content": "q"}],
+    "assistant": [_USER, {"role": "assistant", "content": "a"}, _USER],
+    "tool": [_USER, {"role": "assistant", "content": "", "tool_calls": [_CALL]},
+             {"role": "tool", "tool_call_id": "x", "content": "r"}, _USER],
+    # (a user message after a result: merged into the result's turn, its own keys unread)
+    "user_after_tool": [_USER, {"role": "assistant", "content": "", "tool_calls": [_CALL]},
+                        {"role": "tool", "tool_call_id": "x", "content": "r"},
+                        {"role": "user", "content": "q"}],
+}
+
+
+def _dsv41_cases() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """``render_dsv41_shapes``: each spot's message x key x value, chat render and ``/tokenize``,
+    thinking off (every message written) and on (history the drop removes is not)."""
+    out: dict[str, tuple[str, str, dict[str, Any]]] = {}
+    for spot, convo in _DSV41_SPOTS.items():
+        at = next(i for i, m in enumerate(convo) if m is not _USER and m["role"] == spot.split(
+            "_")[0])
+        for key in ("tools", "tool_calls"):
+            if spot == "assistant" and key == "tool_calls":
+                continue  # (the chat request's own types check an assistant's calls)
+            for vname, value in _DSV41_SHAPES.items():
+                msgs = [dict(m) for m in convo]
+                msgs[at][key] = value
+                # (a missing key: the encoder's KeyError, vLLM's 500)
+                crash = vname in ("empty_item", "fn_name_only") or (
+                    key == "tool_calls" and vname in ("tool",))
+                for route, path in (("chat", _CHAT), ("tokenize", _TOKENIZE)):
+                    for think in (False, True):
+                        name = f"dsv41_{route}_{spot}_{key}_{vname}" + (
+                            "_thinking" if think else "") + (".vllm500" if crash else "")
+                        out[name] = ("dsv41", path, {
+                            "model": "dsv41", "messages": msgs,
+                            "chat_template_kwargs": {"thinking": think}})
+    return out
+
+
+RENDER_DSV41_SHAPES = _dsv41_cases()

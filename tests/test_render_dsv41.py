@@ -111,3 +111,29 @@ def test_the_last_user_turn_is_found_once(monkeypatch):
         return len(calls)
 
     assert lookups(10) == lookups(300) == 2
+
+
+@pytest.mark.parametrize("key", ("tools", "tool_calls"))
+@pytest.mark.parametrize("value,words", [
+    ("x", "string indices must be integers"), (5, "'int' object is not iterable"),
+    ({"a": 1}, "string indices must be integers"), ([5], "'int' object is not subscriptable"),
+    ([{}], "misses its 'function'"), ([{"function": 5}], None)])
+def test_a_written_messages_tools_and_calls_are_read_in_openais_shape(key, value, words):
+    """vLLM's encoder converts every written message's truthy ``tools`` / ``tool_calls``,
+    whatever its role (a TypeError in Python's words); a user message merged into a result's
+    turn is not written, so its keys are never read (the ``render_dsv41_shapes`` goldens)."""
+    if key == "tools" and value == [{"function": 5}]:
+        words = None  # (a tool's function is written as JSON, whatever it is)
+    elif value == [{"function": 5}]:
+        words = "'int' object is not subscriptable"
+    msgs = [{"role": "system", "content": "s", key: value}, {"role": "user", "content": "q"}]
+    if words is None:
+        assert render_dsv41.encode(msgs, None, {"thinking": False}).text
+    else:
+        with pytest.raises(render_dsv41.DsEncodingError, match=re.escape(words)):
+            render_dsv41.encode(msgs, None, {"thinking": False})
+    merged = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "",
+              "tool_calls": [{"function": {"name": "f", "arguments": {}}}]},
+              {"role": "tool", "tool_call_id": "c", "content": "r"},
+              {"role": "user", "content": "again", key: value}]
+    assert "again" in render_dsv41.encode(merged, None, {"thinking": False}).text

@@ -43,7 +43,9 @@ turns, sorted results, tasks, the history drop, when ``OPEN`` is written):
   ``content_blocks`` carry none), none of a message the history drop removes.
 
 Errors (:class:`DsEncodingError`, a 400): the ones above, a developer message without content
-and an unknown task (vLLM fails these with a 500: its encoder asserts), a non-text piece joined.
+and an unknown task (vLLM fails these with a 500: its encoder asserts), a non-text piece joined,
+a written message's truthy ``tools`` / ``tool_calls`` not in OpenAI's shape, whatever its role
+(vLLM converts them all: a TypeError is its 400 with Python's words, a missing key its 500).
 """
 
 from __future__ import annotations
@@ -279,11 +281,7 @@ def _extras(msg: Mapping[str, Any]) -> str:
     """A system / developer message's tools and response format."""
     out = ""
     if msg.get("tools"):
-        functions = []
-        for tool in msg["tools"]:
-            if not isinstance(tool, Mapping) or "function" not in tool:
-                raise DsEncodingError("a tool must have a function")
-            functions.append(to_json(tool["function"]))
+        functions = [to_json(tool["function"]) for tool in msg["tools"]]  # (_openai_shapes)
         out += "\n\n" + _TOOLS_HEAD + "\n".join(functions) + _TOOLS_TAIL
     if msg.get("response_format"):
         out += "\n\n" + _FORMAT_HEAD + to_json(msg["response_format"])
@@ -299,9 +297,28 @@ def _block(block: Mapping[str, Any]) -> Any:
     return f"[Unsupported {kind}]"
 
 
+def _openai_shapes(msg: Mapping[str, Any]) -> None:
+    """vLLM's encoder converts any written message's truthy ``tools`` and ``tool_calls`` from
+    OpenAI's shape (each tool's ``function``, each call's function ``name`` and ``arguments``),
+    whatever its role reads: a user's ``tool_calls: "x"`` is its TypeError 400 (its words); a
+    missing key its KeyError 500, tito's 400."""
+    try:
+        if msg.get("tools"):
+            for tool in msg["tools"]:
+                tool["function"]
+        if msg.get("tool_calls"):
+            for call in msg["tool_calls"]:
+                call["function"]["name"], call["function"]["arguments"]
+    except TypeError as exc:
+        raise DsEncodingError(str(exc)) from None
+    except KeyError as exc:
+        raise DsEncodingError(f"a tool or tool call misses its {exc}") from None
+
+
 def _turn(turns: Sequence[Mapping[str, Any]], index: int, last: int, mode: Mode,
           drop: bool) -> str:
     msg = turns[index]
+    _openai_shapes(msg)
     role, content = msg.get("role"), msg.get("content")
     effort = (f"Reasoning Effort: {mode.effort} (range 1-100, the higher the value, the more "
               "thorough the reasoning)\n\n") if index == 0 and mode.thinking else ""

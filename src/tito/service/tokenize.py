@@ -100,6 +100,12 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             # calls a message type without them holds; the chat request's model would list them)
             fields["messages"] = [{k: v for k, v in m.items() if k != "tool_calls"}
                                   if tool_calls_ignored(m) else m for m in fields["messages"]]
+        # (DeepSeek-V4.1's encoder reads those calls as sent, unlisted: put back after the chat
+        # request is built; a tool message's are gone, merged into a user turn)
+        unlisted = {i: m["tool_calls"] for i, m in enumerate(body_messages or ())
+                    if model.config.native_renderer == "deepseek_v41" and isinstance(m, dict)
+                    and "tool_calls" in m
+                    and m.get("role") != "tool" and tool_calls_ignored(m)}
         # harmony renders none; the encodings of ENCODES_EMPTY encode an empty conversation
         native = model.config.native_renderer
         if not request.messages and not harmony and native not in ENCODES_EMPTY:
@@ -133,6 +139,8 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                     raise BadRequest(f"1 validation error:\n  {loc}: {first['msg']}") from None
                 raise SchemaError(f"1 validation error:\n  {loc}: {first['msg']}",
                                   param=loc) from None
+        for i, calls in unlisted.items():
+            chat.messages[i] = {**chat.messages[i], "tool_calls": calls}
         # the engine request's ids, its wire dict built without the models when it can be
         ids = render_chat_wire(chat, model=model, tokenize=True)["token_ids"]
         if native == "inkling" and any(lazy_content(m) for m in request.messages or []):
