@@ -39,7 +39,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests" / "goldens"), str(ROOT / "conformance")]
 
 from fuzz_parser_cases import FORMATS, REASONING, PAIRS, generate  # noqa: E402
-from fuzz_parsers_classify import _NOT_TITOS, deviation  # noqa: E402
+from fuzz_parsers_classify import _NOT_TITOS, deviation, ids_deviation  # noqa: E402
 from fuzz_parsers_compare import _json_equal, compare  # noqa: E402
 
 
@@ -93,9 +93,11 @@ def main(argv: list[str] | None = None) -> int:
                             for i in tito["batch"]["ids"] or []]
                 # (compared only where the calls are the same tools: other differences are
                 # classified by the calls' own kinds)
-                if tito_ids != (vstreams["1"]["ids"] or []) and want and [c[0] for c in want[
+                vllm_ids = vstreams["1"]["ids"] or []
+                if tito_ids != vllm_ids and want and [c[0] for c in want[
                         "calls"]] == [c[0] for c in tito["batch"]["calls"]]:
-                    kinds.append("ids")
+                    named = ids_deviation(case, vllm_ids, tito_ids)
+                    kinds.append(f"deviation:{named}" if named else "ids")
             for key, vs in vstreams.items():
                 if want is not None and "error" not in vs and compare(want, norm(vs)):
                     kinds.append("vllm_stream")

@@ -40,3 +40,26 @@ def test_the_classifier_names_each_settled_deviation(cid: str) -> None:
     # (the reason opens with the class names: ``text_kept: ...``, ``a + b: ...``)
     assert set(named.values()) <= set(why.split(":", 1)[0].split(" + ")), named
     assert None not in named.values(), named
+
+
+def test_a_kimi_k2_header_that_reads_on_into_the_next_call_is_args_marker_broken() -> None:
+    """Fuzz seed 40 (``kimi_k2+kimi_k2/1``): call 0's argument marker misspelt, both calls of
+    one tool: vLLM's one-token stream has call 0's id run on to call 1's, the calls agree, and
+    only the ids differ (the fuzzer flagged ``ids``)."""
+    from fuzz_parsers_classify import ids_deviation
+
+    text = ("<think>ok\n\n</think>  <|tool_calls_section_begin|><|tool_call_begin|>"
+            "functions.get_weather:0 <|tool_cal_argument_begin|>{\"detailed\": false}"
+            "<|tool_call_end|><|tool_call_begin|>functions.get_weather:1 "
+            "<|tool_call_argument_begin|>{\"city\": \"x\"}<|tool_call_end|>"
+            "<|tool_calls_section_end|>Let me check that for you.")
+    case = {"id": "t", "tool": "kimi_k2", "reasoning": "kimi_k2", "tools": [
+        {"type": "function", "function": {"name": "get_weather", "parameters": {
+            "type": "object", "properties": {"city": {"type": "string"}}}}}], "text": text}
+    tito = run(case, [10**6])
+    assert tito["calls"] == [["get_weather", '{"city": "x"}']]
+    vllm_ids = [text[text.index("functions.get_weather:0") : text.index(":1 ") + 2]]
+    assert ids_deviation(case, vllm_ids, tito["ids"]) == "args_marker_broken"
+    assert ids_deviation(case, ["functions.get_weather:7"], tito["ids"]) is None
+    fixed = dict(case, text=text.replace("tool_cal_arg", "tool_call_arg"))
+    assert ids_deviation(fixed, vllm_ids, tito["ids"]) is None
