@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import (
-    lazy_dump_corpus, message_edges_corpus, nonfinite_corpus, request_fields_corpus,
-    responses_outputs_corpus, responses_tools_corpus, structural_model_corpus,
-    structured_options_corpus, union_parts_corpus,
+    derender_ids_corpus, lazy_dump_corpus, message_edges_corpus, nonfinite_corpus,
+    request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
+    structural_model_corpus, structured_options_corpus, union_parts_corpus,
 )
 from conformance.chat_http_corpus import (
     CHAT_R, DUMP_TEMPLATE, MESSAGES_R, PARTS_DUMP_TEMPLATE, PARTS_TEMPLATE, RENDER_CHAT_MESSAGES,
@@ -264,3 +264,5 @@ HTTP_GROUPS["render_message_edges"] = message_edges_corpus.RENDER_MESSAGE_EDGES
 HTTP_GROUPS["render_tokenize_lazy_dump"] = lazy_dump_corpus.RENDER_TOKENIZE_LAZY_DUMP
 #: DeepSeek-V4.1: every written message's tools / tool_calls in OpenAI's shape (message_edges)
 HTTP_GROUPS["render_dsv41_shapes"] = message_edges_corpus.RENDER_DSV41_SHAPES
+#: logprob ids past the tokenizers' 32-bit ids: vLLM's 400 where it decodes them
+HTTP_GROUPS["derender_logprob_ids"] = derender_ids_corpus.DERENDER_LOGPROB_IDS

@@ -111,6 +111,33 @@ def test_unknown_ids_give_empty_token_and_null_bytes(vocabs):
     assert context == [10**9, vocab.size]
 
 
+@pytest.mark.parametrize("where", ["sampled", "candidate", "legacy_sampled", "legacy_candidate"])
+def test_ids_past_32_bits_are_a_400_where_decoded(vocabs, where):
+    """vLLM 0.33's decode of a logprob id past ``u32`` fails (its 400: goldens
+    ``derender_logprob_ids``); up to ``2**32 - 1`` an unknown id is ``""``, and a candidate past
+    the ``top`` cut is never decoded."""
+    vocab = vocabs["qwen3"]
+    hi = vocab.encode("Hi")[0]
+
+    def entries(big: int) -> list:
+        if where == "sampled":
+            return [engine(big)]
+        if where == "candidate":
+            return [engine(hi, top=[(hi, -0.5), (big, -1.0)])]
+        if where == "legacy_sampled":
+            return [legacy(f"token_id:{big}")]
+        return [legacy(f"token_id:{hi}", top=[(f"token_id:{hi}", -0.5), (f"token_id:{big}", -1.0)])]
+
+    out, _ = lp.resolve(vocab, entries(lp.MAX_TOKEN_ID), [])
+    assert out[0]["token"] == "" or out[0]["top_logprobs"][1]["token"] == ""
+    for big in (lp.MAX_TOKEN_ID + 1, 2**63, 2**64 + 1):
+        with pytest.raises(BadRequest, match="number too large"):
+            lp.resolve(vocab, entries(big), [])
+    if where.endswith("candidate"):
+        out, _ = lp.resolve(vocab, entries(2**64), [], top=1)
+        assert [c["token"] for c in out[0]["top_logprobs"]] == ["Hi"]
+
+
 def test_non_finite_logprobs_are_clamped(vocabs):
     vocab = vocabs["gpt2"]
     raw = json.loads('{"token_id": 31373, "logprob": -Infinity, "top_logprobs": '

@@ -13,7 +13,8 @@ Theory of operation
 (:mod:`tito.core.engine_logprobs` reads and checks them; its names are re-exported here).
 
 **Token strings** are single-id decodes with ``skip_special_tokens=False`` (special tokens show as
-their text, as in vLLM), ``bytes`` is their UTF-8. An unknown id gives ``""`` and null bytes (vLLM). A
+their text, as in vLLM), ``bytes`` is their UTF-8. An unknown id gives ``""`` and null bytes (vLLM);
+one past the tokenizers' 32-bit ids (:data:`MAX_TOKEN_ID`) is vLLM's 400 (its decode fails). A
 non-finite logprob (``-inf``, NaN) becomes ``-9999.0``, as vLLM clamps it; the ``rank`` is dropped.
 
 **U+FFFD repair.** A piece of a multi-byte character (a ``<0xNN>`` byte-fallback token, a byte-level
@@ -67,10 +68,12 @@ from tito.core.engine_logprobs import (
     parse_token_placeholder,
 )
 from tito.core.vocab import Vocab
+from tito.errors import BadRequest
 
 __all__ = [
     "CONTEXT_IDS",
     "LOGPROB_FLOOR",
+    "MAX_TOKEN_ID",
     "EngineLogprob",
     "Resolved",
     "from_engine_dict",
@@ -84,6 +87,15 @@ __all__ = [
 #: Preceding sampled ids used to repair a U+FFFD (vLLM's ``_LOGPROB_CONTEXT_WINDOW``).
 CONTEXT_IDS = 4
 _FFFD = "\ufffd"
+#: The largest id a tokenizer can name (the tokenizers' ids are ``u32``). A logprob entry or
+#: candidate past it is a 400, as vLLM 0.33 answers (its decode of it fails: "number too large
+#: to fit in target type"); ids between the vocabulary and it decode to ``""``, as vLLM.
+MAX_TOKEN_ID = 2**32 - 1
+
+
+def _too_large(token_id: int) -> BadRequest:
+    return BadRequest(f"logprobs name token id {token_id}, past the largest token id "
+                      f"({MAX_TOKEN_ID}): number too large to fit in target type")
 
 
 
@@ -279,6 +291,8 @@ def _fragment(
     ending in U+FFFD (repaired with the context each time, the one context-dependent case).
     """
     if not 0 <= token_id < len(heads):
+        if token_id > MAX_TOKEN_ID:
+            raise _too_large(token_id)
         return _UNKNOWN_FRAGMENT
     if heads[token_id] is None:
         text = vocab.piece(token_id)  # the vocabulary's own naming (Mistral: its raw piece)
@@ -335,6 +349,8 @@ def _token_text(vocab: Vocab, entry: EngineLogprob, context: list[int]) -> str:
     if token_id is None:
         return entry.token or ""
     if not vocab.in_vocab(token_id):
+        if token_id > MAX_TOKEN_ID:
+            raise _too_large(token_id)
         return ""
     text = vocab.piece(token_id)
     return _repair(vocab, token_id, context) if text.endswith(_FFFD) else text
