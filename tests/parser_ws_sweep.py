@@ -4,15 +4,16 @@ Why: a parser holds text while a marker, a header or a gap is undecided, each ho
 (``HEADER_LIMIT``, ``WS_LIMIT``, ``VALUE_LIMIT`` in :mod:`tito.core.parsers.tools._base`). A
 whitespace run longer than a bound, cut by a chunk, is where a stream's hold and the batch's
 one-look decision have come apart (sessions 40 and 41: hermes, mistral, plamo3, deepseek_v32).
-This drives every tool parser (``tools.step``) and every reasoning parser (``reasoning.step``)
-over random joins of its fragments (``test_parsers_tools._FRAGMENTS`` where a parser has them,
+This drives every tool parser (``tools.step``), every reasoning parser (``reasoning.step``) and,
+with ``--pairs``, each model's pair through the whole choice pipeline (``parser_pipeline.run``:
+token ids, chunks of as many tokens as the text chunk has characters) over random joins of its fragments (``test_parsers_tools._FRAGMENTS`` where a parser has them,
 else its markers, headers and generic JSON / XML bits), with each ``" "`` / ``"\\n"`` fragment
 replaced by a run of 65, 201, 257 or 300 characters (just past each bound), once whole and
 once in random chunks with the state round-tripping through JSON: a difference or an exception
 is a finding, shrunk (chunks merged, text cut) to a small reproduction.
 
 Run: ``PYTHONPATH=src:tests python3 tests/parser_ws_sweep.py SEED [SEED ...] [-n TEXTS]
-[-p NAME ...]`` (one line per finding, ``clean`` otherwise); ``tests/test_parsers_ws_sweep.py``
+[-p NAME ...] [--pairs]`` (one line per finding, ``clean`` otherwise); ``tests/test_parsers_ws_sweep.py``
 runs a few seeds in CI.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -41,7 +43,7 @@ _GENERIC = ['"f">', "f>", '"f"', "f", "\n", " ", "text", "{", "}", '{"a": 1}', "
 class Finding:
     """One stream != batch (or an exception) of one parser on one text."""
 
-    kind: str  # "tool" or "reasoning"
+    kind: str  # "tool", "reasoning" or "pair"
     name: str  # the parser (for reasoning: NAME@PHASE, the stream's first phase)
     what: str  # "neq", or the exception's type and message
     chunks: list[str]  # a small reproduction (the batch is their join)
@@ -98,6 +100,31 @@ def run_reasoning(name: str, phase: str) -> Callable[[list[str]], Any]:
         return "".join(reasoning), "".join(content)
 
     return run
+
+
+#: the tools a pair's request declares (typed parameters, as ``test_parsers_tools._parser_for``)
+_PAIR_TOOLS = [
+    {"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
+        "n": {"type": "integer"}, "o": {"type": ["object", "array"]}, "s": {"type": "string"}}}}},
+    {"type": "function", "function": {"name": "g", "parameters": {"type": "object",
+                                                                  "properties": {}}}},
+]
+
+
+def run_pair(tool: str, reasoning: str) -> Callable[[list[str]], Any]:
+    """The (tool, reasoning) pair through the choice pipeline; chunk k of the text becomes a
+    chunk of ``len(chunks[k])`` token ids (one chunk: the whole output)."""
+    sys.path.insert(0, str(pathlib.Path(__file__).parent / "goldens"))
+    from parser_pipeline import run
+
+    def go(chunks: list[str]) -> Any:
+        case = {"tool": tool, "reasoning": reasoning, "tools": _PAIR_TOOLS,
+                "text": "".join(chunks)}
+        sizes = [10**6] if len(chunks) == 1 else [max(1, len(c)) for c in chunks]
+        out = run(case, sizes)
+        return out["reasoning"], out["content"], out["calls"]
+
+    return go
 
 
 def _differs(run: Callable[[list[str]], Any], chunks: list[str]) -> tuple[str, Any, Any]:
@@ -165,16 +192,22 @@ def _texts(rng: random.Random, frags: Sequence[str], n: int) -> list[tuple[str, 
     return out
 
 
-def sweep(seed: int, n: int = 300, names: Sequence[str] = (), minimize: bool = True
-          ) -> list[Finding]:
+def sweep(seed: int, n: int = 300, names: Sequence[str] = (), minimize: bool = True,
+          pairs: bool = False) -> list[Finding]:
     """Every parser (or ``names``: tool or reasoning names) over ``n`` texts drawn with
-    ``seed``; the first finding of each parser."""
+    ``seed``; the first finding of each parser. ``pairs``: the models' pairs instead."""
     rng = random.Random(seed)
     jobs: list[tuple[str, str, Callable[[list[str]], Any], list[str]]] = []
-    for name in sorted(T.TOOL_PARSERS):
+    for tool, reasoning in _pairs() if pairs else ():
+        if not names or tool in names or reasoning in names:
+            frags = tool_fragments(tool)  # (muse's, inkling's routers: no reasoning table)
+            if reasoning in R.REASONING_PARSERS:
+                frags += reasoning_fragments(reasoning)
+            jobs.append(("pair", f"{tool}+{reasoning}", run_pair(tool, reasoning), frags))
+    for name in () if pairs else sorted(T.TOOL_PARSERS):
         if not names or name in names:
             jobs.append(("tool", name, run_tool(name), tool_fragments(name)))
-    for name in sorted(R.REASONING_PARSERS):
+    for name in () if pairs else sorted(R.REASONING_PARSERS):
         if not names or name in names:
             for phase in ("pre", "think"):
                 jobs.append(("reasoning", f"{name}@{phase}", run_reasoning(name, phase),
@@ -193,16 +226,25 @@ def sweep(seed: int, n: int = 300, names: Sequence[str] = (), minimize: bool = T
     return found
 
 
+def _pairs() -> list[tuple[str, str]]:
+    """Each model's (tool, reasoning) pair, as the parser fuzzer lists them."""
+    sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "conformance"))
+    from fuzz_parser_cases import PAIRS
+
+    return list(PAIRS)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (module header); exit status 1 when anything was found."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("seeds", type=int, nargs="+")
     ap.add_argument("-n", type=int, default=300, help="texts per parser and seed")
     ap.add_argument("-p", "--parser", action="append", default=[], help="only these parsers")
+    ap.add_argument("--pairs", action="store_true", help="the models' pairs, whole pipeline")
     args = ap.parse_args(argv)
     bad = 0
     for seed in args.seeds:
-        found = sweep(seed, args.n, args.parser)
+        found = sweep(seed, args.n, args.parser, pairs=args.pairs)
         for f in found:
             print(seed, f.line(), flush=True)
         if not found:

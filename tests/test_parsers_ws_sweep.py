@@ -1,6 +1,7 @@
 """The whitespace sweep (``tests/parser_ws_sweep.py``) over every tool and reasoning parser, a
 few seeds at a small size (the full run: ``PYTHONPATH=src:tests python3
-tests/parser_ws_sweep.py 0 1 ... 40``, clean at session 41), and its shrinker on a toy parser."""
+tests/parser_ws_sweep.py 0 1 ... 40``, clean at session 41; ``--pairs -n 20`` for the models'
+pairs), and its shrinker on a toy parser."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ def test_every_parser_streams_as_batch_with_long_whitespace_runs(seed: int) -> N
     found = W.sweep(seed, n=10)
     assert [f.line() for f in found] == []
     assert time.monotonic() - start < 30  # a few seconds on an idle core
+
+
+def test_each_models_pair_streams_as_batch_with_long_whitespace_runs() -> None:
+    """Three pairs through the whole choice pipeline (token chunks; ``--pairs``): each pair
+    builds its own tokenizer, so CI keeps to a few."""
+    found = W.sweep(0, n=6, names=("hermes", "minimax_m2", "deepseek_v4"), pairs=True)
+    assert [f.line() for f in found] == []
 
 
 def test_the_sweep_finds_and_shrinks_a_stream_that_loses_a_held_character() -> None:

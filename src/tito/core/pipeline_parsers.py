@@ -133,6 +133,15 @@ def muse_tools(cfg: ChoiceConfig) -> tool_parsers.ToolParser | None:
     return tool_parser_for(cfg)
 
 
+def _strip_at_end(out: str, pending: str, vocab: Vocab, cfg: ChoiceConfig) -> str:
+    """``out`` without a cut marker at its end, when that marker ends the output (``pending``,
+    the step's text): a marker piece before another marker (``<|plamo:end_<|plamo:tag|>``) is
+    text, as vLLM's stream gives it (its batch strips the whole string's tail wherever the
+    string ended: a stream cannot, the piece went out before the marker came; fuzz sweep)."""
+    cut = plamo3_cut.strip_cut(out, vocab, thinking=cfg.reasoning_enabled)
+    return cut if cut == out or pending.endswith(out[len(cut) :]) else out
+
+
 def parsers_step(
     cfg: ChoiceConfig,
     reasoning_state: ReasoningState | None,
@@ -147,6 +156,9 @@ def parsers_step(
     ``vocab``: the model's, whose special ids some formats' counts leave out
     (:mod:`tito.core.parsers.reasoning_skip`)."""
     reasoning, content = "", text
+    # what the stages had pending before this step (held + new text): a cut marker is one the
+    # output's end cut only when it ends this text (plamo3_cut)
+    pending_r = (reasoning_state.held if reasoning_state is not None else "") + text
     if reasoning_state is not None and cfg.reasoning_parser is not None:
         parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser, cfg.reasoning_variant)
         reasoning_state, reasoning, content = reasoning_parsers.step(
@@ -155,12 +167,13 @@ def parsers_step(
             ends=reasoning_skip.end_ids(parser, vocab),
         )
     calls: list[ToolCallDelta] = []
+    pending_c = (tool_state.buf if tool_state is not None else "") + content
     if tool_state is not None:
         tool_state, content, calls = tool_parsers.step(
             tool_parser_for(cfg), tool_state, content, final=final
         )
     if final and cfg.reasoning_parser == "plamo3":  # a cut marker is markup (plamo3_cut)
-        reasoning = plamo3_cut.strip_cut(reasoning, vocab, thinking=cfg.reasoning_enabled)
+        reasoning = _strip_at_end(reasoning, pending_r, vocab, cfg)
     if final and tool_state is not None and cfg.tool_parser == "plamo3":
-        content = plamo3_cut.strip_cut(content, vocab, thinking=cfg.reasoning_enabled)
+        content = _strip_at_end(content, pending_c, vocab, cfg)
     return reasoning_state, tool_state, reasoning, content, calls
