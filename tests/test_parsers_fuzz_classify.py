@@ -63,3 +63,22 @@ def test_a_kimi_k2_header_that_reads_on_into_the_next_call_is_args_marker_broken
     assert ids_deviation(case, ["functions.get_weather:7"], tito["ids"]) is None
     fixed = dict(case, text=text.replace("tool_cal_arg", "tool_call_arg"))
     assert ids_deviation(fixed, vllm_ids, tito["ids"]) is None
+
+
+def test_a_repeated_granite_marker_before_a_list_is_marker_repeated() -> None:
+    """Fuzz seed 117 (``granite/5``): ``<tool_call>  <tool_call>[...]``: vLLM's engine bails the
+    first marker to content and the second marker and its list go with it (no call; recorded
+    from vLLM 0.33 in the fuzz run, batch and streams alike); tito makes the list's call."""
+    call = '[{"name": "not_a_tool", "arguments": {"temp": 0}}]'
+    later = '<tool_call>[{"name": "search", "arguments": {"limit": 1}}]'
+    case = {"id": "t", "tool": "granite", "reasoning": None, "tools": [],
+            "text": f"<tool_call>  <tool_call>{call}Result{later}Done!"}
+    want = {"reasoning": None, "content": f"<tool_call>{call}Result",
+            "calls": [["search", '{"limit": 1}']]}
+    got = norm(run(case, [10**6]))
+    assert [c[0] for c in got["calls"]] == ["not_a_tool", "search"]
+    kinds = compare(want, got)
+    named = {k: deviation(case, k, want, got, {"1": dict(want, content=want["content"] + "Done!")})
+             for k in kinds}
+    assert "n_calls" in named and named["n_calls"] == "marker_repeated", named
+    assert None not in named.values(), named
