@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import (
-    derender_ids_corpus, lazy_dump_corpus, message_edges_corpus, nonfinite_corpus,
-    request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
+    derender_ids_corpus, inkling_lazy_corpus, lazy_dump_corpus, message_edges_corpus,
+    nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
     structural_model_corpus, structured_options_corpus, union_parts_corpus,
 )
 from conformance.chat_http_corpus import (
@@ -266,3 +266,5 @@ HTTP_GROUPS["render_tokenize_lazy_dump"] = lazy_dump_corpus.RENDER_TOKENIZE_LAZY
 HTTP_GROUPS["render_dsv41_shapes"] = message_edges_corpus.RENDER_DSV41_SHAPES
 #: logprob ids past the tokenizers' 32-bit ids: vLLM's 400 where it decodes them
 HTTP_GROUPS["derender_logprob_ids"] = derender_ids_corpus.DERENDER_LOGPROB_IDS
+#: Inkling: OpenAI-typed messages' parts and calls (inkling_lazy_corpus)
+HTTP_GROUPS["render_inkling_lazy"] = inkling_lazy_corpus.RENDER_INKLING_LAZY

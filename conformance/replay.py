@@ -395,7 +395,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_messages_models", "render_json_values", "render_request_fields",
           "render_responses_tool_shapes", "render_responses_item_shapes",
           "render_tokenize_kwargs", "render_message_edges", "render_tokenize_lazy_dump",
-          "render_dsv41_shapes",
+          "render_dsv41_shapes", "render_inkling_lazy",
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",
           "render_fuzz_errors", "render_fuzz_order", "render_union_parts",

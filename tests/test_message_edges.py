@@ -198,3 +198,35 @@ def test_gptoss_tokenize_keeps_lazy_parts_only_when_relisted(tito: replay.Tito, 
     assert spent == _ids(tito, "gpt-oss", TOKENIZE, [{"role": role, "content": [],
                                                        "reasoning": spoil}])
     assert isinstance(spent, list) and spent != kept
+
+
+_INK_CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize("extra,lazy", [({"tool_calls": "x"}, True), ({"reasoning": {}}, True),
+                                        ({"task": 5}, True), ({"reasoning": "r"}, False),
+                                        ({"tool_calls": ""}, False)])
+def test_inkling_refuses_openai_typed_parts(tito: replay.Tito, extra: dict[str, Any],
+                                            lazy: bool) -> None:
+    """Inkling's encoding refuses a part list vLLM's chat body leaves an unread iterable: the
+    message is its role's OpenAI type when the custom type refuses it (the calls listed first:
+    ``"x"`` is a call that is a string, ``""`` none)."""
+    msgs = [USER, {"role": "user", "content": [{"type": "text", "text": "a"}], **extra}]
+    status, body = tito.post(CHAT, {"model": "inkling", "messages": msgs})
+    assert (status, body.get("error", {}).get("message")) == (
+        (400, "message content must be a string or a sequence of parts") if lazy
+        else (200, None))
+
+
+@pytest.mark.parametrize("extra,written", [({"reasoning": {}}, False), ({"tool_call_id": 5}, False),
+                                           ({"reasoning_content": {}}, True), ({}, True)])
+def test_inkling_tokenize_writes_only_a_custom_typed_assistants_calls(
+        tito: replay.Tito, extra: dict[str, Any], written: bool) -> None:
+    """vLLM's tokenize body (no rename: ``reasoning_content`` is an extra key) types an
+    assistant as OpenAI's when its custom type refuses it; those calls are consumed before the
+    encoding reads them, so the prompt is that of the same turn without calls."""
+    turn = {"role": "assistant", "content": "b", **extra}
+    with_calls = _ids(tito, "inkling", TOKENIZE, [USER, {**turn, "tool_calls": [_INK_CALL]}, USER])
+    without = _ids(tito, "inkling", TOKENIZE, [USER, turn, USER])
+    assert isinstance(with_calls, list) and isinstance(without, list)
+    assert (with_calls != without) is written

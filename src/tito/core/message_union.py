@@ -262,14 +262,15 @@ def custom_typed(message: Mapping[str, Any]) -> bool:
     parts = [_part_fields(p) for p in content] if isinstance(content, list) else []
     calls = message.get("tool_calls")
     reasoning = _reasoning_fields(message.get("reasoning"))
-    if None in parts or reasoning is None or isinstance(content, Mapping) or not (
+    if None in parts or reasoning is None or not isinstance(content, (str, list)) and (
+            "content" in message) or not (
             calls is None or isinstance(calls, list) and all(
             isinstance(c, Mapping) and isinstance(c.get("id"), str)
             and isinstance(c.get("function"), Mapping) for c in calls)) or any(
             key in message and not isinstance(message[key], kinds)
             for key, kinds in _CUSTOM_TYPES) or (
             "tools" in message and typed_tools(message["tools"]) is False):
-        return False  # the custom type refuses it (an object content too: str or list)
+        return False  # the custom type refuses it (a null or object content too: str or list)
     if role == "tool" and not isinstance(message.get("tool_call_id"), str):
         return True  # the OpenAI tool type needs its call id
     if role == "assistant" and "tool_calls" in message and calls is None:

@@ -215,7 +215,9 @@ def normalize_messages(messages: Any, *, check_calls: bool = True) -> Any:
             msg = {**msg, "tool_calls": list(tool_calls)}
             tool_calls = msg["tool_calls"]
         if tool_calls is not None and not tool_calls_ignored(msg) and (check_calls or not (
-                role == "assistant" and isinstance(tool_calls, (str, dict)))):
+                role == "assistant" and isinstance(tool_calls, (str, dict, list)))):
+            # (a tokenize body: an assistant's iterable of calls is OpenAI's type's, unread
+            # there; its render checks each call, the tokenize service's BadRequestError)
             if not isinstance(tool_calls, list):
                 raise ValueError(f"messages[{i}].tool_calls must be a list of objects.")
             for k, call in enumerate(tool_calls):

@@ -16,6 +16,7 @@ from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
 from tito.core import render_dsv4, render_dsv32, render_dsv41, render_inkling
 from tito.core import sampling as core_sampling
+from tito.core.message_union import custom_typed
 from tito.core.parsers.tools import RENDER_TRAITS, TYPED_TOOL_PARSERS
 from tito.core.parsers.tools._schema import tool_params
 from tito.core.parsers.tools.structural import structural_tag
@@ -104,9 +105,8 @@ def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
     as vLLM's conversation parse rewrites them in place (the conversation's); Inkling's ids
     (:mod:`tito.core.render_inkling`), from the request's ``messages``. The template kwargs'
     tools win over the request's; a conversation the encoding refuses is vLLM's 400.
-    ``tokenize``: for ``/tokenize``, whose body types an assistant message with a null content
-    as OpenAI's, its tool calls an iterable that vLLM's chat preprocessing consumes before
-    Inkling's encoding reads them (none are written). ``responses``: the messages are a
+    ``tokenize``: for ``/tokenize``, which checks its body's own messages (an OpenAI-typed
+    assistant's calls are gone: :mod:`tito.service.tokenize`). ``responses``: the messages are a
     Responses request's, built as plain lists by vLLM (no body types them)."""
     native = model.config.native_renderer
     tools = kwargs["tools"] if kwargs.get("tools") is not None else tools
@@ -145,9 +145,6 @@ def _inkling_prompt(model: ServedModel, messages: list[dict[str, Any]],
     if not responses and not tokenize and any(lazy_content(m) for m in messages):
         # (/tokenize checks its body's own messages: tito.service.tokenize)
         raise BadRequest("message content must be a string or a sequence of parts")
-    if tokenize:
-        messages = [{k: v for k, v in m.items() if k != "tool_calls"}
-                    if "content" in m and m["content"] is None else m for m in messages]
     return render_inkling.encode(
         messages, tools, markers=render_inkling.marker_ids(model.vocab.token_id),
         text=model.vocab.encode,
@@ -175,26 +172,15 @@ def _dsv41_images(model: ServedModel) -> str:
             "code).")
 
 
-#: the fields of a role's OpenAI message type and of vLLM's own (CustomChatCompletionMessageParam)
-_OPENAI_FIELDS = {"assistant": frozenset({"role", "content", "name", "audio", "function_call",
-                                          "refusal", "tool_calls"}),
-                  "tool": frozenset({"role", "content", "tool_call_id"})}
-_OPENAI_TEXT_FIELDS = frozenset({"role", "content", "name"})  # (system, developer, user)
-#: vLLM's own type's fields beyond role and content, and the JSON types it takes for each
-_CUSTOM_FIELDS = {"name": (str,), "tool_call_id": (str, type(None)),
-                  "tool_calls": (list, type(None)), "reasoning": (str, dict, type(None)),
-                  "tools": (list, type(None)), "task": (str, type(None))}
-
-
 def lazy_content(message: Mapping[str, Any]) -> bool:
     """Whether vLLM's chat body leaves ``message``'s content, a part list, an unread iterable,
     which Inkling's encoding refuses (vLLM's 400; found by fuzz_render seeds 290 and 310): the
     body's union of message types picks the role's OpenAI type, whose parts are an iterable,
-    when vLLM's own type (a real list) refuses the message (a field of the wrong type), or when
-    it has no more fields set: a tie goes to OpenAI's, and parts or an assistant's calls count
-    theirs only in vLLM's type (a ``reasoning_content`` counts where the body renamed it
-    ``reasoning``: vLLM's chat body does, its tokenize body does not). ``message``: as the
-    body holds it."""
+    when vLLM's own type (a real list) refuses the message or sets no more fields
+    (:func:`tito.core.message_union.custom_typed`, the one model of that union: a
+    ``reasoning: {}`` or a listed ``tool_calls: "x"`` is refused there). ``message``: as the
+    body holds it (vLLM's chat body renames ``reasoning_content`` and lists the calls, its
+    tokenize body does not)."""
     role, content = message.get("role"), message.get("content")
     if not isinstance(content, list) or role not in ("system", "developer", "user",
                                                      "assistant", "tool"):
@@ -203,14 +189,7 @@ def lazy_content(message: Mapping[str, Any]) -> bool:
             role != "tool" and message.get("name") is not None \
             and not isinstance(message["name"], str):
         return False  # (not the OpenAI type's)
-    if any(k in message and not isinstance(message[k], kinds)
-           for k, kinds in _CUSTOM_FIELDS.items()):
-        return True  # (not vLLM's own type's)
-    if content or role == "assistant" and message.get("tool_calls"):
-        return False
-    openai = _OPENAI_FIELDS.get(role, _OPENAI_TEXT_FIELDS)
-    return sum(k in openai for k in message) >= sum(
-        k in _CUSTOM_FIELDS or k in ("role", "content") for k in message)
+    return not custom_typed(message)
 
 
 def _template_source(
