@@ -141,17 +141,16 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                                   param=loc) from None
         for i, calls in unlisted.items():
             chat.messages[i] = {**chat.messages[i], "tool_calls": calls}
-        if native == "inkling":  # (its body types an assistant as OpenAI's when its custom
-            # type refuses it or sets no more fields: a null content, a ``reasoning: {}``, a
-            # number ``tool_call_id``; those calls are an iterable vLLM's chat preprocessing
-            # consumes before the encoding reads them: none are written)
-            for i, m in enumerate(body_messages or ()):
-                if isinstance(m, dict) and m.get("role") == "assistant" \
-                        and "tool_calls" in m and not custom_typed(m):
-                    chat.messages[i] = {k: v for k, v in chat.messages[i].items()
-                                        if k != "tool_calls"}
+        # (Inkling: its body types an assistant as OpenAI's when its custom type refuses it or
+        # sets no more fields, a null content, a ``reasoning: {}``, a number ``tool_call_id``;
+        # those calls are parsed, then never written)
+        unwritten = frozenset(
+            i for i, m in enumerate(body_messages or ()) if native == "inkling"
+            and isinstance(m, dict) and m.get("role") == "assistant" and "tool_calls" in m
+            and not custom_typed(m))
         # the engine request's ids, its wire dict built without the models when it can be
-        ids = render_chat_wire(chat, model=model, tokenize=True)["token_ids"]
+        ids = render_chat_wire(chat, model=model, tokenize=True,
+                               unwritten_calls=unwritten)["token_ids"]
         if native == "inkling" and any(lazy_content(m) for m in request.messages or []):
             # (its body keeps reasoning_content: checked on the body's messages, not renamed)
             raise BadRequest("message content must be a string or a sequence of parts")
