@@ -48,6 +48,18 @@ def _chat_tools(server: str, tag: Any) -> tuple[str, str, dict[str, Any]]:
     return server, path, {**body, "tools": _TOOLS}
 
 
+def _chat_strict(server: str, tag: Any) -> tuple[str, str, dict[str, Any]]:
+    _, path, body = _chat(server, tag)
+    return server, path, {**body, "tools": [{"type": "function", "function": {
+        "name": "f", "strict": True, "parameters": {"type": "object"}}}]}
+
+
+def _resp_tools(server: str, tag: Any) -> tuple[str, str, dict[str, Any]]:
+    _, path, body = _resp(server, tag)
+    return server, path, {**body, "tools": [{"type": "function", "name": "f", "strict": True,
+                                             "parameters": {"type": "object"}}]}
+
+
 #: fields xgrammar's models coerce (pydantic's lax mode): vLLM re-sends the coerced value
 _COERCE: dict[str, tuple[str, str, dict[str, Any]]] = {
     "gptoss_coerce_max_tokens_true": _resp("gpt-oss", _fmt({"type": "any_text",
@@ -134,6 +146,12 @@ _LEGACY: dict[str, tuple[str, str, dict[str, Any]]] = {
         "schema_five": _legacy({"schema": 5}), "end_list": _legacy({"end": ["</a>", ""]}),
         "structures_empty_object": json.dumps({"structures": {}, "triggers": ["<a"]}),
         "triggers_string": _legacy(triggers="<a"), "structure_extra_key": _legacy({"x": 1}),
+    }.items()},
+    # qwen3's or-format beside a strict tool: the legacy tag as the models dump it
+    **{f"qwen3_{kind}_tools_legacy_{name}": (_chat_strict if kind == "chat" else _resp_tools)(
+        "qwen3", tag) for kind in ("chat", "resp") for name, tag in {
+        "schema_yes": _legacy({"schema": "yes"}), "schema_one": _legacy({"schema": 1}),
+        "plain": _legacy(), "end_list": _legacy({"end": ["</a>", ""]}),
     }.items()},
 }
 

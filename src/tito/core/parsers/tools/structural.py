@@ -53,6 +53,7 @@ from tito.core.parsers.tools.structural_dump import dump_format
 from tito.core.parsers.tools.structural_formats import BUILDERS
 from tito.core.parsers.tools.structural_nodes import const, json_schema, one_of, tag
 from tito.core.structured_check import NESTING_MESSAGE, too_deep, xgrammar_supports
+from tito.core.tag_model import legacy_tag_format
 from tito.errors import BadRequest
 
 #: ``--tool-strict-level`` values, weakest first (vLLM's ``ToolStrictLevel``)
@@ -131,12 +132,9 @@ def constraint_format(constraint: Mapping[str, Any] | None) -> dict[str, Any] | 
             raise BadRequest(str(exc), param=None) from None
         if not isinstance(tag_, Mapping):
             return None
-        if "structures" in tag_:  # the legacy form
+        if "structures" in tag_:  # the legacy form, as xgrammar's models dump it (tag_model)
             try:
-                return {"type": "triggered_tags", "triggers": list(tag_["triggers"] or []),
-                        "tags": [tag(s["begin"], json_schema(s["schema"]), s["end"])
-                                 for s in tag_["structures"]],
-                        "at_least_one": False, "stop_after_first": False, "excludes": []}
+                return dump_format(legacy_tag_format(tag_))
             except (KeyError, TypeError) as exc:
                 raise BadRequest(f"a legacy structural tag needs its key {exc}", param=None) \
                     from None
