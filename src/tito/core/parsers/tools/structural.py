@@ -51,7 +51,7 @@ from typing import Any, Literal
 from tito.core.lark_convert import LarkError, Unsupported, grammar_is_likely_lark, lark_to_ebnf
 from tito.core.parsers.tools.structural_dump import dump_format
 from tito.core.parsers.tools.structural_formats import BUILDERS
-from tito.core.parsers.tools.structural_nodes import const, json_schema, one_of, tag
+from tito.core.parsers.tools.structural_nodes import const, json_schema, one_of
 from tito.core.structured_check import NESTING_MESSAGE, too_deep, xgrammar_supports
 from tito.core.tag_model import legacy_tag_format
 from tito.errors import BadRequest
