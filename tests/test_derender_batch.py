@@ -8,7 +8,7 @@ import openai.types as oa
 import openai.types.chat as oac
 import pytest
 from fastapi.testclient import TestClient
-from helpers import SAMPLE_TEXTS, generate_response, post
+from helpers import SAMPLE_TEXTS, generate_response, post, stream_chunk
 from tokenizers.decoders import DecodeStream
 
 from tito.adapters.app import create_app
@@ -287,3 +287,24 @@ def test_oversized_body_is_413(client, monkeypatch):
     body = {"model": "gpt2", "generate_response": generate_response([1] * 400)}
     err = _error(_raw(client, CHAT, json.dumps(body)), 413)
     assert "1000 bytes" in err["message"]
+
+
+@pytest.mark.parametrize("path", [CHAT, COMPLETIONS])
+def test_engine_prompt_ids_past_vocabulary_batch_and_stream(client, path):
+    """An engine event's own ``prompt_token_ids`` past the vocabulary are refused as its
+    output ids are, the same in batch and in every stream call (the first one, a later one,
+    one of several chunks, a state this process issued): stream and batch agree."""
+    resp = {**generate_response([1]), "prompt_token_ids": [1, 50257]}
+    body = {"model": "gpt2", **({"generate_response": resp} if path == CHAT
+                                else {"generate_responses": [resp]})}
+    assert "50257" in _error(_raw(client, path, json.dumps(body)), 400)["message"]
+    first = {**stream_chunk([1]), "prompt_token_ids": [1, 50257]}
+    for shape in ({"generate_chunk": first}, {"generate_chunks": [stream_chunk([2]), first]}):
+        body = {"model": "gpt2", "stream": True, "prompt_token_ids": [1], **shape}
+        err = _error(_raw(client, path, json.dumps(body)), 400)
+        assert "50257" in err["message"] and err["param"].endswith("prompt_token_ids")
+    ok = post(client, path, {"model": "gpt2", "stream": True, "prompt_token_ids": [1],
+                             "generate_chunk": stream_chunk([1])})
+    later = {"model": "gpt2", "stream": True, "stream_state": ok["stream_state"],
+             "generate_chunk": {**stream_chunk([2]), "prompt_token_ids": [50257]}}
+    assert "50257" in _error(_raw(client, path, json.dumps(later)), 400)["message"]

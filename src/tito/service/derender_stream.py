@@ -97,6 +97,8 @@ class _Stream:
                     _check_ids(self.model, choice.token_ids, f"{param}.choices.0.token_ids")
                 if choice.logprobs is not None:
                     _check_logprobs(self.model, choice.logprobs, f"{param}.choices.0.logprobs")
+            if chunk.prompt_token_ids:  # (as the batch checks its response's)
+                _check_ids(self.model, chunk.prompt_token_ids, f"{param}.prompt_token_ids")
         self.chunks = chunks
         self.echo_prefix = ""
         #: ids replayed / to replay in vLLM's ``output_token_ids`` (None: not carried)
@@ -134,6 +136,8 @@ class _Stream:
             _check_ids(self.model, choice.token_ids, "generate_chunk.choices.0.token_ids")
         if choice.logprobs is not None:
             _check_logprobs(self.model, choice.logprobs, "generate_chunk.choices.0.logprobs")
+        if chunk.prompt_token_ids:
+            _check_ids(self.model, chunk.prompt_token_ids, "generate_chunk.prompt_token_ids")
         self.meta, self.cfg, self.state = loaded
         self.chunks = [chunk]
         self.echo_prefix = ""
