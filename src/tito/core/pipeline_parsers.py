@@ -158,7 +158,9 @@ def parsers_step(
     reasoning, content = "", text
     # what the stages had pending before this step (held + new text): a cut marker is one the
     # output's end cut only when it ends this text (plamo3_cut)
-    pending_r = (reasoning_state.held if reasoning_state is not None else "") + text
+    cut_r = final and cfg.reasoning_parser == "plamo3"  # (only then: no work per chunk)
+    pending_r = (reasoning_state.held if reasoning_state is not None else "") + text \
+        if cut_r else ""
     if reasoning_state is not None and cfg.reasoning_parser is not None:
         parser = reasoning_parsers.get_reasoning_parser(cfg.reasoning_parser, cfg.reasoning_variant)
         reasoning_state, reasoning, content = reasoning_parsers.step(
@@ -167,13 +169,14 @@ def parsers_step(
             ends=reasoning_skip.end_ids(parser, vocab),
         )
     calls: list[ToolCallDelta] = []
-    pending_c = (tool_state.buf if tool_state is not None else "") + content
+    cut_c = final and tool_state is not None and cfg.tool_parser == "plamo3"
+    pending_c = tool_state.buf + content if cut_c and tool_state is not None else ""
     if tool_state is not None:
         tool_state, content, calls = tool_parsers.step(
             tool_parser_for(cfg), tool_state, content, final=final
         )
-    if final and cfg.reasoning_parser == "plamo3":  # a cut marker is markup (plamo3_cut)
+    if cut_r:  # a cut marker is markup (plamo3_cut)
         reasoning = _strip_at_end(reasoning, pending_r, vocab, cfg)
-    if final and tool_state is not None and cfg.tool_parser == "plamo3":
+    if cut_c:
         content = _strip_at_end(content, pending_c, vocab, cfg)
     return reasoning_state, tool_state, reasoning, content, calls
