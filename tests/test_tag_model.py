@@ -53,6 +53,12 @@ def test_lax_readers() -> None:
     # inside i64 (vLLM's Responses annotation indexes: render_responses_item_shapes goldens)
     assert [lax_int(v) for v in ("\xa01", "1\u3000", "1\x1c", "\x1f1", -2.0**63,
                                  -2.0**63 + 1024)] == [1, 1, None, None, None, -2**63 + 1024]
+    # pydantic's int_parsing_size: at most 4,300 digits (underscores, a zero fraction,
+    # whitespace and the sign not counted), never Python's ValueError
+    assert [len(str(lax_int(v))) for v in ("9" * 4300, "9" * 4299 + ".0", " " + "9" * 4300,
+                                           "9_" * 2000 + "9", "-" + "9" * 4300)] == [
+        4300, 4299, 4300, 2001, 4301]
+    assert lax_int("9" * 4301) is None and lax_int("9" * 100_000) is None
     assert [lax_bool(v) for v in ("ON", "f", 1, 0.0, "Yes")] == [True, False, True, False, True]
     assert [lax_bool(v) for v in (" true", "1.0", 2, "", None)] == [None] * 5
 

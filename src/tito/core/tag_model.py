@@ -38,6 +38,8 @@ _BOOL_TEXT = {**dict.fromkeys(("1", "t", "true", "y", "yes", "on"), True),
               **dict.fromkeys(("0", "f", "false", "n", "no", "off"), False)}
 _BUDGET_MAX = 2_147_483_647
 _I64 = 2**63
+#: the most digits pydantic (and Python's ``int``) read from a string
+_INT_DIGITS = 4300
 
 
 def _str(v: Any) -> bool:
@@ -56,7 +58,9 @@ def lax_int(v: Any) -> int | None:
     if isinstance(v, float) and v.is_integer() and -_I64 < v < _I64:  # (-2**63 refused too)
         return int(v)
     if isinstance(v, str) and (m := _INT_TEXT.fullmatch(v)):
-        return int(m.group(1))
+        digits = m.group(1).lstrip("+-").replace("_", "")
+        # (pydantic's int_parsing_size past 4,300 digits, Python's own int() limit: no 500)
+        return int(m.group(1)) if len(digits) <= _INT_DIGITS else None
     return None
 
 
