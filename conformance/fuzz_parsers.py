@@ -40,7 +40,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests" / "goldens"), str(ROOT / "
 
 from fuzz_parser_cases import FORMATS, REASONING, PAIRS, generate  # noqa: E402
 from fuzz_parsers_classify import _NOT_TITOS, deviation, ids_deviation  # noqa: E402
-from fuzz_parsers_compare import _json_equal, compare  # noqa: E402
+from fuzz_parsers_compare import compare  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
