@@ -28,6 +28,11 @@ class Deviation:
 
 
 #: reasons shared by several entries
+_MISTRAL_PIECES = ("/detokenize on a Mistral tokenizer gives the text; vLLM's (mistral-common with "
+    "special tokens kept) gives the raw SentencePiece pieces, '\u2581' for spaces")
+_VLLM500 = ("vLLM answers 5xx (an unhandled exception, e.g. structured_outputs that is not an "
+    "object, openai-harmony's NotImplementedError for a reasoning object it must render, or "
+    "mistral-common's decode of an id past its vocabulary); tito refuses the body with a 400")
 _STOP16 = ("up to 16 stop strings are accepted (tito's own bound: they ride in the stream "
     "state); vLLM's OpenAI layer refuses more than 4 (VLLM_MAX_STOP_STRINGS)")
 _ECHO_CACHE = ("not sent: whether prompt logprobs (echo) may read the prefix cache is the "
@@ -120,13 +125,10 @@ DEVIATIONS: list[Deviation] = [
     Deviation("render_fuzz*", "*responses*.bos_template*", "token_ids", _BOS_TWICE),
     Deviation("render_fuzz*", "*responses*.bos_template*", "sampling_params.max_tokens",
               _BOS_TWICE),
-    Deviation("render_fuzz*", "*detokenize.mistral*", "prompt",
-              "/detokenize on a Mistral tokenizer gives the text; vLLM's (mistral-common with "
-              "special tokens kept) gives the raw SentencePiece pieces, '\u2581' for spaces"),
-    Deviation("render_*", "*.vllm500*", "*",
-              "vLLM answers 5xx (an unhandled exception, e.g. structured_outputs that is not "
-              "an object, or openai-harmony's NotImplementedError for a reasoning object it "
-              "must render); tito refuses the body with a 400"),
+    Deviation("render_fuzz*", "*detokenize.mistral*", "prompt", _MISTRAL_PIECES),
+    Deviation("tokens_ids", "detokenize_mistral_*", "prompt", _MISTRAL_PIECES),
+    Deviation("render_*", "*.vllm500*", "*", _VLLM500),
+    Deviation("tokens_ids", "*.vllm500*", "*", _VLLM500),
     Deviation("render_fuzz*", "*.special_turn*", "*reasoning_ended",
               "DeepSeek-V4 / V4.1: tito's scan back for the reasoning markers stops at the "
               "prompt's newest special token (a turn boundary; here Qwen3's <|im_end|> written "

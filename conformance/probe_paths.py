@@ -9,7 +9,7 @@ this way. A difference is a lead, not a verdict: settle it on vLLM's server, the
 cases into a corpus group (``record.py``) so the replay test pins them.
 
 usage: python conformance/probe_paths.py ROUTE MODEL --url MODEL=URL [--limit N]
-  ROUTE: chat, completions, tokenize, responses or messages; MODEL one of record.SERVERS, its render
+  ROUTE: chat, completions, tokenize, tokenize_prompt, detokenize, responses or messages; MODEL one of record.SERVERS, its render
   server started with record.py's flags (``record.start_server``).
 """
 
@@ -52,6 +52,9 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
         "logprobs": True, "top_logprobs": 2, "logit_bias": {"5": 1.0},
         "chat_template_kwargs": {"enable_thinking": False}}),
     "tokenize": ("/tokenize", {"messages": _MESSAGES, "tools": [_TOOL]}),
+    "tokenize_prompt": ("/tokenize", {"prompt": "Hello there", "add_special_tokens": True,
+                                      "return_token_strs": True}),
+    "detokenize": ("/detokenize", {"tokens": [9707, 1052, 151643]}),
     "completions": ("/v1/completions/render", {
         "prompt": "Hello there", "max_tokens": 10, "stop": ["x"], "logprobs": 2, "echo": False,
         "logit_bias": {"5": 1.0}, "seed": 3, "stream": True,
@@ -111,7 +114,8 @@ def outcome(status: int, body: Any) -> tuple[Any, ...]:
     """What is compared: the status, and the prompt ids of a 200."""
     if status != 200 or not isinstance(body, dict):
         return (status,)
-    return (200, body.get("token_ids") or body.get("tokens"))
+    return (200, body.get("token_ids") or body.get("tokens") or body.get("prompt"),
+            body.get("token_strs"))
 
 
 def main(argv: list[str] | None = None) -> int:

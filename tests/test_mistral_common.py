@@ -241,6 +241,19 @@ def test_special_tokens_kept_when_asked(client, references) -> None:
     assert content == ref.decode(ids, special_token_policy=SpecialTokenPolicy.KEEP)
 
 
+@pytest.mark.parametrize("name", ["m-v3", "m-tekken-240911"])
+def test_detokenize_ids_past_the_vocabulary_are_a_400(name: str, client, references) -> None:
+    """mistral-common has no padded rows: vLLM 0.33's ``/detokenize`` of an id past its vocabulary
+    fails (its 500, "piece id is out of range"; goldens ``tokens_ids``), tito's is a 400; an id
+    past int32 is SentencePiece's own 400 there."""
+    size = references[name].instruct_tokenizer.tokenizer.n_words
+    assert client.post("/detokenize", json={"model": name, "tokens": [size - 1]}).status_code == 200
+    for token_id in (size, 2**31 - 1, 2**31, 2**40):
+        resp = client.post("/detokenize", json={"model": name, "tokens": [5, token_id]})
+        assert resp.status_code == 400, (token_id, resp.text)
+        assert resp.json()["error"]["type"] == "BadRequestError"
+
+
 # -- loading ---------------------------------------------------------------------------------------
 
 

@@ -12,6 +12,8 @@ import pathlib
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from fastapi.testclient import TestClient
 
 from tito import __version__
@@ -84,7 +86,26 @@ def test_bad_input_is_a_4xx(client: TestClient, path: str, body: dict[str, Any])
     assert set(resp.json()["error"]) >= {"message", "type", "code"}
 
 
-def test_out_of_vocabulary_ids_decode_to_nothing(client: TestClient) -> None:
-    """As vLLM: ids past the tokenizer (padded rows, or nonsense) are ``""``, not an error."""
-    resp = client.post("/detokenize", json={"model": "qwen3", "tokens": [9707, 2**70, 151_935]})
-    assert resp.status_code == 200 and resp.json() == {"prompt": "Hello"}
+@settings(max_examples=40, deadline=None)
+@given(st.integers(151_669, 2**32 - 1))
+def test_out_of_vocabulary_ids_decode_to_nothing(client: TestClient, token_id: int) -> None:
+    """As vLLM: ids past the tokenizer a ``tokenizers`` decoder can read (padded rows, or
+    nonsense below 2**32) are ``""``, not an error."""
+    resp = client.post("/detokenize", json={"model": "qwen3", "tokens": [9707, token_id, 9707]})
+    assert resp.status_code == 200 and resp.json() == {"prompt": "HelloHello"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2**32, 2**80), st.sampled_from(["qwen3", "gpt2", "gpt-oss", "mistral-v3"]))
+def test_ids_no_decoder_reads_are_a_400(client: TestClient, token_id: int, model: str) -> None:
+    """vLLM 0.33 (goldens ``tokens_ids``): its schema bounds an id to int64 (a schema 400 naming
+    the id's path), the tokenizer's decode refuses one past u32 (past int32 for mistral-common's
+    SentencePiece) with a BadRequestError; never a 200 or a 5xx."""
+    resp = client.post("/detokenize", json={"model": model, "tokens": [5, token_id]})
+    assert resp.status_code == 400, resp.text
+    error = resp.json()["error"]
+    if token_id >= 2**63:
+        assert error["param"] == "body.tokens.1" and "less than or equal" in error["message"]
+    else:
+        assert error["type"] == "BadRequestError" and error["param"] is None
+

@@ -6,7 +6,7 @@ answer is ``{"count", "max_model_len", "tokens", "token_strs"}``. A detokenize b
 ``{"model", "tokens"}`` and its answer ``{"prompt"}``.
 """
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field, field_validator, model_validator
 
@@ -85,9 +85,14 @@ class TokenizeResponse(OpenAIBaseModel):
     token_strs: list[str] | None = None
 
 
+#: ``/detokenize``'s ids: vLLM 0.33 bounds them to a signed 64-bit integer in its schema
+#: (``le=2**63-1``: the body's 400 names the path), before its tokenizer reads them
+DetokenizeId = Annotated[int, Field(ge=0, le=2**63 - 1)]
+
+
 class DetokenizeRequest(OpenAIBaseModel):
     model: str | None = None
-    tokens: list[TokenId] = Field(max_length=1_048_576)
+    tokens: list[DetokenizeId] = Field(max_length=1_048_576)
 
 
 class DetokenizeResponse(OpenAIBaseModel):

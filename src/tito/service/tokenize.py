@@ -164,7 +164,32 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
     )
 
 
+#: The largest id the tokenizers' decoders take: ``tokenizers`` reads ids as ``u32``,
+#: SentencePiece (mistral-common's v3 tokenizer) as ``int32``
+_U32_MAX = 2**32 - 1
+_I32_MAX = 2**31 - 1
+
+
 def detokenize(request: DetokenizeRequest, *, model: ServedModel | None = None) -> DetokenizeResponse:
-    """The text of token ids, special tokens included."""
+    """The text of token ids, special tokens included.
+
+    An id the model's decoder cannot even read is vLLM 0.33's 400, in its words: past ``u32`` for
+    a ``tokenizers`` vocabulary ("number too large to fit in target type"; ids between the
+    vocabulary and it decode to ``""``, the padded rows an engine can sample), past ``int32`` for
+    SentencePiece. A mistral-common vocabulary has no padded rows: vLLM's decode of an id past it
+    fails (its 500, "piece id is out of range"), tito's 400 says so.
+    """
     model = model or get_registry().get(request.model)
-    return DetokenizeResponse(prompt=model.vocab.decode(request.tokens, skip_special_tokens=False))
+    vocab = model.vocab
+    if request.tokens:
+        top = max(request.tokens)
+        if isinstance(vocab, MistralVocab):
+            if top > _I32_MAX:
+                raise BadRequest("Input must be an integer buffer, list of integers, or a "
+                                 "sequence of integers.")
+            if top >= vocab.size:
+                raise BadRequest(f"OUT_OF_RANGE: piece id is out of range (token id {top}; "
+                                 f"the vocabulary has {vocab.size} ids).")
+        elif top > _U32_MAX:
+            raise BadRequest("number too large to fit in target type")
+    return DetokenizeResponse(prompt=vocab.decode(request.tokens, skip_special_tokens=False))
