@@ -98,3 +98,83 @@ def test_reasoning_first_line_is_dropped_under_any_split():
                 c.append(b)
             st, a, b = R.step(parser, st, "", [], final=True)
             assert ("".join(r) + a, "".join(c) + b) == want, (text, size)
+
+
+def _pipeline_run(tool: str, text: str, sizes: list[int]) -> dict:
+    """``text`` through the choice pipeline on the Qwen3 tokenizer with the format's markers as
+    special tokens (``parser_pipeline``), ``sizes`` token ids per chunk (cycled)."""
+    import pathlib
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).parent / "goldens"))
+    from parser_pipeline import run as pipeline
+
+    case = {"tool": tool, "reasoning": None, "tools": [], "text": text}
+    out = pipeline(case, sizes)
+    return {k: out[k] for k in ("reasoning", "content", "calls")}
+
+
+def test_a_colonless_key_past_the_bound_drops_to_the_calls_end_in_every_chunking():
+    """A KEY of more than HEADER_LIMIT characters with no ``:`` and another call's opener before
+    the call's end (whitespace sweep, seed 43): the text is dropped up to the call's end, the
+    next opener included, in every chunking (the stream's hold ended at the opener: two calls,
+    the batch one). One call, as vLLM's batch (gemma4's engine: both its paths;
+    functiongemma's greedy regex; its stream makes two)."""
+    pad = " " * 300
+    cases = {
+        "gemma4": ("<|tool_call>", "<tool_call|>", "a:1"),
+        "functiongemma": ("<start_function_call>", "<end_function_call>", "a:<escape>1<escape>"),
+    }
+    for tool, (start, end, member) in cases.items():
+        for second, want_content in ((f"{start}call:g{{{member}}}{end}ok", "ok"),
+                                     (start, None)):
+            text = f"{start}call:f{{x{pad}y{second}"
+            batch = _pipeline_run(tool, text, [10**6])
+            assert batch == {"reasoning": None, "content": want_content,
+                             "calls": [["f", "{}"]]}, (tool, second)
+            for sizes in ([1], [2], [3, 1, 7], [40], [5, 64]):
+                assert _pipeline_run(tool, text, sizes) == batch, (tool, second, sizes)
+
+
+def test_functiongemma_holds_a_member_within_the_state_bound_in_every_chunking():
+    """functiongemma holds a member's key until its value's first character shows whether the
+    value opener is misspelt (skipped) or not: the separators before the key were held with it
+    (300 spaces: a StateError in a stream) and a 200-character key with 64 spaces and a marker's
+    prefix did not fit ``ToolState.buf`` either. Now: separators consumed; a value more than
+    ``_LOOK`` characters past its member's start is read as gemma4 reads it, batch and stream."""
+    p = make_tool_parser("functiongemma")
+    s, e, q = "<start_function_call>", "<end_function_call>", "<escape>"
+    texts = {f"{s}call:f{{{' ' * 300}a:{q}1{q}}}{e}": [("f", '{"a": 1}')],
+             f"{s}call:f{{{',' * 250}a:{' ' * 60}{q}1{q}}}{e}": [("f", '{"a": 1}')],
+             f"{s}call:f{{a:<escae>1{q},b:{q}2{q}}}{e}": [("f", '{"b": 2}')]}
+    for key in (190, 199, 200):
+        for ws in (40, 63, 64, 65):
+            for value in (f"<escae>1{q},b:{q}2{q}}}{e}", f"{q}1{q}}}{e}", e, e[:-1]):
+                texts[f"{s}call:f{{{'k' * key}:{' ' * ws}{value}"] = None
+    for text, want in texts.items():
+        batch = run(p, [text])
+        if want is not None:
+            assert batch[:2] == ("", want)
+        for size in (1, 2, 7, 64, 300):
+            got = run(p, [text[i : i + size] for i in range(0, len(text), size)] + [""])
+            assert got[:2] == batch[:2] and got[2] < STATE_BYTES_LIMIT, (text, size)
+    from tito.core.parsers.tools.functiongemma import _LOOK
+
+    long_member = f"{s}call:f{{{'k' * 200}:{' ' * (_LOOK - 200)}<escae>1{q}}}{e}"
+    assert run(p, [long_member])[1] == [("f", json.dumps({"k" * 200: f"<escae>1{q}"}))]
+
+
+def test_an_unclosed_strings_held_tail_stays_within_the_ws_bound():
+    """An unclosed string's trailing ``}`` and whitespace are held in ``ws`` (vLLM's engine drops
+    them at the call's end): a ``}`` and 64 spaces were 65 characters, past ``ws``'s bound (a
+    StateError in a stream: whitespace sweep, seed 50). The last WS_LIMIT characters are held."""
+    p = make_tool_parser("gemma4")
+    for tail in ("\n" * 65, "}" + " " * 64, "}" + " " * 70, " " * 10):
+        for end in ("", "<tool_call|>ok"):
+            text = f"<|tool_call>call:f{{a:{Q}x{tail}{end}"
+            content, calls, _ = both(p, text)
+            for size in (2, 7, 64, 65):
+                got = run(p, [text[i : i + size] for i in range(0, len(text), size)] + [""])
+                assert got[:2] == (content, calls) and got[2] < STATE_BYTES_LIMIT, (tail, end)
+            kept = tail[:-64] if len(tail) > 64 else ""
+            assert calls == [("f", json.dumps({"a": "x" + kept}))], (tail, end)

@@ -15,7 +15,9 @@ gemma4's engine):
   (phase ``skip``; the call's end or the next call ends it too), as vLLM's regex skips the key
   and finds the next ``KEY:<escape>``. A bare value (FunctionGemma's unquoted numbers, kept
   where vLLM drops them: ``value_kept``) never starts with ``<``, so it does not run on
-  through the misspelt value to its own ``}`` and lose the rest of the call.
+  through the misspelt value to its own ``}`` and lose the rest of the call. The key is held
+  until that first character comes, so it is looked for at most :data:`_LOOK` characters past
+  the member's start (a 200-character key and 45 spaces): further on, the value is gemma4's.
 """
 
 from __future__ import annotations
@@ -25,13 +27,17 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
-from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, Out, Work
+from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools.gemma4 import _CLOSERS, _SKIP, _VALUE_WS, Gemma4Parser
 
 _HEADER = re.compile(r"call:(\w+)\{")
 _HEADER_PART = re.compile(r"(?:c(?:a(?:l(?:l(?::\w*)?)?)?)?)?")  # what more text may complete
 _WORD_TAIL = re.compile(r"\w+\Z")
 ESCAPE = "<escape>"
+_END = "<end_function_call>"
+#: how far past a member's start (its key, ``:`` and whitespace) its value's first character is
+#: looked for: the hold, this and a marker's proper prefix, fits ``ToolState.buf``
+_LOOK = HEADER_LIMIT + LEAD_LIMIT - len(_END)
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ class FunctionGemmaParser(Gemma4Parser):
 
     name: ClassVar[str] = "functiongemma"
     call_open: ClassVar[str] = "<start_function_call>"
-    call_close: ClassVar[str] = "<end_function_call>"
+    call_close: ClassVar[str] = _END
     param_close: ClassVar[str] = ESCAPE
     engine_reads_special_without_tools: ClassVar[bool] = False
     forced_calls: ClassVar[str] = "json_list"
@@ -86,7 +92,10 @@ class FunctionGemmaParser(Gemma4Parser):
     def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """A member whose value opens with a misspelt ``<escape>`` is skipped whole (module
         header); anything else is gemma4's. The key is held until its value's first character
-        shows which (at most a key, :data:`WS_LIMIT` spaces and ``<escape>``)."""
+        shows which (a key, its ``:``, whitespace and a marker's prefix: at most :data:`_LOOK`
+        characters and a prefix, within ``ToolState.buf``'s bound; the separators before the key
+        are consumed, not held: a long run of them held with the key was a StateError, session
+        42; a value further away is gemma4's)."""
         n, i = len(s), pos
         while i < n and s[i] in _SKIP:
             i += 1
@@ -99,11 +108,13 @@ class FunctionGemmaParser(Gemma4Parser):
         j = colon + 1
         while j < n and s[j] in _VALUE_WS and j - colon <= WS_LIMIT:
             j += 1
+        if j - i > _LOOK:
+            return super()._on_args(st, s, pos, out, final)
         if j == n and not final:
-            return pos, True  # the value's first character decides
+            return i, True  # the value's first character decides
         if j < n and s[j] == "<" and not s.startswith(ESCAPE, j):
             if not final and is_proper_prefix(s[j:], (ESCAPE, self.call_close)):
-                return pos, True
+                return i, True
             st.phase = "skip"
             return j, False
         return super()._on_args(st, s, pos, out, final)

@@ -40,11 +40,18 @@ becomes, its schema node included, is :mod:`.gemma4_leaves`'s):
 A string whose closing ``<|"|>`` is missing or misspelt runs to the call's ``<tool_call|>``:
 as vLLM's engine (``_drop_call_closer``: the call's body is stripped and one ``}``, the call's
 closer, dropped before it is read), its trailing whitespace and one ``}`` before the marker are
-not its text (held in ``ws`` while they may be: a ``}`` and at most :data:`WS_LIMIT` spaces).
+not its text (held in ``ws`` while they may be: their last :data:`WS_LIMIT` characters).
 ``bare`` / ``bstr``
     A bare leaf, buffered up to its terminator (``,``, ``}``, ``]``, and ``)`` in a ``(`` call)
     and written typed; past :data:`VALUE_LIMIT` it streams as a string (``bstr``, trailing
     whitespace held in ``ws``).
+``drop``
+    A KEY past :data:`HEADER_LIMIT` with no ``:`` (none in the text yet, or only further on):
+    the arguments end there and the text is dropped up to the call's ``<tool_call|>``, a
+    ``<|tool_call>`` included, as the batch does with all the text in view (whitespace sweep
+    seed 43: ended at the opener, the stream made two calls where the batch made one; vLLM's
+    engine makes one call in both paths, its key unbounded). The only hold is a prefix of the
+    ``<tool_call|>``.
 ``tail``
     After the outermost closer: text up to ``<tool_call|>`` is dropped (vLLM ignores it); a
     ``<|tool_call>`` there ends the call too and starts the next (a misspelt ``<too_call|>``:
@@ -184,7 +191,7 @@ class Gemma4Parser(Gemma4Leaves):
                 return n, False
             if n - i <= HEADER_LIMIT:
                 return i, True
-            st.phase = "tail"  # a KEY past the bound: the arguments end here
+            st.phase = "drop"  # a KEY past the bound: the arguments end here
             return n, False
         key = self._key(s[i:colon])
         self._sep(st, out)
@@ -239,6 +246,18 @@ class Gemma4Parser(Gemma4Leaves):
         return stop, False
 
     _on_bstr = _on_bare
+
+    def _on_drop(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """A KEY past :data:`HEADER_LIMIT` with no ``:``: dropped up to the call's end, as the
+        batch drops it (which sees the whole text: no ``:`` within the bound, then the call's
+        end); a ``<|tool_call>`` there is dropped too (vLLM's batch: one call)."""
+        hit = s.find(self.call_close, pos)
+        if hit != -1:
+            self._close_all(st, out)
+            st.phase = "text"
+            return hit + len(self.call_close), False
+        keep = 0 if final else held_suffix(s[pos:], (self.call_close,))
+        return len(s) - keep, keep > 0
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         ends = (self.call_close, self.call_open)
@@ -295,7 +314,7 @@ class Gemma4Parser(Gemma4Leaves):
     # -- end of output ---------------------------------------------------------------------------
 
     def _is_open(self, st: Work) -> bool:
-        return st.phase in ("args", "val", "bare", "bstr", *VALUE_PHASES)
+        return st.phase in ("args", "val", "bare", "bstr", "drop", *VALUE_PHASES)
 
     def _finish(self, st: Work, out: Out) -> None:
         open_call = self._is_open(st)

@@ -8,8 +8,8 @@ holds :class:`Gemma4Leaves`, its base, which decides what one leaf becomes:
   vLLM's ``_fix_arg_types``);
 * a quoted string (``<|"|>TEXT<|"|>``, :mod:`._xml_value`'s ``vstr`` / ``vbuf``): as vLLM's
   engine, a string whose closing quote is missing runs to ``<tool_call|>`` and loses the
-  call's ``}`` and its trailing whitespace there, so they are held in ``ws`` (a ``}`` and at
-  most :data:`WS_LIMIT` spaces) until the next text shows they are the string's;
+  call's ``}`` and its trailing whitespace there, so they are held in ``ws`` (their last
+  :data:`WS_LIMIT` characters: ``ws``'s bound) until the next text shows they are the string's;
 * a bare leaf (``bare``): buffered to its terminator and written typed, or, past
   :data:`VALUE_LIMIT`, streamed as a string (``bstr``, trailing whitespace held in ``ws``).
 
@@ -89,7 +89,7 @@ class Gemma4Leaves(XmlCallParser):
         text = st.ws + text  # a "}" and trailing whitespace wait: the call's end may drop them
         m = _CLOSER_TAIL.search(text)
         start = len(text) if m is None else m.start()
-        st.ws = text[max(start, len(text) - WS_LIMIT - 1) :]
+        st.ws = text[max(start, len(text) - WS_LIMIT) :]  # (``ws``'s bound: session 42, seed 50)
         out.args(st, _esc(text[: len(text) - len(st.ws)]))
 
     def _end_value(self, st: Work, out: Out) -> None:
