@@ -27,6 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 #: the values each path is set to
 POOL: tuple[Any, ...] = (None, "x", "", 5, -1, 1.5, True, [], {}, ["a"], [5], {"a": 1})
+#: ``--pool ints``: integers at the bounds of vocabularies and of the integer types readers use
+INTS: tuple[Any, ...] = (0, 32767, 32768, 151935, 151936, 201088, 2**31 - 1, 2**31, 2**32 - 1,
+                         2**32, 2**53 + 1, 2**63 - 1, 2**63, 2**64, -2**31 - 1, -2**63 - 1,
+                         [2**32], [2**63], 1e20, -0.0)
 #: the keys vLLM's message types know, added to each chat message that lacks them
 MESSAGE_KEYS = ("content", "name", "tool_calls", "tool_call_id", "reasoning", "tools", "task")
 #: the keys of the Responses input item types, added to each input item that lacks them
@@ -86,13 +90,14 @@ def paths(obj: Any, pre: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
         yield from paths(value, (*pre, key))
 
 
-def variants(base: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+def variants(base: dict[str, Any], pool: tuple[Any, ...] = POOL) -> Iterator[
+        tuple[str, dict[str, Any]]]:
     """(label, body): each path of ``base`` set to each pool value, then each missing key
     added to each chat message and each Responses input item."""
     for path in paths(base):
         if path == ("model",):
             continue
-        for value in POOL:
+        for value in pool:
             body = copy.deepcopy(base)
             target = body
             for key in path[:-1]:
@@ -104,7 +109,7 @@ def variants(base: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         for i, msg in enumerate(items if isinstance(items, list) else ()):
             for key in keys:
                 if isinstance(msg, dict) and key not in msg:
-                    for value in POOL:
+                    for value in pool:
                         body = copy.deepcopy(base)
                         body[field][i][key] = value
                         yield f"{field}.{i}.{key}+={json.dumps(value)}", body
@@ -129,13 +134,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", required=True, metavar="MODEL=URL",
                     help="vLLM's running render server for MODEL")
     ap.add_argument("--limit", type=int, default=0, help="stop after N variants (0: all)")
+    ap.add_argument("--pool", choices=("values", "ints"), default="values",
+                    help="the values each path is set to: POOL, or INTS (integer bounds)")
     args = ap.parse_args(argv)
     url = args.url.split("=", 1)[1]
     path, base = ROUTES[args.route]
     tito = replay.Tito()
     n = diffs = 0
     with httpx.Client(timeout=60) as client:
-        for label, body in variants({"model": args.model, **base}):
+        pool = INTS if args.pool == "ints" else POOL
+        for label, body in variants({"model": args.model, **base}, pool):
             if args.limit and n >= args.limit:
                 break
             n += 1
