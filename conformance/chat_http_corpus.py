@@ -95,6 +95,28 @@ TOKENS_IDS: dict[str, tuple[str, str, dict[str, Any]]] = {
                           ("i63p1", 2**63)) for mid in (False, True)},
 }
 
+#: an empty stop string in a derender body (render refuses it: "stop cannot contain an empty
+#: string"): vLLM 0.33's batch derender ignores it and applies the others
+_QPROMPT = [151644, 872, 198, 80, 151645, 198, 151644, 77091, 198]
+DERENDER_STOP_EMPTY: dict[str, tuple[str, str, dict[str, Any]]] = {
+    **{f"chat_{tag}_{finish}": ("qwen3", "/v1/chat/completions/derender", {
+        "model": "qwen3", "prompt_token_ids": _QPROMPT,
+        "chat_request": {"model": "qwen3", "messages": [{"role": "user", "content": "q"}],
+                         "stop": stop, "chat_template_kwargs": {"enable_thinking": False}},
+        "generate_response": {"request_id": "r", "choices": [{
+            "index": 0, "finish_reason": finish,
+            "token_ids": [13048, 87, 13048] + ([151645] if finish == "stop" else [])}]}})
+       for tag, stop in (("only", [""]), ("first", ["", "x"]), ("last", ["x", ""]),
+                         ("str", ""), ("two", ["", ""]))
+       for finish in ("stop", "length")},
+    **{f"completion_{tag}_length": ("gpt2", "/v1/completions/derender", {
+        "model": "gpt2", "prompt_token_ids": [[7454, 2402]], "prompt_tokens": [2],
+        "completion_request": {"model": "gpt2", "prompt": "Once upon", "stop": stop},
+        "generate_responses": [{"request_id": "r", "choices": [{
+            "index": 0, "finish_reason": "length", "token_ids": [257, 640, 257]}]}]})
+       for tag, stop in (("only", [""]), ("first", ["", " time"]), ("str", ""))},
+}
+
 #: gpt-oss ids past the tokenizer (vocab_size 201088) outside the chat derender: /detokenize
 #: (vLLM: "" for any id the tokenizer lacks), /tokenize of their names, the completions derender
 TOKENS_GPTOSS: dict[str, tuple[str, str, dict[str, Any]]] = {

@@ -26,8 +26,9 @@ from conformance import (
     structural_model_corpus, structured_options_corpus, union_parts_corpus,
 )
 from conformance.chat_http_corpus import (
-    CHAT_R, DUMP_TEMPLATE, MESSAGES_R, PARTS_DUMP_TEMPLATE, PARTS_TEMPLATE, RENDER_CHAT_MESSAGES,
-    RENDER_CHAT_TEMPLATE, RENDER_MEDIA, RESPONSES_R, TOKENS_GPTOSS, TOKENS_IDS,
+    CHAT_R, DERENDER_STOP_EMPTY, DUMP_TEMPLATE, MESSAGES_R, PARTS_DUMP_TEMPLATE, PARTS_TEMPLATE,
+    RENDER_CHAT_MESSAGES, RENDER_CHAT_TEMPLATE, RENDER_MEDIA, RESPONSES_R, TOKENS_GPTOSS,
+    TOKENS_IDS,
 )
 from conformance.corpus_edge import (
     DERENDER_CHAT_EDGE, RENDER_CHAT_EDGE, RENDER_CHAT_EDGE_ERRORS, STREAM_CHAT_EDGE,
@@ -81,6 +82,7 @@ CHAT_MODELS: dict[str, tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
 HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
     "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS, "tokens_ids": TOKENS_IDS,
+    "derender_stop_empty": DERENDER_STOP_EMPTY,
     "render_chat_template": RENDER_CHAT_TEMPLATE, "render_chat_messages": RENDER_CHAT_MESSAGES,
     "render_responses_items": RENDER_RESPONSES_ITEMS,
     "render_responses_tools": RENDER_RESPONSES_TOOLS,

@@ -28,6 +28,10 @@ class Deviation:
 
 
 #: reasons shared by several entries
+_STOP_ANY_FINISH = ("stop strings are applied wherever they occur in the output, whatever the "
+    "finish reason (tito's render keeps them from the engine, which so never cuts there); "
+    "vLLM's derender looks only on a 'stop' finish, for the string the engine reported or, "
+    "when it reported none, the request's")
 _MISTRAL_PIECES = ("/detokenize on a Mistral tokenizer gives the text; vLLM's (mistral-common with "
     "special tokens kept) gives the raw SentencePiece pieces, '\u2581' for spaces")
 _VLLM500 = ("vLLM answers 5xx (an unhandled exception, e.g. structured_outputs that is not an "
@@ -309,11 +313,8 @@ DEVIATIONS: list[Deviation] = [
               "parser anyway and returns no content and no calls: the answer is lost)"),
     # -- completions
     # -- found by conformance/fuzz_derender.py (goldens derender_fuzz / stream_fuzz)
-    Deviation("derender_*", "stop_string_in_output*", "*",
-              "stop strings are applied wherever they occur in the output, whatever the finish "
-              "reason (tito's render keeps them from the engine, which so never cuts there); "
-              "vLLM's derender looks only on a 'stop' finish, for the string the engine reported "
-              "or, when it reported none, the request's"),
+    Deviation("derender_*", "stop_string_in_output*", "*", _STOP_ANY_FINISH),
+    Deviation("derender_stop_empty", "*_length", "*", _STOP_ANY_FINISH),
     Deviation("derender_*", "stop_string_int_reason*", "*",
               "a stop string in the text before the stop token an engine reported (an int "
               "stop_reason, not the last id): tito applies the request's stop strings whatever "

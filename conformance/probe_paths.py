@@ -9,7 +9,8 @@ this way. A difference is a lead, not a verdict: settle it on vLLM's server, the
 cases into a corpus group (``record.py``) so the replay test pins them.
 
 usage: python conformance/probe_paths.py ROUTE MODEL --url MODEL=URL [--limit N]
-  ROUTE: chat, completions, tokenize, tokenize_prompt, detokenize, responses or messages; MODEL one of record.SERVERS, its render
+  ROUTE: chat, completions, tokenize, tokenize_prompt, detokenize, derender,
+  derender_logprobs, responses or messages; MODEL one of record.SERVERS, its render
   server started with record.py's flags (``record.start_server``).
 """
 
@@ -63,6 +64,25 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
         "prompt": "Hello there", "max_tokens": 10, "stop": ["x"], "logprobs": 2, "echo": False,
         "logit_bias": {"5": 1.0}, "seed": 3, "stream": True,
         "stream_options": {"include_usage": True}, "truncate_prompt_tokens": 5}),
+    "derender": ("/v1/chat/completions/derender", {
+        "chat_request": {"messages": [{"role": "user", "content": "q"}], "tools": [_TOOL],
+                         "stop": ["zz"], "return_token_ids": True},
+        "prompt_token_ids": [151644, 872, 198, 80, 151645, 198, 151644, 77091, 198],
+        "generate_response": {"request_id": "r1", "choices": [{
+            "index": 0, "finish_reason": "stop", "stop_reason": None, "token_ids": [
+                151667, 198, 562, 198, 151668, 271, 13048, 151657, 198, 4913, 606, 788, 330,
+                455, 1670, 497, 330, 16370, 788, 5212, 66, 788, 330, 87, 95642, 151658,
+                151645]}]}}),
+    "derender_logprobs": ("/v1/chat/completions/derender", {
+        "chat_request": {"messages": [{"role": "user", "content": "q"}], "logprobs": True,
+                         "top_logprobs": 1},
+        "prompt_token_ids": [151644, 872, 198, 80, 151645, 198, 151644, 77091, 198],
+        "generate_response": {"request_id": "r1", "choices": [{
+            "index": 0, "finish_reason": "length", "token_ids": [151667, 562, 151668, 13048],
+            "logprobs": {"content": [
+                {"token_id": t, "logprob": -0.5, "rank": 1,
+                 "top_logprobs": [{"token_id": t, "logprob": -0.5, "rank": 1}]}
+                for t in (151667, 562, 151668, 13048)]}}]}}),
     "responses": ("/v1/responses/render", {
         "input": [{"type": "message", "role": "user", "content": [
                       {"type": "input_text", "text": "a"}]},
@@ -116,9 +136,16 @@ def variants(base: dict[str, Any], pool: tuple[Any, ...] = POOL) -> Iterator[
 
 
 def outcome(status: int, body: Any) -> tuple[Any, ...]:
-    """What is compared: the status, and the prompt ids of a 200."""
+    """What is compared: the status, and the prompt ids of a 200 (a derender's choices and
+    usage, random ids replaced)."""
     if status != 200 or not isinstance(body, dict):
         return (status,)
+    if "choices" in body:
+        from conformance.replay import normalize
+
+        usage = {k: v for k, v in (body.get("usage") or {}).items()  # (tito's reasoning count:
+                 if k != "completion_tokens_details"}  # a documented deviation)
+        return (200, normalize(body["choices"]), usage, body.get("prompt_token_ids"))
     return (200, body.get("token_ids") or body.get("tokens") or body.get("prompt"),
             body.get("token_strs"))
 

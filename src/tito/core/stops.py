@@ -147,7 +147,8 @@ class StopConfig(State, frozen=True):
     def from_request(cls, request: Mapping[str, Any] | Any) -> StopConfig:
         """Read the stop fields of an OpenAI/vLLM request (a dict or any model with attributes).
 
-        Missing or null fields take vLLM's defaults. Every invalid value becomes ``BadRequest``
+        Missing or null fields take vLLM's defaults; empty stop strings are dropped (vLLM's
+        derender ignores them: goldens ``derender_stop_empty``). Every invalid value becomes ``BadRequest``
         with ``param`` set to the offending field, so the app answers 400, never 500.
         """
         data: dict[str, Any] = {}
@@ -158,8 +159,10 @@ class StopConfig(State, frozen=True):
                 value = getattr(request, name, None)
             if value is not None:
                 data[name] = value
-        if "stop" in data:
-            data["stop"] = stop_list(data["stop"])  # OpenAI allows one string, a list, or null
+        if "stop" in data:  # OpenAI allows one string, a list, or null; an empty string is
+            # no stop string (vLLM 0.33's derender ignores it; render refuses it, as vLLM's)
+            stop = stop_list(data["stop"])
+            data["stop"] = [s for s in stop if s != ""] if isinstance(stop, list) else stop
         try:
             return cls.model_validate(data)
         except StateError as exc:
