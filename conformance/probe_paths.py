@@ -10,7 +10,7 @@ cases into a corpus group (``record.py``) so the replay test pins them.
 
 usage: python conformance/probe_paths.py ROUTE MODEL --url MODEL=URL [--limit N]
   ROUTE: chat, completions, tokenize, tokenize_prompt, detokenize, derender,
-  derender_logprobs, responses or messages; MODEL one of record.SERVERS, its render
+  derender_logprobs, derender_completion, responses or messages; MODEL one of record.SERVERS, its render
   server started with record.py's flags (``record.start_server``).
 """
 
@@ -83,6 +83,16 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
                 {"token_id": t, "logprob": -0.5, "rank": 1,
                  "top_logprobs": [{"token_id": t, "logprob": -0.5, "rank": 1}]}
                 for t in (151667, 562, 151668, 13048)]}}]}}),
+    "derender_completion": ("/v1/completions/derender", {
+        "completion_request": {"prompt": "Once upon", "logprobs": 1, "echo": True,
+                               "stop": ["zz"], "return_token_ids": True},
+        "prompt_token_ids": [[7454, 2402]], "prompt_tokens": [2],
+        "generate_responses": [{"request_id": "r1", "choices": [{
+            "index": 0, "finish_reason": "length", "token_ids": [257, 640],
+            "logprobs": {"content": [
+                {"token_id": t, "logprob": -0.5, "rank": 1,
+                 "top_logprobs": [{"token_id": t, "logprob": -0.5, "rank": 1}]}
+                for t in (257, 640)]}}]}]}),
     "responses": ("/v1/responses/render", {
         "input": [{"type": "message", "role": "user", "content": [
                       {"type": "input_text", "text": "a"}]},
