@@ -10,7 +10,8 @@ cases into a corpus group (``record.py``) so the replay test pins them.
 
 usage: python conformance/probe_paths.py ROUTE MODEL --url MODEL=URL [--limit N]
   ROUTE: chat, completions, tokenize, tokenize_prompt, detokenize, derender,
-  derender_logprobs, derender_completion, responses or messages; MODEL one of record.SERVERS, its render
+  derender_logprobs, derender_completion, derender_gptoss, derender_mistral, responses or
+  messages; MODEL one of record.SERVERS, its render
   server started with record.py's flags (``record.start_server``).
 """
 
@@ -93,6 +94,21 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
                 {"token_id": t, "logprob": -0.5, "rank": 1,
                  "top_logprobs": [{"token_id": t, "logprob": -0.5, "rank": 1}]}
                 for t in (257, 640)]}}]}]}),
+    "derender_gptoss": ("/v1/chat/completions/derender", {
+        "chat_request": {"messages": [{"role": "user", "content": "q"}], "tools": [_TOOL]},
+        "prompt_token_ids": [200006, 1428, 200008, 80, 200007, 200006, 173781],
+        "generate_response": {"request_id": "r1", "choices": [{
+            "index": 0, "finish_reason": "stop", "token_ids": [
+                200005, 35644, 200008, 49631, 200007, 200006, 173781, 200005, 12606, 815, 316,
+                28, 44580, 775, 3567, 220, 200003, 4108, 200008, 10848, 66, 1243, 392, 87, 18583,
+                200012]}]}}),
+    "derender_mistral": ("/v1/chat/completions/derender", {
+        "chat_request": {"messages": [{"role": "user", "content": "q"}], "tools": [_TOOL]},
+        "prompt_token_ids": [1, 3, 5024, 4],
+        "generate_response": {"request_id": "r1", "choices": [{
+            "index": 0, "finish_reason": "stop", "token_ids": [
+                16127, 5, 29560, 7567, 1629, 2032, 1113, 1295, 29498, 29495, 1316, 1113, 17452,
+                2032, 10598, 29485, 2032, 1113, 29512, 29507, 1743, 29561, 2]}]}}),
     "responses": ("/v1/responses/render", {
         "input": [{"type": "message", "role": "user", "content": [
                       {"type": "input_text", "text": "a"}]},
