@@ -57,6 +57,27 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
         "tool_choice": {"type": "function", "function": {"name": "get_w"}},
         "logprobs": True, "top_logprobs": 2, "logit_bias": {"5": 1.0},
         "chat_template_kwargs": {"enable_thinking": False}}),
+    "chat_sampling": ("/v1/chat/completions/render", {
+        "messages": [{"role": "user", "content": "q"}], "tools": [_TOOL],
+        "tool_choice": "required", "parallel_tool_calls": False, "n": 2, "seed": 7,
+        "temperature": 0.5, "top_p": 0.9, "top_k": 5, "min_p": 0.1, "repetition_penalty": 1.1,
+        "presence_penalty": 0.2, "frequency_penalty": 0.3, "min_tokens": 1,
+        "max_completion_tokens": 20, "ignore_eos": False, "skip_special_tokens": False,
+        "spaces_between_special_tokens": False, "include_stop_str_in_output": True,
+        "stop_token_ids": [5], "bad_words": ["zz"], "allowed_token_ids": [5, 6, 7],
+        "stream": True, "stream_options": {"include_usage": True,
+                                           "continuous_usage_stats": True},
+        "user": "u", "metadata": {"k": "v"}, "priority": 0, "request_id": "rid",
+        "cache_salt": "salt", "truncate_prompt_tokens": 50,
+        "return_token_ids": True, "add_generation_prompt": True, "echo": False}),
+    "chat_format": ("/v1/chat/completions/render", {
+        "messages": [{"role": "user", "content": "q"}],
+        "response_format": {"type": "json_schema", "json_schema": {
+            "name": "s", "strict": True, "schema": {
+                "type": "object", "properties": {"a": {"type": "integer"}},
+                "required": ["a"]}}},
+        "reasoning_effort": "low", "include_reasoning": True, "logprobs": True,
+        "top_logprobs": 0, "max_tokens": 30}),
     "tokenize": ("/tokenize", {"messages": _MESSAGES, "tools": [_TOOL]}),
     "tokenize_prompt": ("/tokenize", {"prompt": "Hello there", "add_special_tokens": True,
                                       "return_token_strs": True}),
