@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import (
-    derender_ids_corpus, inkling_lazy_corpus, lazy_dump_corpus, message_edges_corpus,
+    derender_entries_corpus, derender_ids_corpus, derender_index_corpus, inkling_lazy_corpus, lazy_dump_corpus, message_edges_corpus,
     nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
     structural_model_corpus, structured_options_corpus, union_parts_corpus,
 )
@@ -59,6 +59,7 @@ from conformance.responses_http_corpus import (
 __all__ = [
     "CHAT_MODELS", "DERENDER_COMPLETION", "DERENDER_ERRORS", "DUMP_TEMPLATE", "END_THINK",
     "END_TOOL_CALL", "EOS_IDS", "EOT", "HARMONY_RETURN", "HTTP_GROUPS", "IM_END", "IM_START",
+    "STREAM_GROUPS",
     "MODELS", "NATIVE", "PARTS_DUMP_TEMPLATE", "PARTS_TEMPLATE", "RENDER_COMPLETION",
     "RENDER_COMPLETION_ERRORS", "STREAM_COMPLETION", "THINK", "TOOLS", "TOOL_CALL", "_tok",
     "chunkings", "ids", "mistral_folder", "mistral_hf_folder", "native_folder",
@@ -268,5 +269,18 @@ HTTP_GROUPS["render_tokenize_lazy_dump"] = lazy_dump_corpus.RENDER_TOKENIZE_LAZY
 HTTP_GROUPS["render_dsv41_shapes"] = message_edges_corpus.RENDER_DSV41_SHAPES
 #: logprob ids past the tokenizers' 32-bit ids: vLLM's 400 where it decodes them
 HTTP_GROUPS["derender_logprob_ids"] = derender_ids_corpus.DERENDER_LOGPROB_IDS
+#: an engine's logprob list longer / shorter than its ids; odd choice indexes (a stream's first
+#: call compared without its state)
+HTTP_GROUPS["derender_logprob_entries"] = derender_entries_corpus.DERENDER_LOGPROB_ENTRIES
+HTTP_GROUPS["derender_choice_index"] = derender_index_corpus.DERENDER_CHOICE_INDEX
+
+#: groups of streams (name -> (server, path, settings key, settings, prompt ids, engine
+#: chunks)), each driven on vLLM as its protocol asks (``record.Recorder.stream``) and replayed
+#: as the chat groups' streams are (``replay.compare_case``)
+STREAM_GROUPS: dict[str, dict[str, tuple[str, str, str, dict[str, Any], list[int],
+                                         list[dict[str, Any]]]]] = {
+    "stream_logprob_entries": derender_entries_corpus.STREAM_LOGPROB_ENTRIES,
+    "stream_choice_index": derender_index_corpus.STREAM_CHOICE_INDEX,
+}
 #: Inkling: OpenAI-typed messages' parts and calls (inkling_lazy_corpus)
 HTTP_GROUPS["render_inkling_lazy"] = inkling_lazy_corpus.RENDER_INKLING_LAZY

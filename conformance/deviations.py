@@ -340,6 +340,21 @@ DEVIATIONS: list[Deviation] = [
               "an engine entry of max_logprobs candidates plus the sampled token (sampled "
               "outside the top-k: max_logprobs + 1 entries, what vLLM's engine sends at the "
               "limit) is accepted; vLLM's batch derender refuses it with 400, its stream takes it"),
+    Deviation("derender_choice_index", "*neg*", "*",
+              "a negative choice index from the engine is a 400 (an index is a position: "
+              "NonNegativeInt, batch and stream); vLLM's derender passes any integer on"),
+    Deviation("derender_choice_index", "*", "error.param", _PARAM_NOTATION),
+    Deviation("derender_choice_index", "qwen3_chat_stream_*", "chunk.choices.0.delta.tool_calls",
+              "a chunk that carries a whole hermes call sends it as one delta (id, name and "
+              "arguments); vLLM's stream sends two deltas of the same call index (the name, then "
+              "the arguments). A client assembles the same call (the stream groups compare that)"),
+    Deviation("stream_choice_index", "*_from*_to*", "*",
+              "a chunk whose choice index is not the one its stream_state was issued for (after "
+              "the stream's first output) is a 400, as the README asks for one state per "
+              "choice; vLLM's stream takes each chunk's index (a client keeping only vLLM's "
+              "fields, which hold no index, gets vLLM's answer from tito too)"),
+    Deviation("stream_choice_index", "*_counting", "*",
+              "a chunk whose choice index is not its stream's is a 400 (see *_from*_to*)"),
     Deviation("*", "partial_char_at_end*", "*",
               "a character cut by the output's end (its UTF-8 bytes incomplete) is flushed as "
               "U+FFFD, so text == tokenizer.decode(ids) in batch and stream; vLLM's incremental "

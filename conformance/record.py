@@ -238,11 +238,17 @@ COMPLETION_GROUPS = ["render_completion", "render_completion_errors", "derender_
 #: every group and the server it is filed under
 GROUP_SERVERS = {**{g: corpus.CHAT_MODELS[s][0] for s in corpus.CHAT_MODELS
                     for g in chat_groups(s)}, **dict.fromkeys(COMPLETION_GROUPS, "gpt2"),
-                 **{g: next(iter(cases.values()))[0] for g, cases in corpus.HTTP_GROUPS.items()}}
+                 **{g: next(iter(cases.values()))[0] for g, cases in corpus.HTTP_GROUPS.items()},
+                 **{g: next(iter(cases.values()))[0]
+                    for g, cases in corpus.STREAM_GROUPS.items()}}
 #: the other servers a group's cases go to
 GROUP_EXTRA_SERVERS = {"derender_errors": {"qwen3"},
                        **{g: {s for s, _, _ in cases.values()}
-                          for g, cases in corpus.HTTP_GROUPS.items()}}
+                          for g, cases in corpus.HTTP_GROUPS.items()},
+                       **{g: {case[0] for case in cases.values()}
+                          for g, cases in corpus.STREAM_GROUPS.items()}}
+#: the groups recorded a server at a time (single calls, or streams of their own)
+SINGLE_GROUPS = {**corpus.HTTP_GROUPS, **corpus.STREAM_GROUPS}
 
 
 def record_all(rec: Recorder, groups: list[str]) -> dict[str, dict[str, Any]]:
@@ -271,9 +277,9 @@ def record_all(rec: Recorder, groups: list[str]) -> dict[str, dict[str, Any]]:
         for name, (path, body) in corpus.DERENDER_ERRORS.items():
             server = "gpt2" if path.startswith("/v1/completions") else "qwen3"
             g["derender_errors"][name] = rec.http(server, path, body)
-    for group, cases in corpus.HTTP_GROUPS.items():
+    for group in SINGLE_GROUPS:
         if group in groups:
-            g[group] = {n: rec.http(server, path, body) for n, (server, path, body) in cases.items()}
+            g[group] = {n: _record_case(rec, group, n) for n in SINGLE_GROUPS[group]}
     if "stream_completion" in groups:
         g["stream_completion"] = {}
         for name in corpus.STREAM_COMPLETION:
@@ -288,6 +294,16 @@ def record_all(rec: Recorder, groups: list[str]) -> dict[str, dict[str, Any]]:
     return g
 
 
+def _record_case(rec: Recorder, group: str, name: str) -> dict[str, Any]:
+    """One case of a single-call group (``corpus.HTTP_GROUPS``) or a stream group
+    (``corpus.STREAM_GROUPS``)."""
+    if group in corpus.HTTP_GROUPS:
+        server, path, body = corpus.HTTP_GROUPS[group][name]
+        return rec.http(server, path, body)
+    server, path, key, settings, prompt, chunks = corpus.STREAM_GROUPS[group][name]
+    return rec.stream(server, path, key, settings, prompt, chunks)
+
+
 def _version(url: str) -> Any:
     with urllib.request.urlopen(url + "/version") as r:
         return json.loads(r.read())
@@ -295,9 +311,10 @@ def _version(url: str) -> Any:
 
 def record_http(groups: list[str], servers: set[str], urls: dict[str, str], vllm: str,
                 tmp: Path) -> tuple[dict[str, dict[str, Any]], Any]:
-    """The cases of HTTP groups (``corpus.HTTP_GROUPS``: independent single calls), asking one
-    server at a time (started unless ``urls`` has it, stopped after its cases), so a group on
-    several models needs no more of the box at once than one server."""
+    """The cases of HTTP groups (``corpus.HTTP_GROUPS``: independent single calls) and stream
+    groups (``corpus.STREAM_GROUPS``), asking one server at a time (started unless ``urls`` has
+    it, stopped after its cases), so a group on several models needs no more of the box at once
+    than one server."""
     answers: dict[tuple[str, str], dict[str, Any]] = {}
     version = None
     for server in sorted(servers):
@@ -312,14 +329,14 @@ def record_http(groups: list[str], servers: set[str], urls: dict[str, str], vllm
             version = version or _version(url)
             rec = Recorder({server: url})
             for group in groups:
-                for name, (s, path, body) in corpus.HTTP_GROUPS[group].items():
-                    if s == server:
-                        answers[(group, name)] = rec.http(server, path, body)
+                for name, case in SINGLE_GROUPS[group].items():
+                    if case[0] == server:
+                        answers[(group, name)] = _record_case(rec, group, name)
         finally:
             if proc is not None:
                 proc.terminate()
                 proc.wait(timeout=30)
-    return {g: {n: answers[(g, n)] for n in corpus.HTTP_GROUPS[g]} for g in groups}, version
+    return {g: {n: answers[(g, n)] for n in SINGLE_GROUPS[g]} for g in groups}, version
 
 
 def main() -> None:
@@ -340,7 +357,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="tito-conformance-"))
     procs = []
     try:
-        if all(g in corpus.HTTP_GROUPS for g in groups):  # single calls: a server at a time
+        if all(g in SINGLE_GROUPS for g in groups):  # single calls: a server at a time
             goldens, version = record_http(groups, groups_servers, urls, args.vllm, tmp)
         else:
             for name in SERVERS:

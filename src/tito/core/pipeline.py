@@ -327,11 +327,14 @@ def step_choice(
     if calls:
         out.tool_calls = tool_calls_out(cfg, state, calls, response_id, choice_index)
 
-    # 6. logprobs (only for the tokens that produced output)
+    # 6. logprobs: every entry the engine sent, as vLLM 0.33 reports them (also more or fewer
+    # than the ids); a stop string that fired drops one entry from the end per id it cut away
+    # (with one entry per id: the entries of the ids up to the match)
     if engine_logprobs is not None:
-        entries = engine_logprobs[
-            : len(ids) if fired_at is None else max(fired_at + 1 - carried, 0)
-        ]
+        entries = engine_logprobs
+        if fired_at is not None:
+            cut = len(ids) - (fired_at + 1 - carried)
+            entries = engine_logprobs[: max(len(engine_logprobs) - cut, 0)]
         out.logprobs, state.lp_context = logprobs.resolve(
             vocab, entries, state.lp_context, cfg.top_logprobs)
 

@@ -102,8 +102,10 @@ def message_logprobs(
     index: int,
 ) -> list[dict[str, Any]]:
     """The entries of ``out.logprobs`` (the chunk ``ids`` stepped from ``before``) that belong to
-    the message: the tokens after whose own step the message is the open item."""
-    entries = out.logprobs or []
+    the message: the tokens after whose own step the message is the open item. An entry is
+    paired with its token, so entries past the chunk's ids (an engine sending more than one a
+    token, which chat and completions show as vLLM does) belong to no item and are left out."""
+    entries = (out.logprobs or [])[: len(ids)]
     if not entries:
         return []
     if not opens_item(open_, out):

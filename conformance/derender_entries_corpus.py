@@ -1,0 +1,96 @@
+"""An engine's logprob list longer or shorter than its token ids (groups
+``derender_logprob_entries``, batch, and ``stream_logprob_entries``, streams).
+
+Why: an engine's ``logprobs.content`` is meant to hold one entry a token id, but nothing on the
+wire says so. vLLM 0.33's derender resolves every entry it is given, in batch and in each
+streamed chunk, chat and completions, with or without a parser (completions' ``text_offset``
+runs on past the text, the entries' tokens added up); tito cut the list to the ids. The cases:
+extra entries at the end or in the middle, fewer entries, none; on qwen3 (reasoning + hermes
+tools; chat and completions), gpt2 (no parser) and gpt-oss (harmony). A stream gives each chunk
+the entries of its own ids, changed the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.corpus_base import EOS_IDS, ids
+
+CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
+PROMPT = [100, 200]
+_WEATHER = {"type": "function", "function": {"name": "get_weather", "parameters": {
+    "type": "object", "properties": {"city": {"type": "string"}}}}}
+#: (server, chat?, output text, extra request fields, chunk sizes)
+_OUTPUTS: dict[str, tuple[str, bool, str, dict[str, Any], list[int]]] = {
+    "qwen3_chat_tools": ("qwen3", True, '<think>\nr\n</think>\n\nHi<tool_call>\n{"name": '
+                         '"get_weather", "arguments": {"city": "P"}}\n</tool_call>',
+                         {"tools": [_WEATHER]}, [4, 5, 100]),
+    "qwen3_chat": ("qwen3", True, "<think>\nr\n</think>\n\nHello world", {}, [2, 2, 100]),
+    "qwen3_cmpl": ("qwen3", False, "Hello world again", {}, [2, 100]),
+    "gpt2_chat": ("gpt2", True, "Hello world again", {}, [2, 100]),
+    "gpt2_cmpl": ("gpt2", False, "Hello world again", {}, [2, 100]),
+    "gptoss_chat": ("gpt-oss", True, "<|channel|>analysis<|message|>r<|end|><|start|>assistant"
+                    "<|channel|>final<|message|>Hello world", {}, [3, 3, 100]),
+}
+MODES = ("more", "more_mid", "fewer", "zero")
+
+
+def _entry(token_id: int, k: int) -> dict[str, Any]:
+    return {"token_id": token_id, "logprob": -0.5 - k, "rank": 1,
+            "top_logprobs": [{"token_id": token_id, "logprob": -0.5 - k, "rank": 1}]}
+
+
+def entries(server: str, token_ids: list[int], mode: str) -> list[dict[str, Any]]:
+    """The entries of ``token_ids`` (one each), changed by ``mode``."""
+    own = [_entry(t, k) for k, t in enumerate(token_ids)]
+    extra = [_entry(t, 9) for t in ids(" XY", server)]
+    return {"more": own + extra, "more_mid": own[:1] + extra + own[1:], "fewer": own[:1],
+            "zero": []}[mode]
+
+
+def _settings(server: str, chat: bool, extra: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    if chat:
+        return "chat_request", {"model": server, "messages": [{"role": "user", "content": "x"}],
+                                "logprobs": True, "top_logprobs": 1, **extra}
+    return "completion_request", {"model": server, "prompt": "x", "logprobs": 1, **extra}
+
+
+def _case(server: str, chat: bool, text: str, extra: dict[str, Any], mode: str,
+          ) -> tuple[str, str, dict[str, Any]]:
+    token_ids = ids(text, server) + [EOS_IDS[server]]
+    key, settings = _settings(server, chat, extra)
+    choice = {"index": 0, "token_ids": token_ids, "finish_reason": "stop",
+              "logprobs": {"content": entries(server, token_ids, mode)}}
+    body: dict[str, Any] = {"model": server, key: settings}
+    if chat:
+        body.update(prompt_token_ids=PROMPT, generate_response={"request_id": "r",
+                                                                "choices": [choice]})
+    else:
+        body.update(prompt_token_ids=[PROMPT], generate_responses=[{"request_id": "r",
+                                                                    "choices": [choice]}])
+    return server, CHAT_D if chat else CMPL_D, body
+
+
+def _stream(server: str, chat: bool, text: str, extra: dict[str, Any], sizes: list[int],
+            mode: str) -> tuple[str, str, str, dict[str, Any], list[int], list[dict[str, Any]]]:
+    token_ids = ids(text, server) + [EOS_IDS[server]]
+    key, settings = _settings(server, chat, extra)
+    chunks, pos = [], 0
+    for n in sizes:
+        part = token_ids[pos:pos + n]
+        pos += n
+        last = pos >= len(token_ids)
+        chunks.append({"request_id": "r", "choices": [{
+            "index": 0, "token_ids": part, "finish_reason": "stop" if last else None,
+            "logprobs": {"content": entries(server, part, mode)}}]})
+        if last:
+            break
+    return server, CHAT_D if chat else CMPL_D, key, settings, PROMPT, chunks
+
+
+DERENDER_LOGPROB_ENTRIES = {f"{name}_{mode}": _case(s, chat, text, extra, mode)
+                            for name, (s, chat, text, extra, _) in _OUTPUTS.items()
+                            for mode in MODES}
+STREAM_LOGPROB_ENTRIES = {f"{name}_{mode}": _stream(s, chat, text, extra, sizes, mode)
+                          for name, (s, chat, text, extra, sizes) in _OUTPUTS.items()
+                          for mode in MODES}

@@ -1,0 +1,141 @@
+"""An engine's logprob list longer or shorter than its token ids (real tokenizers).
+
+vLLM 0.33's derender reports every entry the engine sent, in batch and in each streamed chunk,
+chat and completions (completions' ``text_offset`` running on past the text); goldens
+``derender_logprob_entries`` / ``stream_logprob_entries``. tito cut the list to the ids. Its
+stream stays the batch of the same chunks (the batch's entries are the chunks' entries, joined),
+also when a stop string cuts the output: one entry dropped from the end per id cut away.
+Responses pair each entry with its token, so entries past the ids belong to no item.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from helpers import generate_response, post, stream_chunk
+
+from tito.adapters.app import create_app
+
+CHAT = "/v1/chat/completions/derender"
+COMPLETIONS = "/v1/completions/derender"
+RESPONSES = "/v1/responses/derender"
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(endpoints=["chat_derender", "completions_derender",
+                                            "responses_derender"]))
+
+
+def entry(token_id: int, logprob: float = -0.5) -> dict[str, Any]:
+    return {"token_id": token_id, "logprob": logprob, "rank": 1,
+            "top_logprobs": [{"token_id": token_id, "logprob": logprob, "rank": 1}]}
+
+
+def settings(model: str, completion: bool, **extra: Any) -> dict[str, Any]:
+    if completion:
+        return {"completion_request": {"model": model, "prompt": "x", "logprobs": 1, **extra}}
+    return {"chat_request": {"model": model, "messages": [{"role": "user", "content": "x"}],
+                             "logprobs": True, "top_logprobs": 1,
+                             "chat_template_kwargs": {"enable_thinking": False}, **extra}}
+
+
+def batch(client: TestClient, model: str, ids: list[int], entries: list[dict[str, Any]],
+          completion: bool, **extra: Any) -> dict[str, Any]:
+    response = generate_response(ids, logprobs={"content": entries})
+    body = {"model": model, "prompt_token_ids": [1, 2], **settings(model, completion, **extra)}
+    if completion:
+        body.update(prompt_token_ids=[[1, 2]], generate_responses=[response])
+        return post(client, COMPLETIONS, body)["choices"][0]
+    body["generate_response"] = response
+    return post(client, CHAT, body)["choices"][0]
+
+
+def stream(client: TestClient, model: str, chunks: list[tuple[list[int], list[dict[str, Any]]]],
+           completion: bool, **extra: Any) -> list[dict[str, Any]]:
+    """Each chunk's choice (the last one finishing with ``stop``)."""
+    state, out = None, []
+    for k, (ids, entries) in enumerate(chunks):
+        body: dict[str, Any] = {"model": model, "stream": True, "stream_state": state,
+                                "generate_chunk": stream_chunk(
+                                    ids, logprobs={"content": entries},
+                                    finish_reason="stop" if k == len(chunks) - 1 else None)}
+        if state is None:
+            body.update(prompt_token_ids=[1, 2], **settings(model, completion, **extra))
+        answer = post(client, COMPLETIONS if completion else CHAT, body)
+        state = answer["stream_state"]
+        out += answer["chunk"]["choices"]
+        if state.get("stop_fired"):
+            break
+    return out
+
+
+def tokens(choice: dict[str, Any], completion: bool) -> list[str]:
+    lp = choice["logprobs"]
+    return lp["tokens"] if completion else [e["token"] for e in lp["content"]]
+
+
+def test_every_entry_is_reported_as_vllm_does(client, vocabs):
+    # vLLM 0.33 (goldens derender_logprob_entries): the engine's entries, all of them
+    vocab = vocabs["gpt2"]
+    ids = vocab.encode("Hello world again") + [50256]
+    extra = vocab.encode(" XY")
+    entries = [entry(i) for i in ids] + [entry(i, -9.5) for i in extra]
+    c = batch(client, "gpt2", ids, entries, completion=True)
+    assert c["text"] == "Hello world again"
+    assert c["logprobs"]["tokens"] == ["Hello", " world", " again", "<|endoftext|>", " XY"]
+    assert c["logprobs"]["text_offset"] == [0, 5, 11, 17, 30]
+    mid = [entries[0], *(entry(i, -9.5) for i in extra), *entries[1:len(ids)]]
+    c = batch(client, "qwen3", vocabs["qwen3"].encode("Hello world") + [151645],
+              [entry(i) for i in vocabs["qwen3"].encode(" XY Hello")], completion=False)
+    assert tokens(c, False) == [" XY", " Hello"]
+    assert tokens(batch(client, "gpt2", ids, mid, completion=False), False) == [
+        "Hello", " XY", " world", " again", "<|endoftext|>"]
+    assert tokens(batch(client, "gpt2", ids, entries[:1], completion=True), True) == ["Hello"]
+
+
+@pytest.mark.parametrize("completion", [False, True])
+@pytest.mark.parametrize("stop", [None, ["again"]])
+def test_stream_is_the_batch_of_its_chunks(client, vocabs, completion, stop):
+    """Each chunk with one entry more (or fewer) than its ids: the stream's entries are the
+    batch's of the joined chunks; a stop string drops the entries of the ids it cut, from the
+    end (the chunks after the firing one are never read: one entry an id there)."""
+    vocab = vocabs["gpt2"]
+    ids = vocab.encode("Hello world and again more text") + [50256]
+    x = vocab.encode(" XY")[0]
+    chunks = [(ids[:2], [entry(ids[0]), entry(x, -9.5), entry(ids[1])]),
+              (ids[2:3], []),
+              (ids[3:5], [entry(ids[3]), entry(ids[4]), entry(x, -8.5)]),
+              (ids[5:], [entry(i) for i in ids[5:]])]
+    extra = {"stop": stop} if stop else {}
+    whole = batch(client, "gpt2", ids, [e for _, es in chunks for e in es], completion, **extra)
+    streamed = stream(client, "gpt2", chunks, completion, **extra)
+    if completion:
+        got = {k: [v for c in streamed for v in c["logprobs"][k]] for k in whole["logprobs"]}
+        assert got == whole["logprobs"]
+    else:
+        assert [e for c in streamed for e in c["logprobs"]["content"]] == \
+            whole["logprobs"]["content"]
+    assert " XY" in tokens(whole, completion)
+    if stop:  # the fire at " again" in the third chunk: three ids cut, three entries dropped
+        assert tokens(whole, completion) == ["Hello", " XY", " world", " again", " more"]
+
+
+def test_responses_pair_entries_with_their_tokens(client, vocabs):
+    vocab = vocabs["gpt2"]
+    ids = vocab.encode("Hello world") + [50256]
+    body = {"model": "gpt2", "prompt_token_ids": [1, 2], "responses_request": {
+        "model": "gpt2", "input": "x", "include": ["message.output_text.logprobs"],
+        "top_logprobs": 1}}
+
+    def logprobs(entries: list[dict[str, Any]]) -> list[Any]:
+        got = post(client, RESPONSES, {**body, "generate_response": generate_response(
+            ids, logprobs={"content": entries})})
+        return [part.get("logprobs") for item in got["output"] if item["type"] == "message"
+                for part in item["content"]]
+
+    paired = [entry(i) for i in ids]
+    assert len(logprobs(paired)[0]) == 3
+    assert logprobs(paired + [entry(ids[0], -9.5)]) == logprobs(paired)
