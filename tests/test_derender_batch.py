@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import openai.types as oa
 import openai.types.chat as oac
@@ -181,6 +182,10 @@ def test_models_and_health(client):
     assert resp.status_code == 200
     ids = {m["id"] for m in resp.json()["data"]}
     assert {"qwen3", "mistral-v3", "gpt2"} <= ids
+    # vLLM's card shape: a permission id of 16 hex digits (its random_uuid), stable here
+    perms = [m["permission"][0]["id"] for m in resp.json()["data"]]
+    assert all(re.fullmatch(r"modelperm-[0-9a-f]{16}", p) for p in perms), perms
+    assert perms == [m["permission"][0]["id"] for m in client.get("/v1/models").json()["data"]]
     assert client.get("/health").status_code == 200
     assert "/v1/chat/completions/derender" in client.get("/openapi.json").json()["paths"]
 

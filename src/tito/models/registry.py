@@ -33,11 +33,11 @@ else the first served name in sorted order (a folder that fails to load is skipp
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
 import time
-import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -279,7 +279,8 @@ class ModelRegistry:
         """OpenAI/vLLM ``GET /v1/models`` body; the default model comes first.
 
         ``root`` is the served name (vLLM puts the model path there; a Lambda path says nothing
-        useful to clients). ``permission`` mirrors vLLM's card with a stable id. The cards come
+        useful to clients). ``permission`` mirrors vLLM's card with a stable id of vLLM's shape
+        (16 hex digits, as its ``random_uuid``; here a hash of the name). The cards come
         from the settings files: listing loads no model.
         """
         specs = dict(self._specs)
@@ -298,7 +299,7 @@ def _model_card(model: ServedModel | ModelSpec) -> dict[str, Any]:
         "max_model_len": model.config.max_model_len,
         "permission": [
             {
-                "id": f"modelperm-{zlib.crc32(model.name.encode()):08x}",
+                "id": f"modelperm-{hashlib.blake2b(model.name.encode(), digest_size=8).hexdigest()}",
                 "object": "model_permission",
                 "created": model.created,
                 "allow_create_engine": False,
