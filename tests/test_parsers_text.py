@@ -1,12 +1,14 @@
 """``tito.core.parsers._text.held_suffix`` (tried only where a marker's first character is) is
-the plain definition: the longest suffix of the text that is a proper prefix of a marker."""
+the plain definition: the longest suffix of the text that is a proper prefix of a marker; and
+``scan_to`` (the phases' "emit to the first marker, else hold a marker prefix") is
+``find_first`` and ``held_suffix`` as the phases wrote them before it (session 42)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tito.core.parsers._text import held_suffix
+from tito.core.parsers._text import find_first, held_suffix, scan_to
 
 
 def _reference(text: str, markers: list[str]) -> int:
@@ -34,3 +36,16 @@ def test_held_suffix_examples() -> None:
     assert held_suffix("a<</thin", ["</think>", "<think>"]) == 6
     assert held_suffix("<think>", ["<think>"]) == 0  # a whole marker is not held
     assert held_suffix("ab<", ["<<", "<"]) == 1
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(CHARS, max_size=20), markers=MARKERS, holds=MARKERS,
+       start=st.integers(0, 21), final=st.booleans())
+def test_scan_to_is_find_first_then_the_held_suffix(
+    text: str, markers: list[str], holds: list[str], start: int, final: bool
+) -> None:
+    start = min(start, len(text))
+    hit, marker = find_first(text, markers, start)
+    keep = 0 if final or hit != -1 else held_suffix(text[start:], [*markers, *holds])
+    stop = hit if hit != -1 else len(text) - keep
+    assert scan_to(text, markers, start, final, holds) == (hit, marker, stop)

@@ -51,6 +51,28 @@ def find_first(text: str, markers: Sequence[str], start: int = 0) -> tuple[int, 
     return best_pos, best
 
 
+def scan_to(
+    text: str, markers: Sequence[str], start: int, final: bool, holds: Sequence[str] = ()
+) -> tuple[int, str | None, int]:
+    """How far the text from ``start`` is decided: ``(hit, marker, stop)``. ``hit`` and
+    ``marker``: the first of ``markers`` (:func:`find_first`; -1 and None when none); ``stop``:
+    ``hit``, or, with no marker, the end less a trailing proper prefix of one of ``markers`` or
+    ``holds`` (never matched) to hold back (nothing at ``final``). The phases that emit up to
+    the first marker write ``text[start:stop]``; with no marker they hold ``text[stop:]``.
+
+    >>> scan_to("ab<x>c<", ["<x>"], 0, False), scan_to("ab <x", ["<x>"], 0, False)
+    ((2, '<x>', 2), (-1, None, 3))
+    """
+    hit, marker = -1, None  # (find_first's search, inlined: one call on the per-chunk path)
+    for m in markers:
+        pos = text.find(m, start)
+        if pos != -1 and (hit == -1 or pos < hit or (pos == hit and len(m) > len(marker or ""))):
+            hit, marker = pos, m
+    if hit != -1 or final:
+        return hit, marker, (len(text) if hit == -1 else hit)
+    return -1, None, len(text) - held_suffix(text[start:], (*markers, *holds) if holds else markers)
+
+
 def is_proper_prefix(text: str, markers: Sequence[str]) -> bool:
     """True when ``text`` is a non-empty proper prefix of a marker (more text may complete it)."""
     return bool(text) and any(len(text) < len(m) and m.startswith(text) for m in markers)

@@ -58,7 +58,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from tito.core.parsers._text import find_first, held_suffix
+from tito.core.parsers._text import scan_to
 from tito.core.parsers.inkling_state import HEADER_LIMIT, WS_HOLD, InklingState, Phase
 from tito.core.parsers.tools._base import ToolCallDelta, ToolParser
 from tito.core.vocab import Vocab
@@ -223,11 +223,9 @@ class _Run:
         pos, n = 0, len(s)
         while pos < n:
             looking = CLOSERS if st.phase == "tool" else MARKERS
-            hit, marker = find_first(s, looking, pos)
+            hit, marker, stop = scan_to(s, looking, pos, final)
             if st.phase == "header":
-                stop = n if hit == -1 else hit
-                keep = 0 if final or hit != -1 else held_suffix(s[pos:], looking)
-                if stop - keep - pos > HEADER_LIMIT:  # rule 1: too long, it is content
+                if stop - pos > HEADER_LIMIT:  # rule 1: too long, it is content
                     st.phase = "content"
                     continue
                 if hit == -1:
@@ -241,12 +239,10 @@ class _Run:
                 pos = hit + len(marker or "")
                 self.marker(marker or "")
                 continue
+            self.side(s[pos:stop])
             if hit == -1:
-                keep = 0 if final else held_suffix(s[pos:], looking)
-                self.side(s[pos: n - keep])
-                st.buf = s[n - keep:]
+                st.buf = s[stop:]
                 return
-            self.side(s[pos:hit])
             pos = hit + len(marker or "")
             self.marker(marker or "")
         st.buf = ""

@@ -102,7 +102,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tito.core.parsers import reasoning_count, reasoning_lead
-from tito.core.parsers._text import drop_markers, find_first, held_suffix
+from tito.core.parsers._text import drop_markers, scan_to
 from tito.core.parsers.reasoning_count import marker_ids
 from tito.core.parsers.reasoning_formats import (  # the table's names: public here too
     REASONING_PARSERS,
@@ -263,14 +263,11 @@ def _scan(parser: ReasoningParser, st: ReasoningState, text: str,
             content.append(s[pos:])
             break
         looking = _looking(parser, st, implicit)
-        hit, marker = find_first(s, looking, pos)
-        side = reasoning if st.phase == "think" else content
+        hit, marker, stop = scan_to(s, looking, pos, final, parser.holds)
+        (reasoning if st.phase == "think" else content).append(s[pos:stop])
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], (*looking, *parser.holds))
-            side.append(s[pos : len(s) - keep])
-            st.held = s[len(s) - keep :]
+            st.held = s[stop:]
             break
-        side.append(s[pos:hit])
         pos = hit + len(marker or "")
         if marker == parser.content_end and st.phase == "pre":
             st.answered = True
@@ -389,12 +386,10 @@ def _content_end(
     """In ``done``: drop the first ``content_end``; hold a trailing proper prefix of it. Returns
     where the rest of ``s`` (content) starts; a held prefix is left in ``st.held``."""
     marker = parser.content_end
-    hit = s.find(marker, pos)
+    hit, _, stop = scan_to(s, (marker,), pos, final)
+    content.append(s[pos:stop])
     if hit != -1:
-        content.append(s[pos:hit])
         st.answered = True
         return hit + len(marker)
-    keep = 0 if final else held_suffix(s[pos:], (marker,))
-    st.held = s[len(s) - keep :]
-    content.append(s[pos : len(s) - keep])
+    st.held = s[stop:]
     return len(s)

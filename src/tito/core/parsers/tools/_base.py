@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from tito.core.parsers._text import ASCII_WS, find_first, held_suffix, is_proper_prefix
+from tito.core.parsers._text import ASCII_WS, is_proper_prefix, scan_to
 from tito.core.state import Field, State
 
 #: Longest call header (lead markers excluded) kept while waiting for a call's name (characters).
@@ -270,14 +270,12 @@ class ToolParser:
         marker); a trailing proper prefix of one, or of one of ``holds`` (never matched), is held
         back. The ``text`` phase of every marker-led format."""
         markers = (marker,) if isinstance(marker, str) else marker
-        hit, _ = find_first(s, markers, pos)
-        if hit != -1:
-            self._content(st, out, s[pos:hit])
-            st.phase = phase
-            return hit, False
-        keep = 0 if final else held_suffix(s[pos:], (*markers, *holds))
-        self._content(st, out, s[pos : len(s) - keep])
-        return len(s) - keep, keep > 0
+        hit, _, stop = scan_to(s, markers, pos, final, holds)
+        self._content(st, out, s[pos:stop])
+        if hit == -1:
+            return stop, stop < len(s)
+        st.phase = phase
+        return hit, False
 
     def _on_rest(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """Phase ``rest``: after the calls, everything is content."""

@@ -73,7 +73,7 @@ import json
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix, scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools._xml_head import HeadResult
@@ -273,13 +273,10 @@ class XmlCallParser(XmlValueParser):
     _on_vraw = _on_vstr
 
     def _value(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        ends = self._value_ends()
-        hit, marker = find_first(s, ends, pos)
+        hit, marker, stop = scan_to(s, self._value_ends(), pos, final)
+        self._feed(st, out, s[pos:stop])
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], ends)
-            self._feed(st, out, s[pos : len(s) - keep])
-            return len(s) - keep, keep > 0
-        self._feed(st, out, s[pos:hit])
+            return stop, stop < len(s)
         self._end_value(st, out)
         st.phase = "args"
         return (hit + len(marker) if marker == self.param_close else hit), False

@@ -65,7 +65,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers._text import is_proper_prefix, scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, Out, Work
 from tito.core.parsers.tools._json import (
     Header,
@@ -293,11 +293,10 @@ class DeepSeekV3Parser(ObjectCallParser):
         content through its call end marker (or up to the section's end marker, which ``sep``
         consumes); then the section goes on."""
         ends = (self.call_end, self.calls_end)
-        hit, marker = find_first(s, ends, pos)
+        hit, marker, stop = scan_to(s, ends, pos, final)
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], ends)
-            self._content(st, out, s[pos : len(s) - keep])
-            return len(s) - keep, keep > 0
+            self._content(st, out, s[pos:stop])
+            return stop, stop < len(s)
         end = hit + len(self.call_end) if marker == self.call_end else hit
         self._content(st, out, s[pos:end])
         st.phase = "sep"

@@ -51,7 +51,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tito.core.parsers._text import ASCII_WS, find_first, held_suffix
+from tito.core.parsers._text import ASCII_WS, find_first, scan_to
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._xml_head import HeadResult, quoted_attr
@@ -115,11 +115,10 @@ class DotsParser(MinimaxM2Parser):
         """An unknown tool's call: content through its ``</invoke>`` (or up to the block's end),
         then the block goes on."""
         ends = (self.call_close, self.section_end)
-        hit, marker = find_first(s, ends, pos)
+        hit, marker, stop = scan_to(s, ends, pos, final)
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], ends)
-            self._content(st, out, s[pos : len(s) - keep])
-            return len(s) - keep, keep > 0
+            self._content(st, out, s[pos:stop])
+            return stop, stop < len(s)
         end = hit + len(marker) if marker == self.call_close else hit
         self._content(st, out, s[pos:end])
         st.phase = "sect"

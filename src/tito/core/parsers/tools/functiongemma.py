@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers._text import is_proper_prefix, scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools.gemma4 import _CLOSERS, _SKIP, _VALUE_WS, Gemma4Parser
 
@@ -122,11 +122,9 @@ class FunctionGemmaParser(Gemma4Parser):
     def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """A value opened by a misspelt ``<escape>``: dropped up to the next ``<escape>`` (then
         the next member), or the call's end (or the next call's start), which ends the call."""
-        ends = (ESCAPE, self.call_close, self.call_open)
-        hit, marker = find_first(s, ends, pos)
+        hit, marker, stop = scan_to(s, (ESCAPE, self.call_close, self.call_open), pos, final)
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], ends)
-            return len(s) - keep, keep > 0
+            return stop, stop < len(s)
         if marker == ESCAPE:
             st.phase = "args"
             return hit + len(ESCAPE), False

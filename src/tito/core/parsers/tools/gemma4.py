@@ -79,7 +79,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers._text import find_first, is_proper_prefix, scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._xml import XmlCallParser
 from tito.core.parsers.tools.gemma4_leaves import VALUE_PHASES, Gemma4Leaves
@@ -235,12 +235,10 @@ class Gemma4Parser(Gemma4Leaves):
     def _on_bare(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         paren = st.stack in ("P", "p")  # the outermost ``(``: its ``)`` ends a bare leaf
         stops = (",", "}", "]", self.call_close, *((")",) if paren else ()))
-        hit, _ = find_first(s, stops, pos)
-        stop = len(s) if hit == -1 else hit
-        keep = 0 if final or hit != -1 else held_suffix(s[pos:], (self.call_close,))
-        self._bare_text(st, out, s[pos : stop - keep])
+        hit, _, stop = scan_to(s, stops, pos, final)  # (only the call's end has a prefix)
+        self._bare_text(st, out, s[pos:stop])
         if hit == -1 and not final:
-            return stop - keep, keep > 0
+            return stop, stop < len(s)
         self._end_bare(st, out)
         st.phase = "args"
         return stop, False
@@ -251,23 +249,20 @@ class Gemma4Parser(Gemma4Leaves):
         """A KEY past :data:`HEADER_LIMIT` with no ``:``: dropped up to the call's end, as the
         batch drops it (which sees the whole text: no ``:`` within the bound, then the call's
         end); a ``<|tool_call>`` there is dropped too (vLLM's batch: one call)."""
-        hit = s.find(self.call_close, pos)
-        if hit != -1:
-            self._close_all(st, out)
-            st.phase = "text"
-            return hit + len(self.call_close), False
-        keep = 0 if final else held_suffix(s[pos:], (self.call_close,))
-        return len(s) - keep, keep > 0
+        hit, _, stop = scan_to(s, (self.call_close,), pos, final)
+        if hit == -1:
+            return stop, stop < len(s)
+        self._close_all(st, out)
+        st.phase = "text"
+        return hit + len(self.call_close), False
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        ends = (self.call_close, self.call_open)
-        hit, marker = find_first(s, ends, pos)
-        if hit != -1:
-            self._close_all(st, out)
-            st.phase = "text"  # (a next call's ``<|tool_call>`` is read there)
-            return hit + (len(marker) if marker == self.call_close else 0), False
-        keep = 0 if final else held_suffix(s[pos:], ends)
-        return len(s) - keep, keep > 0
+        hit, marker, stop = scan_to(s, (self.call_close, self.call_open), pos, final)
+        if hit == -1:
+            return stop, stop < len(s)
+        self._close_all(st, out)
+        st.phase = "text"  # (a next call's ``<|tool_call>`` is read there)
+        return hit + (len(marker) if marker == self.call_close else 0), False
 
     # -- pieces ----------------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix
+from tito.core.parsers._text import find_first, scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
 
 OPEN = "<|content_invoke_tool_json|>"
@@ -72,12 +72,10 @@ class InklingParser(ToolParser):
     # -- phases ---------------------------------------------------------------------------------
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit, _ = find_first(s, (OPEN,), pos)
+        hit, _, stop = scan_to(s, (OPEN,), pos, final)
+        self._content(st, out, s[pos:stop])
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], (OPEN,))
-            self._content(st, out, s[pos: len(s) - keep])
-            return len(s) - keep, keep > 0
-        self._content(st, out, s[pos:hit])
+            return stop, stop < len(s)
         st.phase = "head"
         st.depth, st.insec, st.in_str, st.esc, st.key, st.expect = 0, False, False, False, "", ""
         return hit + len(OPEN), False
@@ -236,11 +234,8 @@ class InklingParser(ToolParser):
 def _limit(s: str, pos: int, final: bool) -> tuple[int, bool]:
     """Where the block's body ends in ``s[pos:]``: (the closer's index, False), or (the index
     of a trailing closer prefix held back, True), or (``len(s)``, False)."""
-    hit, _ = find_first(s, CLOSERS, pos)
-    if hit != -1:
-        return hit, False
-    keep = 0 if final else held_suffix(s[pos:], CLOSERS)
-    return len(s) - keep, keep > 0
+    hit, _, stop = scan_to(s, CLOSERS, pos, final)
+    return stop, hit == -1 and stop < len(s)
 
 
 def _closer(s: str, at: int) -> str:

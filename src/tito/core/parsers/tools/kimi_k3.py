@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix
+from tito.core.parsers._text import scan_to
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools._xml import XmlCallParser
 from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
@@ -97,11 +97,10 @@ class KimiK3Parser(XmlCallParser):
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         markers = (*self._starts(st), *DROPPED)
-        hit, marker = find_first(s, markers, pos)
+        hit, marker, stop = scan_to(s, markers, pos, final)
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], markers)
-            self._content(st, out, s[pos : len(s) - keep])
-            return len(s) - keep, keep > 0
+            self._content(st, out, s[pos:stop])
+            return stop, stop < len(s)
         if marker in DROPPED:
             self._content(st, out, s[pos:hit])
             return hit + len(marker or ""), False  # a channel marker: dropped

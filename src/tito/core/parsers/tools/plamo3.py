@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix
+from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix, scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, Out, Work
 from tito.core.parsers.tools._json import NEED, Header, match_leads, skip_ws
 from tito.core.parsers.tools.deepseek_v3 import DeepSeekV3Parser
@@ -201,12 +201,10 @@ class Plamo3Parser(DeepSeekV3Parser):
         up to the next marker (vLLM's engine drops it in its preamble); the arguments marker
         goes back to ``aopen``, which reads the arguments (vLLM's too); the request's end (then
         consumed), the section's end or the next request end the call with ``{}`` (``sep``)."""
-        hit, marker = find_first(s, _AOPEN_STOPS, pos)
+        hit, marker, stop = scan_to(s, _AOPEN_STOPS, pos, final)
+        self._content(st, out, s[pos:stop])
         if hit == -1:
-            keep = 0 if final else held_suffix(s[pos:], _AOPEN_STOPS)
-            self._content(st, out, s[pos : len(s) - keep])
-            return len(s) - keep, keep > 0
-        self._content(st, out, s[pos:hit])
+            return stop, stop < len(s)
         st.phase = "aopen"
         if marker == BEGIN_ARGS:
             return hit, False
