@@ -7,7 +7,10 @@ streamed chunk, chat and completions, with or without a parser (completions' ``t
 runs on past the text, the entries' tokens added up); tito cut the list to the ids. The cases:
 extra entries at the end or in the middle, fewer entries, none; on qwen3 (reasoning + hermes
 tools; chat and completions), gpt2 (no parser) and gpt-oss (harmony). A stream gives each chunk
-the entries of its own ids, changed the same way.
+the entries of its own ids, changed the same way. The ``*_repair_*`` cases put the first byte
+token of a character split over several ("a🫠b" on qwen3) at a chunk's end with an entry more or
+fewer: the next chunk's U+FFFD pieces are repaired with the sampled ids before them, which vLLM's
+batch reads from the entries and its stream from the chunks' ids (tito: the entries, both).
 """
 
 from __future__ import annotations
@@ -94,3 +97,30 @@ DERENDER_LOGPROB_ENTRIES = {f"{name}_{mode}": _case(s, chat, text, extra, mode)
 STREAM_LOGPROB_ENTRIES = {f"{name}_{mode}": _stream(s, chat, text, extra, sizes, mode)
                           for name, (s, chat, text, extra, sizes) in _OUTPUTS.items()
                           for mode in MODES}
+
+
+def _repair(mode: str) -> list[tuple[list[int], list[dict[str, Any]]]]:
+    """"a🫠b" + EOS on qwen3 in two chunks, the first ending with the emoji's first byte token
+    and one entry more (an extra after it) or fewer (its own left out) than its ids."""
+    token_ids = ids("a\U0001fae0b", "qwen3") + [EOS_IDS["qwen3"]]
+    first, rest = token_ids[:2], token_ids[2:]
+    own = [_entry(t, 0) for t in first]
+    lead = own + [_entry(ids(" XY", "qwen3")[0], 9)] if mode == "more" else own[:1]
+    return [(first, lead), (rest, [_entry(t, 0) for t in rest])]
+
+
+for _mode in ("more", "fewer"):
+    for _chat in (True, False):
+        _name = f"qwen3_{'chat' if _chat else 'cmpl'}_repair_{_mode}"
+        _parts = _repair(_mode)
+        _key, _settings_ = _settings("qwen3", _chat, {"chat_template_kwargs": {
+            "enable_thinking": False}} if _chat else {})
+        _server, _path, _body = _case("qwen3", _chat, "a\U0001fae0b", {"chat_template_kwargs": {
+            "enable_thinking": False}} if _chat else {}, "zero")
+        _choice = (_body.get("generate_response") or _body["generate_responses"][0])["choices"][0]
+        _choice["logprobs"] = {"content": [e for _, es in _parts for e in es]}
+        DERENDER_LOGPROB_ENTRIES[_name] = (_server, _path, _body)
+        STREAM_LOGPROB_ENTRIES[_name] = ("qwen3", _path, _key, _settings_, PROMPT, [
+            {"request_id": "r", "choices": [{
+                "index": 0, "token_ids": part, "finish_reason": "stop" if k else None,
+                "logprobs": {"content": es}}]} for k, (part, es) in enumerate(_parts)])
