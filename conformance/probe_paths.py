@@ -9,7 +9,7 @@ this way. A difference is a lead, not a verdict: settle it on vLLM's server, the
 cases into a corpus group (``record.py``) so the replay test pins them.
 
 usage: python conformance/probe_paths.py ROUTE MODEL --url MODEL=URL [--limit N]
-  ROUTE: chat, completions, tokenize, tokenize_prompt, detokenize, derender,
+  ROUTE: chat, completions, tokenize, tokenize_flags, tokenize_prompt, detokenize, derender,
   derender_logprobs, derender_completion, derender_gptoss, derender_mistral, responses or
   messages; MODEL one of record.SERVERS, its render
   server started with record.py's flags (``record.start_server``).
@@ -79,6 +79,13 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
         "reasoning_effort": "low", "include_reasoning": True, "logprobs": True,
         "top_logprobs": 0, "max_tokens": 30}),
     "tokenize": ("/tokenize", {"messages": _MESSAGES, "tools": [_TOOL]}),
+    "tokenize_flags": ("/tokenize", {
+        "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}],
+        "add_generation_prompt": False, "continue_final_message": True,
+        "add_special_tokens": True, "return_token_strs": True,
+        "chat_template_kwargs": {"enable_thinking": False}, "tool_choice": "auto",
+        "tools": [_TOOL], "documents": [{"title": "t", "text": "d"}],
+        "mm_processor_kwargs": {}}),
     "tokenize_prompt": ("/tokenize", {"prompt": "Hello there", "add_special_tokens": True,
                                       "return_token_strs": True}),
     "detokenize": ("/detokenize", {"tokens": [9707, 1052, 151643]}),
