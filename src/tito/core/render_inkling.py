@@ -63,7 +63,11 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["MARKERS", "InklingEncodingError", "effort_level", "encode", "marker_ids"]
+from tito.core.message_union import custom_typed
+from tito.core.render_messages import TokenizeMessages
+
+__all__ = ["MARKERS", "InklingEncodingError", "effort_level", "encode", "marker_ids",
+           "tokenize_messages"]
 
 #: every marker the encoding writes, with the other spellings a vocabulary may give it (an
 #: Inkling vocabulary holds the XML content kind as one of its unused slots)
@@ -182,6 +186,22 @@ def encode(messages: Sequence[Mapping[str, Any]], tools: Any, *,
     if add_generation_prompt:
         ids.append(markers["message_model"])
     return ids
+
+
+def tokenize_messages(body: Sequence[Any], messages: list[dict[str, Any]]) -> TokenizeMessages:
+    """This encoding's ``/tokenize`` fix-up (:class:`~tito.core.render_messages.TokenizeMessages`):
+    the tokenize body types an assistant as OpenAI's when its custom type refuses it or sets no
+    more fields (a null content, a ``reasoning: {}``, a number ``tool_call_id``:
+    :func:`tito.core.message_union.custom_typed`); its calls are then an iterable that vLLM's
+    chat preprocessing consumes (parsed, checked: the render's) before the encoding reads them,
+    so the encoding writes none of them."""
+    unwritten = [isinstance(sent, dict) and sent.get("role") == "assistant"
+                 and "tool_calls" in sent and not custom_typed(sent) for sent in body]
+    if not any(unwritten):
+        return TokenizeMessages(messages)
+    return TokenizeMessages(messages, [
+        {k: v for k, v in msg.items() if k != "tool_calls"} if drop else msg
+        for drop, msg in zip(unwritten, messages, strict=True)])
 
 
 def _effort_text(level: float) -> str:

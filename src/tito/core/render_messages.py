@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tito.core.message_union import custom_typed, typed_tools
 from tito.core.render_parts import content_for_template, join_texts, refuse_prompt_embeds
@@ -27,6 +27,16 @@ class NormalizedMessages:
 
     messages: list[dict[str, Any]]
     media_parts: list[dict[str, Any]]
+
+
+class TokenizeMessages(NamedTuple):
+    """An encoding's ``/tokenize`` fix-up (its ``tokenize_messages``): vLLM 0.33 hands the encoding
+    the tokenize body's own messages, where tito renders a chat request built of them.
+    ``render``: the messages render reads (normalizes, then encodes); ``encoder``: the ones the
+    encoding reads in their place, None when the same."""
+
+    render: list[dict[str, Any]]
+    encoder: list[dict[str, Any]] | None = None
 
 
 

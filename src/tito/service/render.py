@@ -160,25 +160,25 @@ def render_chat_wire(
     responses: bool = False,
     builtin_tools: bool = False,
     tokenize: bool = False,
-    unwritten_calls: frozenset[int] = frozenset(),
+    encoder_messages: list[dict[str, Any]] | None = None,
     before_sampling: Callable[[], None] | None = None,
     harmony_previous: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """``render_chat_request(...).to_wire()``, what the render functions answer, without
     building the models when no value needs their checks (:mod:`tito.service.render_wire`):
-    the same dict, the same errors. ``tokenize``: for ``/tokenize``; ``unwritten_calls``: the
-    messages whose calls vLLM's tokenize body left an iterable its chat preprocessing consumes
-    (parsed, checked) before Inkling's encoding reads them (it writes none of them)."""
+    the same dict, the same errors. ``tokenize``: for ``/tokenize``; ``encoder_messages``: what
+    a native encoding reads in place of the request's messages (an encoding's ``/tokenize``
+    fix-up, :class:`tito.core.render_messages.TokenizeMessages`)."""
     return _render_chat(request, settings, model, header_request_id, responses, wire=True,
                         builtin_tools=builtin_tools, tokenize=tokenize,
-                        unwritten_calls=unwritten_calls,
+                        encoder_messages=encoder_messages,
                         before_sampling=before_sampling, harmony_previous=harmony_previous)
 
 
 def _render_chat(
     request: ChatCompletionRequest, settings: RenderSettings | None, model: ServedModel | None,
     header_request_id: str | None, responses: bool, *, wire: bool, builtin_tools: bool = False,
-    tokenize: bool = False, unwritten_calls: frozenset[int] = frozenset(),
+    tokenize: bool = False, encoder_messages: list[dict[str, Any]] | None = None,
     before_sampling: Callable[[], None] | None = None,
     harmony_previous: Sequence[Mapping[str, Any]] | None = None,
 ) -> Any:
@@ -260,9 +260,9 @@ def _render_chat(
         tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
         media: list[dict[str, Any]] = []
     elif native is not None and normalized is not None:  # an encoding of vLLM's, by code
-        encoded = native_prompt(model, request.messages, normalized, tools, kwargs,
-                                tokenize=tokenize, responses=responses,
-                                unwritten_calls=unwritten_calls)
+        encoded = native_prompt(model, (request.messages if encoder_messages is None
+                                        else encoder_messages), normalized, tools, kwargs,
+                                tokenize=tokenize, responses=responses)
         if isinstance(encoded, str):  # DeepSeek's text, tokenized without special tokens
             if truncate_to is None:
                 _fail_fast(vocab, encoded, budget, model.max_model_len, "messages")

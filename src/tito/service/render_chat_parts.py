@@ -97,8 +97,7 @@ def chat_messages(request: ChatCompletionRequest, template: Any, native: str | N
 def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
                   conversation: core_render.NormalizedMessages,
                   tools: list[dict[str, Any]] | None, kwargs: Mapping[str, Any], *,
-                  tokenize: bool = False, responses: bool = False,
-                  unwritten_calls: frozenset[int] = frozenset()) -> str | list[int]:
+                  tokenize: bool = False, responses: bool = False) -> str | list[int]:
     """The prompt of a model vLLM renders with its own encoding: the text of DeepSeek-V3.2's
     (:mod:`tito.core.render_dsv32`) or DeepSeek-V4's (:mod:`tito.core.render_dsv4`), from the
     template-ready ``conversation``, the mode from the kwargs; DeepSeek-V4.1's
@@ -106,18 +105,13 @@ def native_prompt(model: ServedModel, messages: list[dict[str, Any]],
     as vLLM's conversation parse rewrites them in place (the conversation's); Inkling's ids
     (:mod:`tito.core.render_inkling`), from the request's ``messages``. The template kwargs'
     tools win over the request's; a conversation the encoding refuses is vLLM's 400.
-    ``tokenize``: for ``/tokenize``, which checks its body's own messages;
-    ``unwritten_calls``: the messages whose calls vLLM's tokenize body left an iterable that its
-    chat preprocessing consumes before Inkling's encoding reads them (none are written: an
-    OpenAI-typed assistant's, :mod:`tito.service.tokenize`). ``responses``: the messages are a
+    ``tokenize``: for ``/tokenize``, which checks its body's own messages (``messages``: as its
+    encoding's fix-up has them, :mod:`tito.service.tokenize`). ``responses``: the messages are a
     Responses request's, built as plain lists by vLLM (no body types them)."""
     native = model.config.native_renderer
     tools = kwargs["tools"] if kwargs.get("tools") is not None else tools
     try:
         if native == "inkling":
-            if unwritten_calls:
-                messages = [{k: v for k, v in m.items() if k != "tool_calls"}
-                            if i in unwritten_calls else m for i, m in enumerate(messages)]
             return _inkling_prompt(model, messages, conversation, tools, kwargs, tokenize,
                                    responses)
         if native == "deepseek_v4":

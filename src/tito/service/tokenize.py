@@ -10,13 +10,16 @@ vLLM does for the padded rows an engine can sample.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
 
+from tito.core import render_dsv41, render_inkling
 from tito.core.message_union import custom_typed
 from tito.core.mistral import MistralVocab
 from tito.core.render import tokenize_prompt
+from tito.core.render_messages import TokenizeMessages
 from tito.errors import BadRequest, InvalidField, SchemaError
 from tito.models import ServedModel, get_registry
 from tito.models.hf import ENCODES_EMPTY
@@ -37,6 +40,13 @@ from tito.service.render_chat_parts import check_request_template, lazy_content
 from tito.service.render_common import _check_mm_processor_kwargs
 
 __all__ = ["detokenize", "tokenize"]
+
+#: each encoding's ``/tokenize`` fix-up (:class:`tito.core.render_messages.TokenizeMessages`):
+#: vLLM hands these encodings the tokenize body's own messages
+_FIXUPS: dict[str | None, Callable[[list[Any], list[dict[str, Any]]], TokenizeMessages]] = {
+    "deepseek_v41": render_dsv41.tokenize_messages,
+    "inkling": render_inkling.tokenize_messages,
+}
 
 
 def _body_takes(fields: dict[str, Any], messages: Any) -> bool:
@@ -65,16 +75,18 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         fields = {name: getattr(request, name) for name in request.model_fields_set
                   if name != "return_token_strs" and name in TokenizeChatRequest.model_fields}
         fields.setdefault("add_special_tokens", False)
-        # (only Inkling's and DeepSeek-V4.1's encodings read it: they take the raw messages;
-        # and vLLM's harmony render, which reads it as the chat render does: its reasoning)
-        if model.config.native_renderer not in ("inkling", "deepseek_v41") \
-                and not is_harmony_model(model):
+        harmony = is_harmony_model(model)
+        native = model.config.native_renderer
+        fixup = _FIXUPS.get(native)
+        # (only the encodings with a fix-up read it: they take the body's messages; and vLLM's
+        # harmony render, which reads it as the chat render does: its reasoning)
+        if fixup is None and not harmony:
             fields["messages"] = [{k: v for k, v in m.items() if k != "reasoning_content"}
                                   for m in fields.get("messages") or []]
         # vLLM's template path checks the tokenize body's defaults written out, so its rule
         # sees add_generation_prompt true (tito.protocol.raw_rules); its native encodings
         # (DeepSeek-V3.2) never look
-        if model.config.native_renderer is None:
+        if native is None:
             fields.setdefault("add_generation_prompt", True)
         # what vLLM's tokenize takes though its chat render refuses it: an empty tool list,
         # template kwargs for a Mistral tokenizer (mistral-common has no template to give them)
@@ -90,7 +102,6 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                     # iterable as it is, even an empty list: its chat request lists it)
                     raise BadRequest(f"messages[{i}].tool_calls must be a list for a Mistral "
                                      "tokenizer.", param=f"messages[{i}].tool_calls")
-        harmony = is_harmony_model(model)
         body_messages = fields.get("messages")
         if harmony:  # (vLLM's body dump: lazily validated parts are gone, not checked)
             from tito.core.harmony import lazy_content_dumped  # gpt-oss only
@@ -100,14 +111,7 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             # calls a message type without them holds; the chat request's model would list them)
             fields["messages"] = [{k: v for k, v in m.items() if k != "tool_calls"}
                                   if tool_calls_ignored(m) else m for m in fields["messages"]]
-        # (DeepSeek-V4.1's encoder reads those calls as sent, unlisted: put back after the chat
-        # request is built; a tool message's are gone, merged into a user turn)
-        unlisted = {i: m["tool_calls"] for i, m in enumerate(body_messages or ())
-                    if model.config.native_renderer == "deepseek_v41" and isinstance(m, dict)
-                    and "tool_calls" in m
-                    and m.get("role") != "tool" and tool_calls_ignored(m)}
         # harmony renders none; the encodings of ENCODES_EMPTY encode an empty conversation
-        native = model.config.native_renderer
         if not request.messages and not harmony and native not in ENCODES_EMPTY:
             raise BadRequest(
                 "Cannot apply chat template to an empty conversation. Provide at least one message.",
@@ -139,18 +143,12 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                     raise BadRequest(f"1 validation error:\n  {loc}: {first['msg']}") from None
                 raise SchemaError(f"1 validation error:\n  {loc}: {first['msg']}",
                                   param=loc) from None
-        for i, calls in unlisted.items():
-            chat.messages[i] = {**chat.messages[i], "tool_calls": calls}
-        # (Inkling: its body types an assistant as OpenAI's when its custom type refuses it or
-        # sets no more fields, a null content, a ``reasoning: {}``, a number ``tool_call_id``;
-        # those calls are parsed, then never written)
-        unwritten = frozenset(
-            i for i, m in enumerate(body_messages or ()) if native == "inkling"
-            and isinstance(m, dict) and m.get("role") == "assistant" and "tool_calls" in m
-            and not custom_typed(m))
+        encoder = None
+        if fixup is not None and isinstance(body_messages, list):
+            chat.messages, encoder = fixup(body_messages, chat.messages)
         # the engine request's ids, its wire dict built without the models when it can be
         ids = render_chat_wire(chat, model=model, tokenize=True,
-                               unwritten_calls=unwritten)["token_ids"]
+                               encoder_messages=encoder)["token_ids"]
         if native == "inkling" and any(lazy_content(m) for m in request.messages or []):
             # (its body keeps reasoning_content: checked on the body's messages, not renamed)
             raise BadRequest("message content must be a string or a sequence of parts")
