@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import (
-    derender_entries_corpus, derender_ids_corpus, derender_index_corpus, inkling_lazy_corpus, lazy_dump_corpus, message_edges_corpus,
+    assistant_union_corpus, derender_entries_corpus, derender_ids_corpus,
+    derender_index_corpus, inkling_lazy_corpus, lazy_dump_corpus, message_edges_corpus,
     nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
     structural_model_corpus, structured_options_corpus, union_parts_corpus,
 )
@@ -284,3 +285,4 @@ STREAM_GROUPS: dict[str, dict[str, tuple[str, str, str, dict[str, Any], list[int
 }
 #: Inkling: OpenAI-typed messages' parts and calls (inkling_lazy_corpus)
 HTTP_GROUPS["render_inkling_lazy"] = inkling_lazy_corpus.RENDER_INKLING_LAZY
+HTTP_GROUPS["render_assistant_union"] = assistant_union_corpus.RENDER_ASSISTANT_UNION

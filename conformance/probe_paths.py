@@ -33,8 +33,10 @@ POOL: tuple[Any, ...] = (None, "x", "", 5, -1, 1.5, True, [], {}, ["a"], [5], {"
 INTS: tuple[Any, ...] = (0, 32767, 32768, 151935, 151936, 201088, 2**31 - 1, 2**31, 2**32 - 1,
                          2**32, 2**53 + 1, 2**63 - 1, 2**63, 2**64, -2**31 - 1, -2**63 - 1,
                          [2**32], [2**63], 1e20, -0.0)
-#: the keys vLLM's message types know, added to each chat message that lacks them
-MESSAGE_KEYS = ("content", "name", "tool_calls", "tool_call_id", "reasoning", "tools", "task")
+#: the keys vLLM's message types know, added to each chat message that lacks them (the OpenAI
+#: assistant type's own three since session 42: one it refuses leaves the custom type)
+MESSAGE_KEYS = ("content", "name", "tool_calls", "tool_call_id", "reasoning", "tools", "task",
+                "function_call", "audio", "refusal")
 #: the keys of the Responses input item types, added to each input item that lacks them
 ITEM_KEYS = ("type", "role", "content", "id", "status", "name", "call_id", "arguments",
              "output", "summary", "encrypted_content", "phase")

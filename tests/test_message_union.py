@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pydantic
+import pytest
 from hypothesis import example, given, settings, strategies as st
 from openai.types.chat import (
     ChatCompletionAssistantMessageParam,
@@ -17,7 +18,7 @@ from openai.types.chat import (
     ChatCompletionFunctionToolParam,
 )
 
-from tito.core.message_union import custom_typed, openai_part_fits, typed_tools
+from tito.core.message_union import custom_typed, openai_part_fits, openai_refuses, typed_tools
 from tito.protocol.chat import normalize_messages
 
 GOLDEN = Path(__file__).resolve().parent.parent / "conformance" / "goldens" / "message_union.json"
@@ -178,3 +179,41 @@ def test_assistant_typed_dicts_answer_vllms_400() -> None:
         assert resp.status_code == status, (message, resp.text)
         if status == 400:
             assert resp.json()["error"]["type"] == "Bad Request"
+
+
+_FIELD_VALUES = st.one_of(_VALUES, _TYPED, st.lists(_VALUES, max_size=1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(fields=st.dictionaries(st.sampled_from(["audio", "function_call", "refusal"]),
+                              _FIELD_VALUES, max_size=3))
+def test_openai_refuses_as_openais_assistant_type(fields) -> None:
+    """``openai_refuses``: whether OpenAI's assistant type refuses the fields only it types
+    (``function_call`` / ``audio`` typed dicts, ``refusal`` a string; each nullable), against
+    openai's own type validated by pydantic as vLLM's union does (a string content, which
+    both of vLLM's types take)."""
+    message = {"role": "assistant", "content": "x", **fields}
+    try:
+        _ASSISTANT.validate_python(message)
+        fits = True
+    except pydantic.ValidationError:
+        fits = False
+    assert openai_refuses(message) is not fits, message
+
+
+def test_a_message_openais_type_refuses_is_the_custom_types() -> None:
+    """When OpenAI's assistant type refuses a field only it types, vLLM 0.33's union has only
+    its custom type left: its parts are read permissively (a text part without its text), and
+    a message it refuses too fits no type, the request's schema 400 (fuzz_render seed 755 case
+    260: a part ``3`` beside ``function_call: []``; vLLM's verdicts in
+    ``conformance/goldens/render_assistant_union.json``)."""
+    textless = {"role": "assistant", "content": [{"type": "text"}], "function_call": []}
+    assert custom_typed(textless)
+    assert normalize_messages([textless])
+    for fields in ({"content": [3], "function_call": []}, {"content": "x", "refusal": 5,
+                                                            "task": 5},
+                   {"content": "x", "function_call": [], "reasoning": 5},
+                   {"content": "x", "audio": 5, "tools": 5}):
+        with pytest.raises(ValueError, match="fits no message type"):
+            normalize_messages([{"role": "assistant", **fields}])
+    assert normalize_messages([{"role": "assistant", "content": [3], "function_call": None}])

@@ -17,8 +17,8 @@ from typing import Any
 
 from tito.core.tag_model import lax_bool
 
-__all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "breakpoint_fits", "custom_typed",
-           "lax_bool_fits", "openai_part_fits", "typed_tools"]
+__all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "breakpoint_fits", "custom_refuses",
+           "custom_typed", "lax_bool_fits", "openai_part_fits", "openai_refuses", "typed_tools"]
 
 
 #: Media part type -> the key holding its payload, and the placeholder type templates see
@@ -247,6 +247,39 @@ def openai_part_fits(role: str, part: Any) -> bool:
     return key in part and fits(part[key]) and (kind == "refusal" or breakpoint_fits(part))
 
 
+def custom_refuses(message: Mapping[str, Any]) -> bool:
+    """Whether vLLM 0.33's custom message type refuses ``message``: a part no custom part type
+    takes, a null or object content (it types ``str`` or a list), a reasoning or calls of the
+    wrong shape, a typed field of the wrong type, tools that are not its tool list."""
+    content = message.get("content")
+    calls = message.get("tool_calls")
+    return (isinstance(content, list) and any(_part_fields(p) is None for p in content)
+            or _reasoning_fields(message.get("reasoning")) is None
+            or not isinstance(content, (str, list)) and "content" in message
+            or not (calls is None or isinstance(calls, list) and all(
+                isinstance(c, Mapping) and isinstance(c.get("id"), str)
+                and isinstance(c.get("function"), Mapping) for c in calls))
+            or any(key in message and not isinstance(message[key], kinds)
+                   for key, kinds in _CUSTOM_TYPES)
+            or "tools" in message and typed_tools(message["tools"]) is False)
+
+
+def openai_refuses(message: Mapping[str, Any]) -> bool:
+    """Whether the OpenAI assistant type refuses an assistant ``message`` by a field only it
+    types: ``function_call`` (openai's ``FunctionCall``: ``name`` and ``arguments`` strings),
+    ``audio`` (``id`` a string), ``refusal`` (a string), each nullable. The custom type then
+    takes it, its parts a list checked permissively, or nothing does (a schema 400); found by
+    fuzz_render seed 755 case 260 (``function_call: []`` beside a part ``3``)."""
+    if message.get("role") != "assistant":
+        return False
+    call, audio, refusal = (message.get(k) for k in ("function_call", "audio", "refusal"))
+    return (call is not None and not (isinstance(call, Mapping) and isinstance(
+                call.get("name"), str) and isinstance(call.get("arguments"), str))
+            or audio is not None and not (isinstance(audio, Mapping)
+                                          and isinstance(audio.get("id"), str))
+            or refusal is not None and not isinstance(refusal, str))
+
+
 def custom_typed(message: Mapping[str, Any]) -> bool:
     """Whether vLLM 0.33 reads this message as its custom message type, whose content parts are
     a list validated up front and permissively (a text part without its text is skipped), rather
@@ -258,19 +291,14 @@ def custom_typed(message: Mapping[str, Any]) -> bool:
     openai = _OPENAI_KEYS.get(role)  # type: ignore[arg-type]
     if openai is None:
         return True
+    if custom_refuses(message):
+        return False
+    if openai_refuses(message):
+        return True  # (both refusing it is the request's schema error: tito.protocol.chat)
     content = message.get("content")
     parts = [_part_fields(p) for p in content] if isinstance(content, list) else []
     calls = message.get("tool_calls")
     reasoning = _reasoning_fields(message.get("reasoning"))
-    if None in parts or reasoning is None or not isinstance(content, (str, list)) and (
-            "content" in message) or not (
-            calls is None or isinstance(calls, list) and all(
-            isinstance(c, Mapping) and isinstance(c.get("id"), str)
-            and isinstance(c.get("function"), Mapping) for c in calls)) or any(
-            key in message and not isinstance(message[key], kinds)
-            for key, kinds in _CUSTOM_TYPES) or (
-            "tools" in message and typed_tools(message["tools"]) is False):
-        return False  # the custom type refuses it (a null or object content too: str or list)
     if role == "tool" and not isinstance(message.get("tool_call_id"), str):
         return True  # the OpenAI tool type needs its call id
     if role == "assistant" and "tool_calls" in message and calls is None:

@@ -17,6 +17,7 @@ from pydantic import (
     model_validator,
 )
 
+from tito.core.message_union import custom_refuses, openai_refuses
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -153,6 +154,12 @@ def _check_typed_fields(msg: dict[str, Any], role: str, i: int) -> None:
                              "(OpenAI's assistant message type, the only one a null content "
                              "fits, types them as a list).")
         fields: tuple[tuple[str, Any], ...] = _ASSISTANT_FIELDS
+    elif role == "assistant" and openai_refuses(msg):
+        if custom_refuses(msg):  # (OpenAI's type refuses a field only it types)
+            raise ValueError(f"messages[{i}] fits no message type: OpenAI's assistant type "
+                             "refuses its function_call / audio / refusal, vLLM's custom "
+                             "type its other fields or parts.")
+        return
     elif (role not in _LAZY_CONTENT and not _openai_function(msg)
           or role == "tool" and not isinstance(msg.get("tool_call_id"), str)):
         fields = _CUSTOM_FIELDS
