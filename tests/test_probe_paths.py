@@ -53,6 +53,6 @@ def test_a_variant_changes_exactly_its_path() -> None:
 
 
 def test_outcome_compares_status_and_prompt_ids() -> None:
-    assert pp.outcome(200, {"token_ids": [1, 2]}) == (200, [1, 2])
-    assert pp.outcome(200, {"tokens": [3]}) == (200, [3])
+    assert pp.outcome(200, {"token_ids": [1, 2]}) == (200, [1, 2], None)
+    assert pp.outcome(200, {"tokens": [3], "token_strs": ["a"]}) == (200, [3], ["a"])
     assert pp.outcome(400, {"error": {}}) == (400,)
