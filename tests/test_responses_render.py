@@ -120,6 +120,13 @@ def test_derender_context_carries_the_response_fields(client):
         ({"model": "gpt-oss", "input": "Hi", "tool_choice": {"type": [1]}}, "body.tool_choice"),
         ({"model": "qwen3", "input": "Hi", "tool_choice": {"type": "custom", "name": [[0]]},
           "tools": [{"type": "function", "name": {"a": 1}}]}, "tool_choice"),
+        # (an output_text annotation whose type is an object was a 500: fuzz_hard seed 203)
+        ({"model": "gpt-oss", "input": [{"role": "assistant", "type": "message", "content": [
+            {"type": "output_text", "text": "b", "annotations": [{"type": {"a": 1}}]}]}]},
+         "body.input"),
+        ({"model": "qwen3", "input": [{"role": "assistant", "type": "message", "content": [
+            {"type": "output_text", "text": "b", "annotations": [{"type": [1]}]}]}]},
+         "body.input"),
     ],
 )
 def test_bad_inputs_are_clear_400s(client, body, param):

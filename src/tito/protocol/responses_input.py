@@ -119,7 +119,8 @@ def _annotation_fits(value: Any) -> bool:
     """One ``output_text`` annotation of the SDK's union (its required fields typed; an index
     as pydantic's lax int reads it, :func:`tito.core.tag_model.lax_int`: ``"1.0"`` and
     ``"1_0"`` are indexes, ``"\u0663"`` and ``1e20`` are not, as in vLLM 0.33)."""
-    fields = _ANNOTATIONS.get(value.get("type")) if isinstance(value, dict) else None
+    kind = value.get("type") if isinstance(value, dict) else None
+    fields = _ANNOTATIONS.get(kind) if isinstance(kind, str) else None  # (a dict: unhashable)
     return fields is not None and all(
         lax_int(value.get(k)) is not None if t is int else isinstance(value.get(k), t)
         for k, t in fields.items())
