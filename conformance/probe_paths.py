@@ -9,7 +9,7 @@ this way. A difference is a lead, not a verdict: settle it on vLLM's server, the
 cases into a corpus group (``record.py``) so the replay test pins them.
 
 usage: python conformance/probe_paths.py ROUTE MODEL --url MODEL=URL [--limit N]
-  ROUTE: chat, completions, tokenize, tokenize_flags, tokenize_prompt, detokenize, derender,
+  ROUTE: chat, completions, completions_multi, tokenize, tokenize_flags, tokenize_prompt, detokenize, derender,
   derender_logprobs, derender_completion, derender_gptoss, derender_mistral, responses or
   messages; MODEL one of record.SERVERS, its render
   server started with record.py's flags (``record.start_server``).
@@ -139,6 +139,12 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
             "index": 0, "finish_reason": "stop", "token_ids": [
                 16127, 5, 29560, 7567, 1629, 2032, 1113, 1295, 29498, 29495, 1316, 1113, 17452,
                 2032, 10598, 29485, 2032, 1113, 29512, 29507, 1743, 29561, 2]}]}}),
+    "completions_multi": ("/v1/completions/render", {
+        "prompt": [[9707, 1052], [13048]], "max_tokens": 5, "n": 2, "echo": True,
+        "logprobs": 0, "prompt_logprobs": 1, "suffix": None, "user": "u", "seed": 1,
+        "add_special_tokens": False, "response_format": {"type": "json_object"},
+        "return_tokens_as_token_ids": True, "truncate_prompt_tokens": 1,
+        "allowed_token_ids": [5, 6], "min_tokens": 2, "ignore_eos": True}),
     "responses": ("/v1/responses/render", {
         "input": [{"type": "message", "role": "user", "content": [
                       {"type": "input_text", "text": "a"}]},
