@@ -1625,3 +1625,24 @@ def test_an_empty_chunk_before_a_closing_marker_decides_nothing():
             st, c, _ = p.step(st, piece, final=k == len(pieces) - 1)
             content.append(c)
         assert "".join(content) == p.step(p.initial(), text, final=True)[1] == "I.\n Let"
+
+
+def test_xlam_skips_an_element_that_is_no_call_after_a_call():
+    """xlam: an element without ``"name"`` (a misspelt ``"nname"``) or ``"arguments"`` after a
+    call is skipped and the list goes on, as vLLM 0.33's xlam batch skips it (fuzz seed 119,
+    ``fuzz/xlam/2``: vLLM's calls ``get_weather``, ``get_time``; tito ended the list there and
+    made the rest content). Its text is content (vLLM drops it: ``text_kept``); in first place
+    such an element ends the list (a JSON list of other objects stays text, as vLLM's batch)."""
+    from helpers import drive_tools
+
+    p = make_tool_parser("xlam")
+    call = '{"name": "f", "arguments": {}}'
+    for bad in ('{"nname": "g", "arguments": {}}', '{"name": "g"}', '{"name": "g", "x": [1, "}"]}'):
+        text = f'[{call}, {bad}, {{"name": "g", "arguments": {{"x": 1}}}}]'
+        want = (bad, [("f", "{}"), ("g", '{"x": 1}')])
+        assert drive_tools(p, [text]) == want, bad
+        for size in (1, 3, 7):
+            assert drive_tools(p, [text[i : i + size] for i in range(0, len(text), size)] + [""]) \
+                == want, (bad, size)
+    for text in ('[{"a": 1}]', f'[{{"nname": "g", "arguments": {{}}}}, {call}]'):
+        assert drive_tools(p, [text]) == (text, [])

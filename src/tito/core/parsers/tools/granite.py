@@ -43,10 +43,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import Out, Work
-from tito.core.parsers.tools._json import scan
-from tito.core.parsers.tools.json_list import JsonListParser
+from tito.core.parsers.tools.json_list import JsonListParser, on_skip, skip_element
 
 TOOL_TOKEN = "<|tool_call|>"  # Granite 3.0: one special token
 TOOL_STRING = "<tool_call>"  # Granite 3.1: plain text
@@ -72,26 +70,7 @@ class GraniteParser(JsonListParser):
         return self._text_until(st, s, pos, out, final, (TOOL_TOKEN, TOOL_STRING), "head")
 
     def _invalid_header(self, st: Work, s: str, pos: int, end: int, out: Out) -> tuple[int, bool]:
-        brace = s.find("{", pos, end)  # the lead (marker, "[", ",") holds no brace
-        if brace == -1:  # no element started: the list ends, as in the other list formats
-            return super()._invalid_header(st, s, pos, end, out)
-        st.depth, st.in_str, st.esc = 0, False, False  # scan the element again from its "{"
-        st.phase = "skip"
-        return brace, False  # the lead is the list's markup, dropped
+        # (no element started: the list ends, as in the other list formats)
+        return skip_element(st, s, pos, end) or super()._invalid_header(st, s, pos, end, out)
 
-    def _on_skip(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        kind, i = scan(st, s, pos, self._interrupts())
-        self._content(st, out, s[pos:i])
-        if kind == "done":
-            st.phase = "sep"
-            return i, False
-        if kind == "more":
-            return i, False
-        if s.startswith(self.stop_markers, i):  # a new list starts: the element ends here
-            st.in_str = st.esc = False
-            st.phase = "text"
-            return i, False
-        if not final and is_proper_prefix(s[i:], self.stop_markers):
-            return i, True
-        self._content(st, out, s[i])
-        return i + 1, False
+    _on_skip = on_skip

@@ -37,7 +37,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import Out, Work
+from tito.core.parsers.tools._json import scan
 from tito.core.parsers.tools._objects import ObjectCallParser
 
 @dataclass(frozen=True)
@@ -73,6 +75,42 @@ class JsonListParser(ObjectCallParser):
             return i + 1, False
         self._content(st, out, run)
         return i, False
+
+
+def skip_element(st: Work, s: str, pos: int, end: int) -> tuple[int, bool] | None:
+    """A malformed element ``s[pos:end]`` (its header is no call) whose ``{`` came: phase
+    ``skip`` from that brace (the lead before it, ``[`` or ``,``, is the list's markup, dropped);
+    None when no element started. For the formats that skip such an element and read on
+    (granite, xlam after a call), with :func:`on_skip` as their ``_on_skip``."""
+    brace = s.find("{", pos, end)  # the lead (marker, "[", ",") holds no brace
+    if brace == -1:
+        return None
+    st.depth, st.in_str, st.esc = 0, False, False  # scan the element again from its "{"
+    st.phase = "skip"
+    return brace, False
+
+
+def on_skip(
+    self: JsonListParser, st: Work, s: str, pos: int, out: Out, final: bool
+) -> tuple[int, bool]:
+    """Phase ``skip``: a malformed element's text is content up to the brace that closes it (the
+    JSON scanner), then ``sep``: the list goes on; a marker outside strings (a new list)
+    ends it there (``text`` reads on)."""
+    kind, i = scan(st, s, pos, self._interrupts())
+    self._content(st, out, s[pos:i])
+    if kind == "done":
+        st.phase = "sep"
+        return i, False
+    if kind == "more":
+        return i, False
+    if s.startswith(self.stop_markers, i):  # a new list starts: the element ends here
+        st.in_str = st.esc = False
+        st.phase = "text"
+        return i, False
+    if not final and is_proper_prefix(s[i:], self.stop_markers):
+        return i, True
+    self._content(st, out, s[i])
+    return i + 1, False
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,10 @@ took the block) a list may open again, as at the start.
 
 Where vLLM differs: it reads one block (the first framing whose JSON parses); tito reads every
 block. Its batch needs the whole list to parse (a cut list is content; tito keeps the
-calls that came), drops elements without ``"arguments"`` but keeps the others (tito ends the list
-there), and its stream guesses calls with regexes before the JSON is complete.
+calls that came), drops the elements that are no call (no ``"name"`` or ``"arguments"``) and
+keeps the others: tito skips such an element after a call (``skip``: its text is content, the
+list goes on), one in first place ends the list (a JSON list of other objects stays text); and
+its stream guesses calls with regexes before the JSON is complete.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import ClassVar
 
 from tito.core.parsers._text import ASCII_WS, is_proper_prefix
 from tito.core.parsers.tools._base import Out, Work
-from tito.core.parsers.tools.json_list import JsonListParser
+from tito.core.parsers.tools.json_list import JsonListParser, on_skip, skip_element
 
 #: block openers (```json before ```: the longer one wins) -> (state code, closer or "")
 _BLOCKS = {"```json": ("j", "```"), "```": ("f", "```"), "<tool_call>": ("t", "</tool_call>"),
@@ -54,6 +56,15 @@ class XlamParser(JsonListParser):
     normalize_args: ClassVar[bool] = True
     stop_markers: ClassVar[tuple[str, ...]] = ("```", "</tool_call>")
     marker_tokens: ClassVar[tuple[str, ...]] = ("<tool_call>", "</tool_call>", "[TOOL_CALLS]")
+
+    def _invalid_header(self, st: Work, s: str, pos: int, end: int, out: Out) -> tuple[int, bool]:
+        """An element after a call that is no call (no ``"name"``, no ``"arguments"``) is
+        skipped and the list goes on, as vLLM's batch skips it (session 42, fuzz seed 119);
+        the first element ends the list (a JSON list of other objects stays text)."""
+        skipped = skip_element(st, s, pos, end) if st.phase == "next" else None
+        return skipped or super()._invalid_header(st, s, pos, end, out)
+
+    _on_skip = on_skip
 
     def _on_start(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos
