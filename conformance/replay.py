@@ -279,8 +279,10 @@ def strip_echo(want: dict[str, Any], got: dict[str, Any],
         return got, "", 0
     if text.endswith(want_text):
         prefix = text[:len(text) - len(want_text)]
-    elif prompt and prompt != ANY_PROMPT and text.startswith(prompt):
-        prefix = prompt  # (the output part differs: its own difference, after the prompt)
+    elif prompt is not None and prompt != ANY_PROMPT and text.startswith(prompt):
+        # (the output part differs: its own difference, after the prompt; "" with
+        # return_token_ids, whose echo has the prompt's logprob entries and no text)
+        prefix = prompt
     else:
         return got, "", 0
     out = {**got, "text": text[len(prefix):]}

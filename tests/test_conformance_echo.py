@@ -102,6 +102,17 @@ def test_an_echo_whose_output_differs_is_judged_by_its_start() -> None:
     assert ("choices.0.text", " out", " other") in found  # (the prompt cut off)
     found = list(replay._echo_diffs(want, {"text": "y other"}, "choices.0.", "x"))
     assert ("choices.0.echo_prompt", "x", "y") in found
+    # an echo of no text (return_token_ids) still cuts the prompt's logprob entries when the
+    # output part differs (fuzz seed 422 case 24, mistral-v3-hf-cmpl: a special token kept)
+    lps = {"tokens": [" out"], "token_logprobs": [-1.0], "top_logprobs": [None],
+           "text_offset": [0]}
+    echoed = {"tokens": ["<s>", " x", " other"], "token_logprobs": [None, -2.0, -1.0],
+              "top_logprobs": [None, None, None], "text_offset": [0, 3, 5]}
+    found = list(replay._echo_diffs({"text": " out", "logprobs": lps},
+                                    {"text": " other", "logprobs": echoed}, "choices.0.", ""))
+    assert ("choices.0.logprobs.tokens.0", " out", " other") in found
+    assert ("choices.0.echo_prefix", None, {"text": "", "logprob_entries": 2}) in found
+    assert not [d for d in found if d[0].endswith(("echo_prompt", "text_offset.0"))]
 
 
 @pytest.mark.parametrize("index", [0, 1, 2])
