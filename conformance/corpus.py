@@ -33,7 +33,9 @@ from conformance.chat_http_corpus import (
 from conformance.corpus_edge import (
     DERENDER_CHAT_EDGE, RENDER_CHAT_EDGE, RENDER_CHAT_EDGE_ERRORS, STREAM_CHAT_EDGE,
 )
-from conformance.edge_values_corpus import DERENDER_STOP_EMPTY, TOKENS_IDS
+from conformance.edge_values_corpus import (
+    DERENDER_STOP_EMPTY, RENDER_TEMPLATE_VARS, TOKENS_IDS,
+)
 from conformance.corpus_gptoss import (
     DERENDER_CHAT_GPTOSS, RENDER_CHAT_GPTOSS, RENDER_CHAT_GPTOSS_ERRORS, STREAM_CHAT_GPTOSS,
 )
@@ -84,7 +86,7 @@ CHAT_MODELS: dict[str, tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]
 #: groups of single HTTP cases (name -> (server, path, body)), each recorded and replayed as is
 HTTP_GROUPS: dict[str, dict[str, tuple[str, str, dict[str, Any]]]] = {
     "render_media_errors": RENDER_MEDIA, "tokens_gptoss": TOKENS_GPTOSS, "tokens_ids": TOKENS_IDS,
-    "derender_stop_empty": DERENDER_STOP_EMPTY,
+    "derender_stop_empty": DERENDER_STOP_EMPTY, "render_template_vars": RENDER_TEMPLATE_VARS,
     "render_chat_template": RENDER_CHAT_TEMPLATE, "render_chat_messages": RENDER_CHAT_MESSAGES,
     "render_responses_items": RENDER_RESPONSES_ITEMS,
     "render_responses_tools": RENDER_RESPONSES_TOOLS,

@@ -1,6 +1,7 @@
 """HTTP cases at the edges of values no other group reaches: ``/detokenize`` ids past what each
 tokenizer's decoder reads (``tokens_ids``) and an empty stop string in a derender body
-(``derender_stop_empty``). Found by ``probe_paths.py`` (``--pool ints``, the derender routes);
+(``derender_stop_empty``), the generation flags a chat template sees (``render_template_vars``).
+Found by ``probe_paths.py`` (``--pool ints``, the derender routes, ``tokenize_flags``);
 recorded by ``record.py``, replayed by ``replay.py`` as every ``corpus.HTTP_GROUPS`` group.
 """
 
@@ -45,4 +46,26 @@ DERENDER_STOP_EMPTY: dict[str, tuple[str, str, dict[str, Any]]] = {
         "generate_responses": [{"request_id": "r", "choices": [{
             "index": 0, "finish_reason": "length", "token_ids": [257, 640, 257]}]}]})
        for tag, stop in (("only", [""]), ("first", ["", " time"]), ("str", ""))},
+}
+
+
+#: what a chat template sees of the generation flags: transformers (so vLLM) hands it
+#: ``add_generation_prompt`` but not ``continue_final_message`` (undefined, whatever the
+#: request's ``chat_template_kwargs`` say), and cuts a continued final message after its text
+_VARS = ("[{{ continue_final_message }}|{{ add_generation_prompt }}|{{ tokenize }}]"
+         "{% for m in messages %}<{{ m.content }}>{% endfor %}END")
+_TURNS = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a b"}]
+RENDER_TEMPLATE_VARS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    f"{route}_{tag}": ("qwen3-trusted", path, {
+        "model": "qwen3", "messages": _TURNS, "chat_template": _VARS, **body})
+    for route, path in (("chat", "/v1/chat/completions/render"), ("tokenize", "/tokenize"))
+    for tag, body in (
+        ("continue", {"add_generation_prompt": False, "continue_final_message": True}),
+        ("plain", {"add_generation_prompt": False}),
+        ("generation", {}),
+        ("kwargs_continue", {"add_generation_prompt": False,
+                             "chat_template_kwargs": {"continue_final_message": True}}),
+        ("kwargs_tito_flag", {"add_generation_prompt": False, "continue_final_message": True,
+                              "chat_template_kwargs": {"tito_continue_final_message": False}}),
+        ("kwargs_tokenize", {"chat_template_kwargs": {"tokenize": True}}))
 }

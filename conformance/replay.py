@@ -389,6 +389,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_chat_mistral_errors", "derender_chat_mistral", "stream_chat_mistral",
           "render_chat_edge", "render_chat_edge_errors", "derender_chat_edge", "stream_chat_edge",
           "render_media_errors", "tokens_gptoss", "tokens_ids", "derender_stop_empty",
+          "render_template_vars",
           "render_chat_template", "render_chat_messages",
           "render_responses_items", "render_responses_tools", "render_responses_custom",
           "render_responses_custom_gptoss", "tokenize_harmony_reasoning",

@@ -36,11 +36,14 @@ where vLLM and Hugging Face made choices a client can observe:
   (joined with ``"\n"``) in the list format too, as vLLM 0.33 does (other parts keep the list).
 * **Rendering** (:func:`render_chat`): template variables are the tokenizer's special-token
   strings, then the effective ``chat_template_kwargs``, then ``messages``, ``tools``,
-  ``documents``, ``add_generation_prompt`` and ``continue_final_message`` (which kwargs cannot
-  override: the caller passes the kwargs' ``tools`` / ``documents`` as those, where vLLM's merge
-  lets them win). ``continue_final_message`` follows ``transformers``: the final message is rendered
-  with a marker appended and the prompt is cut right before it, so the template's end-of-turn
-  text disappears whatever the template.
+  ``documents`` and ``add_generation_prompt`` (which kwargs cannot override: the caller passes
+  the kwargs' ``tools`` / ``documents`` as those, where vLLM's merge lets them win).
+  ``continue_final_message`` follows ``transformers``: the final message is rendered with a
+  marker appended and the prompt is cut right before it, so the template's end-of-turn text
+  disappears whatever the template; like ``transformers`` (so vLLM) the template does not get
+  the flag as ``continue_final_message`` (undefined there, whatever the kwargs say), only as
+  tito's own ``tito_continue_final_message`` (tito's shipped Mistral template reads it, as it
+  reads tito's ``fromjson`` filter).
 * **Tokenization** (:func:`tokenize_prompt`): chat prompts without special tokens (the template
   wrote them), completions prompts with them; character offsets per token; truncation keeping the
   last (``left``, the default) or first (``right``) N tokens; the assistant mask from the
@@ -111,7 +114,7 @@ __all__ = [
 #: Template variables that come from the request's own fields and that kwargs cannot replace.
 RESERVED_TEMPLATE_VARIABLES = frozenset(
     {"messages", "tools", "documents", "add_generation_prompt", "continue_final_message",
-     "chat_template", "tokenize"}
+     "tito_continue_final_message", "chat_template", "tokenize"}
 )
 
 _CONTINUE_TAG = "CONTINUE_FINAL_MESSAGE_TAG "
@@ -190,7 +193,7 @@ def render_chat(
         tools=tools,
         documents=documents,
         add_generation_prompt=add_generation_prompt,
-        continue_final_message=continue_final_message,
+        tito_continue_final_message=continue_final_message,
     )
     try:
         rendered: RenderedTemplate = template.render(context, limits=limits)
