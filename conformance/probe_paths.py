@@ -230,9 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     path, base = ROUTES[args.route]
     tito = replay.Tito()
     n = diffs = 0
+    # (qwen3-trusted serves qwen3 taking a request's own template: tito too, as the replay)
+    trusted = args.model.endswith("-trusted")
     with httpx.Client(timeout=60) as client:
         pool = INTS if args.pool == "ints" else POOL
-        for label, body in variants({"model": args.model, **base}, pool):
+        for label, body in variants({"model": args.model.removesuffix("-trusted"), **base},
+                                    pool):
             if args.limit and n >= args.limit:
                 break
             n += 1
@@ -246,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                     theirs = (type(exc).__name__,)
                     continue
                 break
-            ours = outcome(*tito.post(path, body))
+            ours = outcome(*tito.post(path, body, trusted=trusted))
             if theirs != ours:
                 diffs += 1
                 same = " (ids)" if theirs[0] == ours[0] == 200 else ""
