@@ -1646,3 +1646,25 @@ def test_xlam_skips_an_element_that_is_no_call_after_a_call():
                 == want, (bad, size)
     for text in ('[{"a": 1}]', f'[{{"nname": "g", "arguments": {{}}}}, {call}]'):
         assert drive_tools(p, [text]) == (text, [])
+
+
+def test_apertus_reads_a_lone_object_after_the_marker_as_one_call():
+    """apertus: ``<|tools_prefix|>{"NAME": ARGS}`` without the list's ``[`` is one call, as vLLM
+    0.33 reads the first JSON value after the marker (not a list: one element); what the model
+    went on with is content (fuzz seed 119, ``fuzz/apertus/4``: vLLM's call ``get_time``; tito
+    made the whole block content)."""
+    from helpers import drive_tools
+
+    p = make_tool_parser("apertus")
+    cases = {
+        'Now.\n\n<|tools_prefix|>{"get_time": {}}, {"get_time": {}}]<|tools_suffix|>Done!':
+            ('Now.\n\n, {"get_time": {}}]<|tools_suffix|>Done!', [("get_time", "{}")]),
+        'x <|tools_prefix|> {"f": {"a": 1}} <|tools_suffix|> y': ("x  y", [("f", '{"a": 1}')]),
+        'x <|tools_prefix|>[{"f": {}}, {"g": {}}]<|tools_suffix|>': ("x ", [("f", "{}"), ("g", "{}")]),
+        'x <|tools_prefix|>{5}<|tools_suffix|> y': ('x <|tools_prefix|>{5}<|tools_suffix|> y', []),
+    }
+    for text, want in cases.items():
+        assert drive_tools(p, [text]) == want, text
+        for size in (1, 2, 5):
+            chunks = [text[i : i + size] for i in range(0, len(text), size)] + [""]
+            assert drive_tools(p, chunks) == want, (text, size)

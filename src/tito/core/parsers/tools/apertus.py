@@ -14,7 +14,11 @@ One block is read, as vLLM's regex does: a later ``<|tools_prefix|>`` is text.
 Phases: ``text`` (content; the marker goes to ``head``, held back while a proper prefix), then
 :mod:`.json_list`'s ``head`` / ``next`` (an element's header, parsed here: ``{"NAME":`` up to
 the arguments' ``{``) / ``args`` / ``tail`` / ``sep``, then ``after`` (the closing marker), then
-``rest``. An element that does not parse ends the list: it and what follows are content.
+``rest``. An element that does not parse ends the list: it and what follows are content. A
+lone object after the marker (no ``[``) is one call, as vLLM reads the first JSON value after
+the marker (``raw_decode``; not a list: one element), and what follows it is ``after``'s (the
+closing marker, else content: a ``, {...}]`` the model went on with; session 42, fuzz seed 119,
+``fuzz/apertus/4``: tito made the block content); ``insec`` says so until its call ends.
 
 Where vLLM differs: its batch joins the text before and after the block with ``\\n`` (its
 stream sends it as written, as tito does); it reads an element whose value is not an object
@@ -89,6 +93,24 @@ class ApertusParser(JsonListParser):
 
     def _object_header(self, s: str, lead: Sequence[str], opt: str) -> Header:
         return parse_keyed_header(s, lead)
+
+    def _lead(self, st: Work) -> Sequence[str]:
+        if st.phase == "head" and st.insec:  # a lone object: no ``[``
+            return (self.marker,)
+        return super()._lead(st)
+
+    def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        # (``insec``: the block is a lone object, decided on its first character; re-read from
+        # the marker on every chunk while the header is held)
+        st.insec = s.startswith("{", skip_ws(s, pos + len(self.marker)))
+        return super()._on_head(st, s, pos, out, final)
+
+    def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        if st.insec:  # after a lone object's call: the closing marker, else text (``after``)
+            st.insec = False
+            st.phase = "after"
+            return pos, False
+        return super()._on_sep(st, s, pos, out, final)
 
     def _on_after(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._closing_marker(st, s, pos, out, final, END, "rest")
