@@ -24,7 +24,8 @@ from conformance import (
     assistant_union_corpus, derender_entries_corpus, derender_ids_corpus,
     derender_index_corpus, inkling_lazy_corpus, lazy_dump_corpus, message_edges_corpus,
     nonfinite_corpus, request_fields_corpus, responses_outputs_corpus, responses_tools_corpus,
-    structural_model_corpus, structured_options_corpus, union_parts_corpus,
+    structural_model_corpus, structured_options_corpus, tokenize_calls_corpus,
+    union_parts_corpus,
 )
 from conformance.chat_http_corpus import (
     CHAT_R, DUMP_TEMPLATE, MESSAGES_R, PARTS_DUMP_TEMPLATE, PARTS_TEMPLATE, RENDER_CHAT_MESSAGES,
@@ -288,3 +289,4 @@ STREAM_GROUPS: dict[str, dict[str, tuple[str, str, str, dict[str, Any], list[int
 #: Inkling: OpenAI-typed messages' parts and calls (inkling_lazy_corpus)
 HTTP_GROUPS["render_inkling_lazy"] = inkling_lazy_corpus.RENDER_INKLING_LAZY
 HTTP_GROUPS["render_assistant_union"] = assistant_union_corpus.RENDER_ASSISTANT_UNION
+HTTP_GROUPS["render_tokenize_sent_calls"] = tokenize_calls_corpus.RENDER_TOKENIZE_SENT_CALLS

@@ -69,7 +69,7 @@ from tito.core.render_dsml import (
     to_json,
 )
 from tito.core.render_dsv4 import IMAGE, TASKS, result_block, sort_results
-from tito.core.render_messages import TokenizeMessages
+from tito.core.render_messages import TokenizeMessages, with_sent_calls
 
 __all__ = ["IMAGE", "DsEncodingError", "Mode", "Prompt", "encode", "mode_of", "tokenize_messages"]
 
@@ -300,18 +300,10 @@ def _block(block: Mapping[str, Any]) -> Any:
 
 def tokenize_messages(body: Sequence[Any], messages: list[dict[str, Any]]) -> TokenizeMessages:
     """This encoding's ``/tokenize`` fix-up (:class:`~tito.core.render_messages.TokenizeMessages`):
-    ``messages``, tito's chat request of the tokenize ``body``, with the calls a non-tool message
-    of an OpenAI type without them was sent with (:func:`tito.protocol.chat.tool_calls_ignored`)
-    put back as sent, unlisted: the chat request lists them, vLLM's encoder reads the body's
-    (:func:`_openai_shapes`); a tool message's are gone, merged into a user turn. The render
-    reads them too, as vLLM's conversation parse reads the body."""
-    from tito.protocol.chat import tool_calls_ignored  # (no chat protocol on a cold import)
-
-    return TokenizeMessages([
-        {**msg, "tool_calls": sent["tool_calls"]}
-        if isinstance(sent, dict) and "tool_calls" in sent and sent.get("role") != "tool"
-        and tool_calls_ignored(sent) else msg
-        for sent, msg in zip(body, messages, strict=True)])
+    the calls a non-tool message of an OpenAI type without them was sent with, put back as sent
+    (:func:`~tito.core.render_messages.with_sent_calls`): vLLM's encoder reads the body's
+    (:func:`_openai_shapes`); a tool message's are gone, merged into a user turn."""
+    return TokenizeMessages(with_sent_calls(body, messages, skip_tool=True))
 
 
 def _openai_shapes(msg: Mapping[str, Any]) -> None:

@@ -19,7 +19,7 @@ from tito.core import render_dsv41, render_inkling
 from tito.core.message_union import custom_typed
 from tito.core.mistral import MistralVocab
 from tito.core.render import tokenize_prompt
-from tito.core.render_messages import TokenizeMessages
+from tito.core.render_messages import TokenizeMessages, with_sent_calls
 from tito.errors import BadRequest, InvalidField, SchemaError
 from tito.models import ServedModel, get_registry
 from tito.models.hf import ENCODES_EMPTY
@@ -146,6 +146,10 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
         encoder = None
         if fixup is not None and isinstance(body_messages, list):
             chat.messages, encoder = fixup(body_messages, chat.messages)
+        elif native is None and not harmony and not isinstance(model.vocab, MistralVocab) \
+                and isinstance(body_messages, list):  # (the template path: its parts are
+            # typed by the body's union, the calls counted; the template never reads them)
+            chat.messages = with_sent_calls(body_messages, chat.messages)
         # the engine request's ids, its wire dict built without the models when it can be
         ids = render_chat_wire(chat, model=model, tokenize=True,
                                encoder_messages=encoder)["token_ids"]
