@@ -373,3 +373,41 @@ def test_echo_is_the_prompt_string_as_sent(client, vocabs):
         "completion_request": {"model": "gpt2", "prompt": prompt, "echo": True},
         "generate_chunk": stream_chunk(out, finish_reason="length")})
     assert s["chunk"]["choices"][0]["text"] == prompt + " one"
+
+
+@pytest.mark.parametrize("include", [False, True])
+@pytest.mark.parametrize("model, stop_id", [("qwen3", ENDOFTEXT), ("gpt2", 13)])
+def test_a_finish_only_chunk_reports_the_stop_token_of_the_chunk_before(client, vocabs, model,
+                                                                       stop_id, include):
+    """The stop token ends a chunk, a finish-only chunk follows: the stream reports it as the
+    batch does, include_stop_str_in_output too (the stream lost it there: stop_reason null;
+    fuzz seed 533 case 12, gpt-oss's <|call|>); with include it is text in both."""
+    ids = vocabs[model].encode("Hello there") + [stop_id]
+    request: dict = {"include_stop_str_in_output": include}
+    if model == "gpt2":
+        request["stop_token_ids"] = [stop_id]
+        settings = {"completion_request": {"model": model, "prompt": "x", **request}}
+        path = COMPLETIONS
+        want = completion(client, ids, request)
+    else:
+        settings = {"chat_request": {"model": model, "messages": [{"role": "user", "content": "x"}],
+                                     "chat_template_kwargs": {"enable_thinking": False},
+                                     **request}}
+        path = CHAT
+        want = chat(client, ids, {"chat_template_kwargs": {"enable_thinking": False}, **request})
+    state, text, finishes = None, "", []
+    for chunk_ids, finish in ((ids[:2], None), (ids[2:], None), ([], "stop")):
+        body = {"model": model, "stream": True, "stream_state": state,
+                "generate_chunk": stream_chunk(chunk_ids, finish_reason=finish)}
+        if state is None:
+            body.update(settings)
+        got = post(client, path, body)
+        state = got["stream_state"]
+        for c in got["chunk"]["choices"]:
+            text += c.get("text") or (c.get("delta") or {}).get("content") or ""
+            if c.get("finish_reason"):
+                finishes.append((c["finish_reason"], c["stop_reason"]))
+    assert finishes == [(want["finish_reason"], want["stop_reason"])] == [("stop", stop_id)]
+    assert text == (want.get("text") or want["message"]["content"])
+    assert text.endswith(vocabs[model].decode([stop_id], skip_special_tokens=False)) == (
+        include and model == "gpt2")

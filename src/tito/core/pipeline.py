@@ -203,9 +203,8 @@ def step_choice(
         and not cfg.harmony and state.harmony is None and state.muse is None
         and state.inkling is None and not stop_cfg.stop
         and not (held.fired or held.held or held.tail)
-        and (stop_cfg.include_stop_str_in_output or not (
-            ids[0] in stop_cfg.stop_token_ids
-            or (not stop_cfg.ignore_eos and ids[0] in vocab.all_eos_ids)))
+        and not (ids[0] in stop_cfg.stop_token_ids
+                 or (not stop_cfg.ignore_eos and ids[0] in vocab.all_eos_ids))
     )
     if one and engine_logprobs is None and state.reasoning is None and state.tools is None:
         detok, text = _detok_one(vocab, state.detok, ids[0], cfg.skip_special_tokens,
@@ -241,8 +240,11 @@ def step_choice(
             state.pending = None
         token_stop = _NO_TOKEN_STOP
         if not final:
-            if decode_ids and not stop_cfg.include_stop_str_in_output:
-                last = decode_ids[-1]  # could the engine stop on it (then it is never decoded)?
+            # could the engine stop on the last id? Then it waits: never decoded if it did, and
+            # its stop_reason reported on a finish-only chunk (include_stop_str_in_output too:
+            # then it is decoded with the next chunk, as batch reports it)
+            if decode_ids:
+                last = decode_ids[-1]
                 if last in stop_cfg.stop_token_ids or (
                     not stop_cfg.ignore_eos and last in vocab.all_eos_ids
                 ):
