@@ -43,6 +43,7 @@ from parser_deviations_fuzz37 import _FUZZ37_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz38 import _FUZZ38_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz39 import _FUZZ39_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz40 import _FUZZ40_DEVIATIONS  # noqa: E402
+from parser_cases_fuzz42 import NOT_JSON as _FUZZ42_NOT_JSON  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FUZZ9_DS_PLAMO_DEVIATIONS,
     _GEMMA4_CALL_DEVIATIONS,
@@ -324,7 +325,7 @@ NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/tr
             *(f"{p}{c}" for p in ("inkling+inkling/", "inkling/")
               for c in ("bad_json", "cut_in_args", "end_sampling_in_call")),
             *_STRAY_NOT_JSON, *_RESIDUE_NOT_JSON, *_FUZZ36_NOT_JSON,
-            *_FUZZ37_NOT_JSON}
+            *_FUZZ37_NOT_JSON, *_FUZZ42_NOT_JSON}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

@@ -72,8 +72,9 @@ def scan(
 
     Returns ``("done", i)`` when depth returns to 0 with ``s[i - 1]`` (the value closed),
     ``("interrupt", j)`` at an ``interrupts`` character ``s[j]`` outside strings, or an
-    ``in_string`` character inside one (not consumed), or ``("more", len(s))`` when the text
-    ran out first.
+    ``in_string`` character inside one, even right after a backslash (not consumed; ``st.esc``
+    left for the caller: a marker ends the string, a character taken as text ends the escape),
+    or ``("more", len(s))`` when the text ran out first.
     """
     n = len(s)
     outside = _outside(interrupts)
@@ -82,6 +83,8 @@ def scan(
     while i < n:
         if st.in_str:
             if st.esc:
+                if in_string and s[i] in in_string:  # a stop marker right after a backslash
+                    return "interrupt", i  # still ends the string (the caller clears ``esc``)
                 st.esc = False
                 i += 1
                 continue

@@ -283,6 +283,7 @@ class ObjectCallParser(ToolParser):
                 return (i + len(marker) if consumed else i), False
         if not final and is_proper_prefix(s[i:], markers):
             return i, True
+        st.esc = False  # (a string's character taken as text ends a pending escape)
         if emit:
             self._object_args(st, out, s[i])
         if s[i] in "{[":  # an interrupt character that is also JSON structure

@@ -27,8 +27,8 @@ Phases (``args`` is in :mod:`._objects`):
     cut): no call and the section's markup is dropped, as vLLM's batch (its regexes need a
     whole call; ``kimi_k2`` names a call there, see its header).
 ``args``
-    The arguments JSON streams raw; ``<｜tool▁call▁end｜>`` outside strings ends a broken call
-    (consumed; the closing fence on its own line right before it is not the arguments', as
+    The arguments JSON streams raw; ``<｜tool▁call▁end｜>`` ends a broken call, inside a string
+    too (consumed; the closing fence on its own line right before it is not the arguments', as
     vLLM's regex),
     ``<｜tool▁calls▁end｜>`` ends it and the section.
 ``tail``
@@ -128,6 +128,10 @@ class DeepSeekV3Parser(ObjectCallParser):
     #: (the closing fence and end marker end unbalanced arguments, the fence not theirs: vLLM's
     #: regex ``(.*)\n```<｜tool▁call▁end｜>``)
     stop_markers: ClassVar[tuple[str, ...]] = ("\n" + FENCE_CLOSE + CALL_END, CALL_END, CALLS_END)
+    #: the same inside a JSON string: a string the model never closed (a dropped quote) must not
+    #: swallow the fence and the markers into the arguments; vLLM's regex ends the arguments at
+    #: the first ``\n```<｜tool▁call▁end｜>`` whatever they hold (fuzz seed 120)
+    string_stop_markers: ClassVar[tuple[str, ...]] = stop_markers
     end_marker: ClassVar[str] = CALL_END
     #: the marker between a call's name and its arguments
     sep: ClassVar[str] = SEP
