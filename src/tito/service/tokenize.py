@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tito.core import render_dsv41, render_inkling
+from tito.core.logprobs import MAX_TOKEN_ID
 from tito.core.message_union import custom_typed
 from tito.core.mistral import MistralVocab
 from tito.core.render import tokenize_prompt
@@ -166,9 +167,8 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
     )
 
 
-#: The largest id the tokenizers' decoders take: ``tokenizers`` reads ids as ``u32``,
-#: SentencePiece (mistral-common's v3 tokenizer) as ``int32``
-_U32_MAX = 2**32 - 1
+#: The largest id SentencePiece (mistral-common's v3 tokenizer) reads (``int32``); a
+#: ``tokenizers`` vocabulary reads ``u32`` (:data:`~tito.core.logprobs.MAX_TOKEN_ID`)
 _I32_MAX = 2**31 - 1
 
 
@@ -192,6 +192,6 @@ def detokenize(request: DetokenizeRequest, *, model: ServedModel | None = None) 
             if top >= vocab.size:
                 raise BadRequest(f"OUT_OF_RANGE: piece id is out of range (token id {top}; "
                                  f"the vocabulary has {vocab.size} ids).")
-        elif top > _U32_MAX:
+        elif top > MAX_TOKEN_ID:
             raise BadRequest("number too large to fit in target type")
     return DetokenizeResponse(prompt=vocab.decode(request.tokens, skip_special_tokens=False))
