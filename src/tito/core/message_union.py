@@ -17,8 +17,9 @@ from typing import Any
 
 from tito.core.tag_model import lax_bool
 
-__all__ = ["MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "breakpoint_fits", "custom_refuses",
-           "custom_typed", "lax_bool_fits", "openai_part_fits", "openai_refuses", "typed_tools"]
+__all__ = ["LAZY_CONTENT_ROLES", "MEDIA_PART_TYPES", "OPENAI_PART_TYPES", "breakpoint_fits",
+           "custom_refuses", "custom_typed", "lax_bool_fits", "openai_function", "openai_message",
+           "openai_part_fits", "openai_refuses", "tool_calls_ignored", "typed_tools"]
 
 
 #: Media part type -> the key holding its payload, and the placeholder type templates see
@@ -245,6 +246,37 @@ def openai_part_fits(role: str, part: Any) -> bool:
         return False
     key, fits = _OPENAI_PAYLOADS[kind]
     return key in part and fits(part[key]) and (kind == "refusal" or breakpoint_fits(part))
+
+
+#: the roles whose OpenAI message types leave a part list to render (an unread iterable)
+LAZY_CONTENT_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+
+
+def openai_message(msg: Mapping[str, Any]) -> bool:
+    """Whether ``msg`` fits its role's openai message type apart from its content parts (then
+    vLLM leaves the parts to render; a tool message's type has no ``name``, so any is taken)."""
+    role = msg["role"]
+    if role not in LAZY_CONTENT_ROLES:
+        return False
+    if role == "tool":
+        return isinstance(msg.get("tool_call_id"), str)
+    return "name" not in msg or isinstance(msg["name"], str)  # typed ``str``: null is refused
+
+
+def openai_function(msg: Mapping[str, Any]) -> bool:
+    """Whether ``msg`` is OpenAI's function message (its ``content`` given, text or null, and a
+    ``name``): vLLM's union then takes it as that type, which ignores any other key (a
+    ``tool_call_id`` or ``reasoning`` of any type; found by fuzz_render seed 340)."""
+    return (msg["role"] == "function" and "content" in msg
+            and isinstance(msg["content"], (str, type(None))) and isinstance(msg.get("name"), str))
+
+
+def tool_calls_ignored(msg: Mapping[str, Any]) -> bool:
+    """Whether ``msg`` is the OpenAI message type of a role other than the assistant's, which
+    has no ``tool_calls``: vLLM's union then takes any value there, unchecked (its template
+    path never reads them; gpt-oss's harmony path does, :mod:`tito.core.harmony.conversation`)."""
+    return msg["role"] != "assistant" and (
+        "content" in msg and openai_message(msg) or openai_function(msg))
 
 
 def custom_refuses(message: Mapping[str, Any]) -> bool:

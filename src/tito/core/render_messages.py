@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tito.core.message_union import custom_typed, typed_tools
+from tito.core.message_union import custom_typed, tool_calls_ignored, typed_tools
 from tito.core.render_parts import content_for_template, join_texts, refuse_prompt_embeds
 from tito.errors import BadRequest
 
@@ -43,12 +43,10 @@ def with_sent_calls(body: Sequence[Any], messages: list[dict[str, Any]], *,
                     skip_tool: bool = False) -> list[dict[str, Any]]:
     """``messages``, tito's chat request of a ``/tokenize`` ``body``, with the ``tool_calls`` an
     OpenAI-typed message of another role than the assistant's was sent with put back as sent,
-    unlisted (:func:`tito.protocol.chat.tool_calls_ignored`: the chat request would list and
+    unlisted (:func:`tito.core.message_union.tool_calls_ignored`: the chat request would list and
     check them; vLLM's tokenize body keeps them, and its union typed the message with them
     counted: :func:`tito.core.message_union.custom_typed`). ``skip_tool``: not a tool
     message's (DeepSeek-V4.1's encoding merges it into a user turn)."""
-    from tito.protocol.chat import tool_calls_ignored  # (no chat protocol on a cold import)
-
     return [{**msg, "tool_calls": sent["tool_calls"]}
             if isinstance(sent, dict) and "tool_calls" in sent
             and not (skip_tool and sent.get("role") == "tool") and tool_calls_ignored(sent)

@@ -17,7 +17,14 @@ from pydantic import (
     model_validator,
 )
 
-from tito.core.message_union import custom_refuses, openai_refuses
+from tito.core.message_union import (
+    LAZY_CONTENT_ROLES,
+    custom_refuses,
+    openai_refuses,
+    tool_calls_ignored,
+)
+from tito.core.message_union import openai_function as _openai_function
+from tito.core.message_union import openai_message as _openai_message
 from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
@@ -104,34 +111,7 @@ ToolChoice = Literal["none", "auto", "required"] | ChatCompletionNamedToolChoice
 #: roles whose openai message type reads a non-string ``content`` as an ``Iterable`` of parts,
 #: which pydantic checks only when render iterates it (vLLM 0.33: a 400 at render, after the
 #: model lookup, or no check at all where its harmony path never iterates it)
-_LAZY_CONTENT = frozenset({"system", "developer", "user", "assistant", "tool"})
-
-
-def _openai_message(msg: dict[str, Any]) -> bool:
-    """Whether ``msg`` fits its role's openai message type apart from its content parts (then
-    vLLM leaves the parts to render; a tool message's type has no ``name``, so any is taken)."""
-    role = msg["role"]
-    if role not in _LAZY_CONTENT:
-        return False
-    if role == "tool":
-        return isinstance(msg.get("tool_call_id"), str)
-    return "name" not in msg or isinstance(msg["name"], str)  # typed ``str``: null is refused
-
-
-def tool_calls_ignored(msg: dict[str, Any]) -> bool:
-    """Whether ``msg`` is the OpenAI message type of a role other than the assistant's, which
-    has no ``tool_calls``: vLLM's union then takes any value there, unchecked (its template
-    path never reads them; gpt-oss's harmony path does, :mod:`tito.core.harmony.conversation`)."""
-    return msg["role"] != "assistant" and (
-        "content" in msg and _openai_message(msg) or _openai_function(msg))
-
-
-def _openai_function(msg: dict[str, Any]) -> bool:
-    """Whether ``msg`` is OpenAI's function message (its ``content`` given, text or null, and a
-    ``name``): vLLM's union then takes it as that type, which ignores any other key (a
-    ``tool_call_id`` or ``reasoning`` of any type; found by fuzz_render seed 340)."""
-    return (msg["role"] == "function" and "content" in msg
-            and isinstance(msg["content"], (str, type(None))) and isinstance(msg.get("name"), str))
+_LAZY_CONTENT = LAZY_CONTENT_ROLES
 
 
 #: fields one message type alone can take, and their JSON types: the OpenAI assistant type's
