@@ -398,7 +398,7 @@ DEVIATIONS: list[Deviation] = [
               "null, each cut to logprobs + 1), text offsets counting every token string from "
               "the prompt's start (its BOS's too); no text with return_token_ids, as vLLM; "
               "vLLM's derender ignores echo. The replay cuts that prefix and compares the rest "
-              "with vLLM's answer (replay.strip_echo)"),
+              "with vLLM's answer (echo_cut.strip_echo)"),
     Deviation("stream_chat", "tool_*", "text",
               "the whitespace between </think> and a tool call is not content (gap rule, batch "
               "== stream); vLLM streams it as content though its batch answer has none"),

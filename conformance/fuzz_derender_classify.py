@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from conformance import replay
+from conformance import echo_cut, replay
 from conformance.fuzz_derender_case import Case, decode
 
 #: the corpus groups whose DEVIATIONS a fuzz case of a model inherits (batch, stream)
@@ -108,7 +108,7 @@ def echo_aware_diff(want: Any, got: Any, echo: str | None) -> Any:
         yield from replay.diff(want, got)
         return
     for k, (w, g) in enumerate(zip(want["choices"], got["choices"])):
-        yield from replay._echo_diffs(w, g, f"choices.{k}.", echo)
+        yield from echo_cut.echo_diffs(w, g, f"choices.{k}.", echo)
     yield from replay.diff({**want, "choices": None}, {**got, "choices": None})
 
 

@@ -17,7 +17,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from conformance import record, replay
+from conformance import echo_cut, record, replay
 from conformance.fuzz_derender_case import MODELS, Case
 from conformance.fuzz_derender_classify import (EQUIV, UNLISTED_STOP, Found,
                                                 cut_echo, echo_aware_diff, intended)
@@ -127,7 +127,7 @@ class Fuzzer:
         if prompt is None:
             return [], {"skipped": "render refused"}
         path, body = batch_body(case, prompt)
-        echo = replay.echoed(case.request) if completion else None  #: the prompt tito echoes
+        echo = echo_cut.echoed(case.request) if completion else None  #: the prompt tito echoes
         golden = self.rec.http(served, path, body)
         status, resp = self.tito.post(path, body)
         if status != golden["status"]:
@@ -153,7 +153,7 @@ class Fuzzer:
                 cut = cut_echo(folds[label], echo)
                 for p, a, b in (replay.diff(want, folds[label]) if echo is None
                                 else replay.diff(want, cut) if cut is not None
-                                else replay._echo_diffs(want, folds[label], "", echo)):
+                                else echo_cut.echo_diffs(want, folds[label], "", echo)):
                     found.append(Found(case.cid, f"stream.{label}", p, a, b,
                                        intended(case, sgroup, p, a)))
             for p, a, b in replay.diff(folds["readme"], folds["vllm_client"]):
@@ -173,8 +173,8 @@ class Fuzzer:
         pos = next(k for k, c in enumerate(case.choices) if c["index"] == sc["index"])
         choice = batch["choices"][pos] if completion else next(
             c for c in batch["choices"] if c["index"] == sc["index"])
-        if completion and replay.echoed(case.request) is not None:  # (the echo cut off)
-            got = replay.strip_echo({"text": choice["text"]}, got)[0]
+        if completion and echo_cut.echoed(case.request) is not None:  # (the echo cut off)
+            got = echo_cut.strip_echo({"text": choice["text"]}, got)[0]
         if completion:
             want = {"text": choice["text"], "finish_reason": choice["finish_reason"],
                     "stop_reason": choice["stop_reason"]}

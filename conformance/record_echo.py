@@ -1,7 +1,7 @@
 """Record what vLLM 0.33.0's completions server (with an engine) echoes, as goldens.
 
 vLLM's scale-out derender ignores ``echo`` (tito's echo is checked against the goldens with the
-echoed prefix cut, ``replay.strip_echo``), so the echoed prefix itself has no derender golden.
+echoed prefix cut, ``echo_cut.strip_echo``), so the echoed prefix itself has no derender golden.
 Its reference is vLLM's coupled completions server: ``OpenAIServingCompletion.
 request_output_to_completion_response`` builds each choice from the engine's ``RequestOutput``
 (the prompt as sent, its ids, its ``prompt_logprobs``) and ``_create_completion_logprobs`` numbers

@@ -22,7 +22,6 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -46,94 +45,8 @@ VLLM_STATE_FIELDS = (
 if str(HERE.parent) not in sys.path:  # (run as a script or imported as ``replay``)
     sys.path.insert(0, str(HERE.parent))
 from conformance.deviations import DEVIATIONS, Deviation, deviation_for  # noqa: E402,F401
-
-# -- normalization and diff -------------------------------------------------------------------
-
-_RANDOM_KEYS = {"created"}
-
-
-def normalize(obj: Any, key: str = "") -> Any:
-    """Replace values that are random in both servers (timestamps, tool-call ids)."""
-    if isinstance(obj, dict):
-        out = {}
-        for k, v in obj.items():
-            if k in _RANDOM_KEYS and isinstance(v, int):
-                out[k] = "<ts>"
-            elif k == "id" and isinstance(v, str) and (
-                    v.startswith(("chatcmpl-tool-", "call_")) or "function" in obj
-                    or "arguments" in obj):
-                out[k] = "<tool-call-id>"
-            else:
-                out[k] = normalize(v, k)
-        return out
-    if isinstance(obj, list):
-        return [normalize(v, key) for v in obj]
-    return obj
-
-
-#: vLLM 0.33's ``SamplingParams`` defaults (msgspec struct). tito omits a field at its default
-#: (msgspec's ``omit_defaults``), vLLM's render writes every field: the same engine request.
-SAMPLING_DEFAULTS: dict[str, Any] = {
-    "n": 1, "presence_penalty": 0.0, "frequency_penalty": 0.0, "repetition_penalty": 1.0,
-    "temperature": 1.0, "top_p": 1.0, "top_k": 0, "min_p": 0.0, "seed": None, "stop": [],
-    "stop_token_ids": [], "ignore_eos": False, "max_tokens": 16, "min_tokens": 0,
-    "logprobs": None, "prompt_logprobs": None, "logprob_token_ids": None, "flat_logprobs": False,
-    "detokenize": True, "skip_special_tokens": True, "spaces_between_special_tokens": True,
-    "include_stop_str_in_output": False, "output_kind": 0, "skip_clone": False,
-    "output_text_buffer_length": 0, "structured_outputs": None, "logit_bias": None,
-    "allowed_token_ids": None, "extra_args": None, "bad_words": [],
-    "skip_reading_prefix_cache": False, "thinking_token_budget": None,
-}
-STRUCTURED_DEFAULTS: dict[str, Any] = {
-    "json": None, "regex": None, "choice": None, "grammar": None, "json_object": None,
-    "disable_any_whitespace": False, "disable_additional_properties": False,
-    "whitespace_pattern": None, "structural_tag": None, "_backend": None,
-    "_backend_was_auto": False,
-}
-
-
-def _drop_defaults(d: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in d.items() if not (k in defaults and defaults[k] == v)}
-
-
-def normalize_render(req: Any) -> Any:
-    """A GenerateRequest with engine defaults dropped (same meaning, either spelling)."""
-    if not isinstance(req, dict) or "sampling_params" not in req:
-        return req
-    req = dict(req)
-    sp = _drop_defaults(dict(req["sampling_params"] or {}), SAMPLING_DEFAULTS)
-    if isinstance(sp.get("structured_outputs"), dict):
-        so = _drop_defaults(sp["structured_outputs"], STRUCTURED_DEFAULTS)
-        if isinstance(so.get("structural_tag"), str):
-            try:  # compared parsed (key order, spacing); text that is not JSON as it is
-                so["structural_tag"] = json.loads(so["structural_tag"])
-            except ValueError:  # (a Responses body's tag a model passes on: fuzz s350-104)
-                pass
-        sp["structured_outputs"] = so
-    req["sampling_params"] = sp
-    req["request_id"] = re.split(r"[-_]", str(req.get("request_id", "")))[0]  # the prefix
-    return req
-
-
-def diff(a: Any, b: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
-    """Every (path, vllm value, tito value) where ``a`` (vLLM) and ``b`` (tito) differ."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
-            sub = f"{path}.{k}" if path else str(k)
-            if k not in b:
-                yield sub, a[k], "<missing>"
-            elif k not in a:
-                yield sub, "<missing>", b[k]
-            else:
-                yield from diff(a[k], b[k], sub)
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            yield from diff(x, y, f"{path}.{i}" if path else str(i))
-    elif isinstance(a, float) and isinstance(b, float) and a != a and b != b:
-        pass  # NaN on both sides (a request's NaN inside a structural tag's text, parsed)
-    elif a != b or type(a) is not type(b) and not (isinstance(a, float) or isinstance(b, float)):
-        yield path, a, b
-
+from conformance.echo_cut import echo_diffs, echoed  # noqa: E402
+from conformance.jsondiff import diff, normalize, normalize_render  # noqa: E402,F401
 
 # -- tito in-process --------------------------------------------------------------------------
 
@@ -262,85 +175,6 @@ def _merge_completion_lp(parts: list[dict[str, Any]] | None) -> dict[str, Any] |
     return merged
 
 
-_LP_LISTS = ("tokens", "token_logprobs", "top_logprobs", "text_offset")
-
-
-def strip_echo(want: dict[str, Any], got: dict[str, Any],
-               prompt: str | None = None) -> tuple[dict[str, Any], str, int]:
-    """tito's completions choice (or folded stream) without the echoed prompt, to compare with
-    vLLM's, whose derender ignores ``echo``: (that choice, the prefix text, its logprob entries).
-
-    The prefix is cut only where it is one: tito's text ends with vLLM's, or (the output part
-    differing) starts with the expected ``prompt``; its logprob lists end with as many entries
-    as vLLM's (text offsets then shifted back by the echoed entries' token strings). Anything
-    else is left whole, so a wrong output part stays a difference."""
-    text, want_text = got.get("text"), want.get("text")
-    if not (isinstance(text, str) and isinstance(want_text, str)):
-        return got, "", 0
-    if text.endswith(want_text):
-        prefix = text[:len(text) - len(want_text)]
-    elif prompt is not None and prompt != ANY_PROMPT and text.startswith(prompt):
-        # (the output part differs: its own difference, after the prompt; "" with
-        # return_token_ids, whose echo has the prompt's logprob entries and no text)
-        prefix = prompt
-    else:
-        return got, "", 0
-    out = {**got, "text": text[len(prefix):]}
-    lp, want_lp = got.get("logprobs"), want.get("logprobs")
-    cut = 0
-    if isinstance(lp, dict) and isinstance(want_lp, dict):
-        n = len(want_lp.get("tokens") or [])
-        cut = len(lp.get("tokens") or []) - n
-        if cut >= 0 and all(len(lp.get(k) or []) == n + cut for k in _LP_LISTS):
-            # vLLM's completions count the offsets over every token string they report, the
-            # echoed prompt's included (its BOS as "<s>", which the echoed text has not):
-            # the output's offsets continue after those strings, not after the echoed text
-            shift = (sum(len(t) for t in lp["tokens"][:cut] if isinstance(t, str)) if cut
-                     else len(prefix))
-            lp = {k: (v[cut:] if k in _LP_LISTS else v) for k, v in lp.items()}
-            lp["text_offset"] = [o - shift for o in lp["text_offset"]]
-            out["logprobs"] = lp
-        else:
-            cut = 0
-    return out, prefix, cut
-
-
-#: :func:`echoed` of a prompt form whose echoed text the harness does not check (ids, a list)
-ANY_PROMPT = "\uffff(any prompt)"
-
-
-def echoed(request: dict[str, Any]) -> str | None:
-    """The text a completions derender request (or stream settings) asks to echo: the prompt
-    when it is one string, ``""`` with ``return_token_ids`` (vLLM 0.33's completions then echo
-    no text, ``prompt_text = ""``, the prompt's logprobs still), :data:`ANY_PROMPT` for another
-    prompt form; None without ``echo``."""
-    settings = request.get("completion_request") or request.get("derender_context") or request
-    if not (isinstance(settings, dict) and settings.get("echo") is True):
-        return None
-    if settings.get("return_token_ids") is True:
-        return ""
-    prompt = settings.get("prompt")
-    return prompt if isinstance(prompt, str) else ANY_PROMPT
-
-
-def _echo_diffs(want: Any, got: Any, path: str, prompt: str) -> Iterator[tuple[str, Any, Any]]:
-    """The diff of an echo answer with the prefix cut (:func:`strip_echo`); the prefix itself
-    is reported as ``<path>echo_prefix`` (an intended difference, see ``DEVIATIONS``), and as
-    ``<path>echo_prompt`` (unexplained) when it is not the request's prompt string."""
-    stripped, prefix, cut = strip_echo(want, got, prompt)
-    if prefix or cut:
-        yield f"{path}echo_prefix", None, {"text": prefix, "logprob_entries": cut}
-    text, want_text = got.get("text"), want.get("text")
-    if prompt == ANY_PROMPT or not isinstance(text, str):
-        pass
-    elif isinstance(want_text, str) and text.endswith(want_text):  # (the prefix was cut)
-        if prefix != prompt:
-            yield f"{path}echo_prompt", prompt, prefix
-    elif not text.startswith(prompt):  # (the rest differs: its own difference below)
-        yield f"{path}echo_prompt", prompt, text[:len(prompt)]
-    yield from diff(want, stripped, path.rstrip("."))
-
-
 def tito_stream(tito: Tito, case: dict[str, Any], *, vllm_client: bool) -> list[dict[str, Any]]:
     """Drive tito's streaming derender over the recorded engine events."""
     calls, state = [], None
@@ -431,7 +265,7 @@ def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iter
     if (prompt is not None and status == 200
             and len(want.get("choices") or []) == len(got.get("choices") or [])):
         for k, (w, g) in enumerate(zip(want["choices"], got["choices"])):
-            yield from _echo_diffs(w, g, f"choices.{k}.", prompt)
+            yield from echo_diffs(w, g, f"choices.{k}.", prompt)
         want, got = {**want, "choices": None}, {**got, "choices": None}
     yield from diff(want, got)
 
@@ -444,7 +278,7 @@ def compare_case(tito: Tito, group: str, name: str, case: dict[str, Any]) -> lis
         prompt = echoed(case["settings"]) if completion else None
         for label, vllm_client in (("readme", False), ("vllm_client", True)):
             got = fold_stream(tito_stream(tito, case, vllm_client=vllm_client), completion)
-            pairs = diff(want, got) if prompt is None else _echo_diffs(want, got, "", prompt)
+            pairs = diff(want, got) if prompt is None else echo_diffs(want, got, "", prompt)
             found += [(f"{label}.{p}", a, b) for p, a, b in pairs]
     else:
         found = list(_http_diffs(tito, group, name, case))

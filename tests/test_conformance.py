@@ -24,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance import markers, replay  # noqa: E402
+from conformance import echo_cut, markers, replay  # noqa: E402
 
 STRUCTURAL = ROOT / "conformance" / "goldens" / "structural"
 MODELS = ROOT / "layers" / "tokenizer" / "models"
@@ -110,7 +110,7 @@ def test_an_echo_answers_output_part_is_compared(tito: replay.Tito, group: str,
     want = {"text": " out"}
     got = {"text": "not the prompt out"}
     assert ("choices.0.echo_prompt", "the prompt", "not the prompt") in list(
-        replay._echo_diffs(want, got, "choices.0.", "the prompt"))
+        echo_cut.echo_diffs(want, got, "choices.0.", "the prompt"))
 
 
 @pytest.mark.parametrize("group", ["stream_chat", "stream_completion"])

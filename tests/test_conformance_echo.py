@@ -1,7 +1,7 @@
 """Completions ``echo`` against vLLM 0.33.0's coupled completions server.
 
 Why: vLLM's derender ignores ``echo``, so the derender goldens check only the output part of an
-echo answer (``replay.strip_echo``). What vLLM's completions server (with an engine) echoes was
+echo answer (``echo_cut.strip_echo``). What vLLM's completions server (with an engine) echoes was
 recorded by ``conformance/record_echo.py``, running vLLM 0.33's own
 ``request_output_to_completion_response`` on the engine outputs of the recorded echo goldens
 (``conformance/goldens/echo_coupled.json``): the text before the output (the prompt as sent, or
@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance import replay  # noqa: E402
+from conformance import echo_cut, replay  # noqa: E402
 
 COUPLED = json.loads((ROOT / "conformance" / "goldens" / "echo_coupled.json").read_text())
 CASES = {k: v for k, v in COUPLED["cases"].items() if "echo" in v}
@@ -82,13 +82,13 @@ def test_strip_echo_shifts_by_the_echoed_token_strings() -> None:
                                        "token_logprobs": [None, -2.0, -1.0],
                                        "top_logprobs": [None, None, None],
                                        "text_offset": [0, 3, 5]}}
-    stripped, prefix, cut = replay.strip_echo(want, got)
+    stripped, prefix, cut = echo_cut.strip_echo(want, got)
     assert (prefix, cut) == ("x", 2)
     assert stripped["logprobs"] == want["logprobs"]
     wrong = json.loads(json.dumps(got))
     wrong["logprobs"]["text_offset"] = [0, 3, 4]  # (offsets after the echoed text: not vLLM's)
-    assert replay.strip_echo(want, wrong)[0]["logprobs"]["text_offset"] == [-1]
-    assert replay.echoed({"completion_request": {"echo": True, "prompt": "x",
+    assert echo_cut.strip_echo(want, wrong)[0]["logprobs"]["text_offset"] == [-1]
+    assert echo_cut.echoed({"completion_request": {"echo": True, "prompt": "x",
                                                  "return_token_ids": True}}) == ""
 
 
@@ -97,10 +97,10 @@ def test_an_echo_whose_output_differs_is_judged_by_its_start() -> None:
     cannot be cut: the echo is then judged by the text's start (fuzz seed 516 case 56, a special
     token mid-output: the prompt "x" was reported as not echoed)."""
     want = {"text": " out"}
-    found = list(replay._echo_diffs(want, {"text": "x other"}, "choices.0.", "x"))
+    found = list(echo_cut.echo_diffs(want, {"text": "x other"}, "choices.0.", "x"))
     assert not [d for d in found if d[0].endswith("echo_prompt")]
     assert ("choices.0.text", " out", " other") in found  # (the prompt cut off)
-    found = list(replay._echo_diffs(want, {"text": "y other"}, "choices.0.", "x"))
+    found = list(echo_cut.echo_diffs(want, {"text": "y other"}, "choices.0.", "x"))
     assert ("choices.0.echo_prompt", "x", "y") in found
     # an echo of no text (return_token_ids) still cuts the prompt's logprob entries when the
     # output part differs (fuzz seed 422 case 24, mistral-v3-hf-cmpl: a special token kept)
@@ -108,7 +108,7 @@ def test_an_echo_whose_output_differs_is_judged_by_its_start() -> None:
            "text_offset": [0]}
     echoed = {"tokens": ["<s>", " x", " other"], "token_logprobs": [None, -2.0, -1.0],
               "top_logprobs": [None, None, None], "text_offset": [0, 3, 5]}
-    found = list(replay._echo_diffs({"text": " out", "logprobs": lps},
+    found = list(echo_cut.echo_diffs({"text": " out", "logprobs": lps},
                                     {"text": " other", "logprobs": echoed}, "choices.0.", ""))
     assert ("choices.0.logprobs.tokens.0", " out", " other") in found
     assert ("choices.0.echo_prefix", None, {"text": "", "logprob_entries": 2}) in found
