@@ -124,7 +124,10 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     it and calls with the keywords alone, ``{}``; tito's grammar takes keyword arguments only,
     the block is content), ``follows_vllm_composed`` (Muse's tool parser alone: the spaces
     before a header without ``<|eom|>`` are the reasoning's, as vLLM's composed parsers give
-    them; its tool parser alone's stream depends on the chunking, its batch gives no reasoning).
+    them; its tool parser alone's stream depends on the chunking, its batch gives no reasoning),
+    ``start_only`` (llama3_json / llama4_json: text, after a ``<|python_tag|>`` too, opens the
+    output: all of it is content, objects later in it are no calls; vLLM's batch reads every
+    ``{`` anywhere, its stream after a tag sends nothing at all).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -169,6 +172,10 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     if tool == "xlam" and kind in ("content", "n_calls") and not wc and gc \
             and [c[0] for c in vs1.get("calls") or []] == [c[0] for c in gc]:
         return "text_after_calls"  # a list followed by text: vLLM's batch makes it all content
+    if tool in ("llama3_json", "llama4_json") and kind in ("content", "n_calls") and not gc \
+            and gcont == text.strip() and not any(v.get("calls") for v in vstreams.values()) \
+            and not re.match(r"\s*(?:<\|python_tag\|>\s*)*\{", text):
+        return "start_only"  # text opens the output (after a tag too): content, no call
     if tool == "gigachat3" and kind in ("content", "n_calls") and not wc and gc \
             and [c[0] for c in vs1.get("calls") or []][:1] == [gc[0][0]]:
         return "text_after_calls"  # text after the call: vLLM's batch makes it all content

@@ -46,7 +46,7 @@ if str(HERE.parent) not in sys.path:  # (run as a script or imported as ``replay
     sys.path.insert(0, str(HERE.parent))
 from conformance.deviations import DEVIATIONS, Deviation, deviation_for  # noqa: E402,F401
 from conformance.echo_cut import echo_diffs, echoed  # noqa: E402
-from conformance.jsondiff import diff, normalize, normalize_render  # noqa: E402,F401
+from conformance.jsondiff import diff, normalize, normalize_render  # noqa: E402
 
 # -- tito in-process --------------------------------------------------------------------------
 

@@ -683,6 +683,19 @@ def test_llama3_json_calls_only_at_the_start():
     assert TOOL_PARSERS["llama4_json"].name == "llama3_json"
 
 
+def test_llama3_json_python_tag_then_text_is_content():
+    """``<|python_tag|>`` also opens Llama 3.1's built-in tool calls (``brave_search.call(...)``,
+    code_interpreter's Python), which are not JSON: the text after the tag reaches the client,
+    objects later in it are no calls (the start-only rule; vLLM's batch reads every ``{``
+    anywhere, its stream sends nothing at all: parser fuzz seed 121, ``fuzz/llama3_json/0``)."""
+    p = make_tool_parser("llama3_json")
+    for text in ('<|python_tag|>Done!{"name": "get_time", "parameters": {}}\n'
+                 '{"name": "search", "parameters": {"query": "x"}}\n',
+                 '<|python_tag|>brave_search.call(query="weather in Paris")',
+                 "<|python_tag|>import math\nprint(math.pi)"):
+        assert assert_chunking_invariant(p, text).result == (text, [])
+
+
 PY_TEXT = (
     "[get_weather(city='Paris', days=3), get_time(), "
     "search(q=\"caf\\u00e9 \\\"x\\\"\", opts={'k': [1, 2.5, None, True], 3: 'v', None: -0x10},"

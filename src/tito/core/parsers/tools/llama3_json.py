@@ -11,6 +11,10 @@ SEP is ``;`` (``;``, ``; ``, ``;\\n``, any whitespace around it) or whitespace h
 are skipped. Leading whitespace is allowed, and so is a repeated ``<|python_tag|>`` (vLLM's
 batch reads the first object wherever it stands; its stream fails on a second tag and sends
 nothing at all: tito makes the batch's call, fuzz seed 29, ``llama3_json/fz37_repeated_tag``).
+Text after the tag that is not an object (``<|python_tag|>Done!{...}``) is content, the tag
+included, and no object after it is a call: the tag also opens Llama 3.1's built-in tool calls
+(``brave_search.call(...)``, code_interpreter's Python), not JSON, which must reach the client
+(vLLM's batch reads every ``{`` anywhere, its stream sends nothing; fuzz seed 121).
 
 Phases (``head``/``args``/``tail`` are in :mod:`._objects`):
 
