@@ -16,7 +16,16 @@ _RANDOM_KEYS = {"created"}
 
 
 def normalize(obj: Any, key: str = "") -> Any:
-    """Replace values that are random in both servers (timestamps, tool-call ids)."""
+    """Replace values that are random in both servers (timestamps, tool-call ids).
+
+    A tool-call id becomes ``<tool-call-id-K>``, K counting the distinct ids of ``obj`` in order
+    of first appearance: which calls share an id is compared, not the ids (vLLM draws each at
+    random, so two calls never share one; tito derives them: two choices with one index got
+    one id until session 43, goldens ``derender_choice_index`` ``*_dup*``)."""
+    return _normalize(obj, key, {})
+
+
+def _normalize(obj: Any, key: str, ids: dict[str, int]) -> Any:
     if isinstance(obj, dict):
         out = {}
         for k, v in obj.items():
@@ -25,12 +34,12 @@ def normalize(obj: Any, key: str = "") -> Any:
             elif k == "id" and isinstance(v, str) and (
                     v.startswith(("chatcmpl-tool-", "call_")) or "function" in obj
                     or "arguments" in obj):
-                out[k] = "<tool-call-id>"
+                out[k] = f"<tool-call-id-{ids.setdefault(v, len(ids))}>"
             else:
-                out[k] = normalize(v, k)
+                out[k] = _normalize(v, k, ids)
         return out
     if isinstance(obj, list):
-        return [normalize(v, key) for v in obj]
+        return [_normalize(v, key, ids) for v in obj]
     return obj
 
 

@@ -106,6 +106,28 @@ def test_qwen3_reasoning_and_parallel_tool_calls(client, vocabs):
     assert [c[0] for c in ids_again.values()] == [c[0] for c in calls.values()]  # deterministic
 
 
+def test_duplicate_choice_indexes_get_distinct_call_ids(client, vocabs):
+    """An engine may send two choices with one index (vLLM 0.33 takes it and draws every call id
+    at random); tito's ids derive from the index, so a repeated index must still give ids of
+    their own (goldens ``derender_choice_index`` ``*_dup*``), while the first choice of an index
+    keeps the id its stream gets."""
+    v = vocabs["qwen3"]
+    prompt, ids = v.encode(QWEN_PROMPT), v.encode(QWEN_OUT) + [IM_END]
+    body = {"model": "qwen3", "prompt_token_ids": prompt, "chat_request": chat_request(tools=TOOLS),
+            "generate_response": generate_response(ids, n=3)}
+    for choice, index in zip(body["generate_response"]["choices"], [1, 1, 0]):
+        choice["index"] = index
+    out = post(client, CHAT, body)
+    got = [[c["id"] for c in ch["message"]["tool_calls"]] for ch in out["choices"]]
+    flat = [i for call_ids in got for i in call_ids]
+    assert len(flat) == 6 and len(set(flat)) == 6
+    # the first choice of index 0 (the third) keeps the ids of a lone choice 0, batch and stream
+    single = post(client, CHAT, {**body, "generate_response": generate_response(ids)})
+    streamed = collect(stream(client, "qwen3", prompt, [ids], chat_request(tools=TOOLS))[0])[2]
+    assert got[2] == [c["id"] for c in single["choices"][0]["message"]["tool_calls"]]
+    assert got[2] == [c[0] for c in streamed.values()]
+
+
 @given(data=st.data())
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_any_chunking_equals_batch(client, vocabs, data):

@@ -88,9 +88,12 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
     choices = []
     completion_tokens = 0
     reasoning_total: int | None = None
+    seen: dict[int, int] = {}  # index -> its choices so far (an engine may repeat an index)
     for choice in resp.choices:
         completion_tokens += len(choice.token_ids or [])
-        state, out = _batch_choice(model, cfg, seed, choice, resp.request_id, choice.index)
+        repeat = seen[choice.index] = seen.get(choice.index, -1) + 1
+        state, out = _batch_choice(model, cfg, seed, choice, resp.request_id, choice.index,
+                                   repeat)
         r = _reasoning_tokens(cfg, state)
         if r is not None:
             reasoning_total = (reasoning_total or 0) + r
