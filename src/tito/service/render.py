@@ -8,7 +8,8 @@ parsers that need them), lengths, and the ``derender_context``.
 
 Modules: this one is the chat render (:func:`render_chat_request`, :func:`render_chat_wire`) and
 the public face (every name below is importable from here); its steps are in
-:mod:`tito.service.render_chat_parts`, what both endpoints share in
+:mod:`tito.service.render_chat_parts`, the prompt itself (ids, native encoding, code encoder
+or template) in :mod:`tito.service.render_chat_prompt`, what both endpoints share in
 :mod:`tito.service.render_common`, the completions render in
 :mod:`tito.service.render_completions`, the settings in :mod:`tito.service.render_settings`,
 the wire dict without the models in :mod:`tito.service.render_wire`.
@@ -57,20 +58,18 @@ from pydantic import ValidationError
 
 from tito.core import render as core_render
 from tito.core.mistral import MistralVocab
-from tito.core.mistral import encode_chat as mistral_encode_chat
 from tito.core import sampling as core_sampling
 from tito.core.parsers.tools import RENDER_TRAITS
 from tito.core.parsers.reasoning_formats import get_reasoning_parser
 from tito.core.parsers.reasoning_row import RAW_ENABLE_THINKING
 from tito.errors import BadRequest
 from tito.protocol import GenerateRequest, ReasoningParserKwargs
-from tito.service.harmony import harmony_prompt_ids, is_harmony_model
+from tito.service.harmony import is_harmony_model
 from tito.service.render_wire import generate_request_wire, sampling_params_wire
 from tito.service.render_chat_parts import (
     calls_schema_replaces_text,
     chat_messages,
     check_request_template,
-    native_prompt,
     warm_up,
     _chat_context,
     _chat_structured_outputs,
@@ -88,13 +87,12 @@ from tito.service.render_common import (
     REASONING_ALWAYS_ENDED,
     REASONING_MARKERS,
     _check_mm_processor_kwargs,
-    _check_prompt_ids,
-    _fail_fast,
     _lookup,
     _request_id,
     _sampling_params,
     _truncate_to,
 )
+from tito.service.render_chat_prompt import chat_prompt
 from tito.service.render_completions import render_completion_request, render_completion_wire
 from tito.service.render_settings import current_settings, RenderSettings
 
@@ -244,72 +242,17 @@ def _render_chat(
     budget = core_sampling.check_output_budget(model.max_model_len, requested_max, max_param)
     truncate_to = (None if is_harmony_model(model)  # vLLM's harmony render never truncates
                    else _truncate_to(request.truncate_prompt_tokens, budget))
-    side = request.truncation_side or "left"
 
     kv_params = dict(request.kv_transfer_params) if request.kv_transfer_params else None
     reused = kv_params.pop("prompt_token_ids", None) if kv_params else None
     normalized = chat_messages(request, template, native, model)
     if mistral and not model.multimodal:
         core_render.check_text_only(request.messages, model.name)  # vLLM 0.33's 400
-    if reused is not None and (normalized is None or not normalized.media_parts):
-        if not isinstance(reused, list) or not all(isinstance(i, int) for i in reused):
-            raise BadRequest("kv_transfer_params.prompt_token_ids must be a list of token ids.",
-                             param="kv_transfer_params")
-        _check_prompt_ids(reused, model.vocab_size, "kv_transfer_params.prompt_token_ids")
-        window = core_render.truncate(len(reused), truncate_to, side)
-        tokenized = core_render.TokenizedPrompt(token_ids=list(reused)[window])
-        media: list[dict[str, Any]] = []
-    elif native is not None and normalized is not None:  # an encoding of vLLM's, by code
-        encoded = native_prompt(model, (request.messages if encoder_messages is None
-                                        else encoder_messages), normalized, tools, kwargs,
-                                tokenize=tokenize, responses=responses)
-        if isinstance(encoded, str):  # DeepSeek's text, tokenized without special tokens
-            if truncate_to is None:
-                _fail_fast(vocab, encoded, budget, model.max_model_len, "messages")
-            tokenized = core_render.tokenize_prompt(
-                vocab, encoded, add_special_tokens=False, truncate_to=truncate_to,
-                truncation_side=side, with_offsets=bool(request.return_token_offsets))
-        else:  # Inkling's ids
-            window = core_render.truncate(len(encoded), truncate_to, side)
-            tokenized = core_render.TokenizedPrompt(token_ids=encoded[window])
-        media = []
-    elif template is None or normalized is None:  # harmony (gpt-oss), mistral-common: by code
-        ids = (
-            mistral_encode_chat(vocab, request.messages, tools=tools,  # type: ignore[arg-type]
-                                continue_final_message=request.continue_final_message)
-            if mistral else harmony_prompt_ids(model, request, tools, settings.harmony_start_date,
-                                               items=responses, previous=harmony_previous)
-        )
-        # vLLM 0.33's harmony render does not truncate (its max_tokens still counts the cut)
-        window = core_render.truncate(len(ids), truncate_to, side)
-        tokenized = core_render.TokenizedPrompt(token_ids=ids[window])
-        media = []
-    else:
-        prompt = core_render.render_chat(
-            template,
-            normalized,
-            # vLLM 0.33 merges the request's tools under its chat_template_kwargs, and the
-            # request's documents over them: the kwargs' tools win, their documents fill in
-            tools=kwargs["tools"] if kwargs.get("tools") is not None else tools,
-            documents=kwargs.get("documents"),
-            add_generation_prompt=request.add_generation_prompt,
-            continue_final_message=request.continue_final_message,
-            template_kwargs=kwargs,
-            special_tokens=model.special_token_strings,
-            limits=settings.template_limits,
-        )
-        if truncate_to is None:
-            _fail_fast(vocab, prompt.text, budget, model.max_model_len, "messages")
-        tokenized = core_render.tokenize_prompt(
-            vocab,
-            prompt.text,
-            add_special_tokens=request.add_special_tokens,
-            truncate_to=truncate_to,
-            truncation_side=side,
-            with_offsets=bool(request.return_token_offsets) and not prompt.media_parts,
-            generation_spans=prompt.generation_spans if want_mask else None,
-        )
-        media = prompt.media_parts
+    tokenized, media = chat_prompt(
+        request, model, settings, template=template, normalized=normalized, tools=tools,
+        kwargs=kwargs, reused=reused, truncate_to=truncate_to, budget=budget,
+        want_mask=want_mask, tokenize=tokenize, responses=responses,
+        encoder_messages=encoder_messages, harmony_previous=harmony_previous)
     token_ids = tokenized.token_ids
     if not token_ids and not tokenize:  # (vLLM's /tokenize answers an empty prompt: count 0)
         raise BadRequest("No token_ids rendered", param="messages")
