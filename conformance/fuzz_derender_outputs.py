@@ -216,7 +216,7 @@ def finish_output(rnd: random.Random, toks: list[int], model: str, req: dict[str
         toks, stop_reason = toks[:hit[0]], hit[1]
         tags.add("stop_string_engine_cut")
         if toks[-1] in (req.get("stop_token_ids") or ()):
-            tags.add("stop_string_on_stop_id")  # an engine checks ids first: inconsistent
+            tags.add("stop_string_on_stop_id")  # the id is output, the string reported
     elif kind == "none":  # a batch choice without finish_reason (the case is not streamed)
         finish = None
         tags.add("finish_null")

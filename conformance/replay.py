@@ -235,7 +235,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_tokenize_kwargs", "render_message_edges", "render_tokenize_lazy_dump",
           "render_dsv41_shapes", "render_inkling_lazy", "derender_logprob_ids",
           "derender_logprob_entries", "stream_logprob_entries", "derender_choice_index",
-          "stream_choice_index", "render_assistant_union", "render_tokenize_sent_calls",
+          "stream_choice_index", "derender_stop_reason_eos", "stream_stop_reason_eos", "render_assistant_union", "render_tokenize_sent_calls",
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",
           "render_fuzz_errors", "render_fuzz_order", "render_union_parts",

@@ -411,3 +411,41 @@ def test_a_finish_only_chunk_reports_the_stop_token_of_the_chunk_before(client, 
     assert text == (want.get("text") or want["message"]["content"])
     assert text.endswith(vocabs[model].decode([stop_id], skip_special_tokens=False)) == (
         include and model == "gpt2")
+
+
+@pytest.mark.parametrize("held", [False, True])
+@pytest.mark.parametrize("eos", [50256, None])
+def test_a_reported_stop_string_makes_the_last_eos_output(client, vocabs, held, eos):
+    """An engine reports a stop string while its last id is an EOS (a step of several ids: its
+    strings are checked on the text without the id it stopped on). vLLM 0.33 reads no stop
+    token then: the EOS is output ("" when special tokens are skipped, text when not) and the
+    stop_reason is the string, batch and stream (tito dropped it and reported null; goldens
+    ``derender_stop_reason_eos``). ``eos`` None: the request's own stop id in its place."""
+    stop_id = 13
+    last = stop_id if eos is None else eos
+    ids = vocabs["gpt2"].encode("Hello there") + [last]
+    request = {"skip_special_tokens": False, **({"stop_token_ids": [stop_id]} if eos is None
+                                                 else {})}
+    resp = generate_response(ids)
+    resp["choices"][0]["stop_reason"] = "zzz"
+    body = {"model": "gpt2", "completion_request": {"model": "gpt2", "prompt": "x", **request},
+            "generate_responses": [resp]}
+    want = "Hello there" + vocabs["gpt2"].decode([last], skip_special_tokens=False)
+    c = post(client, COMPLETIONS, body)["choices"][0]
+    assert (c["text"], c["finish_reason"], c["stop_reason"]) == (want, "stop", "zzz")
+    state, text, finishes = None, "", []
+    parts = ((ids, None), ([], "stop")) if held else ((ids[:2], None), (ids[2:], "stop"))
+    for chunk_ids, finish in parts:
+        chunk = stream_chunk(chunk_ids, finish_reason=finish)
+        if finish:
+            chunk["choices"][0]["stop_reason"] = "zzz"
+        body = {"model": "gpt2", "stream": True, "stream_state": state, "generate_chunk": chunk}
+        if state is None:
+            body["completion_request"] = {"model": "gpt2", "prompt": "x", **request}
+        got = post(client, COMPLETIONS, body)
+        state = got["stream_state"]
+        for ch in got["chunk"]["choices"]:
+            text += ch.get("text") or ""
+            if ch.get("finish_reason"):
+                finishes.append((ch["finish_reason"], ch["stop_reason"]))
+    assert (text, finishes) == (want, [("stop", "zzz")])

@@ -46,9 +46,13 @@ def stop_token_check(
     as vLLM only merges them into ``stop_token_ids`` without it) -> the id. An id the engine
     reported as its ``stop_reason`` (``engine_reason``) replaces that chain, as vLLM 0.33's
     derender (``_drop_stop_token``) trusts it alone: the last id stopped the engine only if it
-    is that id, which is then the ``stop_reason`` (an EOS too).
+    is that id, which is then the ``stop_reason`` (an EOS too). A reported string says the
+    engine stopped on a stop string, not a token: the last id is output even when it is an EOS
+    (vLLM's engine checks strings on a step's text without the id it stopped on, so a step of
+    several ids can end on an EOS and report the string before it; vLLM 0.33's derender then
+    drops nothing and reports the string: goldens ``derender_stop_reason_eos``).
     """
-    if finish_reason != "stop" or last_id is None:
+    if finish_reason != "stop" or last_id is None or type(engine_reason) is str:
         return NO_TOKEN_STOP
     if type(engine_reason) is int:  # the engine named its stop token: only that one (vLLM)
         if last_id != engine_reason:

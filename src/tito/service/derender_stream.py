@@ -325,9 +325,11 @@ class _Stream:
                 "stream_state is inconsistent and cannot be continued; send back the state "
                 "exactly as returned", param="stream_state.tito.st",
             ) from None
-        # (an empty finishing chunk: the stop id the pipeline held back came in an earlier one)
-        last, reason = (ids[-1], choice.stop_reason) if ids else (
-            self.history[-1] if self.history else None, None)
+        # (an empty finishing chunk: the stop id the pipeline held back came in an earlier one;
+        # a reported id is not checked there, a reported string is: no stop token then)
+        reason = choice.stop_reason
+        last, reason = (ids[-1], reason) if ids else (
+            self.history[-1] if self.history else None, reason if type(reason) is str else None)
         if self.history and choice.finish_reason == "stop" and stop_token_check(
                 self.model.vocab, self.cfg.stop, last, "stop", reason).drop:
             # the stop token that ended the choice was never output: a replay of the history
