@@ -127,7 +127,10 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     them; its tool parser alone's stream depends on the chunking, its batch gives no reasoning),
     ``start_only`` (llama3_json / llama4_json: text, after a ``<|python_tag|>`` too, opens the
     output: all of it is content, objects later in it are no calls; vLLM's batch reads every
-    ``{`` anywhere, its stream after a tag sends nothing at all).
+    ``{`` anywhere, its stream after a tag sends nothing at all),
+    ``glimmer_start_in_reasoning`` (Glimmer's reasoning parser: a body without ``<|eom|>`` runs
+    on to the next ``to=NAME`` header, the ``<|start|>assistant`` framing in the reasoning; tito's
+    ends at ``<|start|>``, as Glimmer's tool parser's).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []

@@ -9,6 +9,7 @@ format knowledge they look up grows with every format and stays here, apart from
 
 from __future__ import annotations
 
+import json
 import re
 
 from fuzz_parsers_compare import _same_call, _subsequence, compare
@@ -148,6 +149,12 @@ def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> 
     if kind == "reasoning" and case["reasoning"] is None and got.get("reasoning") \
             and _composed_reasoning(case) == got["reasoning"]:
         return "follows_vllm_composed"
+    if case["reasoning"] == "muse_glimmer" and vs1 and "<|start|>" in (vs1.get("reasoning") or ""):
+        # Glimmer's reasoning parser reads a body without <|eom|> on to the next to=NAME header,
+        # <|start|>assistant included (seed 120): tito's ends at <|start|>, as its tool parser's
+        vs1 = dict(vs1, reasoning=_GLIMMER_START.sub("", vs1["reasoning"]))
+        if kind == "reasoning" and vs1["reasoning"] == (got.get("reasoning") or ""):
+            return "glimmer_start_in_reasoning"
     if kind in ("reasoning", "content") and vs1 \
             and (vs1.get(kind) or "").strip() == (got.get(kind) or "").strip():
         return "follows_vllm_stream"
@@ -167,4 +174,32 @@ def _muse_deviation(kind: str, want: dict, got: dict, vs1: dict, case: dict) -> 
                                            or unclosed) \
             and len(gc) > len(wc) and _subsequence(wc, gc, _same_call):
         return "truncated_call"
+    if kind in ("content", "n_calls", "args") and unclosed and _merged(wc, gc):
+        return "truncated_call"  # vLLM's unclosed invoke ran on and took the next one's params
     return None
+
+
+#: the framing Glimmer's reasoning parser leaves in a body without ``<|eom|>`` (the next
+#: message's ``<|start|>assistant``, with no space before ``to=`` its recipient too)
+_GLIMMER_START = re.compile(r"<\|start\|>assistant[^\S\n]*(?:to=[^\s<]*)?")
+
+
+def _merged(wc: list, gc: list) -> bool:
+    """Whether vLLM's calls ``wc`` are tito's ``gc`` with runs of consecutive calls joined into
+    one (the first's name, the parameters of all: vLLM's invoke whose closer is missing or
+    misspelt runs on over the next channel's invoke opener, to its ``</atem:invoke>``)."""
+    i = 0
+    for name, args in wc:
+        if i >= len(gc) or gc[i][0] != name:
+            return False
+        merged: dict = {}
+        try:
+            want = json.loads(args)
+            while i < len(gc) and merged != want:
+                merged.update(json.loads(gc[i][1]))
+                i += 1
+        except (ValueError, TypeError, AttributeError):
+            return False
+        if merged != want:
+            return False
+    return i == len(gc)
