@@ -338,7 +338,7 @@ DEVIATIONS: list[Deviation] = [
               "an engine entry of max_logprobs candidates plus the sampled token (sampled "
               "outside the top-k: max_logprobs + 1 entries, what vLLM's engine sends at the "
               "limit) is accepted; vLLM's batch derender refuses it with 400, its stream takes it"),
-    Deviation("stream_logprob_entries", "*_repair_*", "logprobs*",
+    Deviation("stream_*", "*_repair_*", "logprobs*",
               "an engine chunk with more or fewer logprob entries than ids, before a character "
               "split over byte tokens: a U+FFFD piece is repaired with the sampled ids of the "
               "entries before it, as vLLM's batch reads them (so tito's stream is its batch of "

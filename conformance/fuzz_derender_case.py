@@ -78,6 +78,9 @@ class Case:
     continuous_usage: int | None = None
     #: engine response fields of the batch derender alone (``model``, ``usage``, ...)
     batch_extra: dict[str, Any] = field(default_factory=dict)
+    #: choices whose logprob list is longer or shorter than their ids (``fuzz_derender_more4``):
+    #: index -> the entries of each of its stream's chunks (its ids', changed the same way)
+    lp_split: dict[int, list[list[dict[str, Any]]]] = field(default_factory=dict)
 
 
 

@@ -21,6 +21,7 @@ from conformance import echo_cut, record, replay
 from conformance.fuzz_derender_case import MODELS, Case
 from conformance.fuzz_derender_classify import (EQUIV, UNLISTED_STOP, Found,
                                                 cut_echo, echo_aware_diff, intended)
+from conformance.fuzz_derender_more4 import split_events
 from conformance.fuzz_derender_outputs import engine_prompt_logprobs
 
 CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
@@ -65,6 +66,7 @@ def stream_cases(case: Case, prompt: list[int]) -> list[dict[str, Any]]:
         events = record.split_choice(ch, case.sizes[ch["index"]],
                                      f"{'cmpl' if completion else 'chatcmpl'}-{case.cid}",
                                      case.extra)
+        split_events(case, ch, events)  # (entries more or fewer than a chunk's ids)
         if case.engine_prompt:
             events[0]["prompt_token_ids"] = prompt
         if case.null_empty:  # (not the last event: a finish-only chunk keeps its [])

@@ -7,6 +7,7 @@ decides, not in usage, ids or logprobs, and never an echoed prefix that is not t
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -59,3 +60,28 @@ def test_a_stop_string_fired_inside_a_kept_special_token_is_the_special_deviatio
                     "choices.0.stop_reason", "s") is None
     assert intended(_stop_case(["s"], ids), "derender_chat_mistral",
                     "choices.0.stop_reason", 2) is None
+
+
+def test_mismatched_logprob_counts_drawn_and_split() -> None:
+    """The draw of logprob lists longer or shorter than the ids (``fuzz_derender_more4``): the
+    batch list and every stream chunk's list are changed, a chunk's own entries cut from the
+    list before the change; only a case whose changed chunk precedes a character's later bytes
+    has its stream logprobs explained (``*_repair_*``), and only in streams."""
+    from conformance.fuzz_derender_draw import gen_case
+    from conformance.fuzz_derender_more4 import changed
+
+    entries = [{"token_id": t} for t in range(5)]
+    rnd = random.Random(0)
+    assert changed(entries, "zero", rnd) == [] and len(changed(entries, "fewer", rnd)) < 5
+    assert changed(entries, "more", rnd)[:5] == entries
+    assert len(changed(entries, "more_mid", rnd)) > 5
+    case = gen_case(531, 1, "gpt2")  # (the draw that found the repair difference)
+    assert {"lp_count", "lp_count_repair_context"} <= case.tags
+    chunks = case.lp_split[0]
+    assert len(chunks) == len(case.sizes[0])
+    assert [len(c) for c in chunks] != case.sizes[0]
+    path = "logprobs.tokens.9"
+    assert intended(case, "stream_completion", path, "x") is not None
+    assert intended(case, "derender_completion", "choices.0." + path, "x") is None
+    case.tags.discard("lp_count_repair_context")
+    assert intended(case, "stream_completion", path, "x") is None
