@@ -283,10 +283,23 @@ def custom_refuses(message: Mapping[str, Any]) -> bool:
     """Whether vLLM 0.33's custom message type refuses ``message``: a part no custom part type
     takes, a null or object content (it types ``str`` or a list), a reasoning or calls of the
     wrong shape, a typed field of the wrong type, tools that are not its tool list."""
+    return _custom_refuses(message, _parts_fields(message.get("content")),
+                           _reasoning_fields(message.get("reasoning")))
+
+
+def _parts_fields(content: Any) -> list[int | None]:
+    """:func:`_part_fields` of each part of a list ``content`` (none for any other content)."""
+    return [_part_fields(p) for p in content] if isinstance(content, list) else []
+
+
+def _custom_refuses(message: Mapping[str, Any], parts: list[int | None],
+                    reasoning: int | None) -> bool:
+    """:func:`custom_refuses` given the message's :func:`_parts_fields` and
+    :func:`_reasoning_fields` (read once by :func:`custom_typed`, which counts them after)."""
     content = message.get("content")
     calls = message.get("tool_calls")
-    return (isinstance(content, list) and any(_part_fields(p) is None for p in content)
-            or _reasoning_fields(message.get("reasoning")) is None
+    return (None in parts
+            or reasoning is None
             or not isinstance(content, (str, list)) and "content" in message
             or not (calls is None or isinstance(calls, list) and all(
                 isinstance(c, Mapping) and isinstance(c.get("id"), str)
@@ -323,14 +336,13 @@ def custom_typed(message: Mapping[str, Any]) -> bool:
     openai = _OPENAI_KEYS.get(role)  # type: ignore[arg-type]
     if openai is None:
         return True
-    if custom_refuses(message):
+    parts = _parts_fields(message.get("content"))  # (each part read once)
+    reasoning = _reasoning_fields(message.get("reasoning"))
+    if _custom_refuses(message, parts, reasoning):
         return False
     if openai_refuses(message):
         return True  # (both refusing it is the request's schema error: tito.protocol.chat)
-    content = message.get("content")
-    parts = [_part_fields(p) for p in content] if isinstance(content, list) else []
     calls = message.get("tool_calls")
-    reasoning = _reasoning_fields(message.get("reasoning"))
     if role == "tool" and not isinstance(message.get("tool_call_id"), str):
         return True  # the OpenAI tool type needs its call id
     if role == "assistant" and "tool_calls" in message and calls is None:
