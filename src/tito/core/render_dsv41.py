@@ -298,12 +298,13 @@ def _block(block: Mapping[str, Any]) -> Any:
     return f"[Unsupported {kind}]"
 
 
-def tokenize_messages(body: Sequence[Any], messages: list[dict[str, Any]]) -> TokenizeMessages:
+def tokenize_messages(body: Sequence[Any], messages: list[dict[str, Any]],
+                      sent_calls: Mapping[int, Any]) -> TokenizeMessages:
     """This encoding's ``/tokenize`` fix-up (:class:`~tito.core.render_messages.TokenizeMessages`):
     the calls a non-tool message of an OpenAI type without them was sent with, put back as sent
     (:func:`~tito.core.render_messages.with_sent_calls`): vLLM's encoder reads the body's
     (:func:`_openai_shapes`); a tool message's are gone, merged into a user turn."""
-    return TokenizeMessages(with_sent_calls(body, messages, skip_tool=True))
+    return TokenizeMessages(with_sent_calls(messages, sent_calls, skip_tool=True))
 
 
 def _openai_shapes(msg: Mapping[str, Any]) -> None:

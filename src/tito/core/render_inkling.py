@@ -188,13 +188,15 @@ def encode(messages: Sequence[Mapping[str, Any]], tools: Any, *,
     return ids
 
 
-def tokenize_messages(body: Sequence[Any], messages: list[dict[str, Any]]) -> TokenizeMessages:
+def tokenize_messages(body: Sequence[Any], messages: list[dict[str, Any]],
+                      sent_calls: Mapping[int, Any]) -> TokenizeMessages:
     """This encoding's ``/tokenize`` fix-up (:class:`~tito.core.render_messages.TokenizeMessages`):
     the tokenize body types an assistant as OpenAI's when its custom type refuses it or sets no
     more fields (a null content, a ``reasoning: {}``, a number ``tool_call_id``:
     :func:`tito.core.message_union.custom_typed`); its calls are then an iterable that vLLM's
     chat preprocessing consumes (parsed, checked: the render's) before the encoding reads them,
-    so the encoding writes none of them."""
+    so the encoding writes none of them. (A non-assistant's ``sent_calls`` stay out: the
+    encoding never reads them.)"""
     unwritten = [isinstance(sent, dict) and sent.get("role") == "assistant"
                  and "tool_calls" in sent and not custom_typed(sent) for sent in body]
     if not any(unwritten):

@@ -39,20 +39,34 @@ class TokenizeMessages(NamedTuple):
     encoder: list[dict[str, Any]] | None = None
 
 
-def with_sent_calls(body: Sequence[Any], messages: list[dict[str, Any]], *,
+def without_ignored_calls(messages: Sequence[dict[str, Any]]
+                          ) -> tuple[list[dict[str, Any]], dict[int, Any]]:
+    """A ``/tokenize`` body's ``messages`` without the ``tool_calls`` of each OpenAI-typed
+    message of another role than the assistant's (:func:`tito.core.message_union.tool_calls_ignored`:
+    vLLM's union takes any value there, unchecked, where tito's chat request would list and
+    check them), and those calls as sent, by message index, for :func:`with_sent_calls`."""
+    sent: dict[int, Any] = {}
+    out = []
+    for i, msg in enumerate(messages):
+        if "tool_calls" in msg and tool_calls_ignored(msg):
+            sent[i] = msg["tool_calls"]
+            msg = {k: v for k, v in msg.items() if k != "tool_calls"}
+        out.append(msg)
+    return out, sent
+
+
+def with_sent_calls(messages: list[dict[str, Any]], sent: Mapping[int, Any], *,
                     skip_tool: bool = False) -> list[dict[str, Any]]:
-    """``messages``, tito's chat request of a ``/tokenize`` ``body``, with the ``tool_calls`` an
-    OpenAI-typed message of another role than the assistant's was sent with put back as sent,
-    unlisted (:func:`tito.core.message_union.tool_calls_ignored`: the chat request would list and
-    check them; vLLM's tokenize body keeps them, and its union typed the message with them
-    counted: :func:`tito.core.message_union.custom_typed`). ``skip_tool``: not a tool
-    message's (DeepSeek-V4.1's encoding merges it into a user turn)."""
-    return [{**msg, "tool_calls": sent["tool_calls"]}
-            if isinstance(sent, dict) and "tool_calls" in sent
-            and not (skip_tool and sent.get("role") == "tool") and tool_calls_ignored(sent)
-            else msg for sent, msg in zip(body, messages, strict=True)]
-
-
+    """``messages``, tito's chat request of a ``/tokenize`` body, with the calls
+    :func:`without_ignored_calls` took out put back as sent, unlisted (vLLM's tokenize body
+    keeps them, and its union typed the message with them counted:
+    :func:`tito.core.message_union.custom_typed`). ``skip_tool``: not a tool message's
+    (DeepSeek-V4.1's encoding merges it into a user turn)."""
+    if not sent:
+        return messages
+    return [{**msg, "tool_calls": sent[i]}
+            if i in sent and not (skip_tool and msg.get("role") == "tool") else msg
+            for i, msg in enumerate(messages)]
 
 
 def _tool_calls_for_template(

@@ -20,7 +20,7 @@ from tito.core.logprobs import MAX_TOKEN_ID
 from tito.core.message_union import custom_typed
 from tito.core.mistral import MistralVocab
 from tito.core.render import tokenize_prompt
-from tito.core.render_messages import TokenizeMessages, with_sent_calls
+from tito.core.render_messages import TokenizeMessages, with_sent_calls, without_ignored_calls
 from tito.errors import BadRequest, InvalidField, SchemaError
 from tito.models import ServedModel, get_registry
 from tito.models.hf import ENCODES_EMPTY
@@ -31,7 +31,6 @@ from tito.protocol import (
     TokenizeChatRequest,
     TokenizeRequest,
     TokenizeResponse,
-    tool_calls_ignored,
 )
 from tito.protocol.common import SchemaRule
 from tito.service import chat_body
@@ -44,7 +43,8 @@ __all__ = ["detokenize", "tokenize"]
 
 #: each encoding's ``/tokenize`` fix-up (:class:`tito.core.render_messages.TokenizeMessages`):
 #: vLLM hands these encodings the tokenize body's own messages
-_FIXUPS: dict[str | None, Callable[[list[Any], list[dict[str, Any]]], TokenizeMessages]] = {
+_FIXUPS: dict[str | None, Callable[[list[Any], list[dict[str, Any]], dict[int, Any]],
+                                   TokenizeMessages]] = {
     "deepseek_v41": render_dsv41.tokenize_messages,
     "inkling": render_inkling.tokenize_messages,
 }
@@ -104,14 +104,14 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                     raise BadRequest(f"messages[{i}].tool_calls must be a list for a Mistral "
                                      "tokenizer.", param=f"messages[{i}].tool_calls")
         body_messages = fields.get("messages")
+        sent_calls: dict[int, Any] = {}  # (the calls taken out below, by message index)
         if harmony:  # (vLLM's body dump: lazily validated parts are gone, not checked)
             from tito.core.harmony import lazy_content_dumped  # gpt-oss only
 
             fields["messages"] = lazy_content_dumped(body_messages)
         elif isinstance(fields.get("messages"), list):  # (its template path never reads the
             # calls a message type without them holds; the chat request's model would list them)
-            fields["messages"] = [{k: v for k, v in m.items() if k != "tool_calls"}
-                                  if tool_calls_ignored(m) else m for m in fields["messages"]]
+            fields["messages"], sent_calls = without_ignored_calls(fields["messages"])
         # harmony renders none; the encodings of ENCODES_EMPTY encode an empty conversation
         if not request.messages and not harmony and native not in ENCODES_EMPTY:
             raise BadRequest(
@@ -146,11 +146,11 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
                                   param=loc) from None
         encoder = None
         if fixup is not None and isinstance(body_messages, list):
-            chat.messages, encoder = fixup(body_messages, chat.messages)
-        elif native is None and not harmony and not isinstance(model.vocab, MistralVocab) \
-                and isinstance(body_messages, list):  # (the template path: its parts are
-            # typed by the body's union, the calls counted; the template never reads them)
-            chat.messages = with_sent_calls(body_messages, chat.messages)
+            chat.messages, encoder = fixup(body_messages, chat.messages, sent_calls)
+        elif native is None and not harmony and not isinstance(model.vocab, MistralVocab):
+            # (the template path: its parts are typed by the body's union, the calls counted;
+            # the template never reads them)
+            chat.messages = with_sent_calls(chat.messages, sent_calls)
         # the engine request's ids, its wire dict built without the models when it can be
         ids = render_chat_wire(chat, model=model, tokenize=True,
                                encoder_messages=encoder)["token_ids"]
