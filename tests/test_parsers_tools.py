@@ -1445,7 +1445,7 @@ _FRAGMENTS = {
     ],
     "lfm2": [
         "<|tool_call_start|>", "<|tool_call_end|>", "[", "]", "f(", "g(", ")", "a=", "n=", "1",
-        "'x'", '"y"', ", ", " ", "\n", "text", "<|",
+        "'x'", '"y"', ", ", " ", "\n", "text", "<|", "'", '"', "{", "}", ":",  # nested quotes
     ],
     "apertus": [
         "<|tools_prefix|>", "<|tools_suffix|>", "[", "]", "{", "}", '"f": ', '"g":', ", ", " ",

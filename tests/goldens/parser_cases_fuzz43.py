@@ -41,6 +41,18 @@ _CASES: list[tuple[str | None, str | None, str, str]] = [
        + f"</atem:invoke>\n{_FCE}<|eom|>")
       for t, r in (("muse_glimmer", None), ("muse_glimmer", "muse_glimmer"))
       for k, sp in (("", " "), ("_no_space", ""))),
+    # lfm2: a quote not followed by , ) ] } : is a nested quote, the string's text, as vLLM's
+    # requote repair reads it (fuzz seed 122, fuzz/lfm2/3: tito closed the string there and
+    # made the rest content); ambiguous: vLLM's needs exactly one closing quote after which the
+    # whole block parses (else the block is content), tito takes the first
+    *(("lfm2", None, f"nested_quote_{k}", f"<|tool_call_start|>[{call}]<|tool_call_end|>{after}")
+      for k, call, after in (
+          ("doubled", "get_weather(n=2, city='true''), run()", "\n"),
+          ("word", "get_weather(city='it's ok')", ""),
+          ("double_quotes", 'get_weather(city="say "hi" now")', ""),
+          ("spaced", "get_weather(city='a' b'  , n=1)", ""),
+          ("key", "run(opts={'a'b': 1})", ""),
+          ("ambiguous", "get_weather(city='a'b', code='c')", ""))),
 ]
 
 

@@ -21,6 +21,10 @@ the end of the output cut only when the list is complete; tito keeps the calls a
 came (the rule of every format here). vLLM parses the block with Python's ``ast`` (spaces
 inside the list, ``month=07``, keyword-named parameters such as ``from=1`` are repaired);
 tito reads :mod:`.pythonic`'s grammar, whose tokens are adjacent, as vLLM's pythonic parser.
+Nested quotes (``city='it's ok'``) are read as vLLM's requote repair reads them: a quote not
+followed by ``,)]}:`` (or ``<``) is the string's text (``nested_quotes``); vLLM takes the one
+closing quote after which the whole block parses (none or several: the block is content), tito
+the first, as it comes.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ class Lfm2Parser(PythonicParser):
     closed_phase: ClassVar[str] = "pyend"
     ws_after_lead: ClassVar[bool] = True  # vLLM strips the block's text
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
+    nested_quotes: ClassVar[bool] = True  # vLLM's requote repair (module header)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._text_until(st, s, pos, out, final, START, "head")

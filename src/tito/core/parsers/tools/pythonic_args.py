@@ -15,12 +15,13 @@ import re
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
 from tito.core.parsers.tools._json import skip_ws
 
 MAX_DEPTH = 63  # ToolState.stack holds at most this many containers
+_QUOTE_WS = 32  # whitespace read after a quote to decide it (nested_quotes)
 
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_.]+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -62,9 +63,27 @@ def _string_specials(quote: str) -> re.Pattern[str]:
     return re.compile(r"[\\" + re.escape(q) + ("" if len(quote) == 3 else r"\n") + "]")
 
 
+def _quote_closes(s: str, i: int, final: bool) -> bool | None:
+    """Whether a one-quote string's quote before ``s[i]`` closes it (None: not known yet):
+    vLLM's lfm2 requote rule (``escape_nested_quotes_in_strings``), read forward: a quote closes
+    when the next non-whitespace character is one of ``,)]}:``, or ``<`` (a marker: the block's
+    end is never read into a string); else it is the string's text. Whitespace past
+    :data:`_QUOTE_WS` decides too (the hold stays bounded)."""
+    j = skip_ws(s, i)
+    if j - i >= _QUOTE_WS:
+        return True
+    if j >= len(s):
+        return True if final else None
+    return s[j] in ",)]}:<"
+
+
 @dataclass(frozen=True)
 class PythonArgsTranscoder(ToolParser):
-    """The ``pargs`` phase: a call's keyword arguments, Python literals, written as JSON."""
+    """The ``pargs`` phase: a call's keyword arguments, Python literals, written as JSON.
+
+    ``nested_quotes`` (lfm2): a quote not followed by a closer is the string's text."""
+
+    nested_quotes: ClassVar[bool] = False
 
     # -- the transcoder ------------------------------------------------------------------------
 
@@ -298,8 +317,14 @@ class PythonArgsTranscoder(ToolParser):
             elif c == "\n":
                 raise _Malformed(i)
             elif not triple:
-                self._close_string(st, out)
-                return i + 1
+                closes = not self.nested_quotes or _quote_closes(s, i + 1, final)
+                if closes is None:
+                    return -i - 1  # hold the quote: what follows it decides
+                if closes:
+                    self._close_string(st, out)
+                    return i + 1
+                self._string_text(st, out, q, i)  # a nested quote (lfm2): the string's text
+                i += 1
             else:
                 st.pend = q
                 i += 1
