@@ -28,8 +28,11 @@ from conformance import (
     union_parts_corpus,
 )
 from conformance.chat_http_corpus import (
-    CHAT_R, DUMP_TEMPLATE, MESSAGES_R, PARTS_DUMP_TEMPLATE, PARTS_TEMPLATE, RENDER_CHAT_MESSAGES,
-    RENDER_CHAT_TEMPLATE, RENDER_MEDIA, RESPONSES_R, TOKENS_GPTOSS,
+    CHAT_R, MESSAGES_R, PARTS_TEMPLATE, RENDER_CHAT_TEMPLATE, RENDER_MEDIA, RESPONSES_R,
+    TOKENS_GPTOSS,
+)
+from conformance.chat_messages_corpus import (
+    DUMP_TEMPLATE, PARTS_DUMP_TEMPLATE, RENDER_CHAT_MESSAGES,
 )
 from conformance.corpus_edge import (
     DERENDER_CHAT_EDGE, RENDER_CHAT_EDGE, RENDER_CHAT_EDGE_ERRORS, STREAM_CHAT_EDGE,
@@ -59,7 +62,7 @@ from conformance.responses_http_corpus import (
 
 #: what record.py, replay.py, the fuzzers and the tests read here (the per-model corpora and
 #: the shared pieces live in their own modules: corpus_base, corpus_qwen3, corpus_gptoss,
-#: corpus_mistral, corpus_edge, chat_http_corpus, responses_http_corpus)
+#: corpus_mistral, corpus_edge, chat_http_corpus, chat_messages_corpus, responses_http_corpus)
 __all__ = [
     "CHAT_MODELS", "DERENDER_COMPLETION", "DERENDER_ERRORS", "DUMP_TEMPLATE", "END_THINK",
     "END_TOOL_CALL", "EOS_IDS", "EOT", "HARMONY_RETURN", "HTTP_GROUPS", "IM_END", "IM_START",
