@@ -83,3 +83,19 @@ def test_a_repeated_granite_marker_before_a_list_is_marker_repeated() -> None:
              for k in kinds}
     assert "n_calls" in named and named["n_calls"] == "marker_repeated", named
     assert None not in named.values(), named
+
+
+def test_tito_as_vllm_one_token_stream_when_vllm_streams_disagree() -> None:
+    """Fuzz seed 124 (``step5+step5/5``): vLLM's stream in random chunks leaks ``<think>`` into
+    the reasoning, its stream of one token per delta does not, and tito answers as the latter:
+    ``follows_vllm_stream`` (vLLM's chunking-dependent stream is not tito's to follow); a tito
+    answer that matches neither stream stays unnamed."""
+    cid = "step5+step5/fz43_cut_bare_opener"
+    case, one = _BY_ID[cid], RECORDED[cid]["stream"]
+    want, got = norm(RECORDED[cid]["batch"]), norm(run(case, [10**6]))
+    leaky = {**one, "reasoning": "<think>" + (one.get("reasoning") or "")}
+    streams = {"1": one, "rand": leaky}
+    assert {deviation(case, k, want, got, streams) for k in compare(want, got)} == {
+        "follows_vllm_stream"}
+    wrong = {**got, "content": (got.get("content") or "") + " extra"}
+    assert None in {deviation(case, k, want, wrong, streams) for k in compare(want, wrong)}
