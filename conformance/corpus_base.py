@@ -200,3 +200,47 @@ def chunkings(n: int, seed: int) -> list[list[int]]:
         sizes.append(k)
         left -= k
     return [[1] * n, sizes]
+
+
+# -- single-call derender cases (the derender_*_corpus modules) ---------------------------------
+
+CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
+DERENDER_PROMPT = [100, 200]
+
+
+def derender_settings(server: str, chat: bool, extra: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A single-call derender case's settings key and settings: one user message (chat) or the
+    prompt "x", one logprob asked, then ``extra``."""
+    if chat:
+        return "chat_request", {"model": server, "messages": [{"role": "user", "content": "x"}],
+                                "logprobs": True, "top_logprobs": 1, **extra}
+    return "completion_request", {"model": server, "prompt": "x", "logprobs": 1, **extra}
+
+
+def derender_batch(server: str, chat: bool, extra: dict[str, Any], choices: list[dict[str, Any]]
+                   ) -> tuple[str, str, dict[str, Any]]:
+    """A batch derender case, (server, path, body), of one engine response with ``choices``
+    (completions: one per prompt, a list of one)."""
+    key, settings = derender_settings(server, chat, extra)
+    body: dict[str, Any] = {"model": server, key: settings}
+    response = {"request_id": "r", "choices": choices}
+    if chat:
+        body.update(prompt_token_ids=DERENDER_PROMPT, generate_response=response)
+    else:
+        body.update(prompt_token_ids=[DERENDER_PROMPT], generate_responses=[response])
+    return server, CHAT_D if chat else CMPL_D, body
+
+
+def derender_stream(server: str, chat: bool, extra: dict[str, Any], chunks: list[dict[str, Any]]
+                    ) -> tuple[str, str, str, dict[str, Any], list[int], list[dict[str, Any]]]:
+    """A stream case as ``record.py`` drives it: (server, path, settings key, settings, prompt
+    ids, engine chunks)."""
+    key, settings = derender_settings(server, chat, extra)
+    return server, CHAT_D if chat else CMPL_D, key, settings, DERENDER_PROMPT, chunks
+
+
+def one_logprob(token_ids: list[int]) -> dict[str, Any]:
+    """Engine logprobs of ``token_ids``: each its own only candidate, logprob -0.5."""
+    return {"content": [{"token_id": t, "logprob": -0.5, "rank": 1,
+                         "top_logprobs": [{"token_id": t, "logprob": -0.5, "rank": 1}]}
+                        for t in token_ids]}

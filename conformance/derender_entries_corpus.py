@@ -17,10 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.corpus_base import EOS_IDS, ids
-
-CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
-PROMPT = [100, 200]
+from conformance.corpus_base import (
+    DERENDER_PROMPT,
+    EOS_IDS,
+    derender_batch,
+    derender_settings,
+    derender_stream,
+    ids,
+)
 _WEATHER = {"type": "function", "function": {"name": "get_weather", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}}}}}
 #: (server, chat?, output text, extra request fields, chunk sizes)
@@ -51,33 +55,17 @@ def entries(server: str, token_ids: list[int], mode: str) -> list[dict[str, Any]
             "zero": []}[mode]
 
 
-def _settings(server: str, chat: bool, extra: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    if chat:
-        return "chat_request", {"model": server, "messages": [{"role": "user", "content": "x"}],
-                                "logprobs": True, "top_logprobs": 1, **extra}
-    return "completion_request", {"model": server, "prompt": "x", "logprobs": 1, **extra}
-
-
 def _case(server: str, chat: bool, text: str, extra: dict[str, Any], mode: str,
           ) -> tuple[str, str, dict[str, Any]]:
     token_ids = ids(text, server) + [EOS_IDS[server]]
-    key, settings = _settings(server, chat, extra)
     choice = {"index": 0, "token_ids": token_ids, "finish_reason": "stop",
               "logprobs": {"content": entries(server, token_ids, mode)}}
-    body: dict[str, Any] = {"model": server, key: settings}
-    if chat:
-        body.update(prompt_token_ids=PROMPT, generate_response={"request_id": "r",
-                                                                "choices": [choice]})
-    else:
-        body.update(prompt_token_ids=[PROMPT], generate_responses=[{"request_id": "r",
-                                                                    "choices": [choice]}])
-    return server, CHAT_D if chat else CMPL_D, body
+    return derender_batch(server, chat, extra, [choice])
 
 
 def _stream(server: str, chat: bool, text: str, extra: dict[str, Any], sizes: list[int],
             mode: str) -> tuple[str, str, str, dict[str, Any], list[int], list[dict[str, Any]]]:
     token_ids = ids(text, server) + [EOS_IDS[server]]
-    key, settings = _settings(server, chat, extra)
     chunks, pos = [], 0
     for n in sizes:
         part = token_ids[pos:pos + n]
@@ -88,7 +76,7 @@ def _stream(server: str, chat: bool, text: str, extra: dict[str, Any], sizes: li
             "logprobs": {"content": entries(server, part, mode)}}]})
         if last:
             break
-    return server, CHAT_D if chat else CMPL_D, key, settings, PROMPT, chunks
+    return derender_stream(server, chat, extra, chunks)
 
 
 DERENDER_LOGPROB_ENTRIES = {f"{name}_{mode}": _case(s, chat, text, extra, mode)
@@ -113,14 +101,14 @@ for _mode in ("more", "fewer"):
     for _chat in (True, False):
         _name = f"qwen3_{'chat' if _chat else 'cmpl'}_repair_{_mode}"
         _parts = _repair(_mode)
-        _key, _settings_ = _settings("qwen3", _chat, {"chat_template_kwargs": {
+        _key, _settings_ = derender_settings("qwen3", _chat, {"chat_template_kwargs": {
             "enable_thinking": False}} if _chat else {})
         _server, _path, _body = _case("qwen3", _chat, "a\U0001fae0b", {"chat_template_kwargs": {
             "enable_thinking": False}} if _chat else {}, "zero")
         _choice = (_body.get("generate_response") or _body["generate_responses"][0])["choices"][0]
         _choice["logprobs"] = {"content": [e for _, es in _parts for e in es]}
         DERENDER_LOGPROB_ENTRIES[_name] = (_server, _path, _body)
-        STREAM_LOGPROB_ENTRIES[_name] = ("qwen3", _path, _key, _settings_, PROMPT, [
+        STREAM_LOGPROB_ENTRIES[_name] = ("qwen3", _path, _key, _settings_, DERENDER_PROMPT, [
             {"request_id": "r", "choices": [{
                 "index": 0, "token_ids": part, "finish_reason": "stop" if k else None,
                 "logprobs": {"content": es}}]} for k, (part, es) in enumerate(_parts)])

@@ -16,10 +16,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.corpus_base import EOS_IDS, ids
-
-CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
-PROMPT = [100, 200]
+from conformance.corpus_base import (
+    CHAT_D,
+    CMPL_D,
+    DERENDER_PROMPT,
+    EOS_IDS,
+    derender_batch,
+    derender_settings,
+    derender_stream,
+    ids,
+)
+from conformance.corpus_base import one_logprob as _lp
 _WEATHER = {"type": "function", "function": {"name": "get_weather", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}}}}}
 #: name -> (server, chat?, output text, extra request fields)
@@ -52,44 +59,25 @@ CHANGES: dict[str, list[Any]] = {
 }
 
 
-def _lp(token_ids: list[int]) -> dict[str, Any]:
-    return {"content": [{"token_id": t, "logprob": -0.5, "rank": 1,
-                         "top_logprobs": [{"token_id": t, "logprob": -0.5, "rank": 1}]}
-                        for t in token_ids]}
-
-
-def _settings(server: str, chat: bool, extra: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    if chat:
-        return "chat_request", {"model": server, "messages": [{"role": "user", "content": "x"}],
-                                "logprobs": True, "top_logprobs": 1, "return_token_ids": True,
-                                **extra}
-    return "completion_request", {"model": server, "prompt": "x", "logprobs": 1,
-                                  "return_token_ids": True, **extra}
+def _extra(extra: dict[str, Any]) -> dict[str, Any]:
+    return {"return_token_ids": True, **extra}  # (ids show which choice is which)
 
 
 def _batch(name: str, indexes: list[Any]) -> tuple[str, str, dict[str, Any]]:
     server, chat, text, extra = _OUTPUTS[name]
     token_ids = ids(text, server) + [EOS_IDS[server]]
-    key, settings = _settings(server, chat, extra)
     choices = [{"index": i, "token_ids": token_ids, "finish_reason": "stop",
                 "logprobs": _lp(token_ids)} for i in indexes]
-    body: dict[str, Any] = {"model": server, key: settings}
-    if chat:
-        body.update(prompt_token_ids=PROMPT, generate_response={"request_id": "r",
-                                                                "choices": choices})
-    else:
-        body.update(prompt_token_ids=[PROMPT], generate_responses=[{"request_id": "r",
-                                                                    "choices": choices}])
-    return server, CHAT_D if chat else CMPL_D, body
+    return derender_batch(server, chat, _extra(extra), choices)
 
 
 def _first_call(name: str, index: Any, finish: str | None) -> tuple[str, str, dict[str, Any]]:
     server, chat, text, extra = _OUTPUTS[name]
     token_ids = ids(text, server) + [EOS_IDS[server]]
-    key, settings = _settings(server, chat, extra)
+    key, settings = derender_settings(server, chat, _extra(extra))
     return server, CHAT_D if chat else CMPL_D, {
-        "model": server, "stream": True, "stream_state": None, "prompt_token_ids": PROMPT,
-        key: settings, "generate_chunk": {"request_id": "r", "choices": [{
+        "model": server, "stream": True, "stream_state": None,
+        "prompt_token_ids": DERENDER_PROMPT, key: settings, "generate_chunk": {"request_id": "r", "choices": [{
             "index": index, "token_ids": token_ids, "finish_reason": finish,
             "logprobs": _lp(token_ids)}]}}
 
@@ -98,13 +86,12 @@ def _stream(name: str, indexes: list[Any]) -> tuple[str, str, str, dict[str, Any
                                                      list[dict[str, Any]]]:
     server, chat, text, extra = _OUTPUTS[name]
     token_ids = ids(text, server) + [EOS_IDS[server]]
-    key, settings = _settings(server, chat, extra)
     cuts = [0, 2, 4, len(token_ids)]
     chunks = [{"request_id": "r", "choices": [{
         "index": index, "token_ids": token_ids[cuts[k]:cuts[k + 1]],
         "finish_reason": "stop" if k == 2 else None,
         "logprobs": _lp(token_ids[cuts[k]:cuts[k + 1]])}]} for k, index in enumerate(indexes)]
-    return server, CHAT_D if chat else CMPL_D, key, settings, PROMPT, chunks
+    return derender_stream(server, chat, _extra(extra), chunks)
 
 
 DERENDER_CHOICE_INDEX: dict[str, tuple[str, str, dict[str, Any]]] = {}

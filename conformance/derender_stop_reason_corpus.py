@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.corpus_base import ids
-
-CHAT_D, CMPL_D = "/v1/chat/completions/derender", "/v1/completions/derender"
-PROMPT = [100, 200]
+from conformance.corpus_base import derender_batch, derender_stream, ids
+from conformance.corpus_base import one_logprob as _lp
 _WEATHER = {"type": "function", "function": {"name": "get_weather", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}}}}}
 #: name -> (server, chat?, output text, extra request fields, primary EOS, an extra EOS)
@@ -56,19 +54,6 @@ _STREAM_VARIANTS: dict[str, tuple[str, dict[str, Any], str, bool]] = {
 }
 
 
-def _settings(server: str, chat: bool, extra: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    if chat:
-        return "chat_request", {"model": server, "messages": [{"role": "user", "content": "x"}],
-                                "logprobs": True, "top_logprobs": 1, **extra}
-    return "completion_request", {"model": server, "prompt": "x", "logprobs": 1, **extra}
-
-
-def _lp(token_ids: list[int]) -> dict[str, Any]:
-    return {"content": [{"token_id": t, "logprob": -0.5, "rank": 1,
-                         "top_logprobs": [{"token_id": t, "logprob": -0.5, "rank": 1}]}
-                        for t in token_ids]}
-
-
 def _eos(name: str, which: str) -> int | None:
     _, _, _, _, primary, extra = _OUTPUTS[name]
     return primary if which == "primary" else extra
@@ -78,17 +63,9 @@ def _case(name: str, variant: str) -> tuple[str, str, dict[str, Any]]:
     server, chat, text, extra, _, _ = _OUTPUTS[name]
     reported, fields, which = _VARIANTS[variant]
     token_ids = ids(text, server) + [_eos(name, which)]
-    key, settings = _settings(server, chat, {**extra, **fields})
     choice = {"index": 0, "token_ids": token_ids, "finish_reason": "stop",
               "stop_reason": reported, "logprobs": _lp(token_ids)}
-    body: dict[str, Any] = {"model": server, key: settings}
-    if chat:
-        body.update(prompt_token_ids=PROMPT, generate_response={"request_id": "r",
-                                                                "choices": [choice]})
-    else:
-        body.update(prompt_token_ids=[PROMPT], generate_responses=[{"request_id": "r",
-                                                                    "choices": [choice]}])
-    return server, CHAT_D if chat else CMPL_D, body
+    return derender_batch(server, chat, {**extra, **fields}, [choice])
 
 
 def _stream(name: str, variant: str) -> tuple[str, str, str, dict[str, Any], list[int],
@@ -96,7 +73,6 @@ def _stream(name: str, variant: str) -> tuple[str, str, str, dict[str, Any], lis
     server, chat, text, extra, _, _ = _OUTPUTS[name]
     reported, fields, which, held = _STREAM_VARIANTS[variant]
     token_ids = ids(text, server) + [_eos(name, which)]
-    key, settings = _settings(server, chat, {**extra, **fields})
     parts = [token_ids[:3], token_ids[3:]] + ([[]] if held else [])
     chunks = []
     for k, part in enumerate(parts):
@@ -104,7 +80,7 @@ def _stream(name: str, variant: str) -> tuple[str, str, str, dict[str, Any], lis
         chunks.append({"request_id": "r", "choices": [{
             "index": 0, "token_ids": part, "finish_reason": "stop" if last else None,
             "stop_reason": reported if last else None, "logprobs": _lp(part)}]})
-    return server, CHAT_D if chat else CMPL_D, key, settings, PROMPT, chunks
+    return derender_stream(server, chat, {**extra, **fields}, chunks)
 
 
 DERENDER_STOP_REASON_EOS = {
