@@ -136,6 +136,25 @@ def test_a_colonless_key_past_the_bound_drops_to_the_calls_end_in_every_chunking
                 assert _pipeline_run(tool, text, sizes) == batch, (tool, second, sizes)
 
 
+def test_a_colonless_key_past_the_bound_holds_a_cut_closer_at_the_chunk_end():
+    """A KEY past HEADER_LIMIT with no ``:`` whose chunk ends inside the call's closer
+    (whitespace sweep, seed 67): the drop phase took the cut ``<to`` with the key and read past
+    the closer, so a run of newlines longer than the gap rule's bound after the call was content
+    in batch and dropped in the stream. Now the cut closer is held: the same in any chunking."""
+    for tool, (start, end) in {"gemma4": ("<|tool_call>", "<tool_call|>"),
+                               "functiongemma": ("<start_function_call>",
+                                                 "<end_function_call>")}.items():
+        parser = make_tool_parser(tool)
+        head = f"{start}call:f{{x" + " " * (HEADER_LIMIT + 5)
+        for tail in ("\n" * 65, "\n" * 65 + "ok", " done"):
+            text = head + end + tail
+            batch = run(parser, [text])[:2]
+            assert batch == (tail, [("f", "{}")]), (tool, tail, batch)
+            cut = len(head) + 3  # (the chunk ends inside the closer)
+            assert run(parser, [text[:cut], text[cut:]])[:2] == batch, (tool, tail)
+            assert run(parser, [*text, ""])[:2] == batch, (tool, tail)
+
+
 def test_functiongemma_holds_a_member_within_the_state_bound_in_every_chunking():
     """functiongemma holds a member's key until its value's first character shows whether the
     value opener is misspelt (skipped) or not: the separators before the key were held with it

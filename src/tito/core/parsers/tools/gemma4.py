@@ -192,7 +192,7 @@ class Gemma4Parser(Gemma4Leaves):
             if n - i <= HEADER_LIMIT:
                 return i, True
             st.phase = "drop"  # a KEY past the bound: the arguments end here
-            return n, False
+            return i, False  # (drop holds a cut ``<tool_call|>`` at the end: ws sweep 67)
         key = self._key(s[i:colon])
         self._sep(st, out)
         out.args(st, json.dumps(key, ensure_ascii=False) + ": ")
