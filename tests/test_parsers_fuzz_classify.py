@@ -99,3 +99,22 @@ def test_tito_as_vllm_one_token_stream_when_vllm_streams_disagree() -> None:
         "follows_vllm_stream"}
     wrong = {**got, "content": (got.get("content") or "") + " extra"}
     assert None in {deviation(case, k, want, wrong, streams) for k in compare(want, wrong)}
+
+
+def test_inkling_whitespace_before_a_later_thinking_block_is_ws_between_thinking() -> None:
+    """Parser fuzz seed 126 (``fuzz/inkling/1``, the tool parser alone): vLLM's batch drops the
+    thinking blocks, its stream has them but for the whitespace the first ends with (a tool block
+    between); tito keeps that whitespace (the documented ``ws_between_thinking``)."""
+    text = ('OK<|content_thinking|>Let me check.  \n<|end_message|><|message_model|>'
+            '<|content_invoke_tool_json|>{"name": "get_time", "args": {}}'
+            '<|content_model_end_sampling|>  <|content_thinking|>想一想<|end_message|>'
+            '<|message_model|><|content_invoke_tool_json|>{"name": "get_time", "args": {}}'
+            '<|content_model_end_sampling|>Done.')
+    case = {**_BY_ID["inkling/ws_between_thinking"], "id": "t", "text": text}
+    got = norm(run(case, [10**6]))
+    assert got["reasoning"] == "Let me check.  \n想一想"
+    want = {**got, "reasoning": None}
+    stream = {**got, "reasoning": "Let me check.想一想"}
+    assert deviation(case, "reasoning", want, got, {"1": stream}) == "ws_between_thinking"
+    other = {**got, "reasoning": "Let me check.  \nelse"}
+    assert deviation(case, "reasoning", want, other, {"1": stream}) is None
