@@ -366,6 +366,8 @@ class _Stream:
 
                 logprobs_dict, offset = lp.to_completion(out.logprobs or [],
                                                          self.state.text_offset)
+                if not out.logprobs:  # (no entry: the offset moves by the text, as vLLM's)
+                    offset += len(out.text)
                 # a copy: a finished choice's state is the one it came in as, which may be
                 # kept as issued (tito.service.stream_state_kept._remember)
                 self.state = self.state.model_copy(update={"text_offset": offset})
