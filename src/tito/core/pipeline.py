@@ -173,7 +173,6 @@ def step_choice(
     choice_index: int = 0,
     stop_reason: int | str | None = None,
     last: bool = False,
-    repeat: int = 0,
 ) -> tuple[ChoiceState, ChoiceOutput]:
     """Advance one choice by one engine chunk; see the module header for the stages.
 
@@ -186,9 +185,6 @@ def step_choice(
     whatever tito's own stop rules did not explain is reported as the engine said, on any
     finish (vLLM's derender passes the engine's ``stop_reason`` on: ``repetition`` comes with
     "repetition_detected", a ``length`` or ``abort`` with whatever the engine wrote).
-
-    ``repeat``: how many earlier choices of a batch response share this one's index (its tool
-    calls then get ids of their own: :func:`tito.core.pipeline_parsers.tool_call_id`).
 
     Written for the per-token path (a streamed call often carries one id): each stage's work is
     skipped when its input says there is none, and ``ids`` is never copied unless it changes.
@@ -331,7 +327,7 @@ def step_choice(
     out = ChoiceOutput(content, reasoning if cfg.include_reasoning else "", (), None, None, None,
                        role)
     if calls:
-        out.tool_calls = tool_calls_out(cfg, state, calls, response_id, choice_index, repeat)
+        out.tool_calls = tool_calls_out(cfg, state, calls, response_id, choice_index)
 
     # 6. logprobs: every entry the engine sent, as vLLM 0.33 reports them (also more or fewer
     # than the ids); a stop string that fired drops one entry from the end per id it cut away

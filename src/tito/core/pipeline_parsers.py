@@ -43,20 +43,14 @@ class ToolCallOut:
     arguments: str = ""
 
 
-def tool_call_id(response_id: str, choice_index: int, call_index: int, shape: str = "openai",
-                 repeat: int = 0) -> str:
+def tool_call_id(response_id: str, choice_index: int, call_index: int, shape: str = "openai") -> str:
     """A deterministic tool-call id: a retried or replayed chunk gets the same id.
-
-    ``repeat`` counts the earlier choices of the same response with the same index (an engine
-    may send duplicate indexes; vLLM 0.33 takes them and draws every id at random, so no two of
-    its calls share one): 0, the usual case, leaves the id as it always was.
 
     ``shape`` is the format's (:attr:`tito.core.parsers.tools.ToolParser.id_shape`): ``mistral``
     gives 9 alphanumerics (mistral-common validates that shape when the call comes back in the
     history; vLLM draws such ids at random), anything else ``chatcmpl-tool-`` + 24 hex digits.
     """
-    key = f"{response_id}\x00{choice_index}\x00{call_index}"
-    digest = hashlib.sha256((key if not repeat else f"{key}\x00{repeat}").encode())
+    digest = hashlib.sha256(f"{response_id}\x00{choice_index}\x00{call_index}".encode())
     if shape == "mistral":
         n = int.from_bytes(digest.digest()[:8], "big")
         chars = []
@@ -73,11 +67,9 @@ def tool_calls_out(
     calls: Sequence[ToolCallDelta],
     response_id: str,
     choice_index: int,
-    repeat: int = 0,
 ) -> list[ToolCallOut]:
     """The wire's tool-call deltas; a call's first delta (it names the function) counts the call
-    in ``state.tool_calls`` and carries its id (the format's own, or a derived one;
-    ``repeat``: :func:`tool_call_id`)."""
+    in ``state.tool_calls`` and carries its id (the format's own, or a derived one)."""
     out = []
     for call in calls:
         first = call.name is not None
@@ -89,8 +81,7 @@ def tool_calls_out(
                 id=(
                     call.id
                     or tool_call_id(
-                        response_id, choice_index, call.index,
-                        tool_parsers.id_shape(cfg.tool_parser), repeat
+                        response_id, choice_index, call.index, tool_parsers.id_shape(cfg.tool_parser)
                     )
                     if first
                     else None

@@ -92,8 +92,10 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
     for choice in resp.choices:
         completion_tokens += len(choice.token_ids or [])
         repeat = seen[choice.index] = seen.get(choice.index, -1) + 1
-        state, out = _batch_choice(model, cfg, seed, choice, resp.request_id, choice.index,
-                                   repeat)
+        # (a repeated index: its calls' ids derive from a salted response id, so no two calls
+        # share one, as vLLM 0.33's random ids; the first keeps its stream's ids)
+        rid = resp.request_id if not repeat else f"{resp.request_id}\x00{repeat}"
+        state, out = _batch_choice(model, cfg, seed, choice, rid, choice.index)
         r = _reasoning_tokens(cfg, state)
         if r is not None:
             reasoning_total = (reasoning_total or 0) + r

@@ -136,12 +136,10 @@ def _batch_choice(
     choice: Any,
     response_id: str,
     index: int,
-    repeat: int = 0,
 ) -> tuple[ChoiceState, ChoiceOutput]:
     """A whole choice through the streaming state machine: one chunk with every id, then finish.
 
     This is what makes batch == stream by construction: there is no separate batch decoder.
-    ``repeat``: the earlier choices with this ``index`` (their tool calls' ids differ).
     """
     state = start_choice(model.vocab, cfg, seed)
     return step_choice(
@@ -155,7 +153,6 @@ def _batch_choice(
         engine_logprobs=_engine_logprobs(choice),
         response_id=response_id,
         choice_index=index,
-        repeat=repeat,
     )
 
 
