@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import (
-    assistant_union_corpus, derender_entries_corpus, derender_ids_corpus,
-    derender_index_corpus, derender_stop_reason_corpus, inkling_lazy_corpus, lazy_dump_corpus,
+    assistant_union_corpus, derender_dup_chunk_corpus, derender_entries_corpus,
+    derender_ids_corpus, derender_index_corpus, derender_stop_reason_corpus, inkling_lazy_corpus, lazy_dump_corpus,
     message_edges_corpus, nonfinite_corpus, request_fields_corpus, responses_outputs_corpus,
     responses_tools_corpus, structural_model_corpus, structured_options_corpus, tokenize_calls_corpus,
     union_parts_corpus,
@@ -282,6 +282,8 @@ HTTP_GROUPS["derender_logprob_entries"] = derender_entries_corpus.DERENDER_LOGPR
 HTTP_GROUPS["derender_choice_index"] = derender_index_corpus.DERENDER_CHOICE_INDEX
 #: an engine stop_reason string while the last id is an EOS (derender_stop_reason_corpus)
 HTTP_GROUPS["derender_stop_reason_eos"] = derender_stop_reason_corpus.DERENDER_STOP_REASON_EOS
+#: two choices of one index in one stream chunk (derender_dup_chunk_corpus)
+HTTP_GROUPS["derender_chunk_dup"] = derender_dup_chunk_corpus.DERENDER_CHUNK_DUP
 
 #: groups of streams (name -> (server, path, settings key, settings, prompt ids, engine
 #: chunks)), each driven on vLLM as its protocol asks (``record.Recorder.stream``) and replayed
@@ -291,6 +293,7 @@ STREAM_GROUPS: dict[str, dict[str, tuple[str, str, str, dict[str, Any], list[int
     "stream_logprob_entries": derender_entries_corpus.STREAM_LOGPROB_ENTRIES,
     "stream_choice_index": derender_index_corpus.STREAM_CHOICE_INDEX,
     "stream_stop_reason_eos": derender_stop_reason_corpus.STREAM_STOP_REASON_EOS,
+    "stream_chunk_dup": derender_dup_chunk_corpus.STREAM_CHUNK_DUP,
 }
 #: Inkling: OpenAI-typed messages' parts and calls (inkling_lazy_corpus)
 HTTP_GROUPS["render_inkling_lazy"] = inkling_lazy_corpus.RENDER_INKLING_LAZY

@@ -217,6 +217,13 @@ DERENDER: list[Deviation] = [
               "fields, which hold no index, gets vLLM's answer from tito too)"),
     Deviation("stream_choice_index", "*_counting", "*",
               "a chunk whose choice index is not its stream's is a 400 (see *_from*_to*)"),
+    Deviation("derender_chunk_dup", "*", "error.param",
+              "tito names the offending field (generate_chunk.choices) of a chunk of several "
+              "choices, where vLLM sends null", vllm_null=True),
+    Deviation("stream_chunk_dup", "*_stop*", "*",
+              "stop strings are applied in streaming derender, so the stream's first chunk is "
+              "derendered (vLLM refuses the stop strings on it); its chunk of two choices is "
+              "the 400 on both"),
     Deviation("*", "partial_char_at_end*", "*",
               "a character cut by the output's end (its UTF-8 bytes incomplete) is flushed as "
               "U+FFFD, so text == tokenizer.decode(ids) in batch and stream; vLLM's incremental "
