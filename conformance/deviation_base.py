@@ -38,7 +38,9 @@ STOP16 = ("up to 16 stop strings are accepted (tito's own bound: they ride in th
 ECHO_CACHE = ("not sent: whether prompt logprobs (echo) may read the prefix cache is the "
     "engine's decision (vLLM's render sets it)")
 TOOL_PARTS = ("tito takes bare strings and Responses-style text parts (input_text, "
-    "output_text) in any message's content; vLLM's tool message type takes only text parts (400)")
+    "output_text) in any message's content; vLLM's tool message type takes only text parts (400), "
+    "and on gpt-oss a bare string part of a message of vLLM's custom type (any role) crashes its "
+    "harmony conversion (500: 'str' object has no attribute 'get')")
 HELD_STOP = ("a stop token at the end of a chunk is held until the next chunk says whether it "
     "ended the output, so a finish-only chunk still drops it (not shown as text) and reports it, "
     "as batch does; vLLM's stream only looks at the finishing chunk's own ids")

@@ -31,7 +31,7 @@ OWN_WORDS = {"unknown_part_type", "tools_empty_list", "string_parts", "untyped_t
 #: vLLM answers 500 (its JSON decoder's recursion error, not caught): tito 400, as for any bad body
 VLLM_500 = {"arguments_deep"}
 #: tito's known deviation: the project's bare-string / Responses-style text parts, which tito
-#: takes in any message (``conformance/replay.py`` ``_TOOL_PARTS``)
+#: takes in any message (``conformance/deviation_base.py`` ``TOOL_PARTS``)
 DEVIATIONS = {"string_parts", "system_string_parts", "input_text_part",
               "assistant_input_text_part"}
 
