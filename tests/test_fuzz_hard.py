@@ -82,17 +82,24 @@ def test_found_cases(apps: fuzz_hard.Apps, path: str, raw: bytes) -> None:
                          ).status_code == 400
 
 
-def test_random_tool_call_ids_are_normalized(apps: fuzz_hard.Apps) -> None:
+@pytest.mark.parametrize(("model", "call", "eos"), [
+    ("qwen3", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+     151645),
+    # Mistral's 9-alphanumeric ids, derived from the same random id (seed 909 case 728)
+    ("mistral-v3", '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]', 2),
+])
+def test_random_tool_call_ids_are_normalized(apps: fuzz_hard.Apps, model: str, call: str,
+                                             eos: int) -> None:
     """A batch derender without ``request_id`` has a random response id and tool-call ids
-    derived from it (``chatcmpl-tool-`` + 24 hex digits): the fuzzer replaced only 16 of them,
-    so the two apps' equal answers diverged (seed 189 case 990)."""
-    call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
-    vocab = get_registry().get("qwen3").vocab
-    body = {"model": "qwen3", "chat_request": {
-        "model": "qwen3", "messages": [{"role": "user", "content": "Weather?"}],
+    derived from it (``chatcmpl-tool-`` + 24 hex digits, or Mistral's 9 alphanumerics): the
+    fuzzer replaced only 16 hex digits, so the two apps' equal answers diverged (seed 189 case
+    990)."""
+    vocab = get_registry().get(model).vocab
+    body = {"model": model, "chat_request": {
+        "model": model, "messages": [{"role": "user", "content": "Weather?"}],
         "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
             "type": "object", "properties": {"city": {"type": "string"}}}}}]},
-        "generate_response": {"choices": [{"index": 0, "token_ids": vocab.encode(call) + [151645],
+        "generate_response": {"choices": [{"index": 0, "token_ids": vocab.encode(call) + [eos],
                                            "finish_reason": "stop"}]}}
     raw = json.dumps(body).encode()
     assert _findings(apps, "/v1/chat/completions/derender", raw) == []
