@@ -19,6 +19,7 @@ from conformance.fuzz_derender_case import MISTRAL, MODELS, Case, decode, text
 from conformance.fuzz_derender_more import more2
 from conformance.fuzz_derender_more3 import more3
 from conformance.fuzz_derender_more4 import more4
+from conformance.fuzz_derender_more5 import more5
 from conformance.fuzz_derender_outputs import (chunking, finish_output, gen_logprobs, gptoss_text,
                                                mistral_text, qwen3_text, sprinkle)
 
@@ -155,6 +156,7 @@ def gen_case(seed: int, i: int, model: str) -> Case:
     more2(case, random.Random(f"more2:{model}:{seed}:{i}"))
     more3(case, random.Random(f"more3:{model}:{seed}:{i}"))
     more4(case, random.Random(f"more4:{model}:{seed}:{i}"))
+    more5(case, random.Random(f"more5:{model}:{seed}:{i}"))
     return case
 
 

@@ -85,3 +85,21 @@ def test_mismatched_logprob_counts_drawn_and_split() -> None:
     assert intended(case, "derender_completion", "choices.0." + path, "x") is None
     case.tags.discard("lp_count_repair_context")
     assert intended(case, "stream_completion", path, "x") is None
+
+
+def test_odd_choice_indexes_drawn() -> None:
+    """The draw of choice indexes not numbered 0..n-1 (``fuzz_derender_more5``): a shift keeps
+    each choice's chunking under its new index (one stream each); a repeated index is batch
+    only (the fuzzer's streams and stop comparisons key choices by index)."""
+    from conformance.fuzz_derender_draw import gen_case
+    from conformance.fuzz_derender_drive import stream_cases
+
+    shifted = gen_case(550, 35, "qwen3")
+    assert "index_shift" in shifted.tags
+    assert [ch["index"] for ch in shifted.choices] == [3, 4, 5] == sorted(shifted.sizes)
+    streams = stream_cases(shifted, [1, 2])
+    assert [s["index"] for s in streams] == [3, 4, 5]
+    assert all(c["choices"][0]["index"] == s["index"] for s in streams for c in s["chunks"]
+               if c["choices"])
+    dup = gen_case(550, 21, "qwen3-cmpl")
+    assert "dup_index" in dup.tags and {ch["index"] for ch in dup.choices} == {0}
