@@ -24,8 +24,8 @@ from conformance import (
     assistant_union_corpus, derender_dup_chunk_corpus, derender_entries_corpus,
     derender_ids_corpus, derender_index_corpus, derender_stop_reason_corpus, inkling_lazy_corpus, lazy_dump_corpus,
     message_edges_corpus, nonfinite_corpus, request_fields_corpus, responses_outputs_corpus,
-    responses_tools_corpus, structural_model_corpus, structured_options_corpus, tokenize_calls_corpus,
-    union_parts_corpus,
+    responses_tools_corpus, stream_after_finish_corpus, structural_model_corpus,
+    structured_options_corpus, tokenize_calls_corpus, union_parts_corpus,
 )
 from conformance.chat_http_corpus import (
     CHAT_R, MESSAGES_R, PARTS_TEMPLATE, RENDER_CHAT_TEMPLATE, RENDER_MEDIA, RESPONSES_R,
@@ -294,6 +294,7 @@ STREAM_GROUPS: dict[str, dict[str, tuple[str, str, str, dict[str, Any], list[int
     "stream_choice_index": derender_index_corpus.STREAM_CHOICE_INDEX,
     "stream_stop_reason_eos": derender_stop_reason_corpus.STREAM_STOP_REASON_EOS,
     "stream_chunk_dup": derender_dup_chunk_corpus.STREAM_CHUNK_DUP,
+    "stream_after_finish": stream_after_finish_corpus.STREAM_AFTER_FINISH,
 }
 #: Inkling: OpenAI-typed messages' parts and calls (inkling_lazy_corpus)
 HTTP_GROUPS["render_inkling_lazy"] = inkling_lazy_corpus.RENDER_INKLING_LAZY

@@ -220,6 +220,14 @@ DERENDER: list[Deviation] = [
     Deviation("derender_chunk_dup", "*", "error.param",
               "tito names the offending field (generate_chunk.choices) of a chunk of several "
               "choices, where vLLM sends null", vllm_null=True),
+    Deviation("stream_after_finish", "*", "*",
+              "a choice's chunks after its finish derender nothing (empty deltas, no second "
+              "finish): a finish is final, as tito's stop strings need (the engine runs on past "
+              "them); vLLM's state holds no finish, so it derenders them as more output and "
+              "finishes the choice again. A client keeping only vLLM's fields gets vLLM's "
+              "answer (tests/test_derender_after_finish.py), but for gpt-oss: the stop id that "
+              "ended the choice is left out of the replayed ids, so a message started after it "
+              "reads as the finished message's text"),
     Deviation("stream_chunk_dup", "*_stop*", "*",
               "stop strings are applied in streaming derender, so the stream's first chunk is "
               "derendered (vLLM refuses the stop strings on it); its chunk of two choices is "

@@ -236,7 +236,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_dsv41_shapes", "render_inkling_lazy", "derender_logprob_ids",
           "derender_logprob_entries", "stream_logprob_entries", "derender_choice_index",
           "stream_choice_index", "derender_stop_reason_eos", "stream_stop_reason_eos",
-          "derender_chunk_dup", "stream_chunk_dup", "render_assistant_union", "render_tokenize_sent_calls",
+          "derender_chunk_dup", "stream_chunk_dup", "stream_after_finish", "render_assistant_union", "render_tokenize_sent_calls",
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",
           "render_fuzz_errors", "render_fuzz_order", "render_union_parts",
