@@ -295,6 +295,7 @@ STREAM_GROUPS: dict[str, dict[str, tuple[str, str, str, dict[str, Any], list[int
     "stream_stop_reason_eos": derender_stop_reason_corpus.STREAM_STOP_REASON_EOS,
     "stream_chunk_dup": derender_dup_chunk_corpus.STREAM_CHUNK_DUP,
     "stream_after_finish": stream_after_finish_corpus.STREAM_AFTER_FINISH,
+    "stream_request_id_change": stream_after_finish_corpus.STREAM_REQUEST_ID_CHANGE,
 }
 #: Inkling: OpenAI-typed messages' parts and calls (inkling_lazy_corpus)
 HTTP_GROUPS["render_inkling_lazy"] = inkling_lazy_corpus.RENDER_INKLING_LAZY

@@ -228,6 +228,11 @@ DERENDER: list[Deviation] = [
               "answer (tests/test_derender_after_finish.py), but for gpt-oss: the stop id that "
               "ended the choice is left out of the replayed ids, so a message started after it "
               "reads as the finished message's text"),
+    Deviation("stream_request_id_change", "*", "*",
+              "a chunk whose request_id is not the stream's its stream_state was issued for is "
+              "a 400 (a state is bound to its stream: keep one state per stream); vLLM's state "
+              "holds no id, so it derenders the chunk as the stream's next. A client keeping "
+              "only vLLM's fields gets vLLM's answer (tests/test_derender_after_finish.py)"),
     Deviation("stream_chunk_dup", "*_stop*", "*",
               "stop strings are applied in streaming derender, so the stream's first chunk is "
               "derendered (vLLM refuses the stop strings on it); its chunk of two choices is "

@@ -1,4 +1,5 @@
-"""Engine chunks after a choice's finish (group ``stream_after_finish``, streams).
+"""Engine chunks a stream state does not expect: after a choice's finish (group
+``stream_after_finish``), of another stream's ``request_id`` (group ``stream_request_id_change``).
 
 Why: an engine sends nothing for a choice after its finish, but nothing on the wire forbids it
 (a misbehaving engine, a client feeding two streams as one). vLLM 0.33's stream state holds no
@@ -11,6 +12,11 @@ answer (deviation ``*after_finish*``). The cases: qwen3 chat (reasoning, a herme
 completions (logprobs' ``text_offset`` running on, a repeated finish-only chunk,
 ``return_token_ids``), gpt2 chat, gpt-oss (a final message, then more after its
 ``<|return|>``).
+
+A chunk whose ``request_id`` is not the one the state was issued for: vLLM's state holds no id,
+so it derenders the chunk as the stream's next (each chunk's id its own); tito's README client
+gets a 400 (a state is bound to its stream; deviation ``stream_request_id_change``), a client
+keeping only vLLM's fields vLLM's answer.
 """
 
 from __future__ import annotations
@@ -67,4 +73,36 @@ STREAM_AFTER_FINISH = {
     "gptoss_chat_after_return": _case("gpt-oss", True, {}, [
         ("<|channel|>final<|message|>Hello", "stop", True),
         ("<|start|>assistant<|channel|>final<|message|>More", "stop", True)]),
+}
+
+
+def _renamed(case: tuple[str, str, str, dict[str, Any], list[int], list[dict[str, Any]]],
+             at: int, until: int = 99) -> tuple[str, str, str, dict[str, Any], list[int], list[dict[str, Any]]]:
+    """``case`` with the chunks ``at`` to ``until`` (excluded) under another ``request_id``."""
+    chunks = [dict(c, request_id="other") if at <= k < until else c for k, c in enumerate(case[5])]
+    return (*case[:5], chunks)
+
+
+STREAM_REQUEST_ID_CHANGE = {
+    "qwen3_chat_text": _renamed(_case("qwen3", True, {}, [
+        ("<think>\nr\n</think>\n\nHello", None, False), (" world", "stop", True)]), 1),
+    "qwen3_chat_mid_call": _renamed(_case("qwen3", True, {"tools": [_WEATHER]}, [
+        ("Hi" + _CALL[:20], None, False), (_CALL[20:], "stop", True)], lp=False), 1),
+    "qwen3_chat_back_again": _renamed(_case("qwen3", True, {}, [
+        ("Hello", None, False), (" there", None, False), (" world", "stop", True)]), 1, 2),
+    "gpt2_cmpl_lp": _renamed(_case("gpt2", False, {}, [
+        ("Hello", None, False), (" world", "length", False)]), 1),
+    "gptoss_chat": _renamed(_case("gpt-oss", True, {}, [
+        ("<|channel|>final<|message|>Hel", None, False), ("lo", "stop", True)]), 1),
+    "gptoss_chat_analysis_then_final": _renamed(_case("gpt-oss", True, {}, [
+        ("<|channel|>analysis<|message|>r<|end|>", None, False),
+        ("<|start|>assistant<|channel|>final<|message|>Hi", "stop", True)]), 1),
+    "qwen3_cmpl_ids": _renamed(_case("qwen3", False, {"return_token_ids": True}, [
+        ("Hello", None, False), (" world", "length", False)]), 1),
+    "qwen3_chat_finish_only": _renamed(_case("qwen3", True, {}, [
+        ("<think>\nr\n</think>\n\nHello", None, False), ("", "stop", True)]), 1),
+    "gpt2_chat": _renamed(_case("gpt2", True, {}, [
+        ("Hello", None, False), (" world", "stop", True)], lp=False), 1),
+    "gpt2_cmpl_third_chunk": _renamed(_case("gpt2", False, {}, [
+        ("Hello", None, False), (" big", None, False), (" world", "length", False)]), 2),
 }

@@ -3,7 +3,9 @@
 deviation ``stream_after_finish``: a finish is final, as tito's stop strings need); a client
 keeping only vLLM's fields, whose state cannot say the choice finished, gets vLLM's answer (more
 output, a second finish), but for gpt-oss (the stop id that ended the choice is left out of the
-replayed ids, so the next message reads as the finished one's text)."""
+replayed ids, so the next message reads as the finished one's text). Likewise a chunk of another
+stream's ``request_id`` (goldens ``stream_request_id_change``): the README client's 400 (a state
+is bound to its stream), the vLLM-fields client's vLLM answer."""
 
 from __future__ import annotations
 
@@ -53,5 +55,22 @@ def test_vllm_fields_client_gets_vllms_answer(tito: replay.Tito, name: str) -> N
     completion = case["path"].startswith("/v1/completions")
     want = replay.fold_stream(case["calls"], completion)
     assert want["finishes"] == 2
+    got = replay.fold_stream(replay.tito_stream(tito, case, vllm_client=True), completion)
+    assert list(replay.diff(want, got)) == []
+
+
+ID_CASES = replay.load("stream_request_id_change")
+
+
+@pytest.mark.parametrize("name", sorted(ID_CASES))
+def test_a_chunk_of_another_stream(tito: replay.Tito, name: str) -> None:
+    case = ID_CASES[name]
+    completion = case["path"].startswith("/v1/completions")
+    calls = replay.tito_stream(tito, case, vllm_client=False)
+    at = next(k for k, ch in enumerate(case["chunks"]) if ch["request_id"] != "r")
+    assert [c["status"] for c in calls] == [200] * at + [400]
+    assert "keep one state per stream" in calls[-1]["response"]["error"]["message"]
+    want = replay.fold_stream(case["calls"], completion)
+    assert "error" not in want
     got = replay.fold_stream(replay.tito_stream(tito, case, vllm_client=True), completion)
     assert list(replay.diff(want, got)) == []
