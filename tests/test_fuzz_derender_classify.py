@@ -103,3 +103,21 @@ def test_odd_choice_indexes_drawn() -> None:
                if c["choices"])
     dup = gen_case(550, 21, "qwen3-cmpl")
     assert "dup_index" in dup.tags and {ch["index"] for ch in dup.choices} == {0}
+
+
+def test_a_multi_prompt_stream_echoes_its_first_prompt() -> None:
+    """A completions stream is the first prompt's choices: its echo is that prompt's text, cut
+    with its logprob offsets even when the rest differs (seed 557, ``qwen3-cmpl:557:7``)."""
+    from conformance import echo_cut
+    from conformance.fuzz_derender_classify import cut_echo
+    from conformance.fuzz_derender_drive import stream_echo
+
+    request = {"prompt": [" The weather", "x"], "echo": True}
+    echo = stream_echo(request, echo_cut.echoed(request))
+    assert echo == " The weather"
+    fold = {"text": " The weather Hi<|im_end|>",
+            "logprobs": {"tokens": [" Hi"], "text_offset": [12]}}
+    assert cut_echo(fold, echo)["logprobs"]["text_offset"] == [0]
+    assert stream_echo({"prompt": [[1, 2]], "echo": True}, echo_cut.ANY_PROMPT) is \
+        echo_cut.ANY_PROMPT
+    assert stream_echo({"prompt": "x", "echo": True}, "x") == "x"
