@@ -59,26 +59,18 @@ def strip_echo(want: dict[str, Any], got: dict[str, Any],
 ANY_PROMPT = "\uffff(any prompt)"
 
 
-def echoed(request: dict[str, Any], index: int | None = None) -> str | None:
+def echoed(request: dict[str, Any]) -> str | None:
     """The text a completions derender request (or stream settings) asks to echo: the prompt
     when it is one string, ``""`` with ``return_token_ids`` (vLLM 0.33's completions then echo
     no text, ``prompt_text = ""``, the prompt's logprobs still), :data:`ANY_PROMPT` for another
-    prompt form; None without ``echo``. With a choice ``index``, a list of prompt strings gives
-    that choice's own (choice ``i`` echoes prompt ``i // n``), so a stream of one choice of
-    several prompts is cut as one of a single prompt (derender fuzz seed 912, ``gpt2:912:46``)."""
+    prompt form; None without ``echo``."""
     settings = request.get("completion_request") or request.get("derender_context") or request
     if not (isinstance(settings, dict) and settings.get("echo") is True):
         return None
     if settings.get("return_token_ids") is True:
         return ""
     prompt = settings.get("prompt")
-    if isinstance(prompt, str):
-        return prompt
-    n = settings.get("n") if isinstance(settings.get("n"), int) and settings["n"] > 0 else 1
-    if (index is not None and isinstance(prompt, list) and prompt
-            and all(isinstance(p, str) for p in prompt) and 0 <= index // n < len(prompt)):
-        return prompt[index // n]
-    return ANY_PROMPT
+    return prompt if isinstance(prompt, str) else ANY_PROMPT
 
 
 def echo_diffs(want: Any, got: Any, path: str, prompt: str) -> Iterator[tuple[str, Any, Any]]:

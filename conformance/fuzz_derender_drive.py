@@ -167,9 +167,7 @@ class Fuzzer:
             for label, vc in (("readme", False), ("vllm_client", True)):
                 folds[label] = replay.fold_stream(replay.tito_stream(self.tito, vl, vllm_client=vc),
                                                   completion)
-                # (the choice's own prompt when the request has several; else as the batch)
-                cut = cut_echo(folds[label], echo_cut.echoed(case.request, sc["index"])
-                               if completion else None) or cut_echo(folds[label], echo)
+                cut = cut_echo(folds[label], echo)
                 for p, a, b in (replay.diff(want, folds[label]) if echo is None
                                 else replay.diff(want, cut) if cut is not None
                                 else echo_cut.echo_diffs(want, folds[label], "", echo)):

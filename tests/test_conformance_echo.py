@@ -140,20 +140,3 @@ def test_a_stream_of_a_list_prompt_echoes_its_own_prompt_as_sent(tito: replay.Ti
         text = got["chunk"]["choices"][0]["text"]
         assert text.startswith(prompts[index]) and not text.startswith("<s>"), (skip, text)
         assert text[len(prompts[index]):] == " The"
-
-
-def test_a_stream_of_several_prompts_echoes_its_choices_own() -> None:
-    """A completions stream is one choice's: with a list of prompts its echo is that choice's
-    prompt (choice i of prompt i // n), so the fuzzer cuts it off the folded stream and shifts
-    the offsets back by it (derender fuzz seed 912, gpt2:912:46: the list prompt was "any
-    prompt", nothing was cut, every text_offset stayed 12 past vLLM's)."""
-    from conformance.fuzz_derender_classify import cut_echo
-    request = {"prompt": [" The weather", " a b"], "echo": True, "n": 2}
-    assert [echo_cut.echoed(request, i) for i in range(4)] == [
-        " The weather", " The weather", " a b", " a b"]
-    assert echo_cut.echoed(request, 4) == echo_cut.ANY_PROMPT  # (no such prompt)
-    assert echo_cut.echoed(request) == echo_cut.ANY_PROMPT
-    assert echo_cut.echoed({"prompt": [[1, 2]], "echo": True}, 0) == echo_cut.ANY_PROMPT
-    fold = {"text": " a b x", "logprobs": {"tokens": [" x"], "text_offset": [4]}}
-    assert cut_echo(fold, echo_cut.echoed(request, 2)) == {
-        "text": " x", "logprobs": {"tokens": [" x"], "text_offset": [0]}}
