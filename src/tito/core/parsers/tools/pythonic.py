@@ -26,7 +26,8 @@ Phases:
     ``[see the docs]``, ``[f(x)]`` with a positional argument) is content, and so is the rest of
     the output.
 ``pargs``
-    The transcoder. State fields: ``stack`` (``(`` the call, ``[`` list, ``{`` dict), ``expect``
+    The transcoder. State fields: ``stack`` (``(`` the call, ``[`` list, ``{`` dict, ``t``
+    tuple), ``expect``
     (``val`` a value or a closer, ``val!`` a value, ``sep`` ``,`` or a closer, ``key`` a dict key
     or ``}``, ``colon``, ``kw`` a keyword or ``)``, ``eq``), ``tok`` (an unfinished bare token),
     ``key`` (a keyword / dict key, already JSON), ``quote`` (inside a string: its quote),
@@ -39,10 +40,13 @@ Phases:
 ``rest``
     Content until the end.
 
-Rules: anything that is not a literal (a name, a call, an operator, a tuple or parenthesised
-value, a set, a comment) ends the call where it stands (arguments as far as they got) and the
-text from there on is content; vLLM instead returns the whole output as content when any part
-fails, and also when text follows the list (we keep the calls and that text as content).
+Rules: a tuple is a JSON list, as vLLM 0.33 reads it (``(1)``, a parenthesised value, too:
+``[1]``, where vLLM has ``1``; the stream wrote ``[`` before its ``)``). Anything else that is
+not a literal (a name, a call, an operator, a set, an f-string, a comment) ends the call where
+it stands (arguments as far as they got) and the text from there on is content; vLLM instead
+returns the whole output as content when any part fails, and also when text follows the list
+(we keep the calls and that text as content); vLLM 0.33 reads a set as a list and a
+placeholder-free f-string as its text (open: docs/conformance.md, session 44).
 A number too large for a float (``1e999``) is written as the JSON string of
 its text (``"1e999"``): JSON has no infinity (vLLM's pythonic parser writes the non-JSON
 ``Infinity``; its typed-value helpers keep the raw string, which we follow). Duplicate keys are

@@ -25,8 +25,10 @@ _QUOTE_WS = 32  # whitespace read after a quote to decide it (nested_quotes)
 
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_.]+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_CLOSER = {"(": ")", "[": "]", "{": "}"}
-_AFTER_COMMA = {"(": "kw", "[": "val", "{": "key"}
+#: stack entries: ``(`` the call, ``[`` list, ``{`` dict, ``t`` a tuple (written as a JSON list)
+_CLOSER = {"(": ")", "[": "]", "{": "}", "t": ")"}
+_AFTER_COMMA = {"(": "kw", "[": "val", "{": "key", "t": "val"}
+_CLOSABLE = {"(": ("sep", "kw"), "[": ("sep", "val"), "{": ("sep", "key"), "t": ("sep", "val")}
 _NAMED_CONSTANTS = {
     "True": "true",
     "False": "false",
@@ -150,14 +152,11 @@ class PythonArgsTranscoder(ToolParser):
         exp = st.expect
         top = st.stack[-1]
         if c in ")]}":
-            if (
-                c != _CLOSER[top]
-                or exp not in {"(": ("sep", "kw"), "[": ("sep", "val"), "{": ("sep", "key")}[top]
-            ):
+            if c != _CLOSER[top] or exp not in _CLOSABLE[top]:
                 raise _Malformed(i)
             st.stack = st.stack[:-1]
             st.comma = False
-            self._emit(st, out, "]" if top == "[" else "}")
+            self._emit(st, out, "}" if top in "({" else "]")
             if not st.stack:
                 self._end_call(st)
                 st.expect = ""
@@ -196,15 +195,15 @@ class PythonArgsTranscoder(ToolParser):
                 self._item(st, out)
                 self._emit(st, out, '"')
             return start
-        if c == "[" or c == "{":
-            if exp not in ("val", "val!"):
-                raise _Malformed(i)
-            if len(st.stack) >= MAX_DEPTH:
+        if c in "[{(":
+            # a tuple is a list, as vLLM 0.33's get_parameter_value reads ast.Tuple (a
+            # parenthesised value, ``(1)``, too: it shows only at its ``)``; vLLM: ``1``)
+            if exp not in ("val", "val!") or len(st.stack) >= MAX_DEPTH:
                 raise _Malformed(i)
             self._item(st, out)
-            self._emit(st, out, c)
-            st.stack += c
-            st.expect = "val" if c == "[" else "key"
+            self._emit(st, out, "[" if c == "(" else c)
+            st.stack += "t" if c == "(" else c
+            st.expect = "key" if c == "{" else "val"
             return i + 1
         if (c.isascii() and c.isalnum()) or c in "_.+-":
             if exp == "kw" and not (c.isalpha() or c == "_"):
