@@ -8,13 +8,21 @@ after it); ``%ignore``, ``%import``, ``%if`` and other directives; the punctuati
 ``# ...`` and ``// ...`` comments are skipped. Refused (:class:`LarkError`): an unterminated
 string or regex, a stray ``-`` / ``!``, any other character. Not ported (:class:`Unsupported`):
 ``%json``, ``%regex``, ``%lark``, ``%grammar_options``, special tokens ``<...>``, ``@name``.
+``%json`` is read as far as xgrammar checks it at conversion: the JSON value after it must
+parse and be a JSON schema xgrammar compiles (else its 400, vLLM's "Invalid grammar
+specification." on gpt-oss: render fuzz seed 916, ``start: %json``); the lexer then goes on
+past the value (a later lexical error refuses the grammar too) and reports it unported at the
+end.
 
 Bounds: one pass over the text.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from tito.core.schema_check import schema_error
 
 class LarkError(ValueError):
     """xgrammar refuses the grammar (vLLM answers 400 where it converts)."""
@@ -45,6 +53,7 @@ def tokens(src: str) -> list[tuple[str, Any]]:
     ``str``, ``ignore``, ``if``, ``directive`` (an unsupported one) and ``end``."""
     out: list[tuple[str, Any]] = []
     i, n = 0, len(src)
+    unported = ""  #: a %json read whole: unported once the rest lexes
     while i < n:
         c = src[i]
         nxt = src[i + 1] if i + 1 < n else ""
@@ -97,6 +106,9 @@ def tokens(src: str) -> list[tuple[str, Any]]:
             while j < n and (_is_alpha(src[j]) or src[j] == "_"):
                 j += 1
             word = src[i:j]
+            if word == "%json":
+                i, unported = _json_value(src, j), word
+                continue
             if word in _DIRECTIVES and _DIRECTIVES[word] is None:
                 raise Unsupported(word)
             out.append((_DIRECTIVES.get(word) or "directive", word))
@@ -107,8 +119,35 @@ def tokens(src: str) -> list[tuple[str, Any]]:
             i = _number(src, i, out)
         else:
             raise LarkError(f"unexpected character {c!r}")
+    if unported:
+        raise Unsupported(unported)
     out.append(("end", ""))
     return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # (NaN, Infinity: not JSON to xgrammar)
+
+
+_JSON = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def _json_value(src: str, i: int) -> int:
+    """The end of the JSON value after ``%json`` at ``i``; :class:`LarkError` where xgrammar
+    refuses it: no JSON value there, or a schema it cannot compile (``schema_error``: an array,
+    ``false``, an unknown type, ...)."""
+    while i < len(src) and src[i] in " \t\r\n":
+        i += 1
+    try:
+        value, end = _JSON.raw_decode(src, i)
+        error = schema_error(value)
+    except RecursionError:
+        raise Unsupported("%json") from None  # (nested past the stack: left to the engine)
+    except ValueError:
+        raise LarkError("failed to parse JSON value after %json") from None
+    if error is not None:
+        raise LarkError(f"failed to compile inline JSON schema: {error}")
+    return end
 
 
 def _name(src: str, i: int, out: list[tuple[str, Any]]) -> int:
