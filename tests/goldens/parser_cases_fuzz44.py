@@ -24,8 +24,23 @@ _TUPLES = {
     "tuple_nested": "[get_weather(options={'size': (800, 600), 'k': [(1, 2), ()]}), run()]",
 }
 
+#: gemma4: an array ends at its ``]`` only, a ``}`` in it is an item's text, as vLLM's engine
+#: finds an array's extent by its brackets alone (parser fuzz seed 131, ``fuzz/gemma4/0``: tito's
+#: ``}`` closed the array, the next object's text became a key)
+_Q = '<|"|>'
+_GEMMA4 = {
+    "array_brace": "Hi<|tool_call>call:get_weather{tags:[false, }, {x y:[],k:[1]}],"
+                   "detailed:false}<tool_call|>",
+    "array_brace_mid": "<|tool_call>call:get_weather{tags:[a}b, c],city:x}<tool_call|>",
+    "array_brace_only": "<|tool_call>call:get_weather{tags:[}],city:x}<tool_call|>",
+    "array_brace_after_object": "<|tool_call>call:get_weather{tags:[{a:1}}],city:x}<tool_call|>",
+    "array_brace_after_string": f"<|tool_call>call:get_weather{{tags:[{_Q}a{_Q}}}],city:x}}"
+                                "<tool_call|>",
+}
+
 #: (tool, reasoning, id, text)
 _CASES: list[tuple[str | None, str | None, str, str]] = [
+    *(("gemma4", None, name, text) for name, text in _GEMMA4.items()),
     *((tool, None, name, before + text + after)
       for tool, (before, after) in _BLOCKS.items() for name, text in _TUPLES.items()),
     *(("olmo3", None, name, "<function_calls>\n" + text[1:-1] + "\n</function_calls>")

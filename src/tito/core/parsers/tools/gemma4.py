@@ -32,7 +32,10 @@ becomes, its schema node included, is :mod:`.gemma4_leaves`'s):
 ``args``
     A member or item position: separators skipped; in an object ``KEY:`` (held up to
     :data:`HEADER_LIMIT`) -> ``val``; a closer (``}``, ``]``, ``)``) ends the innermost
-    container (the outermost: -> ``tail``); ``<tool_call|>`` ends the call (consumed).
+    container (the outermost: -> ``tail``); ``<tool_call|>`` ends the call (consumed). An array
+    ends at its ``]`` only: vLLM finds an array's extent by its brackets alone, so a ``}`` in
+    it is an item's text (``[a}b, }]``: ``["a}b", "}"]``; parser fuzz seed 131); a bare item
+    the call's end cuts loses the call's ``}`` before it.
 ``val``
     A value's first character: ``<|"|>`` -> ``vstr`` (a string-typed leaf streams escaped) or
     ``vbuf`` (a typed leaf waits for its end, :data:`VALUE_LIMIT`); ``{`` / ``[`` open a
@@ -175,8 +178,8 @@ class Gemma4Parser(Gemma4Leaves):
             if final:
                 return n, False
             return i, i < n
-        if s[i] in _CLOSERS:
-            self._close_one(st, out)
+        if s[i] in _CLOSERS and not (s[i] == "}" and st.stack[-1] in "Aa"):
+            self._close_one(st, out)  # (an array ends at its ``]`` only: a ``}`` is an item)
             return i + 1, False
         if st.stack[-1] in "Aa":  # an array item
             self._sep(st, out)
@@ -234,11 +237,17 @@ class Gemma4Parser(Gemma4Leaves):
 
     def _on_bare(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         paren = st.stack in ("P", "p")  # the outermost ``(``: its ``)`` ends a bare leaf
-        stops = (",", "}", "]", self.call_close, *((")",) if paren else ()))
-        hit, _, stop = scan_to(s, stops, pos, final)  # (only the call's end has a prefix)
+        item = st.stack[-1] in "Aa"  # an array item runs to ``,`` or ``]`` (a ``}`` is text)
+        stops = ((",", "]", self.call_close) if item
+                 else (",", "}", "]", self.call_close, *((")",) if paren else ())))
+        hit, marker, stop = scan_to(s, stops, pos, final)  # (only the call's end has a prefix)
         self._bare_text(st, out, s[pos:stop])
         if hit == -1 and not final:
             return stop, stop < len(s)
+        if item and marker == self.call_close and st.phase == "bare":
+            # an array left open to the call's end: its last ``}`` is the call's closer
+            body = st.val.rstrip()
+            st.val = body[:-1] if body.endswith("}") else st.val
         self._end_bare(st, out)
         st.phase = "args"
         return stop, False
