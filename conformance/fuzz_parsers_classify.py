@@ -38,6 +38,9 @@ from fuzz_parsers_formats import (
 #: kinds that are vLLM's own: its stream differs from its batch; its batch raised (a 500 in
 #: vLLM's server: internlm's second call)
 _NOT_TITOS = ("vllm_stream", "vllm_error")
+#: the formats read only when their block opens the output (``start_only``): the opening
+_OPENERS = {"llama3_json": r"\s*(?:<\|python_tag\|>\s*)*\{",
+            "llama4_json": r"\s*(?:<\|python_tag\|>\s*)*\{", "olmo3": r"<function_calls>"}
 
 #: vLLM parsers whose batch path re-serializes the arguments (json.dumps) while their stream
 #: sends the model's text: tito streams the model's text in both (stream == batch)
@@ -130,7 +133,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     them; its tool parser alone's stream depends on the chunking, its batch gives no reasoning),
     ``start_only`` (llama3_json / llama4_json: text, after a ``<|python_tag|>`` too, opens the
     output: all of it is content, objects later in it are no calls; vLLM's batch reads every
-    ``{`` anywhere, its stream after a tag sends nothing at all),
+    ``{`` anywhere, its stream after a tag sends nothing at all; olmo3: text before
+    ``<function_calls>``, its block is content; vLLM's batch reads the block anywhere, its
+    stream makes no call: seed 132, ``<<function_calls>``),
     ``glimmer_start_in_reasoning`` (Glimmer's reasoning parser: a body without ``<|eom|>`` runs
     on to the next ``to=NAME`` header, the ``<|start|>assistant`` framing in the reasoning; tito's
     ends at ``<|start|>``, as Glimmer's tool parser's).
@@ -181,9 +186,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     if tool == "xlam" and kind in ("content", "n_calls") and not wc and gc \
             and [c[0] for c in vs1.get("calls") or []] == [c[0] for c in gc]:
         return "text_after_calls"  # a list followed by text: vLLM's batch makes it all content
-    if tool in ("llama3_json", "llama4_json") and kind in ("content", "n_calls") and not gc \
+    if tool in _OPENERS and kind in ("content", "n_calls") and not gc \
             and gcont == text.strip() and not any(v.get("calls") for v in vstreams.values()) \
-            and not re.match(r"\s*(?:<\|python_tag\|>\s*)*\{", text):
+            and not re.match(_OPENERS[tool], text):
         return "start_only"  # text opens the output (after a tag too): content, no call
     if tool == "gigachat3" and kind in ("content", "n_calls") and not wc and gc \
             and [c[0] for c in vs1.get("calls") or []][:1] == [gc[0][0]]:

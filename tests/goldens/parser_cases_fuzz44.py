@@ -38,8 +38,13 @@ _GEMMA4 = {
                                 "<tool_call|>",
 }
 
+#: olmo3: text before ``<function_calls>`` (here a stray ``<``, parser fuzz seed 132): content,
+#: the block too (the start-only rule); vLLM's batch reads the block anywhere, its stream no call
+TEXT_OPENS_BLOCK = "<<function_calls>\nsearch(query=3)\n</function_calls>"
+
 #: (tool, reasoning, id, text)
 _CASES: list[tuple[str | None, str | None, str, str]] = [
+    ("olmo3", None, "text_opens_block", TEXT_OPENS_BLOCK),
     *(("gemma4", None, name, text) for name, text in _GEMMA4.items()),
     *((tool, None, name, before + text + after)
       for tool, (before, after) in _BLOCKS.items() for name, text in _TUPLES.items()),
