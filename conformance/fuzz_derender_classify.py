@@ -100,15 +100,18 @@ def intended(case: Case, group: str, path: str, vllm: Any) -> replay.Deviation |
 
 
 
-def echo_aware_diff(want: Any, got: Any, echo: str | None) -> Any:
+def echo_aware_diff(want: Any, got: Any, echo: str | list[str] | None) -> Any:
     """``replay.diff`` of two batch answers; with ``echo`` (a completions request that asks for
-    it) each choice's echoed prefix cut first, as ``replay`` compares the goldens
-    (``echo_prefix`` intended, ``echo_prompt`` when the prefix is not the prompt)."""
+    it: one text, or each choice's, :func:`fuzz_derender_drive.batch_echoes`) each choice's
+    echoed prefix cut first, as ``replay`` compares the goldens (``echo_prefix`` intended,
+    ``echo_prompt`` when the prefix is not the prompt)."""
     if echo is None or len(want.get("choices") or []) != len(got.get("choices") or []):
         yield from replay.diff(want, got)
         return
     for k, (w, g) in enumerate(zip(want["choices"], got["choices"])):
-        yield from echo_cut.echo_diffs(w, g, f"choices.{k}.", echo)
+        one = echo if isinstance(echo, str) else (
+            echo[k] if k < len(echo) else echo_cut.ANY_PROMPT)
+        yield from echo_cut.echo_diffs(w, g, f"choices.{k}.", one)
     yield from replay.diff({**want, "choices": None}, {**got, "choices": None})
 
 

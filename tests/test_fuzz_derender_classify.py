@@ -121,3 +121,32 @@ def test_a_multi_prompt_stream_echoes_its_first_prompt() -> None:
     assert stream_echo({"prompt": [[1, 2]], "echo": True}, echo_cut.ANY_PROMPT) is \
         echo_cut.ANY_PROMPT
     assert stream_echo({"prompt": "x", "echo": True}, "x") == "x"
+
+
+def test_a_multi_prompt_batch_echoes_each_choice_its_prompt() -> None:
+    """A completions batch of several prompt strings echoes prompt ``k`` in response ``k``'s
+    choices: each choice's echo is cut with its logprob entries even when the rest differs by
+    an intended kept special token (seed 435, ``mistral-v3-hf-cmpl:435:58``)."""
+    from conformance import echo_cut
+    from conformance.fuzz_derender_classify import echo_aware_diff
+    from conformance.fuzz_derender_drive import batch_echoes
+
+    case = Case(cid="m:435:58", model="mistral-v3-hf-cmpl",
+                request={"prompt": [" The weather", "Hello"], "echo": True, "logprobs": 1},
+                choices=[{"index": 0}], more=[{"choices": [{"index": 0}, {"index": 1}]}])
+    echo = batch_echoes(case, echo_cut.echoed(case.request))
+    assert echo == [" The weather", "Hello", "Hello"]
+    lp = {"tokens": [" ok", "[/TOOL_RESULTS]"], "token_logprobs": [-1.0, 0.0],
+          "top_logprobs": [{" ok": -1.0}, {"[/TOOL_RESULTS]": 0.0}], "text_offset": [0, 3]}
+    want = {"choices": [{"text": " ok[/TOOL_RESULTS]", "logprobs": lp}]}
+    got = {"choices": [{"text": " The weather ok", "logprobs": {
+        "tokens": ["<s>", " The", " weather", *lp["tokens"]],
+        "token_logprobs": [None, -2.0, -3.0, *lp["token_logprobs"]],
+        "top_logprobs": [None, {" The": -2.0}, {" weather": -3.0}, *lp["top_logprobs"]],
+        "text_offset": [0, 3, 7, 15, 18]}}]}
+    paths = {p for p, _, _ in echo_aware_diff(want, got, echo[:1])}
+    assert paths == {"choices.0.echo_prefix", "choices.0.text"}  # (the text: special_x's)
+    assert batch_echoes(case, None) is None
+    ids_prompt = Case(cid="x", model="gpt2", request={"prompt": [[1, 2], "x"], "echo": True},
+                      choices=[{"index": 0}], more=[{"choices": [{"index": 0}]}])
+    assert batch_echoes(ids_prompt, echo_cut.ANY_PROMPT) is echo_cut.ANY_PROMPT
