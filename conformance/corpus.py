@@ -22,7 +22,8 @@ from typing import Any
 
 from conformance import (
     assistant_union_corpus, derender_dup_chunk_corpus, derender_entries_corpus,
-    derender_ids_corpus, derender_index_corpus, derender_stop_reason_corpus, inkling_lazy_corpus, lazy_dump_corpus,
+    derender_ids_corpus, derender_index_corpus, derender_stop_reason_corpus,
+    derender_surrogate_corpus, inkling_lazy_corpus, lazy_dump_corpus,
     message_edges_corpus, nonfinite_corpus, request_fields_corpus, responses_outputs_corpus,
     responses_tools_corpus, stream_after_finish_corpus, structural_model_corpus,
     structured_options_corpus, tokenize_calls_corpus, union_parts_corpus,
@@ -284,6 +285,8 @@ HTTP_GROUPS["derender_choice_index"] = derender_index_corpus.DERENDER_CHOICE_IND
 HTTP_GROUPS["derender_stop_reason_eos"] = derender_stop_reason_corpus.DERENDER_STOP_REASON_EOS
 #: two choices of one index in one stream chunk (derender_dup_chunk_corpus)
 HTTP_GROUPS["derender_chunk_dup"] = derender_dup_chunk_corpus.DERENDER_CHUNK_DUP
+#: a call's arguments with a lone surrogate escape (derender_surrogate_corpus)
+HTTP_GROUPS["derender_lone_surrogate"] = derender_surrogate_corpus.DERENDER_LONE_SURROGATE
 
 #: groups of streams (name -> (server, path, settings key, settings, prompt ids, engine
 #: chunks)), each driven on vLLM as its protocol asks (``record.Recorder.stream``) and replayed
@@ -294,6 +297,7 @@ STREAM_GROUPS: dict[str, dict[str, tuple[str, str, str, dict[str, Any], list[int
     "stream_choice_index": derender_index_corpus.STREAM_CHOICE_INDEX,
     "stream_stop_reason_eos": derender_stop_reason_corpus.STREAM_STOP_REASON_EOS,
     "stream_chunk_dup": derender_dup_chunk_corpus.STREAM_CHUNK_DUP,
+    "stream_lone_surrogate": derender_surrogate_corpus.STREAM_LONE_SURROGATE,
     "stream_after_finish": stream_after_finish_corpus.STREAM_AFTER_FINISH,
     "stream_request_id_change": stream_after_finish_corpus.STREAM_REQUEST_ID_CHANGE,
 }

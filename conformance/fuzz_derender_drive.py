@@ -19,8 +19,8 @@ from typing import Any
 
 from conformance import echo_cut, record, replay
 from conformance.fuzz_derender_case import MODELS, Case
-from conformance.fuzz_derender_classify import (EQUIV, UNLISTED_STOP, Found,
-                                                cut_echo, echo_aware_diff, intended)
+from conformance.fuzz_derender_classify import (EQUIV, UNLISTED_STOP, Found, cut_echo,
+                                                echo_aware_diff, intended, lone_surrogate)
 from conformance.fuzz_derender_more4 import split_events
 from conformance.fuzz_derender_outputs import engine_prompt_logprobs
 
@@ -160,6 +160,7 @@ class Fuzzer:
         echo = echo_cut.echoed(case.request) if completion else None  #: the prompt tito echoes
         golden = self.rec.http(served, path, body)
         status, resp = self.tito.post(path, body)
+        lone_surrogate(case, golden)
         if status != golden["status"]:
             found.append(Found(case.cid, "batch", "status", golden["status"], status,
                                intended(case, bgroup, "status", golden["status"])))

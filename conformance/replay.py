@@ -236,6 +236,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_dsv41_shapes", "render_inkling_lazy", "derender_logprob_ids",
           "derender_logprob_entries", "stream_logprob_entries", "derender_choice_index",
           "stream_choice_index", "derender_stop_reason_eos", "stream_stop_reason_eos",
+          "derender_lone_surrogate", "stream_lone_surrogate",
           "derender_chunk_dup", "stream_chunk_dup", "stream_after_finish",
           "stream_request_id_change", "render_assistant_union", "render_tokenize_sent_calls",
           "derender_fuzz", "stream_fuzz",

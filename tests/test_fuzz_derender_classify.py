@@ -150,3 +150,22 @@ def test_a_multi_prompt_batch_echoes_each_choice_its_prompt() -> None:
     ids_prompt = Case(cid="x", model="gpt2", request={"prompt": [[1, 2], "x"], "echo": True},
                       choices=[{"index": 0}], more=[{"choices": [{"index": 0}]}])
     assert batch_echoes(ids_prompt, echo_cut.ANY_PROMPT) is echo_cut.ANY_PROMPT
+
+
+def test_only_vllms_lone_surrogate_400_is_explained() -> None:
+    """vLLM's batch re-serializes a call's arguments and answers 400 for a lone surrogate they
+    then hold; tito keeps the text (200, the ``tool_call_escaped_args_lone*`` deviation: seed
+    443, ``mistral-v3-hf:443:5``). Only that 400 of a case with escaped arguments is intended."""
+    from conformance.fuzz_derender_classify import lone_surrogate
+
+    msg = "'utf-8' codec can't encode character '\\ud83c' in position 857: surrogates not allowed"
+    golden = {"status": 400, "response": {"error": {"message": msg, "code": 400}}}
+    other = {"status": 400, "response": {"error": {"message": "Invalid tool call", "code": 400}}}
+    for tags, answer, explained in ((("tool_call_escaped_args",), golden, True),
+                                    (("tool_call_escaped_args",), other, False),
+                                    ((), golden, False)):
+        case = Case(cid="mistral-v3-hf:443:5", model="mistral-v3-hf", request={},
+                    tags=set(tags))
+        lone_surrogate(case, answer)
+        found = intended(case, "derender_chat_mistral", "status", 400)
+        assert (found is not None) is explained, (tags, answer)
