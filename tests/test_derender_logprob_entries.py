@@ -167,3 +167,21 @@ def test_repair_context_is_the_entries_sampled_ids(client, vocabs, completion, m
     # (an extra entry between them, or the first left out), so none completes it
     assert got == (["a", "", " XY", "", "", "b", "<|im_end|>"] if mode == "more"
                    else ["a", "", "", "b", "<|im_end|>"])
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_a_held_stop_candidate_moves_the_offset_in_the_chunk_it_came_in(client, vocabs, skip):
+    """An EOS mid-output ending an entry-less chunk waits for the next chunk (it may be the
+    stop token); vLLM 0.33's stream shows its text in that chunk, so its next ``text_offset``
+    moves by it there (goldens stream_fuzz ``cmpl_lp_held_eos_offset``, fuzz seed 558
+    ``gpt2:558:10``: tito's next chunk started 13 characters early)."""
+    vocab = vocabs["gpt2"]
+    head, tail = vocab.encode("ab\n\n ab"), vocab.encode("c today")
+    chunks = [(head, [entry(head[0])]), ([50256], []),
+              (tail + [50256], [entry(i) for i in tail])]
+    streamed = stream(client, "gpt2", chunks, True, include_stop_str_in_output=True,
+                      skip_special_tokens=skip)
+    eos = 0 if skip else len("<|endoftext|>")
+    assert [c["logprobs"]["text_offset"] for c in streamed] == [[0], [], [2 + eos, 3 + eos]]
+    shown = "" if skip else "<|endoftext|>"
+    assert "".join(c["text"] for c in streamed) == f"ab\n\n ab{shown}c today{shown}"

@@ -352,3 +352,20 @@ def step_choice(
     return state, out
 
 
+
+
+def pending_text(vocab: Vocab, cfg: ChoiceConfig, state: ChoiceState) -> str:
+    """The text of the stop-token candidate ``state`` holds (``pending``), decoded where it came
+    (``""`` when nothing is pending). Why: vLLM 0.33's stream shows that id's text in the chunk
+    that brought it, tito with the next chunk; a completions chunk without logprob entries moves
+    vLLM's next ``text_offset`` by its text, so tito counts this text in the chunk it came in
+    (derender fuzz seed 558, ``gpt2:558:10``: ``<|endoftext|>`` mid-output, kept)."""
+    if state.pending is None:
+        return ""
+    if cfg.harmony:
+        _, pieces = harmony_pieces(vocab, state.detok, [state.pending])
+    else:
+        _, pieces = _detok_step(vocab, state.detok, [state.pending],
+                                skip_special_tokens=cfg.skip_special_tokens,
+                                keep_special_ids=cfg.keep_special_ids)
+    return "".join(pieces)

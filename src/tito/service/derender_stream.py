@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tito.core.pipeline import ChoiceOutput, start_choice, step_choice
+from tito.core.pipeline import ChoiceOutput, pending_text, start_choice, step_choice
 from tito.core.sampling import MAX_N_SEQUENCES
 from tito.core.stop_tokens import stop_token_check
 from tito.errors import BadRequest, quote
@@ -101,6 +101,7 @@ class _Stream:
                 _check_ids(self.model, chunk.prompt_token_ids, f"{param}.prompt_token_ids")
         self.chunks = chunks
         self.echo_prefix = ""
+        self.text_shift = 0  #: this chunk's held-candidate text change (_step)
         #: ids replayed / to replay in vLLM's ``output_token_ids`` (None: not carried)
         self.history: list[int] | None = None
         self.history_lens: list[int] = []
@@ -141,6 +142,7 @@ class _Stream:
         self.meta, self.cfg, self.state = loaded
         self.chunks = [chunk]
         self.echo_prefix = ""
+        self.text_shift = 0  #: this chunk's held-candidate text change (_step)
         self.history = None
         self.history_lens = []
         self.from_wire = True
@@ -304,6 +306,9 @@ class _Stream:
         if self.history is not None and ids:
             self.history.extend(ids)
             self.history_lens.append(len(ids))
+        # (completions logprobs: the text a held stop candidate shows in vLLM's chunks, below)
+        counted = self.completion and choice.logprobs is not None
+        shift = -len(pending_text(self.model.vocab, self.cfg, self.state)) if counted else 0
         try:
             self.state, out = step_choice(
                 self.model.vocab,
@@ -325,6 +330,8 @@ class _Stream:
                 "stream_state is inconsistent and cannot be continued; send back the state "
                 "exactly as returned", param="stream_state.tito.st",
             ) from None
+        if counted:
+            self.text_shift = shift + len(pending_text(self.model.vocab, self.cfg, self.state))
         # (an empty finishing chunk: the stop id the pipeline held back came in an earlier one;
         # a reported id is not checked there, a reported string is: no stop token then)
         reason = choice.stop_reason
@@ -366,8 +373,9 @@ class _Stream:
 
                 logprobs_dict, offset = lp.to_completion(out.logprobs or [],
                                                          self.state.text_offset)
-                if not out.logprobs:  # (no entry: the offset moves by the text, as vLLM's)
-                    offset += len(out.text)
+                if not out.logprobs:  # (no entry: the offset moves by the text, as vLLM's:
+                    # a held stop candidate's in the chunk it came in, not the one showing it)
+                    offset += len(out.text) + self.text_shift
                 # a copy: a finished choice's state is the one it came in as, which may be
                 # kept as issued (tito.service.stream_state_kept._remember)
                 self.state = self.state.model_copy(update={"text_offset": offset})
