@@ -27,6 +27,7 @@ import parser_cases_fuzz40 as _parser_cases_fuzz40  # session 40
 import parser_cases_fuzz42 as _parser_cases_fuzz42  # session 42
 import parser_cases_fuzz43 as _parser_cases_fuzz43  # session 43
 import parser_cases_fuzz44 as _parser_cases_fuzz44  # session 44
+import parser_cases_fuzz45 as _parser_cases_fuzz45  # session 45
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
 import parser_cases_muse as _parser_cases_muse  # muse7's block (a module of its own)
@@ -1637,6 +1638,7 @@ CASES: list[dict] = [
     *_parser_cases_fuzz42.cases(),  # issue 10 (session 42)
     *_parser_cases_fuzz43.cases(),  # issue 10 (session 43)
     *_parser_cases_fuzz44.cases(),  # issue 10 (session 44)
+    *_parser_cases_fuzz45.cases(),  # issue 10 (session 45)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

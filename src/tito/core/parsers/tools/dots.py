@@ -27,6 +27,11 @@ the schema lists (``type``, else the first ``anyOf`` / ``oneOf`` / ``allOf`` alt
 several non-null types, and does not follow ``$ref``. A value is buffered up to
 :data:`._base.VALUE_LIMIT` characters; a longer one is a string (its trailing whitespace kept).
 
+A block whose body (past whitespace) opens with anything but ``<invoke`` (or its end) is no
+call block: its text is content through its ``</dots_function_call>``, a second
+``<dots_function_call>`` in it included (phase ``dead``), as vLLM's block regex runs from the
+first opener to the first closer and drops such a body (parser fuzz seed 133).
+
 A call is an invoke whose ``</invoke>`` comes before the block's ``</dots_function_call>``, as
 vLLM's regexes read a block (batch and stream): an invoke the block's end cuts (a misspelt
 closer) is no call, its text up to the block's end (trailing whitespace dropped) content, as
@@ -98,6 +103,28 @@ class DotsParser(MinimaxM2Parser):
                 st.phase, st.insec = "sect", True
                 return closed, False
         return super()._call_header(st, s, pos, at, out, final, section=section)
+
+    def _on_open(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """A block whose body (past whitespace) does not open with ``<invoke`` is no call block
+        up to its ``</dots_function_call>``: vLLM's block regex reads the body from the first
+        opener to the first closer and drops a body that is neither invokes nor JSON, so a
+        second ``<dots_function_call>`` in it opens nothing (parser fuzz seed 133,
+        ``fuzz/dots/0``: tito read the doubled opener's block as a call). Its text is
+        content (phase ``dead``), as tito keeps any block vLLM drops."""
+        i, hold = super()._on_open(st, s, pos, out, final)
+        if st.phase == "text" and not hold and i < len(s) and not st.insec:
+            st.phase = "dead"
+        return i, hold
+
+    def _on_dead(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """A no-call block's text: content through its ``</dots_function_call>``."""
+        hit, marker, stop = scan_to(s, (self.section_end,), pos, final)
+        if hit == -1:
+            self._content(st, out, s[pos:stop])
+            return stop, stop < len(s)
+        self._content(st, out, s[pos : hit + len(marker)])
+        st.phase = "text"
+        return hit + len(marker), False
 
     def _closes(self, s: str, at: int, final: bool) -> int | None:
         """Whether the invoke at ``s[at]`` is a call: -1 yes (its ``</invoke>`` starts within

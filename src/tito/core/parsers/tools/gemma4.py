@@ -34,8 +34,8 @@ becomes, its schema node included, is :mod:`.gemma4_leaves`'s):
     :data:`HEADER_LIMIT`) -> ``val``; a closer (``}``, ``]``, ``)``) ends the innermost
     container (the outermost: -> ``tail``); ``<tool_call|>`` ends the call (consumed). An array
     ends at its ``]`` only: vLLM finds an array's extent by its brackets alone, so a ``}`` in
-    it is an item's text (``[a}b, }]``: ``["a}b", "}"]``; parser fuzz seed 131); a bare item
-    the call's end cuts loses the call's ``}`` before it.
+    it is an item's text (``[a}b, }]``: ``["a}b", "}"]``; parser fuzz seed 131). A value's
+    comma and key are written with the value (:meth:`Gemma4Parser._open_leaf`), not before it.
 ``val``
     A value's first character: ``<|"|>`` -> ``vstr`` (a string-typed leaf streams escaped) or
     ``vbuf`` (a typed leaf waits for its end, :data:`VALUE_LIMIT`); ``{`` / ``[`` open a
@@ -47,7 +47,16 @@ not its text (held in ``ws`` while they may be: their last :data:`WS_LIMIT` char
 ``bare`` / ``bstr``
     A bare leaf, buffered up to its terminator (``,``, ``}``, ``]``, and ``)`` in a ``(`` call)
     and written typed; past :data:`VALUE_LIMIT` it streams as a string (``bstr``, trailing
-    whitespace held in ``ws``).
+    whitespace held in ``ws``). Partial leaves (session 45): vLLM's engine strips the call's
+    body, drops one ``}`` (the call's closer) and reads every container left open as partial,
+    which drops a bare leaf or a ``KEY:`` at its end (the outermost object's is kept): a bare
+    leaf (or ``KEY:``) of a nested container that the call's end (``<tool_call|>`` or the
+    output's) cuts is dropped, comma and key with it (``tags:[1}``: ``[]``).
+``bend``
+    A bare member of a nested object ended by ``}``: only whitespace and the call's end after
+    it, and the ``}`` was the call's closer, the member partial and dropped
+    (``options:{x:true}<tool_call|>``: ``{"options": {}}``); anything else, and the ``}``
+    closed the object. The whitespace is consumed, not held.
 ``drop``
     A KEY past :data:`HEADER_LIMIT` with no ``:`` (none in the text yet, or only further on):
     the arguments end there and the text is dropped up to the call's ``<tool_call|>``, a
@@ -69,8 +78,11 @@ typed ones in ``key`` (JSON list), the member's key in ``tok``. At most 62 neste
 Differences from vLLM (documented in docs/conformance.md): vLLM's stream keeps a NAME's
 surrounding spaces (its batch strips them: tito strips); an empty NAME makes vLLM drop the call
 with its text (tito: the text is content); a repeated key is written twice (vLLM's batch keeps the
-first position with the last value; its stream breaks); a leaf cut by the end of the output is kept
-(vLLM's batch drops a bare leaf cut inside a nested container); ``KEY:`` followed at once by
+first position with the last value; its stream breaks); a bare leaf past :data:`VALUE_LIMIT`
+characters is written as it comes, so one the call's end cuts in a nested container is kept
+(vLLM drops it); in a partial container vLLM also stops at a bare leaf ending in ``.``
+(``[1., 2}``: ``[]``), where tito keeps every leaf before the cut one (known only at the call's
+end: not O(1)); ``KEY:`` followed at once by
 ``,`` is ``""`` (vLLM drops the rest of that object); text after the outermost closer that holds a
 ``:`` is dropped (vLLM's batch reads it as more members).
 """
@@ -181,8 +193,7 @@ class Gemma4Parser(Gemma4Leaves):
         if s[i] in _CLOSERS and not (s[i] == "}" and st.stack[-1] in "Aa"):
             self._close_one(st, out)  # (an array ends at its ``]`` only: a ``}`` is an item)
             return i + 1, False
-        if st.stack[-1] in "Aa":  # an array item
-            self._sep(st, out)
+        if st.stack[-1] in "Aa":  # an array item (its comma waits for its value: _open_leaf)
             st.tok = ""
             st.phase = "val"
             return i, False
@@ -196,10 +207,7 @@ class Gemma4Parser(Gemma4Leaves):
                 return i, True
             st.phase = "drop"  # a KEY past the bound: the arguments end here
             return i, False  # (drop holds a cut ``<tool_call|>`` at the end: ws sweep 67)
-        key = self._key(s[i:colon])
-        self._sep(st, out)
-        out.args(st, json.dumps(key, ensure_ascii=False) + ": ")
-        st.tok = key
+        st.tok = self._key(s[i:colon])  # (written with its value: _open_leaf)
         st.phase = "val"
         return colon + 1, False
 
@@ -212,9 +220,11 @@ class Gemma4Parser(Gemma4Leaves):
             if not final:
                 return i, i < n
         if s.startswith(self.param_close, i):
+            self._open_leaf(st, out)
             self._begin_value(st, out, st.tok, "")
             return i + len(self.param_close), False
         if i < n and s[i] in "{[":
+            self._open_leaf(st, out)
             if len(st.stack) >= _MAX_STACK:
                 out.args(st, '""')
                 st.phase = "tail"
@@ -232,7 +242,7 @@ class Gemma4Parser(Gemma4Leaves):
             return i + 1, False
         st.vt = self._value_code(st, st.tok, "")
         st.val = ""
-        st.phase = "bare"
+        st.phase = "bare"  # (opened when it ends: the call's end may drop it, _partial_leaf)
         return i, False
 
     def _on_bare(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
@@ -244,15 +254,43 @@ class Gemma4Parser(Gemma4Leaves):
         self._bare_text(st, out, s[pos:stop])
         if hit == -1 and not final:
             return stop, stop < len(s)
-        if item and marker == self.call_close and st.phase == "bare":
-            # an array left open to the call's end: its last ``}`` is the call's closer
-            body = st.val.rstrip()
-            st.val = body[:-1] if body.endswith("}") else st.val
+        if hit == -1 or marker == self.call_close:  # the call's (or the output's) end cuts it
+            if item and not self.drops_call_closer and st.phase == "bare":
+                body = st.val.rstrip()  # (functiongemma: the call's ``}`` is not the item's)
+                st.val = body[:-1] if body.endswith("}") else st.val
+            self._cut_leaf(st, out)
+            st.phase = "args"
+            return stop, False
+        if marker == "}" and self.drops_call_closer and len(st.stack) > 1 and st.phase == "bare":
+            st.phase = "bend"  # the call's closer, or the nested object's: what follows decides
+            return stop + 1, False
         self._end_bare(st, out)
         st.phase = "args"
         return stop, False
 
     _on_bstr = _on_bare
+
+    def _on_bend(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """A bare member of a nested object, ended by a ``}`` (its text in ``val``): vLLM's
+        engine strips the call's body and drops one ``}``, the call's closer, before reading
+        it, so a ``}`` that only whitespace and the call's end (or the output's) follow leaves
+        the object open and the member partial, dropped; anything else there and the ``}``
+        closed the object. The whitespace is consumed as it comes (no hold but a marker's
+        prefix: a long run is O(1))."""
+        n, i = len(s), pos
+        while i < n and s[i].isspace():
+            i += 1
+        if i == n and not final:
+            return i, False
+        if not final and is_proper_prefix(s[i:], (self.call_close,)):
+            return i, True
+        if i == n or s.startswith(self.call_close, i):
+            self._cut_leaf(st, out)  # dropped; the object stays open until the call closes
+            st.phase = "args"
+            return i, False
+        self._end_bare(st, out)
+        self._close_one(st, out)  # (nested: back to ``args``)
+        return i, False
 
     def _on_drop(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """A KEY past :data:`HEADER_LIMIT` with no ``:``: dropped up to the call's end, as the
@@ -282,6 +320,32 @@ class Gemma4Parser(Gemma4Leaves):
             key = key[len(q) : -len(q)]
         return key
 
+    def _open_leaf(self, st: Work, out: Out) -> None:
+        """A value is written in the innermost container: its comma and, in an object, its key
+        (held in ``tok`` until then, so that a partial leaf the call's end drops leaves none)."""
+        self._sep(st, out)
+        if st.stack[-1] not in "Aa":
+            out.args(st, json.dumps(st.tok, ensure_ascii=False) + ": ")
+
+    def _partial_leaf(self, st: Work) -> bool:
+        """Whether the leaf open at the call's end is dropped: vLLM's engine reads a container
+        the call's end leaves open as partial (``_parse_gemma4_args`` / ``_parse_gemma4_array``
+        with ``partial=True``), which drops a bare leaf or a ``KEY:`` at its end (``tags:[1}``:
+        ``[]``; ``a:{b:1}``: ``{"a": {}}``); the outermost object's is kept."""
+        return (self.drops_call_closer and len(st.stack) > 1
+                and st.phase in ("val", "bare", "bend"))
+
+    def _cut_leaf(self, st: Work, out: Out) -> None:
+        """The call's end comes inside a leaf: a partial one is dropped, any other ends (a
+        ``KEY:`` and nothing is ``""``)."""
+        if self._partial_leaf(st):
+            st.val = st.ws = st.vt = ""
+            return
+        self._end_leaf(st, out)
+        if st.phase == "val" and st.stack:
+            self._open_leaf(st, out)
+            out.args(st, '""')
+
     def _sep(self, st: Work, out: Out) -> None:
         """A member or item starts in the innermost container: a comma after the first."""
         top = st.stack[-1]
@@ -307,9 +371,7 @@ class Gemma4Parser(Gemma4Leaves):
 
     def _close_all(self, st: Work, out: Out) -> None:
         """The call ends: the open leaf and every open container are closed (valid JSON)."""
-        self._end_leaf(st, out)
-        if st.phase == "val" and st.stack:  # ``KEY:`` and nothing: ""
-            out.args(st, '""')
+        self._cut_leaf(st, out)
         while st.stack:
             self._close_one(st, out)
         st.fn = st.key = st.tok = ""
@@ -318,7 +380,7 @@ class Gemma4Parser(Gemma4Leaves):
     # -- end of output ---------------------------------------------------------------------------
 
     def _is_open(self, st: Work) -> bool:
-        return st.phase in ("args", "val", "bare", "bstr", "drop", *VALUE_PHASES)
+        return st.phase in ("args", "val", "bare", "bstr", "bend", "drop", *VALUE_PHASES)
 
     def _finish(self, st: Work, out: Out) -> None:
         open_call = self._is_open(st)

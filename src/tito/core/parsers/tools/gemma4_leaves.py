@@ -112,6 +112,7 @@ class Gemma4Leaves(XmlCallParser):
             if len(st.val) <= VALUE_LIMIT:
                 return
             text, st.val = st.val.lstrip(), ""
+            self._open_leaf(st, out)  # (past the bound it is kept: written as it comes)
             out.args(st, '"')
             st.phase = "bstr"
         text = st.ws + text
@@ -123,10 +124,15 @@ class Gemma4Leaves(XmlCallParser):
         if st.phase == "bstr":
             out.args(st, '"')
         else:
+            self._open_leaf(st, out)
             text = st.val.strip()
             out.args(st, _esc_json(text) if st.vt == "s" else _schema.dumps(
                 _schema.coerce(text, st.vt[1:])))
         st.val = st.ws = st.vt = ""
+
+    def _open_leaf(self, st: Work, out: Out) -> None:
+        """A leaf is written: its separator and key first (the grammar's, :mod:`.gemma4`)."""
+        raise NotImplementedError
 
     def _end_leaf(self, st: Work, out: Out) -> None:
         if st.phase in ("bare", "bstr"):
