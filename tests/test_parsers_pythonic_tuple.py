@@ -58,13 +58,22 @@ def test_olmo3_tuple_argument() -> None:
             "", [("f", '{"a": [1, 2]}'), ("g", '{"b": ["x"]}')]), chunks
 
 
-def test_a_parenthesised_value_is_a_one_element_list() -> None:
-    """``(1)`` is no tuple for Python (vLLM: ``1``); the stream wrote ``[`` at the ``(``
-    before its ``)`` showed that no comma came: a one-element list, the same in every chunking
-    (documented in docs/conformance.md)."""
+def test_a_parenthesised_value_is_the_value() -> None:
+    """``(1)`` is no tuple for Python (vLLM: ``1``): a scalar first element is held until its
+    ``,`` or ``)`` decides, so ``(1)`` is ``1`` and ``('x')`` is ``"x"`` in every chunking."""
     parser = make_tool_parser("pythonic")
-    for chunks in _chunkings("[f(a=(1), b=('x'))]"):
-        assert drive_tools(parser, chunks) == ("", [("f", '{"a": [1], "b": ["x"]}')]), chunks
+    for chunks in _chunkings("[f(a=(1), b=('x'), c=( - 2 ), d=('a' 'b'))]"):
+        assert drive_tools(parser, chunks) == (
+            "", [("f", '{"a": 1, "b": "x", "c": -2, "d": "ab"}')]), chunks
+
+
+def test_a_parenthesised_container_is_a_one_element_list() -> None:
+    """A container (or a string too long to hold) decides a ``(`` at once: the stream writes
+    ``[`` before the ``)`` shows that no comma came, so ``([1])`` and ``((1))`` are one-element
+    lists, in every chunking (vLLM: ``[1]``, ``1``; documented in docs/conformance.md)."""
+    parser = make_tool_parser("pythonic")
+    for chunks in _chunkings("[f(a=([1]), b=((1)))]"):
+        assert drive_tools(parser, chunks) == ("", [("f", '{"a": [[1]], "b": [1]}')]), chunks
 
 
 def test_a_bracket_mismatch_still_ends_the_call() -> None:

@@ -31,6 +31,7 @@ import parser_cases_fuzz45 as _parser_cases_fuzz45  # session 45
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
 import parser_cases_muse as _parser_cases_muse  # muse7's block (a module of its own)
+import parser_cases_pylit45 as _parser_cases_pylit45  # session 45: Python literals
 
 WEATHER = {
     "type": "function",
@@ -1628,6 +1629,7 @@ CASES: list[dict] = [
     *_parser_cases_hunyuan.cases(),  # issue 10 (hunyuan_a13b unclosed blocks)
     *_parser_cases_stray_markup.cases(),  # issue 10: fuzz_parsers seeds 9-14's residue
     *_parser_cases_fuzz_residue.cases(),  # fuzz_parsers' residue after them (session 33)
+    *_parser_cases_pylit45.cases(),  # issue 10: the pythonic family's literals (session 45)
     *_parser_cases_fuzz100_plamo_cut.cases(),  # issue 10: fuzz_parsers seed 100 (plamo3 cuts)
     *_parser_cases_fuzz36.cases(),  # issue 10: fuzz_parsers seeds 23, 24, 106+ (session 36)
     *_parser_cases_fuzz31.cases(),  # issue 10: fuzz_parsers seed 31 (session 37)

@@ -2587,7 +2587,7 @@ def TitoState_37692571a8592476(StateError, _MISSING, _cls, _d_ext, _d_index, _d_
     return locals()
 
 
-def ToolState_2d21b18817de991e(StateError, _MISSING, _cls, _d_args_sent, _d_buf, _d_calls, _d_comma, _d_depth, _d_esc, _d_expect, _d_fn, _d_gap, _d_in_str, _d_insec, _d_key, _d_name_sent, _d_pend, _d_phase, _d_quote, _d_said, _d_stack, _d_tok, _d_truncated, _d_val, _d_vs, _d_vt, _d_ws, _dump_value, _fields, _new, _set):
+def ToolState_d9f0806952452026(StateError, _MISSING, _cls, _d_args_sent, _d_buf, _d_calls, _d_comma, _d_depth, _d_esc, _d_expect, _d_fn, _d_gap, _d_in_str, _d_insec, _d_key, _d_name_sent, _d_pend, _d_phase, _d_quote, _d_said, _d_stack, _d_tok, _d_truncated, _d_val, _d_vs, _d_vt, _d_ws, _dump_value, _fields, _new, _set):
     def __init__(self, *, phase=_d_phase, buf=_d_buf, ws=_d_ws, gap=_d_gap, calls=_d_calls, name_sent=_d_name_sent, args_sent=_d_args_sent, depth=_d_depth, in_str=_d_in_str, esc=_d_esc, truncated=_d_truncated, stack=_d_stack, expect=_d_expect, tok=_d_tok, key=_d_key, quote=_d_quote, pend=_d_pend, comma=_d_comma, fn=_d_fn, vt=_d_vt, val=_d_val, vs=_d_vs, insec=_d_insec, said=_d_said):
         self.phase = phase
         self.buf = buf
@@ -2957,7 +2957,7 @@ def ToolState_2d21b18817de991e(StateError, _MISSING, _cls, _d_args_sent, _d_buf,
         v = data.get('quote', _MISSING)
         if v is _MISSING:
             new.quote = _d_quote
-        elif v.__class__ is str and len(v) <= 3:
+        elif v.__class__ is str and len(v) <= 5:
             new.quote = v
         else:
             try:

@@ -93,7 +93,7 @@ class ToolState(State):
     expect: str = Field(default="", max_length=8)
     tok: str = Field(default="", max_length=HEADER_LIMIT)
     key: str = Field(default="", max_length=HEADER_LIMIT)
-    quote: str = Field(default="", max_length=3)
+    quote: str = Field(default="", max_length=5)  #: flags (r, f) and quote
     pend: str = Field(default="", max_length=100)
     comma: bool = False
     # XML parameter formats (tito.core.parsers.tools._xml); empty for other formats

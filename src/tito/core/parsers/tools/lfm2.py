@@ -24,7 +24,8 @@ tito reads :mod:`.pythonic`'s grammar, whose tokens are adjacent, as vLLM's pyth
 Nested quotes (``city='it's ok'``) are read as vLLM's requote repair reads them: a quote not
 followed by ``,)]}:`` (or ``<``) is the string's text (``nested_quotes``); vLLM takes the one
 closing quote after which the whole block parses (none or several: the block is content), tito
-the first, as it comes.
+the first, as it comes; so a quote before another quote is nested too (``'x''y'``: ``"x''y"``),
+where vLLM reads adjacent literals (``"xy"``) when the block parses as written.
 """
 
 from __future__ import annotations

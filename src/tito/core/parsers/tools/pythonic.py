@@ -5,12 +5,13 @@ Format (only at the very start of the output, like vLLM's ``pythonic`` parser)::
     [get_weather(city="Paris", days=3), get_time(), search(q='x', opts={"k": [1, 2.5, None]})] TEXT
 
 Arguments are keyword arguments whose values are Python literals: strings (``'...'``, ``"..."``,
-triple-quoted, with escapes), numbers (``-1``, ``1_000``, ``0x1F``, ``2.5e-3``), ``True`` /
-``False`` / ``None`` (and ``true`` / ``false`` / ``null``), lists and dicts with literal keys,
-nested up to 63 levels. They are streamed as **JSON**, exactly as vLLM renders them
-(``json.dumps(arguments, ensure_ascii=False)``: ``", "`` and ``": "`` separators, non-ASCII kept),
-by an incremental transcoder: Python text in, JSON text out, O(1) state (the container stack,
-a token or dict key of at most :data:`HEADER_LIMIT` characters, an unfinished escape).
+triple-quoted, with escapes, prefixed, adjacent), numbers (``-1``, ``1_000``, ``0x1F``,
+``2.5e-3``), ``True`` / ``False`` / ``None`` (and ``true`` / ``false`` / ``null``), lists,
+tuples, sets and dicts with literal keys, nested up to 63 levels. They are streamed as
+**JSON**, exactly as vLLM renders them (``json.dumps(arguments, ensure_ascii=False)``: ``", "``
+and ``": "`` separators, non-ASCII kept), by an incremental transcoder: Python text in, JSON
+text out, O(1) state (the container stack, a token, dict key or held element of at most
+:data:`HEADER_LIMIT` characters, an unfinished escape).
 
 Phases:
 
@@ -26,32 +27,26 @@ Phases:
     ``[see the docs]``, ``[f(x)]`` with a positional argument) is content, and so is the rest of
     the output.
 ``pargs``
-    The transcoder. State fields: ``stack`` (``(`` the call, ``[`` list, ``{`` dict, ``t``
-    tuple), ``expect``
-    (``val`` a value or a closer, ``val!`` a value, ``sep`` ``,`` or a closer, ``key`` a dict key
-    or ``}``, ``colon``, ``kw`` a keyword or ``)``, ``eq``), ``tok`` (an unfinished bare token),
-    ``key`` (a keyword / dict key, already JSON), ``quote`` (inside a string: its quote),
-    ``pend`` (an unfinished escape, or 1-2 quote characters that may close a triple-quoted
-    string), ``comma`` (a ``,`` whose JSON separator is not written yet). The call's ``)`` writes
-    ``}`` and goes to ``psep``.
+    The transcoder (:mod:`.pythonic_args`, whose header states its state fields; strings:
+    :mod:`.pythonic_strings`). The call's ``)`` writes ``}`` and goes to ``psep``.
 ``psep``
     Whitespace (dropped before ``,`` / ``]``); ``,`` goes to ``next``; ``]`` ends the list
     (``rest``); anything else is text (``rest``).
 ``rest``
     Content until the end.
 
-Rules: a tuple is a JSON list, as vLLM 0.33 reads it (``(1)``, a parenthesised value, too:
-``[1]``, where vLLM has ``1``; the stream wrote ``[`` before its ``)``). Anything else that is
-not a literal (a name, a call, an operator, a set, an f-string, a comment) ends the call where
-it stands (arguments as far as they got) and the text from there on is content; vLLM instead
-returns the whole output as content when any part fails, and also when text follows the list
-(we keep the calls and that text as content); vLLM 0.33 reads a set as a list and a
-placeholder-free f-string as its text (open: docs/conformance.md, session 44).
+Rules: values are read as vLLM 0.33 reads Python's ``ast`` (:mod:`.pythonic_args`: sets and
+tuples are JSON lists, ``(1)`` is ``1``, string prefixes, placeholder-free f-strings and adjacent
+literals as Python's, unary signs on numbers); a container in parentheses, ``([1])``, is a
+one-element list (vLLM: the container; the stream wrote ``[`` before its ``)``). Anything else
+that is not a literal (a name, a call, an operator, bytes, an f-string field, a signed dict key,
+a comment) ends the call where it stands (arguments as far as they got) and the text from there
+on is content; vLLM instead returns the whole output as content when any part fails, and also
+when text follows the list (we keep the calls and that text as content).
 A number too large for a float (``1e999``) is written as the JSON string of
 its text (``"1e999"``): JSON has no infinity (vLLM's pythonic parser writes the non-JSON
 ``Infinity``; its typed-value helpers keep the raw string, which we follow). Duplicate keys are
-kept as written; implicit concatenation of adjacent string literals
-(``'a' 'b'``) is not supported (it ends the call, like any non-literal). Lone surrogates from
+kept as written. Lone surrogates from
 ``\\ud800``-style escapes are written as JSON ``\\uXXXX`` escapes (valid JSON, and UTF-8-encodable
 output).
 """

@@ -1,93 +1,73 @@
 """The ``pythonic`` format's argument transcoder: Python literals in, JSON text out, streamed.
 
 Why a module of its own: the transcoder (the ``pargs`` phase of :mod:`.pythonic`, whose header
-states the grammar and the rules) is most of the format's code and is independent of the call
+states the call list's grammar) is most of the format's code and is independent of the call
 list around it; :class:`PythonArgsTranscoder` is the base of
-:class:`~tito.core.parsers.tools.pythonic.PythonicParser`.
+:class:`~tito.core.parsers.tools.pythonic.PythonicParser`. Strings are :mod:`.pythonic_strings`'.
+
+Values, as vLLM 0.33's ``tool_parsers.utils.get_parameter_value`` reads Python's ``ast``:
+strings (adjacent literals are one string, ``'a' 'b'``: ``"ab"``), numbers (a sign run folds,
+``- 1`` and ``--1`` too), ``True`` / ``False`` / ``None`` and ``true`` / ``false`` / ``null``,
+lists, dicts with literal keys, and tuples and sets as JSON lists. Written as
+``json.dumps(arguments, ensure_ascii=False)`` writes them (``", "`` and ``": "``).
+
+A ``{`` is a dict or a set, a ``(`` a tuple or a parenthesised value (``(1)`` is ``1``): which
+shows at the first element's end (``:`` a dict; ``,`` or the closer a set / ``(1)``; a ``(``'s
+``,`` a tuple), so a first element that is a scalar is held (in ``key``, at most
+:data:`HEADER_LIMIT` characters) and the container's opener is written once decided. A first
+element that is a container, or a string longer than the hold, decides at once: a set, a tuple
+(``([1])`` and ``((1))`` are then ``[[1]]``, where vLLM has ``[1]`` and ``1``: known only at the
+``)``, after the stream wrote ``[``). A string's closing ``"`` waits for what follows it (an
+adjacent literal continues it).
+
+State (one :class:`~tito.core.parsers.tools._base.ToolState`, O(1)): ``stack`` the open
+containers (``(`` the call, ``[`` list, ``{`` dict, ``t`` tuple, ``s`` set, ``?`` a ``{`` and
+``p`` a ``(`` not decided yet); ``expect`` what may come (``val`` a value or a closer, ``val!``
+a value, ``sep`` ``,`` or a closer, ``key`` a dict key or ``}``, ``colon``, ``kw`` a keyword or
+``)``, ``eq``, ``first`` an undecided container's first element or closer, ``one`` / ``ocat``
+that element held, a token / a string, ``cat`` / ``kcat`` a value / key string closed, its end
+not written); ``tok`` an unfinished bare token; ``key`` a keyword or dict key (JSON) or a held
+element; ``comma`` a ``,`` whose JSON separator is not written yet.
 """
 
 from __future__ import annotations
 
-import ast
 import json
-import math
 import re
-import warnings
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, ClassVar
 
-from tito.core.parsers.tools._base import HEADER_LIMIT, Out, ToolParser, Work
+from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
+from tito.core.parsers.tools.pythonic_scalars import (
+    is_decimal,
+    key_text,
+    value_text,
+)
+from tito.core.parsers.tools.pythonic_strings import (
+    PREFIXES,
+    Malformed,
+    PythonStringReader,
+    json_body,
+)
 
 MAX_DEPTH = 63  # ToolState.stack holds at most this many containers
-_QUOTE_WS = 32  # whitespace read after a quote to decide it (nested_quotes)
 
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_.]+")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-#: stack entries: ``(`` the call, ``[`` list, ``{`` dict, ``t`` a tuple (written as a JSON list)
-_CLOSER = {"(": ")", "[": "]", "{": "}", "t": ")"}
-_AFTER_COMMA = {"(": "kw", "[": "val", "{": "key", "t": "val"}
-_CLOSABLE = {"(": ("sep", "kw"), "[": ("sep", "val"), "{": ("sep", "key"), "t": ("sep", "val")}
-_NAMED_CONSTANTS = {
-    "True": "true",
-    "False": "false",
-    "None": "null",
-    "true": "true",
-    "false": "false",
-    "null": "null",
-}
-_KEY_CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None}
-_OCTAL = "01234567"
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 -}")
-
-
-def json_body(text: str) -> str:
-    """``text`` as the inside of a JSON string, as ``json.dumps(ensure_ascii=False)`` writes it."""
-    body = json.dumps(text, ensure_ascii=False)[1:-1]
-    if _SURROGATE.search(body):
-        body = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", body)
-    return body
-
-
-class _Malformed(Exception):
-    """Raised inside the transcoder; ends the call at the offending position."""
-
-    def __init__(self, pos: int) -> None:
-        super().__init__(pos)
-        self.pos = pos
-
-
-@lru_cache(maxsize=8)
-def _string_specials(quote: str) -> re.Pattern[str]:
-    """Characters that need attention inside a string opened with ``quote``."""
-    q = quote[0]
-    return re.compile(r"[\\" + re.escape(q) + ("" if len(quote) == 3 else r"\n") + "]")
-
-
-def _quote_closes(s: str, i: int, final: bool) -> bool | None:
-    """Whether a one-quote string's quote before ``s[i]`` closes it (None: not known yet):
-    vLLM's lfm2 requote rule (``escape_nested_quotes_in_strings``), read forward: a quote closes
-    when the next non-whitespace character is one of ``,)]}:``, or ``<`` (a marker: the block's
-    end is never read into a string); else it is the string's text. Whitespace past
-    :data:`_QUOTE_WS` decides too (the hold stays bounded)."""
-    j = skip_ws(s, i)
-    if j - i >= _QUOTE_WS:
-        return True
-    if j >= len(s):
-        return True if final else None
-    return s[j] in ",)]}:<"
+_CLOSER = {"(": ")", "[": "]", "{": "}", "t": ")", "s": "}", "?": "}", "p": ")"}
+_AFTER_COMMA = {"(": "kw", "[": "val", "{": "key", "t": "val", "s": "val"}
+_CLOSABLE = {"(": ("sep", "kw"), "[": ("sep", "val"), "{": ("sep", "key"), "t": ("sep", "val"),
+             "s": ("sep", "val")}
+#: what an undecided container becomes: at a ``,`` after its first element / at a container
+#: as its first element
+_DECIDED = {"?": "s", "p": "t"}
+_SIGNS = frozenset("+-")
+#: expect states after a string closed, where an adjacent literal continues it
+_CAT = {"cat": "val!", "kcat": "key", "ocat": "first"}
 
 
 @dataclass(frozen=True)
-class PythonArgsTranscoder(ToolParser):
-    """The ``pargs`` phase: a call's keyword arguments, Python literals, written as JSON.
-
-    ``nested_quotes`` (lfm2): a quote not followed by a closer is the string's text."""
-
-    nested_quotes: ClassVar[bool] = False
-
-    # -- the transcoder ------------------------------------------------------------------------
+class PythonArgsTranscoder(PythonStringReader):
+    """The ``pargs`` phase: a call's keyword arguments, Python literals, written as JSON."""
 
     def _on_pargs(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos
@@ -103,13 +83,13 @@ class PythonArgsTranscoder(ToolParser):
                     return i, False
                 if i < 0:  # hold: wait for more text (lookahead at a quote)
                     return -i - 1, True
-                if i >= len(s) and not (final and (st.quote or st.tok)):
-                    return len(s), False
                 if i >= len(s):
-                    self._flush_final(st, out)
+                    if final:
+                        self._flush_final(st, out)
                     return len(s), False
-        except _Malformed as bad:
+        except Malformed as bad:
             at = bad.pos
+            self._write_undecided(st, out)
             if st.tok:
                 self._content(st, out, st.tok)
             self._end_call(st)
@@ -119,20 +99,32 @@ class PythonArgsTranscoder(ToolParser):
             return at, False
 
     def _flush_final(self, st: Work, out: Out) -> None:
-        """``final`` inside a string or token (the output was cut): write what is complete
-        (a number, a finished escape, pending quote characters); the call stays open."""
+        """``final`` with the call open (the output was cut): write what is complete (a number,
+        a finished escape, pending quote characters, a closed string's ``"``, an undecided
+        container's opener); the call stays open."""
         try:
             if st.tok:
                 self._finish_token(st, out, 0)
-            if st.quote and st.pend.startswith("\\"):
-                decoded = _decode_escape(st.pend)
-                if decoded is not None:
-                    self._string_text(st, out, decoded, 0)
-            elif st.quote and st.pend:
-                self._string_text(st, out, st.pend, 0)
-        except _Malformed:
+            if st.quote:
+                self.flush_pending(st, out)
+            elif st.expect == "cat":
+                self._emit(st, out, '"')
+                st.expect = "sep"
+            self._write_undecided(st, out)
+        except Malformed:
             pass
         st.tok = st.pend = ""
+
+    def _write_undecided(self, st: Work, out: Out) -> None:
+        """At the end of the call's text (cut, or malformed further on), an undecided container
+        is written as it stands: a ``{``, or a ``(``'s ``[`` and its held element (idempotent:
+        it is decided now)."""
+        top = st.stack[-1:]
+        if top in ("?", "p"):
+            self._emit(st, out, "{" if top == "?" else "[" + self._held_value(st))
+            st.stack = st.stack[:-1] + ("{" if top == "?" else "t")
+            st.key = ""
+            st.expect = "key" if top == "?" else "val"
 
     def _emit(self, st: Work, out: Out, text: str) -> None:
         out.args(st, text)
@@ -150,29 +142,30 @@ class PythonArgsTranscoder(ToolParser):
             return n
         c = s[i]
         exp = st.expect
+        if exp in _CAT:
+            if c in "'\"":  # an adjacent literal: the same string goes on
+                return self._begin_string(st, s, i, out, final, "")
+            if c in "rRuUfFbB":  # maybe a prefixed one (else _finish_token refuses it)
+                st.tok = c
+                return i + 1
+            exp = self._string_ended(st, out)
         top = st.stack[-1]
+        if exp in ("one", "ocat"):
+            return self._decide(st, out, c, i)
         if c in ")]}":
-            if c != _CLOSER[top] or exp not in _CLOSABLE[top]:
-                raise _Malformed(i)
-            st.stack = st.stack[:-1]
-            st.comma = False
-            self._emit(st, out, "}" if top in "({" else "]")
-            if not st.stack:
-                self._end_call(st)
-                st.expect = ""
-                st.phase = "psep"
-            else:
-                st.expect = "sep"
+            if c != _CLOSER[top] or exp not in _CLOSABLE.get(top, ("first",)):
+                raise Malformed(i)
+            self._close(st, out, "[]" if top == "p" else "{}" if top == "?" else "")
             return i + 1
         if exp == "sep":
             if c != ",":
-                raise _Malformed(i)
+                raise Malformed(i)
             st.comma = True
             st.expect = _AFTER_COMMA[top]
             return i + 1
         if exp == "colon" or exp == "eq":
             if c != (":" if exp == "colon" else "=") or s.startswith("==", i):
-                raise _Malformed(i)
+                raise Malformed(i)
             if exp == "eq" and i + 1 == n and not final:
                 return -i - 1  # "=" or "=="?
             self._emit(st, out, (", " if st.comma else "") + st.key + ": ")
@@ -182,35 +175,105 @@ class PythonArgsTranscoder(ToolParser):
             return i + 1
         # a value, a dict key or a keyword starts here
         if c in "'\"":
-            look = s[i : i + 3]
-            if len(look) < 3 and look == c * len(look) and not final:
-                return -i - 1
-            if exp == "kw":
-                raise _Malformed(i)
-            if look == c * 3:
-                st.quote, start = c * 3, i + 3
-            else:  # a one-quote string (maybe empty: then _string closes it at once)
-                st.quote, start = c, i + 1
-            if exp != "key":
-                self._item(st, out)
-                self._emit(st, out, '"')
-            return start
+            return self._begin_string(st, s, i, out, final, "")
         if c in "[{(":
-            # a tuple is a list, as vLLM 0.33's get_parameter_value reads ast.Tuple (a
-            # parenthesised value, ``(1)``, too: it shows only at its ``)``; vLLM: ``1``)
+            if exp == "first":  # a container first: the undecided one is a set / a tuple
+                self._decide_list(st, out, "")
+                exp = "val!"
             if exp not in ("val", "val!") or len(st.stack) >= MAX_DEPTH:
-                raise _Malformed(i)
+                raise Malformed(i)
             self._item(st, out)
-            self._emit(st, out, "[" if c == "(" else c)
-            st.stack += "t" if c == "(" else c
-            st.expect = "key" if c == "{" else "val"
+            if c == "[":
+                self._emit(st, out, "[")
+            st.stack += {"[": "[", "{": "?", "(": "p"}[c]
+            st.expect = "val" if c == "[" else "first"
             return i + 1
         if (c.isascii() and c.isalnum()) or c in "_.+-":
             if exp == "kw" and not (c.isalpha() or c == "_"):
-                raise _Malformed(i)
+                raise Malformed(i)
             st.tok = c
             return i + 1
-        raise _Malformed(i)
+        raise Malformed(i)
+
+    # -- containers ----------------------------------------------------------------------------
+
+    def _close(self, st: Work, out: Out, empty: str) -> None:
+        """The top container's closer (``empty``: the undecided one's empty form, ``{}``
+        or ``[]``)."""
+        top = st.stack[-1]
+        st.stack = st.stack[:-1]
+        st.comma = False
+        self._emit(st, out, empty or ("}" if top in "({" else "]"))
+        if not st.stack:
+            self._end_call(st)
+            st.expect = ""
+            st.phase = "psep"
+        else:
+            st.expect = "sep"
+
+    def _held_value(self, st: Work) -> str:
+        """The held first element as a JSON value (``one``: a bare token; ``ocat``: a string)."""
+        if st.expect == "ocat":
+            return '"' + st.key + '"'
+        if st.expect == "first" and st.quote:  # cut inside it (final)
+            return '"' + st.key
+        if st.expect == "one":
+            return value_text(st.key, 0)
+        return ""
+
+    def _decide_list(self, st: Work, out: Out, held: str) -> None:
+        """The undecided top container is a set / tuple: write ``[`` and the held element."""
+        st.stack = st.stack[:-1] + _DECIDED[st.stack[-1]]
+        self._emit(st, out, "[" + held)
+        st.key = ""
+
+    def _decide(self, st: Work, out: Out, c: str, i: int) -> int:
+        """The character ``c`` after an undecided container's held first element decides it."""
+        top = st.stack[-1]
+        if c == ":" and top == "?":  # a dict: the element was its first key
+            if st.expect == "one":
+                st.tok = st.key  # refused (a signed number): the token is content
+                key = key_text(st.key, i)
+                st.tok = ""
+            else:
+                key = '"' + st.key + '"'
+            st.stack = st.stack[:-1] + "{"
+            self._emit(st, out, "{" + key + ": ")
+            st.key = ""
+            st.expect = "val!"
+            return i + 1
+        if c == "," or c == _CLOSER[top]:
+            held = self._held_value(st)
+            if c == ",":  # a set / tuple
+                self._decide_list(st, out, held)
+                st.comma = True
+                st.expect = "val"
+            elif top == "?":  # a set of one
+                self._decide_list(st, out, held)
+                self._close(st, out, "")
+            else:  # a parenthesised value, ``(1)``: the value itself
+                st.stack = st.stack[:-1]
+                st.key = ""
+                self._emit(st, out, held)
+                st.expect = "sep"
+            return i + 1
+        raise Malformed(i)
+
+    def _string_ended(self, st: Work, out: Out) -> str:
+        """A closed string is not continued: finish it; the state's next ``expect``."""
+        exp = st.expect
+        if exp == "cat":
+            self._emit(st, out, '"')
+            st.expect = "sep"
+        elif exp == "kcat":
+            st.key = '"' + st.key + '"'
+            st.expect = "colon"
+        else:
+            st.expect = "ocat"  # stays held: _decide
+            return "ocat"
+        return st.expect
+
+    # -- tokens --------------------------------------------------------------------------------
 
     def _token(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
@@ -219,46 +282,74 @@ class PythonArgsTranscoder(ToolParser):
             if m is not None:
                 st.tok += m.group()
                 i = m.end()
-            elif s[i] in "+-" and st.tok[-1] in "eE" and _is_decimal(st.tok):
+            elif s[i] in "+-" and (_SIGNS.issuperset(st.tok)
+                                   or st.tok[-1] in "eE" and is_decimal(st.tok)):
                 st.tok += s[i]
                 i += 1
+            elif _SIGNS.issuperset(st.tok) and s[i] in " \t\n\r":
+                i = skip_ws(s, i)  # ``- 1``: a unary sign and its number
             else:
                 break
             if len(st.tok) > HEADER_LIMIT:
-                raise _Malformed(i)
+                raise Malformed(i)
         if i >= n:
             return n  # more may follow (at final: _flush_final)
+        if s[i] in "'\"" and st.tok.lower() in PREFIXES:
+            at = self._begin_string(st, s, i, out, final, st.tok)  # refused: tok is content
+            if at >= 0:
+                st.tok = ""
+            return at
         self._finish_token(st, out, i)
         return i
 
     def _finish_token(self, st: Work, out: Out, at: int) -> None:
         """The bare token in ``st.tok`` ended (before ``s[at]``): write or store it."""
         tok, exp = st.tok, st.expect
-        if exp == "kw" or exp == "key":
-            if exp == "kw":
-                if not tok.isidentifier():
-                    raise _Malformed(at)
-                key = json.dumps(tok, ensure_ascii=False)
-            else:
-                value = _KEY_CONSTANTS[tok] if tok in _KEY_CONSTANTS else _number(tok, at)
-                key = json.dumps({value: 0}, ensure_ascii=False)[1:-4]
-            if len(key) > HEADER_LIMIT:
-                raise _Malformed(at)
+        if exp in _CAT:  # a name after a string: not a prefix, so not a literal
+            raise Malformed(at)
+        if exp == "kw":
+            if not tok.isidentifier():
+                raise Malformed(at)
             st.tok = ""
-            st.key = key
-            st.expect = "eq" if exp == "kw" else "colon"
+            st.key = json.dumps(tok, ensure_ascii=False)
+            if len(st.key) > HEADER_LIMIT:
+                raise Malformed(at)
+            st.expect = "eq"
             return
-        text = _NAMED_CONSTANTS.get(tok)
-        if text is None:
-            value = _number(tok, at)
-            # 1e999 is inf: JSON has no such number; keep the token's text as a string, as vLLM
-            # does for every non-finite value it types (tool_parsers.utils, "preserve the raw
-            # string"), never the non-JSON ``Infinity`` of json.dumps
-            text = json.dumps(value) if math.isfinite(value) else json.dumps(tok)
+        if exp == "key":
+            st.tok = ""
+            st.key = key_text(tok, at)
+            st.expect = "colon"
+            return
+        text = value_text(tok, at)
         st.tok = ""
+        if exp == "first":  # held: the container is not decided yet
+            st.key = tok
+            st.expect = "one"
+            return
         self._item(st, out)
         self._emit(st, out, text)
         st.expect = "sep"
+
+    # -- strings (the reader's hooks) ----------------------------------------------------------
+
+    def _begin_string(self, st: Work, s: str, i: int, out: Out, final: bool, prefix: str
+                      ) -> int:
+        """A string literal opens at the quote ``s[i]`` (after ``prefix``): a value's opening
+        ``"`` is written, a key or held element is not, an adjacent literal goes on (nothing
+        written before its hold is over: a hold re-reads the quote)."""
+        exp = st.expect
+        if exp == "kw":
+            raise Malformed(i)
+        at = self._open_string(st, s, i, final, prefix)
+        if at < 0:
+            return at
+        if exp in _CAT:
+            st.expect = _CAT[exp]
+        elif exp not in ("key", "first"):
+            self._item(st, out)
+            self._emit(st, out, '"')
+        return at
 
     def _string_text(self, st: Work, out: Out, text: str, at: int) -> None:
         if not text:
@@ -267,138 +358,17 @@ class PythonArgsTranscoder(ToolParser):
         if st.expect == "key":
             st.key += body
             if len(st.key) > HEADER_LIMIT - 2:
-                raise _Malformed(at)
+                raise Malformed(at)
+        elif st.expect == "first":
+            if len(st.key) + len(body) > HEADER_LIMIT - 2:  # too long to hold: a set / tuple
+                self._decide_list(st, out, '"' + st.key)
+                st.expect = "val!"
+                self._emit(st, out, body)
+            else:
+                st.key += body
         else:
             self._emit(st, out, body)
 
     def _close_string(self, st: Work, out: Out) -> None:
         st.quote = ""
-        if st.expect == "key":
-            st.key = '"' + st.key + '"'
-            st.expect = "colon"
-        else:
-            self._emit(st, out, '"')
-            st.expect = "sep"
-
-    def _string(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
-        n = len(s)
-        q = st.quote[0]
-        triple = len(st.quote) == 3
-        while i < n:
-            if st.pend.startswith("\\"):
-                i = self._escape(st, s, i, out, final)
-                continue
-            if st.pend:  # 1-2 quote characters of a possible triple-quote end
-                run = len(st.pend)
-                while i < n and s[i] == q and run < 3:
-                    run += 1
-                    i += 1
-                if run == 3:
-                    st.pend = ""
-                    self._close_string(st, out)
-                    return i
-                if i == n:
-                    st.pend = q * run
-                    return n
-                st.pend = ""
-                self._string_text(st, out, q * run, i)
-                continue
-            m = _string_specials(st.quote).search(s, i)
-            j = m.start() if m else n
-            self._string_text(st, out, s[i:j], j)
-            i = j
-            if i == n:
-                return n
-            c = s[i]
-            if c == "\\":
-                st.pend = "\\"
-                i += 1
-            elif c == "\n":
-                raise _Malformed(i)
-            elif not triple:
-                closes = not self.nested_quotes or _quote_closes(s, i + 1, final)
-                if closes is None:
-                    return -i - 1  # hold the quote: what follows it decides
-                if closes:
-                    self._close_string(st, out)
-                    return i + 1
-                self._string_text(st, out, q, i)  # a nested quote (lfm2): the string's text
-                i += 1
-            else:
-                st.pend = q
-                i += 1
-        return n
-
-    def _escape(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
-        n = len(s)
-        while i < n and not _escape_complete(st.pend, s[i]):
-            c = s[i]
-            if len(st.pend) >= 3 and st.pend[1] == "N" and c not in _NAME_CHARS:
-                raise _Malformed(i)  # \N{...} names: ASCII letters, digits, " -"
-            st.pend += c
-            i += 1
-            if len(st.pend) > 99:
-                raise _Malformed(i)
-        if i >= n:
-            return n  # more may follow (at final: _flush_final)
-        decoded = _decode_escape(st.pend)
-        if decoded is None:
-            raise _Malformed(i)
-        st.pend = ""
-        self._string_text(st, out, decoded, i)
-        return i
-
-
-def _decode_escape(pend: str) -> str | None:
-    """A complete Python escape (``\\n``, ``\\x41``, ``\\N{BULLET}``...) decoded, or None."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # "\\q": an invalid escape, kept as written
-            value = ast.literal_eval('"' + pend + '"')
-    except (SyntaxError, ValueError):
-        return None
-    return value if isinstance(value, str) else None
-
-
-def _escape_complete(pend: str, nxt: str) -> bool:
-    """Whether escape ``pend`` is complete before character ``nxt`` (which is not part of it)."""
-    if len(pend) < 2:
-        return False
-    kind = pend[1]
-    size = {"x": 4, "u": 6, "U": 10}.get(kind)
-    if size is not None:
-        return len(pend) >= size
-    if kind == "N":
-        return pend.endswith("}")
-    if kind in _OCTAL:
-        return len(pend) >= 4 or nxt not in _OCTAL
-    return True
-
-
-def _is_decimal(tok: str) -> bool:
-    body = tok.lstrip("+-")
-    return (
-        bool(body)
-        and (body[0].isdigit() or body[0] == ".")
-        and body[:2].lower() not in ("0x", "0o", "0b")
-    )
-
-
-_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]+")
-
-
-def _number(tok: str, at: int) -> int | float:
-    if _INT.fullmatch(tok) and len(tok) < 20:
-        return int(tok)
-    if _FLOAT.fullmatch(tok) and len(tok) < 20:
-        return float(tok)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            value = ast.literal_eval(tok)
-    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
-        raise _Malformed(at) from None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Malformed(at)
-    return value
+        st.expect = {"key": "kcat", "first": "ocat"}.get(st.expect, "cat")

@@ -1,0 +1,89 @@
+"""The ``pythonic`` transcoder's bare scalars: numbers and named constants as JSON.
+
+Why a module of its own: what a bare token is worth (a value, a dict key) is pure and apart
+from the streaming around it (:mod:`.pythonic_args`). vLLM 0.33 (``get_parameter_value`` over
+Python's ``ast``) reads a number with a unary sign run (``--1`` is ``1``), ``True`` / ``False``
+/ ``None`` and the JSON names ``true`` / ``false`` / ``null``; a dict key only as an
+``ast.Constant``: no JSON name, no sign.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+import warnings
+from typing import Any
+
+from tito.core.parsers.tools._base import HEADER_LIMIT
+from tito.core.parsers.tools.pythonic_strings import Malformed
+
+_NAMED_CONSTANTS = {
+    "True": "true",
+    "False": "false",
+    "None": "null",
+    "true": "true",
+    "false": "false",
+    "null": "null",
+}
+_KEY_CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None}
+_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]+")
+
+
+def key_text(tok: str, at: int) -> str:
+    """A bare dict key (``True``, ``None``, a number) as its JSON key, as ``json.dumps``
+    writes it. A signed number is no key: vLLM takes only an ``ast.Constant`` (``-1`` is a
+    unary operation). :class:`Malformed` at ``at`` otherwise."""
+    if tok[:1] in ("+", "-"):
+        raise Malformed(at)
+    value = _KEY_CONSTANTS[tok] if tok in _KEY_CONSTANTS else number(tok, at)
+    key = json.dumps({value: 0}, ensure_ascii=False)[1:-4]
+    if len(key) > HEADER_LIMIT:
+        raise Malformed(at)
+    return key
+
+
+def value_text(tok: str, at: int) -> str:
+    """A bare value token as JSON text; :class:`Malformed` at ``at`` when it is none."""
+    text = _NAMED_CONSTANTS.get(tok)
+    if text is None:
+        value = number(tok, at)
+        # 1e999 is inf: JSON has no such number; keep the token's text as a string, as vLLM
+        # does for every non-finite value it types (tool_parsers.utils, "preserve the raw
+        # string"), never the non-JSON ``Infinity`` of json.dumps
+        text = json.dumps(value) if math.isfinite(value) else json.dumps(tok)
+    return text
+
+
+def is_decimal(tok: str) -> bool:
+    """Whether ``tok`` is a decimal number so far (an ``e`` in it may take a sign next)."""
+    body = tok.lstrip("+-")
+    return (
+        bool(body)
+        and (body[0].isdigit() or body[0] == ".")
+        and body[:2].lower() not in ("0x", "0o", "0b")
+    )
+
+
+def number(tok: str, at: int) -> int | float:
+    """A number token's value (a leading sign run folded: ``--1`` is ``1``)."""
+    body = tok.lstrip("+-")
+    if len(body) < len(tok) - 1:
+        tok = ("-" if tok[: len(tok) - len(body)].count("-") % 2 else "") + body
+    if not body[:1].isdigit() and body[:1] != ".":
+        raise Malformed(at)
+    if _INT.fullmatch(tok) and len(tok) < 20:
+        return int(tok)
+    if _FLOAT.fullmatch(tok) and len(tok) < 20:
+        return float(tok)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = ast.literal_eval(tok)
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        raise Malformed(at) from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise Malformed(at)
+    return value
