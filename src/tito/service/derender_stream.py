@@ -28,12 +28,12 @@ from tito.protocol import (
 from tito.service import stream_chunks, stream_state
 from tito.service.config import chat_config, completion_config
 from tito.service.derender_checks import _check_ids, _check_logprobs, _check_wire_state
+from tito.service.derender_replay import replay_vllm_state
 from tito.service.derender_shaping import (
     _echo,
     _echo_requested,
     _engine_logprobs,
     _hides_metadata,
-    _parsing,
     _reasoning_tokens,
     _replayed,
     _seed,
@@ -229,43 +229,10 @@ class _Stream:
             self.state = stream_state.plain_state(vocab, self.cfg, raw)
 
     def _replay_vllm_state(self, raw: dict[str, Any], seed: Sequence[int] | None) -> None:
-        """A vLLM-shaped state on the parser (or stop-string) path: rebuild the parsers and the
-        stop hold-back by replaying vLLM's ``output_token_ids`` in their original chunks, as vLLM
-        does (O(history): the price of a client that drops ``stream_state.tito``)."""
-        history = list(raw.get("output_token_ids") or [])
-        lens = list(raw.get("output_chunk_lens") or [])
-        if seed is None and _parsing(self.cfg):
-            raise BadRequest(
-                "prompt_token_ids is required on every call when the stream_state has no tito "
-                "object and a reasoning or tool parser is configured",
-                param="prompt_token_ids",
-            )
-        _check_ids(self.model, history, "stream_state.output_token_ids")
-        state = start_choice(self.model.vocab, self.cfg, seed)
-        pos = 0
-        # A call without this choice (n == 1: the engine's usage-only last chunk) comes after
-        # its finish; a finished history holds no stop token (the one that ended it was left
-        # out, see _step), so its last chunk is replayed as a finish that is no stop: a last
-        # id that is a stop-id candidate is output, not held back (usage counts it, as the
-        # client that keeps tito's state sees it)
-        index = self.meta.index
-        finished = bool(raw.get("stop_fired")) or self.meta.n == 1 and not any(
-            c.index == index for chunk in self.chunks for c in chunk.choices)
-        for k, n in enumerate(lens):
-            state, _ = step_choice(
-                self.model.vocab, self.cfg, state, history[pos : pos + n],
-                finish_reason="length" if finished and k == len(lens) - 1 else None,
-                response_id=self.meta.id, choice_index=index,
-            )
-            pos += n
-        state.finished = state.finished or bool(raw.get("stop_fired"))
-        # what replay without the engine's logprobs cannot rebuild rides in vLLM's own fields
-        state.role_sent = state.role_sent or bool(raw.get("role_sent"))
-        state.lp_context = list(raw.get("logprob_context_token_ids") or state.lp_context)
-        state.text_offset = int(raw.get("logprob_text_offset") or state.text_offset)
-        self.state = state
-        self.history = history
-        self.history_lens = lens
+        """A vLLM-shaped state on the parser (or stop-string) path: rebuilt by replay
+        (:func:`tito.service.derender_replay.replay_vllm_state`)."""
+        self.state, self.history, self.history_lens = replay_vllm_state(
+            self.model, self.cfg, self.meta, self.chunks, raw, seed)
 
     def run(self) -> list[Any]:
         out = []
