@@ -46,6 +46,7 @@ from parser_deviations_fuzz39 import _FUZZ39_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz40 import _FUZZ40_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz43 import _FUZZ43_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz44 import _FUZZ44_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz45 import _FUZZ45_DEVIATIONS  # noqa: E402
 from parser_cases_fuzz42 import NOT_JSON as _FUZZ42_NOT_JSON  # noqa: E402
 from parser_deviations import (  # noqa: E402
     _FUZZ9_DS_PLAMO_DEVIATIONS,
@@ -321,6 +322,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_FUZZ40_DEVIATIONS,  # session 40
     **_FUZZ43_DEVIATIONS,  # session 43 (fuzz seed 120: muse, muse_glimmer)
     **_FUZZ44_DEVIATIONS,  # session 44 (fuzz seed 132: olmo3)
+    **_FUZZ45_DEVIATIONS,  # session 45 (ws sweep --pairs seed 68: plamo3)
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -49,3 +50,19 @@ def test_every_chunking_gives_the_batch(lead: str, piece: str, marker: str, tail
     batch = run(case(text), [10**6])
     assert run(case(text), sizes) == batch
     assert run(case(text), [1]) == batch
+
+
+@pytest.mark.parametrize("text", [
+    "<|plamo:end_<|plamo:tag|>o:beo_rmo|<<|plamo:end_",  # ws sweep --pairs seed 68
+    "amo<|plamo:end_<|plamo:tag|>x<|plamo:end_",
+    "amo<|plamo:begin_<|plamo:tag|><|plamo:begin_",
+])
+def test_a_piece_before_a_marker_stays_when_the_output_ends_with_it_too(text: str) -> None:
+    """The reasoning's tail is the output's end only while its block is open: an output that
+    ends with the same piece by chance does not make the reasoning's piece a cut marker (the
+    batch dropped it, a stream kept it)."""
+    piece = text[: text.index("<|plamo:tag|>")]
+    batch = run(case(text), [10**6])
+    assert batch["reasoning"] == piece
+    for sizes in ([1], [2, 3], [len(piece), 1]):
+        assert run(case(text), sizes) == batch

@@ -69,10 +69,16 @@ _DOTS = {
                         "</dots_function_call>",
 }
 
+#: plamo3: a marker piece before another marker is text (vLLM's stream; tito's rule,
+#: ``pipeline_parsers._strip_at_end``), also when the output happens to end with the same piece
+#: (ws sweep ``--pairs`` seed 68: tito's batch dropped it, its stream kept it)
+PLAMO_PIECE = "<|plamo:end_<|plamo:tag|>o:beo_rmo|<<|plamo:end_"
+
 #: (tool, reasoning, id, text)
 _CASES: list[tuple[str | None, str | None, str, str]] = [
     *(("gemma4", None, name, text) for name, text in _GEMMA4.items()),
     *(("dots", None, name, text) for name, text in _DOTS.items()),
+    ("plamo3", "plamo3", "piece_then_same_piece_at_end", PLAMO_PIECE),
 ]
 
 

@@ -175,7 +175,12 @@ def parsers_step(
         tool_state, content, calls = tool_parsers.step(
             tool_parser_for(cfg), tool_state, content, final=final
         )
-    if cut_r:  # a cut marker is markup (plamo3_cut)
+    # a cut marker is markup (plamo3_cut); only while the block is open is the reasoning's
+    # tail the output's end (``pending_r`` may end with the same text by chance: ws sweep
+    # ``--pairs`` seed 68, ``<|plamo:end_<|plamo:tag|>x<|plamo:end_``, the batch dropped the
+    # reasoning's piece, the stream kept it)
+    if cut_r and reasoning_state is not None and reasoning_state.phase not in ("post", "call",
+                                                                                 "done"):
         reasoning = _strip_at_end(reasoning, pending_r, vocab, cfg)
     if cut_c:
         content = _strip_at_end(content, pending_c, vocab, cfg)
