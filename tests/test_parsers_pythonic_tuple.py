@@ -4,8 +4,9 @@ Why: vLLM 0.33's ``tool_parsers.utils.get_parameter_value`` reads an ``ast.Tuple
 (``size=(800, 600)``: ``[800, 600]``), batch and stream; tito's transcoder ended the call at the
 ``(`` (arguments cut, ``{"tags": ``, the rest content; found by hand in session 44). The cases
 recorded from vLLM are ``*/fz44_tuple*`` (``tests/goldens/parser_cases_fuzz44.py``); this checks
-the transcoder at every chunking, a tuple in every position, and the one place a stream cannot
-follow vLLM: a parenthesised value ``(1)`` is ``[1]`` (vLLM: ``1``, known only at its ``)``).
+the transcoder at every chunking, a tuple in every position, a parenthesised scalar (``(1)`` is
+``1``: held until its ``,`` or ``)``, session 45) and the one place a stream cannot follow vLLM:
+a parenthesised container, ``([1])``, is ``[[1]]`` (vLLM: ``[1]``, known only at its ``)``).
 """
 
 from __future__ import annotations
