@@ -8,9 +8,10 @@ Pure data, no vLLM, no tito. A new format is a writer here and a row in ``FORMAT
 from __future__ import annotations
 
 import json
+import random
 
 from fuzz_parser_values import (
-    _D, _KA, _KB, _KC, _KCE, _KE, _VB, _VC, _VCE, _VE, _VS, _dumps, _py, _xml_value)
+    _D, _KA, _KB, _KC, _KCE, _KE, _VB, _VC, _VCE, _VE, _VS, _dumps, _xml_value, py_spelt)
 
 # --- each format: calls -> markup (the tool-call region), and its markers --------------------
 
@@ -43,8 +44,10 @@ def _llama3(rng, calls):
                            for n, a in calls)
 
 
-def _pythonic_list(calls):
-    return "[" + ", ".join(f"{n}(" + ", ".join(f"{k}={_py(v)}" for k, v in a.items()) + ")"
+def _pythonic_list(calls, adjacent: bool = True):
+    spell = random.Random(repr(calls))  # its own: the seed's other draws stay
+    return "[" + ", ".join(f"{n}(" + ", ".join(f"{k}={py_spelt(v, spell, adjacent)}"
+                                                for k, v in a.items()) + ")"
                            for n, a in calls) + "]"
 
 
@@ -253,13 +256,15 @@ def _step3(rng, calls):
 
 
 def _olmo3(rng, calls):
+    spell = random.Random(repr(calls))  # its own: the seed's other draws stay
     return "<function_calls>\n" + "\n".join(
-        f"{n}(" + ", ".join(f"{k}={_py(v)}" for k, v in a.items()) + ")" for n, a in calls
+        f"{n}(" + ", ".join(f"{k}={py_spelt(v, spell)}" for k, v in a.items()) + ")"
+        for n, a in calls
     ) + "\n</function_calls>"
 
 
 def _lfm2(rng, calls):
-    return "<|tool_call_start|>" + _pythonic_list(calls) + "<|tool_call_end|>"
+    return "<|tool_call_start|>" + _pythonic_list(calls, adjacent=False) + "<|tool_call_end|>"
 
 
 def _apertus(rng, calls):

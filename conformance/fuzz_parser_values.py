@@ -122,3 +122,41 @@ def _py(v) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(_py(x) for x in v) + "]"
     return repr(v)
+
+
+def py_spelt(v, rng: random.Random, adjacent: bool = True) -> str:
+    """``v`` as Python text in one of the other ways Python (and vLLM 0.33's pythonic family,
+    ``get_parameter_value``) reads it, now and then (session 45): a list as a tuple or a set, a
+    string prefixed (``u``, ``f``, ``r``) or split into adjacent literals (``adjacent``: not for
+    lfm2, whose requote rule reads them as nested quotes), a number with a sign run or in
+    parentheses, a constant by its JSON name. The caller's ``rng`` is its own, so the other
+    draws of a seed stay as they were."""
+    odd = rng.random() < 0.3
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_py(k)}: {py_spelt(x, rng, adjacent)}"
+                               for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        items = [py_spelt(x, rng, adjacent) for x in v]
+        if odd and items and rng.random() < 0.5:
+            return "{" + ", ".join(items) + "}"
+        if odd:
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        return "[" + ", ".join(items) + "]"
+    if not odd:
+        return repr(v)
+    if isinstance(v, str):
+        how = rng.choice(["u", "f", "r", "split"])
+        if how == "split" and adjacent and len(v) > 1:
+            k = rng.randint(1, len(v) - 1)
+            return repr(v[:k]) + rng.choice(["", " "]) + repr(v[k:])
+        if how == "f":
+            return "f" + repr(v).replace("{", "{{").replace("}", "}}")
+        if how == "r" and v.isprintable() and "'" not in v and not v.endswith("\\"):
+            return "r'" + v + "'"
+        return "u" + repr(v)
+    if isinstance(v, bool) or v is None:
+        return {True: "true", False: "false", None: "null"}[v]
+    if rng.random() < 0.5:
+        return "(" + repr(v) + ")"
+    return ("- " + repr(-v)) if v < 0 else rng.choice(["+", "--", "+ "]) + repr(v)
+
