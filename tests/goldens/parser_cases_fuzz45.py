@@ -67,6 +67,10 @@ _DOTS = {
                             "</dots_function_call> B",
     "text_then_opener": f"<dots_function_call>hi <dots_function_call>\n{_INV}\n"
                         "</dots_function_call>",
+    # stray text after a call does not end the block: vLLM's regex finds every invoke in it
+    "text_between_invokes": f"<dots_function_call>\n{_INV}\nhello {_INV}\n</dots_function_call>",
+    "text_between_unknown": f"<dots_function_call>{_INV} hi <invoke name=\"nope\">\n</invoke> "
+                            f"{_INV}</dots_function_call>",
 }
 
 #: plamo3: a marker piece before another marker is text (vLLM's stream; tito's rule,

@@ -7,11 +7,28 @@ each rule named in ``docs/conformance.md`` and by the fuzzer's classifier.
 from __future__ import annotations
 
 from parser_cases_fuzz45 import PLAMO_PIECE
+from parser_deviations import RECORDED
+
+
+def _calls(case_id: str) -> list:
+    return RECORDED[case_id]["batch"]["calls"] if case_id in RECORDED else []
+
+
+_DOTS_KEPT = ("text_kept: stray text in a dots block after a call (and an unknown tool's invoke) "
+              "is content and the block goes on, its later invokes calls as vLLM's (its regex "
+              "finds every invoke in the block; its batch keeps only the text before the first "
+              "block, its stream drops that text)")
 
 _PIECE = "<|plamo:end_"
 _TAG = "<|plamo:tag|>"
 
 _FUZZ45_DEVIATIONS: dict[str, tuple[dict, str]] = {
+    "dots/fz45_text_between_invokes": (
+        {"reasoning": None, "content": "\nhello ",
+         "calls": _calls("dots/fz45_text_between_invokes")}, _DOTS_KEPT),
+    "dots/fz45_text_between_unknown": (
+        {"reasoning": None, "content": ' hi <invoke name="nope">\n</invoke> ',
+         "calls": _calls("dots/fz45_text_between_unknown")}, _DOTS_KEPT),
     "plamo3+plamo3/fz45_piece_then_same_piece_at_end": (
         {"reasoning": _PIECE, "content": PLAMO_PIECE[len(_PIECE + _TAG) : -len(_PIECE)],
          "calls": []},

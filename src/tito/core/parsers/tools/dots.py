@@ -30,7 +30,9 @@ several non-null types, and does not follow ``$ref``. A value is buffered up to
 A block whose body (past whitespace) opens with anything but ``<invoke`` (or its end) is no
 call block: its text is content through its ``</dots_function_call>``, a second
 ``<dots_function_call>`` in it included (phase ``dead``), as vLLM's block regex runs from the
-first opener to the first closer and drops such a body (parser fuzz seed 133).
+first opener to the first closer and drops such a body (parser fuzz seed 133). Stray text
+after a call does not end the block (``section_goes_on``): it is content and a later invoke
+in the block is a call, as vLLM's regex finds every invoke in it (session 45, by hand).
 
 A call is an invoke whose ``</invoke>`` comes before the block's ``</dots_function_call>``, as
 vLLM's regexes read a block (batch and stream): an invoke the block's end cuts (a misspelt
@@ -56,9 +58,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tito.core.parsers._text import ASCII_WS, find_first, scan_to
+from tito.core.parsers._text import ASCII_WS, find_first, is_proper_prefix, scan_to
+from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools import _schema
-from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
+from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._xml_head import HeadResult, quoted_attr
 from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
 
@@ -77,6 +80,8 @@ class DotsParser(MinimaxM2Parser):
     section_end: ClassVar[str] = "</dots_function_call>"
     bare_calls: ClassVar[bool] = False
     open_ends_value: ClassVar[bool] = False
+    #: stray text after a call does not end the block (vLLM's regex finds every invoke in it)
+    section_goes_on: ClassVar[bool] = True
 
     def _name(self, h: str) -> HeadResult:
         return quoted_attr(h, 0, ">", strip_quoted=False)
@@ -111,10 +116,14 @@ class DotsParser(MinimaxM2Parser):
         second ``<dots_function_call>`` in it opens nothing (parser fuzz seed 133,
         ``fuzz/dots/0``: tito read the doubled opener's block as a call). Its text is
         content (phase ``dead``), as tito keeps any block vLLM drops."""
-        i, hold = super()._on_open(st, s, pos, out, final)
-        if st.phase == "text" and not hold and i < len(s) and not st.insec:
-            st.phase = "dead"
-        return i, hold
+        k = pos + len(self.section_start)
+        j = skip_ws(s, k)
+        if j - k <= WS_LIMIT and (s.startswith((self.call_open, self.section_end), j) or j == len(s)
+                                  or is_proper_prefix(s[j:], (self.call_open, self.section_end))):
+            return super()._on_open(st, s, pos, out, final)
+        self._content(st, out, s[pos:j])
+        st.phase, st.insec = "dead", False
+        return j, False
 
     def _on_dead(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         """A no-call block's text: content through its ``</dots_function_call>``."""
