@@ -1,5 +1,5 @@
 """The pythonic family's Python literals as vLLM 0.33 reads them: sets, string prefixes,
-f-strings, adjacent literals, unary signs, parenthesised values.
+f-strings, adjacent literals, unary signs, parenthesised values, comments.
 
 Why: vLLM 0.33's ``tool_parsers.utils.get_parameter_value`` walks Python's ``ast``: a set is a
 list in source order, a placeholder-free f-string its text, ``r`` / ``u`` / ``f`` prefixes and
@@ -76,6 +76,7 @@ def _assert_read(text: str) -> None:
     "[f(a={'a' 'b', 'c'}, b=('a' 'b', 'c'), c=['a' 'b'], d='''x''''y')]",
     "[f(a=- 1, b=--2.5, c=+ -3, d=-0x1F, e=+.5, g=- - - 4, h=-\n5)]",
     "[f(a=(1), b=('x'), c=(None), d=(1, ), e=(), g=( - 2 ), h=('a' 'b'), i=[(1), ('y')])]",
+    "[f(a='x' # 'q'\n 'y', b={1 # ,\n : [2, # ]\n 3]}, c=( # (\n 4), d # x\n = 5)]",
 ])
 def test_literal_read_as_vllm_reads_it(text: str) -> None:
     _assert_read(text)

@@ -39,6 +39,8 @@ _LISTS = {
     "bytes": "[get_weather(days=1, city=b'x')]",
     "signed_key": "[get_weather(days=1, tags={-1: 'x'})]",
     "fstring_field": "[get_weather(days=1, city=f'a{x}')]",
+    "comment": "[get_weather(city='Paris',  # a city, 'quoted'\n    "
+               "tags=['a' # one\n, 'b'],\n    days=3)]",
 }
 #: vLLM's lfm2 reads adjacent literals only where the block parses as written; tito's lfm2
 #: takes a quote before another quote as the string's text (nested quotes: docs/conformance.md)

@@ -37,10 +37,10 @@ Phases:
 
 Rules: values are read as vLLM 0.33 reads Python's ``ast`` (:mod:`.pythonic_args`: sets and
 tuples are JSON lists, ``(1)`` is ``1``, string prefixes, placeholder-free f-strings and adjacent
-literals as Python's, unary signs on numbers); a container in parentheses, ``([1])``, is a
-one-element list (vLLM: the container; the stream wrote ``[`` before its ``)``). Anything else
-that is not a literal (a name, a call, an operator, bytes, an f-string field, a signed dict key,
-a comment) ends the call where it stands (arguments as far as they got) and the text from there
+literals as Python's, unary signs on numbers, comments inside a call's parentheses skipped); a
+container in parentheses, ``([1])``, is a one-element list (vLLM: the container; the stream
+wrote ``[`` before its ``)``). Anything else that is not a literal (a name, a call, an operator,
+bytes, an f-string field, a signed dict key; a comment between calls) ends the call where it stands (arguments as far as they got) and the text from there
 on is content; vLLM instead returns the whole output as content when any part fails, and also
 when text follows the list (we keep the calls and that text as content).
 A number too large for a float (``1e999``) is written as the JSON string of

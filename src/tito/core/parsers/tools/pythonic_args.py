@@ -27,7 +27,8 @@ a value, ``sep`` ``,`` or a closer, ``key`` a dict key or ``}``, ``colon``, ``kw
 ``)``, ``eq``, ``first`` an undecided container's first element or closer, ``one`` / ``ocat``
 that element held, a token / a string, ``cat`` / ``kcat`` a value / key string closed, its end
 not written); ``tok`` an unfinished bare token; ``key`` a keyword or dict key (JSON) or a held
-element; ``comma`` a ``,`` whose JSON separator is not written yet.
+element; ``comma`` a ``,`` whose JSON separator is not written yet; ``pend`` ``#`` inside a
+comment (it stands where whitespace may, to the line's end).
 """
 
 from __future__ import annotations
@@ -137,10 +138,19 @@ class PythonArgsTranscoder(PythonStringReader):
 
     def _structure(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
+        if st.pend == "#":  # inside a comment: it runs to the line's end
+            j = s.find("\n", i)
+            if j < 0:
+                return n
+            st.pend = ""
+            i = j + 1
         i = skip_ws(s, i)
         if i >= n:
             return n
         c = s[i]
+        if c == "#":  # a comment stands where whitespace may (Python's ast skips it)
+            st.pend = "#"
+            return i + 1
         exp = st.expect
         if exp in _CAT:
             if c in "'\"":  # an adjacent literal: the same string goes on

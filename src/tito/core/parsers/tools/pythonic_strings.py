@@ -70,8 +70,9 @@ def _string_specials(quote: str) -> re.Pattern[str]:
 def _quote_closes(s: str, i: int, final: bool) -> bool | None:
     """Whether a one-quote string's quote before ``s[i]`` closes it (None: not known yet):
     vLLM's lfm2 requote rule (``escape_nested_quotes_in_strings``), read forward: a quote closes
-    when the next non-whitespace character is one of ``,)]}:``, or ``<`` (a marker: the block's
-    end is never read into a string); else it is the string's text, also before another quote
+    when the next non-whitespace character is one of ``,)]}:``, ``#`` (a comment follows), or
+    ``<`` (a marker: the block's end is never read into a string); else it is the string's
+    text, also before another quote
     (vLLM reads ``'a' 'b'`` as adjacent literals when the whole block parses so, a quote the
     stream cannot wait for: ``'it''s'`` and ``'a''), f()`` are nested quotes far more often).
     Whitespace past :data:`_QUOTE_WS` decides too (the hold stays bounded)."""
@@ -80,7 +81,7 @@ def _quote_closes(s: str, i: int, final: bool) -> bool | None:
         return True
     if j >= len(s):
         return True if final else None
-    return s[j] in ",)]}:<"
+    return s[j] in ",)]}:<#"
 
 
 class PythonStringReader(ToolParser):
