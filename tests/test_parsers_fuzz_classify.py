@@ -120,3 +120,19 @@ def test_inkling_whitespace_before_a_later_thinking_block_is_ws_between_thinking
     assert deviation(case, "reasoning", want, got, {"1": stream}) == "ws_between_thinking"
     other = {**got, "reasoning": "Let me check.  \nelse"}
     assert deviation(case, "reasoning", want, other, {"1": stream}) is None
+
+
+def test_a_dots_invoke_of_a_spaced_name_is_unknown_tool_text() -> None:
+    """Parser fuzz seed 136 (``fuzz/dots/0``, the ``ws`` mutation): ``<invoke name=" get_time">``
+    names no tool (a quoted name keeps its spaces), the only invoke of its block: vLLM's batch
+    makes the whole output content, tito the invoke's text (the settled
+    ``dots/fz38_spaced_name`` rule, ``unknown_tool_text``); an invoke of a known tool is not."""
+    text = ('<dots_function_call>\n  \n<invoke name=" get_time">\n</invoke>\n'
+            '</dots_function_call>Let me check that for you.')
+    case = {**_BY_ID["dots/fz38_spaced_name"], "id": "fuzz/dots/0:text_after,ws", "text": text}
+    got = norm(run(case, [10**6]))
+    assert got["calls"] == [] and '<invoke name=" get_time">' in got["content"]
+    want = {**got, "content": text}
+    assert deviation(case, "content", want, got, {"1": want}) == "unknown_tool_text"
+    known = {**got, "content": got["content"].replace(" get_time", "get_time")}
+    assert deviation(case, "content", want, known, {"1": want}) is None
