@@ -12,15 +12,11 @@ a dict key only as an ``ast.Constant`` (no signed number). tito ended the call a
 
 from __future__ import annotations
 
+from parser_cases_fuzz44 import _BLOCKS as _LIST_BLOCKS
 from parser_cases_muse import TOOLS
 
 #: the family's block around a call list (tool -> (before, after)); olmo3's calls are lines
-_BLOCKS = {
-    "pythonic": ("", ""),
-    "llama4_pythonic": ("<|python_start|>", "<|python_end|>"),
-    "lfm2": ("<|tool_call_start|>", "<|tool_call_end|>"),
-    "olmo3": ("<function_calls>\n", "\n</function_calls>"),
-}
+_BLOCKS = {**_LIST_BLOCKS, "olmo3": ("<function_calls>\n", "\n</function_calls>")}
 
 #: name -> the call list, as the pythonic format writes it
 _LISTS = {
