@@ -78,11 +78,22 @@ _DOTS = {
 #: (ws sweep ``--pairs`` seed 68: tito's batch dropped it, its stream kept it)
 PLAMO_PIECE = "<|plamo:end_<|plamo:tag|>o:beo_rmo|<<|plamo:end_"
 
+#: apertus: a list's later element whose text holds a ``{`` the start marker's length past its
+#: comma (parser fuzz seed 137, ``fuzz/apertus/0``: tito read it as a lone object and ended the
+#: list after it, the rest content)
+_APERTUS = {
+    "third_element": '<|tools_prefix|>[{"search": {"query": "x"}}, {"not_a_tool": {}}, '
+                     '{"not_a_tool": {"day":100000}}]<|tools_suffix|>Done.',
+    "third_element_short": '<|tools_prefix|>[{"x": {}}, {"nota": {}}, {"y": {}}]'
+                           '<|tools_suffix|>',
+}
+
 #: (tool, reasoning, id, text)
 _CASES: list[tuple[str | None, str | None, str, str]] = [
     *(("gemma4", None, name, text) for name, text in _GEMMA4.items()),
     *(("dots", None, name, text) for name, text in _DOTS.items()),
     ("plamo3", "plamo3", "piece_then_same_piece_at_end", PLAMO_PIECE),
+    *(("apertus", None, name, text) for name, text in _APERTUS.items()),
 ]
 
 

@@ -101,8 +101,10 @@ class ApertusParser(JsonListParser):
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         # (``insec``: the block is a lone object, decided on its first character; re-read from
-        # the marker on every chunk while the header is held)
-        st.insec = s.startswith("{", skip_ws(s, pos + len(self.marker)))
+        # the marker on every chunk while the header is held; a later element's header, led by
+        # ``,`` in ``next``, is never one: parser fuzz seed 137, ``fuzz/apertus/0``, read a
+        # ``{`` the marker's length past its comma and ended the list after that element)
+        st.insec = st.phase == "head" and s.startswith("{", skip_ws(s, pos + len(self.marker)))
         return super()._on_head(st, s, pos, out, final)
 
     def _on_sep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
