@@ -40,9 +40,10 @@ tuples are JSON lists, ``(1)`` is ``1``, string prefixes, placeholder-free f-str
 literals as Python's, unary signs on numbers, comments inside a call's parentheses skipped); a
 container in parentheses, ``([1])``, is a one-element list (vLLM: the container; the stream
 wrote ``[`` before its ``)``). Anything else that is not a literal (a name, a call, an operator,
-bytes, an f-string field, a signed dict key; a comment between calls) ends the call where it stands (arguments as far as they got) and the text from there
-on is content; vLLM instead returns the whole output as content when any part fails, and also
-when text follows the list (we keep the calls and that text as content).
+bytes, an f-string field, a signed dict key; a comment between calls) ends the call where it
+stands (arguments as far as they got) and the text from there on is content; vLLM instead
+returns the whole output as content when any part fails, and also when text follows the list
+(we keep the calls and that text as content).
 A number too large for a float (``1e999``) is written as the JSON string of
 its text (``"1e999"``): JSON has no infinity (vLLM's pythonic parser writes the non-JSON
 ``Infinity``; its typed-value helpers keep the raw string, which we follow). Duplicate keys are
