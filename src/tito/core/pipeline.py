@@ -352,8 +352,6 @@ def step_choice(
     return state, out
 
 
-
-
 def pending_text(vocab: Vocab, cfg: ChoiceConfig, state: ChoiceState) -> str:
     """The text of the stop-token candidate ``state`` holds (``pending``), decoded where it came
     (``""`` when nothing is pending). Why: vLLM 0.33's stream shows that id's text in the chunk

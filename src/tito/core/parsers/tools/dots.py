@@ -59,9 +59,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tito.core.parsers._text import ASCII_WS, find_first, is_proper_prefix, scan_to
-from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, Out, Work
+from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools._xml_head import HeadResult, quoted_attr
 from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
 
