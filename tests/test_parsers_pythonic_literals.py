@@ -197,3 +197,38 @@ def test_any_literal_reads_as_python_reads_it(args: list[str], cut: int, step: i
     for chunks in ([text], [text[:cut], text[cut:]],
                    [text[k : k + step] for k in range(0, len(text), step)]):
         assert drive_tools(parser, chunks) == ("", [("f", want)]), chunks
+
+
+# -- a tampered state: the service's 400, never a 500 -------------------------------------------
+
+#: what the streamed derender turns into a 400 for a tampered unsigned state
+#: (``tito.service.derender_stream``: "stream_state is inconsistent")
+_REFUSED = (ValueError, LookupError, TypeError, AttributeError, RuntimeError)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(stack=st.text("([{tsp?x", min_size=0, max_size=6),
+       expect=st.sampled_from(["", "val", "val!", "sep", "key", "colon", "kw", "eq", "first",
+                               "one", "ocat", "cat", "kcat", "bogus"]),
+       quote=st.sampled_from(["", "'", '"', "'''", "r'", "f'", "rf'''", "fr'", "x", "rr"]),
+       pend=st.sampled_from(["", "\\", "\\x4", "{", "}", "#", "'", "''", "q"]),
+       key=st.sampled_from(["", "1", "-1", "true", '"k"', "x" * 10]),
+       tok=st.sampled_from(["", "r", "-", "1e", "b", "True"]),
+       text=st.text("ab'\"{}()[],:=#-1 \nrf\\", max_size=12), final=st.booleans())
+def test_a_tampered_transcoder_state_fails_only_as_the_service_refuses(
+        stack: str, expect: str, quote: str, pend: str, key: str, tok: str, text: str,
+        final: bool) -> None:
+    """A client may send any field values within their bounds (an unsigned state): the
+    transcoder's new holds (``?`` / ``p`` containers, held elements, string flags, comments)
+    must then step or fail with an error the streamed derender answers with a 400."""
+    from tito.core.parsers import tools as T
+    from tito.core.parsers.tools import ToolState
+
+    parser = make_tool_parser("pythonic")
+    state = ToolState.model_validate({**T.initial(parser).model_dump(), "phase": "pargs",
+                                      "stack": stack, "expect": expect, "quote": quote,
+                                      "pend": pend, "key": key, "tok": tok})
+    try:
+        T.step(parser, state, text, final=final)
+    except _REFUSED:
+        pass
