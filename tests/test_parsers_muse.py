@@ -10,6 +10,7 @@ tokenizer: Qwen3's with Muse's four framing markers added as special tokens (as 
 from __future__ import annotations
 
 import pathlib
+import re
 import sys
 from types import SimpleNamespace
 
@@ -23,6 +24,8 @@ from helpers import router_config, run_router  # noqa: E402
 from parser_pipeline import make_vocab  # noqa: E402
 
 from tito.core.parsers.muse import prompt_reasoning_ended
+from tito.core.parsers.tools._base import HEADER_LIMIT
+from tito.core.parsers.tools.muse import MuseParser
 from tito.core.pipeline import ChoiceConfig, ChoiceState, start_choice
 from tito.core.state import StateError
 from tito.models.model_spec import ModelLoadError
@@ -39,6 +42,9 @@ FRAGMENTS = [
     '<atem:parameter name="city">', '<atem:parameter name="n">', '<atem:parameter name="opts">',
     "</atem:parameter>", "<atem:invoke", "Paris", "7", '{"a": [1, 2]}', "[1, 'x']", " ", "\t",
     "\n", "text", "東京 é", "<", "<|", "=",
+    # names missing their closing quote, headers missing their ``>`` (vLLM reads to the quote)
+    '<atem:parameter name="city>', '<atem:invoke name="get_weather', 'name="', '"', ">",
+    '<atem:parameter name="" name="n"',
 ]
 PAIRS = [("muse", "muse"), (None, "muse"), ("muse", None), ("musespark1x", "musespark1x"),
          ("muse_glimmer", "muse_glimmer"), (None, "muse_glimmer"), ("muse_glimmer", None)]
@@ -90,6 +96,49 @@ def test_a_recipient_past_the_limit_is_text_and_no_header():
     got, _ = run(config("muse", "muse"), ids, [5])
     # the run is outside any message (content); the bare <|message|> opens a reasoning message
     assert got["content"] == " to=" + "a" * 300 and got["reasoning"] == "b"
+
+
+#: vLLM 0.33's reading of an invoke's name and of a parameter (``MuseToolParser``'s regexes),
+#: over one invoke's text (its regex ends an invoke at the first ``</atem:invoke>``)
+VLLM_NAME = re.compile(r'<atem:invoke\b[^>]*?\bname="([^"]+)"')
+VLLM_PARAM = re.compile(r'<atem:parameter\b[^>]*?\bname="(?P<key>[^"]+)"[^>]*?>'
+                        r"(?P<value>.*?)</atem:parameter>", re.S)
+#: a parameter's header alone (its value then runs to the invoke's end: tito keeps such a
+#: value, vLLM's batch drops the parameter, docs/conformance.md)
+VLLM_KEY = re.compile(r'<atem:parameter\b[^>]*?\bname="(?P<key>[^"]+)"[^>]*?>')
+CLOSE = "</atem:invoke>"
+HEAD_PIECES = ['name="', '"', ">", "<", "x", " ", "-", "\n", "city", "=", "<atem:parameter",
+               CLOSE, "</atem:parameter>", "é"]
+
+
+def _decided(read, h: str) -> tuple:
+    """``read`` (the parser's ``_name`` / ``_key``) on every prefix of ``h``: each undecided or
+    the whole header's answer (a header decided on a prefix stays decided: any chunking)."""
+    whole = read(h)
+    for k in range(len(h)):
+        assert read(h[:k])[0] == "need" or read(h[:k]) == whole, (h, k)
+    return whole
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(HEAD_PIECES), max_size=12))
+def test_names_and_keys_read_as_vllms_regexes(pieces):
+    """A name or key runs to its closing quote, ``>`` and markup included, never past the
+    invoke's end; the first attribute with a value wins (parser fuzz seed 137)."""
+    parser = MuseParser(tool_params=None)
+    h = "".join(pieces) + ">v</atem:parameter>" + CLOSE  # the invoke's end decides a header
+    assert len(h) <= HEADER_LIMIT
+    invoke = h[: h.index(CLOSE) + len(CLOSE)]
+    kind, _, name, _ = _decided(parser._name, h)
+    want = VLLM_NAME.match("<atem:invoke" + invoke)
+    assert (kind, name) == (("ok", want.group(1)) if want else ("bad", "")), h
+    kind, end, key, _ = _decided(parser._key, h)
+    want = VLLM_PARAM.match("<atem:parameter" + invoke)
+    if want is None:  # no closer before the invoke's end: the header alone decides
+        want = VLLM_KEY.match("<atem:parameter" + invoke[: -len(CLOSE)])
+    assert (kind, key) == (("ok", want["key"]) if want else ("bad", "")), h
+    if want:  # the value starts after the first ``>`` past the key's quote, as vLLM's
+        assert end == invoke.index(">", want.end("key") - len("<atem:parameter")) + 1
 
 
 def test_reasoning_tokens_follow_vllms_counting_rule():

@@ -13,11 +13,16 @@ This parser reads the *body of one tool channel*: the channel router
 here, so an invoke written in a reasoning or answer message is never a call. Grammar (phases
 and shared rules in :mod:`._xml`): ``<atem:function_calls>`` opens an optional section (an
 invoke outside one is a call too, as vLLM's regex finds invokes anywhere in the channel). A
-call header is ``<atem:invoke``, then (word boundary) attributes up to ``>``; NAME is the first
-``name="..."`` (a header without one is not a call). ``NAME.NAME`` whose head is a tool of the
-request is that tool (vLLM's ``_normalize_name``: the template renders a bare tool's recipient
-as ``NAME.*``). A parameter header is ``<atem:parameter`` ... ``name="KEY"`` ... ``>``; VALUE
-runs verbatim to ``</atem:parameter>``. A value whose schema type is ``string`` is the raw
+call header is ``<atem:invoke``, then (word boundary) attributes; NAME is the first non-empty
+``name="..."`` that starts before the header's first ``>`` (a header without one is not a
+call), read to the next quote, ``>`` and newlines included, never past ``</atem:invoke>`` (vLLM's
+``_NAME_RE``); the header ends at the first ``>`` or ``<`` after it, or where a
+``<atem:parameter`` inside such a NAME starts (vLLM finds parameters anywhere in the invoke).
+``NAME.NAME`` whose head is a tool of the request is that tool (vLLM's ``_normalize_name``: the
+template renders a bare tool's recipient as ``NAME.*``). A parameter header is
+``<atem:parameter`` ... ``name="KEY"`` (KEY read as NAME) ... up to the first ``>`` after KEY,
+which must come before ``</atem:invoke>`` (vLLM's ``_PARAM_RE``); VALUE runs verbatim to
+``</atem:parameter>``. A value whose schema type is ``string`` is the raw
 text; any other is its JSON re-serialized when the whole value parses, else the raw text as a
 string (vLLM's ``_decode_value``); ``muse_glimmer`` reads the schema for no value (vLLM's
 ``_preserve_string_parameters = False``: ``"42"`` of a string parameter is ``42``). Arguments
@@ -46,22 +51,36 @@ from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
 
 #: Muse's message framing (the channel router's markers; special tokens of Muse's vocabulary)
 FRAMING = ("<|start|>", "<|message|>", "<|eom|>", "<|eot|>")
-_NAME = re.compile(r'\bname="([^"]+)"')
+#: where a ``name`` attribute starts (vLLM's ``\\bname="``)
+_NAME_AT = re.compile(r'\bname="')
+_BAD_SPAN = (-1, -1)
+#: where an invoke's header ends after its name: its ``>``, or a ``<`` of what follows
+_HEAD_END = re.compile(r"[<>]")
 
 
-def _attr_header(h: str) -> tuple[int, str] | None:
-    """``h`` (right after ``<atem:invoke`` / ``<atem:parameter``): a word boundary, then
-    attributes up to ``>``: (end index, the first ``name`` attribute or ""); None while
-    undecided; ``(-1, "")`` when this is no such tag (``<atem:invokes``)."""
+def _name_span(h: str, close: str) -> tuple[int, int] | None:
+    """vLLM's ``\\b[^>]*?\\bname="([^"]+)"`` on ``h`` (the text right after ``<atem:invoke`` /
+    ``<atem:parameter``): the span of the name, None while undecided, ``(-1, -1)`` when none.
+
+    The attribute must start before the first ``>``, but its value runs to the next quote,
+    ``>`` and newlines included (a value missing its closing quote swallows the text up to the
+    next quote, as vLLM's regex reads it), yet never past ``close`` (the invoke's end: vLLM
+    finds parameters inside one invoke). An empty value is skipped for a later attribute."""
     if not h:
         return None
-    if h[0].isalnum() or h[0] == "_":
-        return -1, ""
-    j = h.find(">")
-    if j == -1:
-        return None
-    m = _NAME.search(h[:j])
-    return j + 1, m.group(1) if m else ""
+    if h[0].isalnum() or h[0] == "_":  # no word boundary: another tag (``<atem:invokes``)
+        return _BAD_SPAN
+    gt = h.find(">")
+    for m in _NAME_AT.finditer(h, 0, len(h) if gt == -1 else gt):
+        a = m.end()
+        q, c = h.find('"', a), h.find(close, a)
+        if c != -1 and (q == -1 or c < q):
+            return _BAD_SPAN  # the invoke ends inside the value: no later attribute can start
+        if q == -1:
+            return None
+        if q > a:
+            return a, q
+    return None if gt == -1 else _BAD_SPAN
 
 
 @dataclass(frozen=True)
@@ -85,13 +104,23 @@ class MuseParser(XmlCallParser):
         return FRAMING
 
     def _name(self, h: str) -> HeadResult:
-        head = _attr_header(h)
-        if head is None:
+        """The invoke's name (:func:`_name_span`); the header ends at the first ``>`` or ``<``
+        after it, or where a ``<atem:parameter`` inside a name missing its closing quote starts
+        (vLLM finds parameters anywhere in the invoke, its header included)."""
+        span = _name_span(h, self.call_close)
+        if span is None:
             return NEED
-        end, name = head
-        if end < 0 or not name:
+        a, q = span
+        if a < 0:
             return BAD
-        return "ok", end, self._registered(name), ""
+        name = h[a:q]
+        k = name.find(self.param_open)
+        if k != -1:
+            return "ok", a + k, self._registered(name), ""
+        m = _HEAD_END.search(h, q + 1)
+        if m is None:
+            return NEED
+        return "ok", m.end() if m.group() == ">" else m.start(), self._registered(name), ""
 
     def _registered(self, name: str) -> str:
         """vLLM's ``_normalize_name``: ``T.T`` is ``T`` when ``T`` is a tool and ``T.T`` is not."""
@@ -105,11 +134,20 @@ class MuseParser(XmlCallParser):
         return ""  # vLLM makes no call before </atem:invoke>: a cut header is dropped markup
 
     def _key(self, h: str) -> HeadResult:
-        head = _attr_header(h)
-        if head is None:
+        """The parameter's key (:func:`_name_span`); the header ends at the first ``>`` after
+        it (vLLM's ``"[^>]*?>``), which must come before the invoke's end."""
+        span = _name_span(h, self.call_close)
+        if span is None:
             return NEED
-        end, key = head
-        return ("ok", end, key, "") if end > 0 and key else BAD
+        a, q = span
+        if a < 0:
+            return BAD
+        g = h.find(">", q + 1)
+        if g == -1:
+            return NEED
+        if h.find(self.call_close, q + 1, g + 1) != -1:
+            return BAD
+        return "ok", g + 1, h[a:q], ""
 
     def _value_code(self, st: Work, key: str, attr: str) -> str:
         return "s" if _schema.letters_of(self._node(st, key)) == "s" else "b"
