@@ -136,3 +136,22 @@ def test_a_dots_invoke_of_a_spaced_name_is_unknown_tool_text() -> None:
     assert deviation(case, "content", want, got, {"1": want}) == "unknown_tool_text"
     known = {**got, "content": got["content"].replace(" get_time", "get_time")}
     assert deviation(case, "content", want, known, {"1": want}) is None
+
+
+def test_mistral_typed_args_beside_a_markup_named_call_are_batch_reserializes() -> None:
+    """Parser fuzz seed 138 (``fuzz/mistral+mistral/4``): a ``[TOOL_CALLS]`` written before the
+    real one makes vLLM's batch name call 0 with the text between them (``markup_name``) and
+    call 1's ``2.0`` is its schema-typed ``2`` (``batch_reserializes``); the name's difference
+    kept the typed call from being named. A different value is still tito's."""
+    case = {"id": "fuzz/mistral+mistral/4", "tool": "mistral", "reasoning": "mistral",
+            "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
+                "type": "object", "properties": {"temp": {"type": "number"}}}}}],
+            "text": "[TOOL_CALLS]ok\n\n[/THINK]  [TOOL_CALLS]get_weather{\"temp\": 0}"
+                    "[TOOL_CALLS]get_weather[ARGS]{\"temp\": 2.0}"}
+    want = {"reasoning": None, "content": None, "calls": [
+        ["ok\n\n  [TOOL_CALLS]get_weather", '{"temp": 0}'], ["get_weather", '{"temp": 2}']]}
+    got = {"reasoning": None, "content": "[TOOL_CALLS]ok\n\n[/THINK]  ", "calls": [
+        ["get_weather", '{"temp": 0}'], ["get_weather", '{"temp": 2.0}']]}
+    assert deviation(case, "args_bytes", want, got, {"1": want}) == "batch_reserializes"
+    other = {**got, "calls": [got["calls"][0], ["get_weather", '{"temp": 3.0}']]}
+    assert deviation(case, "args", want, other, {"1": want}) is None
