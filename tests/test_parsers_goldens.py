@@ -32,6 +32,7 @@ from parser_pipeline import norm as _norm, run, vocab_for  # noqa: E402
 from parser_deviations_fuzz9_granite_glm import _FUZZ9_DEVIATIONS  # noqa: E402
 from parser_deviations_glm_reopen import _GLM_REOPEN_DEVIATIONS  # noqa: E402
 from parser_deviations_pylit45 import _PYLIT45_DEVIATIONS  # noqa: E402 (their calls are cut: not JSON)
+from parser_deviations_pylit46 import _PYLIT46_DEVIATIONS  # noqa: E402 (the same)
 from parser_deviations_stray_markup import NOT_JSON as _STRAY_NOT_JSON  # noqa: E402
 from parser_deviations_stray_markup import _STRAY_MARKUP_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz_residue import NOT_JSON as _RESIDUE_NOT_JSON  # noqa: E402
@@ -313,6 +314,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_HUNYUAN_DEVIATIONS,
     **_GLM_REOPEN_DEVIATIONS,  # issue 10: GLM's block opens again after a call
     **_PYLIT45_DEVIATIONS,  # session 45: pythonic literals vLLM refuses
+    **_PYLIT46_DEVIATIONS,  # session 46: a sign over no number
     **_STRAY_MARKUP_DEVIATIONS,  # issue 10: fuzz_parsers seeds 9-14's residue
     **_RESIDUE_DEVIATIONS,  # fuzz_parsers' residue after them (session 33)
     **_FUZZ36_DEVIATIONS,  # fuzz_parsers seeds 23, 24, 106+ (session 36)
@@ -335,7 +337,8 @@ NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/tr
             *(f"{p}{c}" for p in ("inkling+inkling/", "inkling/")
               for c in ("bad_json", "cut_in_args", "end_sampling_in_call")),
             *_STRAY_NOT_JSON, *_RESIDUE_NOT_JSON, *_FUZZ36_NOT_JSON,
-            *_FUZZ37_NOT_JSON, *_FUZZ42_NOT_JSON, *_PYLIT45_DEVIATIONS}
+            *_FUZZ37_NOT_JSON, *_FUZZ42_NOT_JSON, *_PYLIT45_DEVIATIONS,
+            *_PYLIT46_DEVIATIONS}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

@@ -75,6 +75,8 @@ def _assert_read(text: str) -> None:
     "[f(a='a' \"b\" '''c''', b=('d' r'\\e'), c={'k' 'l': 'm'}, d='x''y', e='p'  f'q')]",
     "[f(a={'a' 'b', 'c'}, b=('a' 'b', 'c'), c=['a' 'b'], d='''x''''y')]",
     "[f(a=- 1, b=--2.5, c=+ -3, d=-0x1F, e=+.5, g=- - - 4, h=-\n5)]",
+    # a sign's operand in parentheses (session 46; vLLM reads the unary sign over it)
+    "[f(a=-(1), b=- ( -2.5e-3 ) , c=-((3)), d=(-(1)), e=[+(4)], g={1: -(5)}, h=-(0x1F))]",
     "[f(a=(1), b=('x'), c=(None), d=(1, ), e=(), g=( - 2 ), h=('a' 'b'), i=[(1), ('y')])]",
     "[f(a='x' # 'q'\n 'y', b={1 # ,\n : [2, # ]\n 3]}, c=( # (\n 4), d # x\n = 5)]",
 ])
@@ -92,6 +94,11 @@ def test_literal_read_as_vllm_reads_it(text: str) -> None:
     ("[f(a=1, b=f'a{x}')]", '{"a": 1, "b": "a', "{x}')]"),
     ("[f(a=1, b=f'}')]", '{"a": 1, "b": "', "}')]"),
     ("[f(a=1, b=-True)]", '{"a": 1, "b": ', "-True)]"),
+    ("[f(a=1, b=-(True))]", '{"a": 1, "b": ', "-(True))]"),
+    ("[f(a=1, b=-(1,))]", '{"a": 1, "b": ', "-(1,))]"),
+    ("[f(a=1, b=-())]", '{"a": 1, "b": ', "-())]"),
+    ("[f(a=1, b=-(1 2))]", '{"a": 1, "b": ', "-(1 2))]"),
+    ("[f(a=1, b=-(1)(2))]", '{"a": 1, "b": -1', "(2))]"),
     ("[f(a=1, b='x' 1)]", '{"a": 1, "b": "x"', "1)]"),
     ("[f(a=1, b={1 2})]", '{"a": 1, "b": {', "2})]"),
     ("[f(a=1, b={'k': 1, 2})]", '{"a": 1, "b": {"k": 1', "})]"),
@@ -163,8 +170,10 @@ def _spelt(draw: st.DrawFn, depth: int = 0) -> str:
         return draw(_spelt_string(draw(_TEXT)))
     if kind == "int":
         n = draw(st.integers(-10**6, 10**6))
-        sign = draw(st.sampled_from(["", "-", "- ", "--", "+ -", "+"])) if n >= 0 else ""
-        return sign + str(n)
+        sign = draw(st.sampled_from(["", "-", "- ", "--", "+ -", "+", "-(", "- ( -(", "+(-",
+                                     "-(\n"])) if n >= 0 else ""
+        ws = draw(st.sampled_from(["", " ", "\n"])) if "(" in sign else ""
+        return sign + str(n) + ws + ")" * sign.count("(")
     if kind == "float":
         x = draw(st.floats(allow_nan=False, allow_infinity=False, width=32))
         return repr(x)

@@ -7,8 +7,9 @@ list around it; :class:`PythonArgsTranscoder` is the base of
 
 Values, as vLLM 0.33's ``tool_parsers.utils.get_parameter_value`` reads Python's ``ast``:
 strings (adjacent literals are one string, ``'a' 'b'``: ``"ab"``), numbers (a sign run folds,
-``- 1`` and ``--1`` too), ``True`` / ``False`` / ``None`` and ``true`` / ``false`` / ``null``,
-lists, dicts with literal keys, and tuples and sets as JSON lists. Written as
+``- 1`` and ``--1`` too; a sign's operand may be parenthesised, ``-(1)``, ``-(-(2))``: one
+token, :func:`~.pythonic_scalars.unparen`), ``True`` / ``False`` / ``None`` and ``true`` /
+``false`` / ``null``, lists, dicts with literal keys, and tuples and sets as JSON lists. Written as
 ``json.dumps(arguments, ensure_ascii=False)`` writes them (``", "`` and ``": "``).
 
 A ``{`` is a dict or a set, a ``(`` a tuple or a parenthesised value (``(1)`` is ``1``): which
@@ -61,7 +62,8 @@ _CLOSABLE = {"(": ("sep", "kw"), "[": ("sep", "val"), "{": ("sep", "key"), "t": 
 #: what an undecided container becomes: at a ``,`` after its first element / at a container
 #: as its first element
 _DECIDED = {"?": "s", "p": "t"}
-_SIGNS = frozenset("+-")
+#: a token of signs only so far (with a sign's parentheses: ``-(`` / ``- (+(``)
+_SIGNS = frozenset("+-(")
 #: expect states after a string closed, where an adjacent literal continues it
 _CAT = {"cat": "val!", "kcat": "key", "ocat": "first"}
 
@@ -288,16 +290,26 @@ class PythonArgsTranscoder(PythonStringReader):
     def _token(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
         while i < n:
-            m = _TOKEN_CHARS.match(s, i)
+            c = s[i]
+            signs = _SIGNS.issuperset(st.tok)  # (and a sign's parentheses, ``-(``)
+            opened = st.tok.count("(") > st.tok.count(")")
+            m = None if st.tok[-1] == " " else _TOKEN_CHARS.match(s, i)
             if m is not None:
                 st.tok += m.group()
                 i = m.end()
-            elif s[i] in "+-" and (_SIGNS.issuperset(st.tok)
-                                   or st.tok[-1] in "eE" and is_decimal(st.tok)):
-                st.tok += s[i]
+            elif c in "+-" and (signs or st.tok[-1] in "eE" and is_decimal(st.tok)):
+                st.tok += c
                 i += 1
-            elif _SIGNS.issuperset(st.tok) and s[i] in " \t\n\r":
-                i = skip_ws(s, i)  # ``- 1``: a unary sign and its number
+            elif c in " \t\n\r" and (signs or opened):
+                i = skip_ws(s, i)  # ``- 1``: a unary sign and its number; ``-(1 )``
+                if not signs and st.tok[-1] != " ":
+                    st.tok += " "  # after a signed number in parentheses: only ``)`` now
+            elif c == "(" and signs:
+                st.tok += c  # ``-(1)``: a sign's operand in parentheses (vLLM: ``-1``)
+                i += 1
+            elif c == ")" and opened:
+                st.tok = st.tok.rstrip() + c
+                i += 1
             else:
                 break
             if len(st.tok) > HEADER_LIMIT:

@@ -30,6 +30,8 @@ _NAMED_CONSTANTS = {
 _KEY_CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None}
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]+")
+#: a sign run with parentheses, a number, its closing parentheses (:func:`unparen`)
+_PARENED = re.compile(r"([-+(]*)([^-+()][^()]*)(\)*)")
 
 
 def key_text(tok: str, at: int) -> str:
@@ -59,7 +61,7 @@ def value_text(tok: str, at: int) -> str:
 
 def is_decimal(tok: str) -> bool:
     """Whether ``tok`` is a decimal number so far (an ``e`` in it may take a sign next)."""
-    body = tok.lstrip("+-")
+    body = tok.lstrip("+-(")
     return (
         bool(body)
         and (body[0].isdigit() or body[0] == ".")
@@ -67,8 +69,22 @@ def is_decimal(tok: str) -> bool:
     )
 
 
+def unparen(tok: str, at: int) -> str:
+    """A signed number's parentheses dropped (``-(1)``, ``-(-(2.5))``: vLLM reads a unary sign
+    over any numeric operand, parentheses being Python's grouping): each ``(`` after a sign,
+    each ``)`` after the number, as many of each; :class:`Malformed` at ``at`` otherwise."""
+    if "(" not in tok and ")" not in tok:
+        return tok
+    m = _PARENED.fullmatch(tok)
+    if m is None or m[1].count("(") != len(m[3]):
+        raise Malformed(at)
+    return m[1].replace("(", "") + m[2]
+
+
 def number(tok: str, at: int) -> int | float:
-    """A number token's value (a leading sign run folded: ``--1`` is ``1``)."""
+    """A number token's value (a leading sign run folded: ``--1`` is ``1``; the run's
+    parentheses dropped: ``-(1)`` is ``-1``)."""
+    tok = unparen(tok, at)
     body = tok.lstrip("+-")
     if len(body) < len(tok) - 1:
         tok = ("-" if tok[: len(tok) - len(body)].count("-") % 2 else "") + body
