@@ -92,7 +92,10 @@ class PythonArgsTranscoder(PythonStringReader):
                     return len(s), False
         except Malformed as bad:
             at = bad.pos
-            self._write_undecided(st, out)
+            try:
+                self._write_undecided(st, out)
+            except Malformed:  # only a tampered state holds an element no literal
+                pass
             if st.tok:
                 self._content(st, out, st.tok)
             self._end_call(st)
