@@ -20,7 +20,8 @@ from typing import Any
 from conformance import echo_cut, record, replay
 from conformance.fuzz_derender_case import MODELS, Case
 from conformance.fuzz_derender_classify import (EQUIV, UNLISTED_STOP, Found, cut_echo,
-                                                echo_aware_diff, intended, lone_surrogate)
+                                                echo_aware_diff, intended, lone_surrogate,
+                                                special_offset)
 from conformance.fuzz_derender_more4 import split_events
 from conformance.fuzz_derender_outputs import engine_prompt_logprobs
 
@@ -188,7 +189,8 @@ class Fuzzer:
                                 else replay.diff(want, cut) if cut is not None
                                 else echo_cut.echo_diffs(want, folds[label], "", echo)):
                     found.append(Found(case.cid, f"stream.{label}", p, a, b,
-                                       intended(case, sgroup, p, a)))
+                                       intended(case, sgroup, p, a)
+                                       or special_offset(case, p, a, b)))
             for p, a, b in replay.diff(folds["readme"], folds["vllm_client"]):
                 found.append(Found(case.cid, "stream.clients", p, a, b, None))
             if case.request.get("stop") and golden["status"] == 200:

@@ -169,3 +169,27 @@ def test_only_vllms_lone_surrogate_400_is_explained() -> None:
         lone_surrogate(case, answer)
         found = intended(case, "derender_chat_mistral", "status", 400)
         assert (found is not None) is explained, (tags, answer)
+
+
+def test_a_stream_offset_moved_by_a_kept_special_tokens_text_is_the_special_deviation() -> None:
+    """A stream chunk with no logprob entry moves ``text_offset`` by its text (vLLM 0.33's
+    rule); vLLM's derender keeps mistral-v3-hf's ``[INST]`` (id 3) in that text and tito drops
+    it (``special_x``), so tito's later offsets are behind by its length (fuzz seed 492,
+    ``mistral-v3-hf-cmpl:492:15``: vLLM 11, tito 5). Only a lag of at most the output's special
+    tokens' text, with fewer entries than ids, is explained; a lead or a larger lag is compared."""
+    from conformance.fuzz_derender_classify import special_offset
+
+    ids = [29473, 29648, 29473, 29508, 3, 29518, 29538, 1032, 3354, 2]  # " ß 1[INST]23 a\".</s>"
+    case = Case(cid="mistral-v3-hf-cmpl:492:15", model="mistral-v3-hf-cmpl",
+                request={"prompt": "x", "logprobs": 2, "stream": True},
+                choices=[{"index": 0, "token_ids": ids, "finish_reason": "stop"}],
+                tags={"special_x", "lp_count", "lp_count_fewer"})
+    path = "logprobs.text_offset.0"
+    found = special_offset(case, path, 11, 5)
+    assert found is not None and "skip_special_tokens" in found.reason
+    assert special_offset(case, path, 5, 11) is None  # tito ahead: never the dropped text
+    assert special_offset(case, path, 5 + 6 + 4 + 1, 5) is None  # more than [INST] and </s>
+    assert special_offset(case, "logprobs.token_logprobs.0", 11, 5) is None
+    assert intended(case, "stream_completion", path, 11) is None
+    case.tags.discard("lp_count_fewer")
+    assert special_offset(case, path, 11, 5) is None
