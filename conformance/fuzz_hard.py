@@ -78,15 +78,19 @@ LITERALS = [b"NaN", b"Infinity", b"-Infinity", b"1e999", b"-1e999", b"1234567890
 
 
 def paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path into ``obj`` (keys and list indexes), the empty path first: the places a
-    mutation can hit (shared with tests/test_fuzz_endpoints.py)."""
-    out = [prefix]
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out += paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            out += paths(v, prefix + (i,))
+    """Every path into ``obj`` (keys and list indexes), the empty path first, in depth-first
+    order: the places a mutation can hit (shared with tests/test_fuzz_endpoints.py). Walked
+    without recursion: a deep value put inside another (500 levels each) is deeper than the
+    interpreter's stack (seed 303 ended in a RecursionError here)."""
+    out: list[tuple[Any, ...]] = []
+    todo: list[tuple[tuple[Any, ...], Any]] = [(prefix, obj)]
+    while todo:
+        where, item = todo.pop()
+        out.append(where)
+        if isinstance(item, dict):
+            todo += [(where + (k,), v) for k, v in reversed(item.items())]
+        elif isinstance(item, list):
+            todo += [(where + (i,), v) for i, v in reversed(list(enumerate(item)))]
     return out
 
 

@@ -178,6 +178,19 @@ def test_mutated_seeds(apps: fuzz_hard.Apps, pool: list[tuple[str, Any]], seed: 
     assert findings == [], (path, raw[:2000], ctype)
 
 
+def test_paths_of_a_value_deeper_than_the_stack() -> None:
+    """Two deep mutations inside each other (500 levels each) nest past the interpreter's stack:
+    the next mutation's walk of the body's paths ended seed 303 in a RecursionError. The walk
+    keeps its depth-first order (the empty path first), so earlier seeds draw as before."""
+    nested: Any = 0
+    for _ in range(3000):
+        nested = [{"a": nested}]
+    assert len(fuzz_hard.paths(nested)) == 6001
+    body = {"a": [1, {"b": 2, "c": [3]}, []], "d": {}}
+    assert fuzz_hard.paths(body) == [(), ("a",), ("a", 0), ("a", 1), ("a", 1, "b"),
+                                     ("a", 1, "c"), ("a", 1, "c", 0), ("a", 2), ("d",)]
+
+
 def _deep(depth: int) -> dict[str, Any]:
     value: dict[str, Any] = {}
     for _ in range(depth):
