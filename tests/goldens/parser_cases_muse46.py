@@ -47,12 +47,25 @@ def _text(invokes: str) -> str:
             f"{_muse.calls(invokes)}<|eom|>{_muse.A} to=user<|message|>ok<|eot|>")
 
 
+#: a reasoning body ended by the next header, not by its ``<|eom|>``, whose tail is a piece of a
+#: marker (parser fuzz seed 923, ``fuzz/muse_glimmer/11``): vLLM's composed parsers keep the
+#: piece, its tool parser alone drops it in its stream (its held-back tail of an open body,
+#: never released: the body is never closed); tito keeps it with either
+_CALL = _muse.calls(_muse.invoke("get_weather", ("city", "Paris")))
+_TAILS = {
+    f"tail_{k}": f" to=self<|message|>Let me check.{piece}{_muse.A} to=get_weather<|message|>"
+                 f"{_CALL}<|eom|>"
+    for k, piece in (("eom", "<|eom|"), ("e", "<|e"), ("lt", "<"))
+}
+
 #: (tool, reasoning, id, text)
 _CASES: list[tuple[str | None, str | None, str, str]] = [
     *(("muse", "muse", name, _text(body)) for name, body in _INVOKES.items()),
     ("muse", None, "key_unquoted", _text(_INVOKES["key_unquoted"])),
     ("muse_glimmer", "muse_glimmer", "key_unquoted", _text(_INVOKES["key_unquoted"])),
     ("muse_glimmer", "muse_glimmer", "name_unquoted", _text(_INVOKES["name_unquoted"])),
+    *((tool, reasoning, name, text) for name, text in _TAILS.items()
+      for tool, reasoning in (("muse", "muse"), ("muse", None), ("muse_glimmer", None))),
 ]
 
 
