@@ -129,7 +129,7 @@ def py_spelt(v, rng: random.Random, adjacent: bool = True) -> str:
     ``get_parameter_value``) reads it, now and then (session 45): a list as a tuple or a set, a
     string prefixed (``u``, ``f``, ``r``) or split into adjacent literals (``adjacent``: not for
     lfm2, whose requote rule reads them as nested quotes), a number with a sign run or in
-    parentheses, a constant by its JSON name. The caller's ``rng`` is its own, so the other
+    parentheses (a sign over its parentheses too, ``-(1)``: session 46), a constant by its JSON name. The caller's ``rng`` is its own, so the other
     draws of a seed stay as they were."""
     odd = rng.random() < 0.3
     if isinstance(v, dict):
@@ -158,5 +158,8 @@ def py_spelt(v, rng: random.Random, adjacent: bool = True) -> str:
         return {True: "true", False: "false", None: "null"}[v]
     if rng.random() < 0.5:
         return "(" + repr(v) + ")"
+    if rng.random() < 0.3:  # a sign over its number in parentheses (session 46)
+        return ("-(" + repr(-v) + ")") if v < 0 else rng.choice(["+(", "-(-", "- ( -"]) \
+            + repr(v) + ")"
     return ("- " + repr(-v)) if v < 0 else rng.choice(["+", "--", "+ "]) + repr(v)
 
