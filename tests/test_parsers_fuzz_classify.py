@@ -155,3 +155,19 @@ def test_mistral_typed_args_beside_a_markup_named_call_are_batch_reserializes() 
     assert deviation(case, "args_bytes", want, got, {"1": want}) == "batch_reserializes"
     other = {**got, "calls": [got["calls"][0], ["get_weather", '{"temp": 3.0}']]}
     assert deviation(case, "args", want, other, {"1": want}) is None
+
+
+def test_a_mistral_call_whose_arguments_lost_their_brace_is_args_not_json() -> None:
+    """Parser fuzz seed 140 (``fuzz/mistral+mistral/5``): ``[ARGS]}`` (the ``{`` dropped) is
+    in vLLM's batch and streams a call whose arguments are the raw text to the end; tito's
+    header needs the ``{`` and the call's text is content (``args_not_json``, as kimi_k2's)."""
+    text = "Here you go:[TOOL_CALLS]get_time[ARGS]}好的"
+    case = {"id": "fuzz/mistral+mistral/5", "tool": "mistral", "reasoning": "mistral",
+            "tools": [{"type": "function", "function": {"name": "get_time", "parameters": {
+                "type": "object", "properties": {}}}}], "text": text}
+    want = {"reasoning": None, "content": "Here you go:", "calls": [["get_time", "}好的"]]}
+    got = {"reasoning": None, "content": text, "calls": []}
+    for kind in ("content", "n_calls"):
+        assert deviation(case, kind, want, got, {"1": want}) == "args_not_json"
+    json_args = {**want, "calls": [["get_time", "{}"]]}
+    assert deviation(case, "n_calls", json_args, got, {"1": json_args}) is None
