@@ -75,6 +75,12 @@ def _findings(apps: fuzz_hard.Apps, path: str, raw: bytes,
     # RecursionError: the plain apps' 500)
     (CHAT, b'{"model": "qwen3", "messages": [{"role": "user", "content": "Hi"}], "x": '
            + b"[" * 5000 + b"]" * 5000 + b"}"),
+    # a Responses tool whose type is 990 levels deep: its error message's repr ran out of stack
+    # (RecursionError, a 500; fuzz_hard seed 340 case 1993); the reference's json.loads runs out
+    # first ("error parsing the body")
+    pytest.param("/v1/responses/render", b'{"model": "qwen3", "input": "hi", "tools": '
+                 b'[{"type": ' + b'{"a": [' * 495 + b"0" + b"]}" * 495 + b"}]}",
+                 id="responses-tool-type-990-deep"),
 ])
 def test_found_cases(apps: fuzz_hard.Apps, path: str, raw: bytes) -> None:
     assert _findings(apps, path, raw) == []
