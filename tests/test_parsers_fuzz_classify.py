@@ -171,3 +171,23 @@ def test_a_mistral_call_whose_arguments_lost_their_brace_is_args_not_json() -> N
         assert deviation(case, kind, want, got, {"1": want}) == "args_not_json"
     json_args = {**want, "calls": [["get_time", "{}"]]}
     assert deviation(case, "n_calls", json_args, got, {"1": json_args}) is None
+
+
+def test_poolside_whitespace_between_calls_kept_by_vllms_stream_is_gap_between_calls() -> None:
+    """Parser fuzz seed 141 (``fuzz/poolside_v1+poolside_v1/0``): vLLM's poolside_v1 stream keeps
+    the ``\\n`` between two calls as content when text follows them (its batch drops that
+    text, and a call whose first key is misspelt); tito's gap rule drops the newline. Another
+    difference in the content is still tito's."""
+    text = ("A<tool_call>get_time\n</tool_call>\n<tool_call>get_weather\n<ar_key>x</arg_key>\n"
+            "<arg_value>1</arg_value>\n<arg_key>temp</arg_key>\n<arg_value>3.14</arg_value>\n"
+            "</tool_call>B")
+    case = {"id": "fuzz/poolside_v1+poolside_v1/0", "tool": "poolside_v1",
+            "reasoning": "poolside_v1", "tools": [], "text": text}
+    calls = [["get_time", "{}"], ["get_weather", '{"temp": 3.14}']]
+    want = {"reasoning": None, "content": "A", "calls": calls[:1]}
+    stream = {"reasoning": None, "content": "A\nB", "calls": calls}
+    got = {"reasoning": None, "content": "AB", "calls": calls}
+    for kind in compare(want, got):
+        assert deviation(case, kind, want, got, {"1": stream}) == "gap_between_calls"
+    other = {**got, "content": "AC"}
+    assert deviation(case, "content", want, other, {"1": stream}) is None
