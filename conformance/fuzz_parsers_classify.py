@@ -30,15 +30,14 @@ from fuzz_parsers_formats import (
     _REOPEN_MARKERS,
     _deepseek_stream_side,
     _dots_unclosed,
+    _CALL_GAP,
+    _gaps_dropped,
+    _invokes_no_tool,
+    _markup_named,
     _muse_deviation,
+    _ws_before_thinking,
     vs1_reasoning,
 )
-
-
-def _markup_named(want: str, got: str) -> bool:
-    """vLLM's call name ``want`` is tito's ``got``, or text or markup ending with it
-    (``markup_name``: a marker written in the text before the call's name)."""
-    return want == got or (bool(got) and not _NAME.fullmatch(want or "") and want.endswith(got))
 
 
 #: kinds that are vLLM's own: its stream differs from its batch; its batch raised (a 500 in
@@ -52,14 +51,6 @@ _OPENERS = {"llama3_json": r"\s*(?:<\|python_tag\|>\s*)*\{",
 #: sends the model's text: tito streams the model's text in both (stream == batch)
 _BATCH_RESERIALIZES = {"hermes", "qwen3_json", "longcat", "hunyuan_a13b", "mistral", "granite",
                        "kimi_k2", "plamo3", "inkling", "gigachat3"}
-
-
-def _invokes_no_tool(case: dict, content: str) -> bool:
-    """Whether ``content`` holds a dots ``<invoke name="...">`` naming no tool of the request
-    (a quoted name keeps its spaces: ``" get_time"``, parser fuzz seed 136 made by the ``ws``
-    mutation, the settled ``dots/fz38_spaced_name`` rule)."""
-    names = {t["function"]["name"] for t in case.get("tools") or []}
-    return any(m not in names for m in re.findall(r'<invoke name="([^"]*)">', content))
 
 
 def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> str | None:
@@ -393,30 +384,3 @@ def ids_deviation(case: dict, vllm_ids: list, tito_ids: list) -> str | None:
                     for v, t in zip(vllm_ids, tito_ids, strict=True)):
         return "args_marker_broken"
     return None
-
-
-def _ws_before_thinking(text: str, got: str, stream: str) -> bool:
-    """Whether tito's reasoning is vLLM's stream's but for whitespace a thinking block ended
-    with before a later one (``ws_between_thinking``: vLLM's stream drops it, tito keeps it as
-    its composed batch does; parser fuzz seed 126, ``fuzz/inkling/1``)."""
-    blocks = re.findall(r"<\|content_thinking\|>(.*?)<\|end_message\|>", text, re.S)
-    if len(blocks) < 2 or got == stream:
-        return False
-    kept = "".join(b.rstrip() if k < len(blocks) - 1 else b for k, b in enumerate(blocks))
-    return stream.rstrip() == kept.rstrip() and got.rstrip() == "".join(blocks).rstrip()
-
-
-#: whitespace between one ``<tool_call>`` block's closer and the next one's opener
-_CALL_GAP = re.compile(r"</tool_call>(\s+)(?=<tool_call>)")
-
-
-def _gaps_dropped(result: dict, gaps: list[str]) -> dict:
-    """vLLM's ``result`` with each whitespace run between two calls taken out of its content
-    once, in order (tito's gap rule drops them: ``_base`` header)."""
-    content = result.get("content") or ""
-    at = 0
-    for gap in gaps:
-        k = content.find(gap, at)
-        if k != -1:
-            content, at = content[:k] + content[k + len(gap):], k
-    return {**result, "content": content or None}

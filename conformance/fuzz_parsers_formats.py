@@ -1,7 +1,9 @@
 """The per-format tables and predicates :func:`fuzz_parsers_classify.deviation` consults: which
 markers open and close a call (``call_unclosed``), where dots holds an invoke, DeepSeek's stream
-side, the reasoning formats that reopen a block, what a model-written name looks like, and the
-Muse formats' own classes.
+side, the reasoning formats that reopen a block, what a model-written name looks like, the
+Muse formats' own classes, and the small text predicates of single rules (a markup-named call,
+a dots invoke naming no tool, inkling's whitespace between thinking blocks, the whitespace
+between two ``<tool_call>`` blocks).
 
 Why a module of its own: the classifier's rules read top to bottom as one decision list; the
 format knowledge they look up grows with every format and stays here, apart from them.
@@ -48,7 +50,6 @@ _CALL_CLOSERS = {
     # makes the call once its JSON closed: ernie45+ernie45/fz36_misspelt_call_end, seed 25)
     "ernie45": (("<tool_call>", "</tool_call>"),),
 }
-
 
 
 def _dots_unclosed(text: str) -> bool:
@@ -225,3 +226,44 @@ def _merged(wc: list, gc: list) -> bool:
         if merged != want:
             return False
     return i == len(gc)
+
+
+def _markup_named(want: str, got: str) -> bool:
+    """vLLM's call name ``want`` is tito's ``got``, or text or markup ending with it
+    (``markup_name``: a marker written in the text before the call's name)."""
+    return want == got or (bool(got) and not _NAME.fullmatch(want or "") and want.endswith(got))
+
+
+def _invokes_no_tool(case: dict, content: str) -> bool:
+    """Whether ``content`` holds a dots ``<invoke name="...">`` naming no tool of the request
+    (a quoted name keeps its spaces: ``" get_time"``, parser fuzz seed 136 made by the ``ws``
+    mutation, the settled ``dots/fz38_spaced_name`` rule)."""
+    names = {t["function"]["name"] for t in case.get("tools") or []}
+    return any(m not in names for m in re.findall(r'<invoke name="([^"]*)">', content))
+
+
+def _ws_before_thinking(text: str, got: str, stream: str) -> bool:
+    """Whether tito's reasoning is vLLM's stream's but for whitespace a thinking block ended
+    with before a later one (``ws_between_thinking``: vLLM's stream drops it, tito keeps it as
+    its composed batch does; parser fuzz seed 126, ``fuzz/inkling/1``)."""
+    blocks = re.findall(r"<\|content_thinking\|>(.*?)<\|end_message\|>", text, re.S)
+    if len(blocks) < 2 or got == stream:
+        return False
+    kept = "".join(b.rstrip() if k < len(blocks) - 1 else b for k, b in enumerate(blocks))
+    return stream.rstrip() == kept.rstrip() and got.rstrip() == "".join(blocks).rstrip()
+
+
+#: whitespace between one ``<tool_call>`` block's closer and the next one's opener
+_CALL_GAP = re.compile(r"</tool_call>(\s+)(?=<tool_call>)")
+
+
+def _gaps_dropped(result: dict, gaps: list[str]) -> dict:
+    """vLLM's ``result`` with each whitespace run between two calls taken out of its content
+    once, in order (tito's gap rule drops them: ``_base`` header)."""
+    content = result.get("content") or ""
+    at = 0
+    for gap in gaps:
+        k = content.find(gap, at)
+        if k != -1:
+            content, at = content[:k] + content[k + len(gap):], k
+    return {**result, "content": content or None}
