@@ -253,6 +253,12 @@ def _ws_before_thinking(text: str, got: str, stream: str) -> bool:
     return stream.rstrip() == kept.rstrip() and got.rstrip() == "".join(blocks).rstrip()
 
 
+#: a kimi_k3 call header whose ``<|sep|>`` is misspelt, so that it runs on over the call's
+#: closer to the closer's ``<|sep|>`` (vLLM's header and tito's both read to the first
+#: ``<|sep|>``): the call has no closer left (``call_unclosed``; parser fuzz seed 146)
+_K3_CLOSER_IN_HEADER = re.compile(r"<\|open\|>call\s(?:(?!<\|sep\|>).)*<\|close\|>call<\|sep\|>",
+                                  re.S)
+
 #: whitespace between one ``<tool_call>`` block's closer and the next one's opener
 _CALL_GAP = re.compile(r"</tool_call>(\s+)(?=<tool_call>)")
 

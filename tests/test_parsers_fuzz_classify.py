@@ -191,3 +191,20 @@ def test_poolside_whitespace_between_calls_kept_by_vllms_stream_is_gap_between_c
         assert deviation(case, kind, want, got, {"1": stream}) == "gap_between_calls"
     other = {**got, "content": "AC"}
     assert deviation(case, "content", want, other, {"1": stream}) is None
+
+
+def test_a_kimi_k3_call_header_over_its_closer_is_call_unclosed() -> None:
+    """Parser fuzz seed 146 (``fuzz/kimi_k3+kimi_k3/2``): a call header whose ``<|sep|>`` lost
+    its ``<`` reads on over ``<|close|>call`` to that closer's ``<|sep|>`` (vLLM and tito alike),
+    so the call has no closer: vLLM never emits it, tito keeps it (``call_unclosed``); with the
+    header's ``<|sep|>`` whole the same difference is still tito's."""
+    def case(sep: str) -> dict:
+        return {"id": "fuzz/kimi_k3+kimi_k3/2", "tool": "kimi_k3", "reasoning": "kimi_k3",
+                "tools": [], "text": f'<|open|>tools<|sep|><|open|>call tool="get_time" '
+                                     f'index="1"{sep}<|close|>call<|sep|><|close|>tools<|sep|>'
+                                     "<|close|>message<|sep|>Let me check."}
+    want = {"reasoning": None, "content": "Sure.", "calls": []}
+    got = {"reasoning": None, "content": "Sure.Let me check.", "calls": [["get_time", "{}"]]}
+    for kind in ("content", "n_calls"):
+        assert deviation(case("|sep|>"), kind, want, got, {"1": want}) == "call_unclosed"
+    assert deviation(case("<|sep|>"), "n_calls", want, got, {"1": want}) is None
