@@ -15,7 +15,7 @@ import sys
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "goldens"))
@@ -127,7 +127,7 @@ def test_names_and_keys_read_as_vllms_regexes(pieces):
     invoke's end; the first attribute with a value wins (parser fuzz seed 137)."""
     parser = MuseParser(tool_params=None)
     h = "".join(pieces) + ">v</atem:parameter>" + CLOSE  # the invoke's end decides a header
-    assert len(h) <= HEADER_LIMIT
+    assume(len(h) <= HEADER_LIMIT)  # (a longer header is no call: the state stays bounded)
     invoke = h[: h.index(CLOSE) + len(CLOSE)]
     kind, _, name, _ = _decided(parser._name, h)
     want = VLLM_NAME.match("<atem:invoke" + invoke)
