@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools.pythonic_scalars import (
-    is_decimal,
+    grown_token,
     key_text,
     value_text,
 )
@@ -62,8 +62,6 @@ _CLOSABLE = {"(": ("sep", "kw"), "[": ("sep", "val"), "{": ("sep", "key"), "t": 
 #: what an undecided container becomes: at a ``,`` after its first element / at a container
 #: as its first element
 _DECIDED = {"?": "s", "p": "t"}
-#: a token of signs only so far (with a sign's parentheses: ``-(`` / ``- (+(``)
-_SIGNS = frozenset("+-(")
 #: expect states after a string closed, where an adjacent literal continues it
 _CAT = {"cat": "val!", "kcat": "key", "ocat": "first"}
 
@@ -293,28 +291,15 @@ class PythonArgsTranscoder(PythonStringReader):
     def _token(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
         while i < n:
-            c = s[i]
-            signs = _SIGNS.issuperset(st.tok)  # (and a sign's parentheses, ``-(``)
-            opened = st.tok.count("(") > st.tok.count(")")
             m = None if st.tok[-1] == " " else _TOKEN_CHARS.match(s, i)
-            if m is not None:
+            if m is not None:  # (the common case first: no scan of the token)
                 st.tok += m.group()
                 i = m.end()
-            elif c in "+-" and (signs or st.tok[-1] in "eE" and is_decimal(st.tok)):
-                st.tok += c
-                i += 1
-            elif c in " \t\n\r" and (signs or opened):
-                i = skip_ws(s, i)  # ``- 1``: a unary sign and its number; ``-(1 )``
-                if not signs and st.tok[-1] != " ":
-                    st.tok += " "  # after a signed number in parentheses: only ``)`` now
-            elif c == "(" and signs:
-                st.tok += c  # ``-(1)``: a sign's operand in parentheses (vLLM: ``-1``)
-                i += 1
-            elif c == ")" and opened:
-                st.tok = st.tok.rstrip() + c
-                i += 1
-            else:
+            elif (grown := grown_token(st.tok, s[i])) is None:
                 break
+            else:
+                st.tok = grown
+                i = skip_ws(s, i) if s[i] in " \t\n\r" else i + 1  # (a run is one space)
             if len(st.tok) > HEADER_LIMIT:
                 raise Malformed(i)
         if i >= n:

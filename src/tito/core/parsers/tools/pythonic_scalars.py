@@ -59,6 +59,28 @@ def value_text(tok: str, at: int) -> str:
     return text
 
 
+#: a token of signs only so far (with a sign's parentheses: ``-(`` / ``- (+(``)
+_SIGNS = frozenset("+-(")
+
+
+def grown_token(tok: str, c: str) -> str | None:
+    """The token ``tok`` with ``c`` (no token character) taken on, or None when ``c`` ends it:
+    a sign (of a sign run, or an exponent's), whitespace after a sign or inside a sign's
+    parentheses (``- 1``, ``-(1 )``: a run kept as at most one space, after which only ``)``
+    may come), ``(`` after a sign (``-(1)``: vLLM's ``-1``), the ``)`` of such a ``(``."""
+    signs = _SIGNS.issuperset(tok)
+    opened = "(" in tok and tok.count("(") > tok.count(")")
+    if c in "+-" and (signs or tok[-1] in "eE" and is_decimal(tok)):
+        return tok + c
+    if c in " \t\n\r" and (signs or opened):
+        return tok if signs or tok[-1] == " " else tok + " "
+    if c == "(" and signs:
+        return tok + c
+    if c == ")" and opened:
+        return tok.rstrip() + c
+    return None
+
+
 def is_decimal(tok: str) -> bool:
     """Whether ``tok`` is a decimal number so far (an ``e`` in it may take a sign next)."""
     body = tok.lstrip("+-(")
