@@ -208,3 +208,26 @@ def test_a_kimi_k3_call_header_over_its_closer_is_call_unclosed() -> None:
     for kind in ("content", "n_calls"):
         assert deviation(case("|sep|>"), kind, want, got, {"1": want}) == "call_unclosed"
     assert deviation(case("<|sep|>"), "n_calls", want, got, {"1": want}) is None
+
+
+@pytest.mark.parametrize("cid", ["inkling+inkling/args_array", "inkling/args_array"])
+def test_an_inkling_args_value_that_is_no_object_is_inkling_args_not_object(cid: str) -> None:
+    """Parser fuzz seed 150 (``fuzz/inkling+inkling/1``, a ``{`` dropped): ``"args": }}`` is
+    no JSON, so vLLM's batch sends the whole body as the arguments (an array value: its
+    ``json.dumps``, the recorded ``args_array``) and its stream ``""``; tito's are ``{}`` (the
+    documented ``inkling_args_not_object``). Other arguments are still tito's to answer for."""
+    body = '{"name": "get_time", "args": }}'
+    case = {**_BY_ID[cid], "id": "fuzz/inkling+inkling/1", "text":
+            f"OK<|content_invoke_tool_json|>{body}<|content_model_end_sampling|>Calling now."}
+    got = norm(run(case, [10**6]))
+    assert got["calls"] == [["get_time", "{}"]]
+    want = {**got, "calls": [["get_time", body]]}
+    stream = {**got, "calls": [["get_time", ""]]}
+    assert compare(want, got) == ["args"]
+    assert deviation(case, "args", want, got, {"1": stream}) == "inkling_args_not_object"
+    recorded = RECORDED[cid]
+    want, got = norm(recorded["batch"]), norm(run(_BY_ID[cid], [10**6]))
+    assert deviation(_BY_ID[cid], "args", want, got,
+                     {"1": recorded["stream"]}) == "inkling_args_not_object"
+    other = {**got, "calls": [[got["calls"][0][0], '{"x": 1}']]}
+    assert deviation(_BY_ID[cid], "args", want, other, {"1": recorded["stream"]}) is None
