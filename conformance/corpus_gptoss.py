@@ -213,6 +213,36 @@ DERENDER_CHAT_GPTOSS.update({
         G_ANALYSIS + G_FINAL + "Hi wow", end=None) | {"stop_reason": 41612}], {}),
 })
 
+#: an id past the tokenizer inside a character's bytes (``🌧`` is ids 64364, 100): text that is no
+#: harmony message (rule 4's recoveries) is the tokenizer's decode, where that id is nothing and
+#: the character stays whole; inside a message it ends the character (openai-harmony's reading)
+G_PAD_CHAR = [64364, 200903, 100]
+G_LONG_PLAIN = "Plain words, no harmony at all, " * 9
+DERENDER_CHAT_GPTOSS.update({
+    "padded_in_char_plain": (gchat(), [gout(
+        ids("It rains ", "gpt-oss") + G_PAD_CHAR + ids(" today.", "gpt-oss"), end=None)], {}),
+    "padded_in_char_plain_long": (gchat(), [gout(
+        ids("It rains ", "gpt-oss") + G_PAD_CHAR + ids(G_LONG_PLAIN, "gpt-oss"), end=None)], {}),
+    "padded_in_char_raw": (gchat(), [gout(
+        ids(G_LONG_PLAIN, "gpt-oss") + G_PAD_CHAR + ids(" end.", "gpt-oss"), end=None)], {}),
+    "padded_in_char_message": (gchat(), [gout(
+        ids(G_ANALYSIS + G_FINAL + "It rains ", "gpt-oss") + G_PAD_CHAR + ids(".", "gpt-oss"))],
+        {}),
+    "padded_in_char_cut_header": (gchat(max_tokens=40), [gout(
+        ids(G_ANALYSIS + "<|start|>assistant x", "gpt-oss") + G_PAD_CHAR, "length", end=None)],
+        {}),
+    "padded_in_char_held_header": (gchat(max_tokens=60), [gout(
+        ids(G_ANALYSIS + "<|start|>assistant x", "gpt-oss") + G_PAD_CHAR
+        + ids(" bad words<|message|>Dropped.<|start|>assistant<|channel|>fi", "gpt-oss"),
+        "length", end=None)], {}),
+    # a header whose bytes are no UTF-8 (64364: three bytes of a four-byte character) is
+    # refused by openai-harmony ("could not decode header"): the call is dropped
+    "unfinished_char_header": (gchat(tools=TOOLS), [gout(
+        ids(G_ANALYSIS + "<|start|>assistant<|channel|>commentary to=functions.get_weather x",
+            "gpt-oss") + [64364] + ids('<|message|>{"city": "Paris"}', "gpt-oss"),
+        end=HARMONY_CALL)], {}),
+})
+
 STREAM_CHAT_GPTOSS = [
     "final_only", "analysis_final", "analysis_length", "final_length", "unicode", "plain_text",
     "tool_call", "tool_call_first", "tool_call_no_constrain", "tool_call_recipient_first",
@@ -220,4 +250,6 @@ STREAM_CHAT_GPTOSS = [
     "tool_required", "tool_named", "logprobs", "include_reasoning_false", "stop_token_end",
     "return_token_ids", "metrics", "two_analysis", "only_eos", "reserved_ids",
     "reserved_ids_logprobs", "stop_id_harmony_endoftext", "stop_id_harmony_text",
+    "padded_in_char_plain", "padded_in_char_message",
+    "padded_in_char_cut_header", "padded_in_char_held_header", "unfinished_char_header",
 ]

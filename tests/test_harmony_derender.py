@@ -23,6 +23,7 @@ TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type": "ob
          for n in ("get_weather", "search")]
 RETURN, CALL, END, START, MESSAGE = 200002, 200012, 200007, 200006, 200008
 EOS_TEXT = 199999  # <|endoftext|>: an EOS in gpt-oss's generation_config
+MODELS = pathlib.Path(__file__).parents[1] / "layers" / "tokenizer" / "models"
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,7 @@ def batch(client, ids, finish="stop", **extra):
     return resp.json()
 
 
-def stream(client, ids, cuts, finish="stop", **extra):
+def stream(client, ids, cuts, finish="stop", state_limit=2000, **extra):
     """Concatenated stream output: (reasoning, content, calls, finish_reason, usage)."""
     state = None
     reasoning = content = ""
@@ -66,7 +67,7 @@ def stream(client, ids, cuts, finish="stop", **extra):
         assert resp.status_code == 200, resp.text
         out = resp.json()
         state = out["stream_state"]
-        assert len(json.dumps(state)) < 2000
+        assert len(json.dumps(state)) < state_limit
         for choice in out["chunk"]["choices"]:
             delta = choice["delta"]
             reasoning += delta.get("reasoning") or ""
@@ -326,6 +327,53 @@ def test_failed_headers_before_a_cut_header_as_vllm(client, harmony_encoding, gp
     assert got[:3] == want
     cuts = data.draw(st.lists(st.integers(1, 5), max_size=8))
     assert stream(client, ids, cuts, finish="length", skip_special_tokens=skip)[:4] == got
+
+
+#: ids past the tokenizer (below vocab_size) that the engine may emit inside a character's bytes
+_PADS = [200903, 200019, 201087]
+_WORDS = ["🌧️", " 日本語", " café", " plain words", " 👍🏽", "\n", " 𝔘"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_padded_ids_in_text_that_is_no_harmony_as_vllm(client, harmony_encoding, data):
+    """Text that is no harmony message is vLLM's recovery, the tokenizer's decode of its ids:
+    there an id past the tokenizer is nothing, so a character whose bytes it splits stays whole
+    (derender fuzz gpt-oss:674:35), unlike inside a message. An output with no harmony framing
+    (short, or past the 256-character header limit, the padded id before or after it), a header
+    cut by the end after a message and a refused header before it all read so. And a header
+    whose bytes are no UTF-8 (a split or unfinished character) is refused, as openai-harmony
+    refuses it ("could not decode header"); stream == batch."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(MODELS / "gpt-oss" / "tokenizer.json"))
+    shape = data.draw(st.sampled_from(["plain", "long", "cut", "refused", "unfinished"]))
+    words = data.draw(st.lists(st.sampled_from(_WORDS), min_size=1,
+                               max_size=150 if shape == "long" else 6))
+    body = harmony_encoding.encode("".join(words))
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(body)))
+        body = body[:at] + [data.draw(st.sampled_from(_PADS))] + body[at:]
+    after = harmony_encoding.encode("<|channel|>final<|message|>ok<|end|><|start|>",
+                                    allowed_special="all")
+    head, tail = {
+        "plain": ("", ""), "long": ("", ""), "cut": ("x", ""),
+        "refused": ("assistant", " two words<|message|>gone<|start|>assistant<|chan"),
+        # 64364: the first three bytes of a character, unfinished at <|message|>
+        "unfinished": ("assistant<|channel|>commentary to=functions.get_weather", "\x00"),
+    }[shape]
+    ids = ((after if head else []) + harmony_encoding.encode(head, allowed_special="all")
+           + body)
+    if tail == "\x00":
+        ids += [64364] + harmony_encoding.encode("<|message|>{}<|call|>", allowed_special="all")
+    elif tail:
+        ids += harmony_encoding.encode(tail, allowed_special="all")
+    decode = lambda t: tok.decode(t, skip_special_tokens=False)  # noqa: E731
+    want = reference(harmony_encoding, ids, decode)
+    got = message_fields(batch(client, ids, finish="length"))
+    assert got[:3] == want
+    cuts = data.draw(st.lists(st.integers(1, 7), max_size=12))
+    assert stream(client, ids, cuts, finish="length", state_limit=4000)[:4] == got
 
 
 def test_refused_headers_kept_are_bounded(client, harmony_encoding):

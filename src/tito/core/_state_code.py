@@ -868,10 +868,11 @@ def EventState_a2654e1a81f027a5(StateError, _MISSING, _cls, _d_custom, _d_dec, _
     return locals()
 
 
-def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_held, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _fields, _lit_kind, _lit_phase, _new, _set):
-    def __init__(self, *, phase=_d_phase, header=_d_header, held=_d_held, first=_d_first, kind=_d_kind, counts=_d_counts, said=_d_said, reasoning_sent=_d_reasoning_sent, content_sent=_d_content_sent, calls=_d_calls, reasoning_tokens=_d_reasoning_tokens):
+def HarmonyState_a1825ec5c51cbcb0(StateError, _MISSING, _cls, _d_calls, _d_content_sent, _d_counts, _d_first, _d_header, _d_header_ids, _d_held, _d_kind, _d_phase, _d_reasoning_sent, _d_reasoning_tokens, _d_said, _dump_value, _f_header_ids, _fields, _lit_kind, _lit_phase, _new, _set):
+    def __init__(self, *, phase=_d_phase, header=_d_header, header_ids=_MISSING, held=_d_held, first=_d_first, kind=_d_kind, counts=_d_counts, said=_d_said, reasoning_sent=_d_reasoning_sent, content_sent=_d_content_sent, calls=_d_calls, reasoning_tokens=_d_reasoning_tokens):
         self.phase = phase
         self.header = header
+        self.header_ids = _f_header_ids() if header_ids is _MISSING else header_ids
         self.held = held
         self.first = first
         self.kind = kind
@@ -881,10 +882,11 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
         self.content_sent = content_sent
         self.calls = calls
         self.reasoning_tokens = reasoning_tokens
-    def _construct(phase, header, held, first, kind, counts, said, reasoning_sent, content_sent, calls, reasoning_tokens):
+    def _construct(phase, header, header_ids, held, first, kind, counts, said, reasoning_sent, content_sent, calls, reasoning_tokens):
         new = _new(_cls)
         new.phase = phase
         new.header = header
+        new.header_ids = header_ids
         new.held = held
         new.first = first
         new.kind = kind
@@ -899,6 +901,7 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
         new = _new(_cls)
         new.phase = self.phase
         new.header = self.header
+        new.header_ids = self.header_ids
         new.held = self.held
         new.first = self.first
         new.kind = self.kind
@@ -915,7 +918,7 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.phase, self.header, self.held, self.first, self.kind, self.counts, self.said, self.reasoning_sent, self.content_sent, self.calls, self.reasoning_tokens, ) == (other.phase, other.header, other.held, other.first, other.kind, other.counts, other.said, other.reasoning_sent, other.content_sent, other.calls, other.reasoning_tokens, )
+        return (self.phase, self.header, self.header_ids, self.held, self.first, self.kind, self.counts, self.said, self.reasoning_sent, self.content_sent, self.calls, self.reasoning_tokens, ) == (other.phase, other.header, other.header_ids, other.held, other.first, other.kind, other.counts, other.said, other.reasoning_sent, other.content_sent, other.calls, other.reasoning_tokens, )
     def _dump(self, nondefault):
         d = {}
         if nondefault:
@@ -925,6 +928,9 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
             v = self.header
             if v != _d_header:
                 d['header'] = v
+            v = self.header_ids
+            if v != _d_header_ids:
+                d['header_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
             v = self.held
             if v != _d_held:
                 d['held'] = v
@@ -957,6 +963,8 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
         d['phase'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.header
         d['header'] = v
+        v = self.header_ids
+        d['header_ids'] = v if v.__class__ in (str, int, bool) or v is None else _dump_value(v, nondefault)
         v = self.held
         d['held'] = v
         v = self.first
@@ -1001,6 +1009,14 @@ def HarmonyState_f8adcbd055c3fe15(StateError, _MISSING, _cls, _d_calls, _d_conte
                 new.header = checkers['header'](v)
             except StateError as exc:
                 raise StateError(('header', *exc.loc), exc.msg) from None
+        v = data.get('header_ids', _MISSING)
+        if v is _MISSING:
+            new.header_ids = _f_header_ids()
+        else:
+            try:
+                new.header_ids = checkers['header_ids'](v)
+            except StateError as exc:
+                raise StateError(('header_ids', *exc.loc), exc.msg) from None
         v = data.get('held', _MISSING)
         if v is _MISSING:
             new.held = _d_held

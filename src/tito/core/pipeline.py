@@ -261,7 +261,7 @@ def step_choice(
         # 2. detokenize, one piece per id
         skip, keep = cfg.skip_special_tokens, cfg.keep_special_ids
         if cfg.harmony:
-            detok, pieces = harmony_pieces(vocab, state.detok, decode_ids)
+            detok, pieces = harmony_pieces(vocab, state.detok, decode_ids, state.harmony)
             skip_text = False
         else:
             detok, pieces = _detok_step(vocab, state.detok, decode_ids, skip_special_tokens=skip,
@@ -361,7 +361,7 @@ def pending_text(vocab: Vocab, cfg: ChoiceConfig, state: ChoiceState) -> str:
     if state.pending is None:
         return ""
     if cfg.harmony:
-        _, pieces = harmony_pieces(vocab, state.detok, [state.pending])
+        _, pieces = harmony_pieces(vocab, state.detok, [state.pending], state.harmony)
     else:
         _, pieces = _detok_step(vocab, state.detok, [state.pending],
                                 skip_special_tokens=cfg.skip_special_tokens,

@@ -24,20 +24,55 @@ __all__ = ["harmony_pieces", "harmony_step"]
 
 
 def harmony_pieces(
-    vocab: Vocab, detok: DetokState, ids: Sequence[int]
+    vocab: Vocab, detok: DetokState, ids: Sequence[int], state: HarmonyState | None
 ) -> tuple[DetokState, list[str]]:
     """gpt-oss's pieces as openai-harmony reads a message: the lossy UTF-8 reading of every
-    token's bytes, a special id's bytes being its name whatever ``skip_special_tokens``.
+    token's bytes, a special id's bytes being its name whatever ``skip_special_tokens``;
+    ``state``: the harmony parser's before ``ids``.
 
     Why: a special id or an id past the tokenizer inside a character's bytes ends that
     character for openai-harmony (so for vLLM 0.33): U+FFFD, the name, U+FFFD for the rest. The
     detokenizer runs without skipping (a special id's piece is then the held bytes' U+FFFD and
     its name, which the harmony parser renames); at an id past the tokenizer, which decodes to
-    nothing, the held bytes are flushed into its piece and the next bytes start afresh.
+    nothing, the held bytes are flushed into its piece and the next bytes start afresh. Text
+    that is no harmony message (rule 4: the output's first header read as plain text and what
+    follows it) is the tokenizer's decode instead, where such an id is nothing and the
+    character stays whole (gpt-oss derender fuzz seed 674): once the parser is ``raw`` the
+    ids are decoded as they come, and in the chunk where it turns so (found by a dry run of the
+    parser over the header, only in a chunk with such ids) from the id after the one that did.
     """
     size = vocab.size
-    if not ids or max(ids) < size:
+    if not ids or max(ids) < size or (state is not None and state.phase == "raw"):
         return detokenizer.step(vocab, detok, ids, skip_special_tokens=False)
+    after, pieces = _harmony_reading(vocab, detok, ids)
+    if state is not None and state.phase == "header" and state.first:
+        at = _turns_raw(vocab, state, ids, pieces)
+        if at is not None and max(ids[at + 1:], default=0) >= size:
+            after, pieces = _harmony_reading(vocab, detok, ids[: at + 1])
+            after, rest = detokenizer.step(vocab, after, ids[at + 1:], skip_special_tokens=False)
+            pieces += rest
+    return after, pieces
+
+
+def _turns_raw(
+    vocab: Vocab, state: HarmonyState, ids: Sequence[int], pieces: Sequence[str]
+) -> int | None:
+    """The index of the id that makes the first header plain text (rule 4), if one of ``ids``
+    does: the parser stepped id by id while the header lasts (bounded by its limits)."""
+    from tito.core.parsers import harmony as harmony_parser
+
+    for at, (tid, piece) in enumerate(zip(ids, pieces, strict=True)):
+        state, _ = harmony_parser.step(vocab, state, [tid], [piece], final=False)
+        if state.phase != "header":
+            return at if state.phase == "raw" else None
+    return None
+
+
+def _harmony_reading(
+    vocab: Vocab, detok: DetokState, ids: Sequence[int]
+) -> tuple[DetokState, list[str]]:
+    """The pieces of ``ids``, the held bytes flushed at every id past the tokenizer."""
+    size = vocab.size
     pieces: list[str] = []
     start = 0
     for k, tid in enumerate(ids):

@@ -43,40 +43,49 @@ Rules (tito's, each the same for every chunking, so stream == batch by construct
 3. Two messages on the same side (two content messages, two analysis messages) are joined with
    ``"\\n"``, as vLLM's batch path joins them; the separator goes out lazily with the second
    message's first character.
-4. A header is held until ``<|message|>`` (at most :data:`HEADER_LIMIT` characters). A header
-   that does not parse drops its message (openai-harmony raises; vLLM skips the tokens), but
-   its text (from its ``<|start|>``, as decoded) is kept until a message ends: a header cut by
-   the end of the output is content with every header that failed before it since the last
-   message ended (vLLM's recovery decodes all the tokens openai-harmony took since then; at most
-   :data:`HELD_LIMIT` characters of them, the first ones, are kept). The
-   first header, when it holds no harmony marker at all, is plain text: at the end of the
-   output, or past the limit, it becomes content and the rest streams as content (vLLM's
-   recovery of an output that is not harmony). Any other header cut by the end of the output is
-   content too, as written from its ``<|start|>`` (vLLM's recovery when openai-harmony's
-   ``process_eos`` fails mid-header: the message's tokens decoded, markers as text, a ``final``
-   message joined to the others with ``"\n"``). Such text (a cut header, a plain first
-   header) is the tokenizer's decode: other special ids by the tokenizer's names, ids past the
-   tokenizer ``""`` (recorded: ``derender_fuzz`` ``harmony_header_cut_padded``).
+4. A header is held until ``<|message|>`` (at most :data:`HEADER_LIMIT` characters), with its
+   ids. A header that does not parse drops its message (openai-harmony raises; vLLM skips the
+   tokens); so does one whose bytes are no UTF-8 (a character unfinished or split by an id past
+   the tokenizer: openai-harmony decodes a header strictly). Its text (from its ``<|start|>``)
+   is kept until a message ends: a header cut by the end of the output is content with every
+   header that failed before it since the last message ended (vLLM's recovery decodes all the
+   tokens openai-harmony took since then; at most :data:`HELD_LIMIT` characters of them, the
+   first ones, are kept). The first header, when it holds no harmony marker at all, is plain
+   text: at the end of the output, or past the limit, it becomes content and the rest streams
+   as content (vLLM's recovery of an output that is not harmony). Any other header cut by the
+   end of the output is content too, as written from its ``<|start|>`` (vLLM's recovery when
+   openai-harmony's ``process_eos`` fails mid-header: the message's tokens decoded, markers as
+   text, a ``final`` message joined to the others with ``"\n"``). Such text (a cut or failed
+   header, a plain first header and what follows it) is the tokenizer's decode of the ids: other
+   special ids by the tokenizer's names, ids past the tokenizer nothing, so a character whose
+   bytes one splits stays whole (recorded: ``derender_fuzz`` ``harmony_header_cut_padded``,
+   ``derender_chat_gptoss`` ``padded_in_char_*``).
 5. The end of the output (``final``) ends the current message with what it said so far (a
    ``length`` cut gives the partial channel, a partial call keeps its partial arguments).
 6. Reasoning tokens (usage) are counted as vLLM does: non-special tokens inside a message whose
    channel is ``analysis``, or ``commentary`` with a recipient (tool-call arguments count).
 
-State: :class:`HarmonyState`, bounded (the header buffer, a few flags and counters).
+State: :class:`HarmonyState`, bounded (the header buffer and its ids, a few flags and counters).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from tito.core import detokenizer
+from tito.core.detok_state import DetokState
 from tito.core.parsers import HARMONY_REASONING_PARSERS, HARMONY_TOOL_PARSERS, is_harmony
 from tito.core.parsers.harmony_header import CHANNEL as _CHANNEL
 from tito.core.parsers.harmony_header import CONSTRAIN as _CONSTRAIN
 from tito.core.parsers.harmony_header import Header, function_name, parse_header
-from tito.core.parsers.harmony_state import HEADER_LIMIT, HELD_LIMIT, HarmonyState
+from tito.core.parsers.harmony_state import (
+    HEADER_IDS_LIMIT,
+    HEADER_LIMIT,
+    HELD_LIMIT,
+    HarmonyState,
+)
 from tito.core.parsers.tools._base import ToolCallDelta
 from tito.core.vocab import Vocab
 
@@ -147,20 +156,36 @@ def _special_text(vocab: Vocab, tid: int) -> str:
     return text if text in _NAMED else f"<|reserved_{tid}|>"
 
 
-_RESERVED = re.compile(r"<\|reserved_(\d+)\|>")
-
-
 def _decoded(vocab: Vocab, tid: int) -> str:
     """The tokenizer's text of a special id (``""`` past the tokenizer): what vLLM's recovery
     of text that is no harmony message shows (rule 4)."""
     return vocab.decode([tid], skip_special_tokens=False) if tid < vocab.size else ""
 
 
-def _as_decoded(vocab: Vocab, header: str) -> str:
-    """A header's text (special ids by openai-harmony's names) as the tokenizer decodes it."""
-    if "<|reserved_" not in header:
-        return header
-    return _RESERVED.sub(lambda m: _decoded(vocab, int(m.group(1))), header)
+def _as_decoded(vocab: Vocab, ids: list[int], *, whole: bool) -> str:
+    """A header's text as the tokenizer decodes its ids (rule 4's recoveries), not as harmony
+    reads them: an id past the tokenizer decodes to nothing, so the bytes around it join (a
+    character it stands in keeps whole, gpt-oss derender fuzz seed 674). ``whole``: the
+    header's last bytes too (the end of the output or of the header); otherwise, at the limit,
+    an unfinished character's bytes are left to the content that follows."""
+    if whole:
+        return vocab.decode(ids, skip_special_tokens=False)
+    _, pieces = detokenizer.step(vocab, DetokState(), ids, skip_special_tokens=False)
+    return "".join(pieces)
+
+
+def _utf8(vocab: Vocab, ids: list[int]) -> bool:
+    """Whether a header's bytes are UTF-8: openai-harmony decodes a header strictly and
+    refuses one that is not ("could not decode header"), so an unfinished character before
+    ``<|message|>``, or one an id past the tokenizer splits, refuses the header (rule 4). A
+    special id's or a padded id's bytes are its name, ASCII."""
+    size = vocab.size
+    data = b"".join(vocab.token_bytes(i) if 0 <= i < size else b"<>" for i in ids)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def harmony_marker_ids(vocab: Vocab) -> list[int]:
@@ -184,6 +209,18 @@ class _Run:
         self.content: list[str] = []
         #: per call delta, in order: [index, name or None, argument pieces]
         self.calls: list[tuple[int, str | None, list[str]]] = []
+        self.own_ids = False  #: ``st.header_ids`` is this step's copy (appended in place)
+
+    def header_id(self, tid: int) -> None:
+        """One more id of the current header (copied once a step, then appended)."""
+        st = self.st
+        if not self.own_ids:
+            st.header_ids, self.own_ids = list(st.header_ids), True
+        st.header_ids.append(tid)
+
+    def clear_header(self) -> None:
+        st = self.st
+        st.header, st.header_ids, self.own_ids = "", [], True
 
     def deltas(self) -> list[ToolCallDelta]:
         return [ToolCallDelta(index=i, name=name, arguments="".join(parts))
@@ -216,7 +253,8 @@ class _Run:
     def open(self, header: Header | None) -> None:
         """``<|message|>``: route the message (module table), start a tool call."""
         st = self.st
-        st.phase, st.header, st.said = "content", "", False
+        self.clear_header()
+        st.phase, st.said = "content", False
         if header is None:
             st.phase, st.kind, st.counts = "skip", "drop", False
             return
@@ -244,7 +282,8 @@ class _Run:
     def raw(self) -> None:
         """Rule 4: the first header is plain text: it and what follows are content."""
         st = self.st
-        text, st.header = st.header, ""
+        text = st.header
+        self.clear_header()
         st.phase, st.kind, st.counts, st.said = "raw", "content", False, False
         self.emit(text)
 
@@ -279,23 +318,27 @@ def step(
             piece = lead + (name if phase == "raw" else _special_text(vocab, tid))
         if phase == "skip":
             if tid == marks.start:  # anything else between messages is dropped (rule 1)
-                st.phase, st.header, st.first, st.kind = "header", "", False, "drop"
+                run.clear_header()
+                st.phase, st.first, st.kind = "header", False, "drop"
         elif phase == "header":
             if tid == marks.message:
-                header = parse_header(st.header + lead, role_given=st.first)
+                header = (parse_header(st.header + lead, role_given=st.first)
+                          if _utf8(vocab, st.header_ids) else None)
                 if header is None:  # rule 4: kept for a cut header's recovery
-                    text = _as_decoded(vocab, st.header) + lead
+                    text = _as_decoded(vocab, st.header_ids, whole=True)
                     text = text if st.first else _special_text(vocab, marks.start) + text
                     st.held = (st.held + text)[:HELD_LIMIT]
                 run.open(header)
             else:
                 st.header += piece
-                if len(st.header) > HEADER_LIMIT:
+                run.header_id(tid)
+                if len(st.header) > HEADER_LIMIT or len(st.header_ids) > HEADER_IDS_LIMIT:
                     if st.first and _plain(st.header):
-                        st.header = _as_decoded(vocab, st.header)
+                        st.header = _as_decoded(vocab, st.header_ids, whole=False)
                         run.raw()
                     else:
-                        st.phase, st.header = "skip", ""
+                        run.clear_header()
+                        st.phase = "skip"
         elif phase in ("content", "raw"):
             if tid in marks.ends:
                 if lead:
@@ -312,16 +355,16 @@ def step(
             run.emit(flushed)
     if final and st.phase == "header":
         if st.first and st.header and _plain(st.header):
-            st.header = _as_decoded(vocab, st.header)
+            st.header = _as_decoded(vocab, st.header_ids, whole=True)
             run.raw()
         elif st.header or not st.first:  # rule 4: a header cut by the end is content
-            text = _as_decoded(vocab, st.header)
+            text = _as_decoded(vocab, st.header_ids, whole=True)
             text = st.held + (text if st.first else _special_text(vocab, marks.start) + text)
             st.kind, st.said = "content", False
             run.emit(text)
     if final:
-        st.header = st.held = ""
-        st.phase = "skip"
+        run.clear_header()
+        st.held, st.phase = "", "skip"
     return st, HarmonyStep(
         reasoning="".join(run.reasoning), content="".join(run.content), calls=run.deltas()
     )

@@ -11,12 +11,15 @@ from typing import Literal
 
 from tito.core.state import Field, State
 
-__all__ = ["HEADER_LIMIT", "HELD_LIMIT", "HarmonyState", "Kind", "Phase"]
+__all__ = ["HEADER_IDS_LIMIT", "HEADER_LIMIT", "HELD_LIMIT", "HarmonyState", "Kind", "Phase"]
 
 #: Longest header held while waiting for ``<|message|>`` (characters).
 HEADER_LIMIT = 256
 #: Longest text of headers that did not parse kept for a cut header's recovery (characters).
 HELD_LIMIT = 4 * HEADER_LIMIT
+#: Most ids of one header held (a header's ids past :data:`HEADER_LIMIT` characters are only
+#: the at most :data:`tito.core.detok_state.MAX_HELD` ids holding an unfinished character).
+HEADER_IDS_LIMIT = HEADER_LIMIT + 64
 
 Phase = Literal["header", "content", "skip", "raw"]
 Kind = Literal["reasoning", "content", "tool", "drop"]
@@ -27,6 +30,8 @@ class HarmonyState(State):
 
     phase: Phase = "header"
     header: str = Field(default="", max_length=HEADER_LIMIT + 32)  #: header text so far
+    #: the header's ids so far: its text as the tokenizer decodes them (rule 4's recoveries)
+    header_ids: list[int] = Field(default_factory=list, max_length=HEADER_IDS_LIMIT + 1)
     #: headers that did not parse since the last message ended, as decoded (rule 4)
     held: str = Field(default="", max_length=HELD_LIMIT)
     first: bool = True  #: the current message is the first one (its role is given)
