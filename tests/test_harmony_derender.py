@@ -376,6 +376,24 @@ def test_padded_ids_in_text_that_is_no_harmony_as_vllm(client, harmony_encoding,
     assert stream(client, ids, cuts, finish="length", state_limit=4000)[:4] == got
 
 
+def test_padded_id_splitting_a_character_at_the_header_limit(client, harmony_encoding):
+    """A plain output whose padded id splits a character just where the first header passes
+    its 256-character limit: the character stays whole (the tokenizer's decode of every id,
+    vLLM's recovery), in batch and in every two-chunk stream."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(MODELS / "gpt-oss" / "tokenizer.json"))
+    for fill in (238, 240, 250, 255):
+        ids = (harmony_encoding.encode("x" * fill) + [64364, 200903, 100]
+               + harmony_encoding.encode(" after 🌧 the limit."))
+        want = tok.decode(ids, skip_special_tokens=False)
+        assert "🌧" in want[fill:fill + 2]
+        got = message_fields(batch(client, ids, finish="length"))
+        assert got[1] == want
+        for cut in range(1, len(ids)):
+            assert stream(client, ids, [cut], finish="length", state_limit=4000)[1] == want
+
+
 def test_refused_headers_kept_are_bounded(client, harmony_encoding):
     """Hundreds of refused headers before a cut header: the state stays small (the refused
     headers' text is kept up to 1,024 characters, the first ones); stream == batch."""

@@ -39,18 +39,24 @@ def harmony_pieces(
     follows it) is the tokenizer's decode instead, where such an id is nothing and the
     character stays whole (gpt-oss derender fuzz seed 674): once the parser is ``raw`` the
     ids are decoded as they come, and in the chunk where it turns so (found by a dry run of the
-    parser over the header, only in a chunk with such ids) from the id after the one that did.
+    parser over the header, only when such an id is in the header or the chunk) from the id
+    after the one that did, the detokenizer then reading the header's ids as the tokenizer
+    does (a character split across the header's end stays whole too).
     """
     size = vocab.size
-    if not ids or max(ids) < size or (state is not None and state.phase == "raw"):
+    if not ids or (state is not None and state.phase == "raw"):
+        return detokenizer.step(vocab, detok, ids, skip_special_tokens=False)
+    first = state is not None and state.phase == "header" and state.first
+    held = state.header_ids if state is not None and first else ()
+    if max(ids) < size and max(held, default=0) < size:
         return detokenizer.step(vocab, detok, ids, skip_special_tokens=False)
     after, pieces = _harmony_reading(vocab, detok, ids)
-    if state is not None and state.phase == "header" and state.first:
-        at = _turns_raw(vocab, state, ids, pieces)
-        if at is not None and max(ids[at + 1:], default=0) >= size:
-            after, pieces = _harmony_reading(vocab, detok, ids[: at + 1])
-            after, rest = detokenizer.step(vocab, after, ids[at + 1:], skip_special_tokens=False)
-            pieces += rest
+    at = _turns_raw(vocab, state, ids, pieces) if state is not None and first else None
+    if at is not None:  # from here the tokenizer's decode of the whole output so far
+        after, _ = detokenizer.step(vocab, DetokState(), [*held, *ids[: at + 1]],
+                                    skip_special_tokens=False)
+        after, rest = detokenizer.step(vocab, after, ids[at + 1:], skip_special_tokens=False)
+        pieces = pieces[: at + 1] + rest
     return after, pieces
 
 
