@@ -394,6 +394,30 @@ def test_padded_id_splitting_a_character_at_the_header_limit(client, harmony_enc
             assert stream(client, ids, [cut], finish="length", state_limit=4000)[1] == want
 
 
+@pytest.mark.parametrize(("ids", "status"), [
+    (["x"], 400), ([1] * 400, 400), ({"a": 1}, 400),  # not a bounded list of ints: refused
+    ([-5, 10**12, 201087, 64364], 200),  # ints out of the vocabulary: nothing, never a 500
+])
+def test_tampered_header_ids_are_a_400_or_harmless(client, ids, status):
+    """An unsigned stream state whose harmony ``header_ids`` is tampered with: a 400 in
+    OpenAI's error shape when it is no bounded list of ints, else ids out of the vocabulary
+    decode to nothing (the header and its refusal as for any other ids), never a 500."""
+    body = {"stream": True, "model": "gpt-oss", "chat_request": chat_request(stream=True),
+            "generate_chunk": {"request_id": "chatcmpl-h", "choices": [
+                {"index": 0, "token_ids": [9048, 40909], "finish_reason": None}]}}
+    state = client.post("/v1/chat/completions/derender", json=body).json()["stream_state"]
+    state["tito"]["st"]["harmony"]["header_ids"] = ids
+    resp = client.post("/v1/chat/completions/derender", json={
+        "stream": True, "model": "gpt-oss", "stream_state": state,
+        "generate_chunk": {"request_id": "chatcmpl-h", "choices": [
+            {"index": 0, "token_ids": [200008, 12194, RETURN], "finish_reason": "stop"}]}})
+    assert resp.status_code == status, resp.text
+    if status == 400:
+        err = resp.json()["error"]
+        assert err["code"] == 400 and err["param"] == "stream_state", err
+        assert "header_ids" in err["message"], err
+
+
 def test_refused_headers_kept_are_bounded(client, harmony_encoding):
     """Hundreds of refused headers before a cut header: the state stays small (the refused
     headers' text is kept up to 1,024 characters, the first ones); stream == batch."""
