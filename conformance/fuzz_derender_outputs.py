@@ -260,6 +260,11 @@ def finish_output(rnd: random.Random, toks: list[int], model: str, req: dict[str
         tags.update({"empty_output", "abort_empty"})
     if eos is not None and toks == [eos]:
         tags.add("only_eos")
+    if (model == "gpt-oss" and finish == "stop" and not isinstance(stop_reason, str) and toks
+            and toks[-1] in (req.get("stop_token_ids") or ())):
+        # an output that ends in a listed stop id by chance (a plain one, no harmony end):
+        # tito drops it as the stop token, vLLM's harmony path keeps it (gpt-oss:808:8)
+        tags.add("stop_id_harmony")
     choice: dict[str, Any] = {"index": 0, "token_ids": toks, "finish_reason": finish}
     if stop_reason is not None or rnd.random() < 0.1:
         choice["stop_reason"] = stop_reason

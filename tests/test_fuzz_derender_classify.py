@@ -193,3 +193,24 @@ def test_a_stream_offset_moved_by_a_kept_special_tokens_text_is_the_special_devi
     assert intended(case, "stream_completion", path, 11) is None
     case.tags.discard("lp_count_fewer")
     assert special_offset(case, path, 11, 5) is None
+
+
+def test_a_gpt_oss_output_ending_in_a_listed_stop_id_by_chance_is_the_harmony_deviation() -> None:
+    """A plain gpt-oss output (no harmony end) finished ``stop`` whose last id happens to be one
+    of the request's ``stop_token_ids`` (``"."``, 13): tito drops it as the stop token, vLLM's
+    harmony path keeps it as content, the ``stop_id_harmony`` deviation, as when the engine
+    names the id (``--show gpt-oss:808:8``: vLLM ``" The} in\\n\\n is."``, tito without the
+    ``"."``). Every such draw is tagged; a stop string's cut is not."""
+    from conformance.fuzz_derender_draw import gen_case
+
+    case = gen_case(808, 8, "gpt-oss")
+    ch = case.choices[0]
+    assert ch["token_ids"][-1] == 13 and 13 in case.request["stop_token_ids"]
+    assert "stop_reason" not in ch and "stop_id_harmony" in case.tags
+    assert intended(case, "derender_chat_gptoss", "choices.0.message.content", "x") is not None
+    for i in range(200):
+        c = gen_case(900, i, "gpt-oss")
+        ends = [ch for ch in c.choices if ch["finish_reason"] == "stop"
+                and not isinstance(ch.get("stop_reason"), str) and ch["token_ids"]
+                and ch["token_ids"][-1] in (c.request.get("stop_token_ids") or ())]
+        assert not ends or "stop_id_harmony" in c.tags, c.cid
