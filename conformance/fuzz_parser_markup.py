@@ -44,11 +44,22 @@ def _llama3(rng, calls):
                            for n, a in calls)
 
 
+#: comments between calls (session 48), as Python's ast skips them; only after a call with
+#: arguments and before another call, where vLLM's batch regex spans them too (its ``.*``),
+#: and without quotes or brackets, which break its stream's bracket counting
+_GAP_COMMENTS = (", # next call\n", " # one more\n, ", ",  # a, b = 1\n    ", ",# x\n# y\n")
+
+
 def _pythonic_list(calls, adjacent: bool = True):
     spell = random.Random(repr(calls))  # its own: the seed's other draws stay
-    return "[" + ", ".join(f"{n}(" + ", ".join(f"{k}={py_spelt(v, spell, adjacent)}"
-                                                for k, v in a.items()) + ")"
-                           for n, a in calls) + "]"
+    gaps = random.Random("gaps" + repr(calls))  # (the same: spellings stay as they were)
+    out = "["
+    for j, (n, a) in enumerate(calls):
+        if j:
+            out += (gaps.choice(_GAP_COMMENTS) if calls[j - 1][1] and gaps.random() < 0.15
+                    else ", ")
+        out += f"{n}(" + ", ".join(f"{k}={py_spelt(v, spell, adjacent)}" for k, v in a.items()) + ")"
+    return out + "]"
 
 
 def _pythonic(rng, calls):

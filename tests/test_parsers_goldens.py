@@ -33,6 +33,7 @@ from parser_deviations_fuzz9_granite_glm import _FUZZ9_DEVIATIONS  # noqa: E402
 from parser_deviations_glm_reopen import _GLM_REOPEN_DEVIATIONS  # noqa: E402
 from parser_deviations_pylit45 import _PYLIT45_DEVIATIONS  # noqa: E402 (their calls are cut: not JSON)
 from parser_deviations_pylit46 import _PYLIT46_DEVIATIONS  # noqa: E402 (the same)
+from parser_deviations_pylit48 import deviations as _pylit48_deviations  # noqa: E402
 from parser_deviations_stray_markup import NOT_JSON as _STRAY_NOT_JSON  # noqa: E402
 from parser_deviations_stray_markup import _STRAY_MARKUP_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz_residue import NOT_JSON as _RESIDUE_NOT_JSON  # noqa: E402
@@ -315,6 +316,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_GLM_REOPEN_DEVIATIONS,  # issue 10: GLM's block opens again after a call
     **_PYLIT45_DEVIATIONS,  # session 45: pythonic literals vLLM refuses
     **_PYLIT46_DEVIATIONS,  # session 46: a sign over no number
+    **_pylit48_deviations(RECORDED),  # session 48: comments between calls
     **_STRAY_MARKUP_DEVIATIONS,  # issue 10: fuzz_parsers seeds 9-14's residue
     **_RESIDUE_DEVIATIONS,  # fuzz_parsers' residue after them (session 33)
     **_FUZZ36_DEVIATIONS,  # fuzz_parsers seeds 23, 24, 106+ (session 36)

@@ -34,6 +34,7 @@ import parser_cases_muse as _parser_cases_muse  # muse7's block (a module of its
 import parser_cases_pylit45 as _parser_cases_pylit45  # session 45: Python literals
 import parser_cases_muse46 as _parser_cases_muse46  # session 46: muse's quoted names
 import parser_cases_pylit46 as _parser_cases_pylit46  # session 46: signed parentheses
+import parser_cases_pylit48 as _parser_cases_pylit48  # session 48: comments between calls
 
 WEATHER = {
     "type": "function",
@@ -1645,6 +1646,7 @@ CASES: list[dict] = [
     *_parser_cases_fuzz45.cases(),  # issue 10 (session 45)
     *_parser_cases_muse46.cases(),  # issue 10: muse's quoted names (session 46)
     *_parser_cases_pylit46.cases(),  # issue 10: a sign over parentheses (session 46)
+    *_parser_cases_pylit48.cases(),  # issue 10: comments between calls (session 48)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

@@ -49,6 +49,7 @@ class Lfm2Parser(PythonicParser):
     closed_phase: ClassVar[str] = "pyend"
     ws_after_lead: ClassVar[bool] = True  # vLLM strips the block's text
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
+    _comment_ends: ClassVar[tuple[str, ...]] = ("\n", END)
     nested_quotes: ClassVar[bool] = True  # vLLM's requote repair (module header)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:

@@ -37,6 +37,7 @@ class Llama4PythonicParser(PythonicParser):
     optional_lead: ClassVar[str] = START
     closed_phase: ClassVar[str] = "pyend"
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
+    _comment_ends: ClassVar[tuple[str, ...]] = ("\n", END)
 
     def _on_pyend(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._closing_marker(st, s, pos, out, final, END, "rest")

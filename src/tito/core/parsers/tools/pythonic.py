@@ -32,15 +32,25 @@ Phases:
 ``psep``
     Whitespace (dropped before ``,`` / ``]``); ``,`` goes to ``next``; ``]`` ends the list
     (``rest``); anything else is text (``rest``).
+``pcomma``
+    A ``,`` and a comment were read (``next`` saw a ``#`` in its header's window): comments and
+    whitespace, then the next call's header with no lead, or ``]`` (a trailing comma).
+
+Comments: a ``#`` where whitespace may stand between calls (after a call's ``)``, after a
+``,`` within the header's window) opens a comment, as Python's ``ast`` reads it (vLLM parses
+the list with it). It is dropped as it comes (``pend`` is ``#``; nothing of it is kept, so any
+length costs no state) to its line's end, the newline too, or to the block's end marker of a
+format that has one (lfm2, llama4_pythonic: kept, vLLM cuts the block there first). Decided at
+the ``#`` alone: the gap before it is dropped even when text, not a call, follows the comment.
 ``rest``
     Content until the end.
 
 Rules: values are read as vLLM 0.33 reads Python's ``ast`` (:mod:`.pythonic_args`: sets and
 tuples are JSON lists, ``(1)`` is ``1``, string prefixes, placeholder-free f-strings and adjacent
-literals as Python's, unary signs on numbers, comments inside a call's parentheses skipped); a
-container in parentheses, ``([1])``, is a one-element list (vLLM: the container; the stream
-wrote ``[`` before its ``)``). Anything else that is not a literal (a name, a call, an operator,
-bytes, an f-string field, a signed dict key; a comment between calls) ends the call where it
+literals as Python's, unary signs on numbers, comments skipped, inside a call and between
+calls); a container in parentheses, ``([1])``, is a one-element list (vLLM: the container; the
+stream wrote ``[`` before its ``)``). Anything else that is not a literal (a name, a call, an
+operator, bytes, an f-string field, a signed dict key) ends the call where it
 stands (arguments as far as they got) and the text from there on is content; vLLM instead
 returns the whole output as content when any part fails, and also when text follows the list
 (we keep the calls and that text as content).
@@ -155,11 +165,37 @@ class PythonicParser(PythonArgsTranscoder):
         return i, False
 
     def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        if self.next_lead == ",":  # (olmo3's calls are lines: vLLM reads no comment there)
+            i = self._gap_comment(st, s, pos, 1)
+            if i >= 0:  # ``, # ...``: the comma is taken, the gap goes on after the comment
+                st.phase = "pcomma"
+                return i, False
         return self._on_head(st, s, pos, out, final)
 
+    def _on_pcomma(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """After ``,`` and a comment: more comments and whitespace, then the next call's name
+        (its header read with no lead) or ``]`` (a trailing comma)."""
+        pos, hold = self._skip_comment(st, s, pos, final)
+        if st.pend == "#":
+            return pos, hold
+        i = self._gap_comment(st, s, pos, 0)
+        if i >= 0:
+            return i, False
+        i = skip_ws(s, pos)
+        if i < len(s) and s[i] == "]" and i < pos + HEADER_LIMIT + 1:
+            st.phase = self.closed_phase
+            return i + 1, False
+        return self._header(st, s, pos, out, final, "", "")
+
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        lead, opt = ((self.list_lead, self.optional_lead) if st.phase == "head"
-                     else (self.next_lead, ""))
+        if st.phase == "head":
+            return self._header(st, s, pos, out, final, self.list_lead, self.optional_lead)
+        return self._header(st, s, pos, out, final, self.next_lead, "")
+
+    def _header(self, st: Work, s: str, pos: int, out: Out, final: bool, lead: str, opt: str
+                ) -> tuple[int, bool]:
+        """A call's header from ``s[pos]`` (``lead`` first: ``[``, ``,`` or none), read in a
+        window of :data:`HEADER_LIMIT` characters: the call starts, or the text is content."""
         limit = HEADER_LIMIT + 1 + len(opt)
         h = parse_header(s[pos : pos + limit], lead, opt, self.ws_after_lead)
         if h.kind == "need":
@@ -187,9 +223,15 @@ class PythonicParser(PythonArgsTranscoder):
         return pos + h.pos, False
 
     def _on_psep(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        pos, hold = self._skip_comment(st, s, pos, final)
+        if st.pend == "#":
+            return pos, hold
         i, run, hold = self._structural_ws(st, s, pos, out, final)
         if hold:
             return pos, True
+        if i < len(s) and s[i] == "#":  # a comment (the run before it is the gap's)
+            st.pend = "#"
+            return i + 1, False
         if i < len(s) and s[i] == ",":
             st.phase = "next"
             return i, False
@@ -200,6 +242,19 @@ class PythonicParser(PythonArgsTranscoder):
         if i < len(s):
             st.phase = "rest"
         return i, False
+
+    # -- comments between calls ----------------------------------------------------------------
+
+    @staticmethod
+    def _gap_comment(st: Work, s: str, pos: int, lead: int) -> int:
+        """A ``#`` after ``lead`` characters (the ``,``) and whitespace, inside the header's
+        window (so a stream, which holds that window, sees it where a batch does): the comment
+        opens (``st.pend``) and the index after the ``#`` is returned, else -1."""
+        i = skip_ws(s, pos + lead)
+        if i < len(s) and s[i] == "#" and i < pos + HEADER_LIMIT + 1:
+            st.pend = "#"
+            return i + 1
+        return -1
 
     def _is_open(self, st: Work) -> bool:
         return st.phase == "pargs"

@@ -29,7 +29,7 @@ a value, ``sep`` ``,`` or a closer, ``key`` a dict key or ``}``, ``colon``, ``kw
 that element held, a token / a string, ``cat`` / ``kcat`` a value / key string closed, its end
 not written); ``tok`` an unfinished bare token; ``key`` a keyword or dict key (JSON) or a held
 element; ``comma`` a ``,`` whose JSON separator is not written yet; ``pend`` ``#`` inside a
-comment (it stands where whitespace may, to the line's end).
+comment (it stands where whitespace may, to the line's end or the block's end marker).
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
+from tito.core.parsers._text import scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools.pythonic_scalars import (
@@ -70,6 +72,9 @@ _CAT = {"cat": "val!", "kcat": "key", "ocat": "first"}
 class PythonArgsTranscoder(PythonStringReader):
     """The ``pargs`` phase: a call's keyword arguments, Python literals, written as JSON."""
 
+    #: what ends a comment: its line's end, or the block's end marker (lfm2, llama4_pythonic)
+    _comment_ends: ClassVar[tuple[str, ...]] = ("\n",)
+
     def _on_pargs(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos
         try:
@@ -101,6 +106,19 @@ class PythonArgsTranscoder(PythonStringReader):
             st.comma = False
             st.phase = "rest"
             return at, False
+
+    def _skip_comment(self, st: Work, s: str, pos: int, final: bool) -> tuple[int, bool]:
+        """Inside a comment (``st.pend`` is ``#``, here or between calls): drop it to its line's
+        end (the newline too) or to the block's end marker (kept: vLLM cuts the block there
+        before it parses it). Nothing of it is kept but a marker's proper prefix (``hold``), so
+        a comment of any length costs no state. ``(pos, hold)``."""
+        if st.pend != "#":
+            return pos, False
+        hit, marker, stop = scan_to(s, self._comment_ends, pos, final)
+        if hit == -1:
+            return stop, stop < len(s)
+        st.pend = ""
+        return (hit + 1 if marker == "\n" else hit), False
 
     def _flush_final(self, st: Work, out: Out) -> None:
         """``final`` with the call open (the output was cut): write what is complete (a number,
@@ -141,12 +159,9 @@ class PythonArgsTranscoder(PythonStringReader):
 
     def _structure(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
-        if st.pend == "#":  # inside a comment: it runs to the line's end
-            j = s.find("\n", i)
-            if j < 0:
-                return n
-            st.pend = ""
-            i = j + 1
+        i, hold = self._skip_comment(st, s, i, final)
+        if st.pend == "#":
+            return -i - 1 if hold else n
         i = skip_ws(s, i)
         if i >= n:
             return n
