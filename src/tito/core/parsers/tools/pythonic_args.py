@@ -159,9 +159,10 @@ class PythonArgsTranscoder(PythonStringReader):
 
     def _structure(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
-        i, hold = self._skip_comment(st, s, i, final)
-        if st.pend == "#":
-            return -i - 1 if hold else n
+        if st.pend == "#":  # inside a comment (the check inline: the per-character path)
+            i, hold = self._skip_comment(st, s, i, final)
+            if st.pend:
+                return -i - 1 if hold else n
         i = skip_ws(s, i)
         if i >= n:
             return n
