@@ -37,6 +37,7 @@ from fuzz_parsers_formats import (
     _invokes_no_tool,
     _markup_named,
     _muse_deviation,
+    _plamo_args_not_json,
     _ws_before_thinking,
     vs1_reasoning,
 )
@@ -124,9 +125,10 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     ``marker_repeated`` (granite: a marker, whitespace, then another marker and its list:
     vLLM's engine bails the first marker to content, the second and its list with it, no call;
     tito keeps the first marker as text and makes the second list's calls),
-    ``args_not_json`` (deepseek_v31, kimi_k2: a call whose arguments do not open as a JSON object,
-    a stray character before the ``{``: vLLM makes the call with that text as its arguments;
-    tito keeps the call's text as content), ``bracket_kinds`` (arguments whose brackets do not match, a ``[`` dropped: tito's O(1)
+    ``args_not_json`` (deepseek_v31, kimi_k2, mistral, plamo3: a call whose arguments do not
+    open as a JSON object, a stray character before the ``{``: vLLM makes the call with that
+    text as its arguments; tito keeps the call's text as content; plamo3's call, its name
+    already sent, is made with ``{}``), ``bracket_kinds`` (arguments whose brackets do not match, a ``[`` dropped: tito's O(1)
     scanner counts brackets, not their kinds, so a ``]`` closing a ``{`` ends the arguments there
     and the rest is content; vLLM's run on to the next marker; a ``]`` dropped in granite's
     list: tito's arguments take the call object's ``}`` and the next list is read, vLLM's batch
@@ -329,6 +331,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         # (as deepseek_v31's: vLLM's engine sends its raw text, seed 109; mistral's
         # ``[ARGS]}``, its ``{`` dropped, is a call with the text to the end, seed 140)
         return "args_not_json"
+    if tool == "plamo3" and _plamo_args_not_json(kind, want, got):
+        return "args_not_json"  # vLLM's arguments are the raw text; tito: {} and the text content
     section = {"jamba": "<tool_calls>", "hunyuan_a13b": "<tool_calls>", "hy_v4": "<tool_calls>",
                "kimi_k3": "<|open|>tools<|sep|>",
                "step3": "<｜tool_calls_begin｜>", "phi4_mini_json": "functools["}.get(tool or "")

@@ -231,3 +231,30 @@ def test_an_inkling_args_value_that_is_no_object_is_inkling_args_not_object(cid:
                      {"1": recorded["stream"]}) == "inkling_args_not_object"
     other = {**got, "calls": [[got["calls"][0][0], '{"x": 1}']]}
     assert deviation(_BY_ID[cid], "args", want, other, {"1": recorded["stream"]}) is None
+
+
+def test_a_plamo3_call_whose_arguments_open_with_no_brace_is_args_not_json() -> None:
+    """Parser fuzz seed 154 (``fuzz/plamo3+plamo3/1``): ``<|plamo:msg|>>{}`` (a stray ``>``):
+    vLLM's engine sends ``>{}`` as the arguments (batch and stream); tito's call has ``{}`` and
+    the text, with the call's end markers, is content (``args_not_json``, as deepseek_v31's,
+    kimi_k2's and mistral's, the call kept: its name was sent). Other arguments, or content
+    beyond that text, are still tito's to answer for."""
+    msg = "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>"
+    end = "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>"
+    text = ("<|plamo:begin_think:plamo|>Let me think.<|plamo:end_think:plamo|>Sure."
+            "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>"
+            f"<|plamo:begin_tool_name:plamo|>get_time<|plamo:end_tool_name:plamo|>{msg}>{{}}{end}"
+            "<|plamo:end_tool_requests:plamo|>")
+    case = {"id": "fuzz/plamo3+plamo3/1", "tool": "plamo3", "reasoning": "plamo3",
+            "tools": [], "text": text}
+    want = {"reasoning": "Let me think.", "content": "Sure.", "calls": [["get_time", ">{}"]]}
+    got = norm(run(case, [10**6]))
+    assert got == {"reasoning": "Let me think.", "content": f"Sure.>{{}}{end}",
+                   "calls": [["get_time", "{}"]]}
+    assert compare(want, got) == ["args", "content"]
+    for kind in compare(want, got):
+        assert deviation(case, kind, want, got, {"1": want}) == "args_not_json"
+    other = {**got, "calls": [["get_time", '{"x": 1}']]}
+    assert deviation(case, "args", want, other, {"1": want}) is None
+    more = {**got, "content": f"Sure.>{{}}{end}extra"}
+    assert deviation(case, "content", {**want, "content": "Sure.!"}, more, {"1": want}) is None

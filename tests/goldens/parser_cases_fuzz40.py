@@ -37,6 +37,11 @@ def _pcall(name: str) -> str:
             "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>")
 
 
+def _pargs(name: str, args: str) -> str:
+    """:func:`_pcall` with the text ``args`` after its arguments marker."""
+    return _pcall(name).replace(f"<|plamo:msg|>{_A}", f"<|plamo:msg|>{args}")
+
+
 #: (tool, reasoning, id, text)
 _CASES: list[tuple[str | None, str | None, str, str]] = [
     # deepseek_v3: a trailing whitespace run of any length is the arguments' (vLLM's regex);
@@ -87,6 +92,18 @@ _CASES: list[tuple[str | None, str | None, str, str]] = [
     ('plamo3', None, 'args_junk_no_args_marker',
      f"a{_PB}{_PR}<|plamo:begin_tool_name:plamo|>get_time<|plamo:end_tool_name:plamo|>x"
      f"<|plamo:end_tool_request:plamo|>{_PR}{_pcall('search')}{_PE}b"),
+    # plamo3: text after the arguments marker that opens no JSON object (``<|plamo:msg|>>{}``, a
+    # stray ``>``; session 48, parser fuzz seed 154, ``plamo3+plamo3/1``): vLLM's engine sends the
+    # raw text as the arguments, not JSON (batch and stream); tito makes the call with ``{}`` and
+    # keeps the text, to the next request, as content (documented: args_not_json)
+    *(('plamo3', None, f'msg_junk_{k}', f"a{_PB}{_PR}{first}{second}{_PE}b")
+      for k, first, second in (
+          ('gt', _pargs('get_weather', '>' + _A), ''), ('text', _pargs('get_time', 'x y'), ''),
+          ('then_call', _pargs('get_weather', '>' + _A), _PR + _pcall('get_time')),
+          ('after_call', _pcall('get_time'), _PR + _pargs('get_weather', 'x{}')))),
+    ('plamo3', 'plamo3', 'msg_junk_gt',
+     f"<|plamo:begin_think:plamo|>ok<|plamo:end_think:plamo|>Sure.{_PB}{_PR}{_pcall('get_time')}"
+     f"{_PR}{_pargs('get_weather', '>{}')}{_PE}"),
 ]
 
 

@@ -61,3 +61,33 @@ _FUZZ40_DEVIATIONS.update({
         _ARGS_JUNK)
     for k, content in (("gt", "a>b"), ("spaced", "a> x  y b"), ("second", "axb"),
                        ("no_args_marker", "axb"))})
+
+#: plamo3's ``<|plamo:msg|>`` followed by text that opens no JSON object (session 48, parser fuzz
+#: seed 154): tito's content is the case's own text (the junk and the call's end markers, from
+#: the case's text), its calls vLLM's with that call's arguments ``{}``
+_PLAMO_ARGS_END = "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>"
+_MSG_JUNK = (
+    "args_not_json + text_after_calls: text after a call's arguments marker that opens no JSON "
+    "object (a stray '>'): vLLM's engine sends the raw text as the arguments, not JSON (batch "
+    "and stream); tito's call, its name already sent, has the arguments {} and the text, to the "
+    "next request, is content (the call's end markers with it, as a broken request's); the text "
+    "after the section is content (vLLM's stream keeps it, its batch drops it)")
+
+
+def _msg_junk(cid: str, junk: str, before: str = "a", after: str = "b") -> tuple[dict, str]:
+    """tito's result for a ``msg_junk`` case: ``junk`` (the raw arguments vLLM sent) is content."""
+    calls = [[n, "{}" if a == junk else a] for n, a in vllm_calls(cid)]
+    assert len([a for _, a in vllm_calls(cid) if a == junk]) == 1
+    reasoning = RECORDED[cid]["batch"]["reasoning"]
+    return {"reasoning": reasoning, "content": before + junk + _PLAMO_ARGS_END + after,
+            "calls": calls}, _MSG_JUNK
+
+
+_FUZZ40_DEVIATIONS.update({
+    "plamo3/fz40_msg_junk_gt": _msg_junk("plamo3/fz40_msg_junk_gt", ">" + _A),
+    "plamo3/fz40_msg_junk_text": _msg_junk("plamo3/fz40_msg_junk_text", "x y"),
+    "plamo3/fz40_msg_junk_then_call": _msg_junk("plamo3/fz40_msg_junk_then_call", ">" + _A),
+    "plamo3/fz40_msg_junk_after_call": _msg_junk("plamo3/fz40_msg_junk_after_call", "x{}"),
+    "plamo3+plamo3/fz40_msg_junk_gt": _msg_junk("plamo3+plamo3/fz40_msg_junk_gt", ">{}",
+                                                before="Sure.", after=""),
+})
