@@ -1257,6 +1257,8 @@ _FRAGMENTS = {
         ":",
         "{",
         "}",
+        "#",  # comments, inside a call and between calls (session 48)
+        "# c)'",
     ],
     "deepseek_v3": [
         DS_BEGIN,
@@ -1325,6 +1327,7 @@ _FRAGMENTS = {
         "text",
         "(",
         ")",
+        "# c",  # a comment: to the line's end or the block's end marker (session 48)
     ],
     "deepseek_v31": [
         DS_BEGIN,
@@ -1447,6 +1450,7 @@ _FRAGMENTS = {
     "lfm2": [
         "<|tool_call_start|>", "<|tool_call_end|>", "[", "]", "f(", "g(", ")", "a=", "n=", "1",
         "'x'", '"y"', ", ", " ", "\n", "text", "<|", "'", '"', "{", "}", ":",  # nested quotes
+        "# c",  # a comment: to the line's end or the block's end marker (session 48)
     ],
     "apertus": [
         "<|tools_prefix|>", "<|tools_suffix|>", "[", "]", "{", "}", '"f": ', '"g":', ", ", " ",
