@@ -23,13 +23,14 @@ from parser_deviations_fuzz39 import _FUZZ39_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz40 import _FUZZ40_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz43 import _FUZZ43_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz44 import _FUZZ44_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz48 import _FUZZ48_DEVIATIONS  # noqa: E402
 from parser_pipeline import norm, run  # noqa: E402
 
 _BY_ID = {c["id"]: c for c in CASES}
 
 
 _SETTLED = {**_FUZZ39_DEVIATIONS, **_FUZZ40_DEVIATIONS, **_FUZZ43_DEVIATIONS,
-            **_FUZZ44_DEVIATIONS}
+            **_FUZZ44_DEVIATIONS, **_FUZZ48_DEVIATIONS}
 
 
 @pytest.mark.parametrize("cid", sorted(_SETTLED))

@@ -49,6 +49,7 @@ from parser_deviations_fuzz40 import _FUZZ40_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz43 import _FUZZ43_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz44 import _FUZZ44_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz45 import _FUZZ45_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz48 import _FUZZ48_DEVIATIONS  # noqa: E402
 from parser_deviations_muse46 import _MUSE46_DEVIATIONS  # noqa: E402
 from parser_cases_fuzz42 import NOT_JSON as _FUZZ42_NOT_JSON  # noqa: E402
 from parser_deviations import (  # noqa: E402
@@ -329,6 +330,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_FUZZ44_DEVIATIONS,  # session 44 (fuzz seed 132: olmo3)
     **_FUZZ45_DEVIATIONS,  # session 45 (ws sweep --pairs seed 68: plamo3)
     **_MUSE46_DEVIATIONS,  # session 46 (fuzz seed 137: muse's quoted names)
+    **_FUZZ48_DEVIATIONS,  # session 48 (fuzz seed 156: qwen3_xml's unclosed key header)
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",
