@@ -1,4 +1,5 @@
-"""Comments between the pythonic family's calls, read as Python's ``ast`` reads them.
+"""Comments between the pythonic family's calls, and whitespace inside a later call's header,
+read as Python's ``ast`` reads them.
 
 Why: vLLM 0.33 parses the list with Python's ``ast``, which skips a comment wherever whitespace
 may stand, so ``[f(a=1), # note\\n g(b=2)]`` is two calls (its stream too, while no quote or
@@ -52,6 +53,9 @@ def _assert_read(tool: str, text: str, want: tuple[str, list[tuple[str, str]]]) 
     "[f(a=1), g(b=2) # c\n]",
     "[f(a=1, # x\n b=2) # y\n, # z\n g()]",
     "[f(a='x # not a comment'), # a comment\n g(b=\"# nor\")]",
+    # whitespace inside a later call's header (Python's reading; parser fuzz seed 158)
+    "[f(a=1), g( b=2), h (c = 3), k(\n), m(\n d\n=\n4\n)]",
+    "[f(), g( b=2)]",
 ])
 def test_a_comment_between_calls_is_skipped(text: str) -> None:
     _assert_read("pythonic", text, ("", _python_calls(text)))
@@ -119,20 +123,28 @@ _VALUE = st.one_of(st.integers(-99, 99).map(str), st.text("ab #)'", max_size=4).
                    st.just("[1, 'x']"))
 
 
+_WS = st.sampled_from(["", "", " ", "\n", " \n  "])
+
+
 @st.composite
-def _call(draw: st.DrawFn) -> str:
+def _call(draw: st.DrawFn, loose: bool = False) -> str:
+    """A call; ``loose`` (a later call of the list): whitespace between its header's tokens."""
     name = draw(st.sampled_from(["f", "get_x", "g2"]))
     keys = draw(st.lists(st.sampled_from(["a", "b", "k_1"]), max_size=3, unique=True))
-    return f"{name}(" + ", ".join(f"{k}={draw(_VALUE)}" for k in keys) + ")"
+    ws = (lambda: draw(_WS)) if loose else (lambda: "")
+    return (f"{name}{ws()}({ws()}" + ", ".join(f"{k}{ws()}={draw(_VALUE)}" for k in keys)
+            + ws() + ")")
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(calls=st.lists(_call(), min_size=1, max_size=4), gaps=st.lists(_GAP, min_size=8,
+@given(calls=st.tuples(_call(), st.lists(_call(loose=True), max_size=3)).map(
+           lambda t: [t[0], *t[1]]), gaps=st.lists(_GAP, min_size=8,
        max_size=8), trailing=st.booleans(), cut=st.integers(0, 10_000), step=st.integers(1, 7))
 def test_any_gaps_read_as_python_reads_them(calls: list[str], gaps: list[str], trailing: bool,
                                             cut: int, step: int) -> None:
-    """A gap after a call's ``)`` and after a ``,`` may hold whitespace and comments (the list's
-    first call follows ``[`` at once: vLLM's regex and tito's header require it)."""
+    """A gap after a call's ``)`` and after a ``,`` may hold whitespace and comments, and a later
+    call's header whitespace between its tokens (the list's first call follows ``[`` at once,
+    its tokens adjacent: vLLM's batch regex and tito's header require it)."""
     text = "[" + calls[0]
     for k, c in enumerate(calls[1:]):
         text += gaps[2 * k] + "," + gaps[2 * k + 1] + c

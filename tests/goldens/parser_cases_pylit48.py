@@ -9,7 +9,10 @@ them. tito ended the list at such a comment (the rest content; a documented devi
 session 45). vLLM's batch path first matches its ``TOOL_CALL_REGEX``, whose ``.*`` spans a
 comment only inside a call with arguments (``[f(), # c\\n g()]`` and a comment after the last
 call are content there, lfm2 excepted); its stream path closes the brackets and quotes it
-counts (a quote or bracket inside a comment breaks it): tito reads what Python reads.
+counts (a quote or bracket inside a comment breaks it): tito reads what Python reads. The same
+holds for whitespace inside a later call's header (``, get (a = 1)``): vLLM's regex spans it
+inside the first call's ``.*`` and its stream reads Python; the first call's header stays
+adjacent, as the regex requires.
 """
 
 from __future__ import annotations
@@ -27,6 +30,12 @@ _LISTS = {
     "comment_trailing_comma": "[get_weather(city='a'), # c\n]",
     "comment_after_last": "[get_weather(city='a'), get_time(zone='b') # c\n]",
     "comment_in_and_between": "[get_weather(city='a', # x\n days=2) # y\n, # z\n get_time()]",
+    # whitespace inside a later call's header, as Python reads it (parser fuzz seed 158,
+    # ``fuzz/pythonic/0``: ``, \nget_weather(\noptions={}...``; tito made it content)
+    "later_ws_paren": "[get_weather(city='a'), get_time( zone='b')]",
+    "later_ws_name": "[get_weather(city='a'), get_time (zone='b'), get_weather(\ncity = 'c')]",
+    "later_ws_closed": "[get_weather(city='a'), get_time( )]",
+    "later_ws_first_no_args": "[get_weather(), get_time( zone='b')]",
 }
 
 #: (tool, id, text); olmo3's calls are lines, and vLLM's olmo3 reads no comment between them

@@ -23,7 +23,9 @@ Phases:
     ``[`` (``head``) or ``,`` (``next``; ``, ]`` ends the list), then ``NAME(``, then ``)``
     (a call without arguments:
     ``{}``) or the first ``KEYWORD=``: the call starts (name sent, arguments ``{"KEYWORD": ``)
-    and the transcoder takes over (``pargs``). A header that does not parse (``[1, 2]``,
+    and the transcoder takes over (``pargs``). The first call's tokens are adjacent (vLLM's
+    regex); a later call's may have whitespace between them (Python's reading, which vLLM's
+    regex spans there). A header that does not parse (``[1, 2]``,
     ``[see the docs]``, ``[f(x)]`` with a positional argument) is content, and so is the rest of
     the output.
 ``pargs``
@@ -86,12 +88,15 @@ class _PyHeader:
     kw: str = ""
 
 
-def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool = False
-                 ) -> _PyHeader:
+def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool = False,
+                 loose: bool = False) -> _PyHeader:
     """``[optional_lead] lead NAME ( [KEYWORD =|)]``: the tokens adjacent, as vLLM's batch
-    ``TOOL_CALL_REGEX`` requires (``[get(a=1)`` is a call, ``[ get(a=1)``, ``[get (a=1)``,
-    ``[get( a=1)``, ``[get(a =1)`` and ``[_get()`` are text); after a ``,`` lead whitespace is
-    allowed (``,\\s*``), and after the optional lead with ``ws_after_lead`` (lfm2)."""
+    ``TOOL_CALL_REGEX`` requires of the list's first call (``[get(a=1)`` is a call, ``[ get(a=1)``,
+    ``[get (a=1)``, ``[get( a=1)``, ``[get(a =1)`` and ``[_get()`` are text); after a ``,`` lead
+    whitespace is allowed (``,\\s*``), and after the optional lead with ``ws_after_lead`` (lfm2).
+    ``loose`` (a later call of the list): whitespace also between the tokens, as Python reads
+    them (vLLM's regex spans a later call inside the first call's ``.*``; its stream reads
+    Python: ``, get (\\n a = 1)`` is a call)."""
     n = len(s)
     i = 0
     if optional_lead:
@@ -113,10 +118,12 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
         return _PyHeader("need") if i == n else _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    name, i = m.group(), m.end()
+    name, i = m.group(), skip_ws(s, m.end()) if loose else m.end()
+    if i == n:
+        return _PyHeader("need")
     if s[i] != "(":
         return _PyHeader("invalid", i)
-    i += 1
+    i = skip_ws(s, i + 1) if loose else i + 1
     if i == n:
         return _PyHeader("need")
     if s[i] == ")":
@@ -126,7 +133,9 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
         return _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    kw, i = m.group(), m.end()
+    kw, i = m.group(), skip_ws(s, m.end()) if loose else m.end()
+    if i == n:
+        return _PyHeader("need")
     if s[i] != "=" or s.startswith("==", i):
         if s[i] == "=" and i + 1 == n:
             return _PyHeader("need")
@@ -185,19 +194,21 @@ class PythonicParser(PythonArgsTranscoder):
         if i < len(s) and s[i] == "]" and i < pos + HEADER_LIMIT + 1:
             st.phase = self.closed_phase
             return i + 1, False
-        return self._header(st, s, pos, out, final, "", "")
+        return self._header(st, s, pos, out, final, "", "", loose=True)
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         if st.phase == "head":
             return self._header(st, s, pos, out, final, self.list_lead, self.optional_lead)
-        return self._header(st, s, pos, out, final, self.next_lead, "")
+        return self._header(st, s, pos, out, final, self.next_lead, "",
+                            loose=self.next_lead == ",")
 
-    def _header(self, st: Work, s: str, pos: int, out: Out, final: bool, lead: str, opt: str
-                ) -> tuple[int, bool]:
+    def _header(self, st: Work, s: str, pos: int, out: Out, final: bool, lead: str, opt: str,
+                loose: bool = False) -> tuple[int, bool]:
         """A call's header from ``s[pos]`` (``lead`` first: ``[``, ``,`` or none), read in a
-        window of :data:`HEADER_LIMIT` characters: the call starts, or the text is content."""
+        window of :data:`HEADER_LIMIT` characters: the call starts, or the text is content;
+        ``loose``: a later call of a list (:func:`parse_header`)."""
         limit = HEADER_LIMIT + 1 + len(opt)
-        h = parse_header(s[pos : pos + limit], lead, opt, self.ws_after_lead)
+        h = parse_header(s[pos : pos + limit], lead, opt, self.ws_after_lead, loose)
         if h.kind == "need":
             rest = len(s) - pos
             if not final and rest <= limit:
