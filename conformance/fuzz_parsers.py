@@ -39,7 +39,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests" / "goldens"), str(ROOT / "conformance")]
 
 from fuzz_parser_cases import FORMATS, REASONING, PAIRS, generate  # noqa: E402
-from fuzz_parsers_classify import _NOT_TITOS, deviation, ids_deviation  # noqa: E402
+from fuzz_parsers_classify import _NOT_TITOS, deviation  # noqa: E402
+from fuzz_parsers_classify_args import ids_deviation  # noqa: E402
 from fuzz_parsers_compare import compare  # noqa: E402
 
 

@@ -25,11 +25,7 @@ from fuzz_parsers_compare import (
     _typed_equal,
     compare,
 )
-from fuzz_parsers_classify_args import (  # (ids_deviation: re-exported for fuzz_parsers)
-    drop_markup_keys,
-    ids_deviation,  # noqa: F401
-    inkling_args_not_object,
-)
+from fuzz_parsers_classify_args import drop_markup_keys, inkling_args_not_object
 from fuzz_parsers_formats import (
     _CALL_CLOSERS,
     _NAME,

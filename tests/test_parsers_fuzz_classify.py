@@ -50,7 +50,7 @@ def test_a_kimi_k2_header_that_reads_on_into_the_next_call_is_args_marker_broken
     """Fuzz seed 40 (``kimi_k2+kimi_k2/1``): call 0's argument marker misspelt, both calls of
     one tool: vLLM's one-token stream has call 0's id run on to call 1's, the calls agree, and
     only the ids differ (the fuzzer flagged ``ids``)."""
-    from fuzz_parsers_classify import ids_deviation
+    from fuzz_parsers_classify_args import ids_deviation
 
     text = ("<think>ok\n\n</think>  <|tool_calls_section_begin|><|tool_call_begin|>"
             "functions.get_weather:0 <|tool_cal_argument_begin|>{\"detailed\": false}"

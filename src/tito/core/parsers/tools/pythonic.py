@@ -175,10 +175,10 @@ class PythonicParser(PythonArgsTranscoder):
 
     def _on_next(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         if self.next_lead == ",":  # (olmo3's calls are lines: vLLM reads no comment there)
-            i = self._gap_comment(st, s, pos, 1)
-            if i >= 0:  # ``, # ...``: the comma is taken, the gap goes on after the comment
-                st.phase = "pcomma"
-                return i, False
+            i = self._gap_end(s, pos, 1)
+            if i >= 0 and s[i] == "#":  # ``, # ...``: the comma is taken, the gap goes on
+                st.pend, st.phase = "#", "pcomma"
+                return i + 1, False
         return self._on_head(st, s, pos, out, final)
 
     def _on_pcomma(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
@@ -187,11 +187,11 @@ class PythonicParser(PythonArgsTranscoder):
         pos, hold = self._skip_comment(st, s, pos, final)
         if st.pend == "#":
             return pos, hold
-        i = self._gap_comment(st, s, pos, 0)
-        if i >= 0:
-            return i, False
-        i = skip_ws(s, pos)
-        if i < len(s) and s[i] == "]" and i < pos + HEADER_LIMIT + 1:
+        i = self._gap_end(s, pos, 0)
+        if i >= 0 and s[i] == "#":
+            st.pend = "#"
+            return i + 1, False
+        if i >= 0 and s[i] == "]":
             st.phase = self.closed_phase
             return i + 1, False
         return self._header(st, s, pos, out, final, "", "", loose=True)
@@ -257,15 +257,12 @@ class PythonicParser(PythonArgsTranscoder):
     # -- comments between calls ----------------------------------------------------------------
 
     @staticmethod
-    def _gap_comment(st: Work, s: str, pos: int, lead: int) -> int:
-        """A ``#`` after ``lead`` characters (the ``,``) and whitespace, inside the header's
-        window (so a stream, which holds that window, sees it where a batch does): the comment
-        opens (``st.pend``) and the index after the ``#`` is returned, else -1."""
+    def _gap_end(s: str, pos: int, lead: int) -> int:
+        """Where the gap after ``lead`` characters (the ``,``) and whitespace ends, if inside
+        the header's window (so a stream, which holds that window, sees a ``#`` or ``]`` there
+        where a batch does), else -1."""
         i = skip_ws(s, pos + lead)
-        if i < len(s) and s[i] == "#" and i < pos + HEADER_LIMIT + 1:
-            st.pend = "#"
-            return i + 1
-        return -1
+        return i if i < len(s) and i < pos + HEADER_LIMIT + 1 else -1
 
     def _is_open(self, st: Work) -> bool:
         return st.phase == "pargs"
