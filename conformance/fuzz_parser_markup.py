@@ -48,17 +48,23 @@ def _llama3(rng, calls):
 #: arguments and before another call, where vLLM's batch regex spans them too (its ``.*``),
 #: and without quotes or brackets, which break its stream's bracket counting
 _GAP_COMMENTS = (", # next call\n", " # one more\n, ", ",  # a, b = 1\n    ", ",# x\n# y\n")
+#: comments inside a later call's header (session 49), under the same conditions
+_HEADER_COMMENTS = (" # the call\n", "  # a = 1\n  ")
 
 
 def _pythonic_list(calls, adjacent: bool = True):
     spell = random.Random(repr(calls))  # its own: the seed's other draws stay
     gaps = random.Random("gaps" + repr(calls))  # (the same: spellings stay as they were)
+    heads = random.Random("heads" + repr(calls))  # (the same)
     out = "["
     for j, (n, a) in enumerate(calls):
+        head = ""
         if j:
             out += (gaps.choice(_GAP_COMMENTS) if calls[j - 1][1] and gaps.random() < 0.15
                     else ", ")
-        out += f"{n}(" + ", ".join(f"{k}={py_spelt(v, spell, adjacent)}" for k, v in a.items()) + ")"
+            if calls[j - 1][1] and heads.random() < 0.1:
+                head = heads.choice(_HEADER_COMMENTS)
+        out += f"{n}({head}" + ", ".join(f"{k}={py_spelt(v, spell, adjacent)}" for k, v in a.items()) + ")"
     return out + "]"
 
 

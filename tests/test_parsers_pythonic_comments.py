@@ -56,6 +56,8 @@ def _assert_read(tool: str, text: str, want: tuple[str, list[tuple[str, str]]]) 
     # whitespace inside a later call's header (Python's reading; parser fuzz seed 158)
     "[f(a=1), g( b=2), h (c = 3), k(\n), m(\n d\n=\n4\n)]",
     "[f(), g( b=2)]",
+    # comments inside a later call's header (Python's reading, vLLM's too)
+    "[f(a=1), g( # c\n b=2), h # it's (\n (c # d\n = 3), k( # e\n ), m(n= # f\n 4)]",
 ])
 def test_a_comment_between_calls_is_skipped(text: str) -> None:
     _assert_read("pythonic", text, ("", _python_calls(text)))
@@ -76,6 +78,11 @@ def test_the_block_s_end_marker_ends_a_comment(tool: str, start: str, end: str) 
     _assert_read(tool, start + "[f(a=1), # c" + end + "Done.", (end + "Done.", [("f", '{"a": 1}')]))
     _assert_read(tool, start + "[f(a=1) # c" + end + "Done.", (end + "Done.", [("f", '{"a": 1}')]))
     _assert_read(tool, start + "[f(a=1, # c" + end + "Done.", (end + "Done.", [("f", '{"a": 1')]))
+    # inside a later call's header: the header ends at the marker, and does not parse
+    _assert_read(tool, start + "[f(a=1), g( # c" + end + "Done.",
+                 (", g( # c" + end + "Done.", [("f", '{"a": 1}')]))
+    listed = "[f(a=1), g( # c\n b=2)]"
+    _assert_read(tool, start + listed + end + " Done.", (" Done.", _python_calls(listed)))
 
 
 def test_a_comment_cut_by_the_end_of_the_output() -> None:
@@ -114,6 +121,16 @@ def test_a_hash_past_the_header_s_window_is_text() -> None:
     _assert_read("pythonic", far, (far[len("[f(a=1)"):], [("f", '{"a": 1}')]))
 
 
+def test_a_comment_in_a_header_past_its_window_is_text() -> None:
+    """A later call's header, comments included, is read in its window of
+    :data:`HEADER_LIMIT` characters (the stream holds no more): a comment that ends inside it
+    is skipped, one that runs past it makes the header content, in every chunking."""
+    near = "[f(a=1), g( # " + "c" * (HEADER_LIMIT - 20) + "\n b=2)]"
+    _assert_read("pythonic", near, ("", _python_calls(near)))
+    far = "[f(a=1), g( # " + "c" * (HEADER_LIMIT + 10) + "\n b=2)]"
+    _assert_read("pythonic", far, (far[len("[f(a=1)"):], [("f", '{"a": 1}')]))
+
+
 # -- the property: any calls, any gaps of whitespace and comments, any chunking ----------------
 
 _COMMENT = st.text(st.sampled_from("ab #'\"()[]{},=\\é\t"), max_size=12).map(lambda t: "#" + t)
@@ -124,14 +141,17 @@ _VALUE = st.one_of(st.integers(-99, 99).map(str), st.text("ab #)'", max_size=4).
 
 
 _WS = st.sampled_from(["", "", " ", "\n", " \n  "])
+#: a later call's header: whitespace and comments between its tokens
+_HEADER_GAP = st.one_of(_WS, _COMMENT.map(lambda c: " " + c + "\n"))
 
 
 @st.composite
 def _call(draw: st.DrawFn, loose: bool = False) -> str:
-    """A call; ``loose`` (a later call of the list): whitespace between its header's tokens."""
+    """A call; ``loose`` (a later call of the list): whitespace and comments between its
+    header's tokens."""
     name = draw(st.sampled_from(["f", "get_x", "g2"]))
     keys = draw(st.lists(st.sampled_from(["a", "b", "k_1"]), max_size=3, unique=True))
-    ws = (lambda: draw(_WS)) if loose else (lambda: "")
+    ws = (lambda: draw(_HEADER_GAP)) if loose else (lambda: "")
     return (f"{name}{ws()}({ws()}" + ", ".join(f"{k}{ws()}={draw(_VALUE)}" for k in keys)
             + ws() + ")")
 

@@ -36,6 +36,7 @@ import parser_cases_pylit45 as _parser_cases_pylit45  # session 45: Python liter
 import parser_cases_muse46 as _parser_cases_muse46  # session 46: muse's quoted names
 import parser_cases_pylit46 as _parser_cases_pylit46  # session 46: signed parentheses
 import parser_cases_pylit48 as _parser_cases_pylit48  # session 48: comments between calls
+import parser_cases_pylit49 as _parser_cases_pylit49  # session 49: comments in headers
 
 WEATHER = {
     "type": "function",
@@ -1649,6 +1650,7 @@ CASES: list[dict] = [
     *_parser_cases_muse46.cases(),  # issue 10: muse's quoted names (session 46)
     *_parser_cases_pylit46.cases(),  # issue 10: a sign over parentheses (session 46)
     *_parser_cases_pylit48.cases(),  # issue 10: comments between calls (session 48)
+    *_parser_cases_pylit49.cases(),  # issue 10: comments in a later header (session 49)
 ]
 
 #: render's ``reasoning_ended`` (vLLM: the reasoning parser's ``is_reasoning_end`` on the prompt

@@ -44,6 +44,8 @@ the list with it). It is dropped as it comes (``pend`` is ``#``; nothing of it i
 length costs no state) to its line's end, the newline too, or to the block's end marker of a
 format that has one (lfm2, llama4_pythonic: kept, vLLM cuts the block there first). Decided at
 the ``#`` alone: the gap before it is dropped even when text, not a call, follows the comment.
+Inside a later call's header (``, g( # c\\n b=2)``) a comment is skipped with the header's
+whitespace, within its window (:func:`parse_header`); the first call's header stays adjacent.
 ``rest``
     Content until the end.
 
@@ -88,16 +90,40 @@ class _PyHeader:
     kw: str = ""
 
 
+def skip_gap(s: str, i: int, comment_ends: tuple[str, ...]) -> int:
+    """Index of the first character at or after ``i`` that is neither whitespace nor in a
+    comment (``#`` to its line's end, the newline too, or to a block's end marker in
+    ``comment_ends``, which is not skipped); ``len(s)`` while the text ends inside one."""
+    n = len(s)
+    while True:
+        i = skip_ws(s, i)
+        if i == n or s[i] != "#":
+            return i
+        hit, end = n, "\n"
+        for e in comment_ends:
+            k = s.find(e, i + 1, hit)
+            if k != -1:
+                hit, end = k, e
+        if hit == n or end != "\n":
+            return hit
+        i = hit + 1
+
+
 def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool = False,
-                 loose: bool = False) -> _PyHeader:
+                 loose: tuple[str, ...] = ()) -> _PyHeader:
     """``[optional_lead] lead NAME ( [KEYWORD =|)]``: the tokens adjacent, as vLLM's batch
     ``TOOL_CALL_REGEX`` requires of the list's first call (``[get(a=1)`` is a call, ``[ get(a=1)``,
     ``[get (a=1)``, ``[get( a=1)``, ``[get(a =1)`` and ``[_get()`` are text); after a ``,`` lead
     whitespace is allowed (``,\\s*``), and after the optional lead with ``ws_after_lead`` (lfm2).
-    ``loose`` (a later call of the list): whitespace also between the tokens, as Python reads
-    them (vLLM's regex spans a later call inside the first call's ``.*``; its stream reads
-    Python: ``, get (\\n a = 1)`` is a call)."""
+    ``loose`` (a later call of the list: the format's comment ends): whitespace and comments
+    also between the tokens, as Python reads them (vLLM's regex spans a later call inside the
+    first call's ``.*``; its stream reads Python: ``, get ( # c\\n a = 1)`` is a call). A
+    comment longer than the header's window makes the header text, as a long name does."""
     n = len(s)
+
+    def gap(k: int) -> int:
+        return skip_gap(s, k, loose) if loose else k
+
     i = 0
     if optional_lead:
         j = match_lead(s, i, optional_lead)
@@ -118,12 +144,12 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
         return _PyHeader("need") if i == n else _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    name, i = m.group(), skip_ws(s, m.end()) if loose else m.end()
+    name, i = m.group(), gap(m.end())
     if i == n:
         return _PyHeader("need")
     if s[i] != "(":
         return _PyHeader("invalid", i)
-    i = skip_ws(s, i + 1) if loose else i + 1
+    i = gap(i + 1)
     if i == n:
         return _PyHeader("need")
     if s[i] == ")":
@@ -133,7 +159,7 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
         return _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    kw, i = m.group(), skip_ws(s, m.end()) if loose else m.end()
+    kw, i = m.group(), gap(m.end())
     if i == n:
         return _PyHeader("need")
     if s[i] != "=" or s.startswith("==", i):
@@ -194,16 +220,16 @@ class PythonicParser(PythonArgsTranscoder):
         if i >= 0 and s[i] == "]":
             st.phase = self.closed_phase
             return i + 1, False
-        return self._header(st, s, pos, out, final, "", "", loose=True)
+        return self._header(st, s, pos, out, final, "", "", loose=self._comment_ends)
 
     def _on_head(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         if st.phase == "head":
             return self._header(st, s, pos, out, final, self.list_lead, self.optional_lead)
         return self._header(st, s, pos, out, final, self.next_lead, "",
-                            loose=self.next_lead == ",")
+                            loose=self._comment_ends if self.next_lead == "," else ())
 
     def _header(self, st: Work, s: str, pos: int, out: Out, final: bool, lead: str, opt: str,
-                loose: bool = False) -> tuple[int, bool]:
+                loose: tuple[str, ...] = ()) -> tuple[int, bool]:
         """A call's header from ``s[pos]`` (``lead`` first: ``[``, ``,`` or none), read in a
         window of :data:`HEADER_LIMIT` characters: the call starts, or the text is content;
         ``loose``: a later call of a list (:func:`parse_header`)."""

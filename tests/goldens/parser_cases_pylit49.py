@@ -1,0 +1,41 @@
+"""Parser cases: comments inside a later call's header in the pythonic family (issue 10,
+session 49), as fixed cases.
+
+A module of its own (``parser_cases.CASES`` includes it). Expected outputs are recorded from
+vLLM 0.33's classes (``record_parsers.py`` with the ids' prefixes: they hold ``/py49_``).
+vLLM parses the list with Python's ``ast``, which skips a comment wherever whitespace may
+stand, inside a call's header too: ``[f(a=1), g( # c\\n b=2)]`` is two calls (its batch's
+``TOOL_CALL_REGEX`` spans a later call inside the first call's ``.*``). tito made a later
+header with a comment content (session 48's note). The first call's header stays adjacent,
+as the regex requires.
+"""
+
+from __future__ import annotations
+
+from parser_cases_muse import TOOLS
+from parser_cases_pylit45 import _BLOCKS
+
+_LISTS = {
+    "header_comment_paren": "[get_weather(city='a'), get_time( # c\n zone='b')]",
+    "header_comment_name": "[get_weather(city='a'), get_time # c\n (zone='b')]",
+    "header_comment_key": "[get_weather(city='a'), get_time(zone # c\n ='b')]",
+    "header_comment_value": "[get_weather(city='a'), get_time(zone= # c\n 'b')]",
+    "header_comment_closed": "[get_weather(city='a'), get_time( # c\n )]",
+    "header_comment_lines": "[get_weather(city='a'), # x\n get_time( # c\n  # d\n zone='b')]",
+    # a quote and a bracket inside: vLLM's stream breaks its bracket counting there (one
+    # call); its batch and Python read both
+    "header_comment_quote": "[get_weather(city='a'), get_time( # it's (\n zone='b')]",
+}
+
+#: (tool, id, text); olmo3's calls are lines, and vLLM's olmo3 reads no comment between them
+_CASES: list[tuple[str, str, str]] = [
+    (tool, name, before + text + after)
+    for tool, (before, after) in _BLOCKS.items() if tool != "olmo3"
+    for name, text in _LISTS.items()
+]
+
+
+def cases() -> list[dict]:
+    """The cases, ids ``TOOL/py49_NAME``."""
+    return [{"id": f"{tool}/py49_{name}", "tool": tool, "reasoning": None, "tools": TOOLS,
+             "text": text} for tool, name, text in _CASES]
