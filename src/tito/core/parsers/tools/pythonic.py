@@ -121,9 +121,6 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
     comment longer than the header's window makes the header text, as a long name does."""
     n = len(s)
 
-    def gap(k: int) -> int:
-        return skip_gap(s, k, loose) if loose else k
-
     i = 0
     if optional_lead:
         j = match_lead(s, i, optional_lead)
@@ -144,12 +141,12 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
         return _PyHeader("need") if i == n else _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    name, i = m.group(), gap(m.end())
+    name, i = m.group(), skip_gap(s, m.end(), loose) if loose else m.end()
     if i == n:
         return _PyHeader("need")
     if s[i] != "(":
         return _PyHeader("invalid", i)
-    i = gap(i + 1)
+    i = skip_gap(s, i + 1, loose) if loose else i + 1
     if i == n:
         return _PyHeader("need")
     if s[i] == ")":
@@ -159,7 +156,7 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
         return _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    kw, i = m.group(), gap(m.end())
+    kw, i = m.group(), skip_gap(s, m.end(), loose) if loose else m.end()
     if i == n:
         return _PyHeader("need")
     if s[i] != "=" or s.startswith("==", i):
