@@ -58,6 +58,8 @@ def _assert_read(tool: str, text: str, want: tuple[str, list[tuple[str, str]]]) 
     "[f(), g( b=2)]",
     # comments inside a later call's header (Python's reading, vLLM's too)
     "[f(a=1), g( # c\n b=2), h # it's (\n (c # d\n = 3), k( # e\n ), m(n= # f\n 4)]",
+    # a lone carriage return ends a comment's line too, as Python's tokenizer reads it
+    "[f(a=1, # c\r b=2), # d\r g( # e\r c=3) # f\r\n]",
 ])
 def test_a_comment_between_calls_is_skipped(text: str) -> None:
     _assert_read("pythonic", text, ("", _python_calls(text)))
@@ -134,15 +136,17 @@ def test_a_comment_in_a_header_past_its_window_is_text() -> None:
 # -- the property: any calls, any gaps of whitespace and comments, any chunking ----------------
 
 _COMMENT = st.text(st.sampled_from("ab #'\"()[]{},=\\é\t"), max_size=12).map(lambda t: "#" + t)
+#: a comment's line end, as Python's tokenizer reads one
+_EOL = st.sampled_from(["\n", "\r", "\r\n"])
 _GAP = st.lists(st.one_of(st.sampled_from([" ", "\n", "  ", "\t"]),
-                          _COMMENT.map(lambda c: c + "\n")), max_size=3).map("".join)
+                          st.tuples(_COMMENT, _EOL).map("".join)), max_size=3).map("".join)
 _VALUE = st.one_of(st.integers(-99, 99).map(str), st.text("ab #)'", max_size=4).map(repr),
                    st.just("[1, 'x']"))
 
 
 _WS = st.sampled_from(["", "", " ", "\n", " \n  "])
 #: a later call's header: whitespace and comments between its tokens
-_HEADER_GAP = st.one_of(_WS, _COMMENT.map(lambda c: " " + c + "\n"))
+_HEADER_GAP = st.one_of(_WS, st.tuples(_COMMENT, _EOL).map(lambda t: " " + "".join(t)))
 
 
 @st.composite

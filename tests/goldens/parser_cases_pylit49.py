@@ -7,7 +7,8 @@ vLLM parses the list with Python's ``ast``, which skips a comment wherever white
 stand, inside a call's header too: ``[f(a=1), g( # c\\n b=2)]`` is two calls (its batch's
 ``TOOL_CALL_REGEX`` spans a later call inside the first call's ``.*``). tito made a later
 header with a comment content (session 48's note). The first call's header stays adjacent,
-as the regex requires.
+as the regex requires. A lone ``\\r`` ends a comment's line as ``\\n`` does (Python's
+tokenizer; tito's comments ran to a ``\\n``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ _LISTS = {
     # a quote and a bracket inside: vLLM's stream breaks its bracket counting there (one
     # call); its batch and Python read both
     "header_comment_quote": "[get_weather(city='a'), get_time( # it's (\n zone='b')]",
+    # a lone carriage return ends a comment (Python's tokenizer; tito read only "\n")
+    "comment_cr": "[get_weather(city='a', # c\r days=2), # d\r get_time( # e\r zone='b')]",
 }
 
 #: (tool, id, text); olmo3's calls are lines, and vLLM's olmo3 reads no comment between them

@@ -35,6 +35,7 @@ from typing import ClassVar
 
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools.pythonic import PythonicParser
+from tito.core.parsers.tools.pythonic_args import LINE_ENDS
 
 START = "<|tool_call_start|>"
 END = "<|tool_call_end|>"
@@ -49,7 +50,7 @@ class Lfm2Parser(PythonicParser):
     closed_phase: ClassVar[str] = "pyend"
     ws_after_lead: ClassVar[bool] = True  # vLLM strips the block's text
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
-    _comment_ends: ClassVar[tuple[str, ...]] = ("\n", END)
+    _comment_ends: ClassVar[tuple[str, ...]] = (*LINE_ENDS, END)
     nested_quotes: ClassVar[bool] = True  # vLLM's requote repair (module header)
 
     def _on_text(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:

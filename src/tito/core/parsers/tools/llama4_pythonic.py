@@ -26,6 +26,7 @@ from typing import ClassVar
 
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools.pythonic import PythonicParser
+from tito.core.parsers.tools.pythonic_args import LINE_ENDS
 
 START = "<|python_start|>"
 END = "<|python_end|>"
@@ -37,7 +38,7 @@ class Llama4PythonicParser(PythonicParser):
     optional_lead: ClassVar[str] = START
     closed_phase: ClassVar[str] = "pyend"
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
-    _comment_ends: ClassVar[tuple[str, ...]] = ("\n", END)
+    _comment_ends: ClassVar[tuple[str, ...]] = (*LINE_ENDS, END)
 
     def _on_pyend(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         return self._closing_marker(st, s, pos, out, final, END, "rest")

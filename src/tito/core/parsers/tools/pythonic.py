@@ -41,8 +41,9 @@ Phases:
 Comments: a ``#`` where whitespace may stand between calls (after a call's ``)``, after a
 ``,`` within the header's window) opens a comment, as Python's ``ast`` reads it (vLLM parses
 the list with it). It is dropped as it comes (``pend`` is ``#``; nothing of it is kept, so any
-length costs no state) to its line's end, the newline too, or to the block's end marker of a
-format that has one (lfm2, llama4_pythonic: kept, vLLM cuts the block there first). Decided at
+length costs no state) to its line's end (``\\n`` or a lone ``\\r``, as Python's tokenizer
+reads one), the newline too, or to the block's end marker of a format that has one (lfm2,
+llama4_pythonic: kept, vLLM cuts the block there first). Decided at
 the ``#`` alone: the gap before it is dropped even when text, not a call, follows the comment.
 Inside a later call's header (``, g( # c\\n b=2)``) a comment is skipped with the header's
 whitespace, within its window (:func:`parse_header`); the first call's header stays adjacent.
@@ -76,7 +77,7 @@ from typing import ClassVar
 from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import match_lead, skip_ws
-from tito.core.parsers.tools.pythonic_args import PythonArgsTranscoder
+from tito.core.parsers.tools.pythonic_args import LINE_ENDS, PythonArgsTranscoder
 
 #: a name or keyword as vLLM's regex reads one: a letter first (``[a-zA-Z]+\w*``)
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -92,19 +93,20 @@ class _PyHeader:
 
 def skip_gap(s: str, i: int, comment_ends: tuple[str, ...]) -> int:
     """Index of the first character at or after ``i`` that is neither whitespace nor in a
-    comment (``#`` to its line's end, the newline too, or to a block's end marker in
-    ``comment_ends``, which is not skipped); ``len(s)`` while the text ends inside one."""
+    comment (``#`` to its line's end, :data:`.LINE_ENDS`, the newline too, or to a block's
+    end marker in ``comment_ends``, which is not skipped); ``len(s)`` while the text ends
+    inside one."""
     n = len(s)
     while True:
         i = skip_ws(s, i)
         if i == n or s[i] != "#":
             return i
-        hit, end = n, "\n"
+        hit = n
         for e in comment_ends:
             k = s.find(e, i + 1, hit)
             if k != -1:
-                hit, end = k, e
-        if hit == n or end != "\n":
+                hit = k
+        if hit == n or s[hit] not in LINE_ENDS:
             return hit
         i = hit + 1
 

@@ -55,6 +55,8 @@ from tito.core.parsers.tools.pythonic_strings import (
 )
 
 MAX_DEPTH = 63  # ToolState.stack holds at most this many containers
+#: what ends a comment's line, as Python's tokenizer reads a line's end (a lone ``\r`` too)
+LINE_ENDS = ("\n", "\r")
 
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_.]+")
 _CLOSER = {"(": ")", "[": "]", "{": "}", "t": ")", "s": "}", "?": "}", "p": ")"}
@@ -73,7 +75,7 @@ class PythonArgsTranscoder(PythonStringReader):
     """The ``pargs`` phase: a call's keyword arguments, Python literals, written as JSON."""
 
     #: what ends a comment: its line's end, or the block's end marker (lfm2, llama4_pythonic)
-    _comment_ends: ClassVar[tuple[str, ...]] = ("\n",)
+    _comment_ends: ClassVar[tuple[str, ...]] = LINE_ENDS
 
     def _on_pargs(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos
@@ -118,7 +120,7 @@ class PythonArgsTranscoder(PythonStringReader):
         if hit == -1:
             return stop, stop < len(s)
         st.pend = ""
-        return (hit + 1 if marker == "\n" else hit), False
+        return (hit + 1 if marker in LINE_ENDS else hit), False
 
     def _flush_final(self, st: Work, out: Out) -> None:
         """``final`` with the call open (the output was cut): write what is complete (a number,
