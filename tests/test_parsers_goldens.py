@@ -34,6 +34,7 @@ from parser_deviations_glm_reopen import _GLM_REOPEN_DEVIATIONS  # noqa: E402
 from parser_deviations_pylit45 import _PYLIT45_DEVIATIONS  # noqa: E402 (their calls are cut: not JSON)
 from parser_deviations_pylit46 import _PYLIT46_DEVIATIONS  # noqa: E402 (the same)
 from parser_deviations_pylit48 import deviations as _pylit48_deviations  # noqa: E402
+from parser_deviations_pylit49 import deviations as _pylit49_deviations  # noqa: E402
 from parser_deviations_stray_markup import NOT_JSON as _STRAY_NOT_JSON  # noqa: E402
 from parser_deviations_stray_markup import _STRAY_MARKUP_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz_residue import NOT_JSON as _RESIDUE_NOT_JSON  # noqa: E402
@@ -318,6 +319,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_PYLIT45_DEVIATIONS,  # session 45: pythonic literals vLLM refuses
     **_PYLIT46_DEVIATIONS,  # session 46: a sign over no number
     **_pylit48_deviations(RECORDED),  # session 48: comments between calls
+    **_pylit49_deviations(RECORDED),  # session 49: identifiers Python refuses
     **_STRAY_MARKUP_DEVIATIONS,  # issue 10: fuzz_parsers seeds 9-14's residue
     **_RESIDUE_DEVIATIONS,  # fuzz_parsers' residue after them (session 33)
     **_FUZZ36_DEVIATIONS,  # fuzz_parsers seeds 23, 24, 106+ (session 36)

@@ -8,7 +8,9 @@ stand, inside a call's header too: ``[f(a=1), g( # c\\n b=2)]`` is two calls (it
 ``TOOL_CALL_REGEX`` spans a later call inside the first call's ``.*``). tito made a later
 header with a comment content (session 48's note). The first call's header stays adjacent,
 as the regex requires. A lone ``\\r`` ends a comment's line as ``\\n`` does (Python's
-tokenizer; tito's comments ran to a ``\\n``).
+tokenizer; tito's comments ran to a ``\\n``). Names and keywords are Python identifiers of
+any script (``città=``, NFKC-normalised), the first call's with an ASCII letter first (the
+regex's ``[a-zA-Z]+\\w*``); tito read ASCII ones only.
 """
 
 from __future__ import annotations
@@ -28,6 +30,15 @@ _LISTS = {
     "header_comment_quote": "[get_weather(city='a'), get_time( # it's (\n zone='b')]",
     # a lone carriage return ends a comment (Python's tokenizer; tito read only "\n")
     "comment_cr": "[get_weather(city='a', # c\r days=2), # d\r get_time( # e\r zone='b')]",
+    # names and keywords in other scripts (Python identifiers; tito read ASCII ones only): the
+    # first call's an ASCII letter first (vLLM's batch regex), the others any identifier
+    "ident_kw_first": "[get_weather(città='Roma')]",
+    "ident_kw_later": "[get_weather(city='a', größe=2, Ünit='c')]",
+    "ident_later_call": "[get_weather(city='a'), get_time(名前='x', _tz=1)]",
+    "ident_nfkc": "[get_weather(city='a', ｄａｙｓ=2), get_time(ﬁle=1)]",
+    "ident_name": "[get_wéather(city='a')]",
+    "ident_kw_first_cjk": "[get_weather(名前='x')]",
+    "ident_not_python": "[get_weather(city='a'), get_time(a²=1)]",
 }
 
 #: (tool, id, text); olmo3's calls are lines, and vLLM's olmo3 reads no comment between them

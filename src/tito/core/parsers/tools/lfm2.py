@@ -30,12 +30,14 @@ where vLLM reads adjacent literals (``"xy"``) when the block parses as written.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools.pythonic import PythonicParser
 from tito.core.parsers.tools.pythonic_args import LINE_ENDS
+from tito.core.parsers.tools.pythonic_scalars import PY_IDENT
 
 START = "<|tool_call_start|>"
 END = "<|tool_call_end|>"
@@ -49,6 +51,7 @@ class Lfm2Parser(PythonicParser):
     optional_lead: ClassVar[str] = START
     closed_phase: ClassVar[str] = "pyend"
     ws_after_lead: ClassVar[bool] = True  # vLLM strips the block's text
+    first_ident: ClassVar[re.Pattern[str]] = PY_IDENT  # vLLM's regex is ``\[.*\]$``: ast's names
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
     _comment_ends: ClassVar[tuple[str, ...]] = (*LINE_ENDS, END)
     nested_quotes: ClassVar[bool] = True  # vLLM's requote repair (module header)

@@ -25,9 +25,11 @@ Phases:
     ``{}``) or the first ``KEYWORD=``: the call starts (name sent, arguments ``{"KEYWORD": ``)
     and the transcoder takes over (``pargs``). The first call's tokens are adjacent (vLLM's
     regex); a later call's may have whitespace between them (Python's reading, which vLLM's
-    regex spans there). A header that does not parse (``[1, 2]``,
-    ``[see the docs]``, ``[f(x)]`` with a positional argument) is content, and so is the rest of
-    the output.
+    regex spans there). Names and keywords are Python identifiers of any script (``città=``,
+    NFKC-normalised as Python's tokenizer does), the first call's with an ASCII letter first
+    (the regex's ``[a-zA-Z]+\\w*``; lfm2's regex is ``\\[.*\\]$``, so its first call takes
+    any). A header that does not parse (``[1, 2]``, ``[see the docs]``, ``[f(x)]`` with a
+    positional argument) is content, and so is the rest of the output.
 ``pargs``
     The transcoder (:mod:`.pythonic_args`, whose header states its state fields; strings:
     :mod:`.pythonic_strings`). The call's ``)`` writes ``}`` and goes to ``psep``.
@@ -78,9 +80,8 @@ from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import match_lead, skip_ws
 from tito.core.parsers.tools.pythonic_args import LINE_ENDS, PythonArgsTranscoder
+from tito.core.parsers.tools.pythonic_scalars import FIRST_IDENT, PY_IDENT, py_name
 
-#: a name or keyword as vLLM's regex reads one: a letter first (``[a-zA-Z]+\w*``)
-_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,8 @@ def skip_gap(s: str, i: int, comment_ends: tuple[str, ...]) -> int:
 
 
 def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool = False,
-                 loose: tuple[str, ...] = ()) -> _PyHeader:
+                 loose: tuple[str, ...] = (), first_ident: re.Pattern[str] = FIRST_IDENT
+                 ) -> _PyHeader:
     """``[optional_lead] lead NAME ( [KEYWORD =|)]``: the tokens adjacent, as vLLM's batch
     ``TOOL_CALL_REGEX`` requires of the list's first call (``[get(a=1)`` is a call, ``[ get(a=1)``,
     ``[get (a=1)``, ``[get( a=1)``, ``[get(a =1)`` and ``[_get()`` are text); after a ``,`` lead
@@ -138,12 +140,16 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
     i = j if lead == "[" else skip_ws(s, j)
     if lead == "," and s.startswith("]", i):
         return _PyHeader("end", i + 1)  # a trailing comma: "[f(), ]"
-    m = _IDENT.match(s, i)
+    ident = PY_IDENT if loose else first_ident
+    m = ident.match(s, i)
     if m is None:
         return _PyHeader("need") if i == n else _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    name, i = m.group(), skip_gap(s, m.end(), loose) if loose else m.end()
+    name = m.group()
+    if not name.isascii() and (name := py_name(name)) is None:  # type: ignore[assignment]
+        return _PyHeader("invalid", i)
+    i = skip_gap(s, m.end(), loose) if loose else m.end()
     if i == n:
         return _PyHeader("need")
     if s[i] != "(":
@@ -153,12 +159,15 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
         return _PyHeader("need")
     if s[i] == ")":
         return _PyHeader("closed", i + 1, name)
-    m = _IDENT.match(s, i)
+    m = ident.match(s, i)
     if m is None:
         return _PyHeader("invalid", i)
     if m.end() == n:
         return _PyHeader("need")
-    kw, i = m.group(), skip_gap(s, m.end(), loose) if loose else m.end()
+    kw = m.group()
+    if not kw.isascii() and (kw := py_name(kw)) is None:  # type: ignore[assignment]
+        return _PyHeader("invalid", i)
+    i = skip_gap(s, m.end(), loose) if loose else m.end()
     if i == n:
         return _PyHeader("need")
     if s[i] != "=" or s.startswith("==", i):
@@ -183,6 +192,8 @@ class PythonicParser(PythonArgsTranscoder):
     next_lead: ClassVar[str] = ","
     #: whitespace may stand between the optional lead and the list (lfm2)
     ws_after_lead: ClassVar[bool] = False
+    #: the first call's names: vLLM's batch regex's (lfm2's reads Python's)
+    first_ident: ClassVar[re.Pattern[str]] = FIRST_IDENT
 
     # -- outer phases --------------------------------------------------------------------------
 
@@ -233,7 +244,8 @@ class PythonicParser(PythonArgsTranscoder):
         window of :data:`HEADER_LIMIT` characters: the call starts, or the text is content;
         ``loose``: a later call of a list (:func:`parse_header`)."""
         limit = HEADER_LIMIT + 1 + len(opt)
-        h = parse_header(s[pos : pos + limit], lead, opt, self.ws_after_lead, loose)
+        h = parse_header(s[pos : pos + limit], lead, opt, self.ws_after_lead, loose,
+                         self.first_ident)
         if h.kind == "need":
             rest = len(s) - pos
             if not final and rest <= limit:

@@ -9,8 +9,9 @@ Values, as vLLM 0.33's ``tool_parsers.utils.get_parameter_value`` reads Python's
 strings (adjacent literals are one string, ``'a' 'b'``: ``"ab"``), numbers (a sign run folds,
 ``- 1`` and ``--1`` too; a sign's operand may be parenthesised, ``-(1)``, ``-(-(2))``: one
 token, :func:`~.pythonic_scalars.unparen`), ``True`` / ``False`` / ``None`` and ``true`` /
-``false`` / ``null``, lists, dicts with literal keys, and tuples and sets as JSON lists. Written as
-``json.dumps(arguments, ensure_ascii=False)`` writes them (``", "`` and ``": "``).
+``false`` / ``null``, lists, dicts with literal keys, and tuples and sets as JSON lists, under
+keywords that are Python identifiers of any script (``città=``, NFKC-normalised as Python's).
+Written as ``json.dumps(arguments, ensure_ascii=False)`` writes them (``", "``, ``": "``).
 
 A ``{`` is a dict or a set, a ``(`` a tuple or a parenthesised value (``(1)`` is ``1``): which
 shows at the first element's end (``:`` a dict; ``,`` or the closer a set / ``(1)``; a ``(``'s
@@ -42,11 +43,7 @@ from typing import ClassVar
 from tito.core.parsers._text import scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
-from tito.core.parsers.tools.pythonic_scalars import (
-    grown_token,
-    key_text,
-    value_text,
-)
+from tito.core.parsers.tools.pythonic_scalars import grown_token, key_text, py_name, value_text
 from tito.core.parsers.tools.pythonic_strings import (
     PREFIXES,
     Malformed,
@@ -59,6 +56,7 @@ MAX_DEPTH = 63  # ToolState.stack holds at most this many containers
 LINE_ENDS = ("\n", "\r")
 
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_.]+")
+_KW_CHARS = re.compile(r"[\w.]+")  # a keyword's: word characters of any script
 _CLOSER = {"(": ")", "[": "]", "{": "}", "t": ")", "s": "}", "?": "}", "p": ")"}
 _AFTER_COMMA = {"(": "kw", "[": "val", "{": "key", "t": "val", "s": "val"}
 _CLOSABLE = {"(": ("sep", "kw"), "[": ("sep", "val"), "{": ("sep", "key"), "t": ("sep", "val"),
@@ -132,7 +130,7 @@ class PythonArgsTranscoder(PythonStringReader):
             if st.quote:
                 self.flush_pending(st, out)
             elif st.expect == "cat":
-                self._emit(st, out, '"')
+                out.args(st, '"')
                 st.expect = "sep"
             self._write_undecided(st, out)
         except Malformed:
@@ -145,18 +143,15 @@ class PythonArgsTranscoder(PythonStringReader):
         it is decided now)."""
         top = st.stack[-1:]
         if top in ("?", "p"):
-            self._emit(st, out, "{" if top == "?" else "[" + self._held_value(st))
+            out.args(st, "{" if top == "?" else "[" + self._held_value(st))
             st.stack = st.stack[:-1] + ("{" if top == "?" else "t")
             st.key = ""
             st.expect = "key" if top == "?" else "val"
 
-    def _emit(self, st: Work, out: Out, text: str) -> None:
-        out.args(st, text)
-
     def _item(self, st: Work, out: Out) -> None:
         """A value starts at a list position: write the pending separator."""
         if st.comma:
-            self._emit(st, out, ", ")
+            out.args(st, ", ")
             st.comma = False
 
     def _structure(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
@@ -199,7 +194,7 @@ class PythonArgsTranscoder(PythonStringReader):
                 raise Malformed(i)
             if exp == "eq" and i + 1 == n and not final:
                 return -i - 1  # "=" or "=="?
-            self._emit(st, out, (", " if st.comma else "") + st.key + ": ")
+            out.args(st, (", " if st.comma else "") + st.key + ": ")
             st.comma = False
             st.key = ""
             st.expect = "val!"
@@ -215,13 +210,12 @@ class PythonArgsTranscoder(PythonStringReader):
                 raise Malformed(i)
             self._item(st, out)
             if c == "[":
-                self._emit(st, out, "[")
+                out.args(st, "[")
             st.stack += {"[": "[", "{": "?", "(": "p"}[c]
             st.expect = "val" if c == "[" else "first"
             return i + 1
-        if (c.isascii() and c.isalnum()) or c in "_.+-":
-            if exp == "kw" and not (c.isalpha() or c == "_"):
-                raise Malformed(i)
+        # a token: a keyword (an identifier of any script: ``città=``), a number or a name
+        if c.isidentifier() if exp == "kw" else (c.isascii() and c.isalnum()) or c in "_.+-":
             st.tok = c
             return i + 1
         raise Malformed(i)
@@ -234,7 +228,7 @@ class PythonArgsTranscoder(PythonStringReader):
         top = st.stack[-1]
         st.stack = st.stack[:-1]
         st.comma = False
-        self._emit(st, out, empty or ("}" if top in "({" else "]"))
+        out.args(st, empty or ("}" if top in "({" else "]"))
         if not st.stack:
             self._end_call(st)
             st.expect = ""
@@ -255,7 +249,7 @@ class PythonArgsTranscoder(PythonStringReader):
     def _decide_list(self, st: Work, out: Out, held: str) -> None:
         """The undecided top container is a set / tuple: write ``[`` and the held element."""
         st.stack = st.stack[:-1] + _DECIDED[st.stack[-1]]
-        self._emit(st, out, "[" + held)
+        out.args(st, "[" + held)
         st.key = ""
 
     def _decide(self, st: Work, out: Out, c: str, i: int) -> int:
@@ -269,7 +263,7 @@ class PythonArgsTranscoder(PythonStringReader):
             else:
                 key = '"' + st.key + '"'
             st.stack = st.stack[:-1] + "{"
-            self._emit(st, out, "{" + key + ": ")
+            out.args(st, "{" + key + ": ")
             st.key = ""
             st.expect = "val!"
             return i + 1
@@ -285,7 +279,7 @@ class PythonArgsTranscoder(PythonStringReader):
             else:  # a parenthesised value, ``(1)``: the value itself
                 st.stack = st.stack[:-1]
                 st.key = ""
-                self._emit(st, out, held)
+                out.args(st, held)
                 st.expect = "sep"
             return i + 1
         raise Malformed(i)
@@ -294,7 +288,7 @@ class PythonArgsTranscoder(PythonStringReader):
         """A closed string is not continued: finish it; the state's next ``expect``."""
         exp = st.expect
         if exp == "cat":
-            self._emit(st, out, '"')
+            out.args(st, '"')
             st.expect = "sep"
         elif exp == "kcat":
             st.key = '"' + st.key + '"'
@@ -309,7 +303,8 @@ class PythonArgsTranscoder(PythonStringReader):
     def _token(self, st: Work, s: str, i: int, out: Out, final: bool) -> int:
         n = len(s)
         while i < n:
-            m = None if st.tok[-1] == " " else _TOKEN_CHARS.match(s, i)
+            m = (None if st.tok[-1] == " " else
+                 (_KW_CHARS if st.expect == "kw" else _TOKEN_CHARS).match(s, i))
             if m is not None:  # (the common case first: no scan of the token)
                 st.tok += m.group()
                 i = m.end()
@@ -339,7 +334,7 @@ class PythonArgsTranscoder(PythonStringReader):
             if not tok.isidentifier():
                 raise Malformed(at)
             st.tok = ""
-            st.key = json.dumps(tok, ensure_ascii=False)
+            st.key = json.dumps(tok if tok.isascii() else py_name(tok), ensure_ascii=False)
             if len(st.key) > HEADER_LIMIT:
                 raise Malformed(at)
             st.expect = "eq"
@@ -356,7 +351,7 @@ class PythonArgsTranscoder(PythonStringReader):
             st.expect = "one"
             return
         self._item(st, out)
-        self._emit(st, out, text)
+        out.args(st, text)
         st.expect = "sep"
 
     # -- strings (the reader's hooks) ----------------------------------------------------------
@@ -376,7 +371,7 @@ class PythonArgsTranscoder(PythonStringReader):
             st.expect = _CAT[exp]
         elif exp not in ("key", "first"):
             self._item(st, out)
-            self._emit(st, out, '"')
+            out.args(st, '"')
         return at
 
     def _string_text(self, st: Work, out: Out, text: str, at: int) -> None:
@@ -391,11 +386,11 @@ class PythonArgsTranscoder(PythonStringReader):
             if len(st.key) + len(body) > HEADER_LIMIT - 2:  # too long to hold: a set / tuple
                 self._decide_list(st, out, '"' + st.key)
                 st.expect = "val!"
-                self._emit(st, out, body)
+                out.args(st, body)
             else:
                 st.key += body
         else:
-            self._emit(st, out, body)
+            out.args(st, body)
 
     def _close_string(self, st: Work, out: Out) -> None:
         st.quote = ""

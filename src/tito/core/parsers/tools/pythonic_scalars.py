@@ -13,6 +13,7 @@ import ast
 import json
 import math
 import re
+import unicodedata
 import warnings
 from typing import Any
 
@@ -28,6 +29,12 @@ _NAMED_CONSTANTS = {
     "null": "null",
 }
 _KEY_CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None}
+#: a name or keyword of the list's first call, as vLLM's batch regex reads one (``[a-zA-Z]+\w*``:
+#: an ASCII letter first, then word characters of any script)
+FIRST_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*\w*")  # (the ASCII run first: faster)
+#: a later one (a later call, a later keyword), as Python's ``ast`` reads it: a letter of any
+#: script or ``_`` first (``città``, ``größe``, ``名前``, ``_x``)
+PY_IDENT = re.compile(r"[^\W\d][A-Za-z0-9_]*\w*")
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]+")
 #: a sign run with parentheses, a number, its closing parentheses (:func:`unparen`)
@@ -125,3 +132,12 @@ def number(tok: str, at: int) -> int | float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise Malformed(at)
     return value
+
+
+def py_name(tok: str) -> str | None:
+    """A matched name or keyword as Python's ``ast`` names it (NFKC-normalised, as its
+    tokenizer normalises identifiers: ``ｃｉｔｙ`` is ``city``), or None when Python's
+    identifiers do not take it (``a²``)."""
+    if tok.isascii():
+        return tok
+    return unicodedata.normalize("NFKC", tok) if tok.isidentifier() else None
