@@ -83,7 +83,6 @@ from tito.core.parsers.tools.pythonic_args import LINE_ENDS, PythonArgsTranscode
 from tito.core.parsers.tools.pythonic_scalars import FIRST_IDENT, PY_IDENT, py_name
 
 
-
 @dataclass(frozen=True)
 class _PyHeader:
     kind: str  # need | invalid | commit | closed | end
@@ -124,7 +123,6 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
     first call's ``.*``; its stream reads Python: ``, get ( # c\\n a = 1)`` is a call). A
     comment longer than the header's window makes the header text, as a long name does."""
     n = len(s)
-
     i = 0
     if optional_lead:
         j = match_lead(s, i, optional_lead)
@@ -147,7 +145,7 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
     if m.end() == n:
         return _PyHeader("need")
     name = m.group()
-    if not name.isascii() and (name := py_name(name)) is None:  # type: ignore[assignment]
+    if not name.isascii() and not (name := py_name(name) or ""):
         return _PyHeader("invalid", i)
     i = skip_gap(s, m.end(), loose) if loose else m.end()
     if i == n:
@@ -165,7 +163,7 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
     if m.end() == n:
         return _PyHeader("need")
     kw = m.group()
-    if not kw.isascii() and (kw := py_name(kw)) is None:  # type: ignore[assignment]
+    if not kw.isascii() and not (kw := py_name(kw) or ""):
         return _PyHeader("invalid", i)
     i = skip_gap(s, m.end(), loose) if loose else m.end()
     if i == n:
