@@ -67,3 +67,13 @@ def test_any_identifiers_at_any_chunking(calls: list[tuple[str, list[str]]], ste
     text = "[" + ", ".join([call("f", ["a", *(k for k in calls[0][1] if k != "a")]),
                             *(call(n, ks) for n, ks in calls[1:])]) + "]"
     _assert_read("pythonic", text, ("", _python_calls(text)))
+
+
+def test_olmo3_s_later_lines_take_python_s_names() -> None:
+    """olmo3's calls are lines; vLLM reads them as one list with ``ast``, so a later line's
+    name and keywords are any identifier, the first line's as the batch regex asks."""
+    lines = "f(città=1)\n_g(名前=2, _z=3)\n名前(a=4)"
+    want = _python_calls("[" + lines.replace("\n", ", ") + "]")
+    _assert_read("olmo3", "<function_calls>\n" + lines + "\n</function_calls>", ("", want))
+    first = "<function_calls>\n_f(a=1)\ng(b=2)\n</function_calls>"
+    _assert_read("olmo3", first, (first, []))

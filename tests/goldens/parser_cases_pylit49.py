@@ -42,10 +42,19 @@ _LISTS = {
 }
 
 #: (tool, id, text); olmo3's calls are lines, and vLLM's olmo3 reads no comment between them
+#: olmo3's calls are lines: a later line's names and keywords are any identifier
+_OLMO3 = {
+    "ident_later_lines": "get_weather(città='a')\n_get_time(zone='b')\nget_time(名前='b', _z=1)"
+                         "\n名前(zone='b')",
+    "ident_first_underscore": "_get_weather(city='a')\nget_time(zone='b')",
+}
+
 _CASES: list[tuple[str, str, str]] = [
-    (tool, name, before + text + after)
-    for tool, (before, after) in _BLOCKS.items() if tool != "olmo3"
-    for name, text in _LISTS.items()
+    *((tool, name, before + text + after)
+      for tool, (before, after) in _BLOCKS.items() if tool != "olmo3"
+      for name, text in _LISTS.items()),
+    *(("olmo3", name, _BLOCKS["olmo3"][0] + text + _BLOCKS["olmo3"][1])
+      for name, text in _OLMO3.items()),
 ]
 
 

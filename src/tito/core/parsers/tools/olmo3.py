@@ -22,7 +22,7 @@ from typing import ClassVar
 from tito.core.parsers._text import is_proper_prefix
 from tito.core.parsers.tools._base import Out, Work
 from tito.core.parsers.tools.pythonic import PythonicParser
-from tito.core.parsers.tools.pythonic_scalars import FIRST_IDENT
+from tito.core.parsers.tools.pythonic_scalars import PY_IDENT
 
 START = "<function_calls>"
 END = "</function_calls>"
@@ -51,7 +51,7 @@ class Olmo3Parser(PythonicParser):
             return i + len(END), False
         if not final and is_proper_prefix(s[i:], (END,)):
             return pos, True
-        if run and FIRST_IDENT.match(s, i):  # the next call, on its own line
+        if run and PY_IDENT.match(s, i):  # the next call, on its own line (any identifier)
             st.phase = "next"
             return i, False
         self._content(st, out, run)

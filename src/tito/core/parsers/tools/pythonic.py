@@ -112,7 +112,7 @@ def skip_gap(s: str, i: int, comment_ends: tuple[str, ...]) -> int:
 
 
 def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool = False,
-                 loose: tuple[str, ...] = (), first_ident: re.Pattern[str] = FIRST_IDENT
+                 loose: tuple[str, ...] = (), ident: re.Pattern[str] = FIRST_IDENT
                  ) -> _PyHeader:
     """``[optional_lead] lead NAME ( [KEYWORD =|)]``: the tokens adjacent, as vLLM's batch
     ``TOOL_CALL_REGEX`` requires of the list's first call (``[get(a=1)`` is a call, ``[ get(a=1)``,
@@ -121,7 +121,9 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
     ``loose`` (a later call of the list: the format's comment ends): whitespace and comments
     also between the tokens, as Python reads them (vLLM's regex spans a later call inside the
     first call's ``.*``; its stream reads Python: ``, get ( # c\\n a = 1)`` is a call). A
-    comment longer than the header's window makes the header text, as a long name does."""
+    comment longer than the header's window makes the header text, as a long name does.
+    ``ident``: what a name or keyword is (the first call's: :data:`.FIRST_IDENT`, the regex's;
+    a later call's: :data:`.PY_IDENT`, Python's)."""
     n = len(s)
     i = 0
     if optional_lead:
@@ -138,7 +140,6 @@ def parse_header(s: str, lead: str, optional_lead: str = "", ws_after_lead: bool
     i = j if lead == "[" else skip_ws(s, j)
     if lead == "," and s.startswith("]", i):
         return _PyHeader("end", i + 1)  # a trailing comma: "[f(), ]"
-    ident = PY_IDENT if loose else first_ident
     m = ident.match(s, i)
     if m is None:
         return _PyHeader("need") if i == n else _PyHeader("invalid", i)
@@ -243,7 +244,7 @@ class PythonicParser(PythonArgsTranscoder):
         ``loose``: a later call of a list (:func:`parse_header`)."""
         limit = HEADER_LIMIT + 1 + len(opt)
         h = parse_header(s[pos : pos + limit], lead, opt, self.ws_after_lead, loose,
-                         self.first_ident)
+                         self.first_ident if st.phase == "head" else PY_IDENT)
         if h.kind == "need":
             rest = len(s) - pos
             if not final and rest <= limit:
