@@ -76,7 +76,7 @@ from typing import ClassVar
 from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix, scan_to
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
-from tito.core.parsers.tools._xml_head import HeadResult
+from tito.core.parsers.tools._xml_head import BAD, HeadResult
 from tito.core.parsers.tools._xml_value import XmlValueParser
 
 _VALUE_PHASES = ("vstr", "vbuf", "vraw")
@@ -127,6 +127,11 @@ class XmlCallParser(XmlValueParser):
         """The name vLLM 0.33 gives a call whose header ``h`` (the text after ``call_open``) the
         end of the output cut: its parser engine's name text so far, stripped ("": no call)."""
         return h.strip()
+
+    def _key_unclosed(self, h: str) -> HeadResult:
+        """The key header still undecided when the output or the header's window ended (a
+        quote never closed): no key (minimax_m2 reads one on to the ``>``)."""
+        return BAD
 
     def _key(self, h: str) -> HeadResult:
         """The key header ``h`` (right after ``param_open``); the 4th item is the format's
@@ -246,8 +251,10 @@ class XmlCallParser(XmlValueParser):
     def _on_key(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = pos + len(self.param_open)
         kind, end, key, attr = self._key(s[i : i + HEADER_LIMIT])
-        if kind == "need" and not final and len(s) - i <= HEADER_LIMIT:
-            return pos, True
+        if kind == "need":
+            if not final and len(s) - i <= HEADER_LIMIT:
+                return pos, True
+            kind, end, key, attr = self._key_unclosed(s[i : i + HEADER_LIMIT])
         st.phase = "args"
         if kind != "ok":
             return i, False

@@ -12,7 +12,8 @@ Grammar (phases and shared rules in :mod:`._xml`): ``<minimax:tool_call>`` opens
 ``<invoke name=...>...</invoke>`` calls; an ``<invoke name=`` in plain text also starts a call
 (as vLLM). NAME and KEY are double-quoted, single-quoted or bare (then up to ``>``), stripped,
 non-empty (NAME's quotes may be missing or mismatched, as vLLM's engine reads them: a quote
-only right after ``name=`` or right before ``>``); VALUE runs to ``</parameter>`` or the next
+only right after ``name=`` or right before ``>``; a KEY whose quote does not close before its
+``>`` is the text up to the first ``>``, quotes kept); VALUE runs to ``</parameter>`` or the next
 ``<parameter name=``, verbatim (no trimming, as vLLM), typed from the tool schema
 (:mod:`._schema`). Tool names are checked against the request's tools as vLLM does: a call of an
 unknown tool is content (vLLM drops it).
@@ -24,7 +25,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers.tools._xml import XmlCallParser
-from tito.core.parsers.tools._xml_head import BAD, HeadResult, open_header, quoted_attr
+from tito.core.parsers.tools._json import skip_ws
+from tito.core.parsers.tools._xml_head import BAD, HeadResult, open_header, quoted_attr, up_to
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,19 @@ class MinimaxM2Parser(XmlCallParser):
         return ("ok", j + 1, name, "") if name and "<" not in name else BAD
 
     def _key(self, h: str) -> HeadResult:
-        return quoted_attr(h, 0, ">")
+        # vLLM's engine: a quoted key is any text to its closing quote, then ``>`` (``"a>b"``:
+        # ``a>b``); a quote that does not close so makes the key the text up to the first
+        # ``>``, quotes kept (``name="days>``: ``"days``, ``name="ci"ty">``; fuzz seed 165)
+        got = quoted_attr(h, 0, ">")
+        if got[0] == "bad" and h.lstrip()[:1] in "\"'":
+            i = skip_ws(h, 0)
+            j = h.find(h[i], i + 1)
+            if h[i + 1 : j].strip():  # (closed, then not ``>``; an empty key stays none)
+                return self._key_unclosed(h)
+        return got
+
+    def _key_unclosed(self, h: str) -> HeadResult:
+        return up_to(h, ">")
 
     def _cut_name(self, h: str) -> str:
         # vLLM's name starts after ``name="``, ``name='`` or ``name=``
