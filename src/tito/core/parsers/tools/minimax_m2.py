@@ -61,10 +61,9 @@ class MinimaxM2Parser(XmlCallParser):
         # ``a>b``); a quote that does not close so makes the key the text up to the first
         # ``>``, quotes kept (``name="days>``: ``"days``, ``name="ci"ty">``; fuzz seed 165)
         got = quoted_attr(h, 0, ">")
-        if got[0] == "bad" and h.lstrip()[:1] in "\"'":
-            i = skip_ws(h, 0)
-            j = h.find(h[i], i + 1)
-            if h[i + 1 : j].strip():  # (closed, then not ``>``; an empty key stays none)
+        i = skip_ws(h, 0)
+        if got[0] == "bad" and h[i] in "\"'":  # (bad: a quote closed, not an empty one, then
+            if h[i + 1 : h.find(h[i], i + 1)].strip():  # not ``>``; an empty key stays none)
                 return self._key_unclosed(h)
         return got
 
