@@ -150,6 +150,18 @@ def _minimax(rng, calls):
     return "<minimax:tool_call>\n" + "\n".join(one(n, a) for n, a in calls) + "\n</minimax:tool_call>"
 
 
+#: dots headers spaced as vLLM's regexes allow (``<invoke\s+name\s*=\s*``; session 50)
+_DOTS_SPACINGS = ("  name = ", "\nname=", "\tname =", " name=\n")
+
+
+def _dots(rng, calls):
+    out = _minimax(rng, calls).replace("minimax:tool_call>", "dots_function_call>")
+    spaced = random.Random("dots" + repr(calls))  # its own: the seed's other draws stay
+    if spaced.random() < 0.2:
+        out = out.replace(" name=", spaced.choice(_DOTS_SPACINGS))
+    return out
+
+
 def _dsml(rng, calls):
     def one(n, a):
         params = "".join(
@@ -349,8 +361,7 @@ FORMATS = {
     "poolside_v1": (_glm, ["<tool_call>", "<arg_key>", "</arg_value>"]),
     "lfm2": (_lfm2, ["<|tool_call_start|>", "<|tool_call_end|>"]),
     "apertus": (_apertus, ["<|tools_prefix|>", "<|tools_suffix|>"]),
-    "dots": (lambda rng, calls: _minimax(rng, calls).replace("minimax:tool_call>", "dots_function_call>"),
-             ["<dots_function_call>", '<invoke name="', "</parameter>"]),
+    "dots": (_dots, ["<dots_function_call>", '<invoke name="', "</parameter>"]),
     "xlam": (lambda rng, calls: "[" + ", ".join(
         f'{{"name": "{n}", "arguments": {_dumps(rng, a)}}}' for n, a in calls) + "]",
         ["[", '{"name": ', "```json"]),

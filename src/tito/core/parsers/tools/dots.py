@@ -8,10 +8,13 @@ Format (vLLM 0.33's ``DotsToolParser``)::
     </invoke>
     </dots_function_call> TEXT
 
-Grammar (phases and shared rules in :mod:`._xml`, names and keys read as :mod:`.minimax_m2`'s:
-quoted or bare, stripped, but a quoted one keeps the spaces inside its quotes, as vLLM's
-``_extract_name``: ``name=" get_time"`` names no tool, fuzz seed 110, ``dots/fz38_*``): calls are
-read only inside a block; VALUE runs to ``</parameter>``.
+Grammar (phases and shared rules in :mod:`._xml`): calls are read only inside a block; VALUE
+runs to ``</parameter>``. A header is vLLM's regex ``<invoke\s+name\s*=\s*([^>]+)>`` (and
+``<parameter...``: any whitespace around ``name`` and ``=``, a newline included), its text read
+by vLLM's ``_extract_name``: stripped, then one pair of like quotes around it dropped, the spaces
+inside them kept (``name=" get_time"`` names no tool, fuzz seed 110, ``dots/fz38_*``; a quote
+that does not pair stays: ``name="city>`` is the key ``"city``, ``name="a>b">`` the key ``"a``,
+``name="a"b">`` the key ``a"b``, ``name="">`` the key ``""``; session 50, ``dots/fz50_*``).
 Tool names are checked against the request's tools, as vLLM does: a call of an unknown tool in
 a block is content from its ``<invoke`` through its ``</invoke>`` (phase ``skip``; vLLM drops
 it) and the block goes on (its markers are dropped, as in any block).
@@ -55,6 +58,7 @@ call there and reads the next. ``tool_choice`` required / named are read nativel
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -62,12 +66,16 @@ from tito.core.parsers._text import ASCII_WS, find_first, is_proper_prefix, scan
 from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
-from tito.core.parsers.tools._xml_head import HeadResult, quoted_attr
+from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
 from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
 
 #: The characters of an invoke (from ``<invoke``) held until its ``</invoke>`` shows it is a call
 #: (the held text fits ``ToolState.buf``); an invoke whose closer starts later streams at once.
 CALL_HOLD = HEADER_LIMIT
+
+#: a header after ``<invoke`` / ``<parameter`` (vLLM's regexes); ``_HEAD_START`` what may begin one
+_HEAD = re.compile(r"\s+name\s*=\s*([^>]+)>")
+_HEAD_START = re.compile(r"(?:\s+(?:n(?:a(?:m(?:e\s*(?:=[^>]*)?)?)?)?)?)?")
 
 
 @dataclass(frozen=True)
@@ -83,11 +91,21 @@ class DotsParser(MinimaxM2Parser):
     #: stray text after a call does not end the block (vLLM's regex finds every invoke in it)
     section_goes_on: ClassVar[bool] = True
 
+    call_open: ClassVar[str] = "<invoke"
+    param_open: ClassVar[str] = "<parameter"
+
     def _name(self, h: str) -> HeadResult:
-        return quoted_attr(h, 0, ">", strip_quoted=False)
+        return _head(h)
 
     def _key(self, h: str) -> HeadResult:
-        return quoted_attr(h, 0, ">", strip_quoted=False)
+        return _head(h)
+
+    def _key_unclosed(self, h: str) -> HeadResult:
+        return BAD  # no ``>`` in the window: vLLM's regex reads no parameter there
+
+    def _cut_name(self, h: str) -> str:
+        m = re.match(r"\s+name\s*=\s*", h)
+        return super()._cut_name(h[m.end():]) if m else ""
 
     def _call_header(
         self, st: Work, s: str, pos: int, at: int, out: Out, final: bool, *, section: bool
@@ -168,6 +186,18 @@ class DotsParser(MinimaxM2Parser):
 
     def _typed(self, st: Work, text: str) -> str:
         return _schema.dumps(dots_value(text.strip(), st.vt[1:]))
+
+
+def _head(h: str) -> HeadResult:
+    """A name or key header (the text after ``<invoke`` / ``<parameter``): vLLM's regex, then its
+    ``_extract_name``. NEED while what came may still begin one (no ``>`` yet)."""
+    m = _HEAD.match(h)
+    if m is None:
+        return NEED if ">" not in h and _HEAD_START.fullmatch(h) else BAD
+    text = m.group(1).strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1]
+    return "ok", m.end(), text, ""
 
 
 def dots_value(text: str, kind: str) -> Any:
