@@ -41,6 +41,15 @@ from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult, quoted_attr
 
 _DSML = "｜DSML｜"
 _ATTR = re.compile(r'\s+name="([^"]+)"(?:\s+string="([^"]*)")?\s*>')
+#: a key header that more text may still make an ``_ATTR`` match: its key's quote not closed
+#: yet (vLLM's ``[^"]+`` reads ``>``, ``<`` and newlines too: ``name="a>b<c">`` is ``a>b<c``),
+#: or a cut of ``name=``, of the closing ``"`` and its spaces, or of ``string="..."``
+_ATTR_PREFIX = re.compile(
+    r'\s*$'
+    r'|\s+(?:n(?:a(?:m(?:e(?:=(?:"[^"]*)?)?)?)?)?)?$'
+    r'|\s+name="[^"]+"\s+(?:s(?:t(?:r(?:i(?:n(?:g(?:=(?:"[^"]*(?:"\s*)?)?)?)?)?)?)?)?)?$'
+    r'|\s+name="[^"]+"$'
+)
 _WRAPPERS = ("arguments", "input")
 
 
@@ -64,8 +73,9 @@ class DeepSeekV32Parser(XmlCallParser):
 
     def _key(self, h: str) -> HeadResult:
         m = _ATTR.match(h)
-        if m is None:
-            return NEED if ">" not in h else BAD
+        if m is None:  # (undecided only while more text can still make it match: a stream
+            # cut inside ``name="a>b`` waits for its quote, as the batch reads it; session 50)
+            return NEED if _ATTR_PREFIX.match(h) else BAD
         return "ok", m.end(), m.group(1), m.group(2) or ""
 
     # -- typing: JSON values follow the schema's nested nodes ------------------------------------
