@@ -237,7 +237,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "derender_logprob_entries", "stream_logprob_entries", "derender_choice_index",
           "stream_choice_index", "derender_stop_reason_eos", "stream_stop_reason_eos",
           "derender_lone_surrogate", "stream_lone_surrogate",
-          "derender_chunk_dup", "stream_chunk_dup", "stream_after_finish",
+          "derender_chunk_dup", "stream_chunk_dup", "stream_after_finish", "render_rf_schema_none",
           "stream_request_id_change", "render_assistant_union", "render_tokenize_sent_calls",
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",

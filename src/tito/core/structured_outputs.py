@@ -32,12 +32,8 @@ def _from_response_format(response_format: Mapping[str, Any]) -> dict[str, Any]:
                 "provided.",
                 param="response_format",
             )
-        schema = spec.get("schema", spec.get("json_schema"))
-        if schema is None:
-            raise BadRequest(
-                "response_format.json_schema must carry a `schema`.", param="response_format"
-            )
-        return {"json": schema}
+        # no schema: vLLM's override is ``json=None`` (checked by the caller against the rest)
+        return {"json": spec.get("schema", spec.get("json_schema"))}
     if kind == "structural_tag":
         return {"structural_tag": json.dumps(dict(response_format))}
     raise BadRequest(
@@ -66,6 +62,16 @@ def structured_outputs_for(
     }
     if response_format is not None:
         result.update(_from_response_format(response_format))
+        # a json_schema without its schema overrides ``json`` with None (vLLM's
+        # ``replace(structured_outputs, json=None)``): the request's own constraint stays (a
+        # ``json_object: false`` too: fuzz_render s846-220), none left is the 400
+        if "json" in result and result["json"] is None:
+            del result["json"]
+            if not any(result.get(k) is not None for k in _KINDS):
+                raise BadRequest(  # StructuredOutputsParams' own check: no param
+                    "You must use one kind of structured outputs constraint but none are "
+                    "specified."
+                )
     kinds = [k for k in _KINDS if result.get(k) is not None]
     if len(kinds) > 1:
         raise BadRequest(
