@@ -109,8 +109,25 @@ def _qwen3_coder(rng, calls, start="<tool_call>", end="</tool_call>"):
         params = "".join(f"<parameter={k}>\n{_xml_value(v)}\n</parameter>\n" for k, v in a.items())
         return f"<function={n}>\n{params}</function>"
     if rng.random() < 0.3:  # parallel calls in one section
-        return f"{start}\n" + "\n".join(fn(n, a) for n, a in calls) + f"\n{end}"
-    return "\n".join(f"{start}\n{fn(n, a)}\n{end}" for n, a in calls)
+        out = f"{start}\n" + "\n".join(fn(n, a) for n, a in calls) + f"\n{end}"
+    else:
+        out = "\n".join(f"{start}\n{fn(n, a)}\n{end}" for n, a in calls)
+    return _respelt(out, calls, "<parameter=", ("< parameter=", "<parameter =", "<parameter\n= "))
+
+
+#: parameter tags spelt with whitespace inside, as vLLM's argument regexes read them (session 50)
+_SPELT_CLOSERS = ("</parameter >", "< /parameter>", "</ parameter\n>")
+
+
+def _respelt(out, calls, opener, openers):
+    """Now and then the text's parameter tags spelt another way vLLM reads (its own RNG: the
+    seed's other draws stay)."""
+    spell = random.Random("spelt" + repr(calls))
+    if spell.random() < 0.15:
+        out = out.replace(opener, spell.choice(openers))
+    if spell.random() < 0.15:
+        out = out.replace("</parameter>", spell.choice(_SPELT_CLOSERS))
+    return out
 
 
 def _mimo(rng, calls):
@@ -344,7 +361,10 @@ FORMATS = {
     "glm45": (_glm, ["<tool_call>", "<arg_key>", "</arg_value>"]),
     "glm47": (_glm47, ["<tool_call>", "<arg_key>", "</arg_value>"]),
     "kimi_k2": (_kimi, [_KB, _KC, _KA, _KCE]),
-    "minimax_m2": (_minimax, ["<minimax:tool_call>", '<invoke name="', "</parameter>"]),
+    "minimax_m2": (lambda rng, calls: _respelt(
+        _minimax(rng, calls), calls, "<parameter name=",
+        ("<parameter  name=", "< parameter name = ", "<parameter\nname=")),
+        ["<minimax:tool_call>", '<invoke name="', "</parameter>"]),
     "deepseek_v32": (_dsml, [f"<{_D}function_calls>", f'<{_D}invoke name="', f"</{_D}parameter>"]),
     # newparsers
     "gemma4": (_gemma4, ["<|tool_call>", "<tool_call|>", _GQ]),

@@ -50,10 +50,50 @@ _CALLS = {
 }
 
 
+#: parameter tags spelt with whitespace inside, as vLLM's argument regexes read them (qwen3's
+#: ``<\s*parameter\s*=`` / ``<\s*/\s*parameter\s*>``, minimax_m2's ``<\s*parameter\s+name\s*=``):
+#: found by hand in session 50; tito read only ``<parameter=`` / ``</parameter>``. vLLM's stream
+#: breaks on a spaced closer (its arguments are no JSON); the goldens compare its batch
+_Q_PARAMS = {
+    "spaced_open": "<parameter =city>\nParis\n</parameter>",
+    "spaced_open_lt": "< parameter=city>\nParis\n</parameter>",
+    "spaced_open_newline": "<parameter\n=city>\nParis\n</parameter>",
+    "spaced_key": "<parameter= city >\nParis\n</parameter>",
+    "spaced_close": "<parameter=city>\nParis\n< /parameter >",
+    "spaced_close_then_param": "<parameter=city>\nParis\n</parameter >\n<parameter=days>\n3\n"
+                               "</parameter>",
+    "spaced_open_ends_value": "<parameter=city>\nParis\n<parameter =days>\n3\n</parameter>",
+    "spaced_not_a_tag": "<parameter=city>\na <parameters> b < parameter c\n</parameter>",
+}
+_M_PARAMS = {
+    "spaced_open": '<parameter  name="city">Paris</parameter>',
+    "spaced_open_lt": '< parameter name="city">Paris</parameter>',
+    "spaced_open_newline": '<parameter\nname = "city" >Paris</parameter>',
+    "spaced_close": '<parameter name="city">Paris< /parameter >',
+    "spaced_close_slash": '<parameter name="city">Paris</ parameter>',
+    "spaced_open_ends_value": '<parameter name="city">Paris<parameter  name="days">3</parameter>',
+    "spaced_close_then_param": '<parameter name="city">Paris</parameter >\n<parameter name="days">'
+                               "3</parameter>",
+    "spaced_not_a_tag": '<parameter name="city">a <parametername="x"> b</parameter>',
+}
+_Q_FORMATS = {"qwen3_coder": ("<tool_call>", "</tool_call>"),
+              "qwen3_xml": ("<tool_call>", "</tool_call>"),
+              "mimo": ("<tool_call>", "</tool_call>"),
+              "seed_oss": ("<seed:tool_call>", "</seed:tool_call>")}
+
+
 def cases() -> list[dict]:
-    """The cases, ids ``dots/fz50_NAME``."""
+    """The cases, ids ``TOOL/fz50_NAME``."""
     texts = {name: _OPEN + _CALL + body + _END + _CLOSE for name, body in _KEYS.items()}
     texts |= {name: _OPEN + body + _CLOSE for name, body in _CALLS.items()}
     texts["name_spaced_after_text"] = "Hi " + texts["name_spaced"]
-    return [{"id": f"dots/fz50_{name}", "tool": "dots", "reasoning": None, "tools": TOOLS,
-             "text": text} for name, text in texts.items()]
+    out = [{"id": f"dots/fz50_{name}", "tool": "dots", "reasoning": None, "tools": TOOLS,
+            "text": text} for name, text in texts.items()]
+    for tool, (start, end) in _Q_FORMATS.items():
+        out += [{"id": f"{tool}/fz50_{name}", "tool": tool, "reasoning": None, "tools": TOOLS,
+                 "text": f"{start}\n<function=get_weather>\n{body}\n</function>\n{end}"}
+                for name, body in _Q_PARAMS.items()]
+    out += [{"id": f"minimax_m2/fz50_{name}", "tool": "minimax_m2", "reasoning": None,
+             "tools": TOOLS, "text": '<minimax:tool_call>\n<invoke name="get_weather">\n'
+             + body + "\n</invoke>\n</minimax:tool_call>"} for name, body in _M_PARAMS.items()]
+    return out

@@ -70,6 +70,7 @@ do). At ``final`` an open value and call are closed (valid JSON) and ``truncated
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -77,6 +78,7 @@ from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix, s
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools._xml_head import BAD, HeadResult
+from tito.core.parsers.tools._xml_markers import Spelling, scanner, spelt_length
 from tito.core.parsers.tools._xml_value import XmlValueParser
 
 _VALUE_PHASES = ("vstr", "vbuf", "vraw")
@@ -108,6 +110,8 @@ class XmlCallParser(XmlValueParser):
     calls_after_section: ClassVar[bool] = False
     #: markers inside a header (GLM's ``</arg_key>``, ``<arg_value>``), for :attr:`marker_tokens`
     header_markers: ClassVar[tuple[str, ...]] = ()
+    #: ``param_open`` / ``param_close`` spelt with whitespace inside (:mod:`._xml_markers`)
+    spellings: ClassVar[Mapping[str, Spelling]] = {}
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -219,7 +223,11 @@ class XmlCallParser(XmlValueParser):
     def _on_args(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
         i = skip_ws(s, pos)
         ends = (self.param_open, self.call_close, self.section_end, self.call_open)
-        hit, marker = find_first(s, [m for m in ends if m], i)
+        sc = scanner(type(self), ends, self.spellings) if self.spellings else None
+        if sc is not None:
+            hit, marker, _, _ = sc.scan(s, i, True)
+        else:
+            hit, marker = find_first(s, [m for m in ends if m], i)
         if hit != i:
             # stray text: its last HEADER_LIMIT characters are held (any earlier dropped) until
             # the next marker decides (``args`` in the module header); the window is re-stripped
@@ -228,7 +236,8 @@ class XmlCallParser(XmlValueParser):
             # before it (else a chunk cut in the marker lost the window's first characters)
             stop = len(s) if hit == -1 else hit
             if hit == -1 and not final:
-                return max(i, stop - HEADER_LIMIT - held_suffix(s[i:], ends)), True
+                held = sc.held(s, i) if sc is not None else held_suffix(s[i:], ends)
+                return max(i, stop - HEADER_LIMIT - held), True
             start = max(i, stop - HEADER_LIMIT)
             if hit == -1 or marker in (self.param_open, self.call_close):
                 return stop, False  # the call goes on or closes, or the output's cut tail
@@ -249,7 +258,7 @@ class XmlCallParser(XmlValueParser):
         return i, False
 
     def _on_key(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos + len(self.param_open)
+        i = pos + spelt_length(s, pos, self.param_open, self.spellings)
         kind, end, key, attr = self._key(s[i : i + HEADER_LIMIT])
         if kind == "need":
             if not final and len(s) - i <= HEADER_LIMIT:
@@ -280,13 +289,18 @@ class XmlCallParser(XmlValueParser):
     _on_vraw = _on_vstr
 
     def _value(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        hit, marker, stop = scan_to(s, self._value_ends(), pos, final)
+        if self.spellings:
+            sc = scanner(type(self), self._value_ends(), self.spellings)
+            hit, marker, stop, length = sc.scan(s, pos, final)
+        else:
+            hit, marker, stop = scan_to(s, self._value_ends(), pos, final)
+            length = len(marker or "")
         self._feed(st, out, s[pos:stop])
         if hit == -1:
             return stop, stop < len(s)
         self._end_value(st, out)
         st.phase = "args"
-        return (hit + len(marker) if marker == self.param_close else hit), False
+        return (hit + length if marker == self.param_close else hit), False
 
     def _settle(self, st: Work, out: Out, marker: str | None) -> None:
         """Write a value held past its end now that the next ``marker`` shows what follows it

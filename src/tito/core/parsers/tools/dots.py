@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -67,6 +68,7 @@ from tito.core.parsers.tools import _schema
 from tito.core.parsers.tools._base import HEADER_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools._xml_head import BAD, NEED, HeadResult
+from tito.core.parsers.tools._xml_markers import Spelling
 from tito.core.parsers.tools.minimax_m2 import MinimaxM2Parser
 
 #: The characters of an invoke (from ``<invoke``) held until its ``</invoke>`` shows it is a call
@@ -93,6 +95,7 @@ class DotsParser(MinimaxM2Parser):
 
     call_open: ClassVar[str] = "<invoke"
     param_open: ClassVar[str] = "<parameter"
+    spellings: ClassVar[Mapping[str, Spelling]] = {}  # vLLM's dots regexes spell tags one way
 
     def _name(self, h: str) -> HeadResult:
         return _head(h)

@@ -15,18 +15,22 @@ non-empty (NAME's quotes may be missing or mismatched, as vLLM's engine reads th
 only right after ``name=`` or right before ``>``; a KEY whose quote does not close before its
 ``>`` is the text up to the first ``>``, quotes kept); VALUE runs to ``</parameter>`` or the next
 ``<parameter name=``, verbatim (no trimming, as vLLM), typed from the tool schema
-(:mod:`._schema`). Tool names are checked against the request's tools as vLLM does: a call of an
-unknown tool is content (vLLM drops it).
+(:mod:`._schema`). The parameter tags may hold whitespace, as vLLM's ``_PARAM_RE`` reads them:
+``<\s*parameter\s+name\s*=`` and ``<\s*/\s*parameter\s*>`` (:mod:`._xml_markers`; session 50,
+``minimax_m2/fz50_spaced_*``). Tool names are checked against the request's tools as vLLM
+does: a call of an unknown tool is content (vLLM drops it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from tito.core.parsers.tools._xml import XmlCallParser
 from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools._xml_head import BAD, HeadResult, open_header, quoted_attr, up_to
+from tito.core.parsers.tools._xml_markers import WS, WS1, Spelling, spelling
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,10 @@ class MinimaxM2Parser(XmlCallParser):
     param_open: ClassVar[str] = "<parameter name="
     param_close: ClassVar[str] = "</parameter>"
     validate_names: ClassVar[bool] = True
+    spellings: ClassVar[Mapping[str, Spelling]] = {
+        "<parameter name=": spelling("<", WS, "parameter", WS1, "name", WS, "="),
+        "</parameter>": spelling("<", WS, "/", WS, "parameter", WS, ">"),
+    }
 
     def _name(self, h: str) -> HeadResult:
         # vLLM's engine: an optional quote of either kind, NAME up to the first ``>``, an

@@ -1,0 +1,105 @@
+"""Parameter tags spelt with whitespace inside (session 50, :mod:`tito.core.parsers.tools.
+_xml_markers`): vLLM's argument regexes read ``<\\s*parameter\\s*=`` / ``<\\s*/\\s*parameter\\s*>``
+(qwen3_coder's family) and ``<\\s*parameter\\s+name\\s*=`` (minimax_m2). The expected arguments
+are built with the text (each parameter's key and value as written), never read back from tito;
+the recorded vLLM cases are ``*/fz50_spaced_*`` in ``tests/goldens/parser_cases_fuzz50.py``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import drive_tools
+from tito.core.parsers.tools import make_tool_parser
+from tito.core.parsers.tools._base import WS_LIMIT
+from tito.core.parsers.tools._xml_markers import WS, spelling
+
+_WS = st.text(" \n\t", max_size=3)
+#: value pieces: text, whitespace and near-markers that are no tags in either format
+_PIECES = st.sampled_from(["Paris", " ", "\n", "<", "x<y", "<parameters>", "< param", "</ para",
+                           "<parameter x", "</parameter x>", "<p>", "a > b", "=", "/"])
+_KEYS = st.sampled_from(["city", "days", "q", "unit_2"])
+
+
+def _params(draw: st.DrawFn) -> list[tuple[str, str, str, str, bool]]:
+    """(key, value, ws inside the opener, ws inside the closer, closed) for each parameter."""
+    n = draw(st.integers(1, 3))
+    keys = draw(st.lists(_KEYS, min_size=n, max_size=n, unique=True))
+    return [(k, "".join(draw(st.lists(_PIECES, max_size=6))), draw(_WS), draw(_WS),
+             draw(st.booleans())) for k in keys]
+
+
+@st.composite
+def _qwen3(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+    body = ""
+    params = _params(draw)
+    for j, (key, value, ows, cws, closed) in enumerate(params):
+        body += f"<{ows}parameter{draw(_WS)}={draw(st.sampled_from(['', ' ']))}{key}>\n{value}\n"
+        if closed or j == len(params) - 1:
+            body += f"<{cws}/{draw(_WS)}parameter{draw(_WS)}>\n"
+    text = f"<tool_call>\n<function=get_weather>\n{body}</function>\n</tool_call>"
+    return text, {key: value for key, value, *_ in params}
+
+
+@st.composite
+def _minimax(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+    body = ""
+    params = _params(draw)
+    for j, (key, value, ows, cws, closed) in enumerate(params):
+        body += f'<{ows}parameter {draw(_WS)}name{draw(_WS)}={draw(_WS)}"{key}"{draw(_WS)}>{value}'
+        if closed or j == len(params) - 1:
+            body += f"<{cws}/{draw(_WS)}parameter{draw(_WS)}>\n"
+    text = f'<minimax:tool_call>\n<invoke name="get_weather">\n{body}</invoke>\n</minimax:tool_call>'
+    return text, {key: value for key, value, *_ in params}
+
+
+def _check(name: str, text: str, want: dict[str, str], sizes: list[int]) -> None:
+    p = make_tool_parser(name)
+    content, calls = drive_tools(p, [text])
+    assert content == "" and [c[0] for c in calls] == ["get_weather"]
+    assert json.loads(calls[0][1]) == want
+    chunks, i = [], 0
+    for size in sizes * (len(text) // max(sum(sizes), 1) + 1):
+        chunks.append(text[i : i + size])
+        i += size
+    assert drive_tools(p, [c for c in chunks if c] + [text[i:], ""]) == (content, calls)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=_qwen3(), sizes=st.lists(st.integers(1, 7), min_size=1, max_size=5))
+def test_qwen3_coder_reads_spaced_tags_in_any_chunking(case, sizes):
+    _check("qwen3_coder", *case, sizes)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=_minimax(), sizes=st.lists(st.integers(1, 7), min_size=1, max_size=5))
+def test_minimax_m2_reads_spaced_tags_in_any_chunking(case, sizes):
+    _check("minimax_m2", *case, sizes)
+
+
+@pytest.mark.parametrize("name", ["qwen3_coder", "minimax_m2"])
+def test_a_whitespace_run_past_the_bound_is_no_tag(name):
+    """Each whitespace run inside a tag is bounded (``WS_LIMIT``; vLLM's is not), so a marker
+    held at a chunk's end stays bounded: a longer run makes the tag value text."""
+    closer = "<" + " " * (WS_LIMIT + 1) + "/parameter>"
+    if name == "qwen3_coder":
+        text = f"<tool_call>\n<function=get_weather>\n<parameter=city>\nParis{closer}\n</function>"
+    else:
+        text = f'<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">' \
+               f"Paris{closer}</invoke>"
+    _, calls = drive_tools(make_tool_parser(name), [text])
+    assert json.loads(calls[0][1])["city"].startswith("Paris<   ")
+
+
+def test_a_spelling_holds_what_may_still_grow_into_its_tag():
+    """The held tail is the last ``<`` that may still begin a tag, bounded in length."""
+    sp = spelling("<", WS, "/", WS, "parameter", WS, ">")
+    assert sp.prefix.fullmatch("< / param") and sp.prefix.fullmatch("<")
+    assert not sp.prefix.fullmatch("< x") and not sp.prefix.fullmatch("</parameterx")
+    assert sp.pattern.fullmatch("<\n/ parameter\t>") and not sp.pattern.fullmatch("</param>")
+    with pytest.raises(AssertionError):
+        spelling("<", WS, "a<b")  # its first character twice: the scans could not hold it
