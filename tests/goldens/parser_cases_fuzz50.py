@@ -82,6 +82,25 @@ _Q_FORMATS = {"qwen3_coder": ("<tool_call>", "</tool_call>"),
               "seed_oss": ("<seed:tool_call>", "</seed:tool_call>")}
 
 
+#: DSML invoke names not in double quotes right after ``name=`` (parser fuzz seed 169,
+#: ``fuzz/deepseek_v41+deepseek_v41/4``: ``name=="not_a_tool"``): vLLM's call prefix is
+#: ``name="``, so no call (tito named one ``="not_a_tool"``); tito keeps the text (text_kept)
+_D = "｜DSML｜"
+_DSML_FORMATS = {"deepseek_v32": (f"<{_D}function_calls>", f"<{_D}"),
+                 "deepseek_v4": (f"<{_D}tool_calls>", f"<{_D}"),
+                 "deepseek_v41": (f"<{_D} calls>", f"<{_D} ")}
+DSML_NAMES = {"name_single_quoted": "'get_weather'", "name_bare": "get_weather",
+              "name_doubled_equals": '=="get_weather"', "name_space_before_quote": ' "get_weather"'}
+
+
+def dsml_text(tool: str, name: str) -> str:
+    """A DSML section whose one invoke is named ``name=NAME`` (``DSML_NAMES``)."""
+    sec, m = _DSML_FORMATS[tool]
+    end = sec.replace("<", "</", 1)
+    return (f"Sure. {sec}\n{m}invoke name={name}>\n{m}parameter name=\"city\" string=\"true\">"
+            f"Paris</{m[1:]}parameter>\n</{m[1:]}invoke>\n{end}")
+
+
 def cases() -> list[dict]:
     """The cases, ids ``TOOL/fz50_NAME``."""
     texts = {name: _OPEN + _CALL + body + _END + _CLOSE for name, body in _KEYS.items()}
@@ -96,4 +115,7 @@ def cases() -> list[dict]:
     out += [{"id": f"minimax_m2/fz50_{name}", "tool": "minimax_m2", "reasoning": None,
              "tools": TOOLS, "text": '<minimax:tool_call>\n<invoke name="get_weather">\n'
              + body + "\n</invoke>\n</minimax:tool_call>"} for name, body in _M_PARAMS.items()]
+    out += [{"id": f"{tool}/fz50_{key}", "tool": tool, "reasoning": None, "tools": TOOLS,
+             "text": dsml_text(tool, name)}
+            for tool in _DSML_FORMATS for key, name in DSML_NAMES.items()]
     return out

@@ -65,6 +65,10 @@ class DeepSeekV32Parser(XmlCallParser):
     param_close: ClassVar[str] = f"</{_DSML}parameter>"
 
     def _name(self, h: str) -> HeadResult:
+        # vLLM's call prefix is ``name="``: a name not in double quotes right after the ``=``
+        # (``name='f'``, ``name=f``, ``name=="f"``) is no call (parser fuzz seed 169)
+        if h[:1] != '"':
+            return NEED if not h else BAD
         return quoted_attr(h, 0, ">")
 
     def _cut_name(self, h: str) -> str:
