@@ -259,3 +259,22 @@ def test_a_plamo3_call_whose_arguments_open_with_no_brace_is_args_not_json() -> 
     assert deviation(case, "args", want, other, {"1": want}) is None
     more = {**got, "content": f"Sure.>{{}}{end}extra"}
     assert deviation(case, "content", {**want, "content": "Sure.!"}, more, {"1": want}) is None
+
+
+def test_a_minimax_m2_invoke_with_a_misspelt_closer_is_call_unclosed() -> None:
+    """Parser fuzz seed 211 (``fuzz/minimax_m2/2``, the ``dup:'/'`` mutation): ``<//invoke>``
+    leaves the first invoke unclosed; vLLM's engine (recorded below) reads the next invoke's
+    parameters into it, one call; tito ends it at the next invoke, two calls and the misspelt
+    closer content (``call_unclosed``). With the closer spelt right it is not named."""
+    text = ('Sure.<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="note">42'
+            '</parameter>\n<//invoke>\n<invoke name="get_weather">\n<parameter name="city">'
+            "</parameter>\n<parameter name=\"days\">0</parameter>\n</invoke>\n"
+            "</minimax:tool_call>")
+    case = {**_BY_ID["minimax_m2/fz49_key_quote_empty"], "id": "fuzz/minimax_m2/2", "text": text}
+    got = norm(run(case, [10**6]))
+    assert len(got["calls"]) == 2 and "<//invoke>" in got["content"]
+    want = {"reasoning": None, "content": "Sure.",
+            "calls": [["get_weather", '{"note": "42", "city": "", "days": "0"}']]}
+    assert deviation(case, "n_calls", want, got, {"1": want}) == "call_unclosed"
+    fixed = {**case, "text": text.replace("<//invoke>", "</invoke>")}
+    assert deviation(fixed, "n_calls", want, got, {"1": want}) is None
