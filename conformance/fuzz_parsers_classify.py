@@ -40,6 +40,7 @@ from fuzz_parsers_formats import (
     _muse_deviation,
     _plamo_args_not_json,
     _ws_before_thinking,
+    positional_call,
     vs1_reasoning,
 )
 
@@ -267,8 +268,9 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         # a ']' dropped: tito's arguments end where its bracket count closes and the next list
         # is read; vLLM's batch drops the rest of the output, its stream makes no call (seed 29)
         return "bracket_kinds"
-    if tool in ("olmo3", "pythonic", "llama4_pythonic") and kind in ("content", "n_calls") \
-            and not gc and wc and re.search(r"\w\s*==", text):
+    if tool in ("olmo3", "pythonic", "llama4_pythonic", "lfm2") \
+            and kind in ("content", "n_calls") and not gc and wc \
+            and (re.search(r"\w\s*==", text) or positional_call(text)):
         return "positional_arg"  # vLLM's ast drops a positional argument (`temp==2.0`): {}
     if tool == "granite" and kind in ("content", "n_calls") and len(wc) < len(gc) \
             and re.search(r"(<tool_call>|<\|tool_call\|>)\s*(<tool_call>|<\|tool_call\|>)\s*\[",

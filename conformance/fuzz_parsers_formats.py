@@ -11,6 +11,7 @@ format knowledge they look up grows with every format and stays here, apart from
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 
@@ -306,3 +307,18 @@ def _plamo_args_not_json(kind: str, want: dict, got: dict) -> bool:
         return True
     return kind == "content" and rest.replace(_PLAMO_ARGS_END, "").replace(
         "<|plamo:end_tool_request:plamo|>", "").startswith(wcont)
+
+
+def positional_call(text: str) -> bool:
+    """Whether a Python list in ``text`` (from a ``[`` to the last ``]``) calls something with a
+    positional argument, as ``ast`` reads it (``get_weather(detailedFalse)``, ``f(temp==2.0)``):
+    vLLM's pythonic parsers drop such arguments and call the tool with the keywords left
+    (``positional_arg``; parser fuzz seed 956, ``fuzz/lfm2/0``)."""
+    end = text.rfind("]")
+    for m in re.finditer(r"\[", text[:end]):
+        try:
+            tree = ast.parse(text[m.start() : end + 1], mode="eval")
+        except (SyntaxError, ValueError):
+            continue
+        return any(isinstance(n, ast.Call) and n.args for n in ast.walk(tree))
+    return False

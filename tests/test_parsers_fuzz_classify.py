@@ -278,3 +278,19 @@ def test_a_minimax_m2_invoke_with_a_misspelt_closer_is_call_unclosed() -> None:
     assert deviation(case, "n_calls", want, got, {"1": want}) == "call_unclosed"
     fixed = {**case, "text": text.replace("<//invoke>", "</invoke>")}
     assert deviation(fixed, "n_calls", want, got, {"1": want}) is None
+
+
+def test_an_lfm2_call_with_a_positional_argument_is_positional_arg() -> None:
+    """Parser fuzz seed 956 (``fuzz/lfm2/0``): ``get_weather(detailedFalse)`` (a dropped ``=``)
+    is a positional argument, which vLLM's ``ast`` reading drops, calling the tool with ``{}``
+    (its record below); tito makes the block content (``positional_arg``, now named for lfm2
+    and for any positional argument, not only a doubled ``=``). Keywords only: not named."""
+    text = "<|tool_call_start|>[get_weather(detailedFalse), get_weather()]<|tool_call_end|>"
+    case = {**_BY_ID["lfm2/py49_ident_not_python"], "id": "fuzz/lfm2/0", "text": text}
+    got = norm(run(case, [10**6]))
+    assert got["calls"] == [] and "detailedFalse" in got["content"]
+    want = {"reasoning": None, "content": None,
+            "calls": [["get_weather", "{}"], ["get_weather", "{}"]]}
+    assert deviation(case, "n_calls", want, got, {"1": want}) == "positional_arg"
+    keywords = {**case, "text": text.replace("detailedFalse", "detailed=False")}
+    assert deviation(keywords, "n_calls", want, got, {"1": want}) is None
