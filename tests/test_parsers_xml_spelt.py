@@ -33,28 +33,34 @@ def _params(draw: st.DrawFn) -> list[tuple[str, str, str, str, bool]]:
              draw(st.booleans())) for k in keys]
 
 
-@st.composite
-def _qwen3(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
-    body = ""
-    params = _params(draw)
-    for j, (key, value, ows, cws, closed) in enumerate(params):
-        body += f"<{ows}parameter{draw(_WS)}={draw(st.sampled_from(['', ' ']))}{key}>\n{value}\n"
-        if closed or j == len(params) - 1:
-            body += f"<{cws}/{draw(_WS)}parameter{draw(_WS)}>\n"
-    text = f"<tool_call>\n<function=get_weather>\n{body}</function>\n</tool_call>"
-    return text, {key: value for key, value, *_ in params}
+def _qwen3_param(draw: st.DrawFn, ows: str, key: str, value: str) -> str:
+    return f"<{ows}parameter{draw(_WS)}={draw(st.sampled_from(['', ' ']))}{key}>\n{value}\n"
+
+
+def _minimax_param(draw: st.DrawFn, ows: str, key: str, value: str) -> str:
+    return f'<{ows}parameter {draw(_WS)}name{draw(_WS)}={draw(_WS)}"{key}"{draw(_WS)}>{value}'
+
+
+_FORMATS = {
+    "qwen3_coder": (_qwen3_param, "<tool_call>\n<function=get_weather>\n",
+                    "</function>\n</tool_call>"),
+    "minimax_m2": (_minimax_param, '<minimax:tool_call>\n<invoke name="get_weather">\n',
+                   "</invoke>\n</minimax:tool_call>"),
+}
 
 
 @st.composite
-def _minimax(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+def _spelt_call(draw: st.DrawFn, name: str) -> tuple[str, dict[str, str]]:
+    """A call of ``name``'s format whose parameter tags are spelt with random whitespace (an
+    unclosed one ended by the next opener), and the arguments it holds."""
+    param, head, tail = _FORMATS[name]
     body = ""
     params = _params(draw)
     for j, (key, value, ows, cws, closed) in enumerate(params):
-        body += f'<{ows}parameter {draw(_WS)}name{draw(_WS)}={draw(_WS)}"{key}"{draw(_WS)}>{value}'
+        body += param(draw, ows, key, value)
         if closed or j == len(params) - 1:
             body += f"<{cws}/{draw(_WS)}parameter{draw(_WS)}>\n"
-    text = f'<minimax:tool_call>\n<invoke name="get_weather">\n{body}</invoke>\n</minimax:tool_call>'
-    return text, {key: value for key, value, *_ in params}
+    return head + body + tail, {key: value for key, value, *_ in params}
 
 
 def _check(name: str, text: str, want: dict[str, str], sizes: list[int]) -> None:
@@ -70,13 +76,13 @@ def _check(name: str, text: str, want: dict[str, str], sizes: list[int]) -> None
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=_qwen3(), sizes=st.lists(st.integers(1, 7), min_size=1, max_size=5))
+@given(case=_spelt_call("qwen3_coder"), sizes=st.lists(st.integers(1, 7), min_size=1, max_size=5))
 def test_qwen3_coder_reads_spaced_tags_in_any_chunking(case, sizes):
     _check("qwen3_coder", *case, sizes)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=_minimax(), sizes=st.lists(st.integers(1, 7), min_size=1, max_size=5))
+@given(case=_spelt_call("minimax_m2"), sizes=st.lists(st.integers(1, 7), min_size=1, max_size=5))
 def test_minimax_m2_reads_spaced_tags_in_any_chunking(case, sizes):
     _check("minimax_m2", *case, sizes)
 
