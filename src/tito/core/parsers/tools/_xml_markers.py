@@ -55,9 +55,9 @@ def spelling(*parts: str) -> Spelling:
 @dataclass(frozen=True)
 class Scanner:
     """The markers a phase looks for, some of them spelt (:class:`Spelling`): one regex finds
-    the first. ``lead``: the character every marker starts with and holds once, or None (then
-    only the last ``lead`` in a text can start a marker still growing, and a text without one
-    holds none: the per-chunk fast path)."""
+    the first. ``lead``: the character every marker starts with and holds once (so only the
+    last one in a text can start a marker still growing, and a text without one holds none:
+    the per-chunk fast path), or None when the markers have no such character."""
 
     markers: tuple[str, ...]
     regex: re.Pattern[str]
@@ -119,7 +119,7 @@ def _build(markers: tuple[str, ...], spellings: Mapping[str, Spelling]) -> Scann
 
 
 def spelt_length(text: str, pos: int, marker: str, spellings: Mapping[str, Spelling]) -> int:
-    """The length of ``marker``'s spelling at ``text[pos]`` (found there by :func:`find_spelt`)."""
+    """The length of ``marker``'s spelling at ``text[pos]`` (found there by a :class:`Scanner`)."""
     sp = spellings.get(marker)
     if sp is None:
         return len(marker)
