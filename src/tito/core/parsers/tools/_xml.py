@@ -225,7 +225,7 @@ class XmlCallParser(XmlValueParser):
         ends = (self.param_open, self.call_close, self.section_end, self.call_open)
         sc = scanner(type(self), ends, self.spellings) if self.spellings else None
         if sc is not None:
-            hit, marker, _, _ = sc.scan(s, i, True)
+            hit, marker, _, _ = sc.scan(s, i, True)  # (final: no hold computed; held below)
         else:
             hit, marker = find_first(s, [m for m in ends if m], i)
         if hit != i:
