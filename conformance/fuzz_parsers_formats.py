@@ -105,6 +105,8 @@ _REOPEN_MARKERS = {
     "ling3": ("<think>", "<tool_call>"), "mistral": ("[THINK]", "[TOOL_CALLS]"),
     "gemma4": ("<|channel>", "<|tool_call>"),
     "plamo3": ("<|plamo:begin_think:plamo|>", "<|plamo:begin_tool_requests:plamo|>"),
+    # (a thinking block opened inside a tool block that is no JSON: parser fuzz seed 172)
+    "inkling": ("<|content_thinking|>", "<|content_invoke_tool_json|>"),
 }
 
 #: a function name as a model writes one (vLLM's names with spaces, markup or punctuation come

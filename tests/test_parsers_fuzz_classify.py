@@ -294,3 +294,29 @@ def test_an_lfm2_call_with_a_positional_argument_is_positional_arg() -> None:
     assert deviation(case, "n_calls", want, got, {"1": want}) == "positional_arg"
     keywords = {**case, "text": text.replace("detailedFalse", "detailed=False")}
     assert deviation(keywords, "n_calls", want, got, {"1": want}) is None
+
+
+def test_an_inkling_thinking_block_opened_in_a_broken_tool_block_is_reopen_after_call() -> None:
+    """Parser fuzz seed 172 (``fuzz/inkling+inkling/2``): a ``<|content_invoke_tool_json|>``
+    written in text, a thinking block opened in its broken body, then real calls. vLLM's batch
+    reasoning pass reopens reasoning there, markup in it (its record below); its stream, and
+    tito, drop the broken block (``reopen_after_call``, now named for inkling). The recorded
+    ``fz51_`` cases are named too; a reasoning of tito's own is not."""
+    text = ("The <|content_invoke_tool_json|> token Sure.<|content_thinking|>Let me check."
+            "<|end_message|><|message_model|><|content_invoke_tool_json|>"
+            '{"name": "get_time", "args": {}}<|content_model_end_sampling|>'
+            "<|message_model|><|content_text|>Done.<|end_message|>")
+    case = {**_BY_ID["inkling+inkling/fz51_thinking_in_call_text"], "id": "fuzz/inkling+inkling/2",
+            "text": text}
+    got = norm(run(case, [10**6]))
+    assert got == {"reasoning": None, "content": "Done.", "calls": [["get_time", "{}"]]}
+    want = {**got, "reasoning": "Let me check.<|end_message|><|message_model|>"}
+    assert compare(want, got) == ["reasoning"]
+    assert deviation(case, "reasoning", want, got, {"1": got}) == "reopen_after_call"
+    assert deviation(case, "reasoning", want, {**got, "reasoning": "x"}, {"1": got}) is None
+    for cid in ("inkling+inkling/fz51_thinking_in_call_text",
+                "inkling+inkling/fz51_thinking_in_call_text_after_reasoning"):
+        want, got = norm(RECORDED[cid]["batch"]), norm(run(_BY_ID[cid], [10**6]))
+        assert "reasoning" in compare(want, got)
+        assert deviation(_BY_ID[cid], "reasoning", want, got,
+                         {"1": RECORDED[cid]["stream"]}) == "reopen_after_call"

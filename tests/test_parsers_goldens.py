@@ -52,6 +52,7 @@ from parser_deviations_fuzz44 import _FUZZ44_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz45 import _FUZZ45_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz48 import _FUZZ48_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz50 import _FUZZ50_DEVIATIONS  # noqa: E402
+from parser_deviations_fuzz51 import _FUZZ51_DEVIATIONS  # noqa: E402
 from parser_deviations_muse46 import _MUSE46_DEVIATIONS  # noqa: E402
 from parser_cases_fuzz42 import NOT_JSON as _FUZZ42_NOT_JSON  # noqa: E402
 from parser_deviations import (  # noqa: E402
@@ -335,6 +336,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_MUSE46_DEVIATIONS,  # session 46 (fuzz seed 137: muse's quoted names)
     **_FUZZ48_DEVIATIONS,  # session 48 (fuzz seed 156: qwen3_xml's unclosed key header)
     **_FUZZ50_DEVIATIONS,  # session 50 (fuzz seed 169: DSML names not in double quotes)
+    **_FUZZ51_DEVIATIONS,  # session 51 (fuzz seed 172: inkling's reasoning reopened)
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",
