@@ -37,8 +37,9 @@ Phases:
     content, after the call (vLLM loses it in both paths). At the end of the output it is
     dropped (a cut key header's text: vLLM's stream drops it too).
 ``key``
-    The key header after ``param_open`` (the format's :meth:`_key`); the arguments JSON gets
-    ``{"KEY": `` (``, "KEY": `` after the first). A bad key header is dropped.
+    The key header after ``param_open`` (the format's :meth:`_key`; ``args`` consumed the
+    opener, so a held header stays within ``buf``'s bound after a long spelt one); the arguments
+    JSON gets ``{"KEY": `` (``, "KEY": `` after the first). A bad key header is dropped.
 ``vstr`` / ``vbuf`` / ``vraw``
     The value, up to ``param_close`` (consumed), or, not consumed, the next ``param_open`` (when
     ``open_ends_value``, as vLLM's lookahead), ``call_close`` or ``section_end`` (vLLM's batch
@@ -78,7 +79,7 @@ from tito.core.parsers._text import find_first, held_suffix, is_proper_prefix, s
 from tito.core.parsers.tools._base import HEADER_LIMIT, LEAD_LIMIT, WS_LIMIT, Out, Work
 from tito.core.parsers.tools._json import skip_ws
 from tito.core.parsers.tools._xml_head import BAD, HeadResult
-from tito.core.parsers.tools._xml_markers import Spelling, scanner, spelt_length
+from tito.core.parsers.tools._xml_markers import Spelling, scanner
 from tito.core.parsers.tools._xml_value import XmlValueParser
 
 _VALUE_PHASES = ("vstr", "vbuf", "vraw")
@@ -225,19 +226,29 @@ class XmlCallParser(XmlValueParser):
         ends = (self.param_open, self.call_close, self.section_end, self.call_open)
         sc = scanner(type(self), ends, self.spellings) if self.spellings else None
         if sc is not None:
-            hit, marker, _, _ = sc.scan(s, i, True)  # (final: no hold computed; held below)
+            hit, marker, _, length = sc.scan(s, i, True)  # (final: no hold computed; held below)
         else:
             hit, marker = find_first(s, [m for m in ends if m], i)
+            length = len(marker or "")
         if hit != i:
             # stray text: its last HEADER_LIMIT characters are held (any earlier dropped) until
             # the next marker decides (``args`` in the module header); the window is re-stripped
             # on every chunk, so any chunking judges the same text. A trailing prefix of a marker
             # is held beyond the window: the marker may start there, and the window is the text
-            # before it (else a chunk cut in the marker lost the window's first characters)
+            # before it (else a chunk cut in the marker lost the window's first characters).
+            # Only a marker that ends the call with the window as content (``call_open``,
+            # ``section_end``, literal: shorter than LEAD_LIMIT) needs the window before its
+            # prefix; a longer held prefix (a spelt ``param_open``: ``<`` and 64 spaces) can
+            # only drop the window or fail, a later marker's window then ends past it, so the
+            # hold stays within ``buf``'s bound (parser ws sweep --pairs seed 157)
             stop = len(s) if hit == -1 else hit
             if hit == -1 and not final:
                 held = sc.held(s, i) if sc is not None else held_suffix(s[i:], ends)
-                return max(i, stop - HEADER_LIMIT - held), True
+                if held:
+                    lead = held_suffix(s[max(i, stop - LEAD_LIMIT) :],
+                                       (self.call_open, self.section_end))
+                    return max(i, stop - max(HEADER_LIMIT + lead, held)), True
+                return max(i, stop - HEADER_LIMIT), True
             start = max(i, stop - HEADER_LIMIT)
             if hit == -1 or marker in (self.param_open, self.call_close):
                 return stop, False  # the call goes on or closes, or the output's cut tail
@@ -248,8 +259,8 @@ class XmlCallParser(XmlValueParser):
             return stop, False
         self._settle(st, out, marker)
         if marker == self.param_open:
-            st.phase = "key"
-            return i, False
+            st.phase = "key"  # (the opener consumed: a held key header stays within ``buf``'s
+            return i + length, False  # bound after a spelt opener of up to 207 characters)
         self._close_call(st, out)
         if marker == self.call_close:
             st.phase = "sect" if st.insec else "text"
@@ -258,7 +269,7 @@ class XmlCallParser(XmlValueParser):
         return i, False
 
     def _on_key(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
-        i = pos + spelt_length(s, pos, self.param_open, self.spellings)
+        i = pos  # (``_on_args`` consumed ``param_open``)
         kind, end, key, attr = self._key(s[i : i + HEADER_LIMIT])
         if kind == "need":
             if not final and len(s) - i <= HEADER_LIMIT:
