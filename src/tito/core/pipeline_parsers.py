@@ -108,7 +108,9 @@ def parsers_initial(
             parser, vocab, tail, enabled=cfg.reasoning_enabled, tool_parser=cfg.tool_parser
         )
     tool_state = None
-    if cfg.tool_choice != "none":
+    # (no tool parser: vLLM's _extract_tool_calls makes no call, required and named too; the
+    # tool choice still shapes the message, content "" for them)
+    if cfg.tool_choice != "none" and cfg.tool_parser is not None:
         tool_state = tool_parsers.initial(tool_parser_for(cfg))
     return reasoning_state, tool_state
 

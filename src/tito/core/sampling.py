@@ -188,6 +188,7 @@ def sampling_fields(
     default_sampling: Mapping[str, Any] | None = None,
     structured_outputs: Mapping[str, Any] | None = None,
     skip_special_tokens: bool | None = None,
+    spaces_between_special_tokens: bool | None = None,
     vocab_size: int | None = None,
     max_logprobs: int | None = None,
 ) -> dict[str, Any]:
@@ -195,7 +196,7 @@ def sampling_fields(
 
     ``structured_outputs`` is the already-resolved constraint (:func:`structured_outputs_for`);
     ``skip_special_tokens`` overrides the request's flag when a tool parser needs the special
-    tokens kept. ``stop`` strings are deliberately absent (see the module docstring).
+    tokens kept, ``spaces_between_special_tokens`` when it needs its markers' tokens joined. ``stop`` strings are deliberately absent (see the module docstring).
     """
     defaults = default_sampling or {}
     get = _reader(request)
@@ -259,7 +260,9 @@ def sampling_fields(
     fields["include_stop_str_in_output"] = bool(get("include_stop_str_in_output"))
     skip = get("skip_special_tokens", True) if skip_special_tokens is None else skip_special_tokens
     fields["skip_special_tokens"] = bool(skip)
-    fields["spaces_between_special_tokens"] = bool(get("spaces_between_special_tokens", True))
+    spaces = (get("spaces_between_special_tokens", True) if spaces_between_special_tokens is None
+              else spaces_between_special_tokens)
+    fields["spaces_between_special_tokens"] = bool(spaces)
     fields["output_kind"] = OUTPUT_KIND_DELTA if get("stream") else OUTPUT_KIND_FINAL_ONLY
 
     logit_bias = get("logit_bias")

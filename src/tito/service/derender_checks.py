@@ -133,7 +133,7 @@ def _check_wire_state(
         return
     bad = _not_issued
     if state.tools is not None:
-        if cfg.tool_choice == "none":
+        if cfg.tool_choice == "none" or cfg.tool_parser is None:
             raise bad("a tool parser state without tools", "st.tools")
         if state.tools.phase not in tool_parser_for(cfg).phases:
             raise bad(f"unknown tool parser phase '{quote(state.tools.phase)}'", "st.tools.phase")

@@ -165,7 +165,8 @@ def _replayed(cfg: ChoiceConfig) -> bool:
 
 def _parsing(cfg: ChoiceConfig) -> bool:
     """Does a reasoning or tool parser run for these settings?"""
-    return cfg.reasoning_parser is not None or cfg.tool_choice != "none"
+    return cfg.reasoning_parser is not None or (cfg.tool_choice != "none"
+                                                 and cfg.tool_parser is not None)
 
 
 def _stream_chunks(req: Any) -> list[GenerateTokensStreamResponse]:

@@ -85,6 +85,7 @@ from tito.service.render_common import (
     MAX_REQUEST_ID_CHARS,
     PROMPT_TAIL_IDS,
     REASONING_ALWAYS_ENDED,
+    REASONING_JOINS_SPECIAL,
     REASONING_MARKERS,
     _check_mm_processor_kwargs,
     _lookup,
@@ -202,7 +203,8 @@ def _render_chat(
     if not isinstance(want_mask, bool):
         raise BadRequest("return_assistant_tokens_mask must be a boolean.",
                          param="return_assistant_tokens_mask")
-    _check_tool_choice(request, model)
+    if not responses:  # (vLLM's render_responses never checks: the tools go to the template)
+        _check_tool_choice(request, model)
 
     tools: list[dict[str, Any]] | None = None
     exclude_when_none = model.config.exclude_tools_when_tool_choice_none
@@ -280,13 +282,17 @@ def _render_chat(
     # conformance/goldens): a reasoning parser other than harmony's, and a tool parser whose
     # adjust_request does so when tools are sent and tool_choice is not "none". Derender still
     # honours the request's own flag (derender_context).
-    skip_special = request.skip_special_tokens
+    skip_special, spaces = request.skip_special_tokens, request.spaces_between_special_tokens
     tool_parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
-    if (model.reasoning_parser is not None and not is_harmony_model(model)) or (
-            tool_parser is not None and tool_parser.engine_reads_special
-            and (builtin_tools or tool_choice_json != "none"
-                 and (request.tools or tool_parser.engine_reads_special_without_tools))):
+    tool_reads = tool_parser is not None and tool_parser.engine_reads_special and (
+        builtin_tools or tool_choice_json != "none"
+        and (request.tools or tool_parser.engine_reads_special_without_tools))
+    if (model.reasoning_parser is not None and not is_harmony_model(model)) or tool_reads:
         skip_special = False
+    # (kimi_k3's markers span several tokens: its adjust_request joins them, spaces off too)
+    if model.reasoning_parser in REASONING_JOINS_SPECIAL or (
+            tool_reads and tool_parser.engine_joins_special):
+        spaces = False
     fields = core_sampling.sampling_fields(
         request,
         kind="chat",
@@ -294,6 +300,7 @@ def _render_chat(
         default_sampling=model.config.default_sampling_params,
         structured_outputs=structured,
         skip_special_tokens=skip_special,
+        spaces_between_special_tokens=spaces,
         vocab_size=model.vocab_size,
         max_logprobs=model.max_logprobs,
     )

@@ -59,6 +59,9 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     # REASONING_NEWEST_MARKER_IDS)
     "kimi_k3": ("<|open|>think<|sep|>", "<|close|>think<|sep|>"),
 }
+#: reasoning parsers whose ``adjust_request`` also turns ``spaces_between_special_tokens`` off
+#: (vLLM 0.33's kimi_k3: a marker is three tokens the parser reads joined, unspaced)
+REASONING_JOINS_SPECIAL = frozenset({"kimi_k3"})
 #: reasoning parsers whose markers the request chooses (k2_horizon: by ``reasoning_effort``)
 REASONING_VARIANT_MARKERS = frozenset({"k2_horizon"})
 #: reasoning parsers whose ``is_reasoning_end`` is the newest of the markers' id sequences in

@@ -204,7 +204,7 @@ def _wire_ok(served: Any, cfg: ChoiceConfig, completion: bool, pending: int | No
     size = served.vocab_size
     if (pending is not None and pending >= size) or (context and max(context) >= size):
         return False
-    if tools is not None and (cfg.tool_choice == "none"
+    if tools is not None and (cfg.tool_choice == "none" or cfg.tool_parser is None
                               or tools.phase not in tool_parser_for(cfg).phases):
         return False
     if markers is not None:

@@ -112,15 +112,16 @@ class RenderTraits:
     (a render function's first request imported its parser for these alone). A test checks
     :data:`RENDER_TRAITS` against every parser."""
 
-    __slots__ = ("default_tool_strict_level", "engine_reads_special",
+    __slots__ = ("default_tool_strict_level", "engine_joins_special", "engine_reads_special",
                  "engine_reads_special_without_tools", "forced_calls", "structural_tag_model")
 
     def __init__(self, structural_tag_model: str | None = None, *, special: bool = False,
-                 special_without_tools: bool = False, strict_level: str = "auto",
-                 forced_calls: str = "json_list") -> None:
+                 special_without_tools: bool = False, joins_special: bool = False,
+                 strict_level: str = "auto", forced_calls: str = "json_list") -> None:
         self.structural_tag_model = structural_tag_model
         self.engine_reads_special = special
         self.engine_reads_special_without_tools = special_without_tools
+        self.engine_joins_special = joins_special
         self.default_tool_strict_level = strict_level
         self.forced_calls = forced_calls
 
@@ -175,9 +176,10 @@ RENDER_TRAITS: Mapping[str, RenderTraits] = {
     "xlam": RenderTraits(),
     # newparsers5 (vLLM's hy_v4 constrains required / named only: structural.NO_AUTO_TAG)
     "hy_v4": RenderTraits("hy_v4", forced_calls="native"),
-    # parsers6b (vLLM's kimi_k3 adjust_request reads special tokens with and without tools)
+    # parsers6b (vLLM's kimi_k3 adjust_request reads special tokens with and without tools,
+    # and joins them: spaces_between_special_tokens off too)
     "kimi_k3": RenderTraits("kimi_k3", special=True, special_without_tools=True,
-                            forced_calls="native"),
+                            joins_special=True, forced_calls="native"),
     # muse7 (vLLM's muse adjust_request reads special tokens whatever the request; required /
     # named decode natively: supports_required_and_named = False)
     **{name: RenderTraits(special=True, special_without_tools=True, forced_calls="native")

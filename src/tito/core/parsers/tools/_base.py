@@ -195,6 +195,10 @@ class ToolParser:
     #: ... also without tools, for any ``tool_choice`` but "none" (null too: vLLM 0.33's mistral
     #: parser on a tokenizer without its grammar; conformance/goldens render_messages_models)
     engine_reads_special_without_tools: ClassVar[bool] = False
+    #: ... and turns ``spaces_between_special_tokens`` off with it (vLLM 0.33's kimi_k3: its
+    #: markers span several tokens and must reach the parser unspaced; recorded:
+    #: conformance/goldens/structural/kimi_k3.json)
+    engine_joins_special: ClassVar[bool] = False
     #: vLLM's ``default_tool_strict_level`` (``--tool-strict-level`` unset): ``auto``, or
     #: ``function`` (every request with tools gets the tag, ``auto`` included: GLM)
     default_tool_strict_level: ClassVar[str] = "auto"

@@ -80,6 +80,8 @@ class KimiK3Parser(XmlCallParser):
     forced_calls: ClassVar[str] = "native"
     #: vLLM's adjust_request turns skip_special_tokens off with and without tools
     engine_reads_special_without_tools: ClassVar[bool] = True
+    #: ... and turns spaces_between_special_tokens off with it
+    engine_joins_special: ClassVar[bool] = True
     section_start: ClassVar[str] = f"{OPEN}tools{SEP}"
     section_end: ClassVar[str] = f"{CLOSE}tools{SEP}"
     call_open: ClassVar[str] = f"{OPEN}call"
