@@ -86,7 +86,9 @@ from tito.service.render_common import (
     PROMPT_TAIL_IDS,
     REASONING_ALWAYS_ENDED,
     REASONING_JOINS_SPECIAL,
+    REASONING_LEAVES_SKIP,
     REASONING_MARKERS,
+    parser_template_kwargs,
     _check_mm_processor_kwargs,
     _lookup,
     _request_id,
@@ -279,15 +281,20 @@ def _render_chat(
     structured = _chat_structured_outputs(request, model, tools, tool_choice_json, harmony=harmony,
                                           responses=responses)
     # vLLM 0.33 turns the engine's flag off where its parsers read special tokens (recorded in
-    # conformance/goldens): a reasoning parser other than harmony's, and a tool parser whose
-    # adjust_request does so when tools are sent and tool_choice is not "none". Derender still
-    # honours the request's own flag (derender_context).
+    # conformance/goldens): a reasoning parser other than harmony's and the older ones
+    # (REASONING_LEAVES_SKIP), and a tool parser whose adjust_request does so when tools are
+    # sent and tool_choice is not "none". Derender still honours the request's own flag
+    # (derender_context).
     skip_special, spaces = request.skip_special_tokens, request.spaces_between_special_tokens
     tool_parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
+    # (vLLM adjusts a request for a tool choice, and every request when it has a reasoning
+    # parser: its parser engines then read special tokens with or without tools)
+    adjusted = tool_choice_json != "none" or model.reasoning_parser is not None
     tool_reads = tool_parser is not None and tool_parser.engine_reads_special and (
-        builtin_tools or tool_choice_json != "none"
-        and (request.tools or tool_parser.engine_reads_special_without_tools))
-    if (model.reasoning_parser is not None and not is_harmony_model(model)) or tool_reads:
+        builtin_tools or (tool_choice_json != "none" and bool(request.tools))
+        or (adjusted and tool_parser.engine_reads_special_without_tools))
+    if (model.reasoning_parser is not None and not is_harmony_model(model)
+            and model.reasoning_parser not in REASONING_LEAVES_SKIP) or tool_reads:
         skip_special = False
     # (kimi_k3's markers span several tokens: its adjust_request joins them, spaces off too)
     if model.reasoning_parser in REASONING_JOINS_SPECIAL or (
@@ -339,10 +346,14 @@ def _render_chat(
     }
     if sampling_wire is not None:  # values the chat request validated, or render's own
         if model.reasoning_parser:
-            values["reasoning_parser_kwargs"] = {"chat_template_kwargs": dict(kwargs)}
+            values["reasoning_parser_kwargs"] = {
+                "chat_template_kwargs": parser_template_kwargs(model.reasoning_parser, kwargs,
+                                                               chat=not responses)}
         return generate_request_wire(values)
     if model.reasoning_parser:
-        values["reasoning_parser_kwargs"] = ReasoningParserKwargs(chat_template_kwargs=kwargs)
+        values["reasoning_parser_kwargs"] = ReasoningParserKwargs(
+            chat_template_kwargs=parser_template_kwargs(model.reasoning_parser, kwargs,
+                                                        chat=not responses))
     try:
         generate = GenerateRequest(**values)
     except ValidationError as exc:

@@ -59,6 +59,13 @@ REASONING_MARKERS: dict[str, tuple[str, str]] = {
     # REASONING_NEWEST_MARKER_IDS)
     "kimi_k3": ("<|open|>think<|sep|>", "<|close|>think<|sep|>"),
 }
+#: reasoning parsers whose ``adjust_request`` leaves ``skip_special_tokens`` as the request sent
+#: it (vLLM 0.33's parsers that are no parser engine, and minimax_m3's engine, whose markers are
+#: no special tokens; goldens ``render_reasoning_flags``); every other one turns it off
+REASONING_LEAVES_SKIP = frozenset({
+    "deepseek_r1", "deepseek_v3", "ernie45", "granite", "holo2", "hunyuan_a13b", "hy_v3",
+    "hy_v4", "k2_horizon", "minimax_m2_append_think", "minimax_m3", "olmo3", "poolside_v1",
+    "step3", "step5"})
 #: reasoning parsers whose ``adjust_request`` also turns ``spaces_between_special_tokens`` off
 #: (vLLM 0.33's kimi_k3: a marker is three tokens the parser reads joined, unspaced)
 REASONING_JOINS_SPECIAL = frozenset({"kimi_k3"})
@@ -101,6 +108,27 @@ REASONING_OFF_ENDED = frozenset({
 REASONING_ALWAYS_ENDED = frozenset({"openai_gptoss"})
 
 
+#: reasoning parsers that default the template kwargs they are built with to thinking on
+#: (vLLM 0.33's holo2, ``DeepSeekV3ReasoningWithThinkingParser``: it writes ``thinking`` and
+#: ``enable_thinking`` into the very dict render then sends as ``reasoning_parser_kwargs``)
+REASONING_DEFAULTS_THINKING = frozenset({"holo2"})
+#: reasoning parsers whose ``is_reasoning_end`` is the newest of their start / end ids in the
+#: whole prompt, neither meaning open (vLLM 0.33's minimax_m2_append_think)
+REASONING_WHOLE_PROMPT_IDS = {"minimax_m2_append_think": ("<think>", "</think>")}
+
+
+def parser_template_kwargs(parser: str, kwargs: Mapping[str, Any], *,
+                           chat: bool) -> dict[str, Any]:
+    """The ``reasoning_parser_kwargs.chat_template_kwargs`` vLLM's render sends: the effective
+    template kwargs, as the reasoning parser left them (:data:`REASONING_DEFAULTS_THINKING`; its
+    chat render builds the parser on that dict, its Responses render does not)."""
+    out = dict(kwargs)
+    if chat and parser in REASONING_DEFAULTS_THINKING and out.get("thinking") is None \
+            and out.get("enable_thinking") is None:
+        out.update(thinking=True, enable_thinking=True)
+    return out
+
+
 def reasoning_ended_for(
     parser: str, token_ids: list[int], vocab: Any, kwargs: Mapping[str, Any] | None
 ) -> bool | None:
@@ -125,6 +153,9 @@ def reasoning_ended_for(
         return False
     from tito.core.parsers.reasoning_formats import get_reasoning_parser
 
+    if parser in REASONING_WHOLE_PROMPT_IDS:
+        start, end = REASONING_WHOLE_PROMPT_IDS[parser]
+        return _newest_id_ended(token_ids, vocab.token_id(start), {vocab.token_id(end)})
     row = get_reasoning_parser(parser) if parser in REASONING_VARIANT_MARKERS else None
     if row is not None:  # markers chosen by the request (k2_horizon): vLLM's own scan
         chosen = get_reasoning_parser(parser, row.variant_from_kwargs(kwargs))

@@ -192,8 +192,11 @@ class ToolParser:
     #: the request has tools and ``tool_choice`` is not "none" (its markers are special tokens
     #: of some models); render sends the same flag (recorded: conformance/goldens/structural)
     engine_reads_special: ClassVar[bool] = False
-    #: ... also without tools, for any ``tool_choice`` but "none" (null too: vLLM 0.33's mistral
-    #: parser on a tokenizer without its grammar; conformance/goldens render_messages_models)
+    #: ... also without tools, whenever vLLM adjusts the request: a ``tool_choice`` but "none"
+    #: (null too: vLLM 0.33's mistral parser on a tokenizer without its grammar;
+    #: conformance/goldens render_messages_models), or any request when a reasoning parser is
+    #: configured (vLLM then adjusts every request). vLLM's parser engines do (goldens
+    #: ``render_reasoning_flags``, dsv32's ``render_fuzz``); its older parsers need tools
     engine_reads_special_without_tools: ClassVar[bool] = False
     #: ... and turns ``spaces_between_special_tokens`` off with it (vLLM 0.33's kimi_k3: its
     #: markers span several tokens and must reach the parser unspaced; recorded:

@@ -91,6 +91,8 @@ class XmlCallParser(XmlValueParser):
     """Base for XML-ish call formats (see the module header)."""
 
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
+    # (each is a parser engine in vLLM 0.33: off whenever it adjusts the request)
+    engine_reads_special_without_tools: ClassVar[bool] = True
 
     first_phase: ClassVar[str] = "text"
     section_start: ClassVar[str] = ""

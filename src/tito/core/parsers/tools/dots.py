@@ -86,6 +86,7 @@ class DotsParser(MinimaxM2Parser):
     structural_tag_model: ClassVar[str | None] = None
     forced_calls: ClassVar[str] = "native"
     engine_reads_special: ClassVar[bool] = False  # vLLM's dots leaves skip_special_tokens
+    engine_reads_special_without_tools: ClassVar[bool] = False
     section_start: ClassVar[str] = "<dots_function_call>"
     section_end: ClassVar[str] = "</dots_function_call>"
     bare_calls: ClassVar[bool] = False

@@ -53,6 +53,7 @@ TOOL_STRING = "<tool_call>"  # Granite 3.1: plain text
 @dataclass(frozen=True)
 class GraniteParser(JsonListParser):
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
+    engine_reads_special_without_tools: ClassVar[bool] = True  # (a parser engine in vLLM)
     name: ClassVar[str] = "granite"
     first_phase: ClassVar[str] = "text"
     resume_phase: ClassVar[str] = "text"

@@ -55,6 +55,7 @@ class HyV3Parser(XmlCallParser):
     bare_calls: ClassVar[bool] = False
     section_goes_on: ClassVar[bool] = True  # vLLM reads every call of a section
     engine_reads_special: ClassVar[bool] = False  # vLLM's hy_v3 leaves skip_special_tokens
+    engine_reads_special_without_tools: ClassVar[bool] = False
     header_markers: ClassVar[tuple[str, ...]] = (SEP, "</arg_key>", "<arg_value>")
 
     def _name(self, h: str) -> HeadResult:

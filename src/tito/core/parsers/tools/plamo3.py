@@ -67,6 +67,7 @@ _AOPEN_STOPS = (BEGIN_ARGS, END_REQUEST, END_REQUESTS, BEGIN_REQUEST, BEGIN_NAME
 @dataclass(frozen=True)
 class Plamo3Parser(DeepSeekV3Parser):
     engine_reads_special: ClassVar[bool] = True  # vLLM: skip_special_tokens off with tools
+    engine_reads_special_without_tools: ClassVar[bool] = True  # (a parser engine in vLLM)
     name: ClassVar[str] = "plamo3"
     structural_tag_model: ClassVar[str | None] = "plamo3"
     calls_anywhere: ClassVar[bool] = False  # (vLLM reads calls only inside a section)

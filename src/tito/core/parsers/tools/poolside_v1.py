@@ -48,6 +48,8 @@ from tito.core.parsers.tools.glm45 import Glm45Parser
 @dataclass(frozen=True)
 class PoolsideV1Parser(Glm45Parser):
     name: ClassVar[str] = "poolside_v1"
+    #: vLLM's poolside_v1 is no parser engine: skip_special_tokens off only with tools
+    engine_reads_special_without_tools: ClassVar[bool] = False
     structural_tag_model: ClassVar[str | None] = None
     default_tool_strict_level: ClassVar[str] = "auto"
     forced_calls: ClassVar[str] = "native"

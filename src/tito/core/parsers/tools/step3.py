@@ -40,6 +40,8 @@ INVOKE = '<steptml:invoke name="'
 @dataclass(frozen=True)
 class Step3Parser(XmlCallParser):
     name: ClassVar[str] = "step3"
+    #: vLLM's step3 is no parser engine: skip_special_tokens off only with tools
+    engine_reads_special_without_tools: ClassVar[bool] = False
     section_start: ClassVar[str] = "<｜tool_calls_begin｜>"
     section_end: ClassVar[str] = "<｜tool_calls_end｜>"
     call_open: ClassVar[str] = "<｜tool_call_begin｜>"
