@@ -196,7 +196,8 @@ def sampling_fields(
 
     ``structured_outputs`` is the already-resolved constraint (:func:`structured_outputs_for`);
     ``skip_special_tokens`` overrides the request's flag when a tool parser needs the special
-    tokens kept, ``spaces_between_special_tokens`` when it needs its markers' tokens joined. ``stop`` strings are deliberately absent (see the module docstring).
+    tokens kept, ``spaces_between_special_tokens`` when it needs its markers' tokens joined.
+    ``stop`` strings are deliberately absent (see the module docstring).
     """
     defaults = default_sampling or {}
     get = _reader(request)

@@ -179,7 +179,8 @@ def reasoning_ended_for(
 
 
 def _newest_id_ended(token_ids: list[int], start: int | None, ends: set[int | None]) -> bool:
-    """vLLM 0.33's ``K2HorizonReasoningParser.is_reasoning_end``: the whole prompt scanned back,
+    """vLLM 0.33's ``K2HorizonReasoningParser.is_reasoning_end`` (and minimax_m2_append_think's,
+    :data:`REASONING_WHOLE_PROMPT_IDS`): the whole prompt scanned back,
     the start id first means open, an end id (or the call start) first means ended; neither:
     open. O(prompt)."""
     ends.discard(None)
