@@ -13,10 +13,7 @@ tool parser alone, both. Starts its own servers on the ports given::
 
 from __future__ import annotations
 
-import argparse
-import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -25,8 +22,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from conformance import markers, record  # noqa: E402
-from conformance.calls import request as post  # noqa: E402
+from conformance import flag_servers, markers, record  # noqa: E402
 
 OUT = record.GOLDENS / "render_joined_markers.json"
 #: server -> (reasoning parser, tool parser): vLLM's flags, and tito.json's parsers in the test
@@ -63,53 +59,16 @@ def cases() -> dict[str, tuple[str, dict[str, Any]]]:
     return out
 
 
-def _flags(reasoning: str | None, tool: str | None) -> list[str]:
-    flags = ["--served-model-name", "qwen3"]
-    if reasoning:
-        flags += ["--reasoning-parser", reasoning]
-    if tool:
-        flags += ["--tool-call-parser", tool, "--enable-auto-tool-choice"]
-    return flags
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ports", default="8451,8452,8453")
-    ap.add_argument("--vllm", default="/work/vllm-venv/bin/vllm")
-    args = ap.parse_args()
-    ports = [int(p) for p in args.ports.split(",")]
+    ns = flag_servers.args("8451,8452,8453")
     tmp = Path(tempfile.mkdtemp(prefix="joined-"))
     folder = markers.marker_folder(tmp / "qwen3")
     for f in (HERE / "models" / "qwen3").glob("*.json"):
         shutil.copy(f, folder)
-    procs, urls = [], {}
-    try:
-        for (server, (reasoning, tool)), port in zip(SERVERS.items(), ports, strict=True):
-            env = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"}
-            log = open(tmp / f"{server}.log", "wb")  # noqa: SIM115 (lives with the server)
-            procs.append(subprocess.Popen(
-                [args.vllm, "launch", "render", str(folder), *_flags(reasoning, tool),
-                 "--host", "127.0.0.1", "--port", str(port)],
-                env={**__import__("os").environ, **env}, stdout=log,
-                stderr=subprocess.STDOUT, cwd=tmp))
-            urls[server] = f"http://127.0.0.1:{port}"
-        for server, proc in zip(urls, procs, strict=True):
-            record.wait_ready(urls[server], proc)
-        out = {}
-        for server, url in urls.items():
-            for name, (path, body) in cases().items():
-                body = {"model": "qwen3", **body}
-                status, resp = post(url, path, body)
-                out[f"{server}/{name}"] = {"server": server, "path": path, "request": body,
-                                           "status": status, "response": resp}
-        _, version = post(next(iter(urls.values())), "/version", method="GET")
-        OUT.write_text(json.dumps({"vllm": version, "servers": {
-            s: {"reasoning_parser": r, "tool_parser": t} for s, (r, t) in SERVERS.items()},
-            "cases": out}, indent=1, ensure_ascii=False) + "\n")
-        print(f"{OUT}: {len(out)} cases")
-    finally:
-        for proc in procs:
-            proc.terminate()
+    servers = {name: (folder, flag_servers.flags(*parsers)) for name, parsers in SERVERS.items()}
+    version, out = flag_servers.record_servers(servers, cases(), ns, tmp)
+    flag_servers.write(OUT, version, {s: {"reasoning_parser": r, "tool_parser": t}
+                                      for s, (r, t) in SERVERS.items()}, out)
 
 
 if __name__ == "__main__":

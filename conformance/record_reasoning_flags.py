@@ -13,11 +13,7 @@ time on the ports given (about two minutes a round on a loaded 2-core box)::
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,8 +24,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE.parent / "tests" / "goldens"))
 
-from conformance import markers, record  # noqa: E402
-from conformance.calls import request as post  # noqa: E402
+from conformance import flag_servers, markers, record  # noqa: E402
 
 OUT = record.GOLDENS / "render_reasoning_flags.json"
 MESSAGES = [{"role": "user", "content": "Hi"}]
@@ -63,52 +58,16 @@ def _folder(parser: str, tmp: Path) -> Path:
     return folder
 
 
-def _start(parser: str, folder: Path, port: int, vllm: str, tmp: Path) -> subprocess.Popen:
-    log = open(tmp / f"{parser}.log", "wb")  # noqa: SIM115 (lives with the server)
-    return subprocess.Popen(
-        [vllm, "launch", "render", str(folder), "--served-model-name", "qwen3",
-         "--reasoning-parser", parser, "--host", "127.0.0.1", "--port", str(port)],
-        env={**os.environ, "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"},
-        stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ports", default="8451,8452,8453")
-    ap.add_argument("--vllm", default="/work/vllm-venv/bin/vllm")
-    args = ap.parse_args()
-    ports = [int(p) for p in args.ports.split(",")]
+    ns = flag_servers.args("8451,8452,8453")
     tmp = Path(tempfile.mkdtemp(prefix="reasoning-flags-"))
-    names, out, version = parsers(), {}, None
-    for start in range(0, len(names), len(ports)):
-        batch = names[start:start + len(ports)]
-        procs = [_start(p, _folder(p, tmp), port, args.vllm, tmp)
-                 for p, port in zip(batch, ports)]
-        try:
-            for parser, port, proc in zip(batch, ports, procs):
-                url = f"http://127.0.0.1:{port}"
-                try:
-                    record.wait_ready(url, proc, timeout=600)
-                except SystemExit as exc:  # (kept, with why: the test skips it)
-                    out[f"{parser}/server"] = {"server": parser, "status": None,
-                                               "error": str(exc)}
-                    continue
-                if version is None:
-                    _, version = post(url, "/version", method="GET")
-                for name, (path, body) in CASES.items():
-                    body = {"model": "qwen3", **body}
-                    status, resp = post(url, path, body)
-                    out[f"{parser}/{name}"] = {"server": parser, "path": path, "request": body,
-                                               "status": status, "response": resp}
-        finally:
-            for proc in procs:
-                proc.terminate()
-                proc.wait()
-        print(f"recorded {batch}", flush=True)
-        OUT.write_text(json.dumps({"vllm": version, "servers": {
-            p: {"reasoning_parser": p, "tool_parser": None} for p in names},
-            "cases": out}, indent=1, ensure_ascii=False) + "\n")
-    print(f"{OUT}: {len(out)} cases")
+    names = parsers()
+    servers = {p: (_folder(p, tmp), flag_servers.flags(p, None)) for p in names}
+    parser_flags = {p: {"reasoning_parser": p, "tool_parser": None} for p in names}
+    version, out = flag_servers.record_servers(
+        servers, CASES, ns, tmp,
+        on_batch=lambda version, out: flag_servers.write(OUT, version, parser_flags, out))
+    flag_servers.write(OUT, version, parser_flags, out)
 
 
 if __name__ == "__main__":

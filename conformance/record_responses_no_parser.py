@@ -13,11 +13,7 @@ the ports given::
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -26,8 +22,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from conformance import corpus, record  # noqa: E402
-from conformance.calls import request as post  # noqa: E402
+from conformance import corpus, flag_servers, record  # noqa: E402
 
 OUT = record.GOLDENS / "render_responses_no_parser.json"
 #: server -> its reasoning parser (no tool parser): vLLM's flags, tito.json's in the test
@@ -86,11 +81,7 @@ def _ids(text: str) -> list[int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ports", default="8454,8455")
-    ap.add_argument("--vllm", default="/work/vllm-venv/bin/vllm")
-    args = ap.parse_args()
-    ports = [int(p) for p in args.ports.split(",")]
+    ns = flag_servers.args("8454,8455")
     tmp = Path(tempfile.mkdtemp(prefix="noparser-"))
     folder = tmp / "qwen3"
     folder.mkdir()
@@ -98,35 +89,11 @@ def main() -> None:
         shutil.copy(f, folder)
     for f in (HERE / "models" / "qwen3").glob("*.json"):
         shutil.copy(f, folder)
-    procs, urls = [], {}
-    try:
-        for (server, reasoning), port in zip(SERVERS.items(), ports, strict=True):
-            flags = ["--served-model-name", "qwen3"]
-            flags += ["--reasoning-parser", reasoning] if reasoning else []
-            log = open(tmp / f"{server}.log", "wb")  # noqa: SIM115 (lives with the server)
-            procs.append(subprocess.Popen(
-                [args.vllm, "launch", "render", str(folder), *flags,
-                 "--host", "127.0.0.1", "--port", str(port)],
-                env={**os.environ, "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"},
-                stdout=log, stderr=subprocess.STDOUT, cwd=tmp))
-            urls[server] = f"http://127.0.0.1:{port}"
-        for server, proc in zip(urls, procs, strict=True):
-            record.wait_ready(urls[server], proc)
-        out = {}
-        for server, url in urls.items():
-            for name, (path, body) in cases().items():
-                body = {"model": "qwen3", **body}
-                status, resp = post(url, path, body)
-                out[f"{server}/{name}"] = {"server": server, "path": path, "request": body,
-                                           "status": status, "response": resp}
-        _, version = post(next(iter(urls.values())), "/version", method="GET")
-        OUT.write_text(json.dumps({"vllm": version, "servers": {
-            s: {"reasoning_parser": r, "tool_parser": None} for s, r in SERVERS.items()},
-            "cases": out}, indent=1, ensure_ascii=False) + "\n")
-        print(f"{OUT}: {len(out)} cases")
-    finally:
-        for proc in procs:
-            proc.terminate()
+    servers = {name: (folder, flag_servers.flags(reasoning, None))
+               for name, reasoning in SERVERS.items()}
+    version, out = flag_servers.record_servers(servers, cases(), ns, tmp)
+    flag_servers.write(OUT, version, {s: {"reasoning_parser": r, "tool_parser": None}
+                                      for s, r in SERVERS.items()}, out)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,105 @@
+"""vLLM 0.33 render servers of other parser flags than ``record.SERVERS``, and the recording of
+one set of cases on each: what ``record_joined_markers.py``, ``record_responses_no_parser.py``
+and ``record_reasoning_flags.py`` share (their goldens replay in
+``tests/test_render_server_flags.py``).
+
+Why a module: each recorder only names its servers (a model folder and flags) and its cases;
+starting the servers a few at a time on the ports given, waiting for them, posting, keeping a
+server that fails to start as an error case and stopping them all is the same for each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from conformance import record  # noqa: E402
+from conformance.calls import request as post  # noqa: E402
+
+#: server name -> (model folder, its ``vllm launch render`` flags)
+Servers = dict[str, tuple[Path, list[str]]]
+#: case name -> (path, body without ``model``)
+Cases = dict[str, tuple[str, dict[str, Any]]]
+
+
+def args(default_ports: str) -> argparse.Namespace:
+    """``--ports`` (comma-separated: as many servers run at once) and ``--vllm``."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ports", default=default_ports)
+    ap.add_argument("--vllm", default="/work/vllm-venv/bin/vllm")
+    return ap.parse_args()
+
+
+def record_servers(servers: Servers, cases: Cases, ns: argparse.Namespace, tmp: Path,
+                   on_batch: Callable[[Any, dict], None] | None = None) -> tuple[Any, dict]:
+    """Every case on every server, ``len(ports)`` servers at a time: ``(vLLM's /version,
+    {"SERVER/CASE": {server, path, request, status, response}})``; a server that does not start
+    is kept as ``SERVER/server`` with status None and its error. ``on_batch`` sees the answers
+    after each batch (a long run keeps what it has)."""
+    ports = [int(p) for p in ns.ports.split(",")]
+    names, out, version = list(servers), {}, None
+    for start in range(0, len(names), len(ports)):
+        batch = names[start:start + len(ports)]
+        procs = [_start(name, *servers[name], port, ns.vllm, tmp)
+                 for name, port in zip(batch, ports)]
+        try:
+            for name, port, proc in zip(batch, ports, procs):
+                url = f"http://127.0.0.1:{port}"
+                try:
+                    record.wait_ready(url, proc, timeout=600)
+                except SystemExit as exc:  # (kept, with why: the test skips it)
+                    out[f"{name}/server"] = {"server": name, "status": None, "error": str(exc)}
+                    continue
+                if version is None:
+                    _, version = post(url, "/version", method="GET")
+                for case, (path, body) in cases.items():
+                    body = {"model": "qwen3", **body}
+                    status, resp = post(url, path, body)
+                    out[f"{name}/{case}"] = {"server": name, "path": path, "request": body,
+                                             "status": status, "response": resp}
+        finally:
+            for proc in procs:
+                proc.terminate()
+                proc.wait()
+        print(f"recorded {batch}", flush=True)
+        if on_batch is not None:
+            on_batch(version, out)
+    return version, out
+
+
+def write(path: Path, version: Any, parsers: dict[str, dict[str, str | None]],
+          out: dict) -> None:
+    """The golden: vLLM's version, each server's ``reasoning_parser`` / ``tool_parser`` (what
+    the test writes into tito.json) and the cases."""
+    path.write_text(json.dumps({"vllm": version, "servers": parsers, "cases": out}, indent=1,
+                               ensure_ascii=False) + "\n")
+    print(f"{path}: {len(out)} cases")
+
+
+def flags(reasoning: str | None, tool: str | None) -> list[str]:
+    """The server flags of a qwen3 served with these parsers."""
+    out = ["--served-model-name", "qwen3"]
+    if reasoning:
+        out += ["--reasoning-parser", reasoning]
+    if tool:
+        out += ["--tool-call-parser", tool, "--enable-auto-tool-choice"]
+    return out
+
+
+def _start(name: str, folder: Path, server_flags: list[str], port: int, vllm: str,
+           tmp: Path) -> subprocess.Popen:
+    log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115 (lives with the server)
+    return subprocess.Popen(
+        [vllm, "launch", "render", str(folder), *server_flags, "--host", "127.0.0.1",
+         "--port", str(port)],
+        env={**os.environ, "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"},
+        stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
