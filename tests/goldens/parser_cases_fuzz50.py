@@ -101,6 +101,20 @@ def dsml_text(tool: str, name: str) -> str:
             f"Paris</{m[1:]}parameter>\n</{m[1:]}invoke>\n{end}")
 
 
+def xml_cases(tag: str, q_bodies: dict[str, str], m_bodies: dict[str, str]) -> list[dict]:
+    """Parameter bodies in one call of each qwen3_coder-family format (``q_bodies``) and of
+    minimax_m2 (``m_bodies``), ids ``TOOL/TAG_NAME`` (``parser_cases_hpar51`` reuses it)."""
+    out = []
+    for tool, (start, end) in _Q_FORMATS.items():
+        out += [{"id": f"{tool}/{tag}_{name}", "tool": tool, "reasoning": None, "tools": TOOLS,
+                 "text": f"{start}\n<function=get_weather>\n{body}\n</function>\n{end}"}
+                for name, body in q_bodies.items()]
+    out += [{"id": f"minimax_m2/{tag}_{name}", "tool": "minimax_m2", "reasoning": None,
+             "tools": TOOLS, "text": '<minimax:tool_call>\n<invoke name="get_weather">\n'
+             + body + "\n</invoke>\n</minimax:tool_call>"} for name, body in m_bodies.items()]
+    return out
+
+
 def cases() -> list[dict]:
     """The cases, ids ``TOOL/fz50_NAME``."""
     texts = {name: _OPEN + _CALL + body + _END + _CLOSE for name, body in _KEYS.items()}
@@ -108,13 +122,7 @@ def cases() -> list[dict]:
     texts["name_spaced_after_text"] = "Hi " + texts["name_spaced"]
     out = [{"id": f"dots/fz50_{name}", "tool": "dots", "reasoning": None, "tools": TOOLS,
             "text": text} for name, text in texts.items()]
-    for tool, (start, end) in _Q_FORMATS.items():
-        out += [{"id": f"{tool}/fz50_{name}", "tool": tool, "reasoning": None, "tools": TOOLS,
-                 "text": f"{start}\n<function=get_weather>\n{body}\n</function>\n{end}"}
-                for name, body in _Q_PARAMS.items()]
-    out += [{"id": f"minimax_m2/fz50_{name}", "tool": "minimax_m2", "reasoning": None,
-             "tools": TOOLS, "text": '<minimax:tool_call>\n<invoke name="get_weather">\n'
-             + body + "\n</invoke>\n</minimax:tool_call>"} for name, body in _M_PARAMS.items()]
+    out += xml_cases("fz50", _Q_PARAMS, _M_PARAMS)
     out += [{"id": f"{tool}/fz50_{key}", "tool": tool, "reasoning": None, "tools": TOOLS,
              "text": dsml_text(tool, name)}
             for tool in _DSML_FORMATS for key, name in DSML_NAMES.items()]

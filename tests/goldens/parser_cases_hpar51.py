@@ -13,12 +13,7 @@ call. One token per delta reaches both holds.
 
 from __future__ import annotations
 
-from parser_cases_muse import TOOLS
-
-_Q_FORMATS = {"qwen3_coder": ("<tool_call>", "</tool_call>"),
-              "qwen3_xml": ("<tool_call>", "</tool_call>"),
-              "mimo": ("<tool_call>", "</tool_call>"),
-              "seed_oss": ("<seed:tool_call>", "</seed:tool_call>")}
+from parser_cases_fuzz50 import xml_cases
 _KEY = "k" * 150
 #: a spelt opener of 131 characters and a 150-character key: held together, 281 > 264
 _Q_BODIES = {
@@ -37,12 +32,4 @@ _M_BODIES = {
 
 def cases() -> list[dict]:
     """The cases, ids ``TOOL/hp51_NAME``."""
-    out = []
-    for tool, (start, end) in _Q_FORMATS.items():
-        out += [{"id": f"{tool}/hp51_{name}", "tool": tool, "reasoning": None, "tools": TOOLS,
-                 "text": f"{start}\n<function=get_weather>\n{body}\n</function>\n{end}"}
-                for name, body in _Q_BODIES.items()]
-    out += [{"id": f"minimax_m2/hp51_{name}", "tool": "minimax_m2", "reasoning": None,
-             "tools": TOOLS, "text": '<minimax:tool_call>\n<invoke name="get_weather">\n'
-             + body + "\n</invoke>\n</minimax:tool_call>"} for name, body in _M_BODIES.items()]
-    return out
+    return xml_cases("hp51", _Q_BODIES, _M_BODIES)
