@@ -112,8 +112,9 @@ DEVIATIONS.update({
 
 
 def _message(resp: dict) -> list[dict]:
-    """What a client reads of a chat answer (tool-call ids are random on both sides)."""
-    return [{"content": c["message"].get("content") or None,
+    """What a client reads of a chat answer (tool-call ids are random on both sides; content
+    as sent: ``""`` and null differ, as for a client)."""
+    return [{"content": c["message"].get("content"),
              "reasoning": c["message"].get("reasoning"),
              "tool_calls": [(t["function"]["name"], json.loads(t["function"]["arguments"]))
                             for t in c["message"].get("tool_calls") or []],
