@@ -27,8 +27,8 @@ from tito.core.vocab import Vocab
 if TYPE_CHECKING:
     from tito.core.pipeline import ChoiceConfig, ChoiceState
 
-__all__ = ["ToolCallOut", "muse_tools", "parsers_initial", "parsers_step", "tool_call_id",
-           "tool_calls_out", "tool_parser_for"]
+__all__ = ["ToolCallOut", "muse_tools", "parses_tools", "parsers_initial", "parsers_step",
+           "tool_call_id", "tool_calls_out", "tool_parser_for"]
 
 _ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -108,11 +108,16 @@ def parsers_initial(
             parser, vocab, tail, enabled=cfg.reasoning_enabled, tool_parser=cfg.tool_parser
         )
     tool_state = None
-    # (no tool parser: vLLM's _extract_tool_calls makes no call, required and named too; the
-    # tool choice still shapes the message, content "" for them)
-    if cfg.tool_choice != "none" and cfg.tool_parser is not None:
+    if parses_tools(cfg):
         tool_state = tool_parsers.initial(tool_parser_for(cfg))
     return reasoning_state, tool_state
+
+
+def parses_tools(cfg: ChoiceConfig) -> bool:
+    """Does a tool parser read these settings' output? Not for tool choice "none", nor without
+    a tool parser: vLLM's ``_extract_tool_calls`` then makes no call, ``required`` and named
+    too (the tool choice still shapes the message: content ``""`` for them)."""
+    return cfg.tool_choice != "none" and cfg.tool_parser is not None
 
 
 def tool_parser_for(cfg: ChoiceConfig) -> tool_parsers.ToolParser:
@@ -130,7 +135,7 @@ def muse_tools(cfg: ChoiceConfig) -> tool_parsers.ToolParser | None:
     """The ATEM parser of a Muse tool channel, or the JSON call parser of an Inkling tool block
     (None: the request takes no calls, so tool channels / blocks are content, as vLLM's
     reasoning parser alone passes them)."""
-    if cfg.tool_choice == "none" or cfg.tool_parser is None:
+    if not parses_tools(cfg):
         return None
     return tool_parser_for(cfg)
 

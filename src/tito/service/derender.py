@@ -35,6 +35,7 @@ from tito.service.derender_shaping import (
     _hides_metadata,
     _join_lp,
     _merge_calls,
+    _parsing,
     _prompt_tokens,
     _reasoning_tokens,
     _seed,
@@ -102,7 +103,7 @@ def derender_chat(model: ServedModel, req: DerenderChatRequest) -> ChatCompletio
         tool_calls = _merge_calls([out])
         content: str | None = out.text
         reasoning = out.reasoning or None
-        parsing = cfg.reasoning_parser is not None or cfg.tool_choice != "none"
+        parsing = _parsing(cfg)
         if content:
             pass
         elif cfg.tool_choice in ("required", "named"):

@@ -23,7 +23,7 @@ from tito.core.parsers import (
     is_inkling,
     is_muse,
 )
-from tito.core.pipeline_parsers import muse_tools, tool_parser_for
+from tito.core.pipeline_parsers import muse_tools, parses_tools, tool_parser_for
 from tito.core.sampling import MAX_N_SEQUENCES  # choices per response, responses per request
 from tito.errors import BadRequest, quote
 from tito.models import ServedModel
@@ -133,7 +133,7 @@ def _check_wire_state(
         return
     bad = _not_issued
     if state.tools is not None:
-        if cfg.tool_choice == "none" or cfg.tool_parser is None:
+        if not parses_tools(cfg):
             raise bad("a tool parser state without tools", "st.tools")
         if state.tools.phase not in tool_parser_for(cfg).phases:
             raise bad(f"unknown tool parser phase '{quote(state.tools.phase)}'", "st.tools.phase")

@@ -13,6 +13,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from tito.core.pipeline import ChoiceConfig, ChoiceOutput, ChoiceState, start_choice, step_choice
+from tito.core.pipeline_parsers import parses_tools
 from tito.errors import BadRequest
 from tito.models import ServedModel
 from tito.protocol import (
@@ -165,8 +166,7 @@ def _replayed(cfg: ChoiceConfig) -> bool:
 
 def _parsing(cfg: ChoiceConfig) -> bool:
     """Does a reasoning or tool parser run for these settings?"""
-    return cfg.reasoning_parser is not None or (cfg.tool_choice != "none"
-                                                 and cfg.tool_parser is not None)
+    return cfg.reasoning_parser is not None or parses_tools(cfg)
 
 
 def _stream_chunks(req: Any) -> list[GenerateTokensStreamResponse]:

@@ -46,7 +46,7 @@ except ImportError:  # pragma: no cover - a dependency; without it the general d
 from tito.core.detok_state import MAX_WINDOW, DetokState
 from tito.core.parsers.reasoning import ReasoningState
 from tito.core.pipeline import ChoiceConfig, ChoiceState
-from tito.core.pipeline_parsers import tool_parser_for
+from tito.core.pipeline_parsers import parses_tools, tool_parser_for
 from tito.core.state import StateError
 from tito.core.vocab import Vocab
 from tito.errors import TitoError
@@ -204,7 +204,7 @@ def _wire_ok(served: Any, cfg: ChoiceConfig, completion: bool, pending: int | No
     size = served.vocab_size
     if (pending is not None and pending >= size) or (context and max(context) >= size):
         return False
-    if tools is not None and (cfg.tool_choice == "none" or cfg.tool_parser is None
+    if tools is not None and (not parses_tools(cfg)
                               or tools.phase not in tool_parser_for(cfg).phases):
         return False
     if markers is not None:

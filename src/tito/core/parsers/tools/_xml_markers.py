@@ -117,11 +117,3 @@ def _build(markers: tuple[str, ...], spellings: Mapping[str, Spelling]) -> Scann
     return Scanner(tuple(kept), re.compile("|".join(f"({a})" for a in alts)),
                    re.compile("|".join(prefixes)), longest, lead)
 
-
-def spelt_length(text: str, pos: int, marker: str, spellings: Mapping[str, Spelling]) -> int:
-    """The length of ``marker``'s spelling at ``text[pos]`` (found there by a :class:`Scanner`)."""
-    sp = spellings.get(marker)
-    if sp is None:
-        return len(marker)
-    got = sp.pattern.match(text, pos)
-    return got.end() - pos if got else len(marker)
