@@ -6,12 +6,16 @@ the ids are not the models'; on gpt-oss's tokenizer for ``openai``).
 Each golden file is one parser; its requests (chat and Responses render: required, named, auto
 with strict tools, ``parallel_tool_calls: false``, auto with ``response_format`` /
 ``structured_outputs``, the or-format) are rendered by tito on a model folder naming the same
-parser, and compared: the prompt ids and ``sampling_params.structured_outputs`` (the structural
-tag as parsed JSON; the rest of the render is the conformance suite's, on the default models).
+parser, and compared whole: the engine request field by field (defaults dropped on both sides and
+the structural tag as parsed JSON, ``jsondiff.normalize_render``), the replay's intended
+deviations (``conformance.deviations``: tito's ``derender_context``, stop strings kept in
+derender...) apart. Session 51 found five gaps where only the ids, the flag and the tag were
+compared.
 Formats without a tag in vLLM 0.33 are in the corpus too: their goldens hold vLLM's fallback
 (the JSON schema of a list of calls, or nothing), and tito must send the same. The derender
 cases feed what each constrained model writes back (required: calls and finish ``tool_calls``;
-named: the call, finish ``stop``) and compare what a client reads. The render-time checks of
+named: the call, finish ``stop``) and compare the whole answer (usage, logprobs, token ids; a
+client's view, :func:`_message`, in the failure text). The render-time checks of
 constraints (``validation_*``: chat, completions and Responses render, each recorded on every
 parser's server) run for every parser.
 """
@@ -31,6 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance import markers, replay  # noqa: E402
+from conformance.deviations import deviation_for  # noqa: E402
+from conformance.jsondiff import diff, normalize, normalize_render  # noqa: E402
 from tito.core.parsers.tools import TOOL_PARSERS  # noqa: E402
 from tito.models import registry  # noqa: E402
 
@@ -121,18 +127,6 @@ def _message(resp: dict) -> list[dict]:
              "finish_reason": c["finish_reason"]} for c in resp["choices"]]
 
 
-def _structured(req: dict) -> dict | None:
-    so = (req.get("sampling_params") or {}).get("structured_outputs")
-    if not isinstance(so, dict):
-        return None
-    so = {k: v for k, v in so.items() if not k.startswith("_") and v not in (None, False)}
-    if isinstance(so.get("structural_tag"), str):
-        so["structural_tag"] = json.loads(so["structural_tag"])
-    return so or None
-
-
-
-
 def _render_problems(client: TestClient, name: str, case: dict) -> list[str]:
     got = client.post(case["path"], json=case["request"])
     if got.status_code != case["status"]:
@@ -146,21 +140,22 @@ def _render_problems(client: TestClient, name: str, case: dict) -> list[str]:
             return [f"{name}: error {ours} != {err}"]
         return []
     if case["path"].endswith("/derender"):
-        if _message(body) != _message(want):
-            return [f"{name}: derender\n tito {_message(body)}\n vllm {_message(want)}"]
+        paths = _differences("derender_structural", name, normalize(want), normalize(body))
+        if paths:
+            return [f"{name}: derender {paths}\n tito {_message(body)}\n vllm {_message(want)}"]
         return []
-    problems = []
-    if "token_ids" in want and body.get("token_ids") != want["token_ids"]:
-        problems.append(f"{name}: token_ids differ")
-    # both omit a default: an absent skip_special_tokens is true
-    flag = (want.get("sampling_params") or {}).get("skip_special_tokens", True)
-    ours_flag = (body.get("sampling_params") or {}).get("skip_special_tokens", True)
-    if ours_flag != flag:
-        problems.append(f"{name}: skip_special_tokens {ours_flag} != {flag}")
-    if _structured(body) != _structured(want):
-        problems.append(f"{name}: structured_outputs\n tito {_structured(body)}\n "
-                        f"vllm {_structured(want)}")
-    return problems
+    # the validation cases keep only the fields they are about (no token_ids): those compared
+    partial = "token_ids" not in want
+    return [f"{name}: render {path}\n tito {ours!r:.300}\n vllm {theirs!r:.300}"
+            for path, theirs, ours in diff(normalize_render(want), normalize_render(body))
+            if not (partial and (theirs == "<missing>" or path == "request_id"))
+            and deviation_for("render_structural", name, path, theirs) is None]
+
+
+def _differences(group: str, name: str, want: Any, body: Any) -> list[str]:
+    """The paths where tito's answer differs from vLLM's, intended deviations apart."""
+    return [path for path, theirs, _ in diff(want, body)
+            if deviation_for(group, name, path, theirs) is None]
 
 
 @pytest.mark.parametrize("golden", GOLDENS, ids=lambda g: g.stem)
