@@ -17,6 +17,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from conformance.fuzz_render_values import (  # noqa: E402
     CHAT_R, CMPL_R, MSG_R, RESP_R, VOCAB)
+from tito.core.message_union import custom_typed  # noqa: E402
 from tito.service.render_chat_parts import lazy_content  # noqa: E402
 
 #: the servers whose reasoning parser scans the whole prompt for its markers (vLLM's
@@ -25,9 +26,6 @@ from tito.service.render_chat_parts import lazy_content  # noqa: E402
 WHOLE_PROMPT_SCAN = ("dsv4", "dsv41")
 #: the special token of their (Qwen3's) vocabulary the value pools write in message text
 SPECIAL_TEXT = "<|im_end|>"
-#: an assistant message whose calls vLLM's /tokenize body leaves an unread iterable (its keys
-#: within these: the OpenAI type's)
-LAZY_CALLS_KEYS = frozenset({"role", "content", "tool_calls", "name"})
 #: an image part or block of any API (chat, Responses, Messages; a DeepSeek-V4.1 one the
 #: prompt may leave out: ``.image41``)
 IMAGE_PART = re.compile(r'"type": "(image|image_url|input_image)"')
@@ -65,6 +63,16 @@ def _tool_results(path: str, body: dict[str, Any], msgs: list[dict[str, Any]]) -
         return any(isinstance(b, dict) and b.get("type") == "tool_result"
                    for m in msgs if isinstance(m.get("content"), list) for b in m["content"])
     return any(m.get("role") == "tool" for m in msgs)
+
+
+def _lazy_calls(message: dict[str, Any]) -> bool:
+    """Whether vLLM's ``/tokenize`` body leaves this assistant's calls an unread iterable (its
+    body does not list them): pydantic's union types the message as OpenAI's
+    (``custom_typed`` false; the calls count in vLLM's own type only, five fields a call, so
+    ``tool_calls: []`` ties to OpenAI's whatever unknown keys the message carries, one call
+    does not; s433-111, ``render_fuzz_lazy_calls.json``)."""
+    return message.get("role") == "assistant" and "tool_calls" in message \
+        and not custom_typed(message)
 
 
 def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
@@ -112,8 +120,7 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
     if server in WHOLE_PROMPT_SCAN and SPECIAL_TEXT in json.dumps(msgs):
         out.append("special_turn")
     if server == "dsv41" and path in (CHAT_R, "/tokenize") and (any(map(lazy_content, msgs)) or (
-            path == "/tokenize" and any(m.get("role") == "assistant" and "tool_calls" in m
-                                        and set(m) <= LAZY_CALLS_KEYS for m in msgs))):
+            path == "/tokenize" and any(map(_lazy_calls, msgs)))):
         out.append("lazy_copy")
     items = body.get("input") if path == RESP_R and isinstance(body.get("input"), list) else []
     if server == "dsv41" and any(isinstance(i, dict) and i.get("type") == "custom_tool_call_output"

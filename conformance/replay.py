@@ -241,7 +241,7 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "stream_request_id_change", "render_assistant_union", "render_tokenize_sent_calls",
           "derender_fuzz", "stream_fuzz",
           "render_fuzz",
-          "render_fuzz_errors", "render_fuzz_order", "render_union_parts",
+          "render_fuzz_errors", "render_fuzz_order", "render_fuzz_lazy_calls", "render_union_parts",
           "render_untyped_parts_errors",
           "render_structured_options", "render_structural_model"]
 

@@ -43,3 +43,17 @@ def test_every_label_names_a_deviation() -> None:
         name = f"s1-0-responses.{label}"
         assert any(fnmatch.fnmatchcase(name, p) for p in patterns), label
     assert all(re.fullmatch(r"[a-z0-9_]+", x) for x in labels)
+
+
+def test_lazy_copy_label_follows_vllm() -> None:
+    """DeepSeek-V4.1's ``.lazy_copy`` label is on exactly the cases vLLM answered with its pickle
+    400 (``render_fuzz_lazy_calls.json``, named from vLLM's answers: an assistant's calls left
+    an unread iterable on ``/tokenize``; s433-111 had ``tool_calls: []`` beside an unknown key,
+    which the key-set rule missed)."""
+    from conformance.fuzz_render_labels import labels
+
+    cases = json.loads((record.GOLDENS / "render_fuzz_lazy_calls.json").read_text())["cases"]
+    assert sum(".lazy_copy" in n for n in cases) >= 10
+    for name, case in cases.items():
+        got = "lazy_copy" in labels(case["server"], case["path"], case["request"])
+        assert got == name.endswith(".lazy_copy"), name
