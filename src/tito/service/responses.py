@@ -113,6 +113,22 @@ def check_harmony_tools(request: ResponsesRequest) -> None:
                          "on gpt-oss (no built-in tool server).", param="tool_choice")
 
 
+def _named(choice: Any) -> bool:
+    return isinstance(choice, dict) and choice.get("type") in ("function", "custom")
+
+
+def _tagged(model: ServedModel | None) -> bool:
+    """Whether ``model``'s tool parser constrains forced calls with a structural tag: vLLM
+    0.33's ``_apply_structural_tag`` then asks ``require_function_tools`` for the tools a named
+    choice may call too, a 400 when the model is shown none (a namespace's custom tool named,
+    fuzz_render s893-282; ``render_responses_forced_none.json``)."""
+    from tito.core.parsers.tools import RENDER_TRAITS
+
+    traits = RENDER_TRAITS.get(model.tool_parser) if model is not None and model.tool_parser \
+        else None
+    return traits is not None and traits.structural_tag_model is not None
+
+
 def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None, *,
                      render: bool = False) -> ChatCompletionRequest:
     """The chat request vLLM's Responses preprocessing amounts to (also derender's settings).
@@ -124,7 +140,8 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         check_harmony_tools(request)
     tools = shown_tools(request.tools)
     choice: Any = request.tool_choice
-    if request.tools and not tools and choice == "required" and not harmony:
+    if request.tools and not tools and not harmony and (choice == "required" or (
+            render and _named(choice) and _tagged(model))):
         # (gpt-oss: its built-in tools alone, no constraint, as vLLM's harmony path)
         raise BadRequest("tool_choice requires a function call, but tools contains no function "
                          "tool the model can call.", param="tool_choice")
