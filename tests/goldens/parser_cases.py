@@ -34,6 +34,7 @@ import parser_cases_fuzz50 as _parser_cases_fuzz50  # session 50
 import parser_cases_hpar50 as _parser_cases_hpar50  # session 50 (DSML keys)
 import parser_cases_fuzz51 as _parser_cases_fuzz51  # session 51
 import parser_cases_hpar51 as _parser_cases_hpar51  # session 51 (holds after spelt openers)
+import parser_cases_hpar52 as _parser_cases_hpar52  # session 52 (whitespace before closers)
 import parser_cases_k2h as _parser_cases_k2h  # issue 10's block (k2_horizon)
 import parser_cases_k3 as _parser_cases_k3  # parsers6b's block (a module of its own)
 import parser_cases_muse as _parser_cases_muse  # muse7's block (a module of its own)
@@ -1657,6 +1658,7 @@ CASES: list[dict] = [
     *_parser_cases_hpar50.cases(),  # issue 10 (session 50: DSML keys)
     *_parser_cases_fuzz51.cases(),  # issue 10 (session 51)
     *_parser_cases_hpar51.cases(),  # issue 10 (session 51: holds after spelt openers)
+    *_parser_cases_hpar52.cases(),  # issue 10 (session 52: whitespace before closers)
     *_parser_cases_muse46.cases(),  # issue 10: muse's quoted names (session 46)
     *_parser_cases_pylit46.cases(),  # issue 10: a sign over parentheses (session 46)
     *_parser_cases_pylit48.cases(),  # issue 10: comments between calls (session 48)

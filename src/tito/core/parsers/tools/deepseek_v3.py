@@ -34,7 +34,9 @@ Phases (``args`` is in :mod:`._objects`):
 ``tail``
     After the arguments: whitespace (the arguments', sent as it comes; only a last newline is
     held, the closing fence's line when the fence follows), then the closing fence (``fence``)
-    or ``<｜tool▁call▁end｜>`` (consumed). Anything else ends the call and is text.
+    or ``<｜tool▁call▁end｜>`` (consumed). Anything else ends the call and is text. In the
+    formats whose arguments do not own that whitespace (kimi_k2, plamo3) it is dropped as it
+    comes, never held: only a closer's prefix is.
 ``fence``
     After the closing fence: whitespace (dropped), then ``<｜tool▁call▁end｜>`` (consumed);
     anything else ends the call and is text.
@@ -83,7 +85,6 @@ CALL_END = "<｜tool▁call▁end｜>"
 CALLS_END = "<｜tool▁calls▁end｜>"
 FENCE_OPEN = "```json"
 FENCE_CLOSE = "```"
-_TAIL_LIMIT = 64
 
 
 def parse_header(s: str, lead: Sequence[str]) -> Header:
@@ -138,8 +139,6 @@ class DeepSeekV3Parser(ObjectCallParser):
     #: a call whose header is broken inside the section is content (``skip``) and the section
     #: goes on: vLLM's regexes find every whole call (``findall``) wherever it stands
     skip_broken: ClassVar[bool] = True
-    #: longest text ``tail`` holds while its closing markers may still come (plamo3's are long)
-    tail_limit: ClassVar[int] = _TAIL_LIMIT
     #: the whitespace between the arguments' JSON and the newline before ``fence_close`` is
     #: the arguments' (deepseek_v3: vLLM's regex, ``_fenced_tail``; plamo3 strips it)
     fence_ws_kept: ClassVar[bool] = True
@@ -221,28 +220,31 @@ class DeepSeekV3Parser(ObjectCallParser):
         return None
 
     def _on_tail(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        """After the arguments' JSON of a format whose trailing whitespace is not the
+        arguments' (kimi_k2, plamo3): the whitespace is dropped whatever follows it, so it is
+        consumed as it comes, never held (a run held with the closer's prefix used to pass a
+        bound in a stream, which then ended the call there and made the closer content: whitespace
+        sweep seed 217, ``*/hp52_tail_ws_*``); then the closing fence (``fence``), the call's end
+        marker (consumed) or anything else, which ends the call and is text. Only a marker's
+        proper prefix is held."""
         if self.fence_close and self.fence_ws_kept:
             return self._fenced_tail(st, s, pos, out, final)
         i = skip_ws(s, pos)
-        ends = (self.call_end, self.calls_end)
         fence = self.fence_close
         if fence and s.startswith(fence, i):
-            i = skip_ws(s, i + len(fence))
-        elif fence and (i == len(s) or is_proper_prefix(s[i:], (fence,))) and (
-            not final and len(s) - pos <= self.tail_limit
-        ):
-            return pos, True
+            st.phase = "fence"
+            return i + len(fence), False
         if s.startswith(self.call_end, i):
             self._end_call(st)
             st.phase = "sep"
             return i + len(self.call_end), False
-        if (
-            not final
-            and len(s) - pos <= self.tail_limit
-            and (i == len(s) or is_proper_prefix(s[i:], ends))
-        ):
-            return pos, True
-        if final and is_proper_prefix(s[i:], ends):
+        ends = (self.call_end, self.calls_end)
+        if not final:
+            if i > pos:
+                return i, False  # the whitespace: dropped in every outcome
+            if i == len(s) or is_proper_prefix(s[i:], (*ends, fence) if fence else ends):
+                return i, True
+        elif is_proper_prefix(s[i:], ends):
             i = len(s)  # the output was cut inside a closing marker: markup, not text
         self._end_call(st)
         st.phase = "sep" if s.startswith(self.calls_end, i) else "text"

@@ -85,7 +85,6 @@ class Plamo3Parser(DeepSeekV3Parser):
     string_stop_markers: ClassVar[tuple[str, ...]] = (END_ARGS,)
     end_marker: ClassVar[str] = END_ARGS
     interrupt_phase: ClassVar[str] = "tail"
-    tail_limit: ClassVar[int] = 128  # the arguments' and the request's end markers: 67 characters
 
     @property
     def marker_tokens(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -221,6 +220,12 @@ class Plamo3Parser(DeepSeekV3Parser):
             return len(s), False
         i, hold = super()._on_tail(st, s, pos, out, final)
         if st.phase == "text":  # text after a request: the section goes on
+            st.phase = "sep"
+        return i, hold
+
+    def _on_fence(self, st: Work, s: str, pos: int, out: Out, final: bool) -> tuple[int, bool]:
+        i, hold = super()._on_fence(st, s, pos, out, final)
+        if st.phase == "text":  # text after a request's arguments: the section goes on
             st.phase = "sep"
         return i, hold
 
