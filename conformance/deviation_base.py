@@ -60,3 +60,7 @@ HARMONY_OTHER_AUTHOR = ("gpt-oss: a message whose header openai-harmony reads as
     "it; its stream reads only the recipient and emits the call)")
 PARAM_NOTATION = ("tito names the request field in one notation (vLLM mixes pydantic locations "
     "with union member names, 'body.' prefixes and bare names)")
+#: vLLM 0.33's HYV4ToolParser reads ``tool.function`` of every request tool: a Responses tool
+#: (FunctionTool, no ``function``) makes its render a 500 with this message; tito renders these
+#: requests (their chat twins check the tag: ``tests/test_structural_tags.py``)
+HY_V4_RESPONSES_500 = "'FunctionTool' object has no attribute 'function'"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -93,6 +94,30 @@ def flags(reasoning: str | None, tool: str | None) -> list[str]:
     if tool:
         out += ["--tool-call-parser", tool, "--enable-auto-tool-choice"]
     return out
+
+
+def extra_markers(reasoning: str | None, tool: str | None) -> list[str]:
+    """The markers these parsers look up beyond ``markers.MARKERS`` (a vLLM class refuses a
+    tokenizer without them: k2_horizon's), as the parser goldens add them."""
+    sys.path.insert(0, str(HERE.parent / "tests" / "goldens"))
+    from conformance import markers
+    from parser_cases import markers_for
+
+    return [m for m in markers_for({"tool": tool, "reasoning": reasoning})
+            if m not in markers.MARKERS]
+
+
+def parser_folder(tmp: Path, reasoning: str | None, tool: str | None,
+                  copied: tuple[str, ...] = ("tokenizer_config.json",)) -> Path:
+    """qwen3's tokenizer with the formats' markers and :func:`extra_markers`, ``copied`` from
+    qwen3's folder, and ``conformance/models/qwen3``'s config files."""
+    from conformance import markers
+
+    folder = markers._with_specials(tmp / f"{reasoning}+{tool}" / "qwen3",
+                                    [*markers.MARKERS, *extra_markers(reasoning, tool)], copied)
+    for f in (HERE / "models" / "qwen3").glob("*.json"):
+        shutil.copy(f, folder)
+    return folder
 
 
 def _start(name: str, folder: Path, server_flags: list[str], port: int, vllm: str,

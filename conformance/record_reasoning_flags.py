@@ -13,7 +13,6 @@ time on the ports given (about two minutes a round on a loaded 2-core box)::
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -22,9 +21,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "src"))
-sys.path.insert(0, str(HERE.parent / "tests" / "goldens"))
 
-from conformance import flag_servers, markers, record  # noqa: E402
+from conformance import flag_servers, record  # noqa: E402
 
 OUT = record.GOLDENS / "render_reasoning_flags.json"
 MESSAGES = [{"role": "user", "content": "Hi"}]
@@ -44,25 +42,12 @@ def parsers() -> list[str]:
     return sorted(REASONING_PARSERS)
 
 
-def _folder(parser: str, tmp: Path) -> Path:
-    """qwen3's tokenizer with the formats' markers and the ones this parser looks up (its
-    vLLM class refuses a tokenizer without them: k2_horizon's), as the parser goldens add."""
-    from parser_cases import markers_for
-
-    extra = [m for m in markers_for({"tool": None, "reasoning": parser})
-             if m not in markers.MARKERS]
-    folder = markers._with_specials(tmp / parser / "qwen3", [*markers.MARKERS, *extra],
-                                    ("tokenizer_config.json",))
-    for f in (HERE / "models" / "qwen3").glob("*.json"):
-        shutil.copy(f, folder)
-    return folder
-
-
 def main() -> None:
     ns = flag_servers.args("8451,8452,8453")
     tmp = Path(tempfile.mkdtemp(prefix="reasoning-flags-"))
     names = parsers()
-    servers = {p: (_folder(p, tmp), flag_servers.flags(p, None)) for p in names}
+    servers = {p: (flag_servers.parser_folder(tmp, p, None), flag_servers.flags(p, None))
+               for p in names}
     parser_flags = {p: {"reasoning_parser": p, "tool_parser": None} for p in names}
     version, out = flag_servers.record_servers(
         servers, CASES, ns, tmp,

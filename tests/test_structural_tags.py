@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance import markers, replay  # noqa: E402
+from conformance.deviation_base import HY_V4_RESPONSES_500  # noqa: E402
 from conformance.deviations import deviation_for  # noqa: E402
 from conformance.jsondiff import diff, normalize, normalize_render  # noqa: E402
 from tito.core.parsers.tools import TOOL_PARSERS  # noqa: E402
@@ -95,15 +96,11 @@ DEVIATIONS.update({
 })
 
 
-#: vLLM 0.33's HYV4ToolParser reads ``tool.function`` of every request tool: a Responses tool
-#: (FunctionTool, no ``function``) makes its render a 500; tito renders these requests (their
-#: chat twins, compared above, check the tag)
-_HY_V4_RESPONSES_500 = "'FunctionTool' object has no attribute 'function'"
 DEVIATIONS.update({
-    ("hy_v4", name): "vLLM's hy_v4 Responses render is a 500 (" + _HY_V4_RESPONSES_500 + ")"
+    ("hy_v4", name): "vLLM's hy_v4 Responses render is a 500 (" + HY_V4_RESPONSES_500 + ")"
     for name, case in json.loads((ROOT / "conformance" / "goldens" / "structural" / "hy_v4.json")
                                  .read_text())["cases"].items()
-    if case.get("status") == 500 and case["response"]["error"]["message"] == _HY_V4_RESPONSES_500
+    if case.get("status") == 500 and case["response"]["error"]["message"] == HY_V4_RESPONSES_500
 })
 
 
