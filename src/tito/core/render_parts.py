@@ -78,7 +78,9 @@ def refuse_media(kind: str, model: str) -> BadRequest:
 def check_text_only(messages: Sequence[Any], model: str) -> None:
     """Refuse the first media part of ``messages`` (the messages a text-only model ``model``
     encodes by code, without :func:`tito.core.render_messages.normalize_messages`), as vLLM
-    0.33 does; stops quietly at a part whose type is not known (the encoder reports it)."""
+    0.33 does; stops quietly at a part whose type is not known (the encoder reports it), but
+    for a text part with a ``uuid``, which vLLM's message types take and its part parser cannot
+    type (``render_mistral_untyped_parts.json``)."""
     for message in messages:
         content = message.get("content") if isinstance(message, Mapping) else None
         for part in content if isinstance(content, list) else ():
@@ -87,6 +89,9 @@ def check_text_only(messages: Sequence[Any], model: str) -> None:
             try:
                 kind = _part_type(part, "part")
             except BadRequest:
+                if part.get("type") == "text" and part.get("uuid") is not None:
+                    raise  # (vLLM parses every part first: a text part with a uuid is its
+                    # "Missing 'type'" 400 in any message; fuzz_render s420-125)
                 return
             if kind in MEDIA_PART_TYPES:
                 raise refuse_media(kind, model)

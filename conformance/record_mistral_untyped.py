@@ -1,0 +1,84 @@
+"""Record ``render_mistral_untyped_parts.json``: mistral-v3 (mistral-common) chat renders and
+``/tokenize`` of conversations with a part vLLM cannot type (a ``uuid`` beside ``type: text``;
+once before an unknown part type), in every position. (A part without ``type``, or an
+unknown type first, is pydantic's lazy part error in vLLM, param null, where mistral-common's
+400 names ``messages``: a param difference left out of this group.)
+
+Why: vLLM 0.33 parses every message's parts (``parse_chat_messages``) before the mistral
+tokenizer sees them, so such a part is its "Missing 'type' field in multimodal part." 400
+(param ``type``) wherever it is; tito's text-only check for mistral-common models
+(``render_parts.check_text_only``) stopped quietly there and mistral-common took the part as
+text (fuzz_render s420-125: a 200, or mistral-common's own 400 when the part's message was the
+last assistant turn). Needs a running mistral-v3 render server (record.py's flags)::
+
+    /work/vllm-venv/bin/python conformance/record_mistral_untyped.py \\
+        --url mistral-v3=http://127.0.0.1:8441
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from conformance import record  # noqa: E402
+from conformance.calls import request as post  # noqa: E402
+
+GROUP = "render_mistral_untyped_parts"
+PATHS = {"tokenize": "/tokenize", "chat": "/v1/chat/completions/render"}
+UUID = {"type": "text", "text": "u", "uuid": "u"}
+BOGUS = {"type": "bogus", "text": "b"}
+TEXT = {"type": "text", "text": "t"}
+
+
+def _u(*parts: Any) -> dict[str, Any]:
+    return {"role": "user", "content": list(parts) if parts else "hi"}
+
+
+def _a(*parts: Any) -> dict[str, Any]:
+    return {"role": "assistant", "content": list(parts) if parts else "ok"}
+
+
+CONVERSATIONS: dict[str, list[dict[str, Any]]] = {
+    "assistant_mid": [_u(), _a(TEXT, UUID), _u()],
+    "assistant_mid_named": [_u(), {**_a(UUID), "name": "bob"}, _a(), _u()],
+    "assistant_last": [_u(), _a(UUID)],
+    "user_first": [_u(UUID), _a(), _u()],
+    "user_last": [_u(), _a(), _u(TEXT, UUID)],
+    "system": [{"role": "system", "content": [UUID]}, _u()],
+    "uuid_then_bogus": [_u(UUID), _a(BOGUS), _u()],
+    "uuid_image": [_u({"type": "text", "uuid": "u", "image_url": {"url": "http://x/a.png"}})],
+    "plain": [_u(TEXT), _a(TEXT), _u()],
+}
+
+
+def cases() -> dict[str, tuple[str, dict[str, Any]]]:
+    return {f"mistral-v3_{pkey}_{ckey}": (path, {"model": "mistral-v3", "messages": msgs})
+            for pkey, path in PATHS.items() for ckey, msgs in CONVERSATIONS.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", action="append", default=[], metavar="MODEL=URL")
+    url = dict(u.split("=", 1) for u in ap.parse_args().url)["mistral-v3"]
+    with urllib.request.urlopen(url + "/version") as r:
+        version = json.loads(r.read())
+    out = {}
+    for name, (path, body) in cases().items():
+        status, resp = post(url, path, body)
+        out[name] = {"server": "mistral-v3", "path": path, "request": body, "status": status,
+                     "response": resp}
+    path = record.GOLDENS / f"{GROUP}.json"
+    path.write_text(json.dumps({"vllm": version, "server": "mistral-v3", "flags": record.SERVERS,
+                                "cases": out}, indent=1, ensure_ascii=False) + "\n")
+    print(f"{path}: {len(out)} cases")
+
+
+if __name__ == "__main__":
+    main()
