@@ -41,11 +41,12 @@ def args(default_ports: str) -> argparse.Namespace:
 
 
 def record_servers(servers: Servers, cases: Cases, ns: argparse.Namespace, tmp: Path,
-                   on_batch: Callable[[Any, dict], None] | None = None) -> tuple[Any, dict]:
+                   on_batch: Callable[[Any, dict], None] | None = None,
+                   model: str = "qwen3") -> tuple[Any, dict]:
     """Every case on every server, ``len(ports)`` servers at a time: ``(vLLM's /version,
     {"SERVER/CASE": {server, path, request, status, response}})``; a server that does not start
     is kept as ``SERVER/server`` with status None and its error. ``on_batch`` sees the answers
-    after each batch (a long run keeps what it has)."""
+    after each batch (a long run keeps what it has); ``model``: the served name requests name."""
     ports = [int(p) for p in ns.ports.split(",")]
     names, out, version = list(servers), {}, None
     for start in range(0, len(names), len(ports)):
@@ -63,7 +64,7 @@ def record_servers(servers: Servers, cases: Cases, ns: argparse.Namespace, tmp: 
                 if version is None:
                     _, version = post(url, "/version", method="GET")
                 for case, (path, body) in cases.items():
-                    body = {"model": "qwen3", **body}
+                    body = {"model": model, **body}
                     status, resp = post(url, path, body)
                     out[f"{name}/{case}"] = {"server": name, "path": path, "request": body,
                                              "status": status, "response": resp}

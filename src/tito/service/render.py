@@ -205,7 +205,9 @@ def _render_chat(
     if not isinstance(want_mask, bool):
         raise BadRequest("return_assistant_tokens_mask must be a boolean.",
                          param="return_assistant_tokens_mask")
-    if not responses:  # (vLLM's render_responses never checks: the tools go to the template)
+    if not responses and not isinstance(vocab, MistralVocab):
+        # (vLLM's render_responses never checks: the tools go to the template; nor does its
+        # chat render for a Mistral tokenizer, whose tools mistral-common encodes)
         _check_tool_choice(request, model)
 
     tools: list[dict[str, Any]] | None = None
