@@ -53,6 +53,8 @@ from parser_deviations_fuzz45 import _FUZZ45_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz48 import _FUZZ48_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz50 import _FUZZ50_DEVIATIONS  # noqa: E402
 from parser_deviations_fuzz51 import _FUZZ51_DEVIATIONS  # noqa: E402
+from parser_deviations_lead52 import _LEAD52_DEVIATIONS  # noqa: E402
+from parser_deviations_lead52 import NOT_JSON as _LEAD52_NOT_JSON  # noqa: E402
 from parser_deviations_muse46 import _MUSE46_DEVIATIONS  # noqa: E402
 from parser_cases_fuzz42 import NOT_JSON as _FUZZ42_NOT_JSON  # noqa: E402
 from parser_deviations import (  # noqa: E402
@@ -337,6 +339,7 @@ DEVIATIONS: dict[str, tuple[dict, str]] = {
     **_FUZZ48_DEVIATIONS,  # session 48 (fuzz seed 156: qwen3_xml's unclosed key header)
     **_FUZZ50_DEVIATIONS,  # session 50 (fuzz seed 169: DSML names not in double quotes)
     **_FUZZ51_DEVIATIONS,  # session 51 (fuzz seed 172: inkling's reasoning reopened)
+    **_LEAD52_DEVIATIONS,  # session 52 (fuzz seed 177: a string open at </tool_calls>)
 }
 #: cases whose arguments are not JSON in vLLM either (the model wrote broken JSON)
 NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/truncated",
@@ -347,7 +350,7 @@ NOT_JSON = {"kimi_k2/invalid_json_still_extracted", "jamba/truncated", "olmo3/tr
             *(f"{p}{c}" for p in ("inkling+inkling/", "inkling/")
               for c in ("bad_json", "cut_in_args", "end_sampling_in_call")),
             *_STRAY_NOT_JSON, *_RESIDUE_NOT_JSON, *_FUZZ36_NOT_JSON,
-            *_FUZZ37_NOT_JSON, *_FUZZ42_NOT_JSON, *_PYLIT45_DEVIATIONS,
+            *_FUZZ37_NOT_JSON, *_FUZZ42_NOT_JSON, *_PYLIT45_DEVIATIONS, *_LEAD52_NOT_JSON,
             *_PYLIT46_DEVIATIONS}
 
 

@@ -17,7 +17,7 @@ Phases (``head``/``sep``/``next``/``args``/``sargs``/``tail``/``after`` are in
 
 Rules: as :mod:`.json_list`; ``"arguments"`` that are not an object are passed on as their text
 (a string is decoded, as vLLM passes a non-dict value on); ``</tool_calls>`` inside broken
-arguments ends the call. An element without arguments (a misspelt ``"aguments"``) is no call and
+arguments ends the call, inside a string too (vLLM's regex ends the section at the first one). An element without arguments (a misspelt ``"aguments"``) is no call and
 the list goes on, as vLLM's batch skips it (its object's text is content: vLLM drops it; fuzz
 seed 25, ``hunyuan_a13b*/fz36_argless_*``); so is one whose arguments are ``"parameters"``,
 which vLLM's hunyuan_a13b never reads (``hunyuan_a13b/fz37_parameters*``; the JSON-list
@@ -51,6 +51,9 @@ class HunyuanA13BParser(JsonListParser):
     # (vLLM's regexes and batch read no other)
     args_keys: ClassVar[tuple[str, ...]] = ("arguments",)
     stop_markers: ClassVar[tuple[str, ...]] = (END, START)
+    # a string the model left open ends at the list's end marker too (vLLM's regex cuts the
+    # section at the first one; parser fuzz seed 177: a dropped quote swallowed the rest)
+    string_stop_markers: ClassVar[tuple[str, ...]] = (END,)
     end_marker: ClassVar[str] = END
     marker_tokens: ClassVar[tuple[str, ...]] = (START, END)
 
