@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,22 @@ def record_servers(servers: Servers, cases: Cases, ns: argparse.Namespace, tmp: 
         if on_batch is not None:
             on_batch(version, out)
     return version, out
+
+
+def record_pairs(out: Path, pairs: dict[str, tuple[str | None, str | None]], cases: Cases,
+                 default_ports: str, prefix: str) -> None:
+    """Each server of ``pairs`` (name -> (reasoning parser, tool parser)) on qwen3's tokenizer
+    with the markers they need (:func:`parser_folder`), ``cases`` on each, the golden written
+    to ``out`` after each batch of servers and at the end."""
+    ns = args(default_ports)
+    tmp = Path(tempfile.mkdtemp(prefix=prefix))
+    run = {name: (parser_folder(tmp, r, t), flags(r, t)) for name, (r, t) in pairs.items()}
+    parsers = {name: {"reasoning_parser": r, "tool_parser": t} for name, (r, t) in pairs.items()}
+
+    def keep(version: Any, got: dict) -> None:
+        write(out, version, parsers, got)
+
+    keep(*record_servers(run, cases, ns, tmp, on_batch=keep))
 
 
 def write(path: Path, version: Any, parsers: dict[str, dict[str, str | None]],

@@ -17,17 +17,14 @@ Needs a running dsv41 render server (record.py's flags)::
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from conformance import record  # noqa: E402
-from conformance.calls import request as post  # noqa: E402
+from conformance import url_record  # noqa: E402
 
 GROUP = "render_fuzz_lazy_calls"
 PATHS = {"tokenize": "/tokenize", "chat": "/v1/chat/completions/render"}
@@ -65,22 +62,12 @@ def cases() -> dict[str, tuple[str, dict]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--url", action="append", default=[], metavar="MODEL=URL")
-    url = dict(u.split("=", 1) for u in ap.parse_args().url)["dsv41"]
-    with urllib.request.urlopen(url + "/version") as r:
-        version = json.loads(r.read())
-    out = {}
-    for name, (path, body) in cases().items():
-        status, resp = post(url, path, body)
-        if status == 400 and PICKLE in json.dumps(resp):
-            name += ".lazy_copy"  # (vLLM's answer names it, not tito's labeller)
-        out[name] = {"server": "dsv41", "path": path, "request": body, "status": status,
-                     "response": resp}
-    path = record.GOLDENS / f"{GROUP}.json"
-    path.write_text(json.dumps({"vllm": version, "server": "dsv41", "flags": record.SERVERS,
-                                "cases": out}, indent=1, ensure_ascii=False) + "\n")
-    print(f"{path}: {len(out)} cases, {sum('.lazy_copy' in n for n in out)} lazy_copy")
+    def label(name: str, status: int, resp: object) -> str:
+        # (vLLM's answer names it, not tito's labeller)
+        return name + ".lazy_copy" if status == 400 and PICKLE in json.dumps(resp) else name
+
+    out = url_record.record_urls(GROUP, lambda _: cases(), ["dsv41"], label)
+    print(f"{sum('.lazy_copy' in n for n in out)} lazy_copy")
 
 
 if __name__ == "__main__":

@@ -17,18 +17,14 @@ last assistant turn). Needs a running mistral-v3 render server (record.py's flag
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from conformance import record  # noqa: E402
-from conformance.calls import request as post  # noqa: E402
+from conformance import url_record  # noqa: E402
 
 GROUP = "render_mistral_untyped_parts"
 PATHS = {"tokenize": "/tokenize", "chat": "/v1/chat/completions/render"}
@@ -64,20 +60,7 @@ def cases() -> dict[str, tuple[str, dict[str, Any]]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--url", action="append", default=[], metavar="MODEL=URL")
-    url = dict(u.split("=", 1) for u in ap.parse_args().url)["mistral-v3"]
-    with urllib.request.urlopen(url + "/version") as r:
-        version = json.loads(r.read())
-    out = {}
-    for name, (path, body) in cases().items():
-        status, resp = post(url, path, body)
-        out[name] = {"server": "mistral-v3", "path": path, "request": body, "status": status,
-                     "response": resp}
-    path = record.GOLDENS / f"{GROUP}.json"
-    path.write_text(json.dumps({"vllm": version, "server": "mistral-v3", "flags": record.SERVERS,
-                                "cases": out}, indent=1, ensure_ascii=False) + "\n")
-    print(f"{path}: {len(out)} cases")
+    url_record.record_urls(GROUP, lambda _: cases(), ["mistral-v3"])
 
 
 if __name__ == "__main__":

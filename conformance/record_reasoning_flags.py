@@ -14,7 +14,6 @@ time on the ports given (about two minutes a round on a loaded 2-core box)::
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +42,8 @@ def parsers() -> list[str]:
 
 
 def main() -> None:
-    ns = flag_servers.args("8451,8452,8453")
-    tmp = Path(tempfile.mkdtemp(prefix="reasoning-flags-"))
-    names = parsers()
-    servers = {p: (flag_servers.parser_folder(tmp, p, None), flag_servers.flags(p, None))
-               for p in names}
-    parser_flags = {p: {"reasoning_parser": p, "tool_parser": None} for p in names}
-    version, out = flag_servers.record_servers(
-        servers, CASES, ns, tmp,
-        on_batch=lambda version, out: flag_servers.write(OUT, version, parser_flags, out))
-    flag_servers.write(OUT, version, parser_flags, out)
+    flag_servers.record_pairs(OUT, {p: (p, None) for p in parsers()}, CASES, "8451,8452,8453",
+                              "reasoning-flags-")
 
 
 if __name__ == "__main__":

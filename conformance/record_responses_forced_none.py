@@ -14,18 +14,14 @@ custom tool (fuzz_render s893-282). Needs a running qwen3 render server (record.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from conformance import record  # noqa: E402
-from conformance.calls import request as post  # noqa: E402
+from conformance import url_record  # noqa: E402
 
 GROUP = "render_responses_forced_none"
 FN = {"type": "function", "name": "lookup", "parameters": {"type": "object"}}
@@ -60,24 +56,7 @@ def cases(server: str) -> dict[str, tuple[str, dict[str, Any]]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--url", action="append", default=[], metavar="MODEL=URL")
-    urls = dict(u.split("=", 1) for u in ap.parse_args().url)
-    version: dict[str, Any] = {}
-    out = {}
-    for server, url in urls.items():
-        if not version:
-            with urllib.request.urlopen(url + "/version") as r:
-                version.update(json.loads(r.read()))
-        for name, (path, body) in cases(server).items():
-            status, resp = post(url, path, body)
-            out[name] = {"server": server, "path": path, "request": body, "status": status,
-                         "response": resp}
-    path = record.GOLDENS / f"{GROUP}.json"
-    path.write_text(json.dumps({"vllm": version, "server": "several (each case names its own)",
-                                "flags": record.SERVERS, "cases": out}, indent=1,
-                               ensure_ascii=False) + "\n")
-    print(f"{path}: {len(out)} cases")
+    url_record.record_urls(GROUP, cases)
 
 
 if __name__ == "__main__":

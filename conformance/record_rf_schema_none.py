@@ -11,17 +11,13 @@ body. Needs running render servers (record.py's flags)::
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from conformance import record  # noqa: E402
-from conformance.calls import request as post  # noqa: E402
+from conformance import url_record  # noqa: E402
 
 RF = {"type": "json_schema", "json_schema": {"name": "w"}}
 #: the request's own structured_outputs (None: absent)
@@ -42,24 +38,7 @@ def cases(server: str) -> dict[str, dict]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--url", action="append", default=[], metavar="MODEL=URL")
-    urls = dict(u.split("=", 1) for u in ap.parse_args().url)
-    version: dict = {}
-    out = {}
-    for server, url in urls.items():
-        if not version:
-            with urllib.request.urlopen(url + "/version") as r:
-                version.update(json.loads(r.read()))
-        for name, (path, body) in cases(server).items():
-            status, resp = post(url, path, body)
-            out[name] = {"server": server, "path": path, "request": body, "status": status,
-                         "response": resp}
-    path = record.GOLDENS / "render_rf_schema_none.json"
-    path.write_text(json.dumps({"vllm": version, "server": "several (each case names its own)",
-                                "flags": record.SERVERS, "cases": out}, indent=1,
-                               ensure_ascii=False) + "\n")
-    print(f"{path}: {len(out)} cases")
+    url_record.record_urls("render_rf_schema_none", cases)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ goldens. A few servers at a time on the ports given (about 40 minutes on a loade
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -71,17 +70,7 @@ def servers() -> dict[str, tuple[str, str]]:
 
 
 def main() -> None:
-    ns = flag_servers.args("8451,8452,8453")
-    tmp = Path(tempfile.mkdtemp(prefix="tool-reasoning-"))
-    pairs = servers()
-    run = {name: (flag_servers.parser_folder(tmp, r, t), flag_servers.flags(r, t))
-           for name, (r, t) in pairs.items()}
-    parser_flags = {name: {"reasoning_parser": r, "tool_parser": t}
-                    for name, (r, t) in pairs.items()}
-    version, out = flag_servers.record_servers(
-        run, CASES, ns, tmp,
-        on_batch=lambda version, out: flag_servers.write(OUT, version, parser_flags, out))
-    flag_servers.write(OUT, version, parser_flags, out)
+    flag_servers.record_pairs(OUT, servers(), CASES, "8451,8452,8453", "tool-reasoning-")
 
 
 if __name__ == "__main__":

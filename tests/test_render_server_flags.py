@@ -29,6 +29,12 @@ mistral-v3 through mistral-common with no tool parser. vLLM's chat render checks
 only where tool parsing is unavailable, which excludes Mistral tokenizers: auto, required and
 named render with the tools in the prompt and no constraint; tito refused them. Its derender
 makes no call (a ``[TOOL_CALLS]`` output is content, the marker skipped by tito: ``INTENDED``).
+
+``render_responses_forced_parsers.json`` (``conformance/record_responses_forced_parsers.py``,
+session 52): Responses tools that show the model no function, every tool choice, on servers
+without a structural tag. A JSON-schema parser refuses a named choice of a tool not shown ("has
+not been passed in `tools`"), tito rendered it; no tool parser renders ``required`` with
+nothing to call, tito refused it.
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ from conformance.jsondiff import diff, normalize, normalize_render  # noqa: E402
 GOLDENS = {name: json.loads((ROOT / "conformance" / "goldens" / f"{name}.json").read_text())
            for name in ("render_joined_markers", "render_responses_no_parser",
                         "render_reasoning_flags", "render_tool_reasoning",
-                        "render_mistral_no_parser")}
+                        "render_mistral_no_parser", "render_responses_forced_parsers")}
 GOLDEN = GOLDENS["render_joined_markers"]
 
 

@@ -140,11 +140,16 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         check_harmony_tools(request)
     tools = shown_tools(request.tools)
     choice: Any = request.tool_choice
-    if request.tools and not tools and not harmony and (choice == "required" or (
-            render and _named(choice) and _tagged(model))):
-        # (gpt-oss: its built-in tools alone, no constraint, as vLLM's harmony path)
-        raise BadRequest("tool_choice requires a function call, but tools contains no function "
-                         "tool the model can call.", param="tool_choice")
+    # (a model without a tool parser renders any of these unconstrained, as vLLM's; gpt-oss:
+    # its built-in tools alone, no constraint, as vLLM's harmony path; goldens
+    # render_responses_forced_none, render_responses_forced_parsers)
+    parser = model is None or model.tool_parser is not None
+    if request.tools and not tools and not harmony and parser:
+        if choice == "required" or (render and _named(choice) and _tagged(model)):
+            raise BadRequest("tool_choice requires a function call, but tools contains no "
+                             "function tool the model can call.", param="tool_choice")
+        if render and _named(choice):  # (the JSON-schema path's lookup: vLLM's words)
+            raise BadRequest(f"Tool '{choice.get('name')}' has not been passed in `tools`.")
     if isinstance(choice, dict):  # (only a function or custom one names a tool: vLLM 0.33
         # renders the others, allowed_tools included, without a constraint)
         choice = ({"type": "function", "function": {"name": choice.get("name")}}

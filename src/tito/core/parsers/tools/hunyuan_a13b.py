@@ -17,13 +17,14 @@ Phases (``head``/``sep``/``next``/``args``/``sargs``/``tail``/``after`` are in
 
 Rules: as :mod:`.json_list`; ``"arguments"`` that are not an object are passed on as their text
 (a string is decoded, as vLLM passes a non-dict value on); ``</tool_calls>`` inside broken
-arguments ends the call, inside a string too (vLLM's regex ends the section at the first one). An element without arguments (a misspelt ``"aguments"``) is no call and
-the list goes on, as vLLM's batch skips it (its object's text is content: vLLM drops it; fuzz
-seed 25, ``hunyuan_a13b*/fz36_argless_*``); so is one whose arguments are ``"parameters"``,
-which vLLM's hunyuan_a13b never reads (``hunyuan_a13b/fz37_parameters*``; the JSON-list
-formats read either). Calls inside ``<think>`` are reasoning: the reasoning parser runs first
-(vLLM skips such regions by regex). vLLM also removes a leading ``助手：`` ("assistant:") from
-content when there is no call; tito does not rewrite content.
+arguments ends the call, inside a string too (vLLM's regex ends the section at the first one).
+An element without arguments (a misspelt ``"aguments"``) is no call and the list goes on, as
+vLLM's batch skips it (its object's text is content: vLLM drops it; fuzz seed 25,
+``hunyuan_a13b*/fz36_argless_*``); so is one whose arguments are ``"parameters"``, which vLLM's
+hunyuan_a13b never reads (``hunyuan_a13b/fz37_parameters*``; the JSON-list formats read either).
+Calls inside ``<think>`` are reasoning: the reasoning parser runs first (vLLM skips such regions
+by regex). vLLM also removes a leading ``助手：`` ("assistant:") from content when there is no
+call; tito does not rewrite content.
 """
 
 from __future__ import annotations
