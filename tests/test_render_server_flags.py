@@ -109,7 +109,7 @@ INTENDED: dict[tuple[str, str, str], str] = {
 }
 
 
-def _rig(server: str, name: str, path: str) -> bool:
+def _explained(server: str, name: str, path: str) -> bool:
     return any(fnmatch.fnmatchcase(server, s) and fnmatch.fnmatchcase(name, c) and path == p
                for s, c, p in [*RIG, *INTENDED])
 
@@ -153,7 +153,7 @@ def test_the_engine_request_is_vllms(golden: str, server: str, marker_qwen3: Pat
             problems += [f"{name}: {path}: vLLM {a!r} tito {b!r}"
                          for path, a, b in diff(want, have)
                          if deviation_for(group, name, path, a) is None
-                         and not _rig(server, name, path)]
+                         and not _explained(server, name, path)]
         assert not problems, "\n".join(problems[:20])
     finally:
         registry.reset_registry(saved)
