@@ -78,7 +78,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _model_folder(name: str, into: Path) -> Path:
+def model_folder(name: str, into: Path) -> Path:
     """tito's tokenizer files + ``conformance/models/<name>/*.json`` (sizes, EOS ids; no
     weights). mistral-v3 is served through mistral-common as vLLM's ``--tokenizer-mode mistral``
     does: its ``tokenizer.model.v3`` (:func:`corpus.mistral_folder`)."""
@@ -111,7 +111,7 @@ def start_server(name: str, vllm: str, tmp: Path,
         env["TIKTOKEN_ENCODINGS_BASE"] = str(tmp / "tiktoken")
     log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115 (lives as long as the server)
     proc = subprocess.Popen(
-        [vllm, "launch", "render", str(_model_folder(SERVER_MODELS.get(name, name), tmp / name)),
+        [vllm, "launch", "render", str(model_folder(SERVER_MODELS.get(name, name), tmp / name)),
          *SERVERS[name],
          "--host", "127.0.0.1", "--port", str(port)],
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp,

@@ -158,7 +158,7 @@ def main() -> None:
     for key, (model, body) in sorted(cases.items()):
         folder = "qwen3" if model == "qwen3-cmpl" else model
         if folder not in toks:
-            toks[folder] = get_tokenizer(str(record._model_folder(folder, tmp)),
+            toks[folder] = get_tokenizer(str(record.model_folder(folder, tmp)),
                                          tokenizer_mode="hf")
         try:
             out[key] = {"server": folder, "request": body, "echo": coupled(toks[folder], body)}

@@ -42,7 +42,7 @@ from conformance.calls import request as post  # noqa: E402
 from conformance.record import (  # noqa: E402
     SERVERS,
     _free_port,
-    _model_folder,
+    model_folder,
     start_server,
     wait_ready,
 )
@@ -265,7 +265,7 @@ CHATML_CASES = ("plain", "multi_turn", "inline_system", "inline_system_blocks",
 
 def start_chatml(vllm: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     """The qwen3 conformance server with :data:`CHATML` as its ``--chat-template``."""
-    folder = _model_folder("qwen3", tmp / "chatml")
+    folder = model_folder("qwen3", tmp / "chatml")
     template = tmp / "chatml.jinja"
     template.write_text(CHATML)
     port = _free_port()

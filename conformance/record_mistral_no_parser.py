@@ -57,7 +57,7 @@ def cases() -> dict[str, tuple[str, dict[str, Any]]]:
 def main() -> None:
     ns = flag_servers.args("8454")
     tmp = Path(tempfile.mkdtemp(prefix="mistral-noparser-"))
-    folder = record._model_folder(MODEL, tmp)
+    folder = record.model_folder(MODEL, tmp)
     servers = {"mistral_plain": (folder, ["--served-model-name", MODEL,
                                           "--tokenizer-mode", "mistral"])}
     version, out = flag_servers.record_servers(servers, cases(), ns, tmp, model=MODEL)

@@ -79,7 +79,7 @@ def _client(folder: Path, tmp: Path, reasoning: str | None, tool: str | None,  #
 
     dst = tmp / "models" / model
     if model != "qwen3":  # (the recorder's folder: mistral-v3 through mistral-common)
-        folder = record._model_folder(model, tmp / "other")
+        folder = record.model_folder(model, tmp / "other")
     elif flag_servers.extra_markers(reasoning, tool):  # (the markers its vLLM classes look up)
         folder = flag_servers.parser_folder(tmp / "extra", reasoning, tool,
                                             ("tokenizer_config.json", "tito.json"))

@@ -205,7 +205,8 @@ def _render_chat(
     if not isinstance(want_mask, bool):
         raise BadRequest("return_assistant_tokens_mask must be a boolean.",
                          param="return_assistant_tokens_mask")
-    if not responses and not isinstance(vocab, MistralVocab):
+    mistral = isinstance(vocab, MistralVocab)
+    if not responses and not mistral:
         # (vLLM's render_responses never checks: the tools go to the template; nor does its
         # chat render for a Mistral tokenizer, whose tools mistral-common encodes)
         _check_tool_choice(request, model)
@@ -219,7 +220,6 @@ def _render_chat(
         tools = [parse_context_tool(tool) for tool in request.tools]
 
     harmony = is_harmony_model(model)
-    mistral = isinstance(vocab, MistralVocab)
     if mistral and (request.chat_template is not None
                     or request.chat_template_kwargs is not None):  # even {}
         raise BadRequest("chat_template is not supported for Mistral tokenizers.",
