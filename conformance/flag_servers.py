@@ -31,6 +31,9 @@ from conformance.calls import request as post  # noqa: E402
 Servers = dict[str, tuple[Path, list[str]]]
 #: case name -> (path, body without ``model``)
 Cases = dict[str, tuple[str, dict[str, Any]]]
+#: case name -> (path, settings key, settings without ``model``, prompt ids, engine chunks):
+#: a streamed derender, one call per chunk (:meth:`record.Recorder.stream`)
+Streams = dict[str, tuple[str, str, dict[str, Any], list[int], list[dict[str, Any]]]]
 
 
 def args(default_ports: str) -> argparse.Namespace:
@@ -43,16 +46,18 @@ def args(default_ports: str) -> argparse.Namespace:
 
 def record_servers(servers: Servers, cases: Cases, ns: argparse.Namespace, tmp: Path,
                    on_batch: Callable[[Any, dict], None] | None = None,
-                   model: str = "qwen3") -> tuple[Any, dict]:
+                   model: str = "qwen3", streams: Streams | None = None,
+                   env: dict[str, str] | None = None) -> tuple[Any, dict]:
     """Every case on every server, ``len(ports)`` servers at a time: ``(vLLM's /version,
     {"SERVER/CASE": {server, path, request, status, response}})``; a server that does not start
     is kept as ``SERVER/server`` with status None and its error. ``on_batch`` sees the answers
-    after each batch (a long run keeps what it has); ``model``: the served name requests name."""
+    after each batch (a long run keeps what it has); ``model``: the served name requests name;
+    ``streams``: streamed derenders recorded too; ``env``: added to the servers' environment."""
     ports = [int(p) for p in ns.ports.split(",")]
     names, out, version = list(servers), {}, None
     for start in range(0, len(names), len(ports)):
         batch = names[start:start + len(ports)]
-        procs = [_start(name, *servers[name], port, ns.vllm, tmp)
+        procs = [_start(name, *servers[name], port, ns.vllm, tmp, env or {})
                  for name, port in zip(batch, ports)]
         try:
             for name, port, proc in zip(batch, ports, procs):
@@ -69,6 +74,11 @@ def record_servers(servers: Servers, cases: Cases, ns: argparse.Namespace, tmp: 
                     status, resp = post(url, path, body)
                     out[f"{name}/{case}"] = {"server": name, "path": path, "request": body,
                                              "status": status, "response": resp}
+                rec = record.Recorder({model: url})
+                for case, (path, key, settings, prompt, chunks) in (streams or {}).items():
+                    got = rec.stream(model, path, key, {"model": model, **settings}, prompt,
+                                     chunks)
+                    out[f"{name}/{case}"] = {**got, "server": name}
         finally:
             for proc in procs:
                 proc.terminate()
@@ -139,10 +149,10 @@ def parser_folder(tmp: Path, reasoning: str | None, tool: str | None,
 
 
 def _start(name: str, folder: Path, server_flags: list[str], port: int, vllm: str,
-           tmp: Path) -> subprocess.Popen:
+           tmp: Path, env: dict[str, str]) -> subprocess.Popen:
     log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115 (lives with the server)
     return subprocess.Popen(
         [vllm, "launch", "render", str(folder), *server_flags, "--host", "127.0.0.1",
          "--port", str(port)],
-        env={**os.environ, "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"},
+        env={**os.environ, "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1", **env},
         stdout=log, stderr=subprocess.STDOUT, cwd=tmp)

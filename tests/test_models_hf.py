@@ -223,3 +223,52 @@ def test_serve_broken_model_folder_named_without_traceback(tmp_path: Path) -> No
     result = _serve(env_dir=tmp_path)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "no models to serve" in result.stderr and "broken-one" in result.stderr
+
+
+#: gpt-oss-20b's config.json (the keys that matter here) and generation_config.json
+GPTOSS_CONFIG = {"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss",
+                 "max_position_embeddings": 131072, "vocab_size": 201088}
+GPTOSS_GENERATION = {"eos_token_id": [200002, 199999, 200012], "pad_token_id": 199999}
+
+
+@pytest.mark.parametrize("tito_json", [None, {"reasoning_parser": None},
+                                       {"tool_parser": "openai"}])
+def test_a_gpt_oss_folder_is_harmony_without_parser_names(tmp_path: Path,
+                                                          tito_json: dict | None) -> None:
+    """vLLM 0.33 serves ``model_type: gpt_oss`` with the ``openai_gptoss`` reasoning parser
+    when none is named (an empty flag too), so its chats render as harmony and their reasoning
+    is parsed; a plain gpt-oss folder is served so by tito too."""
+    folder = hf_folder(tmp_path, "gpt-oss-20b", config=GPTOSS_CONFIG,
+                       generation=GPTOSS_GENERATION, src="gpt-oss")
+    if tito_json is not None:
+        (folder / "tito.json").write_text(json.dumps(tito_json))
+    model = load_model(folder)
+    assert model.config.reasoning_parser == "openai_gptoss"
+    assert model.config.tool_parser == (tito_json or {}).get("tool_parser")
+    reset_registry(ModelRegistry([model], default=""))
+    try:
+        client = TestClient(create_app(), raise_server_exceptions=False)
+        body = {"model": "gpt-oss-20b", "messages": [{"role": "user", "content": "hi"}],
+                "tools": [{"type": "function", "function": {"name": "f"}}],
+                "tool_choice": "required"}
+        rendered = post(client, "/v1/chat/completions/render", body)
+        assert rendered["token_ids"][:2] == model.vocab.encode("<|start|>system")
+        out = post(client, "/v1/chat/completions/derender", {
+            "model": "gpt-oss-20b", "chat_request": body, "generate_response": generate_response(
+                model.vocab.encode("<|channel|>analysis<|message|>Think.<|end|><|start|>assistant"
+                                   "<|channel|>commentary to=functions.f <|constrain|>json"
+                                   "<|message|>{}") + [200012], finish_reason="stop")})
+        message = out["choices"][0]["message"]
+        assert message["reasoning"] == "Think."
+        # without the tool parser no call is made (vLLM's harmony parser: calls need it)
+        assert bool(message.get("tool_calls")) == bool(tito_json and tito_json.get("tool_parser"))
+    finally:
+        reset_registry()
+
+
+def test_a_gpt_oss_folder_refuses_another_reasoning_parser(tmp_path: Path) -> None:
+    folder = hf_folder(tmp_path, "gpt-oss-20b", config=GPTOSS_CONFIG,
+                       generation=GPTOSS_GENERATION, src="gpt-oss")
+    (folder / "tito.json").write_text(json.dumps({"reasoning_parser": "qwen3"}))
+    with pytest.raises(ModelLoadError, match="gpt-oss-20b.*harmony.*'qwen3'"):
+        load_model(folder)

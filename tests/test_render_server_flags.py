@@ -35,6 +35,15 @@ session 52): Responses tools that show the model no function, every tool choice,
 without a structural tag. A JSON-schema parser refuses a named choice of a tool not shown ("has
 not been passed in `tools`"), tito rendered it; no tool parser renders ``required`` with
 nothing to call, tito refused it.
+
+``render_harmony_parsers.json`` (``conformance/record_harmony_parsers.py``, session 53):
+gpt-oss (``config.json`` ``model_type: gpt_oss``) with no parser flags, the reasoning parser
+alone, the tool parser alone; chat renders and derenders (batch and streamed) and Responses
+renders. vLLM serves a gpt-oss model with the ``openai_gptoss`` reasoning parser when none is
+named, so it is always harmony and its reasoning always parsed; its chat render takes every tool
+choice there, without a tool parser no call and no calls' tag. tito rendered a parserless
+gpt-oss with its chat template, dropped the reasoning without the reasoning parser, refused a
+tool choice without the tool parser, and made forced calls and tags without it.
 """
 
 from __future__ import annotations
@@ -50,7 +59,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from conformance import flag_servers, markers, record  # noqa: E402
+from conformance import flag_servers, markers, record, replay  # noqa: E402
 from conformance.deviation_base import HY_V4_RESPONSES_500, MISTRAL_SKIP  # noqa: E402
 from conformance.deviations import deviation_for  # noqa: E402
 from conformance.jsondiff import diff, normalize, normalize_render  # noqa: E402
@@ -58,7 +67,8 @@ from conformance.jsondiff import diff, normalize, normalize_render  # noqa: E402
 GOLDENS = {name: json.loads((ROOT / "conformance" / "goldens" / f"{name}.json").read_text())
            for name in ("render_joined_markers", "render_responses_no_parser",
                         "render_reasoning_flags", "render_tool_reasoning",
-                        "render_mistral_no_parser", "render_responses_forced_parsers")}
+                        "render_mistral_no_parser", "render_responses_forced_parsers",
+                        "render_harmony_parsers")}
 GOLDEN = GOLDENS["render_joined_markers"]
 
 
@@ -84,7 +94,7 @@ def _client(folder: Path, tmp: Path, reasoning: str | None, tool: str | None,  #
         folder = flag_servers.parser_folder(tmp / "extra", reasoning, tool,
                                             ("tokenizer_config.json", "tito.json"))
     shutil.copytree(folder, dst)
-    cfg = json.loads((dst / "tito.json").read_text())
+    cfg = json.loads((dst / "tito.json").read_text()) if (dst / "tito.json").is_file() else {}
     cfg.update(reasoning_parser=reasoning, tool_parser=tool)
     (dst / "tito.json").write_text(json.dumps(cfg))
     registry.reset_registry(registry.load_registry({"TITO_MODELS_DIR": str(dst.parent)}))
@@ -114,6 +124,22 @@ def _explained(server: str, name: str, path: str) -> bool:
                for s, c, p in [*RIG, *INTENDED])
 
 
+def _stream_problems(client, name: str, case: dict) -> list[str]:  # noqa: ANN001
+    """A recorded stream driven through tito both ways the replay drives them (every call
+    carries the request, or only the first does), folded and compared."""
+    class _Post:
+        def post(self, path: str, body: object) -> tuple[int, object]:
+            got = client.post(path, json=body)
+            return got.status_code, got.json()
+
+    model = case["settings"]["model"]
+    want = replay.fold_stream(case["calls"], False)
+    return [f"{name}: {label}.{path}: vLLM {a!r} tito {b!r}"
+            for label, vllm_client in (("readme", False), ("vllm_client", True))
+            for path, a, b in diff(want, replay.fold_stream(replay.tito_stream(
+                _Post(), {**case, "server": model}, vllm_client=vllm_client), False))]
+
+
 def _unlisted(resp: object) -> object:
     return resp[0] if isinstance(resp, list) and len(resp) == 1 else resp
 
@@ -121,9 +147,10 @@ def _unlisted(resp: object) -> object:
 @pytest.mark.parametrize(("golden", "server"), [(g, s) for g, data in GOLDENS.items()
                                                  for s in sorted(data["servers"])])
 def test_the_engine_request_is_vllms(golden: str, server: str, marker_qwen3: Path,
-                                     tmp_path: Path) -> None:
+                                     tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tito.models import registry
 
+    monkeypatch.setenv(replay.HARMONY_DATE_ENV, replay.HARMONY_DATE)  # (as recorded)
     parsers = GOLDENS[golden]["servers"][server]
     saved = registry._registry
     try:
@@ -131,7 +158,12 @@ def test_the_engine_request_is_vllms(golden: str, server: str, marker_qwen3: Pat
                          parsers["tool_parser"], parsers.get("model", "qwen3"))
         problems = []
         for name, case in GOLDENS[golden]["cases"].items():
-            if case["server"] != server or case["status"] is None:  # (no server: its error)
+            if case["server"] != server:
+                continue
+            if "calls" in case:  # (a stream: folded, as the replay compares them)
+                problems += _stream_problems(client, name, case)
+                continue
+            if case["status"] is None:  # (no server: its error)
                 continue
             if case["status"] == 500 and case["response"]["error"]["message"] == (
                     HY_V4_RESPONSES_500):  # (vLLM's bug: tito renders, as test_structural_tags)

@@ -107,7 +107,7 @@ def harmony_step(
 
     options = harmony_parser.HarmonyOptions(
         reasoning=cfg.reasoning_parser is not None,
-        tools=cfg.tool_choice != "none",
+        tools=cfg.tool_parser is not None,  # (vLLM: calls only with its tool parser)
         single_call=not cfg.parallel_tool_calls,
     )
     state, out = harmony_parser.step(

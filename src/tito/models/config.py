@@ -27,7 +27,9 @@ class ModelConfig(BaseModel):
         default=None, min_length=1, description="Name clients send as `model`; default: folder name."
     )
     tool_parser: str | None = Field(default=None, description="vLLM --tool-call-parser name.")
-    reasoning_parser: str | None = Field(default=None, description="vLLM --reasoning-parser name.")
+    reasoning_parser: str | None = Field(
+        default=None, description="vLLM --reasoning-parser name; default: openai_gptoss for a "
+        "gpt-oss model (config.json model_type gpt_oss, as vLLM defaults it), else none.")
     max_model_len: int = Field(
         gt=0,
         description="Context length (prompt + completion) in tokens; default: config.json "

@@ -214,3 +214,12 @@ def native_renderer(config: dict[str, Any] | None, folder: Path) -> str | None:
                     "may differ from vLLM's)", folder, arch)
             return name
     return None
+
+
+def default_reasoning_parser(config: dict[str, Any] | None) -> str | None:
+    """The reasoning parser vLLM 0.33 serves this model with when none is named (its
+    ``verify_and_update_config``: ``openai_gptoss`` for ``model_type`` ``gpt_oss``; its render
+    server takes the resolved one). Why it matters: vLLM renders a gpt-oss chat with harmony
+    whatever its flags, and parses its reasoning without ``--reasoning-parser``; tito knows a
+    harmony model by its parser names, so this name makes a plain gpt-oss folder one."""
+    return "openai_gptoss" if (config or {}).get("model_type") == "gpt_oss" else None

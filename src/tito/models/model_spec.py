@@ -161,11 +161,19 @@ def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None
         "native_renderer": (hf.native_renderer(config_json, folder)
                             if raw_config.get("tokenizer_mode", "auto") == "auto" else None),
     }
+    if raw_config.get("reasoning_parser") is None:  # (vLLM: an empty flag is its default too)
+        raw_config = {**raw_config, "reasoning_parser": hf.default_reasoning_parser(config_json)}
     try:
         config = ModelConfig.model_validate({**derived, **raw_config})
     except ValidationError as exc:
         raise ModelLoadError(f"model folder {folder}: invalid {TITO_CONFIG_FILE}: {exc}") from None
     _check_parsers(folder, config)
+    harmony_default = hf.default_reasoning_parser(config_json)
+    if harmony_default is not None and config.reasoning_parser != harmony_default:
+        # (vLLM's harmony parser refuses any other at every request: a 500)
+        raise ModelLoadError(
+            f"model folder {folder}: a gpt-oss model (config.json model_type gpt_oss) is served "
+            f"with harmony: reasoning_parser 'openai_gptoss' (got {config.reasoning_parser!r})")
     return ModelSpec(
         name=config.served_model_name or folder.name,
         path=folder,

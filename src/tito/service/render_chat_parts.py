@@ -41,9 +41,11 @@ _UNTRUSTED_TEMPLATE = (
 
 
 def _check_tool_choice(request: ChatCompletionRequest, model: ServedModel) -> None:
-    """vLLM without a tool parser refuses tool choices it could not honour (spec 4.1 step 3)."""
+    """vLLM without a tool parser refuses tool choices it could not honour (spec 4.1 step 3),
+    save on harmony, which it renders with the tools and parses without one (its
+    ``tool_parsing_unavailable``; its derender then makes no call)."""
     choice = request.tool_choice
-    if model.tool_parser is not None or choice in (None, "none"):
+    if model.tool_parser is not None or choice in (None, "none") or is_harmony_model(model):
         return
     if choice == "auto":
         raise BadRequest(
@@ -282,7 +284,9 @@ def _chat_structured_outputs(
         from tito.core.harmony.structured import harmony_structured_outputs  # gpt-oss only
 
         constraint = harmony_structured_outputs(constraint)
-        tag_model: str | None = "harmony"
+        # (the calls' tag needs the tool parser: vLLM's harmony parser adds it, not its own
+        # reasoning half, which a gpt-oss model always has)
+        tag_model: str | None = "harmony" if model.tool_parser is not None else None
         parser = None
     else:
         parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
