@@ -1,8 +1,12 @@
 """Record ``render_mistral_untyped_parts.json``: mistral-v3 (mistral-common) chat renders and
 ``/tokenize`` of conversations with a part vLLM cannot type (a ``uuid`` beside ``type: text``;
-once before an unknown part type), in every position. (A part without ``type``, or an
-unknown type first, is pydantic's lazy part error in vLLM, param null, where mistral-common's
-400 names ``messages``: a param difference left out of this group.)
+once before an unknown part type), in every position; and (``lazy_*``, ``custom_*``, session
+53) a part without ``type`` or of a type vLLM's message type does not take: in a message left
+to its role's OpenAI type, pydantic's lazy part error (param null); in a message of vLLM's
+custom type, its part parser's "Missing 'type'" or "Unsupported chat content part type" 400
+(param ``type``); a media part in an earlier message first. tito left these to
+mistral-common, whose 400 named ``messages`` (and for ``{"type": "image_url"}`` without its
+url answered the text-only model's 400).
 
 Why: vLLM 0.33 parses every message's parts (``parse_chat_messages``) before the mistral
 tokenizer sees them, so such a part is its "Missing 'type' field in multimodal part." 400
@@ -31,6 +35,8 @@ PATHS = {"tokenize": "/tokenize", "chat": "/v1/chat/completions/render"}
 UUID = {"type": "text", "text": "u", "uuid": "u"}
 BOGUS = {"type": "bogus", "text": "b"}
 TEXT = {"type": "text", "text": "t"}
+UNTYPED = {"text": "u"}
+IMAGE = {"type": "image_url", "image_url": {"url": "http://x/a.png"}}
 
 
 def _u(*parts: Any) -> dict[str, Any]:
@@ -51,6 +57,23 @@ CONVERSATIONS: dict[str, list[dict[str, Any]]] = {
     "uuid_then_bogus": [_u(UUID), _a(BOGUS), _u()],
     "uuid_image": [_u({"type": "text", "uuid": "u", "image_url": {"url": "http://x/a.png"}})],
     "plain": [_u(TEXT), _a(TEXT), _u()],
+    # session 53: a part with no type, or one the message's type does not take
+    "lazy_untyped": [_u(UNTYPED)],
+    "lazy_untyped_then_image": [_u(UNTYPED), _u(IMAGE)],
+    "lazy_image_then_untyped": [_u(IMAGE), _u(UNTYPED)],
+    "lazy_untyped_assistant_mid": [_u(), _a(UNTYPED), _u()],
+    "lazy_untyped_tool": [{"role": "tool", "tool_call_id": "abc123abc", "content": [UNTYPED]}],
+    "lazy_untyped_system": [{"role": "system", "content": [UNTYPED]}, _u()],
+    "lazy_empty_part": [_u({})],
+    "lazy_bogus": [_u(BOGUS)],
+    "lazy_input_text": [_u({"type": "input_text", "text": "a"})],
+    "lazy_text_number": [_u({"type": "text", "text": 5})],
+    "lazy_image_no_url": [_u({"type": "image_url"})],
+    "lazy_bare_strings": [{"role": "developer", "content": ["a", "b"]}],
+    "custom_untyped_after_text": [_u(TEXT, UNTYPED)],
+    "custom_untyped_reasoning": [{**_u(UNTYPED), "reasoning": "r"}],
+    "custom_bogus_reasoning": [{**_u(BOGUS), "reasoning": "r"}],
+    "custom_untyped_then_uuid": [_u(UNTYPED, UUID)],
 }
 
 

@@ -12,7 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tito.core.message_union import MEDIA_PART_TYPES, OPENAI_PART_TYPES, openai_part_fits
+from tito.core.message_union import (
+    MEDIA_PART_TYPES,
+    OPENAI_PART_TYPES,
+    custom_typed,
+    openai_part_fits,
+)
 from tito.errors import BadRequest
 
 if TYPE_CHECKING:
@@ -75,28 +80,61 @@ def refuse_media(kind: str, model: str) -> BadRequest:
                       else NOT_MULTIMODAL.format(model=model))
 
 
-def check_text_only(messages: Sequence[Any], model: str) -> None:
+def check_text_only(messages: Sequence[Any], model: str, *, parse_all: bool = False) -> None:
     """Refuse the first media part of ``messages`` (the messages a text-only model ``model``
     encodes by code, without :func:`tito.core.render_messages.normalize_messages`), as vLLM
-    0.33 does; stops quietly at a part whose type is not known (the encoder reports it), but
-    for a text part with a ``uuid``, which vLLM's message types take and its part parser cannot
-    type (``render_mistral_untyped_parts.json``)."""
+    0.33 does.
+
+    ``parse_all`` (a chat body's messages on a mistral-common model): vLLM 0.33 parses every
+    part, in order, before mistral-common sees the conversation, so each part's own 400 comes
+    first wherever it stands: a part of a message that is not
+    :func:`tito.core.message_union.custom_typed` must fit one of its role's OpenAI part types
+    (pydantic's lazy part error, param null: :func:`refuse_lazy_part`), then a part with no type
+    (nor a payload key to infer it from) is "Missing 'type'" and an unknown type the "Unsupported
+    chat content part type" 400 (``render_mistral_untyped_parts.json``). Without it (the
+    Responses render's own messages) the check stops quietly at a part whose type is not
+    known, but for a text part with a ``uuid`` (fuzz_render s420-125)."""
     for message in messages:
         content = message.get("content") if isinstance(message, Mapping) else None
-        for part in content if isinstance(content, list) else ():
+        if not isinstance(content, list):
+            continue
+        role = message.get("role")
+        lazy = parse_all and isinstance(role, str) and not custom_typed(message)
+        for k, part in enumerate(content):
+            if lazy and not openai_part_fits(role, part):
+                raise refuse_lazy_part(role, k)
             if not isinstance(part, Mapping):
                 continue
             try:
                 kind = _part_type(part, "part")
             except BadRequest:
-                if part.get("type") == "text" and part.get("uuid") is not None:
+                if parse_all or part.get("type") == "text" and part.get("uuid") is not None:
                     raise  # (vLLM parses every part first: a text part with a uuid is its
                     # "Missing 'type'" 400 in any message; fuzz_render s420-125)
                 return
             if kind in MEDIA_PART_TYPES:
                 raise refuse_media(kind, model)
+            if kind == "prompt_embeds" and parse_all:
+                refuse_prompt_embeds(part)
             if kind not in _TEXT_PART_KEYS and kind != "tool_reference":
+                if parse_all:
+                    raise unsupported_part(kind)
                 return
+
+
+def refuse_lazy_part(role: str, k: int) -> BadRequest:
+    """vLLM 0.33's 400 for part ``k`` of a message left to its role's OpenAI type that fits
+    none of that type's parts: pydantic's ``ValidatorIterator`` error as vLLM iterates them,
+    no param (``render_mistral_untyped_parts.json``, ``lazy_*``)."""
+    kinds = ", ".join(OPENAI_PART_TYPES.get(role, ("text",)))
+    return BadRequest(f"validation error for ValidatorIterator: part {k} of the {role} message "
+                      f"fits none of its OpenAI content part types ({kinds}).")
+
+
+def unsupported_part(kind: Any) -> BadRequest:
+    """vLLM 0.33's 400 for a part of a type its part parser does not know."""
+    return BadRequest(f"Unsupported chat content part type: {kind!r}. Supported types: "
+                      f"{_SUPPORTED_PART_TYPES}.", param="type")  # vLLM 0.33's words
 
 
 #: one part as the template's list format writes it: (kind, text or name, the extra keys)
@@ -177,8 +215,7 @@ def _one_part(part: Any, pw: str, media: list[dict[str, Any]], text_only: str | 
             raise BadRequest(f"{pw} of type '{kind}' must carry `{key}`.", param=pw)
         media.append(dict(part))
         return (placeholder, None, extra)
-    raise BadRequest(f"Unsupported chat content part type: {kind!r}. Supported types: "
-                     f"{_SUPPORTED_PART_TYPES}.", param="type")  # vLLM 0.33's words
+    raise unsupported_part(kind)
 
 
 def join_texts(texts: list[Any], sep: str = "\n") -> str:

@@ -253,7 +253,8 @@ def _render_chat(
     reused = kv_params.pop("prompt_token_ids", None) if kv_params else None
     normalized = chat_messages(request, template, native, model)
     if mistral and not model.multimodal:
-        core_render.check_text_only(request.messages, model.name)  # vLLM 0.33's 400
+        # vLLM 0.33's 400s (a chat body's parts parsed first: not the Responses' own messages)
+        core_render.check_text_only(request.messages, model.name, parse_all=not responses)
     tokenized, media = chat_prompt(
         request, model, settings, template=template, normalized=normalized, tools=tools,
         kwargs=kwargs, reused=reused, truncate_to=truncate_to, budget=budget,
