@@ -185,3 +185,37 @@ def test_a_held_stop_candidate_moves_the_offset_in_the_chunk_it_came_in(client, 
     assert [c["logprobs"]["text_offset"] for c in streamed] == [[0], [], [2 + eos, 3 + eos]]
     shown = "" if skip else "<|endoftext|>"
     assert "".join(c["text"] for c in streamed) == f"ab\n\n ab{shown}c today{shown}"
+
+
+@pytest.mark.parametrize(("first", "want"), [([], 15), ([0], 1)])
+def test_a_held_stop_token_dropped_at_the_finish_moves_no_offset(client, vocabs, first, want):
+    """An EOS ending a chunk (kept text: ``skip_special_tokens`` false) waits for the next
+    chunk; a finish-only ``stop`` chunk then drops it. vLLM 0.33's stream showed its text in the
+    chunk it came in and moves its ``text_offset`` by nothing at the finish (probed: states 15,
+    15, 15 after an entry-less first chunk, 1, 1, 1 after one with fewer entries than ids;
+    goldens stream_fuzz ``empty_final_chunk_lp_fewer_eos_offset``). tito took the held text
+    back there although a chunk with entries never counted it: -12, and the usage-only chunk
+    after the finish was refused (400, fuzz seed 1587, ``gpt2:1587:21``)."""
+    vocab = vocabs["gpt2"]
+    ids = vocab.encode("a") + vocab.encode("b") + [50256]  # (the ids of the probe)
+    assert ids == [64, 65, 50256]
+    lp = [entry(ids[k]) for k in first]
+    chunks = [stream_chunk(ids, logprobs={"content": lp}),
+              stream_chunk([], logprobs={"content": []}, finish_reason="stop"),
+              stream_chunk(None, usage={"prompt_tokens": 2, "completion_tokens": 3,
+                                        "total_tokens": 5})]
+    state, texts, offsets = None, [], []
+    for chunk in chunks:
+        body: dict[str, Any] = {"model": "gpt2", "stream": True, "stream_state": state,
+                                "generate_chunk": chunk}
+        if state is None:
+            body.update(prompt_token_ids=[1, 2],
+                        **settings("gpt2", True, skip_special_tokens=False))
+        answer = post(client, COMPLETIONS, body)
+        state = answer["stream_state"]
+        texts += [c["text"] for c in answer["chunk"]["choices"]]
+        offsets.append(state["logprob_text_offset"])
+    assert offsets == [want] * 3
+    # stream == batch: the EOS the engine stopped on is dropped from both
+    whole = batch(client, "gpt2", ids, lp, True, skip_special_tokens=False)
+    assert "".join(texts) == whole["text"] == "ab"
