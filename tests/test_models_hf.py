@@ -149,6 +149,10 @@ def test_no_eos_anywhere_is_refused(tmp_path: Path) -> None:
         ({"reasoning_parser": "nope"}, r"unknown reasoning_parser 'nope'"),
         ({"max_model_len": "8"}, "invalid tito.json"),
         ({"tool_strict_level": "strict"}, "invalid tito.json"),  # vLLM's three levels only
+        # vLLM's --reasoning-effort-map: its efforts as keys, strings as values
+        ({"reasoning_effort_map": {"turbo": "high"}}, "reasoning_effort_map.turbo"),
+        ({"reasoning_effort_map": {"none": 0}}, "reasoning_effort_map.none"),
+        ({"reasoning_effort_map": ["none"]}, "reasoning_effort_map"),
     ],
 )
 def test_tito_json_validated_at_load(tmp_path: Path, tito_json: dict, match: str) -> None:
@@ -193,13 +197,14 @@ def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
     args = serve_cli.build_parser().parse_args(
         ["--model", str(folder), "--served-model-name", "qwen", "--tool-call-parser", "hermes",
          "--reasoning-parser", "qwen3", "--enable-auto-tool-choice", "--max-model-len", "8192",
-         "--tool-strict-level", "parameter"])
+         "--tool-strict-level", "parameter", "--reasoning-effort-map", '{"none": "no_think"}'])
     try:
         registry = serve_cli.load(args)
         model = registry.get("qwen")
         assert registry.names() == ["qwen"] and registry.default_name == "qwen"
         assert (model.tool_parser, model.reasoning_parser, model.max_model_len) == ("hermes", "qwen3", 8192)
         assert model.config.tool_strict_level == "parameter"
+        assert model.config.reasoning_effort_map == {"none": "no_think"}
     finally:
         reset_registry()
 

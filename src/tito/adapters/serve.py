@@ -29,6 +29,7 @@ _OVERRIDES = {
     "max_logprobs": "max_logprobs",
     "default_chat_template_kwargs": "default_chat_template_kwargs",
     "tool_strict_level": "tool_strict_level",
+    "reasoning_effort_map": "reasoning_effort_map",
 }
 
 DESCRIPTION = (
@@ -75,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="floor of the tool-call structural tags: function constrains the "
                        "call envelope for every request with tools, parameter also pins every "
                        "tool's arguments (default: tito.json's, else the tool parser's)")
+    model.add_argument("--reasoning-effort-map", type=_json_object, metavar="JSON",
+                       help="a request's reasoning effort rewritten to the model's own, e.g. "
+                       "'{\"none\": \"no_think\"}' (default: tito.json's, else none)")
     model.add_argument("--enable-auto-tool-choice", action="store_true",
                        help="accepted for vLLM compatibility (a tool parser enables auto tool choice)")
     return parser

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tito.protocol.chat import ReasoningEffort  # (vLLM's: the keys its map takes)
 from tito.protocol.common import new_dict, new_list  # not the builtins: see new_list
 
 
@@ -82,4 +83,12 @@ class ModelConfig(BaseModel):
         "for tool calls (auto: from tool_choice and each tool's strict; function: the call "
         "envelope for every request with tools; parameter: also every tool's arguments, as if "
         "strict); unset: the tool parser's default (auto; glm45/glm47: function).",
+    )
+    reasoning_effort_map: dict[ReasoningEffort, str] = Field(
+        default_factory=new_dict,
+        description="vLLM --reasoning-effort-map: a request's reasoning_effort (chat, Responses "
+        "reasoning.effort, Messages thinking) rewritten to the value the model's template or "
+        "parser knows (e.g. {\"none\": \"no_think\"}) before the template kwargs, "
+        "enable_thinking, the reasoning parser's kwargs and harmony's effort are built "
+        "(not /tokenize's, as vLLM).",
     )

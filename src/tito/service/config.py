@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tito.core.pipeline import ChoiceConfig
 from tito.models import ServedModel
 from tito.protocol.derender import DerenderContext
+from tito.service.render_common import mapped_effort
 
 if TYPE_CHECKING:
     from tito.protocol import ChatCompletionRequest, CompletionRequest
@@ -50,7 +51,8 @@ def template_kwargs(model: ServedModel, req: ChatCompletionRequest | None) -> di
     if req is not None:
         user = req.chat_template_kwargs or {}
         kwargs.update({k: v for k, v in user.items() if v is not None and v != "auto"})
-        effort = getattr(req, "reasoning_effort", None)
+        effort = mapped_effort(getattr(req, "reasoning_effort", None),
+                               model.config.reasoning_effort_map)
         if effort is not None:
             kwargs["reasoning_effort"] = effort
             if "enable_thinking" not in user:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tito.core.parsers import is_harmony
+from tito.service.render_common import mapped_effort
 
 if TYPE_CHECKING:
     from tito.models import ServedModel
@@ -39,7 +40,8 @@ def harmony_prompt_ids(
 
     day = start_date or datetime.date.today().strftime("%Y-%m-%d")
     conversation = build_conversation(
-        request.messages, tools=tools, reasoning_effort=request.reasoning_effort, start_date=day,
+        request.messages, tools=tools, start_date=day,
+        reasoning_effort=mapped_effort(request.reasoning_effort, model.config.reasoning_effort_map),
         items=items, previous=previous_messages(previous),
     )
     return render_for_completion(model.vocab, conversation)

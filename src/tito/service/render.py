@@ -237,7 +237,8 @@ def _render_chat(
             param="return_assistant_tokens_mask",
         )
 
-    kwargs = effective_chat_template_kwargs(request, model.default_chat_template_kwargs)
+    kwargs = effective_chat_template_kwargs(request, model.default_chat_template_kwargs,
+                                            None if tokenize else model.config.reasoning_effort_map)
     if model.config.reasoning_parser in RAW_ENABLE_THINKING and not tokenize:
         # (vLLM builds its parser here; its /tokenize never does)
         get_reasoning_parser(model.config.reasoning_parser).check_kwargs(kwargs)

@@ -205,25 +205,36 @@ def _merge_kwargs(defaults: Mapping[str, Any] | None, overrides: Mapping[str, An
     return out
 
 
+def mapped_effort(effort: str | None, effort_map: Mapping[str, str] | None) -> str | None:
+    """A request's ``reasoning_effort`` as the model takes it: the server's
+    ``reasoning_effort_map`` (vLLM's ``--reasoning-effort-map``, its ``map_reasoning_effort``)
+    rewrites it, an effort it does not list stays."""
+    if effort is None or not effort_map:
+        return effort
+    return effort_map.get(effort, effort)
+
+
 def effective_chat_template_kwargs(
-    request: ChatCompletionRequest, server_defaults: Mapping[str, Any] | None = None
+    request: ChatCompletionRequest, server_defaults: Mapping[str, Any] | None = None,
+    effort_map: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The kwargs the template is rendered with (spec 4.1 step 6, 3.1-e).
 
     Request ``chat_template_kwargs`` < the request's own fields (``add_generation_prompt``,
-    ``continue_final_message``, ``documents``, ``reasoning_effort`` and the derived
-    ``enable_thinking = reasoning_effort != "none"`` unless the client set it) ; server defaults
-    (``default_chat_template_kwargs``) fill in what the request left out.
+    ``continue_final_message``, ``documents``, ``reasoning_effort`` as ``effort_map`` rewrites
+    it and the derived ``enable_thinking = reasoning_effort != "none"`` unless the client set
+    it) ; server defaults (``default_chat_template_kwargs``) fill in what the request left out.
     """
     user = dict(request.chat_template_kwargs or {})
+    effort = mapped_effort(request.reasoning_effort, effort_map)
     extra: dict[str, Any] = {
         "add_generation_prompt": request.add_generation_prompt,
         "continue_final_message": request.continue_final_message,
         "documents": request.documents,
-        "reasoning_effort": request.reasoning_effort,
+        "reasoning_effort": effort,
     }
-    if request.reasoning_effort is not None and "enable_thinking" not in user:
-        extra["enable_thinking"] = request.reasoning_effort != "none"
+    if effort is not None and "enable_thinking" not in user:
+        extra["enable_thinking"] = effort != "none"
     return _merge_kwargs(server_defaults, _merge_kwargs(user, extra))
 
 
