@@ -124,6 +124,8 @@ DEVIATIONS: list[Deviation] = [
               "wording (pydantic's and each server's own); status, type and param are compared"),
     Deviation("*_errors", "*", "error.param", "tito names the offending field where vLLM sends "
               "null", vllm_null=True),
+    Deviation("render_mistral_spent_parts", "*", "error.param", "tito names the offending "
+              "field where vLLM sends null (mistral-common's refusals)", vllm_null=True),
     Deviation("derender_errors", "*", "error.param",
               "vLLM's param for these union-typed bodies names pydantic's union member "
               "(body.DerenderChatRequest.x) or stops at the discriminator; tito names the field"),

@@ -35,7 +35,7 @@ Mistral folder is loaded. This module holds no I/O: the tokenizer object is load
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cached_property
 from itertools import groupby
 from typing import Any
@@ -156,14 +156,19 @@ def _mistral_call(call: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _truncated_ids(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _truncated_ids(messages: Sequence[Mapping[str, Any]],
+                   spent: Collection[int] = ()) -> list[dict[str, Any]]:
     """The messages as vLLM hands them to mistral-common: call ids cut (:func:`_mistral_call`),
     an object content (an OpenAI role type's iterable, which vLLM lists) its keys, so an empty
     one is no parts and any other vLLM's 400; a ``prompt_embeds`` part or reasoning vLLM's
-    400 (:func:`tito.core.render_parts.refuse_prompt_embeds`)."""
+    400 (:func:`tito.core.render_parts.refuse_prompt_embeds`). The messages at ``spent``
+    (a part list vLLM's body left an unread iterable: its parse read it before, so
+    mistral-common gets none of its parts) have no parts."""
     out = []
     for i, message in enumerate(messages):
         msg = dict(message)
+        if i in spent and isinstance(msg.get("content"), list):
+            msg["content"] = []
         reasoning, content = msg.get("reasoning"), msg.get("content")
         for part in [reasoning, *(content if isinstance(content, list) else ())]:
             if isinstance(part, Mapping) and part.get("type") == "prompt_embeds":
@@ -188,11 +193,15 @@ def encode_chat(
     *,
     tools: list[dict[str, Any]] | None = None,
     continue_final_message: bool = False,
+    spent: Collection[int] = (),
 ) -> list[int]:
     """Prompt ids of a chat request, by mistral-common's ``encode_chat_completion``.
 
     A conversation mistral-common refuses (its exceptions, its asserts, pydantic validation)
-    is a 400 with its message, as vLLM turns them into 400s.
+    is a 400 with its message, as vLLM turns them into 400s. ``spent``: the indexes of the
+    messages whose part list vLLM 0.33 reads once before mistral-common (its body's lazily
+    validated iterable, :func:`tito.service.render_chat_parts.lazy_content`): they reach it
+    with no parts (fuzz_render s430-31: a ``task: []`` the custom type refuses).
     """
     from mistral_common.exceptions import MistralCommonException
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
@@ -200,7 +209,7 @@ def encode_chat(
 
     try:
         request = ChatCompletionRequest.from_openai(
-            messages=_truncated_ids(messages), tools=tools,
+            messages=_truncated_ids(messages, spent), tools=tools,
             continue_final_message=continue_final_message,
         )
         return list(vocab.mistral.encode_chat_completion(request).tokens)

@@ -11,6 +11,7 @@ runs in vLLM's order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tito.core import render as core_render
@@ -18,11 +19,11 @@ from tito.core.mistral import MistralVocab
 from tito.core.mistral import encode_chat as mistral_encode_chat
 from tito.errors import BadRequest
 from tito.service.harmony import harmony_prompt_ids
-from tito.service.render_chat_parts import native_prompt
+from tito.service.render_chat_parts import lazy_content, native_prompt
 from tito.service.render_common import _check_prompt_ids, _fail_fast
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
     from tito.models import ServedModel
     from tito.protocol import ChatCompletionRequest
@@ -73,7 +74,10 @@ def chat_prompt(
     if template is None or normalized is None:  # harmony (gpt-oss), mistral-common: by code
         ids = (
             mistral_encode_chat(vocab, request.messages, tools=tools,  # type: ignore[arg-type]
-                                continue_final_message=request.continue_final_message)
+                                continue_final_message=request.continue_final_message,
+                                spent=() if responses else {  # (a chat body's own messages)
+                                    i for i, m in enumerate(request.messages)
+                                    if isinstance(m, Mapping) and lazy_content(m)})
             if isinstance(vocab, MistralVocab)
             else harmony_prompt_ids(model, request, tools, settings.harmony_start_date,
                                     items=responses, previous=harmony_previous)
