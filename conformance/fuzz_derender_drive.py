@@ -225,9 +225,13 @@ class Fuzzer:
         held = None
         if "empty_final_chunk" in case.tags and isinstance(engine.get("stop_reason"), int):
             held = UNLISTED_STOP  # the stop id came in the chunk before the finish-only one
-        return [Found(case.cid, "stream.stop_vs_batch", p, a, got.get(p),
-                      held or intended(case, bgroup, batch_path.get(p, f"choices.0.{p}"), a))
-                for p, a in want.items() if replay.normalize(a) != got.get(p)]
+        # (an error anywhere, the usage-only chunk after the finish too: vLLM's batch had none)
+        err = [Found(case.cid, "stream.stop_vs_batch", "error", None, got["error"],
+                     intended(case, EQUIV[case.model][1], "error", None))
+               ] if "error" in got else []
+        return err + [Found(case.cid, "stream.stop_vs_batch", p, a, got.get(p),
+                            held or intended(case, bgroup, batch_path.get(p, f"choices.0.{p}"), a))
+                      for p, a in want.items() if replay.normalize(a) != got.get(p)]
 
 
 def start_servers(models: list[str], urls: dict[str, str]) -> list[Any]:
