@@ -153,6 +153,8 @@ def test_no_eos_anywhere_is_refused(tmp_path: Path) -> None:
         ({"reasoning_effort_map": {"turbo": "high"}}, "reasoning_effort_map.turbo"),
         ({"reasoning_effort_map": {"none": 0}}, "reasoning_effort_map.none"),
         ({"reasoning_effort_map": ["none"]}, "reasoning_effort_map"),
+        ({"chat_template_content_format": "list"}, "chat_template_content_format"),
+        ({"anthropic_disabled_thinking_effort": "minimal"}, "anthropic_disabled_thinking"),
     ],
 )
 def test_tito_json_validated_at_load(tmp_path: Path, tito_json: dict, match: str) -> None:
@@ -197,7 +199,8 @@ def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
     args = serve_cli.build_parser().parse_args(
         ["--model", str(folder), "--served-model-name", "qwen", "--tool-call-parser", "hermes",
          "--reasoning-parser", "qwen3", "--enable-auto-tool-choice", "--max-model-len", "8192",
-         "--tool-strict-level", "parameter", "--reasoning-effort-map", '{"none": "no_think"}'])
+         "--tool-strict-level", "parameter", "--reasoning-effort-map", '{"none": "no_think"}',
+         "--chat-template-content-format", "openai", "--anthropic-disabled-thinking-effort", "low"])
     try:
         registry = serve_cli.load(args)
         model = registry.get("qwen")
@@ -205,6 +208,8 @@ def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
         assert (model.tool_parser, model.reasoning_parser, model.max_model_len) == ("hermes", "qwen3", 8192)
         assert model.config.tool_strict_level == "parameter"
         assert model.config.reasoning_effort_map == {"none": "no_think"}
+        assert model.config.chat_template_content_format == "openai"
+        assert model.config.anthropic_disabled_thinking_effort == "low"
     finally:
         reset_registry()
 

@@ -30,6 +30,8 @@ _OVERRIDES = {
     "default_chat_template_kwargs": "default_chat_template_kwargs",
     "tool_strict_level": "tool_strict_level",
     "reasoning_effort_map": "reasoning_effort_map",
+    "chat_template_content_format": "chat_template_content_format",
+    "anthropic_disabled_thinking_effort": "anthropic_disabled_thinking_effort",
 }
 
 DESCRIPTION = (
@@ -76,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="floor of the tool-call structural tags: function constrains the "
                        "call envelope for every request with tools, parameter also pins every "
                        "tool's arguments (default: tito.json's, else the tool parser's)")
+    model.add_argument("--chat-template-content-format", choices=("auto", "string", "openai"),
+                       help="how content parts reach the chat template (default: tito.json's, "
+                       "else auto: detected from the template)")
+    model.add_argument("--anthropic-disabled-thinking-effort",
+                       choices=("auto", "none", "low", "medium", "high", "xhigh", "max"),
+                       help="the reasoning effort of a Messages request with thinking disabled "
+                       "(default: tito.json's, else auto: none unless the template ignores it)")
     model.add_argument("--reasoning-effort-map", type=_json_object, metavar="JSON",
                        help="a request's reasoning effort rewritten to the model's own, e.g. "
                        "'{\"none\": \"no_think\"}' (default: tito.json's, else none)")

@@ -84,6 +84,19 @@ class ModelConfig(BaseModel):
         "envelope for every request with tools; parameter: also every tool's arguments, as if "
         "strict); unset: the tool parser's default (auto; glm45/glm47: function).",
     )
+    chat_template_content_format: Literal["auto", "string", "openai"] = Field(
+        default="auto",
+        description="vLLM --chat-template-content-format: how a message's content parts reach "
+        "the chat template (string: the text parts joined; openai: the list of typed parts); "
+        "auto: detected from the template, as vLLM detects it.",
+    )
+    anthropic_disabled_thinking_effort: Literal[
+        "auto", "none", "low", "medium", "high", "xhigh", "max"] = Field(
+        default="auto",
+        description="vLLM --anthropic-disabled-thinking-effort: the reasoning_effort a Messages "
+        "request with thinking disabled renders with; auto: none, unless the template refuses "
+        "or ignores it (then low), probed once as vLLM probes.",
+    )
     reasoning_effort_map: dict[ReasoningEffort, str] = Field(
         default_factory=new_dict,
         description="vLLM --reasoning-effort-map: a request's reasoning_effort (chat, Responses "

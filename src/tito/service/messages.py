@@ -12,7 +12,9 @@ cached, as vLLM decides it once per server:
   in a plain Jinja sandbox without tito's helpers (vLLM's probe); if that raises (Qwen's
   "system message must be first" guard), inline system messages are merged into the leading one.
   No template (mistral-common models) means merge, as vLLM.
-- the ``reasoning_effort`` for ``thinking: {"type": "disabled"}``: ``"none"``, unless rendering a
+- the ``reasoning_effort`` for ``thinking: {"type": "disabled"}``: the model's
+  ``anthropic_disabled_thinking_effort`` (vLLM's ``--anthropic-disabled-thinking-effort``);
+  when that is ``auto``, ``"none"``, unless rendering a
   one-word chat with ``"none"`` fails or gives the same prompt as one of the real efforts (the
   template ignores ``"none"``): then ``"low"``. Probed only when such a request comes.
 
@@ -23,6 +25,7 @@ non-empty ``tools`` is a 400 (vLLM's message).
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -51,11 +54,18 @@ _PROBE_MESSAGES = [{"role": "system", "content": "t"}, {"role": "user", "content
                    {"role": "system", "content": "t"}, {"role": "user", "content": "t"}]
 _lock = threading.Lock()
 _merge: dict[tuple[str, str | None], bool] = {}
-_effort: dict[tuple[str, str | None], str] = {}
+_effort: dict[tuple[str, str | None, str], str] = {}
 
 
 def _key(model: ServedModel) -> tuple[str, str | None]:
     return model.name, model.chat_template
+
+
+def _effort_key(model: ServedModel) -> tuple[str, str | None, str]:
+    """What the probe's prompts depend on beyond the template: the server's template kwargs
+    and effort map (two servers of one model and template may differ in them)."""
+    return (*_key(model), json.dumps([model.config.default_chat_template_kwargs,
+                                      model.config.reasoning_effort_map], sort_keys=True))
 
 
 def _template_refuses_inline_system(source: str | None) -> bool:
@@ -94,8 +104,11 @@ def _probe_prompt(model: ServedModel, effort: str, settings: RenderSettings | No
 
 
 def disabled_thinking_effort(model: ServedModel, settings: RenderSettings | None = None) -> str:
-    """The ``reasoning_effort`` that turns ``model``'s thinking off (module docstring)."""
-    key = _key(model)
+    """The ``reasoning_effort`` that turns ``model``'s thinking off (module docstring): the
+    server's ``anthropic_disabled_thinking_effort`` unless ``auto``."""
+    if model.config.anthropic_disabled_thinking_effort != "auto":
+        return model.config.anthropic_disabled_thinking_effort
+    key = _effort_key(model)
     if key not in _effort:
         none = _probe_prompt(model, "none", settings)
         value = "none"

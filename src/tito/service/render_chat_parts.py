@@ -76,17 +76,20 @@ def check_request_template(
 def chat_messages(request: ChatCompletionRequest, template: Any, native: str | None,
                   model: ServedModel) -> core_render.NormalizedMessages | None:
     """The messages as the template or the encoding ``native`` gets them (None: a model encoded
-    by other code). An encoding gets vLLM's conversation, the developer kept: strings, but
-    DeepSeek-V4's in the ``openai`` content format (null content ``[]``), an empty one too
+    by other code); a template gets them in the model's ``chat_template_content_format``, else
+    the one detected from it (vLLM's ``--chat-template-content-format``). An encoding gets
+    vLLM's conversation, the developer kept: strings, but DeepSeek-V4's in the ``openai`` content format (null content ``[]``), an empty one too
     (DeepSeek-V4's and V4.1's encodings write the BOS alone, Inkling's its effort block and
     generation prompt; V3.2's fails in vLLM, a 500: tito's 400)."""
     if template is None and native is None:
         return None
     if native in ENCODES_EMPTY and not request.messages:
         return core_render.NormalizedMessages([], [])
+    given = model.config.chat_template_content_format  # (a template's: the server's wins)
     return core_render.normalize_messages(
         request.messages,
-        content_format=(template.content_format if template is not None
+        content_format=((template.content_format if given == "auto" else given)
+                        if template is not None
                         else "openai" if native == "deepseek_v4" else "string"),
         keep_developer_role=template is None or template.mentions_developer_role,
         keep_null_content=(template.tests_content_none if template is not None
