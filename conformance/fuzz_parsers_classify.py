@@ -44,6 +44,11 @@ from fuzz_parsers_formats import (
     vs1_reasoning,
 )
 
+# a parameter header as vLLM's XML converters read one (qwen3_coder's family ``<\s*parameter\s*=``,
+# minimax_m2's ``<\s*parameter\s+name\s*=``): where a header that lost its ``>`` can make a
+# markup key (``markup_key``)
+_PARAM_OPENER = re.compile(r"<\s*parameter(\s*=|\s+name\s*=)")
+
 
 #: kinds that are vLLM's own: its stream differs from its batch; its batch raised (a 500 in
 #: vLLM's server: internlm's second call)
@@ -154,7 +159,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
     ends at ``<|start|>``, as Glimmer's tool parser's), ``gap_between_calls`` (poolside_v1: its
     stream keeps the whitespace between two calls as content when text follows them; tito's gap
     rule drops it), ``markup_key`` (``<parameter=NAME`` without its ``>``: vLLM's key reads on
-    to the closer's ``>``, a key of markup, value ``""``; tito drops the bad header).
+    to the closer's ``>``, a key of markup, value ``""``; tito drops the bad header; minimax_m2's
+    ``<parameter name=`` and the spelt ``< parameter name = `` too: seed 996).
     """
     tool, reasoning, cid = case["tool"], case["reasoning"], case["id"]
     wc, gc = want.get("calls") or [], got.get("calls") or []
@@ -163,7 +169,8 @@ def deviation(case: dict, kind: str, want: dict, got: dict, vstreams: dict) -> s
         # classes below see the stripped keys
         if not compare(dict(want, calls=wc), got):
             return "key_stripped"
-    if "<parameter=" in case["text"] and wc != (wc := [[n, drop_markup_keys(a)] for n, a in wc]):
+    if _PARAM_OPENER.search(case["text"]) \
+            and wc != (wc := [[n, drop_markup_keys(a)] for n, a in wc]):
         # a key header that lost its ``>``: vLLM's key reads on to its closer's ``>``, a key of
         # markup; tito drops the bad header (the classes below see vLLM's calls without it)
         rest = compare(dict(want, calls=wc), got)

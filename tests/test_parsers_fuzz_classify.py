@@ -320,3 +320,22 @@ def test_an_inkling_thinking_block_opened_in_a_broken_tool_block_is_reopen_after
         assert "reasoning" in compare(want, got)
         assert deviation(_BY_ID[cid], "reasoning", want, got,
                          {"1": RECORDED[cid]["stream"]}) == "reopen_after_call"
+
+
+def test_a_minimax_m2_spelt_parameter_header_without_its_gt_is_markup_key() -> None:
+    """Parser fuzz seed 996 (``fuzz/minimax_m2/0``, ``drop:'>'``): ``< parameter name = "city"true
+    </parameter>`` lost its ``>``; vLLM's engine (its record below) reads the key on to the
+    closer's ``>`` (a key of markup, value ``"\\n"``), tito drops the bad header
+    (``markup_key``, named before only for ``<parameter=``). Without a parameter header in the
+    text (the same answers): not named."""
+    text = ('Here you go:<minimax:tool_call>\n<invoke name="get_weather">\n'
+            '< parameter name = "city"true</parameter>\n< parameter name = "note">null'
+            '</parameter>\n< parameter name = "tags">[]</parameter>\n</invoke>\n</minimax:tool_call>')
+    case = {**_BY_ID["minimax_m2/fz49_key_quote_empty"], "id": "fuzz/minimax_m2/0", "text": text}
+    got = norm(run(case, [10**6]))
+    assert got["calls"] == [["get_weather", '{"note": "null", "tags": "[]"}']]
+    want = {"reasoning": None, "content": "Here you go:", "calls": [[
+        "get_weather", '{"\\"city\\"true</parameter": "\\n", "note": "null", "tags": "[]"}']]}
+    assert deviation(case, "args", want, got, {"1": want}) == "markup_key"
+    other = {**case, "text": text.replace("< parameter name = ", "<param name=")}
+    assert deviation(other, "args", want, got, {"1": want}) is None
