@@ -62,6 +62,12 @@ a null content for a template that tests ``content is none``.
 ``render_disabled_thinking.json`` (``conformance/record_disabled_thinking.py``, session 53):
 ``--anthropic-disabled-thinking-effort`` ``none``, ``low``, ``high`` (with an effort map): a
 Messages request with thinking disabled renders with that effort, not the probed one.
+
+``render_exclude_tools.json`` (``conformance/record_exclude_tools.py``, session 53):
+``--exclude-tools-when-tool-choice-none`` on qwen3, gpt-oss and mistral-v3 (mistral-common),
+every tool choice on chat, /tokenize, Responses and Messages renders and a call derendered.
+tito had the setting, never recorded: vLLM's harmony Responses render writes the tools whatever
+the flag (its own preamble), tito dropped them.
 """
 
 from __future__ import annotations
@@ -87,7 +93,8 @@ GOLDENS = {name: json.loads((ROOT / "conformance" / "goldens" / f"{name}.json").
                         "render_reasoning_flags", "render_tool_reasoning",
                         "render_mistral_no_parser", "render_responses_forced_parsers",
                         "render_harmony_parsers", "render_effort_map",
-                        "render_content_format", "render_disabled_thinking")}
+                        "render_content_format", "render_disabled_thinking",
+                        "render_exclude_tools")}
 GOLDEN = GOLDENS["render_joined_markers"]
 
 
@@ -135,6 +142,7 @@ RIG: dict[tuple[str, str, str], str] = {
 #: (server glob, case glob, path) -> an intended deviation of the replay's list met here too
 INTENDED: dict[tuple[str, str, str], str] = {
     ("mistral_plain", "*/derender_*_call", "choices.0.message.content"): MISTRAL_SKIP,
+    ("mistral_exclude", "*/derender_none", "choices.0.message.content"): MISTRAL_SKIP,
     **{("qwen3_*", f"*/{kind}_own_template_tool_parts", path): "tito hands a null content "
        "to a template that tests `content is none` (transformers' form, "
        "test_render_template_parity); vLLM 0.33 hands \"\" (string format) or [] (openai)"

@@ -212,7 +212,9 @@ def _render_chat(
         _check_tool_choice(request, model)
 
     tools: list[dict[str, Any]] | None = None
-    exclude_when_none = model.config.exclude_tools_when_tool_choice_none
+    # (vLLM's harmony Responses render writes the tools whatever the flag: its own preamble)
+    exclude_when_none = model.config.exclude_tools_when_tool_choice_none and not (
+        responses and is_harmony_model(model))
     if request.tools is not None and not (request.tool_choice == "none" and exclude_when_none):
         # vLLM's dump of each tool (its declared fields only, extra keys dropped, defer_loading
         # copied into the function), without a description / parameters the client never sent
