@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import generate_response, post, stream_chunk
+from helpers import generate_response, post, split, stream_chunk
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from tito.adapters.app import create_app
 
@@ -219,3 +222,76 @@ def test_a_held_stop_token_dropped_at_the_finish_moves_no_offset(client, vocabs,
     # stream == batch: the EOS the engine stopped on is dropped from both
     whole = batch(client, "gpt2", ids, lp, True, skip_special_tokens=False)
     assert "".join(texts) == whole["text"] == "ab"
+
+
+def test_a_stop_string_stream_counts_only_the_text_it_shows(client, vocabs):
+    """With stop strings (tito's alone: vLLM 0.33 refuses them in a stream) a completions
+    stream's ``text_offset`` counts the text it shows: a held EOS that a stop string then cuts
+    was never shown, so nothing of it is taken back. tito took the held text back as vLLM's
+    stream (which shows it where it came) would, and the state's offset went negative (-8):
+    the usage-only chunk after the finish was a 400 (session-53 probe of such streams)."""
+    vocab = vocabs["gpt2"]
+    assert vocab.decode([24762, 65]) == " ✓b"
+    chunks = [([24762, 65], [entry(24762), entry(65)], None), ([], [], None), ([13], [], None),
+              ([65, 50256], [entry(65)], None), ([], [], "length")]
+    state, texts, offsets = None, [], []
+    for ids, entries, finish in [*chunks, (None, [], None)]:  # (the usage-only chunk last)
+        chunk = (stream_chunk(None, usage={"prompt_tokens": 2, "completion_tokens": 5,
+                                           "total_tokens": 7}) if ids is None else
+                 stream_chunk(ids, logprobs={"content": entries}, finish_reason=finish))
+        body: dict[str, Any] = {"model": "gpt2", "stream": True, "stream_state": state,
+                                "generate_chunk": chunk}
+        if state is None:
+            body.update(prompt_token_ids=[1, 2], **settings(
+                "gpt2", True, stop=["<|endoftext|>"], skip_special_tokens=False))
+        answer = post(client, COMPLETIONS, body)
+        state = answer["stream_state"]
+        texts += [c["text"] for c in answer["chunk"]["choices"]]
+        offsets.append(state["logprob_text_offset"])
+    shown = "".join(texts)
+    assert shown == " ✓b.b"
+    # entries move the offset to their end (" ✓b" 0..3, "b" 4..5), entry-less chunks by the
+    # text they show ("." 3..4), the cut EOS by nothing
+    assert offsets == [3, 3, 4, 5, 5, 5]
+
+
+@given(data=st.data())
+@hsettings(max_examples=40, deadline=None,
+           suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_property_a_completions_stream_offset_never_runs_back(client, vocabs, data):
+    """Any chunking of EOS-bearing output, any entries per chunk (all, a prefix, none), stop
+    strings or none, any finish: every call answers (the usage-only chunk after the finish
+    too), and the state's ``logprob_text_offset`` never decreases. With stop strings and no
+    entry anywhere it is the length of the text shown."""
+    vocab = vocabs["gpt2"]
+    pieces = data.draw(st.lists(st.sampled_from([" a", "b", ".", " ✓", None]), min_size=1,
+                                max_size=8))
+    ids = [i for p in pieces for i in ([50256] if p is None else vocab.encode(p))]
+    stop = data.draw(st.sampled_from([[], ["<|endoftext|>"], ["b."], ["<|endoftext|> a"]]))
+    sizes = data.draw(st.lists(st.integers(0, 3), max_size=len(ids)))
+    chunks = split(ids, sizes)
+    covers = [data.draw(st.sampled_from(["all", "prefix", "none"])) for _ in chunks]
+    finish = data.draw(st.sampled_from(["length", "stop"]))
+    state, texts, offsets = None, [], []
+    for k, part in enumerate([*chunks, None]):
+        if part is None:
+            chunk = stream_chunk(None, usage={"prompt_tokens": 2, "completion_tokens": len(ids),
+                                              "total_tokens": 2 + len(ids)})
+        else:
+            keep = {"all": len(part), "prefix": len(part) // 2, "none": 0}[covers[k]]
+            chunk = stream_chunk(part, logprobs={"content": [entry(i) for i in part[:keep]]},
+                                 finish_reason=finish if k == len(chunks) - 1 else None)
+        body: dict[str, Any] = {"model": "gpt2", "stream": True, "stream_state": state,
+                                "generate_chunk": chunk}
+        if state is None:
+            body.update(prompt_token_ids=[1, 2], **settings(
+                "gpt2", True, stop=stop, skip_special_tokens=False))
+        answer = post(client, COMPLETIONS, body)  # (asserts 200)
+        state = answer["stream_state"]
+        texts += [c["text"] for c in answer["chunk"]["choices"]]
+        offsets.append(state["logprob_text_offset"])
+        if state.get("stop_fired"):
+            break
+    assert offsets == sorted(offsets)
+    if stop and set(covers) == {"none"}:
+        assert offsets[-1] == len("".join(texts))

@@ -273,8 +273,11 @@ class _Stream:
         if self.history is not None and ids:
             self.history.extend(ids)
             self.history_lens.append(len(ids))
-        # (completions logprobs: the text a held stop candidate shows in vLLM's chunks, below)
-        counted = self.completion and choice.logprobs is not None
+        # (completions logprobs: the text a held stop candidate shows in vLLM's chunks, below;
+        # with stop strings, tito's alone as vLLM 0.33 refuses them in a stream, the offset
+        # counts only the text shown: a held EOS a stop string cuts was never shown, and
+        # taking it back made the offset negative)
+        counted = self.completion and choice.logprobs is not None and not self.cfg.stop.stop
         held = self.state.pending
         shift = -len(pending_text(self.model.vocab, self.cfg, self.state)) if counted else 0
         try:
