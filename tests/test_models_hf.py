@@ -200,7 +200,8 @@ def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
         ["--model", str(folder), "--served-model-name", "qwen", "--tool-call-parser", "hermes",
          "--reasoning-parser", "qwen3", "--enable-auto-tool-choice", "--max-model-len", "8192",
          "--tool-strict-level", "parameter", "--reasoning-effort-map", '{"none": "no_think"}',
-         "--chat-template-content-format", "openai", "--anthropic-disabled-thinking-effort", "low"])
+         "--chat-template-content-format", "openai", "--anthropic-disabled-thinking-effort", "low",
+         "--trust-request-mm-kwargs"])
     try:
         registry = serve_cli.load(args)
         model = registry.get("qwen")
@@ -210,6 +211,7 @@ def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
         assert model.config.reasoning_effort_map == {"none": "no_think"}
         assert model.config.chat_template_content_format == "openai"
         assert model.config.anthropic_disabled_thinking_effort == "low"
+        assert model.config.trust_request_mm_kwargs is True
     finally:
         reset_registry()
 

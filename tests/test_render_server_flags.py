@@ -68,6 +68,12 @@ Messages request with thinking disabled renders with that effort, not the probed
 every tool choice on chat, /tokenize, Responses and Messages renders and a call derendered.
 tito had the setting, never recorded: vLLM's harmony Responses render writes the tools whatever
 the flag (its own preamble), tito dropped them.
+
+``render_trust_mm_kwargs.json`` (``conformance/record_trust_mm_kwargs.py``, session 54): qwen3
+with ``--trust-request-mm-kwargs``: ``mm_processor_kwargs`` / ``media_io_kwargs`` (empty, set,
+naming a template variable, bad types) on chat, completions, /tokenize and Responses renders are
+accepted and change nothing (the template never sees them); completions read the field as an
+extra of any type. tito refused them with vLLM's message naming a flag tito did not have.
 """
 
 from __future__ import annotations
@@ -94,7 +100,7 @@ GOLDENS = {name: json.loads((ROOT / "conformance" / "goldens" / f"{name}.json").
                         "render_mistral_no_parser", "render_responses_forced_parsers",
                         "render_harmony_parsers", "render_effort_map",
                         "render_content_format", "render_disabled_thinking",
-                        "render_exclude_tools")}
+                        "render_exclude_tools", "render_trust_mm_kwargs")}
 GOLDEN = GOLDENS["render_joined_markers"]
 
 

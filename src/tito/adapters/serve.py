@@ -32,6 +32,7 @@ _OVERRIDES = {
     "reasoning_effort_map": "reasoning_effort_map",
     "chat_template_content_format": "chat_template_content_format",
     "anthropic_disabled_thinking_effort": "anthropic_disabled_thinking_effort",
+    "trust_request_mm_kwargs": "trust_request_mm_kwargs",
 }
 
 DESCRIPTION = (
@@ -88,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--reasoning-effort-map", type=_json_object, metavar="JSON",
                        help="a request's reasoning effort rewritten to the model's own, e.g. "
                        "'{\"none\": \"no_think\"}' (default: tito.json's, else none)")
+    model.add_argument("--trust-request-mm-kwargs", action="store_true", default=None,
+                       help="accept a request's mm_processor_kwargs and media_io_kwargs "
+                       "(default: tito.json's, else refused with a 400)")
     model.add_argument("--enable-auto-tool-choice", action="store_true",
                        help="accepted for vLLM compatibility (a tool parser enables auto tool choice)")
     return parser

@@ -77,6 +77,12 @@ class ModelConfig(BaseModel):
     exclude_tools_when_tool_choice_none: bool = Field(
         default=False, description="vLLM --exclude-tools-when-tool-choice-none."
     )
+    trust_request_mm_kwargs: bool = Field(
+        default=False,
+        description="vLLM --trust-request-mm-kwargs: accept a request's mm_processor_kwargs "
+        "and media_io_kwargs (refused with vLLM's 400 otherwise: they change multimodal "
+        "preprocessing cost).",
+    )
     tool_strict_level: Literal["auto", "function", "parameter"] | None = Field(
         default=None,
         description="vLLM --tool-strict-level: the floor of the structural tags render sends "

@@ -109,7 +109,9 @@ class CompletionRequest(OpenAIBaseModel):
     stream_interval: int | None = Field(default=None, ge=1)
     thinking_token_budget: int | None = None
     watermarking: bool | None = None  #: passed to the engine (SamplingParams), as vLLM 0.33
-    mm_processor_kwargs: dict[str, Any] | None = None
+    #: not a field of vLLM's completions request: an extra it reads as sent, any type (a
+    #: truthy value refused unless trusted: goldens render_trust_mm_kwargs)
+    mm_processor_kwargs: Any = None
 
     @field_validator("thinking_token_budget", mode="before")
     @classmethod

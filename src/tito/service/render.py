@@ -191,7 +191,7 @@ def _render_chat(
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
     if not is_harmony_model(model):  # (vLLM's harmony render never looks)
-        _check_mm_processor_kwargs(request)
+        _check_mm_processor_kwargs(model, request)
     if request.add_generation_prompt and request.continue_final_message \
             and not is_harmony_model(model) and model.config.native_renderer is None:
         # (vLLM's harmony render and its native encodings never look)

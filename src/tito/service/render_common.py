@@ -345,9 +345,14 @@ def _request_id(prefix: str, request_id: str, header_id: str | None) -> str:
     return f"{prefix}-{_client_request_id(request_id, header_id)}"
 
 
-def _check_mm_processor_kwargs(request: Any) -> None:
-    """vLLM 0.33 refuses per-request ``mm_processor_kwargs`` unless its server runs with
-    ``--trust-request-mm-kwargs`` (tito has no such switch: they change preprocessing cost)."""
+def _check_mm_processor_kwargs(model: ServedModel, request: Any) -> None:
+    """vLLM 0.33 refuses per-request ``mm_processor_kwargs`` / ``media_io_kwargs`` unless its
+    server runs with ``--trust-request-mm-kwargs`` (tito: the model's
+    ``trust_request_mm_kwargs``): they change multimodal preprocessing cost. Trusted, they are
+    accepted and change nothing tito renders (vLLM's text-only render: goldens
+    ``render_trust_mm_kwargs``; the template never sees them)."""
+    if model.config.trust_request_mm_kwargs:
+        return
     # an empty dict overrides nothing (vLLM: accepted); read as vLLM does, extras included
     if getattr(request, "mm_processor_kwargs", None):
         raise BadRequest(

@@ -108,7 +108,7 @@ def _render_completions(
                              "prompts only.", param="prompt_embeds")
     if request.use_beam_search:
         raise BadRequest("Beam search is not supported by the render endpoint", param="use_beam_search")
-    _check_mm_processor_kwargs(request)
+    _check_mm_processor_kwargs(model, request)
 
     prompts = core_render.normalize_completion_prompts(prompt_in)
     if len(prompts) > settings.max_completion_prompts:

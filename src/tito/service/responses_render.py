@@ -134,7 +134,7 @@ def _chat_to_render(
     if not is_harmony_model(model):  # vLLM's chat preprocessing reads them, extras as they are
         from tito.service.render_common import _check_mm_processor_kwargs
 
-        _check_mm_processor_kwargs(request)
+        _check_mm_processor_kwargs(model, request)
     limit = model.max_model_len
     if request.max_output_tokens is not None and request.max_output_tokens > limit:
         raise BadRequest(

@@ -158,7 +158,7 @@ def tokenize(request: TokenizeRequest, *, model: ServedModel | None = None) -> T
             # (its body keeps reasoning_content: checked on the body's messages, not renamed)
             raise BadRequest("message content must be a string or a sequence of parts")
     else:  # as the completions render tokenizes a text prompt (vLLM reads the two kwargs
-        _check_mm_processor_kwargs(request)  # though its tokenize body has no such fields)
+        _check_mm_processor_kwargs(model, request)  # though its tokenize body has no such fields)
         ids = tokenize_prompt(model.vocab, request.prompt,
                               add_special_tokens=request.add_special_tokens).token_ids
     strs = [model.vocab.token(i) or "" for i in ids] if request.return_token_strs else None
