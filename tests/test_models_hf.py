@@ -216,6 +216,19 @@ def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
         reset_registry()
 
 
+def test_serve_empty_parser_names_are_none(tmp_path: Path) -> None:
+    """vLLM's ``--reasoning-parser`` defaults to ``""`` (no parser), and an empty
+    ``--tool-call-parser`` names none either: tito refused them as unknown parser names."""
+    folder = hf_folder(tmp_path)
+    args = serve_cli.build_parser().parse_args(
+        ["--model", str(folder), "--reasoning-parser", "", "--tool-call-parser", ""])
+    try:
+        model = serve_cli.load(args).get(folder.name)
+        assert (model.tool_parser, model.reasoning_parser) == (None, None)
+    finally:
+        reset_registry()
+
+
 def _serve(*argv: str, env_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")}
     if env_dir is not None:
@@ -244,7 +257,7 @@ GPTOSS_GENERATION = {"eos_token_id": [200002, 199999, 200012], "pad_token_id": 1
 
 
 @pytest.mark.parametrize("tito_json", [None, {"reasoning_parser": None},
-                                       {"tool_parser": "openai"}])
+                                       {"reasoning_parser": ""}, {"tool_parser": "openai"}])
 def test_a_gpt_oss_folder_is_harmony_without_parser_names(tmp_path: Path,
                                                           tito_json: dict | None) -> None:
     """vLLM 0.33 serves ``model_type: gpt_oss`` with the ``openai_gptoss`` reasoning parser

@@ -161,6 +161,9 @@ def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None
         "native_renderer": (hf.native_renderer(config_json, folder)
                             if raw_config.get("tokenizer_mode", "auto") == "auto" else None),
     }
+    for key in ("tool_parser", "reasoning_parser"):
+        if raw_config.get(key) == "":  # vLLM's unset value (its reasoning parser's default)
+            raw_config = {**raw_config, key: None}
     if raw_config.get("reasoning_parser") is None:  # (vLLM: an empty flag is its default too)
         raw_config = {**raw_config, "reasoning_parser": hf.default_reasoning_parser(config_json)}
     try:
