@@ -11,12 +11,16 @@ folder loader (:mod:`tito.models.model_spec`) adds the folder name and checks pa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tito.protocol.chat import ReasoningEffort  # (vLLM's: the keys its map takes)
-from tito.protocol.common import new_dict, new_list  # not the builtins: see new_list
+from tito.protocol.common import (  # not the builtins: see new_list
+    ReasoningEffort,  # (vLLM's: the keys its map takes)
+    new_dict,
+    new_list,
+)
 
 
 class ModelConfig(BaseModel):
@@ -111,3 +115,13 @@ class ModelConfig(BaseModel):
         "enable_thinking, the reasoning parser's kwargs and harmony's effort are built "
         "(not /tokenize's, as vLLM).",
     )
+
+
+def mapped_effort(effort: str | None, effort_map: Mapping[str, str] | None) -> str | None:
+    """A request's ``reasoning_effort`` as the model takes it: the server's
+    ``reasoning_effort_map`` (vLLM's ``--reasoning-effort-map``, its ``map_reasoning_effort``)
+    rewrites it, an effort it does not list stays. Here, beside the setting, so derender
+    (:mod:`tito.service.config`) rewrites it without importing render."""
+    if effort is None or not effort_map:
+        return effort
+    return effort_map.get(effort, effort)

@@ -29,6 +29,7 @@ from tito.protocol.common import (
     INT64_MAX,
     INT64_MIN,
     OpenAIBaseModel,
+    ReasoningEffort,
     RepetitionDetectionParams,
     StreamOptions,
     StructuredOutputsParams,
@@ -53,7 +54,6 @@ __all__ = [
     "tool_calls_ignored",
 ]
 
-ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 
 
 # --------------------------------------------------------------------------------------------

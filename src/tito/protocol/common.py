@@ -7,7 +7,7 @@ on a vLLM server maps one to one onto tito.
 
 import os
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -48,6 +48,11 @@ __all__ = [
     "random_uuid",
     "unix_now",
 ]
+
+#: vLLM 0.33's reasoning efforts (a chat request's ``reasoning_effort``; the keys of its
+#: ``--reasoning-effort-map``): here, not in :mod:`tito.protocol.chat`, so a model's settings
+#: name them without importing the chat request (a completions function never loads it)
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tito.core.pipeline import ChoiceConfig
 from tito.models import ServedModel
 from tito.protocol.derender import DerenderContext
-from tito.service.render_common import mapped_effort
+from tito.models.config import mapped_effort
 
 if TYPE_CHECKING:
     from tito.protocol import ChatCompletionRequest, CompletionRequest

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tito.core.parsers import is_harmony
-from tito.service.render_common import mapped_effort
+from tito.models.config import mapped_effort
 
 if TYPE_CHECKING:
     from tito.models import ServedModel

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from tito.core import render as core_render
 from tito.errors import BadRequest
+from tito.models.config import mapped_effort
 from tito.protocol import SamplingParams
 from tito.protocol.common import stop_list
 
@@ -203,15 +204,6 @@ def _merge_kwargs(defaults: Mapping[str, Any] | None, overrides: Mapping[str, An
     out = dict(defaults or {})
     out.update({k: v for k, v in (overrides or {}).items() if v is not None and v != "auto"})
     return out
-
-
-def mapped_effort(effort: str | None, effort_map: Mapping[str, str] | None) -> str | None:
-    """A request's ``reasoning_effort`` as the model takes it: the server's
-    ``reasoning_effort_map`` (vLLM's ``--reasoning-effort-map``, its ``map_reasoning_effort``)
-    rewrites it, an effort it does not list stays."""
-    if effort is None or not effort_map:
-        return effort
-    return effort_map.get(effort, effort)
 
 
 def effective_chat_template_kwargs(
