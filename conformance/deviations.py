@@ -126,6 +126,9 @@ DEVIATIONS: list[Deviation] = [
               "null", vllm_null=True),
     Deviation("render_mistral_spent_parts", "*", "error.param", "tito names the offending "
               "field where vLLM sends null (mistral-common's refusals)", vllm_null=True),
+    Deviation("render_messages_named", "*_unknown*", "error.param", "tito names the "
+              "offending field (tool_choice) where xgrammar's refusal leaves it null",
+              vllm_null=True),
     Deviation("derender_errors", "*", "error.param",
               "vLLM's param for these union-typed bodies names pydantic's union member "
               "(body.DerenderChatRequest.x) or stops at the discriminator; tito names the field"),

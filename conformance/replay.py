@@ -244,7 +244,8 @@ GROUPS = ["render_chat", "render_chat_errors", "render_completion", "render_comp
           "render_fuzz_errors", "render_fuzz_order", "render_fuzz_lazy_calls", "render_union_parts",
           "render_untyped_parts_errors",
           "render_structured_options", "render_structural_model", "render_responses_forced_none",
-          "render_mistral_untyped_parts", "render_mistral_spent_parts"]
+          "render_mistral_untyped_parts", "render_mistral_spent_parts",
+          "render_messages_named"]
 
 
 def _http_diffs(tito: Tito, group: str, name: str, case: dict[str, Any]) -> Iterator[

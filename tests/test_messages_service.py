@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import post_raw
+from helpers import marker_model_app, post_raw
 from tito.adapters.app import create_app
 
 WEATHER = {"name": "get_weather", "description": "Current weather of a city",
@@ -130,6 +130,41 @@ def test_thinking_budget_and_stream_options_reach_the_engine_request(client: Tes
 
 
 # -- bad input: never a 5xx -------------------------------------------------------------------
+
+#: tool format -> the answer to a named choice absent from ``tools`` (None: rendered)
+_UNKNOWN_NAMED = {
+    "hermes": "The tool with name 'get_weather' is not found in the tools list.",  # its tag
+    "deepseek_v4": "The tool with name 'get_weather' is not found in the tools list.",
+    "pythonic": "Tool 'get_weather' has not been passed in `tools`.",  # the calls' schema
+    "inkling": None,  # native: no constraint forces the call
+    "mistral": None,  # mistral's schema skips an unknown name
+}
+
+
+@pytest.mark.parametrize("tool_parser", list(_UNKNOWN_NAMED))
+def test_a_named_choice_absent_from_tools_is_the_tool_formats_answer(
+        tmp_path_factory: pytest.TempPathFactory, tool_parser: str) -> None:
+    """vLLM 0.33 sets a Messages body's tools and choice past the chat body's validation, so
+    only the tool format looks the name up (fuzz_render s499-164, inkling: vLLM 200, tito 400;
+    ``render_messages_named.json`` pins the recorded models). Rendered, the request is the
+    known-name render's prompt without its constraint, the choice kept for the parser."""
+    body = {"model": "qwen3", "max_tokens": 8, "messages": [{"role": "user", "content": "Hi"}],
+            "tools": [WEATHER | {"name": "get_time"}, WEATHER | {"name": "get_city"}]}
+    with marker_model_app(tmp_path_factory.mktemp("m"), tool_parser, None) as (client, _):
+        status, out = _post(client, "/v1/messages/render",
+                            body | {"tool_choice": {"type": "tool", "name": "get_weather"}})
+        want = _UNKNOWN_NAMED[tool_parser]
+        if want is not None:
+            assert (status, out["error"]["message"]) == (400, want)
+            return
+        assert status == 200, out
+        _, known = _post(client, "/v1/messages/render",
+                         body | {"tool_choice": {"type": "tool", "name": "get_city"}})
+    assert out["token_ids"] == known["token_ids"]
+    assert "structured_outputs" not in out["sampling_params"]
+    assert out["parse_context"]["tool_choice"] == {"type": "function",
+                                                   "function": {"name": "get_weather"}}
+
 
 _text = st.text(max_size=12)
 _block = st.one_of(

@@ -20,7 +20,8 @@ cached, as vLLM decides it once per server:
 
 Then vLLM's order: the fields vLLM assigns past validation (tool choice without tools is
 allowed, as in vLLM) are set on the validated chat request; a named ``tool_choice`` absent from
-non-empty ``tools`` is a 400 (vLLM's message).
+non-empty ``tools`` is the 400 of the model's tool format, if it looks the name up
+(:func:`_check_named_choice`).
 """
 
 from __future__ import annotations
@@ -144,12 +145,32 @@ def chat_request_for(request: AnthropicMessagesRequest, model: ServedModel,
         raise BadRequest(str(err.get("msg")), param=loc or None) from None
     for name, value in assigned.items():
         setattr(chat, name, value)
-    choice = chat.tool_choice
-    if isinstance(choice, ChatCompletionNamedToolChoiceParam) and chat.tools and \
-            choice.function.name not in [t.function.name for t in chat.tools]:
-        raise BadRequest(f"The tool with name '{choice.function.name}' is not found in the "
-                         "tools list.", param="tool_choice")
+    _check_named_choice(chat, model)
     return chat
+
+
+def _check_named_choice(chat: ChatCompletionRequest, model: ServedModel) -> None:
+    """A named ``tool_choice`` absent from non-empty ``tools``: vLLM's Messages conversion sets
+    both past the chat body's validation, so only the tool format's constraint looks the name
+    up. A format with a structural tag (harmony too) is xgrammar's 400 ("The tool with name ...
+    is not found in the tools list."); one constrained by the calls' JSON schema the schema
+    lookup's 400 (``get_json_schema_from_tools``); a native or mistral format, which forces no
+    call by a schema (``supports_required_and_named`` false; mistral's skips an unknown name),
+    renders it unconstrained (fuzz_render s499-164, inkling; ``render_messages_named.json``)."""
+    from tito.service.harmony import is_harmony_model
+    from tito.service.render_chat_parts import calls_schema_replaces_text
+    from tito.service.responses import tags_forced_calls
+
+    choice = chat.tool_choice
+    if not isinstance(choice, ChatCompletionNamedToolChoiceParam) or not chat.tools or \
+            choice.function.name in [t.function.name for t in chat.tools]:
+        return
+    name = choice.function.name
+    if tags_forced_calls(model) or (is_harmony_model(model) and model.tool_parser is not None):
+        raise BadRequest(f"The tool with name '{name}' is not found in the tools list.",
+                         param="tool_choice")
+    if calls_schema_replaces_text(model):
+        raise BadRequest(f"Tool '{name}' has not been passed in `tools`.")
 
 
 def render_messages_request(

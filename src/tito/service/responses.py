@@ -117,7 +117,7 @@ def _named(choice: Any) -> bool:
     return isinstance(choice, dict) and choice.get("type") in ("function", "custom")
 
 
-def _tagged(model: ServedModel | None) -> bool:
+def tags_forced_calls(model: ServedModel | None) -> bool:
     """Whether ``model``'s tool parser constrains forced calls with a structural tag: vLLM
     0.33's ``_apply_structural_tag`` then asks ``require_function_tools`` for the tools a named
     choice may call too, a 400 when the model is shown none (a namespace's custom tool named,
@@ -145,7 +145,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
     # render_responses_forced_none, render_responses_forced_parsers)
     parser = model is None or model.tool_parser is not None
     if request.tools and not tools and not harmony and parser:
-        if choice == "required" or (render and _named(choice) and _tagged(model)):
+        if choice == "required" or (render and _named(choice) and tags_forced_calls(model)):
             raise BadRequest("tool_choice requires a function call, but tools contains no "
                              "function tool the model can call.", param="tool_choice")
         if render and _named(choice):  # (the JSON-schema path's lookup: vLLM's words)
