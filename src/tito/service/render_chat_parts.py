@@ -78,9 +78,10 @@ def chat_messages(request: ChatCompletionRequest, template: Any, native: str | N
     """The messages as the template or the encoding ``native`` gets them (None: a model encoded
     by other code); a template gets them in the model's ``chat_template_content_format``, else
     the one detected from it (vLLM's ``--chat-template-content-format``). An encoding gets
-    vLLM's conversation, the developer kept: strings, but DeepSeek-V4's in the ``openai`` content format (null content ``[]``), an empty one too
-    (DeepSeek-V4's and V4.1's encodings write the BOS alone, Inkling's its effort block and
-    generation prompt; V3.2's fails in vLLM, a 500: tito's 400)."""
+    vLLM's conversation, the developer kept: strings, but DeepSeek-V4's in the ``openai``
+    content format (null content ``[]``), an empty one too (DeepSeek-V4's and V4.1's encodings
+    write the BOS alone, Inkling's its effort block and generation prompt; V3.2's fails in
+    vLLM, a 500: tito's 400)."""
     if template is None and native is None:
         return None
     if native in ENCODES_EMPTY and not request.messages:
