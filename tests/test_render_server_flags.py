@@ -74,6 +74,12 @@ with ``--trust-request-mm-kwargs``: ``mm_processor_kwargs`` / ``media_io_kwargs`
 naming a template variable, bad types) on chat, completions, /tokenize and Responses renders are
 accepted and change nothing (the template never sees them); completions read the field as an
 extra of any type. tito refused them with vLLM's message naming a flag tito did not have.
+
+``render_generation_config.json`` (``conformance/record_generation_config.py``, session 54):
+qwen3 folders whose ``generation_config.json`` (the golden's ``files``) sets every sampling
+field vLLM reads, or transformers' old defaults, with and without ``--generation-config vllm``
+and ``--override-generation-config``: the request's unset fields, ``max_tokens`` (capped by the
+override's ``max_new_tokens``) and the engine's ``skip_special_tokens`` come from it.
 """
 
 from __future__ import annotations
@@ -100,7 +106,8 @@ GOLDENS = {name: json.loads((ROOT / "conformance" / "goldens" / f"{name}.json").
                         "render_mistral_no_parser", "render_responses_forced_parsers",
                         "render_harmony_parsers", "render_effort_map",
                         "render_content_format", "render_disabled_thinking",
-                        "render_exclude_tools", "render_trust_mm_kwargs")}
+                        "render_exclude_tools", "render_trust_mm_kwargs",
+                        "render_generation_config")}
 GOLDEN = GOLDENS["render_joined_markers"]
 
 
@@ -113,7 +120,7 @@ def marker_qwen3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _client(folder: Path, tmp: Path, reasoning: str | None, tool: str | None,  # noqa: ANN202
-            model: str = "qwen3", tito_json: dict | None = None):
+            model: str = "qwen3", tito_json: dict | None = None, files: dict | None = None):
     from fastapi.testclient import TestClient
 
     from tito.adapters.app import create_app
@@ -129,6 +136,8 @@ def _client(folder: Path, tmp: Path, reasoning: str | None, tool: str | None,  #
     cfg = json.loads((dst / "tito.json").read_text()) if (dst / "tito.json").is_file() else {}
     cfg.update(reasoning_parser=reasoning, tool_parser=tool, **(tito_json or {}))
     (dst / "tito.json").write_text(json.dumps(cfg))
+    for name, content in (files or {}).items():  # (the server folder's own files)
+        (dst / name).write_text(json.dumps(content))
     registry.reset_registry(registry.load_registry({"TITO_MODELS_DIR": str(dst.parent)}))
     return TestClient(create_app())
 
@@ -155,6 +164,9 @@ INTENDED: dict[tuple[str, str, str], str] = {
        for kind, paths in (("chat", ("token_ids*", "sampling_params.max_tokens")),
                            ("tokenize", ("tokens*", "count")))
        for path in paths},
+    ("qwen3_gen_*", "*/derender_chat_[ds]*", "choices.0.message.content"): "the replay's "
+    "special_plain_skip: skip_special_tokens (the request's, default true) drops special "
+    "tokens from content also when the request turned thinking off; vLLM then keeps them",
     ("hy_v4_map", "*/stream_low_think", "reasoning"): "stream == batch: vLLM's hy_v4 stream "
     "keeps a <think> written at the output's start in the reasoning, its batch drops it (as "
     "`derender_low_think` records); tito drops it in both",
@@ -201,7 +213,7 @@ def test_the_engine_request_is_vllms(golden: str, server: str, marker_qwen3: Pat
     try:
         client = _client(marker_qwen3, tmp_path, parsers["reasoning_parser"],
                          parsers["tool_parser"], parsers.get("model", "qwen3"),
-                         parsers.get("tito_json"))
+                         parsers.get("tito_json"), parsers.get("files"))
         problems = []
         for name, case in GOLDENS[golden]["cases"].items():
             if case["server"] != server:

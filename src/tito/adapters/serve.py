@@ -33,6 +33,8 @@ _OVERRIDES = {
     "chat_template_content_format": "chat_template_content_format",
     "anthropic_disabled_thinking_effort": "anthropic_disabled_thinking_effort",
     "trust_request_mm_kwargs": "trust_request_mm_kwargs",
+    "generation_config": "generation_config",
+    "override_generation_config": "override_generation_config",
 }
 
 DESCRIPTION = (
@@ -89,6 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--reasoning-effort-map", type=_json_object, metavar="JSON",
                        help="a request's reasoning effort rewritten to the model's own, e.g. "
                        "'{\"none\": \"no_think\"}' (default: tito.json's, else none)")
+    model.add_argument("--generation-config", metavar="auto|vllm|DIR",
+                       help="where sampling defaults come from: auto (the folder's "
+                       "generation_config.json), vllm (none), or a folder holding one "
+                       "(default: tito.json's, else auto)")
+    model.add_argument("--override-generation-config", type=_json_object, metavar="JSON",
+                       help="generation config fields set over the source's, e.g. "
+                       "'{\"temperature\": 0.5}'; its max_new_tokens caps max_tokens "
+                       "(default: tito.json's, else none)")
     model.add_argument("--trust-request-mm-kwargs", action="store_true", default=None,
                        help="accept a request's mm_processor_kwargs and media_io_kwargs "
                        "(default: tito.json's, else refused with a 400)")

@@ -130,8 +130,13 @@ def resolve_max_tokens(
     requested: int | None,
     param: str = "max_tokens",
     prompt_param: str = "messages",
+    default: int | None = None,
+    cap: int | None = None,
 ) -> int:
-    """The ``max_tokens`` to send: the request's, else all the room the prompt leaves.
+    """The ``max_tokens`` to send: the request's, else the server's ``default`` (a generation
+    config's ``max_new_tokens``), else all the room the prompt leaves; never above ``cap``
+    (vLLM 0.33's ``override_max_tokens``: ``--override-generation-config``'s
+    ``max_new_tokens``) nor the room (vLLM's ``get_max_tokens``).
 
     Raises ``BadRequest`` naming the prompt length and ``max_model_len`` when the prompt leaves
     no room; a request for more than the room left gets the room, as vLLM 0.33 clamps it.
@@ -144,9 +149,8 @@ def resolve_max_tokens(
             "Please reduce the length of the input prompt.",
             param=prompt_param,
         )
-    if requested is None:
-        return room
-    return min(requested, room)
+    wanted = requested if requested is not None else default
+    return min(v for v in (room, wanted, cap) if v is not None)
 
 
 # ------------------------------------------------------------------------------------------

@@ -55,7 +55,21 @@ class ModelConfig(BaseModel):
         default_factory=new_dict, description="vLLM --default-chat-template-kwargs."
     )
     default_sampling_params: dict[str, Any] | None = Field(
-        default=None, description="Sampling defaults (vLLM: generation_config.json sampling fields)."
+        default=None, description="Sampling defaults; default: the generation config's sampling "
+        "fields as vLLM reads them (generation_config, override_generation_config).",
+    )
+    generation_config: str = Field(
+        default="auto", min_length=1,
+        description="vLLM --generation-config: where sampling defaults come from (auto: the "
+        "folder's generation_config.json; vllm: none, vLLM's neutral defaults; else a folder, "
+        "relative to the model folder, holding a generation_config.json). The EOS ids always "
+        "come from the model folder's, as in vLLM.",
+    )
+    override_generation_config: dict[str, Any] = Field(
+        default_factory=new_dict,
+        description="vLLM --override-generation-config: generation config fields set over the "
+        "source's (e.g. {\"temperature\": 0.5}); its max_new_tokens also caps every "
+        "request's max_tokens, as vLLM's.",
     )
     tokenizer_mode: Literal["auto", "hf", "mistral"] = Field(
         default="auto",
@@ -125,3 +139,14 @@ def mapped_effort(effort: str | None, effort_map: Mapping[str, str] | None) -> s
     if effort is None or not effort_map:
         return effort
     return effort_map.get(effort, effort)
+
+
+def max_tokens_cap(config: ModelConfig) -> int | None:
+    """The ceiling on every request's ``max_tokens`` (vLLM 0.33's ``override_max_tokens``):
+    the override's ``max_new_tokens`` when sampling defaults come from the folder or vLLM,
+    the default ``max_tokens`` itself when they come from a generation config folder."""
+    if config.generation_config in ("auto", "vllm"):
+        value = config.override_generation_config.get("max_new_tokens")
+    else:
+        value = (config.default_sampling_params or {}).get("max_tokens")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +47,12 @@ _PRESCALED_ROPE_TYPES = frozenset(
 )
 #: generation_config.json fields vLLM uses as default sampling parameters, with the
 #: ``transformers.GenerationConfig`` defaults that its ``to_diff_dict`` leaves out (so vLLM does too).
-SAMPLING_KEYS: dict[str, float | None] = {
-    "repetition_penalty": 1.0, "temperature": 1.0, "top_k": 50, "top_p": 1.0, "min_p": None,
-}
+#: the generation config's fields vLLM 0.33 takes as sampling defaults
+#: (``ModelConfig.get_diff_sampling_param``; ``max_new_tokens`` becomes ``max_tokens``)
+SAMPLING_KEYS: tuple[str, ...] = (
+    "repetition_penalty", "presence_penalty", "frequency_penalty", "temperature", "top_k",
+    "top_p", "min_p", "max_new_tokens", "skip_special_tokens",
+)
 
 
 class HFConfigError(ValueError):
@@ -162,17 +166,22 @@ def vocab_size(config: dict[str, Any] | None) -> int | None:
     return size if _positive_int(size) else None
 
 
-def default_sampling(generation_config: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Default sampling parameters from ``generation_config.json`` (None when it sets none)."""
+def default_sampling(generation_config: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Default sampling parameters from a generation config (``generation_config.json`` with
+    the server's overrides applied), as vLLM 0.33 reads them: every :data:`SAMPLING_KEYS` field
+    that is set (transformers 5 has no defaults of its own for them, so an explicit ``top_k:
+    50`` counts), ``max_new_tokens`` as ``max_tokens``; None when it sets none. A value of the
+    wrong type (a number that is a bool or a string, a flag that is no bool) is not taken."""
     if not generation_config:
         return None
-    out = {
-        k: generation_config[k]
-        for k, hf_default in SAMPLING_KEYS.items()
-        if isinstance(generation_config.get(k), (int, float))
-        and not isinstance(generation_config[k], bool)
-        and generation_config[k] != hf_default
-    }
+    out: dict[str, Any] = {}
+    for key in SAMPLING_KEYS:
+        value = generation_config.get(key)
+        if key == "skip_special_tokens":
+            if isinstance(value, bool):
+                out[key] = value
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            out["max_tokens" if key == "max_new_tokens" else key] = value
     return out or None
 
 

@@ -122,6 +122,27 @@ class ModelSpec:
     created: int
 
 
+def _sampling_defaults(folder: Path, raw_config: Mapping[str, Any],
+                       generation: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The sampling defaults vLLM 0.33 derives (``get_diff_sampling_param``): the generation
+    config of ``generation_config`` (the folder's, none for ``vllm``, or another folder's),
+    ``override_generation_config`` set over it."""
+    source = raw_config.get("generation_config", "auto")
+    if source == "vllm":
+        generation = {}
+    elif isinstance(source, str) and source != "auto":
+        try:
+            generation = hf.read_optional_json(folder / source, GENERATION_CONFIG_FILE)
+        except hf.HFConfigError as exc:
+            raise ModelLoadError(f"model folder {folder}: {exc}") from None
+        if generation is None:
+            raise ModelLoadError(f"model folder {folder}: generation_config {source!r} holds "
+                                 f"no {GENERATION_CONFIG_FILE}")
+    override = raw_config.get("override_generation_config")
+    merged = {**(generation or {}), **(override if isinstance(override, Mapping) else {})}
+    return hf.default_sampling(merged)
+
+
 def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ModelSpec:
     """Read and validate a folder's settings files; :class:`ModelLoadError` names folder and reason.
 
@@ -155,7 +176,7 @@ def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None
                           else hf.max_model_len(config_json, tokenizer_config)),
         "extra_eos_token_ids": generation_eos,
         "vocab_size": hf.vocab_size(config_json),
-        "default_sampling_params": hf.default_sampling(generation),
+        "default_sampling_params": _sampling_defaults(folder, raw_config, generation),
         "multimodal": multimodal.is_multimodal(config_json, params),
         # vLLM picks its encoding only in tokenizer_mode auto
         "native_renderer": (hf.native_renderer(config_json, folder)

@@ -259,14 +259,14 @@ class ChatCompletionRequest(OpenAIBaseModel):
     # OpenAI fields
     messages: list[dict[str, Any]]
     model: str | None = None
-    frequency_penalty: float | None = 0.0
+    frequency_penalty: float | None = None  # (vLLM 0.33: unset takes the generation config's)
     logit_bias: dict[str, float] | None = None
     logprobs: bool | None = False
     top_logprobs: int | None = 0
     max_tokens: int | None = None  # deprecated by OpenAI in favour of max_completion_tokens
     max_completion_tokens: int | None = None
     n: int | None = 1
-    presence_penalty: float | None = 0.0
+    presence_penalty: float | None = None
     response_format: dict[str, Any] | None = None
     seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
     stop: str | list[str] | None = Field(default_factory=new_list)

@@ -50,12 +50,12 @@ class CompletionRequest(OpenAIBaseModel):
     model: str | None = None
     prompt: CompletionPrompt | None = None
     echo: bool | None = False
-    frequency_penalty: float | None = 0.0
+    frequency_penalty: float | None = None  # (vLLM 0.33: unset takes the generation config's)
     logit_bias: dict[str, float] | None = None
     logprobs: int | None = None
     max_tokens: int | None = 16
     n: int = 1
-    presence_penalty: float | None = 0.0
+    presence_penalty: float | None = None
     seed: int | None = Field(default=None, ge=INT64_MIN, le=INT64_MAX)
     stop: str | list[str] | None = Field(default_factory=new_list)
     stream: bool | None = False

@@ -305,10 +305,11 @@ def completion_rules(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _skip_special_default(data: dict[str, Any]) -> dict[str, Any]:
-    """A null ``skip_special_tokens`` is its default, true (vLLM 0.33 types it ``bool | None``
-    and reads null as the generation config's, which the models here do not set; a copy)."""
+    """A null ``skip_special_tokens`` is unset (vLLM 0.33 types it ``bool | None``): the field's
+    default, true, for derender, and the generation config's for render's engine flag
+    (:func:`tito.service.render_common.engine_skip_special`); a copy without the key."""
     if "skip_special_tokens" in data and data["skip_special_tokens"] is None:
-        return {**data, "skip_special_tokens": True}
+        return {k: v for k, v in data.items() if k != "skip_special_tokens"}
     return data
 
 

@@ -79,9 +79,11 @@ from tito.service.render_chat_parts import (
     _template_source,
 )
 from tito.service.parse_context import parse_context, parse_context_tool
+from tito.models.config import max_tokens_cap
 from tito.service.render_common import (
     DERENDER_CONTEXT_VERSION,
     effective_chat_template_kwargs,
+    engine_skip_special,
     MAX_REQUEST_ID_CHARS,
     PROMPT_TAIL_IDS,
     REASONING_ALWAYS_ENDED,
@@ -276,6 +278,8 @@ def _render_chat(
         requested=requested_max,
         param=max_param,
         prompt_param="messages",
+        default=(model.config.default_sampling_params or {}).get("max_tokens"),
+        cap=max_tokens_cap(model.config),
     )
     if before_sampling is not None:
         before_sampling()
@@ -291,7 +295,7 @@ def _render_chat(
     # (REASONING_LEAVES_SKIP), and a tool parser whose adjust_request does so when tools are
     # sent and tool_choice is not "none". Derender still honours the request's own flag
     # (derender_context).
-    skip_special, spaces = request.skip_special_tokens, request.spaces_between_special_tokens
+    skip_special, spaces = engine_skip_special(model, request), request.spaces_between_special_tokens
     tool_parser = RENDER_TRAITS.get(model.tool_parser) if model.tool_parser else None
     # (vLLM adjusts a request for a tool choice, and every request when it has a reasoning
     # parser: its parser engines then read special tokens with or without tools)

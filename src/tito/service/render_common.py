@@ -337,6 +337,16 @@ def _request_id(prefix: str, request_id: str, header_id: str | None) -> str:
     return f"{prefix}-{_client_request_id(request_id, header_id)}"
 
 
+def engine_skip_special(model: ServedModel, request: Any) -> bool:
+    """The engine's ``skip_special_tokens`` before the parsers' adjustments: the request's
+    when it sets one, else the model's generation config's (vLLM 0.33's
+    ``default_sampling_params``), else true. Derender keeps the request's own (vLLM's derender
+    reads no generation config: goldens ``render_generation_config``)."""
+    if "skip_special_tokens" in request.model_fields_set:
+        return bool(request.skip_special_tokens)
+    return bool((model.config.default_sampling_params or {}).get("skip_special_tokens", True))
+
+
 def _check_mm_processor_kwargs(model: ServedModel, request: Any) -> None:
     """vLLM 0.33 refuses per-request ``mm_processor_kwargs`` / ``media_io_kwargs`` unless its
     server runs with ``--trust-request-mm-kwargs`` (tito: the model's

@@ -15,12 +15,14 @@ from tito.errors import BadRequest
 from tito.protocol import GenerateRequest
 from tito.service.render_settings import RenderSettings, current_settings
 from tito.service.render_wire import generate_request_wire, sampling_params_wire
+from tito.models.config import max_tokens_cap
 from tito.service.render_common import (
     _check_mm_processor_kwargs,
     _check_prompt_ids,
     _client_request_id,
     _common_context,
     _fail_fast,
+    engine_skip_special,
     _lookup,
     _sampling_params,
     _truncate_to,
@@ -158,6 +160,8 @@ def _render_completions(
             requested=requested,
             param="max_tokens",
             prompt_param=param,
+            default=(model.config.default_sampling_params or {}).get("max_tokens"),
+            cap=max_tokens_cap(model.config),
         )
         fields = core_sampling.sampling_fields(
             request,
@@ -165,6 +169,7 @@ def _render_completions(
             max_tokens=max_tokens,
             default_sampling=model.config.default_sampling_params,
             structured_outputs=structured,
+            skip_special_tokens=engine_skip_special(model, request),
             vocab_size=model.vocab_size,
             max_logprobs=model.max_logprobs,
         )

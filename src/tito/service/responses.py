@@ -178,8 +178,6 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         "logit_bias": request.logit_bias,
         "logprobs": logprobs,
         "top_logprobs": request.top_logprobs if logprobs else 0,
-        "skip_special_tokens": True if request.skip_special_tokens is None
-        else request.skip_special_tokens,
         "spaces_between_special_tokens": request.spaces_between_special_tokens,
         "include_stop_str_in_output": request.include_stop_str_in_output,
         "include_reasoning": request.include_reasoning,
@@ -201,6 +199,8 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         "vllm_xargs": request.vllm_xargs,
         "watermarking": request.watermarking,
     }
+    if request.skip_special_tokens is not None:  # (unset: the generation config's, as vLLM)
+        fields["skip_special_tokens"] = request.skip_special_tokens
     if tools:
         fields["tools"] = [{"type": "function", "function": t} for t in tools]
         fields["tool_choice"] = choice
