@@ -251,6 +251,30 @@ def test_generation_config_folder_and_bad_values(tmp_path: Path) -> None:
         load_model(folder)
 
 
+def test_chat_template_setting_file_inline_and_bad_path(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--chat-template`` / ``chat_template`` as vLLM's: a file (from the working directory
+    on the command line, the model folder in tito.json), else the template itself when it
+    holds ``{``, ``}`` or a newline; a path that does not open is a load error."""
+    folder = hf_folder(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.jinja").write_text("{{ messages[0]['content'] }}!")
+    args = serve_cli.build_parser().parse_args(["--model", str(folder),
+                                                "--chat-template", "mine.jinja"])
+    try:
+        model = serve_cli.load(args).get(folder.name)
+        assert model.chat_template == "{{ messages[0]['content'] }}!"
+        assert model.chat_templates == {"default": model.chat_template}
+    finally:
+        reset_registry()
+    inline = "{% for m in messages %}{{ m['content'] }}{% endfor %}"
+    (folder / "tito.json").write_text(json.dumps({"chat_template": inline}))
+    assert load_model(folder).chat_template == inline
+    (folder / "tito.json").write_text(json.dumps({"chat_template": "missing.jinja"}))
+    with pytest.raises(ModelLoadError, match="'missing.jinja' looks like a file path"):
+        load_model(folder)
+
+
 def _serve(*argv: str, env_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")}
     if env_dir is not None:

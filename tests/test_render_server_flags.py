@@ -80,6 +80,11 @@ qwen3 folders whose ``generation_config.json`` (the golden's ``files``) sets eve
 field vLLM reads, or transformers' old defaults, with and without ``--generation-config vllm``
 and ``--override-generation-config``: the request's unset fields, ``max_tokens`` (capped by the
 override's ``max_new_tokens``) and the engine's ``skip_special_tokens`` come from it.
+
+``render_chat_template_flag.json`` (``conformance/record_chat_template_flag.py``, session 54):
+qwen3 with ``--chat-template`` a file, an inline template, and a file over a folder naming a
+``tool_use`` template: the server's template renders every chat (tools too), /tokenize,
+Responses and Messages. tito had no such setting.
 """
 
 from __future__ import annotations
@@ -107,7 +112,7 @@ GOLDENS = {name: json.loads((ROOT / "conformance" / "goldens" / f"{name}.json").
                         "render_harmony_parsers", "render_effort_map",
                         "render_content_format", "render_disabled_thinking",
                         "render_exclude_tools", "render_trust_mm_kwargs",
-                        "render_generation_config")}
+                        "render_generation_config", "render_chat_template_flag")}
 GOLDEN = GOLDENS["render_joined_markers"]
 
 
@@ -120,7 +125,8 @@ def marker_qwen3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _client(folder: Path, tmp: Path, reasoning: str | None, tool: str | None,  # noqa: ANN202
-            model: str = "qwen3", tito_json: dict | None = None, files: dict | None = None):
+            model: str = "qwen3", tito_json: dict | None = None, files: dict | None = None,
+            copies: dict | None = None):
     from fastapi.testclient import TestClient
 
     from tito.adapters.app import create_app
@@ -138,6 +144,9 @@ def _client(folder: Path, tmp: Path, reasoning: str | None, tool: str | None,  #
     (dst / "tito.json").write_text(json.dumps(cfg))
     for name, content in (files or {}).items():  # (the server folder's own files)
         (dst / name).write_text(json.dumps(content))
+    for name, source in (copies or {}).items():  # (and files of the repository)
+        (dst / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / source, dst / name)
     registry.reset_registry(registry.load_registry({"TITO_MODELS_DIR": str(dst.parent)}))
     return TestClient(create_app())
 
@@ -213,7 +222,8 @@ def test_the_engine_request_is_vllms(golden: str, server: str, marker_qwen3: Pat
     try:
         client = _client(marker_qwen3, tmp_path, parsers["reasoning_parser"],
                          parsers["tool_parser"], parsers.get("model", "qwen3"),
-                         parsers.get("tito_json"), parsers.get("files"))
+                         parsers.get("tito_json"), parsers.get("files"),
+                         parsers.get("template_files"))
         problems = []
         for name, case in GOLDENS[golden]["cases"].items():
             if case["server"] != server:

@@ -16,6 +16,7 @@ import argparse
 import json
 import logging
 import sys
+from pathlib import Path
 from typing import Any
 
 from tito.adapters.cli_args import add_server_options, new_parser
@@ -34,6 +35,7 @@ _OVERRIDES = {
     "anthropic_disabled_thinking_effort": "anthropic_disabled_thinking_effort",
     "trust_request_mm_kwargs": "trust_request_mm_kwargs",
     "generation_config": "generation_config",
+    "chat_template": "chat_template",
     "override_generation_config": "override_generation_config",
 }
 
@@ -54,6 +56,16 @@ def _json_object(text: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("must be a JSON object")
     return value
+
+
+def _template_or_path(text: str) -> str:
+    """``--chat-template``: a file named from the working directory becomes an absolute path
+    (tito.json's are relative to the model folder); a template passes as it is."""
+    path = Path(text)
+    try:
+        return str(path.resolve()) if path.is_file() else text
+    except (OSError, ValueError):
+        return text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--reasoning-effort-map", type=_json_object, metavar="JSON",
                        help="a request's reasoning effort rewritten to the model's own, e.g. "
                        "'{\"none\": \"no_think\"}' (default: tito.json's, else none)")
+    model.add_argument("--chat-template", type=_template_or_path, metavar="FILE|TEMPLATE",
+                       help="the chat template to render with instead of the folder's: a file, "
+                       "or the template itself (default: tito.json's, else the folder's)")
     model.add_argument("--generation-config", metavar="auto|vllm|DIR",
                        help="where sampling defaults come from: auto (the folder's "
                        "generation_config.json), vllm (none), or a folder holding one "

@@ -54,6 +54,12 @@ class ModelConfig(BaseModel):
     default_chat_template_kwargs: dict[str, Any] = Field(
         default_factory=new_dict, description="vLLM --default-chat-template-kwargs."
     )
+    chat_template: str | None = Field(
+        default=None, min_length=1,
+        description="vLLM --chat-template: the template chats render with instead of the "
+        "folder's (its named ones too): a file (relative to the model folder), else, when it "
+        "holds a '{', '}' or newline, the template itself.",
+    )
     default_sampling_params: dict[str, Any] | None = Field(
         default=None, description="Sampling defaults; default: the generation config's sampling "
         "fields as vLLM reads them (generation_config, override_generation_config).",
