@@ -275,6 +275,29 @@ def test_chat_template_setting_file_inline_and_bad_path(tmp_path: Path,
         load_model(folder)
 
 
+def test_serve_trust_request_chat_template(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--trust-request-chat-template`` (vLLM's flag) lets a request bring its own template;
+    without it the request is vLLM's 400."""
+    import uvicorn
+
+    folder = hf_folder(tmp_path)
+    body = {"model": folder.name, "messages": [{"role": "user", "content": "hi"}],
+            "chat_template": "{{ messages[0]['content'] }}!"}
+    for flags, status in (([], 400), (["--trust-request-chat-template"], 200)):
+        # (recorded first, so the value main sets is undone after the test)
+        monkeypatch.setenv("TITO_TRUST_REQUEST_CHAT_TEMPLATE", "")
+        apps: list = []
+        monkeypatch.setattr(uvicorn, "run", lambda app, **_: apps.append(app))
+        try:
+            assert serve_cli.main(["--model", str(folder), *flags, "--port", "1"]) == 0
+            got = TestClient(apps[0]).post("/v1/chat/completions/render", json=body)
+            assert got.status_code == status, got.text
+        finally:
+            reset_registry()
+    assert got.json()["token_ids"] == load_model(folder).vocab.encode("hi!")
+
+
 def _serve(*argv: str, env_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")}
     if env_dir is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="generation config fields set over the source's, e.g. "
                        "'{\"temperature\": 0.5}'; its max_new_tokens caps max_tokens "
                        "(default: tito.json's, else none)")
+    parser.add_argument("--trust-request-chat-template", action="store_true",
+                        help="let requests carry their own chat_template (vLLM's flag; "
+                        "tito's TITO_TRUST_REQUEST_CHAT_TEMPLATE=1 for every model)")
     model.add_argument("--trust-request-mm-kwargs", action="store_true", default=None,
                        help="accept a request's mm_processor_kwargs and media_io_kwargs "
                        "(default: tito.json's, else refused with a 400)")
@@ -143,6 +147,8 @@ def main(argv: list[str]) -> int:
     """Parse the flags, load the models, run uvicorn until interrupted."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper())
+    if args.trust_request_chat_template:  # (a process setting, read with the others below)
+        os.environ["TITO_TRUST_REQUEST_CHAT_TEMPLATE"] = "1"
 
     from tito.models import ModelLoadError
     from tito.settings import SettingsError, check_environment
