@@ -298,6 +298,20 @@ def test_serve_trust_request_chat_template(tmp_path: Path,
     assert got.json()["token_ids"] == load_model(folder).vocab.encode("hi!")
 
 
+@pytest.mark.parametrize(("key", "name", "why"), [
+    ("tool_parser", "hf", "response_template"), ("reasoning_parser", "minicpmv", "rewrites"),
+    ("tool_parser", "minimax_m3", "reasoning parser is implemented")])
+def test_a_vllm_parser_tito_lacks_is_named_as_such(tmp_path: Path, key: str, name: str,
+                                                  why: str) -> None:
+    """A vLLM 0.33 parser name tito does not implement is a load error saying so and why,
+    not the unknown-name error a typo gets."""
+    folder = hf_folder(tmp_path)
+    (folder / "tito.json").write_text(json.dumps({key: name}))
+    with pytest.raises(ModelLoadError, match=f"{key} '{name}' is vLLM's, not implemented in "
+                       f"tito: .*{why}"):
+        load_model(folder)
+
+
 def _serve(*argv: str, env_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")}
     if env_dir is not None:

@@ -51,6 +51,25 @@ def _tito_json(folder: Path, overrides: Mapping[str, Any] | None) -> dict[str, A
     return raw
 
 
+#: vLLM 0.33 parser names tito does not implement, and why (docs/conformance.md, the parser
+#: fuzzer's section): named in the load error, so a user sees it is not a typo
+_HF = "it builds its grammar at run time from the tokenizer's response_template"
+_COHERE = "it needs the cohere_melody package"
+_UNBOUNDED = "it decides {} only once {} (no bounded stream state){}"
+UNPORTED_PARSERS: dict[tuple[str, str], str] = {
+    **{(key, name): why for key in ("tool_parser", "reasoning_parser") for name, why in (
+        ("hf", _HF), ("beam", "it is built on vLLM's 'hf' (response_template) parser"),
+        ("cohere_command3", _COHERE), ("cohere_command4", _COHERE))},
+    ("tool_parser", "minicpm5"): _UNBOUNDED.format("a call", "its whole block is valid", ""),
+    ("tool_parser", "k2_horizon"): _UNBOUNDED.format(
+        "a group's calls", "every call of the group is valid",
+        "; its reasoning parser is implemented"),
+    ("tool_parser", "minimax_m3"): _UNBOUNDED.format(
+        "an invoke's arguments", "the invoke ends", "; its reasoning parser is implemented"),
+    ("reasoning_parser", "minicpmv"): "it rewrites literal '\\n' in the text after parsing",
+}
+
+
 def _check_parsers(folder: Path, config: ModelConfig) -> None:
     """Parser names must exist now, not at the first request that needs them."""
     from tito.core.parsers import (
@@ -72,6 +91,11 @@ def _check_parsers(folder: Path, config: ModelConfig) -> None:
           *INKLING_REASONING_PARSERS}),
     ):
         if value is not None and value not in known:
+            why = UNPORTED_PARSERS.get((key, value))
+            if why is not None:
+                raise ModelLoadError(
+                    f"model folder {folder}: {key} {value!r} is vLLM's, not implemented in "
+                    f"tito: {why}")
             raise ModelLoadError(
                 f"model folder {folder}: unknown {key} {value!r} (known: {', '.join(sorted(known))})"
             )
