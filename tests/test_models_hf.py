@@ -201,7 +201,8 @@ def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
          "--reasoning-parser", "qwen3", "--enable-auto-tool-choice", "--max-model-len", "8192",
          "--tool-strict-level", "parameter", "--reasoning-effort-map", '{"none": "no_think"}',
          "--chat-template-content-format", "openai", "--anthropic-disabled-thinking-effort", "low",
-         "--trust-request-mm-kwargs", "--generation-config", "vllm",
+         "--trust-request-mm-kwargs", "--exclude-tools-when-tool-choice-none",
+         "--generation-config", "vllm",
          "--override-generation-config", '{"top_k": 20, "max_new_tokens": 64}'])
     try:
         registry = serve_cli.load(args)
@@ -213,6 +214,7 @@ def test_serve_model_flags_build_one_model(tmp_path: Path) -> None:
         assert model.config.chat_template_content_format == "openai"
         assert model.config.anthropic_disabled_thinking_effort == "low"
         assert model.config.trust_request_mm_kwargs is True
+        assert model.config.exclude_tools_when_tool_choice_none is True
         # vLLM's neutral defaults, the override over them; max_new_tokens as max_tokens
         assert model.config.default_sampling_params == {"top_k": 20, "max_tokens": 64}
     finally:
@@ -232,7 +234,8 @@ def test_serve_empty_parser_names_are_none(tmp_path: Path) -> None:
         reset_registry()
 
 
-def test_generation_config_folder_and_bad_values(tmp_path: Path) -> None:
+def test_generation_config_folder_and_bad_values(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """``generation_config`` may name another folder (relative to the model's) holding a
     ``generation_config.json``, as vLLM's ``--generation-config DIR``; one without it is a
     load error naming it. Sampling fields of the wrong type are not taken."""
@@ -246,6 +249,11 @@ def test_generation_config_folder_and_bad_values(tmp_path: Path) -> None:
     model = load_model(folder)
     assert model.config.default_sampling_params == {
         "temperature": 0.3, "max_tokens": 12, "skip_special_tokens": False}
+    # (on the command line a folder is named from the working directory)
+    monkeypatch.chdir(tmp_path)
+    args = serve_cli.build_parser().parse_args(
+        ["--model", str(folder), "--generation-config", "gen"])
+    assert args.generation_config == str(other.resolve())
     (folder / "tito.json").write_text(json.dumps({"generation_config": "nowhere"}))
     with pytest.raises(ModelLoadError, match="generation_config 'nowhere' holds no"):
         load_model(folder)

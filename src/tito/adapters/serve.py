@@ -37,6 +37,7 @@ _OVERRIDES = {
     "trust_request_mm_kwargs": "trust_request_mm_kwargs",
     "generation_config": "generation_config",
     "chat_template": "chat_template",
+    "exclude_tools_when_tool_choice_none": "exclude_tools_when_tool_choice_none",
     "override_generation_config": "override_generation_config",
 }
 
@@ -67,6 +68,13 @@ def _template_or_path(text: str) -> str:
         return str(path.resolve()) if path.is_file() else text
     except (OSError, ValueError):
         return text
+
+
+def _generation_source(text: str) -> str:
+    """``--generation-config``: ``auto``, ``vllm``, or a folder named from the working
+    directory, made absolute (tito.json's are relative to the model folder)."""
+    path = Path(text)
+    return str(path.resolve()) if text not in ("auto", "vllm") and path.is_dir() else text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--chat-template", type=_template_or_path, metavar="FILE|TEMPLATE",
                        help="the chat template to render with instead of the folder's: a file, "
                        "or the template itself (default: tito.json's, else the folder's)")
-    model.add_argument("--generation-config", metavar="auto|vllm|DIR",
+    model.add_argument("--generation-config", type=_generation_source, metavar="auto|vllm|DIR",
                        help="where sampling defaults come from: auto (the folder's "
                        "generation_config.json), vllm (none), or a folder holding one "
                        "(default: tito.json's, else auto)")
@@ -118,6 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--trust-request-chat-template", action="store_true",
                         help="let requests carry their own chat_template (vLLM's flag; "
                         "tito's TITO_TRUST_REQUEST_CHAT_TEMPLATE=1 for every model)")
+    model.add_argument("--exclude-tools-when-tool-choice-none", action="store_true",
+                       default=None, help="leave a request's tools out of the prompt when its "
+                       "tool_choice is none (default: tito.json's, else kept)")
     model.add_argument("--trust-request-mm-kwargs", action="store_true", default=None,
                        help="accept a request's mm_processor_kwargs and media_io_kwargs "
                        "(default: tito.json's, else refused with a 400)")
