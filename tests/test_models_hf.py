@@ -320,6 +320,41 @@ def test_a_vllm_parser_tito_lacks_is_named_as_such(tmp_path: Path, key: str, nam
         load_model(folder)
 
 
+#: vLLM 0.33's render server started ``--served-model-name qwen3 qwen`` (session 54 probe, a
+#: qwen3 folder): every name serves the model, a card each in the given order, answers echo the
+#: name asked for, none asked is the first, an unknown one the 404 naming them all
+ALIAS_404 = "The model `other` does not exist. Valid aliases: qwen3, qwen."
+
+
+def test_served_model_name_aliases(tmp_path: Path) -> None:
+    folder = hf_folder(tmp_path)
+    args = serve_cli.build_parser().parse_args(
+        ["--model", str(folder), "--served-model-name", "qwen3", "qwen"])
+    try:
+        registry = serve_cli.load(args)
+        model = registry.get("qwen")
+        assert model is registry.get("qwen3") is registry.default and model.name == "qwen3"
+        assert len(registry) == 1 and list(registry) == [model]
+        assert [c["id"] for c in registry.list_models()["data"]] == ["qwen3", "qwen"]
+        client = TestClient(create_app(), raise_server_exceptions=False)
+        user = [{"role": "user", "content": "hi"}]
+        out = {}
+        for name in ("qwen", None, "other"):
+            asked = {} if name is None else {"model": name}
+            got = client.post("/v1/chat/completions/derender", json={
+                **asked, "chat_request": {**asked, "messages": user}, "prompt_token_ids": [1],
+                "generate_response": generate_response(model.vocab.encode("hi") + [151645])})
+            out[name] = got.status_code, got.json()
+        assert out["qwen"][1]["model"] == "qwen" and out[None][1]["model"] == "qwen3"
+        assert out["other"][0] == 404
+        assert out["other"][1]["error"]["message"] == ALIAS_404
+    finally:
+        reset_registry()
+    (folder / "tito.json").write_text(json.dumps({"served_model_name": ["a", "a"]}))
+    with pytest.raises(ModelLoadError, match="list of distinct names"):
+        load_model(folder)
+
+
 def _serve(*argv: str, env_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")}
     if env_dir is not None:

@@ -83,8 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     model = parser.add_argument_group("one model folder (vLLM's flags)")
     model.add_argument("--model", metavar="DIR",
                        help="serve this model folder only (default: every folder of TITO_MODELS_DIR)")
-    model.add_argument("--served-model-name", metavar="NAME",
-                       help="the name requests use (default: tito.json's, else the folder name)")
+    model.add_argument("--served-model-name", metavar="NAME", nargs="+",
+                       help="the name requests use; several: each serves the model, the first "
+                       "its own (default: tito.json's, else the folder name)")
     model.add_argument("--tool-call-parser", metavar="NAME",
                        help="vLLM's tool parser name, e.g. hermes (default: tito.json's, else none)")
     model.add_argument("--reasoning-parser", metavar="NAME",
@@ -143,6 +144,9 @@ def load(args: argparse.Namespace) -> Any:
 
     overrides = {key: getattr(args, dest) for dest, key in _OVERRIDES.items()
                  if getattr(args, dest) is not None}
+    names = overrides.get("served_model_name")
+    if isinstance(names, list) and len(names) == 1:  # (one name: tito.json's plain form)
+        overrides["served_model_name"] = names[0]
     if args.model is None:
         if overrides:
             raise SystemExit("tito serve: --served-model-name and the parser/length flags need --model DIR")

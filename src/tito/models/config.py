@@ -28,8 +28,10 @@ class ModelConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    served_model_name: str | None = Field(
-        default=None, min_length=1, description="Name clients send as `model`; default: folder name."
+    served_model_name: str | list[str] | None = Field(
+        default=None, min_length=1,
+        description="Name clients send as `model` (a list: every name serves the model, the "
+        "first its own, as vLLM's --served-model-name A B); default: folder name.",
     )
     tool_parser: str | None = Field(default=None, description="vLLM --tool-call-parser name.")
     reasoning_parser: str | None = Field(
@@ -156,3 +158,11 @@ def max_tokens_cap(config: ModelConfig) -> int | None:
     else:
         value = (config.default_sampling_params or {}).get("max_tokens")
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def served_names(config: ModelConfig, folder_name: str) -> tuple[str, ...]:
+    """Every name the model answers to, its own first (vLLM's ``--served-model-name`` list)."""
+    value = config.served_model_name
+    if value is None:
+        return (folder_name,)
+    return (value,) if isinstance(value, str) else tuple(value)

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tito.models import hf, mistral, multimodal
-from tito.models.config import ModelConfig
+from tito.models.config import ModelConfig, served_names
 from tito.models.hf import CONFIG_FILE, GENERATION_CONFIG_FILE
 
 TOKENIZER_FILE = "tokenizer.json"
@@ -145,6 +145,11 @@ class ModelSpec:
     """mistral-common's tokenizer file when the folder is served through it, else None."""
     created: int
 
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Every served name, :attr:`name` first."""
+        return served_names(self.config, self.name)
+
 
 def _sampling_defaults(folder: Path, raw_config: Mapping[str, Any],
                        generation: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -222,8 +227,12 @@ def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None
         raise ModelLoadError(
             f"model folder {folder}: a gpt-oss model (config.json model_type gpt_oss) is served "
             f"with harmony: reasoning_parser 'openai_gptoss' (got {config.reasoning_parser!r})")
+    names = served_names(config, folder.name)
+    if any(not isinstance(n, str) or not n for n in names) or len(set(names)) != len(names):
+        raise ModelLoadError(f"model folder {folder}: served_model_name must be a name or a "
+                             f"list of distinct names, got {config.served_model_name!r}")
     return ModelSpec(
-        name=config.served_model_name or folder.name,
+        name=names[0],
         path=folder,
         config=config,
         tokenizer_config=tokenizer_config,

@@ -156,15 +156,17 @@ class ModelRegistry:
         self.failed: dict[str, str] = dict(failed or {})
         self._failed_names: dict[str, str] = {}  # served name -> reason, for lazy failures
         self._lock = threading.Lock()
+        # every served name of a model (its aliases, in their order) -> that model, the models
+        # in name order
         by_name: dict[str, ServedModel | ModelSpec] = {}
-        for model in models:
-            other = by_name.get(model.name)
-            if other is not None:
-                raise ModelLoadError(
-                    f"served model name {model.name!r} is used by both {other.path} and {model.path}"
-                )
-            by_name[model.name] = model
-        self._specs: dict[str, ServedModel | ModelSpec] = dict(sorted(by_name.items()))
+        for model in sorted(models, key=lambda m: m.name):
+            for alias in model.aliases:
+                other = by_name.get(alias)
+                if other is not None:
+                    raise ModelLoadError(f"served model name {alias!r} is used by both "
+                                         f"{other.path} and {model.path}")
+                by_name[alias] = model
+        self._specs: dict[str, ServedModel | ModelSpec] = by_name
         self._models: dict[str, ServedModel] = {
             name: m for name, m in self._specs.items() if isinstance(m, ServedModel)
         }
@@ -176,7 +178,8 @@ class ModelRegistry:
             if not self._specs:
                 reasons = "".join(f"\n  {reason}" for reason in self.failed.values())
                 raise ModelLoadError(f"no models to serve{reasons}")
-            name = choose_default(self._specs, default)
+            own = self._specs[default].name if default in self._specs else default
+            name = choose_default(dict.fromkeys(m.name for m in self._specs.values()), own)
             if self._load(name) is not None:
                 break
             if default:
@@ -215,10 +218,12 @@ class ModelRegistry:
                     model = build_model(spec)
                 except ModelLoadError as exc:
                     _record_failure(self.failed, spec.path, exc)
-                    self._failed_names[name] = str(exc)
-                    del self._specs[name]
+                    for alias in spec.aliases:
+                        self._failed_names[alias] = str(exc)
+                        del self._specs[alias]
                     return None
-                self._models[name] = model
+                for alias in spec.aliases:
+                    self._models[alias] = model
             return model
 
     def load_all(self) -> ModelRegistry:
@@ -263,12 +268,13 @@ class ModelRegistry:
         return name in self._specs
 
     def __iter__(self) -> Iterator[ServedModel]:
-        """Every model that loads (loading those not loaded yet)."""
+        """Every model that loads (loading those not loaded yet), once whatever its aliases."""
         self.load_all()
-        return iter([self._models[n] for n in self._specs if n in self._models])
+        return iter(dict.fromkeys(self._models[n] for n in self._specs if n in self._models))
 
     def __len__(self) -> int:
-        return len(self._specs)
+        """The number of models (not of names)."""
+        return len({id(m) for m in self._specs.values()})
 
     def __repr__(self) -> str:
         return f"ModelRegistry(names={self.names()!r}, default={self.default_name!r})"
@@ -284,13 +290,16 @@ class ModelRegistry:
         from the settings files: listing loads no model.
         """
         specs = dict(self._specs)
-        order = [self.default_name] + [n for n in specs if n != self.default_name]
-        return {"object": "list", "data": [_model_card(specs[n]) for n in order]}
+        first = specs[self.default_name].aliases  # (the default model's names, in their order)
+        order = [*first, *(n for n in specs if n not in first)]
+        return {"object": "list", "data": [_model_card(specs[n], n) for n in order]}
 
 
-def _model_card(model: ServedModel | ModelSpec) -> dict[str, Any]:
+def _model_card(model: ServedModel | ModelSpec, name: str) -> dict[str, Any]:
+    """One served name's card (an alias's ``root`` is the model's own name, as vLLM gives
+    every alias the model's path)."""
     return {
-        "id": model.name,
+        "id": name,
         "object": "model",
         "created": model.created,
         "owned_by": OWNED_BY,
@@ -299,7 +308,7 @@ def _model_card(model: ServedModel | ModelSpec) -> dict[str, Any]:
         "max_model_len": model.config.max_model_len,
         "permission": [
             {
-                "id": f"modelperm-{hashlib.blake2b(model.name.encode(), digest_size=8).hexdigest()}",
+                "id": f"modelperm-{hashlib.blake2b(name.encode(), digest_size=8).hexdigest()}",
                 "object": "model_permission",
                 "created": model.created,
                 "allow_create_engine": False,

@@ -24,7 +24,7 @@ from tokenizers import Tokenizer
 
 from tito.core.vocab import Vocab
 from tito.models import mistral
-from tito.models.config import ModelConfig
+from tito.models.config import ModelConfig, served_names
 from tito.models.hf import CONFIG_FILE, GENERATION_CONFIG_FILE
 from tito.models.model_spec import (
     ADDITIONAL_CHAT_TEMPLATES_DIR,
@@ -123,6 +123,11 @@ class ServedModel:
     def eos_token_ids(self) -> frozenset[int]:
         """Primary EOS plus the extra EOS ids."""
         return self.vocab.all_eos_ids
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Every served name, :attr:`name` first (vLLM's ``--served-model-name A B``)."""
+        return served_names(self.config, self.name)
 
     def __repr__(self) -> str:
         return f"ServedModel(name={self.name!r}, path={str(self.path)!r}, vocab_size={self.vocab.size})"
