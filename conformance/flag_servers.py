@@ -105,6 +105,18 @@ def record_pairs(out: Path, pairs: dict[str, tuple[str | None, str | None]], cas
     keep(*record_servers(run, cases, ns, tmp, on_batch=keep))
 
 
+def harmony_env(tmp: Path) -> dict[str, str]:
+    """The environment a gpt-oss server needs here: openai-harmony's vocabulary rebuilt offline
+    from the ``tokenizer.json`` (``tests/harmony_ref.py``) under ``tmp``, and harmony's
+    ``Current date:`` pinned as the replay pins tito's."""
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    from harmony_ref import build_o200k
+
+    build_o200k(tmp / "tiktoken")
+    return {"TIKTOKEN_ENCODINGS_BASE": str(tmp / "tiktoken"),
+            "VLLM_SYSTEM_START_DATE": record.HARMONY_DATE}
+
+
 def write(path: Path, version: Any, parsers: dict[str, dict[str, str | None]],
           out: dict) -> None:
     """The golden: vLLM's version, each server's ``reasoning_parser`` / ``tool_parser`` (what

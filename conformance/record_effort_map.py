@@ -91,12 +91,7 @@ def streams() -> flag_servers.Streams:
 def main() -> None:
     ns = flag_servers.args("8451,8452,8453,8454")
     tmp = Path(tempfile.mkdtemp(prefix="effort-map-"))
-    sys.path.insert(0, str(HERE.parent / "tests"))
-    from harmony_ref import build_o200k
-
-    build_o200k(tmp / "tiktoken")
-    env = {"TIKTOKEN_ENCODINGS_BASE": str(tmp / "tiktoken"),
-           "VLLM_SYSTEM_START_DATE": record.HARMONY_DATE}
+    env = flag_servers.harmony_env(tmp)
     found: dict[str, Any] = {}
     version = None
     for name, (model, reasoning, tool, effort_map) in SERVERS.items():

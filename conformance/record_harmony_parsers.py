@@ -139,12 +139,7 @@ def main() -> None:
         if tool:
             server_flags += ["--tool-call-parser", tool, "--enable-auto-tool-choice"]
         servers[name] = (folder, server_flags)
-    sys.path.insert(0, str(HERE.parent / "tests"))
-    from harmony_ref import build_o200k
-
-    build_o200k(tmp / "tiktoken")
-    env = {"TIKTOKEN_ENCODINGS_BASE": str(tmp / "tiktoken"),
-           "VLLM_SYSTEM_START_DATE": record.HARMONY_DATE}
+    env = flag_servers.harmony_env(tmp)
     version, out = flag_servers.record_servers(servers, cases(), ns, tmp, model=MODEL,
                                                streams=streams(), env=env)
     flag_servers.write(OUT, version, {
