@@ -50,6 +50,17 @@ def _messages_of(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [m for m in msgs if isinstance(m, dict)] if isinstance(msgs, list) else []
 
 
+def _renamed(msg: dict[str, Any]) -> dict[str, Any]:
+    """``msg`` as vLLM's chat body holds it: a non-null ``reasoning_content`` renamed to
+    ``reasoning`` (kept when that is set), as ``tito.protocol.raw_rules`` does."""
+    if msg.get("reasoning_content") is None:
+        return msg
+    out = {k: v for k, v in msg.items() if k != "reasoning_content"}
+    if out.get("reasoning") is None:
+        out["reasoning"] = msg["reasoning_content"]
+    return out
+
+
 def _tool_results(path: str, body: dict[str, Any], msgs: list[dict[str, Any]]) -> bool:
     """Whether the conversation holds a tool result: a tool message, a Responses tool output
     item (found by seed 336) or a Messages ``tool_result`` block, each a tool turn for the
@@ -119,8 +130,12 @@ def labels(server: str, path: str, body: dict[str, Any]) -> list[str]:
         out.append("mistral")
     if server in WHOLE_PROMPT_SCAN and SPECIAL_TEXT in json.dumps(msgs):
         out.append("special_turn")
-    if server == "dsv41" and path in (CHAT_R, "/tokenize") and (any(map(lazy_content, msgs)) or (
-            path == "/tokenize" and any(map(_lazy_calls, msgs)))):
+    # (the chat body renames a non-null reasoning_content to reasoning first, so a
+    # `reasoning_content: 3` makes the custom type refuse the message: seed 506 case 134)
+    body_msgs = [_renamed(m) for m in msgs] if path == CHAT_R else msgs
+    if server == "dsv41" and path in (CHAT_R, "/tokenize") and (
+            any(map(lazy_content, body_msgs)) or (
+                path == "/tokenize" and any(map(_lazy_calls, msgs)))):
         out.append("lazy_copy")
     items = body.get("input") if path == RESP_R and isinstance(body.get("input"), list) else []
     if server == "dsv41" and any(isinstance(i, dict) and i.get("type") == "custom_tool_call_output"
