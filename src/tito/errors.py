@@ -113,3 +113,16 @@ class InvalidField(ValueError):
     def __init__(self, message: str, *, param: str | None) -> None:
         super().__init__(message)
         self.param = param
+
+
+def tool_not_in_tools(name: object, param: str | None = None) -> BadRequest:
+    """vLLM 0.33's 400 for a named tool choice missing from ``tools`` where a structural tag
+    looks it up (xgrammar's words)."""
+    return BadRequest(f"The tool with name '{name}' is not found in the tools list.",
+                      param=param)
+
+
+def tool_not_passed(name: object) -> BadRequest:
+    """vLLM 0.33's 400 for the same where the calls' JSON schema looks it up
+    (``get_json_schema_from_tools``)."""
+    return BadRequest(f"Tool '{name}' has not been passed in `tools`.")

@@ -144,6 +144,8 @@ class ModelSpec:
     mistral_file: Path | None
     """mistral-common's tokenizer file when the folder is served through it, else None."""
     created: int
+    chat_template: str | None = None
+    """The server's template (``chat_template``), read at load so a bad path fails there."""
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -170,6 +172,20 @@ def _sampling_defaults(folder: Path, raw_config: Mapping[str, Any],
     override = raw_config.get("override_generation_config")
     merged = {**(generation or {}), **(override if isinstance(override, Mapping) else {})}
     return hf.default_sampling(merged)
+
+
+def _server_template(folder: Path, value: str) -> str:
+    """``chat_template`` as vLLM 0.33's ``load_chat_template`` reads ``--chat-template``: the
+    file it names (relative to the model folder), else the value itself when it looks like a
+    template (a ``{``, ``}`` or newline); a path that does not open is a load error."""
+    try:
+        return (folder / value).read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        if any(c in value for c in "{}\n"):
+            return value
+        raise ModelLoadError(
+            f"model folder {folder}: {TITO_CONFIG_FILE} chat_template {value!r} looks like a "
+            f"file path, but it failed to be opened: {exc}") from None
 
 
 def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> ModelSpec:
@@ -238,4 +254,6 @@ def read_model_spec(path: str | Path, overrides: Mapping[str, Any] | None = None
         tokenizer_config=tokenizer_config,
         mistral_file=mistral_file,
         created=int((mistral_file or folder / TOKENIZER_FILE).stat().st_mtime),
+        chat_template=(None if config.chat_template is None
+                       else _server_template(folder, config.chat_template)),
     )

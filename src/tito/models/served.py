@@ -176,20 +176,6 @@ def _chat_templates(folder: Path, tokenizer_config: dict[str, Any]) -> dict[str,
     return out
 
 
-def _server_template(folder: Path, value: str) -> str:
-    """``chat_template`` as vLLM 0.33's ``load_chat_template`` reads ``--chat-template``: the
-    file it names (relative to the model folder), else the value itself when it looks like a
-    template (a ``{``, ``}`` or newline); a path that does not open is a load error."""
-    try:
-        return (folder / value).read_text(encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        if any(c in value for c in "{}\n"):
-            return value
-        raise ModelLoadError(
-            f"model folder {folder}: {TITO_CONFIG_FILE} chat_template {value!r} looks like a "
-            f"file path, but it failed to be opened: {exc}") from None
-
-
 def _role_id(tokenizer: Tokenizer, folder: Path, role: str, text: str) -> int:
     token_id = tokenizer.token_to_id(text)
     if token_id is None:
@@ -316,8 +302,8 @@ def build_model(spec: ModelSpec) -> ServedModel:
         add_bos = bos is not None and tokenizer.encode("a", add_special_tokens=True).ids[:1] == [bos]
 
     templates = _chat_templates(folder, tokenizer_config)
-    if config.chat_template is not None:  # the server's wins over every template of the folder
-        templates = {"default": _server_template(folder, config.chat_template)}
+    if spec.chat_template is not None:  # the server's wins over every template of the folder
+        templates = {"default": spec.chat_template}
     return ServedModel(
         name=spec.name,
         path=folder,

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tito.core.anthropic import to_chat_fields
-from tito.errors import BadRequest
+from tito.errors import BadRequest, tool_not_in_tools, tool_not_passed
 from tito.protocol import (
     ChatCompletionNamedToolChoiceParam,
     ChatCompletionRequest,
@@ -167,10 +167,9 @@ def _check_named_choice(chat: ChatCompletionRequest, model: ServedModel) -> None
         return
     name = choice.function.name
     if tags_forced_calls(model) or (is_harmony_model(model) and model.tool_parser is not None):
-        raise BadRequest(f"The tool with name '{name}' is not found in the tools list.",
-                         param="tool_choice")
+        raise tool_not_in_tools(name, param="tool_choice")
     if calls_schema_replaces_text(model):
-        raise BadRequest(f"Tool '{name}' has not been passed in `tools`.")
+        raise tool_not_passed(name)
 
 
 def render_messages_request(

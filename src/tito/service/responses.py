@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tito.errors import BadRequest
+from tito.errors import BadRequest, tool_not_in_tools, tool_not_passed
 from tito.protocol import ChatCompletionRequest
 from tito.protocol.common import StructuredOutputsParams
 from tito.protocol.responses import ResponsesRequest
@@ -149,7 +149,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
             raise BadRequest("tool_choice requires a function call, but tools contains no "
                              "function tool the model can call.", param="tool_choice")
         if render and _named(choice):  # (the JSON-schema path's lookup: vLLM's words)
-            raise BadRequest(f"Tool '{choice.get('name')}' has not been passed in `tools`.")
+            raise tool_not_passed(choice.get("name"))
     if isinstance(choice, dict):  # (only a function or custom one names a tool: vLLM 0.33
         # renders the others, allowed_tools included, without a constraint)
         choice = ({"type": "function", "function": {"name": choice.get("name")}}
@@ -157,7 +157,7 @@ def chat_request_for(request: ResponsesRequest, model: ServedModel | None = None
         name = choice["function"]["name"] if isinstance(choice, dict) else None
         if isinstance(name, str) and tools and name not in [t["name"] for t in tools]:
             # (a namespace's custom tool: named, never shown)
-            raise BadRequest(f"The tool with name '{name}' is not found in the tools list.")
+            raise tool_not_in_tools(name)
     logprobs = request.output_logprobs()
     continue_final = _continue_final(request)
     fields: dict[str, Any] = {
