@@ -126,9 +126,9 @@ def write(path: Path, version: Any, parsers: dict[str, dict[str, str | None]],
     print(f"{path}: {len(out)} cases")
 
 
-def flags(reasoning: str | None, tool: str | None) -> list[str]:
-    """The server flags of a qwen3 served with these parsers."""
-    out = ["--served-model-name", "qwen3"]
+def flags(reasoning: str | None, tool: str | None, model: str = "qwen3") -> list[str]:
+    """The server flags of ``model`` served with these parsers."""
+    out = ["--served-model-name", model]
     if reasoning:
         out += ["--reasoning-parser", reasoning]
     if tool:
@@ -145,6 +145,14 @@ def extra_markers(reasoning: str | None, tool: str | None) -> list[str]:
 
     return [m for m in markers_for({"tool": tool, "reasoning": reasoning})
             if m not in markers.MARKERS]
+
+
+def model_server_folder(tmp: Path, model: str, reasoning: str | None,
+                        tool: str | None) -> Path:
+    """The folder a server of ``model`` with these parsers renders: qwen3's with the formats'
+    markers (:func:`parser_folder`), else the recorder's own (``record.model_folder``)."""
+    return (parser_folder(tmp, reasoning, tool) if model == "qwen3"
+            else record.model_folder(model, tmp))
 
 
 def parser_folder(tmp: Path, reasoning: str | None, tool: str | None,

@@ -95,12 +95,9 @@ def main() -> None:
     found: dict[str, Any] = {}
     version = None
     for name, (model, reasoning, tool, effort_map) in SERVERS.items():
-        folder = (flag_servers.parser_folder(tmp / name, reasoning, tool) if model == "qwen3"
-                  else record.model_folder(model, tmp / name))
-        server_flags = ["--served-model-name", model, "--reasoning-parser", str(reasoning),
+        folder = flag_servers.model_server_folder(tmp / name, model, reasoning, tool)
+        server_flags = [*flag_servers.flags(reasoning, tool, model),
                         "--reasoning-effort-map", json.dumps(effort_map)]
-        if tool:
-            server_flags += ["--tool-call-parser", tool, "--enable-auto-tool-choice"]
         version, got = flag_servers.record_servers(
             {name: (folder, server_flags)}, cases(model), ns, tmp, model=model,
             streams=streams() if model == "qwen3" else None, env=env)

@@ -76,12 +76,9 @@ def main() -> None:
     found: dict[str, Any] = {}
     version = None
     for name, (model, reasoning, tool, extra) in SERVERS.items():
-        folder = (flag_servers.parser_folder(tmp / name, reasoning, tool) if model == "qwen3"
-                  else record.model_folder(model, tmp / name))
-        server_flags = ["--served-model-name", model, *extra, "--tool-call-parser", tool,
-                        "--enable-auto-tool-choice", "--exclude-tools-when-tool-choice-none"]
-        if reasoning:
-            server_flags += ["--reasoning-parser", reasoning]
+        folder = flag_servers.model_server_folder(tmp / name, model, reasoning, tool)
+        server_flags = [*flag_servers.flags(reasoning, tool, model), *extra,
+                        "--exclude-tools-when-tool-choice-none"]
         version, got = flag_servers.record_servers({name: (folder, server_flags)},
                                                    cases(model), ns, tmp, model=model, env=env)
         found.update(got)
